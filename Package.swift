@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "LiveState",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "LiveState", targets: ["LiveState"]),
+        .library(name: "LiveStateYAML", targets: ["LiveStateYAML"]),
+        .executable(name: "livestate", targets: ["livestate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The codec core. Foundation only, so an app's widget extension can link it.
+        .target(name: "LiveState"),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(name: "LiveStateYAML", dependencies: ["LiveState", "CYAML"]),
+        .executableTarget(
+            name: "livestate",
+            dependencies: [
+                "LiveState",
+                "LiveStateYAML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveStateTests",
+            dependencies: ["LiveState"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "LiveStateYAMLTests",
+            dependencies: ["LiveState", "LiveStateYAML"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

@@ -1,0 +1,92 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+    /// Informational: nothing is wrong.
+    case info
+    /// A heuristic finding or something the app survives.
+    case warning
+    /// A rule violation: the update would be dropped or refused, or the schema is invalid.
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The object a diagnostic's JSON Pointer is relative to.
+public enum DiagnosticScope: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The `content-state` object: `/courier/name`.
+    case contentState = "content-state"
+    /// The static `attributes` object of a start event.
+    case attributes
+    /// The whole APNs body: `/aps/timestamp`.
+    case envelope
+    /// A schema file.
+    case schema
+}
+
+/// One finding about an input: a schema, a payload, or a pair of schema versions.
+///
+/// `code` is a stable kebab-case identifier (`json-syntax`, `unknown-key`); new codes may be
+/// added, existing ones never change meaning.
+public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The stable kebab-case code.
+    public var code: String
+    /// How serious the finding is.
+    public var severity: Severity
+    /// What is wrong and, where it helps, what was expected.
+    public var message: String
+    /// The file the finding is in, when known.
+    public var file: String?
+    /// The position in that file, when known.
+    public var position: SourcePosition?
+    /// The object `pointer` is relative to.
+    public var scope: DiagnosticScope?
+    /// A JSON Pointer (RFC 6901) to the value concerned, relative to `scope`.
+    public var pointer: String?
+
+    /// Creates a diagnostic.
+    /// - Parameters:
+    ///   - code: The stable kebab-case code.
+    ///   - severity: How serious it is.
+    ///   - message: What is wrong.
+    ///   - file: The file, when known.
+    ///   - position: The position in the file, when known.
+    ///   - scope: The object `pointer` is relative to.
+    ///   - pointer: A JSON Pointer to the value concerned.
+    public init(
+        code: String,
+        severity: Severity,
+        message: String,
+        file: String? = nil,
+        position: SourcePosition? = nil,
+        scope: DiagnosticScope? = nil,
+        pointer: String? = nil
+    ) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.file = file
+        self.position = position
+        self.scope = scope
+        self.pointer = pointer
+    }
+
+    /// The compiler-style line: `file:line:column: severity: message [code]`.
+    public var description: String {
+        var prefix = file ?? "<input>"
+        if let position {
+            prefix += ":\(position.line):\(position.column)"
+        }
+        var text = "\(prefix): \(severity.rawValue): \(message)"
+        if let pointer, !pointer.isEmpty {
+            text += " (at \(pointer))"
+        }
+        return text + " [\(code)]"
+    }
+}

@@ -1,0 +1,39 @@
+/// Building JSON Pointers (RFC 6901) for diagnostics.
+public enum JSONPointer {
+    /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
+    /// - Parameter token: An object key or array index.
+    /// - Returns: The escaped token.
+    public static func escape(_ token: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return token
+        }
+        var escaped = ""
+        escaped.reserveCapacity(token.utf8.count + 2)
+        for character in token.unicodeScalars {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Appends one reference token to a pointer.
+    /// - Parameters:
+    ///   - token: The key or index to append, unescaped.
+    ///   - pointer: The pointer to extend; `""` is the whole document.
+    /// - Returns: `pointer + "/" + escape(token)`.
+    public static func appending(_ token: String, to pointer: String) -> String {
+        pointer + "/" + escape(token)
+    }
+
+    /// Appends an array index to a pointer.
+    /// - Parameters:
+    ///   - index: The 0-based index.
+    ///   - pointer: The pointer to extend.
+    /// - Returns: `pointer + "/" + index`.
+    public static func appending(_ index: Int, to pointer: String) -> String {
+        pointer + "/" + String(index)
+    }
+}

@@ -1,0 +1,57 @@
+/// A place in a source text: a JSON payload or a YAML schema.
+///
+/// `offset` is 0-based and counts UTF-8 bytes from the start of the text.
+/// `line` and `column` are 1-based; `column` counts UTF-8 bytes from the start of the line.
+public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The 0-based byte offset from the start of the text.
+    public var offset: Int
+    /// The 1-based line number.
+    public var line: Int
+    /// The 1-based column, in UTF-8 bytes from the start of the line.
+    public var column: Int
+
+    /// Creates a position.
+    /// - Parameters:
+    ///   - offset: The 0-based byte offset.
+    ///   - line: The 1-based line.
+    ///   - column: The 1-based column in UTF-8 bytes.
+    public init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// `line:column`, the way compilers print it.
+    public var description: String { "\(line):\(column)" }
+
+    /// Computes the line and column of a byte offset by counting line feeds before it.
+    ///
+    /// Positions are computed only when a diagnostic is made, never on the hot path.
+    /// - Parameters:
+    ///   - offset: The 0-based byte offset; clamped to the text.
+    ///   - bytes: The whole text.
+    /// - Returns: The position of `offset`.
+    public static func locate(offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1
+        var lineStart = 0
+        var index = 0
+        while index < end {
+            if bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        return SourcePosition(offset: end, line: line, column: end - lineStart + 1)
+    }
+
+    /// Computes the line and column of a byte offset in a byte array.
+    /// - Parameters:
+    ///   - offset: The 0-based byte offset; clamped to the text.
+    ///   - bytes: The whole text.
+    /// - Returns: The position of `offset`.
+    public static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
+        bytes.withUnsafeBytes { locate(offset: offset, in: $0) }
+    }
+}

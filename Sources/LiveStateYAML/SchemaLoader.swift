@@ -1,0 +1,2 @@
+internal import CYAML
+import LiveState

@@ -1,0 +1,25 @@
+import Testing
+@testable import LiveState
+
+@Suite struct DiagnosticTests {
+    @Test func locatesLineAndColumnFromByteOffset() {
+        let bytes = Array("ab\ncd\n\nxyz".utf8)
+        #expect(SourcePosition.locate(offset: 0, in: bytes) == SourcePosition(offset: 0, line: 1, column: 1))
+        #expect(SourcePosition.locate(offset: 4, in: bytes) == SourcePosition(offset: 4, line: 2, column: 2))
+        #expect(SourcePosition.locate(offset: 8, in: bytes) == SourcePosition(offset: 8, line: 4, column: 1))
+        #expect(SourcePosition.locate(offset: 99, in: bytes).offset == bytes.count)
+    }
+
+    @Test func escapesJSONPointerTokens() {
+        #expect(JSONPointer.appending("a/b~c", to: "/x") == "/x/a~1b~0c")
+        #expect(JSONPointer.appending(3, to: "/items") == "/items/3")
+    }
+
+    @Test func rendersCompilerStyleLine() {
+        let diagnostic = Diagnostic(
+            code: "unknown-key", severity: .warning, message: "unknown key 'x'",
+            file: "p.json", position: SourcePosition(offset: 5, line: 1, column: 6),
+            scope: .contentState, pointer: "/x")
+        #expect(diagnostic.description == "p.json:1:6: warning: unknown key 'x' (at /x) [unknown-key]")
+    }
+}
