@@ -1,0 +1,107 @@
+/// One field of a content-state or attributes object, or the element of an array.
+public struct Field: Sendable, Hashable {
+    /// What a decoder does with a value of the wrong type or out of range.
+    public enum InvalidPolicy: String, Sendable, Hashable, CaseIterable {
+        /// Use the field's default and report `invalid-defaulted`.
+        case useDefault = "default"
+        /// Reject the payload.
+        case reject
+    }
+
+    /// The key in the JSON object; empty for an array's `items`.
+    public var name: String
+    /// The field's type.
+    public var type: FieldType
+    /// The value a decoder uses when the key is missing, fully resolved (objects list every member).
+    public var defaultValue: Value?
+    /// Whether the key may be missing or `null` without a default (decodes as `.null`).
+    public var isOptional: Bool
+    /// What a decoder does with an invalid value.
+    public var onInvalid: InvalidPolicy
+    /// The smallest allowed number (`int`, `double`, `date`).
+    public var minimum: Double?
+    /// The largest allowed number (`int`, `double`, `date`).
+    public var maximum: Double?
+    /// The longest allowed string, in UTF-8 bytes.
+    public var maxLength: Int?
+    /// The most elements an array may hold.
+    public var maxItems: Int?
+    /// The enum value used for an unknown raw value.
+    public var fallback: Value?
+    /// Older names of this field; a decoder accepts them when the name itself is missing.
+    public var aliases: [String]
+    /// Whether the field is deprecated.
+    public var isDeprecated: Bool
+    /// The field's documentation (`description:` in the schema file).
+    public var documentation: String?
+    /// Whether an encoder may shorten this string to fit the byte budget.
+    public var truncate: Bool
+    /// When set, an encoder may omit this field to fit the budget; lower goes first.
+    public var dropPriority: Int?
+    /// Where the field's key is in the schema file.
+    public var position: SourcePosition?
+
+    /// Creates a field.
+    /// - Parameters:
+    ///   - name: The JSON key (empty for array items).
+    ///   - type: The field's type.
+    ///   - defaultValue: The default, fully resolved.
+    ///   - isOptional: Whether the key may be absent without a default.
+    ///   - onInvalid: What to do with invalid values.
+    ///   - minimum: The smallest allowed number.
+    ///   - maximum: The largest allowed number.
+    ///   - maxLength: The longest allowed string in UTF-8 bytes.
+    ///   - maxItems: The most array elements.
+    ///   - fallback: The enum value for unknown raw values.
+    ///   - aliases: Older names.
+    ///   - isDeprecated: Whether it is deprecated.
+    ///   - documentation: Its description.
+    ///   - truncate: Whether an encoder may shorten it.
+    ///   - dropPriority: Whether, and in which order, an encoder may omit it.
+    ///   - position: Where it is declared.
+    public init(
+        name: String,
+        type: FieldType,
+        defaultValue: Value? = nil,
+        isOptional: Bool = false,
+        onInvalid: InvalidPolicy = .useDefault,
+        minimum: Double? = nil,
+        maximum: Double? = nil,
+        maxLength: Int? = nil,
+        maxItems: Int? = nil,
+        fallback: Value? = nil,
+        aliases: [String] = [],
+        isDeprecated: Bool = false,
+        documentation: String? = nil,
+        truncate: Bool = false,
+        dropPriority: Int? = nil,
+        position: SourcePosition? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.isOptional = isOptional
+        self.onInvalid = onInvalid
+        self.minimum = minimum
+        self.maximum = maximum
+        self.maxLength = maxLength
+        self.maxItems = maxItems
+        self.fallback = fallback
+        self.aliases = aliases
+        self.isDeprecated = isDeprecated
+        self.documentation = documentation
+        self.truncate = truncate
+        self.dropPriority = dropPriority
+        self.position = position
+    }
+
+    /// Whether a payload must carry this key: no default and not optional.
+    public var isRequired: Bool { defaultValue == nil && !isOptional }
+
+    /// The value a decoder uses when the key is missing: the default, `.null` for an optional
+    /// field, or `nil` when the field is required.
+    public var missingValue: Value? {
+        if let defaultValue { return defaultValue }
+        return isOptional ? .null : nil
+    }
+}

@@ -1,0 +1,77 @@
+/// The type of a schema field, as written after `type:` in a schema file.
+public indirect enum FieldType: Sendable, Hashable {
+    /// `string`: a JSON string.
+    case string
+    /// `int`: a JSON number with an integral value that fits `Int`.
+    case int
+    /// `double`: any finite JSON number.
+    case double
+    /// `bool`: `true` or `false`.
+    case bool
+    /// `date`: a number of seconds since 2001-01-01 (Foundation's default `Date` coding).
+    case date
+    /// `date-range`: `[lower, upper]`, both dates, `lower <= upper` (`ClosedRange<Date>`).
+    case dateRange
+    /// `url`: a string holding an absolute URL.
+    case url
+    /// `enum`: string or integer raw values.
+    case enumeration(EnumValues)
+    /// `array`: every element described by `items`.
+    case array(items: Field)
+    /// `object`: a nested object with its own fields, in order.
+    case object(fields: [Field])
+
+    /// The name used in schema files: `string`, `date-range`, `enum`, …
+    public var name: String {
+        switch self {
+        case .string: "string"
+        case .int: "int"
+        case .double: "double"
+        case .bool: "bool"
+        case .date: "date"
+        case .dateRange: "date-range"
+        case .url: "url"
+        case .enumeration: "enum"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The type names a schema file may use after `type:`.
+    public static let names = ["string", "int", "double", "bool", "date", "date-range", "url", "enum", "array", "object"]
+}
+
+/// The raw values of an `enum` field: all strings or all integers.
+public enum EnumValues: Sendable, Hashable {
+    /// String raw values, matched exactly and case-sensitively.
+    case strings([String])
+    /// Integer raw values.
+    case integers([Int])
+
+    /// Whether `value` is one of the raw values.
+    /// - Parameter value: A decoded value.
+    /// - Returns: `true` when it is a declared raw value.
+    public func contains(_ value: Value) -> Bool {
+        switch (self, value) {
+        case (.strings(let values), .string(let string)): values.contains(string)
+        case (.integers(let values), .int(let int)): values.contains(int)
+        default: false
+        }
+    }
+
+    /// The raw values as `Value`s, in declaration order.
+    public var values: [Value] {
+        switch self {
+        case .strings(let values): values.map(Value.string)
+        case .integers(let values): values.map(Value.int)
+        }
+    }
+
+    /// The number of raw values.
+    public var count: Int {
+        switch self {
+        case .strings(let values): values.count
+        case .integers(let values): values.count
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// A Live Activity's content-state and attributes, version by version, oldest first.
+///
+/// Build one in code or load it from YAML with `LiveStateYAML`'s `SchemaLoader`.
+public struct Schema: Sendable, Hashable {
+    /// The schema's id; a schema file's stem.
+    public var activity: String
+    /// The Swift `ActivityAttributes` type name (push-to-start `attributes-type`, codegen).
+    public var attributesType: String?
+    /// The compatibility gate `livestate diff` and `livestate check` enforce.
+    public var compatibility: CompatibilityMode
+    /// App versions whose `ContentState` uses synthesized `Codable`: they drop an update on
+    /// any missing key or wrong type.
+    public var strictClients: [Int]
+    /// Every version, oldest first.
+    public var versions: [SchemaVersion]
+    /// The file the schema was loaded from, when it was.
+    public var file: String?
+
+    /// Creates a schema.
+    /// - Parameters:
+    ///   - activity: The id.
+    ///   - attributesType: The `ActivityAttributes` type name.
+    ///   - compatibility: The gate.
+    ///   - strictClients: App versions that decode with synthesized `Codable`.
+    ///   - versions: Every version, oldest first.
+    ///   - file: The source file.
+    public init(
+        activity: String,
+        attributesType: String? = nil,
+        compatibility: CompatibilityMode = .forwardTransitive,
+        strictClients: [Int] = [],
+        versions: [SchemaVersion],
+        file: String? = nil
+    ) {
+        self.activity = activity
+        self.attributesType = attributesType
+        self.compatibility = compatibility
+        self.strictClients = strictClients
+        self.versions = versions
+        self.file = file
+    }
+
+    /// The version numbered `number`, if the schema has it.
+    /// - Parameter number: The version number.
+    /// - Returns: The version, or `nil`.
+    public func version(_ number: Int) -> SchemaVersion? {
+        versions.first(where: { $0.version == number })
+    }
+
+    /// The newest version.
+    public var latest: SchemaVersion? { versions.last }
+
+    /// Whether app version `number` decodes with synthesized `Codable`.
+    /// - Parameter number: The version number.
+    public func isStrict(_ number: Int) -> Bool { strictClients.contains(number) }
+}
+
+/// One version of a schema: the whole content-state and attributes an app version expects.
+public struct SchemaVersion: Sendable, Hashable {
+    /// The version number: a positive integer, increasing through the file.
+    public var version: Int
+    /// The content-state's fields, in order.
+    public var contentState: [Field]
+    /// The static attributes' fields, in order.
+    public var attributes: [Field]
+    /// Names removed in this version: they may never return with another type.
+    public var removed: [String]
+    /// Where the version's entry starts in the schema file.
+    public var position: SourcePosition?
+
+    /// Creates a version.
+    /// - Parameters:
+    ///   - version: The number.
+    ///   - contentState: The content-state fields.
+    ///   - attributes: The attributes fields.
+    ///   - removed: Tombstoned names.
+    ///   - position: Where it is declared.
+    public init(
+        version: Int,
+        contentState: [Field],
+        attributes: [Field] = [],
+        removed: [String] = [],
+        position: SourcePosition? = nil
+    ) {
+        self.version = version
+        self.contentState = contentState
+        self.attributes = attributes
+        self.removed = removed
+        self.position = position
+    }
+
+    /// The content-state field named `name`.
+    /// - Parameter name: The key.
+    /// - Returns: The field, or `nil`.
+    public func field(_ name: String) -> Field? {
+        contentState.first(where: { $0.name == name })
+    }
+}
+
+/// The compatibility gate between schema versions.
+public enum CompatibilityMode: String, Sendable, Hashable, CaseIterable {
+    /// A new app reads payloads written for the previous version.
+    case backward
+    /// An old app reads payloads written for the next version.
+    case forward
+    /// Both `backward` and `forward`.
+    case full
+    /// `backward` against every earlier version.
+    case backwardTransitive = "backward-transitive"
+    /// `forward` against every later version.
+    case forwardTransitive = "forward-transitive"
+    /// `full` against every version.
+    case fullTransitive = "full-transitive"
+    /// No gate.
+    case none
+}

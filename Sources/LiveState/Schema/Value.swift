@@ -1,0 +1,54 @@
+/// A typed content-state or attributes value: what an app version sees after decoding.
+///
+/// Objects keep their members in schema order. Dates are seconds since 2001-01-01 00:00:00 UTC,
+/// the way Foundation's default `Date` coding (and so ActivityKit) writes them.
+public enum Value: Sendable, Hashable {
+    /// JSON `null`: the value of an optional field that is absent or null.
+    case null
+    /// A `bool` field.
+    case bool(Bool)
+    /// An `int` field, or an integer enum's raw value.
+    case int(Int)
+    /// A `double` field.
+    case double(Double)
+    /// A `string` or `url` field, or a string enum's raw value.
+    case string(String)
+    /// A `date` field: seconds since 2001-01-01.
+    case date(Double)
+    /// A `date-range` field: `[lower, upper]` in seconds since 2001-01-01.
+    case dateRange(lower: Double, upper: Double)
+    /// An `array` field.
+    case array([Value])
+    /// An `object` field, members in schema order.
+    case object([Member])
+
+    /// One member of an object value.
+    public struct Member: Sendable, Hashable {
+        /// The member's key.
+        public var name: String
+        /// The member's value.
+        public var value: Value
+
+        /// Creates a member.
+        /// - Parameters:
+        ///   - name: The key.
+        ///   - value: The value.
+        public init(_ name: String, _ value: Value) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The value of an object's member, or `nil` when this is not an object or has no such member.
+    /// - Parameter name: The member's key.
+    public subscript(name: String) -> Value? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { $0.name == name })?.value
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
