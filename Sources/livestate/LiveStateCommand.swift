@@ -1,9 +1,26 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct LiveStateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livestate",
-        abstract: "Validate, decode and evolve Live Activity push payloads against YAML schemas."
+        abstract: "Validate, decode and evolve Live Activity push payloads against YAML schemas.",
+        subcommands: [CheckCommand.self, DecodeCommand.self]
     )
+
+    /// Runs the command; usage errors exit 2, as every `livestate` command documents.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(ExitStatus.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -6,7 +6,7 @@ import Testing
         let bytes = Array("ab\ncd\n\nxyz".utf8)
         #expect(SourcePosition.locate(offset: 0, in: bytes) == SourcePosition(offset: 0, line: 1, column: 1))
         #expect(SourcePosition.locate(offset: 4, in: bytes) == SourcePosition(offset: 4, line: 2, column: 2))
-        #expect(SourcePosition.locate(offset: 8, in: bytes) == SourcePosition(offset: 8, line: 4, column: 1))
+        #expect(SourcePosition.locate(offset: 7, in: bytes) == SourcePosition(offset: 7, line: 4, column: 1))
         #expect(SourcePosition.locate(offset: 99, in: bytes).offset == bytes.count)
     }
 

@@ -1,0 +1,655 @@
+import Foundation
+
+/// Decodes a content-state the way one app version sees it, tolerantly and driven by the schema.
+///
+/// Missing keys take the field's default, unknown keys are ignored, invalid values take the
+/// default or reject the payload as the field says, and every such event is reported with a
+/// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
+/// with `JSONReader`: no intermediate document, no `[String: Any]`.
+///
+/// ```swift
+/// let decoder = try ContentStateDecoder(schema: schema, version: 2)
+/// let result = decoder.decode(contentState: bytes)
+/// if let state = result.state { print(state["progress"]) }
+/// ```
+public struct ContentStateDecoder: Sendable {
+    /// The schema the decoder reads with.
+    public let schema: Schema
+    /// The version the decoder reads as.
+    public let version: SchemaVersion
+    /// Scanner limits.
+    public var options: JSONScanOptions
+
+    let plan: ObjectPlan
+    let isStrict: Bool
+
+    /// Creates a decoder for one version of a schema.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - version: The app version to read as; `nil` reads as the newest.
+    ///   - options: Scanner limits.
+    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
+    public init(schema: Schema, version: Int? = nil, options: JSONScanOptions = .init()) throws(UnknownVersion) {
+        let number = version ?? schema.latest?.version ?? 0
+        guard let found = schema.version(number) else {
+            throw UnknownVersion(version: number, available: schema.versions.map(\.version))
+        }
+        self.schema = schema
+        self.version = found
+        self.options = options
+        self.plan = ObjectPlan(fields: found.contentState)
+        self.isStrict = schema.isStrict(number)
+    }
+
+    /// The error thrown for a version the schema does not have.
+    public struct UnknownVersion: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The version asked for.
+        public var version: Int
+        /// The versions the schema has.
+        public var available: [Int]
+
+        /// A sentence naming the versions there are.
+        public var description: String {
+            "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
+        }
+    }
+
+    /// Decodes a bare content-state object.
+    /// - Parameters:
+    ///   - bytes: The JSON text.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The state and everything noticed on the way.
+    public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
+        run(bytes, file: file) { context throws(JSONError) in
+            try context.decodeRoot(plan)
+        }
+    }
+
+    /// Decodes the `aps.content-state` of a whole APNs body, checking that the rest is valid JSON.
+    /// - Parameters:
+    ///   - bytes: The JSON text of the body.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The state and everything noticed on the way.
+    public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
+        run(bytes, file: file) { context throws(JSONError) in
+            try context.decodeBody(plan)
+        }
+    }
+
+    /// Decodes a bare content-state object held in an array or `Data`.
+    /// - Parameters:
+    ///   - bytes: The JSON text.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The state and everything noticed on the way.
+    public func decode(contentState bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
+        bytes.withUnsafeBytes { decode(contentState: $0, file: file) }
+    }
+
+    /// Decodes the `aps.content-state` of a whole APNs body held in an array or `Data`.
+    /// - Parameters:
+    ///   - bytes: The JSON text of the body.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The state and everything noticed on the way.
+    public func decode(payload bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
+        bytes.withUnsafeBytes { decode(payload: $0, file: file) }
+    }
+
+    /// Decodes a bare content-state into any `Decodable` type, missing keys filled from the
+    /// schema's defaults.
+    ///
+    /// The type sees every field the version declares, in schema order; `date` fields decode
+    /// as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url` as `URL` (or `String`).
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - bytes: The JSON text of the content-state.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The value and the decode result it came from.
+    /// - Throws: `DecodingRejected` when the tolerant decoder rejects the payload, or the
+    ///   `DecodingError` the type throws.
+    public func decode<T: Decodable>(
+        _ type: T.Type, contentState bytes: some ContiguousBytes, file: String? = nil
+    ) throws -> (value: T, result: DecodeResult) {
+        let result = decode(contentState: bytes, file: file)
+        guard let state = result.state else { throw DecodingRejected(result: result) }
+        return (try ValueDecoder.decode(T.self, from: state, codingPath: []), result)
+    }
+
+    /// The error thrown when the tolerant decoder rejects a payload that a `Decodable` type
+    /// was asked for.
+    public struct DecodingRejected: Error, Sendable, CustomStringConvertible {
+        /// The result, with the errors that rejected it.
+        public var result: DecodeResult
+
+        /// The first error's text.
+        public var description: String {
+            result.diagnostics.first(where: { $0.severity == .error })?.description ?? "the payload was rejected"
+        }
+    }
+
+    private func run(
+        _ bytes: UnsafeRawBufferPointer, file: String?,
+        _ body: (inout DecodeContext) throws(JSONError) -> Decoded
+    ) -> DecodeResult {
+        var context: DecodeContext
+        do {
+            context = DecodeContext(reader: try JSONReader(bytes: bytes, options: options), file: file, strict: isStrict)
+        } catch {
+            return DecodeResult(state: nil, diagnostics: [Self.diagnostic(for: error, file: file, pointer: nil)], isStrictClient: isStrict)
+        }
+        do {
+            let decoded = try body(&context)
+            try context.reader.finish()
+            var strictFailure: Diagnostic?
+            if isStrict, let problem = decoded.strictProblem {
+                strictFailure = Diagnostic(
+                    code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
+                    message: "app version \(version.version) decodes with synthesized Codable and drops this update: \(problem.message)",
+                    file: file, position: context.reader.position(of: problem.offset),
+                    scope: .contentState, pointer: problem.pointer)
+            }
+            return DecodeResult(state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict)
+        } catch {
+            context.diagnostics.append(Self.diagnostic(for: error, file: file, pointer: context.path.isEmpty ? nil : context.pointer()))
+            return DecodeResult(state: nil, diagnostics: context.diagnostics, isStrictClient: isStrict)
+        }
+    }
+
+    static func diagnostic(for error: JSONError, file: String?, pointer: String?) -> Diagnostic {
+        Diagnostic(
+            code: error.code, severity: .error, message: error.message, file: file,
+            position: error.position, scope: .contentState, pointer: pointer)
+    }
+}
+
+/// A problem with one value: why it is invalid, or why synthesized `Codable` would fail on it.
+struct DecodeProblem {
+    /// `wrongType`, `outOfRange` or `missingRequiredKey`: the code to report when the problem
+    /// rejects the payload.
+    var kind: DecodeCode
+    var message: String
+    var offset: Int
+    var pointer: String
+}
+
+/// The outcome of decoding one value.
+struct Decoded {
+    /// The value, or `nil` when it is invalid.
+    var value: Value?
+    /// Why it is invalid.
+    var problem: DecodeProblem?
+    /// Why synthesized `Codable` would fail on it (tracked for strict clients only).
+    var strictProblem: DecodeProblem?
+
+    static func valid(_ value: Value) -> Decoded { Decoded(value: value) }
+}
+
+/// The state of one decode: the reader, the path to the current value, the findings.
+struct DecodeContext {
+    var reader: JSONReader
+    var file: String?
+    var strict: Bool
+    var diagnostics: [Diagnostic] = []
+    var path: [PathToken] = []
+
+    enum PathToken {
+        case key(String)
+        case index(Int)
+    }
+
+    init(reader: JSONReader, file: String?, strict: Bool) {
+        self.reader = reader
+        self.file = file
+        self.strict = strict
+    }
+
+    /// The JSON Pointer of the current value.
+    func pointer() -> String {
+        var pointer = ""
+        for token in path {
+            switch token {
+            case .key(let key): pointer = JSONPointer.appending(key, to: pointer)
+            case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
+            }
+        }
+        return pointer
+    }
+
+    /// The JSON Pointer of `key` inside the current value.
+    func pointer(appending key: String) -> String {
+        JSONPointer.appending(key, to: pointer())
+    }
+
+    mutating func report(_ code: DecodeCode, _ message: String, at offset: Int, pointer: String) {
+        diagnostics.append(Diagnostic(
+            code: code.rawValue, severity: code.severity, message: message, file: file,
+            position: reader.position(of: offset), scope: .contentState, pointer: pointer))
+    }
+
+    func problem(_ kind: DecodeCode, _ message: String, at offset: Int) -> DecodeProblem {
+        DecodeProblem(kind: kind, message: message, offset: offset, pointer: pointer())
+    }
+
+    // MARK: - Whole inputs
+
+    /// Decodes the top-level value as the content-state object.
+    mutating func decodeRoot(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
+        let start = reader.offset
+        guard try reader.peek() == .objectStart else {
+            report(.notAnObject, "the content-state must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
+            try reader.skipValue()
+            _ = start
+            return Decoded(value: nil)
+        }
+        return try decodeObject(plan, isRoot: true)
+    }
+
+    /// Walks an APNs body to `aps.content-state`, decodes it, and skips everything else.
+    mutating func decodeBody(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
+        guard try reader.peek() == .objectStart else {
+            report(.notAnObject, "an APNs body must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
+            try reader.skipValue()
+            return Decoded(value: nil)
+        }
+        let bodyStart = reader.offset
+        var result: Decoded?
+        var apsStart: Int?
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            guard apsStart == nil, matches(key, "aps"), try reader.peek() == .objectStart else {
+                try reader.skipValue()
+                continue
+            }
+            apsStart = reader.offset
+            try reader.beginObject()
+            while let apsKey = try reader.nextKey() {
+                guard result == nil, matches(apsKey, "content-state") else {
+                    try reader.skipValue()
+                    continue
+                }
+                result = try decodeRoot(plan)
+            }
+        }
+        if let result { return result }
+        if let apsStart {
+            report(.missingContentState, "aps has no content-state", at: apsStart, pointer: "")
+        } else {
+            report(.missingContentState, "the body has no aps object", at: bodyStart, pointer: "")
+        }
+        return Decoded(value: nil)
+    }
+
+    private func matches(_ key: JSONString, _ literal: StaticString) -> Bool {
+        reader.matches(key, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private mutating func describeNext() throws(JSONError) -> String {
+        switch try reader.peek() {
+        case .objectStart: "an object"
+        case .arrayStart: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .true, .false: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    // MARK: - Objects
+
+    /// Decodes an object against its fields. The reader is at `{`.
+    mutating func decodeObject(_ plan: ObjectPlan, isRoot: Bool) throws(JSONError) -> Decoded {
+        let objectStart = reader.offset
+        try reader.beginObject()
+        let count = plan.fields.count
+        var members = plan.initialMembers
+        var seen = FieldSet(count: count)
+        var fromAlias = FieldSet(count: count)
+        var invalid: DecodeProblem?
+        // For strict clients: the first field, in schema order, that synthesized Codable fails on.
+        var strictIndex = Int.max
+        var strictProblem: DecodeProblem?
+        var hint = 0
+
+        while let key = try reader.nextKey() {
+            let keyOffset = key.start &- 1
+            var index = plan.index(of: key, in: reader, hint: hint)
+            var isAlias = false
+            if index == nil, let aliased = plan.aliasIndex(of: key, in: reader) {
+                index = aliased
+                isAlias = true
+            }
+            guard let index else {
+                let name = reader.string(key)
+                report(.unknownKey, "unknown key '\(name)' is ignored by app version", at: keyOffset, pointer: pointer(appending: name))
+                try reader.skipValue()
+                continue
+            }
+            if seen.contains(index) {
+                if !isAlias && fromAlias.contains(index) {
+                    // The field's own name wins over an alias that came first.
+                    fromAlias.remove(index)
+                } else {
+                    if !isAlias {
+                        report(.duplicateKey, "key '\(plan.fields[index].field.name)' appears again; the first value is kept, as on the device",
+                               at: keyOffset, pointer: pointer(appending: plan.fields[index].field.name))
+                    }
+                    try reader.skipValue()
+                    continue
+                }
+            }
+            seen.insert(index)
+            if isAlias { fromAlias.insert(index) }
+            hint = index + 1
+            let fieldPlan = plan.fields[index]
+            path.append(.key(fieldPlan.field.name))
+            let decoded = try decodeValue(fieldPlan)
+            if strict && !isAlias, index < strictIndex, let problem = decoded.strictProblem {
+                strictIndex = index
+                strictProblem = problem
+            }
+            if let value = decoded.value {
+                members[index].value = value
+            } else if let fallbackProblem = decoded.problem {
+                if let replacement = settle(fieldPlan.field, problem: fallbackProblem, isRoot: isRoot) {
+                    members[index].value = replacement
+                } else if invalid == nil {
+                    invalid = fallbackProblem
+                }
+            }
+            path.removeLast()
+        }
+
+        for index in 0..<count where !seen.contains(index) || (strict && fromAlias.contains(index)) {
+            let field = plan.fields[index].field
+            if strict, index < strictIndex, !field.isOptional {
+                strictIndex = index
+                strictProblem = DecodeProblem(
+                    kind: .missingRequiredKey, message: "key '\(field.name)' is missing", offset: objectStart,
+                    pointer: pointer(appending: field.name))
+            }
+            if seen.contains(index) { continue }
+            if field.missingValue != nil {
+                if field.defaultValue != nil {
+                    report(.defaulted, "key '\(field.name)' is missing; it takes its default \(ValueText.render(field.defaultValue!))",
+                           at: objectStart, pointer: pointer(appending: field.name))
+                }
+            } else {
+                if isRoot {
+                    report(.missingRequiredKey, "required key '\(field.name)' is missing; the app drops this update",
+                           at: objectStart, pointer: pointer(appending: field.name))
+                }
+                if invalid == nil {
+                    invalid = DecodeProblem(
+                        kind: .missingRequiredKey, message: "required key '\(field.name)' is missing", offset: objectStart,
+                        pointer: pointer(appending: field.name))
+                }
+            }
+        }
+
+        if let invalid {
+            return Decoded(value: nil, problem: invalid, strictProblem: strictProblem)
+        }
+        return Decoded(value: .object(members), strictProblem: strictProblem)
+    }
+
+    /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`
+    /// when the object that holds the field becomes invalid itself. The path ends at the field.
+    private mutating func settle(_ field: Field, problem: DecodeProblem, isRoot: Bool) -> Value? {
+        let here = pointer()
+        let reason = problem.pointer == here ? problem.message : "at \(problem.pointer): \(problem.message)"
+        if field.onInvalid == .useDefault, let replacement = field.missingValue {
+            let shown = field.defaultValue.map(ValueText.render) ?? "null"
+            report(.invalidDefaulted, "\(reason); '\(field.name)' takes its default \(shown)", at: problem.offset, pointer: here)
+            return replacement
+        }
+        if isRoot {
+            let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
+            report(problem.kind, "\(reason); \(policy), so the app drops this update", at: problem.offset, pointer: here)
+        }
+        return nil
+    }
+
+    // MARK: - Values
+
+    /// Decodes one value against a field. The reader is before the value.
+    mutating func decodeValue(_ plan: FieldPlan) throws(JSONError) -> Decoded {
+        let field = plan.field
+        let token = try reader.peek()
+        let start = reader.offset
+        if token == .null {
+            try reader.readNull()
+            if field.isOptional { return .valid(.null) }
+            return invalid("null is not a \(field.type.name)", at: start)
+        }
+        switch field.type {
+        case .string, .url:
+            guard token == .string else { return try mismatch(field, token, at: start) }
+            let string = try reader.readString()
+            let length = reader.utf8Count(string)
+            if let maxLength = field.maxLength, length > maxLength {
+                return outOfRange("\(length) bytes is longer than max-length \(maxLength)", at: start)
+            }
+            let text = reader.string(string)
+            if case .url = field.type {
+                guard let url = URL(string: text) else {
+                    return invalid("'\(text)' is not a URL", at: start)
+                }
+                if url.scheme == nil { return outOfRange("'\(text)' is not an absolute URL", at: start) }
+            }
+            return .valid(.string(text))
+
+        case .int:
+            guard token == .number else { return try mismatch(field, token, at: start) }
+            let number = try reader.readNumber()
+            guard let int = reader.integer(number) else {
+                return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
+            }
+            if let message = rangeViolation(Double(int), field) { return outOfRange(message, at: start) }
+            return .valid(.int(int))
+
+        case .double, .date:
+            guard token == .number else { return try mismatch(field, token, at: start) }
+            let number = try reader.readNumber()
+            let double = reader.double(number)
+            guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
+            let value: Value = field.type == .date ? .date(double) : .double(double)
+            if let message = rangeViolation(double, field) { return outOfRange(message, at: start) }
+            return .valid(value)
+
+        case .bool:
+            switch token {
+            case .true, .false: return .valid(.bool(try reader.readBool()))
+            default: return try mismatch(field, token, at: start)
+            }
+
+        case .dateRange:
+            return try decodeDateRange(field, token, at: start)
+
+        case .enumeration(let values):
+            return try decodeEnum(plan, values, token, at: start)
+
+        case .array:
+            guard token == .arrayStart, let items = plan.items else { return try mismatch(field, token, at: start) }
+            return try decodeArray(field, items: items, at: start)
+
+        case .object:
+            guard token == .objectStart, let object = plan.object else { return try mismatch(field, token, at: start) }
+            return try decodeObject(object, isRoot: false)
+        }
+    }
+
+    private mutating func decodeDateRange(_ field: Field, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
+        guard token == .arrayStart else { return try mismatch(field, token, at: start) }
+        try reader.beginArray()
+        var bounds: (lower: Double, upper: Double) = (0, 0)
+        var count = 0
+        var valid = true
+        while try reader.nextElement() {
+            // `ClosedRange<Date>` reads the first two elements and ignores the rest.
+            if count < 2 {
+                if try reader.peek() == .number {
+                    let double = reader.double(try reader.readNumber())
+                    if double.isFinite {
+                        if count == 0 { bounds.lower = double } else { bounds.upper = double }
+                    } else {
+                        valid = false
+                    }
+                } else {
+                    valid = false
+                    try reader.skipValue()
+                }
+            } else {
+                try reader.skipValue()
+            }
+            count += 1
+        }
+        guard valid, count >= 2 else {
+            return invalid("a date-range must be [lower, upper], two numbers", at: start)
+        }
+        guard bounds.lower <= bounds.upper else {
+            return invalid(
+                "the date-range's lower bound \(ValueText.number(bounds.lower)) is after its upper bound \(ValueText.number(bounds.upper))",
+                kind: .outOfRange, at: start)
+        }
+        if count > 2 {
+            return outOfRange("a date-range has two elements, found \(count)", at: start)
+        }
+        if let message = rangeViolation(bounds.lower, field) ?? rangeViolation(bounds.upper, field) {
+            return outOfRange(message, at: start)
+        }
+        return .valid(.dateRange(lower: bounds.lower, upper: bounds.upper))
+    }
+
+    private mutating func decodeEnum(_ plan: FieldPlan, _ values: EnumValues, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
+        let field = plan.field
+        let raw: Value
+        switch values {
+        case .strings:
+            guard token == .string else { return try mismatch(field, token, at: start) }
+            let string = try reader.readString()
+            for candidate in plan.enumStrings where candidate.bytes.withUnsafeBytes({ reader.matches(string, $0) }) {
+                return .valid(candidate.value)
+            }
+            raw = .string(reader.string(string))
+        case .integers(let integers):
+            guard token == .number else { return try mismatch(field, token, at: start) }
+            let number = try reader.readNumber()
+            guard let int = reader.integer(number) else {
+                return invalid("\(numberText(number)) is not an integer raw value", at: start)
+            }
+            if integers.contains(int) { return .valid(.int(int)) }
+            raw = .int(int)
+        }
+        let text = ValueText.render(raw)
+        let strictProblem = strict ? problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) : nil
+        if let fallback = field.fallback {
+            report(.unknownEnumValue, "\(text) is not one of \(ValueText.list(values.values)); it takes the fallback \(ValueText.render(fallback))",
+                   at: start, pointer: pointer())
+            return Decoded(value: fallback, strictProblem: strictProblem)
+        }
+        return invalid("\(text) is not one of \(ValueText.list(values.values))", kind: .outOfRange, at: start)
+    }
+
+    private mutating func decodeArray(_ field: Field, items: FieldPlan, at start: Int) throws(JSONError) -> Decoded {
+        try reader.beginArray()
+        var elements: [Value] = []
+        var problem: DecodeProblem?
+        var strictProblem: DecodeProblem?
+        var index = 0
+        while try reader.nextElement() {
+            // Elements after an invalid one are still decoded: synthesized Codable may fail on
+            // a later one, and the strict verdict has to name it.
+            path.append(.index(index))
+            let element = try decodeValue(items)
+            path.removeLast()
+            if strictProblem == nil { strictProblem = element.strictProblem }
+            if let value = element.value {
+                if problem == nil { elements.append(value) }
+            } else if problem == nil {
+                problem = element.problem
+            }
+            index += 1
+        }
+        if let problem {
+            return Decoded(value: nil, problem: problem, strictProblem: strictProblem)
+        }
+        if let maxItems = field.maxItems, elements.count > maxItems {
+            return Decoded(value: nil, problem: self.problem(.outOfRange, "\(elements.count) items is more than max-items \(maxItems)", at: start),
+                           strictProblem: strictProblem)
+        }
+        return Decoded(value: .array(elements), strictProblem: strictProblem)
+    }
+
+    // MARK: - Problems
+
+    /// A value synthesized `Codable` also fails on.
+    private func invalid(_ message: String, kind: DecodeCode = .wrongType, at offset: Int) -> Decoded {
+        let problem = problem(kind, message, at: offset)
+        return Decoded(value: nil, problem: problem, strictProblem: strict ? problem : nil)
+    }
+
+    /// A value of the right type that breaks a constraint: synthesized `Codable` accepts it.
+    private func outOfRange(_ message: String, at offset: Int) -> Decoded {
+        Decoded(value: nil, problem: problem(.outOfRange, message, at: offset))
+    }
+
+    private mutating func mismatch(_ field: Field, _ token: JSONToken, at offset: Int) throws(JSONError) -> Decoded {
+        let found = try describeNext()
+        try reader.skipValue()
+        _ = token
+        return invalid("expected \(Self.article(field.type)), found \(found)", at: offset)
+    }
+
+    private func rangeViolation(_ number: Double, _ field: Field) -> String? {
+        if let minimum = field.minimum, number < minimum {
+            return "\(ValueText.number(number)) is less than minimum \(ValueText.number(minimum))"
+        }
+        if let maximum = field.maximum, number > maximum {
+            return "\(ValueText.number(number)) is more than maximum \(ValueText.number(maximum))"
+        }
+        return nil
+    }
+
+    private func numberText(_ number: JSONNumber) -> String {
+        let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[number.start..<number.end])
+        let text = String(decoding: slice, as: UTF8.self)
+        return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
+    private static func article(_ type: FieldType) -> String {
+        switch type {
+        case .string: "a string"
+        case .url: "a URL string"
+        case .int: "an integer"
+        case .double: "a number"
+        case .date: "a date (seconds since 2001-01-01)"
+        case .dateRange: "a date-range [lower, upper]"
+        case .bool: "a boolean"
+        case .enumeration(.strings): "a string raw value"
+        case .enumeration(.integers): "an integer raw value"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A set of field indexes: a bit mask, spilling to an array past 64 fields.
+struct FieldSet {
+    private var low: UInt64 = 0
+    private var high: [Bool]
+
+    init(count: Int) {
+        high = count > 64 ? Array(repeating: false, count: count - 64) : []
+    }
+
+    func contains(_ index: Int) -> Bool {
+        index < 64 ? low & (1 << UInt64(index)) != 0 : high[index - 64]
+    }
+
+    mutating func insert(_ index: Int) {
+        if index < 64 { low |= 1 << UInt64(index) } else { high[index - 64] = true }
+    }
+
+    mutating func remove(_ index: Int) {
+        if index < 64 { low &= ~(1 << UInt64(index)) } else { high[index - 64] = false }
+    }
+}

@@ -1,0 +1,85 @@
+/// A schema version compiled for decoding: every key and string enum value as UTF-8 bytes, so
+/// that keys are matched against the input without making a `String`.
+///
+/// Built once per `ContentStateDecoder` and shared; immutable.
+final class ObjectPlan: Sendable {
+    /// The object's fields, in schema order.
+    let fields: [FieldPlan]
+    /// Each field's value when its key is missing (`.null` stands in for a required field).
+    let initialMembers: [Value.Member]
+    /// Alias bytes and the index of the field they name.
+    let aliases: [(bytes: [UInt8], field: Int)]
+
+    init(fields: [Field]) {
+        self.fields = fields.map(FieldPlan.init)
+        self.initialMembers = fields.map { Value.Member($0.name, $0.missingValue ?? .null) }
+        var aliases: [(bytes: [UInt8], field: Int)] = []
+        for (index, field) in fields.enumerated() {
+            for alias in field.aliases {
+                aliases.append((Array(alias.utf8), index))
+            }
+        }
+        self.aliases = aliases
+    }
+
+    /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
+    /// schema order).
+    func index(of key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
+        let count = fields.count
+        guard count > 0 else { return nil }
+        var index = hint < count ? hint : 0
+        for _ in 0..<count {
+            if fields[index].name.withUnsafeBytes({ reader.matches(key, $0) }) {
+                return index
+            }
+            index += 1
+            if index == count { index = 0 }
+        }
+        return nil
+    }
+
+    /// The index of the field that has `key` among its aliases.
+    func aliasIndex(of key: JSONString, in reader: JSONReader) -> Int? {
+        for alias in aliases where alias.bytes.withUnsafeBytes({ reader.matches(key, $0) }) {
+            return alias.field
+        }
+        return nil
+    }
+}
+
+/// One field compiled for decoding.
+final class FieldPlan: Sendable {
+    /// The field as the schema declares it.
+    let field: Field
+    /// The key as UTF-8 bytes.
+    let name: [UInt8]
+    /// For an `object` field: its fields.
+    let object: ObjectPlan?
+    /// For an `array` field: its element.
+    let items: FieldPlan?
+    /// For a string `enum` field: each raw value as UTF-8 bytes, with the `Value` to produce.
+    let enumStrings: [(bytes: [UInt8], value: Value)]
+
+    init(_ field: Field) {
+        self.field = field
+        self.name = Array(field.name.utf8)
+        switch field.type {
+        case .object(let fields):
+            self.object = ObjectPlan(fields: fields)
+            self.items = nil
+            self.enumStrings = []
+        case .array(let items):
+            self.object = nil
+            self.items = FieldPlan(items)
+            self.enumStrings = []
+        case .enumeration(.strings(let values)):
+            self.object = nil
+            self.items = nil
+            self.enumStrings = values.map { (Array($0.utf8), Value.string($0)) }
+        default:
+            self.object = nil
+            self.items = nil
+            self.enumStrings = []
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// Writes compact JSON the way LiveState emits it: no insignificant white space, `/` never
+/// escaped, doubles in their shortest round-trip form, dates as seconds since 2001-01-01.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8]
+
+    /// Creates an empty writer.
+    /// - Parameter capacity: Bytes to reserve up front.
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends a value.
+    /// - Parameter value: The value; objects keep their member order.
+    public mutating func write(_ value: Value) {
+        switch value {
+        case .null: append("null")
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .int(let int): append(String(int))
+        case .double(let double), .date(let double): writeNumber(double)
+        case .string(let string): writeString(string)
+        case .dateRange(let lower, let upper):
+            bytes.append(UInt8(ascii: "["))
+            writeNumber(lower)
+            bytes.append(UInt8(ascii: ","))
+            writeNumber(upper)
+            bytes.append(UInt8(ascii: "]"))
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(member.name)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends a finite number in its shortest round-trip form (`0.6`, `752000000`, `1e-07`).
+    ///
+    /// Integral values within ±2^53 are written without a fraction. Non-finite values, which
+    /// JSON cannot carry, are written as `null`.
+    /// - Parameter double: The number.
+    public mutating func writeNumber(_ double: Double) {
+        guard double.isFinite else {
+            append("null")
+            return
+        }
+        if double == double.rounded(.towardZero), abs(double) < 9_007_199_254_740_992 {
+            if double == 0 && double.sign == .minus {
+                append("-0")
+            } else {
+                append(String(Int64(double)))
+            }
+            return
+        }
+        append(double.description)
+    }
+
+    /// Appends a string literal with the escapes JSON requires and no others.
+    /// - Parameter string: The string.
+    public mutating func writeString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x00..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends raw text.
+    /// - Parameter text: Text that is already JSON.
+    public mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}
+
+/// Short renderings of values for diagnostic messages.
+enum ValueText {
+    /// A value as compact JSON, shortened past 60 bytes.
+    static func render(_ value: Value) -> String {
+        var writer = JSONWriter(capacity: 32)
+        writer.write(value)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        return text.utf8.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+
+    /// A number as JSON writes it.
+    static func number(_ double: Double) -> String {
+        var writer = JSONWriter(capacity: 24)
+        writer.writeNumber(double)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// A list of values: `[a, b, c]`.
+    static func list(_ values: [Value]) -> String {
+        "[" + values.map(render).joined(separator: ", ") + "]"
+    }
+}
+
+extension JSONWriter {
+    /// Renders a value as indented JSON (two spaces), members in their order, for people to read.
+    /// - Parameter value: The value.
+    /// - Returns: The text, without a final newline.
+    public static func pretty(_ value: Value) -> String {
+        var writer = JSONWriter()
+        writer.writePretty(value, indent: 0)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    private mutating func newline(_ indent: Int) {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    private mutating func writePretty(_ value: Value, indent: Int) {
+        switch value {
+        case .array(let elements) where !elements.isEmpty:
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writePretty(element, indent: indent + 1)
+            }
+            newline(indent)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members) where !members.isEmpty:
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writeString(member.name)
+                append(": ")
+                writePretty(member.value, indent: indent + 1)
+            }
+            newline(indent)
+            bytes.append(UInt8(ascii: "}"))
+        default:
+            write(value)
+        }
+    }
+}

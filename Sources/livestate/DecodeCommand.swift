@@ -1,0 +1,74 @@
+import ArgumentParser
+import LiveState
+import LiveStateYAML
+
+/// `livestate decode`: the state as one app version sees it.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Print the content-state as an app version decodes it, and why.",
+        discussion: """
+            Exit status: 0 when the app version would decode the update, 1 when it would drop it, \
+            2 on usage, I/O or schema errors.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The schema file.")
+    var schema: String
+
+    @Option(help: "The app version to decode as (default: the newest).")
+    var version: Int?
+
+    @Flag(name: .customLong("content-state"), help: "The payload is a bare content-state object, not a whole APNs body.")
+    var contentState = false
+
+    @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
+    var maxBytes = 1 << 20
+
+    @Argument(help: "The payload file; - reads standard input.")
+    var payload: String
+
+    func run() throws {
+        let loaded: Schema
+        do {
+            loaded = try SchemaLoader().load(contentsOf: schema)
+        } catch {
+            Output.printText(error.diagnostics)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let decoder: ContentStateDecoder
+        do {
+            decoder = try ContentStateDecoder(schema: loaded, version: version, options: JSONScanOptions(maxInputBytes: maxBytes))
+        } catch {
+            Output.err("\(schema): error: \(error) [unknown-version]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let input: InputFile
+        switch InputFile.read(payload, limit: maxBytes) {
+        case .success(let file): input = file
+        case .failure(let error):
+            Output.err(error.description)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let result = contentState
+            ? decoder.decode(contentState: input.bytes, file: input.name)
+            : decoder.decode(payload: input.bytes, file: input.name)
+        let diagnostics = result.allDiagnostics
+        switch common.format {
+        case .text:
+            if let state = result.state { Output.out(JSONWriter.pretty(state)) }
+            Output.printText(diagnostics)
+        case .json:
+            Output.out(Output.jsonDocument(diagnostics, [
+                .init("version", .int(decoder.version.version)),
+                .init("decodes", .bool(result.appDecodes)),
+                .init("state", result.state ?? .null),
+            ]))
+        }
+        if !result.appDecodes || Output.status(diagnostics, failOn: common.failOn) == .findings {
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+}

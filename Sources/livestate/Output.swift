@@ -1,0 +1,74 @@
+import Foundation
+import LiveState
+
+/// Printing to the standard streams and reading inputs, shared by every command.
+enum Output {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Prints diagnostics compiler-style to standard error.
+    static func printText(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            err(diagnostic.description)
+        }
+    }
+
+    /// `{"diagnostics": [...]}` plus any other members, as one compact JSON document.
+    static func jsonDocument(_ diagnostics: [Diagnostic], _ extra: [Value.Member] = []) -> String {
+        var writer = JSONWriter()
+        writer.write(.object(extra + [.init("diagnostics", .array(diagnostics.map(\.jsonValue)))]))
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The exit status for a set of findings.
+    static func status(_ diagnostics: [Diagnostic], failOn: Severity) -> ExitStatus {
+        diagnostics.contains { $0.severity >= failOn } ? .findings : .clean
+    }
+}
+
+/// A payload read from a file or standard input.
+struct InputFile {
+    /// The name to show in diagnostics: the path, or `<stdin>`.
+    var name: String
+    var bytes: [UInt8]
+
+    /// Reads `path` (`-` is standard input), refusing directories and files over `limit` bytes
+    /// before reading them.
+    static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
+        if path == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return .success(InputFile(name: "<stdin>", bytes: [UInt8](data)))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(InputError(path: path, message: "no such file"))
+        }
+        if isDirectory.boolValue {
+            return .failure(InputError(path: path, message: "is a directory, not a payload file"))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(InputError(path: path, message: "cannot be opened for reading"))
+        }
+        defer { try? handle.close() }
+        // Read one byte past the limit so the scanner reports the breach as `json-limit`.
+        let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
+        return .success(InputFile(name: path, bytes: [UInt8](data)))
+    }
+}
+
+/// A file that could not be read.
+struct InputError: Error, CustomStringConvertible {
+    var path: String
+    var message: String
+
+    var diagnostic: Diagnostic {
+        Diagnostic(code: "io-error", severity: .error, message: "\(path) \(message)", file: path)
+    }
+
+    var description: String { "\(path): error: \(message) [io-error]" }
+}

@@ -1,0 +1,328 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+/// A delivery card schema built in code: version 1 is a strict client, version 2 is tolerant.
+let deliverySchema: Schema = {
+    let v1 = SchemaVersion(version: 1, contentState: [
+        Field(name: "title", type: .string),
+        Field(name: "subTitle", type: .string),
+        Field(name: "progress", type: .double),
+    ])
+    let v2 = SchemaVersion(version: 2, contentState: [
+        Field(name: "title", type: .string, defaultValue: .string(""), maxLength: 64),
+        Field(name: "subtitle", type: .string, defaultValue: .string(""), aliases: ["subTitle"]),
+        Field(name: "progress", type: .double, defaultValue: .double(0), minimum: 0, maximum: 1),
+        Field(name: "eta", type: .date, defaultValue: .date(0)),
+        Field(name: "status", type: .enumeration(.strings(["pending", "delivering", "delivered"])),
+              defaultValue: .string("pending"), fallback: .string("pending")),
+        Field(name: "courier", type: .object(fields: [
+            Field(name: "name", type: .string, defaultValue: .string("")),
+            Field(name: "rating", type: .double, defaultValue: .double(0), minimum: 0, maximum: 5),
+        ]), defaultValue: .object([.init("name", .string("")), .init("rating", .double(0))])),
+        Field(name: "items", type: .array(items: Field(name: "", type: .string)), defaultValue: .array([]), maxItems: 3),
+        Field(name: "count", type: .int, defaultValue: .int(0)),
+        Field(name: "express", type: .bool, defaultValue: .bool(false)),
+        Field(name: "window", type: .dateRange, isOptional: true),
+        Field(name: "orderId", type: .string, onInvalid: .reject),
+        Field(name: "note", type: .string, isOptional: true),
+        Field(name: "link", type: .url, isOptional: true),
+        Field(name: "level", type: .enumeration(.integers([1, 2, 3])), defaultValue: .int(1)),
+    ])
+    return Schema(activity: "delivery", attributesType: "DeliveryAttributes", strictClients: [1], versions: [v1, v2])
+}()
+
+func decodeV2(_ json: String) -> DecodeResult {
+    let decoder = try! ContentStateDecoder(schema: deliverySchema, version: 2)
+    return decoder.decode(contentState: Array(json.utf8), file: "p.json")
+}
+
+func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.code) }
+
+@Suite struct ContentStateDecoderTests {
+    @Test func missingKeyTakesFieldDefaultAndIsReported() throws {
+        let result = decodeV2(#"{"orderId":"A1"}"#)
+        let state = try #require(result.state)
+        #expect(state["title"] == .string(""))
+        #expect(state["courier"] == .object([.init("name", .string("")), .init("rating", .double(0))]))
+        #expect(state["note"] == .null)
+        let defaulted = result.diagnostics.filter { $0.code == "defaulted" }
+        #expect(defaulted.map(\.pointer) == ["/title", "/subtitle", "/progress", "/eta", "/status", "/courier", "/items", "/count", "/express", "/level"])
+        #expect(defaulted.allSatisfy { $0.severity == .info && $0.position?.column == 1 })
+    }
+
+    @Test func stateListsEveryFieldInSchemaOrder() throws {
+        let result = decodeV2(#"{"level":2,"orderId":"A1","title":"Hi"}"#)
+        guard case .object(let members) = try #require(result.state) else { Issue.record("not an object"); return }
+        #expect(members.map(\.name) == deliverySchema.versions[1].contentState.map(\.name))
+        #expect(members.first?.value == .string("Hi"))
+    }
+
+    @Test func unknownKeyIsIgnoredAndReportedWithPosition() throws {
+        let result = decodeV2("{\"orderId\":\"A1\",\n  \"extra\": {\"a\": [1, 2]}}")
+        #expect(result.state != nil)
+        let unknown = try #require(result.diagnostics.first { $0.code == "unknown-key" })
+        #expect(unknown.pointer == "/extra")
+        #expect(unknown.position == SourcePosition(offset: 19, line: 2, column: 3))
+        #expect(unknown.severity == .warning)
+    }
+
+    @Test func requiredKeyMissingRejectsThePayload() {
+        let result = decodeV2(#"{"title":"x"}"#)
+        #expect(result.state == nil)
+        #expect(!result.appDecodes)
+        #expect(codes(result).contains("missing-required-key"))
+        #expect(result.diagnostics.first { $0.code == "missing-required-key" }?.pointer == "/orderId")
+    }
+
+    @Test func wrongTypeTakesDefaultAndIsReported() throws {
+        let result = decodeV2(#"{"orderId":"A1","title":42,"express":1,"count":"3"}"#)
+        let state = try #require(result.state)
+        #expect(state["title"] == .string(""))
+        #expect(state["express"] == .bool(false))
+        #expect(state["count"] == .int(0))
+        let invalid = result.diagnostics.filter { $0.code == "invalid-defaulted" }
+        #expect(invalid.map(\.pointer) == ["/title", "/express", "/count"])
+        #expect(invalid.first?.message.contains("expected a string, found a number") == true)
+    }
+
+    @Test func rejectFieldWithInvalidValueRejectsThePayload() {
+        let result = decodeV2(#"{"orderId":7}"#)
+        #expect(result.state == nil)
+        let error = result.diagnostics.first { $0.code == "wrong-type" }
+        #expect(error?.severity == .error)
+        #expect(error?.pointer == "/orderId")
+        #expect(error?.position?.column == 12)
+    }
+
+    @Test func intAcceptsIntegralDoublesAndRejectsFractions() throws {
+        #expect(decodeV2(#"{"orderId":"A","count":2.0}"#).state?["count"] == .int(2))
+        #expect(decodeV2(#"{"orderId":"A","count":1e2}"#).state?["count"] == .int(100))
+        let fraction = decodeV2(#"{"orderId":"A","count":1.5}"#)
+        #expect(fraction.state?["count"] == .int(0))
+        #expect(codes(fraction).contains("invalid-defaulted"))
+        #expect(codes(decodeV2(#"{"orderId":"A","count":9223372036854775808}"#)).contains("invalid-defaulted"))
+        #expect(decodeV2(#"{"orderId":"A","count":-9223372036854775808}"#).state?["count"] == .int(.min))
+    }
+
+    @Test func doubleOutOfRangeOrTooLargeTakesDefault() {
+        #expect(decodeV2(#"{"orderId":"A","progress":1.5}"#).diagnostics.contains { $0.code == "invalid-defaulted" && $0.message.contains("maximum 1") })
+        let huge = decodeV2(#"{"orderId":"A","progress":1e400}"#)
+        #expect(huge.state?["progress"] == .double(0))
+        #expect(huge.diagnostics.contains { $0.code == "invalid-defaulted" && $0.message.contains("too large") })
+    }
+
+    @Test func unknownEnumValueTakesFallback() throws {
+        let result = decodeV2(#"{"orderId":"A","status":"Delivering"}"#)
+        #expect(result.state?["status"] == .string("pending"))
+        let diagnostic = try #require(result.diagnostics.first { $0.code == "unknown-enum-value" })
+        #expect(diagnostic.pointer == "/status")
+        #expect(diagnostic.severity == .warning)
+    }
+
+    @Test func integerEnumWithoutFallbackTakesDefaultOnUnknownValue() {
+        let result = decodeV2(#"{"orderId":"A","level":9}"#)
+        #expect(result.state?["level"] == .int(1))
+        #expect(codes(result).contains("invalid-defaulted"))
+        #expect(decodeV2(#"{"orderId":"A","level":3}"#).state?["level"] == .int(3))
+    }
+
+    @Test func nullIsNilForOptionalAndInvalidOtherwise() {
+        let result = decodeV2(#"{"orderId":"A","note":null,"title":null}"#)
+        #expect(result.state?["note"] == .null)
+        #expect(result.state?["title"] == .string(""))
+        #expect(result.diagnostics.filter { $0.code == "invalid-defaulted" }.map(\.pointer) == ["/title"])
+    }
+
+    @Test func nestedObjectReportsNestedPointers() throws {
+        let result = decodeV2(#"{"orderId":"A","courier":{"name":"Li","rating":"high","car":1}}"#)
+        let courier = try #require(result.state?["courier"])
+        #expect(courier == .object([.init("name", .string("Li")), .init("rating", .double(0))]))
+        #expect(result.diagnostics.first { $0.code == "invalid-defaulted" }?.pointer == "/courier/rating")
+        #expect(result.diagnostics.first { $0.code == "unknown-key" }?.pointer == "/courier/car")
+    }
+
+    @Test func invalidArrayElementDefaultsTheWholeArray() {
+        let result = decodeV2(#"{"orderId":"A","items":["a",2,"c"]}"#)
+        #expect(result.state?["items"] == .array([]))
+        let diagnostic = result.diagnostics.first { $0.code == "invalid-defaulted" }
+        #expect(diagnostic?.pointer == "/items")
+        #expect(diagnostic?.message.contains("/items/1") == true)
+    }
+
+    @Test func constraintsOnLengthAndCount() {
+        let long = String(repeating: "é", count: 33)  // 66 UTF-8 bytes
+        #expect(decodeV2(#"{"orderId":"A","title":"\#(long)"}"#).diagnostics.contains { $0.message.contains("66 bytes is longer than max-length 64") })
+        #expect(decodeV2(#"{"orderId":"A","items":["a","b","c","d"]}"#).diagnostics.contains { $0.message.contains("4 items is more than max-items 3") })
+        #expect(decodeV2(#"{"orderId":"A","items":["a","b","c"]}"#).state?["items"] == .array([.string("a"), .string("b"), .string("c")]))
+    }
+
+    @Test func dateRangeMustBeOrderedPair() {
+        #expect(decodeV2(#"{"orderId":"A","window":[1,2]}"#).state?["window"] == .dateRange(lower: 1, upper: 2))
+        #expect(codes(decodeV2(#"{"orderId":"A","window":[2,1]}"#)).contains("invalid-defaulted"))
+        #expect(codes(decodeV2(#"{"orderId":"A","window":[1,2,3]}"#)).contains("invalid-defaulted"))
+        #expect(codes(decodeV2(#"{"orderId":"A","window":["a","b"]}"#)).contains("invalid-defaulted"))
+    }
+
+    @Test func urlMustBeAbsolute() {
+        #expect(decodeV2(#"{"orderId":"A","link":"app://order?id=1"}"#).state?["link"] == .string("app://order?id=1"))
+        #expect(codes(decodeV2(#"{"orderId":"A","link":"order"}"#)).contains("invalid-defaulted"))
+    }
+
+    @Test func aliasFillsRenamedFieldAndNameWins() {
+        #expect(decodeV2(#"{"orderId":"A","subTitle":"old"}"#).state?["subtitle"] == .string("old"))
+        #expect(decodeV2(#"{"orderId":"A","subTitle":"old","subtitle":"new"}"#).state?["subtitle"] == .string("new"))
+        #expect(decodeV2(#"{"orderId":"A","subtitle":"new","subTitle":"old"}"#).state?["subtitle"] == .string("new"))
+    }
+
+    @Test func duplicateKeyKeepsFirstValueLikeTheDevice() throws {
+        let result = decodeV2(#"{"orderId":"A","title":"first","title":"second"}"#)
+        #expect(result.state?["title"] == .string("first"))
+        let duplicate = try #require(result.diagnostics.first { $0.code == "duplicate-key" })
+        #expect(duplicate.pointer == "/title")
+        #expect(duplicate.position?.column == 32)
+    }
+
+    @Test func escapedKeysMatchFields() {
+        #expect(decodeV2(#"{"orderId":"A","t\u0069tle":"x"}"#).state?["title"] == .string("x"))
+    }
+
+    @Test func syntaxErrorCarriesLineAndColumn() throws {
+        let result = decodeV2("{\"orderId\":\"A\",\n\"title\": tru}")
+        #expect(result.state == nil)
+        let error = try #require(result.diagnostics.last)
+        #expect(error.code == "json-syntax")
+        #expect(error.position?.line == 2)
+        #expect(error.severity == .error)
+    }
+
+    @Test func truncatedInputIsASyntaxError() {
+        let text = #"{"orderId":"A","courier":{"name":"Li"},"items":["a"]}"#
+        let bytes = Array(text.utf8)
+        let decoder = try! ContentStateDecoder(schema: deliverySchema, version: 2)
+        for end in 0..<bytes.count {
+            let result = decoder.decode(contentState: Array(bytes[0..<end]))
+            #expect(result.state == nil)
+            #expect(result.diagnostics.last?.code == "json-syntax")
+        }
+    }
+
+    @Test func deepNestingIsALimitError() {
+        let deep = #"{"orderId":"A","extra":"# + String(repeating: "[", count: 100_000)
+        let result = decodeV2(deep)
+        #expect(result.diagnostics.last?.code == "json-limit")
+        #expect(result.diagnostics.last?.pointer == nil)
+    }
+
+    @Test func nonObjectContentStateIsReported() {
+        #expect(codes(decodeV2("[1,2]")) == ["not-an-object"])
+        #expect(codes(decodeV2("\"x\"")) == ["not-an-object"])
+    }
+
+    @Test func trailingGarbageIsASyntaxError() {
+        #expect(decodeV2(#"{"orderId":"A"} x"#).diagnostics.last?.code == "json-syntax")
+    }
+
+    @Test func findsContentStateInsideAPNsBody() throws {
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        let body = #"{"x":[{"aps":1}],"aps":{"timestamp":1795000000,"event":"update","content-state":{"orderId":"A","progress":0.5}},"y":null}"#
+        let result = decoder.decode(payload: Array(body.utf8))
+        #expect(result.state?["progress"] == .double(0.5))
+        #expect(result.diagnostics.allSatisfy { $0.code == "defaulted" })
+    }
+
+    @Test func bodyWithoutContentStateIsReported() throws {
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        #expect(codes(decoder.decode(payload: Array(#"{"aps":{"event":"end"}}"#.utf8))) == ["missing-content-state"])
+        #expect(codes(decoder.decode(payload: Array(#"{"data":1}"#.utf8))) == ["missing-content-state"])
+    }
+
+    @Test func unknownVersionIsAnError() {
+        #expect(throws: ContentStateDecoder.UnknownVersion.self) {
+            _ = try ContentStateDecoder(schema: deliverySchema, version: 7)
+        }
+    }
+
+    @Test func defaultVersionIsTheNewest() throws {
+        #expect(try ContentStateDecoder(schema: deliverySchema).version.version == 2)
+    }
+}
+
+@Suite struct StrictVerdictTests {
+    func decodeV1(_ json: String) -> DecodeResult {
+        let decoder = try! ContentStateDecoder(schema: deliverySchema, version: 1)
+        return decoder.decode(contentState: Array(json.utf8))
+    }
+
+    @Test func namesFirstMissingKeyInDeclarationOrder() throws {
+        let result = decodeV1(#"{"progress":"x","title":"a"}"#)
+        let failure = try #require(result.strictFailure)
+        #expect(failure.code == "strict-decode-failure")
+        #expect(failure.pointer == "/subTitle")
+        #expect(!result.appDecodes)
+    }
+
+    @Test func cleanPayloadDecodesOnStrictClient() {
+        let result = decodeV1(#"{"title":"a","subTitle":"b","progress":0.5,"extra":1}"#)
+        #expect(result.strictFailure == nil)
+        #expect(result.appDecodes)
+    }
+
+    @Test func tolerantVersionHasNoStrictVerdict() {
+        let result = decodeV2(#"{"orderId":"A"}"#)
+        #expect(result.strictFailure == nil)
+        #expect(!result.isStrictClient)
+    }
+}
+
+/// The app's own type for version 2, decoded through the schema.
+private struct DeliveryState: Decodable, Equatable {
+    enum Status: String, Decodable { case pending, delivering, delivered }
+    struct Courier: Decodable, Equatable {
+        var name: String
+        var rating: Double
+    }
+    var title: String
+    var subtitle: String
+    var progress: Double
+    var eta: Date
+    var status: Status
+    var courier: Courier
+    var items: [String]
+    var count: Int
+    var express: Bool
+    var window: ClosedRange<Date>?
+    var orderId: String
+    var note: String?
+    var link: URL?
+    var level: Int
+}
+
+@Suite struct DecodableBridgeTests {
+    @Test func decodesAnyDecodableTypeWithDefaultsFilled() throws {
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        let json = #"{"orderId":"A1","subTitle":"old name","eta":10,"status":"weird","window":[1,61],"link":"app://x","courier":{"name":"Li"}}"#
+        let (state, result) = try decoder.decode(DeliveryState.self, contentState: Array(json.utf8))
+        #expect(state == DeliveryState(
+            title: "", subtitle: "old name", progress: 0, eta: Date(timeIntervalSinceReferenceDate: 10),
+            status: .pending, courier: .init(name: "Li", rating: 0), items: [], count: 0, express: false,
+            window: Date(timeIntervalSinceReferenceDate: 1)...Date(timeIntervalSinceReferenceDate: 61),
+            orderId: "A1", note: nil, link: URL(string: "app://x"), level: 1))
+        #expect(result.diagnostics.contains { $0.code == "unknown-enum-value" })
+    }
+
+    @Test func rejectedPayloadThrowsWithTheResult() throws {
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        #expect(throws: ContentStateDecoder.DecodingRejected.self) {
+            _ = try decoder.decode(DeliveryState.self, contentState: Array(#"{"title":"x"}"#.utf8))
+        }
+    }
+
+    @Test func typeAskingForAFieldTheSchemaLacksGetsKeyNotFound() throws {
+        struct Extra: Decodable { var missing: String }
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        #expect(throws: DecodingError.self) {
+            _ = try decoder.decode(Extra.self, contentState: Array(#"{"orderId":"A"}"#.utf8))
+        }
+    }
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+swift test "$@"
