@@ -7,28 +7,28 @@
 // are converted only on request (`string(_:)`, `matches(_:_:)`, `double(_:)`, `integer(_:)`).
 // Line and column are computed from the offset only when an error is made.
 //
-// Worked example. Offsets are 0-based byte offsets into this 31-byte document:
+// Worked example. Offsets are 0-based byte offsets into this 29-byte document:
 //
 //     {"id": 7, "tags": ["a", "b"]}
-//     0         1         2         3
-//     0123456789012345678901234567890
+//     0         1         2
+//     01234567890123456789012345678
 //
-//     call             result                        offset after   depth after
-//     ---------------  ----------------------------  ------------   -----------
-//     peek()           .objectStart                   0              0
-//     beginObject()                                   1              1
-//     nextKey()        JSONString(start: 2, end: 4)   6  (past ':')  1    "id"
-//     peek()           .number                        7              1    (skipped ' ')
-//     readNumber()     JSONNumber(start: 7, end: 8)   8              1    7
-//     nextKey()        JSONString(start: 11, end: 15) 17 (past ',' and ':')  "tags"
-//     beginArray()                                    19             2    (skipped ' ')
-//     nextElement()    true   (first call: no ',')    19             2
-//     readString()     JSONString(start: 20, end: 21) 22             2    "a"
-//     nextElement()    true   (consumed ', ')         24             2
-//     readString()     JSONString(start: 25, end: 26) 27             2    "b"
-//     nextElement()    false  (consumed ']')          28             1
-//     nextKey()        nil    (consumed '}')          29             0
-//     finish()                                        29             0    only whitespace left
+//     call             returns                          offset  depth  note
+//     ---------------  -------------------------------  ------  -----  ----------------------------
+//     peek()           .objectStart                          0      0
+//     beginObject()                                          1      1
+//     nextKey()        JSONString(start: 2, end: 4)          6      1  "id"; consumed the ':'
+//     peek()           .number                               7      1  skipped the space
+//     readNumber()     JSONNumber(start: 7, end: 8)          8      1  integer(_:) gives 7
+//     nextKey()        JSONString(start: 11, end: 15)       17      1  "tags"; consumed ',' and ':'
+//     beginArray()                                          19      2  skipped the space
+//     nextElement()    true                                 19      2  first call: no ',' wanted
+//     readString()     JSONString(start: 20, end: 21)       22      2  "a"
+//     nextElement()    true                                 24      2  consumed ',' and the space
+//     readString()     JSONString(start: 25, end: 26)       27      2  "b"
+//     nextElement()    false                                28      1  consumed ']'
+//     nextKey()        nil                                  29      0  consumed '}'
+//     finish()                                              29      0  only whitespace may remain
 //
 // The first `nextKey()`/`nextElement()` after `beginObject()`/`beginArray()` accepts the
 // closing bracket or a member; every later call accepts ',' then a member, or the closing
@@ -324,7 +324,8 @@ public struct JSONReader {
             guard let isObject = stack.top else { return }
             skipWhitespace()
             guard offset < bytes.count else {
-                throw expected(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: offset)
+                let what = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+                throw expected(what, at: offset)
             }
             let byte = bytes[offset]
             if isObject {
@@ -503,7 +504,8 @@ public struct JSONReader {
             let unit = try hex4(at: index + 2, quote: quote)
             switch unit {
             case 0xD800 ... 0xDBFF:
-                if index + 7 < bytes.count, bytes[index + 6] == JSONByte.backslash, bytes[index + 7] == UInt8(ascii: "u") {
+                if index + 7 < bytes.count, bytes[index + 6] == JSONByte.backslash,
+                   bytes[index + 7] == UInt8(ascii: "u") {
                     let low = try hex4(at: index + 8, quote: quote)
                     if (0xDC00 ... 0xDFFF).contains(low) { return index + 12 }
                 }
@@ -595,7 +597,8 @@ public struct JSONReader {
                 }
                 throw error(
                     .syntax,
-                    "invalid UTF-8: expected a continuation byte after \(Self.hex(lead)), found \(describeByte(at: position))",
+                    "invalid UTF-8: expected a continuation byte after \(Self.hex(lead)), "
+                        + "found \(describeByte(at: position))",
                     at: index)
             }
         }
@@ -613,7 +616,9 @@ public struct JSONReader {
         if bytes[index] == JSONByte.zero {
             index += 1
             if index < count, JSONByte.isDigit(bytes[index]) {
-                throw error(.syntax, "leading zeros are not allowed in a number, found \(describeByte(at: index)) after '0'", at: index)
+                throw error(
+                    .syntax, "leading zeros are not allowed in a number, found \(describeByte(at: index)) after '0'",
+                    at: index)
             }
         } else {
             while index < count, JSONByte.isDigit(bytes[index]) { index += 1 }
