@@ -1,0 +1,214 @@
+/// A string value as read by `JSONReader.readString()` or `nextKey()`: the byte range of its
+/// content between the quotes, still escaped.
+///
+/// Convert it with `JSONReader.string(_:)`, or compare it with `matches(_:_:)` without
+/// allocating.
+public struct JSONString: Sendable, Hashable {
+    /// The offset of the first content byte, just after the opening quote.
+    public var start: Int
+    /// The offset of the closing quote, just after the last content byte.
+    public var end: Int
+    /// Whether the content contains a backslash escape; when `false` the bytes are the value.
+    public var hasEscapes: Bool
+
+    /// Creates a string token.
+    /// - Parameters:
+    ///   - start: The offset of the first content byte.
+    ///   - end: The offset of the closing quote.
+    ///   - hasEscapes: Whether the content contains a backslash escape.
+    public init(start: Int, end: Int, hasEscapes: Bool) {
+        self.start = start
+        self.end = end
+        self.hasEscapes = hasEscapes
+    }
+}
+
+extension JSONReader {
+    /// The unescaped value of a string token.
+    ///
+    /// A token without escapes is decoded straight from the buffer, with no extra pass.
+    /// - Parameter token: A token this reader returned.
+    /// - Returns: The string value.
+    public func string(_ token: JSONString) -> String {
+        let range = clamped(token)
+        guard token.hasEscapes else {
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+        let capacity = utf8Count(token)
+        guard capacity > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var written = 0
+            forEachUnescapedScalar(in: range) { scalar, raw in
+                if let raw {
+                    if written < buffer.count {
+                        buffer[written] = raw
+                        written += 1
+                    }
+                } else {
+                    Self.encode(scalar) { byte in
+                        if written < buffer.count {
+                            buffer[written] = byte
+                            written += 1
+                        }
+                    }
+                }
+                return true
+            }
+            return written
+        }
+    }
+
+    /// Compares the unescaped value of a string token with UTF-8 bytes, without allocating.
+    /// - Parameters:
+    ///   - token: A token this reader returned.
+    ///   - utf8: The UTF-8 bytes to compare with, e.g. a schema key.
+    /// - Returns: Whether the value equals `utf8` byte for byte.
+    public func matches(_ token: JSONString, _ utf8: UnsafeRawBufferPointer) -> Bool {
+        let range = clamped(token)
+        guard token.hasEscapes else {
+            guard range.count == utf8.count else { return false }
+            var index = 0
+            while index < utf8.count {
+                if bytes[range.lowerBound + index] != utf8[index] { return false }
+                index += 1
+            }
+            return true
+        }
+        var compared = 0
+        let allEqual = forEachUnescapedScalar(in: range) { scalar, raw in
+            if let raw {
+                guard compared < utf8.count, utf8[compared] == raw else { return false }
+                compared += 1
+                return true
+            }
+            var equal = true
+            Self.encode(scalar) { byte in
+                if equal, compared < utf8.count, utf8[compared] == byte {
+                    compared += 1
+                } else {
+                    equal = false
+                }
+            }
+            return equal
+        }
+        return allEqual && compared == utf8.count
+    }
+
+    /// The length of the unescaped value of a string token in UTF-8 bytes, without allocating.
+    /// - Parameter token: A token this reader returned.
+    /// - Returns: The number of UTF-8 bytes in the value.
+    public func utf8Count(_ token: JSONString) -> Int {
+        let range = clamped(token)
+        guard token.hasEscapes else { return range.count }
+        var count = 0
+        forEachUnescapedScalar(in: range) { scalar, raw in
+            count += raw == nil ? Self.utf8Length(scalar) : 1
+            return true
+        }
+        return count
+    }
+
+    /// The token's range, clamped to the buffer so a foreign token cannot trap.
+    private func clamped(_ token: JSONString) -> Range<Int> {
+        let lower = min(max(token.start, 0), bytes.count)
+        let upper = min(max(token.end, lower), bytes.count)
+        return lower ..< upper
+    }
+
+    /// Walks string content: each raw byte is passed as `raw`; each escape is decoded and
+    /// passed as a scalar value with `raw == nil`. A malformed escape (only possible in a
+    /// token this reader did not validate) yields U+FFFD. Stops when `body` returns `false`.
+    /// - Returns: `false` when `body` stopped the walk.
+    @discardableResult
+    private func forEachUnescapedScalar(in range: Range<Int>, _ body: (UInt32, UInt8?) -> Bool) -> Bool {
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            let byte = bytes[index]
+            guard byte == JSONByte.backslash else {
+                if !body(0, byte) { return false }
+                index += 1
+                continue
+            }
+            guard index + 1 < end else {
+                if !body(0xFFFD, nil) { return false }
+                index += 1
+                continue
+            }
+            let scalar: UInt32
+            switch bytes[index + 1] {
+            case UInt8(ascii: "b"): scalar = 0x08
+            case UInt8(ascii: "f"): scalar = 0x0C
+            case UInt8(ascii: "n"): scalar = 0x0A
+            case UInt8(ascii: "r"): scalar = 0x0D
+            case UInt8(ascii: "t"): scalar = 0x09
+            case UInt8(ascii: "u"):
+                let (value, next) = unicodeEscape(at: index, end: end)
+                if !body(value, nil) { return false }
+                index = next
+                continue
+            case let other: scalar = UInt32(other)
+            }
+            if !body(scalar, nil) { return false }
+            index += 2
+        }
+        return true
+    }
+
+    /// Decodes `\uXXXX` (or a surrogate pair of them) at `index`.
+    /// - Returns: The scalar value (U+FFFD when malformed) and the offset after the escape.
+    private func unicodeEscape(at index: Int, end: Int) -> (UInt32, Int) {
+        guard let unit = hex4(at: index + 2, end: end) else { return (0xFFFD, index + 2) }
+        switch unit {
+        case 0xD800 ... 0xDBFF:
+            guard index + 7 < end, bytes[index + 6] == JSONByte.backslash, bytes[index + 7] == UInt8(ascii: "u"),
+                  let low = hex4(at: index + 8, end: end), (0xDC00 ... 0xDFFF).contains(low) else {
+                return (0xFFFD, index + 6)
+            }
+            return (0x10000 + ((unit - 0xD800) << 10 | (low - 0xDC00)), index + 12)
+        case 0xDC00 ... 0xDFFF:
+            return (0xFFFD, index + 6)
+        default:
+            return (unit, index + 6)
+        }
+    }
+
+    private func hex4(at index: Int, end: Int) -> UInt32? {
+        guard index >= 0, index + 4 <= end else { return nil }
+        var value: UInt32 = 0
+        for position in index ..< index + 4 {
+            guard let digit = JSONByte.hexValue(bytes[position]) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private static func utf8Length(_ scalar: UInt32) -> Int {
+        switch scalar {
+        case 0 ..< 0x80: 1
+        case 0x80 ..< 0x800: 2
+        case 0x800 ..< 0x10000: 3
+        default: 4
+        }
+    }
+
+    /// Writes the UTF-8 encoding of a scalar value (never a surrogate here).
+    private static func encode(_ scalar: UInt32, _ write: (UInt8) -> Void) {
+        switch scalar {
+        case 0 ..< 0x80:
+            write(UInt8(truncatingIfNeeded: scalar))
+        case 0x80 ..< 0x800:
+            write(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        case 0x800 ..< 0x10000:
+            write(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        default:
+            write(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            write(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// A key that occurs more than once in one object.
+///
+/// Foundation keeps one of the values, so the app still decodes, but which one is not
+/// specified; the payload should not rely on it.
+public struct JSONDuplicateKey: Sendable, Hashable {
+    /// The key, unescaped.
+    public var key: String
+    /// The JSON Pointer (RFC 6901) of the duplicated member: the object's pointer + `/` + key.
+    public var pointer: String
+    /// The position of the second occurrence's opening quote.
+    public var position: SourcePosition
+
+    /// Creates a duplicate-key finding.
+    /// - Parameters:
+    ///   - key: The key, unescaped.
+    ///   - pointer: The JSON Pointer of the duplicated member.
+    ///   - position: The position of the second occurrence.
+    public init(key: String, pointer: String, position: SourcePosition) {
+        self.key = key
+        self.pointer = pointer
+        self.position = position
+    }
+}
+
+/// Checks a whole JSON document strictly, without building it.
+public enum JSONValidator {
+    /// Checks a whole document strictly and looks for duplicate keys.
+    ///
+    /// Keys are compared after unescaping, as Swift strings (so `"\u0061"` and `"a"` are the
+    /// same key, as they are to `JSONDecoder`). Iterative: deep documents cannot overflow the
+    /// stack, and `options.maxDepth` bounds the memory used.
+    /// - Parameters:
+    ///   - bytes: The whole document, UTF-8.
+    ///   - options: Limits, and what to do with duplicate keys: `.report` returns them,
+    ///     `.reject` throws at the first, `.ignore` does not look.
+    /// - Returns: The duplicate keys in document order (always empty unless `.report`).
+    /// - Throws: `JSONError` at the first syntax error or exceeded limit, or at the first
+    ///   duplicate key under `.reject`.
+    public static func validate(
+        _ bytes: UnsafeRawBufferPointer, options: JSONScanOptions = .init()
+    ) throws(JSONError) -> [JSONDuplicateKey] {
+        var reader = try JSONReader(bytes: bytes, options: options)
+        let checksKeys = options.duplicateKeys != .ignore
+        var duplicates: [JSONDuplicateKey] = []
+        var frames: [Frame] = []
+        var needValue = true
+        while true {
+            if needValue {
+                switch try reader.peek() {
+                case .objectStart:
+                    try reader.beginObject()
+                    frames.append(Frame(isObject: true))
+                case .arrayStart:
+                    try reader.beginArray()
+                    frames.append(Frame(isObject: false))
+                case .string:
+                    _ = try reader.readString()
+                case .number:
+                    _ = try reader.readNumber()
+                case .true, .false:
+                    _ = try reader.readBool()
+                case .null:
+                    try reader.readNull()
+                }
+            }
+            guard let last = frames.indices.last else { break }
+            if frames[last].isObject {
+                guard let key = try reader.nextKey() else {
+                    frames.removeLast()
+                    needValue = false
+                    continue
+                }
+                frames[last].key = key
+                if checksKeys {
+                    let name = reader.string(key)
+                    if !frames[last].keys.insert(name).inserted {
+                        let quote = key.start - 1
+                        if options.duplicateKeys == .reject {
+                            throw reader.error(
+                                .syntax, "duplicate key '\(name)' at \(pointer(frames, reader))", at: quote)
+                        }
+                        duplicates.append(JSONDuplicateKey(
+                            key: name, pointer: pointer(frames, reader), position: reader.position(of: quote)))
+                    }
+                }
+            } else {
+                guard try reader.nextElement() else {
+                    frames.removeLast()
+                    needValue = false
+                    continue
+                }
+                frames[last].index += 1
+            }
+            needValue = true
+        }
+        try reader.finish()
+        return duplicates
+    }
+
+    /// One open container: its kind, the member being read, and the keys seen so far.
+    private struct Frame {
+        var isObject: Bool
+        var key = JSONString(start: 0, end: 0, hasEscapes: false)
+        var index = -1
+        var keys: Set<String> = []
+
+        init(isObject: Bool) {
+            self.isObject = isObject
+        }
+    }
+
+    /// The JSON Pointer of the member currently read in the innermost frame.
+    private static func pointer(_ frames: [Frame], _ reader: JSONReader) -> String {
+        var pointer = ""
+        for frame in frames {
+            pointer = frame.isObject
+                ? JSONPointer.appending(reader.string(frame.key), to: pointer)
+                : JSONPointer.appending(frame.index, to: pointer)
+        }
+        return pointer
+    }
+}
