@@ -35,6 +35,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "livestateTests",
+            dependencies: ["livestate"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "LiveStateYAMLTests",
             dependencies: ["LiveState", "LiveStateYAML"],
             resources: [.copy("Fixtures")]

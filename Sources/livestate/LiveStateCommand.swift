@@ -18,7 +18,7 @@ struct LiveStateCommand: ParsableCommand {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(ExitStatus.usage.rawValue)
+                Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }
