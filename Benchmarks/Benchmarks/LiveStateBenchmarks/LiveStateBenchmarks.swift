@@ -1,0 +1,78 @@
+import Benchmark
+import BenchmarkFixtures
+import Foundation
+import LiveState
+
+// Every contender on every payload, named `CONTENDER/PAYLOAD`; compare.sh pairs them up.
+//
+//   livestate-value             ContentStateDecoder.decode(contentState:) to the Value tree
+//   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:)
+//   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
+//   jsondecoder-struct          Foundation JSONDecoder into the synthesized Codable Delivery
+//   jsondecoder-body            the same, around a whole APNs body (DeliveryPush)
+//   jsonserialization-defaults  JSONSerialization to [String: Any], then a default per field
+//   jsonencoder-struct          Foundation JSONEncoder writing the Delivery LiveState decoded
+//
+// Decoders, encoders and input bytes are made once, outside the measured loop; one iteration
+// is one decode, so the malloc count is per decode. CrossCheck first makes sure every
+// contender decodes each payload to the same state.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        maxDuration: .seconds(1),
+        maxIterations: 20_000
+    )
+
+    let decoder = DeliverySchema.decoder()
+    let jsonDecoder = JSONDecoder()
+    let jsonEncoder = JSONEncoder()
+
+    for name in Payloads.contentStates {
+        let bytes = Payloads.bytes(name)
+        let data = Data(bytes)
+        let state = CrossCheck.contentState(name, bytes, decoder: decoder)
+
+        Benchmark("livestate-value/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(decoder.decode(contentState: bytes))
+            }
+        }
+        Benchmark("livestate-struct/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode(Delivery.self, contentState: bytes))
+            }
+        }
+        Benchmark("jsondecoder-struct/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try jsonDecoder.decode(Delivery.self, from: data))
+            }
+        }
+        Benchmark("jsonserialization-defaults/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(SerializationDefaulting.decode(data))
+            }
+        }
+        Benchmark("jsonencoder-struct/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try jsonEncoder.encode(state))
+            }
+        }
+    }
+
+    let body = Payloads.body
+    let bodyBytes = Payloads.bytes(body)
+    let bodyData = Data(bodyBytes)
+    CrossCheck.body(body, bodyBytes, decoder: decoder)
+
+    Benchmark("livestate-body/\(body)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(decoder.decode(payload: bodyBytes))
+        }
+    }
+    Benchmark("jsondecoder-body/\(body)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try jsonDecoder.decode(DeliveryPush.self, from: bodyData))
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LiveState
+
+/// Checks, before anything is timed, that every contender decodes a payload to the same state,
+/// so that no benchmark measures a failing or short-cut decode.
+public enum CrossCheck {
+    /// Decodes a content-state payload with LiveState (tree and struct), `JSONDecoder` and
+    /// `JSONSerialization`, and stops the process when they disagree.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - bytes: The payload.
+    ///   - decoder: The LiveState decoder.
+    /// - Returns: The state, as LiveState decodes it into `Delivery`.
+    @discardableResult
+    public static func contentState(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) -> Delivery {
+        let result = decoder.decode(contentState: bytes)
+        guard result.state != nil else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
+        let live: Delivery
+        let foundation: Delivery
+        do {
+            live = try decoder.decode(Delivery.self, contentState: bytes).value
+            foundation = try JSONDecoder().decode(Delivery.self, from: Data(bytes))
+        } catch {
+            fail(name, "\(error)")
+        }
+        guard let handWritten = SerializationDefaulting.decode(Data(bytes)) else {
+            fail(name, "JSONSerialization with defaults rejected it")
+        }
+        // LiveState fills every missing key from the schema; JSONDecoder leaves it nil.
+        guard live == handWritten, live == foundation.withSchemaDefaults() else {
+            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONSerialization \(handWritten)\n  JSONDecoder \(foundation)")
+        }
+        return live
+    }
+
+    /// Checks that LiveState and `JSONDecoder` read the same content-state out of an APNs body.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - bytes: The body.
+    ///   - decoder: The LiveState decoder.
+    public static func body(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) {
+        let result = decoder.decode(payload: bytes)
+        guard let state = result.state else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
+        do {
+            let push = try JSONDecoder().decode(DeliveryPush.self, from: Data(bytes))
+            var writer = JSONWriter()
+            writer.write(state)
+            let fromTree = try decoder.decode(Delivery.self, contentState: writer.bytes).value
+            guard fromTree == push.aps.contentState.withSchemaDefaults() else {
+                fail(name, "the contenders disagree:\n  LiveState \(fromTree)\n  JSONDecoder \(push.aps.contentState)")
+            }
+        } catch {
+            fail(name, "\(error)")
+        }
+    }
+
+    private static func fail(_ name: String, _ message: String) -> Never {
+        fatalError("\(name).json: \(message)")
+    }
+}
+
+extension Delivery {
+    /// The state with each `nil` replaced by the schema's default, as LiveState decodes it.
+    /// `note` is optional in the schema and stays `nil`.
+    func withSchemaDefaults() -> Delivery {
+        var copy = self
+        copy.etaText = etaText ?? ""
+        copy.delayMinutes = delayMinutes ?? 0
+        copy.badge = badge ?? ""
+        return copy
+    }
+}

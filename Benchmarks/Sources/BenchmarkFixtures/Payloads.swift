@@ -1,0 +1,48 @@
+import Foundation
+
+/// The payloads the benchmarks decode, read from `Benchmarks/Payloads/`.
+///
+/// `cs200.json`, `cs600.json` and `cs4k.json` are byte for byte the shared benchmark payloads,
+/// so figures compare with other tools' figures on the same bytes. `body600.json` is a whole
+/// APNs body around `cs600.json`.
+public enum Payloads {
+    /// The content-state payloads, smallest first.
+    public static let contentStates = ["cs200", "cs600", "cs4k"]
+
+    /// The APNs body payload.
+    public static let body = "body600"
+
+    /// The folder holding the payloads: `LIVESTATE_PAYLOADS` when set, else the one beside this
+    /// package's sources.
+    public static var directory: String {
+        if let override = ProcessInfo.processInfo.environment["LIVESTATE_PAYLOADS"], !override.isEmpty {
+            return override
+        }
+        return packageRoot + "/Payloads"
+    }
+
+    /// The benchmarks package's folder, found from this source file's path.
+    static var packageRoot: String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // BenchmarkFixtures
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // Benchmarks (the package)
+            .path
+    }
+
+    /// The repository's folder: the parent of the benchmarks package.
+    public static var repositoryRoot: String {
+        URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path
+    }
+
+    /// The bytes of a payload.
+    /// - Parameter name: The file's stem, such as `cs600`.
+    /// - Returns: The file's bytes.
+    public static func bytes(_ name: String) -> [UInt8] {
+        let path = directory + "/" + name + ".json"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            fatalError("cannot read the benchmark payload \(path)")
+        }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,66 @@
+// A small release driver for profiling one contender under valgrind, where the benchmark
+// harness would drown the decoder in its own instructions:
+//
+//     swift build -c release --product DecodeDriver
+//     valgrind --tool=callgrind --callgrind-out-file=cs600.callgrind \
+//         .build/release/DecodeDriver value cs600 1000
+//     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
+//
+// Arguments: CONTENDER (value, struct, body, jsondecoder, serialization; default value),
+// PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
+// prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
+// (the ones Swift cannot store inline) and the containers.
+import BenchmarkFixtures
+import Foundation
+import LiveState
+
+let arguments = CommandLine.arguments.dropFirst()
+let contender = arguments.first ?? "value"
+let payload = arguments.dropFirst().first ?? "cs600"
+let count = arguments.dropFirst(2).first.flatMap(Int.init) ?? 1000
+
+let decoder = DeliverySchema.decoder()
+let bytes = Payloads.bytes(payload)
+let data = Data(bytes)
+let jsonDecoder = JSONDecoder()
+
+/// Counts what the decoded tree allocates for: long strings and containers.
+func shape(of value: Value, into tally: inout (longStrings: Int, containers: Int, diagnostics: Int)) {
+    switch value {
+    case .string(let string) where string.utf8.count > 15:
+        tally.longStrings += 1
+    case .array(let elements):
+        tally.containers += 1
+        for element in elements { shape(of: element, into: &tally) }
+    case .object(let members):
+        tally.containers += 1
+        for member in members { shape(of: member.value, into: &tally) }
+    default:
+        break
+    }
+}
+
+var checksum = 0
+switch contender {
+case "shape":
+    let result = payload.hasPrefix("body") ? decoder.decode(payload: bytes) : decoder.decode(contentState: bytes)
+    guard let state = result.state else { fatalError("\(payload) was rejected: \(result.diagnostics)") }
+    var tally = (longStrings: 0, containers: 0, diagnostics: result.diagnostics.count)
+    shape(of: state, into: &tally)
+    print("\(payload): \(tally.longStrings) strings longer than 15 bytes, \(tally.containers) containers, \(tally.diagnostics) diagnostics")
+    for diagnostic in result.diagnostics { print("  \(diagnostic.code): \(diagnostic.message)") }
+    exit(0)
+case "value":
+    for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).diagnostics.count }
+case "struct":
+    for _ in 0..<count { checksum &+= try! decoder.decode(Delivery.self, contentState: bytes).value.items.count }
+case "body":
+    for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
+case "jsondecoder":
+    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
+case "serialization":
+    for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
+default:
+    fatalError("unknown contender '\(contender)': value, struct, body, jsondecoder, serialization or shape")
+}
+print("\(contender) \(payload) x\(count): checksum \(checksum)")
