@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Runs every benchmark once (release, through package-benchmark's plugin) and prints LiveState
+# against Foundation, one line per payload and operation, with p50 and p0 ratios from the
+# same run (wall time on the shared machines is bimodal: compare only within one run).
+#
+#   ./compare.sh [OUT_DIR]      OUT_DIR keeps Current_run.jmh.json and the logs (default: a
+#                               new folder under /tmp, printed at the end)
+#
+# Exits non-zero when the build or a benchmark fails, or when a result is missing. Targets that
+# are not met are reported, not failed on: timing is too noisy here to gate on.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+out=${1:-$(mktemp -d /tmp/livestate-bench.XXXXXX)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log="$out/benchmark.log"
+
+if ! swift package benchmark --format jmh --path "$out" --no-progress >"$log" 2>&1; then
+    echo "compare.sh: swift package benchmark failed; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+fi
+results="$out/Current_run.jmh.json"
+if [[ ! -s "$results" ]]; then
+    echo "compare.sh: the run wrote no $results; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+fi
+
+# The shape of the cs600 value tree (long strings, containers) is what the malloc target is
+# counted against. The driver reuses the release build the plugin just made.
+if ! swift build -c release --product DecodeDriver >>"$log" 2>&1; then
+    echo "compare.sh: building DecodeDriver failed; the end of $log:" >&2
+    tail -n 40 "$log" >&2
+    exit 1
+fi
+shape=$(.build/release/DecodeDriver shape cs600 | head -n 1)
+
+machine="$(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(swift --version 2>/dev/null | head -n 1 | sed 's/ (.*//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$results" "$machine" "$shape" <<'PYTHON'
+import json
+import os
+import re
+import sys
+
+results_path, machine, shape = sys.argv[1:4]
+payload_dir = "Payloads"
+
+runs = {}
+for element in json.load(open(results_path)):
+    name = element["benchmark"].split("LiveStateBenchmarks.", 1)[-1]
+    metrics = element["secondaryMetrics"]
+    wall = metrics["Time (wall clock)"]["scorePercentiles"]
+    mallocs = metrics["Malloc (total)"]["scorePercentiles"]
+    runs[name] = {"p0": wall["0.0"], "p50": wall["50.0"], "mallocs": mallocs["50.0"]}
+
+expected = [
+    f"{contender}/{payload}"
+    for payload in ("cs200", "cs600", "cs4k")
+    for contender in ("livestate-value", "livestate-struct", "jsondecoder-struct",
+                      "jsonserialization-defaults", "jsonencoder-struct")
+] + ["livestate-body/body600", "jsondecoder-body/body600"]
+missing = [name for name in expected if name not in runs]
+if missing:
+    sys.exit("compare.sh: missing from the run: " + ", ".join(missing))
+
+
+def us(value):
+    return f"{value:.3g}us" if value < 100 else f"{value:.0f}us"
+
+
+def size(payload):
+    return f"{os.path.getsize(os.path.join(payload_dir, payload + '.json'))} B"
+
+
+def line(operation, payload, ours, theirs, their_label):
+    a, b = runs[f"{ours}/{payload}"], runs[f"{theirs}/{payload}"]
+    ratio = b["p50"] / a["p50"]
+    ratio0 = b["p0"] / a["p0"]
+    print(f"{operation} {payload} ({size(payload)}): livestate {us(a['p50'])} {their_label} {us(b['p50'])} "
+          f"ratio {ratio:.1f}x (p0 ratio {ratio0:.1f}x) mallocs {a['mallocs']:.0f} vs {b['mallocs']:.0f}")
+    return ratio, ratio0
+
+
+print(f"machine: {machine}")
+print("times are p50 wall clock per operation; ratio = Foundation / LiveState")
+ratios = {}
+for payload in ("cs200", "cs600", "cs4k"):
+    ratios["decode", payload] = line("decode", payload, "livestate-value", "jsondecoder-struct", "foundation")
+for payload in ("cs200", "cs600", "cs4k"):
+    ratios["struct", payload] = line("decode-to-struct", payload, "livestate-struct", "jsondecoder-struct", "foundation")
+for payload in ("cs200", "cs600", "cs4k"):
+    line("serialization", payload, "livestate-value", "jsonserialization-defaults", "jsonserialization")
+line("body", "body600", "livestate-body", "jsondecoder-body", "foundation")
+for payload in ("cs200", "cs600", "cs4k"):
+    e = runs[f"jsonencoder-struct/{payload}"]
+    print(f"encode {payload}: jsonencoder {us(e['p50'])} (p0 {us(e['p0'])}) mallocs {e['mallocs']:.0f} "
+          f"(baseline for the encoder)")
+
+match = re.search(r"(\d+) strings longer than 15 bytes, (\d+) containers", shape)
+long_strings, containers = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+budget = long_strings + containers
+mallocs = runs["livestate-value/cs600"]["mallocs"]
+
+
+def verdict(met):
+    return "met" if met else "NOT MET"
+
+
+decode, decode0 = ratios["decode", "cs600"]
+struct, struct0 = ratios["struct", "cs600"]
+print(f"target decode >= 20x JSONDecoder on cs600: {decode:.1f}x (p0 {decode0:.1f}x): {verdict(decode >= 20)}")
+print(f"target decode-to-struct >= 10x on cs600: {struct:.1f}x (p0 {struct0:.1f}x): {verdict(struct >= 10)}")
+print(f"target mallocs per cs600 decode <= {budget} ({long_strings} strings > 15 bytes + {containers} containers): "
+      f"{mallocs:.0f}: {verdict(mallocs <= budget)}")
+PYTHON
+echo "results: $results"
