@@ -6,7 +6,8 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (value, struct, body, jsondecoder, serialization; default value),
+// Arguments: CONTENDER (value, struct, body, jsondecoder, jsondecoder-body, serialization;
+// default value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
 // (the ones Swift cannot store inline) and the containers.
@@ -58,9 +59,11 @@ case "body":
     for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
 case "jsondecoder":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
+case "jsondecoder-body":
+    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(DeliveryPush.self, from: data).aps.contentState.items.count }
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': value, struct, body, jsondecoder, serialization or shape")
+    fatalError("unknown contender '\(contender)': value, struct, body, jsondecoder, jsondecoder-body, serialization or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")

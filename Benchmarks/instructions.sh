@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Counts the instructions one operation takes, with valgrind's callgrind on the release
+# DecodeDriver: the same binary and input give the same count whatever else the machine is
+# doing, unlike wall time on the shared 2-core machines. Each figure is
+# (instructions for COUNT operations - instructions for none) / COUNT.
+#
+#   ./instructions.sh [COUNT]      COUNT operations per measurement (default 200)
+#
+# Exits non-zero when the build or a run fails.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+count=${1:-200}
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 1; }
+swift build -c release --product DecodeDriver >/dev/null
+driver=.build/release/DecodeDriver
+scratch=$(mktemp -d /tmp/livestate-callgrind.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+# instructions CONTENDER PAYLOAD N: the total instructions of one driver run.
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file="$scratch/out" "$driver" "$1" "$2" "$3" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : *//p' | tr -d ','
+}
+
+# per_operation CONTENDER PAYLOAD: instructions per operation, measured once per pair.
+declare -A measured
+per_operation() {
+    local key="$1/$2" none many
+    if [[ -z ${measured[$key]:-} ]]; then
+        none=$(instructions "$1" "$2" 0)
+        many=$(instructions "$1" "$2" "$count")
+        measured[$key]=$(( (many - none) / count ))
+    fi
+    echo "${measured[$key]}"
+}
+
+row() {
+    local operation=$1 payload=$2 ours=$3 theirs=$4 label=$5
+    local a b
+    per_operation "$ours" "$payload" >/dev/null
+    per_operation "$theirs" "$payload" >/dev/null
+    a=$(per_operation "$ours" "$payload")
+    b=$(per_operation "$theirs" "$payload")
+    python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); print(f'{sys.argv[3]} {sys.argv[4]}: livestate {a:,} {sys.argv[5]} {b:,} instructions, ratio {b / a:.1f}x')" \
+        "$a" "$b" "$operation" "$payload" "$label"
+}
+
+echo "instructions per operation (callgrind, $count operations, release)"
+for payload in cs200 cs600 cs4k; do row decode "$payload" value jsondecoder foundation; done
+for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done
+for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
+row body body600 body jsondecoder-body foundation
