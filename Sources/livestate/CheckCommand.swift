@@ -19,7 +19,7 @@ struct CheckCommand: ParsableCommand {
         let (schemas, diagnostics) = SchemaLoader().loadAll(paths)
         switch common.format {
         case .text:
-            Output.printText(diagnostics)
+            Output.printText(diagnostics, toStandardOutput: true)
             for schema in schemas {
                 let versions = schema.versions.map { String($0.version) }.joined(separator: ", ")
                 Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions))")

@@ -1,5 +1,7 @@
 import Foundation
 import LiveState
+import LiveStateYAML
+import ArgumentParser
 
 /// Printing to the standard streams and reading inputs, shared by every command.
 enum Output {
@@ -11,11 +13,12 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Prints diagnostics compiler-style to standard error.
-    static func printText(_ diagnostics: [Diagnostic]) {
-        for diagnostic in diagnostics {
-            err(diagnostic.description)
-        }
+    /// Prints diagnostics compiler-style, one line each: to standard error by default, to
+    /// standard output for commands whose output is the diagnostics.
+    static func printText(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
+        guard !diagnostics.isEmpty else { return }
+        let text = diagnostics.map(\.description).joined(separator: "\n")
+        if toStandardOutput { out(text) } else { err(text) }
     }
 
     /// `{"diagnostics": [...]}` plus any other members, as one compact JSON document.
@@ -71,4 +74,29 @@ struct InputError: Error, CustomStringConvertible {
     }
 
     var description: String { "\(path): error: \(message) [io-error]" }
+}
+
+extension Output {
+    /// Loads one schema file; on failure prints its diagnostics and exits 2.
+    static func loadSchema(_ path: String) throws -> Schema {
+        do {
+            return try SchemaLoader().load(contentsOf: path)
+        } catch {
+            printText(error.diagnostics)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// Reads every payload argument; unreadable ones become `io-error` diagnostics.
+    static func readPayloads(_ paths: [String], limit: Int) -> (files: [InputFile], errors: [Diagnostic]) {
+        var files: [InputFile] = []
+        var errors: [Diagnostic] = []
+        for path in paths {
+            switch InputFile.read(path, limit: limit) {
+            case .success(let file): files.append(file)
+            case .failure(let error): errors.append(error.diagnostic)
+            }
+        }
+        return (files, errors)
+    }
 }

@@ -71,9 +71,9 @@ struct CLI {
     @Test func brokenSchemaExitsTwoWithPosition() throws {
         let result = try CLI.run(["check", CLI.fixture("broken.yaml")])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("broken.yaml:6:"))
-        #expect(result.stderr.contains("error:"))
-        #expect(result.stderr.contains("[schema-invalid-default]"))
+        #expect(result.stdout.contains("broken.yaml:6:"))
+        #expect(result.stdout.contains("error:"))
+        #expect(result.stdout.contains("[schema-invalid-default]"))
     }
 
     @Test func jsonFormatListsDiagnosticsWithEveryKey() throws {
