@@ -15,6 +15,8 @@ let scoreSchema = Schema(
             Field(name: "startsAt", type: .date, defaultValue: .date(0)),
             Field(name: "ratio", type: .double, defaultValue: .double(0)),
             Field(name: "note", type: .string, defaultValue: .string("")),
+            Field(name: "phase", type: .enumeration(.strings(["live", "final"])), defaultValue: .string("live"), fallback: .string("live")),
+            Field(name: "period", type: .int, defaultValue: .int(1), onInvalid: .reject, minimum: 1, maximum: 4),
         ], attributes: [Field(name: "teamA", type: .string), Field(name: "teamB", type: .string)]),
     ])
 
@@ -175,8 +177,8 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(result.budget.contentState == #"{"score":"2-1","ratio":1.91,"note":"a/b"}"#.utf8.count)
         #expect(result.budget.fields.map(\.name) == ["score", "ratio", "note"])
         #expect(result.budget.fields.map(\.bytes) == [#""score":"2-1","#.utf8.count, #""ratio":1.91,"#.utf8.count, #""note":"a/b""#.utf8.count])
-        // The decoded state: score, scoreA 0, startsAt 0, ratio at 17 digits, note with '/' escaped.
-        let expected = #"{"score":"2-1","scoreA":0,"startsAt":0,"ratio":1.9099999999999999,"note":"a\/b"}"#.utf8.count
+        // The decoded state: defaults filled, ratio at 17 digits, note with '/' escaped.
+        let expected = #"{"score":"2-1","scoreA":0,"startsAt":0,"ratio":1.9099999999999999,"note":"a\/b","phase":"live","period":1}"#.utf8.count
         #expect(result.budget.deviceWorstCase == expected)
     }
 
