@@ -103,7 +103,7 @@ private struct ValidationRun {
     }
 
     mutating func checkField(_ field: Field, pointer: String, position: SourcePosition?, isItems: Bool) {
-        let described = isItems ? "items" : "'\(field.name)'"
+        let described = isItems ? "items" : "field '\(field.name)'"
         checkConstraints(field, described: described, pointer: pointer, position: position)
         if isItems {
             if field.defaultValue != nil {
@@ -119,7 +119,9 @@ private struct ValidationRun {
                 at: position, pointer: pointer + "/drop-priority")
         }
         if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue) {
-            report(.invalidDefault, "default of \(described) is invalid: \(problem)", at: position, pointer: pointer + "/default")
+            report(
+                .invalidDefault, "default of \(described) is invalid: \(problem)",
+                at: position, pointer: pointer + "/default" + Self.nestedPointer(of: problem))
         }
         switch field.type {
         case .enumeration(let values):
@@ -191,6 +193,12 @@ private struct ValidationRun {
         } else if field.fallback != nil {
             report(.invalidConstraint, "fallback applies to enum fields, not \(type.name)", at: position, pointer: pointer + "/fallback")
         }
+    }
+
+    /// The pointer a nested `violation(of:)` message starts with (`/courier/name: ...`), or `""`.
+    static func nestedPointer(of problem: String) -> String {
+        guard problem.hasPrefix("/"), let colon = problem.firstRange(of: ": ") else { return "" }
+        return String(problem[..<colon.lowerBound])
     }
 
     // MARK: Tombstones
