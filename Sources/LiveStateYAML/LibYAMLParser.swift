@@ -49,14 +49,19 @@ struct YAMLReadError: Error {
 /// input, `column` from the start of the line. `SourcePosition` counts UTF-8 bytes and is
 /// 1-based. `position(of:)` is the one place that converts, by walking the input from the
 /// last converted mark (events arrive in document order, so the walk is linear overall).
+///
+/// A UTF-8 byte order mark is skipped before libyaml sees the text (libyaml, told the text is
+/// UTF-8, would count it as a character of the first line); positions still count its bytes.
 final class LibYAMLParser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeRawBufferPointer
+    /// 3 when the input starts with a byte order mark, else 0: where libyaml's text starts.
+    private let textStart: Int
     private var finished = false
 
     // The conversion cursor: a character index, its byte offset, its line and line start.
     private var cursorCharacter = 0
-    private var cursorOffset = 0
+    private var cursorOffset: Int
     private var cursorLine = 1
     private var cursorLineStart = 0
 
@@ -65,6 +70,8 @@ final class LibYAMLParser {
     /// - Throws: `YAMLReadError` when libyaml cannot allocate its state.
     init(input: UnsafeRawBufferPointer) throws(YAMLReadError) {
         self.input = input
+        textStart = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        cursorOffset = textStart
         parser = .allocate(capacity: 1)
         guard yaml_parser_initialize(parser) == 1 else {
             parser.deallocate()
@@ -72,8 +79,8 @@ final class LibYAMLParser {
                                 position: SourcePosition(offset: 0, line: 1, column: 1))
         }
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        if let base = input.baseAddress, input.count > 0 {
-            yaml_parser_set_input_string(parser, base.assumingMemoryBound(to: UInt8.self), input.count)
+        if let base = input.baseAddress, input.count > textStart {
+            yaml_parser_set_input_string(parser, (base + textStart).assumingMemoryBound(to: UInt8.self), input.count - textStart)
         } else {
             // libyaml needs a non-null pointer even for no bytes; a static string's storage lives forever.
             let empty: StaticString = ""
@@ -144,10 +151,21 @@ final class LibYAMLParser {
         let position: SourcePosition
         if state.error == YAML_READER_ERROR {
             // Reader errors carry a byte offset and the offending byte or code point.
-            if state.problem_value != -1 {
-                message += " (0x\(String(state.problem_value, radix: 16, uppercase: true)))"
+            var offset = textStart + state.problem_offset
+            if message == "invalid trailing UTF-8 octet" {
+                // libyaml points at the byte that breaks the sequence; point at its lead byte.
+                var lead = min(offset, input.count) - 1
+                while lead > 0, input[lead] & 0xC0 == 0x80 {
+                    lead -= 1
+                }
+                if lead >= 0, input[lead] >= 0xC0 {
+                    message = "invalid UTF-8: 0x\(Self.hex(input[lead])) starts a sequence that 0x\(Self.hex(state.problem_value)) does not continue"
+                    offset = lead
+                }
+            } else if state.problem_value != -1 {
+                message += " (0x\(Self.hex(state.problem_value)))"
             }
-            position = self.position(ofByte: state.problem_offset)
+            position = self.position(ofByte: offset)
         } else {
             if let context = state.context.map({ String(cString: $0) }) {
                 let contextPosition = self.position(of: state.context_mark)
@@ -166,7 +184,7 @@ final class LibYAMLParser {
         let target = Int(mark.index)
         if target < cursorCharacter {
             cursorCharacter = 0
-            cursorOffset = 0
+            cursorOffset = textStart
             cursorLine = 1
             cursorLineStart = 0
         }
@@ -187,6 +205,11 @@ final class LibYAMLParser {
     /// The position of a byte offset, for reader errors, which libyaml reports in bytes.
     private func position(ofByte offset: Int) -> SourcePosition {
         SourcePosition.locate(offset: offset, in: input)
+    }
+
+    private static func hex(_ value: some BinaryInteger) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

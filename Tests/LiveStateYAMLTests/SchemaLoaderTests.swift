@@ -44,7 +44,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-syntax-undefined-alias", .yamlSyntax, 5, 14),
         InvalidFixture("yaml-syntax-two-documents", .yamlSyntax, 5, 1),
         InvalidFixture("yaml-syntax-recursive-alias", .yamlSyntax, 5, 5),
-        InvalidFixture("yaml-syntax-invalid-utf8", .yamlSyntax, 5, 44),
+        InvalidFixture("yaml-syntax-invalid-utf8", .yamlSyntax, 5, 43),
         InvalidFixture("yaml-syntax-binary", .yamlSyntax, 1, 1),
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
@@ -300,5 +300,189 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         default: break
         }
         return field
+    }
+}
+
+/// How the loader reads YAML and reports: scalars, positions, several errors, directories.
+@Suite struct SchemaLoaderBehaviourTests {
+    private func load(_ text: String, file: String = "-") throws -> Schema {
+        try SchemaLoader().load(yaml: Array(text.utf8), file: file)
+    }
+
+    private func errors(_ text: String, file: String = "-") throws -> [Diagnostic] {
+        try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: Array(text.utf8), file: file)
+        }.diagnostics
+    }
+
+    private func fields(_ contentState: String) -> String {
+        "activity: a\nversions:\n  - version: 1\n    content-state:\n" + contentState
+    }
+
+    @Test func reportsEveryErrorInTheFileInFileOrder() throws {
+        let diagnostics = try errors(fields("""
+                  title: { type: string, maxlength: 3 }
+                  count: { type: int, default: "1" }
+                  price: { type: float }
+                  eta:   { type: date, default: 0, minimum: 10 }
+            """))
+        #expect(diagnostics.map(\.code) == [
+            "schema-unknown-key", "schema-invalid-default", "schema-unknown-type", "schema-invalid-default",
+        ])
+        #expect(diagnostics.map { $0.position?.line } == [5, 6, 7, 8])
+        #expect(diagnostics.map(\.pointer) == [
+            "/versions/0/content-state/title/maxlength",
+            "/versions/0/content-state/count/default",
+            "/versions/0/content-state/price/type",
+            "/versions/0/content-state/eta/default",
+        ])
+    }
+
+    @Test func pointersOfLaterVersionsCountEveryEntryOfTheFile() throws {
+        let diagnostics = try errors("""
+            activity: a
+            versions:
+              - content-state: {}
+              - version: 2
+                content-state:
+                  title: { type: string, max-length: 2, default: abc }
+            """)
+        #expect(diagnostics.map(\.code) == ["schema-missing-key", "schema-invalid-default"])
+        #expect(diagnostics.last?.pointer == "/versions/1/content-state/title/default")
+        #expect(diagnostics.last?.position?.line == 6)
+        #expect(diagnostics.last?.position?.column == 54)
+    }
+
+    @Test func loadErrorPrintsLikeACompiler() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: Array("activity: b\nversions: {}\n".utf8), file: "schemas/b.yaml")
+        }
+        #expect(error.description == "schemas/b.yaml:2:11: error: 'versions' must be a sequence of versions (- version: 1 ...), found a mapping (at /versions) [schema-wrong-type]")
+    }
+
+    @Test func quotedScalarsAreStringsAndPlainOnesFollowTheCoreSchema() throws {
+        let schema = try load(fields("""
+                  hex:    { type: int, default: 0x1F }
+                  octal:  { type: int, default: 0o17 }
+                  signed: { type: int, default: -12 }
+                  exp:    { type: double, default: 1e3 }
+                  whole:  { type: double, default: 2 }
+                  flag:   { type: bool, default: True }
+                  text:   { type: string, default: "true" }
+                  number: { type: string, default: '12' }
+                  yes:    { type: string, default: yes }
+                  block:  { type: string, default: "line\\nbreak" }
+                  maybe:  { type: int, optional: true, default: ~ }
+            """))
+        let defaults = schema.versions[0].contentState.map(\.defaultValue)
+        #expect(defaults == [
+            .int(31), .int(15), .int(-12), .double(1000), .double(2), .bool(true),
+            .string("true"), .string("12"), .string("yes"), .string("line\nbreak"), .null,
+        ])
+    }
+
+    @Test func plainNumbersAreNotStrings() throws {
+        let diagnostics = try errors(fields("      version: { type: string, default: 1.0 }\n"))
+        #expect(diagnostics.map(\.code) == ["schema-invalid-default"])
+        #expect(diagnostics.first?.message.contains("quote it") == true)
+    }
+
+    @Test func integerTooLargeForIntIsAnInvalidDefault() throws {
+        let diagnostics = try errors(fields("      count: { type: int, default: 99999999999999999999 }\n"))
+        #expect(diagnostics.map(\.code) == ["schema-invalid-default"])
+    }
+
+    @Test func columnsCountUTF8BytesAndCRLFEndsLines() throws {
+        let text = "activity: a\r\nversions:\r\n  - version: 1\r\n    content-state:\r\n      \"naïve\": { type: float }\r\n"
+        let diagnostics = try errors(text)
+        #expect(diagnostics.map(\.code) == ["schema-unknown-type"])
+        // `"naïve": { type: ` is 18 bytes after 6 spaces (ï is 2 bytes), so `float` starts at byte column 25.
+        #expect(diagnostics.first?.position?.line == 5)
+        #expect(diagnostics.first?.position?.column == 25)
+        #expect(diagnostics.first?.pointer == "/versions/0/content-state/naïve/type")
+    }
+
+    @Test func byteOrderMarkIsSkippedButCountedInOffsets() throws {
+        let schema = try SchemaLoader().load(
+            yaml: [0xEF, 0xBB, 0xBF] + Array("activity: a\nversions: [{version: 1, content-state: {t: {type: int}}}]\n".utf8),
+            file: "a.yaml")
+        #expect(schema.versions[0].contentState.first?.position == SourcePosition(offset: 55, line: 2, column: 41))
+    }
+
+    @Test func pointerTokensAreEscaped() throws {
+        let diagnostics = try errors(fields("      \"a/b~c\": { type: nope }\n"))
+        #expect(diagnostics.first?.pointer == "/versions/0/content-state/a~1b~0c/type")
+        #expect(diagnostics.first?.position?.line == 5)
+    }
+
+    @Test func stdinNameSkipsTheActivityCheck() throws {
+        #expect(try load("activity: anything\nversions: [{version: 1, content-state: {}}]\n", file: "-").activity == "anything")
+        let mismatch = try errors("activity: anything\nversions: [{version: 1, content-state: {}}]\n", file: "dir/other.yml")
+        #expect(mismatch.map(\.code) == ["schema-activity-mismatch"])
+    }
+
+    @Test func nullOnlyDefaultsAnOptionalField() throws {
+        let schema = try load(fields("      note: { type: string, optional: true, default: null }\n"))
+        #expect(schema.versions[0].contentState.first?.missingValue == .null)
+    }
+
+    @Test func arrayOfObjectsDefaultResolvesEachElement() throws {
+        let schema = try load(fields("""
+                  stops:
+                    type: array
+                    items:
+                      type: object
+                      fields:
+                        city: { type: string }
+                        done: { type: bool, default: false }
+                    default: [{ city: Oslo }, { city: Rome, done: true }]
+            """))
+        #expect(schema.versions[0].contentState.first?.defaultValue == .array([
+            .object([Value.Member("city", .string("Oslo")), Value.Member("done", .bool(false))]),
+            .object([Value.Member("city", .string("Rome")), Value.Member("done", .bool(true))]),
+        ]))
+    }
+
+    @Test func duplicateKeysAreFoundAnywhereInTheDocument() throws {
+        let diagnostics = try errors("activity: a\nactivity: a\nversions: [{version: 1, version: 2, content-state: {}}]\n")
+        #expect(diagnostics.map(\.code) == ["schema-duplicate-name", "schema-duplicate-name"])
+        #expect(diagnostics.map { $0.position?.line } == [2, 3])
+    }
+
+    @Test func codesListOneLineExplanationEach() {
+        #expect(SchemaDiagnosticCode.allCases.count == 15)
+        for code in SchemaDiagnosticCode.allCases {
+            #expect(!code.explanation.isEmpty && !code.explanation.contains("\n"))
+        }
+    }
+
+    // MARK: loadAll
+
+    @Test func loadAllExpandsDirectoriesToSortedYAMLFilesAndCollectsDiagnostics() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-all-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/nested.yaml", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let good = "versions: [{version: 1, content-state: {}}]\n"
+        try ("activity: b\n" + good).write(toFile: directory + "/b.yml", atomically: true, encoding: .utf8)
+        try ("activity: a\n" + good).write(toFile: directory + "/a.yaml", atomically: true, encoding: .utf8)
+        try "activity: c\nversions: {}\n".write(toFile: directory + "/c.yaml", atomically: true, encoding: .utf8)
+        try "not a schema".write(toFile: directory + "/notes.txt", atomically: true, encoding: .utf8)
+        try "garbage: [".write(toFile: directory + "/.hidden.yaml", atomically: true, encoding: .utf8)
+
+        let result = SchemaLoader().loadAll([directory, directory + "/missing.yaml"])
+        #expect(result.schemas.map(\.activity) == ["a", "b"])
+        #expect(result.schemas.map(\.file) == [directory + "/a.yaml", directory + "/b.yml"])
+        #expect(result.diagnostics.map(\.code) == ["schema-wrong-type", "schema-io", "schema-io"])
+        #expect(result.diagnostics.map(\.file) == [directory + "/c.yaml", directory + "/nested.yaml", directory + "/missing.yaml"])
+    }
+
+    @Test func loadAllWarnsAboutADirectoryWithoutSchemas() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-none-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = SchemaLoader().loadAll([directory])
+        #expect(result.schemas.isEmpty)
+        #expect(result.diagnostics.map(\.code) == ["schema-io"])
+        #expect(result.diagnostics.first?.severity == .warning)
     }
 }
