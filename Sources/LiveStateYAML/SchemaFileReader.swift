@@ -31,19 +31,23 @@ enum SchemaFileReader {
     ///
     /// A regular file's size is checked with `stat` before anything is read. Other files
     /// (pipes, `/dev/stdin`) are read up to `maxBytes + 1` bytes, so memory stays bounded too.
+    /// A negative limit counts as 0.
     /// - Parameters:
     ///   - path: The file.
     ///   - maxBytes: The largest size accepted.
     /// - Returns: The file's bytes.
     /// - Throws: `Failure` for a missing, unreadable or too large file, or a directory.
-    static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+    static func read(_ path: String, maxBytes requested: Int) throws(Failure) -> [UInt8] {
+        let maxBytes = max(0, requested)
+        // One byte past the limit tells a file that is too large; `Int.max` must not overflow.
+        let bound = maxBytes < Int.max ? maxBytes + 1 : Int.max
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(message: errorMessage(errno)) }
         let type = info.st_mode & mode_t(S_IFMT)
         if type == mode_t(S_IFDIR) {
             throw Failure(message: "is a directory, not a schema file")
         }
-        var capacity = maxBytes + 1
+        var capacity = bound
         if type == mode_t(S_IFREG) {
             let size = Int(info.st_size)
             if size > maxBytes {
@@ -60,7 +64,7 @@ enum SchemaFileReader {
         while true {
             if count == bytes.count {
                 guard bytes.count <= maxBytes else { throw tooLarge(count, maxBytes, atLeast: true) }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maxBytes + 1 - bytes.count)))
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, bound - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
                 systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)

@@ -16,6 +16,9 @@ public struct SchemaLoader: Sendable {
         /// The largest file accepted, in bytes; checked before reading. Default 4 MiB.
         public var maxFileBytes: Int
         /// The deepest nesting of YAML sequences and mappings. Default 32.
+        ///
+        /// Values above 100 count as 100: building the schema recurses once per level, and
+        /// must fit the stack of any thread, a 512 KiB one included.
         public var maxDepth: Int
         /// The most nodes that aliases may copy, in total, per document. Default 1,000.
         public var maxAliasExpansion: Int
@@ -69,7 +72,7 @@ public struct SchemaLoader: Sendable {
             throw SchemaLoadError(diagnostics: [Self.ioDiagnostic(
                 "is \(yaml.count) bytes, over the limit of \(limits.maxFileBytes) bytes for a schema file", file: file)])
         }
-        let reader = YAMLTreeReader(maxDepth: limits.maxDepth, maxAliasExpansion: limits.maxAliasExpansion)
+        let reader = YAMLTreeReader(maxDepth: min(limits.maxDepth, Self.depthCeiling), maxAliasExpansion: limits.maxAliasExpansion)
         let outcome: Result<YAMLNode?, YAMLReadError> = yaml.withUnsafeBytes { buffer in
             do throws(YAMLReadError) {
                 let parser = try LibYAMLParser(input: buffer)
@@ -148,6 +151,9 @@ public struct SchemaLoader: Sendable {
         }
         return (schemas, diagnostics)
     }
+
+    /// The deepest nesting honoured whatever `Limits.maxDepth` says.
+    static let depthCeiling = 100
 
     // MARK: Diagnostics
 

@@ -101,6 +101,27 @@ import Testing
         #expect(try SchemaLoader(limits: .init(maxDepth: 4)).load(yaml: Array(text.utf8), file: "a.yaml").activity == "a")
     }
 
+    @Test func depthAboveTheCeilingIsNotHonoured() throws {
+        let text = "activity: deep\nversions: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n"
+        let error = try loadError(text, limits: .init(maxDepth: .max))
+        #expect(error.diagnostics.map(\.code) == ["yaml-limit"])
+        #expect(error.diagnostics.first?.message.contains("100 levels") == true)
+    }
+
+    @Test func extremeLimitsNeitherTrapNorOverflow() throws {
+        let text = Array("activity: a\nversions: [{version: 1, content-state: {a: &f {type: int}, b: *f}}]\n".utf8)
+        let loose = SchemaLoader(limits: .init(maxFileBytes: .max, maxDepth: .max, maxAliasExpansion: .max))
+        #expect(try loose.load(yaml: text, file: "a.yaml").activity == "a")
+        let strict = SchemaLoader(limits: .init(maxFileBytes: -1, maxDepth: -1, maxAliasExpansion: -1))
+        #expect(throws: SchemaLoadError.self) { try strict.load(yaml: text, file: "a.yaml") }
+        try withTemporaryDirectory { (directory: String) throws in
+            let path = directory + "/a.yaml"
+            try Data(text).write(to: URL(fileURLWithPath: path))
+            #expect(try loose.load(contentsOf: path).activity == "a")
+            #expect(throws: SchemaLoadError.self) { try strict.load(contentsOf: path) }
+        }
+    }
+
     @Test func fiftyMegabyteFileIsRefusedBeforeReading() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/huge.yaml"
