@@ -59,7 +59,7 @@ extension SchemaBuilder {
             }
             var values: [Value] = []
             var valid = true
-            for (index, element) in elements.enumerated() {
+            for (index, element) in elements.enumerated() where !isSaturated {
                 if let value = convert(element, to: items.type, pointer: pointer + "/\(index)", label: label) {
                     values.append(value)
                 } else {

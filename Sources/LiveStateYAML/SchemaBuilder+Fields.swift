@@ -12,7 +12,7 @@ extension SchemaBuilder {
         }
         var fields: [Field] = []
         var names: Set<String> = []
-        for pair in pairs {
+        for pair in pairs where !isSaturated {
             guard let name = pair.key.scalar?.text, names.insert(name).inserted else { continue }
             let fieldPointer = JSONPointer.appending(name, to: pointer)
             if let field = buildField(
@@ -186,7 +186,7 @@ extension SchemaBuilder {
         var strings: [String] = []
         var integers: [Int] = []
         var valid = true
-        for (index, element) in elements.enumerated() {
+        for (index, element) in elements.enumerated() where !isSaturated {
             switch element.scalarValue {
             case .string(let text):
                 strings.append(text)

@@ -18,11 +18,18 @@ struct SchemaBuilder {
     /// For each version of the built schema, the index of its entry in the file's `versions`
     /// sequence (entries with errors are left out, so the two can differ).
     private(set) var versionIndices: [Int] = []
+    /// The most diagnostics kept; once reached, the builder stops looking.
+    let maxDiagnostics: Int
+    /// Whether `maxDiagnostics` was reached, so some problems went unreported.
+    var isSaturated: Bool { diagnostics.count >= maxDiagnostics }
 
     /// Creates a builder.
-    /// - Parameter file: The file name for diagnostics and `Schema.file`.
-    init(file: String) {
+    /// - Parameters:
+    ///   - file: The file name for diagnostics and `Schema.file`.
+    ///   - maxDiagnostics: The most diagnostics to collect before giving up.
+    init(file: String, maxDiagnostics: Int) {
         self.file = file
+        self.maxDiagnostics = maxDiagnostics
     }
 
     /// Builds the schema a document describes.
@@ -77,7 +84,7 @@ struct SchemaBuilder {
             return nil
         }
         var versions: [SchemaVersion] = []
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.enumerated() where !isSaturated {
             if let version = buildVersion(entry, pointer: "/versions/\(index)") {
                 versions.append(version)
                 versionIndices.append(index)
@@ -154,6 +161,7 @@ struct SchemaBuilder {
     // MARK: Reporting
 
     mutating func report(_ code: SchemaDiagnosticCode, _ message: String, at position: SourcePosition, pointer: String) {
+        guard !isSaturated else { return }
         diagnostics.append(Diagnostic(
             code: code.rawValue, severity: .error, message: message,
             file: file, position: position, scope: .schema, pointer: pointer))
@@ -267,12 +275,12 @@ struct SchemaBuilder {
         case .scalar:
             break
         case .sequence(let elements):
-            for (index, element) in elements.enumerated() {
+            for (index, element) in elements.enumerated() where !isSaturated {
                 checkKeysAndTags(element, pointer: JSONPointer.appending(index, to: pointer))
             }
         case .mapping(let pairs):
             var seen: [String: SourcePosition] = [:]
-            for pair in pairs {
+            for pair in pairs where !isSaturated {
                 guard let key = pair.key.scalar?.text else {
                     report(.wrongType, "a mapping key must be a scalar, found \(pair.key.described)", at: pair.key.position, pointer: pointer)
                     continue

@@ -22,16 +22,23 @@ public struct SchemaLoader: Sendable {
         public var maxDepth: Int
         /// The most nodes that aliases may copy, in total, per document. Default 1,000.
         public var maxAliasExpansion: Int
+        /// The most nodes (scalars, sequences, mappings, aliases) one document may hold. Default 100,000.
+        ///
+        /// A real schema has a few thousand; the bound keeps a file of millions of tiny
+        /// scalars from costing hundreds of megabytes of tree.
+        public var maxNodes: Int
 
         /// Creates limits.
         /// - Parameters:
         ///   - maxFileBytes: The largest file accepted, in bytes.
         ///   - maxDepth: The deepest nesting of sequences and mappings.
         ///   - maxAliasExpansion: The most nodes aliases may copy per document.
-        public init(maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 1_000) {
+        ///   - maxNodes: The most nodes one document may hold.
+        public init(maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 1_000, maxNodes: Int = 100_000) {
             self.maxFileBytes = maxFileBytes
             self.maxDepth = maxDepth
             self.maxAliasExpansion = maxAliasExpansion
+            self.maxNodes = maxNodes
         }
     }
 
@@ -72,7 +79,10 @@ public struct SchemaLoader: Sendable {
             throw SchemaLoadError(diagnostics: [Self.ioDiagnostic(
                 "is \(yaml.count) bytes, over the limit of \(limits.maxFileBytes) bytes for a schema file", file: file)])
         }
-        let reader = YAMLTreeReader(maxDepth: min(limits.maxDepth, Self.depthCeiling), maxAliasExpansion: limits.maxAliasExpansion)
+        let reader = YAMLTreeReader(
+            maxDepth: min(limits.maxDepth, Self.depthCeiling),
+            maxAliasExpansion: limits.maxAliasExpansion,
+            maxNodes: limits.maxNodes)
         let outcome: Result<YAMLNode?, YAMLReadError> = yaml.withUnsafeBytes { buffer in
             do throws(YAMLReadError) {
                 let parser = try LibYAMLParser(input: buffer)
@@ -93,11 +103,11 @@ public struct SchemaLoader: Sendable {
             root = node
         }
 
-        var builder = SchemaBuilder(file: file)
+        var builder = SchemaBuilder(file: file, maxDiagnostics: Self.maxDiagnostics)
         let schema = builder.build(root)
         var diagnostics = builder.diagnostics
-        if let schema {
-            for var diagnostic in SchemaValidator.validate(schema) {
+        if let schema, !builder.isSaturated {
+            for var diagnostic in SchemaValidator.validate(schema).prefix(Self.maxDiagnostics - diagnostics.count) {
                 if let pointer = diagnostic.pointer {
                     let documentPointer = Self.documentPointer(pointer, versionIndices: builder.versionIndices)
                     diagnostic.pointer = documentPointer
@@ -109,6 +119,11 @@ public struct SchemaLoader: Sendable {
             }
         }
         diagnostics = Self.ordered(diagnostics)
+        if diagnostics.count >= Self.maxDiagnostics {
+            diagnostics.append(Self.diagnostic(
+                .yamlLimit, "stopped after \(Self.maxDiagnostics) errors; fix these and load again to see more",
+                file: file, position: nil, pointer: ""))
+        }
         guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
             if diagnostics.isEmpty {
                 diagnostics = [Self.diagnostic(.wrongType, "the file does not describe a schema", file: file, position: root.position, pointer: "")]
@@ -154,6 +169,9 @@ public struct SchemaLoader: Sendable {
 
     /// The deepest nesting honoured whatever `Limits.maxDepth` says.
     static let depthCeiling = 100
+
+    /// The most errors reported for one file; a final `yaml-limit` diagnostic says when more were cut.
+    static let maxDiagnostics = 100
 
     // MARK: Diagnostics
 

@@ -16,6 +16,8 @@ struct YAMLTreeReader {
     var maxDepth: Int
     /// The most nodes that aliases may stand for, in total, in one document.
     var maxAliasExpansion: Int
+    /// The most nodes one document may hold, each alias counting as one.
+    var maxNodes: Int
 
     /// One collection still open on the stack.
     private struct OpenCollection {
@@ -57,11 +59,24 @@ struct YAMLTreeReader {
         var anchors: [String: YAMLNode] = [:]
         var openAnchors: [String: Int] = [:]
         var expanded = 0
+        var nodes = 0
 
         while true {
             let event = try parser.next()
             var completed: YAMLNode
             var anchor: String? = nil
+            switch event.kind {
+            case .scalar, .alias, .sequenceStart, .mappingStart:
+                nodes += 1
+                if nodes > maxNodes {
+                    throw YAMLReadError(
+                        code: .yamlLimit,
+                        message: "the document holds more than \(maxNodes) nodes",
+                        position: event.position)
+                }
+            default:
+                break
+            }
             switch event.kind {
             case .scalar:
                 completed = YAMLNode(

@@ -101,6 +101,28 @@ import Testing
         #expect(try SchemaLoader(limits: .init(maxDepth: 4)).load(yaml: Array(text.utf8), file: "a.yaml").activity == "a")
     }
 
+    @Test func millionsOfTinyScalarsStopAtTheNodeLimit() throws {
+        var bytes = Array("activity: a\nversions: [".utf8)
+        bytes.reserveCapacity(4 << 20)
+        while bytes.count < (4 << 20) - 8 {
+            bytes.append(UInt8(ascii: "a"))
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(contentsOf: "a]\n".utf8)
+        let error = try loadError(bytes)
+        #expect(error.diagnostics.map(\.code) == ["yaml-limit"])
+        #expect(error.diagnostics.first?.message.contains("100000 nodes") == true)
+    }
+
+    @Test func errorsStopAtOneHundredWithANote() throws {
+        let text = "activity: a\nversions: [" + Array(repeating: "a", count: 500).joined(separator: ",") + "]\n"
+        let error = try loadError(text)
+        #expect(error.diagnostics.count == 101)
+        #expect(error.diagnostics.prefix(100).allSatisfy { $0.code == "schema-wrong-type" })
+        #expect(error.diagnostics.last?.code == "yaml-limit")
+        #expect(error.diagnostics.last?.severity == .error)
+    }
+
     @Test func depthAboveTheCeilingIsNotHonoured() throws {
         let text = "activity: deep\nversions: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n"
         let error = try loadError(text, limits: .init(maxDepth: .max))
@@ -110,9 +132,9 @@ import Testing
 
     @Test func extremeLimitsNeitherTrapNorOverflow() throws {
         let text = Array("activity: a\nversions: [{version: 1, content-state: {a: &f {type: int}, b: *f}}]\n".utf8)
-        let loose = SchemaLoader(limits: .init(maxFileBytes: .max, maxDepth: .max, maxAliasExpansion: .max))
+        let loose = SchemaLoader(limits: .init(maxFileBytes: .max, maxDepth: .max, maxAliasExpansion: .max, maxNodes: .max))
         #expect(try loose.load(yaml: text, file: "a.yaml").activity == "a")
-        let strict = SchemaLoader(limits: .init(maxFileBytes: -1, maxDepth: -1, maxAliasExpansion: -1))
+        let strict = SchemaLoader(limits: .init(maxFileBytes: -1, maxDepth: -1, maxAliasExpansion: -1, maxNodes: -1))
         #expect(throws: SchemaLoadError.self) { try strict.load(yaml: text, file: "a.yaml") }
         try withTemporaryDirectory { (directory: String) throws in
             let path = directory + "/a.yaml"
