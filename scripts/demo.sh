@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine, builds livestate, and runs it on the bundled schemas and examples:
-# every schema must load, and every clean example must decode for the version it was written for.
+# every schema loads, every clean example lints clean for the version it was written for and
+# decodes for it, and every example under failing/ produces the code its "_expect" names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -16,16 +17,32 @@ for schema in schemas/*.yaml; do
     for payload in schemas/examples/"$activity"/v*.json; do
         [ -e "$payload" ] || continue
         version="$(basename "$payload" | sed -E 's/^v([0-9]+)-.*/\1/')"
-        echo "== livestate decode --schema $schema --version $version $payload"
-        if ! "$livestate" decode --schema "$schema" --version "$version" "$payload" > /dev/null; then
-            echo "FAILED: $payload should decode for app version $version" >&2
+        echo "== livestate lint --schema $schema --version $version $payload"
+        if ! "$livestate" lint --schema "$schema" --version "$version" "$payload" \
+            || ! "$livestate" decode --schema "$schema" --version "$version" "$payload" > /dev/null 2>&1; then
+            echo "FAILED: $payload should lint clean and decode for app version $version" >&2
+            failures=$((failures + 1))
+        fi
+    done
+    for payload in schemas/examples/"$activity"/failing/*.json; do
+        [ -e "$payload" ] || continue
+        expect="$(sed -nE 's/.*"_expect" *: *"([a-z-]+)".*/\1/p' "$payload" | head -n 1)"
+        echo "== expected to fail with [$expect]: livestate lint --schema $schema $payload"
+        set +e
+        output="$("$livestate" lint --schema "$schema" "$payload")"
+        json="$("$livestate" lint --format json --fail-on warning --schema "$schema" "$payload")"
+        status=$?
+        set -e
+        printf '%s\n' "$output" | grep -F "[$expect]" || true
+        if [ "$status" -ne 1 ] || ! printf '%s' "$json" | grep -qF "\"code\":\"$expect\""; then
+            echo "FAILED: $payload should be reported with [$expect] (exit $status)" >&2
             failures=$((failures + 1))
         fi
     done
 done
 
 if [ "$failures" -ne 0 ]; then
-    echo "$failures example(s) did not decode" >&2
+    echo "$failures example(s) did not behave as marked" >&2
     exit 1
 fi
-echo "every schema loads and every example decodes"
+echo "every schema loads, every clean example passes, every failing example fails as marked"

@@ -58,13 +58,14 @@ struct BudgetCommand: ParsableCommand {
                 diagnostics += result.diagnostics.filter { $0.code.hasSuffix("over-budget") || $0.code.hasPrefix("json-") }
                 reports.append((file.name, result.budget))
             } else {
-                do {
-                    let budget = try file.bytes.withUnsafeBytes { bytes throws(JSONError) in
-                        try ByteBudget.measure(body: bytes, broadcast: broadcast, options: scan)
-                    }
+                let measured = file.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(JSONError) in try ByteBudget.measure(body: bytes, broadcast: broadcast, options: scan) }
+                }
+                switch measured {
+                case .success(let budget):
                     diagnostics += Self.findings(budget, file: file.name)
                     reports.append((file.name, budget))
-                } catch {
+                case .failure(let error):
                     diagnostics.append(Diagnostic(code: error.code, severity: .error, message: error.message,
                                                   file: file.name, position: error.position, scope: .envelope))
                 }

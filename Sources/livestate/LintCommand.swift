@@ -30,6 +30,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
+    @Flag(help: "Also print info findings (defaults taken) in text output.")
+    var verbose = false
+
     @Argument(help: "Payload files; - reads standard input.")
     var payloads: [String]
 
@@ -72,7 +75,7 @@ struct LintCommand: ParsableCommand {
         }
         switch common.format {
         case .text:
-            Output.printText(diagnostics, toStandardOutput: true)
+            Output.printText(verbose ? diagnostics : diagnostics.filter { $0.severity > .info }, toStandardOutput: true)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, [.init("files", .array(reports))]))
         }

@@ -30,27 +30,33 @@ struct CLI {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
+        // Output goes to files, so a large output can never block the process on a full pipe.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
+        let inURL = scratch.appendingPathComponent("in")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let input = try FileHandle(forReadingFrom: inURL)
+        defer {
+            try? out.close()
+            try? err.close()
+            try? input.close()
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
         try process.run()
-        // Drain both pipes while the process runs so a large output cannot block it.
-        let group = DispatchGroup()
-        var outData = Data()
-        var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        group.wait()
         return Result(
             status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     static func json(_ text: String) throws -> [String: Any] {
