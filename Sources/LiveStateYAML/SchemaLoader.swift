@@ -124,7 +124,7 @@ public struct SchemaLoader: Sendable {
             }
         }
         diagnostics = Self.ordered(diagnostics)
-        if diagnostics.count >= Self.maxDiagnostics {
+        if builder.isSaturated || diagnostics.count >= Self.maxDiagnostics {
             diagnostics.append(Self.diagnostic(
                 .yamlLimit, "stopped after \(Self.maxDiagnostics) errors; fix these and load again to see more",
                 file: file, position: nil, pointer: ""))
