@@ -5,6 +5,7 @@ extension SchemaBuilder {
     /// - Returns: The fields that built; `nil` (reported) when the node is not a mapping.
     mutating func buildFields(_ node: YAMLNode, pointer: String, what: String) -> [Field]? {
         guard case .mapping(let pairs) = node.content else {
+            droppedParts = true
             report(
                 .wrongType, "\(what) must be a mapping of fields (name: { type: ... }), found \(node.described)",
                 at: node.position, pointer: pointer)
@@ -19,6 +20,8 @@ extension SchemaBuilder {
                 name: name, keyPosition: pair.key.position, node: pair.value, pointer: fieldPointer, isItems: false)
             {
                 fields.append(field)
+            } else {
+                droppedParts = true
             }
         }
         return fields

@@ -18,6 +18,9 @@ struct SchemaBuilder {
     /// For each version of the built schema, the index of its entry in the file's `versions`
     /// sequence (entries with errors are left out, so the two can differ).
     private(set) var versionIndices: [Int] = []
+    /// Whether a field, a fields mapping or a version was left out of the model for an error,
+    /// so checks across versions would see an incomplete schema.
+    var droppedParts = false
     /// The most diagnostics kept; once reached, the builder stops looking.
     let maxDiagnostics: Int
     /// Whether `maxDiagnostics` was reached, so some problems went unreported.
@@ -88,6 +91,8 @@ struct SchemaBuilder {
             if let version = buildVersion(entry, pointer: "/versions/\(index)") {
                 versions.append(version)
                 versionIndices.append(index)
+            } else {
+                droppedParts = true
             }
         }
         return Schema(

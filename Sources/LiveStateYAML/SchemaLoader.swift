@@ -107,7 +107,12 @@ public struct SchemaLoader: Sendable {
         let schema = builder.build(root)
         var diagnostics = builder.diagnostics
         if let schema, !builder.isSaturated {
-            for var diagnostic in SchemaValidator.validate(schema).prefix(Self.maxDiagnostics - diagnostics.count) {
+            var findings = SchemaValidator.validate(schema)
+            if builder.droppedParts {
+                // Checks across versions would report the parts left out for their own errors.
+                findings.removeAll(where: Self.dependsOnWholeVersions)
+            }
+            for var diagnostic in findings.prefix(Self.maxDiagnostics - diagnostics.count) {
                 if let pointer = diagnostic.pointer {
                     let documentPointer = Self.documentPointer(pointer, versionIndices: builder.versionIndices)
                     diagnostic.pointer = documentPointer
@@ -119,7 +124,7 @@ public struct SchemaLoader: Sendable {
             }
         }
         diagnostics = Self.ordered(diagnostics)
-        if diagnostics.count >= Self.maxDiagnostics {
+        if builder.isSaturated || diagnostics.count >= Self.maxDiagnostics {
             diagnostics.append(Self.diagnostic(
                 .yamlLimit, "stopped after \(Self.maxDiagnostics) errors; fix these and load again to see more",
                 file: file, position: nil, pointer: ""))
@@ -184,6 +189,14 @@ public struct SchemaLoader: Sendable {
     /// A file-level problem: it has no position, since nothing in the file was read.
     private static func ioDiagnostic(_ message: String, file: String) -> Diagnostic {
         diagnostic(.io, message, file: file, position: nil, pointer: "")
+    }
+
+    /// Whether a validator finding compares versions or names them, and so may only echo a
+    /// field or version the builder left out.
+    private static func dependsOnWholeVersions(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.code == SchemaDiagnosticCode.removedUnknown.rawValue
+            || diagnostic.code == SchemaDiagnosticCode.tombstoneReuse.rawValue
+            || diagnostic.pointer?.hasPrefix("/clients/strict/") == true
     }
 
     /// Rewrites `/versions/M/...` (M an index into the built schema) to the entry's index in the file.

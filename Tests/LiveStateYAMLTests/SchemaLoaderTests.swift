@@ -353,6 +353,23 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(diagnostics.last?.position?.column == 54)
     }
 
+    @Test func aFieldLeftOutForItsOwnErrorCausesNoFollowOnErrors() throws {
+        let diagnostics = try errors("""
+            activity: a
+            clients: { strict: [2] }
+            versions:
+              - version: 1
+                content-state:
+                  note: { type: strin }
+              - version: 2
+                removed: [note]
+                content-state: {}
+              - version: x
+                content-state: {}
+            """)
+        #expect(diagnostics.map(\.code) == ["schema-unknown-type", "schema-wrong-type"])
+    }
+
     @Test func loadErrorPrintsLikeACompiler() throws {
         let error = try #require(throws: SchemaLoadError.self) {
             try SchemaLoader().load(yaml: Array("activity: b\nversions: {}\n".utf8), file: "schemas/b.yaml")
