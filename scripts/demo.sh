@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build --product livestate >&2
-livestate="$(swift build --show-bin-path)/livestate"
+# LIVESTATE_BUILD_FLAGS (CI sets warnings as errors) must match between the scripts so that
+# SwiftPM reuses one build.
+swift build ${LIVESTATE_BUILD_FLAGS:-} --product livestate >&2
+livestate="$(swift build ${LIVESTATE_BUILD_FLAGS:-} --show-bin-path)/livestate"
 
 echo "== livestate check schemas"
 "$livestate" check schemas

@@ -37,9 +37,9 @@ struct CLI {
         let outURL = scratch.appendingPathComponent("out")
         let errURL = scratch.appendingPathComponent("err")
         let inURL = scratch.appendingPathComponent("in")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let input = try FileHandle(forReadingFrom: inURL)
@@ -190,5 +190,115 @@ struct CLI {
         let result = try CLI.run(["decode", "--schema", CLI.fixture("broken.yaml"), "schemas/examples/pizza/v1-update.json"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("[schema-invalid-default]"))
+    }
+}
+
+@Suite struct LintCommandTests {
+    @Test func cleanExampleExitsZeroAndPrintsNothing() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--version", "2", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func errorsExitOneInCompilerStyle() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/failing/timestamp-in-milliseconds.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("schemas/examples/delivery/failing/timestamp-in-milliseconds.json:3:18: error: timestamp 1795000600000 is in milliseconds"))
+        #expect(result.stdout.contains("[date-in-milliseconds]"))
+    }
+
+    @Test func warningsPassUnlessFailOnWarning() throws {
+        let file = "schemas/examples/delivery/failing/unknown-aps-key.json"
+        #expect(try CLI.run(["lint", "--schema", "schemas/delivery.yaml", file]).status == 0)
+        #expect(try CLI.run(["lint", "--fail-on", "warning", "--schema", "schemas/delivery.yaml", file]).status == 1)
+    }
+
+    @Test func verboseShowsDefaultsTaken() throws {
+        let file = "schemas/examples/delivery/v3-update-minimal.json"
+        let quiet = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", file])
+        let verbose = try CLI.run(["lint", "--verbose", "--schema", "schemas/delivery.yaml", file])
+        #expect(!quiet.stdout.contains("[defaulted]"))
+        #expect(verbose.stdout.contains("[defaulted]"))
+    }
+
+    @Test func manyFilesInOneCallWithJSON() throws {
+        let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/pizza.yaml",
+                                  "schemas/examples/pizza/v2-update.json", "schemas/examples/pizza/failing/inverted-timer.json"])
+        #expect(result.status == 1)
+        let document = try CLI.json(result.stdout)
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.map { $0["decodes"] as? Bool } == [true, false])
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { $0["file"] as? String == "schemas/examples/pizza/failing/inverted-timer.json" && $0["severity"] as? String == "error" })
+    }
+
+    @Test func allVersionsNamesTheAppVersionsThatDrop() throws {
+        let result = try CLI.run(["lint", "--all-versions", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("app version 1 drops this update"))
+        #expect(result.stdout.contains("[dropped-by-version]"))
+        #expect(!result.stdout.contains("app version 2 drops"))
+    }
+
+    @Test func readsStandardInput() throws {
+        let body = #"{"aps":{"timestamp":1795000000,"event":"end"}}"#
+        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "-"], stdin: Data(body.utf8))
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+
+    @Test func directoryAndMissingFileAreIOErrors() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "schemas", "no-such.json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("schemas is a directory"))
+        #expect(result.stdout.contains("no-such.json no such file"))
+    }
+
+    @Test func versionAndAllVersionsExcludeEachOther() throws {
+        let result = try CLI.run(["lint", "--version", "1", "--all-versions", "--schema", "schemas/pizza.yaml", "x.json"])
+        #expect(result.status == 2)
+    }
+
+    @Test func emptyAndBinaryInputsAreSyntaxErrors() throws {
+        for input in [Data(), Data([0xFF, 0xFE, 0x00, 0x41]), Data("{\"aps\":{\"event\":\"end\"".utf8)] {
+            let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "-"], stdin: input)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("[json-syntax]"))
+            #expect(result.stdout.contains("<stdin>:1:"))
+        }
+    }
+}
+
+@Suite struct BudgetCommandTests {
+    @Test func breaksDownTheBodyWithoutASchema() throws {
+        let result = try CLI.run(["budget", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("schemas/examples/delivery/v2-update.json: body "))
+        #expect(result.stdout.contains("of 4096 bytes, headroom"))
+        #expect(result.stdout.contains("  items: "))
+    }
+
+    @Test func jsonHasTheBudgetObject() throws {
+        let result = try CLI.run(["budget", "--format", "json", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/v3-update.json"])
+        #expect(result.status == 0)
+        let document = try CLI.json(result.stdout)
+        let budget = try #require(document["budget"] as? [String: Any])
+        #expect(budget["limit"] as? Int == 4096)
+        #expect((budget["body"] as? Int ?? 0) > 0)
+        #expect((budget["deviceWorstCase"] as? Int ?? 0) >= (budget["contentState"] as? Int ?? .max) - 200)
+        let fields = try #require(budget["fields"] as? [String: Int])
+        #expect(fields["title"] != nil)
+    }
+
+    @Test func overBudgetExitsOne() throws {
+        let result = try CLI.run(["budget", "schemas/examples/delivery/failing/over-budget.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[over-budget]"))
+        #expect(result.stdout.contains("headroom -"))
+    }
+
+    @Test func broadcastRaisesTheLimit() throws {
+        let result = try CLI.run(["budget", "--broadcast", "schemas/examples/delivery/failing/over-budget.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("of 5120 bytes"))
     }
 }
