@@ -29,8 +29,13 @@ extension CompatibilityReport {
 
     /// One line: `delivery: forward-transitive, 3 pairs: 2 errors, 1 warning, 4 infos`.
     public var summary: String {
+        "\(activity): \(mode.rawValue), \(summaryCounts)"
+    }
+
+    /// `3 pairs: 2 errors, 1 warning, 4 infos`.
+    private var summaryCounts: String {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        return "\(activity): \(mode.rawValue), \(counted(pairs.count, "pair")): "
+        return "\(counted(pairs.count, "pair")): "
             + "\(counted(count(.error), "error")), \(counted(count(.warning), "warning")), \(counted(count(.info), "info"))"
     }
 
@@ -89,9 +94,9 @@ extension CompatibilityReport {
         var lines: [String] = [
             "# Compatibility of \(activity)\(file.map { " (\($0))" } ?? "") under \(mode.rawValue), written by `livestate diff --format yaml`.",
             "# Regenerate it rather than editing it.",
-            "activity: \(Self.yamlScalar(activity))",
+            "activity: \(yamlScalar(activity))",
         ]
-        if let file { lines.append("schema: \(Self.yamlScalar(file))") }
+        if let file { lines.append("schema: \(yamlScalar(file))") }
         lines.append("mode: \(mode.rawValue)")
         lines.append("passes: \(passes(failOn: .error))")
         lines.append("summary: { errors: \(count(.error)), warnings: \(count(.warning)), infos: \(count(.info)) }")
@@ -118,23 +123,16 @@ extension CompatibilityReport {
                     lines.append("          - rule: \(finding.rule)")
                     lines.append("            severity: \(finding.severity.rawValue)")
                     lines.append("            scope: \(finding.scope.rawValue)")
-                    lines.append("            pointer: \(Self.yamlScalar(finding.pointer))")
+                    lines.append("            pointer: \(yamlScalar(finding.pointer))")
                     if let position = finding.position {
                         lines.append("            line: \(position.line)")
                         lines.append("            column: \(position.column)")
                     }
-                    lines.append("            message: \(Self.yamlScalar(finding.message))")
+                    lines.append("            message: \(yamlScalar(finding.message))")
                 }
             }
         }
         return lines.map { $0 + "\n" }.joined()
-    }
-
-    /// A double-quoted YAML scalar: JSON's escapes are valid YAML ones.
-    private static func yamlScalar(_ string: String) -> String {
-        var writer = JSONWriter(capacity: string.utf8.count + 2)
-        writer.writeString(string)
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     // MARK: markdown
@@ -142,7 +140,7 @@ extension CompatibilityReport {
     private func markdownRendering() -> String {
         var lines: [String] = ["## `\(activity)`: \(mode.rawValue)", ""]
         if let file { lines += ["Schema: `\(file)`.", ""] }
-        lines.append("\(passes(failOn: .error) ? "Passes" : "Fails"): \(count(.error)) errors, \(count(.warning)) warnings, \(count(.info)) infos in \(pairs.count) pairs.")
+        lines.append("\(passes(failOn: .error) ? "Passes" : "Fails") the gate. \(summaryCounts).")
         if pairs.isEmpty {
             lines += ["", "The mode checks no pairs."]
         }
@@ -224,14 +222,9 @@ extension CompatibilityRule {
         case .json:
             return JSONWriter.pretty(.array(catalog.map(\.jsonValue))) + "\n"
         case .yaml:
-            var writer = JSONWriter()
-            return catalog.map { rule -> String in
-                func scalar(_ text: String) -> String {
-                    writer = JSONWriter()
-                    writer.writeString(text)
-                    return String(decoding: writer.bytes, as: UTF8.self)
-                }
-                return "- id: \(rule.id)\n  severity: \(rule.defaultSeverity.rawValue)\n  summary: \(scalar(rule.summary))\n  reasoning: \(scalar(rule.reasoning))\n"
+            return catalog.map { rule in
+                "- id: \(rule.id)\n  severity: \(rule.defaultSeverity.rawValue)\n"
+                    + "  summary: \(yamlScalar(rule.summary))\n  reasoning: \(yamlScalar(rule.reasoning))\n"
             }.joined()
         case .markdown:
             let rows = catalog.map { rule in
@@ -250,4 +243,11 @@ extension CompatibilityRule {
             .init("reasoning", .string(reasoning)),
         ])
     }
+}
+
+/// A double-quoted YAML scalar: JSON's escapes are valid YAML ones.
+private func yamlScalar(_ string: String) -> String {
+    var writer = JSONWriter(capacity: string.utf8.count + 2)
+    writer.writeString(string)
+    return String(decoding: writer.bytes, as: UTF8.self)
 }

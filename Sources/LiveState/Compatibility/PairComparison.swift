@@ -195,7 +195,7 @@ struct PairComparison {
         if isStrict {
             outcome = field.isOptional
                 ? "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and loses the value"
-                : "\(strictDrop), which has no aliases"
+                : "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and drops the update"
         } else if let value = field.missingValue {
             outcome = "app v\(readerNumber) misses the key and \(shows(value)) forever"
         } else {
