@@ -64,7 +64,7 @@ extension PairComparison {
         let withoutFallback: CompatibilityRule = readerIsNewer ? .enumValueRemovedWithoutFallback : .enumValueAddedWithoutFallback
         if let fallback = reader.fallback {
             if isStrict {
-                report(withFallback, .error, "\(what); \(strictDrop), which ignores the fallback", at: place)
+                report(withFallback, .error, "\(what); app v\(readerNumber) decodes with synthesized Codable, which ignores the fallback, and drops the update", at: place)
             } else {
                 report(withFallback, .info, "\(what); they decode as the fallback \(ValueText.render(fallback))", at: place)
             }
