@@ -153,6 +153,22 @@ import Testing
         #expect(findings[0].message.contains("'items/-/name' takes its default"))
     }
 
+    @Test func membersOfArrayElementsAreCheckedForPresenceAndInvalidElementsInvalidateTheArray() {
+        let items = { (fields: [Field]) in
+            Field(name: "subs", type: .array(items: Field(name: "", type: .object(fields: fields), isOptional: true)),
+                  defaultValue: .array([]), maxItems: 5)
+        }
+        let schema = compatSchema([items([F.string("original")])], [items([F.string("original"), F.string("replacement")])])
+        let added = CompatibilityChecker().findings(schema, reader: 2, writer: 1)
+        #expect(added.map(\.rule) == ["field-added-without-default"])
+        #expect(added.first?.pointer == "/subs/-/replacement")
+        #expect(added.first?.severity == .warning)
+        #expect(added.first?.message.contains("'subs' takes its default") == true)
+
+        let madeRequired = compatSchema([items([F.string("original", optional: true)])], [items([F.string("original")])])
+        #expect(CompatibilityChecker().findings(madeRequired, reader: 2, writer: 1).map(\.rule) == ["field-made-required"])
+    }
+
     @Test func invalidNestedValueWithoutDefaultFallsBackToTheEnclosingField() {
         let courier = { (type: FieldType) in
             Field(name: "courier", type: .object(fields: [Field(name: "rating", type: type)]), defaultValue: .object([.init("rating", .int(0))]))

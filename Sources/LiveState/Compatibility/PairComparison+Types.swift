@@ -38,6 +38,7 @@ extension PairComparison {
         case (.object(let readerFields), .object(let writerFields)):
             var inner = place
             inner.onInvalid = invalidReaction(of: reader, at: place)
+            inner.isElement = false
             compareObjects(reader: readerFields, writer: writerFields, at: inner)
         case (.array(let readerItems), .array(let writerItems)):
             compareConstraints(reader: reader, writer: writer, at: place)

@@ -309,9 +309,10 @@ struct PairComparison {
     // MARK: - Reactions and reporting
 
     /// What an invalid value of `field` does: its default under `on-invalid: default`, else
-    /// whatever an invalid value does one level up.
+    /// whatever an invalid value does one level up. An invalid array element always makes the
+    /// whole array invalid, as in the decoder.
     func invalidReaction(of field: Field, at place: Place) -> Reaction {
-        guard field.onInvalid == .useDefault, let missing = field.missingValue else { return place.onInvalid }
+        guard !place.isElement, field.onInvalid == .useDefault, let missing = field.missingValue else { return place.onInvalid }
         return .fallsBack(pointer: place.readerPointer, isNull: missing.isNull && field.defaultValue == nil)
     }
 
