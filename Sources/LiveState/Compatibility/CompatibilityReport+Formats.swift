@@ -1,18 +1,3 @@
-/// The formats `livestate diff` writes a compatibility report in.
-public enum CompatibilityReportFormat: String, Sendable, Hashable, CaseIterable {
-    /// Compiler style, one finding a line: `file:line:column: severity: message (at pointer) [rule]`.
-    case text
-    /// One JSON document: `diagnostics` as every command prints them, plus `findings` with the
-    /// direction and both versions, and the pairs checked.
-    case json
-    /// The versions with their compatibility findings, to commit beside the schema.
-    case yaml
-    /// A table per pair, for pull-request comments and docs.
-    case markdown
-    /// GitHub Actions workflow commands: `::error file=…,line=…,col=…::message`.
-    case github
-}
-
 extension CompatibilityReport {
     /// The report in a format.
     /// - Parameter format: The format.
@@ -207,46 +192,8 @@ extension CompatibilityReport {
     }
 }
 
-extension CompatibilityRule {
-    /// The catalog as `livestate diff --list-rules` prints it.
-    /// - Parameter format: `text` (id, severity, summary, then the reasoning indented),
-    ///   `json` (an array of `{id, severity, summary, reasoning}`), `yaml`, or `markdown` (a
-    ///   table); `github` prints text.
-    /// - Returns: The text, ending with a newline.
-    public static func renderedCatalog(as format: CompatibilityReportFormat) -> String {
-        switch format {
-        case .text, .github:
-            return catalog.map { rule in
-                "\(rule.id) [\(rule.defaultSeverity.rawValue)]\n    \(rule.summary)\n    \(rule.reasoning)\n"
-            }.joined(separator: "\n")
-        case .json:
-            return JSONWriter.pretty(.array(catalog.map(\.jsonValue))) + "\n"
-        case .yaml:
-            return catalog.map { rule in
-                "- id: \(rule.id)\n  severity: \(rule.defaultSeverity.rawValue)\n"
-                    + "  summary: \(yamlScalar(rule.summary))\n  reasoning: \(yamlScalar(rule.reasoning))\n"
-            }.joined()
-        case .markdown:
-            let rows = catalog.map { rule in
-                "| `\(rule.id)` | \(rule.defaultSeverity.rawValue) | \(rule.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
-            }
-            return "| rule | default severity | summary |\n|---|---|---|\n" + rows.joined()
-        }
-    }
-
-    /// The rule as `{id, severity, summary, reasoning}`.
-    public var jsonValue: Value {
-        .object([
-            .init("id", .string(id)),
-            .init("severity", .string(defaultSeverity.rawValue)),
-            .init("summary", .string(summary)),
-            .init("reasoning", .string(reasoning)),
-        ])
-    }
-}
-
-/// A double-quoted YAML scalar: JSON's escapes are valid YAML ones.
-private func yamlScalar(_ string: String) -> String {
+/// A double-quoted YAML scalar: JSON's escapes are valid YAML ones. Shared by the report and catalog renderings.
+func yamlScalar(_ string: String) -> String {
     var writer = JSONWriter(capacity: string.utf8.count + 2)
     writer.writeString(string)
     return String(decoding: writer.bytes, as: UTF8.self)
