@@ -1,6 +1,6 @@
 import LiveState
 
-/// Loads schema files (`schemas/NAME.yaml`, SPEC §2) into the `LiveState` schema model.
+/// Loads schema files (`schemas/NAME.yaml`) into the `LiveState` schema model.
 ///
 /// Loading reads the YAML with libyaml's event API into a small node tree (bounded by
 /// `Limits`), maps the tree onto `Schema`, then runs `SchemaValidator`. Every error found

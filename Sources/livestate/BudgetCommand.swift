@@ -29,7 +29,7 @@ struct BudgetCommand: ParsableCommand {
     @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
-    @Argument(help: "Payload files; - reads standard input.")
+    @Argument(help: "Payload files, or folders of them (*.json); - reads standard input.")
     var payloads: [String]
 
     func validate() throws {

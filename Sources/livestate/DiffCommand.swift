@@ -75,13 +75,7 @@ struct DiffCommand: ParsableCommand {
             return
         }
         guard let schema else { throw ExitCode(ExitStatus.usage.rawValue) }
-        let loaded: Schema
-        do {
-            loaded = try SchemaLoader().load(contentsOf: schema)
-        } catch {
-            Output.printText(error.diagnostics)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let loaded = try Output.loadSchema(schema)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
         let report: CompatibilityReport
         if let from, let to {

@@ -33,7 +33,7 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Also print info findings (defaults taken) in text output.")
     var verbose = false
 
-    @Argument(help: "Payload files; - reads standard input.")
+    @Argument(help: "Payload files, or folders of them (*.json); - reads standard input.")
     var payloads: [String]
 
     func validate() throws {

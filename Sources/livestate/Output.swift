@@ -87,11 +87,27 @@ extension Output {
         }
     }
 
-    /// Reads every payload argument; unreadable ones become `io-error` diagnostics.
+    /// Reads every payload argument; a folder stands for the `*.json` files in it (sorted, not
+    /// recursive). Unreadable ones become `io-error` diagnostics.
     static func readPayloads(_ paths: [String], limit: Int) -> (files: [InputFile], errors: [Diagnostic]) {
         var files: [InputFile] = []
         var errors: [Diagnostic] = []
+        var expanded: [String] = []
         for path in paths {
+            var isDirectory: ObjCBool = false
+            guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                expanded.append(path)
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+                .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            if names.isEmpty {
+                errors.append(InputError(path: path, message: "is a folder with no .json files").diagnostic)
+            }
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            expanded += names.map { folder + $0 }
+        }
+        for path in expanded {
             switch InputFile.read(path, limit: limit) {
             case .success(let file): files.append(file)
             case .failure(let error): errors.append(error.diagnostic)

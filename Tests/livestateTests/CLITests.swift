@@ -66,12 +66,23 @@ struct CLI {
 }
 
 @Suite struct CheckCommandTests {
-    @Test func bundledSchemasLoad() throws {
+    @Test func bundledSchemasLoadAndThreeFailTheirGatesOnPurpose() throws {
         let result = try CLI.run(["check", "schemas"])
-        #expect(result.status == 0, "\(result.stderr)")
-        for activity in ["delivery", "flash-sale", "match-score", "pizza", "grocery"] {
+        #expect(result.status == 1, "\(result.stderr)")
+        for activity in ["delivery", "grocery", "match-score"] {
             #expect(result.stdout.contains("schemas/\(activity).yaml: \(activity) loads"))
+            #expect(result.stdout.contains("\(activity) loads (versions") && result.stdout.contains("fails its"))
         }
+        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads: v2 payloads carry 'subtitle'"))
+        #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
+        for activity in ["flash-sale", "pizza"] {
+            #expect(result.stdout.contains("\(activity) loads (versions 1, 2) and passes its forward-transitive gate"))
+            #expect(try CLI.run(["check", "schemas/\(activity).yaml"]).status == 0)
+        }
+    }
+
+    @Test func modeNoneTurnsTheGateOff() throws {
+        #expect(try CLI.run(["check", "--mode", "none", "schemas"]).status == 0)
     }
 
     @Test func brokenSchemaExitsTwoWithPosition() throws {
@@ -246,10 +257,18 @@ struct CLI {
         #expect(result.status == 0, "\(result.stdout)")
     }
 
-    @Test func directoryAndMissingFileAreIOErrors() throws {
-        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "schemas", "no-such.json"])
+    @Test func folderStandsForItsJSONFiles() throws {
+        let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/failing"])
+        #expect(result.status == 1)
+        let files = try #require(try CLI.json(result.stdout)["files"] as? [[String: Any]])
+        #expect(files.count == 15)
+        #expect(files.first?["file"] as? String == "schemas/examples/delivery/failing/dismissal-date-on-update.json")
+    }
+
+    @Test func emptyFolderAndMissingFileAreIOErrors() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "schemas/examples/pizza", "Tests/livestateTests/Fixtures", "no-such.json"])
         #expect(result.status == 2)
-        #expect(result.stdout.contains("schemas is a directory"))
+        #expect(result.stdout.contains("Tests/livestateTests/Fixtures is a folder with no .json files"))
         #expect(result.stdout.contains("no-such.json no such file"))
     }
 
