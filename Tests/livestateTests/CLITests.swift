@@ -321,3 +321,65 @@ struct CLI {
         #expect(result.stdout.contains("of 5120 bytes"))
     }
 }
+
+@Suite struct DiffCommandTests {
+    static let golden = "Tests/LiveStateTests/Fixtures/compat/golden.yaml"
+
+    @Test func failingGateExitsOneInCompilerStyle() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads"))
+        #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
+    }
+
+    @Test func passingGateExitsZero() throws {
+        #expect(try CLI.run(["diff", "--schema", "schemas/flash-sale.yaml"]).status == 0)
+        #expect(try CLI.run(["diff", "--mode", "none", "--schema", "schemas/delivery.yaml"]).status == 0)
+    }
+
+    @Test func failOnWarningCountsWarnings() throws {
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml"]).status == 0)
+        #expect(try CLI.run(["diff", "--fail-on", "warning", "--schema", "schemas/pizza.yaml"]).status == 1)
+    }
+
+    @Test func fromAndToPickOnePair() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml", "--from", "2", "--to", "3", "--format", "json"])
+        let document = try CLI.json(result.stdout)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { Set([$0["readerVersion"] as? Int, $0["writerVersion"] as? Int]) == [2, 3] })
+        #expect(document["diagnostics"] is [[String: Any]])
+    }
+
+    @Test(arguments: [("text", "report.txt"), ("json", "report.json"), ("yaml", "report.yaml"), ("markdown", "report.md"), ("github", "report.github.txt")])
+    func everyFormatMatchesItsGoldenFile(format: String, golden: String) throws {
+        // The golden files were written with the schema path as given: run from its folder.
+        let folder = CLI.packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/compat")
+        let process = try CLI.run(["diff", "--schema", CLI.packageRoot.appendingPathComponent(Self.golden).path, "--format", format])
+        let expected = try String(contentsOf: folder.appendingPathComponent("golden/\(golden)"), encoding: .utf8)
+        let normalized = process.stdout.replacingOccurrences(of: folder.path + "/", with: "")
+        #expect(normalized == expected)
+        #expect(process.status == 1)
+    }
+
+    @Test func githubFormatWritesAnnotations() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/grocery.yaml", "--format", "github"])
+        #expect(result.stdout.hasPrefix("::error file=schemas/grocery.yaml,line="))
+    }
+
+    @Test func listRulesPrintsTheCatalog() throws {
+        let result = try CLI.run(["diff", "--list-rules"])
+        #expect(result.status == 0)
+        for rule in ["field-added-with-default", "strict-client-omittable-key", "tombstone-reuse", "worst-case-size-over-budget"] {
+            #expect(result.stdout.contains(rule))
+        }
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try CLI.run(["diff"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--mode", "sideways"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "no-such.yaml"]).status == 2)
+    }
+}
