@@ -383,3 +383,67 @@ struct CLI {
         #expect(try CLI.run(["diff", "--schema", "no-such.yaml"]).status == 2)
     }
 }
+
+@Suite struct EncodeCommandTests {
+    static func fixture(_ name: String) -> String { CLI.fixture("encode/\(name)") }
+
+    @Test func writesAWholeBodyThatLintsClean() throws {
+        let encoded = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("state.json")])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout.hasPrefix(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"logo":"","title":"On its way","#))
+        #expect(encoded.stdout.contains(#""note":"Ring twice / gate 4""#))
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(encoded.stdout.utf8))
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    @Test func elidesDefaultsAndSaysSo() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--content-state", "--elide-defaults", Self.fixture("state.json")])
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"logo":"","title":"On its way","progress":0.25,"courier":{"name":"Li","rating":4.9},"note":"Ring twice / gate 4"}"# + "\n")
+        #expect(result.stderr.contains("[elided-default]"))
+    }
+
+    @Test func stateThatDoesNotFitTheVersionExitsOne() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", Self.fixture("invalid-state.json")])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("invalid-state.json:1:"))
+        #expect(result.stderr.contains("version 3 has no field 'colour'"))
+    }
+
+    @Test func fitDropsAndShortensUntilTheBudgetHolds() throws {
+        let without = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("[over-budget]"))
+        let fitted = try CLI.run(["encode", "--format", "json", "--fit", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        #expect(fitted.status == 0)
+        let document = try CLI.json(fitted.stdout)
+        let codes = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == ["dropped-to-fit", "truncated-to-fit"])
+        let budget = try #require(document["budget"] as? [String: Any])
+        #expect((budget["deviceWorstCase"] as? Int ?? .max) <= 4096)
+        #expect(document["payload"] is [String: Any])
+    }
+
+    @Test func cannotFitExitsOne() throws {
+        let result = try CLI.run(["encode", "--fit", "--schema", "schemas/delivery.yaml", Self.fixture("over-budget.json")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not fit even"))
+    }
+
+    @Test func startCarriesAttributesAndAlert() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                  "--attributes", Self.fixture("attributes.json"), "--alert-title", "Order", "--alert-body", "On its way",
+                                  Self.fixture("state.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(result.stdout.utf8))
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "begin", Self.fixture("state.json")]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "soon", Self.fixture("state.json")]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "schemas"]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "7", Self.fixture("state.json")]).status == 2)
+    }
+}
