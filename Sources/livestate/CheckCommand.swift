@@ -29,7 +29,8 @@ struct CheckCommand: ParsableCommand {
         let diagnostics = loadDiagnostics + gate
         switch common.format {
         case .text:
-            Output.printText(diagnostics, toStandardOutput: true)
+            Output.printWithSource(loadDiagnostics, toStandardOutput: true)
+            Output.printText(gate, toStandardOutput: true)
             for schema in schemas {
                 let versions = schema.versions.map { String($0.version) }.joined(separator: ", ")
                 let findings = gate.filter { $0.file == schema.file }

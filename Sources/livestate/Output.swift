@@ -21,6 +21,33 @@ enum Output {
         if toStandardOutput { out(text) } else { err(text) }
     }
 
+    /// Prints schema-load errors compiler style, each followed by its source line and a caret
+    /// under the column, to standard output or standard error.
+    static func printWithSource(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
+        var lines: [String] = []
+        var sources: [String: [Substring]] = [:]
+        for diagnostic in diagnostics {
+            lines.append(diagnostic.description)
+            guard let file = diagnostic.file, let position = diagnostic.position else { continue }
+            if sources[file] == nil {
+                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                sources[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+            }
+            guard let source = sources[file], position.line >= 1, position.line <= source.count else { continue }
+            let line = source[position.line - 1]
+            // Columns count UTF-8 bytes; long lines show a window around the column.
+            let bytes = Array(line.utf8)
+            guard bytes.count <= 240, position.column >= 1, position.column <= bytes.count + 1 else { continue }
+            let prefix = String(decoding: bytes.prefix(position.column - 1), as: UTF8.self)
+            let indent = String(prefix.map { $0 == "\t" ? "\t" : " " })
+            lines.append("    " + String(line))
+            lines.append("    " + indent + "^")
+        }
+        guard !lines.isEmpty else { return }
+        let text = lines.joined(separator: "\n")
+        if toStandardOutput { out(text) } else { err(text) }
+    }
+
     /// `{"diagnostics": [...]}` plus any other members, as one compact JSON document.
     static func jsonDocument(_ diagnostics: [Diagnostic], _ extra: [Value.Member] = []) -> String {
         var writer = JSONWriter()
@@ -82,7 +109,7 @@ extension Output {
         do {
             return try SchemaLoader().load(contentsOf: path)
         } catch {
-            printText(error.diagnostics)
+            printWithSource(error.diagnostics)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
     }

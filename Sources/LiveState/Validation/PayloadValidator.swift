@@ -542,7 +542,8 @@ private struct EnvelopeWalk {
                     file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), scope: .contentState, pointer: problem.pointer)
             }
         }
-        budgetFindings(budget, into: &all)
+        // Past the input limit the bytes may have been cut short, so the sizes mean nothing.
+        if failure?.kind != .limit { budgetFindings(budget, into: &all) }
         if let strictFailure { all.append(strictFailure) }
 
         let stateDecodes: Bool
