@@ -232,3 +232,19 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(budget.deviceWorstCase == #"{"a":1.9099999999999999,"b":"x\/y","c":[1,2]}"#.utf8.count)
     }
 }
+
+@Suite struct UnixDateHeuristicTests {
+    @Test func hugeDateValuesDoNotTrap() throws {
+        for value in ["1e300", "1.7976931348623157e308", "9223372036854775807", "1e19"] {
+            let result = lint(body(#""timestamp":1,"event":"update","content-state":{"startsAt":\#(value)}"#))
+            let finding = try #require(result.diagnostics.first { $0.code == "unix-date-in-date-field" })
+            #expect(finding.message.contains("far in the future"))
+        }
+    }
+
+    @Test func millisecondsAreConvertedToSecondsInTheHint() throws {
+        let result = lint(body(#""timestamp":1,"event":"update","content-state":{"startsAt":1795000000000}"#))
+        let finding = try #require(result.diagnostics.first { $0.code == "unix-date-in-date-field" })
+        #expect(finding.message.contains("send 816692800"))
+    }
+}

@@ -563,12 +563,14 @@ struct DecodeContext {
 
     private mutating func flagUnixDate(_ seconds: Double, at offset: Int) {
         guard seconds >= Self.unixDateThreshold else { return }
-        let year = 2001 + Int(seconds / 31_556_952)
+        // Any finite double may arrive here: keep the arithmetic in Double and the year in range.
+        let years = (seconds / 31_556_952).rounded(.down)
+        let when = years < 1e6 ? "the year \(2001 + Int(years))" : "far in the future"
         // At 1e11 and above the value is more likely UNIX milliseconds.
         let unixSeconds = seconds >= 1e11 ? (seconds / 1000).rounded(.down) : seconds
         let converted = unixSeconds - 978_307_200
         report(.unixDateInDateField,
-               "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year \(year); send \(ValueText.number(converted))",
+               "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))",
                at: offset, pointer: pointer())
     }
 
