@@ -178,18 +178,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 /// Random states that the version admits, from a seeded generator so failures reproduce.
 struct StateGenerator {
-    var rng: SplitMix
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    var rng: SplitMix64
 
     mutating func string(maxLength: Int?) -> String {
         let alphabet: [String] = ["a", "Z", "0", " ", "/", "\"", "\\", "é", "€", "😀", "\n", "\u{1}", "~"]

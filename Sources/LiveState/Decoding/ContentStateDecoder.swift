@@ -471,7 +471,7 @@ struct DecodeContext {
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
             }
-            if let message = rangeViolation(Double(int), field) { return outOfRange(message, at: start) }
+            if let message = field.rangeViolation(Double(int)) { return outOfRange(message, at: start) }
             return .valid(.int(int))
 
         case .double, .date:
@@ -486,7 +486,7 @@ struct DecodeContext {
             } else {
                 value = .double(double)
             }
-            if let message = rangeViolation(double, field) { return outOfRange(message, at: start) }
+            if let message = field.rangeViolation(double) { return outOfRange(message, at: start) }
             return .valid(value)
 
         case .bool:
@@ -547,7 +547,7 @@ struct DecodeContext {
         if count > 2 {
             return outOfRange("a date-range has two elements, found \(count)", at: start)
         }
-        if let message = rangeViolation(bounds.lower, field) ?? rangeViolation(bounds.upper, field) {
+        if let message = field.rangeViolation(bounds.lower) ?? field.rangeViolation(bounds.upper) {
             return outOfRange(message, at: start)
         }
         if flagsUnixDates {
@@ -651,39 +651,13 @@ struct DecodeContext {
         let found = try describeNext()
         try reader.skipValue()
         _ = token
-        return invalid("expected \(Self.article(field.type)), found \(found)", at: offset)
-    }
-
-    private func rangeViolation(_ number: Double, _ field: Field) -> String? {
-        if let minimum = field.minimum, number < minimum {
-            return "\(ValueText.number(number)) is less than minimum \(ValueText.number(minimum))"
-        }
-        if let maximum = field.maximum, number > maximum {
-            return "\(ValueText.number(number)) is more than maximum \(ValueText.number(maximum))"
-        }
-        return nil
+        return invalid("expected \(field.type.article), found \(found)", at: offset)
     }
 
     private func numberText(_ number: JSONNumber) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[number.start..<number.end])
         let text = String(decoding: slice, as: UTF8.self)
         return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-    }
-
-    private static func article(_ type: FieldType) -> String {
-        switch type {
-        case .string: "a string"
-        case .url: "a URL string"
-        case .int: "an integer"
-        case .double: "a number"
-        case .date: "a date (seconds since 2001-01-01)"
-        case .dateRange: "a date-range [lower, upper]"
-        case .bool: "a boolean"
-        case .enumeration(.strings): "a string raw value"
-        case .enumeration(.integers): "an integer raw value"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 }
 

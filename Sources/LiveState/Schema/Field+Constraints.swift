@@ -52,7 +52,7 @@ extension Field {
         case (.object(let fields), .object(let members)):
             return Field.objectViolation(fields: fields, members: members)
         default:
-            return "expected \(Field.article(for: type)), found \(Field.describe(value))"
+            return "expected \(type.article), found \(Field.describe(value))"
         }
     }
 
@@ -64,7 +64,9 @@ extension Field {
         return nil
     }
 
-    private func rangeViolation(_ number: Double, shown: String) -> String? {
+    /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.
+    func rangeViolation(_ number: Double, shown: String? = nil) -> String? {
+        let shown = shown ?? Field.format(number)
         if let minimum, number < minimum {
             return "\(shown) is less than minimum \(Field.format(minimum))"
         }
@@ -130,10 +132,7 @@ extension Field {
 
     /// A number as a schema author would write it: `64`, not `64.0`.
     static func format(_ number: Double) -> String {
-        if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
-            return String(Int(number))
-        }
-        return String(number)
+        ValueText.number(number)
     }
 
     /// A short description of a value for messages: `the string 'x'`, `the integer 3`.
@@ -146,22 +145,6 @@ extension Field {
         case .string(let string): "the string '\(shortened(string))'"
         case .date(let date): "the date \(format(date))"
         case .dateRange: "a date range"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-
-    private static func article(for type: FieldType) -> String {
-        switch type {
-        case .string: "a string"
-        case .int: "an integer"
-        case .double: "a number"
-        case .bool: "a boolean"
-        case .date: "a date (seconds since 2001-01-01)"
-        case .dateRange: "a date range [lower, upper]"
-        case .url: "a URL string"
-        case .enumeration(.strings): "one of the enum's string values"
-        case .enumeration(.integers): "one of the enum's integer values"
         case .array: "an array"
         case .object: "an object"
         }
