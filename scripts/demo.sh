@@ -1,31 +1,70 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine, builds livestate, and runs it on the bundled schemas and examples:
-# every schema must load, and every clean example must decode for the version it was written for.
+# every schema loads and passes or fails its compatibility gate as marked, every clean example
+# lints clean for the version it was written for and decodes for it, and every example under
+# failing/ produces the code its "_expect" names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build --product livestate >&2
-livestate="$(swift build --show-bin-path)/livestate"
+# LIVESTATE_BUILD_FLAGS (CI sets warnings as errors) must match between the scripts so that
+# SwiftPM reuses one build.
+swift build ${LIVESTATE_BUILD_FLAGS:-} --product livestate >&2
+livestate="$(swift build ${LIVESTATE_BUILD_FLAGS:-} --show-bin-path)/livestate"
 
-echo "== livestate check schemas"
-"$livestate" check schemas
-
+# flash-sale and pizza evolve safely and pass their gates. delivery, grocery and match-score
+# fail theirs on purpose: they keep the changes that made those teams' old app versions drop
+# updates, and the gate must name them.
+for schema in schemas/flash-sale.yaml schemas/pizza.yaml; do
+    echo "== livestate check $schema"
+    "$livestate" check "$schema"
+done
 failures=0
+for expected in "delivery field-renamed-alias-unknown" "grocery strict-client-omittable-key" \
+    "match-score strict-client-omittable-key"; do
+    set -- $expected
+    echo "== expected to fail its gate with [$2]: livestate check schemas/$1.yaml"
+    set +e
+    output="$("$livestate" check "schemas/$1.yaml")"
+    status=$?
+    set -e
+    printf '%s\n' "$output"
+    if [ "$status" -ne 1 ] || ! printf '%s' "$output" | grep -qF "[$2]"; then
+        echo "FAILED: schemas/$1.yaml should fail its gate with [$2] (exit $status)" >&2
+        failures=$((failures + 1))
+    fi
+done
+
 for schema in schemas/*.yaml; do
     activity="$(basename "$schema" .yaml)"
     for payload in schemas/examples/"$activity"/v*.json; do
         [ -e "$payload" ] || continue
         version="$(basename "$payload" | sed -E 's/^v([0-9]+)-.*/\1/')"
-        echo "== livestate decode --schema $schema --version $version $payload"
-        if ! "$livestate" decode --schema "$schema" --version "$version" "$payload" > /dev/null; then
-            echo "FAILED: $payload should decode for app version $version" >&2
+        echo "== livestate lint --schema $schema --version $version $payload"
+        if ! "$livestate" lint --schema "$schema" --version "$version" "$payload" \
+            || ! "$livestate" decode --schema "$schema" --version "$version" "$payload" > /dev/null 2>&1; then
+            echo "FAILED: $payload should lint clean and decode for app version $version" >&2
+            failures=$((failures + 1))
+        fi
+    done
+    for payload in schemas/examples/"$activity"/failing/*.json; do
+        [ -e "$payload" ] || continue
+        expect="$(sed -nE 's/.*"_expect" *: *"([a-z-]+)".*/\1/p' "$payload" | head -n 1)"
+        echo "== expected to fail with [$expect]: livestate lint --schema $schema $payload"
+        set +e
+        output="$("$livestate" lint --schema "$schema" "$payload")"
+        json="$("$livestate" lint --format json --fail-on warning --schema "$schema" "$payload")"
+        status=$?
+        set -e
+        printf '%s\n' "$output" | grep -F "[$expect]" || true
+        if [ "$status" -ne 1 ] || ! printf '%s' "$json" | grep -qF "\"code\":\"$expect\""; then
+            echo "FAILED: $payload should be reported with [$expect] (exit $status)" >&2
             failures=$((failures + 1))
         fi
     done
 done
 
 if [ "$failures" -ne 0 ]; then
-    echo "$failures example(s) did not decode" >&2
+    echo "$failures example(s) did not behave as marked" >&2
     exit 1
 fi
-echo "every schema loads and every example decodes"
+echo "every schema loads and gates as marked, every clean example passes, every failing example fails as marked"

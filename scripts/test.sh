@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift test "$@"
+swift test ${LIVESTATE_BUILD_FLAGS:-} "$@"

@@ -6,23 +6,37 @@ import LiveStateYAML
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Load schemas and report every error in them.",
-        discussion: "Exit status: 0 when every schema loads, 2 when one does not."
+        abstract: "Load schemas, report every error in them, and run each schema's compatibility gate.",
+        discussion: """
+            Every version pair the gate covers (the schema's compatibility:, or --mode) is checked \
+            in both directions, as `livestate diff` does; findings of warning severity and above are \
+            printed. Exit status: 0 when every schema loads and passes its gate, 1 when a gate fails \
+            (findings at or above --fail-on), 2 when a schema does not load.
+            """
     )
 
     @OptionGroup var common: CommonOptions
+
+    @Option(help: "The gate for every schema: backward, forward, full, their -transitive forms, or none (default: each schema's compatibility:).")
+    var mode: CompatibilityMode?
 
     @Argument(help: "Schema files or folders of them (*.yaml, *.yml).")
     var paths: [String] = ["schemas"]
 
     func run() throws {
-        let (schemas, diagnostics) = SchemaLoader().loadAll(paths)
+        let (schemas, loadDiagnostics) = SchemaLoader().loadAll(paths)
+        let gate = CompatibilityGate.run(schemas, mode: mode)
+        let diagnostics = loadDiagnostics + gate
         switch common.format {
         case .text:
-            Output.printText(diagnostics)
+            Output.printWithSource(loadDiagnostics, toStandardOutput: true)
+            Output.printText(gate, toStandardOutput: true)
             for schema in schemas {
                 let versions = schema.versions.map { String($0.version) }.joined(separator: ", ")
-                Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions))")
+                let findings = gate.filter { $0.file == schema.file }
+                let verdict = findings.contains { $0.severity >= common.failOn }
+                    ? "fails its \(mode?.rawValue ?? schema.compatibility.rawValue) gate" : "passes its \(mode?.rawValue ?? schema.compatibility.rawValue) gate"
+                Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions)) and \(verdict)")
             }
         case .json:
             let loaded = Value.array(schemas.map { schema in
@@ -30,11 +44,12 @@ struct CheckCommand: ParsableCommand {
                     .init("activity", .string(schema.activity)),
                     .init("file", schema.file.map(Value.string) ?? .null),
                     .init("versions", .array(schema.versions.map { .int($0.version) })),
+                    .init("compatibility", .string(mode?.rawValue ?? schema.compatibility.rawValue)),
                 ])
             })
             Output.out(Output.jsonDocument(diagnostics, [.init("schemas", loaded)]))
         }
-        if diagnostics.contains(where: { $0.severity == .error }) {
+        if loadDiagnostics.contains(where: { $0.severity == .error }) {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if schemas.isEmpty {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import LiveState
-import LiveStateYAML
 
 /// `livestate decode`: the state as one app version sees it.
 struct DecodeCommand: ParsableCommand {
@@ -31,13 +30,7 @@ struct DecodeCommand: ParsableCommand {
     var payload: String
 
     func run() throws {
-        let loaded: Schema
-        do {
-            loaded = try SchemaLoader().load(contentsOf: schema)
-        } catch {
-            Output.printText(error.diagnostics)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let loaded = try Output.loadSchema(schema)
         let decoder: ContentStateDecoder
         do {
             decoder = try ContentStateDecoder(schema: loaded, version: version, options: JSONScanOptions(maxInputBytes: maxBytes))

@@ -1,5 +1,7 @@
 import Foundation
 import LiveState
+import LiveStateYAML
+import ArgumentParser
 
 /// Printing to the standard streams and reading inputs, shared by every command.
 enum Output {
@@ -11,11 +13,39 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Prints diagnostics compiler-style to standard error.
-    static func printText(_ diagnostics: [Diagnostic]) {
+    /// Prints diagnostics compiler-style, one line each: to standard error by default, to
+    /// standard output for commands whose output is the diagnostics.
+    static func printText(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
+        guard !diagnostics.isEmpty else { return }
+        let text = diagnostics.map(\.description).joined(separator: "\n")
+        if toStandardOutput { out(text) } else { err(text) }
+    }
+
+    /// Prints schema-load errors compiler style, each followed by its source line and a caret
+    /// under the column, to standard output or standard error.
+    static func printWithSource(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
+        var lines: [String] = []
+        var sources: [String: [Substring]] = [:]
         for diagnostic in diagnostics {
-            err(diagnostic.description)
+            lines.append(diagnostic.description)
+            guard let file = diagnostic.file, let position = diagnostic.position else { continue }
+            if sources[file] == nil {
+                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                sources[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+            }
+            guard let source = sources[file], position.line >= 1, position.line <= source.count else { continue }
+            let line = source[position.line - 1]
+            // Columns count UTF-8 bytes; long lines show a window around the column.
+            let bytes = Array(line.utf8)
+            guard bytes.count <= 240, position.column >= 1, position.column <= bytes.count + 1 else { continue }
+            let prefix = String(decoding: bytes.prefix(position.column - 1), as: UTF8.self)
+            let indent = String(prefix.map { $0 == "\t" ? "\t" : " " })
+            lines.append("    " + String(line))
+            lines.append("    " + indent + "^")
         }
+        guard !lines.isEmpty else { return }
+        let text = lines.joined(separator: "\n")
+        if toStandardOutput { out(text) } else { err(text) }
     }
 
     /// `{"diagnostics": [...]}` plus any other members, as one compact JSON document.
@@ -71,4 +101,45 @@ struct InputError: Error, CustomStringConvertible {
     }
 
     var description: String { "\(path): error: \(message) [io-error]" }
+}
+
+extension Output {
+    /// Loads one schema file; on failure prints its diagnostics and exits 2.
+    static func loadSchema(_ path: String) throws -> Schema {
+        do {
+            return try SchemaLoader().load(contentsOf: path)
+        } catch {
+            printWithSource(error.diagnostics)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// Reads every payload argument; a folder stands for the `*.json` files in it (sorted, not
+    /// recursive). Unreadable ones become `io-error` diagnostics.
+    static func readPayloads(_ paths: [String], limit: Int) -> (files: [InputFile], errors: [Diagnostic]) {
+        var files: [InputFile] = []
+        var errors: [Diagnostic] = []
+        var expanded: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                expanded.append(path)
+                continue
+            }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+                .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            if names.isEmpty {
+                errors.append(InputError(path: path, message: "is a folder with no .json files").diagnostic)
+            }
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            expanded += names.map { folder + $0 }
+        }
+        for path in expanded {
+            switch InputFile.read(path, limit: limit) {
+            case .success(let file): files.append(file)
+            case .failure(let error): errors.append(error.diagnostic)
+            }
+        }
+        return (files, errors)
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import LiveState
 
 /// A small deterministic generator, so random cases are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
 
     mutating func next() -> UInt64 {

@@ -30,27 +30,33 @@ struct CLI {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
+        // Output goes to files, so a large output can never block the process on a full pipe.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
+        let inURL = scratch.appendingPathComponent("in")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let input = try FileHandle(forReadingFrom: inURL)
+        defer {
+            try? out.close()
+            try? err.close()
+            try? input.close()
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
         try process.run()
-        // Drain both pipes while the process runs so a large output cannot block it.
-        let group = DispatchGroup()
-        var outData = Data()
-        var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        group.wait()
         return Result(
             status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     static func json(_ text: String) throws -> [String: Any] {
@@ -60,20 +66,31 @@ struct CLI {
 }
 
 @Suite struct CheckCommandTests {
-    @Test func bundledSchemasLoad() throws {
+    @Test func bundledSchemasLoadAndThreeFailTheirGatesOnPurpose() throws {
         let result = try CLI.run(["check", "schemas"])
-        #expect(result.status == 0, "\(result.stderr)")
-        for activity in ["delivery", "flash-sale", "match-score", "pizza", "grocery"] {
+        #expect(result.status == 1, "\(result.stderr)")
+        for activity in ["delivery", "grocery", "match-score"] {
             #expect(result.stdout.contains("schemas/\(activity).yaml: \(activity) loads"))
+            #expect(result.stdout.contains("\(activity) loads (versions") && result.stdout.contains("fails its"))
         }
+        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads: v2 payloads carry 'subtitle'"))
+        #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
+        for activity in ["flash-sale", "pizza"] {
+            #expect(result.stdout.contains("\(activity) loads (versions 1, 2) and passes its forward-transitive gate"))
+            #expect(try CLI.run(["check", "schemas/\(activity).yaml"]).status == 0)
+        }
+    }
+
+    @Test func modeNoneTurnsTheGateOff() throws {
+        #expect(try CLI.run(["check", "--mode", "none", "schemas"]).status == 0)
     }
 
     @Test func brokenSchemaExitsTwoWithPosition() throws {
         let result = try CLI.run(["check", CLI.fixture("broken.yaml")])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("broken.yaml:6:"))
-        #expect(result.stderr.contains("error:"))
-        #expect(result.stderr.contains("[schema-invalid-default]"))
+        #expect(result.stdout.contains("broken.yaml:6:"))
+        #expect(result.stdout.contains("error:"))
+        #expect(result.stdout.contains("[schema-invalid-default]"))
     }
 
     @Test func jsonFormatListsDiagnosticsWithEveryKey() throws {
@@ -184,5 +201,249 @@ struct CLI {
         let result = try CLI.run(["decode", "--schema", CLI.fixture("broken.yaml"), "schemas/examples/pizza/v1-update.json"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("[schema-invalid-default]"))
+    }
+}
+
+@Suite struct LintCommandTests {
+    @Test func cleanExampleExitsZeroAndPrintsNothing() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--version", "2", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func errorsExitOneInCompilerStyle() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/failing/timestamp-in-milliseconds.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("schemas/examples/delivery/failing/timestamp-in-milliseconds.json:3:18: error: timestamp 1795000600000 is in milliseconds"))
+        #expect(result.stdout.contains("[date-in-milliseconds]"))
+    }
+
+    @Test func warningsPassUnlessFailOnWarning() throws {
+        let file = "schemas/examples/delivery/failing/unknown-aps-key.json"
+        #expect(try CLI.run(["lint", "--schema", "schemas/delivery.yaml", file]).status == 0)
+        #expect(try CLI.run(["lint", "--fail-on", "warning", "--schema", "schemas/delivery.yaml", file]).status == 1)
+    }
+
+    @Test func verboseShowsDefaultsTaken() throws {
+        let file = "schemas/examples/delivery/v3-update-minimal.json"
+        let quiet = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", file])
+        let verbose = try CLI.run(["lint", "--verbose", "--schema", "schemas/delivery.yaml", file])
+        #expect(!quiet.stdout.contains("[defaulted]"))
+        #expect(verbose.stdout.contains("[defaulted]"))
+    }
+
+    @Test func manyFilesInOneCallWithJSON() throws {
+        let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/pizza.yaml",
+                                  "schemas/examples/pizza/v2-update.json", "schemas/examples/pizza/failing/inverted-timer.json"])
+        #expect(result.status == 1)
+        let document = try CLI.json(result.stdout)
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.map { $0["decodes"] as? Bool } == [true, false])
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { $0["file"] as? String == "schemas/examples/pizza/failing/inverted-timer.json" && $0["severity"] as? String == "error" })
+    }
+
+    @Test func allVersionsNamesTheAppVersionsThatDrop() throws {
+        let result = try CLI.run(["lint", "--all-versions", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("app version 1 drops this update"))
+        #expect(result.stdout.contains("[dropped-by-version]"))
+        #expect(!result.stdout.contains("app version 2 drops"))
+    }
+
+    @Test func readsStandardInput() throws {
+        let body = #"{"aps":{"timestamp":1795000000,"event":"end"}}"#
+        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "-"], stdin: Data(body.utf8))
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+
+    @Test func folderStandsForItsJSONFiles() throws {
+        let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/failing"])
+        #expect(result.status == 1)
+        let files = try #require(try CLI.json(result.stdout)["files"] as? [[String: Any]])
+        #expect(files.count == 15)
+        #expect(files.first?["file"] as? String == "schemas/examples/delivery/failing/dismissal-date-on-update.json")
+    }
+
+    @Test func emptyFolderAndMissingFileAreIOErrors() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "schemas/examples/pizza", "Tests/livestateTests/Fixtures", "no-such.json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("Tests/livestateTests/Fixtures is a folder with no .json files"))
+        #expect(result.stdout.contains("no-such.json no such file"))
+    }
+
+    @Test func versionAndAllVersionsExcludeEachOther() throws {
+        let result = try CLI.run(["lint", "--version", "1", "--all-versions", "--schema", "schemas/pizza.yaml", "x.json"])
+        #expect(result.status == 2)
+    }
+
+    @Test func emptyAndBinaryInputsAreSyntaxErrors() throws {
+        for input in [Data(), Data([0xFF, 0xFE, 0x00, 0x41]), Data("{\"aps\":{\"event\":\"end\"".utf8)] {
+            let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "-"], stdin: input)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("[json-syntax]"))
+            #expect(result.stdout.contains("<stdin>:1:"))
+        }
+    }
+}
+
+@Suite struct BudgetCommandTests {
+    @Test func breaksDownTheBodyWithoutASchema() throws {
+        let result = try CLI.run(["budget", "schemas/examples/delivery/v2-update.json"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("schemas/examples/delivery/v2-update.json: body "))
+        #expect(result.stdout.contains("of 4096 bytes, headroom"))
+        #expect(result.stdout.contains("  items: "))
+    }
+
+    @Test func jsonHasTheBudgetObject() throws {
+        let result = try CLI.run(["budget", "--format", "json", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/v3-update.json"])
+        #expect(result.status == 0)
+        let document = try CLI.json(result.stdout)
+        let budget = try #require(document["budget"] as? [String: Any])
+        #expect(budget["limit"] as? Int == 4096)
+        #expect((budget["body"] as? Int ?? 0) > 0)
+        #expect((budget["deviceWorstCase"] as? Int ?? 0) >= (budget["contentState"] as? Int ?? .max) - 200)
+        let fields = try #require(budget["fields"] as? [String: Int])
+        #expect(fields["title"] != nil)
+    }
+
+    @Test func overBudgetExitsOne() throws {
+        let result = try CLI.run(["budget", "schemas/examples/delivery/failing/over-budget.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[over-budget]"))
+        #expect(result.stdout.contains("headroom -"))
+    }
+
+    @Test func broadcastRaisesTheLimit() throws {
+        let result = try CLI.run(["budget", "--broadcast", "schemas/examples/delivery/failing/over-budget.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("of 5120 bytes"))
+    }
+}
+
+@Suite struct DiffCommandTests {
+    static let golden = "Tests/LiveStateTests/Fixtures/compat/golden.yaml"
+
+    @Test func failingGateExitsOneInCompilerStyle() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads"))
+        #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
+    }
+
+    @Test func passingGateExitsZero() throws {
+        #expect(try CLI.run(["diff", "--schema", "schemas/flash-sale.yaml"]).status == 0)
+        #expect(try CLI.run(["diff", "--mode", "none", "--schema", "schemas/delivery.yaml"]).status == 0)
+    }
+
+    @Test func failOnWarningCountsWarnings() throws {
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml"]).status == 0)
+        #expect(try CLI.run(["diff", "--fail-on", "warning", "--schema", "schemas/pizza.yaml"]).status == 1)
+    }
+
+    @Test func fromAndToPickOnePair() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml", "--from", "2", "--to", "3", "--format", "json"])
+        let document = try CLI.json(result.stdout)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { Set([$0["readerVersion"] as? Int, $0["writerVersion"] as? Int]) == [2, 3] })
+        #expect(document["diagnostics"] is [[String: Any]])
+    }
+
+    @Test(arguments: [("text", "report.txt"), ("json", "report.json"), ("yaml", "report.yaml"), ("markdown", "report.md"), ("github", "report.github.txt")])
+    func everyFormatMatchesItsGoldenFile(format: String, golden: String) throws {
+        // The golden files were written with the schema path as given: run from its folder.
+        let folder = CLI.packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/compat")
+        let process = try CLI.run(["diff", "--schema", CLI.packageRoot.appendingPathComponent(Self.golden).path, "--format", format])
+        let expected = try String(contentsOf: folder.appendingPathComponent("golden/\(golden)"), encoding: .utf8)
+        let normalized = process.stdout.replacingOccurrences(of: folder.path + "/", with: "")
+        #expect(normalized == expected)
+        #expect(process.status == 1)
+    }
+
+    @Test func githubFormatWritesAnnotations() throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/grocery.yaml", "--format", "github"])
+        #expect(result.stdout.hasPrefix("::error file=schemas/grocery.yaml,line="))
+    }
+
+    @Test func listRulesPrintsTheCatalog() throws {
+        let result = try CLI.run(["diff", "--list-rules"])
+        #expect(result.status == 0)
+        for rule in ["field-added-with-default", "strict-client-omittable-key", "tombstone-reuse", "worst-case-size-over-budget"] {
+            #expect(result.stdout.contains(rule))
+        }
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try CLI.run(["diff"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--mode", "sideways"]).status == 2)
+        #expect(try CLI.run(["diff", "--schema", "no-such.yaml"]).status == 2)
+    }
+}
+
+@Suite struct EncodeCommandTests {
+    static func fixture(_ name: String) -> String { CLI.fixture("encode/\(name)") }
+
+    @Test func writesAWholeBodyThatLintsClean() throws {
+        let encoded = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("state.json")])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout.hasPrefix(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"logo":"","title":"On its way","#))
+        #expect(encoded.stdout.contains(#""note":"Ring twice / gate 4""#))
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(encoded.stdout.utf8))
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    @Test func elidesDefaultsAndSaysSo() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--content-state", "--elide-defaults", Self.fixture("state.json")])
+        #expect(result.status == 0)
+        #expect(result.stdout == #"{"logo":"","title":"On its way","progress":0.25,"courier":{"name":"Li","rating":4.9},"note":"Ring twice / gate 4"}"# + "\n")
+        #expect(result.stderr.contains("[elided-default]"))
+    }
+
+    @Test func stateThatDoesNotFitTheVersionExitsOne() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", Self.fixture("invalid-state.json")])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("invalid-state.json:1:"))
+        #expect(result.stderr.contains("version 3 has no field 'colour'"))
+    }
+
+    @Test func fitDropsAndShortensUntilTheBudgetHolds() throws {
+        let without = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("[over-budget]"))
+        let fitted = try CLI.run(["encode", "--format", "json", "--fit", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        #expect(fitted.status == 0)
+        let document = try CLI.json(fitted.stdout)
+        let codes = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes == ["dropped-to-fit", "truncated-to-fit"])
+        let budget = try #require(document["budget"] as? [String: Any])
+        #expect((budget["deviceWorstCase"] as? Int ?? .max) <= 4096)
+        #expect(document["payload"] is [String: Any])
+    }
+
+    @Test func cannotFitExitsOne() throws {
+        let result = try CLI.run(["encode", "--fit", "--schema", "schemas/delivery.yaml", Self.fixture("over-budget.json")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not fit even"))
+    }
+
+    @Test func startCarriesAttributesAndAlert() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                  "--attributes", Self.fixture("attributes.json"), "--alert-title", "Order", "--alert-body", "On its way",
+                                  Self.fixture("state.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(result.stdout.utf8))
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "begin", Self.fixture("state.json")]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "soon", Self.fixture("state.json")]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "schemas"]).status == 2)
+        #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "7", Self.fixture("state.json")]).status == 2)
     }
 }

@@ -132,7 +132,8 @@ public struct ContentStateDecoder: Sendable {
     ) -> DecodeResult {
         var context: DecodeContext
         do {
-            context = DecodeContext(reader: try JSONReader(bytes: bytes, options: options), file: file, strict: isStrict)
+            context = DecodeContext(
+                reader: try JSONReader(bytes: bytes, options: options), file: file, version: version.version, strict: isStrict)
         } catch {
             return DecodeResult(state: nil, diagnostics: [Self.diagnostic(for: error, file: file, pointer: nil)], isStrictClient: isStrict)
         }
@@ -187,18 +188,36 @@ struct Decoded {
 struct DecodeContext {
     var reader: JSONReader
     var file: String?
+    /// The app version that reads, for messages.
+    var version: Int
     var strict: Bool
+    /// The object the pointers are relative to: the content-state, or a start's attributes.
+    var scope: DiagnosticScope = .contentState
     var diagnostics: [Diagnostic] = []
     var path: [PathToken] = []
+    /// When not `nil`, the top-level members of the root object are recorded here, with their
+    /// byte spans, for the byte budget.
+    var spans: [MemberSpan]?
+    /// Whether `date` values that look like UNIX seconds are reported.
+    var flagsUnixDates = false
 
     enum PathToken {
         case key(String)
         case index(Int)
     }
 
-    init(reader: JSONReader, file: String?, strict: Bool) {
+    /// One top-level member of the root object: from its key's opening quote to the end of its
+    /// value.
+    struct MemberSpan {
+        var key: JSONString
+        var start: Int
+        var end: Int
+    }
+
+    init(reader: JSONReader, file: String?, version: Int, strict: Bool) {
         self.reader = reader
         self.file = file
+        self.version = version
         self.strict = strict
     }
 
@@ -222,7 +241,7 @@ struct DecodeContext {
     mutating func report(_ code: DecodeCode, _ message: String, at offset: Int, pointer: String) {
         diagnostics.append(Diagnostic(
             code: code.rawValue, severity: code.severity, message: message, file: file,
-            position: reader.position(of: offset), scope: .contentState, pointer: pointer))
+            position: reader.position(of: offset), scope: scope, pointer: pointer))
     }
 
     func problem(_ kind: DecodeCode, _ message: String, at offset: Int) -> DecodeProblem {
@@ -308,9 +327,18 @@ struct DecodeContext {
         var strictIndex = Int.max
         var strictProblem: DecodeProblem?
         var hint = 0
+        let recordsSpans = isRoot && spans != nil
+        var openSpan: MemberSpan?
 
-        while let key = try reader.nextKey() {
+        while true {
+            if recordsSpans, var span = openSpan {
+                span.end = reader.offset
+                spans?.append(span)
+                openSpan = nil
+            }
+            guard let key = try reader.nextKey() else { break }
             let keyOffset = key.start &- 1
+            if recordsSpans { openSpan = MemberSpan(key: key, start: keyOffset, end: keyOffset) }
             var index = plan.index(of: key, in: reader, hint: hint)
             var isAlias = false
             if index == nil, let aliased = plan.aliasIndex(of: key, in: reader) {
@@ -319,7 +347,7 @@ struct DecodeContext {
             }
             guard let index else {
                 let name = reader.string(key)
-                report(.unknownKey, "unknown key '\(name)' is ignored by app version", at: keyOffset, pointer: pointer(appending: name))
+                report(.unknownKey, "unknown key '\(name)' is ignored by app version \(version)", at: keyOffset, pointer: pointer(appending: name))
                 try reader.skipValue()
                 continue
             }
@@ -443,7 +471,7 @@ struct DecodeContext {
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
             }
-            if let message = rangeViolation(Double(int), field) { return outOfRange(message, at: start) }
+            if let message = field.rangeViolation(Double(int)) { return outOfRange(message, at: start) }
             return .valid(.int(int))
 
         case .double, .date:
@@ -451,8 +479,14 @@ struct DecodeContext {
             let number = try reader.readNumber()
             let double = reader.double(number)
             guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
-            let value: Value = field.type == .date ? .date(double) : .double(double)
-            if let message = rangeViolation(double, field) { return outOfRange(message, at: start) }
+            let value: Value
+            if case .date = field.type {
+                value = .date(double)
+                if flagsUnixDates { flagUnixDate(double, at: start) }
+            } else {
+                value = .double(double)
+            }
+            if let message = field.rangeViolation(double) { return outOfRange(message, at: start) }
             return .valid(value)
 
         case .bool:
@@ -513,10 +547,31 @@ struct DecodeContext {
         if count > 2 {
             return outOfRange("a date-range has two elements, found \(count)", at: start)
         }
-        if let message = rangeViolation(bounds.lower, field) ?? rangeViolation(bounds.upper, field) {
+        if let message = field.rangeViolation(bounds.lower) ?? field.rangeViolation(bounds.upper) {
             return outOfRange(message, at: start)
         }
+        if flagsUnixDates {
+            flagUnixDate(bounds.lower, at: start)
+            flagUnixDate(bounds.upper, at: start)
+        }
         return .valid(.dateRange(lower: bounds.lower, upper: bounds.upper))
+    }
+
+    /// Seconds since 2001-01-01 from which a date is taken for UNIX seconds sent by mistake:
+    /// 1e9 is September 2032 as a 2001-based date, and September 2001 as UNIX time.
+    static let unixDateThreshold = 1e9
+
+    private mutating func flagUnixDate(_ seconds: Double, at offset: Int) {
+        guard seconds >= Self.unixDateThreshold else { return }
+        // Any finite double may arrive here: keep the arithmetic in Double and the year in range.
+        let years = (seconds / 31_556_952).rounded(.down)
+        let when = years < 1e6 ? "the year \(2001 + Int(years))" : "far in the future"
+        // At 1e11 and above the value is more likely UNIX milliseconds.
+        let unixSeconds = seconds >= 1e11 ? (seconds / 1000).rounded(.down) : seconds
+        let converted = unixSeconds - 978_307_200
+        report(.unixDateInDateField,
+               "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))",
+               at: offset, pointer: pointer())
     }
 
     private mutating func decodeEnum(_ plan: FieldPlan, _ values: EnumValues, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
@@ -596,39 +651,13 @@ struct DecodeContext {
         let found = try describeNext()
         try reader.skipValue()
         _ = token
-        return invalid("expected \(Self.article(field.type)), found \(found)", at: offset)
-    }
-
-    private func rangeViolation(_ number: Double, _ field: Field) -> String? {
-        if let minimum = field.minimum, number < minimum {
-            return "\(ValueText.number(number)) is less than minimum \(ValueText.number(minimum))"
-        }
-        if let maximum = field.maximum, number > maximum {
-            return "\(ValueText.number(number)) is more than maximum \(ValueText.number(maximum))"
-        }
-        return nil
+        return invalid("expected \(field.type.article), found \(found)", at: offset)
     }
 
     private func numberText(_ number: JSONNumber) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[number.start..<number.end])
         let text = String(decoding: slice, as: UTF8.self)
         return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
-    }
-
-    private static func article(_ type: FieldType) -> String {
-        switch type {
-        case .string: "a string"
-        case .url: "a URL string"
-        case .int: "an integer"
-        case .double: "a number"
-        case .date: "a date (seconds since 2001-01-01)"
-        case .dateRange: "a date-range [lower, upper]"
-        case .bool: "a boolean"
-        case .enumeration(.strings): "a string raw value"
-        case .enumeration(.integers): "an integer raw value"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 }
 

@@ -27,6 +27,9 @@ public enum DecodeCode: String, Sendable, Hashable, CaseIterable {
     case notAnObject = "not-an-object"
     /// A full APNs body without `aps` or without `aps.content-state` (error).
     case missingContentState = "missing-content-state"
+    /// A `date` value that looks like UNIX seconds: as seconds since 2001-01-01 it lies decades
+    /// ahead (warning; reported when validating payloads).
+    case unixDateInDateField = "unix-date-in-date-field"
     /// The input is not valid JSON (error).
     case jsonSyntax = "json-syntax"
     /// The input breaks a scanner limit: size or nesting (error).
@@ -36,7 +39,7 @@ public enum DecodeCode: String, Sendable, Hashable, CaseIterable {
     public var severity: Severity {
         switch self {
         case .defaulted: .info
-        case .unknownKey, .invalidDefaulted, .unknownEnumValue, .duplicateKey: .warning
+        case .unknownKey, .invalidDefaulted, .unknownEnumValue, .duplicateKey, .unixDateInDateField: .warning
         case .missingRequiredKey, .wrongType, .outOfRange, .strictDecodeFailure, .notAnObject, .missingContentState,
             .jsonSyntax, .jsonLimit:
             .error

@@ -37,6 +37,23 @@ public indirect enum FieldType: Sendable, Hashable {
         }
     }
 
+    /// The type with its article, for messages: "a string", "an integer".
+    public var article: String {
+        switch self {
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a number"
+        case .bool: "a boolean"
+        case .date: "a date (seconds since 2001-01-01)"
+        case .dateRange: "a date range [lower, upper]"
+        case .url: "a URL string"
+        case .enumeration(.strings): "one of the enum's string values"
+        case .enumeration(.integers): "one of the enum's integer values"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
     /// The type names a schema file may use after `type:`.
     public static let names = ["string", "int", "double", "bool", "date", "date-range", "url", "enum", "array", "object"]
 }

@@ -1,0 +1,128 @@
+/// Tells, before a release, which schema change breaks which app version still in the field.
+///
+/// Readers are app versions, writers are the server's payloads for a version. For a pair of
+/// versions the checker walks both versions' content-state and attributes the way the reader
+/// decodes (tolerantly, or with synthesized `Codable` for `clients.strict` versions) and reports
+/// one `CompatibilityFinding` per problem, with a rule id from `CompatibilityRule.catalog`.
+///
+/// ```swift
+/// let report = CompatibilityChecker().check(schema)          // the schema's own `compatibility:`
+/// for finding in report.findings { print(finding) }
+/// if !report.passes(failOn: .error) { exit(1) }
+/// ```
+public struct CompatibilityChecker: Sendable {
+    /// What the checker assumes about servers and the device.
+    public struct Options: Sendable, Hashable {
+        /// Whether servers omit a value equal to the writer's default (`--elide-defaults`): a
+        /// `default-changed` finding is then an error, and a required reader of a defaulted key
+        /// misses it. Default `false`.
+        public var assumeDefaultElision: Bool
+        /// The content-state byte budget for `worst-case-size-over-budget`. Default 4096.
+        public var byteBudget: Int
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - assumeDefaultElision: Whether servers elide defaults.
+        ///   - byteBudget: The content-state budget in bytes.
+        public init(assumeDefaultElision: Bool = false, byteBudget: Int = 4096) {
+            self.assumeDefaultElision = assumeDefaultElision
+            self.byteBudget = byteBudget
+        }
+    }
+
+    /// The checker's assumptions.
+    public var options: Options
+
+    /// Creates a checker.
+    /// - Parameter options: What to assume about servers and the device.
+    public init(options: Options = .init()) {
+        self.options = options
+    }
+
+    /// Every finding for one pair of versions, both ways: first the older app reading the
+    /// newer version's payloads, then the newer app reading the older version's.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - from: One version number (usually the older).
+    ///   - to: The other version number.
+    /// - Returns: The findings; empty when either version does not exist or they are the same.
+    public func findings(_ schema: Schema, from: Int, to: Int) -> [CompatibilityFinding] {
+        let older = min(from, to)
+        let newer = max(from, to)
+        guard older != newer else { return [] }
+        return findings(schema, reader: older, writer: newer) + findings(schema, reader: newer, writer: older)
+    }
+
+    /// Every finding for one app version reading payloads written for another.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - reader: The app version that decodes.
+    ///   - writer: The version the payloads are written for.
+    /// - Returns: The findings, content-state before attributes, in schema order; empty when
+    ///   either version does not exist or they are the same.
+    public func findings(_ schema: Schema, reader: Int, writer: Int) -> [CompatibilityFinding] {
+        guard reader != writer, let readerVersion = schema.version(reader), let writerVersion = schema.version(writer) else { return [] }
+        var comparison = PairComparison(schema: schema, reader: readerVersion, writer: writerVersion, options: options)
+        comparison.run()
+        return comparison.findings
+    }
+
+    /// Runs a compatibility gate over a schema: every pair the mode covers.
+    ///
+    /// Findings about a writer version as a whole (`tombstone-reuse`, `worst-case-size-over-budget`,
+    /// `unbounded-size`) are reported once per writer version, in the first pair that has them.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - mode: The gate; `nil` uses the schema's `compatibility:`.
+    /// - Returns: The pairs checked and the findings.
+    public func check(_ schema: Schema, mode: CompatibilityMode? = nil) -> CompatibilityReport {
+        let mode = mode ?? schema.compatibility
+        return report(schema, mode: mode, pairs: mode.pairs(of: schema.versions.map(\.version)))
+    }
+
+    /// Checks one pair of versions, the ways a mode reads them.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - from: One version number.
+    ///   - to: The other version number.
+    ///   - mode: Which ways to read the pair: `forward` (and `forward-transitive`) only the older
+    ///     app reading the newer payloads, `backward` the other way, `full` both, `none` neither;
+    ///     `nil` reads both ways.
+    /// - Returns: The pairs checked and the findings.
+    public func check(_ schema: Schema, from: Int, to: Int, mode: CompatibilityMode? = nil) -> CompatibilityReport {
+        let older = min(from, to)
+        let newer = max(from, to)
+        var pairs: [CompatibilityPair] = []
+        if older != newer {
+            let directions = mode?.directions ?? CompatibilityDirection.allCases
+            if directions.contains(.oldAppReadsNew) { pairs.append(CompatibilityPair(readerVersion: older, writerVersion: newer)) }
+            if directions.contains(.newAppReadsOld) { pairs.append(CompatibilityPair(readerVersion: newer, writerVersion: older)) }
+        }
+        return report(schema, mode: mode ?? .full, pairs: pairs)
+    }
+
+    private func report(_ schema: Schema, mode: CompatibilityMode, pairs: [CompatibilityPair]) -> CompatibilityReport {
+        var findings: [CompatibilityFinding] = []
+        var reported = Set<WriterScopedKey>()
+        for pair in pairs {
+            for finding in self.findings(schema, reader: pair.readerVersion, writer: pair.writerVersion) {
+                if PairComparison.writerScopedRules.contains(finding.rule) {
+                    let key = WriterScopedKey(rule: finding.rule, writer: finding.writerVersion, scope: finding.scope, pointer: finding.pointer)
+                    guard reported.insert(key).inserted else { continue }
+                }
+                findings.append(finding)
+            }
+        }
+        return CompatibilityReport(
+            activity: schema.activity, file: schema.file, mode: mode,
+            versions: schema.versions.map(\.version), strictClients: schema.strictClients,
+            pairs: pairs, findings: findings)
+    }
+
+    private struct WriterScopedKey: Hashable {
+        var rule: String
+        var writer: Int
+        var scope: DiagnosticScope
+        var pointer: String
+    }
+}

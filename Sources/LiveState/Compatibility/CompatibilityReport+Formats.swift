@@ -1,0 +1,200 @@
+extension CompatibilityReport {
+    /// The report in a format.
+    /// - Parameter format: The format.
+    /// - Returns: The text, ending with a newline unless it is empty.
+    public func rendered(as format: CompatibilityReportFormat) -> String {
+        switch format {
+        case .text: textRendering()
+        case .json: jsonRendering()
+        case .yaml: yamlRendering()
+        case .markdown: markdownRendering()
+        case .github: githubRendering()
+        }
+    }
+
+    /// One line: `delivery: forward-transitive, 3 pairs: 2 errors, 1 warning, 4 infos`.
+    public var summary: String {
+        "\(activity): \(mode.rawValue), \(summaryCounts)"
+    }
+
+    /// `3 pairs: 2 errors, 1 warning, 4 infos`.
+    private var summaryCounts: String {
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        return "\(counted(pairs.count, "pair")): "
+            + "\(counted(count(.error), "error")), \(counted(count(.warning), "warning")), \(counted(count(.info), "info"))"
+    }
+
+    // MARK: text
+
+    private func textRendering() -> String {
+        findings.map { $0.description + "\n" }.joined()
+    }
+
+    // MARK: json
+
+    /// The report as the JSON value the `json` format prints.
+    public var jsonValue: Value {
+        .object([
+            .init("activity", .string(activity)),
+            .init("file", file.map(Value.string) ?? .null),
+            .init("mode", .string(mode.rawValue)),
+            .init("passes", .bool(passes(failOn: .error))),
+            .init("pairs", .array(pairs.map(Self.jsonValue))),
+            .init("findings", .array(findings.map(Self.jsonValue))),
+            .init("diagnostics", .array(diagnostics.map(\.jsonValue))),
+        ])
+    }
+
+    private static func jsonValue(_ pair: CompatibilityPair) -> Value {
+        .object([
+            .init("readerVersion", .int(pair.readerVersion)),
+            .init("writerVersion", .int(pair.writerVersion)),
+            .init("direction", .string(pair.direction.rawValue)),
+        ])
+    }
+
+    private static func jsonValue(_ finding: CompatibilityFinding) -> Value {
+        .object([
+            .init("rule", .string(finding.rule)),
+            .init("severity", .string(finding.severity.rawValue)),
+            .init("direction", .string(finding.direction.rawValue)),
+            .init("readerVersion", .int(finding.readerVersion)),
+            .init("writerVersion", .int(finding.writerVersion)),
+            .init("message", .string(finding.message)),
+            .init("file", finding.file.map(Value.string) ?? .null),
+            .init("line", finding.position.map { .int($0.line) } ?? .null),
+            .init("column", finding.position.map { .int($0.column) } ?? .null),
+            .init("scope", .string(finding.scope.rawValue)),
+            .init("pointer", .string(finding.pointer)),
+        ])
+    }
+
+    private func jsonRendering() -> String {
+        JSONWriter.pretty(jsonValue) + "\n"
+    }
+
+    // MARK: yaml
+
+    private func yamlRendering() -> String {
+        var lines: [String] = [
+            "# Compatibility of \(activity)\(file.map { " (\($0))" } ?? "") under \(mode.rawValue), written by `livestate diff --format yaml`.",
+            "# Regenerate it rather than editing it.",
+            "activity: \(yamlScalar(activity))",
+        ]
+        if let file { lines.append("schema: \(yamlScalar(file))") }
+        lines.append("mode: \(mode.rawValue)")
+        lines.append("passes: \(passes(failOn: .error))")
+        lines.append("summary: { errors: \(count(.error)), warnings: \(count(.warning)), infos: \(count(.info)) }")
+        lines.append(versions.isEmpty ? "versions: []" : "versions:")
+        for version in versions {
+            lines.append("  - version: \(version)")
+            if strictClients.contains(version) { lines.append("    strict: true") }
+            let read = pairs.filter { $0.readerVersion == version }
+            if read.isEmpty {
+                lines.append("    reads: []")
+                continue
+            }
+            lines.append("    reads:")
+            for pair in read {
+                lines.append("      - writer: \(pair.writerVersion)")
+                lines.append("        direction: \(pair.direction.rawValue)")
+                let found = findings(for: pair)
+                if found.isEmpty {
+                    lines.append("        findings: []")
+                    continue
+                }
+                lines.append("        findings:")
+                for finding in found {
+                    lines.append("          - rule: \(finding.rule)")
+                    lines.append("            severity: \(finding.severity.rawValue)")
+                    lines.append("            scope: \(finding.scope.rawValue)")
+                    lines.append("            pointer: \(yamlScalar(finding.pointer))")
+                    if let position = finding.position {
+                        lines.append("            line: \(position.line)")
+                        lines.append("            column: \(position.column)")
+                    }
+                    lines.append("            message: \(yamlScalar(finding.message))")
+                }
+            }
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    // MARK: markdown
+
+    private func markdownRendering() -> String {
+        var lines: [String] = ["## `\(activity)`: \(mode.rawValue)", ""]
+        if let file { lines += ["Schema: `\(file)`.", ""] }
+        lines.append("\(passes(failOn: .error) ? "Passes" : "Fails") the gate. \(summaryCounts).")
+        if pairs.isEmpty {
+            lines += ["", "The mode checks no pairs."]
+        }
+        for pair in pairs {
+            let strict = strictClients.contains(pair.readerVersion) ? ", strict client" : ""
+            lines += ["", "### App v\(pair.readerVersion) reads v\(pair.writerVersion) payloads (\(pair.direction.rawValue)\(strict))", ""]
+            let found = findings(for: pair)
+            if found.isEmpty {
+                lines.append("No findings.")
+                continue
+            }
+            lines.append("| severity | rule | field | location | message |")
+            lines.append("|---|---|---|---|---|")
+            for finding in found {
+                let field = "\(finding.scope.rawValue) `\(finding.pointer.isEmpty ? "/" : finding.pointer)`"
+                var location = finding.file ?? ""
+                if let position = finding.position { location += (location.isEmpty ? "" : ":") + position.description }
+                lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(Self.cell(field)) | \(Self.cell(location)) | \(Self.cell(Self.stripPrefix(finding))) |")
+            }
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// The message without the `app v1 reading v2 payloads: ` lead the table's heading already says.
+    private static func stripPrefix(_ finding: CompatibilityFinding) -> String {
+        guard let range = finding.message.range(of: ": ") else { return finding.message }
+        return String(finding.message[range.upperBound...])
+    }
+
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    // MARK: github
+
+    private func githubRendering() -> String {
+        findings.map { finding in
+            let command = switch finding.severity {
+            case .error: "error"
+            case .warning: "warning"
+            case .info: "notice"
+            }
+            var properties: [String] = []
+            if let file = finding.file { properties.append("file=\(Self.githubProperty(file))") }
+            if let position = finding.position {
+                properties.append("line=\(position.line)")
+                properties.append("col=\(position.column)")
+            }
+            properties.append("title=\(Self.githubProperty(finding.rule))")
+            var message = finding.message
+            if !finding.pointer.isEmpty { message += " (at \(finding.pointer))" }
+            return "::\(command) \(properties.joined(separator: ","))::\(Self.githubData(message + " [\(finding.rule)]"))\n"
+        }.joined()
+    }
+
+    private static func githubData(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func githubProperty(_ text: String) -> String {
+        githubData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+/// A double-quoted YAML scalar: JSON's escapes are valid YAML ones. Shared by the report and catalog renderings.
+func yamlScalar(_ string: String) -> String {
+    var writer = JSONWriter(capacity: string.utf8.count + 2)
+    writer.writeString(string)
+    return String(decoding: writer.bytes, as: UTF8.self)
+}

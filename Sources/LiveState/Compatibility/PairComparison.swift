@@ -1,0 +1,383 @@
+/// One reader–writer comparison: what app version `reader` does with payloads written for
+/// version `writer`, field by field, in both scopes.
+///
+/// The walk mirrors the tolerant decoder (`ContentStateDecoder`): a missing key takes the
+/// field's default (or nil when optional) or makes the enclosing object invalid; an invalid
+/// value takes the field's default under `on-invalid: default`, or makes the enclosing object
+/// invalid, up to the content-state itself, where the app drops the update. `Reaction` carries
+/// that chain down the walk. A strict reader (synthesized `Codable`) has no defaults, fallbacks,
+/// aliases or constraints: every missing non-optional key and every value of the wrong type
+/// drops the update.
+struct PairComparison {
+    let schema: Schema
+    let reader: SchemaVersion
+    let writer: SchemaVersion
+    let options: CompatibilityChecker.Options
+    /// Whether the reader decodes with synthesized `Codable`.
+    let isStrict: Bool
+    private(set) var findings: [CompatibilityFinding] = []
+
+    init(schema: Schema, reader: SchemaVersion, writer: SchemaVersion, options: CompatibilityChecker.Options) {
+        self.schema = schema
+        self.reader = reader
+        self.writer = writer
+        self.options = options
+        self.isStrict = schema.isStrict(reader.version)
+    }
+
+    /// The reader's version number.
+    var readerNumber: Int { reader.version }
+    /// The writer's version number.
+    var writerNumber: Int { writer.version }
+    var readerIsNewer: Bool { reader.version > writer.version }
+    var direction: CompatibilityDirection { readerIsNewer ? .newAppReadsOld : .oldAppReadsNew }
+
+    /// What happens to the reader when a value at some level is invalid (or a required key missing).
+    enum Reaction: Equatable {
+        /// The invalid object reaches the content-state: the app drops the update.
+        case drops
+        /// The field at `pointer` takes its default (`isNull`: becomes null).
+        case fallsBack(pointer: String, isNull: Bool)
+    }
+
+    /// Where the walk is: the scope, each side's pointer, and the reaction of the enclosing level.
+    struct Place {
+        var scope: DiagnosticScope
+        var readerPointer = ""
+        var writerPointer = ""
+        /// What an invalid value at this level does: the enclosing field's reaction.
+        var onInvalid = Reaction.drops
+        /// The nearest declared positions, for fields (array items) without their own.
+        var readerPosition: SourcePosition?
+        var writerPosition: SourcePosition?
+        /// Whether the fields compared are array elements, which are never missing.
+        var isElement = false
+
+        func entering(reader: Field, writer: Field, token: String, onInvalid: Reaction) -> Place {
+            Place(
+                scope: scope,
+                readerPointer: JSONPointer.appending(token, to: readerPointer),
+                writerPointer: JSONPointer.appending(token, to: writerPointer),
+                onInvalid: onInvalid,
+                readerPosition: reader.position ?? readerPosition,
+                writerPosition: writer.position ?? writerPosition)
+        }
+    }
+
+    // MARK: - Running
+
+    /// Compares both scopes, then the version-wide rules.
+    mutating func run() {
+        compareObjects(reader: reader.contentState, writer: writer.contentState, at: Place(scope: .contentState))
+        compareObjects(reader: reader.attributes, writer: writer.attributes, at: Place(scope: .attributes))
+        if !readerIsNewer { checkTombstones() }
+        checkSize()
+    }
+
+    // MARK: - Objects
+
+    /// Matches the reader's fields with the writer's by name, then by alias, and compares each pair.
+    mutating func compareObjects(reader readerFields: [Field], writer writerFields: [Field], at place: Place) {
+        var matched = Set<Int>()
+        for field in readerFields {
+            if let index = writerFields.firstIndex(where: { $0.name == field.name }) {
+                matched.insert(index)
+                compareField(reader: field, writer: writerFields[index], at: place, readerName: field.name, writerName: field.name)
+            } else if let index = writerFields.firstIndex(where: { field.aliases.contains($0.name) }) {
+                // The reader lists the writer's key as an alias.
+                matched.insert(index)
+                let old = writerFields[index]
+                if isStrict {
+                    renamedUnknown(reader: field, writer: old, at: place)
+                } else {
+                    renamedKnown(reader: field, writer: old, at: place)
+                    compareField(reader: field, writer: old, at: place, readerName: field.name, writerName: old.name)
+                }
+            } else if let index = writerFields.firstIndex(where: { $0.aliases.contains(field.name) }) {
+                // The writer renamed the reader's key and lists it as an alias the reader cannot know.
+                matched.insert(index)
+                renamedUnknown(reader: field, writer: writerFields[index], at: place)
+            } else {
+                missing(field, at: place)
+            }
+        }
+        for (index, field) in writerFields.enumerated() where !matched.contains(index) {
+            ignored(field, at: place)
+        }
+    }
+
+    private mutating func compareField(reader: Field, writer: Field, at parent: Place, readerName: String, writerName: String) {
+        var place = parent
+        place.readerPointer = JSONPointer.appending(readerName, to: parent.readerPointer)
+        place.writerPointer = JSONPointer.appending(writerName, to: parent.writerPointer)
+        place.readerPosition = reader.position ?? parent.readerPosition
+        place.writerPosition = writer.position ?? parent.writerPosition
+        compareField(reader: reader, writer: writer, at: place)
+    }
+
+    /// Compares one field present on both sides; `place` points at the field itself.
+    mutating func compareField(reader: Field, writer: Field, at place: Place) {
+        let promotion = TypePromotion.classify(writer: writer, reader: reader)
+        if !place.isElement {
+            comparePresence(reader: reader, writer: writer, at: place, promotion: promotion)
+        }
+        compareTypes(reader: reader, writer: writer, at: place, promotion: promotion)
+    }
+
+    // MARK: - Missing, ignored and renamed fields
+
+    /// The reader has a field the writer's version does not have.
+    private mutating func missing(_ field: Field, at parent: Place) {
+        let pointer = JSONPointer.appending(field.name, to: parent.readerPointer)
+        let name = display(pointer)
+        let position = field.position ?? parent.readerPosition
+        if readerIsNewer {
+            if isStrict && !field.isOptional {
+                report(.fieldAddedStrictClient, .error,
+                       "'\(name)' was added in v\(readerNumber) and is missing from every v\(writerNumber) payload; \(strictDrop)",
+                       at: parent, pointer: pointer, position: position)
+            } else if let value = field.missingValue {
+                report(.fieldAddedWithDefault, .info,
+                       "'\(name)' was added in v\(readerNumber); v\(writerNumber) payloads lack it, so it \(takes(value))",
+                       at: parent, pointer: pointer, position: position)
+            } else {
+                report(.fieldAddedWithoutDefault, severity(parent.onInvalid),
+                       "'\(name)' was added in v\(readerNumber) without a default and is missing from every v\(writerNumber) payload; \(consequence(parent.onInvalid))",
+                       at: parent, pointer: pointer, position: position)
+            }
+        } else {
+            if isStrict && !field.isOptional {
+                report(.fieldRemovedStrictClient, .error,
+                       "'\(name)' was removed in v\(writerNumber); \(strictDrop) on the missing key",
+                       at: parent, pointer: pointer, position: position)
+            } else if let value = field.missingValue {
+                report(.fieldRemovedDefaulted, field.isDeprecated ? .info : .warning,
+                       "'\(name)' was removed in v\(writerNumber); app v\(readerNumber) \(field.isDeprecated ? "(where it is deprecated) " : "")\(shows(value)) forever",
+                       at: parent, pointer: pointer, position: position)
+            } else {
+                report(.fieldRemovedRequired, severity(parent.onInvalid),
+                       "'\(name)' was removed in v\(writerNumber) but is required in v\(readerNumber); \(consequence(parent.onInvalid))",
+                       at: parent, pointer: pointer, position: position)
+            }
+        }
+    }
+
+    /// The writer has a field the reader does not know.
+    private mutating func ignored(_ field: Field, at parent: Place) {
+        let pointer = JSONPointer.appending(field.name, to: parent.writerPointer)
+        let position = field.position ?? parent.writerPosition
+        if readerIsNewer {
+            report(.fieldRemovedIgnored, .info,
+                   "'\(display(pointer))' was removed in v\(readerNumber); app v\(readerNumber) ignores it in v\(writerNumber) payloads",
+                   at: parent, pointer: pointer, position: position)
+        } else {
+            report(.fieldAddedIgnored, .info,
+                   "'\(display(pointer))' was added in v\(writerNumber); app v\(readerNumber) ignores it",
+                   at: parent, pointer: pointer, position: position)
+        }
+    }
+
+    /// The reader finds the writer's key under one of its aliases.
+    private mutating func renamedKnown(reader field: Field, writer old: Field, at parent: Place) {
+        let pointer = JSONPointer.appending(field.name, to: parent.readerPointer)
+        let oldPointer = JSONPointer.appending(old.name, to: parent.writerPointer)
+        report(.fieldRenamedAliasKnown, .info,
+               "'\(display(oldPointer))' was renamed '\(display(pointer))' in v\(readerNumber), which lists the old name under aliases and reads it from v\(writerNumber) payloads",
+               at: parent, pointer: pointer, position: field.position ?? parent.readerPosition)
+    }
+
+    /// The payload carries the field under a name the reader does not know.
+    private mutating func renamedUnknown(reader field: Field, writer other: Field, at parent: Place) {
+        let readerPointer = JSONPointer.appending(field.name, to: parent.readerPointer)
+        let writerPointer = JSONPointer.appending(other.name, to: parent.writerPointer)
+        let newer = readerIsNewer ? (field, readerPointer) : (other, writerPointer)
+        let outcome: String
+        if isStrict {
+            outcome = field.isOptional
+                ? "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and loses the value"
+                : "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and drops the update"
+        } else if let value = field.missingValue {
+            outcome = "app v\(readerNumber) misses the key and \(shows(value)) forever"
+        } else {
+            outcome = "app v\(readerNumber) misses the required key; \(consequence(parent.onInvalid))"
+        }
+        report(.fieldRenamedAliasUnknown, .error,
+               "v\(writerNumber) payloads carry '\(display(writerPointer))', and app v\(readerNumber) reads it only as '\(display(readerPointer))'; \(outcome)",
+               at: parent, pointer: newer.1, position: newer.0.position ?? (readerIsNewer ? parent.readerPosition : parent.writerPosition))
+    }
+
+    // MARK: - Optionality and defaults
+
+    /// Checks that every key the reader needs is there, and that defaults agree.
+    private mutating func comparePresence(reader: Field, writer: Field, at place: Place, promotion: TypePromotion) {
+        let name = display(place.readerPointer)
+        let writerMayOmit = writer.isOptional || writer.defaultValue != nil
+        if isStrict {
+            if !reader.isOptional && writerMayOmit {
+                let why = writer.isOptional ? "is optional in v\(writerNumber), so a payload may leave it out or send null" : "has a default in v\(writerNumber), so a payload may leave it out"
+                report(.strictClientOmittableKey, .error, "'\(name)' \(why); \(strictDrop) without it", at: place)
+            }
+            return
+        }
+        let rule: CompatibilityRule = readerIsNewer ? .fieldMadeRequired : .fieldMadeOptional
+        if writer.isOptional && !reader.isOptional {
+            if reader.missingValue == nil {
+                report(rule, severity(place.onInvalid),
+                       "'\(name)' is optional in v\(writerNumber) and required in v\(readerNumber): a payload without it (or with null) makes \(consequence(place.onInvalid))",
+                       at: place)
+            } else {
+                let reaction = invalidReaction(of: reader, at: place)
+                report(rule, severity(reaction),
+                       "'\(name)' is optional in v\(writerNumber) and not in v\(readerNumber): a missing key takes v\(readerNumber)'s default, but null is invalid; \(consequence(reaction))",
+                       at: place)
+            }
+            return
+        }
+        if writer.defaultValue != nil && !writer.isOptional && reader.missingValue == nil {
+            let severity = options.assumeDefaultElision ? severity(place.onInvalid) : .warning
+            report(rule, severity,
+                   "'\(name)' has a default in v\(writerNumber) and is required in v\(readerNumber): a server that elides defaults leaves the key out, and then \(consequence(place.onInvalid))",
+                   at: place)
+            return
+        }
+        guard promotion != .incompatible, let writerMissing = writer.missingValue, let readerMissing = reader.missingValue else { return }
+        if Self.differsBeyondMembers(writerMissing, readerMissing, writer: writer, reader: reader) {
+            let readerText = reader.defaultValue.map(ValueText.render) ?? "null"
+            if writer.defaultValue == nil {
+                report(.defaultChanged, .warning,
+                       "'\(name)' is optional without a default in v\(writerNumber): a payload leaves it out to mean null, and app v\(readerNumber) shows its default \(readerText)",
+                       at: place)
+            } else {
+                let writerText = ValueText.render(writerMissing)
+                let elision = options.assumeDefaultElision
+                    ? "a payload that elides the default leaves the key out, and app v\(readerNumber) sees \(readerText) instead of \(writerText)"
+                    : "if a server elides defaults, app v\(readerNumber) sees \(readerText) instead of \(writerText)"
+                report(.defaultChanged, options.assumeDefaultElision ? .error : .warning,
+                       "'\(name)' defaults to \(writerText) in v\(writerNumber) and to \(readerText) in v\(readerNumber); \(elision)",
+                       at: place)
+            }
+        }
+    }
+
+    /// Whether the values a missing key stands for differ, beyond what the members' own
+    /// defaults explain (those are reported at the members).
+    static func differsBeyondMembers(_ writerValue: Value, _ readerValue: Value, writer: Field, reader: Field) -> Bool {
+        guard case .object(let writerFields) = writer.type, case .object(let readerFields) = reader.type,
+              case .object(let writerMembers) = writerValue, case .object(let readerMembers) = readerValue else {
+            return !jsonEqual(writerValue, readerValue)
+        }
+        for member in readerMembers {
+            guard let other = writerMembers.first(where: { $0.name == member.name }),
+                  !jsonEqual(other.value, member.value) else { continue }
+            let writerField = writerFields.first { $0.name == member.name }
+            let readerField = readerFields.first { $0.name == member.name }
+            if let writerField, let readerField, let a = writerField.missingValue, let b = readerField.missingValue, !jsonEqual(a, b) {
+                continue
+            }
+            return true
+        }
+        return false
+    }
+
+    /// Whether two values are the same JSON: numbers compare by value, object members by name.
+    static func jsonEqual(_ lhs: Value, _ rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.int, _), (.double, _), (.date, _):
+            guard let left = number(lhs), let right = number(rhs) else { return false }
+            return left == right
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { jsonEqual($0, $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count && left.allSatisfy { member in
+                right.contains { $0.name == member.name && jsonEqual($0.value, member.value) }
+            }
+        case (.dateRange(let a, let b), .array(let right)), (.array(let right), .dateRange(let a, let b)):
+            return right.count == 2 && number(right[0]) == a && number(right[1]) == b
+        default:
+            return lhs == rhs
+        }
+    }
+
+    private static func number(_ value: Value) -> Double? {
+        switch value {
+        case .int(let int): Double(int)
+        case .double(let double), .date(let double): double
+        default: nil
+        }
+    }
+
+    // MARK: - Reactions and reporting
+
+    /// What an invalid value of `field` does: its default under `on-invalid: default`, else
+    /// whatever an invalid value does one level up. An invalid array element always makes the
+    /// whole array invalid, as in the decoder.
+    func invalidReaction(of field: Field, at place: Place) -> Reaction {
+        guard !place.isElement, field.onInvalid == .useDefault, let missing = field.missingValue else { return place.onInvalid }
+        return .fallsBack(pointer: place.readerPointer, isNull: missing.isNull && field.defaultValue == nil)
+    }
+
+    /// Error when the reader drops the update, warning when a field falls back; strict readers always drop.
+    func severity(_ reaction: Reaction) -> Severity {
+        if isStrict { return .error }
+        return reaction == .drops ? .error : .warning
+    }
+
+    /// What the reader ends up doing, as a clause.
+    func consequence(_ reaction: Reaction) -> String {
+        if isStrict { return strictDrop }
+        switch reaction {
+        case .drops:
+            return "app v\(readerNumber) drops the update"
+        case .fallsBack(let pointer, let isNull):
+            return isNull ? "'\(display(pointer))' becomes null" : "'\(display(pointer))' takes its default in app v\(readerNumber)"
+        }
+    }
+
+    var strictDrop: String {
+        "app v\(readerNumber) decodes with synthesized Codable and drops the update"
+    }
+
+    /// `takes its default X` or `is null`.
+    func takes(_ value: Value) -> String {
+        value.isNull ? "takes null" : "takes its default \(ValueText.render(value))"
+    }
+
+    /// `shows its default X` or `shows null`.
+    func shows(_ value: Value) -> String {
+        value.isNull ? "shows null" : "shows its default \(ValueText.render(value))"
+    }
+
+    /// A pointer as a name for messages: `courier/name`.
+    func display(_ pointer: String) -> String {
+        pointer.hasPrefix("/") ? String(pointer.dropFirst()) : pointer
+    }
+
+    /// Adds a finding about the field at `place`: the position and pointer of the newer side.
+    mutating func report(_ rule: CompatibilityRule, _ severity: Severity, _ message: String, at place: Place) {
+        let pointer = readerIsNewer ? place.readerPointer : place.writerPointer
+        let position = readerIsNewer ? place.readerPosition : place.writerPosition
+        report(rule, severity, message, at: place, pointer: pointer, position: position)
+    }
+
+    /// Adds a finding with an explicit pointer and position.
+    mutating func report(
+        _ rule: CompatibilityRule, _ severity: Severity, _ message: String,
+        at place: Place, pointer: String, position: SourcePosition?
+    ) {
+        report(rule, severity, message, scope: place.scope, pointer: pointer, position: position)
+    }
+
+    /// Adds a finding; the message gets the pair as its prefix.
+    mutating func report(
+        _ rule: CompatibilityRule, _ severity: Severity, _ message: String,
+        scope: DiagnosticScope, pointer: String, position: SourcePosition?, prefix: String? = nil
+    ) {
+        let scopeText = scope == .attributes ? " (attributes)" : ""
+        let lead = prefix ?? "app v\(readerNumber) reading v\(writerNumber) payloads\(scopeText): "
+        findings.append(CompatibilityFinding(
+            rule: rule.id, severity: severity, direction: direction,
+            readerVersion: reader.version, writerVersion: writer.version,
+            message: lead + message, file: schema.file, position: position,
+            scope: scope, pointer: pointer))
+    }
+}

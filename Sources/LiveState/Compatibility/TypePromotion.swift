@@ -1,0 +1,118 @@
+/// The JSON promotion table: how a reader's field type takes the JSON values a writer's field
+/// type produces, as Foundation's `JSONDecoder` (and the tolerant decoder) decode them.
+///
+/// | writer → reader | result |
+/// |---|---|
+/// | same type | `same`: compare enum values, object fields, array items, constraints |
+/// | int → double, int → date, int enum → int/double/date | `compatible`: every integer is a valid number |
+/// | date ↔ double | `compatible`: the same JSON number |
+/// | url → string, string enum → string | `compatible`: the same JSON string |
+/// | date-range → array of double/date (max-items ≥ 2) | `compatible`: `[lower, upper]` |
+/// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails |
+/// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
+/// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
+/// | anything else (another JSON kind) | `incompatible` |
+enum TypePromotion: Equatable {
+    /// The same type: compare what is inside.
+    case same
+    /// Every value the writer's type produces decodes in the reader's type.
+    case compatible(String)
+    /// Some values the writer's type produces fail in the reader's type.
+    case narrowed(String)
+    /// No value the writer's type produces decodes in the reader's type.
+    case incompatible
+
+    /// Classifies the writer's type against the reader's.
+    /// - Parameters:
+    ///   - writer: The field in the payload's version.
+    ///   - reader: The field in the app's version.
+    /// - Returns: The promotion.
+    static func classify(writer: Field, reader: Field) -> TypePromotion {
+        switch (writer.type, reader.type) {
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
+            (.dateRange, .dateRange), (.url, .url),
+            (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)),
+            (.array, .array), (.object, .object):
+            return .same
+        case (.int, .double):
+            return .compatible("every int is a valid double")
+        case (.int, .date):
+            return .compatible("an int is a valid date (seconds since 2001-01-01)")
+        case (.double, .date), (.date, .double):
+            return .compatible("date and double are the same JSON number (a date is seconds since 2001-01-01)")
+        case (.enumeration(.integers), .int), (.enumeration(.integers), .double), (.enumeration(.integers), .date):
+            return .compatible("an int enum's raw values are JSON integers")
+        case (.url, .string):
+            return .compatible("a URL is a JSON string")
+        case (.enumeration(.strings), .string):
+            return .compatible("a string enum's raw values are JSON strings")
+        case (.dateRange, .array(let items)):
+            switch items.type {
+            case .double, .date:
+                if let maxItems = reader.maxItems, maxItems < 2 {
+                    return .narrowed("a date-range is two numbers, and max-items is \(maxItems)")
+                }
+                return .compatible("a date-range is a JSON array of two numbers")
+            case .int:
+                return .narrowed("a date-range's bounds may have fractions, which int elements reject")
+            default:
+                return .incompatible
+            }
+        case (.array(let items), .dateRange):
+            switch items.type {
+            case .double, .date, .int, .enumeration(.integers):
+                return .narrowed("a date-range takes exactly [lower, upper] with lower <= upper")
+            default:
+                return .incompatible
+            }
+        case (.double, .int), (.date, .int):
+            return .narrowed("an int rejects numbers with a fraction, such as 1.5")
+        case (.double, .enumeration(.integers)), (.date, .enumeration(.integers)), (.int, .enumeration(.integers)):
+            return .narrowed("only the enum's listed raw values decode")
+        case (.string, .url), (.enumeration(.strings), .url):
+            return .narrowed("a url rejects strings that are not absolute URLs")
+        case (.string, .enumeration(.strings)), (.url, .enumeration(.strings)):
+            return .narrowed("only the enum's listed raw values decode")
+        default:
+            return .incompatible
+        }
+    }
+
+    /// The JSON kind a type is written as, for messages: `a JSON string`, `a JSON number`, …
+    static func jsonKind(_ type: FieldType) -> String {
+        switch type {
+        case .string, .url, .enumeration(.strings): "a JSON string"
+        case .int, .double, .date, .enumeration(.integers): "a JSON number"
+        case .bool: "a JSON boolean"
+        case .dateRange, .array: "a JSON array"
+        case .object: "a JSON object"
+        }
+    }
+
+    /// The type as a schema file writes it, with the enum's raw value kind: `string`, `enum of strings`.
+    static func describe(_ type: FieldType) -> String {
+        switch type {
+        case .enumeration(.strings): "enum of strings"
+        case .enumeration(.integers): "enum of integers"
+        case .array(let items): "array of \(describe(items.type))"
+        default: type.name
+        }
+    }
+
+    /// Whether two types have the same JSON shape: what a tombstone protects.
+    static func sameShape(_ lhs: FieldType, _ rhs: FieldType) -> Bool {
+        switch (lhs, rhs) {
+        case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
+            return true
+        case (.array(let left), .array(let right)):
+            return sameShape(left.type, right.type)
+        case (.object(let left), .object(let right)):
+            guard left.count == right.count else { return false }
+            return left.allSatisfy { field in right.contains { $0.name == field.name && sameShape($0.type, field.type) } }
+        case (.enumeration, _), (.array, _), (.object, _):
+            return false
+        default:
+            return lhs == rhs
+        }
+    }
+}

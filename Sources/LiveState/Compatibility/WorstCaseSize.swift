@@ -1,0 +1,164 @@
+/// The static worst case of a content-state's encoded size: the largest object a version's
+/// schema allows, as the device would re-encode it.
+///
+/// Strings count as `max-length` bytes plus the quotes (before escaping: a re-encoding device
+/// may also write `/` as `\/`), string enums as their longest raw value, integers at the width
+/// of their bounds (20 bytes unbounded), doubles and dates at 24 bytes (17 significant digits,
+/// a sign, a point and an exponent), date-ranges at 51, arrays at `max-items` elements.
+/// Optional fields count at least as `null`. A string without `max-length` or an array without
+/// `max-items` has no bound: `unbounded` lists them, and `bytes` is the worst case of the rest.
+///
+/// For example `{ title: { type: string, max-length: 8 }, done: { type: bool } }` is
+/// `{"title":"12345678","done":false}`: 2 braces + 8 (`"title":`) + 10 + 1 comma + 7 (`"done":`) + 5 = 33 bytes.
+public struct WorstCaseSize: Sendable, Hashable {
+    /// The worst case in bytes; a lower bound when `unbounded` is not empty.
+    public var bytes: Int
+    /// The worst case after the encoder's `--fit`: fields with `drop-priority` dropped and
+    /// `truncate` strings emptied; `nil` when that is still unbounded.
+    public var fittedBytes: Int?
+    /// Each top-level field's worst case, key and colon included, in schema order.
+    public var fields: [Entry]
+    /// The fields without a bound, in schema order.
+    public var unbounded: [Unbounded]
+
+    /// One top-level field's share of the worst case.
+    public struct Entry: Sendable, Hashable {
+        /// The field's key.
+        public var name: String
+        /// `"key":value` at its worst, in bytes; a lower bound when the field is unbounded.
+        public var bytes: Int
+    }
+
+    /// A field that makes the worst case unbounded.
+    public struct Unbounded: Sendable, Hashable {
+        /// The field's JSON Pointer; array elements use the token `-`.
+        public var pointer: String
+        /// `max-length` or `max-items`: the constraint it lacks.
+        public var missing: String
+        /// Where the field is declared.
+        public var position: SourcePosition?
+    }
+
+    /// Whether every field has a bound.
+    public var isBounded: Bool { unbounded.isEmpty }
+
+    /// The worst case of an object with the given fields, such as a version's content-state.
+    /// - Parameter fields: The object's fields.
+    /// - Returns: The worst case.
+    public init(fields: [Field]) {
+        var measure = Measure()
+        let object = measure.object(fields, pointer: "", position: nil)
+        self.bytes = object.bytes
+        self.fittedBytes = object.fittedBytes
+        self.fields = measure.topLevel
+        self.unbounded = measure.unbounded
+    }
+
+    /// The worst case of a version's content-state.
+    /// - Parameter version: The schema version.
+    /// - Returns: The worst case.
+    public static func contentState(of version: SchemaVersion) -> WorstCaseSize {
+        WorstCaseSize(fields: version.contentState)
+    }
+
+    /// The widest double or date: 17 significant digits, sign, point and exponent.
+    public static let doubleBytes = 24
+}
+
+/// The walk that computes a `WorstCaseSize`.
+private struct Measure {
+    var topLevel: [WorstCaseSize.Entry] = []
+    var unbounded: [WorstCaseSize.Unbounded] = []
+
+    /// A size and the size after fitting (`nil`: unbounded after fitting).
+    struct Size {
+        var bytes: Int
+        var fittedBytes: Int?
+    }
+
+    mutating func object(_ fields: [Field], pointer: String, position: SourcePosition?) -> Size {
+        var bytes = 2
+        var fitted: Int? = 2
+        var keptMembers = 0
+        for (index, field) in fields.enumerated() {
+            let fieldPointer = JSONPointer.appending(field.name, to: pointer)
+            let key = Self.stringBytes(field.name) + 1
+            let value = self.value(field, pointer: fieldPointer, position: field.position ?? position)
+            let member = key + value.bytes
+            bytes += member + (index > 0 ? 1 : 0)
+            if pointer.isEmpty { topLevel.append(.init(name: field.name, bytes: member)) }
+            if field.dropPriority != nil { continue }
+            if let value = value.fittedBytes, let sum = fitted {
+                fitted = sum + key + value + (keptMembers > 0 ? 1 : 0)
+            } else {
+                fitted = nil
+            }
+            keptMembers += 1
+        }
+        return Size(bytes: bytes, fittedBytes: fitted)
+    }
+
+    mutating func value(_ field: Field, pointer: String, position: SourcePosition?) -> Size {
+        var size = bareValue(field, pointer: pointer, position: position)
+        if field.isOptional {
+            size.bytes = max(size.bytes, 4)
+            size.fittedBytes = size.fittedBytes.map { max($0, 4) }
+        }
+        return size
+    }
+
+    private mutating func bareValue(_ field: Field, pointer: String, position: SourcePosition?) -> Size {
+        switch field.type {
+        case .string, .url:
+            guard let maxLength = field.maxLength else {
+                unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
+                return Size(bytes: 2, fittedBytes: field.truncate ? 2 : nil)
+            }
+            return Size(bytes: maxLength + 2, fittedBytes: field.truncate ? 2 : maxLength + 2)
+        case .int:
+            return fixed(Self.integerWidth(minimum: field.minimum, maximum: field.maximum))
+        case .double, .date:
+            return fixed(WorstCaseSize.doubleBytes)
+        case .bool:
+            return fixed(5)
+        case .dateRange:
+            return fixed(2 * WorstCaseSize.doubleBytes + 3)
+        case .enumeration(.strings(let values)):
+            return fixed(values.map(Self.stringBytes).max() ?? 2)
+        case .enumeration(.integers(let values)):
+            return fixed(values.map { String($0).utf8.count }.max() ?? 1)
+        case .array(let items):
+            let element = value(items, pointer: JSONPointer.appending("-", to: pointer), position: items.position ?? position)
+            guard let maxItems = field.maxItems else {
+                unbounded.append(.init(pointer: pointer, missing: "max-items", position: position))
+                return Size(bytes: 2, fittedBytes: nil)
+            }
+            let commas = max(maxItems - 1, 0)
+            return Size(
+                bytes: 2 + maxItems * element.bytes + commas,
+                fittedBytes: element.fittedBytes.map { 2 + maxItems * $0 + commas })
+        case .object(let fields):
+            return object(fields, pointer: pointer, position: position)
+        }
+    }
+
+    private func fixed(_ bytes: Int) -> Size { Size(bytes: bytes, fittedBytes: bytes) }
+
+    /// A string's length as a JSON literal, quotes included.
+    static func stringBytes(_ string: String) -> Int {
+        var writer = JSONWriter(capacity: string.utf8.count + 2)
+        writer.writeString(string)
+        return writer.bytes.count
+    }
+
+    /// The widest integer between the bounds, in bytes.
+    static func integerWidth(minimum: Double?, maximum: Double?) -> Int {
+        let low = minimum.map { clamp($0.rounded(.up)) } ?? Int.min
+        let high = maximum.map { clamp($0.rounded(.down)) } ?? Int.max
+        return max(String(low).utf8.count, String(high).utf8.count)
+    }
+
+    private static func clamp(_ double: Double) -> Int {
+        Int(exactly: double) ?? (double < 0 ? Int.min : Int.max)
+    }
+}

@@ -1,0 +1,429 @@
+import Foundation
+
+/// Writes the content-state (or a whole APNs body) for one schema version.
+///
+/// Output is compact JSON in schema key order, `/` never escaped, doubles in their shortest
+/// round-trip form, dates as seconds since 2001-01-01: what the device's `JSONDecoder` reads,
+/// and what `ContentStateDecoder` reads back to the same state.
+///
+/// ```swift
+/// let encoder = try ContentStateEncoder(schema: schema, version: 3, options: .init(elideDefaults: true, fit: true))
+/// let result = encoder.encodePayload(state, envelope: .init(event: "update", timestamp: now))
+/// send(result.bytes)
+/// ```
+public struct ContentStateEncoder: Sendable {
+    /// What the encoder may change to save bytes.
+    public struct Options: Sendable, Hashable {
+        /// Omit a value equal to its default where every app version decodes tolerantly with
+        /// that same default.
+        public var elideDefaults: Bool
+        /// When over budget, drop `drop-priority` fields (lowest first), then shorten
+        /// `truncate` strings, until the payload fits.
+        public var fit: Bool
+        /// The push is a broadcast: the body limit is 5120 bytes.
+        public var broadcast: Bool
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - elideDefaults: Whether to omit safe defaults.
+        ///   - fit: Whether to fit the budget.
+        ///   - broadcast: Whether the push is a broadcast.
+        public init(elideDefaults: Bool = false, fit: Bool = false, broadcast: Bool = false) {
+            self.elideDefaults = elideDefaults
+            self.fit = fit
+            self.broadcast = broadcast
+        }
+    }
+
+    /// The `aps` keys around a content-state.
+    public struct Envelope: Sendable, Hashable {
+        /// `start`, `update` or `end`.
+        public var event: String
+        /// UNIX seconds.
+        public var timestamp: Int
+        /// UNIX seconds after which the activity shows as stale.
+        public var staleDate: Int?
+        /// UNIX seconds at which an ended activity leaves the screen.
+        public var dismissalDate: Int?
+        /// The relevance score.
+        public var relevanceScore: Double?
+        /// The alert object (`{title, body, sound}`), required on start.
+        public var alert: Value?
+        /// The static attributes of a start; `attributes-type` is taken from the schema.
+        public var attributes: Value?
+
+        /// Creates an envelope.
+        /// - Parameters:
+        ///   - event: `start`, `update` or `end`.
+        ///   - timestamp: UNIX seconds.
+        ///   - staleDate: UNIX seconds.
+        ///   - dismissalDate: UNIX seconds.
+        ///   - relevanceScore: The relevance score.
+        ///   - alert: The alert.
+        ///   - attributes: The static attributes, for a start.
+        public init(
+            event: String = "update", timestamp: Int, staleDate: Int? = nil, dismissalDate: Int? = nil,
+            relevanceScore: Double? = nil, alert: Value? = nil, attributes: Value? = nil
+        ) {
+            self.event = event
+            self.timestamp = timestamp
+            self.staleDate = staleDate
+            self.dismissalDate = dismissalDate
+            self.relevanceScore = relevanceScore
+            self.alert = alert
+            self.attributes = attributes
+        }
+    }
+
+    /// The schema.
+    public let schema: Schema
+    /// The version written for.
+    public let version: SchemaVersion
+    /// What the encoder may change.
+    public var options: Options
+    /// The top-level fields whose default values may be left out.
+    let elidable: Set<String>
+
+    /// Creates an encoder for one version of a schema.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - version: The version to write; `nil` writes the newest.
+    ///   - options: What the encoder may change.
+    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
+    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
+        let number = version ?? schema.latest?.version ?? 0
+        guard let found = schema.version(number) else {
+            throw ContentStateDecoder.UnknownVersion(version: number, available: schema.versions.map(\.version))
+        }
+        self.schema = schema
+        self.version = found
+        self.options = options
+        self.elidable = Self.elidableFields(schema: schema, version: found)
+    }
+
+    /// The top-level fields of `version` whose default may be left out: every version of the
+    /// schema either does not know the key, or decodes tolerantly with the same default.
+    static func elidableFields(schema: Schema, version: SchemaVersion) -> Set<String> {
+        var names: Set<String> = []
+        for field in version.contentState {
+            guard let value = field.defaultValue else { continue }
+            let safe = schema.versions.allSatisfy { other in
+                let known = other.contentState.first { $0.name == field.name || $0.aliases.contains(field.name) }
+                guard let known else { return true }
+                return !schema.isStrict(other.version) && known.defaultValue == value
+            }
+            if safe { names.insert(field.name) }
+        }
+        return names
+    }
+
+    // MARK: - Encoding
+
+    /// Writes a state's content-state.
+    /// - Parameters:
+    ///   - state: The state: an object; missing fields take their defaults.
+    /// - Returns: The bytes and what the encoder did.
+    public func encode(_ state: Value) -> EncodeResult {
+        encode(state, envelope: nil)
+    }
+
+    /// Writes a whole APNs body around a state.
+    /// - Parameters:
+    ///   - state: The state: an object; missing fields take their defaults.
+    ///   - envelope: The `aps` keys.
+    /// - Returns: The bytes and what the encoder did.
+    public func encodePayload(_ state: Value, envelope: Envelope) -> EncodeResult {
+        encode(state, envelope: envelope)
+    }
+
+    /// Writes any `Encodable` state: it is encoded into a `Value`, checked and completed against
+    /// the version like a state read from a file, then written.
+    /// - Parameters:
+    ///   - value: The state.
+    ///   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
+    /// - Returns: The bytes and what the encoder did.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode<T: Encodable>(_ value: T, envelope: Envelope? = nil) throws -> EncodeResult {
+        let tree = try ValueEncoder.encode(value)
+        var writer = JSONWriter()
+        writer.write(tree)
+        let (state, problems) = readState(writer.bytes)
+        var result = encode(state ?? .object([]), envelope: envelope)
+        result.diagnostics = problems + result.diagnostics
+        if state == nil { result.bytes = [] }
+        return result
+    }
+
+    /// Reads a state given as JSON: missing fields take defaults; anything that does not fit the
+    /// version (unknown keys, invalid values, unknown enum values) is an error, since the state is
+    /// what a server means to send.
+    /// - Parameters:
+    ///   - bytes: The JSON text of a content-state object.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The complete state, or `nil`, and the problems found.
+    public func readState(_ bytes: some ContiguousBytes, file: String? = nil) -> (state: Value?, diagnostics: [Diagnostic]) {
+        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [version])
+        guard let decoder = try? ContentStateDecoder(schema: tolerant, version: version.version) else { return (nil, []) }
+        let result = decoder.decode(contentState: bytes, file: file)
+        var problems: [Diagnostic] = []
+        for var diagnostic in result.diagnostics where diagnostic.code != DecodeCode.defaulted.rawValue {
+            if diagnostic.code == DecodeCode.unknownKey.rawValue {
+                diagnostic.severity = .error
+                diagnostic.message = "version \(version.version) has no field '\(diagnostic.pointer.map { String($0.dropFirst()) } ?? "")'"
+            } else if diagnostic.severity == .warning && diagnostic.code != DecodeCode.duplicateKey.rawValue {
+                diagnostic.severity = .error
+                diagnostic.message += " (the state does not fit version \(version.version))"
+            }
+            problems.append(diagnostic)
+        }
+        let failed = problems.contains { $0.severity == .error }
+        return (failed ? nil : result.state, problems)
+    }
+
+    private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
+        var diagnostics: [Diagnostic] = []
+        guard case .object(let given) = state else {
+            return EncodeResult(bytes: [], diagnostics: [Self.error(.invalidState, "the state must be an object")])
+        }
+        // Every field in schema order; missing ones take their defaults.
+        var members: [Value.Member] = []
+        members.reserveCapacity(version.contentState.count)
+        var problem = false
+        for field in version.contentState {
+            let value = given.first { $0.name == field.name }?.value ?? field.missingValue
+            guard let value else {
+                diagnostics.append(Self.error(.invalidState, "required field '\(field.name)' has no value", pointer: "/" + field.name))
+                problem = true
+                continue
+            }
+            if let violation = field.violation(of: value) {
+                diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(violation)", pointer: JSONPointer.appending(field.name, to: "")))
+                problem = true
+            }
+            if field.isOptional && value.isNull && field.defaultValue == nil { continue }
+            members.append(.init(field.name, value))
+        }
+        for member in given where !version.contentState.contains(where: { $0.name == member.name }) {
+            diagnostics.append(Self.error(.invalidState, "version \(version.version) has no field '\(member.name)'", pointer: JSONPointer.appending(member.name, to: "")))
+            problem = true
+        }
+        if problem { return EncodeResult(bytes: [], diagnostics: diagnostics) }
+
+        if options.elideDefaults {
+            members.removeAll { member in
+                guard elidable.contains(member.name),
+                      let field = version.field(member.name), field.defaultValue == member.value else { return false }
+                diagnostics.append(Self.note(.elidedDefault, "'\(member.name)' equals its default in every app version that reads it, and is left out",
+                                             pointer: JSONPointer.appending(member.name, to: "")))
+                return true
+            }
+        }
+
+        var output = write(members, envelope: envelope)
+        if options.fit, !output.budget.fits {
+            output = fit(members, envelope: envelope, diagnostics: &diagnostics)
+        }
+        if !output.budget.fits {
+            diagnostics.append(Self.error(.overBudget, output.budget.overMessage(fitted: options.fit)))
+        }
+        return EncodeResult(bytes: output.bytes, diagnostics: diagnostics, budget: output.budget.byteBudget)
+    }
+
+    // MARK: - Writing
+
+    struct Written {
+        var bytes: [UInt8]
+        var budget: Measure
+    }
+
+    /// The three limits a payload must hold.
+    struct Measure {
+        var limit: Int
+        var body: Int
+        var contentState: Int
+        var worstCase: Int
+
+        var fits: Bool {
+            body <= limit && contentState <= ByteBudget.contentStateLimit && worstCase <= ByteBudget.contentStateLimit
+        }
+
+        /// Bytes to save for every limit to hold.
+        var excess: Int {
+            max(body - limit, contentState - ByteBudget.contentStateLimit, worstCase - ByteBudget.contentStateLimit)
+        }
+
+        var byteBudget: ByteBudget {
+            ByteBudget(limit: limit, body: body, contentState: contentState, deviceWorstCase: worstCase)
+        }
+
+        func overMessage(fitted: Bool) -> String {
+            let sizes = "body \(body) of \(limit) bytes, content-state \(contentState) of \(ByteBudget.contentStateLimit), device worst case \(worstCase) of \(ByteBudget.contentStateLimit)"
+            return fitted
+                ? "the payload does not fit even with every drop-priority field dropped and every truncate string shortened: \(sizes)"
+                : "the payload is over budget (\(sizes)); --fit may drop or shorten fields the schema allows"
+        }
+    }
+
+    func write(_ members: [Value.Member], envelope: Envelope?) -> Written {
+        var writer = JSONWriter(capacity: 512)
+        if let envelope {
+            writer.append(#"{"aps":{"timestamp":"#)
+            writer.append(String(envelope.timestamp))
+            writer.append(#","event":"#)
+            writer.writeString(envelope.event)
+            if envelope.event == "start" {
+                if let type = schema.attributesType {
+                    writer.append(#","attributes-type":"#)
+                    writer.writeString(type)
+                }
+                writer.append(#","attributes":"#)
+                writer.write(envelope.attributes ?? .object([]))
+            }
+            if let alert = envelope.alert {
+                writer.append(#","alert":"#)
+                writer.write(alert)
+            }
+            if let relevanceScore = envelope.relevanceScore {
+                writer.append(#","relevance-score":"#)
+                writer.writeNumber(relevanceScore)
+            }
+            if let staleDate = envelope.staleDate {
+                writer.append(#","stale-date":"#)
+                writer.append(String(staleDate))
+            }
+            if let dismissalDate = envelope.dismissalDate {
+                writer.append(#","dismissal-date":"#)
+                writer.append(String(dismissalDate))
+            }
+            writer.append(#","content-state":"#)
+        }
+        let start = writer.bytes.count
+        writer.write(.object(members))
+        let contentState = writer.bytes.count - start
+        if envelope != nil { writer.append("}}") }
+        let limit = options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
+        let worstCase = ByteBudget.deviceWorstCase(.object(fullState(members)))
+        return Written(bytes: writer.bytes, budget: Measure(limit: limit, body: writer.bytes.count, contentState: contentState, worstCase: worstCase))
+    }
+
+    /// The state the device decodes from `members`: left-out fields take their defaults.
+    func fullState(_ members: [Value.Member]) -> [Value.Member] {
+        guard members.count < version.contentState.count else { return members }
+        return version.contentState.compactMap { field in
+            if let member = members.first(where: { $0.name == field.name }) { return member }
+            return field.missingValue.map { Value.Member(field.name, $0) }
+        }
+    }
+
+    // MARK: - Fitting
+
+    private func fit(_ original: [Value.Member], envelope: Envelope?, diagnostics: inout [Diagnostic]) -> Written {
+        var members = original
+        var output = write(members, envelope: envelope)
+        // 1. Drop `drop-priority` fields, lowest first.
+        let droppable = version.contentState
+            .filter { $0.dropPriority != nil && $0.missingValue != nil }
+            .sorted { ($0.dropPriority ?? 0, $0.name) < ($1.dropPriority ?? 0, $1.name) }
+        for field in droppable where !output.budget.fits {
+            guard let index = members.firstIndex(where: { $0.name == field.name }) else { continue }
+            members.remove(at: index)
+            output = write(members, envelope: envelope)
+            diagnostics.append(Self.note(.droppedToFit, "'\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is left out to fit the budget; the app shows its default",
+                                         pointer: JSONPointer.appending(field.name, to: "")))
+        }
+        // 2. Shorten `truncate` strings, longest first, on a character boundary, ending in "…".
+        let truncatable = version.contentState.filter { field in
+            field.truncate && members.contains { $0.name == field.name }
+        }
+        var candidates = truncatable.compactMap { field -> (name: String, length: Int)? in
+            guard case .string(let text)? = members.first(where: { $0.name == field.name })?.value else { return nil }
+            return (field.name, ByteBudget.escapedLength(text))
+        }
+        candidates.sort { ($0.length, $1.name) > ($1.length, $0.name) }
+        for candidate in candidates where !output.budget.fits {
+            guard let index = members.firstIndex(where: { $0.name == candidate.name }),
+                  case .string(let text) = members[index].value else { continue }
+            let shortened = Self.shorten(text, by: output.budget.excess)
+            members[index].value = .string(shortened)
+            output = write(members, envelope: envelope)
+            diagnostics.append(Self.note(.truncatedToFit, "'\(candidate.name)' is shortened from \(text.utf8.count) to \(shortened.utf8.count) bytes to fit the budget",
+                                         pointer: JSONPointer.appending(candidate.name, to: "")))
+        }
+        return output
+    }
+
+    /// Shortens a string so its JSON form, `/` escaped, is at least `excess` bytes smaller,
+    /// cutting on a character boundary and appending "…" (3 bytes).
+    static func shorten(_ text: String, by excess: Int) -> String {
+        let ellipsis = "…"
+        var target = ByteBudget.escapedLength(text) - excess - ellipsis.utf8.count
+        guard target > 2 else { return ellipsis }
+        target -= 2  // the quotes
+        var kept = ""
+        var length = 0
+        for character in text {
+            let size = ByteBudget.escapedLength(String(character)) - 2
+            if length + size > target { break }
+            kept.append(character)
+            length += size
+        }
+        return kept + ellipsis
+    }
+
+    // MARK: - Findings
+
+    static func error(_ code: EncodeCode, _ message: String, pointer: String? = nil) -> Diagnostic {
+        Diagnostic(code: code.rawValue, severity: code.severity, message: message, scope: .contentState, pointer: pointer)
+    }
+
+    static func note(_ code: EncodeCode, _ message: String, pointer: String? = nil) -> Diagnostic {
+        Diagnostic(code: code.rawValue, severity: code.severity, message: message, scope: .contentState, pointer: pointer)
+    }
+}
+
+/// What encoding produced.
+public struct EncodeResult: Sendable, Hashable {
+    /// The JSON text; empty when the state could not be written.
+    public var bytes: [UInt8]
+    /// What the encoder did (defaults elided, fields dropped or shortened) and any errors.
+    public var diagnostics: [Diagnostic]
+    /// The payload's byte budget, when it was written.
+    public var budget: ByteBudget?
+
+    /// Creates a result.
+    /// - Parameters:
+    ///   - bytes: The JSON text.
+    ///   - diagnostics: What happened.
+    ///   - budget: The byte budget.
+    public init(bytes: [UInt8], diagnostics: [Diagnostic], budget: ByteBudget? = nil) {
+        self.bytes = bytes
+        self.diagnostics = diagnostics
+        self.budget = budget
+    }
+
+    /// Whether the payload was written and fits: no error among the diagnostics.
+    public var succeeded: Bool { !bytes.isEmpty && !diagnostics.contains { $0.severity == .error } }
+}
+
+/// The diagnostic codes of the encoder.
+public enum EncodeCode: String, Sendable, Hashable, CaseIterable {
+    /// The state does not fit the version: a required field without a value, an invalid value,
+    /// a field the version does not have (error).
+    case invalidState = "invalid-state"
+    /// A value equal to its default was left out (info).
+    case elidedDefault = "elided-default"
+    /// A `drop-priority` field was left out to fit the budget (info).
+    case droppedToFit = "dropped-to-fit"
+    /// A `truncate` string was shortened to fit the budget (info).
+    case truncatedToFit = "truncated-to-fit"
+    /// The payload is over budget, and `--fit` could not or was not asked to help (error).
+    case overBudget = "over-budget"
+
+    /// The severity the encoder gives this code.
+    public var severity: Severity {
+        switch self {
+        case .invalidState, .overBudget: .error
+        case .elidedDefault, .droppedToFit, .truncatedToFit: .info
+        }
+    }
+}

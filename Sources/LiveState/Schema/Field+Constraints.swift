@@ -1,0 +1,164 @@
+extension Field {
+    /// Checks a value against this field's type and constraints.
+    ///
+    /// A value passes when it has the field's type (`.null` only for an optional field) and
+    /// stays within `minimum`/`maximum`, `max-length` (UTF-8 bytes), `max-items`, the enum's
+    /// values, and `lower <= upper` for a date range. Arrays check every element against
+    /// `items`; objects check every member against its field, refuse members the object does
+    /// not declare and require every required field.
+    ///
+    /// Nested problems name their place as a JSON Pointer relative to this value:
+    /// `/courier/name: 65 bytes is longer than max-length 64`.
+    /// - Parameter value: A decoded, default or to-be-encoded value.
+    /// - Returns: `nil` when the value is valid, otherwise a short message saying what is wrong.
+    public func violation(of value: Value) -> String? {
+        if case .null = value {
+            return isOptional ? nil : "null, but the field is not optional"
+        }
+        switch (type, value) {
+        case (.string, .string(let string)):
+            return lengthViolation(string)
+        case (.url, .string(let string)):
+            if !Field.isAbsoluteURL(string) {
+                return "'\(Field.shortened(string))' is not an absolute URL"
+            }
+            return lengthViolation(string)
+        case (.int, .int(let int)):
+            return rangeViolation(Double(int), shown: String(int))
+        case (.double, .double(let double)), (.date, .date(let double)):
+            guard double.isFinite else { return "\(double) is not a finite number" }
+            return rangeViolation(double, shown: Field.format(double))
+        case (.bool, .bool):
+            return nil
+        case (.dateRange, .dateRange(let lower, let upper)):
+            guard lower.isFinite, upper.isFinite else { return "a date range needs finite bounds" }
+            if lower > upper {
+                return "lower bound \(Field.format(lower)) is after upper bound \(Field.format(upper))"
+            }
+            return nil
+        case (.enumeration(let values), .string), (.enumeration(let values), .int):
+            if values.contains(value) { return nil }
+            return "\(Field.describe(value)) is not one of \(Field.list(values))"
+        case (.array(let items), .array(let elements)):
+            if let maxItems, elements.count > maxItems {
+                return "\(elements.count) items is more than max-items \(maxItems)"
+            }
+            for (index, element) in elements.enumerated() {
+                if let problem = items.violation(of: element) {
+                    return Field.nest(problem, under: String(index))
+                }
+            }
+            return nil
+        case (.object(let fields), .object(let members)):
+            return Field.objectViolation(fields: fields, members: members)
+        default:
+            return "expected \(type.article), found \(Field.describe(value))"
+        }
+    }
+
+    private func lengthViolation(_ string: String) -> String? {
+        let bytes = string.utf8.count
+        if let maxLength, bytes > maxLength {
+            return "\(bytes) bytes is longer than max-length \(maxLength)"
+        }
+        return nil
+    }
+
+    /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.
+    func rangeViolation(_ number: Double, shown: String? = nil) -> String? {
+        let shown = shown ?? Field.format(number)
+        if let minimum, number < minimum {
+            return "\(shown) is less than minimum \(Field.format(minimum))"
+        }
+        if let maximum, number > maximum {
+            return "\(shown) is greater than maximum \(Field.format(maximum))"
+        }
+        return nil
+    }
+
+    private static func objectViolation(fields: [Field], members: [Value.Member]) -> String? {
+        for (index, member) in members.enumerated() {
+            guard let field = fields.first(where: { $0.name == member.name }) else {
+                return "unknown member '\(member.name)'"
+            }
+            if members[..<index].contains(where: { $0.name == member.name }) {
+                return "member '\(member.name)' appears twice"
+            }
+            if let problem = field.violation(of: member.value) {
+                return nest(problem, under: member.name)
+            }
+        }
+        for field in fields where field.isRequired {
+            if !members.contains(where: { $0.name == field.name }) {
+                return "missing required member '\(field.name)'"
+            }
+        }
+        return nil
+    }
+
+    /// Prefixes a nested problem with the JSON Pointer token of the member or element it is in.
+    private static func nest(_ problem: String, under token: String) -> String {
+        let escaped = JSONPointer.escape(token)
+        if problem.hasPrefix("/") {
+            return "/" + escaped + problem
+        }
+        return "/" + escaped + ": " + problem
+    }
+
+    /// Whether `string` starts with an RFC 3986 scheme followed by `:` and something more,
+    /// and holds no whitespace or control characters.
+    static func isAbsoluteURL(_ string: String) -> Bool {
+        let bytes = string.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else {
+            return false
+        }
+        var index = bytes.startIndex
+        guard Field.isLetter(bytes[index]) else { return false }
+        index = bytes.index(after: index)
+        while index < colon {
+            let byte = bytes[index]
+            let allowed = Field.isLetter(byte) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard allowed else { return false }
+            index = bytes.index(after: index)
+        }
+        guard bytes.index(after: colon) < bytes.endIndex else { return false }
+        return !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// A number as a schema author would write it: `64`, not `64.0`.
+    static func format(_ number: Double) -> String {
+        ValueText.number(number)
+    }
+
+    /// A short description of a value for messages: `the string 'x'`, `the integer 3`.
+    static func describe(_ value: Value) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): "the boolean \(bool)"
+        case .int(let int): "the integer \(int)"
+        case .double(let double): "the number \(format(double))"
+        case .string(let string): "the string '\(shortened(string))'"
+        case .date(let date): "the date \(format(date))"
+        case .dateRange: "a date range"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private static func list(_ values: EnumValues) -> String {
+        let shown: [String] = switch values {
+        case .strings(let strings): strings.prefix(10).map { $0 }
+        case .integers(let integers): integers.prefix(10).map(String.init)
+        }
+        return shown.joined(separator: ", ") + (values.count > 10 ? ", …" : "")
+    }
+
+    private static func shortened(_ string: String) -> String {
+        string.count > 40 ? String(string.prefix(40)) + "…" : string
+    }
+}

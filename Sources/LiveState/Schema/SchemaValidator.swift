@@ -1,0 +1,303 @@
+/// The semantic checks of a schema that need no YAML, so a schema built in Swift is checked
+/// the same way as one loaded from a file.
+///
+/// Every diagnostic has severity `.error`, scope `.schema`, the schema's `file`, and a JSON
+/// Pointer into the schema document as a schema file would spell it:
+/// `/versions/0/content-state/courier/fields/name/default`. Positions come from
+/// `Field.position` and `SchemaVersion.position` when the model has them.
+public enum SchemaValidator {
+    /// Checks a schema's versions, fields, defaults, tombstones and strict clients.
+    ///
+    /// The checks: version numbers positive and strictly increasing; no field name twice in
+    /// one object and none equal to another field's alias; constraints that fit the field's
+    /// type and each other; defaults and enum fallbacks that pass `Field.violation(of:)`;
+    /// `removed` naming only fields of the previous version that this version dropped; a
+    /// removed name never returning with another type in any later version; `strictClients`
+    /// naming existing versions.
+    /// - Parameter schema: The schema to check.
+    /// - Returns: The problems found, in schema order; empty when the schema is valid.
+    public static func validate(_ schema: Schema) -> [Diagnostic] {
+        var run = ValidationRun(file: schema.file)
+        run.checkVersionOrder(schema.versions)
+        for (index, version) in schema.versions.enumerated() {
+            let pointer = "/versions/\(index)"
+            run.checkFields(version.contentState, pointer: pointer + "/content-state", fallbackPosition: version.position)
+            run.checkFields(version.attributes, pointer: pointer + "/attributes", fallbackPosition: version.position)
+        }
+        run.checkTombstones(schema.versions)
+        let numbers = Set(schema.versions.map(\.version))
+        for (index, client) in schema.strictClients.enumerated() where !numbers.contains(client) {
+            run.report(
+                .invalidConstraint,
+                "clients.strict names version \(client), which the schema does not declare",
+                at: nil, pointer: "/clients/strict/\(index)")
+        }
+        return run.diagnostics
+    }
+}
+
+/// The state of one `SchemaValidator.validate` call.
+private struct ValidationRun {
+    let file: String?
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String?) {
+        self.file = file
+    }
+
+    mutating func report(_ code: SchemaDiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String) {
+        diagnostics.append(Diagnostic(
+            code: code.rawValue, severity: .error, message: message,
+            file: file, position: position, scope: .schema, pointer: pointer))
+    }
+
+    // MARK: Versions
+
+    mutating func checkVersionOrder(_ versions: [SchemaVersion]) {
+        var seen: [Int: Int] = [:]
+        for (index, version) in versions.enumerated() {
+            let pointer = "/versions/\(index)/version"
+            if version.version <= 0 {
+                report(.versionOrder, "version \(version.version) is not a positive integer", at: version.position, pointer: pointer)
+            } else if seen[version.version] != nil {
+                report(.versionOrder, "version \(version.version) is declared twice", at: version.position, pointer: pointer)
+            } else if index > 0, versions[index - 1].version >= version.version {
+                report(
+                    .versionOrder,
+                    "version \(version.version) follows version \(versions[index - 1].version); versions are listed oldest first, strictly increasing",
+                    at: version.position, pointer: pointer)
+            }
+            if seen[version.version] == nil {
+                seen[version.version] = index
+            }
+        }
+    }
+
+    // MARK: Fields
+
+    mutating func checkFields(_ fields: [Field], pointer: String, fallbackPosition: SourcePosition?) {
+        var names: [String: Int] = [:]
+        for (index, field) in fields.enumerated() where names[field.name] == nil {
+            names[field.name] = index
+        }
+        for (index, field) in fields.enumerated() {
+            let fieldPointer = JSONPointer.appending(field.name, to: pointer)
+            let position = field.position ?? fallbackPosition
+            if let first = names[field.name], first != index {
+                report(.duplicateName, "field '\(field.name)' is declared twice", at: position, pointer: fieldPointer)
+            }
+            for (aliasIndex, alias) in field.aliases.enumerated() {
+                let aliasPointer = fieldPointer + "/aliases/\(aliasIndex)"
+                if alias == field.name {
+                    report(.duplicateName, "alias '\(alias)' is the field's own name", at: position, pointer: aliasPointer)
+                } else if names[alias] != nil {
+                    report(.duplicateName, "alias '\(alias)' of '\(field.name)' is the name of another field", at: position, pointer: aliasPointer)
+                } else if field.aliases[..<aliasIndex].contains(alias) {
+                    report(.duplicateName, "alias '\(alias)' is listed twice", at: position, pointer: aliasPointer)
+                } else if let other = fields[..<index].first(where: { $0.aliases.contains(alias) }) {
+                    report(.duplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(other.name)'", at: position, pointer: aliasPointer)
+                }
+            }
+            checkField(field, pointer: fieldPointer, position: position, isItems: false)
+        }
+    }
+
+    mutating func checkField(_ field: Field, pointer: String, position: SourcePosition?, isItems: Bool) {
+        let described = isItems ? "items" : "field '\(field.name)'"
+        checkConstraints(field, described: described, pointer: pointer, position: position)
+        if isItems {
+            if field.defaultValue != nil {
+                report(.invalidConstraint, "items may not have a default", at: position, pointer: pointer + "/default")
+            }
+            if field.isOptional {
+                report(.invalidConstraint, "items may not be optional", at: position, pointer: pointer + "/optional")
+            }
+        } else if field.dropPriority != nil, field.isRequired {
+            report(
+                .invalidConstraint,
+                "\(described) has a drop-priority but neither a default nor optional: true, so an app cannot decode a payload that omits it",
+                at: position, pointer: pointer + "/drop-priority")
+        }
+        if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue) {
+            report(
+                .invalidDefault, "default of \(described) is invalid: \(problem)",
+                at: position, pointer: pointer + "/default" + Self.nestedPointer(of: problem))
+        }
+        switch field.type {
+        case .enumeration(let values):
+            if let fallback = field.fallback, !values.contains(fallback) {
+                report(
+                    .invalidDefault,
+                    "fallback of \(described) is invalid: \(Field.describe(fallback)) is not one of its values",
+                    at: position, pointer: pointer + "/fallback")
+            }
+        case .array(let items):
+            checkField(items, pointer: pointer + "/items", position: items.position ?? position, isItems: true)
+        case .object(let fields):
+            checkFields(fields, pointer: pointer + "/fields", fallbackPosition: position)
+        default:
+            break
+        }
+    }
+
+    mutating func checkConstraints(_ field: Field, described: String, pointer: String, position: SourcePosition?) {
+        let type = field.type
+        let isNumeric = switch type {
+        case .int, .double, .date: true
+        default: false
+        }
+        for (key, bound) in [("minimum", field.minimum), ("maximum", field.maximum)] {
+            guard let bound else { continue }
+            if !isNumeric {
+                report(.invalidConstraint, "\(key) applies to int, double and date fields, not \(type.name)", at: position, pointer: pointer + "/" + key)
+            } else if !bound.isFinite {
+                report(.invalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
+            }
+        }
+        if let minimum = field.minimum, let maximum = field.maximum, minimum > maximum {
+            report(
+                .invalidConstraint,
+                "minimum \(Field.format(minimum)) of \(described) is greater than its maximum \(Field.format(maximum))",
+                at: position, pointer: pointer + "/minimum")
+        }
+        if let maxLength = field.maxLength {
+            switch type {
+            case .string, .url:
+                if maxLength < 0 {
+                    report(.invalidConstraint, "max-length of \(described) is negative (\(maxLength))", at: position, pointer: pointer + "/max-length")
+                }
+            default:
+                report(.invalidConstraint, "max-length applies to string and url fields, not \(type.name)", at: position, pointer: pointer + "/max-length")
+            }
+        }
+        if let maxItems = field.maxItems {
+            if case .array = type {
+                if maxItems < 0 {
+                    report(.invalidConstraint, "max-items of \(described) is negative (\(maxItems))", at: position, pointer: pointer + "/max-items")
+                }
+            } else {
+                report(.invalidConstraint, "max-items applies to array fields, not \(type.name)", at: position, pointer: pointer + "/max-items")
+            }
+        }
+        if field.truncate, type != .string {
+            report(.invalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")
+        }
+        if case .enumeration(let values) = type {
+            let raw = values.values
+            if raw.isEmpty {
+                report(.invalidConstraint, "enum \(described) has no values", at: position, pointer: pointer + "/values")
+            }
+            for (index, value) in raw.enumerated() where raw[..<index].contains(value) {
+                report(.invalidConstraint, "enum \(described) lists \(Field.describe(value)) twice", at: position, pointer: pointer + "/values/\(index)")
+            }
+        } else if field.fallback != nil {
+            report(.invalidConstraint, "fallback applies to enum fields, not \(type.name)", at: position, pointer: pointer + "/fallback")
+        }
+    }
+
+    /// The pointer a nested `violation(of:)` message starts with (`/courier/name: ...`), or `""`.
+    static func nestedPointer(of problem: String) -> String {
+        guard problem.hasPrefix("/"), let colon = problem.firstRange(of: ": ") else { return "" }
+        return String(problem[..<colon.lowerBound])
+    }
+
+    // MARK: Tombstones
+
+    private struct Tombstone {
+        var type: FieldType
+        var removedIn: Int
+    }
+
+    private enum Scope: String, CaseIterable {
+        case contentState = "content-state"
+        case attributes
+
+        func fields(of version: SchemaVersion) -> [Field] {
+            switch self {
+            case .contentState: version.contentState
+            case .attributes: version.attributes
+            }
+        }
+    }
+
+    mutating func checkTombstones(_ versions: [SchemaVersion]) {
+        var tombstones: [Scope: [String: Tombstone]] = [:]
+        for (index, version) in versions.enumerated() {
+            let pointer = "/versions/\(index)"
+            for scope in Scope.allCases {
+                for field in scope.fields(of: version) {
+                    guard let tombstone = tombstones[scope]?[field.name], !Self.sameShape(tombstone.type, field.type) else {
+                        continue
+                    }
+                    report(
+                        .tombstoneReuse,
+                        "'\(field.name)' was removed in version \(tombstone.removedIn) as \(Self.shape(tombstone.type)) and may not return as \(Self.shape(field.type))",
+                        at: field.position ?? version.position,
+                        pointer: JSONPointer.appending(field.name, to: pointer + "/" + scope.rawValue))
+                }
+            }
+            for (removedIndex, name) in version.removed.enumerated() {
+                let removedPointer = pointer + "/removed/\(removedIndex)"
+                if version.removed[..<removedIndex].contains(name) {
+                    report(.duplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
+                    continue
+                }
+                if Scope.allCases.contains(where: { scope in scope.fields(of: version).contains { $0.name == name } }) {
+                    report(
+                        .removedUnknown,
+                        "version \(version.version) removes '\(name)' but still declares it",
+                        at: version.position, pointer: removedPointer)
+                    continue
+                }
+                guard index > 0 else {
+                    report(
+                        .removedUnknown,
+                        "version \(version.version) removes '\(name)', but it is the first version",
+                        at: version.position, pointer: removedPointer)
+                    continue
+                }
+                let previous = versions[index - 1]
+                let owner = Scope.allCases.lazy.compactMap { scope in
+                    scope.fields(of: previous).first { $0.name == name }.map { (scope, $0) }
+                }.first
+                guard let (scope, field) = owner else {
+                    report(
+                        .removedUnknown,
+                        "version \(version.version) removes '\(name)', which version \(previous.version) does not declare",
+                        at: version.position, pointer: removedPointer)
+                    continue
+                }
+                tombstones[scope, default: [:]][name] = Tombstone(type: field.type, removedIn: version.version)
+            }
+        }
+    }
+
+    /// Whether two types have the same JSON shape: the same kind, the same raw value kind
+    /// for enums, the same element shape for arrays, the same member names and shapes for objects.
+    static func sameShape(_ lhs: FieldType, _ rhs: FieldType) -> Bool {
+        switch (lhs, rhs) {
+        case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
+            return true
+        case (.array(let left), .array(let right)):
+            return sameShape(left.type, right.type)
+        case (.object(let left), .object(let right)):
+            guard left.count == right.count else { return false }
+            return left.allSatisfy { field in
+                right.contains { $0.name == field.name && sameShape($0.type, field.type) }
+            }
+        case (.enumeration, _), (.array, _), (.object, _):
+            return false
+        default:
+            return lhs == rhs
+        }
+    }
+
+    static func shape(_ type: FieldType) -> String {
+        switch type {
+        case .enumeration(.strings): "enum of strings"
+        case .enumeration(.integers): "enum of integers"
+        case .array(let items): "array of \(shape(items.type))"
+        default: type.name
+        }
+    }
+}

@@ -1,0 +1,150 @@
+/// The byte budget of one APNs body: what it weighs as sent, what its content-state weighs,
+/// and what the device's re-encoding of the state may weigh.
+///
+/// APNs refuses a body over 4096 bytes (5120 for a broadcast push) with 413. The device
+/// re-encodes the decoded state with Foundation and drops an update whose encoding passes
+/// 4096 bytes; Foundation may write a double such as `1.91` as `1.9099999999999999` and `/`
+/// as `\/`, so the worst case counts every non-integer number at 17 significant digits and
+/// every `/` escaped.
+public struct ByteBudget: Sendable, Hashable {
+    /// The largest body APNs accepts for a Live Activity push.
+    public static let apnsLimit = 4096
+    /// The largest body APNs accepts for a broadcast push.
+    public static let broadcastLimit = 5120
+    /// The largest content-state the device applies.
+    public static let contentStateLimit = 4096
+
+    /// The body limit that applies: `apnsLimit` or `broadcastLimit`.
+    public var limit: Int
+    /// The body's size as sent, in bytes.
+    public var body: Int
+    /// The content-state's size as sent (from `{` to `}`), when the body has one.
+    public var contentState: Int?
+    /// The worst-case size of the content-state as the device re-encodes the decoded state.
+    public var deviceWorstCase: Int?
+    /// Each top-level content-state member as sent: key, value and the separator after it.
+    public var fields: [FieldBytes]
+
+    /// The bytes of one top-level content-state member.
+    public struct FieldBytes: Sendable, Hashable {
+        /// The member's key.
+        public var name: String
+        /// Its bytes: the quoted key, the colon, the value and the comma after it, if any.
+        public var bytes: Int
+
+        /// Creates an entry.
+        /// - Parameters:
+        ///   - name: The key.
+        ///   - bytes: Its bytes.
+        public init(name: String, bytes: Int) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    /// Creates a budget.
+    /// - Parameters:
+    ///   - limit: The body limit.
+    ///   - body: The body's size.
+    ///   - contentState: The content-state's size as sent.
+    ///   - deviceWorstCase: The re-encoded worst case.
+    ///   - fields: Bytes per top-level member.
+    public init(limit: Int, body: Int, contentState: Int? = nil, deviceWorstCase: Int? = nil, fields: [FieldBytes] = []) {
+        self.limit = limit
+        self.body = body
+        self.contentState = contentState
+        self.deviceWorstCase = deviceWorstCase
+        self.fields = fields
+    }
+
+    /// Bytes left under the body limit; negative when over.
+    public var headroom: Int { limit - body }
+
+    /// The budget as the JSON object the CLI and the HTTP sidecar print:
+    /// `{limit, body, headroom, contentState, deviceWorstCase, fields: {name: bytes}}`.
+    public var jsonValue: Value {
+        .object([
+            .init("limit", .int(limit)),
+            .init("body", .int(body)),
+            .init("headroom", .int(headroom)),
+            .init("contentState", contentState.map(Value.int) ?? .null),
+            .init("deviceWorstCase", deviceWorstCase.map(Value.int) ?? .null),
+            .init("fields", .object(fields.map { .init($0.name, .int($0.bytes)) })),
+        ])
+    }
+
+    // MARK: - The device's re-encoding
+
+    /// The most bytes Foundation's `JSONEncoder` may write for `value` on the device: compact,
+    /// `/` escaped as `\/`, every non-integer number at 17 significant digits.
+    /// - Parameter value: A decoded state.
+    /// - Returns: The worst-case size in bytes.
+    public static func deviceWorstCase(_ value: Value) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(let bool): return bool ? 4 : 5
+        case .int(let int): return decimalDigits(int)
+        case .double(let double), .date(let double): return worstCaseNumber(double)
+        case .string(let string): return escapedLength(string)
+        case .dateRange(let lower, let upper): return 3 + worstCaseNumber(lower) + worstCaseNumber(upper)
+        case .array(let elements):
+            var total = 2 + max(0, elements.count - 1)
+            for element in elements { total += deviceWorstCase(element) }
+            return total
+        case .object(let members):
+            var total = 2 + max(0, members.count - 1)
+            for member in members { total += escapedLength(member.name) + 1 + deviceWorstCase(member.value) }
+            return total
+        }
+    }
+
+    /// The length of `string` as a JSON string literal with `/` escaped, quotes included.
+    static func escapedLength(_ string: String) -> Int {
+        var length = 2
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 2
+            case 0x00..<0x20: length += 6
+            default: length += 1
+            }
+        }
+        return length
+    }
+
+    /// The length of a number written the widest way Foundation may write it: integral values
+    /// within ±2^53 as integers; everything else at 17 significant digits.
+    static func worstCaseNumber(_ double: Double) -> Int {
+        guard double.isFinite else { return 4 }
+        let sign = double < 0 ? 1 : 0
+        let magnitude = double.magnitude
+        if magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 {
+            return sign + decimalDigits(Int(magnitude))
+        }
+        // The decimal exponent: x = d.ddd × 10^exponent.
+        var exponent = 0
+        var scaled = magnitude
+        while scaled >= 10 { scaled /= 10; exponent += 1 }
+        while scaled < 1 { scaled *= 10; exponent -= 1 }
+        if exponent < -4 || exponent >= 17 {
+            // d.dddddddddddddddde-XX
+            let exponentDigits = exponent.magnitude >= 100 ? 3 : 2
+            return sign + 18 + 2 + exponentDigits
+        }
+        if exponent < 0 {
+            // 0.000ddddddddddddddddd
+            return sign + 2 + (-exponent - 1) + 17
+        }
+        // ddd.dddddddddddddd
+        return sign + 18
+    }
+
+    static func decimalDigits(_ int: Int) -> Int {
+        var digits = int < 0 ? 2 : 1
+        var rest = int.magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
+    }
+}

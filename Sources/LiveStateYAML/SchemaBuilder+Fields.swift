@@ -1,0 +1,217 @@
+import LiveState
+
+extension SchemaBuilder {
+    /// Builds the fields of a `content-state`, `attributes` or object `fields` mapping, in order.
+    /// - Returns: The fields that built; `nil` (reported) when the node is not a mapping.
+    mutating func buildFields(_ node: YAMLNode, pointer: String, what: String) -> [Field]? {
+        guard case .mapping(let pairs) = node.content else {
+            droppedParts = true
+            report(
+                .wrongType, "\(what) must be a mapping of fields (name: { type: ... }), found \(node.described)",
+                at: node.position, pointer: pointer)
+            return nil
+        }
+        var fields: [Field] = []
+        var names: Set<String> = []
+        for pair in pairs where !isSaturated {
+            guard let name = pair.key.scalar?.text, names.insert(name).inserted else { continue }
+            let fieldPointer = JSONPointer.appending(name, to: pointer)
+            if let field = buildField(
+                name: name, keyPosition: pair.key.position, node: pair.value, pointer: fieldPointer, isItems: false)
+            {
+                fields.append(field)
+            } else {
+                droppedParts = true
+            }
+        }
+        return fields
+    }
+
+    /// Builds one field from its mapping.
+    /// - Parameters:
+    ///   - name: The field's name; empty for an array's `items`.
+    ///   - keyPosition: Where the field's key is (for `items`, the `items` key).
+    ///   - node: The field's mapping.
+    ///   - pointer: The pointer to the field's mapping.
+    ///   - isItems: Whether this is an array's `items`.
+    /// - Returns: The field, or `nil` when its type cannot be built (reported).
+    mutating func buildField(
+        name: String, keyPosition: SourcePosition, node: YAMLNode, pointer: String, isItems: Bool
+    ) -> Field? {
+        let what = isItems ? "items" : "field '\(name)'"
+        let allowed = isItems ? SchemaKeys.items : SchemaKeys.field
+        let hint: (String) -> String? = { key in
+            isItems && SchemaKeys.notForItems.contains(key) ? "items have no \(key): an array's elements are all present" : nil
+        }
+        guard let members = mapping(node, pointer: pointer, allowed: allowed, what: what, hint: hint) else {
+            return nil
+        }
+        var field = Field(name: name, type: .string, position: keyPosition)
+        readAttributes(members, into: &field, pointer: pointer)
+
+        guard let typePair = members["type"] else {
+            report(
+                .missingKey, "\(what) has no 'type'; allowed types: \(FieldType.names.joined(separator: ", "))",
+                at: keyPosition, pointer: pointer + "/type")
+            return nil
+        }
+        guard let typeName = string(typePair, key: "type", pointer: pointer + "/type") else { return nil }
+        guard let type = buildType(typeName, typePair: typePair, members: members, what: what, pointer: pointer) else {
+            return nil
+        }
+        field.type = type
+        for (key, applies) in [("values", type.name == "enum"), ("items", type.name == "array"), ("fields", type.name == "object")] {
+            if !applies, let pair = members[key] {
+                report(
+                    .invalidConstraint, "'\(key)' applies to \(Self.owner(of: key)) fields, not \(type.name)",
+                    at: pair.key.position, pointer: pointer + "/" + key)
+            }
+        }
+        if let pair = members["default"] {
+            field.defaultValue = convert(pair.value, to: type, pointer: pointer + "/default", label: "default of \(what)")
+        }
+        if let pair = members["fallback"] {
+            if case .enumeration = type {
+                field.fallback = convert(pair.value, to: type, pointer: pointer + "/fallback", label: "fallback of \(what)")
+            } else {
+                report(
+                    .invalidConstraint, "'fallback' applies to enum fields, not \(type.name)",
+                    at: pair.key.position, pointer: pointer + "/fallback")
+            }
+        }
+        return field
+    }
+
+    private static func owner(of key: String) -> String {
+        switch key {
+        case "values": "enum"
+        case "items": "array"
+        default: "object"
+        }
+    }
+
+    /// Reads the keys every field type may have (whether they apply is `SchemaValidator`'s check).
+    private mutating func readAttributes(_ members: Members, into field: inout Field, pointer: String) {
+        func at(_ key: String) -> String { pointer + "/" + key }
+        if let pair = members["optional"], let value = bool(pair, key: "optional", pointer: at("optional")) {
+            field.isOptional = value
+        }
+        if let pair = members["on-invalid"], let text = string(pair, key: "on-invalid", pointer: at("on-invalid")) {
+            if let policy = Field.InvalidPolicy(rawValue: text) {
+                field.onInvalid = policy
+            } else {
+                report(
+                    .wrongType,
+                    "'on-invalid' must be one of \(Field.InvalidPolicy.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
+                    at: pair.value.position, pointer: at("on-invalid"))
+            }
+        }
+        if let pair = members["minimum"] {
+            field.minimum = number(pair, key: "minimum", pointer: at("minimum"))
+        }
+        if let pair = members["maximum"] {
+            field.maximum = number(pair, key: "maximum", pointer: at("maximum"))
+        }
+        if let pair = members["max-length"] {
+            field.maxLength = integer(pair, key: "max-length", pointer: at("max-length"))
+        }
+        if let pair = members["max-items"] {
+            field.maxItems = integer(pair, key: "max-items", pointer: at("max-items"))
+        }
+        if let pair = members["drop-priority"] {
+            field.dropPriority = integer(pair, key: "drop-priority", pointer: at("drop-priority"))
+        }
+        if let pair = members["aliases"], let elements = sequence(pair, key: "aliases", pointer: at("aliases")) {
+            for (index, element) in elements.enumerated() {
+                if let alias = string(element, key: "aliases", pointer: at("aliases") + "/\(index)") {
+                    field.aliases.append(alias)
+                }
+            }
+        }
+        if let pair = members["deprecated"], let value = bool(pair, key: "deprecated", pointer: at("deprecated")) {
+            field.isDeprecated = value
+        }
+        if let pair = members["truncate"], let value = bool(pair, key: "truncate", pointer: at("truncate")) {
+            field.truncate = value
+        }
+        if let pair = members["description"] {
+            field.documentation = string(pair, key: "description", pointer: at("description"))
+        }
+    }
+
+    /// Builds the type named after `type:`, with its `values`, `items` or `fields`.
+    private mutating func buildType(
+        _ name: String, typePair: YAMLPair, members: Members, what: String, pointer: String
+    ) -> FieldType? {
+        switch name {
+        case "string": return .string
+        case "int": return .int
+        case "double": return .double
+        case "bool": return .bool
+        case "date": return .date
+        case "date-range": return .dateRange
+        case "url": return .url
+        case "enum":
+            guard let pair = members["values"] else {
+                report(.invalidConstraint, "enum \(what) has no 'values'", at: typePair.key.position, pointer: pointer + "/values")
+                return nil
+            }
+            return buildEnumValues(pair, what: what, pointer: pointer + "/values").map(FieldType.enumeration)
+        case "array":
+            guard let pair = members["items"] else {
+                report(
+                    .invalidConstraint, "array \(what) has no 'items' (items: { type: ... })",
+                    at: typePair.key.position, pointer: pointer + "/items")
+                return nil
+            }
+            let items = buildField(
+                name: "", keyPosition: pair.key.position, node: pair.value, pointer: pointer + "/items", isItems: true)
+            return items.map { FieldType.array(items: $0) }
+        case "object":
+            guard let pair = members["fields"] else {
+                report(
+                    .invalidConstraint, "object \(what) has no 'fields' (fields: { name: { type: ... } })",
+                    at: typePair.key.position, pointer: pointer + "/fields")
+                return nil
+            }
+            return buildFields(pair.value, pointer: pointer + "/fields", what: "'fields' of \(what)")
+                .map { FieldType.object(fields: $0) }
+        default:
+            report(
+                .unknownType, "unknown type '\(name)'; allowed types: \(FieldType.names.joined(separator: ", "))",
+                at: typePair.value.position, pointer: pointer + "/type")
+            return nil
+        }
+    }
+
+    private mutating func buildEnumValues(_ pair: YAMLPair, what: String, pointer: String) -> EnumValues? {
+        guard let elements = sequence(pair, key: "values", pointer: pointer) else { return nil }
+        var strings: [String] = []
+        var integers: [Int] = []
+        var valid = true
+        for (index, element) in elements.enumerated() where !isSaturated {
+            switch element.scalarValue {
+            case .string(let text):
+                strings.append(text)
+            case .int(let int):
+                integers.append(int)
+            default:
+                var message = "enum values are strings or integers, found \(element.described)"
+                if element.scalar != nil {
+                    message += " (quote it to make it a string)"
+                }
+                report(.wrongType, message, at: element.position, pointer: pointer + "/\(index)")
+                valid = false
+            }
+        }
+        if !strings.isEmpty, !integers.isEmpty {
+            report(
+                .invalidConstraint,
+                "values of enum \(what) mix strings and integers; quote the integers to make them all strings",
+                at: pair.value.position, pointer: pointer)
+            return nil
+        }
+        guard valid else { return nil }
+        return integers.isEmpty ? .strings(strings) : .integers(integers)
+    }
+}

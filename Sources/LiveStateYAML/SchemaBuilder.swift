@@ -1,0 +1,353 @@
+import LiveState
+
+/// Maps a YAML node tree onto the schema model, reporting every problem it finds.
+///
+/// The builder checks what only the YAML shows: unknown and missing keys, the shape of each
+/// value, type names, duplicate mapping keys, tags, defaults that do not convert to their
+/// field's type, and the activity against the file name. What the model can express is left
+/// to `SchemaValidator` (constraint sanity, defaults against constraints, version order,
+/// tombstones), which the loader runs on the result.
+///
+/// A part with an error is left out of the model (a field whose type is unknown, a default
+/// that does not convert) so that the validator does not report it a second time.
+struct SchemaBuilder {
+    /// The file name diagnostics carry.
+    let file: String
+    /// Every problem found, in the order found.
+    private(set) var diagnostics: [Diagnostic] = []
+    /// For each version of the built schema, the index of its entry in the file's `versions`
+    /// sequence (entries with errors are left out, so the two can differ).
+    private(set) var versionIndices: [Int] = []
+    /// Whether a field, a fields mapping or a version was left out of the model for an error,
+    /// so checks across versions would see an incomplete schema.
+    var droppedParts = false
+    /// The most diagnostics kept; once reached, the builder stops looking.
+    let maxDiagnostics: Int
+    /// Whether `maxDiagnostics` was reached, so some problems went unreported.
+    var isSaturated: Bool { diagnostics.count >= maxDiagnostics }
+
+    /// Creates a builder.
+    /// - Parameters:
+    ///   - file: The file name for diagnostics and `Schema.file`.
+    ///   - maxDiagnostics: The most diagnostics to collect before giving up.
+    init(file: String, maxDiagnostics: Int) {
+        self.file = file
+        self.maxDiagnostics = maxDiagnostics
+    }
+
+    /// Builds the schema a document describes.
+    /// - Parameter root: The document's root node.
+    /// - Returns: The schema, or `nil` when the document lacks `versions` or is not a mapping.
+    mutating func build(_ root: YAMLNode) -> Schema? {
+        checkKeysAndTags(root, pointer: "")
+        if root.scalarValue == .null {
+            report(.empty, "the file holds no schema", at: root.position, pointer: "")
+            return nil
+        }
+        guard let top = mapping(root, pointer: "", allowed: SchemaKeys.top, what: "a schema file") else {
+            return nil
+        }
+        let activity = top["activity"].flatMap { string($0, key: "activity", pointer: "/activity") }
+        if top["activity"] == nil {
+            report(.missingKey, "the schema has no 'activity' (its id, the file's stem)", at: root.position, pointer: "/activity")
+        }
+        if let activity, let pair = top["activity"], let stem = Self.stem(of: file), activity != stem {
+            report(
+                .activityMismatch, "activity '\(activity)' differs from the file's stem '\(stem)'",
+                at: pair.value.position, pointer: "/activity")
+        }
+        let attributesType = top["attributes-type"].flatMap { string($0, key: "attributes-type", pointer: "/attributes-type") }
+        var compatibility = CompatibilityMode.forwardTransitive
+        if let pair = top["compatibility"], let name = string(pair, key: "compatibility", pointer: "/compatibility") {
+            if let mode = CompatibilityMode(rawValue: name) {
+                compatibility = mode
+            } else {
+                report(
+                    .wrongType,
+                    "compatibility '\(name)' is not one of \(CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", "))",
+                    at: pair.value.position, pointer: "/compatibility")
+            }
+        }
+        let strictClients = top["clients"].map { buildClients($0) } ?? []
+        if let pair = top["description"] {
+            _ = string(pair, key: "description", pointer: "/description")
+        }
+        guard let versionsPair = top["versions"] else {
+            report(.missingKey, "the schema has no 'versions'", at: root.position, pointer: "/versions")
+            return nil
+        }
+        guard case .sequence(let entries) = versionsPair.value.content else {
+            report(
+                .wrongType, "'versions' must be a sequence of versions (- version: 1 ...), found \(versionsPair.value.described)",
+                at: versionsPair.value.position, pointer: "/versions")
+            return nil
+        }
+        if entries.isEmpty {
+            report(.empty, "the schema declares no versions", at: versionsPair.value.position, pointer: "/versions")
+            return nil
+        }
+        var versions: [SchemaVersion] = []
+        for (index, entry) in entries.enumerated() where !isSaturated {
+            if let version = buildVersion(entry, pointer: "/versions/\(index)") {
+                versions.append(version)
+                versionIndices.append(index)
+            } else {
+                droppedParts = true
+            }
+        }
+        return Schema(
+            activity: activity ?? "", attributesType: attributesType, compatibility: compatibility,
+            strictClients: strictClients, versions: versions, file: file)
+    }
+
+    private mutating func buildClients(_ pair: YAMLPair) -> [Int] {
+        guard let clients = mapping(pair.value, pointer: "/clients", allowed: SchemaKeys.clients, what: "'clients'") else {
+            return []
+        }
+        guard let strict = clients["strict"], let elements = sequence(strict, key: "strict", pointer: "/clients/strict") else {
+            return []
+        }
+        return elements.enumerated().compactMap { index, element in
+            integer(element, key: "clients.strict", pointer: "/clients/strict/\(index)")
+        }
+    }
+
+    private mutating func buildVersion(_ node: YAMLNode, pointer: String) -> SchemaVersion? {
+        guard let members = mapping(node, pointer: pointer, allowed: SchemaKeys.version, what: "a version") else {
+            return nil
+        }
+        var number: Int?
+        if let pair = members["version"] {
+            number = integer(pair.value, key: "version", pointer: pointer + "/version")
+        } else {
+            report(.missingKey, "this version has no 'version' number", at: node.position, pointer: pointer + "/version")
+        }
+        var contentState: [Field]?
+        if let pair = members["content-state"] {
+            contentState = buildFields(pair.value, pointer: pointer + "/content-state", what: "'content-state'")
+        } else {
+            report(
+                .missingKey, "this version has no 'content-state' (write content-state: {} for none)",
+                at: node.position, pointer: pointer + "/content-state")
+        }
+        let attributes = members["attributes"].flatMap {
+            buildFields($0.value, pointer: pointer + "/attributes", what: "'attributes'")
+        }
+        var removed: [String] = []
+        if let pair = members["removed"], let elements = sequence(pair, key: "removed", pointer: pointer + "/removed") {
+            for (index, element) in elements.enumerated() {
+                if let name = string(element, key: "removed", pointer: pointer + "/removed/\(index)") {
+                    removed.append(name)
+                }
+            }
+        }
+        if let pair = members["description"] {
+            _ = string(pair, key: "description", pointer: pointer + "/description")
+        }
+        guard let number, let contentState else { return nil }
+        return SchemaVersion(
+            version: number, contentState: contentState, attributes: attributes ?? [],
+            removed: removed, position: node.position)
+    }
+
+    /// `delivery` for `schemas/delivery.yaml`; `nil` for stdin and other names that are not files.
+    static func stem(of file: String) -> String? {
+        if file.isEmpty || file == "-" || file.hasPrefix("<") { return nil }
+        var name = Substring(file)
+        if let slash = name.lastIndex(of: "/") {
+            name = name[name.index(after: slash)...]
+        }
+        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            return String(name.dropLast(suffix.count))
+        }
+        return String(name)
+    }
+
+    // MARK: Reporting
+
+    mutating func report(_ code: SchemaDiagnosticCode, _ message: String, at position: SourcePosition, pointer: String) {
+        guard !isSaturated else { return }
+        diagnostics.append(Diagnostic(
+            code: code.rawValue, severity: .error, message: message,
+            file: file, position: position, scope: .schema, pointer: pointer))
+    }
+
+    // MARK: Shapes
+
+    /// A mapping's pairs by key, first occurrence only (duplicates are reported by `checkKeysAndTags`).
+    struct Members {
+        let pairs: [String: YAMLPair]
+
+        subscript(key: String) -> YAMLPair? { pairs[key] }
+    }
+
+    /// Reads a mapping, reporting keys outside `allowed`.
+    /// - Returns: Its members, or `nil` (reported) when the node is not a mapping.
+    mutating func mapping(
+        _ node: YAMLNode, pointer: String, allowed: [String], what: String,
+        hint: (String) -> String? = { _ in nil }
+    ) -> Members? {
+        guard case .mapping(let pairs) = node.content else {
+            var message = "\(what) must be a mapping, found \(node.described)"
+            if case .scalar(let scalar) = node.content, FieldType.names.contains(scalar.text) {
+                message += "; write { type: \(scalar.text) }"
+            }
+            report(.wrongType, message, at: node.position, pointer: pointer)
+            return nil
+        }
+        var members: [String: YAMLPair] = [:]
+        for pair in pairs {
+            guard let key = pair.key.scalar?.text, members[key] == nil else { continue }
+            guard allowed.contains(key) else {
+                var message = "unknown key '\(key)' in \(what)"
+                if let extra = hint(key) {
+                    message += " (\(extra))"
+                }
+                message += "; allowed keys: " + allowed.joined(separator: ", ")
+                report(.unknownKey, message, at: pair.key.position, pointer: JSONPointer.appending(key, to: pointer))
+                continue
+            }
+            members[key] = pair
+        }
+        return Members(pairs: members)
+    }
+
+    mutating func sequence(_ pair: YAMLPair, key: String, pointer: String) -> [YAMLNode]? {
+        guard case .sequence(let elements) = pair.value.content else {
+            report(.wrongType, "'\(key)' must be a sequence, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+            return nil
+        }
+        return elements
+    }
+
+    mutating func string(_ pair: YAMLPair, key: String, pointer: String) -> String? {
+        string(pair.value, key: key, pointer: pointer)
+    }
+
+    mutating func string(_ node: YAMLNode, key: String, pointer: String) -> String? {
+        if case .string(let text) = node.scalarValue { return text }
+        var message = "'\(key)' must be a string, found \(node.described)"
+        if node.scalar != nil, node.scalarValue != .null {
+            message += " (quote it to make it a string)"
+        }
+        report(.wrongType, message, at: node.position, pointer: pointer)
+        return nil
+    }
+
+    mutating func integer(_ pair: YAMLPair, key: String, pointer: String) -> Int? {
+        integer(pair.value, key: key, pointer: pointer)
+    }
+
+    mutating func integer(_ node: YAMLNode, key: String, pointer: String) -> Int? {
+        switch node.scalarValue {
+        case .int(let int):
+            return int
+        case .largeInteger(let text):
+            report(.wrongType, "'\(key)' is \(text), which does not fit a 64-bit integer", at: node.position, pointer: pointer)
+        default:
+            report(.wrongType, "'\(key)' must be an integer, found \(node.described)", at: node.position, pointer: pointer)
+        }
+        return nil
+    }
+
+    mutating func number(_ pair: YAMLPair, key: String, pointer: String) -> Double? {
+        switch pair.value.scalarValue {
+        case .int(let int):
+            return Double(int)
+        case .float(let double) where double.isFinite:
+            return double
+        case .largeInteger(let text):
+            return Double(text)
+        default:
+            report(.wrongType, "'\(key)' must be a finite number, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+            return nil
+        }
+    }
+
+    mutating func bool(_ pair: YAMLPair, key: String, pointer: String) -> Bool? {
+        if case .bool(let bool) = pair.value.scalarValue { return bool }
+        report(.wrongType, "'\(key)' must be true or false, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+        return nil
+    }
+
+    // MARK: Keys and tags
+
+    /// Reports duplicate mapping keys, keys that are not scalars, and tags outside the core schema,
+    /// anywhere in the document.
+    mutating func checkKeysAndTags(_ node: YAMLNode, pointer: String) {
+        checkTag(node, pointer: pointer)
+        switch node.content {
+        case .scalar:
+            break
+        case .sequence(let elements):
+            for (index, element) in elements.enumerated() where !isSaturated {
+                checkKeysAndTags(element, pointer: JSONPointer.appending(index, to: pointer))
+            }
+        case .mapping(let pairs):
+            var seen: [String: SourcePosition] = [:]
+            for pair in pairs where !isSaturated {
+                guard let key = pair.key.scalar?.text else {
+                    report(.wrongType, "a mapping key must be a scalar, found \(pair.key.described)", at: pair.key.position, pointer: pointer)
+                    continue
+                }
+                let keyPointer = JSONPointer.appending(key, to: pointer)
+                checkTag(pair.key, pointer: keyPointer)
+                if let first = seen[key] {
+                    report(.duplicateName, "'\(key)' appears twice in this mapping (first at \(first))", at: pair.key.position, pointer: keyPointer)
+                    continue
+                }
+                seen[key] = pair.key.position
+                checkKeysAndTags(pair.value, pointer: keyPointer)
+            }
+        }
+    }
+
+    private mutating func checkTag(_ node: YAMLNode, pointer: String) {
+        guard let tag = node.tag, tag != "!" else { return }
+        let core = "tag:yaml.org,2002:"
+        let fits: Bool
+        switch (tag, node.content) {
+        case (core + "seq", .sequence), (core + "map", .mapping), (core + "str", .scalar):
+            fits = true
+        case (core + "int", .scalar):
+            fits = switch node.scalarValue {
+            case .int, .largeInteger: true
+            default: false
+            }
+        case (core + "float", .scalar):
+            fits = switch node.scalarValue {
+            case .int, .float: true
+            default: false
+            }
+        case (core + "bool", .scalar):
+            if case .bool = node.scalarValue { fits = true } else { fits = false }
+        case (core + "null", .scalar):
+            fits = node.scalarValue == .null
+        default:
+            let shown = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
+            report(
+                .wrongType, "unsupported tag \(shown); schema files use untagged YAML",
+                at: node.position, pointer: pointer)
+            return
+        }
+        if !fits {
+            let shown = "!!" + tag.dropFirst(core.count)
+            report(.wrongType, "tag \(shown) does not fit \(node.described)", at: node.position, pointer: pointer)
+        }
+    }
+}
+
+/// The keys a schema file allows at each place, in the order messages list them.
+enum SchemaKeys {
+    static let top = ["activity", "attributes-type", "compatibility", "clients", "versions", "description"]
+    static let clients = ["strict"]
+    static let version = ["version", "content-state", "attributes", "removed", "description"]
+    static let field = [
+        "type", "default", "optional", "on-invalid", "minimum", "maximum", "max-length", "max-items",
+        "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",
+        "items", "fields",
+    ]
+    /// An array's `items`: no name, so nothing that concerns a key being present or absent.
+    static let items = field.filter { !notForItems.contains($0) }
+    static let notForItems: Set<String> = ["default", "optional", "aliases", "deprecated", "drop-priority"]
+}

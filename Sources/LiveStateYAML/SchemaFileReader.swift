@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads schema files and lists schema directories with a size bound checked before reading.
+enum SchemaFileReader {
+    /// Why a path could not be read: a message such as `is a directory`.
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// What a path is.
+    enum Kind {
+        case directory
+        case other
+    }
+
+    /// Whether `path` is a directory.
+    /// - Throws: `Failure` when the path cannot be examined (missing, no permission).
+    static func kind(of path: String) throws(Failure) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(message: errorMessage(errno)) }
+        return info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) ? .directory : .other
+    }
+
+    /// Reads a whole file, refusing one larger than `maxBytes`.
+    ///
+    /// A regular file's size is checked with `stat` before anything is read. Other files
+    /// (pipes, `/dev/stdin`) are read up to `maxBytes + 1` bytes, so memory stays bounded too.
+    /// A negative limit counts as 0.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - maxBytes: The largest size accepted.
+    /// - Returns: The file's bytes.
+    /// - Throws: `Failure` for a missing, unreadable or too large file, or a directory.
+    static func read(_ path: String, maxBytes requested: Int) throws(Failure) -> [UInt8] {
+        let maxBytes = max(0, requested)
+        // One byte past the limit tells a file that is too large; `Int.max` must not overflow.
+        let bound = maxBytes < Int.max ? maxBytes + 1 : Int.max
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(message: errorMessage(errno)) }
+        let type = info.st_mode & mode_t(S_IFMT)
+        if type == mode_t(S_IFDIR) {
+            throw Failure(message: "is a directory, not a schema file")
+        }
+        var capacity = bound
+        if type == mode_t(S_IFREG) {
+            let size = Int(info.st_size)
+            if size > maxBytes {
+                throw tooLarge(size, maxBytes)
+            }
+            capacity = size + 1
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Failure(message: errorMessage(errno)) }
+        defer { close(descriptor) }
+
+        var bytes = [UInt8](repeating: 0, count: min(capacity, 1 << 16))
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard bytes.count <= maxBytes else { throw tooLarge(count, maxBytes, atLeast: true) }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, bound - bytes.count)))
+            }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: errorMessage(errno))
+            }
+            if got == 0 { break }
+            count += got
+        }
+        if count > maxBytes {
+            throw tooLarge(count, maxBytes, atLeast: true)
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// The `*.yaml` and `*.yml` files directly in a directory, sorted by name, hidden files skipped.
+    /// - Parameter directory: The directory.
+    /// - Returns: Their paths, `directory/name`.
+    /// - Throws: `Failure` when the directory cannot be listed.
+    static func schemaFiles(in directory: String) throws(Failure) -> [String] {
+        guard let stream = opendir(directory) else { throw Failure(message: errorMessage(errno)) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            if !name.hasPrefix("."), name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                names.append(name)
+            }
+        }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { prefix + $0 }
+    }
+
+    private static func tooLarge(_ size: Int, _ maxBytes: Int, atLeast: Bool = false) -> Failure {
+        Failure(message: "is \(atLeast ? "more than " : "")\(atLeast ? maxBytes : size) bytes, over the limit of \(maxBytes) bytes for a schema file")
+    }
+
+    private static func errorMessage(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        let message = String(cString: text)
+        return "cannot read: " + message.prefix(1).lowercased() + message.dropFirst()
+    }
+}
+
+/// POSIX `read`, under a name that `SchemaFileReader.read` does not shadow.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    Musl.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
+}

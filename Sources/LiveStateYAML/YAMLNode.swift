@@ -1,0 +1,218 @@
+import LiveState
+
+/// One node of a parsed YAML document, with the position of its first character.
+///
+/// The reader builds these from libyaml's events. An alias becomes a copy of the node its
+/// anchor names (arrays share storage, so the copy is cheap) with the alias's own position.
+/// Mappings keep their pairs in document order, duplicate keys included: the schema builder
+/// reports duplicates and reads the first.
+struct YAMLNode: Sendable {
+    /// What a node holds.
+    enum Content: Sendable {
+        /// A scalar's text, as written after unquoting and unescaping.
+        case scalar(YAMLScalar)
+        /// A sequence's elements.
+        case sequence([YAMLNode])
+        /// A mapping's pairs, in document order.
+        case mapping([YAMLPair])
+    }
+
+    /// The node's content.
+    var content: Content
+    /// Where the node starts: the first character of a scalar, the `[`/`{` of a flow
+    /// collection, the first `-` or key of a block collection, the `*` of an alias.
+    var position: SourcePosition
+    /// The node's resolved tag (`tag:yaml.org,2002:str`), when the document gives one.
+    var tag: String?
+    /// The number of nodes this node stands for, aliases expanded: 1 plus its children's sizes.
+    var size: Int
+
+    /// The scalar, when this node is one.
+    var scalar: YAMLScalar? {
+        if case .scalar(let scalar) = content { return scalar }
+        return nil
+    }
+
+    /// The scalar's value under the YAML 1.2 core schema, when this node is a scalar.
+    var scalarValue: YAMLScalarValue? {
+        guard let scalar else { return nil }
+        return YAMLScalarValue(resolving: scalar, tag: tag)
+    }
+
+    /// How messages name this node: `the string 'abc'`, `a mapping`, `null`.
+    var described: String {
+        switch content {
+        case .sequence: "a sequence"
+        case .mapping: "a mapping"
+        case .scalar: scalarValue?.described ?? "a scalar"
+        }
+    }
+
+    /// The position of the node a JSON Pointer into this document names.
+    ///
+    /// A mapping member resolves to its value when that is a scalar and to its key otherwise,
+    /// so a message about `max-length: abc` points at `abc` and one about a field points at
+    /// the field's name.
+    /// When the document lacks the node (a member an object default takes from its field),
+    /// the deepest node on the way to it stands in.
+    /// - Parameter pointer: A JSON Pointer such as `/versions/0/content-state/eta/default`.
+    /// - Returns: The position, or `nil` when the pointer is not a JSON Pointer.
+    func position(at pointer: String) -> SourcePosition? {
+        guard pointer.hasPrefix("/") else { return pointer.isEmpty ? position : nil }
+        let tokens = pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0.replacing("~1", with: "/").replacing("~0", with: "~"))
+        }
+        var node = self
+        var found = position
+        for token in tokens {
+            switch node.content {
+            case .mapping(let pairs):
+                guard let pair = pairs.first(where: { $0.key.scalar?.text == token }) else { return found }
+                found = pair.value.scalar != nil ? pair.value.position : pair.key.position
+                node = pair.value
+            case .sequence(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return found }
+                found = elements[index].position
+                node = elements[index]
+            case .scalar:
+                return found
+            }
+        }
+        return found
+    }
+}
+
+/// One key-value pair of a mapping.
+struct YAMLPair: Sendable {
+    /// The key node.
+    var key: YAMLNode
+    /// The value node.
+    var value: YAMLNode
+}
+
+/// A scalar's text and whether it was written plain (unquoted, not a block scalar).
+struct YAMLScalar: Sendable, Hashable {
+    /// The scalar's text after unquoting and unescaping.
+    var text: String
+    /// Whether the scalar was plain: only plain scalars resolve to null, booleans and numbers.
+    var isPlain: Bool
+}
+
+/// A scalar's value under the YAML 1.2 core schema.
+enum YAMLScalarValue: Sendable, Hashable {
+    /// `null`, `Null`, `NULL`, `~` or nothing at all.
+    case null
+    /// `true`/`false` in lower, title or upper case.
+    case bool(Bool)
+    /// A decimal, `0o` octal or `0x` hexadecimal integer that fits `Int`.
+    case int(Int)
+    /// A floating-point number, `.inf` and `.nan` included.
+    case float(Double)
+    /// An integer too large for `Int`, kept as written.
+    case largeInteger(String)
+    /// Anything else, and every quoted or block scalar.
+    case string(String)
+
+    static let stringTag = "tag:yaml.org,2002:str"
+    static let coreScalarTags: Set<String> = [
+        stringTag, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
+    ]
+
+    /// Resolves a scalar: quoted, block and `!!str` scalars are strings; plain ones (and those
+    /// tagged `!!int`, `!!float`, `!!bool`, `!!null`) follow the core schema's patterns.
+    /// - Parameters:
+    ///   - scalar: The scalar.
+    ///   - tag: Its tag, if any.
+    init(resolving scalar: YAMLScalar, tag: String?) {
+        if let tag {
+            if tag == "!" || tag == Self.stringTag || !Self.coreScalarTags.contains(tag) {
+                self = .string(scalar.text)
+                return
+            }
+        } else if !scalar.isPlain {
+            self = .string(scalar.text)
+            return
+        }
+        self = Self.resolvePlain(scalar.text)
+    }
+
+    /// How messages name the value: `the string 'abc'`, `the integer 3`, `null`.
+    var described: String {
+        switch self {
+        case .null: "null"
+        case .bool(let bool): "the boolean \(bool)"
+        case .int(let int): "the integer \(int)"
+        case .float(let double) where double.isNaN: "the number .nan"
+        case .float(let double) where double.isInfinite: "the number \(double < 0 ? "-" : "").inf"
+        case .float(let double): "the number \(double)"
+        case .largeInteger(let text): "the integer \(text)"
+        case .string(let text): "the string '\(text.count > 40 ? String(text.prefix(40)) + "…" : text)'"
+        }
+    }
+
+    private static func resolvePlain(_ text: String) -> YAMLScalarValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .float(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .float(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .float(.nan)
+        default: break
+        }
+        let bytes = Array(text.utf8)
+        if let integer = resolveInteger(bytes, text: text) { return integer }
+        if isFloat(bytes), let double = Double(text) { return .float(double) }
+        return .string(text)
+    }
+
+    private static func resolveInteger(_ bytes: [UInt8], text: String) -> YAMLScalarValue? {
+        if bytes.count > 2, bytes[0] == UInt8(ascii: "0") {
+            let digits = String(decoding: bytes[2...], as: UTF8.self)
+            if bytes[1] == UInt8(ascii: "o"), bytes[2...].allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) {
+                return Int(digits, radix: 8).map(YAMLScalarValue.int) ?? .largeInteger(text)
+            }
+            if bytes[1] == UInt8(ascii: "x"), bytes[2...].allSatisfy(isHexDigit) {
+                return Int(digits, radix: 16).map(YAMLScalarValue.int) ?? .largeInteger(text)
+            }
+        }
+        var digits = bytes[...]
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(isDigit) else { return nil }
+        return Int(text).map(YAMLScalarValue.int) ?? .largeInteger(text)
+    }
+
+    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
+    private static func isFloat(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return index - start
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        let whole = digits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fraction = digits()
+            if whole == 0, fraction == 0 { return false }
+        } else if whole == 0 {
+            return false
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if digits() == 0 { return false }
+        }
+        return index == bytes.count
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+}

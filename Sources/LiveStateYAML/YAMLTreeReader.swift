@@ -1,0 +1,160 @@
+import LiveState
+
+/// Builds a `YAMLNode` tree from libyaml's events, enforcing the loader's limits as it goes.
+///
+/// The tree is built without recursion, on an explicit stack of open collections, so the
+/// depth limit is the only bound on nesting and the Swift stack never grows with the input.
+/// When a collection would open deeper than `maxDepth`, reading stops at once: libyaml is
+/// asked for no more events and no more of the tree is built.
+///
+/// Aliases are resolved as they come: each costs the size of the node it names (that node
+/// counted with its own aliases expanded), and the document's total may not pass
+/// `maxAliasExpansion`. A "billion laughs" document is refused at the first alias whose
+/// running total passes the bound, after reading only the lines up to it.
+struct YAMLTreeReader {
+    /// The deepest nesting of sequences and mappings allowed.
+    var maxDepth: Int
+    /// The most nodes that aliases may stand for, in total, in one document.
+    var maxAliasExpansion: Int
+    /// The most nodes one document may hold, each alias counting as one.
+    var maxNodes: Int
+
+    /// One collection still open on the stack.
+    private struct OpenCollection {
+        var isMapping: Bool
+        var position: SourcePosition
+        var anchor: String?
+        var tag: String?
+        var children: [YAMLNode] = []
+        var size = 1
+    }
+
+    /// Reads the stream's only document.
+    /// - Parameter parser: The event source.
+    /// - Returns: The document's root, or `nil` when the stream holds no document.
+    /// - Throws: `YAMLReadError`: `yaml-syntax` from libyaml, for an undefined or recursive
+    ///   alias, or for a second document; `yaml-limit` for depth or alias expansion.
+    func read(_ parser: LibYAMLParser) throws(YAMLReadError) -> YAMLNode? {
+        var event = try parser.next()
+        if event.kind == .streamStart {
+            event = try parser.next()
+        }
+        guard event.kind == .documentStart else { return nil }
+        let root = try readNode(parser)
+        event = try parser.next()
+        if event.kind == .documentEnd {
+            event = try parser.next()
+        }
+        if event.kind == .documentStart {
+            throw YAMLReadError(
+                code: .yamlSyntax,
+                message: "a second YAML document starts here; a schema file holds one document per file",
+                position: event.position)
+        }
+        return root
+    }
+
+    private func readNode(_ parser: LibYAMLParser) throws(YAMLReadError) -> YAMLNode {
+        var stack: [OpenCollection] = []
+        var anchors: [String: YAMLNode] = [:]
+        var openAnchors: [String: Int] = [:]
+        var expanded = 0
+        var nodes = 0
+
+        while true {
+            let event = try parser.next()
+            var completed: YAMLNode
+            var anchor: String? = nil
+            switch event.kind {
+            case .scalar, .alias, .sequenceStart, .mappingStart:
+                nodes += 1
+                if nodes > maxNodes {
+                    throw YAMLReadError(
+                        code: .yamlLimit,
+                        message: "the document holds more than \(maxNodes) nodes",
+                        position: event.position)
+                }
+            default:
+                break
+            }
+            switch event.kind {
+            case .scalar:
+                completed = YAMLNode(
+                    content: .scalar(event.scalar ?? YAMLScalar(text: "", isPlain: true)),
+                    position: event.position, tag: event.tag, size: 1)
+                anchor = event.anchor
+            case .alias:
+                let name = event.anchor ?? ""
+                if openAnchors[name, default: 0] > 0 {
+                    throw YAMLReadError(
+                        code: .yamlSyntax,
+                        message: "alias *\(name) refers to a node that contains it; recursive aliases are not allowed",
+                        position: event.position)
+                }
+                guard let target = anchors[name] else {
+                    throw YAMLReadError(
+                        code: .yamlSyntax,
+                        message: "alias *\(name) refers to an anchor &\(name) that is not defined before it",
+                        position: event.position)
+                }
+                expanded = Self.saturatingSum(expanded, target.size)
+                if expanded > maxAliasExpansion {
+                    throw YAMLReadError(
+                        code: .yamlLimit,
+                        message: "aliases expand to more than \(maxAliasExpansion) nodes in this document (at least \(expanded)); the limit guards against alias bombs",
+                        position: event.position)
+                }
+                completed = target
+                completed.position = event.position
+            case .sequenceStart, .mappingStart:
+                if stack.count >= maxDepth {
+                    throw YAMLReadError(
+                        code: .yamlLimit,
+                        message: "sequences and mappings nest deeper than \(maxDepth) levels",
+                        position: event.position)
+                }
+                if let name = event.anchor {
+                    openAnchors[name, default: 0] += 1
+                }
+                stack.append(OpenCollection(
+                    isMapping: event.kind == .mappingStart, position: event.position,
+                    anchor: event.anchor, tag: event.tag))
+                continue
+            case .sequenceEnd, .mappingEnd:
+                guard let open = stack.popLast() else {
+                    throw YAMLReadError(code: .yamlSyntax, message: "unbalanced collection end", position: event.position)
+                }
+                if open.isMapping {
+                    var pairs: [YAMLPair] = []
+                    pairs.reserveCapacity(open.children.count / 2)
+                    var index = 0
+                    while index + 1 < open.children.count {
+                        pairs.append(YAMLPair(key: open.children[index], value: open.children[index + 1]))
+                        index += 2
+                    }
+                    completed = YAMLNode(content: .mapping(pairs), position: open.position, tag: open.tag, size: open.size)
+                } else {
+                    completed = YAMLNode(content: .sequence(open.children), position: open.position, tag: open.tag, size: open.size)
+                }
+                if let name = open.anchor {
+                    openAnchors[name, default: 1] -= 1
+                    anchor = name
+                }
+            case .streamStart, .streamEnd, .documentStart, .documentEnd:
+                throw YAMLReadError(code: .yamlSyntax, message: "unexpected end of document", position: event.position)
+            }
+            if let anchor {
+                anchors[anchor] = completed
+            }
+            guard !stack.isEmpty else { return completed }
+            stack[stack.count - 1].children.append(completed)
+            stack[stack.count - 1].size = Self.saturatingSum(stack[stack.count - 1].size, completed.size)
+        }
+    }
+
+    /// Sizes never trap, even with limits raised to `Int.max`.
+    private static func saturatingSum(_ lhs: Int, _ rhs: Int) -> Int {
+        let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+        return overflow ? Int.max : sum
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import LiveState
+import LiveStateYAML
+
+/// `livestate diff`: which schema change breaks which app version still in the field.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Check schema versions against each other: which app version breaks on which payloads.",
+        discussion: """
+            Without --from and --to, checks every pair of versions the mode covers (default: the \
+            schema's compatibility:). With them, checks that one pair, both ways unless --mode \
+            picks a direction. --list-rules prints the rule catalog.
+            Exit status: 0 when the gate holds (no finding at or above --fail-on), 1 when it \
+            fails, 2 on usage, I/O or schema-load errors.
+            """
+    )
+
+    /// The formats `diff` writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, yaml, markdown, github
+
+        var reportFormat: CompatibilityReportFormat {
+            switch self {
+            case .text: .text
+            case .json: .json
+            case .yaml: .yaml
+            case .markdown: .markdown
+            case .github: .github
+            }
+        }
+    }
+
+    @Option(help: "The schema file.")
+    var schema: String?
+
+    @Option(help: "One version of the pair to check (with --to).")
+    var from: Int?
+
+    @Option(help: "The other version of the pair to check (with --from).")
+    var to: Int?
+
+    @Option(help: "The gate: backward, forward, full, backward-transitive, forward-transitive, full-transitive or none (default: the schema's compatibility:).")
+    var mode: CompatibilityMode?
+
+    @Option(help: "Output format: text (compiler style), json, yaml, markdown or github (workflow annotations).")
+    var format: Format = .text
+
+    @Option(name: .customLong("fail-on"), help: "The lowest severity that makes the exit status 1: error or warning.")
+    var failOn: Severity = .error
+
+    @Flag(name: .customLong("assume-default-elision"), help: "Assume servers omit values equal to the writer's default: default changes become errors.")
+    var assumeDefaultElision = false
+
+    @Flag(name: .customLong("list-rules"), help: "Print the catalog of rules and exit.")
+    var listRules = false
+
+    func validate() throws {
+        if listRules { return }
+        guard schema != nil else {
+            throw ValidationError("Missing expected argument '--schema <schema>' (or use --list-rules).")
+        }
+        if (from == nil) != (to == nil) {
+            throw ValidationError("--from and --to go together.")
+        }
+        if let from, let to, from == to {
+            throw ValidationError("--from and --to name the same version, \(from).")
+        }
+    }
+
+    func run() throws {
+        if listRules {
+            Self.write(CompatibilityRule.renderedCatalog(as: format.reportFormat))
+            return
+        }
+        guard let schema else { throw ExitCode(ExitStatus.usage.rawValue) }
+        let loaded = try Output.loadSchema(schema)
+        let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
+        let report: CompatibilityReport
+        if let from, let to {
+            let available = loaded.versions.map(\.version)
+            for version in [from, to] where !available.contains(version) {
+                Output.err("\(schema): error: the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", ")) [unknown-version]")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            report = checker.check(loaded, from: from, to: to, mode: mode)
+        } else {
+            report = checker.check(loaded, mode: mode)
+        }
+        Self.write(report.rendered(as: format.reportFormat))
+        if format == .text {
+            Output.err(report.summary)
+        }
+        if !report.passes(failOn: failOn) {
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    /// Writes text that already ends with its newline to standard output.
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+extension CompatibilityMode: ExpressibleByArgument {}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import LiveState
+
+/// `livestate encode`: writes the payload for one app version from a state file.
+struct EncodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Write the APNs payload (or the bare content-state) for a schema version from a state file.",
+        discussion: """
+            STATE is a content-state object; missing fields take their defaults, and anything that \
+            does not fit the version is an error. The payload goes to standard output, what the \
+            encoder did to standard error (--format json wraps both). Exit status: 0 written, 1 the \
+            state does not fit the version or the budget, 2 usage, I/O or schema errors.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The schema file.")
+    var schema: String
+
+    @Option(help: "The version to write for (default: the newest).")
+    var version: Int?
+
+    @Option(help: "The event: start, update or end.")
+    var event = "update"
+
+    @Option(help: "The timestamp: now, or UNIX seconds.")
+    var timestamp = "now"
+
+    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
+    var staleDate: Int?
+
+    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
+    var dismissalDate: Int?
+
+    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
+    var relevanceScore: Double?
+
+    @Option(name: .customLong("alert-title"), help: "The alert's title (an alert is required on start).")
+    var alertTitle: String?
+
+    @Option(name: .customLong("alert-body"), help: "The alert's body.")
+    var alertBody: String?
+
+    @Option(help: "A JSON file with the static attributes, for a start.")
+    var attributes: String?
+
+    @Flag(name: .customLong("content-state"), help: "Write the bare content-state, not a whole APNs body.")
+    var contentStateOnly = false
+
+    @Flag(name: .customLong("elide-defaults"), help: "Leave out values equal to their default where every app version decodes tolerantly with that default.")
+    var elideDefaults = false
+
+    @Flag(help: "When over budget, drop drop-priority fields and shorten truncate strings until the payload fits.")
+    var fit = false
+
+    @Flag(help: "A broadcast push: 5120-byte limit.")
+    var broadcast = false
+
+    @Argument(help: "The state file (a content-state object); - reads standard input.")
+    var state: String
+
+    func validate() throws {
+        guard ["start", "update", "end"].contains(event) else {
+            throw ValidationError("--event must be start, update or end, not '\(event)'")
+        }
+        guard timestamp == "now" || (Int(timestamp).map { $0 >= 0 } ?? false) else {
+            throw ValidationError("--timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
+        }
+        if contentStateOnly && (event != "update" || alertTitle != nil || attributes != nil) {
+            throw ValidationError("--content-state writes the bare state: it takes no envelope options")
+        }
+    }
+
+    func run() throws {
+        let loaded = try Output.loadSchema(schema)
+        let encoder: ContentStateEncoder
+        do {
+            encoder = try ContentStateEncoder(schema: loaded, version: version, options: .init(elideDefaults: elideDefaults, fit: fit, broadcast: broadcast))
+        } catch {
+            Output.err("\(schema): error: \(error) [unknown-version]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let input: InputFile
+        switch InputFile.read(state, limit: 1 << 20) {
+        case .success(let file): input = file
+        case .failure(let error):
+            Output.err(error.description)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        var (value, diagnostics) = encoder.readState(input.bytes, file: input.name)
+        var result = EncodeResult(bytes: [], diagnostics: [])
+        if let value {
+            if contentStateOnly {
+                result = encoder.encode(value)
+            } else {
+                result = encoder.encodePayload(value, envelope: try envelope())
+            }
+        }
+        diagnostics += result.diagnostics.map { diagnostic in
+            var located = diagnostic
+            located.file = located.file ?? input.name
+            return located
+        }
+        switch common.format {
+        case .text:
+            if !result.bytes.isEmpty { FileHandle.standardOutput.write(Data(result.bytes + [0x0A])) }
+            Output.printText(diagnostics)
+        case .json:
+            let payload = result.bytes.isEmpty ? Value.null : (try? result.bytes.withUnsafeBytes { try Value.parse(json: $0) }) ?? .null
+            Output.out(Output.jsonDocument(diagnostics, [
+                .init("payload", payload),
+                .init("budget", result.budget?.jsonValue ?? .null),
+            ]))
+        }
+        if result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings {
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    private func envelope() throws -> ContentStateEncoder.Envelope {
+        let seconds = timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0
+        var alert: Value?
+        if alertTitle != nil || alertBody != nil {
+            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
+        }
+        var attributesValue: Value?
+        if let attributes {
+            switch InputFile.read(attributes, limit: 1 << 20) {
+            case .success(let file):
+                do {
+                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+                } catch {
+                    Output.err("\(attributes): error: \(error) [json-syntax]")
+                    throw ExitCode(ExitStatus.usage.rawValue)
+                }
+            case .failure(let error):
+                Output.err(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        return .init(event: event, timestamp: seconds, staleDate: staleDate, dismissalDate: dismissalDate,
+                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
+    }
+}

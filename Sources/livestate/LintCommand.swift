@@ -1,0 +1,87 @@
+import ArgumentParser
+import LiveState
+
+/// `livestate lint`: validates payload files as APNs and the device will see them.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Validate APNs payload files: the aps envelope, the content-state and the byte budget.",
+        discussion: """
+            Each PAYLOAD is a whole APNs body ({"aps": {...}}); - reads standard input. Findings print \
+            compiler style to standard output. Exit status: 0 clean or warnings only, 1 errors (or \
+            warnings with --fail-on warning), 2 usage, I/O or schema errors.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The schema file.")
+    var schema: String
+
+    @Option(help: "The app version to check for (default: the newest).")
+    var version: Int?
+
+    @Flag(name: .customLong("all-versions"), help: "Check for every version in the schema and say which app versions drop each update.")
+    var allVersions = false
+
+    @Flag(help: "The payloads are broadcast pushes: 5120-byte limit, no start.")
+    var broadcast = false
+
+    @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
+    var maxBytes = 1 << 20
+
+    @Flag(help: "Also print info findings (defaults taken) in text output.")
+    var verbose = false
+
+    @Argument(help: "Payload files, or folders of them (*.json); - reads standard input.")
+    var payloads: [String]
+
+    func validate() throws {
+        if allVersions && version != nil {
+            throw ValidationError("--version and --all-versions exclude each other")
+        }
+        if payloads.isEmpty {
+            throw ValidationError("name at least one payload file, or - for standard input")
+        }
+    }
+
+    func run() throws {
+        let loaded = try Output.loadSchema(schema)
+        let options = PayloadValidator.Options(broadcast: broadcast, scan: JSONScanOptions(maxInputBytes: maxBytes), measuresFields: false)
+        let validator: PayloadValidator
+        do {
+            validator = try PayloadValidator(schema: loaded, version: version, options: options)
+        } catch {
+            Output.err("\(schema): error: \(error) [unknown-version]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let (files, ioErrors) = Output.readPayloads(payloads, limit: maxBytes)
+        var diagnostics = ioErrors
+        var reports: [Value] = []
+        for file in files {
+            let found: [Diagnostic]
+            let decodes: Value
+            if allVersions {
+                let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options)
+                found = all.diagnostics
+                decodes = .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })
+            } else {
+                let result = validator.validate(file.bytes, file: file.name)
+                found = result.diagnostics
+                decodes = .bool(result.appDecodes)
+            }
+            diagnostics += found
+            reports.append(.object([.init("file", .string(file.name)), .init("decodes", decodes)]))
+        }
+        switch common.format {
+        case .text:
+            Output.printText(verbose ? diagnostics : diagnostics.filter { $0.severity > .info }, toStandardOutput: true)
+        case .json:
+            Output.out(Output.jsonDocument(diagnostics, [.init("files", .array(reports))]))
+        }
+        if !ioErrors.isEmpty { throw ExitCode(ExitStatus.usage.rawValue) }
+        if Output.status(diagnostics, failOn: common.failOn) == .findings {
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Testing
+@testable import LiveState
+
+@Suite struct CompatibilityCheckerTests {
+    // MARK: One fixture per rule
+
+    @Test(arguments: compatibilityCases)
+    func fixtureProducesItsRule(_ fixture: CompatibilityCase) throws {
+        let findings = fixture.findings()
+        let finding = try #require(
+            findings.first { $0.rule == fixture.rule.id && $0.pointer == fixture.pointer && $0.scope == fixture.scope },
+            "found \(findings.map { "\($0.rule) \($0.pointer)" })")
+        #expect(finding.severity == fixture.severity)
+        #expect(finding.readerVersion == fixture.reader)
+        #expect(finding.writerVersion == fixture.writer)
+        #expect(finding.direction == (fixture.reader < fixture.writer ? .oldAppReadsNew : .newAppReadsOld))
+        #expect(finding.message.hasPrefix("app v\(fixture.reader) reading v\(fixture.writer)") || finding.message.hasPrefix("v\(fixture.writer)"))
+    }
+
+    @Test func everyCatalogRuleIsProducedByAFixture() {
+        let produced = Set(compatibilityCases.flatMap { $0.findings().map(\.rule) })
+        let missing = CompatibilityRule.catalog.map(\.id).filter { !produced.contains($0) }
+        #expect(missing.isEmpty, "rules without a fixture: \(missing)")
+    }
+
+    @Test func catalogIdsAreUniqueAndKebabCase() {
+        let ids = CompatibilityRule.catalog.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)")
+            #expect(CompatibilityRule.rule(id: id)?.id == id)
+        }
+        #expect(CompatibilityRule.catalog.allSatisfy { !$0.summary.isEmpty && !$0.reasoning.isEmpty })
+    }
+
+    @Test func findingsUseOnlyCatalogRules() {
+        let ids = Set(CompatibilityRule.catalog.map(\.id))
+        for fixture in compatibilityCases {
+            for finding in fixture.findings() {
+                #expect(ids.contains(finding.rule), "\(finding.rule)")
+            }
+        }
+    }
+
+    // MARK: Pairs and directions
+
+    @Test func findingsForAPairCoverBothDirections() {
+        let schema = compatSchema([F.string("title"), F.string("badge", default: "")], [F.string("title")])
+        let findings = CompatibilityChecker().findings(schema, from: 1, to: 2)
+        #expect(findings.map(\.rule) == ["field-removed-defaulted", "field-removed-ignored"])
+        #expect(findings.map(\.direction) == [.oldAppReadsNew, .newAppReadsOld])
+        #expect(findings.map(\.readerVersion) == [1, 2])
+        #expect(CompatibilityChecker().findings(schema, from: 2, to: 1) == findings)
+    }
+
+    @Test func unknownOrEqualVersionsHaveNoFindings() {
+        let schema = compatSchema([F.string("title")], [F.int("title")])
+        #expect(CompatibilityChecker().findings(schema, from: 1, to: 1).isEmpty)
+        #expect(CompatibilityChecker().findings(schema, from: 1, to: 9).isEmpty)
+    }
+
+    @Test func fieldRemovedThenReturningWithAnotherTypePassesForwardButFailsForwardTransitive() {
+        let schema = compatSchema(
+            [F.string("title"), F.int("code", default: 0, onInvalid: .reject)],
+            [F.string("title")],
+            [F.string("title"), F.string("code", default: "")])
+        let checker = CompatibilityChecker()
+
+        let forward = checker.check(schema, mode: .forward)
+        #expect(forward.pairs.map(\.description) == ["app v1 reads v2", "app v2 reads v3"])
+        #expect(forward.passes(failOn: .error))
+        #expect(forward.findings.map(\.rule) == ["field-removed-defaulted", "field-added-ignored"])
+
+        let transitive = checker.check(schema, mode: .forwardTransitive)
+        #expect(transitive.pairs.map(\.description) == ["app v1 reads v2", "app v1 reads v3", "app v2 reads v3"])
+        #expect(!transitive.passes(failOn: .error))
+        let failure = transitive.findings.filter { $0.severity == .error }
+        #expect(failure.map(\.rule) == ["type-changed"])
+        #expect(failure.first?.readerVersion == 1 && failure.first?.writerVersion == 3)
+        #expect(failure.first?.pointer == "/code")
+    }
+
+    @Test func tombstoneReuseIsReportedOnceWhereTheNameReturns() {
+        let schema = compatSchema(
+            [F.string("title"), F.int("code", default: 0)], [F.string("title")], [F.string("title"), F.string("code", default: "")],
+            removed: [[], ["code"]])
+        for mode in [CompatibilityMode.forward, .forwardTransitive, .fullTransitive] {
+            let reuse = CompatibilityChecker().check(schema, mode: mode).findings.filter { $0.rule == "tombstone-reuse" }
+            #expect(reuse.count == 1, "\(mode)")
+            #expect(reuse.first?.writerVersion == 3)
+        }
+        #expect(CompatibilityChecker().check(schema, mode: .backward).findings.allSatisfy { $0.rule != "tombstone-reuse" })
+    }
+
+    @Test func tombstonedNameReturningWithItsOldTypeIsAllowed() {
+        let schema = compatSchema(
+            [F.int("code", default: 0)], [F.string("title", default: "")], [F.int("code", default: 0)], removed: [[], ["code"]])
+        #expect(CompatibilityChecker().check(schema, mode: .fullTransitive).findings.allSatisfy { $0.rule != "tombstone-reuse" })
+    }
+
+    @Test func strictFindingsApplyOnlyWhereTheStrictVersionReads() {
+        let schema = compatSchema([F.string("title")], [F.string("title", default: "")], strict: [1])
+        let forward = CompatibilityChecker().check(schema, mode: .forward)
+        #expect(forward.findings.map(\.rule) == ["strict-client-omittable-key"])
+        #expect(!forward.passes())
+        let backward = CompatibilityChecker().check(schema, mode: .backward)
+        #expect(backward.findings.isEmpty)
+        #expect(backward.passes(failOn: .warning))
+    }
+
+    @Test func strictReaderDropsAnyTypeChangeThatIsNotAPromotion() {
+        let schema = compatSchema(
+            [F.int("count", default: 0), F.double("ratio", default: 0)],
+            [F.double("count", default: 0), F.int("ratio", default: 0)], strict: [2])
+        let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule.hasPrefix("type-") }
+        #expect(findings.map(\.rule) == ["type-changed-compatible", "type-narrowed"])
+        #expect(findings.map(\.severity) == [.info, .error])
+    }
+
+    @Test func checkWithoutModeUsesTheSchemasCompatibility() {
+        var schema = compatSchema([F.string("title")], [F.string("title"), F.string("orderId")])
+        schema.compatibility = .backward
+        let report = CompatibilityChecker().check(schema)
+        #expect(report.mode == .backward)
+        #expect(report.pairs == [CompatibilityPair(readerVersion: 2, writerVersion: 1)])
+        #expect(report.findings.map(\.rule) == ["field-added-without-default"])
+        #expect(CompatibilityChecker().check(schema, mode: CompatibilityMode.none).pairs.isEmpty)
+    }
+
+    @Test func checkOfOnePairReadsTheWaysTheModeSays() {
+        let schema = compatSchema([F.string("title")], [F.string("title"), F.string("orderId")], [F.string("title")])
+        let checker = CompatibilityChecker()
+        #expect(checker.check(schema, from: 1, to: 3).pairs.map(\.description) == ["app v1 reads v3", "app v3 reads v1"])
+        #expect(checker.check(schema, from: 3, to: 1, mode: .forward).pairs.map(\.description) == ["app v1 reads v3"])
+        #expect(checker.check(schema, from: 1, to: 3, mode: .backwardTransitive).pairs.map(\.description) == ["app v3 reads v1"])
+        #expect(checker.check(schema, from: 1, to: 3, mode: CompatibilityMode.none).pairs.isEmpty)
+    }
+
+    // MARK: Pointers and positions
+
+    @Test func nestedFieldsHaveNestedPointersAndArrayElementsTheDashToken() {
+        let item = { (maxLength: Int) in
+            Field(name: "", type: .object(fields: [F.string("name", default: "", maxLength: maxLength)]))
+        }
+        let v1 = [Field(name: "items", type: .array(items: item(16)), defaultValue: .array([]), maxItems: 4),
+                  Field(name: "courier", type: .object(fields: [F.string("name", default: "", maxLength: 16)]), defaultValue: .object([.init("name", .string(""))]))]
+        let v2 = [Field(name: "items", type: .array(items: item(32)), defaultValue: .array([]), maxItems: 4),
+                  Field(name: "courier", type: .object(fields: [F.string("name", default: "", maxLength: 32)]), defaultValue: .object([.init("name", .string(""))]))]
+        let findings = CompatibilityChecker().findings(compatSchema(v1, v2), reader: 1, writer: 2)
+        #expect(findings.map(\.pointer) == ["/items/-/name", "/courier/name"])
+        #expect(findings.allSatisfy { $0.rule == "constraint-loosened" && $0.severity == .warning })
+        // The element's name falls back; the courier's name falls back to its own default.
+        #expect(findings[0].message.contains("'items/-/name' takes its default"))
+    }
+
+    @Test func membersOfArrayElementsAreCheckedForPresenceAndInvalidElementsInvalidateTheArray() {
+        let items = { (fields: [Field]) in
+            Field(name: "subs", type: .array(items: Field(name: "", type: .object(fields: fields), isOptional: true)),
+                  defaultValue: .array([]), maxItems: 5)
+        }
+        let schema = compatSchema([items([F.string("original")])], [items([F.string("original"), F.string("replacement")])])
+        let added = CompatibilityChecker().findings(schema, reader: 2, writer: 1)
+        #expect(added.map(\.rule) == ["field-added-without-default"])
+        #expect(added.first?.pointer == "/subs/-/replacement")
+        #expect(added.first?.severity == .warning)
+        #expect(added.first?.message.contains("'subs' takes its default") == true)
+
+        let madeRequired = compatSchema([items([F.string("original", optional: true)])], [items([F.string("original")])])
+        #expect(CompatibilityChecker().findings(madeRequired, reader: 2, writer: 1).map(\.rule) == ["field-made-required"])
+    }
+
+    @Test func invalidNestedValueWithoutDefaultFallsBackToTheEnclosingField() {
+        let courier = { (type: FieldType) in
+            Field(name: "courier", type: .object(fields: [Field(name: "rating", type: type)]), defaultValue: .object([.init("rating", .int(0))]))
+        }
+        let findings = CompatibilityChecker().findings(compatSchema([courier(.int)], [courier(.bool)]), reader: 1, writer: 2)
+        #expect(findings.map(\.rule) == ["type-changed"])
+        #expect(findings.first?.severity == .warning)
+        #expect(findings.first?.message.contains("'courier' takes its default") == true)
+    }
+
+    @Test func positionIsTheNewerFieldsKeyOrTheOlderOneForRemovals() {
+        var old = F.string("badge", default: "")
+        old.position = SourcePosition(offset: 0, line: 10, column: 7)
+        var kept = F.string("title", maxLength: 32)
+        kept.position = SourcePosition(offset: 0, line: 9, column: 7)
+        var newer = F.string("title", maxLength: 64)
+        newer.position = SourcePosition(offset: 0, line: 20, column: 7)
+        var schema = compatSchema([kept, old], [newer])
+        schema.file = "s.yaml"
+        let findings = CompatibilityChecker().findings(schema, from: 1, to: 2)
+        let loosened = findings.first { $0.rule == "constraint-loosened" }
+        #expect(loosened?.position?.line == 20)
+        #expect(loosened?.file == "s.yaml")
+        let removed = findings.first { $0.rule == "field-removed-defaulted" }
+        #expect(removed?.position?.line == 10)
+        #expect(removed?.diagnostic.description == "s.yaml:10:7: warning: app v1 reading v2 payloads: 'badge' was removed in v2; app v1 shows its default \"\" forever (at /badge) [field-removed-defaulted]")
+    }
+
+    // MARK: Defaults, elision and sizes
+
+    @Test func objectDefaultsDifferingOnlyThroughMembersAreReportedAtTheMember() {
+        let courier = { (name: String) in
+            Field(name: "courier", type: .object(fields: [F.string("name", default: name)]), defaultValue: .object([.init("name", .string(name))]))
+        }
+        let findings = CompatibilityChecker().findings(compatSchema([courier("a")], [courier("b")]), reader: 1, writer: 2)
+        #expect(findings.map(\.pointer) == ["/courier/name"])
+        #expect(findings.map(\.rule) == ["default-changed"])
+    }
+
+    @Test func defaultsEqualAsJSONNumbersAreNotChanged() {
+        let schema = compatSchema([F.int("count", default: 0)], [F.double("count", default: 0)])
+        #expect(CompatibilityChecker().findings(schema, from: 1, to: 2).allSatisfy { $0.rule != "default-changed" })
+    }
+
+    @Test func writerScopedSizeFindingsAreReportedOncePerWriterVersion() {
+        let note = F.string("note", optional: true, maxLength: nil)
+        let schema = compatSchema([note], [note], [note])
+        let report = CompatibilityChecker().check(schema, mode: .fullTransitive)
+        let unbounded = report.findings.filter { $0.rule == "unbounded-size" }
+        #expect(unbounded.map(\.writerVersion) == [2, 1, 3])
+    }
+
+    @Test func byteBudgetIsAnOption() {
+        let schema = compatSchema([F.string("title")], [F.string("title", maxLength: 100)])
+        let small = CompatibilityChecker(options: .init(byteBudget: 64)).findings(schema, reader: 1, writer: 2)
+        #expect(small.contains { $0.rule == "worst-case-size-over-budget" && $0.message.contains("is 112 bytes, over the 64-byte budget") })
+        #expect(!CompatibilityChecker().findings(schema, reader: 1, writer: 2).contains { $0.rule == "worst-case-size-over-budget" })
+    }
+
+    // MARK: Report and gate
+
+    @Test func reportPassesBelowFailOn() {
+        let schema = compatSchema([F.string("title"), F.string("badge", default: "")], [F.string("title")])
+        let report = CompatibilityChecker().check(schema, mode: .forward)
+        #expect(report.count(.warning) == 1)
+        #expect(report.passes(failOn: .error))
+        #expect(!report.passes(failOn: .warning))
+        #expect(report.diagnostics.map(\.code) == ["field-removed-defaulted"])
+        #expect(report.summary == "fixture: forward, 1 pair: 0 errors, 1 warning, 0 infos")
+    }
+
+    @Test func gateReturnsWarningsAndErrorsOfEverySchema() {
+        let first = compatSchema([F.string("title"), F.string("badge", default: "")], [F.string("title"), F.string("eta", default: "")])
+        var second = compatSchema([F.string("title")], [F.string("title"), F.string("orderId")])
+        second.activity = "second"
+        second.compatibility = .backward
+        let diagnostics = CompatibilityGate.run([first, second], mode: nil)
+        #expect(diagnostics.map(\.code) == ["field-removed-defaulted", "field-added-without-default"])
+        #expect(CompatibilityGate.run([first, second], mode: .forward).map(\.code) == ["field-removed-defaulted"])
+        #expect(CompatibilityGate.run([first], mode: nil, minimumSeverity: .info).count == 2)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+/// `Fixtures/compat/golden.yaml` built in Swift, with the positions the YAML loader gives its keys.
+let goldenCompatibilitySchema: Schema = {
+    func at(_ line: Int, _ column: Int = 7) -> SourcePosition { SourcePosition(offset: 0, line: line, column: column) }
+    func field(_ field: Field, _ position: SourcePosition) -> Field {
+        var field = field
+        field.position = position
+        return field
+    }
+    let orderId = F.string("orderId", maxLength: 40)
+    let store = F.string("store", default: "", maxLength: 32)
+    let courier = Field(name: "courier", type: .object(fields: []), defaultValue: .object([.init("name", .string(""))]))
+    func courierV2(_ base: Int) -> Field {
+        var courier = courier
+        courier.type = .object(fields: [field(F.string("name", default: "", maxLength: 24), at(base + 4, 11))])
+        return field(courier, at(base))
+    }
+    func tags(_ maxItems: Int) -> Field {
+        Field(name: "tags", type: .array(items: F.string("", maxLength: 8)), defaultValue: .array([]), maxItems: maxItems)
+    }
+    let v1 = SchemaVersion(version: 1, contentState: [
+        field(F.string("title", maxLength: 32), at(11)),
+        field(F.string("subTitle", maxLength: 64), at(12)),
+        field(F.status(["pending", "done"], fallback: "pending"), at(13)),
+        field(F.string("note", optional: true, maxLength: 100), at(14)),
+        field(Field(name: "courier", type: .object(fields: [field(F.string("name", maxLength: 16), at(18, 11))])), at(15)),
+    ], attributes: [field(orderId, at(20))])
+    let v2 = SchemaVersion(version: 2, contentState: [
+        field(F.string("title", maxLength: 32), at(24)),
+        field(F.string("subtitle", default: "", maxLength: 64, aliases: ["subTitle"]), at(25)),
+        field(F.status(["pending", "done", "late"], default: "pending", fallback: "pending"), at(26)),
+        field(F.string("note", default: "", maxLength: 100), at(27)),
+        courierV2(28),
+        field(Field(name: "eta", type: .date, defaultValue: .date(0)), at(33)),
+        field(tags(4), at(34)),
+    ], attributes: [field(orderId, at(36)), field(store, at(37))])
+    let v3 = SchemaVersion(version: 3, contentState: [
+        field(F.string("title", maxLength: 32), at(42)),
+        field(F.string("subtitle", default: "", maxLength: 64, aliases: ["subTitle"]), at(43)),
+        field(F.status(["pending", "done", "late"], default: "pending", fallback: "pending"), at(44)),
+        field(F.string("note", default: "", maxLength: 100), at(45)),
+        courierV2(46),
+        field(tags(8), at(51)),
+    ], attributes: [field(orderId, at(53)), field(store, at(54))], removed: ["eta"])
+    return Schema(
+        activity: "golden", attributesType: "GoldenAttributes", compatibility: .fullTransitive,
+        strictClients: [1], versions: [v1, v2, v3], file: "golden.yaml")
+}()
+
+/// Compares `text` with a golden file under `Fixtures/compat/golden/`; with `UPDATE_GOLDEN=1`
+/// in the environment, rewrites the file instead.
+func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/compat/golden").appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+        try Data(text.utf8).write(to: url)
+        return
+    }
+    let golden = try String(contentsOf: url, encoding: .utf8)
+    #expect(text == golden, "differs from golden \(name); rerun with UPDATE_GOLDEN=1 to accept", sourceLocation: sourceLocation)
+}
+
+@Suite struct CompatibilityReportFormatTests {
+    private let report = CompatibilityChecker().check(goldenCompatibilitySchema)
+
+    @Test func goldenSchemaFailsItsFullTransitiveGateOnTheStrictVersion() {
+        #expect(report.mode == .fullTransitive)
+        #expect(report.pairs.count == 6)
+        #expect(!report.passes(failOn: .error))
+        #expect(report.findings.filter { $0.severity == .error }.allSatisfy { $0.readerVersion == 1 })
+    }
+
+    @Test func textIsOneCompilerStyleLinePerFinding() throws {
+        let text = report.rendered(as: .text)
+        #expect(text.split(separator: "\n").count == report.findings.count)
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("golden.yaml:") && $0.hasSuffix("]") })
+        try expectGolden(text, "report.txt")
+    }
+
+    @Test func jsonHasDiagnosticsAndFindingsWithVersions() throws {
+        let text = report.rendered(as: .json)
+        #expect(text.contains(#""diagnostics": ["#) && text.contains(#""findings": ["#) && text.contains(#""readerVersion": 1"#))
+        try expectGolden(text, "report.json")
+    }
+
+    @Test func yamlListsEachVersionWithWhatItReads() throws {
+        try expectGolden(report.rendered(as: .yaml), "report.yaml")
+    }
+
+    @Test func markdownHasATablePerPair() throws {
+        let text = report.rendered(as: .markdown)
+        #expect(text.components(separatedBy: "\n### ").count - 1 == report.pairs.count)
+        try expectGolden(text, "report.md")
+    }
+
+    @Test func githubIsOneWorkflowCommandPerFinding() throws {
+        let text = report.rendered(as: .github)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == report.findings.count)
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=golden.yaml,line=") || $0.hasPrefix("::warning ") || $0.hasPrefix("::notice ") })
+        try expectGolden(text, "report.github.txt")
+    }
+
+    @Test func githubEscapesPercentAndNewlinesInMessagesAndPropertySeparatorsInFiles() {
+        let finding = CompatibilityFinding(
+            rule: "type-changed", severity: .warning, direction: .oldAppReadsNew, readerVersion: 1, writerVersion: 2,
+            message: "50% off\nnow", file: "a,b:c.yaml", position: SourcePosition(offset: 0, line: 3, column: 4), pointer: "/x")
+        let report = CompatibilityReport(activity: "x", mode: .forward, pairs: [finding.pair], findings: [finding])
+        #expect(report.rendered(as: .github) == "::warning file=a%2Cb%3Ac.yaml,line=3,col=4,title=type-changed::50%25 off%0Anow (at /x) [type-changed]\n")
+    }
+
+    @Test func emptyReportsRenderTheirShape() {
+        let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
+        #expect(report.rendered(as: .text).isEmpty)
+        #expect(report.rendered(as: .github).isEmpty)
+        #expect(report.rendered(as: .markdown).contains("The mode checks no pairs."))
+        #expect(report.rendered(as: .yaml).contains("    reads: []"))
+    }
+
+    @Test func catalogRendersForListRules() throws {
+        let text = CompatibilityRule.renderedCatalog(as: .text)
+        for rule in CompatibilityRule.catalog {
+            #expect(text.contains("\(rule.id) [\(rule.defaultSeverity.rawValue)]\n"))
+        }
+        try expectGolden(text, "rules.txt")
+        try expectGolden(CompatibilityRule.renderedCatalog(as: .json), "rules.json")
+        try expectGolden(CompatibilityRule.renderedCatalog(as: .markdown), "rules.md")
+        try expectGolden(CompatibilityRule.renderedCatalog(as: .yaml), "rules.yaml")
+    }
+}

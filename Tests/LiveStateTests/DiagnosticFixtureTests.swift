@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+/// One payload fixture per diagnostic code of the decoder and the validator, checked against
+/// `scoreSchema`. A file is named `<code>.json`, or `<code>.<how>.json` where `how` is `v1`
+/// (lint for app version 1), `broadcast`, `all` (every version) or `decode` (the decoder alone).
+@Suite struct DiagnosticFixtureTests {
+    static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("payloads")
+
+    static let fixtures: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted()
+    }()
+
+    static func code(of fixture: String) -> String {
+        String(fixture.prefix { $0 != "." })
+    }
+
+    static func diagnostics(for fixture: String) throws -> [Diagnostic] {
+        let bytes = try Data(contentsOf: folder.appendingPathComponent(fixture))
+        let parts = fixture.split(separator: ".")
+        let how = parts.count == 3 ? String(parts[1]) : ""
+        switch how {
+        case "v1":
+            return try PayloadValidator(schema: scoreSchema, version: 1).validate(bytes, file: fixture).diagnostics
+        case "broadcast":
+            return try PayloadValidator(schema: scoreSchema, options: .init(broadcast: true)).validate(bytes, file: fixture).diagnostics
+        case "all":
+            return PayloadValidator.validateAllVersions(scoreSchema, bytes, file: fixture).diagnostics
+        case "decode":
+            return try ContentStateDecoder(schema: scoreSchema).decode(payload: bytes, file: fixture).allDiagnostics
+        default:
+            return try PayloadValidator(schema: scoreSchema).validate(bytes, file: fixture).diagnostics
+        }
+    }
+
+    @Test(arguments: fixtures)
+    func fixtureProducesItsCode(fixture: String) throws {
+        let code = Self.code(of: fixture)
+        let found = try Self.diagnostics(for: fixture)
+        let match = try #require(found.first { $0.code == code }, "\(fixture): \(found.map(\.code))")
+        #expect(match.file == fixture)
+        #expect(match.position != nil, "\(fixture): \(match)")
+        let expected = DecodeCode(rawValue: code)?.severity ?? ValidationCode(rawValue: code)?.severity
+        #expect(match.severity == expected)
+    }
+
+    @Test func everyCodeHasAFixture() {
+        let covered = Set(Self.fixtures.map(Self.code(of:)))
+        let codes = DecodeCode.allCases.map(\.rawValue) + ValidationCode.allCases.map(\.rawValue)
+        for code in codes {
+            #expect(covered.contains(code), "no fixture for \(code)")
+        }
+    }
+}

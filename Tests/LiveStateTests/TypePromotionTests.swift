@@ -1,0 +1,54 @@
+import Testing
+@testable import LiveState
+
+@Suite struct TypePromotionCompatibilityTests {
+    private func classify(_ writer: FieldType, _ reader: FieldType, readerMaxItems: Int? = nil) -> String {
+        switch TypePromotion.classify(writer: Field(name: "x", type: writer), reader: Field(name: "x", type: reader, maxItems: readerMaxItems)) {
+        case .same: "same"
+        case .compatible: "compatible"
+        case .narrowed: "narrowed"
+        case .incompatible: "incompatible"
+        }
+    }
+
+    @Test func numbersPromoteTowardDoubleOnly() {
+        #expect(classify(.int, .double) == "compatible")
+        #expect(classify(.double, .int) == "narrowed")
+        #expect(classify(.int, .date) == "compatible")
+        #expect(classify(.date, .int) == "narrowed")
+    }
+
+    @Test func dateAndDoubleAreTheSameJSONNumber() {
+        #expect(classify(.date, .double) == "compatible")
+        #expect(classify(.double, .date) == "compatible")
+    }
+
+    @Test func urlAndStringAreTheSameJSONStringButAStringNeedNotBeAURL() {
+        #expect(classify(.url, .string) == "compatible")
+        #expect(classify(.string, .url) == "narrowed")
+    }
+
+    @Test func enumsAreTheirRawTypeOneWay() {
+        #expect(classify(.enumeration(.strings(["a"])), .string) == "compatible")
+        #expect(classify(.string, .enumeration(.strings(["a"]))) == "narrowed")
+        #expect(classify(.enumeration(.integers([1])), .int) == "compatible")
+        #expect(classify(.enumeration(.integers([1])), .double) == "compatible")
+        #expect(classify(.int, .enumeration(.integers([1]))) == "narrowed")
+        #expect(classify(.enumeration(.strings(["a"])), .enumeration(.strings(["b"]))) == "same")
+        #expect(classify(.enumeration(.strings(["1"])), .enumeration(.integers([1]))) == "incompatible")
+    }
+
+    @Test func dateRangeIsAnArrayOfTwoNumbers() {
+        let doubles = FieldType.array(items: Field(name: "", type: .double))
+        #expect(classify(.dateRange, doubles) == "compatible")
+        #expect(classify(.dateRange, doubles, readerMaxItems: 1) == "narrowed")
+        #expect(classify(doubles, .dateRange) == "narrowed")
+        #expect(classify(.dateRange, .array(items: Field(name: "", type: .string))) == "incompatible")
+    }
+
+    @Test func otherJSONKindsAreIncompatible() {
+        #expect(classify(.bool, .int) == "incompatible")
+        #expect(classify(.string, .int) == "incompatible")
+        #expect(classify(.object(fields: []), .array(items: Field(name: "", type: .int))) == "incompatible")
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// Paths of the compatibility fixtures (in LiveStateTests) and of the bundled schemas.
+private enum CompatibilityPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/compat")
+    static let schemas = packageRoot.appendingPathComponent("schemas")
+
+    /// Every `compat/*.yaml` rule fixture (the golden schema aside).
+    static func ruleFixtures() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") && $0 != "golden.yaml" }.sorted()
+    }
+}
+
+/// What a rule fixture's first line says it produces.
+private struct Expectation {
+    var reader: Int
+    var writer: Int
+    var rule: String
+    var severity: String
+    var pointer: String
+
+    /// Parses `# expect: app 2 reads 1: field-added-with-default info /eta` (`""` is the empty pointer).
+    init?(_ line: Substring) {
+        let words = line.split(separator: " ")
+        guard words.count == 9, words[1] == "expect:", words[2] == "app", words[4] == "reads",
+              let reader = Int(words[3]), let writer = Int(words[5].dropLast()) else { return nil }
+        self.reader = reader
+        self.writer = writer
+        rule = String(words[6])
+        severity = String(words[7])
+        pointer = words[8] == "\"\"" ? "" : String(words[8])
+    }
+}
+
+@Suite struct CompatibilityYAMLTests {
+    @Test(arguments: CompatibilityPaths.ruleFixtures())
+    func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
+        let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let firstLine = try #require(text.split(separator: "\n").first)
+        if firstLine.hasPrefix("# expect-load-error: ") {
+            let code = firstLine.dropFirst("# expect-load-error: ".count)
+            #expect(throws: SchemaLoadError.self) { try SchemaLoader().load(contentsOf: path) }
+            do {
+                _ = try SchemaLoader().load(contentsOf: path)
+            } catch {
+                #expect(error.diagnostics.map(\.code).contains(String(code)))
+            }
+            return
+        }
+        let expectation = try #require(Expectation(firstLine), "bad expect line in \(name)")
+        let schema = try SchemaLoader().load(contentsOf: path)
+        let findings = CompatibilityChecker().findings(schema, reader: expectation.reader, writer: expectation.writer)
+        let finding = try #require(
+            findings.first { $0.rule == expectation.rule && $0.pointer == expectation.pointer },
+            "\(name): found \(findings.map(\.description))")
+        #expect(finding.severity.rawValue == expectation.severity)
+        #expect(finding.file == path)
+        #expect((finding.position?.line ?? 0) > 1)
+        #expect(name == expectation.rule + ".yaml")
+    }
+
+    @Test func loadedGoldenSchemaRendersTheGoldenReports() throws {
+        var schema = try SchemaLoader().load(contentsOf: CompatibilityPaths.fixtures.appendingPathComponent("golden.yaml").path)
+        schema.file = "golden.yaml"
+        let report = CompatibilityChecker().check(schema)
+        let golden = CompatibilityPaths.fixtures.appendingPathComponent("golden")
+        for (format, file) in [(CompatibilityReportFormat.text, "report.txt"), (.json, "report.json"), (.yaml, "report.yaml"),
+                               (.markdown, "report.md"), (.github, "report.github.txt")] {
+            let expected = try String(contentsOf: golden.appendingPathComponent(file), encoding: .utf8)
+            #expect(report.rendered(as: format) == expected, "\(file)")
+        }
+    }
+}
+
+/// The bundled example schemas under their own `compatibility:` gates.
+@Suite struct BundledSchemaCompatibilityTests {
+    private func report(_ name: String, mode: CompatibilityMode? = nil) throws -> CompatibilityReport {
+        let schema = try SchemaLoader().load(contentsOf: CompatibilityPaths.schemas.appendingPathComponent(name + ".yaml").path)
+        return CompatibilityChecker().check(schema, mode: mode)
+    }
+
+    private func errors(_ report: CompatibilityReport) -> [String] {
+        report.findings.filter { $0.severity == .error }.map { "\($0.readerVersion)<-\($0.writerVersion) \($0.rule) \($0.pointer)" }
+    }
+
+    @Test func deliveryFailsBecauseStrictVersionOneCannotReadVersionsTwoAndThree() throws {
+        let report = try report("delivery")
+        #expect(report.mode == .forwardTransitive)
+        #expect(!report.passes())
+        #expect(errors(report) == [
+            "1<-2 strict-client-omittable-key /logo", "1<-2 field-renamed-alias-unknown /subtitle", "1<-2 strict-client-omittable-key /progress",
+            "1<-3 strict-client-omittable-key /logo", "1<-3 field-renamed-alias-unknown /subtitle", "1<-3 strict-client-omittable-key /progress",
+        ])
+        let warnings = report.findings.filter { $0.severity == .warning }.map { "\($0.readerVersion)<-\($0.writerVersion) \($0.rule) \($0.pointer)" }
+        #expect(warnings == ["2<-3 constraint-loosened /courier/name"])
+    }
+
+    @Test func flashSalePassesWithInformationOnly() throws {
+        let report = try report("flash-sale")
+        #expect(report.passes(failOn: .warning))
+        #expect(report.findings.map(\.rule) == ["field-added-ignored", "field-added-ignored", "field-added-ignored"])
+    }
+
+    @Test func groceryFailsOnlyForStrictVersionOne() throws {
+        let report = try report("grocery")
+        #expect(!report.passes())
+        #expect(errors(report).count == 8)
+        #expect(report.findings.filter { $0.severity == .error }.allSatisfy { $0.readerVersion == 1 && $0.rule == "strict-client-omittable-key" })
+        #expect(report.findings.filter { $0.severity == .warning }.map(\.rule) == ["field-removed-defaulted"])
+    }
+
+    @Test func matchScoreFailsFullOnTheDefaultedScoreAndFullTransitiveOnItsRemoval() throws {
+        let full = try report("match-score")
+        #expect(full.mode == .full)
+        #expect(errors(full) == ["1<-2 strict-client-omittable-key /score"])
+        let transitive = try report("match-score", mode: .fullTransitive)
+        #expect(errors(transitive) == ["1<-2 strict-client-omittable-key /score", "1<-3 field-removed-strict-client /score"])
+    }
+
+    @Test func pizzaPassesWithWarningsForDefaultsVersionOneRequires() throws {
+        let report = try report("pizza")
+        #expect(report.passes())
+        #expect(!report.passes(failOn: .warning))
+        #expect(report.findings.filter { $0.severity == .warning }.map(\.pointer) == ["/name", "/status"])
+        let elided = CompatibilityChecker(options: .init(assumeDefaultElision: true)).check(
+            try SchemaLoader().load(contentsOf: CompatibilityPaths.schemas.appendingPathComponent("pizza.yaml").path))
+        #expect(!elided.passes())
+    }
+
+    @Test func gateOverEveryBundledSchemaReportsOnlyStrictClientErrors() throws {
+        let paths = try FileManager.default.contentsOfDirectory(atPath: CompatibilityPaths.schemas.path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { CompatibilityPaths.schemas.appendingPathComponent($0).path }
+        let (schemas, loadDiagnostics) = SchemaLoader().loadAll(paths)
+        #expect(loadDiagnostics.isEmpty)
+        let diagnostics = CompatibilityGate.run(schemas, mode: nil)
+        #expect(diagnostics.filter { $0.severity == .error }.count == 6 + 8 + 1)
+        #expect(diagnostics.allSatisfy { $0.severity != .info })
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import LiveState
+import LiveStateYAML
+
+/// The bundled schemas and their example payloads, as the README's main command runs them.
+enum Examples {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/golden/decode")
+
+    struct Payload: CustomTestStringConvertible, Sendable {
+        var activity: String
+        var path: String
+        var version: Int?
+        var testDescription: String { path }
+    }
+
+    static func payloads(failing: Bool) -> [Payload] {
+        let schemas = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path)) ?? []
+        var payloads: [Payload] = []
+        for schema in schemas.sorted() where schema.hasSuffix(".yaml") {
+            let activity = String(schema.dropLast(5))
+            let folder = "schemas/examples/\(activity)" + (failing ? "/failing" : "")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".json") {
+                let version = failing ? nil : Int(name.dropFirst().prefix { $0.isNumber })
+                payloads.append(Payload(activity: activity, path: "\(folder)/\(name)", version: version))
+            }
+        }
+        return payloads
+    }
+
+    static func schema(_ activity: String) throws -> Schema {
+        try SchemaLoader().load(contentsOf: root.appendingPathComponent("schemas/\(activity).yaml").path)
+    }
+}
+
+@Suite struct ExamplePayloadTests {
+    @Test func everyActivityHasCleanAndFailingExamples() {
+        let clean = Set(Examples.payloads(failing: false).map(\.activity))
+        let failing = Set(Examples.payloads(failing: true).map(\.activity))
+        #expect(clean == ["delivery", "flash-sale", "grocery", "match-score", "pizza"])
+        #expect(failing == clean)
+    }
+
+    /// Every clean example lints clean for the version it was written for, and decodes to the
+    /// state in its golden file (`LIVESTATE_UPDATE_GOLDEN=1` rewrites them).
+    @Test(arguments: Examples.payloads(failing: false))
+    func cleanExampleDecodesToItsGoldenState(payload: Examples.Payload) throws {
+        let schema = try Examples.schema(payload.activity)
+        let version = try #require(payload.version)
+        let bytes = try Data(contentsOf: Examples.root.appendingPathComponent(payload.path))
+        let result = try PayloadValidator(schema: schema, version: version).validate(bytes, file: payload.path)
+        #expect(!result.diagnostics.contains { $0.severity > .info }, "\(result.diagnostics)")
+        #expect(result.appDecodes)
+        let state = JSONWriter.pretty(result.state ?? .null) + "\n"
+        let goldenFile = Examples.golden.appendingPathComponent(payload.path.replacingOccurrences(of: "schemas/examples/", with: ""))
+        if ProcessInfo.processInfo.environment["LIVESTATE_UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: goldenFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(state.utf8).write(to: goldenFile)
+        }
+        let expected = try String(contentsOf: goldenFile, encoding: .utf8)
+        #expect(state == expected)
+    }
+
+    /// Every failing example produces the code its `_expect` key names, against the newest version.
+    @Test(arguments: Examples.payloads(failing: true))
+    func failingExampleProducesItsExpectedCode(payload: Examples.Payload) throws {
+        let schema = try Examples.schema(payload.activity)
+        let bytes = try Data(contentsOf: Examples.root.appendingPathComponent(payload.path))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let expect = try #require(text.range(of: #""_expect"\s*:\s*"([a-z-]+)""#, options: .regularExpression).map {
+            String(text[$0]).split(separator: "\"").last.map(String.init) ?? ""
+        })
+        let result = try PayloadValidator(schema: schema).validate(bytes, file: payload.path)
+        #expect(result.diagnostics.contains { $0.code == expect }, "\(expect): \(result.diagnostics.map(\.code))")
+    }
+}

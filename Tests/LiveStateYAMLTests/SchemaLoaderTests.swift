@@ -1,0 +1,505 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// Paths of the fixtures the test target copies.
+enum Fixtures {
+    static func root() throws -> URL {
+        try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+    }
+
+    static func path(_ relative: String) throws -> String {
+        try root().appendingPathComponent(relative).path
+    }
+}
+
+/// One invalid fixture and the first diagnostic it must produce.
+struct InvalidFixture: Sendable, CustomTestStringConvertible {
+    var name: String
+    var code: SchemaDiagnosticCode
+    var line: Int?
+    var column: Int?
+    var limits = SchemaLoader.Limits()
+
+    init(_ name: String, _ code: SchemaDiagnosticCode, _ line: Int?, _ column: Int?, limits: SchemaLoader.Limits = .init()) {
+        self.name = name
+        self.code = code
+        self.line = line
+        self.column = column
+        self.limits = limits
+    }
+
+    var testDescription: String { name }
+}
+
+@Suite struct SchemaLoaderTests {
+    // MARK: Invalid fixtures
+
+    static let invalidFixtures: [InvalidFixture] = [
+        InvalidFixture("schema-io-over-limit", .io, nil, nil, limits: .init(maxFileBytes: 64)),
+
+        InvalidFixture("yaml-syntax-unclosed-flow", .yamlSyntax, 4, 1),
+        InvalidFixture("yaml-syntax-bad-indentation", .yamlSyntax, 6, 6),
+        InvalidFixture("yaml-syntax-undefined-alias", .yamlSyntax, 5, 14),
+        InvalidFixture("yaml-syntax-two-documents", .yamlSyntax, 5, 1),
+        InvalidFixture("yaml-syntax-recursive-alias", .yamlSyntax, 5, 5),
+        InvalidFixture("yaml-syntax-invalid-utf8", .yamlSyntax, 5, 43),
+        InvalidFixture("yaml-syntax-binary", .yamlSyntax, 1, 1),
+
+        InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
+        InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 4, 43),
+
+        InvalidFixture("schema-unknown-key-top-level", .unknownKey, 2, 1),
+        InvalidFixture("schema-unknown-key-field", .unknownKey, 5, 30),
+        InvalidFixture("schema-unknown-key-version", .unknownKey, 4, 5),
+        InvalidFixture("schema-unknown-key-items-default", .unknownKey, 5, 51),
+
+        InvalidFixture("schema-missing-key-activity", .missingKey, 1, 1),
+        InvalidFixture("schema-missing-key-versions", .missingKey, 1, 1),
+        InvalidFixture("schema-missing-key-type", .missingKey, 5, 7),
+        InvalidFixture("schema-missing-key-version-number", .missingKey, 3, 5),
+        InvalidFixture("schema-missing-key-content-state", .missingKey, 3, 5),
+
+        InvalidFixture("schema-wrong-type-max-length", .wrongType, 5, 42),
+        InvalidFixture("schema-wrong-type-versions-mapping", .wrongType, 2, 11),
+        InvalidFixture("schema-wrong-type-field-scalar", .wrongType, 5, 14),
+        InvalidFixture("schema-wrong-type-optional-yes", .wrongType, 5, 39),
+        InvalidFixture("schema-wrong-type-compatibility", .wrongType, 2, 16),
+        InvalidFixture("schema-wrong-type-version-string", .wrongType, 3, 14),
+        InvalidFixture("schema-wrong-type-tag", .wrongType, 5, 14),
+
+        InvalidFixture("schema-unknown-type-float", .unknownType, 5, 22),
+        InvalidFixture("schema-unknown-type-items", .unknownType, 5, 45),
+
+        InvalidFixture("schema-invalid-default-quoted-int", .invalidDefault, 5, 36),
+        InvalidFixture("schema-invalid-default-float-for-int", .invalidDefault, 5, 36),
+        InvalidFixture("schema-invalid-default-max-length", .invalidDefault, 5, 54),
+        InvalidFixture("schema-invalid-default-below-minimum", .invalidDefault, 5, 66),
+        InvalidFixture("schema-invalid-default-object-missing-required", .invalidDefault, 7, 18),
+        InvalidFixture("schema-invalid-default-unknown-sub-field", .invalidDefault, 7, 20),
+        InvalidFixture("schema-invalid-default-enum-not-member", .invalidDefault, 5, 63),
+        InvalidFixture("schema-invalid-default-enum-kind", .invalidDefault, 5, 57),
+        InvalidFixture("schema-invalid-default-fallback", .invalidDefault, 5, 82),
+        InvalidFixture("schema-invalid-default-null-required", .invalidDefault, 5, 39),
+        InvalidFixture("schema-invalid-default-relative-url", .invalidDefault, 5, 35),
+        InvalidFixture("schema-invalid-default-date-range-order", .invalidDefault, 5, 35),
+        InvalidFixture("schema-invalid-default-infinity", .invalidDefault, 5, 42),
+        InvalidFixture("schema-invalid-default-array-element", .invalidDefault, 5, 83),
+
+        InvalidFixture("schema-duplicate-name-field", .duplicateName, 7, 7),
+        InvalidFixture("schema-duplicate-name-alias", .duplicateName, 6, 42),
+        InvalidFixture("schema-duplicate-name-key", .duplicateName, 5, 43),
+
+        InvalidFixture("schema-tombstone-reuse-next-version", .tombstoneReuse, 11, 7),
+        InvalidFixture("schema-tombstone-reuse-accumulated", .tombstoneReuse, 16, 7),
+
+        InvalidFixture("schema-removed-unknown-not-in-previous", .removedUnknown, 7, 15),
+        InvalidFixture("schema-removed-unknown-still-present", .removedUnknown, 7, 15),
+        InvalidFixture("schema-removed-unknown-first-version", .removedUnknown, 4, 15),
+
+        InvalidFixture("schema-version-order-decreasing", .versionOrder, 5, 14),
+        InvalidFixture("schema-version-order-duplicate", .versionOrder, 5, 14),
+        InvalidFixture("schema-version-order-zero", .versionOrder, 3, 14),
+
+        InvalidFixture("schema-activity-mismatch-name", .activityMismatch, 1, 11),
+
+        InvalidFixture("schema-invalid-constraint-min-over-max", .invalidConstraint, 5, 42),
+        InvalidFixture("schema-invalid-constraint-negative-max-length", .invalidConstraint, 5, 42),
+        InvalidFixture("schema-invalid-constraint-max-length-on-int", .invalidConstraint, 5, 39),
+        InvalidFixture("schema-invalid-constraint-values-empty", .invalidConstraint, 5, 29),
+        InvalidFixture("schema-invalid-constraint-values-mixed", .invalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-enum-without-values", .invalidConstraint, 5, 17),
+        InvalidFixture("schema-invalid-constraint-values-on-string", .invalidConstraint, 5, 30),
+        InvalidFixture("schema-invalid-constraint-array-without-items", .invalidConstraint, 5, 15),
+        InvalidFixture("schema-invalid-constraint-object-without-fields", .invalidConstraint, 5, 18),
+        InvalidFixture("schema-invalid-constraint-truncate-on-int", .invalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-strict-unknown-version", .invalidConstraint, 3, 15),
+        InvalidFixture("schema-invalid-constraint-drop-priority-required", .invalidConstraint, 5, 45),
+
+        InvalidFixture("schema-empty-empty-file", .empty, 1, 1),
+        InvalidFixture("schema-empty-comments-only", .empty, 1, 1),
+        InvalidFixture("schema-empty-no-versions", .empty, 2, 11),
+    ]
+
+    @Test(arguments: invalidFixtures)
+    func invalidFixtureReportsCodeLineAndColumn(_ fixture: InvalidFixture) throws {
+        let path = try Fixtures.path("invalid/\(fixture.name).yaml")
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader(limits: fixture.limits).load(contentsOf: path)
+        }
+        let first = try #require(error.diagnostics.first)
+        #expect(first.code == fixture.code.rawValue, "\(error)")
+        #expect(first.position?.line == fixture.line, "\(error)")
+        #expect(first.position?.column == fixture.column, "\(error)")
+        for diagnostic in error.diagnostics {
+            #expect(diagnostic.severity == .error)
+            #expect(diagnostic.scope == .schema)
+            #expect(diagnostic.file == path)
+            #expect(diagnostic.pointer != nil)
+            #expect(SchemaDiagnosticCode(rawValue: diagnostic.code) != nil)
+            #expect(!diagnostic.message.isEmpty)
+        }
+    }
+
+    @Test func everyInvalidFixtureIsInTheTableAndEveryCodeHasOne() throws {
+        let directory = try Fixtures.path("invalid")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".yaml") }
+            .map { String($0.dropLast(".yaml".count)) }
+        #expect(Set(files) == Set(Self.invalidFixtures.map(\.name)))
+        for code in SchemaDiagnosticCode.allCases {
+            #expect(Self.invalidFixtures.contains { $0.code == code && $0.name.hasPrefix(code.rawValue + "-") }, "no fixture for \(code.rawValue)")
+        }
+    }
+
+    @Test func positionsAgreeWithByteOffsets() throws {
+        for fixture in Self.invalidFixtures {
+            let path = try Fixtures.path("invalid/\(fixture.name).yaml")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            do {
+                _ = try SchemaLoader(limits: fixture.limits).load(contentsOf: path)
+            } catch {
+                for position in error.diagnostics.compactMap(\.position) {
+                    #expect(SourcePosition.locate(offset: position.offset, in: bytes) == position, "\(fixture.name)")
+                }
+            }
+        }
+    }
+
+    // MARK: Good fixtures
+
+    @Test func deliveryFixtureLoadsIntoTheExpectedModel() throws {
+        let path = try Fixtures.path("valid/delivery.yaml")
+        let schema = try SchemaLoader().load(contentsOf: path)
+        #expect(schema.file == path)
+        #expect(Self.withoutPositions(schema) == Self.expectedDelivery)
+        #expect(schema.versions.map { $0.contentState.map(\.name) } == [
+            ["title", "progress", "status", "eta", "courier", "items", "note"],
+            ["title", "progress", "status", "eta", "window", "rating", "link", "courier", "items", "live"],
+        ])
+        let courier = try #require(schema.versions[1].field("courier"))
+        #expect(courier.defaultValue == .object([
+            Value.Member("name", .string("")),
+            Value.Member("phone", .string("+1 555")),
+            Value.Member("vehicle", .null),
+        ]))
+    }
+
+    @Test func deliveryFixtureRecordsPositionsOfKeysAndVersionEntries() throws {
+        let schema = try SchemaLoader().load(contentsOf: Fixtures.path("valid/delivery.yaml"))
+        func lineColumn(_ position: SourcePosition?) -> [Int]? {
+            position.map { [$0.line, $0.column] }
+        }
+        #expect(lineColumn(schema.versions[0].position) == [7, 5])
+        #expect(lineColumn(schema.versions[1].position) == [22, 5])
+        #expect(lineColumn(schema.versions[0].field("title")?.position) == [9, 7])
+        #expect(lineColumn(schema.versions[0].attributes.first?.position) == [21, 7])
+        guard case .object(let fields) = schema.versions[0].field("courier")?.type else {
+            Issue.record("courier is not an object")
+            return
+        }
+        #expect(lineColumn(fields.first?.position) == [17, 11])
+        guard case .array(let items) = schema.versions[0].field("items")?.type else {
+            Issue.record("items is not an array")
+            return
+        }
+        #expect(lineColumn(items.position) == [18, 32])
+    }
+
+    @Test func minimalFixtureTakesDefaultsForOmittedKeys() throws {
+        let schema = try SchemaLoader().load(contentsOf: Fixtures.path("valid/minimal.yml"))
+        #expect(schema.activity == "minimal")
+        #expect(schema.compatibility == .forwardTransitive)
+        #expect(schema.attributesType == nil)
+        #expect(schema.strictClients.isEmpty)
+        #expect(schema.versions.map(\.version) == [3])
+        #expect(schema.versions[0].contentState.isEmpty)
+        #expect(schema.versions[0].attributes.isEmpty)
+    }
+
+    static let expectedDelivery = Schema(
+        activity: "delivery",
+        attributesType: "DeliveryAttributes",
+        compatibility: .forwardTransitive,
+        strictClients: [1],
+        versions: [
+            SchemaVersion(
+                version: 1,
+                contentState: [
+                    Field(name: "title", type: .string, defaultValue: .string(""), maxLength: 64),
+                    Field(name: "progress", type: .double, defaultValue: .double(0), minimum: 0, maximum: 1),
+                    Field(
+                        name: "status", type: .enumeration(.strings(["pending", "delivering", "delivered"])),
+                        defaultValue: .string("pending"), fallback: .string("pending")),
+                    Field(name: "eta", type: .date, defaultValue: .date(0)),
+                    Field(
+                        name: "courier",
+                        type: .object(fields: [Field(name: "name", type: .string, defaultValue: .string(""))]),
+                        defaultValue: .object([Value.Member("name", .string(""))])),
+                    Field(
+                        name: "items", type: .array(items: Field(name: "", type: .string)),
+                        defaultValue: .array([]), maxItems: 8),
+                    Field(name: "note", type: .string, isOptional: true),
+                ],
+                attributes: [Field(name: "orderId", type: .string)]),
+            SchemaVersion(
+                version: 2,
+                contentState: [
+                    Field(name: "title", type: .string, defaultValue: .string(""), maxLength: 64, truncate: true, dropPriority: 3),
+                    Field(
+                        name: "progress", type: .double, defaultValue: .double(0.25), onInvalid: .reject,
+                        minimum: 0, maximum: 1),
+                    Field(
+                        name: "status",
+                        type: .enumeration(.strings(["pending", "delivering", "delivered", "cancelled"])),
+                        defaultValue: .string("pending"), fallback: .string("pending"), aliases: ["state"],
+                        documentation: "Where the order is."),
+                    Field(name: "eta", type: .date, defaultValue: .date(7.5)),
+                    Field(name: "window", type: .dateRange, defaultValue: .dateRange(lower: 0, upper: 3600), isOptional: true),
+                    Field(name: "rating", type: .enumeration(.integers([1, 2, 3, 4, 5])), defaultValue: .int(3)),
+                    Field(name: "link", type: .url, defaultValue: .string("https://example.com/track")),
+                    Field(
+                        name: "courier",
+                        type: .object(fields: [
+                            Field(name: "name", type: .string, defaultValue: .string("")),
+                            Field(name: "phone", type: .string),
+                            Field(name: "vehicle", type: .string, isOptional: true, isDeprecated: true),
+                        ]),
+                        defaultValue: .object([
+                            Value.Member("name", .string("")),
+                            Value.Member("phone", .string("+1 555")),
+                            Value.Member("vehicle", .null),
+                        ])),
+                    Field(
+                        name: "items", type: .array(items: Field(name: "", type: .int, minimum: 0)),
+                        defaultValue: .array([.int(1), .int(2)]), maxItems: 8),
+                    Field(name: "live", type: .bool, defaultValue: .bool(true)),
+                ],
+                attributes: [Field(name: "orderId", type: .string)],
+                removed: ["note"]),
+        ])
+
+    static func withoutPositions(_ schema: Schema) -> Schema {
+        var schema = schema
+        schema.file = nil
+        for index in schema.versions.indices {
+            schema.versions[index].position = nil
+            schema.versions[index].contentState = schema.versions[index].contentState.map(withoutPositions)
+            schema.versions[index].attributes = schema.versions[index].attributes.map(withoutPositions)
+        }
+        return schema
+    }
+
+    static func withoutPositions(_ field: Field) -> Field {
+        var field = field
+        field.position = nil
+        switch field.type {
+        case .array(let items): field.type = .array(items: withoutPositions(items))
+        case .object(let fields): field.type = .object(fields: fields.map(withoutPositions))
+        default: break
+        }
+        return field
+    }
+}
+
+/// How the loader reads YAML and reports: scalars, positions, several errors, directories.
+@Suite struct SchemaLoaderBehaviourTests {
+    private func load(_ text: String, file: String = "-") throws -> Schema {
+        try SchemaLoader().load(yaml: Array(text.utf8), file: file)
+    }
+
+    private func errors(_ text: String, file: String = "-") throws -> [Diagnostic] {
+        try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: Array(text.utf8), file: file)
+        }.diagnostics
+    }
+
+    private func fields(_ contentState: String) -> String {
+        "activity: a\nversions:\n  - version: 1\n    content-state:\n" + contentState
+    }
+
+    @Test func reportsEveryErrorInTheFileInFileOrder() throws {
+        let diagnostics = try errors(fields("""
+                  title: { type: string, maxlength: 3 }
+                  count: { type: int, default: "1" }
+                  price: { type: float }
+                  eta:   { type: date, default: 0, minimum: 10 }
+            """))
+        #expect(diagnostics.map(\.code) == [
+            "schema-unknown-key", "schema-invalid-default", "schema-unknown-type", "schema-invalid-default",
+        ])
+        #expect(diagnostics.map { $0.position?.line } == [5, 6, 7, 8])
+        #expect(diagnostics.map(\.pointer) == [
+            "/versions/0/content-state/title/maxlength",
+            "/versions/0/content-state/count/default",
+            "/versions/0/content-state/price/type",
+            "/versions/0/content-state/eta/default",
+        ])
+    }
+
+    @Test func pointersOfLaterVersionsCountEveryEntryOfTheFile() throws {
+        let diagnostics = try errors("""
+            activity: a
+            versions:
+              - content-state: {}
+              - version: 2
+                content-state:
+                  title: { type: string, max-length: 2, default: abc }
+            """)
+        #expect(diagnostics.map(\.code) == ["schema-missing-key", "schema-invalid-default"])
+        #expect(diagnostics.last?.pointer == "/versions/1/content-state/title/default")
+        #expect(diagnostics.last?.position?.line == 6)
+        #expect(diagnostics.last?.position?.column == 54)
+    }
+
+    @Test func aFieldLeftOutForItsOwnErrorCausesNoFollowOnErrors() throws {
+        let diagnostics = try errors("""
+            activity: a
+            clients: { strict: [2] }
+            versions:
+              - version: 1
+                content-state:
+                  note: { type: strin }
+              - version: 2
+                removed: [note]
+                content-state: {}
+              - version: x
+                content-state: {}
+            """)
+        #expect(diagnostics.map(\.code) == ["schema-unknown-type", "schema-wrong-type"])
+    }
+
+    @Test func loadErrorPrintsLikeACompiler() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: Array("activity: b\nversions: {}\n".utf8), file: "schemas/b.yaml")
+        }
+        #expect(error.description == "schemas/b.yaml:2:11: error: 'versions' must be a sequence of versions (- version: 1 ...), found a mapping (at /versions) [schema-wrong-type]")
+    }
+
+    @Test func quotedScalarsAreStringsAndPlainOnesFollowTheCoreSchema() throws {
+        let schema = try load(fields("""
+                  hex:    { type: int, default: 0x1F }
+                  octal:  { type: int, default: 0o17 }
+                  signed: { type: int, default: -12 }
+                  exp:    { type: double, default: 1e3 }
+                  whole:  { type: double, default: 2 }
+                  flag:   { type: bool, default: True }
+                  text:   { type: string, default: "true" }
+                  number: { type: string, default: '12' }
+                  yes:    { type: string, default: yes }
+                  block:  { type: string, default: "line\\nbreak" }
+                  maybe:  { type: int, optional: true, default: ~ }
+            """))
+        let defaults = schema.versions[0].contentState.map(\.defaultValue)
+        #expect(defaults == [
+            .int(31), .int(15), .int(-12), .double(1000), .double(2), .bool(true),
+            .string("true"), .string("12"), .string("yes"), .string("line\nbreak"), .null,
+        ])
+    }
+
+    @Test func plainNumbersAreNotStrings() throws {
+        let diagnostics = try errors(fields("      version: { type: string, default: 1.0 }\n"))
+        #expect(diagnostics.map(\.code) == ["schema-invalid-default"])
+        #expect(diagnostics.first?.message.contains("quote it") == true)
+    }
+
+    @Test func integerTooLargeForIntIsAnInvalidDefault() throws {
+        let diagnostics = try errors(fields("      count: { type: int, default: 99999999999999999999 }\n"))
+        #expect(diagnostics.map(\.code) == ["schema-invalid-default"])
+    }
+
+    @Test func columnsCountUTF8BytesAndCRLFEndsLines() throws {
+        let text = "activity: a\r\nversions:\r\n  - version: 1\r\n    content-state:\r\n      \"naïve\": { type: float }\r\n"
+        let diagnostics = try errors(text)
+        #expect(diagnostics.map(\.code) == ["schema-unknown-type"])
+        // `"naïve": { type: ` is 18 bytes after 6 spaces (ï is 2 bytes), so `float` starts at byte column 25.
+        #expect(diagnostics.first?.position?.line == 5)
+        #expect(diagnostics.first?.position?.column == 25)
+        #expect(diagnostics.first?.pointer == "/versions/0/content-state/naïve/type")
+    }
+
+    @Test func byteOrderMarkIsSkippedButCountedInOffsets() throws {
+        let schema = try SchemaLoader().load(
+            yaml: [0xEF, 0xBB, 0xBF] + Array("activity: a\nversions: [{version: 1, content-state: {t: {type: int}}}]\n".utf8),
+            file: "a.yaml")
+        #expect(schema.versions[0].contentState.first?.position == SourcePosition(offset: 55, line: 2, column: 41))
+    }
+
+    @Test func pointerTokensAreEscaped() throws {
+        let diagnostics = try errors(fields("      \"a/b~c\": { type: nope }\n"))
+        #expect(diagnostics.first?.pointer == "/versions/0/content-state/a~1b~0c/type")
+        #expect(diagnostics.first?.position?.line == 5)
+    }
+
+    @Test func stdinNameSkipsTheActivityCheck() throws {
+        #expect(try load("activity: anything\nversions: [{version: 1, content-state: {}}]\n", file: "-").activity == "anything")
+        let mismatch = try errors("activity: anything\nversions: [{version: 1, content-state: {}}]\n", file: "dir/other.yml")
+        #expect(mismatch.map(\.code) == ["schema-activity-mismatch"])
+    }
+
+    @Test func nullOnlyDefaultsAnOptionalField() throws {
+        let schema = try load(fields("      note: { type: string, optional: true, default: null }\n"))
+        #expect(schema.versions[0].contentState.first?.missingValue == .null)
+    }
+
+    @Test func arrayOfObjectsDefaultResolvesEachElement() throws {
+        let schema = try load(fields("""
+                  stops:
+                    type: array
+                    items:
+                      type: object
+                      fields:
+                        city: { type: string }
+                        done: { type: bool, default: false }
+                    default: [{ city: Oslo }, { city: Rome, done: true }]
+            """))
+        #expect(schema.versions[0].contentState.first?.defaultValue == .array([
+            .object([Value.Member("city", .string("Oslo")), Value.Member("done", .bool(false))]),
+            .object([Value.Member("city", .string("Rome")), Value.Member("done", .bool(true))]),
+        ]))
+    }
+
+    @Test func duplicateKeysAreFoundAnywhereInTheDocument() throws {
+        let diagnostics = try errors("activity: a\nactivity: a\nversions: [{version: 1, version: 2, content-state: {}}]\n")
+        #expect(diagnostics.map(\.code) == ["schema-duplicate-name", "schema-duplicate-name"])
+        #expect(diagnostics.map { $0.position?.line } == [2, 3])
+    }
+
+    @Test func codesListOneLineExplanationEach() {
+        #expect(SchemaDiagnosticCode.allCases.count == 15)
+        for code in SchemaDiagnosticCode.allCases {
+            #expect(!code.explanation.isEmpty && !code.explanation.contains("\n"))
+        }
+    }
+
+    // MARK: loadAll
+
+    @Test func loadAllExpandsDirectoriesToSortedYAMLFilesAndCollectsDiagnostics() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-all-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/nested.yaml", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let good = "versions: [{version: 1, content-state: {}}]\n"
+        try ("activity: b\n" + good).write(toFile: directory + "/b.yml", atomically: true, encoding: .utf8)
+        try ("activity: a\n" + good).write(toFile: directory + "/a.yaml", atomically: true, encoding: .utf8)
+        try "activity: c\nversions: {}\n".write(toFile: directory + "/c.yaml", atomically: true, encoding: .utf8)
+        try "not a schema".write(toFile: directory + "/notes.txt", atomically: true, encoding: .utf8)
+        try "garbage: [".write(toFile: directory + "/.hidden.yaml", atomically: true, encoding: .utf8)
+
+        let result = SchemaLoader().loadAll([directory, directory + "/missing.yaml"])
+        #expect(result.schemas.map(\.activity) == ["a", "b"])
+        #expect(result.schemas.map(\.file) == [directory + "/a.yaml", directory + "/b.yml"])
+        #expect(result.diagnostics.map(\.code) == ["schema-wrong-type", "schema-io", "schema-io"])
+        #expect(result.diagnostics.map(\.file) == [directory + "/c.yaml", directory + "/nested.yaml", directory + "/missing.yaml"])
+    }
+
+    @Test func loadAllWarnsAboutADirectoryWithoutSchemas() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-none-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = SchemaLoader().loadAll([directory])
+        #expect(result.schemas.isEmpty)
+        #expect(result.diagnostics.map(\.code) == ["schema-io"])
+        #expect(result.diagnostics.first?.severity == .warning)
+    }
+}
