@@ -13,7 +13,10 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkFixtures",
-            dependencies: [.product(name: "LiveState", package: "LiveState")]
+            dependencies: [
+                .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateYAML", package: "LiveState"),
+            ]
         ),
         .executableTarget(
             name: "LiveStateBenchmarks",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark once (release, through package-benchmark's plugin) and prints LiveState
 # against Foundation, one line per payload and operation, with p50 and p0 ratios from the
-# same run (wall time on the shared machines is bimodal: compare only within one run).
+# same run (wall time on the shared machines is bimodal: compare only within one run):
+# decode, decode-to-struct, serialization, the body (decode(payload:) and lint) and encode.
 #
 #   ./compare.sh [OUT_DIR]      OUT_DIR keeps Current_run.jmh.json and the logs (default: a
 #                               new folder under /tmp, printed at the end)
@@ -60,8 +61,8 @@ expected = [
     f"{contender}/{payload}"
     for payload in ("cs200", "cs600", "cs4k")
     for contender in ("livestate-value", "livestate-struct", "jsondecoder-struct",
-                      "jsonserialization-defaults", "jsonencoder-struct")
-] + ["livestate-body/body600", "jsondecoder-body/body600"]
+                      "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct")
+] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"]
 missing = [name for name in expected if name not in runs]
 if missing:
     sys.exit("compare.sh: missing from the run: " + ", ".join(missing))
@@ -94,10 +95,9 @@ for payload in ("cs200", "cs600", "cs4k"):
 for payload in ("cs200", "cs600", "cs4k"):
     line("serialization", payload, "livestate-value", "jsonserialization-defaults", "jsonserialization")
 line("body", "body600", "livestate-body", "jsondecoder-body", "foundation")
+line("lint", "body600", "livestate-lint", "jsondecoder-body", "foundation")
 for payload in ("cs200", "cs600", "cs4k"):
-    e = runs[f"jsonencoder-struct/{payload}"]
-    print(f"encode {payload}: jsonencoder {us(e['p50'])} (p0 {us(e['p0'])}) mallocs {e['mallocs']:.0f} "
-          f"(baseline for the encoder)")
+    line("encode", payload, "livestate-encoder-struct", "jsonencoder-struct", "foundation")
 
 match = re.search(r"(\d+) strings longer than 15 bytes, (\d+) containers", shape)
 long_strings, containers = (int(match.group(1)), int(match.group(2))) if match else (0, 0)

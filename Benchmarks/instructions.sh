@@ -51,3 +51,5 @@ for payload in cs200 cs600 cs4k; do row decode "$payload" value jsondecoder foun
 for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
 row body body600 body jsondecoder-body foundation
+row lint body600 lint jsondecoder-body foundation
+for payload in cs200 cs600 cs4k; do row encode "$payload" encoder jsonencoder foundation; done

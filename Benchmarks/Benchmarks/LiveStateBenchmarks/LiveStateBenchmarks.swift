@@ -8,10 +8,12 @@ import LiveState
 //   livestate-value             ContentStateDecoder.decode(contentState:) to the Value tree
 //   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:)
 //   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
+//   livestate-lint              PayloadValidator.validate, what `livestate lint` runs on a body
 //   jsondecoder-struct          Foundation JSONDecoder into the synthesized Codable Delivery
 //   jsondecoder-body            the same, around a whole APNs body (DeliveryPush)
 //   jsonserialization-defaults  JSONSerialization to [String: Any], then a default per field
 //   jsonencoder-struct          Foundation JSONEncoder writing the Delivery LiveState decoded
+//   livestate-encoder-struct    ContentStateEncoder.encode writing the same Delivery
 //
 // Decoders, encoders and input bytes are made once, outside the measured loop; one iteration
 // is one decode, so the malloc count is per decode. CrossCheck first makes sure every
@@ -25,6 +27,8 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     let decoder = DeliverySchema.decoder()
+    let validator = DeliverySchema.validator()
+    let encoder = DeliverySchema.encoder()
     let jsonDecoder = JSONDecoder()
     let jsonEncoder = JSONEncoder()
 
@@ -32,6 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = Payloads.bytes(name)
         let data = Data(bytes)
         let state = CrossCheck.contentState(name, bytes, decoder: decoder)
+        CrossCheck.encoding(name, state, encoder: encoder, decoder: decoder)
 
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
@@ -58,16 +63,27 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try jsonEncoder.encode(state))
             }
         }
+        Benchmark("livestate-encoder-struct/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(state))
+            }
+        }
     }
 
     let body = Payloads.body
     let bodyBytes = Payloads.bytes(body)
     let bodyData = Data(bodyBytes)
     CrossCheck.body(body, bodyBytes, decoder: decoder)
+    CrossCheck.lint(body, bodyBytes, validator: validator, decoder: decoder)
 
     Benchmark("livestate-body/\(body)") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(decoder.decode(payload: bodyBytes))
+        }
+    }
+    Benchmark("livestate-lint/\(body)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(validator.validate(bodyBytes))
         }
     }
     Benchmark("jsondecoder-body/\(body)") { benchmark in

@@ -33,6 +33,36 @@ public enum CrossCheck {
         return live
     }
 
+    /// Checks that LiveState's encoder writes a state that decodes back to the same state.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - state: The state.
+    ///   - encoder: The LiveState encoder.
+    ///   - decoder: The LiveState decoder.
+    public static func encoding(_ name: String, _ state: Delivery, encoder: ContentStateEncoder, decoder: ContentStateDecoder) {
+        do {
+            let result = try encoder.encode(state)
+            guard result.succeeded else { fail(name, "LiveState's encoder failed: \(result.diagnostics)") }
+            let back = try decoder.decode(Delivery.self, contentState: result.bytes).value
+            guard back == state else { fail(name, "the encoded state decodes to \(back), not \(state)") }
+        } catch {
+            fail(name, "\(error)")
+        }
+    }
+
+    /// Checks that `livestate lint`'s validator accepts a body and reads the same state as
+    /// `decode(payload:)`.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - bytes: The body.
+    ///   - validator: The validator.
+    ///   - decoder: The LiveState decoder.
+    public static func lint(_ name: String, _ bytes: [UInt8], validator: PayloadValidator, decoder: ContentStateDecoder) {
+        let result = validator.validate(bytes)
+        guard !result.hasErrors, result.appDecodes else { fail(name, "lint found errors: \(result.diagnostics)") }
+        guard result.state == decoder.decode(payload: bytes).state else { fail(name, "lint and decode(payload:) disagree") }
+    }
+
     /// Checks that LiveState and `JSONDecoder` read the same content-state out of an APNs body.
     /// - Parameters:
     ///   - name: The payload's stem, for the message.

@@ -6,8 +6,8 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (value, struct, body, jsondecoder, jsondecoder-body, serialization;
-// default value),
+// Arguments: CONTENDER (value, struct, body, lint, jsondecoder, jsondecoder-body,
+// serialization, encoder, jsonencoder; default value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
 // (the ones Swift cannot store inline) and the containers.
@@ -24,6 +24,9 @@ let decoder = DeliverySchema.decoder()
 let bytes = Payloads.bytes(payload)
 let data = Data(bytes)
 let jsonDecoder = JSONDecoder()
+let validator = DeliverySchema.validator()
+let encoder = DeliverySchema.encoder()
+let jsonEncoder = JSONEncoder()
 
 /// Counts what the decoded tree allocates for: long strings and containers.
 func shape(of value: Value, into tally: inout (longStrings: Int, containers: Int, diagnostics: Int)) {
@@ -57,6 +60,15 @@ case "struct":
     for _ in 0..<count { checksum &+= try! decoder.decode(Delivery.self, contentState: bytes).value.items.count }
 case "body":
     for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
+case "lint":
+    for _ in 0..<count { checksum &+= validator.validate(bytes).diagnostics.count }
+case "encoder", "jsonencoder":
+    let state = try! decoder.decode(Delivery.self, contentState: bytes).value
+    if contender == "encoder" {
+        for _ in 0..<count { checksum &+= try! encoder.encode(state).bytes.count }
+    } else {
+        for _ in 0..<count { checksum &+= try! jsonEncoder.encode(state).count }
+    }
 case "jsondecoder":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
 case "jsondecoder-body":
@@ -64,6 +76,6 @@ case "jsondecoder-body":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': value, struct, body, jsondecoder, jsondecoder-body, serialization or shape")
+    fatalError("unknown contender '\(contender)': value, struct, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")
