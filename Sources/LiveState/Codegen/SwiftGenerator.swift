@@ -254,7 +254,13 @@ public struct SwiftGenerator: Sendable {
     }
 
     private func writeEncoding(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) {
-        writer.line("/// Encodes every property under its key, in schema order, as synthesized `Codable` does.")
+        let writesNull = plan.properties.contains { $0.field.isOptional && !($0.field.defaultValue?.isNull ?? true) }
+        if writesNull {
+            writer.line("/// Encodes every property under its key, in schema order, as synthesized `Codable` does,")
+            writer.line("/// except that an optional field with a default writes `nil` as `null`.")
+        } else {
+            writer.line("/// Encodes every property under its key, in schema order, as synthesized `Codable` does.")
+        }
         writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
             if plan.properties.isEmpty {
                 writer.line("_ = encoder.container(keyedBy: CodingKeys.self)")
@@ -263,7 +269,10 @@ public struct SwiftGenerator: Sendable {
             writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
             for property in plan.properties {
                 let name = SwiftIdentifier.escaped(property.name)
-                let method = property.field.isOptional ? "encodeIfPresent" : "encode"
+                // An optional field with a default writes nil as null: left out, it would read back
+                // as the default.
+                let omitsNil = property.field.isOptional && (property.field.defaultValue?.isNull ?? true)
+                let method = omitsNil ? "encodeIfPresent" : "encode"
                 writer.line("try container.\(method)(self.\(name), forKey: .\(name))")
             }
         }
@@ -313,7 +322,7 @@ public struct SwiftGenerator: Sendable {
         case .enumeration(let plan): return "$0.decode(\(plan.name).self)"
         case .structure(let plan): return "$0.decode(\(plan.name).self)"
         case .array(let element, let items):
-            let head = call("array", [("maxItems", field.maxItems.map(String.init))])
+            let head = field.maxItems.map { "$0.array(maxItems: \($0))" } ?? "$0.array"
             return "\(head) { try \(readExpression(element, field: items)) }"
         }
     }
@@ -374,7 +383,12 @@ public struct SwiftGenerator: Sendable {
     // MARK: - Literals
 
     /// A value as a Swift expression of the field's type: `""`, `.pending`, `Courier(name: "", rating: 0)`.
-    private func literal(_ value: Value, of type: SwiftTypePlan.TypeReference, field: Field) throws -> String {
+    ///
+    /// `qualifier` is the path from the scope the literal is written in to the struct that holds
+    /// the field (`Nested.`), so that types nested deeper are named from where the literal is.
+    private func literal(
+        _ value: Value, of type: SwiftTypePlan.TypeReference, field: Field, qualifier: String = ""
+    ) throws -> String {
         if value.isNull { return "nil" }
         switch (type, value) {
         case (.string, .string(let string)):
@@ -402,12 +416,13 @@ public struct SwiftGenerator: Sendable {
             var arguments: [String] = []
             for property in plan.properties {
                 let member = members.first(where: { $0.name == property.field.name })?.value ?? property.field.missingValue ?? .null
-                arguments.append("\(SwiftIdentifier.escaped(property.name)): \(try literal(member, of: property.type, field: property.field))")
+                let argument = try literal(member, of: property.type, field: property.field, qualifier: qualifier + plan.name + ".")
+                arguments.append("\(SwiftIdentifier.escaped(property.name)): \(argument)")
             }
-            return "\(plan.name)(\(arguments.joined(separator: ", ")))"
+            return "\(qualifier)\(plan.name)(\(arguments.joined(separator: ", ")))"
         case (.array(let element, let items), .array(let elements)):
             var parts: [String] = []
-            for element2 in elements { parts.append(try literal(element2, of: element, field: items)) }
+            for item in elements { parts.append(try literal(item, of: element, field: items, qualifier: qualifier)) }
             return "[" + parts.joined(separator: ", ") + "]"
         default:
             break

@@ -1,8 +1,9 @@
 /// Swift names for schema keys and enum values: valid identifiers, escaped keywords, and
 /// names made unique within one scope.
 ///
-/// A key that already is an ASCII identifier keeps its spelling (`subTitle`, `isSeckill`), so
-/// generated properties read like the hand-written `Codable` types they replace. Other keys
+/// A key that already is an ASCII identifier starting with a lowercase letter keeps its spelling
+/// (`subTitle`, `isSeckill`), so generated properties read like the hand-written `Codable`
+/// types they replace. Other keys
 /// are camel-cased from their ASCII letters and digits (`on-the-way` is `onTheWay`, `1x` is
 /// `_1x`). Keywords are written in backticks; the few names that clash with what every type
 /// already has (`self`, `init`, `rawValue`, `hashValue`) get a trailing `_`.
@@ -25,9 +26,10 @@ enum SwiftIdentifier {
     ]
 
     /// A lowerCamelCase identifier for a JSON key or raw value; never empty, never a keyword
-    /// that backticks cannot save.
+    /// that backticks cannot save, never capitalized (so it cannot hide a type such as `Date`).
     static func member(_ text: String) -> String {
-        let base = isIdentifier(text) ? text : camelCase(text, upper: false)
+        let keeps = isIdentifier(text) && text.first.map { $0 == "_" || $0.isLowercase } == true
+        let base = keeps ? text : camelCase(text, upper: false)
         let name = base.isEmpty ? "empty" : base
         return unusable.contains(name) ? name + "_" : name
     }
