@@ -48,6 +48,28 @@ import Testing
             library: { decoder.decode(contentState: $0) }, device: generated.attributes.decode)
         Fidelity.record(report, of: generated, scope: "attributes")
     }
+
+    @Test(arguments: GeneratedVersion.all)
+    func generatedTypeDecodesCorruptedBytesWithoutTrapping(_ generated: GeneratedVersion) throws {
+        let decoder = try Fidelity.decoder(generated)
+        var decoded = 0
+        for base in try Fidelity.contentStateBases(generated.activity, fields: decoder.version.contentState) {
+            let bytes = Array(base.data)
+            for position in bytes.indices {
+                var variants = [Array(bytes[..<position])]
+                for replacement in [UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "}"), UInt8(ascii: "9"), UInt8(ascii: "-"), 0xFF] {
+                    var changed = bytes
+                    changed[position] = replacement
+                    variants.append(changed)
+                }
+                for variant in variants {
+                    if case .success = generated.contentState.decode(Data(variant)) { decoded += 1 }
+                    if case .success = generated.attributes.decode(Data(variant)) { decoded += 1 }
+                }
+            }
+        }
+        #expect(decoded > 0)
+    }
 }
 
 /// What the fidelity tests share: decoders, base payloads, the comparison.
