@@ -108,9 +108,11 @@ private enum Binary {
         return CodegenPaths.packageRoot.appendingPathComponent(".build/debug/livestate")
     }
 
-    /// Whether `livestate codegen` exists in the built binary.
+    /// Whether `livestate codegen` exists in the built binary (`--help` of an unknown
+    /// subcommand prints the root's help and exits 0, so it is run for real).
     static var hasCodegen: Bool {
-        (try? run(["codegen", "--help"]).status) == 0
+        guard let result = try? run(["codegen", "json-schema", "--schema", "schemas/pizza.yaml", "--version", "1"]) else { return false }
+        return result.status == 0 && result.stdout.hasPrefix("{")
     }
 
     struct Result {
