@@ -44,5 +44,13 @@ let package = Package(
             dependencies: ["LiveState", "LiveStateYAML"],
             resources: [.copy("Fixtures")]
         ),
+        // Compiles the Swift that `livestate codegen swift` writes for every bundled schema
+        // version (Generated/, one namespace enum per version) and checks it against the golden
+        // files in Fixtures/codegen and against ContentStateDecoder.
+        .testTarget(
+            name: "CodegenFidelityTests",
+            dependencies: ["LiveState", "LiveStateYAML", "livestate"],
+            exclude: ["Fixtures"]
+        ),
     ]
 )

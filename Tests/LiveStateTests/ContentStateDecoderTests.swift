@@ -326,3 +326,30 @@ private struct DeliveryState: Decodable, Equatable {
         }
     }
 }
+
+@Suite struct FoundationAgreementTests {
+    @Test func doublesFoundationRefusesAreInvalid() {
+        for text in ["0e1", "0E5", "1e-400"] {
+            let result = decodeV2(#"{"orderId":"A","progress":\#(text)}"#)
+            #expect(result.diagnostics.contains { $0.code == "invalid-defaulted" && $0.pointer == "/progress" }, "\(text)")
+        }
+        for text in ["0e10", "-0e1", "0e+1", "0.0"] {
+            #expect(decodeV2(#"{"orderId":"A","progress":\#(text)}"#).state?["progress"] == .double(0), "\(text)")
+        }
+    }
+
+    @Test func invalidAliasValueIsReplacedByTheFieldsOwnKey() {
+        let result = decodeV2(#"{"orderId":"A","subTitle":12,"subtitle":"own"}"#)
+        #expect(result.state?["subtitle"] == .string("own"))
+        #expect(!result.diagnostics.contains { $0.code == "invalid-defaulted" })
+    }
+
+    @Test func earlierAliasInTheSchemaWinsWhateverTheInputOrder() throws {
+        let schema = Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "text", type: .string, defaultValue: .string(""), aliases: ["first", "second"]),
+        ])])
+        let decoder = try ContentStateDecoder(schema: schema)
+        #expect(decoder.decode(contentState: Array(#"{"second":"2","first":"1"}"#.utf8)).state?["text"] == .string("1"))
+        #expect(decoder.decode(contentState: Array(#"{"first":"1","second":"2"}"#.utf8)).state?["text"] == .string("1"))
+    }
+}

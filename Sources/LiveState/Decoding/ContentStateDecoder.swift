@@ -323,6 +323,11 @@ struct DecodeContext {
         var seen = FieldSet(count: count)
         var fromAlias = FieldSet(count: count)
         var invalid: DecodeProblem?
+        // An invalid value read under an alias is settled only at the end of the object: the
+        // field's own key, or an alias listed earlier, may still replace it.
+        var aliasProblems: [(index: Int, problem: DecodeProblem)] = []
+        // For a field read under an alias: the alias's position in the field's `aliases`.
+        var aliasRanks: [Int: Int] = [:]
         // For strict clients: the first field, in schema order, that synthesized Codable fails on.
         var strictIndex = Int.max
         var strictProblem: DecodeProblem?
@@ -341,8 +346,10 @@ struct DecodeContext {
             if recordsSpans { openSpan = MemberSpan(key: key, start: keyOffset, end: keyOffset) }
             var index = plan.index(of: key, in: reader, hint: hint)
             var isAlias = false
+            var aliasRank = 0
             if index == nil, let aliased = plan.aliasIndex(of: key, in: reader) {
-                index = aliased
+                index = aliased.field
+                aliasRank = aliased.rank
                 isAlias = true
             }
             guard let index else {
@@ -352,9 +359,14 @@ struct DecodeContext {
                 continue
             }
             if seen.contains(index) {
-                if !isAlias && fromAlias.contains(index) {
-                    // The field's own name wins over an alias that came first.
-                    fromAlias.remove(index)
+                let replacesAlias = fromAlias.contains(index) && (!isAlias || aliasRank < aliasRanks[index, default: Int.max])
+                if replacesAlias {
+                    // The field's own name wins over an alias that came first, and an alias
+                    // listed earlier in the schema over one listed later, whatever the input
+                    // order: what a decoder that asks for the keys in schema order sees.
+                    if !isAlias { fromAlias.remove(index) }
+                    aliasProblems.removeAll { $0.index == index }
+                    members[index].value = plan.initialMembers[index].value
                 } else {
                     if !isAlias {
                         report(.duplicateKey, "key '\(plan.fields[index].field.name)' appears again; the first value is kept, as on the device",
@@ -365,7 +377,10 @@ struct DecodeContext {
                 }
             }
             seen.insert(index)
-            if isAlias { fromAlias.insert(index) }
+            if isAlias {
+                fromAlias.insert(index)
+                aliasRanks[index] = aliasRank
+            }
             hint = index + 1
             let fieldPlan = plan.fields[index]
             path.append(.key(fieldPlan.field.name))
@@ -376,12 +391,24 @@ struct DecodeContext {
             }
             if let value = decoded.value {
                 members[index].value = value
+            } else if let fallbackProblem = decoded.problem, isAlias {
+                aliasProblems.append((index, fallbackProblem))
             } else if let fallbackProblem = decoded.problem {
                 if let replacement = settle(fieldPlan.field, problem: fallbackProblem, isRoot: isRoot) {
                     members[index].value = replacement
                 } else if invalid == nil {
                     invalid = fallbackProblem
                 }
+            }
+            path.removeLast()
+        }
+        for (index, problem) in aliasProblems {
+            let field = plan.fields[index].field
+            path.append(.key(field.name))
+            if let replacement = settle(field, problem: problem, isRoot: isRoot) {
+                members[index].value = replacement
+            } else if invalid == nil {
+                invalid = problem
             }
             path.removeLast()
         }
@@ -479,6 +506,9 @@ struct DecodeContext {
             let number = try reader.readNumber()
             let double = reader.double(number)
             guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
+            if reader.foundationRefusesDouble(number, value: double) {
+                return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
+            }
             let value: Value
             if case .date = field.type {
                 value = .date(double)
@@ -521,8 +551,9 @@ struct DecodeContext {
             // `ClosedRange<Date>` reads the first two elements and ignores the rest.
             if count < 2 {
                 if try reader.peek() == .number {
-                    let double = reader.double(try reader.readNumber())
-                    if double.isFinite {
+                    let number = try reader.readNumber()
+                    let double = reader.double(number)
+                    if double.isFinite, !reader.foundationRefusesDouble(number, value: double) {
                         if count == 0 { bounds.lower = double } else { bounds.upper = double }
                     } else {
                         valid = false

@@ -7,16 +7,16 @@ final class ObjectPlan: Sendable {
     let fields: [FieldPlan]
     /// Each field's value when its key is missing (`.null` stands in for a required field).
     let initialMembers: [Value.Member]
-    /// Alias bytes and the index of the field they name.
-    let aliases: [(bytes: [UInt8], field: Int)]
+    /// Alias bytes, the index of the field they name, and their position in its `aliases`.
+    let aliases: [(bytes: [UInt8], field: Int, rank: Int)]
 
     init(fields: [Field]) {
         self.fields = fields.map(FieldPlan.init)
         self.initialMembers = fields.map { Value.Member($0.name, $0.missingValue ?? .null) }
-        var aliases: [(bytes: [UInt8], field: Int)] = []
+        var aliases: [(bytes: [UInt8], field: Int, rank: Int)] = []
         for (index, field) in fields.enumerated() {
-            for alias in field.aliases {
-                aliases.append((Array(alias.utf8), index))
+            for (rank, alias) in field.aliases.enumerated() {
+                aliases.append((Array(alias.utf8), index, rank))
             }
         }
         self.aliases = aliases
@@ -38,10 +38,10 @@ final class ObjectPlan: Sendable {
         return nil
     }
 
-    /// The index of the field that has `key` among its aliases.
-    func aliasIndex(of key: JSONString, in reader: JSONReader) -> Int? {
+    /// The index of the field that has `key` among its aliases, and the alias's position there.
+    func aliasIndex(of key: JSONString, in reader: JSONReader) -> (field: Int, rank: Int)? {
         for alias in aliases where alias.bytes.withUnsafeBytes({ reader.matches(key, $0) }) {
-            return alias.field
+            return (alias.field, alias.rank)
         }
         return nil
     }

@@ -36,6 +36,29 @@ extension JSONReader {
         return DecimalToDouble.convert(UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper]))
     }
 
+    /// Whether Foundation's `JSONDecoder` (swift-foundation, as in Swift 6.3) throws when it
+    /// decodes this number as a `Double`, and so as a `Date`: `0e1` to `0e9` (also `0E…`;
+    /// `0e10`, `-0e1` and `0e+1` decode), and non-zero digits that round to zero (`1e-400`).
+    /// - Parameters:
+    ///   - number: A token this reader returned.
+    ///   - value: `double(number)`.
+    /// - Returns: Whether the device would fail on it.
+    public func foundationRefusesDouble(_ number: JSONNumber, value: Double) -> Bool {
+        let lower = min(max(number.start, 0), bytes.count)
+        let upper = min(max(number.end, lower), bytes.count)
+        let text = UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper])
+        let nonZeroDigits: ClosedRange<UInt8> = 0x31 ... 0x39
+        if text.count == 3, text[0] == UInt8(ascii: "0"), text[1] | 0x20 == UInt8(ascii: "e"), nonZeroDigits.contains(text[2]) {
+            return true
+        }
+        guard value == 0 else { return false }
+        for byte in text {
+            if byte | 0x20 == UInt8(ascii: "e") { break }
+            if nonZeroDigits.contains(byte) { return true }
+        }
+        return false
+    }
+
     /// The value of a number token as `Int`, the way Foundation's `JSONDecoder` decodes `Int`.
     ///
     /// Plain digits are parsed exactly (`-9223372036854775808` is `Int.min`;

@@ -1,0 +1,169 @@
+/// Writes JSON Schema (draft 2020-12) for the content-state and static attributes of a
+/// schema's versions, for servers written in other languages.
+///
+/// One version gives a document whose root is that version's content-state, with the
+/// attributes under `$defs/attributes`. All versions give one document with each version's
+/// content-state under `$defs/v1`, `$defs/v2`, … (its attributes under `$defs/vN/$defs/attributes`)
+/// and a root that refers to the newest.
+///
+/// What JSON Schema cannot say is written in `description` and in `x-livestate-…` keywords:
+/// `max-length` counts UTF-8 bytes (`x-livestate-max-bytes`; `maxLength` counts characters, so
+/// it is emitted as a looser bound), dates are seconds since 2001-01-01, a date-range's lower
+/// bound is not after its upper one, an enum's `fallback`, a field's aliases.
+public struct JSONSchemaGenerator: Sendable {
+    /// The dialect every document declares.
+    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+
+    /// Creates a generator.
+    public init() {}
+
+    /// Generates the document as indented JSON text.
+    /// - Parameters:
+    ///   - schema: A schema that passes `SchemaValidator`.
+    ///   - version: One version, or `nil` for every version.
+    /// - Returns: The JSON text, ending with a newline.
+    /// - Throws: `CodegenError` for an unknown version or an invalid schema.
+    public func generate(_ schema: Schema, version: Int? = nil) throws(CodegenError) -> String {
+        JSONWriter.pretty(try document(schema, version: version)) + "\n"
+    }
+
+    /// Generates the document as a `Value`.
+    /// - Parameters:
+    ///   - schema: A schema that passes `SchemaValidator`.
+    ///   - version: One version, or `nil` for every version.
+    /// - Returns: The JSON Schema document.
+    /// - Throws: `CodegenError` for an unknown version or an invalid schema.
+    public func document(_ schema: Schema, version: Int? = nil) throws(CodegenError) -> Value {
+        let problems = SchemaValidator.validate(schema).filter { $0.severity == .error }
+        if !problems.isEmpty {
+            throw CodegenError(
+                code: "invalid-schema", message: "the schema has \(problems.count) error(s); fix them before generating a JSON Schema",
+                diagnostics: problems)
+        }
+        if let version {
+            guard let found = schema.version(version) else { throw CodegenError.unknownVersion(version, in: schema) }
+            return .object([.init("$schema", .string(Self.dialect))] + versionMembers(found, of: schema))
+        }
+        let newest = schema.latest.map { "v\($0.version)" } ?? ""
+        var members: [Value.Member] = [
+            .init("$schema", .string(Self.dialect)),
+            .init("title", .string(schema.activity)),
+            .init("description", .string(
+                "The content-state and static attributes of the \(schema.activity) Live Activity for every app version: "
+                    + "#/$defs/vN is the content-state of version N and #/$defs/vN/$defs/attributes its attributes. "
+                    + "The document itself validates the newest version's content-state.")),
+        ]
+        if !newest.isEmpty { members.append(.init("$ref", .string("#/$defs/\(newest)"))) }
+        members.append(.init("$defs", .object(schema.versions.map { .init("v\($0.version)", .object(versionMembers($0, of: schema))) })))
+        return .object(members)
+    }
+
+    private func versionMembers(_ version: SchemaVersion, of schema: Schema) -> [Value.Member] {
+        let strict = schema.isStrict(version.version)
+        var description = "The aps.content-state that app version \(version.version) of \(schema.activity) decodes."
+        if strict {
+            description += " Version \(version.version) decodes with synthesized Codable (clients.strict): every key but the "
+                + "optional ones must be sent, defaults do not apply, and any wrong value drops the update."
+        } else {
+            description += " A missing key takes its default; unknown keys are ignored."
+        }
+        var members: [Value.Member] = [
+            .init("title", .string("\(schema.activity) content-state, version \(version.version)")),
+            .init("description", .string(description)),
+        ]
+        members += objectMembers(version.contentState, strict: strict)
+        var attributes: [Value.Member] = [
+            .init("title", .string("\(schema.activity) attributes, version \(version.version)")),
+            .init("description", .string(
+                "The static aps.attributes of a push-to-start for app version \(version.version)"
+                    + (schema.attributesType.map { " (attributes-type \($0))" } ?? "") + ".")),
+        ]
+        attributes += objectMembers(version.attributes, strict: strict)
+        members.append(.init("$defs", .object([.init("attributes", .object(attributes))])))
+        return members
+    }
+
+    private func objectMembers(_ fields: [Field], strict: Bool) -> [Value.Member] {
+        var members: [Value.Member] = [.init("type", .string("object"))]
+        members.append(.init("properties", .object(fields.map { .init($0.name, .object(fieldMembers($0, strict: strict))) })))
+        let required = fields.filter { strict ? !$0.isOptional : $0.isRequired }.map { Value.string($0.name) }
+        if !required.isEmpty { members.append(.init("required", .array(required))) }
+        return members
+    }
+
+    private func fieldMembers(_ field: Field, strict: Bool) -> [Value.Member] {
+        var notes: [String] = []
+        if let documentation = field.documentation, !documentation.isEmpty { notes.append(documentation) }
+        var members: [Value.Member] = []
+        var types: [String] = []
+        switch field.type {
+        case .string:
+            types = ["string"]
+        case .url:
+            types = ["string"]
+            members.append(.init("format", .string("uri")))
+            notes.append("An absolute URL (with a scheme).")
+        case .int:
+            types = ["integer"]
+        case .double:
+            types = ["number"]
+        case .bool:
+            types = ["boolean"]
+        case .date:
+            types = ["number"]
+            notes.append("A date: seconds since 2001-01-01T00:00:00Z (Foundation's reference date), not UNIX time; UNIX seconds minus 978307200.")
+        case .dateRange:
+            types = ["array"]
+            members.append(.init("prefixItems", .array([.object([.init("type", .string("number"))]), .object([.init("type", .string("number"))])])))
+            members.append(.init("items", .bool(false)))
+            members.append(.init("minItems", .int(2)))
+            notes.append("A date range [lower, upper]: seconds since 2001-01-01T00:00:00Z, lower not after upper.")
+        case .enumeration(let values):
+            switch values {
+            case .strings: types = ["string"]
+            case .integers: types = ["integer"]
+            }
+            members.append(.init("enum", .array(values.values + (field.isOptional ? [.null] : []))))
+            if let fallback = field.fallback {
+                notes.append("An unknown value reads as \(ValueText.render(fallback)).")
+            }
+        case .array(let items):
+            types = ["array"]
+            members.append(.init("items", .object(fieldMembers(items, strict: strict))))
+        case .object(let fields):
+            types = ["object"]
+            members += objectMembers(fields, strict: strict).dropFirst()
+        }
+        if let minimum = field.minimum {
+            members.append(.init("minimum", .double(minimum)))
+            if case .dateRange = field.type { notes.append("Both bounds are at least \(Field.format(minimum)).") }
+        }
+        if let maximum = field.maximum {
+            members.append(.init("maximum", .double(maximum)))
+            if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(maximum)).") }
+        }
+        if let maxLength = field.maxLength {
+            members.append(.init("maxLength", .int(maxLength)))
+            members.append(.init("x-livestate-max-bytes", .int(maxLength)))
+            notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
+        }
+        if let maxItems = field.maxItems { members.append(.init("maxItems", .int(maxItems))) }
+        if case .dateRange = field.type { members.append(.init("maxItems", .int(2))) }
+        if field.isOptional, !types.isEmpty { types.append("null") }
+        let typeValue: Value = types.count == 1 ? .string(types[0]) : .array(types.map(Value.string))
+        members.insert(.init("type", typeValue), at: 0)
+        if let defaultValue = field.defaultValue, !strict { members.append(.init("default", defaultValue)) }
+        if field.onInvalid == .reject, field.missingValue != nil, !strict {
+            notes.append("An invalid value is not replaced by the default: the app drops the update.")
+        }
+        if field.isDeprecated { members.append(.init("deprecated", .bool(true))) }
+        if !field.aliases.isEmpty {
+            members.append(.init("x-livestate-aliases", .array(field.aliases.map(Value.string))))
+        }
+        if let fallback = field.fallback { members.append(.init("x-livestate-fallback", fallback)) }
+        if field.truncate { members.append(.init("x-livestate-truncate", .bool(true))) }
+        if let dropPriority = field.dropPriority { members.append(.init("x-livestate-drop-priority", .int(dropPriority))) }
+        if !notes.isEmpty { members.insert(.init("description", .string(notes.joined(separator: " "))), at: 0) }
+        return members
+    }
+}

@@ -1,0 +1,61 @@
+/// Swift source text for schema values: string literals, numbers, and the defaults of fields.
+enum SwiftLiteral {
+    /// A Swift string literal: `"a \"b\""`, control and invisible characters as `\u{…}`.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || isInvisible(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// Format, separator and other invisible scalars that would hide in source text.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse, .control:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A finite number as a Swift literal: `0`, `0.6`, `1e+20`, `-5`.
+    static func number(_ double: Double) -> String {
+        if double == double.rounded(), abs(double) < 1e15 {
+            return String(Int64(double))
+        }
+        return String(double)
+    }
+
+    /// An integer as a Swift `Int` literal.
+    static func integer(_ int: Int) -> String {
+        String(int)
+    }
+
+    /// `Date(timeIntervalSinceReferenceDate: seconds)`.
+    static func date(_ seconds: Double) -> String {
+        "Date(timeIntervalSinceReferenceDate: \(number(seconds)))"
+    }
+
+    /// Seconds for a `date` field's value: `.date`, or a plain number.
+    static func seconds(_ value: Value) -> Double? {
+        switch value {
+        case .date(let seconds), .double(let seconds): seconds
+        case .int(let int): Double(int)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import LiveState
+
+/// `livestate codegen`: Swift types or JSON Schema from a schema file.
+struct CodegenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "codegen",
+        abstract: "Generate the app's Swift ActivityAttributes type, or JSON Schema for servers.",
+        discussion: """
+            swift: one Swift file with the ActivityAttributes type named by attributes-type and its \
+            ContentState, whose init(from:) decodes tolerantly as `livestate decode` does (default: the \
+            newest version). json-schema: JSON Schema 2020-12 of the content-state and attributes, of one \
+            version or of every version under $defs. Exit status: 0 on success, 2 on usage, I/O, \
+            schema or generation errors.
+            """
+    )
+
+    /// What to generate.
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case swift
+        case jsonSchema = "json-schema"
+    }
+
+    @OptionGroup var common: CommonOptions
+
+    @Argument(help: "What to generate: swift or json-schema.")
+    var target: Target
+
+    @Option(help: "The schema file.")
+    var schema: String
+
+    @Option(help: "The app version (swift default: the newest; json-schema default: every version).")
+    var version: Int?
+
+    @Option(help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "swift: declare every type inside `enum NAME`, so files for several versions can share a module.")
+    var namespace: String?
+
+    @Flag(name: .customLong("public"), help: "swift: declare the types and their members public.")
+    var isPublic = false
+
+    func validate() throws {
+        if target == .jsonSchema, namespace != nil || isPublic {
+            throw ValidationError("--namespace and --public apply to codegen swift only")
+        }
+    }
+
+    func run() throws {
+        let loaded = try Output.loadSchema(schema)
+        let text: String
+        do {
+            switch target {
+            case .swift:
+                let name = URL(fileURLWithPath: schema).lastPathComponent
+                let options = SwiftGenerator.Options(namespace: namespace, isPublic: isPublic, sourceName: schema == "-" ? nil : name)
+                text = try SwiftGenerator(options: options).generate(loaded, version: version)
+            case .jsonSchema:
+                text = try JSONSchemaGenerator().generate(loaded, version: version)
+            }
+        } catch {
+            let diagnostics = error.diagnostics.isEmpty ? [error.diagnostic(file: loaded.file)] : error.diagnostics
+            switch common.format {
+            case .text: Output.printText(diagnostics)
+            case .json: Output.out(Output.jsonDocument(diagnostics))
+            }
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            let failure = InputError(path: output, message: "cannot be written: \(error.localizedDescription)")
+            switch common.format {
+            case .text: Output.err(failure.description)
+            case .json: Output.out(Output.jsonDocument([failure.diagnostic]))
+            }
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import livestate
+
+/// `livestate codegen`: parsed and run in process, and through the built binary once the
+/// command is in `livestate`'s subcommand list.
+@Suite struct CodegenCommandTests {
+    @Test func swiftTargetWritesTheGoldenFileForTheNewestVersionByDefault() throws {
+        let output = Scratch.file("swift")
+        defer { Scratch.remove(output) }
+        let command = try CodegenCommand.parse(["swift", "--schema", Scratch.schema("delivery"), "--output", output.path])
+        try command.run()
+        let golden = try String(contentsOf: CodegenPaths.golden.appendingPathComponent("delivery-v3.swift"), encoding: .utf8)
+        #expect(try String(contentsOf: output, encoding: .utf8) == golden)
+    }
+
+    @Test func swiftTargetTakesVersionNamespaceAndPublic() throws {
+        let output = Scratch.file("swift")
+        defer { Scratch.remove(output) }
+        let command = try CodegenCommand.parse([
+            "swift", "--schema", Scratch.schema("pizza"), "--version", "1", "--namespace", "PizzaV1", "--public", "--output", output.path,
+        ])
+        try command.run()
+        let text = try String(contentsOf: output, encoding: .utf8)
+        #expect(text.contains("public enum PizzaV1 {"))
+        #expect(text.contains("    public struct PizzaDeliveryAttributes: Codable, Hashable, Sendable {"))
+        #expect(text.contains("extension PizzaV1.PizzaDeliveryAttributes: ActivityAttributes {}"))
+        #expect(text.contains("from pizza.yaml, version 1."))
+    }
+
+    @Test func jsonSchemaTargetWritesEveryVersionWithoutVersionAndOneWithIt() throws {
+        let all = Scratch.file("json")
+        let one = Scratch.file("json")
+        defer {
+            Scratch.remove(all)
+            Scratch.remove(one)
+        }
+        var command = try CodegenCommand.parse(["json-schema", "--schema", Scratch.schema("delivery"), "--output", all.path])
+        try command.run()
+        command = try CodegenCommand.parse(["json-schema", "--schema", Scratch.schema("delivery"), "--version", "3", "--output", one.path])
+        try command.run()
+        #expect(try Data(contentsOf: all) == Data(contentsOf: CodegenPaths.golden.appendingPathComponent("delivery.schema.json")))
+        #expect(try Data(contentsOf: one) == Data(contentsOf: CodegenPaths.golden.appendingPathComponent("delivery-v3.schema.json")))
+    }
+
+    @Test func unknownVersionExitsWithStatus2() throws {
+        let command = try CodegenCommand.parse(["swift", "--schema", Scratch.schema("pizza"), "--version", "9", "--output", Scratch.file("swift").path])
+        #expect(throws: ExitCode(2)) { try command.run() }
+    }
+
+    @Test func schemaThatDoesNotLoadExitsWithStatus2() throws {
+        let command = try CodegenCommand.parse(["swift", "--schema", "/nonexistent/schema.yaml"])
+        #expect(throws: ExitCode(2)) { try command.run() }
+    }
+
+    @Test func namespaceAndPublicAreRefusedForJSONSchema() {
+        #expect(throws: (any Error).self) {
+            _ = try CodegenCommand.parse(["json-schema", "--schema", Scratch.schema("pizza"), "--namespace", "X"])
+        }
+        #expect(throws: (any Error).self) {
+            _ = try CodegenCommand.parse(["json-schema", "--schema", Scratch.schema("pizza"), "--public"])
+        }
+    }
+
+    @Test func unknownTargetIsAUsageError() {
+        #expect(throws: (any Error).self) { _ = try CodegenCommand.parse(["kotlin", "--schema", Scratch.schema("pizza")]) }
+    }
+
+    @Test(.enabled(if: Binary.hasCodegen, "livestate's subcommand list does not have CodegenCommand yet"))
+    func builtBinaryPrintsTheGoldenFileToStandardOutput() throws {
+        let result = try Binary.run(["codegen", "swift", "--schema", "schemas/grocery.yaml", "--version", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (try String(contentsOf: CodegenPaths.golden.appendingPathComponent("grocery-v2.swift"), encoding: .utf8)))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(.enabled(if: Binary.hasCodegen, "livestate's subcommand list does not have CodegenCommand yet"))
+    func builtBinaryReportsAnUnknownVersionAsJSONWithStatus2() throws {
+        let result = try Binary.run(["codegen", "json-schema", "--schema", "schemas/pizza.yaml", "--version", "7", "--format", "json"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains(#""code":"unknown-version""#))
+        #expect(result.stdout.contains("the schema has no version 7; it has 1, 2"))
+    }
+}
+
+private enum Scratch {
+    static func schema(_ activity: String) -> String {
+        CodegenPaths.packageRoot.appendingPathComponent("schemas/\(activity).yaml").path
+    }
+
+    static func file(_ extension: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("codegen-cli-\(UUID().uuidString).\(`extension`)")
+    }
+
+    static func remove(_ file: URL) {
+        try? FileManager.default.removeItem(at: file)
+    }
+}
+
+/// The built `livestate` binary.
+private enum Binary {
+    static var url: URL {
+        var directory = Bundle.main.bundleURL
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        let candidate = directory.appendingPathComponent("livestate")
+        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        return CodegenPaths.packageRoot.appendingPathComponent(".build/debug/livestate")
+    }
+
+    /// Whether `livestate codegen` exists in the built binary (`--help` of an unknown
+    /// subcommand prints the root's help and exits 0, so it is run for real).
+    static var hasCodegen: Bool {
+        guard let result = try? run(["codegen", "json-schema", "--schema", "schemas/pizza.yaml", "--version", "1"]) else { return false }
+        return result.status == 0 && result.stdout.hasPrefix("{")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = CodegenPaths.packageRoot
+        let out = Scratch.file("out")
+        let err = Scratch.file("err")
+        defer {
+            Scratch.remove(out)
+            Scratch.remove(err)
+        }
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LiveState
+import Testing
+
+/// The generated files are pinned: regenerating gives the committed bytes, and every file
+/// compiles in Swift 6 mode with warnings as errors.
+@Suite struct CodegenGoldenTests {
+    @Test(arguments: GeneratedVersion.all)
+    func regeneratedSwiftMatchesTheGoldenFileByteForByte(_ generated: GeneratedVersion) throws {
+        let schema = try CodegenPaths.schema(generated.activity)
+        let options = SwiftGenerator.Options(sourceName: "\(generated.activity).yaml")
+        let text = try SwiftGenerator(options: options).generate(schema, version: generated.version)
+        try Golden.check(text, at: CodegenPaths.golden.appendingPathComponent("\(generated.activity)-v\(generated.version).swift"))
+    }
+
+    @Test(arguments: GeneratedVersion.all)
+    func regeneratedNamespacedSwiftMatchesTheCompiledFileByteForByte(_ generated: GeneratedVersion) throws {
+        let schema = try CodegenPaths.schema(generated.activity)
+        let namespace = CodegenPaths.namespace(activity: generated.activity, version: generated.version)
+        let options = SwiftGenerator.Options(namespace: namespace, sourceName: "\(generated.activity).yaml")
+        let text = try SwiftGenerator(options: options).generate(schema, version: generated.version)
+        try Golden.check(text, at: CodegenPaths.generated.appendingPathComponent("\(namespace).swift"))
+    }
+
+    @Test(arguments: CodegenPaths.schemaFiles.map { $0.deletingPathExtension().lastPathComponent })
+    func regeneratedJSONSchemaMatchesTheGoldenFileByteForByte(_ activity: String) throws {
+        let text = try JSONSchemaGenerator().generate(try CodegenPaths.schema(activity))
+        try Golden.check(text, at: CodegenPaths.golden.appendingPathComponent("\(activity).schema.json"))
+    }
+
+    @Test func regeneratedSingleVersionJSONSchemaMatchesTheGoldenFileByteForByte() throws {
+        let text = try JSONSchemaGenerator().generate(try CodegenPaths.schema("delivery"), version: 3)
+        try Golden.check(text, at: CodegenPaths.golden.appendingPathComponent("delivery-v3.schema.json"))
+    }
+
+    @Test func everySchemaVersionHasGeneratedTypesInThisTarget() throws {
+        var expected: [String] = []
+        for file in CodegenPaths.schemaFiles {
+            let activity = file.deletingPathExtension().lastPathComponent
+            expected += try CodegenPaths.schema(activity).versions.map { "\(activity) v\($0.version)" }
+        }
+        #expect(GeneratedVersion.all.map(\.testDescription).sorted() == expected.sorted())
+    }
+
+    @Test(arguments: GeneratedVersion.all)
+    func goldenSwiftFileTypechecksInSwift6WithWarningsAsErrors(_ generated: GeneratedVersion) throws {
+        let file = CodegenPaths.golden.appendingPathComponent("\(generated.activity)-v\(generated.version).swift")
+        let result = try Swiftc.typecheck([file])
+        #expect(result.status == 0, "\(file.lastPathComponent):\n\(result.output)")
+    }
+
+    @Test func compiledSwiftFilesTypecheckTogetherInSwift6WithWarningsAsErrors() throws {
+        let files = GeneratedVersion.all.map {
+            CodegenPaths.generated.appendingPathComponent(CodegenPaths.namespace(activity: $0.activity, version: $0.version) + ".swift")
+        }
+        let result = try Swiftc.typecheck(files)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func publicSwiftTypechecksInSwift6WithWarningsAsErrors() throws {
+        let options = SwiftGenerator.Options(namespace: "EdgeCasesPublic", isPublic: true)
+        let text = try SwiftGenerator(options: options).generate(try CodegenPaths.schema("edge-cases"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-public-\(UUID().uuidString).swift")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Swiftc.typecheck([file])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(text.contains("public struct EdgeCaseAttributes: Codable, Hashable, Sendable"))
+        #expect(text.contains("        public init(from decoder: any Decoder) throws"))
+    }
+}
+
+/// Compares generated text with a committed file, or rewrites it under `LIVESTATE_UPDATE_CODEGEN=1`.
+enum Golden {
+    static func check(_ text: String, at file: URL) throws {
+        if CodegenPaths.updates {
+            try Data(text.utf8).write(to: file, options: .atomic)
+            return
+        }
+        let committed = try String(contentsOf: file, encoding: .utf8)
+        if committed == text { return }
+        let left = committed.split(separator: "\n", omittingEmptySubsequences: false)
+        let right = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let shared = min(left.count, right.count)
+        let line = (0..<shared).first { left[$0] != right[$0] } ?? shared
+        let committedLine = line < left.count ? String(left[line]) : "<end of file>"
+        let generatedLine = line < right.count ? String(right[line]) : "<end of file>"
+        Issue.record("""
+            \(file.lastPathComponent) differs from the generator's output at line \(line + 1):
+              committed: \(committedLine)
+              generated: \(generatedLine)
+            Run LIVESTATE_UPDATE_CODEGEN=1 swift test --filter CodegenGoldenTests, review the diff, rebuild.
+            """)
+    }
+}
+
+/// Runs `swiftc -typecheck -swift-version 6 -warnings-as-errors`.
+enum Swiftc {
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    static func typecheck(_ files: [URL], extra: [String] = []) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors"] + extra + files.map(\.path)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-swiftc-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: try Data(contentsOf: log), as: UTF8.self))
+    }
+}

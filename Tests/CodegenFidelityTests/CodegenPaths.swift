@@ -1,0 +1,48 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+
+/// Where the schemas, examples and golden files are, and how each generated file is named.
+enum CodegenPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let testsFolder = packageRoot.appendingPathComponent("Tests/CodegenFidelityTests")
+    static let golden = testsFolder.appendingPathComponent("Fixtures/codegen")
+    static let generated = testsFolder.appendingPathComponent("Generated")
+    static let examples = packageRoot.appendingPathComponent("schemas/examples")
+
+    /// Set `LIVESTATE_UPDATE_CODEGEN=1` to rewrite the golden and generated files instead of
+    /// comparing with them (then rebuild: the generated files are compiled into this target).
+    static var updates: Bool { ProcessInfo.processInfo.environment["LIVESTATE_UPDATE_CODEGEN"] == "1" }
+
+    /// Every schema the tests generate code for: the bundled ones and the edge-case fixture.
+    static let schemaFiles: [URL] = {
+        let bundled = packageRoot.appendingPathComponent("schemas")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: bundled.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+        return names.map { bundled.appendingPathComponent($0) }
+            + [testsFolder.appendingPathComponent("Fixtures/schemas/edge-cases.yaml")]
+    }()
+
+    /// Loads a schema the tests use, by activity.
+    static func schema(_ activity: String) throws -> Schema {
+        guard let file = schemaFiles.first(where: { $0.deletingPathExtension().lastPathComponent == activity }) else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try SchemaLoader().load(contentsOf: file.path)
+    }
+
+    /// `DeliveryV2`: the namespace enum of a version's generated file in `Generated/`.
+    static func namespace(activity: String, version: Int) -> String {
+        let words = activity.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        return words.joined() + "V\(version)"
+    }
+
+    /// The example payloads of an activity: every `*.json` under its folder, failing ones too.
+    static func examples(_ activity: String) -> [URL] {
+        let folder = examples.appendingPathComponent(activity)
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
+            .sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LiveState
+
+/// A generated value as the `Value` tree `ContentStateDecoder` produces for the same payload,
+/// read by reflection: stored properties are in schema order, one per field.
+enum StateComparison {
+    /// The value of a generated struct for an object with `fields`.
+    static func value(of generated: Any, fields: [Field]) -> Value? {
+        let children = Array(Mirror(reflecting: generated).children)
+        guard children.count == fields.count else { return nil }
+        var members: [Value.Member] = []
+        for (child, field) in zip(children, fields) {
+            guard let value = value(of: child.value, field: field) else { return nil }
+            members.append(.init(field.name, value))
+        }
+        return .object(members)
+    }
+
+    /// The value of one property or array element.
+    static func value(of generated: Any, field: Field) -> Value? {
+        let mirror = Mirror(reflecting: generated)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return .null }
+            return value(of: wrapped, field: field)
+        }
+        switch field.type {
+        case .string: return (generated as? String).map(Value.string)
+        case .url: return (generated as? URL).map { .string($0.absoluteString) }
+        case .int: return (generated as? Int).map(Value.int)
+        case .double: return (generated as? Double).map(Value.double)
+        case .bool: return (generated as? Bool).map(Value.bool)
+        case .date: return (generated as? Date).map { .date($0.timeIntervalSinceReferenceDate) }
+        case .dateRange:
+            return (generated as? ClosedRange<Date>).map {
+                .dateRange(lower: $0.lowerBound.timeIntervalSinceReferenceDate, upper: $0.upperBound.timeIntervalSinceReferenceDate)
+            }
+        case .enumeration:
+            guard let raw = (generated as? any RawRepresentable)?.rawValue else { return nil }
+            if let string = raw as? String { return .string(string) }
+            if let int = raw as? Int { return .int(int) }
+            return nil
+        case .array(let items):
+            guard let elements = generated as? [Any] else { return nil }
+            var values: [Value] = []
+            for element in elements {
+                guard let value = value(of: element, field: items) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case .object(let fields):
+            return value(of: generated, fields: fields)
+        }
+    }
+
+    /// The library's state with every `url` string as `URL(string:)` spells it (`a b` is
+    /// `a%20b`): the app holds a parsed `URL`, LiveState the text.
+    static func normalized(_ value: Value, fields: [Field]) -> Value {
+        guard case .object(let members) = value else { return value }
+        return .object(members.map { member in
+            guard let field = fields.first(where: { $0.name == member.name }) else { return member }
+            return .init(member.name, normalized(member.value, field: field))
+        })
+    }
+
+    private static func normalized(_ value: Value, field: Field) -> Value {
+        switch (field.type, value) {
+        case (.url, .string(let string)):
+            return .string(URL(string: string)?.absoluteString ?? string)
+        case (.array(let items), .array(let elements)):
+            return .array(elements.map { normalized($0, field: items) })
+        case (.object(let fields), _):
+            return normalized(value, fields: fields)
+        default:
+            return value
+        }
+    }
+
+    /// The JSON Pointers at which two states differ, for messages.
+    static func differences(_ lhs: Value, _ rhs: Value, at pointer: String = "") -> [String] {
+        switch (lhs, rhs) {
+        case (.object(let left), .object(let right)) where left.map(\.name) == right.map(\.name):
+            return zip(left, right).flatMap { differences($0.value, $1.value, at: pointer + "/" + $0.name) }
+        case (.array(let left), .array(let right)) where left.count == right.count:
+            return zip(left, right).enumerated().flatMap { differences($1.0, $1.1, at: pointer + "/\($0)") }
+        default:
+            return lhs == rhs ? [] : ["\(pointer.isEmpty ? "/" : pointer): \(JSONWriter.pretty(lhs)) vs \(JSONWriter.pretty(rhs))"]
+        }
+    }
+}
