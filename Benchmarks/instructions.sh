@@ -12,7 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")"
 count=${1:-200}
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 1; }
-swift build -c release --product DecodeDriver >/dev/null
+build_log=$(mktemp /tmp/livestate-driver-build.XXXXXX)
+if ! swift build -c release --product DecodeDriver >"$build_log" 2>&1; then
+    echo "instructions.sh: building DecodeDriver failed:" >&2
+    tail -n 40 "$build_log" >&2
+    exit 1
+fi
+rm -f "$build_log"
 driver=.build/release/DecodeDriver
 scratch=$(mktemp -d /tmp/livestate-callgrind.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
