@@ -49,6 +49,7 @@ public enum FuzzHarness {
         guard skip == error else {
             return "skipValue() says \(describe(skip)) but validate() says \(describe(error))"
         }
+        if let failure = checkDuplicatePolicies(bytes, accepted: error == nil) { return failure }
         let parseResult = parse(bytes)
         let parsed = try? parseResult.get()
         let parseError: JSONError? = if case .failure(let error) = parseResult { error } else { nil }
@@ -69,6 +70,25 @@ public enum FuzzHarness {
             }
         }
         return compareWithFoundation(Array(bytes), depth: 64, repairs: 0)
+    }
+
+    /// `.reject` throws at the first duplicate `.report` returns, `.ignore` accepts what `.report` accepts.
+    static func checkDuplicatePolicies(_ bytes: UnsafeRawBufferPointer, accepted: Bool) -> String? {
+        guard accepted else { return nil }
+        let reported: [JSONDuplicateKey]
+        do throws(JSONError) {
+            reported = try JSONValidator.validate(bytes)
+        } catch {
+            return "validate(.report) threw \(error) after accepting the same bytes"
+        }
+        let rejected = validationError(bytes, JSONScanOptions(duplicateKeys: .reject))
+        let ignored = validationError(bytes, JSONScanOptions(duplicateKeys: .ignore))
+        if let ignored { return ".ignore rejects what .report accepts: \(ignored)" }
+        switch (reported.first, rejected) {
+        case (nil, nil): return nil
+        case (let first?, let error?) where first.position == error.position: return nil
+        default: return ".report found \(reported.first.map { "\($0.pointer) at \($0.position)" } ?? "no duplicate"), .reject says \(describe(rejected))"
+        }
     }
 
     /// Documents on which Foundation and this scanner may disagree, and why.
@@ -249,6 +269,10 @@ public enum FuzzHarness {
             let errors = again.diagnostics.filter { $0.severity == .error }.map(\.description)
             return "round trip: \(state) was written as \(text(writer.bytes)), which decodes to "
                 + "\(again.state.map { "\($0)" } ?? "nil") \(errors)"
+        }
+        // The state has every field, each valid: reading it back finds nothing, strict or not.
+        if let finding = again.allDiagnostics.first {
+            return "round trip: \(text(writer.bytes)) decodes to the same state but with \(finding)"
         }
         return nil
     }
