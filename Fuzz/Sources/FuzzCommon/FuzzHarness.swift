@@ -292,7 +292,8 @@ public enum FuzzHarness {
 
     // MARK: - FuzzSchemaYAML
 
-    /// The schema loader on any bytes: no trap or hang, an error always says something, and
+    /// The schema loader on any bytes: no trap or hang, an error always says something at a
+    /// position that matches the bytes (libyaml counts characters, positions count bytes), and
     /// every version of a schema that loads decodes `{}` and a minimal update without trapping.
     /// - Parameter bytes: Any bytes.
     /// - Returns: What broke, or `nil`.
@@ -301,7 +302,10 @@ public enum FuzzHarness {
         do throws(SchemaLoadError) {
             schema = try SchemaLoader().load(yaml: Array(bytes), file: "-")
         } catch {
-            return error.diagnostics.contains(where: { $0.severity == .error }) ? nil : "a load error without an error diagnostic"
+            guard error.diagnostics.contains(where: { $0.severity == .error }) else {
+                return "a load error without an error diagnostic"
+            }
+            return checkPositions(error.diagnostics, bytes)
         }
         let update = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{}}}"#.utf8)
         for version in schema.versions {
