@@ -16,19 +16,25 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fuzz = root.appendingPathComponent("Fuzz")
 
-    /// Fail cases that still trap inside the library: a fix is proposed in Fuzz/README.md but not
-    /// merged. A trap ends the whole test process, so these are left out of the replay until the
-    /// fix lands; then delete the entry, and the replay guards the fix.
-    static let awaitingLibraryFix: Set<String> = [
+    /// Fail cases the library still fails; Fuzz/README.md proposes each fix. A trap ends the whole
+    /// test process, so those are left out of the replay until the fix lands. A broken invariant
+    /// is replayed as a known issue, which fails the test once the fix lands. Then delete the
+    /// entry, and the replay guards the fix.
+    static let trapsAwaitingFix: Set<String> = [
         // Int(seconds / 31_556_952) overflows for a date beyond ~2.9e26 s (README finding 1).
         "FuzzDecode/unix-date-year-overflow-date",
         "FuzzDecode/unix-date-year-overflow-date-range",
         "FuzzDecode/unix-date-year-overflow-minimal",
     ]
+    static let brokenAwaitingFix: Set<String> = [
+        // The loader accepts a url default that URL(string:), and so the decoder, rejects (finding 2).
+        "FuzzSchemaYAML/url-default-foundation-rejects",
+        "FuzzSchemaYAML/url-default-foundation-rejects-minimal",
+    ]
 
     /// The fail cases of one target, by file name, without those awaiting a library fix.
     static func failCases(_ target: String) -> [String] {
-        allFailCases(target).filter { !awaitingLibraryFix.contains("\(target)/\($0)") }
+        allFailCases(target).filter { !trapsAwaitingFix.contains("\(target)/\($0)") }
     }
 
     static func allFailCases(_ target: String) -> [String] {
@@ -59,34 +65,44 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder.path), "\(folder.path)")
         }
         #expect(Self.targets.count >= Self.schemaFiles.count && !Self.schemaFiles.isEmpty)
-        for entry in Self.awaitingLibraryFix {
+        for entry in Self.trapsAwaitingFix.union(Self.brokenAwaitingFix) {
             let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
             #expect(parts.count == 2 && Self.allFailCases(parts[0]).contains(parts[1]), "\(entry) is not a fail case")
         }
     }
 
+    /// Runs one fail case through its target's check: `nil` expected, or a known issue while
+    /// the case awaits a library fix.
+    static func replay(_ target: String, _ name: String, _ check: (UnsafeRawBufferPointer) -> String?) throws {
+        let input = try bytes(target, name)
+        let failure = input.withUnsafeBytes(check)
+        if brokenAwaitingFix.contains("\(target)/\(name)") {
+            withKnownIssue("library fix pending, see Fuzz/README.md") {
+                #expect(failure == nil, "\(target)/\(name): \(failure ?? "")")
+            }
+        } else {
+            #expect(failure == nil, "\(target)/\(name): \(failure ?? "")")
+        }
+    }
+
     @Test(arguments: failCases("FuzzJSON"))
     func jsonFailCaseHoldsTheInvariants(_ name: String) throws {
-        let input = try Self.bytes("FuzzJSON", name)
-        #expect(input.withUnsafeBytes { FuzzHarness.json($0) } == nil, "\(name)")
+        try Self.replay("FuzzJSON", name) { FuzzHarness.json($0) }
     }
 
     @Test(arguments: failCases("FuzzDecode"))
     func decodeFailCaseHoldsTheInvariants(_ name: String) throws {
-        let input = try Self.bytes("FuzzDecode", name)
-        #expect(input.withUnsafeBytes { FuzzHarness.decode($0, targets: Self.targets) } == nil, "\(name)")
+        try Self.replay("FuzzDecode", name) { FuzzHarness.decode($0, targets: Self.targets) }
     }
 
     @Test(arguments: failCases("FuzzSchemaYAML"))
     func schemaYAMLFailCaseHoldsTheInvariants(_ name: String) throws {
-        let input = try Self.bytes("FuzzSchemaYAML", name)
-        #expect(input.withUnsafeBytes { FuzzHarness.schemaYAML($0) } == nil, "\(name)")
+        try Self.replay("FuzzSchemaYAML", name) { FuzzHarness.schemaYAML($0) }
     }
 
     @Test(arguments: failCases("FuzzEnvelope"))
     func envelopeFailCaseHoldsTheInvariants(_ name: String) throws {
-        let input = try Self.bytes("FuzzEnvelope", name)
-        #expect(input.withUnsafeBytes { FuzzHarness.envelope($0, targets: Self.targets) } == nil, "\(name)")
+        try Self.replay("FuzzEnvelope", name) { FuzzHarness.envelope($0, targets: Self.targets) }
     }
 
     /// The text between the HARNESS markers of a file.
