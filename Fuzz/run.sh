@@ -5,7 +5,8 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     e.g. Fuzz/run.sh 900 FuzzJSON
 #
-# FUZZ_WORK=DIR keeps the scratch corpora, logs and reproducers there (default: a new temp dir).
+# FUZZ_WORK=DIR keeps the scratch corpora, logs and reproducers there (default: a new temp dir);
+# run again with the same DIR to go on from the corpus an earlier run grew.
 # The recipe and its pitfalls: shared FUZZING.md (SwiftPM's --sanitize fuzzer plus
 # -Xswiftc -sanitize=fuzzer,address, one --product at a time, SWIFT_BACKTRACE=enable=no).
 set -uo pipefail
@@ -62,7 +63,8 @@ for target in "${targets[@]}"; do
     corpus="$work/corpus/$target"
     artifacts="$work/artifacts/$target/"
     log="$work/$target.log"
-    rm -rf "$corpus" && mkdir -p "$corpus" "$artifacts"
+    # A FUZZ_WORK folder from an earlier run keeps its corpus: the seeds are copied over it.
+    mkdir -p "$corpus" "$artifacts"
     cp Corpus/"$target"/* "$corpus"/
     echo "== run $target for ${seconds}s (log $log)"
     SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0" "$bin/$target" \
