@@ -82,7 +82,7 @@ for target in "${targets[@]}"; do
     echo "$line"
     if [ "$status" -ne 0 ]; then
         failed=1
-        grep -E 'ERROR: |error in line|Fatal error|fuzz invariant|SUMMARY|Test unit written to' "$log" | head -n 20 >&2 \
+        grep -E 'ERROR: |error in line|Fatal error|Swift runtime failure|SUMMARY|Test unit written to' "$log" | head -n 20 >&2 \
             || tail -n 20 "$log" >&2
         for reproducer in "$artifacts"*; do
             [ -e "$reproducer" ] || continue
