@@ -20,17 +20,8 @@ import Testing
     /// test process, so those are left out of the replay until the fix lands. A broken invariant
     /// is replayed as a known issue, which fails the test once the fix lands. Then delete the
     /// entry, and the replay guards the fix.
-    static let trapsAwaitingFix: Set<String> = [
-        // Int(seconds / 31_556_952) overflows for a date beyond ~2.9e26 s (README finding 1).
-        "FuzzDecode/unix-date-year-overflow-date",
-        "FuzzDecode/unix-date-year-overflow-date-range",
-        "FuzzDecode/unix-date-year-overflow-minimal",
-    ]
-    static let brokenAwaitingFix: Set<String> = [
-        // The loader accepts a url default that URL(string:), and so the decoder, rejects (finding 2).
-        "FuzzSchemaYAML/url-default-foundation-rejects",
-        "FuzzSchemaYAML/url-default-foundation-rejects-minimal",
-    ]
+    static let trapsAwaitingFix: Set<String> = []
+    static let brokenAwaitingFix: Set<String> = []
 
     /// The fail cases of one target, by file name, without those awaiting a library fix.
     static func failCases(_ target: String) -> [String] {

@@ -6,9 +6,11 @@ public enum BundledSchemas {
     /// Each schema's file name and YAML text.
     public static let files: [(name: String, yaml: String)] = [
         ("delivery.yaml", #"""
-# Delivery progress card of a retail app's order tracking (docs: EXAMPLES §1).
+# Delivery progress card of a retail app's order tracking.
 # Version 1 is the card exactly as the team shipped it, with synthesized Codable: every key
 # had to be present in content-state, even when empty, or the update was dropped.
+# The forward-transitive gate fails on purpose: versions 2 and 3 rename subTitle and give logo
+# and progress defaults, and strict app version 1 drops every such payload.
 # The benchmark states (cs200/cs600/cs4k) decode under the newest version with only
 # `extra` and `stops` reported as unknown keys.
 activity: delivery
@@ -99,7 +101,7 @@ versions:
       orderId:     { type: string, max-length: 40, description: "The order's id." }
 """#),
         ("flash-sale.yaml", #"""
-# Flash-sale ("seckill") reminder of an e-commerce demo (docs: EXAMPLES §3).
+# Flash-sale ("seckill") reminder of an e-commerce demo.
 # Version 1 decoded its one-key content-state with synthesized Codable.
 activity: flash-sale
 attributes-type: FlashSaleAttributes
@@ -136,10 +138,12 @@ versions:
       isSeckill: { type: bool, description: "Whether the product is sold in a flash sale at all." }
 """#),
         ("grocery.yaml", #"""
-# 30-minute grocery delivery of a supermarket app (docs: EXAMPLES §2).
+# 30-minute grocery delivery of a supermarket app.
 # Version 1 used synthesized Codable. When version 2 of the app added fields, the team found
 # that app versions and payloads that disagree on keys drop updates silently, and fell back to
-# hand-defaulting a dictionary: here version 2 adds its fields with defaults instead.
+# hand-defaulting a dictionary: here version 2 adds its fields with defaults instead. The gate
+# still fails on purpose: version 2 also gives defaults to the four fields strict app version 1
+# requires, the very change that dropped their updates (strict-client-omittable-key).
 # Images are bundled with the app (only their names are sent); the widget read 0 for the
 # screen width on devices, so the width is a static attribute.
 activity: grocery
@@ -217,10 +221,11 @@ versions:
       storeLogo:   { type: string, default: "store-generic", max-length: 32, description: "Name of the store's logo image bundled with the app." }
 """#),
         ("match-score.yaml", #"""
-# Esports match score card (docs: EXAMPLES §4).
-# Gate `full` checks adjacent versions in both directions only: 1<->2 and 2<->3. The removal
-# of `score` in version 3 passes it, yet would break strict app version 1, which the
-# transitive gate (full-transitive) would report.
+# Esports match score card.
+# Gate `full` checks adjacent versions in both directions only: 1<->2 and 2<->3. It fails on
+# purpose: version 2 gives `score` a default, so a server may leave it out, and strict app
+# version 1 then drops the update (strict-client-omittable-key). The removal of `score` in
+# version 3 breaks app version 1 too; only the transitive gate (full-transitive) compares 1 and 3.
 activity: match-score
 attributes-type: MatchScoreAttributes
 compatibility: full
@@ -273,7 +278,7 @@ versions:
       teamB: { type: string, max-length: 32, description: "The second team's name, shown on the right." }
 """#),
         ("pizza.yaml", #"""
-# Pizza order of a photo app's demo (docs: EXAMPLES §5).
+# Pizza order of a photo app's demo.
 # `status` is an integer enum: 1 waiting for the shop, 2 delivering, 3 done (4 cancelled from
 # version 2). Both versions decode tolerantly, so an unknown status falls back to 1.
 activity: pizza
