@@ -325,6 +325,32 @@ private struct DeliveryState: Decodable, Equatable {
             _ = try decoder.decode(Extra.self, contentState: Array(#"{"orderId":"A"}"#.utf8))
         }
     }
+
+    @Test func primitiveMismatchNamesTheKeyInTheCodingPath() throws {
+        struct Wrong: Decodable { var title: Int }
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        do {
+            _ = try decoder.decode(Wrong.self, contentState: Array(#"{"orderId":"A","title":"x"}"#.utf8))
+            Issue.record("decoding a string field as Int must throw")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["title"])
+        }
+    }
+
+    @Test func arraysOfPrimitivesDecodeAndMismatchesNameTheElement() throws {
+        struct Items: Decodable { var items: [String] }
+        struct WrongItems: Decodable { var items: [Int] }
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        let json = Array(#"{"orderId":"A","items":["milk","a name longer than fifteen bytes"]}"#.utf8)
+        #expect(try decoder.decode(Items.self, contentState: json).value.items == ["milk", "a name longer than fifteen bytes"])
+        do {
+            _ = try decoder.decode(WrongItems.self, contentState: json)
+            Issue.record("decoding strings as Int must throw")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["items", "0"])
+        }
+    }
+
 }
 
 @Suite struct FoundationAgreementTests {

@@ -10,6 +10,21 @@ import Testing
         #expect(SourcePosition.locate(offset: 99, in: bytes).offset == bytes.count)
     }
 
+    @Test func locatesEveryOffsetLikeCountingLineFeedsOneByOne() {
+        // Long enough for the eight-byte path, with line feeds at every position in a word.
+        let text = "ab\ncd\n\nxyz é\nlong line without a break here\n\n\n" + String(repeating: "x\ny", count: 9) + "\n"
+        let bytes = Array(text.utf8)
+        for offset in 0...bytes.count {
+            var line = 1
+            var lineStart = 0
+            for index in 0..<offset where bytes[index] == 0x0A {
+                line += 1
+                lineStart = index + 1
+            }
+            #expect(SourcePosition.locate(offset: offset, in: bytes) == SourcePosition(offset: offset, line: line, column: offset - lineStart + 1))
+        }
+    }
+
     @Test func escapesJSONPointerTokens() {
         #expect(JSONPointer.appending("a/b~c", to: "/x") == "/x/a~1b~0c")
         #expect(JSONPointer.appending(3, to: "/items") == "/items/3")

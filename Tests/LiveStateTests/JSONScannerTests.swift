@@ -671,4 +671,48 @@ struct SplitMix64: RandomNumberGenerator {
             }
         }
     }
+
+    // MARK: - Element count hint
+
+    @Test func elementCountHintCountsTopLevelElementsAndDoesNotMove() {
+        let cases: [(String, Int)] = [
+            ("[]", 0), ("[ ]", 0), ("[1]", 1), ("[1, 2 ,3]", 3), (#"["a,b", "c]\"d", "\\"]"#, 3),
+            ("[[1,2],{\"a\":[3,4]},5]", 3), (#"["a long string that crosses eight-byte words, with a comma", 2]"#, 2),
+        ]
+        for (json, expected) in cases {
+            let result = read(Array(json.utf8)) { reader throws(JSONError) in
+                try reader.beginArray()
+                let before = reader.offset
+                let hint = reader.elementCountHint(limit: 100)
+                #expect(reader.offset == before)
+                return hint
+            }
+            #expect(result == .success(expected), "\(json)")
+        }
+        let limited = read(Array("[1,2,3,4,5]".utf8)) { reader throws(JSONError) in
+            try reader.beginArray()
+            return reader.elementCountHint(limit: 2)
+        }
+        #expect(limited == .success(2))
+    }
+
+    @Test func stringsWithSpecialBytesAtEveryPositionOfAWord() {
+        // The eight-byte scan jumps to the first byte that needs a look; put one at each position.
+        for position in 0..<17 {
+            for special in [#"\""#, #"\\"#, #"\u00e9"#, "é", "\u{1F600}"] {
+                let content = String(repeating: "a", count: position) + special + String(repeating: "b", count: 9)
+                let json = Array(("\"" + content + "\"").utf8)
+                let result = read(json) { reader throws(JSONError) in reader.string(try reader.readString()) }
+                let expected = try? JSONSerialization.jsonObject(with: Data(json), options: .fragmentsAllowed) as? String
+                #expect(result == .success(expected ?? "?"), "\(content)")
+            }
+        }
+        let control = read(Array("\"abcdefg\u{01}hij\"".utf8)) { reader throws(JSONError) in try reader.readString() }
+        guard case .failure(let error) = control else {
+            Issue.record("a raw control character must be an error")
+            return
+        }
+        #expect(error.position.offset == 8)
+    }
+
 }

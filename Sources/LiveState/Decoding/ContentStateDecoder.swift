@@ -219,6 +219,8 @@ struct DecodeContext {
         self.file = file
         self.version = version
         self.strict = strict
+        // One allocation for the path, however deep the nesting goes (up to 8 levels).
+        path.reserveCapacity(8)
     }
 
     /// The JSON Pointer of the current value.
@@ -238,7 +240,15 @@ struct DecodeContext {
         JSONPointer.appending(key, to: pointer())
     }
 
+    /// The JSON Pointer of a field inside the current value, from its escaped `/name` token.
+    func pointer(appendingToken token: String) -> String {
+        let base = pointer()
+        return base.isEmpty ? token : base + token
+    }
+
     mutating func report(_ code: DecodeCode, _ message: String, at offset: Int, pointer: String) {
+        // Payloads that draw diagnostics mostly draw a few: one allocation for up to four.
+        if diagnostics.isEmpty { diagnostics.reserveCapacity(4) }
         diagnostics.append(Diagnostic(
             code: code.rawValue, severity: code.severity, message: message, file: file,
             position: reader.position(of: offset), scope: scope, pointer: pointer))
@@ -354,7 +364,13 @@ struct DecodeContext {
             }
             guard let index else {
                 let name = reader.string(key)
-                report(.unknownKey, "unknown key '\(name)' is ignored by app version \(version)", at: keyOffset, pointer: pointer(appending: name))
+                // Built in one allocation; interpolation would grow its buffer twice.
+                var message = "unknown key '"
+                message.reserveCapacity(48 + name.utf8.count)
+                message += name
+                message += "' is ignored by app version "
+                message += String(version)
+                report(.unknownKey, message, at: keyOffset, pointer: pointer(appending: name))
                 try reader.skipValue()
                 continue
             }
@@ -414,7 +430,8 @@ struct DecodeContext {
         }
 
         for index in 0..<count where !seen.contains(index) || (strict && fromAlias.contains(index)) {
-            let field = plan.fields[index].field
+            let fieldPlan = plan.fields[index]
+            let field = fieldPlan.field
             if strict, index < strictIndex, !field.isOptional {
                 strictIndex = index
                 strictProblem = DecodeProblem(
@@ -423,9 +440,8 @@ struct DecodeContext {
             }
             if seen.contains(index) { continue }
             if field.missingValue != nil {
-                if field.defaultValue != nil {
-                    report(.defaulted, "key '\(field.name)' is missing; it takes its default \(ValueText.render(field.defaultValue!))",
-                           at: objectStart, pointer: pointer(appending: field.name))
+                if let message = fieldPlan.defaultedMessage {
+                    report(.defaulted, message, at: objectStart, pointer: pointer(appendingToken: fieldPlan.pointerToken))
                 }
             } else {
                 if isRoot {
@@ -467,24 +483,25 @@ struct DecodeContext {
 
     /// Decodes one value against a field. The reader is before the value.
     mutating func decodeValue(_ plan: FieldPlan) throws(JSONError) -> Decoded {
-        let field = plan.field
+        // The happy paths read the plan's flat copies (`kind`, `maxLength`, …): copying
+        // `plan.field` would retain and release its strings, arrays and boxed type each time.
         let token = try reader.peek()
         let start = reader.offset
         if token == .null {
             try reader.readNull()
-            if field.isOptional { return .valid(.null) }
-            return invalid("null is not a \(field.type.name)", at: start)
+            if plan.isOptional { return .valid(.null) }
+            return invalid("null is not a \(plan.field.type.name)", at: start)
         }
-        switch field.type {
+        switch plan.kind {
         case .string, .url:
-            guard token == .string else { return try mismatch(field, token, at: start) }
-            let string = try reader.readString()
-            let length = reader.utf8Count(string)
-            if let maxLength = field.maxLength, length > maxLength {
+            guard token == .string else { return try mismatch(plan.field, token, at: start) }
+            let text = reader.string(try reader.readString())
+            // O(1) on a native string: no second pass over an escaped one.
+            let length = text.utf8.count
+            if let maxLength = plan.maxLength, length > maxLength {
                 return outOfRange("\(length) bytes is longer than max-length \(maxLength)", at: start)
             }
-            let text = reader.string(string)
-            if case .url = field.type {
+            if plan.kind == .url {
                 guard let url = URL(string: text) else {
                     return invalid("'\(text)' is not a URL", at: start)
                 }
@@ -493,16 +510,18 @@ struct DecodeContext {
             return .valid(.string(text))
 
         case .int:
-            guard token == .number else { return try mismatch(field, token, at: start) }
+            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
             }
-            if let message = field.rangeViolation(Double(int)) { return outOfRange(message, at: start) }
+            if plan.isOutOfRange(Double(int)), let message = plan.field.rangeViolation(Double(int)) {
+                return outOfRange(message, at: start)
+            }
             return .valid(.int(int))
 
         case .double, .date:
-            guard token == .number else { return try mismatch(field, token, at: start) }
+            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             let double = reader.double(number)
             guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
@@ -510,33 +529,35 @@ struct DecodeContext {
                 return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
             }
             let value: Value
-            if case .date = field.type {
+            if plan.kind == .date {
                 value = .date(double)
                 if flagsUnixDates { flagUnixDate(double, at: start) }
             } else {
                 value = .double(double)
             }
-            if let message = field.rangeViolation(double) { return outOfRange(message, at: start) }
+            if plan.isOutOfRange(double), let message = plan.field.rangeViolation(double) {
+                return outOfRange(message, at: start)
+            }
             return .valid(value)
 
         case .bool:
             switch token {
             case .true, .false: return .valid(.bool(try reader.readBool()))
-            default: return try mismatch(field, token, at: start)
+            default: return try mismatch(plan.field, token, at: start)
             }
 
         case .dateRange:
-            return try decodeDateRange(field, token, at: start)
+            return try decodeDateRange(plan.field, token, at: start)
 
-        case .enumeration(let values):
-            return try decodeEnum(plan, values, token, at: start)
+        case .enumeration:
+            return try decodeEnum(plan, token, at: start)
 
         case .array:
-            guard token == .arrayStart, let items = plan.items else { return try mismatch(field, token, at: start) }
-            return try decodeArray(field, items: items, at: start)
+            guard token == .arrayStart, let items = plan.items else { return try mismatch(plan.field, token, at: start) }
+            return try decodeArray(plan, items: items, at: start)
 
         case .object:
-            guard token == .objectStart, let object = plan.object else { return try mismatch(field, token, at: start) }
+            guard token == .objectStart, let object = plan.object else { return try mismatch(plan.field, token, at: start) }
             return try decodeObject(object, isRoot: false)
         }
     }
@@ -605,19 +626,19 @@ struct DecodeContext {
                at: offset, pointer: pointer())
     }
 
-    private mutating func decodeEnum(_ plan: FieldPlan, _ values: EnumValues, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
-        let field = plan.field
+    private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
+        guard case .enumeration(let values) = plan.field.type else { return Decoded(value: nil) }
         let raw: Value
         switch values {
         case .strings:
-            guard token == .string else { return try mismatch(field, token, at: start) }
+            guard token == .string else { return try mismatch(plan.field, token, at: start) }
             let string = try reader.readString()
             for candidate in plan.enumStrings where candidate.bytes.withUnsafeBytes({ reader.matches(string, $0) }) {
                 return .valid(candidate.value)
             }
             raw = .string(reader.string(string))
         case .integers(let integers):
-            guard token == .number else { return try mismatch(field, token, at: start) }
+            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer raw value", at: start)
@@ -625,6 +646,7 @@ struct DecodeContext {
             if integers.contains(int) { return .valid(.int(int)) }
             raw = .int(int)
         }
+        let field = plan.field
         let text = ValueText.render(raw)
         let strictProblem = strict ? problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) : nil
         if let fallback = field.fallback {
@@ -635,9 +657,12 @@ struct DecodeContext {
         return invalid("\(text) is not one of \(ValueText.list(values.values))", kind: .outOfRange, at: start)
     }
 
-    private mutating func decodeArray(_ field: Field, items: FieldPlan, at start: Int) throws(JSONError) -> Decoded {
+    private mutating func decodeArray(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Decoded {
         try reader.beginArray()
         var elements: [Value] = []
+        // One allocation of the right size instead of growing 1, 2, 4, 8…; past max-items the
+        // array is rejected anyway, so the hint stops counting there.
+        elements.reserveCapacity(reader.elementCountHint(limit: (plan.maxItems ?? 1023) &+ 1))
         var problem: DecodeProblem?
         var strictProblem: DecodeProblem?
         var index = 0
@@ -658,7 +683,7 @@ struct DecodeContext {
         if let problem {
             return Decoded(value: nil, problem: problem, strictProblem: strictProblem)
         }
-        if let maxItems = field.maxItems, elements.count > maxItems {
+        if let maxItems = plan.maxItems, elements.count > maxItems {
             return Decoded(value: nil, problem: self.problem(.outOfRange, "\(elements.count) items is more than max-items \(maxItems)", at: start),
                            strictProblem: strictProblem)
         }

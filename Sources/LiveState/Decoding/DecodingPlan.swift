@@ -59,10 +59,56 @@ final class FieldPlan: Sendable {
     let items: FieldPlan?
     /// For a string `enum` field: each raw value as UTF-8 bytes, with the `Value` to produce.
     let enumStrings: [(bytes: [UInt8], value: Value)]
+    /// `/` and the escaped name: the field's token in a JSON Pointer.
+    let pointerToken: String
+    /// The field's type without its payload, and the constraints the decoder checks on every
+    /// value: flat copies, so that the hot path never copies `field`.
+    let kind: Kind
+    let isOptional: Bool
+    let maxLength: Int?
+    let maxItems: Int?
+    let minimum: Double?
+    let maximum: Double?
+
+    /// Whether `number` breaks `minimum` or `maximum`: the check alone, without a message.
+    @inline(__always)
+    func isOutOfRange(_ number: Double) -> Bool {
+        if let minimum, number < minimum { return true }
+        if let maximum, number > maximum { return true }
+        return false
+    }
+
+    /// `FieldType` without payloads.
+    enum Kind {
+        case string, url, int, double, date, dateRange, bool, enumeration, array, object
+    }
+    /// The `defaulted` message for a missing key, made once; `nil` for a field without a default.
+    let defaultedMessage: String?
 
     init(_ field: Field) {
         self.field = field
         self.name = Array(field.name.utf8)
+        self.pointerToken = JSONPointer.appending(field.name, to: "")
+        self.kind = switch field.type {
+        case .string: .string
+        case .url: .url
+        case .int: .int
+        case .double: .double
+        case .date: .date
+        case .dateRange: .dateRange
+        case .bool: .bool
+        case .enumeration: .enumeration
+        case .array: .array
+        case .object: .object
+        }
+        self.isOptional = field.isOptional
+        self.maxLength = field.maxLength
+        self.maxItems = field.maxItems
+        self.minimum = field.minimum
+        self.maximum = field.maximum
+        self.defaultedMessage = field.defaultValue.map {
+            "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
+        }
         switch field.type {
         case .object(let fields):
             self.object = ObjectPlan(fields: fields)

@@ -38,22 +38,117 @@ struct ValueDecoder: Decoder {
 
     /// Decodes `T` from `value`, with the special cases for `Date`, `URL` and date-ranges.
     static func decode<T: Decodable>(_ type: T.Type, from value: Value, codingPath: [any CodingKey]) throws -> T {
+        if let special = try special(T.self, from: value, codingPath: codingPath) { return special }
+        return try T(from: ValueDecoder(value: value, codingPath: codingPath))
+    }
+
+    /// Decodes `T` from the value of `key` in a container at `parentPath`; the coding path is
+    /// made only when a nested decoder or an error needs it.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: Value, parentPath: [any CodingKey], key: any CodingKey
+    ) throws -> T {
+        if let special = try special(T.self, from: value, codingPath: parentPath + [key]) { return special }
+        return try T(from: ValueDecoder(value: value, codingPath: parentPath + [key]))
+    }
+
+    /// The types read straight from the value: `Date`, `URL`, and arrays of strings, integers,
+    /// doubles or booleans (whose `Decodable` conformance is the standard library's, so reading
+    /// them here is what it would do, with one allocation instead of a growing array).
+    /// `nil` for every other type, and for an array that holds anything else.
+    @inline(__always)
+    private static func special<T: Decodable>(
+        _ type: T.Type, from value: Value, codingPath: @autoclosure () -> [any CodingKey]
+    ) throws -> T? {
         if T.self == Date.self {
             switch value {
             case .date(let seconds), .double(let seconds):
-                return Date(timeIntervalSinceReferenceDate: seconds) as! T
+                return (Date(timeIntervalSinceReferenceDate: seconds) as! T)
             case .int(let seconds):
-                return Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T
-            default: break
+                return (Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T)
+            default: return nil
             }
         }
         if T.self == URL.self, case .string(let string) = value {
             guard let url = URL(string: string) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "'\(string)' is not a URL"))
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "'\(string)' is not a URL"))
             }
-            return url as! T
+            return (url as! T)
         }
-        return try T(from: ValueDecoder(value: value, codingPath: codingPath))
+        guard case .array(let elements) = value else { return nil }
+        if T.self == [String].self {
+            return elements.mapIfAll { if case .string(let string) = $0 { string } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+        }
+        if T.self == [Int].self {
+            return elements.mapIfAll { if case .int(let int) = $0 { int } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+        }
+        if T.self == [Double].self {
+            return elements.mapIfAll {
+                switch $0 {
+                case .double(let double), .date(let double): double
+                case .int(let int): Double(int)
+                default: nil
+                }
+            }.map { unsafeBitCast($0, to: T.self) }
+        }
+        if T.self == [Bool].self {
+            return elements.mapIfAll { if case .bool(let bool) = $0 { bool } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+        }
+        return nil
+    }
+}
+
+extension Array {
+    /// The transformed elements, in one allocation; `nil` as soon as one does not transform.
+    fileprivate func mapIfAll<U>(_ transform: (Element) -> U?) -> [U]? {
+        var result: [U] = []
+        result.reserveCapacity(count)
+        for element in self {
+            guard let transformed = transform(element) else { return nil }
+            result.append(transformed)
+        }
+        return result
+    }
+}
+
+/// Reading primitives straight out of a `Value`, for all three containers: no nested decoder,
+/// no boxed container, and the coding path is built only when a mismatch is thrown.
+private enum Primitive {
+    static func mismatch<T>(_ type: T.Type, _ value: Value, _ codingPath: [any CodingKey]) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(ValueText.render(value))"))
+    }
+
+    @inline(__always)
+    static func bool(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(Bool.self, value, codingPath()) }
+        return bool
+    }
+
+    @inline(__always)
+    static func string(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(String.self, value, codingPath()) }
+        return string
+    }
+
+    @inline(__always)
+    static func double(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
+        switch value {
+        case .double(let double), .date(let double): return double
+        case .int(let int): return Double(int)
+        default: throw mismatch(Double.self, value, codingPath())
+        }
+    }
+
+    @inline(__always)
+    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        switch value {
+        case .int(let int):
+            guard let exact = T(exactly: int) else { throw mismatch(type, value, codingPath()) }
+            return exact
+        case .double(let double), .date(let double):
+            guard let exact = T(exactly: double) else { throw mismatch(type, value, codingPath()) }
+            return exact
+        default: throw mismatch(type, value, codingPath())
+        }
     }
 }
 
@@ -91,13 +186,41 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { find(key)?.isNull ?? true }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try ValueDecoder.decode(T.self, from: require(key), codingPath: codingPath + [key])
+        try ValueDecoder.decode(T.self, from: require(key), parentPath: codingPath, key: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = find(key), !value.isNull else { return nil }
-        return try ValueDecoder.decode(T.self, from: value, codingPath: codingPath + [key])
+        return try ValueDecoder.decode(T.self, from: value, parentPath: codingPath, key: key)
     }
+
+    // The primitives, read in place (the generic paths above would build a decoder and a path).
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Primitive.bool(require(key), codingPath + [key]) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try Primitive.string(require(key), codingPath + [key]) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Primitive.double(require(key), codingPath + [key]) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decode(Double.self, forKey: key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try Primitive.integer(type, require(key), codingPath + [key]) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try Primitive.integer(type, require(key), codingPath + [key]) }
+
+    private func present(_ key: Key) -> Value? {
+        guard let value = find(key), !value.isNull else { return nil }
+        return value
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try Primitive.bool($0, codingPath + [key]) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try Primitive.string($0, codingPath + [key]) } }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try Primitive.double($0, codingPath + [key]) } }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(Double.self, forKey: key).map(Float.init) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try Primitive.integer(type, $0, codingPath + [key]) } }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try Primitive.integer(type, $0, codingPath + [key]) } }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try ValueDecoder(value: require(key), codingPath: codingPath + [key]).container(keyedBy: type)
@@ -146,6 +269,35 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try ValueDecoder.decode(T.self, from: value, codingPath: path)
     }
 
+    /// The next element for a primitive read, and its index; no coding path is built.
+    private mutating func nextValue() throws -> (Value, Int) {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
+        }
+        defer { currentIndex += 1 }
+        return (elements[currentIndex], currentIndex)
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let (value, index) = try nextValue()
+        return try Primitive.bool(value, codingPath + [IndexKey(index)])
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        let (value, index) = try nextValue()
+        return try Primitive.string(value, codingPath + [IndexKey(index)])
+    }
+
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let (value, index) = try nextValue()
+        return try Primitive.double(value, codingPath + [IndexKey(index)])
+    }
+
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        let (value, index) = try nextValue()
+        return try Primitive.integer(type, value, codingPath + [IndexKey(index)])
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, path) = try next()
         return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
@@ -168,40 +320,16 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { value.isNull }
 
-    private func mismatch<T>(_ type: T.Type) -> DecodingError {
-        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(ValueText.render(value))"))
-    }
+    func decode(_ type: Bool.Type) throws -> Bool { try Primitive.bool(value, codingPath) }
 
-    func decode(_ type: Bool.Type) throws -> Bool {
-        guard case .bool(let bool) = value else { throw mismatch(type) }
-        return bool
-    }
+    func decode(_ type: String.Type) throws -> String { try Primitive.string(value, codingPath) }
 
-    func decode(_ type: String.Type) throws -> String {
-        guard case .string(let string) = value else { throw mismatch(type) }
-        return string
-    }
-
-    func decode(_ type: Double.Type) throws -> Double {
-        switch value {
-        case .double(let double), .date(let double): return double
-        case .int(let int): return Double(int)
-        default: throw mismatch(type)
-        }
-    }
+    func decode(_ type: Double.Type) throws -> Double { try Primitive.double(value, codingPath) }
 
     func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
 
     private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        switch value {
-        case .int(let int):
-            guard let exact = T(exactly: int) else { throw mismatch(type) }
-            return exact
-        case .double(let double), .date(let double):
-            guard let exact = T(exactly: double) else { throw mismatch(type) }
-            return exact
-        default: throw mismatch(type)
-        }
+        try Primitive.integer(type, value, codingPath)
     }
 
     func decode(_ type: Int.Type) throws -> Int { try integer(type) }

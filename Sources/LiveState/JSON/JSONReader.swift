@@ -210,6 +210,70 @@ public struct JSONReader {
         return true
     }
 
+    /// Counts the elements of the array just opened by `beginArray()`, without validating and
+    /// without moving the reader: a capacity hint, exact for valid JSON.
+    ///
+    /// Strings are passed over eight bytes at a time; nested containers are skipped by depth.
+    /// - Parameter limit: The count to stop at.
+    /// - Returns: The number of elements, at most `limit`.
+    public func elementCountHint(limit: Int) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        var index = offset
+        var depth = 0
+        var commas = 0
+        var sawValue = false
+        while index < count {
+            let byte = bytes[index]
+            switch byte {
+            case JSONByte.quote:
+                // Skip to the closing quote: past every backslash and the byte it escapes.
+                index &+= 1
+                while index < count {
+                    if index &+ 8 <= count {
+                        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                        let mask = Self.quoteOrBackslashMask(word)
+                        if mask == 0 {
+                            index &+= 8
+                            continue
+                        }
+                        index &+= mask.trailingZeroBitCount &>> 3
+                    }
+                    guard index < count else { break }
+                    if bytes[index] == JSONByte.quote { break }
+                    index &+= bytes[index] == JSONByte.backslash ? 2 : 1
+                }
+                sawValue = true
+            case JSONByte.openBracket, JSONByte.openBrace:
+                depth &+= 1
+                sawValue = true
+            case JSONByte.closeBracket, JSONByte.closeBrace:
+                if depth == 0 { return min(sawValue ? commas &+ 1 : 0, limit) }
+                depth &-= 1
+            case JSONByte.comma:
+                if depth == 0 {
+                    commas &+= 1
+                    if commas >= limit { return limit }
+                }
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                sawValue = true
+            }
+            index &+= 1
+        }
+        return min(commas &+ 1, limit)
+    }
+
+    /// 0x80 in each byte of `word` that is a quote or a backslash; the lowest set byte is a real one.
+    @inline(__always)
+    private static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & (ones &* 0x80)
+    }
+
     // MARK: - Scalars
 
     /// Reads a string and validates it: escapes, UTF-8, no raw control characters, no lone
@@ -448,9 +512,11 @@ public struct JSONReader {
         offset = index
     }
 
-    /// True when any of the 8 bytes in `word` is `"`, `\`, below 0x20 or above 0x7F.
+    /// The bytes of `word` (read little-endian) that are `"`, `\`, below 0x20 or above 0x7F, as
+    /// 0x80 in each such byte. The lowest set byte is always a real one (a borrow can only mark
+    /// bytes above it), so `trailingZeroBitCount / 8` is the index of the first byte to look at.
     @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
+    private static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -458,7 +524,7 @@ public struct JSONReader {
         let hasQuote = (quotes &- ones) & ~quotes
         let hasBackslash = (backslashes &- ones) & ~backslashes
         let hasControl = (word &- ones &* 0x20) & ~word
-        return ((hasQuote | hasBackslash | hasControl) & highs) | (word & highs) != 0
+        return (hasQuote | hasBackslash | hasControl | word) & highs
     }
 
     /// Scans the string whose opening quote is at `quote` and moves past its closing quote.
@@ -469,9 +535,16 @@ public struct JSONReader {
         var hasEscapes = false
         guard let base = bytes.baseAddress else { throw error(.syntax, "unterminated string", at: quote) }
         while true {
-            while index &+ 8 <= count,
-                  !Self.needsAttention(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index &+= 8
+            // Eight bytes at a time up to the first byte that needs a look; byte by byte in the
+            // last seven bytes of the input.
+            if index &+ 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let mask = Self.attentionMask(word)
+                if mask == 0 {
+                    index &+= 8
+                    continue
+                }
+                index &+= mask.trailingZeroBitCount &>> 3
             }
             guard index < count else { throw error(.syntax, "unterminated string", at: quote) }
             let byte = bytes[index]

@@ -34,25 +34,43 @@ extension JSONReader {
         guard token.hasEscapes else {
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        let capacity = utf8Count(token)
+        // Unescaping never lengthens: `\n` is 1 byte, `\uXXXX` at most 3, a surrogate pair 4.
+        // So the escaped length is room enough, and the one pass below writes the value.
+        let capacity = range.count
         guard capacity > 0 else { return "" }
         return String(unsafeUninitializedCapacity: capacity) { buffer in
             var written = 0
-            forEachUnescapedScalar(in: range) { scalar, raw in
-                if let raw {
+            var index = range.lowerBound
+            let end = range.upperBound
+            while index < end {
+                let byte = bytes[index]
+                guard byte == JSONByte.backslash else {
+                    buffer[written] = byte
+                    written &+= 1
+                    index &+= 1
+                    continue
+                }
+                let scalar: UInt32
+                var next = index &+ 2
+                switch index &+ 1 < end ? bytes[index &+ 1] : 0 {
+                case UInt8(ascii: "b"): scalar = 0x08
+                case UInt8(ascii: "f"): scalar = 0x0C
+                case UInt8(ascii: "n"): scalar = 0x0A
+                case UInt8(ascii: "r"): scalar = 0x0D
+                case UInt8(ascii: "t"): scalar = 0x09
+                case UInt8(ascii: "u"): (scalar, next) = unicodeEscape(at: index, end: end)
+                case 0:
+                    scalar = 0xFFFD
+                    next = index &+ 1
+                case let other: scalar = UInt32(other)
+                }
+                index = next
+                Self.encode(scalar) { byte in
                     if written < buffer.count {
-                        buffer[written] = raw
-                        written += 1
-                    }
-                } else {
-                    Self.encode(scalar) { byte in
-                        if written < buffer.count {
-                            buffer[written] = byte
-                            written += 1
-                        }
+                        buffer[written] = byte
+                        written &+= 1
                     }
                 }
-                return true
             }
             return written
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Field {
     /// Checks a value against this field's type and constraints.
     ///
@@ -106,7 +108,7 @@ extension Field {
     }
 
     /// Whether `string` starts with an RFC 3986 scheme followed by `:` and something more,
-    /// and holds no whitespace or control characters.
+    /// holds no whitespace or control characters, and parses with Foundation's `URL(string:)`.
     static func isAbsoluteURL(_ string: String) -> Bool {
         let bytes = string.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else {
@@ -123,7 +125,11 @@ extension Field {
             index = bytes.index(after: index)
         }
         guard bytes.index(after: colon) < bytes.endIndex else { return false }
-        return !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return false }
+        // What the decoder accepts, and `URL`'s Decodable on the device: Foundation parses it,
+        // with a scheme. A default it rejects (`https://es:mple.com`: a port that is not a
+        // number) would be reported as invalid and replaced by itself on every decode.
+        return URL(string: string)?.scheme != nil
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

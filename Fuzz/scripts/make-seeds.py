@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora Corpus/<Target>/ from schemas/, the example payloads and the main
+package's test fixtures. Deterministic; the result is committed, run.sh never rewrites it.
+
+FuzzDecode and FuzzEnvelope inputs start with a selector byte: the index of (schema, version) in
+the bundled schemas sorted by file name, versions oldest first (FuzzHarness.targets); FuzzEnvelope
+also sets bit 7 for a broadcast. Examples name their version (v2-update.json); failing examples
+and test fixtures use the newest version.
+"""
+import json
+import pathlib
+import re
+import shutil
+
+fuzz = pathlib.Path(__file__).resolve().parent.parent
+root = fuzz.parent
+corpus = fuzz / "Corpus"
+MAX = 16384
+
+schemas = sorted((root / "schemas").glob("*.yaml"))
+targets = []  # (activity, version)
+for path in schemas:
+    for match in re.finditer(r"^  - version: (\d+)", path.read_text(encoding="utf-8"), re.M):
+        targets.append((path.stem, int(match.group(1))))
+
+
+def selector(activity, version=None):
+    versions = [v for a, v in targets if a == activity]
+    version = version if version in versions else versions[-1]
+    return targets.index((activity, version))
+
+
+def content_state(raw):
+    """The content-state object of a body, compact, or None when the body is not valid JSON."""
+    try:
+        body = json.loads(raw, object_pairs_hook=lambda pairs: dict(pairs))
+        state = body["aps"]["content-state"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+seeds = {name: {} for name in ("FuzzJSON", "FuzzDecode", "FuzzEnvelope", "FuzzSchemaYAML")}
+
+for path in sorted((root / "schemas" / "examples").rglob("*.json")):
+    activity = path.relative_to(root / "schemas" / "examples").parts[0]
+    failing = path.parent.name == "failing"
+    stem = f"{activity}-{'failing-' if failing else ''}{path.stem}"
+    raw = path.read_bytes()
+    match = re.match(r"v(\d+)-", path.name)
+    index = selector(activity, int(match.group(1)) if match and not failing else None)
+    seeds["FuzzJSON"][f"example-{stem}.json"] = raw
+    seeds["FuzzEnvelope"][f"{stem}"] = bytes([index]) + raw
+    if not failing and "update" in path.name:
+        seeds["FuzzEnvelope"][f"{stem}-broadcast"] = bytes([index | 0x80]) + raw
+    state = content_state(raw)
+    seeds["FuzzDecode"][f"{stem}-body"] = bytes([index]) + raw
+    if state is not None:
+        seeds["FuzzDecode"][f"{stem}"] = bytes([index]) + state
+
+for path in sorted((root / "Tests" / "LiveStateTests" / "Fixtures" / "json").glob("*.json")):
+    seeds["FuzzJSON"][f"conformance-{path.stem}.json"] = path.read_bytes()
+
+for path in sorted((root / "Tests" / "LiveStateTests" / "Fixtures" / "payloads").glob("*.json")):
+    raw = path.read_bytes()
+    index = selector("match-score")
+    seeds["FuzzJSON"][f"payload-{path.stem}.json"] = raw
+    seeds["FuzzEnvelope"][f"fixture-{path.stem}"] = bytes([index | (0x80 if "broadcast" in path.name else 0)]) + raw
+
+for path in schemas:
+    seeds["FuzzSchemaYAML"][f"schema-{path.name}"] = path.read_bytes()
+for path in sorted((root / "Tests" / "LiveStateYAMLTests" / "Fixtures").rglob("*.y*ml")):
+    seeds["FuzzSchemaYAML"][f"{path.parent.name}-{path.name}"] = path.read_bytes()
+
+for target, files in seeds.items():
+    folder = corpus / target
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    kept = 0
+    for name, data in sorted(files.items()):
+        if len(data) <= MAX:
+            (folder / name).write_bytes(data)
+            kept += 1
+    print(f"{target}: {kept} seeds")

@@ -1,0 +1,483 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// Replays every input that ever made a fuzz target fail (`Fuzz/FailCases/<Target>/`, fixed ones
+/// included) through the same checks the fuzzer runs: no trap, and every invariant holds.
+///
+/// The checks are the block between the HARNESS markers below, a verbatim copy of
+/// `Fuzz/Sources/FuzzCommon/FuzzHarness.swift`'s: the fuzz package depends on this one, not the
+/// other way round, so the test cannot import it. `harnessMatchesTheFuzzPackage()` fails when the
+/// two copies drift apart. The fuzzers read the bundled schemas from a generated Swift file; here
+/// they are read from `schemas/` in the same order (`bundledSchemasMatchTheSchemaFolder()`).
+@Suite struct FuzzFailCasesTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fuzz = root.appendingPathComponent("Fuzz")
+
+    /// Fail cases the library still fails; Fuzz/README.md proposes each fix. A trap ends the whole
+    /// test process, so those are left out of the replay until the fix lands. A broken invariant
+    /// is replayed as a known issue, which fails the test once the fix lands. Then delete the
+    /// entry, and the replay guards the fix.
+    static let trapsAwaitingFix: Set<String> = []
+    static let brokenAwaitingFix: Set<String> = []
+
+    /// The fail cases of one target, by file name, without those awaiting a library fix.
+    static func failCases(_ target: String) -> [String] {
+        allFailCases(target).filter { !trapsAwaitingFix.contains("\(target)/\($0)") }
+    }
+
+    static func allFailCases(_ target: String) -> [String] {
+        let folder = fuzz.appendingPathComponent("FailCases").appendingPathComponent(target)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    static func bytes(_ target: String, _ name: String) throws -> [UInt8] {
+        let url = fuzz.appendingPathComponent("FailCases").appendingPathComponent(target).appendingPathComponent(name)
+        return [UInt8](try Data(contentsOf: url))
+    }
+
+    /// The schema files, sorted by name as `Fuzz/scripts/bundle-schemas.py` sorts them.
+    static let schemaFiles: [URL] = {
+        let folder = root.appendingPathComponent("schemas")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { folder.appendingPathComponent($0) }
+    }()
+
+    static let targets: [FuzzHarness.Target] = FuzzHarness.targets(schemaFiles.compactMap { url in
+        try? SchemaLoader().load(yaml: [UInt8](Data(contentsOf: url)), file: url.lastPathComponent)
+    })
+
+    @Test func everyTargetHasAFailCaseFolder() {
+        for target in ["FuzzJSON", "FuzzDecode", "FuzzSchemaYAML", "FuzzEnvelope"] {
+            let folder = Self.fuzz.appendingPathComponent("FailCases").appendingPathComponent(target)
+            #expect(FileManager.default.fileExists(atPath: folder.path), "\(folder.path)")
+        }
+        #expect(Self.targets.count >= Self.schemaFiles.count && !Self.schemaFiles.isEmpty)
+        for entry in Self.trapsAwaitingFix.union(Self.brokenAwaitingFix) {
+            let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+            #expect(parts.count == 2 && Self.allFailCases(parts[0]).contains(parts[1]), "\(entry) is not a fail case")
+        }
+    }
+
+    /// Runs one fail case through its target's check: `nil` expected, or a known issue while
+    /// the case awaits a library fix.
+    static func replay(_ target: String, _ name: String, _ check: (UnsafeRawBufferPointer) -> String?) throws {
+        let input = try bytes(target, name)
+        let failure = input.withUnsafeBytes(check)
+        if brokenAwaitingFix.contains("\(target)/\(name)") {
+            withKnownIssue("library fix pending, see Fuzz/README.md") {
+                #expect(failure == nil, "\(target)/\(name): \(failure ?? "")")
+            }
+        } else {
+            #expect(failure == nil, "\(target)/\(name): \(failure ?? "")")
+        }
+    }
+
+    @Test(arguments: failCases("FuzzJSON"))
+    func jsonFailCaseHoldsTheInvariants(_ name: String) throws {
+        try Self.replay("FuzzJSON", name) { FuzzHarness.json($0) }
+    }
+
+    @Test(arguments: failCases("FuzzDecode"))
+    func decodeFailCaseHoldsTheInvariants(_ name: String) throws {
+        try Self.replay("FuzzDecode", name) { FuzzHarness.decode($0, targets: Self.targets) }
+    }
+
+    @Test(arguments: failCases("FuzzSchemaYAML"))
+    func schemaYAMLFailCaseHoldsTheInvariants(_ name: String) throws {
+        try Self.replay("FuzzSchemaYAML", name) { FuzzHarness.schemaYAML($0) }
+    }
+
+    @Test(arguments: failCases("FuzzEnvelope"))
+    func envelopeFailCaseHoldsTheInvariants(_ name: String) throws {
+        try Self.replay("FuzzEnvelope", name) { FuzzHarness.envelope($0, targets: Self.targets) }
+    }
+
+    /// The text between the HARNESS markers of a file.
+    static func harnessBlock(_ url: URL) throws -> String {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let begin = try #require(text.range(of: "// BEGIN HARNESS\n"), "\(url.path)")
+        let end = try #require(text.range(of: "// END HARNESS\n", range: begin.upperBound ..< text.endIndex), "\(url.path)")
+        return String(text[begin.upperBound ..< end.lowerBound])
+    }
+
+    @Test func harnessMatchesTheFuzzPackage() throws {
+        let here = try Self.harnessBlock(URL(fileURLWithPath: #filePath))
+        let there = try Self.harnessBlock(
+            Self.fuzz.appendingPathComponent("Sources/FuzzCommon/FuzzHarness.swift"))
+        #expect(here == there, "copy the HARNESS block of Fuzz/Sources/FuzzCommon/FuzzHarness.swift here")
+    }
+
+    @Test func bundledSchemasMatchTheSchemaFolder() throws {
+        let bundled = try String(
+            contentsOf: Self.fuzz.appendingPathComponent("Sources/FuzzCommon/BundledSchemas.swift"), encoding: .utf8)
+        var last = bundled.startIndex
+        for url in Self.schemaFiles {
+            let yaml = try String(contentsOf: url, encoding: .utf8)
+            let entry = "(\"\(url.lastPathComponent)\", #\"\"\"\n" + yaml.trimmingCharacters(in: .newlines) + "\n\"\"\"#)"
+            let found = try #require(
+                bundled.range(of: entry, range: last ..< bundled.endIndex),
+                "\(url.lastPathComponent) is missing or stale: run Fuzz/scripts/bundle-schemas.py")
+            last = found.upperBound
+        }
+    }
+}
+
+// The fuzz harness, copied from Fuzz/Sources/FuzzCommon/FuzzHarness.swift.
+// BEGIN HARNESS
+
+/// What each fuzz target checks on one input.
+///
+/// Every check returns `nil` when the invariants hold, or a sentence saying what broke. A trap
+/// inside the library is a finding by itself: the fuzzer reports it, and the fail-case test crashes.
+public enum FuzzHarness {
+    /// A schema version to read as: the first byte of a FuzzDecode or FuzzEnvelope input picks one.
+    public struct Target: Sendable {
+        /// The schema.
+        public let schema: Schema
+        /// One of its versions.
+        public let version: Int
+
+        /// Creates a target.
+        /// - Parameters:
+        ///   - schema: The schema.
+        ///   - version: One of its versions.
+        public init(schema: Schema, version: Int) {
+            self.schema = schema
+            self.version = version
+        }
+    }
+
+    /// Every version of every schema, schemas in the given order, versions oldest first.
+    /// - Parameter schemas: The schemas, sorted by file name.
+    /// - Returns: The targets the selector byte indexes.
+    public static func targets(_ schemas: [Schema]) -> [Target] {
+        schemas.flatMap { schema in schema.versions.map { Target(schema: schema, version: $0.version) } }
+    }
+
+    // MARK: - FuzzJSON
+
+    /// The scanner: `validate`, `skipValue` and `Value.parse` agree; an accepted document survives
+    /// `JSONWriter`; accept/reject agrees with Foundation's `JSONSerialization` but for the
+    /// documented differences, each checked where it applies.
+    /// - Parameter bytes: Any bytes.
+    /// - Returns: What broke, or `nil`.
+    public static func json(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let error = validationError(bytes, JSONScanOptions())
+        let skip = skipError(bytes)
+        guard skip == error else {
+            return "skipValue() says \(describe(skip)) but validate() says \(describe(error))"
+        }
+        if let failure = checkDuplicatePolicies(bytes, accepted: error == nil) { return failure }
+        let parseResult = parse(bytes)
+        let parsed = try? parseResult.get()
+        let parseError: JSONError? = if case .failure(let error) = parseResult { error } else { nil }
+        guard parseError == error else {
+            return "Value.parse says \(describe(parseError)) but validate() says \(describe(error))"
+        }
+        if let parsed {
+            var writer = JSONWriter()
+            writer.write(parsed)
+            let written = writer.bytes
+            let again: Value
+            switch written.withUnsafeBytes({ parse($0) }) {
+            case .success(let value): again = value
+            case .failure(let error): return "JSONWriter wrote \(text(written)), which does not parse: \(error)"
+            }
+            guard equivalent(parsed, again) else {
+                return "JSONWriter wrote \(text(written)), which parses to \(again), not \(parsed)"
+            }
+        }
+        return compareWithFoundation(Array(bytes), depth: 64, repairs: 0)
+    }
+
+    /// `.reject` throws at the first duplicate `.report` returns, `.ignore` accepts what `.report` accepts.
+    static func checkDuplicatePolicies(_ bytes: UnsafeRawBufferPointer, accepted: Bool) -> String? {
+        guard accepted else { return nil }
+        let reported: [JSONDuplicateKey]
+        do throws(JSONError) {
+            reported = try JSONValidator.validate(bytes)
+        } catch {
+            return "validate(.report) threw \(error) after accepting the same bytes"
+        }
+        let rejected = validationError(bytes, JSONScanOptions(duplicateKeys: .reject))
+        let ignored = validationError(bytes, JSONScanOptions(duplicateKeys: .ignore))
+        if let ignored { return ".ignore rejects what .report accepts: \(ignored)" }
+        switch (reported.first, rejected) {
+        case (nil, nil): return nil
+        case (let first?, let error?) where first.position == error.position: return nil
+        default: return ".report found \(reported.first.map { "\($0.pointer) at \($0.position)" } ?? "no duplicate"), .reject says \(describe(rejected))"
+        }
+    }
+
+    /// Documents on which Foundation and this scanner may disagree, and why.
+    public enum FoundationDifference: String, CaseIterable, Sendable {
+        /// Foundation accepts `[1,]` and `{"a":0,}`.
+        case trailingComma = "Foundation accepts a trailing comma"
+        /// Foundation skips EF BB BF when the input has at least 4 bytes.
+        case byteOrderMark = "Foundation skips a UTF-8 byte order mark"
+        /// Foundation guesses UTF-16/32 from a BOM or from NUL bytes among the first 4 bytes
+        /// (among the first 2 of a 2- or 3-byte input), so it accepts some short inputs with NULs.
+        case otherEncoding = "Foundation detects UTF-16 and UTF-32"
+        /// Foundation's nesting limit is 512; ours is 64.
+        case nestingLimit = "Foundation's nesting limit is 512, ours is 64"
+        /// Foundation rejects a number beyond Double's range; we read it as infinity.
+        case numberOverflow = "Foundation rejects 1e400; we read it as infinity"
+    }
+
+    /// Compares accept/reject with Foundation. A disagreement passes only when a documented
+    /// difference explains it, checked by undoing the difference and comparing again.
+    static func compareWithFoundation(_ bytes: [UInt8], depth: Int, repairs: Int) -> String? {
+        let ours = bytes.withUnsafeBytes { validationError($0, JSONScanOptions(maxDepth: depth)) }
+        let foundation = foundationAccepts(bytes)
+        switch foundationEncoding(bytes) {
+        case .other:
+            // We read UTF-8 only, and every such input has a NUL or an invalid UTF-8 byte.
+            return ours == nil ? "accepted an input Foundation reads as UTF-16/32 (\(FoundationDifference.otherEncoding))" : nil
+        case .utf8WithBOM:
+            guard let ours, ours.position.offset == 0 else {
+                return "did not reject a leading byte order mark: \(describe(ours))"
+            }
+            return compareWithFoundation(Array(bytes.dropFirst(3)), depth: depth, repairs: repairs + 1)
+        case .utf8:
+            break
+        }
+        switch (ours, foundation) {
+        case (nil, true):
+            return nil
+        case (.some, false):
+            return nil
+        case (nil, false):
+            let value = bytes.withUnsafeBytes { try? Value.parse(json: $0, options: JSONScanOptions(maxDepth: depth)) }
+            if let value, hasNonFinite(value) { return nil }  // FoundationDifference.numberOverflow
+            return "accepted a document Foundation rejects"
+        case (.some(let error), true):
+            if error.kind == .limit, error.message.hasPrefix("nesting deeper than"), depth < 512 {
+                return compareWithFoundation(bytes, depth: 512, repairs: repairs)  // .nestingLimit
+            }
+            if error.message.hasPrefix("trailing comma"), repairs < 64 {
+                // The error is at the closing bracket; the comma is the last byte before it but white space.
+                var comma = error.position.offset - 1
+                while comma >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[comma]) { comma -= 1 }
+                guard comma >= 0, bytes[comma] == UInt8(ascii: ",") else {
+                    return "a trailing-comma error without a comma before it: \(error)"
+                }
+                var repaired = bytes
+                repaired.remove(at: comma)
+                return compareWithFoundation(repaired, depth: depth, repairs: repairs + 1)  // .trailingComma
+            }
+            return "rejected a document Foundation accepts: \(error)"
+        }
+    }
+
+    /// The encoding Foundation's `JSONSerialization` reads an input in.
+    enum GuessedEncoding { case utf8, utf8WithBOM, other }
+
+    /// Foundation's guess: a BOM when there are 4 bytes or more, else NUL patterns in the
+    /// first 4 bytes (the first 2 of a shorter input).
+    static func foundationEncoding(_ bytes: [UInt8]) -> GuessedEncoding {
+        if bytes.count >= 4 {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8WithBOM }
+            if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .other }
+            switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+            case (0, 0, 0, _), (_, 0, 0, 0), (0, _, 0, _), (_, 0, _, 0): return .other
+            default: return .utf8
+            }
+        }
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 { return .other }
+        return .utf8
+    }
+
+    static func foundationAccepts(_ bytes: [UInt8]) -> Bool {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+    }
+
+    static func validationError(_ bytes: UnsafeRawBufferPointer, _ options: JSONScanOptions) -> JSONError? {
+        do throws(JSONError) {
+            _ = try JSONValidator.validate(bytes, options: options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<Value, JSONError> {
+        Result { () throws(JSONError) in try Value.parse(json: bytes) }
+    }
+
+    static func skipError(_ bytes: UnsafeRawBufferPointer) -> JSONError? {
+        do throws(JSONError) {
+            var reader = try JSONReader(bytes: bytes)
+            _ = try reader.peek()
+            try reader.skipValue()
+            try reader.finish()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Whether two untyped values are the same JSON: numbers compared as doubles (the writer
+    /// writes `2.0` as `2`), infinity as the `null` the writer writes for it.
+    static func equivalent(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.double(let x), .null) where !x.isFinite: return true
+        case (.int(let x), .int(let y)): return x == y
+        case (.int(let x), .double(let y)), (.double(let y), .int(let x)): return Double(x) == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equivalent($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.name == $1.name && equivalent($0.value, $1.value) }
+        default: return a == b
+        }
+    }
+
+    static func hasNonFinite(_ value: Value) -> Bool {
+        switch value {
+        case .double(let x), .date(let x): return !x.isFinite
+        case .dateRange(let lower, let upper): return !lower.isFinite || !upper.isFinite
+        case .array(let elements): return elements.contains(where: hasNonFinite)
+        case .object(let members): return members.contains { hasNonFinite($0.value) }
+        default: return false
+        }
+    }
+
+    // MARK: - FuzzDecode
+
+    /// The tolerant decoder on a bare content-state (and the same bytes as a whole body, through
+    /// the decoder, the validator and the budget): no trap, positions that match the bytes, and
+    /// a decoded state that `JSONWriter` writes and the decoder reads back as the same state.
+    /// - Parameters:
+    ///   - bytes: A selector byte, then the JSON.
+    ///   - targets: `targets(_:)` of the bundled schemas.
+    /// - Returns: What broke, or `nil`.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, targets: [Target]) -> String? {
+        guard let selector = bytes.first, !targets.isEmpty else { return nil }
+        let target = targets[Int(selector) % targets.count]
+        let body = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+        guard let decoder = try? ContentStateDecoder(schema: target.schema, version: target.version),
+              let validator = try? PayloadValidator(schema: target.schema, version: target.version)
+        else { return "no decoder for \(target.schema.activity) v\(target.version)" }
+        let bare = decoder.decode(contentState: body)
+        if let failure = checkPositions(bare.diagnostics, body) ?? roundTrip(bare.state, decoder) {
+            return "content-state, \(target.schema.activity) v\(target.version): \(failure)"
+        }
+        let payload = decoder.decode(payload: body)
+        if let failure = checkPositions(payload.diagnostics, body) ?? roundTrip(payload.state, decoder) {
+            return "payload, \(target.schema.activity) v\(target.version): \(failure)"
+        }
+        let validation = validator.validate(body)
+        if let failure = checkPositions(validation.diagnostics, body) ?? roundTrip(validation.state, decoder) {
+            return "validator, \(target.schema.activity) v\(target.version): \(failure)"
+        }
+        if let state = payload.state, let validated = validation.state, state != validated {
+            return "the validator decodes \(validated) where decode(payload:) decodes \(state)"
+        }
+        _ = try? ByteBudget.measure(body: body)
+        return nil
+    }
+
+    /// Writes a decoded state with `JSONWriter` and decodes it again: the same state.
+    static func roundTrip(_ state: Value?, _ decoder: ContentStateDecoder) -> String? {
+        guard let state else { return nil }
+        var writer = JSONWriter()
+        writer.write(state)
+        let again = decoder.decode(contentState: writer.bytes)
+        guard again.state == state else {
+            let errors = again.diagnostics.filter { $0.severity == .error }.map(\.description)
+            return "round trip: \(state) was written as \(text(writer.bytes)), which decodes to "
+                + "\(again.state.map { "\($0)" } ?? "nil") \(errors)"
+        }
+        // The state has every field, each valid: reading it back finds nothing, strict or not.
+        if let finding = again.allDiagnostics.first {
+            return "round trip: \(text(writer.bytes)) decodes to the same state but with \(finding)"
+        }
+        return nil
+    }
+
+    /// Every diagnostic's position lies in the input and has the line and column of its offset.
+    static func checkPositions(_ diagnostics: [Diagnostic], _ bytes: UnsafeRawBufferPointer) -> String? {
+        for diagnostic in diagnostics {
+            guard let position = diagnostic.position else { continue }
+            guard position.offset >= 0, position.offset <= bytes.count,
+                  SourcePosition.locate(offset: position.offset, in: bytes) == position
+            else {
+                return "position \(position.offset) (\(position)) of \(diagnostic) does not match the input"
+            }
+        }
+        return nil
+    }
+
+    // MARK: - FuzzSchemaYAML
+
+    /// The schema loader on any bytes: no trap or hang, an error always says something at a
+    /// position that matches the bytes (libyaml counts characters, positions count bytes), and
+    /// every version of a schema that loads decodes `{}` and a minimal update without trapping.
+    /// - Parameter bytes: Any bytes.
+    /// - Returns: What broke, or `nil`.
+    public static func schemaYAML(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let schema: Schema
+        do throws(SchemaLoadError) {
+            schema = try SchemaLoader().load(yaml: Array(bytes), file: "-")
+        } catch {
+            guard error.diagnostics.contains(where: { $0.severity == .error }) else {
+                return "a load error without an error diagnostic"
+            }
+            return checkPositions(error.diagnostics, bytes)
+        }
+        let update = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{}}}"#.utf8)
+        for version in schema.versions {
+            guard let decoder = try? ContentStateDecoder(schema: schema, version: version.version),
+                  let validator = try? PayloadValidator(schema: schema, version: version.version)
+            else { return "no decoder for a loaded version \(version.version)" }
+            if let failure = roundTrip(decoder.decode(contentState: Array("{}".utf8)).state, decoder) {
+                return "version \(version.version): \(failure)"
+            }
+            _ = validator.validate(update)
+        }
+        return nil
+    }
+
+    // MARK: - FuzzEnvelope
+
+    /// Whole APNs bodies through `PayloadValidator` (bit 7 of the selector: broadcast), every
+    /// version at once, and the budget: no trap, positions that match, and the round trip.
+    /// - Parameters:
+    ///   - bytes: A selector byte, then the body.
+    ///   - targets: `targets(_:)` of the bundled schemas.
+    /// - Returns: What broke, or `nil`.
+    public static func envelope(_ bytes: UnsafeRawBufferPointer, targets: [Target]) -> String? {
+        guard let selector = bytes.first, !targets.isEmpty else { return nil }
+        let target = targets[Int(selector & 0x7F) % targets.count]
+        let options = PayloadValidator.Options(broadcast: selector & 0x80 != 0)
+        let body = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+        guard let validator = try? PayloadValidator(schema: target.schema, version: target.version, options: options)
+        else { return "no validator for \(target.schema.activity) v\(target.version)" }
+        let result = validator.validate(body)
+        if let failure = checkPositions(result.diagnostics, body) ?? roundTrip(result.state, validator.decoder) {
+            return "\(target.schema.activity) v\(target.version): \(failure)"
+        }
+        guard result.budget.body == body.count else {
+            return "the budget counts \(result.budget.body) bytes in a \(body.count)-byte body"
+        }
+        let all = PayloadValidator.validateAllVersions(target.schema, Array(body), options: options)
+        if let failure = checkPositions(all.diagnostics, body) { return "all versions: \(failure)" }
+        _ = try? ByteBudget.measure(body: body, broadcast: options.broadcast)
+        return nil
+    }
+
+    // MARK: - Text
+
+    static func describe(_ error: JSONError?) -> String {
+        error.map { "\($0)" } ?? "accepted"
+    }
+
+    static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).debugDescription
+    }
+}
+// END HARNESS
