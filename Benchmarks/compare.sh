@@ -61,7 +61,8 @@ expected = [
     f"{contender}/{payload}"
     for payload in ("cs200", "cs600", "cs4k")
     for contender in ("livestate-value", "livestate-struct", "jsondecoder-struct",
-                      "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct")
+                      "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct",
+                      "livestate-encoder-value")
 ] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"]
 missing = [name for name in expected if name not in runs]
 if missing:
@@ -96,8 +97,11 @@ for payload in ("cs200", "cs600", "cs4k"):
     line("serialization", payload, "livestate-value", "jsonserialization-defaults", "jsonserialization")
 line("body", "body600", "livestate-body", "jsondecoder-body", "foundation")
 line("lint", "body600", "livestate-lint", "jsondecoder-body", "foundation")
+line("lint vs decode", "body600", "livestate-lint", "livestate-body", "decode")
 for payload in ("cs200", "cs600", "cs4k"):
-    line("encode", payload, "livestate-encoder-struct", "jsonencoder-struct", "foundation")
+    line("encode (Encodable)", payload, "livestate-encoder-struct", "jsonencoder-struct", "foundation")
+for payload in ("cs200", "cs600", "cs4k"):
+    ratios["encode", payload] = line("encode (Value)", payload, "livestate-encoder-value", "jsonencoder-struct", "foundation")
 
 match = re.search(r"(\d+) strings longer than 15 bytes, (\d+) containers", shape)
 long_strings, containers = (int(match.group(1)), int(match.group(2))) if match else (0, 0)

@@ -14,6 +14,7 @@ import LiveState
 //   jsonserialization-defaults  JSONSerialization to [String: Any], then a default per field
 //   jsonencoder-struct          Foundation JSONEncoder writing the Delivery LiveState decoded
 //   livestate-encoder-struct    ContentStateEncoder.encode writing the same Delivery
+//   livestate-encoder-value     ContentStateEncoder.encode writing the decoded Value tree
 //
 // Decoders, encoders and input bytes are made once, outside the measured loop; one iteration
 // is one decode, so the malloc count is per decode. CrossCheck first makes sure every
@@ -66,6 +67,14 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("livestate-encoder-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try encoder.encode(state))
+            }
+        }
+        // The state as servers hold it with LiveState: the Value tree, written without the
+        // Encodable round trip (which reads the struct back through the decoder to check it).
+        let tree = decoder.decode(contentState: bytes).state ?? .object([])
+        Benchmark("livestate-encoder-value/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(encoder.encode(tree))
             }
         }
     }
