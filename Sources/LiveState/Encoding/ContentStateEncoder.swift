@@ -83,6 +83,8 @@ public struct ContentStateEncoder: Sendable {
     public var options: Options
     /// The top-level fields whose default values may be left out.
     let elidable: Set<String>
+    /// The tolerant decoder `readState` reads states with, built once.
+    let stateDecoder: ContentStateDecoder?
 
     /// Creates an encoder for one version of a schema.
     /// - Parameters:
@@ -99,6 +101,8 @@ public struct ContentStateEncoder: Sendable {
         self.version = found
         self.options = options
         self.elidable = Self.elidableFields(schema: schema, version: found)
+        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [found])
+        self.stateDecoder = try? ContentStateDecoder(schema: tolerant, version: found.version)
     }
 
     /// The top-level fields of `version` whose default may be left out: every version of the
@@ -162,8 +166,7 @@ public struct ContentStateEncoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The complete state, or `nil`, and the problems found.
     public func readState(_ bytes: some ContiguousBytes, file: String? = nil) -> (state: Value?, diagnostics: [Diagnostic]) {
-        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [version])
-        guard let decoder = try? ContentStateDecoder(schema: tolerant, version: version.version) else { return (nil, []) }
+        guard let decoder = stateDecoder else { return (nil, []) }
         let result = decoder.decode(contentState: bytes, file: file)
         var problems: [Diagnostic] = []
         for var diagnostic in result.diagnostics where diagnostic.code != DecodeCode.defaulted.rawValue {
