@@ -44,10 +44,22 @@ public final class SchemaStore: Sendable {
     ///   - paths: Schema files and folders.
     ///   - loader: The schema loader.
     /// - Throws: `SchemaLoadError` when any schema fails to load, two share an id, or none is found.
-    public init(paths: [String], loader: SchemaLoader = .init()) throws(SchemaLoadError) {
+    public convenience init(paths: [String], loader: SchemaLoader = .init()) throws(SchemaLoadError) {
+        // Loaded before any stored property is set: a throwing designated initializer that
+        // leaves a `Mutex` half-built crashes the 6.3 optimizer.
+        let first = try SchemaSnapshot.load(from: paths, generation: 1, loader: loader)
+        self.init(snapshot: first, paths: paths, loader: loader)
+    }
+
+    /// Serves a snapshot already loaded; `reload()` loads `paths` again.
+    /// - Parameters:
+    ///   - snapshot: The first snapshot.
+    ///   - paths: Schema files and folders to load on reload.
+    ///   - loader: The schema loader.
+    public init(snapshot: SchemaSnapshot, paths: [String], loader: SchemaLoader = .init()) {
         self.paths = paths
         self.loader = loader
-        current = Mutex(try SchemaSnapshot.load(from: paths, generation: 1, loader: loader))
+        current = Mutex(snapshot)
     }
 
     /// The snapshot current now. Take it once per request and use it throughout.
