@@ -1,5 +1,7 @@
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 
 /// `livestate serve`: the HTTP validation sidecar, built on Hummingbird.
 ///
@@ -26,6 +28,9 @@ public struct LiveStateServer: Sendable {
         public var idleTimeoutSeconds: Int64
         /// The most connections open at once; more wait in the accept queue. Default 2048.
         public var maxConnections: Int
+        /// Adds `POST /echo`, which answers the body it was sent: the framework's own cost, for
+        /// load tests to measure beside `validate`. Off by default.
+        public var echoRoute: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -36,13 +41,14 @@ public struct LiveStateServer: Sendable {
         ///   - maxConnections: The most connections open at once.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 64 * 1024,
-            idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048
+            idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048, echoRoute: Bool = false
         ) {
             self.host = host
             self.port = port
             self.maxBodyBytes = maxBodyBytes
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.maxConnections = maxConnections
+            self.echoRoute = echoRoute
         }
     }
 
@@ -57,18 +63,21 @@ public struct LiveStateServer: Sendable {
     /// - Parameters:
     ///   - store: The schemas to serve.
     ///   - configuration: Where to listen and what to accept.
-    ///   - logger: Where to log; `nil` logs as `livestate.serve` at `info`.
+    ///   - logger: Where to log; `nil` logs as `livestate.serve` to standard error, at `info`
+    ///     (or the level `LOG_LEVEL` names).
     public init(store: SchemaStore, configuration: Configuration = .init(), logger: Logger? = nil) {
         self.store = store
         self.configuration = configuration
-        self.logger = logger ?? Logger(label: "livestate.serve")
+        self.logger = logger ?? Logger(label: "livestate.serve", factory: ServerLogHandler.init(label:))
     }
 
     /// The router with every endpoint.
     /// - Returns: A router for `BasicRequestContext`.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        let routes = SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes)
+        routes.register(on: router)
+        if configuration.echoRoute { routes.registerEcho(on: router) }
         return router
     }
 
@@ -89,6 +98,16 @@ public struct LiveStateServer: Sendable {
             logger: logger)
         application.addServices(SchemaReloadService(store: store, logger: logger))
         return application
+    }
+
+    /// Makes NIO's event loops Swift Concurrency's global executor, so a request's handler runs
+    /// on the thread that read it instead of hopping to the cooperative pool and back.
+    ///
+    /// Call it once, from the main thread, before any task starts: `livestate serve` does.
+    /// - Returns: Whether the event loops took over.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Runs until SIGTERM or SIGINT; SIGHUP reloads the schemas.

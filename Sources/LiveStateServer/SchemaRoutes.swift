@@ -25,6 +25,14 @@ struct SchemaRoutes: Sendable {
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
     }
 
+    /// Registers `POST /echo`: the body back, as read with the same limit. For load tests only.
+    func registerEcho<Context: RequestContext>(on router: Router<Context>) {
+        router.post("/echo") { request, _ in
+            let body = try await collectBody(request)
+            return Response(status: .ok, headers: JSONResponse.headers, body: ResponseBody(byteBuffer: body))
+        }
+    }
+
     // MARK: - GET /health
 
     func health() -> Response {
@@ -39,7 +47,7 @@ struct SchemaRoutes: Sendable {
     // MARK: - GET /v1/schemas
 
     func listSchemas(_ request: Request) throws(APIError) -> Response {
-        _ = try QueryParameters(request, allowed: [])
+        _ = try QueryParameters(request, allowed: Self.listParameters)
         let snapshot = store.snapshot
         let schemas: [Value] = snapshot.ids.compactMap { id in
             guard let schema = snapshot.entry(for: id)?.schema else { return nil }
@@ -63,7 +71,7 @@ struct SchemaRoutes: Sendable {
     // MARK: - GET /v1/schemas/{id}/diff
 
     func diff(_ request: Request, id: String) throws(APIError) -> Response {
-        let query = try QueryParameters(request, allowed: ["mode", "from", "to", "fail-on", "assume-default-elision"])
+        let query = try QueryParameters(request, allowed: Self.diffParameters)
         let mode = try query.choice("mode", as: CompatibilityMode.self)
         let from = try query.integer("from")
         let to = try query.integer("to")
@@ -96,7 +104,7 @@ struct SchemaRoutes: Sendable {
     // MARK: - POST /v1/schemas/{id}/validate
 
     func validate(_ request: Request, id: String) async throws -> Response {
-        let query = try QueryParameters(request, allowed: ["version", "broadcast"])
+        let query = try QueryParameters(request, allowed: Self.validateParameters)
         let broadcast = try query.flag("broadcast")
         let entry = try schemaEntry(id)
         let all = query.string("version") == "all"
@@ -145,10 +153,7 @@ struct SchemaRoutes: Sendable {
     // MARK: - POST /v1/schemas/{id}/encode
 
     func encode(_ request: Request, id: String) async throws -> Response {
-        let query = try QueryParameters(request, allowed: [
-            "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
-            "fit", "elide-defaults", "broadcast", "content-state",
-        ])
+        let query = try QueryParameters(request, allowed: Self.encodeParameters)
         let options = ContentStateEncoder.Options(
             elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
         let bare = try query.flag("content-state")
@@ -204,6 +209,15 @@ struct SchemaRoutes: Sendable {
     }
 
     // MARK: - Shared steps
+
+    /// The query parameters each endpoint takes; anything else is a 400.
+    static let listParameters: Set<String> = []
+    static let diffParameters: Set<String> = ["mode", "from", "to", "fail-on", "assume-default-elision"]
+    static let validateParameters: Set<String> = ["version", "broadcast"]
+    static let encodeParameters: Set<String> = [
+        "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
+        "fit", "elide-defaults", "broadcast", "content-state",
+    ]
 
     private func schemaID(_ context: some RequestContext) throws(APIError) -> String {
         guard let id = context.parameters.get("id") else { throw .badQuery("the path names no schema") }

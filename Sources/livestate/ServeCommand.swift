@@ -34,6 +34,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Print the OpenAPI document of the endpoints and exit.")
     var openapi = false
 
+    @Flag(name: .customLong("echo-route"), help: .hidden)
+    var echoRoute = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, not \(port)")
@@ -65,10 +68,12 @@ struct ServeCommand: ParsableCommand {
         }
         let server = LiveStateServer(
             store: store,
-            configuration: .init(host: host, port: port, maxBodyBytes: maxBodyBytes))
+            configuration: .init(host: host, port: port, maxBodyBytes: maxBodyBytes, echoRoute: echoRoute))
         let ids = store.snapshot.ids.joined(separator: ", ")
         let host = host
-        // ArgumentParser runs this command synchronously; the server runs in a task until it stops.
+        // ArgumentParser runs this command synchronously; the server runs in a task until it stops,
+        // on NIO's event loops rather than the cooperative pool (no thread hop per request).
+        LiveStateServer.runTasksOnEventLoops()
         let stopped = DispatchSemaphore(value: 0)
         Task {
             do {
