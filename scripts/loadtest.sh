@@ -4,11 +4,13 @@
 #   POST /v1/schemas/delivery/validate?version=3   (scripts/loadtest-update.json, 670 bytes:
 #        /work/shared's cs600.json content-state in an update envelope)
 #   GET  /health                                   (the ceiling: routing and a tiny JSON body)
-# in the same run, stops the server and prints requests/s, p99 latency and errors for both.
+#   POST /echo                                     (the same body read and sent back: what
+#        Hummingbird itself costs for a 670-byte POST, as shared/BENCHMARKING.md measures it)
+# in the same run, stops the server and prints requests/s, p99 latency and errors for each.
 # Traffic goes to 127.0.0.1 only; each wrk run is bounded by DURATION.
 #
 #   bash scripts/loadtest.sh               # one round
-#   ROUNDS=3 bash scripts/loadtest.sh      # health and validate alternate, three times each
+#   ROUNDS=3 bash scripts/loadtest.sh      # health, echo and validate in turn, three times each
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,8 +43,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== start: livestate serve --host 127.0.0.1 --port 0 --schemas schemas"
-"$BINARY" serve --host 127.0.0.1 --port 0 --schemas schemas >"$WORK/server.out" 2>"$WORK/server.err" &
+echo "== start: livestate serve --host 127.0.0.1 --port 0 --schemas schemas --echo-route"
+"$BINARY" serve --host 127.0.0.1 --port 0 --schemas schemas --echo-route >"$WORK/server.out" 2>"$WORK/server.err" &
 SERVER_PID=$!
 PORT=""
 for _ in $(seq 1 100); do
@@ -74,6 +76,7 @@ run() {  # run NAME URL [BODY]
 wrk -t"$THREADS" -c"$CONNECTIONS" -d2s "$BASE/health" >/dev/null
 for round in $(seq 1 "$ROUNDS"); do
     run "health" "$BASE/health"
+    run "echo" "$BASE/echo" "$PAYLOAD"
     run "validate" "$VALIDATE" "$PAYLOAD"
 done
 
@@ -89,3 +92,8 @@ while read -r name fields; do
     eval "$fields"
     printf '%-10s %12s %10s %10s %8s\n' "$name" "$requests_per_s" "$p99_ms" "$p50_ms" "$errors"
 done <"$WORK/results"
+# Validate as a share of the ceilings, from the sums over every round.
+awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "requests_per_s") sum[$1] += kv[2]; if (kv[1] == "errors") errors += kv[2] } }
+     END { if (sum["health"] > 0) printf "validate/health %.2f", sum["validate"] / sum["health"];
+           if (sum["echo"] > 0) printf ", validate/echo %.2f", sum["validate"] / sum["echo"];
+           printf "; errors in all runs: %d\n", errors }' "$WORK/results"

@@ -346,6 +346,22 @@ import Testing
         }
     }
 
+    @Test func echoRouteIsOffUnlessConfigured() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/echo", method: .post, body: ServerFixtures.text("{}"))
+            #expect(response.status == .notFound)
+        }
+        let echoing = LiveStateServer(store: server.store, configuration: .init(port: 0, echoRoute: true))
+        let payload = try ServerFixtures.file("update-600.json")
+        try await echoing.application().test(.router) { client in
+            let response = try await client.execute(uri: "/echo", method: .post, body: payload)
+            #expect(response.status == .ok)
+            #expect(response.body == payload)
+            let big = ByteBuffer(repeating: 0x20, count: 64 * 1024 + 1)
+            #expect(try await client.execute(uri: "/echo", method: .post, body: big).status == .contentTooLarge)
+        }
+    }
+
     @Test func deeplyNestedBodyIsAnsweredNotCrashedOn() async throws {
         let deep = String(repeating: "[", count: 60_000)
         try await server.application().test(.router) { client in
