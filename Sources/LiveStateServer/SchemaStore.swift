@@ -73,6 +73,7 @@ public final class SchemaStore: Sendable {
     @discardableResult
     public func reload(logger: Logger? = nil) -> ReloadOutcome {
         reloading.withLock { _ in
+            let started = ContinuousClock.now
             let old = snapshot
             let outcome: ReloadOutcome
             do throws(SchemaLoadError) {
@@ -82,16 +83,18 @@ public final class SchemaStore: Sendable {
             } catch {
                 outcome = .kept(old, errors: error.diagnostics)
             }
-            if let logger { Self.log(outcome, to: logger) }
+            if let logger { Self.log(outcome, after: ContinuousClock.now - started, to: logger) }
             return outcome
         }
     }
 
-    private static func log(_ outcome: ReloadOutcome, to logger: Logger) {
+    private static func log(_ outcome: ReloadOutcome, after duration: Duration, to logger: Logger) {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         switch outcome {
         case .reloaded(let snapshot):
             logger.info("schemas reloaded", metadata: [
                 "generation": "\(snapshot.generation)", "schemas": "\(snapshot.ids.joined(separator: ","))",
+                "ms": "\(Int(milliseconds.rounded()))",
             ])
             for warning in snapshot.warnings { logger.warning("\(warning.description)") }
         case .kept(let snapshot, let errors):
