@@ -7,10 +7,15 @@ let package = Package(
     products: [
         .library(name: "LiveState", targets: ["LiveState"]),
         .library(name: "LiveStateYAML", targets: ["LiveStateYAML"]),
+        .library(name: "LiveStateServer", targets: ["LiveStateServer"]),
         .executable(name: "livestate", targets: ["livestate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The codec core. Foundation only, so an app's widget extension can link it.
@@ -21,11 +26,26 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         .target(name: "LiveStateYAML", dependencies: ["LiveState", "CYAML"]),
+        // The HTTP sidecar (`livestate serve`): its own target, so library users do not build Hummingbird.
+        .target(
+            name: "LiveStateServer",
+            dependencies: [
+                "LiveState",
+                "LiveStateYAML",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "livestate",
             dependencies: [
                 "LiveState",
                 "LiveStateYAML",
+                "LiveStateServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +57,17 @@ let package = Package(
         .testTarget(
             name: "livestateTests",
             dependencies: ["livestate"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "LiveStateServerTests",
+            dependencies: [
+                "LiveState",
+                "LiveStateYAML",
+                "LiveStateServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -100,15 +100,19 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// The length of `string` as a JSON string literal with `/` escaped, quotes included.
     static func escapedLength(_ string: String) -> Int {
-        var length = 2
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 2
-            case 0x00..<0x20: length += 6
-            default: length += 1
+        var string = string
+        return string.withUTF8 { utf8 in
+            var length = 2 + utf8.count
+            // Only bytes below "0", and the backslash, can need an escape.
+            for byte in utf8 where byte < UInt8(ascii: "0") || byte == UInt8(ascii: "\\") {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 1
+                case 0x00..<0x20: length += 5
+                default: break
+                }
             }
+            return length
         }
-        return length
     }
 
     /// The length of a number written the widest way Foundation may write it: integral values

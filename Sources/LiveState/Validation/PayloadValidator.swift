@@ -83,10 +83,24 @@ public struct PayloadValidator: Sendable {
     public static func validateAllVersions(
         _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init()
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
-        var results: [(version: Int, result: ValidationResult)] = []
-        for version in schema.versions {
-            guard let validator = try? PayloadValidator(schema: schema, version: version.version, options: options) else { continue }
-            results.append((version.version, validator.validate(bytes, file: file)))
+        let validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
+        return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file) }
+    }
+
+    /// Validates a body with validators built beforehand, one per version of a schema: what
+    /// `validateAllVersions(_:_:file:options:)` does, without building a validator per call
+    /// (a server builds them once per loaded schema).
+    /// - Parameters:
+    ///   - validators: One validator per version, oldest first.
+    ///   - bytes: The body's JSON text.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The result per version, oldest first, and the combined findings, as
+    ///   `validateAllVersions(_:_:file:options:)` returns them.
+    public static func validateAllVersions(
+        _ validators: [PayloadValidator], _ bytes: UnsafeRawBufferPointer, file: String? = nil
+    ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
+        let results: [(version: Int, result: ValidationResult)] = validators.map { validator in
+            (validator.decoder.version.version, validator.validate(bytes, file: file))
         }
         guard let newest = results.last else { return (results, []) }
         var diagnostics = newest.result.diagnostics

@@ -1,0 +1,64 @@
+import Hummingbird
+import LiveState
+
+/// A request the server refuses, answered as `{"error": {"status", "code", "message"}}`.
+///
+/// Codes are stable kebab-case strings: `bad-query` (400), `unknown-version` (400),
+/// `unknown-schema` (404), `not-found` (404), `payload-too-large` (413), `internal` (500).
+public struct APIError: Error, HTTPResponseError, Sendable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// The stable code.
+    public var code: String
+    /// What went wrong, for people.
+    public var message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - status: The HTTP status.
+    ///   - code: The stable code.
+    ///   - message: What went wrong.
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// A query parameter that is unknown, repeated or malformed (400).
+    static func badQuery(_ message: String) -> APIError {
+        APIError(.badRequest, code: "bad-query", message: message)
+    }
+
+    /// A schema id the snapshot does not have (404).
+    static func unknownSchema(_ id: String, known: [String]) -> APIError {
+        APIError(.notFound, code: "unknown-schema",
+                 message: "no schema '\(id)'; loaded: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+    }
+
+    /// A version the schema does not have (400).
+    static func unknownVersion(_ version: Int, available: [Int]) -> APIError {
+        APIError(.badRequest, code: "unknown-version",
+                 message: "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))")
+    }
+
+    /// A body over the limit (413).
+    static func payloadTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, code: "payload-too-large", message: "the request body is over the limit of \(limit) bytes")
+    }
+
+    /// The error as its JSON value.
+    public var jsonValue: Value {
+        .object([
+            .init("error", .object([
+                .init("status", .int(Int(status.code))),
+                .init("code", .string(code)),
+                .init("message", .string(message)),
+            ])),
+        ])
+    }
+
+    /// The JSON response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONResponse.make(jsonValue, status: status)
+    }
+}

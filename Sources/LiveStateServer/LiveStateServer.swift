@@ -1,0 +1,119 @@
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// `livestate serve`: the HTTP validation sidecar, built on Hummingbird.
+///
+/// ```swift
+/// let store = try SchemaStore(paths: ["schemas"])
+/// let server = LiveStateServer(store: store, configuration: .init(port: 8080))
+/// try await server.run()                  // until SIGTERM or SIGINT; SIGHUP reloads the schemas
+/// ```
+///
+/// Endpoints (JSON in and out; `openapiDocument` describes them):
+/// `GET /health`, `GET /openapi.json`, `GET /v1/schemas`, `GET /v1/schemas/{id}/diff`,
+/// `POST /v1/schemas/{id}/validate`, `POST /v1/schemas/{id}/encode`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public struct LiveStateServer: Sendable {
+    /// Where the server listens and what it accepts.
+    public struct Configuration: Sendable {
+        /// The address to bind; loopback by default, since the sidecar has no authentication.
+        public var host: String
+        /// The port; 0 picks a free one (see `onServerRunning`).
+        public var port: Int
+        /// The largest request body read, in bytes; larger ones get 413. Default 64 KiB.
+        public var maxBodyBytes: Int
+        /// Seconds a connection may stay silent before it is closed. Default 30.
+        public var idleTimeoutSeconds: Int64
+        /// The most connections open at once; more wait in the accept queue. Default 2048.
+        public var maxConnections: Int
+        /// Adds `POST /echo`, which answers the body it was sent: the framework's own cost, for
+        /// load tests to measure beside `validate`. Off by default.
+        public var echoRoute: Bool
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - host: The address to bind.
+        ///   - port: The port; 0 picks a free one.
+        ///   - maxBodyBytes: The largest request body read.
+        ///   - idleTimeoutSeconds: Seconds before a silent connection is closed.
+        ///   - maxConnections: The most connections open at once.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 64 * 1024,
+            idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048, echoRoute: Bool = false
+        ) {
+            self.host = host
+            self.port = port
+            self.maxBodyBytes = maxBodyBytes
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.maxConnections = maxConnections
+            self.echoRoute = echoRoute
+        }
+    }
+
+    /// The schemas served.
+    public let store: SchemaStore
+    /// Where the server listens and what it accepts.
+    public let configuration: Configuration
+    /// Where the server logs.
+    public let logger: Logger
+
+    /// Creates a server.
+    /// - Parameters:
+    ///   - store: The schemas to serve.
+    ///   - configuration: Where to listen and what to accept.
+    ///   - logger: Where to log; `nil` logs as `livestate.serve` to standard error, at `info`
+    ///     (or the level `LOG_LEVEL` names).
+    public init(store: SchemaStore, configuration: Configuration = .init(), logger: Logger? = nil) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger ?? Logger(label: "livestate.serve", factory: ServerLogHandler.init(label:))
+    }
+
+    /// The router with every endpoint.
+    /// - Returns: A router for `BasicRequestContext`.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        let routes = SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes)
+        routes.register(on: router)
+        if configuration.echoRoute { routes.registerEcho(on: router) }
+        return router
+    }
+
+    /// The Hummingbird application: the router, the HTTP/1.1 server and the SIGHUP reload service.
+    /// - Parameter onServerRunning: Called with the bound port once the server listens.
+    /// - Returns: The application; run it with `runService()`, or test it with `HummingbirdTesting`.
+    public func application(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var application = Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "livestate",
+                availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        application.addServices(SchemaReloadService(store: store, logger: logger))
+        return application
+    }
+
+    /// Makes NIO's event loops Swift Concurrency's global executor, so a request's handler runs
+    /// on the thread that read it instead of hopping to the cooperative pool and back.
+    ///
+    /// Call it once, from the main thread, before any task starts: `livestate serve` does.
+    /// - Returns: Whether the event loops took over.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
+    /// Runs until SIGTERM or SIGINT; SIGHUP reloads the schemas.
+    /// - Parameter onServerRunning: Called with the bound port once the server listens.
+    /// - Throws: When the address cannot be bound.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onServerRunning: onServerRunning).runService()
+    }
+}

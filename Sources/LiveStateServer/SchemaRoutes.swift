@@ -1,0 +1,254 @@
+import Foundation
+import Hummingbird
+import LiveState
+
+/// The endpoints of `livestate serve`. Every body in and out is JSON; every diagnostic is the
+/// CLI's `{code, severity, message, file, line, column, scope, pointer}` object.
+///
+/// A request takes the store's snapshot once, checks its query (400) and schema id (404) before
+/// it reads any body, then reads at most `maxBodyBytes` (413 past that, refused from the
+/// `Content-Length` alone when there is one). Validation and encoding are synchronous work on a
+/// bounded body, done inline.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct SchemaRoutes: Sendable {
+    let store: SchemaStore
+    let maxBodyBytes: Int
+
+    /// Registers every route on `router`.
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        router.add(middleware: APIErrorMiddleware<Context>())
+        router.get("/health") { _, _ in health() }
+        router.get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
+        router.get("/v1/schemas") { request, _ in try listSchemas(request) }
+        router.get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
+    }
+
+    /// Registers `POST /echo`: the body back, as read with the same limit. For load tests only.
+    func registerEcho<Context: RequestContext>(on router: Router<Context>) {
+        router.post("/echo") { request, _ in
+            let body = try await collectBody(request)
+            return Response(status: .ok, headers: JSONResponse.headers, body: ResponseBody(byteBuffer: body))
+        }
+    }
+
+    // MARK: - GET /health
+
+    func health() -> Response {
+        let snapshot = store.snapshot
+        return JSONResponse.make(.object([
+            .init("status", .string("ok")),
+            .init("generation", .int(snapshot.generation)),
+            .init("schemas", .int(snapshot.ids.count)),
+        ]), capacity: 64)
+    }
+
+    // MARK: - GET /v1/schemas
+
+    func listSchemas(_ request: Request) throws(APIError) -> Response {
+        _ = try QueryParameters(request, allowed: Self.listParameters)
+        let snapshot = store.snapshot
+        let schemas: [Value] = snapshot.ids.compactMap { id in
+            guard let schema = snapshot.entry(for: id)?.schema else { return nil }
+            return .object([
+                .init("id", .string(id)),
+                .init("attributesType", schema.attributesType.map(Value.string) ?? .null),
+                .init("compatibility", .string(schema.compatibility.rawValue)),
+                .init("versions", .array(schema.versions.map { .int($0.version) })),
+                .init("latest", schema.latest.map { .int($0.version) } ?? .null),
+                .init("strictClients", .array(schema.strictClients.map(Value.int))),
+                .init("file", schema.file.map(Value.string) ?? .null),
+            ])
+        }
+        return JSONResponse.make(.object([
+            .init("generation", .int(snapshot.generation)),
+            .init("schemas", .array(schemas)),
+            .init("diagnostics", .array(snapshot.warnings.map(\.jsonValue))),
+        ]))
+    }
+
+    // MARK: - GET /v1/schemas/{id}/diff
+
+    func diff(_ request: Request, id: String) throws(APIError) -> Response {
+        let query = try QueryParameters(request, allowed: Self.diffParameters)
+        let mode = try query.choice("mode", as: CompatibilityMode.self)
+        let from = try query.integer("from")
+        let to = try query.integer("to")
+        let failOn = try query.choice("fail-on", as: Severity.self) ?? .error
+        let elision = try query.flag("assume-default-elision")
+        if (from == nil) != (to == nil) { throw .badQuery("from and to go together") }
+        if let from, let to, from == to { throw .badQuery("from and to name the same version, \(from)") }
+
+        let entry = try schemaEntry(id)
+        let checker = CompatibilityChecker(options: .init(assumeDefaultElision: elision))
+        let report: CompatibilityReport
+        if let from, let to {
+            for version in [from, to] where !entry.versions.contains(version) {
+                throw .unknownVersion(version, available: entry.versions)
+            }
+            report = checker.check(entry.schema, from: from, to: to, mode: mode)
+        } else {
+            report = checker.check(entry.schema, mode: mode)
+        }
+        var document = report.jsonValue
+        if case .object(var members) = document {
+            members.removeAll { $0.name == "passes" }
+            members.insert(.init("passes", .bool(report.passes(failOn: failOn))), at: min(3, members.count))
+            members.insert(.init("failOn", .string(failOn.rawValue)), at: min(4, members.count))
+            document = .object(members)
+        }
+        return JSONResponse.make(document, capacity: 4096)
+    }
+
+    // MARK: - POST /v1/schemas/{id}/validate
+
+    func validate(_ request: Request, id: String) async throws -> Response {
+        let query = try QueryParameters(request, allowed: Self.validateParameters)
+        let broadcast = try query.flag("broadcast")
+        let entry = try schemaEntry(id)
+        let all = query.string("version") == "all"
+        var validator: PayloadValidator?
+        if !all {
+            let version = try versionNumber(query, orAll: true)
+            validator = entry.validator(for: version)
+            if validator == nil, let version { throw APIError.unknownVersion(version, available: entry.versions) }
+        }
+        let body = try await collectBody(request)
+
+        var members: [Value.Member]
+        if var validator {
+            validator.options.broadcast = broadcast
+            let result = body.withUnsafeReadableBytes { validator.validate($0) }
+            let version = validator.decoder.version.version
+            members = [
+                .init("ok", .bool(!result.hasErrors)),
+                .init("schema", .string(id)),
+                .init("version", .int(version)),
+                .init("decodes", .object([.init(String(version), .bool(result.appDecodes))])),
+                .init("diagnostics", .array(result.diagnostics.map(\.jsonValue))),
+                .init("budget", result.budget.jsonValue),
+            ]
+        } else {
+            let validators = entry.validators.map { validator in
+                var copy = validator
+                copy.options.broadcast = broadcast
+                return copy
+            }
+            let (results, diagnostics) = body.withUnsafeReadableBytes { bytes in
+                PayloadValidator.validateAllVersions(validators, bytes)
+            }
+            members = [
+                .init("ok", .bool(!diagnostics.contains { $0.severity == .error })),
+                .init("schema", .string(id)),
+                .init("version", .string("all")),
+                .init("decodes", .object(results.map { Value.Member(String($0.version), .bool($0.result.appDecodes)) })),
+                .init("diagnostics", .array(diagnostics.map(\.jsonValue))),
+                .init("budget", results.last?.result.budget.jsonValue ?? .null),
+            ]
+        }
+        return JSONResponse.make(.object(members), capacity: 2048)
+    }
+
+    // MARK: - POST /v1/schemas/{id}/encode
+
+    func encode(_ request: Request, id: String) async throws -> Response {
+        let query = try QueryParameters(request, allowed: Self.encodeParameters)
+        let options = ContentStateEncoder.Options(
+            elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
+        let bare = try query.flag("content-state")
+        let event = query.string("event") ?? "update"
+        switch event {
+        case "update", "end": break
+        case "start":
+            throw APIError.badQuery("event=start needs the static attributes, which this endpoint does not take; write start pushes with livestate encode --attributes")
+        default:
+            throw APIError.badQuery("event must be update or end, not '\(event)'")
+        }
+        var timestamp = try query.integer("timestamp")
+        if let text = query.string("timestamp"), text == "now" { timestamp = nil }
+        let envelope = ContentStateEncoder.Envelope(
+            event: event, timestamp: timestamp ?? Int(Date().timeIntervalSince1970),
+            staleDate: try query.integer("stale-date"), dismissalDate: try query.integer("dismissal-date"),
+            relevanceScore: try query.number("relevance-score"))
+        if bare, ["event", "timestamp", "stale-date", "dismissal-date", "relevance-score"].contains(where: { query.string($0) != nil }) {
+            throw APIError.badQuery("content-state=true writes the bare state: it takes no envelope parameters")
+        }
+        let entry = try schemaEntry(id)
+        let version = try versionNumber(query, orAll: false)
+        guard var encoder = entry.encoder(for: version) else {
+            throw APIError.unknownVersion(version ?? 0, available: entry.versions)
+        }
+        encoder.options = options
+        let body = try await collectBody(request)
+
+        let (state, problems): (Value?, [Diagnostic]) = body.withUnsafeReadableBytes { bytes in encoder.readState(bytes) }
+        var result = EncodeResult(bytes: [], diagnostics: [])
+        if let state {
+            result = bare ? encoder.encode(state) : encoder.encodePayload(state, envelope: envelope)
+        }
+        let diagnostics: [Diagnostic] = problems + result.diagnostics
+        let ok = !result.bytes.isEmpty && !diagnostics.contains { $0.severity == .error }
+
+        var writer = JSONWriter(capacity: result.bytes.count + 1024)
+        writer.append(#"{"ok":"#)
+        writer.append(ok ? "true" : "false")
+        writer.append(#","schema":"#)
+        writer.writeString(id)
+        writer.append(#","version":"#)
+        writer.append(String(encoder.version.version))
+        writer.append(#","payload":"#)
+        // The encoder's own bytes, verbatim: exactly what the caller should send.
+        writer.append(result.bytes.isEmpty ? "null" : String(decoding: result.bytes, as: UTF8.self))
+        writer.append(#","diagnostics":"#)
+        writer.write(.array(diagnostics.map(\.jsonValue)))
+        writer.append(#","budget":"#)
+        writer.write(result.budget?.jsonValue ?? .null)
+        writer.append("}")
+        return JSONResponse.make(bytes: writer.bytes)
+    }
+
+    // MARK: - Shared steps
+
+    /// The query parameters each endpoint takes; anything else is a 400.
+    static let listParameters: Set<String> = []
+    static let diffParameters: Set<String> = ["mode", "from", "to", "fail-on", "assume-default-elision"]
+    static let validateParameters: Set<String> = ["version", "broadcast"]
+    static let encodeParameters: Set<String> = [
+        "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
+        "fit", "elide-defaults", "broadcast", "content-state",
+    ]
+
+    private func schemaID(_ context: some RequestContext) throws(APIError) -> String {
+        guard let id = context.parameters.get("id") else { throw .badQuery("the path names no schema") }
+        return id
+    }
+
+    private func schemaEntry(_ id: String) throws(APIError) -> SchemaSnapshot.Entry {
+        let snapshot = store.snapshot
+        guard let entry = snapshot.entry(for: id) else { throw .unknownSchema(id, known: snapshot.ids) }
+        return entry
+    }
+
+    /// `version=N`, or `nil` for the newest.
+    private func versionNumber(_ query: QueryParameters, orAll: Bool) throws(APIError) -> Int? {
+        guard let text = query.string("version") else { return nil }
+        guard let number = Int(text), number > 0 else {
+            throw .badQuery("version must be a positive integer\(orAll ? " or all" : ""), not '\(text)'")
+        }
+        return number
+    }
+
+    /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
+    /// reading anything, otherwise as soon as the bytes read pass the limit.
+    private func collectBody(_ request: Request) async throws -> ByteBuffer {
+        if let declared = request.headers[.contentLength], let length = Int(declared), length > maxBodyBytes {
+            throw APIError.payloadTooLarge(limit: maxBodyBytes)
+        }
+        do {
+            return try await request.body.collect(upTo: maxBodyBytes)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError.payloadTooLarge(limit: maxBodyBytes)
+        }
+    }
+}

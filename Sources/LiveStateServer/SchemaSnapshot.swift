@@ -1,0 +1,116 @@
+import LiveState
+import LiveStateYAML
+
+/// The schemas the server answers from: loaded once, never changed, replaced whole on reload.
+///
+/// Everything a request needs is built here, once per snapshot: one `PayloadValidator` and one
+/// `ContentStateEncoder` per schema version. A request takes the snapshot current when it
+/// starts and keeps it to the end, so a reload never changes the schemas under it.
+///
+/// ```swift
+/// let snapshot = try SchemaSnapshot.load(from: ["schemas"], generation: 1)
+/// let entry = snapshot.entry(for: "delivery")
+/// ```
+public final class SchemaSnapshot: Sendable {
+    /// One schema and what serves it.
+    public struct Entry: Sendable {
+        /// The schema.
+        public let schema: Schema
+        /// One validator per version, oldest first, with default options.
+        public let validators: [PayloadValidator]
+        /// One encoder per version, oldest first, with default options.
+        public let encoders: [ContentStateEncoder]
+
+        /// Builds the validators and encoders of every version of a schema.
+        /// - Parameter schema: The schema.
+        public init(schema: Schema) {
+            self.schema = schema
+            validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version) }
+            encoders = schema.versions.compactMap { try? ContentStateEncoder(schema: schema, version: $0.version) }
+        }
+
+        /// The version numbers, oldest first.
+        public var versions: [Int] { schema.versions.map(\.version) }
+
+        /// The validator for a version.
+        /// - Parameter version: The version number; `nil` is the newest.
+        /// - Returns: The validator, or `nil` when the schema has no such version.
+        public func validator(for version: Int?) -> PayloadValidator? {
+            guard let version else { return validators.last }
+            return validators.first { $0.decoder.version.version == version }
+        }
+
+        /// The encoder for a version.
+        /// - Parameter version: The version number; `nil` is the newest.
+        /// - Returns: The encoder, or `nil` when the schema has no such version.
+        public func encoder(for version: Int?) -> ContentStateEncoder? {
+            guard let version else { return encoders.last }
+            return encoders.first { $0.version.version == version }
+        }
+    }
+
+    /// The schemas by id (`activity`).
+    public let entries: [String: Entry]
+    /// The ids, sorted.
+    public let ids: [String]
+    /// Counts the snapshots a store has loaded: 1 for the first, one more per successful reload.
+    public let generation: Int
+    /// Warnings from loading (a folder without schema files, say); never errors.
+    public let warnings: [Diagnostic]
+
+    /// Creates a snapshot from loaded schemas.
+    /// - Parameters:
+    ///   - schemas: The schemas; their ids must differ.
+    ///   - generation: The snapshot's number.
+    ///   - warnings: Warnings from loading.
+    public init(schemas: [Schema], generation: Int, warnings: [Diagnostic] = []) {
+        var entries: [String: Entry] = [:]
+        for schema in schemas where entries[schema.activity] == nil {
+            entries[schema.activity] = Entry(schema: schema)
+        }
+        self.entries = entries
+        self.ids = entries.keys.sorted()
+        self.generation = generation
+        self.warnings = warnings
+    }
+
+    /// The entry for a schema id.
+    /// - Parameter id: The schema's `activity`.
+    /// - Returns: The entry, or `nil`.
+    public func entry(for id: String) -> Entry? {
+        entries[id]
+    }
+
+    /// Loads every schema under `paths` (files, or folders of `*.yaml`/`*.yml`) into a snapshot.
+    ///
+    /// All or nothing: any error in any file, two files with one id, or no schema at all fails
+    /// the whole load, so a server never answers from half a folder.
+    /// - Parameters:
+    ///   - paths: Schema files and folders.
+    ///   - generation: The new snapshot's number.
+    ///   - loader: The schema loader.
+    /// - Returns: The snapshot.
+    /// - Throws: `SchemaLoadError` with every error found.
+    public static func load(from paths: [String], generation: Int, loader: SchemaLoader = .init()) throws(SchemaLoadError) -> SchemaSnapshot {
+        let (schemas, diagnostics) = loader.loadAll(paths)
+        var errors = diagnostics.filter { $0.severity == .error }
+        var seen: [String: String] = [:]
+        for schema in schemas {
+            if let first = seen[schema.activity] {
+                errors.append(Diagnostic(
+                    code: SchemaDiagnosticCode.duplicateName.rawValue, severity: .error,
+                    message: "schema id '\(schema.activity)' is also loaded from \(first); ids must be unique",
+                    file: schema.file, scope: .schema, pointer: "/activity"))
+            } else {
+                seen[schema.activity] = schema.file ?? schema.activity
+            }
+        }
+        if schemas.isEmpty && errors.isEmpty {
+            errors.append(Diagnostic(
+                code: SchemaDiagnosticCode.empty.rawValue, severity: .error,
+                message: "no schema found in \(paths.joined(separator: ", "))", file: paths.first, scope: .schema, pointer: ""))
+        }
+        guard errors.isEmpty else { throw SchemaLoadError(diagnostics: errors) }
+        return SchemaSnapshot(schemas: schemas, generation: generation, warnings: diagnostics.filter { $0.severity != .error })
+    }
+}

@@ -1,0 +1,107 @@
+import LiveState
+import LiveStateYAML
+import Logging
+import Synchronization
+
+/// Holds the current `SchemaSnapshot` and swaps it whole on reload.
+///
+/// Readers take the snapshot under a lock that is held only to copy one reference, so a
+/// request never waits for a reload. A reload loads every file into a new snapshot first and
+/// swaps it in only if the load succeeded; on any error the old snapshot stays and the errors
+/// are returned (and logged). Reloads run one at a time.
+///
+/// ```swift
+/// let store = try SchemaStore(paths: ["schemas"])
+/// let snapshot = store.snapshot          // immutable; keep it for the whole request
+/// store.reload(logger: logger)           // on SIGHUP
+/// ```
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+public final class SchemaStore: Sendable {
+    /// What a reload did.
+    public enum ReloadOutcome: Sendable {
+        /// The new snapshot is in place.
+        case reloaded(SchemaSnapshot)
+        /// The load failed; the snapshot that was current stays, and these are the errors.
+        case kept(SchemaSnapshot, errors: [Diagnostic])
+
+        /// The snapshot current after the reload.
+        public var snapshot: SchemaSnapshot {
+            switch self {
+            case .reloaded(let snapshot), .kept(let snapshot, _): snapshot
+            }
+        }
+    }
+
+    /// The schema files and folders the store loads.
+    public let paths: [String]
+    let loader: SchemaLoader
+    private let current: Mutex<SchemaSnapshot>
+    /// Held for the whole of a reload, so two reloads do not race; readers never take it.
+    private let reloading = Mutex<Void>(())
+
+    /// Loads the schemas for the first snapshot.
+    /// - Parameters:
+    ///   - paths: Schema files and folders.
+    ///   - loader: The schema loader.
+    /// - Throws: `SchemaLoadError` when any schema fails to load, two share an id, or none is found.
+    public convenience init(paths: [String], loader: SchemaLoader = .init()) throws(SchemaLoadError) {
+        // Loaded before any stored property is set: a throwing designated initializer that
+        // leaves a `Mutex` half-built crashes the 6.3 optimizer.
+        let first = try SchemaSnapshot.load(from: paths, generation: 1, loader: loader)
+        self.init(snapshot: first, paths: paths, loader: loader)
+    }
+
+    /// Serves a snapshot already loaded; `reload()` loads `paths` again.
+    /// - Parameters:
+    ///   - snapshot: The first snapshot.
+    ///   - paths: Schema files and folders to load on reload.
+    ///   - loader: The schema loader.
+    public init(snapshot: SchemaSnapshot, paths: [String], loader: SchemaLoader = .init()) {
+        self.paths = paths
+        self.loader = loader
+        current = Mutex(snapshot)
+    }
+
+    /// The snapshot current now. Take it once per request and use it throughout.
+    public var snapshot: SchemaSnapshot {
+        current.withLock { $0 }
+    }
+
+    /// Loads the schema files again and swaps the new snapshot in if every file loaded.
+    /// - Parameter logger: Where to report the outcome: one line on success, every error on failure.
+    /// - Returns: Whether the snapshot changed, and the errors if not.
+    @discardableResult
+    public func reload(logger: Logger? = nil) -> ReloadOutcome {
+        reloading.withLock { _ in
+            let started = ContinuousClock.now
+            let old = snapshot
+            let outcome: ReloadOutcome
+            do throws(SchemaLoadError) {
+                let new = try SchemaSnapshot.load(from: paths, generation: old.generation + 1, loader: loader)
+                current.withLock { $0 = new }
+                outcome = .reloaded(new)
+            } catch {
+                outcome = .kept(old, errors: error.diagnostics)
+            }
+            if let logger { Self.log(outcome, after: ContinuousClock.now - started, to: logger) }
+            return outcome
+        }
+    }
+
+    private static func log(_ outcome: ReloadOutcome, after duration: Duration, to logger: Logger) {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        switch outcome {
+        case .reloaded(let snapshot):
+            logger.info("schemas reloaded", metadata: [
+                "generation": "\(snapshot.generation)", "schemas": "\(snapshot.ids.joined(separator: ","))",
+                "ms": "\(Int(milliseconds.rounded()))",
+            ])
+            for warning in snapshot.warnings { logger.warning("\(warning.description)") }
+        case .kept(let snapshot, let errors):
+            logger.error("schema reload failed; keeping the loaded schemas", metadata: [
+                "generation": "\(snapshot.generation)", "errors": "\(errors.count)",
+            ])
+            for error in errors { logger.error("\(error.description)") }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking HTTP/1.1 client over one loopback TCP socket, for requests a well-behaved client
+/// would not send: a body larger than declared limits, a `Content-Length` never followed by
+/// the body. It runs on a Dispatch thread, never on the test's cooperative pool.
+enum RawHTTPClient {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Connects to 127.0.0.1:`port`, writes `chunks` in order, and reads until the response head
+    /// and `Content-Length` bytes of body arrived, the peer closed, or `timeoutSeconds` passed.
+    /// - Returns: The response text, head and body.
+    static func exchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int = 5) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try blockingExchange(port: port, chunks: chunks, timeoutSeconds: timeoutSeconds) })
+            }
+        }
+    }
+
+    private static func blockingExchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int) throws -> String {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure(description: "connect() to 127.0.0.1:\(port) failed") }
+
+        for chunk in chunks {
+            var sent = 0
+            while sent < chunk.count {
+                let count = chunk[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // The server may answer and stop reading before the whole body is sent.
+                if count <= 0 { break }
+                sent += count
+            }
+        }
+
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[..<count]
+            if isComplete(received) { break }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold a whole response: the head and `Content-Length` bytes after it.
+    private static func isComplete(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return true }
+        return text[end.upperBound...].utf8.count >= length
+    }
+
+    /// The status code of a response text.
+    static func status(_ response: String) -> Int? {
+        guard response.hasPrefix("HTTP/1.1 ") else { return nil }
+        return Int(response.dropFirst(9).prefix(3))
+    }
+
+    /// The body of a response text.
+    static func body(_ response: String) -> String {
+        response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    }
+}

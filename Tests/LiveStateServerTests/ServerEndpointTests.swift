@@ -1,0 +1,377 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveState
+import LiveStateServer
+import Testing
+
+/// Every endpoint through Hummingbird's router test framework: no sockets, real handlers.
+@Suite struct ServerEndpointTests {
+    let server: LiveStateServer
+
+    init() throws {
+        server = try ServerFixtures.server()
+    }
+
+    // MARK: - GET
+
+    @Test func healthReportsLoadedSchemas() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/health", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            let body = try json(response)
+            #expect(body["status"]?.string == "ok")
+            #expect(body["schemas"]?.int == 5)
+            #expect(body["generation"]?.int == 1)
+        }
+    }
+
+    @Test func listsSchemaIdsAndVersions() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(uri: "/v1/schemas", method: .get))
+            let schemas = try #require(body["schemas"]?.array)
+            #expect(schemas.compactMap { $0["id"]?.string } == ["delivery", "flash-sale", "grocery", "match-score", "pizza"])
+            let delivery = try #require(schemas.first)
+            #expect(delivery["versions"] == .array([.int(1), .int(2), .int(3)]))
+            #expect(delivery["latest"]?.int == 3)
+            #expect(delivery["attributesType"]?.string == "DeliveryAttributes")
+            #expect(delivery["strictClients"] == .array([.int(1)]))
+            #expect(body["diagnostics"] == .array([]))
+        }
+    }
+
+    @Test func servesTheOpenAPIDocument() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/openapi.json", method: .get)
+            #expect(response.status == .ok)
+            let document = try json(response)
+            #expect(document["openapi"]?.string == "3.1.0")
+            #expect(document["paths"]?.keys == [
+                "/health", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
+                "/v1/schemas/{id}/validate", "/v1/schemas/{id}/encode",
+            ])
+        }
+    }
+
+    @Test func diffReportsTheSchemasOwnGate() async throws {
+        try await server.application().test(.router) { client in
+            // delivery's forward-transitive gate fails on purpose: strict app version 1.
+            let body = try json(try await client.execute(uri: "/v1/schemas/delivery/diff", method: .get))
+            #expect(body["activity"]?.string == "delivery")
+            #expect(body["mode"]?.string == "forward-transitive")
+            #expect(body["passes"]?.bool == false)
+            #expect(body["failOn"]?.string == "error")
+            #expect(body["pairs"]?.array?.isEmpty == false)
+            let diagnostics = try #require(body["diagnostics"]?.array)
+            #expect(diagnostics.first?.keys == ["code", "severity", "message", "file", "line", "column", "scope", "pointer"])
+        }
+    }
+
+    @Test func diffChecksOnePairInTheDirectionsAModeReads() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(uri: "/v1/schemas/delivery/diff?from=2&to=3&mode=backward", method: .get))
+            let pairs = try #require(body["pairs"]?.array)
+            #expect(pairs.count == 1)
+            #expect(pairs.first?["readerVersion"]?.int == 3)
+            #expect(pairs.first?["writerVersion"]?.int == 2)
+            #expect(body["mode"]?.string == "backward")
+        }
+    }
+
+    @Test func diffFailOnWarningTurnsWarningsIntoAFailedGate() async throws {
+        try await server.application().test(.router) { client in
+            let lenient = try json(try await client.execute(uri: "/v1/schemas/pizza/diff?fail-on=error", method: .get))
+            let strict = try json(try await client.execute(uri: "/v1/schemas/pizza/diff?fail-on=warning", method: .get))
+            let severities = lenient["findings"]?.array?.compactMap { $0["severity"]?.string } ?? []
+            #expect(strict["failOn"]?.string == "warning")
+            #expect(strict["passes"]?.bool == !severities.contains { $0 == "warning" || $0 == "error" })
+            #expect(lenient["passes"]?.bool == !severities.contains("error"))
+        }
+    }
+
+    // MARK: - POST validate
+
+    @Test func validateAnswersAValidPayloadWithItsBudget() async throws {
+        let payload = try ServerFixtures.bytes("update-600.json")
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ByteBuffer(bytes: payload))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body.keys == ["ok", "schema", "version", "decodes", "diagnostics", "budget"])
+            #expect(body["ok"]?.bool == true)
+            #expect(body["version"]?.int == 3)
+            #expect(body["decodes"] == .object([.init("3", .bool(true))]))
+            // The benchmark state has one key version 3 does not know, and leaves two out.
+            let unknown = body["diagnostics"]?.array?.filter { $0["code"]?.string == "unknown-key" }
+            #expect(unknown?.compactMap { $0["pointer"]?.string } == ["/extra"])
+            #expect(body.diagnosticCodes.filter { $0 == "defaulted" }.count == 2)
+            #expect(body["budget"]?["body"]?.int == payload.count)
+            #expect(body["budget"]?["limit"]?.int == 4096)
+            #expect(body["budget"]?["fields"]?["note"]?.int != nil)
+        }
+    }
+
+    @Test func validateDefaultsToTheNewestVersion() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, body: try ServerFixtures.file("update-600.json")))
+            #expect(body["version"]?.int == 3)
+        }
+    }
+
+    @Test func validateAllVersionsSaysWhichAppVersionsDropTheUpdate() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=all", method: .post, body: try ServerFixtures.file("update-600.json")))
+            #expect(body["version"]?.string == "all")
+            // Strict app version 1 drops a payload without subTitle; 2 and 3 decode it.
+            #expect(body["decodes"] == .object([.init("1", .bool(false)), .init("2", .bool(true)), .init("3", .bool(true))]))
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.contains("dropped-by-version"))
+        }
+    }
+
+    @Test func validateReportsAnInvalidPayloadWith200() async throws {
+        let payload = #"{"aps":{"timestamp":1795000000000,"event":"updte","content-state":{"title":"x","progress":2}}}"#
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ServerFixtures.text(payload))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.contains("date-in-milliseconds"))
+            #expect(body.diagnosticCodes.contains("invalid-event"))
+            let timestamp = body["diagnostics"]?.array?.first { $0["code"]?.string == "date-in-milliseconds" }
+            #expect(timestamp?["pointer"]?.string == "/aps/timestamp")
+            #expect(timestamp?["scope"]?.string == "envelope")
+            #expect(timestamp?["line"]?.int == 1)
+            #expect(timestamp?["file"] == .null)
+        }
+    }
+
+    @Test(arguments: ["{\"aps\":", "not json", "", "{\"aps\":{\"timestamp\":1,}}", "\u{FF}\u{FE}"])
+    func malformedJSONGets200WithJSONSyntax(_ text: String) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ServerFixtures.text(text))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.contains("json-syntax"))
+            #expect(body["decodes"] == .object([.init("3", .bool(false))]))
+        }
+    }
+
+    @Test func broadcastRaisesTheBodyLimit() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?broadcast=true", method: .post, body: try ServerFixtures.file("update-600.json")))
+            #expect(body["budget"]?["limit"]?.int == 5120)
+        }
+    }
+
+    // MARK: - POST encode
+
+    @Test func encodeWritesTheWholePayload() async throws {
+        let state = #"{"title":"On the way","progress":0.5,"status":"delivering"}"#
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/encode?version=3&timestamp=1795000000&event=update",
+                method: .post, body: ServerFixtures.text(state))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body.keys == ["ok", "schema", "version", "payload", "diagnostics", "budget"])
+            #expect(body["ok"]?.bool == true)
+            let aps = try #require(body["payload"]?["aps"])
+            #expect(aps["timestamp"]?.int == 1_795_000_000)
+            #expect(aps["event"]?.string == "update")
+            #expect(aps["content-state"]?["title"]?.string == "On the way")
+            #expect(aps["content-state"]?["status"]?.string == "delivering")
+            #expect(body["budget"]?["body"]?.int != nil)
+
+            // The payload it wrote validates.
+            let payload = String(decoding: response.body.readableBytesView, as: UTF8.self)
+                .components(separatedBy: #""payload":"#)[1].components(separatedBy: #","diagnostics""#)[0]
+            let check = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ServerFixtures.text(payload)))
+            #expect(check["ok"]?.bool == true)
+        }
+    }
+
+    @Test func encodeElidesDefaultsAndWritesTheBareState() async throws {
+        let state = #"{"title":"On the way","logo":"","status":"pending"}"#
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode?elide-defaults=true&content-state=true", method: .post, body: ServerFixtures.text(state)))
+            #expect(body["ok"]?.bool == true)
+            let payload = try #require(body["payload"])
+            #expect(payload["aps"] == nil)
+            #expect(payload["title"]?.string == "On the way")
+            #expect(body.diagnosticCodes.contains("elided-default"))
+        }
+    }
+
+    @Test func encodeFitDropsAndShortensFieldsToTheBudget() async throws {
+        // 30 items of 60 quotes each: every quote is two bytes as JSON, so the body is over 4096.
+        let items = (0..<30).map { "\"\(String(repeating: #"\""#, count: 60))\($0)\"" }.joined(separator: ",")
+        let state = #"{"title":"On the way","note":"\#(String(repeating: "n", count: 200))","badge":"\#(String(repeating: "gold", count: 16))","items":[\#(items)]}"#
+        try await server.application().test(.router) { client in
+            let unfitted = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode?version=2&timestamp=1795000000", method: .post, body: ServerFixtures.text(state)))
+            #expect(unfitted["ok"]?.bool == false)
+            #expect(unfitted.diagnosticCodes == ["over-budget"])
+            #expect((unfitted["budget"]?["headroom"]?.int ?? 0) < 0)
+
+            let fitted = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode?version=2&timestamp=1795000000&fit=true", method: .post, body: ServerFixtures.text(state)))
+            #expect(fitted["ok"]?.bool == true)
+            #expect(fitted.diagnosticCodes == ["dropped-to-fit", "truncated-to-fit"])
+            #expect(fitted["budget"]?["body"]?.int ?? .max <= 4096)
+            #expect(fitted["payload"]?["aps"]?["content-state"]?["badge"] == nil)
+        }
+    }
+
+    @Test func encodeReportsAStateThatDoesNotFitTheVersion() async throws {
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode?version=3", method: .post, body: ServerFixtures.text(#"{"progress":"far","nope":1}"#)))
+            #expect(body["ok"]?.bool == false)
+            #expect(body["payload"] == .null)
+            #expect(body["budget"] == .null)
+            #expect(!body.diagnosticCodes.isEmpty)
+            #expect(body["diagnostics"]?.array?.allSatisfy { $0["severity"]?.string != nil } == true)
+        }
+    }
+
+    @Test func encodeReportsMalformedJSON() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/delivery/encode", method: .post, body: ServerFixtures.text("{\"title\":"))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.contains("json-syntax"))
+        }
+    }
+
+    // MARK: - Refusals
+
+    @Test(arguments: [
+        "/v1/schemas/nope/validate", "/v1/schemas/nope/encode",
+    ])
+    func unknownSchemaIs404(_ uri: String) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: .post, body: ServerFixtures.text("{}"))
+            #expect(response.status == .notFound)
+            let body = try json(response)
+            #expect(body.errorCode == "unknown-schema")
+            #expect(body["error"]?["status"]?.int == 404)
+            #expect(body["error"]?["message"]?.string?.contains("delivery") == true)
+        }
+    }
+
+    @Test func unknownSchemaDiffIs404() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)
+            #expect(response.status == .notFound)
+            #expect(try json(response).errorCode == "unknown-schema")
+        }
+    }
+
+    @Test func unknownRouteIs404WithAJSONBody() async throws {
+        try await server.application().test(.router) { client in
+            for (uri, method) in [("/v2/nothing", HTTPRequest.Method.get), ("/v1/schemas/delivery/validate", .get), ("/health", .post)] {
+                let response = try await client.execute(uri: uri, method: method)
+                #expect(response.status == .notFound)
+                #expect(try json(response).errorCode == "not-found")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("/v1/schemas/delivery/validate?version=abc", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=0", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=9", "unknown-version"),
+        ("/v1/schemas/delivery/validate?versoin=2", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=2&version=3", "bad-query"),
+        ("/v1/schemas/delivery/validate?broadcast=maybe", "bad-query"),
+        ("/v1/schemas/delivery/encode?version=all", "bad-query"),
+        ("/v1/schemas/delivery/encode?event=start", "bad-query"),
+        ("/v1/schemas/delivery/encode?event=finish", "bad-query"),
+        ("/v1/schemas/delivery/encode?timestamp=-5", "bad-query"),
+        ("/v1/schemas/delivery/encode?timestamp=soon", "bad-query"),
+        ("/v1/schemas/delivery/encode?fit=yes", "bad-query"),
+        ("/v1/schemas/delivery/encode?content-state=true&event=end", "bad-query"),
+        ("/v1/schemas/delivery/encode?relevance-score=high", "bad-query"),
+        ("/v1/schemas/delivery/encode?version=7", "unknown-version"),
+    ])
+    func badQueryIs400(_ uri: String, _ code: String) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: .post, body: try ServerFixtures.file("update-600.json"))
+            #expect(response.status == .badRequest)
+            let body = try json(response)
+            #expect(body.errorCode == code)
+            #expect(body["error"]?["status"]?.int == 400)
+        }
+    }
+
+    @Test(arguments: [
+        "/v1/schemas/delivery/diff?mode=sideways", "/v1/schemas/delivery/diff?from=1",
+        "/v1/schemas/delivery/diff?from=2&to=2", "/v1/schemas/delivery/diff?from=1&to=9",
+        "/v1/schemas/delivery/diff?fail-on=never", "/v1/schemas?x=1",
+    ])
+    func badDiffOrListQueryIs400(_ uri: String) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: .get)
+            #expect(response.status == .badRequest)
+            #expect(try json(response)["error"]?["code"]?.string != nil)
+        }
+    }
+
+    @Test func bodyOverTheLimitIs413() async throws {
+        let big = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024 + 1)
+        try await server.application().test(.router) { client in
+            for uri in ["/v1/schemas/delivery/validate", "/v1/schemas/delivery/encode"] {
+                let response = try await client.execute(uri: uri, method: .post, body: big)
+                #expect(response.status == .contentTooLarge)
+                let body = try json(response)
+                #expect(body.errorCode == "payload-too-large")
+                #expect(body["error"]?["status"]?.int == 413)
+            }
+            // Exactly at the limit is read and validated.
+            let atLimit = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+            let response = try await client.execute(uri: "/v1/schemas/delivery/validate", method: .post, body: atLimit)
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test func echoRouteIsOffUnlessConfigured() async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/echo", method: .post, body: ServerFixtures.text("{}"))
+            #expect(response.status == .notFound)
+        }
+        let echoing = LiveStateServer(store: server.store, configuration: .init(port: 0, echoRoute: true))
+        let payload = try ServerFixtures.file("update-600.json")
+        try await echoing.application().test(.router) { client in
+            let response = try await client.execute(uri: "/echo", method: .post, body: payload)
+            #expect(response.status == .ok)
+            #expect(response.body == payload)
+            let big = ByteBuffer(repeating: 0x20, count: 64 * 1024 + 1)
+            #expect(try await client.execute(uri: "/echo", method: .post, body: big).status == .contentTooLarge)
+        }
+    }
+
+    @Test func deeplyNestedBodyIsAnsweredNotCrashedOn() async throws {
+        let deep = String(repeating: "[", count: 60_000)
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/delivery/validate", method: .post, body: ServerFixtures.text(deep))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            let state = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode", method: .post, body: ServerFixtures.text(String(repeating: "{\"a\":", count: 12_000))))
+            #expect(state["ok"]?.bool == false)
+        }
+    }
+}
