@@ -1,5 +1,9 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
+
+/// The product targets treat every warning as an error. (Test targets cannot: Swift Testing's
+/// macro expansions warn under Swift 6.3.)
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "LiveState",
@@ -19,13 +23,13 @@ let package = Package(
     ],
     targets: [
         // The codec core. Foundation only, so an app's widget extension can link it.
-        .target(name: "LiveState"),
+        .target(name: "LiveState", swiftSettings: strict),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "LiveStateYAML", dependencies: ["LiveState", "CYAML"]),
+        .target(name: "LiveStateYAML", dependencies: ["LiveState", "CYAML"], swiftSettings: strict),
         // The HTTP sidecar (`livestate serve`): its own target, so library users do not build Hummingbird.
         .target(
             name: "LiveStateServer",
@@ -38,7 +42,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "livestate",
@@ -47,7 +52,8 @@ let package = Package(
                 "LiveStateYAML",
                 "LiveStateServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "LiveStateTests",
