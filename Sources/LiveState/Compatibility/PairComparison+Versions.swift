@@ -14,7 +14,7 @@ extension PairComparison {
         for scope in [DiagnosticScope.contentState, .attributes] {
             for field in fields(of: writer, in: scope) where !fields(of: previous, in: scope).contains(where: { $0.name == field.name }) {
                 guard let tombstone = tombstone(for: field.name, in: scope, before: writerIndex),
-                      !TypePromotion.sameShape(tombstone.type, field.type) else { continue }
+                      !tombstone.type.hasSameShape(as: field.type) else { continue }
                 report(.tombstoneReuse, .error,
                        "'\(field.name)' was removed in v\(tombstone.removedIn) as \(TypePromotion.describe(tombstone.type)) and returns in v\(writerNumber) as \(TypePromotion.describe(field.type)); app versions before v\(tombstone.removedIn) still decode it as \(TypePromotion.describe(tombstone.type))",
                        scope: scope, pointer: JSONPointer.appending(field.name, to: ""), position: field.position ?? writer.position,

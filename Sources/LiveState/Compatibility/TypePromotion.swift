@@ -98,21 +98,4 @@ enum TypePromotion: Equatable {
         default: type.name
         }
     }
-
-    /// Whether two types have the same JSON shape: what a tombstone protects.
-    static func sameShape(_ lhs: FieldType, _ rhs: FieldType) -> Bool {
-        switch (lhs, rhs) {
-        case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
-            return true
-        case (.array(let left), .array(let right)):
-            return sameShape(left.type, right.type)
-        case (.object(let left), .object(let right)):
-            guard left.count == right.count else { return false }
-            return left.allSatisfy { field in right.contains { $0.name == field.name && sameShape($0.type, field.type) } }
-        case (.enumeration, _), (.array, _), (.object, _):
-            return false
-        default:
-            return lhs == rhs
-        }
-    }
 }

@@ -54,6 +54,29 @@ public indirect enum FieldType: Sendable, Hashable {
         }
     }
 
+    /// Whether two types have the same JSON shape, which is what a tombstone protects: the same
+    /// kind, the same raw value kind for enums, the same element shape for arrays, the same
+    /// member names and shapes for objects. Constraints and enum values do not count.
+    /// - Parameter other: The other type.
+    /// - Returns: Whether a value of one has the JSON shape of the other.
+    public func hasSameShape(as other: FieldType) -> Bool {
+        switch (self, other) {
+        case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
+            return true
+        case (.array(let left), .array(let right)):
+            return left.type.hasSameShape(as: right.type)
+        case (.object(let left), .object(let right)):
+            guard left.count == right.count else { return false }
+            return left.allSatisfy { field in
+                right.contains { $0.name == field.name && $0.type.hasSameShape(as: field.type) }
+            }
+        case (.enumeration, _), (.array, _), (.object, _):
+            return false
+        default:
+            return self == other
+        }
+    }
+
     /// The type names a schema file may use after `type:`.
     public static let names = ["string", "int", "double", "bool", "date", "date-range", "url", "enum", "array", "object"]
 }

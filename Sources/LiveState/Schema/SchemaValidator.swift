@@ -226,7 +226,7 @@ private struct ValidationRun {
             let pointer = "/versions/\(index)"
             for scope in Scope.allCases {
                 for field in scope.fields(of: version) {
-                    guard let tombstone = tombstones[scope]?[field.name], !Self.sameShape(tombstone.type, field.type) else {
+                    guard let tombstone = tombstones[scope]?[field.name], !tombstone.type.hasSameShape(as: field.type) else {
                         continue
                     }
                     report(
@@ -269,26 +269,6 @@ private struct ValidationRun {
                 }
                 tombstones[scope, default: [:]][name] = Tombstone(type: field.type, removedIn: version.version)
             }
-        }
-    }
-
-    /// Whether two types have the same JSON shape: the same kind, the same raw value kind
-    /// for enums, the same element shape for arrays, the same member names and shapes for objects.
-    static func sameShape(_ lhs: FieldType, _ rhs: FieldType) -> Bool {
-        switch (lhs, rhs) {
-        case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
-            return true
-        case (.array(let left), .array(let right)):
-            return sameShape(left.type, right.type)
-        case (.object(let left), .object(let right)):
-            guard left.count == right.count else { return false }
-            return left.allSatisfy { field in
-                right.contains { $0.name == field.name && sameShape($0.type, field.type) }
-            }
-        case (.enumeration, _), (.array, _), (.object, _):
-            return false
-        default:
-            return lhs == rhs
         }
     }
 
