@@ -63,7 +63,7 @@ struct BudgetCommand: ParsableCommand {
                 }
                 switch measured {
                 case .success(let budget):
-                    diagnostics += Self.findings(budget, file: file.name)
+                    diagnostics += budget.diagnostics(file: file.name, contentStatePosition: nil)
                     reports.append((file.name, budget))
                 case .failure(let error):
                     diagnostics.append(Diagnostic(code: error.code, severity: .error, message: error.message,
@@ -86,27 +86,6 @@ struct BudgetCommand: ParsableCommand {
         if Output.status(diagnostics, failOn: common.failOn) == .findings {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
-    }
-
-    /// Over-budget findings for a budget measured without a schema.
-    static func findings(_ budget: ByteBudget, file: String) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        if budget.headroom < 0 {
-            found.append(Diagnostic(code: ValidationCode.overBudget.rawValue, severity: .error,
-                                    message: "the body is \(budget.body) bytes, \(-budget.headroom) over the APNs limit of \(budget.limit)",
-                                    file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
-        }
-        if let size = budget.contentState, size > ByteBudget.contentStateLimit {
-            found.append(Diagnostic(code: ValidationCode.contentStateOverBudget.rawValue, severity: .error,
-                                    message: "the content-state is \(size) bytes as sent, over the device's limit of \(ByteBudget.contentStateLimit)",
-                                    file: file, scope: .envelope, pointer: "/aps/content-state"))
-        }
-        if let size = budget.deviceWorstCase, size > ByteBudget.contentStateLimit {
-            found.append(Diagnostic(code: ValidationCode.reencodedOverBudget.rawValue, severity: .error,
-                                    message: "the device may re-encode the content-state to \(size) bytes, over its limit of \(ByteBudget.contentStateLimit)",
-                                    file: file, scope: .contentState, pointer: ""))
-        }
-        return found
     }
 
     static func render(_ name: String, _ budget: ByteBudget) -> String {

@@ -142,11 +142,8 @@ public struct ContentStateDecoder: Sendable {
             try context.reader.finish()
             var strictFailure: Diagnostic?
             if isStrict, let problem = decoded.strictProblem {
-                strictFailure = Diagnostic(
-                    code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
-                    message: "app version \(version.version) decodes with synthesized Codable and drops this update: \(problem.message)",
-                    file: file, position: context.reader.position(of: problem.offset),
-                    scope: .contentState, pointer: problem.pointer)
+                strictFailure = problem.strictFailure(
+                    version: version.version, file: file, position: context.reader.position(of: problem.offset))
             }
             return DecodeResult(state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict)
         } catch {
@@ -170,6 +167,14 @@ struct DecodeProblem {
     var message: String
     var offset: Int
     var pointer: String
+
+    /// The `strict-decode-failure` verdict for a strict app version that fails on this problem.
+    func strictFailure(version: Int, file: String?, position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
+            message: "app version \(version) decodes with synthesized Codable and drops this update: \(message)",
+            file: file, position: position, scope: .contentState, pointer: pointer)
+    }
 }
 
 /// The outcome of decoding one value.

@@ -73,6 +73,37 @@ public struct ByteBudget: Sendable, Hashable {
         ])
     }
 
+    /// The errors for every limit this budget breaks: `over-budget` (the body),
+    /// `content-state-over-budget` (as sent) and `reencoded-over-budget` (the device's worst case).
+    /// - Parameters:
+    ///   - file: The file name to put in diagnostics.
+    ///   - contentStatePosition: Where the content-state starts, when known.
+    /// - Returns: The diagnostics, none when every limit holds.
+    public func diagnostics(file: String?, contentStatePosition: SourcePosition?) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let top = fields.sorted { $0.bytes > $1.bytes }.prefix(3)
+        let biggest = top.isEmpty ? "" : "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
+        if headroom < 0 {
+            found.append(Diagnostic(
+                code: ValidationCode.overBudget.rawValue, severity: .error,
+                message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(biggest)",
+                file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
+        }
+        if let contentState, contentState > Self.contentStateLimit {
+            found.append(Diagnostic(
+                code: ValidationCode.contentStateOverBudget.rawValue, severity: .error,
+                message: "the content-state is \(contentState) bytes as sent, over the device's limit of \(Self.contentStateLimit)\(biggest)",
+                file: file, position: contentStatePosition, scope: .envelope, pointer: "/aps/content-state"))
+        }
+        if let deviceWorstCase, deviceWorstCase > Self.contentStateLimit {
+            found.append(Diagnostic(
+                code: ValidationCode.reencodedOverBudget.rawValue, severity: .error,
+                message: "the device may re-encode this state to \(deviceWorstCase) bytes (numbers at 17 significant digits, '/' escaped), over its limit of \(Self.contentStateLimit)",
+                file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
+        }
+        return found
+    }
+
     // MARK: - The device's re-encoding
 
     /// The most bytes Foundation's `JSONEncoder` may write for `value` on the device: compact,

@@ -550,14 +550,14 @@ private struct EnvelopeWalk {
                 }
             }
             if decoder.isStrict, let problem = contentState.decoded.strictProblem {
-                strictFailure = Diagnostic(
-                    code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
-                    message: "app version \(decoder.version.version) decodes with synthesized Codable and drops this update: \(problem.message)",
-                    file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), scope: .contentState, pointer: problem.pointer)
+                strictFailure = problem.strictFailure(
+                    version: decoder.version.version, file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes))
             }
         }
         // Past the input limit the bytes may have been cut short, so the sizes mean nothing.
-        if failure?.kind != .limit { budgetFindings(budget, into: &all) }
+        if failure?.kind != .limit {
+            all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
+        }
         if let strictFailure { all.append(strictFailure) }
 
         let stateDecodes: Bool
@@ -570,33 +570,5 @@ private struct EnvelopeWalk {
         let applies = (stateDecodes || (event?.name == "end" && contentState == nil && failure == nil))
             && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
-    }
-
-    private func budgetFindings(_ budget: ByteBudget, into all: inout [Diagnostic]) {
-        func biggest() -> String {
-            let top = budget.fields.sorted { $0.bytes > $1.bytes }.prefix(3)
-            guard !top.isEmpty else { return "" }
-            return "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
-        }
-        if budget.headroom < 0 {
-            all.append(Diagnostic(
-                code: ValidationCode.overBudget.rawValue, severity: .error,
-                message: "the body is \(budget.body) bytes, \(-budget.headroom) over the APNs limit of \(budget.limit); APNs answers 413\(biggest())",
-                file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
-        }
-        if let size = budget.contentState, size > ByteBudget.contentStateLimit {
-            all.append(Diagnostic(
-                code: ValidationCode.contentStateOverBudget.rawValue, severity: .error,
-                message: "the content-state is \(size) bytes as sent, over the device's limit of \(ByteBudget.contentStateLimit)\(biggest())",
-                file: file, position: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) },
-                scope: .envelope, pointer: "/aps/content-state"))
-        }
-        if let size = budget.deviceWorstCase, size > ByteBudget.contentStateLimit {
-            all.append(Diagnostic(
-                code: ValidationCode.reencodedOverBudget.rawValue, severity: .error,
-                message: "the device may re-encode this state to \(size) bytes (numbers at 17 significant digits, '/' escaped), over its limit of \(ByteBudget.contentStateLimit)",
-                file: file, position: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) },
-                scope: .contentState, pointer: ""))
-        }
     }
 }
