@@ -160,13 +160,23 @@ public struct ContentStateDecoder: Sendable {
 }
 
 /// A problem with one value: why it is invalid, or why synthesized `Codable` would fail on it.
-struct DecodeProblem {
+///
+/// A class: `Decoded` carries two of them on every value's way up, and one reference is
+/// cheaper to move and destroy than two optional strings and two integers.
+final class DecodeProblem {
     /// `wrongType`, `outOfRange` or `missingRequiredKey`: the code to report when the problem
     /// rejects the payload.
-    var kind: DecodeCode
-    var message: String
-    var offset: Int
-    var pointer: String
+    let kind: DecodeCode
+    let message: String
+    let offset: Int
+    let pointer: String
+
+    init(kind: DecodeCode, message: String, offset: Int, pointer: String) {
+        self.kind = kind
+        self.message = message
+        self.offset = offset
+        self.pointer = pointer
+    }
 
     /// The `strict-decode-failure` verdict for a strict app version that fails on this problem.
     func strictFailure(version: Int, file: String?, position: SourcePosition) -> Diagnostic {
@@ -190,6 +200,10 @@ struct Decoded {
 }
 
 /// The state of one decode: the reader, the path to the current value, the findings.
+///
+/// Values travel up as `Value?`; why a value is invalid, and why synthesized `Codable` would
+/// fail on it, travel beside it in `problem` and `strictProblem`, which the caller takes right
+/// after each call. On the happy path both stay `nil` and nothing is retained or destroyed.
 struct DecodeContext {
     var reader: JSONReader
     var file: String?
@@ -199,17 +213,18 @@ struct DecodeContext {
     /// The object the pointers are relative to: the content-state, or a start's attributes.
     var scope: DiagnosticScope = .contentState
     var diagnostics: [Diagnostic] = []
-    var path: [PathToken] = []
+    var path = DecodePath()
     /// When not `nil`, the top-level members of the root object are recorded here, with their
     /// byte spans, for the byte budget.
     var spans: [MemberSpan]?
     /// Whether `date` values that look like UNIX seconds are reported.
     var flagsUnixDates = false
-
-    enum PathToken {
-        case key(String)
-        case index(Int)
-    }
+    /// Lines counted so far, for the positions of findings (made in input order).
+    var locator = SourcePosition.Locator()
+    /// Why the value just decoded is invalid; set only when the decode returned `nil`.
+    var problem: DecodeProblem?
+    /// Why synthesized `Codable` fails on the value just decoded (strict clients only).
+    var strictProblem: DecodeProblem?
 
     /// One top-level member of the root object: from its key's opening quote to the end of its
     /// value.
@@ -224,20 +239,11 @@ struct DecodeContext {
         self.file = file
         self.version = version
         self.strict = strict
-        // One allocation for the path, however deep the nesting goes (up to 8 levels).
-        path.reserveCapacity(8)
     }
 
     /// The JSON Pointer of the current value.
     func pointer() -> String {
-        var pointer = ""
-        for token in path {
-            switch token {
-            case .key(let key): pointer = JSONPointer.appending(key, to: pointer)
-            case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
-            }
-        }
-        return pointer
+        path.pointer()
     }
 
     /// The JSON Pointer of `key` inside the current value.
@@ -247,8 +253,8 @@ struct DecodeContext {
 
     /// The JSON Pointer of a field inside the current value, from its escaped `/name` token.
     func pointer(appendingToken token: String) -> String {
-        let base = pointer()
-        return base.isEmpty ? token : base + token
+        guard !path.isEmpty else { return token }
+        return pointer() + token
     }
 
     mutating func report(_ code: DecodeCode, _ message: String, at offset: Int, pointer: String) {
@@ -256,11 +262,20 @@ struct DecodeContext {
         if diagnostics.isEmpty { diagnostics.reserveCapacity(4) }
         diagnostics.append(Diagnostic(
             code: code.rawValue, severity: code.severity, message: message, file: file,
-            position: reader.position(of: offset), scope: scope, pointer: pointer))
+            position: locator.position(of: offset, in: reader.bytes), scope: scope, pointer: pointer))
     }
 
     func problem(_ kind: DecodeCode, _ message: String, at offset: Int) -> DecodeProblem {
         DecodeProblem(kind: kind, message: message, offset: offset, pointer: pointer())
+    }
+
+    /// The value just decoded with the problems that travel beside it, which are cleared.
+    mutating func take(_ value: Value?) -> Decoded {
+        defer {
+            problem = nil
+            strictProblem = nil
+        }
+        return Decoded(value: value, problem: value == nil ? problem : nil, strictProblem: strictProblem)
     }
 
     // MARK: - Whole inputs
@@ -274,7 +289,8 @@ struct DecodeContext {
             _ = start
             return Decoded(value: nil)
         }
-        return try decodeObject(plan, isRoot: true)
+        let value = try decodeObject(plan, isRoot: true)
+        return take(value)
     }
 
     /// Walks an APNs body to `aps.content-state`, decodes it, and skips everything else.
@@ -330,11 +346,15 @@ struct DecodeContext {
     // MARK: - Objects
 
     /// Decodes an object against its fields. The reader is at `{`.
-    mutating func decodeObject(_ plan: ObjectPlan, isRoot: Bool) throws(JSONError) -> Decoded {
+    mutating func decodeObject(_ plan: ObjectPlan, isRoot: Bool) throws(JSONError) -> Value? {
         let objectStart = reader.offset
         try reader.beginObject()
         let count = plan.fields.count
-        var members = plan.initialMembers
+        // Copied member by member: the copy-on-write of the shared array on the first store
+        // goes through the generic array copy, several times slower for a dozen members.
+        var members: [Value.Member] = []
+        members.reserveCapacity(count)
+        for member in plan.initialMembers { members.append(member) }
         var seen = FieldSet(count: count)
         var fromAlias = FieldSet(count: count)
         var invalid: DecodeProblem?
@@ -345,7 +365,7 @@ struct DecodeContext {
         var aliasRanks: [Int: Int] = [:]
         // For strict clients: the first field, in schema order, that synthesized Codable fails on.
         var strictIndex = Int.max
-        var strictProblem: DecodeProblem?
+        var objectStrictProblem: DecodeProblem?
         var hint = 0
         let recordsSpans = isRoot && spans != nil
         var openSpan: MemberSpan?
@@ -368,17 +388,11 @@ struct DecodeContext {
                 isAlias = true
             }
             guard let index else {
-                let name = reader.string(key)
-                // Built in one allocation; interpolation would grow its buffer twice.
-                var message = "unknown key '"
-                message.reserveCapacity(48 + name.utf8.count)
-                message += name
-                message += "' is ignored by app version "
-                message += String(version)
-                report(.unknownKey, message, at: keyOffset, pointer: pointer(appending: name))
+                reportUnknownKey(key, at: keyOffset)
                 try reader.skipValue()
                 continue
             }
+            let fieldPlan = plan.fields[index]
             if seen.contains(index) {
                 let replacesAlias = fromAlias.contains(index) && (!isAlias || aliasRank < aliasRanks[index, default: Int.max])
                 if replacesAlias {
@@ -390,8 +404,8 @@ struct DecodeContext {
                     members[index].value = plan.initialMembers[index].value
                 } else {
                     if !isAlias {
-                        report(.duplicateKey, "key '\(plan.fields[index].field.name)' appears again; the first value is kept, as on the device",
-                               at: keyOffset, pointer: pointer(appending: plan.fields[index].field.name))
+                        report(.duplicateKey, "key '\(fieldPlan.field.name)' appears again; the first value is kept, as on the device",
+                               at: keyOffset, pointer: pointer(appending: fieldPlan.field.name))
                     }
                     try reader.skipValue()
                     continue
@@ -402,69 +416,92 @@ struct DecodeContext {
                 fromAlias.insert(index)
                 aliasRanks[index] = aliasRank
             }
-            hint = index + 1
-            let fieldPlan = plan.fields[index]
-            path.append(.key(fieldPlan.field.name))
-            let decoded = try decodeValue(fieldPlan)
-            if strict && !isAlias, index < strictIndex, let problem = decoded.strictProblem {
-                strictIndex = index
-                strictProblem = problem
+            hint = index &+ 1
+            path.push(fieldPlan)
+            let value = try decodeValue(fieldPlan)
+            if let strictFailure = strictProblem {
+                strictProblem = nil
+                if strict && !isAlias, index < strictIndex {
+                    strictIndex = index
+                    objectStrictProblem = strictFailure
+                }
             }
-            if let value = decoded.value {
+            if let value {
                 members[index].value = value
-            } else if let fallbackProblem = decoded.problem, isAlias {
-                aliasProblems.append((index, fallbackProblem))
-            } else if let fallbackProblem = decoded.problem {
-                if let replacement = settle(fieldPlan.field, problem: fallbackProblem, isRoot: isRoot) {
+            } else if let fallbackProblem = problem {
+                problem = nil
+                if isAlias {
+                    aliasProblems.append((index, fallbackProblem))
+                } else if let replacement = settle(fieldPlan.field, problem: fallbackProblem, isRoot: isRoot) {
                     members[index].value = replacement
                 } else if invalid == nil {
                     invalid = fallbackProblem
                 }
             }
-            path.removeLast()
+            path.pop()
         }
         for (index, problem) in aliasProblems {
-            let field = plan.fields[index].field
-            path.append(.key(field.name))
-            if let replacement = settle(field, problem: problem, isRoot: isRoot) {
+            let fieldPlan = plan.fields[index]
+            path.push(fieldPlan)
+            if let replacement = settle(fieldPlan.field, problem: problem, isRoot: isRoot) {
                 members[index].value = replacement
             } else if invalid == nil {
                 invalid = problem
             }
-            path.removeLast()
+            path.pop()
         }
 
-        for index in 0..<count where !seen.contains(index) || (strict && fromAlias.contains(index)) {
+        var index = 0
+        while index < count {
+            defer { index &+= 1 }
+            if seen.contains(index) && !(strict && fromAlias.contains(index)) { continue }
             let fieldPlan = plan.fields[index]
-            let field = fieldPlan.field
-            if strict, index < strictIndex, !field.isOptional {
+            if strict, index < strictIndex, !fieldPlan.isOptional {
                 strictIndex = index
-                strictProblem = DecodeProblem(
-                    kind: .missingRequiredKey, message: "key '\(field.name)' is missing", offset: objectStart,
-                    pointer: pointer(appending: field.name))
+                objectStrictProblem = DecodeProblem(
+                    kind: .missingRequiredKey, message: "key '\(fieldPlan.field.name)' is missing", offset: objectStart,
+                    pointer: pointer(appending: fieldPlan.field.name))
             }
             if seen.contains(index) { continue }
-            if field.missingValue != nil {
+            if fieldPlan.hasMissingValue {
                 if let message = fieldPlan.defaultedMessage {
                     report(.defaulted, message, at: objectStart, pointer: pointer(appendingToken: fieldPlan.pointerToken))
                 }
             } else {
+                let name = fieldPlan.field.name
                 if isRoot {
-                    report(.missingRequiredKey, "required key '\(field.name)' is missing; the app drops this update",
-                           at: objectStart, pointer: pointer(appending: field.name))
+                    report(.missingRequiredKey, "required key '\(name)' is missing; the app drops this update",
+                           at: objectStart, pointer: pointer(appending: name))
                 }
                 if invalid == nil {
                     invalid = DecodeProblem(
-                        kind: .missingRequiredKey, message: "required key '\(field.name)' is missing", offset: objectStart,
-                        pointer: pointer(appending: field.name))
+                        kind: .missingRequiredKey, message: "required key '\(name)' is missing", offset: objectStart,
+                        pointer: pointer(appending: name))
                 }
             }
         }
 
+        strictProblem = objectStrictProblem
         if let invalid {
-            return Decoded(value: nil, problem: invalid, strictProblem: strictProblem)
+            problem = invalid
+            return nil
         }
-        return Decoded(value: .object(members), strictProblem: strictProblem)
+        return .object(members)
+    }
+
+    /// Reports a key the version does not know, building the message in one allocation.
+    private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
+        let name = reader.string(key)
+        let prefix = "unknown key '"
+        let middle = "' is ignored by app version "
+        let number = String(version)
+        var message = ""
+        message.reserveCapacity(prefix.utf8.count + name.utf8.count + middle.utf8.count + number.utf8.count)
+        message += prefix
+        message += name
+        message += middle
+        message += number
+        report(.unknownKey, message, at: offset, pointer: pointer(appending: name))
     }
 
     /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`
@@ -487,14 +524,17 @@ struct DecodeContext {
     // MARK: - Values
 
     /// Decodes one value against a field. The reader is before the value.
-    mutating func decodeValue(_ plan: FieldPlan) throws(JSONError) -> Decoded {
+    ///
+    /// Returns `nil` with `problem` set when the value is invalid; sets `strictProblem` when
+    /// synthesized `Codable` would fail on it, valid or not.
+    mutating func decodeValue(_ plan: FieldPlan) throws(JSONError) -> Value? {
         // The happy paths read the plan's flat copies (`kind`, `maxLength`, …): copying
         // `plan.field` would retain and release its strings, arrays and boxed type each time.
         let token = try reader.peek()
         let start = reader.offset
         if token == .null {
             try reader.readNull()
-            if plan.isOptional { return .valid(.null) }
+            if plan.isOptional { return .null }
             return invalid("null is not a \(plan.field.type.name)", at: start)
         }
         switch plan.kind {
@@ -512,7 +552,7 @@ struct DecodeContext {
                 }
                 if url.scheme == nil { return outOfRange("'\(text)' is not an absolute URL", at: start) }
             }
-            return .valid(.string(text))
+            return .string(text)
 
         case .int:
             guard token == .number else { return try mismatch(plan.field, token, at: start) }
@@ -523,7 +563,7 @@ struct DecodeContext {
             if plan.isOutOfRange(Double(int)), let message = plan.field.rangeViolation(Double(int)) {
                 return outOfRange(message, at: start)
             }
-            return .valid(.int(int))
+            return .int(int)
 
         case .double, .date:
             guard token == .number else { return try mismatch(plan.field, token, at: start) }
@@ -543,11 +583,11 @@ struct DecodeContext {
             if plan.isOutOfRange(double), let message = plan.field.rangeViolation(double) {
                 return outOfRange(message, at: start)
             }
-            return .valid(value)
+            return value
 
         case .bool:
             switch token {
-            case .true, .false: return .valid(.bool(try reader.readBool()))
+            case .true, .false: return .bool(try reader.readBool())
             default: return try mismatch(plan.field, token, at: start)
             }
 
@@ -567,7 +607,7 @@ struct DecodeContext {
         }
     }
 
-    private mutating func decodeDateRange(_ field: Field, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
+    private mutating func decodeDateRange(_ field: Field, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
         guard token == .arrayStart else { return try mismatch(field, token, at: start) }
         try reader.beginArray()
         var bounds: (lower: Double, upper: Double) = (0, 0)
@@ -611,7 +651,7 @@ struct DecodeContext {
             flagUnixDate(bounds.lower, at: start)
             flagUnixDate(bounds.upper, at: start)
         }
-        return .valid(.dateRange(lower: bounds.lower, upper: bounds.upper))
+        return .dateRange(lower: bounds.lower, upper: bounds.upper)
     }
 
     /// Seconds since 2001-01-01 from which a date is taken for UNIX seconds sent by mistake:
@@ -631,16 +671,14 @@ struct DecodeContext {
                at: offset, pointer: pointer())
     }
 
-    private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Decoded {
-        guard case .enumeration(let values) = plan.field.type else { return Decoded(value: nil) }
+    private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
+        guard case .enumeration(let values) = plan.field.type else { return nil }
         let raw: Value
         switch values {
         case .strings:
             guard token == .string else { return try mismatch(plan.field, token, at: start) }
             let string = try reader.readString()
-            for candidate in plan.enumStrings where candidate.bytes.withUnsafeBytes({ reader.matches(string, $0) }) {
-                return .valid(candidate.value)
-            }
+            if let value = plan.enumValue(matching: string, in: reader) { return value }
             raw = .string(reader.string(string))
         case .integers(let integers):
             guard token == .number else { return try mismatch(plan.field, token, at: start) }
@@ -648,67 +686,76 @@ struct DecodeContext {
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer raw value", at: start)
             }
-            if integers.contains(int) { return .valid(.int(int)) }
+            if integers.contains(int) { return .int(int) }
             raw = .int(int)
         }
         let field = plan.field
         let text = ValueText.render(raw)
-        let strictProblem = strict ? problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) : nil
+        if strict { strictProblem = problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) }
         if let fallback = field.fallback {
             report(.unknownEnumValue, "\(text) is not one of \(ValueText.list(values.values)); it takes the fallback \(ValueText.render(fallback))",
                    at: start, pointer: pointer())
-            return Decoded(value: fallback, strictProblem: strictProblem)
+            return fallback
         }
         return invalid("\(text) is not one of \(ValueText.list(values.values))", kind: .outOfRange, at: start)
     }
 
-    private mutating func decodeArray(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Decoded {
+    private mutating func decodeArray(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Value? {
         try reader.beginArray()
         var elements: [Value] = []
         // One allocation of the right size instead of growing 1, 2, 4, 8…; past max-items the
         // array is rejected anyway, so the hint stops counting there.
         elements.reserveCapacity(reader.elementCountHint(limit: (plan.maxItems ?? 1023) &+ 1))
-        var problem: DecodeProblem?
-        var strictProblem: DecodeProblem?
+        var firstProblem: DecodeProblem?
+        var firstStrictProblem: DecodeProblem?
         var index = 0
         while try reader.nextElement() {
             // Elements after an invalid one are still decoded: synthesized Codable may fail on
             // a later one, and the strict verdict has to name it.
-            path.append(.index(index))
+            path.push(index: index)
             let element = try decodeValue(items)
-            path.removeLast()
-            if strictProblem == nil { strictProblem = element.strictProblem }
-            if let value = element.value {
-                if problem == nil { elements.append(value) }
-            } else if problem == nil {
-                problem = element.problem
+            path.pop()
+            if let strictFailure = strictProblem {
+                strictProblem = nil
+                if firstStrictProblem == nil { firstStrictProblem = strictFailure }
             }
-            index += 1
+            if let element {
+                if firstProblem == nil { elements.append(element) }
+            } else {
+                if firstProblem == nil { firstProblem = problem }
+                problem = nil
+            }
+            index &+= 1
         }
-        if let problem {
-            return Decoded(value: nil, problem: problem, strictProblem: strictProblem)
+        strictProblem = firstStrictProblem
+        if let firstProblem {
+            problem = firstProblem
+            return nil
         }
         if let maxItems = plan.maxItems, elements.count > maxItems {
-            return Decoded(value: nil, problem: self.problem(.outOfRange, "\(elements.count) items is more than max-items \(maxItems)", at: start),
-                           strictProblem: strictProblem)
+            problem = self.problem(.outOfRange, "\(elements.count) items is more than max-items \(maxItems)", at: start)
+            return nil
         }
-        return Decoded(value: .array(elements), strictProblem: strictProblem)
+        return .array(elements)
     }
 
     // MARK: - Problems
 
     /// A value synthesized `Codable` also fails on.
-    private func invalid(_ message: String, kind: DecodeCode = .wrongType, at offset: Int) -> Decoded {
+    private mutating func invalid(_ message: String, kind: DecodeCode = .wrongType, at offset: Int) -> Value? {
         let problem = problem(kind, message, at: offset)
-        return Decoded(value: nil, problem: problem, strictProblem: strict ? problem : nil)
+        self.problem = problem
+        if strict { strictProblem = problem }
+        return nil
     }
 
     /// A value of the right type that breaks a constraint: synthesized `Codable` accepts it.
-    private func outOfRange(_ message: String, at offset: Int) -> Decoded {
-        Decoded(value: nil, problem: problem(.outOfRange, message, at: offset))
+    private mutating func outOfRange(_ message: String, at offset: Int) -> Value? {
+        problem = problem(.outOfRange, message, at: offset)
+        return nil
     }
 
-    private mutating func mismatch(_ field: Field, _ token: JSONToken, at offset: Int) throws(JSONError) -> Decoded {
+    private mutating func mismatch(_ field: Field, _ token: JSONToken, at offset: Int) throws(JSONError) -> Value? {
         let found = try describeNext()
         try reader.skipValue()
         _ = token
@@ -719,6 +766,73 @@ struct DecodeContext {
         let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[number.start..<number.end])
         let text = String(decoding: slice, as: UTF8.self)
         return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+}
+
+/// The path from the root to the value being decoded, for JSON Pointers: each step a field
+/// (unretained: the plans outlive every decode) or an array index. The steps are trivial
+/// values kept inline for the first eight levels, so that pushing and popping neither retains
+/// nor allocates; deeper levels spill to an array.
+struct DecodePath {
+    enum Step {
+        case field(Unmanaged<FieldPlan>)
+        case index(Int)
+    }
+
+    private var inline: (Step, Step, Step, Step, Step, Step, Step, Step) = (
+        .index(0), .index(0), .index(0), .index(0), .index(0), .index(0), .index(0), .index(0))
+    private var spill: [Step] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func push(_ field: FieldPlan) {
+        push(.field(Unmanaged.passUnretained(field)))
+    }
+
+    mutating func push(index: Int) {
+        push(.index(index))
+    }
+
+    @inline(__always)
+    private mutating func push(_ step: Step) {
+        if count < 8 {
+            withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[count] = step }
+        } else {
+            spill.append(step)
+        }
+        count &+= 1
+    }
+
+    mutating func pop() {
+        guard count > 0 else { return }
+        count &-= 1
+        if count >= 8 { spill.removeLast() }
+    }
+
+    /// Forgets every step.
+    mutating func removeAll() {
+        count = 0
+        spill.removeAll()
+    }
+
+    private func step(_ level: Int) -> Step {
+        if level < 8 {
+            return withUnsafeBytes(of: inline) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[level] }
+        }
+        return spill[level - 8]
+    }
+
+    /// The JSON Pointer of the last step.
+    func pointer() -> String {
+        var pointer = ""
+        for level in 0..<count {
+            switch step(level) {
+            case .field(let field): pointer += field.takeUnretainedValue().pointerToken
+            case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
+            }
+        }
+        return pointer
     }
 }
 

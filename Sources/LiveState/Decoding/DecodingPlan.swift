@@ -1,14 +1,23 @@
+import Foundation
+
 /// A schema version compiled for decoding: every key and string enum value as UTF-8 bytes, so
 /// that keys are matched against the input without making a `String`.
 ///
 /// Built once per `ContentStateDecoder` and shared; immutable.
-final class ObjectPlan: Sendable {
+final class ObjectPlan: @unchecked Sendable {
+    // @unchecked: the key table below is written once in `init` and only read after.
+
     /// The object's fields, in schema order.
     let fields: [FieldPlan]
     /// Each field's value when its key is missing (`.null` stands in for a required field).
     let initialMembers: [Value.Member]
     /// Alias bytes, the index of the field they name, and their position in its `aliases`.
     let aliases: [(bytes: [UInt8], field: Int, rank: Int)]
+    /// Every field's key as UTF-8, one after another, and where each one starts and ends in
+    /// it: read through pointers that live as long as the plan, so a lookup retains nothing.
+    private let keyBytes: UnsafeMutablePointer<UInt8>
+    private let keyBounds: UnsafeMutablePointer<Int>
+    private let count: Int
 
     init(fields: [Field]) {
         self.fields = fields.map(FieldPlan.init)
@@ -20,19 +29,46 @@ final class ObjectPlan: Sendable {
             }
         }
         self.aliases = aliases
+        let keys = fields.flatMap { Array($0.name.utf8) }
+        count = fields.count
+        keyBytes = .allocate(capacity: max(keys.count, 1))
+        keyBytes.initialize(from: keys, count: keys.count)
+        keyBounds = .allocate(capacity: fields.count + 1)
+        var bound = 0
+        for (index, field) in fields.enumerated() {
+            keyBounds[index] = bound
+            bound += field.name.utf8.count
+        }
+        keyBounds[fields.count] = bound
+    }
+
+    deinit {
+        keyBytes.deallocate()
+        keyBounds.deallocate()
     }
 
     /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
     /// schema order).
     func index(of key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
-        let count = fields.count
         guard count > 0 else { return nil }
         var index = hint < count ? hint : 0
+        guard !key.hasEscapes, let base = reader.bytes.baseAddress else {
+            // An escaped key is compared scalar by scalar.
+            for _ in 0..<count {
+                if fields[index].name.withUnsafeBytes({ reader.matches(key, $0) }) { return index }
+                index += 1
+                if index == count { index = 0 }
+            }
+            return nil
+        }
+        let length = key.end &- key.start
+        let keyStart = base + key.start
         for _ in 0..<count {
-            if fields[index].name.withUnsafeBytes({ reader.matches(key, $0) }) {
+            let start = keyBounds[index]
+            if keyBounds[index &+ 1] &- start == length, memcmp(keyStart, keyBytes + start, length) == 0 {
                 return index
             }
-            index += 1
+            index &+= 1
             if index == count { index = 0 }
         }
         return nil
@@ -70,6 +106,17 @@ final class FieldPlan: Sendable {
     let minimum: Double?
     let maximum: Double?
 
+    /// Whether the field has a value for a missing key: a default, or `null` when optional.
+    let hasMissingValue: Bool
+
+    /// The value of the string enum case whose raw value `string` is, if any.
+    func enumValue(matching string: JSONString, in reader: JSONReader) -> Value? {
+        for candidate in enumStrings where candidate.bytes.withUnsafeBytes({ reader.matches(string, $0) }) {
+            return candidate.value
+        }
+        return nil
+    }
+
     /// Whether `number` breaks `minimum` or `maximum`: the check alone, without a message.
     @inline(__always)
     func isOutOfRange(_ number: Double) -> Bool {
@@ -102,6 +149,7 @@ final class FieldPlan: Sendable {
         case .object: .object
         }
         self.isOptional = field.isOptional
+        self.hasMissingValue = field.missingValue != nil
         self.maxLength = field.maxLength
         self.maxItems = field.maxItems
         self.minimum = field.minimum

@@ -32,33 +32,48 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
     ///   - bytes: The whole text.
     /// - Returns: The position of `offset`.
     public static func locate(offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
-        let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var lineStart = 0
-        var index = 0
-        if let base = bytes.baseAddress {
-            // Eight bytes at a time: XOR with line feeds turns each one into a zero byte, and
-            // `feeds` has 0x80 in exactly those bytes (the additions never carry between bytes).
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            while index &+ 8 <= end {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ (ones &* 0x0A)
-                let feeds = ~(((word & lows) &+ lows) | word | lows)
-                if feeds != 0 {
-                    line &+= feeds.nonzeroBitCount
-                    lineStart = index &+ (63 &- feeds.leadingZeroBitCount) &>> 3 &+ 1
+        var locator = Locator()
+        return locator.position(of: offset, in: bytes)
+    }
+
+    /// Line and column for offsets asked for mostly in increasing order, as a decoder reports
+    /// its findings: each lookup counts line feeds from the previous one, not from the start.
+    struct Locator {
+        /// The offset counted up to, the line it is on, and the offset where that line starts.
+        private var counted = 0
+        private var line = 1
+        private var lineStart = 0
+
+        /// The position of `offset` in `bytes`; `bytes` must be the same text on every call.
+        mutating func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+            let end = min(max(offset, 0), bytes.count)
+            if end < counted { self = Locator() }
+            var index = counted
+            if let base = bytes.baseAddress {
+                // Eight bytes at a time: XOR with line feeds turns each one into a zero byte, and
+                // `feeds` has 0x80 in exactly those bytes (the additions never carry between bytes).
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+                while index &+ 8 <= end {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ (ones &* 0x0A)
+                    let feeds = ~(((word & lows) &+ lows) | word | lows)
+                    if feeds != 0 {
+                        line &+= feeds.nonzeroBitCount
+                        lineStart = index &+ (63 &- feeds.leadingZeroBitCount) &>> 3 &+ 1
+                    }
+                    index &+= 8
                 }
-                index &+= 8
             }
-        }
-        while index < end {
-            if bytes[index] == 0x0A {
-                line += 1
-                lineStart = index + 1
+            while index < end {
+                if bytes[index] == 0x0A {
+                    line += 1
+                    lineStart = index + 1
+                }
+                index += 1
             }
-            index += 1
+            counted = end
+            return SourcePosition(offset: end, line: line, column: end - lineStart + 1)
         }
-        return SourcePosition(offset: end, line: line, column: end - lineStart + 1)
     }
 
     /// Computes the line and column of a byte offset in a byte array.

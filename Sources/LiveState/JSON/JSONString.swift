@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string value as read by `JSONReader.readString()` or `nextKey()`: the byte range of its
 /// content between the quotes, still escaped.
 ///
@@ -42,13 +44,17 @@ extension JSONReader {
             var written = 0
             var index = range.lowerBound
             let end = range.upperBound
+            guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return 0 }
             while index < end {
-                let byte = bytes[index]
-                guard byte == JSONByte.backslash else {
-                    buffer[written] = byte
-                    written &+= 1
-                    index &+= 1
-                    continue
+                // Copy the run up to the next backslash in one go.
+                let runStart = source + index
+                let run = memchr(runStart, Int32(JSONByte.backslash), end &- index).map { UnsafeRawPointer($0) - runStart }
+                    ?? (end &- index)
+                if run > 0 {
+                    (target + written).update(from: (source + index).assumingMemoryBound(to: UInt8.self), count: run)
+                    written &+= run
+                    index &+= run
+                    if index == end { break }
                 }
                 let scalar: UInt32
                 var next = index &+ 2

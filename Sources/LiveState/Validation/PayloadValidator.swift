@@ -294,7 +294,7 @@ private struct EnvelopeWalk {
                 try readEvent(&context, pointer: pointer)
             case "content-state":
                 let start = valueOffset
-                context.path = []
+                context.path.removeAll()
                 context.scope = .contentState
                 context.spans = []
                 let decoded = try context.decodeRoot(validator.decoder.plan)
@@ -426,7 +426,7 @@ private struct EnvelopeWalk {
         let strict = context.strict
         context.strict = false
         context.scope = .attributes
-        context.path = []
+        context.path.removeAll()
         _ = try context.decodeRoot(validator.attributesPlan)
         context.scope = .contentState
         context.strict = strict
