@@ -208,7 +208,11 @@ struct DecodeContext {
     var reader: JSONReader
     var file: String?
     /// The app version that reads, for messages.
-    var version: Int
+    var version: Int {
+        didSet { versionText = String(version) }
+    }
+    /// `version` as text.
+    private var versionText: String
     var strict: Bool
     /// The object the pointers are relative to: the content-state, or a start's attributes.
     var scope: DiagnosticScope = .contentState
@@ -238,6 +242,7 @@ struct DecodeContext {
         self.reader = reader
         self.file = file
         self.version = version
+        self.versionText = String(version)
         self.strict = strict
     }
 
@@ -350,11 +355,15 @@ struct DecodeContext {
         let objectStart = reader.offset
         try reader.beginObject()
         let count = plan.fields.count
-        // Copied member by member: the copy-on-write of the shared array on the first store
-        // goes through the generic array copy, several times slower for a dozen members.
-        var members: [Value.Member] = []
-        members.reserveCapacity(count)
-        for member in plan.initialMembers { members.append(member) }
+        // The defaults copied into a new buffer of the right size: a copy of the shared array
+        // would be copied again, through the generic array copy, on the first store.
+        var members = [Value.Member](unsafeUninitializedCapacity: count) { buffer, initialized in
+            plan.initialMembers.withUnsafeBufferPointer { defaults in
+                guard let target = buffer.baseAddress, let source = defaults.baseAddress else { return }
+                for index in 0..<count { (target + index).initialize(to: source[index]) }
+            }
+            initialized = count
+        }
         var seen = FieldSet(count: count)
         var fromAlias = FieldSet(count: count)
         var invalid: DecodeProblem?
@@ -492,15 +501,7 @@ struct DecodeContext {
     /// Reports a key the version does not know, building the message in one allocation.
     private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
         let name = reader.string(key)
-        let prefix = "unknown key '"
-        let middle = "' is ignored by app version "
-        let number = String(version)
-        var message = ""
-        message.reserveCapacity(prefix.utf8.count + name.utf8.count + middle.utf8.count + number.utf8.count)
-        message += prefix
-        message += name
-        message += middle
-        message += number
+        let message = String.concatenating("unknown key '", name, "' is ignored by app version ", versionText)
         report(.unknownKey, message, at: offset, pointer: pointer(appending: name))
     }
 

@@ -163,6 +163,19 @@ private struct IndexKey: CodingKey {
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [Value.Member]
     let codingPath: [any CodingKey]
+    /// Where the next lookup starts: after the member found last. Synthesized `init(from:)`
+    /// asks for the keys in declaration order, which is mostly schema order, so most lookups
+    /// compare one name. A class, because the container's methods are not mutating.
+    private let cursor = Cursor()
+
+    private final class Cursor {
+        var next = 0
+    }
+
+    init(members: [Value.Member], codingPath: [any CodingKey]) {
+        self.members = members
+        self.codingPath = codingPath
+    }
 
     var allKeys: [Key] { members.compactMap { Key(stringValue: $0.name) } }
 
@@ -170,8 +183,16 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func find(_ key: Key) -> Value? {
         let name = key.stringValue
-        for member in members where member.name == name {
-            return member.value
+        let count = members.count
+        guard count > 0 else { return nil }
+        var index = cursor.next < count ? cursor.next : 0
+        for _ in 0..<count {
+            if members[index].name == name {
+                cursor.next = index &+ 1
+                return members[index].value
+            }
+            index &+= 1
+            if index == count { index = 0 }
         }
         return nil
     }

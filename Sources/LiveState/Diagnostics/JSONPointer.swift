@@ -25,7 +25,7 @@ public enum JSONPointer {
     ///   - pointer: The pointer to extend; `""` is the whole document.
     /// - Returns: `pointer + "/" + escape(token)`.
     public static func appending(_ token: String, to pointer: String) -> String {
-        pointer + "/" + escape(token)
+        String.concatenating(pointer, "/", escape(token))
     }
 
     /// Appends an array index to a pointer.
@@ -34,6 +34,6 @@ public enum JSONPointer {
     ///   - pointer: The pointer to extend.
     /// - Returns: `pointer + "/" + index`.
     public static func appending(_ index: Int, to pointer: String) -> String {
-        pointer + "/" + String(index)
+        String.concatenating(pointer, "/", String(index))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place in a source text: a JSON payload or a YAML schema.
 ///
 /// `offset` is 0-based and counts UTF-8 bytes from the start of the text.
@@ -43,11 +45,23 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
         private var counted = 0
         private var line = 1
         private var lineStart = 0
+        /// The offset of the first line feed (the count when there is none); -1 until looked up.
+        private var firstLineFeed = -1
 
         /// The position of `offset` in `bytes`; `bytes` must be the same text on every call.
         mutating func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
             let end = min(max(offset, 0), bytes.count)
-            if end < counted { self = Locator() }
+            if firstLineFeed < 0 {
+                // Payloads are mostly one line: one memchr answers every lookup on the first line.
+                firstLineFeed = bytes.baseAddress
+                    .flatMap { base in memchr(base, 0x0A, bytes.count).map { UnsafeRawPointer($0) - base } } ?? bytes.count
+            }
+            if end <= firstLineFeed { return SourcePosition(offset: end, line: 1, column: end + 1) }
+            if end < counted {
+                counted = 0
+                line = 1
+                lineStart = 0
+            }
             var index = counted
             if let base = bytes.baseAddress {
                 // Eight bytes at a time: XOR with line feeds turns each one into a zero byte, and
