@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+/// The decoder's fast paths: the inline path with its spill past eight levels, positions from
+/// the resumable locator, one-allocation concatenation, and the `Decodable` bridge's key cursor.
+@Suite struct DecoderInternalsTests {
+    /// A schema whose content-state nests `depth` objects named `n1`, `n2`, … around an int `leaf`.
+    private func nestedSchema(depth: Int) -> Schema {
+        var field = Field(name: "leaf", type: .int, defaultValue: .int(0), minimum: 0, maximum: 9)
+        for level in stride(from: depth, through: 1, by: -1) {
+            field = Field(name: "n\(level)", type: .object(fields: [field]), defaultValue: .object([]))
+        }
+        return Schema(activity: "deep", strictClients: [], versions: [SchemaVersion(version: 1, contentState: [field])])
+    }
+
+    private func nestedPayload(depth: Int, leaf: String, extraKeyAtBottom: Bool = false) -> String {
+        var json = #"{"leaf":\#(leaf)\#(extraKeyAtBottom ? #","odd/key~":1"# : "")}"#
+        for level in stride(from: depth, through: 2, by: -1) { json = #"{"n\#(level)":\#(json)}"# }
+        return #"{"n1":\#(json)}"#
+    }
+
+    @Test(arguments: [1, 7, 8, 9, 12, 20])
+    func pointersAreRightAtEveryDepthIncludingPastTheInlineSteps(depth: Int) throws {
+        let decoder = try ContentStateDecoder(schema: nestedSchema(depth: depth))
+        let result = decoder.decode(contentState: Array(nestedPayload(depth: depth, leaf: "42", extraKeyAtBottom: true).utf8))
+        let path = (1...depth).map { "/n\($0)" }.joined()
+        let invalid = try #require(result.diagnostics.first { $0.code == "invalid-defaulted" })
+        #expect(invalid.pointer == path + "/leaf")
+        let unknown = try #require(result.diagnostics.first { $0.code == "unknown-key" })
+        #expect(unknown.pointer == path + "/odd~1key~0")
+        #expect(unknown.message == "unknown key 'odd/key~' is ignored by app version 1")
+    }
+
+    @Test func pathStaysBalancedAcrossSiblingsAfterADeepValue() throws {
+        // After a value 12 levels down, a sibling at the root must point at the root again.
+        let depth = 12
+        let deep = nestedSchema(depth: depth)
+        let fields = deep.versions[0].contentState + [Field(name: "tail", type: .int, defaultValue: .int(0), maximum: 1)]
+        let schema = Schema(activity: "deep", strictClients: [], versions: [SchemaVersion(version: 1, contentState: fields)])
+        let body = nestedPayload(depth: depth, leaf: "1")
+        let json = String(body.dropLast()) + #","tail":5}"#
+        let result = try ContentStateDecoder(schema: schema).decode(contentState: Array(json.utf8))
+        #expect(result.diagnostics.map(\.pointer) == ["/tail"])
+    }
+
+    @Test func positionsOnLaterLinesAndOutOfOrderStayExact() throws {
+        // Findings come in input order except `defaulted`, which points back at the object's
+        // '{'; the locator must count lines from the start again when asked for an earlier offset.
+        let json = "{\n  \"orderId\": \"A\",\n  \"zzz\": 1,\n  \"courier\": {\n    \"car\": 2\n  }\n}"
+        let result = decodeV2(json)
+        let unknown = result.diagnostics.filter { $0.code == "unknown-key" }
+        #expect(unknown.map { $0.position?.description } == ["3:3", "5:5"])
+        let offsets = ["\"zzz\"", "\"car\""].map { json.range(of: $0).map { json.utf8.distance(from: json.startIndex, to: $0.lowerBound) } }
+        #expect(unknown.map(\.position?.offset) == offsets)
+        let defaulted = try #require(result.diagnostics.first { $0.code == "defaulted" && $0.pointer == "/title" })
+        #expect(defaulted.position?.description == "1:1")
+        let courierName = try #require(result.diagnostics.first { $0.code == "defaulted" && $0.pointer == "/courier/name" })
+        #expect(courierName.position?.description == "4:14")
+        for diagnostic in result.diagnostics {
+            let position = try #require(diagnostic.position)
+            #expect(position == SourcePosition.locate(offset: position.offset, in: Array(json.utf8)))
+        }
+    }
+
+    @Test func locatorAgreesWithACountFromTheStartForEveryOffset() {
+        let text = Array("ab\ncd\n\nefghijklmnop\nq".utf8)
+        text.withUnsafeBytes { bytes in
+            var locator = SourcePosition.Locator()
+            for offset in [0, 1, 2, 3, 9, 4, 20, 6, 7, 21, 22, 30, 0] {
+                let expected = SourcePosition.locate(offset: offset, in: bytes)
+                #expect(locator.position(of: offset, in: bytes) == expected, "offset \(offset)")
+            }
+        }
+    }
+
+    @Test func concatenationJoinsInOrder() {
+        #expect(String.concatenating("", "") == "")
+        #expect(String.concatenating("a", "") == "a")
+        #expect(String.concatenating("unknown key '", "é/~", "' is ignored by app version ", "12") == "unknown key 'é/~' is ignored by app version 12")
+        let long = String(repeating: "x", count: 100)
+        #expect(String.concatenating(long, "/", long) == long + "/" + long)
+    }
+
+    private struct OutOfOrder: Decodable, Equatable {
+        // Declared in an order unlike the schema's, with a key the schema lacks asked twice.
+        var level: Int
+        var title: String
+        var orderId: String
+        var express: Bool
+        var courier: Courier
+        var missing: String?
+        var title2: String?
+
+        struct Courier: Decodable, Equatable {
+            var rating: Double
+            var name: String
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case level, title, orderId, express, courier, missing
+            case title2 = "missing2"
+        }
+    }
+
+    @Test func bridgeFindsKeysInAnyOrder() throws {
+        let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
+        let json = #"{"orderId":"A1","title":"Hi","courier":{"name":"Li","rating":4.5},"express":true,"level":3}"#
+        let (value, _) = try decoder.decode(OutOfOrder.self, contentState: Array(json.utf8))
+        #expect(value == OutOfOrder(level: 3, title: "Hi", orderId: "A1", express: true,
+                                    courier: .init(rating: 4.5, name: "Li"), missing: nil, title2: nil))
+    }
+}
