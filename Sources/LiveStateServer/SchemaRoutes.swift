@@ -116,38 +116,55 @@ struct SchemaRoutes: Sendable {
         }
         let body = try await collectBody(request)
 
-        var members: [Value.Member]
+        // The response is written straight from the results: no `Value` tree per diagnostic.
+        let ok: Bool
+        let versionText: String
+        let decodes: [(version: Int, applies: Bool)]
+        let diagnostics: [Diagnostic]
+        let budget: ByteBudget?
         if var validator {
             validator.options.broadcast = broadcast
             let result = body.withUnsafeReadableBytes { validator.validate($0) }
             let version = validator.decoder.version.version
-            members = [
-                .init("ok", .bool(!result.hasErrors)),
-                .init("schema", .string(id)),
-                .init("version", .int(version)),
-                .init("decodes", .object([.init(String(version), .bool(result.appDecodes))])),
-                .init("diagnostics", .array(result.diagnostics.map(\.jsonValue))),
-                .init("budget", result.budget.jsonValue),
-            ]
+            ok = !result.hasErrors
+            versionText = String(version)
+            decodes = [(version, result.appDecodes)]
+            diagnostics = result.diagnostics
+            budget = result.budget
         } else {
             let validators = entry.validators.map { validator in
                 var copy = validator
                 copy.options.broadcast = broadcast
                 return copy
             }
-            let (results, diagnostics) = body.withUnsafeReadableBytes { bytes in
+            let (results, all) = body.withUnsafeReadableBytes { bytes in
                 PayloadValidator.validateAllVersions(validators, bytes)
             }
-            members = [
-                .init("ok", .bool(!diagnostics.contains { $0.severity == .error })),
-                .init("schema", .string(id)),
-                .init("version", .string("all")),
-                .init("decodes", .object(results.map { Value.Member(String($0.version), .bool($0.result.appDecodes)) })),
-                .init("diagnostics", .array(diagnostics.map(\.jsonValue))),
-                .init("budget", results.last?.result.budget.jsonValue ?? .null),
-            ]
+            ok = !all.contains { $0.severity == .error }
+            versionText = #""all""#
+            decodes = results.map { ($0.version, $0.result.appDecodes) }
+            diagnostics = all
+            budget = results.last?.result.budget
         }
-        return JSONResponse.make(.object(members), capacity: 2048)
+        var writer = JSONWriter(capacity: 2048)
+        writer.append(#"{"ok":"#)
+        writer.append(ok ? "true" : "false")
+        writer.append(#","schema":"#)
+        writer.writeString(id)
+        writer.append(#","version":"#)
+        writer.append(versionText)
+        writer.append(#","decodes":{"#)
+        for (index, decode) in decodes.enumerated() {
+            if index > 0 { writer.append(",") }
+            writer.writeString(String(decode.version))
+            writer.append(decode.applies ? ":true" : ":false")
+        }
+        writer.append(#"},"diagnostics":"#)
+        diagnostics.write(to: &writer)
+        writer.append(#","budget":"#)
+        writer.write(budget?.jsonValue ?? .null)
+        writer.append("}")
+        return JSONResponse.make(bytes: writer.bytes)
     }
 
     // MARK: - POST /v1/schemas/{id}/encode

@@ -37,4 +37,22 @@ import Testing
             scope: .contentState, pointer: "/x")
         #expect(diagnostic.description == "p.json:1:6: warning: unknown key 'x' (at /x) [unknown-key]")
     }
+
+    @Test func writingStraightToAWriterMatchesTheJSONValue() {
+        let diagnostics = [
+            Diagnostic(code: "unknown-key", severity: .warning, message: "key 'a\"b/c' \u{1} é", file: "dir/p.json",
+                       position: SourcePosition(offset: 5, line: 12, column: 345), scope: .contentState, pointer: "/a\"b~1c"),
+            Diagnostic(code: "json-syntax", severity: .error, message: ""),
+            Diagnostic(code: "over-budget", severity: .info, message: "m", scope: .envelope, pointer: ""),
+        ]
+        for count in 0...diagnostics.count {
+            let slice = Array(diagnostics.prefix(count))
+            var direct = JSONWriter()
+            slice.write(to: &direct)
+            var viaTree = JSONWriter()
+            viaTree.write(.array(slice.map(\.jsonValue)))
+            #expect(direct.bytes == viaTree.bytes)
+            #expect(String(decoding: direct.bytes, as: UTF8.self).hasPrefix("["))
+        }
+    }
 }

@@ -14,3 +14,41 @@ extension Diagnostic {
         ])
     }
 }
+
+extension Diagnostic {
+    /// Writes `jsonValue` straight to `writer`, byte for byte the same, without building the
+    /// tree: what the HTTP sidecar does for every diagnostic of every response.
+    /// - Parameter writer: The writer to append to.
+    public func write(to writer: inout JSONWriter) {
+        writer.append(#"{"code":"#)
+        writer.writeString(code)
+        writer.append(#","severity":"#)
+        writer.writeString(severity.rawValue)
+        writer.append(#","message":"#)
+        writer.writeString(message)
+        writer.append(#","file":"#)
+        if let file { writer.writeString(file) } else { writer.append("null") }
+        writer.append(#","line":"#)
+        if let position { writer.append(String(position.line)) } else { writer.append("null") }
+        writer.append(#","column":"#)
+        if let position { writer.append(String(position.column)) } else { writer.append("null") }
+        writer.append(#","scope":"#)
+        if let scope { writer.writeString(scope.rawValue) } else { writer.append("null") }
+        writer.append(#","pointer":"#)
+        if let pointer { writer.writeString(pointer) } else { writer.append("null") }
+        writer.append("}")
+    }
+}
+
+extension [Diagnostic] {
+    /// Writes the diagnostics as a JSON array of `jsonValue` objects, without building the trees.
+    /// - Parameter writer: The writer to append to.
+    public func write(to writer: inout JSONWriter) {
+        writer.append("[")
+        for (index, diagnostic) in enumerated() {
+            if index > 0 { writer.append(",") }
+            diagnostic.write(to: &writer)
+        }
+        writer.append("]")
+    }
+}

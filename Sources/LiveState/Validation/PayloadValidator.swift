@@ -530,10 +530,22 @@ private struct EnvelopeWalk {
             all.append(Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
                                   position: failure.position, scope: .envelope, pointer: nil))
         }
-        // In input order; findings at one offset keep the order they were made in.
-        all = all.enumerated()
-            .sorted { ($0.element.position?.offset ?? 0, $0.offset) < ($1.element.position?.offset ?? 0, $1.offset) }
-            .map(\.element)
+        // In input order; findings at one offset keep the order they were made in. A few
+        // findings are put in order in place (a stable insertion sort, no allocation); many
+        // with a stable sort.
+        if all.count <= 32 {
+            for index in all.indices.dropFirst() {
+                var slot = index
+                while slot > 0, (all[slot - 1].position?.offset ?? 0) > (all[slot].position?.offset ?? 0) {
+                    all.swapAt(slot - 1, slot)
+                    slot -= 1
+                }
+            }
+        } else {
+            all = all.enumerated()
+                .sorted { ($0.element.position?.offset ?? 0, $0.offset) < ($1.element.position?.offset ?? 0, $1.offset) }
+                .map(\.element)
+        }
 
         var budget = ByteBudget(limit: limit, body: bytes.count)
         let decoder = validator.decoder
