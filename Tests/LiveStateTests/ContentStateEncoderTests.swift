@@ -361,6 +361,38 @@ struct StateGenerator {
         #expect(text(writer.bytes) == "[0,7,-7,10,9223372036854775807,-9223372036854775808,1000000]")
     }
 
+    @Test func shortDecimalsAreExactlyTheDescription() {
+        var rng = SplitMix64(state: 0x5EED)
+        var samples: [Double] = [0.1, 0.6, 4.9, 0.0001, 0.00015, 1e-4, 0.3, 0.30000000000000004, 1.005, 4.35, 2.675,
+                                 99_999_999.999999, 999_999_999.5, 123_456_789.125, 0.000999, 1e-4.nextDown, 1e9.nextDown, 0.5]
+        for decimals in 1...8 {
+            let scale = (0..<decimals).reduce(1.0) { value, _ in value * 10 }
+            for _ in 0..<3000 {
+                samples.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng)) / scale)
+                samples.append(Double(Int.random(in: -10_000...10_000, using: &rng)) / scale)
+            }
+        }
+        for _ in 0..<20000 {
+            samples.append(Double.random(in: -1e9...1e9, using: &rng))
+            samples.append(Double.random(in: 0...1, using: &rng))
+            samples.append(Double(bitPattern: UInt64.random(in: 0x3F10_0000_0000_0000...0x41D0_0000_0000_0000, using: &rng)))
+        }
+        var short = 0
+        for double in samples where double.isFinite && double != double.rounded(.towardZero) {
+            var writer = StateWriter(capacity: 8)
+            defer { writer.release() }
+            let extra = writer.writeNumber(double)
+            let written = text(Array(writer.bytes))
+            #expect(written == double.description, "\(double)")
+            #expect(written.utf8.count + extra == ByteBudget.worstCaseNumber(double))
+            var probe = StateWriter(capacity: 8)
+            if probe.writeShortDecimal(double) != nil { short += 1 }
+            probe.release()
+        }
+        // The fast form takes most numbers with few decimals.
+        #expect(short > 20000)
+    }
+
     @Test func membersOutOfOrderWriteTheSameBytes() {
         let inOrder = Value.object([.init("title", .string("a")), .init("progress", .double(0.25)), .init("count", .int(3)), .init("note", .string("n"))])
         let shuffled = Value.object([.init("note", .string("n")), .init("count", .int(3)), .init("title", .string("a")), .init("progress", .double(0.25))])

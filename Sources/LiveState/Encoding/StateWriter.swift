@@ -152,12 +152,65 @@ struct StateWriter {
             writeInt(Int(double))
             return 0
         }
+        let length: Int
+        if let written = writeShortDecimal(double) {
+            length = written
+        } else {
+            length = writeDescription(double)
+        }
+        return ByteBudget.worstCaseNumber(double) &- length
+    }
+
+    /// Appends `double.description`; returns its length.
+    private mutating func writeDescription(_ double: Double) -> Int {
         let text = double.description
         let length = text.utf8.count
         if text.utf8.withContiguousStorageIfAvailable({ append($0.baseAddress!, count: $0.count) }) == nil {
             for byte in text.utf8 { append(byte) }
         }
-        return ByteBudget.worstCaseNumber(double) &- length
+        return length
+    }
+
+    /// Writes a non-integral number of magnitude 1e-4 up to 1e9 that has a unique shortest
+    /// round-trip form with at most 6 decimals (`0.6`, `4.9`, `-0.0125`), exactly as
+    /// `description` writes it, without making a `String`; returns the bytes written, or `nil`
+    /// (nothing written) for any other number.
+    ///
+    /// `n / 10^k` as `Double` is the correctly rounded value of the decimal `n`e-`k`: what any
+    /// correct parser reads. The first `k` at which it is `double` gives the fewest digits; a
+    /// neighbour `n ± 1` that also reads back as `double` would leave the choice to
+    /// `description`'s rules, so that case is left to it.
+    mutating func writeShortDecimal(_ double: Double) -> Int? {
+        let magnitude = double.magnitude
+        guard magnitude >= 1e-4, magnitude < 1e9 else { return nil }
+        // 10^decimals, exact in a Double.
+        var scale = 1.0
+        for decimals in 1...6 {
+            scale *= 10
+            let scaled = (magnitude * scale).rounded()
+            guard scaled / scale == magnitude else { continue }
+            guard (scaled - 1) / scale != magnitude, (scaled + 1) / scale != magnitude else { return nil }
+            var digits = UInt64(scaled)
+            guard digits % 10 != 0 else { return nil }
+            var divisor: UInt64 = 1
+            for _ in 0..<decimals { divisor &*= 10 }
+            let integral = digits / divisor
+            digits %= divisor
+            reserve(32)
+            let start = count
+            if double < 0 { put(UInt8(ascii: "-")) }
+            writeInt(Int(integral))
+            put(UInt8(ascii: "."))
+            var position = count &+ decimals
+            count = position
+            for _ in 0..<decimals {
+                position &-= 1
+                base[position] = UInt8(truncatingIfNeeded: digits % 10) &+ 0x30
+                digits /= 10
+            }
+            return count &- start
+        }
+        return nil
     }
 
     /// Appends an integer's decimal digits.
