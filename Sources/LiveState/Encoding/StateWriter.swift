@@ -276,11 +276,27 @@ struct StateWriter {
         var slashes = 0
         var runStart = 0
         var index = 0
+        if length < 8 {
+            // A short string: its bytes in one word, the rest filled with "A".
+            var word: UInt64 = 0x4141_4141_4141_4141
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: source, byteCount: length) }
+            if !Self.needsAttention(UInt64(littleEndian: word)) { index = length }
+        }
         while index < length {
             if index &+ 8 <= length {
                 let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
                 if !Self.needsAttention(word) {
                     index &+= 8
+                    continue
+                }
+            } else if length >= 8 {
+                // The tail: the string's last 8 bytes, those before `index` (already done)
+                // replaced by "A".
+                let done = UInt64(truncatingIfNeeded: 8 &- (length &- index)) &* 8
+                let word = UInt64(littleEndian: UnsafeRawPointer(source + (length &- 8)).loadUnaligned(as: UInt64.self))
+                let doneMask: UInt64 = done == 0 ? 0 : ~0 >> (64 &- done)
+                if !Self.needsAttention((word & ~doneMask) | (0x4141_4141_4141_4141 & doneMask)) {
+                    index = length
                     continue
                 }
             }
