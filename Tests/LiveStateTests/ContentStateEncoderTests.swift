@@ -583,6 +583,37 @@ struct StateGenerator {
         try check(["a", "b"], succeeds: false)
     }
 
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test func valueEncoderReplacesARepeatedKeyInItsPlace() throws {
+        struct Repeats: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode("a", forKey: AnyKey("title"))
+                try container.encode(2, forKey: AnyKey("count"))
+                try container.encode("b", forKey: AnyKey("title"))
+                try container.encode("k1", forKey: AnyKey("K"))
+                // The Kelvin sign is canonically equivalent to "K": the same key, as before.
+                try container.encode("k2", forKey: AnyKey("\u{212A}"))
+                try container.encode(["x", "y"], forKey: AnyKey("items"))
+                var nested = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("courier"))
+                try nested.encode("Li", forKey: AnyKey("name"))
+                try container.encode(Date(timeIntervalSinceReferenceDate: 3), forKey: AnyKey("count"))
+            }
+        }
+        let tree = try ValueEncoder.encode(Repeats())
+        #expect(tree == .object([
+            .init("title", .string("b")), .init("count", .date(3)), .init("K", .string("k2")),
+            .init("items", .array([.string("x"), .string("y")])), .init("courier", .object([.init("name", .string("Li"))])),
+        ]))
+    }
+
     @Test func aliasesAndRequiredFieldsMatchTheOldWay() throws {
         let schema = Schema(activity: "card", versions: [
             SchemaVersion(version: 1, contentState: [

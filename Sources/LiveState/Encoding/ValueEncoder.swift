@@ -83,10 +83,22 @@ enum ValueEncoder {
             children = []
         }
 
+        /// Whether a key that is not plain ASCII was added: then keys are also compared the
+        /// way `==` does (canonical equivalence), not only byte for byte.
+        private var hasNonASCIIKey = false
+
         /// The position of `key`, added when new; re-encoding a key replaces its value.
         private func slot(forKey key: String) -> Int {
             becomeObject()
-            if let index = keys.firstIndex(of: key) { return index }
+            // Byte for byte first, with the O(1) length as a filter: cheap, and exact for
+            // ASCII keys, which `==` equates only when their bytes are the same.
+            let length = key.utf8.count
+            for index in keys.indices where keys[index].utf8.count == length && FieldEncodingPlan.sameBytes(keys[index], key) {
+                return index
+            }
+            let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
+            if hasNonASCIIKey || !isASCII, let index = keys.firstIndex(of: key) { return index }
+            if !isASCII { hasNonASCIIKey = true }
             keys.append(key)
             children.append(Child(value: .null, node: nil))
             return keys.count - 1
@@ -121,6 +133,7 @@ enum ValueEncoder {
             kind = .object
             keys = []
             children = []
+            hasNonASCIIKey = false
         }
 
         func becomeArray() {
@@ -204,6 +217,12 @@ enum ValueEncoder {
         mutating func encode(_ value: Int) { node.append(.int(value)) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
+            // `Array.encode(to:)` sends every element here, `String`s included: keep those
+            // inline rather than making a node and a single-value container for each.
+            if let string = value as? String {
+                node.append(.string(string))
+                return
+            }
             let index = count
             try ValueEncoder.encode(value, into: node.appendChild(), path: path.appending(IndexKey(index)))
         }
