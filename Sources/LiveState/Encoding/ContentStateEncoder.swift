@@ -236,12 +236,13 @@ public struct ContentStateEncoder: Sendable {
             } else {
                 return nil
             }
-            if !field.accepts(value), field.field.violation(of: value) != nil { return nil }
             if field.skipsNull, case .null = value {
+                // Optional, so valid.
                 worstMembers &+= field.missingWorstCase
                 continue
             }
             if options.elideDefaults, field.elidable, value == field.field.defaultValue {
+                if !field.accepts(value), field.field.violation(of: value) != nil { return nil }
                 diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
                                              pointer: JSONPointer.appending(field.name, to: "")))
                 worstMembers &+= field.missingWorstCase
@@ -251,7 +252,17 @@ public struct ContentStateEncoder: Sendable {
             written &+= 1
             let before = writer.count
             writer.append(field.key)
-            let extra = writer.write(value)
+            let valueStart = writer.count
+            var extra: Int
+            if let checked = writer.writeChecked(value, as: field) {
+                extra = checked
+            } else {
+                // The quick check said no: `violation(of:)` decides, and the value is written
+                // again without checks when it is valid after all (a URL, a date range).
+                writer.rewind(to: valueStart)
+                if field.field.violation(of: value) != nil { return nil }
+                extra = writer.write(value)
+            }
             worstMembers &+= writer.count &- before &+ extra &+ field.keyExtra
         }
         // A member no field took: unknown, or a repeated key. Let the long way say which.

@@ -281,3 +281,83 @@ final class FieldEncodingPlan: Sendable {
         return double
     }
 }
+
+extension StateWriter {
+    /// Writes `value` as `write(_:)` does while checking it like `plan.accepts(_:)`, in the same
+    /// walk. Returns the device's extra bytes, or `nil` as soon as `accepts` would say no; what
+    /// was written is then to be discarded with `rewind(to:)`.
+    mutating func writeChecked(_ value: Value, as plan: FieldEncodingPlan) -> Int? {
+        switch value {
+        case .null:
+            guard plan.isOptional else { return nil }
+            append("null")
+            return 0
+        case .string(let string):
+            switch plan.kind {
+            case .string: guard string.utf8.count <= plan.maxLength else { return nil }
+            case .stringEnum: guard plan.enumStrings.contains(string) else { return nil }
+            default: return nil
+            }
+            return writeString(string)
+        case .int(let int):
+            switch plan.kind {
+            case .int: guard plan.inRange(Double(int)) else { return nil }
+            case .intEnum: guard plan.enumIntegers.contains(int) else { return nil }
+            default: return nil
+            }
+            writeInt(int)
+            return 0
+        case .double(let double):
+            guard plan.kind == .double, double.isFinite, plan.inRange(double) else { return nil }
+            return writeNumber(double)
+        case .date(let double):
+            guard plan.kind == .date, double.isFinite, plan.inRange(double) else { return nil }
+            return writeNumber(double)
+        case .bool(let bool):
+            guard plan.kind == .bool else { return nil }
+            append(bool ? "true" : "false")
+            return 0
+        case .dateRange:
+            return nil
+        case .array(let elements):
+            guard plan.kind == .array, let items = plan.items, elements.count <= plan.maxItems else { return nil }
+            append(UInt8(ascii: "["))
+            var extra = 0
+            var first = true
+            for element in elements {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                guard let written = writeChecked(element, as: items) else { return nil }
+                extra &+= written
+            }
+            append(UInt8(ascii: "]"))
+            return extra
+        case .object(let members):
+            let fields = plan.fields
+            guard plan.kind == .object, fields.count <= 64, members.count <= fields.count else { return nil }
+            append(UInt8(ascii: "{"))
+            var extra = 0
+            var seen: UInt64 = 0
+            var hint = 0
+            for member in members {
+                guard let index = plan.index(of: member.name, hint: hint) else { return nil }
+                let bit: UInt64 = 1 << UInt64(index)
+                guard seen & bit == 0 else { return nil }
+                if seen != 0 { append(UInt8(ascii: ",")) }
+                seen |= bit
+                hint = index &+ 1
+                extra &+= writeString(member.name)
+                append(UInt8(ascii: ":"))
+                guard let written = writeChecked(member.value, as: fields[index]) else { return nil }
+                extra &+= written
+            }
+            if members.count < fields.count {
+                for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
+                    return nil
+                }
+            }
+            append(UInt8(ascii: "}"))
+            return extra
+        }
+    }
+}

@@ -51,6 +51,12 @@ struct StateWriter {
         capacity = newCapacity
     }
 
+    /// Drops what was written after `position`.
+    mutating func rewind(to position: Int) {
+        precondition(position >= 0 && position <= count)
+        count = position
+    }
+
     /// Appends one byte (room reserved by the caller).
     @inline(__always)
     private mutating func put(_ byte: UInt8) {
