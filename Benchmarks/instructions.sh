@@ -59,3 +59,4 @@ for payload in cs200 cs600 cs4k; do row serialization "$payload" value serializa
 row body body600 body jsondecoder-body foundation
 row lint body600 lint jsondecoder-body foundation
 for payload in cs200 cs600 cs4k; do row encode "$payload" encoder jsonencoder foundation; done
+for payload in cs200 cs600 cs4k; do row encode-value "$payload" encoder-value jsonencoder foundation; done

@@ -282,3 +282,351 @@ struct StateGenerator {
         #expect(fitted > 50)
     }
 }
+
+/// The one-pass writer: strings copied in runs found 8 bytes at a time, numbers without
+/// `String`, members found by position, and the device's worst case measured while writing.
+@Suite struct OnePassEncodingTests {
+    /// JSON string escaping the plain way, one byte at a time: what the writer must match.
+    func referenceString(_ string: String) -> String {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+            case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+            case 0x0A: out += Array("\\n".utf8)
+            case 0x0D: out += Array("\\r".utf8)
+            case 0x09: out += Array("\\t".utf8)
+            case 0x08: out += Array("\\b".utf8)
+            case 0x0C: out += Array("\\f".utf8)
+            case 0..<0x20: out += Array(("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func written(_ string: String) -> (text: String, slashes: Int) {
+        var writer = StateWriter(capacity: 4)
+        defer { writer.release() }
+        let slashes = writer.writeString(string)
+        return (text(Array(writer.bytes)), slashes)
+    }
+
+    @Test func escapesOnlyWhatJSONRequiresAtEveryPosition() {
+        #expect(written("").text == #""""#)
+        #expect(written("a/b").text == #""a/b""#)
+        #expect(written("a/b").slashes == 1)
+        #expect(written("say \"hi\"\\ now\n\t\r\u{8}\u{C}\u{1}\u{1F}").text == #""say \"hi\"\\ now\n\t\r\b\f\u0001\u001f""#)
+        #expect(written("é😀 über/straße").text == "\"é😀 über/straße\"")
+        // Every special byte at every offset of strings from 0 to 40 bytes: both the
+        // 8-byte words and the tail.
+        let specials: [String] = ["\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "\u{7F}"]
+        for length in 0...40 {
+            for special in specials {
+                for offset in stride(from: 0, through: length, by: 3) {
+                    let plain = String(repeating: "x", count: length)
+                    let index = plain.index(plain.startIndex, offsetBy: offset)
+                    let string = String(plain[..<index]) + special + String(plain[index...])
+                    let result = written(string)
+                    #expect(result.text == referenceString(string), "\(string.debugDescription)")
+                    #expect(result.slashes == string.utf8.count { $0 == UInt8(ascii: "/") })
+                    #expect(result.text.utf8.count + result.slashes == ByteBudget.escapedLength(string))
+                }
+            }
+        }
+    }
+
+    @Test func writesNumbersAsBefore() {
+        func number(_ double: Double) -> String {
+            var writer = JSONWriter()
+            writer.writeNumber(double)
+            return text(writer.bytes)
+        }
+        #expect(number(0.1) == "0.1")
+        #expect(number(1e-7) == "1e-07")
+        #expect(number(-0.0) == "-0")
+        #expect(number(1e21) == "1e+21")
+        #expect(number(9_007_199_254_740_991) == "9007199254740991")
+        #expect(number(-9_007_199_254_740_991) == "-9007199254740991")
+        #expect(number(9_007_199_254_740_992) == "9007199254740992.0")
+        #expect(number(.nan) == "null")
+        #expect(number(-.infinity) == "null")
+        #expect(number(752000000) == "752000000")
+        #expect(number(-3) == "-3")
+        #expect(number(0.6) == "0.6")
+        #expect(number(.leastNonzeroMagnitude) == "5e-324")
+        var writer = JSONWriter()
+        writer.write(.array([.int(0), .int(7), .int(-7), .int(10), .int(Int.max), .int(Int.min), .int(1_000_000)]))
+        #expect(text(writer.bytes) == "[0,7,-7,10,9223372036854775807,-9223372036854775808,1000000]")
+    }
+
+    @Test func shortDecimalsAreExactlyTheDescription() {
+        var rng = SplitMix64(state: 0x5EED)
+        var samples: [Double] = [0.1, 0.6, 4.9, 0.0001, 0.00015, 1e-4, 0.3, 0.30000000000000004, 1.005, 4.35, 2.675,
+                                 99_999_999.999999, 999_999_999.5, 123_456_789.125, 0.000999, 1e-4.nextDown, 1e9.nextDown, 0.5]
+        for decimals in 1...8 {
+            let scale = (0..<decimals).reduce(1.0) { value, _ in value * 10 }
+            for _ in 0..<3000 {
+                samples.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng)) / scale)
+                samples.append(Double(Int.random(in: -10_000...10_000, using: &rng)) / scale)
+            }
+        }
+        for _ in 0..<20000 {
+            samples.append(Double.random(in: -1e9...1e9, using: &rng))
+            samples.append(Double.random(in: 0...1, using: &rng))
+            samples.append(Double(bitPattern: UInt64.random(in: 0x3F10_0000_0000_0000...0x41D0_0000_0000_0000, using: &rng)))
+        }
+        var short = 0
+        for double in samples where double.isFinite && double != double.rounded(.towardZero) {
+            var writer = StateWriter(capacity: 8)
+            defer { writer.release() }
+            let extra = writer.writeNumber(double)
+            let written = text(Array(writer.bytes))
+            #expect(written == double.description, "\(double)")
+            #expect(written.utf8.count + extra == ByteBudget.worstCaseNumber(double))
+            var probe = StateWriter(capacity: 8)
+            if probe.writeShortDecimal(double) != nil { short += 1 }
+            probe.release()
+        }
+        // The fast form takes most numbers with few decimals.
+        #expect(short > 20000)
+    }
+
+    @Test func membersOutOfOrderWriteTheSameBytes() {
+        let inOrder = Value.object([.init("title", .string("a")), .init("progress", .double(0.25)), .init("count", .int(3)), .init("note", .string("n"))])
+        let shuffled = Value.object([.init("note", .string("n")), .init("count", .int(3)), .init("title", .string("a")), .init("progress", .double(0.25))])
+        let first = encoder().encode(inOrder)
+        let second = encoder().encode(shuffled)
+        #expect(first.succeeded)
+        #expect(first == second)
+        #expect(text(first.bytes).hasPrefix(#"{"title":"a","progress":0.25,"count":3,"#))
+    }
+
+    @Test func aRepeatedMemberKeepsTheFirstValue() {
+        let result = encoder().encode(.object([.init("title", .string("first")), .init("title", .string("second"))]))
+        #expect(result.succeeded, "\(result.diagnostics)")
+        #expect(text(result.bytes).hasPrefix(#"{"title":"first","#))
+    }
+
+    @Test func invalidNestedValuesAreRefusedWithTheirPlace() {
+        let result = encoder().encode(.object([
+            .init("courier", .object([.init("name", .string("Li")), .init("rating", .double(9))])),
+            .init("items", .array([.string("ok"), .int(3)])),
+            .init("level", .int(7)),
+        ]))
+        #expect(result.bytes.isEmpty)
+        #expect(result.diagnostics.map(\.message) == [
+            "'level': the integer 7 is not one of 1, 2, 3",
+            "'courier': /rating: 9 is greater than maximum 5",
+            "'items': /1: expected a string, found the integer 3",
+        ])
+    }
+
+    @Test func worstCaseMeasuredWhileWritingMatchesTheDeviceState() throws {
+        var generator = StateGenerator(rng: .init(state: 99))
+        let decoder = try ContentStateDecoder(schema: encodingSchema, version: 2)
+        for options in [ContentStateEncoder.Options(), .init(elideDefaults: true)] {
+            let encoder = encoder(options)
+            for _ in 0..<300 {
+                guard case .object(var members) = generator.state(encoder.version) else { continue }
+                members.shuffle(using: &generator.rng)
+                let result = encoder.encode(.object(members))
+                #expect(result.succeeded, "\(result.diagnostics)")
+                guard let state = decoder.decode(contentState: result.bytes).state else {
+                    Issue.record("\(text(result.bytes)) does not decode")
+                    continue
+                }
+                #expect(result.budget?.deviceWorstCase == ByteBudget.deviceWorstCase(state), "\(text(result.bytes))")
+                #expect(result.budget?.contentState == result.bytes.count)
+                // The long way (every field checked, then written) writes the same.
+                let slow = encoder.write(encoder.fullState(Self.inSchemaOrder(members, encoder)).filter { member in
+                    !(member.value.isNull && encoder.version.field(member.name)?.defaultValue == nil)
+                        && !(options.elideDefaults && encoder.elidable.contains(member.name) && encoder.version.field(member.name)?.defaultValue == member.value)
+                }, envelope: nil)
+                #expect(slow.bytes == result.bytes)
+                #expect(slow.budget.worstCase == result.budget?.deviceWorstCase)
+            }
+        }
+    }
+
+    static func inSchemaOrder(_ members: [Value.Member], _ encoder: ContentStateEncoder) -> [Value.Member] {
+        encoder.version.contentState.compactMap { field in members.first { $0.name == field.name } }
+    }
+
+    @Test func specialNumbersAndSlashesCountInTheWorstCase() throws {
+        let state = Value.object([
+            .init("title", .string("a/b/c")), .init("progress", .double(0.1)), .init("count", .int(-5)),
+            .init("eta", .date(-0.0)), .init("window", .dateRange(lower: 1e-7, upper: 1e21)),
+            .init("status", .string("on/way")), .init("link", .string("https://example.com/a/b")),
+        ])
+        let result = encoder().encode(state)
+        #expect(result.succeeded, "\(result.diagnostics)")
+        #expect(text(result.bytes).contains(#""eta":-0,"window":[1e-07,1e+21],"link":"https://example.com/a/b","status":"on/way""#))
+        let decoded = try ContentStateDecoder(schema: encodingSchema, version: 2).decode(contentState: result.bytes)
+        #expect(result.budget?.deviceWorstCase == decoded.state.map(ByteBudget.deviceWorstCase))
+    }
+
+    @Test func overBudgetWithoutFitStillWritesAndMeasures() {
+        let result = encoder().encode(.object([.init("note", .string(String(repeating: "/", count: 2100)))]))
+        #expect(!result.succeeded)
+        #expect(!result.bytes.isEmpty)
+        #expect(result.diagnostics.map(\.code) == ["over-budget"])
+        // 2100 escaped slashes, and the left-out `"window":null` and `"link":null` with their commas.
+        #expect(result.budget?.deviceWorstCase == result.bytes.count + 2100 + 26)
+    }
+}
+
+/// The `Encodable` path completes the encoded tree against the version directly; whatever
+/// it cannot take as it is goes through `readState`, as before. Both must agree with the old
+/// way: write the tree as JSON, read it back with `readState`, encode what it read.
+@Suite struct EncodableConformanceTests {
+    func theOldWay<T: Encodable>(_ encoder: ContentStateEncoder, _ value: T, envelope: ContentStateEncoder.Envelope? = nil) throws -> EncodeResult {
+        let tree = try ValueEncoder.encode(value)
+        var writer = JSONWriter()
+        writer.write(tree)
+        let (state, problems) = encoder.readState(writer.bytes)
+        var result = envelope.map { encoder.encodePayload(state ?? .object([]), envelope: $0) } ?? encoder.encode(state ?? .object([]))
+        result.diagnostics = problems + result.diagnostics
+        if state == nil { result.bytes = [] }
+        return result
+    }
+
+    func check<T: Encodable>(_ value: T, _ encoder: ContentStateEncoder = encoder(), succeeds: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let new = try encoder.encode(value)
+        let old = try theOldWay(encoder, value)
+        #expect(new == old, "\(new.diagnostics) vs \(old.diagnostics)", sourceLocation: sourceLocation)
+        #expect(new.succeeded == succeeds, "\(new.diagnostics)", sourceLocation: sourceLocation)
+        let envelope = ContentStateEncoder.Envelope(event: "update", timestamp: 1795000000)
+        #expect(try encoder.encode(value, envelope: envelope) == theOldWay(encoder, value, envelope: envelope), sourceLocation: sourceLocation)
+    }
+
+    struct Courier: Encodable { var name = "Li"; var rating = 4.5 }
+    enum Status: String, Encodable { case pending, onTheWay = "on/way", done, lost }
+
+    @Test func validStatesMatchTheOldWay() throws {
+        struct Full: Encodable {
+            var title = "Hi \"there\" / é"
+            var progress = 0.1
+            var count = -3
+            var express = true
+            var eta = Date(timeIntervalSinceReferenceDate: 12.5)
+            var window: ClosedRange<Date>? = Date(timeIntervalSinceReferenceDate: 1)...Date(timeIntervalSinceReferenceDate: 2)
+            var link: URL? = URL(string: "https://example.com/x?y=1")
+            var status = Status.onTheWay
+            var level = 3
+            var courier = Courier()
+            var items = ["a", "b/c"]
+            var note: String?
+            var badge = "gold"
+        }
+        try check(Full(), succeeds: true)
+        struct Reordered: Encodable { var items = ["x"]; var courier = Courier(); var title = "t" }
+        try check(Reordered(), succeeds: true)
+        struct Numbers: Encodable { var progress = 1; var eta = 5.0; var count: Int8 = 4; var window = [3, 4] }
+        try check(Numbers(), succeeds: true)
+        struct Nulls: Encodable {
+            var note: String? = nil
+            var link: URL? = nil
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(note, forKey: .note)
+                try container.encode(link, forKey: .link)
+            }
+            enum CodingKeys: String, CodingKey { case note, link }
+        }
+        try check(Nulls(), succeeds: true)
+        struct Empty: Encodable {}
+        try check(Empty(), succeeds: true)
+        struct PartialCourier: Encodable { struct Name: Encodable { var name = "Bo" }; var courier = Name() }
+        try check(PartialCourier(), succeeds: true)
+    }
+
+    @Test func problemsMatchTheOldWay() throws {
+        struct WrongType: Encodable { var title = 5 }
+        try check(WrongType(), succeeds: false)
+        struct OutOfRange: Encodable { var progress = 2.0; var count = 5000 }
+        try check(OutOfRange(), succeeds: false)
+        struct UnknownEnum: Encodable { var status = Status.lost; var level = 9 }
+        try check(UnknownEnum(), succeeds: false)
+        struct Unknown: Encodable { var title = "x"; var extra = 1 }
+        try check(Unknown(), succeeds: false)
+        struct NestedUnknown: Encodable { struct C: Encodable { var name = "a"; var age = 3 }; var courier = C() }
+        try check(NestedUnknown(), succeeds: false)
+        struct Reversed: Encodable { var window = Date(timeIntervalSinceReferenceDate: 5)...Date(timeIntervalSinceReferenceDate: 5) ; var eta = Date(timeIntervalSinceReferenceDate: 2e9) }
+        try check(Reversed(), succeeds: true)
+        struct ShortRange: Encodable { var window = [1.0] }
+        try check(ShortRange(), succeeds: false)
+        struct BadURL: Encodable { var link = "not a url" }
+        try check(BadURL(), succeeds: false)
+        struct TooMany: Encodable { var items = Array(repeating: "x", count: 61) }
+        try check(TooMany(), succeeds: false)
+        struct TooLong: Encodable { var title = String(repeating: "y", count: 65) }
+        try check(TooLong(), succeeds: false)
+        struct FractionalInt: Encodable { var count = 2.5 }
+        try check(FractionalInt(), succeeds: false)
+        struct IntegralDoubleForInt: Encodable { var count = 2.0 }
+        try check(IntegralDoubleForInt(), succeeds: true)
+        struct NegativeZero: Encodable { var progress = -0.0; var eta = -0.0 }
+        try check(NegativeZero(), succeeds: true)
+        struct NotFinite: Encodable { var progress = Double.nan }
+        try check(NotFinite(), succeeds: false)
+        struct NullRequired: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encodeNil(forKey: .title)
+            }
+            enum Key: String, CodingKey { case title }
+        }
+        try check(NullRequired(), succeeds: false)
+        try check(3, succeeds: false)
+        try check(["a", "b"], succeeds: false)
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test func valueEncoderReplacesARepeatedKeyInItsPlace() throws {
+        struct Repeats: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode("a", forKey: AnyKey("title"))
+                try container.encode(2, forKey: AnyKey("count"))
+                try container.encode("b", forKey: AnyKey("title"))
+                try container.encode("k1", forKey: AnyKey("K"))
+                // The Kelvin sign is canonically equivalent to "K": the same key, as before.
+                try container.encode("k2", forKey: AnyKey("\u{212A}"))
+                try container.encode(["x", "y"], forKey: AnyKey("items"))
+                var nested = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("courier"))
+                try nested.encode("Li", forKey: AnyKey("name"))
+                try container.encode(Date(timeIntervalSinceReferenceDate: 3), forKey: AnyKey("count"))
+            }
+        }
+        let tree = try ValueEncoder.encode(Repeats())
+        #expect(tree == .object([
+            .init("title", .string("b")), .init("count", .date(3)), .init("K", .string("k2")),
+            .init("items", .array([.string("x"), .string("y")])), .init("courier", .object([.init("name", .string("Li"))])),
+        ]))
+    }
+
+    @Test func aliasesAndRequiredFieldsMatchTheOldWay() throws {
+        let schema = Schema(activity: "card", versions: [
+            SchemaVersion(version: 1, contentState: [
+                Field(name: "title", type: .string),
+                Field(name: "subtitle", type: .string, defaultValue: .string(""), aliases: ["subTitle"]),
+            ]),
+        ])
+        let encoder = try ContentStateEncoder(schema: schema)
+        struct Aliased: Encodable { var title = "a"; var subTitle = "b" }
+        try check(Aliased(), encoder, succeeds: true)
+        struct Missing: Encodable { var subtitle = "b" }
+        try check(Missing(), encoder, succeeds: false)
+        struct Both: Encodable { var title = "a"; var subtitle = "c" }
+        try check(Both(), encoder, succeeds: true)
+    }
+}

@@ -7,7 +7,7 @@
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
 // Arguments: CONTENDER (value, struct, body, lint, jsondecoder, jsondecoder-body,
-// serialization, encoder, jsonencoder; default value),
+// serialization, encoder, encoder-value, jsonencoder; default value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
 // (the ones Swift cannot store inline) and the containers.
@@ -69,6 +69,10 @@ case "encoder", "jsonencoder":
     } else {
         for _ in 0..<count { checksum &+= try! jsonEncoder.encode(state).count }
     }
+case "encoder-value":
+    // The Value path: the state decoded once into a tree, then written COUNT times.
+    guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
+    for _ in 0..<count { checksum &+= encoder.encode(state).bytes.count }
 case "jsondecoder":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
 case "jsondecoder-body":
@@ -76,6 +80,6 @@ case "jsondecoder-body":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': value, struct, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': value, struct, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")

@@ -86,6 +86,11 @@ public struct ContentStateEncoder: Sendable {
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
+    /// The version's fields compiled for writing, in schema order.
+    let plan: [FieldEncodingPlan]
+    /// Each field's value when its key is missing (`.null` for a required one), in schema
+    /// order: how the decoder starts a state.
+    let initialMembers: [Value.Member]
 
     /// Creates an encoder for one version of a schema.
     /// - Parameters:
@@ -104,6 +109,9 @@ public struct ContentStateEncoder: Sendable {
         self.elidable = Self.elidableFields(schema: schema, version: found)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [found])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
+        let elidable = self.elidable
+        self.plan = found.contentState.map { FieldEncodingPlan($0, elidable: elidable.contains($0.name)) }
+        self.initialMembers = found.contentState.map { Value.Member($0.name, $0.missingValue ?? .null) }
     }
 
     /// The top-level fields of `version` whose default may be left out: every version of the
@@ -150,6 +158,12 @@ public struct ContentStateEncoder: Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode<T: Encodable>(_ value: T, envelope: Envelope? = nil) throws -> EncodeResult {
         let tree = try ValueEncoder.encode(value)
+        // The common case: the tree fits the version, and completing it here gives the state
+        // `readState` would read from its JSON. Anything `readState` would report on takes the
+        // long way below, for the same diagnostics.
+        if let state = FieldEncodingPlan.conformObject(tree, fields: plan, initialMembers: initialMembers) {
+            return encode(state, envelope: envelope)
+        }
         var writer = JSONWriter()
         writer.write(tree)
         let (state, problems) = readState(writer.bytes)
@@ -184,10 +198,99 @@ public struct ContentStateEncoder: Sendable {
     }
 
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
-        var diagnostics: [Diagnostic] = []
         guard case .object(let given) = state else {
             return EncodeResult(bytes: [], diagnostics: [Self.error(.invalidState, "the state must be an object")])
         }
+        if let result = encodeInOnePass(given, envelope: envelope) { return result }
+        return encodeChecked(given, envelope: envelope)
+    }
+
+    /// Writes a valid state in one walk: each field found (members mostly come in schema
+    /// order), checked, written, and measured for the device's worst case as it is written.
+    ///
+    /// Returns `nil` whenever the state needs a diagnostic other than `elided-default` or an
+    /// over-budget error, or has to be fitted: `encodeChecked` then does it all, the long way,
+    /// with the same outcome for a valid state.
+    private func encodeInOnePass(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult? {
+        let fields = plan
+        guard given.count <= fields.count else { return nil }
+        var writer = StateWriter(capacity: envelope == nil ? 1024 : 1280)
+        defer { writer.release() }
+        writeHead(envelope, into: &writer)
+        let start = writer.count
+        writer.append(UInt8(ascii: "{"))
+        var diagnostics: [Diagnostic] = []
+        var matched = 0
+        var hint = 0
+        var written = 0
+        // The device's worst case for every member, written or left out: key, colon, value.
+        var worstMembers = 0
+        for field in fields {
+            let value: Value
+            if let index = Self.index(of: field.name, in: given, hint: hint) {
+                value = given[index].value
+                matched &+= 1
+                hint = index &+ 1
+            } else if let missing = field.missingValue {
+                value = missing
+            } else {
+                return nil
+            }
+            if field.skipsNull, case .null = value {
+                // Optional, so valid.
+                worstMembers &+= field.missingWorstCase
+                continue
+            }
+            if options.elideDefaults, field.elidable, value == field.field.defaultValue {
+                if !field.accepts(value), field.field.violation(of: value) != nil { return nil }
+                diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
+                                             pointer: JSONPointer.appending(field.name, to: "")))
+                worstMembers &+= field.missingWorstCase
+                continue
+            }
+            if written > 0 { writer.append(UInt8(ascii: ",")) }
+            written &+= 1
+            let before = writer.count
+            writer.append(field.key)
+            let valueStart = writer.count
+            var extra: Int
+            if let checked = writer.writeChecked(value, as: field) {
+                extra = checked
+            } else {
+                // The quick check said no: `violation(of:)` decides, and the value is written
+                // again without checks when it is valid after all (a URL, a date range).
+                writer.rewind(to: valueStart)
+                if field.field.violation(of: value) != nil { return nil }
+                extra = writer.write(value)
+            }
+            worstMembers &+= writer.count &- before &+ extra &+ field.keyExtra
+        }
+        // A member no field took: unknown, or a repeated key. Let the long way say which.
+        guard matched == given.count else { return nil }
+        writer.append(UInt8(ascii: "}"))
+        let contentState = writer.count &- start
+        if envelope != nil { writer.append("}}") }
+        let budget = Measure(limit: options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit,
+                             body: writer.count, contentState: contentState,
+                             worstCase: 2 + max(0, fields.count - 1) + worstMembers)
+        if !budget.fits {
+            if options.fit { return nil }
+            diagnostics.append(Self.error(.overBudget, budget.overMessage(fitted: false)))
+        }
+        return EncodeResult(bytes: writer.array, diagnostics: diagnostics, budget: budget.byteBudget)
+    }
+
+    /// The index of the member called `name`, trying `hint` first.
+    @inline(__always)
+    private static func index(of name: String, in members: [Value.Member], hint: Int) -> Int? {
+        let count = members.count
+        if hint < count, members[hint].name == name { return hint }
+        return members.firstIndex { $0.name == name }
+    }
+
+    /// Checks the state field by field, reports every problem, then elides, writes and fits.
+    private func encodeChecked(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult {
+        var diagnostics: [Diagnostic] = []
         // Every field in schema order; missing ones take their defaults.
         var members: [Value.Member] = []
         members.reserveCapacity(version.contentState.count)
@@ -268,45 +371,50 @@ public struct ContentStateEncoder: Sendable {
     }
 
     func write(_ members: [Value.Member], envelope: Envelope?) -> Written {
-        var writer = JSONWriter(capacity: 512)
-        if let envelope {
-            writer.append(#"{"aps":{"timestamp":"#)
-            writer.append(String(envelope.timestamp))
-            writer.append(#","event":"#)
-            writer.writeString(envelope.event)
-            if envelope.event == "start" {
-                if let type = schema.attributesType {
-                    writer.append(#","attributes-type":"#)
-                    writer.writeString(type)
-                }
-                writer.append(#","attributes":"#)
-                writer.write(envelope.attributes ?? .object([]))
-            }
-            if let alert = envelope.alert {
-                writer.append(#","alert":"#)
-                writer.write(alert)
-            }
-            if let relevanceScore = envelope.relevanceScore {
-                writer.append(#","relevance-score":"#)
-                writer.writeNumber(relevanceScore)
-            }
-            if let staleDate = envelope.staleDate {
-                writer.append(#","stale-date":"#)
-                writer.append(String(staleDate))
-            }
-            if let dismissalDate = envelope.dismissalDate {
-                writer.append(#","dismissal-date":"#)
-                writer.append(String(dismissalDate))
-            }
-            writer.append(#","content-state":"#)
-        }
-        let start = writer.bytes.count
-        writer.write(.object(members))
-        let contentState = writer.bytes.count - start
+        var writer = StateWriter(capacity: envelope == nil ? 1024 : 1280)
+        defer { writer.release() }
+        writeHead(envelope, into: &writer)
+        let start = writer.count
+        _ = writer.write(.object(members))
+        let contentState = writer.count - start
         if envelope != nil { writer.append("}}") }
         let limit = options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
         let worstCase = ByteBudget.deviceWorstCase(.object(fullState(members)))
-        return Written(bytes: writer.bytes, budget: Measure(limit: limit, body: writer.bytes.count, contentState: contentState, worstCase: worstCase))
+        return Written(bytes: writer.array, budget: Measure(limit: limit, body: writer.count, contentState: contentState, worstCase: worstCase))
+    }
+
+    /// Writes the `aps` keys before the content-state, up to `"content-state":`.
+    private func writeHead(_ envelope: Envelope?, into writer: inout StateWriter) {
+        guard let envelope else { return }
+        writer.append(#"{"aps":{"timestamp":"#)
+        writer.writeInt(envelope.timestamp)
+        writer.append(#","event":"#)
+        _ = writer.writeString(envelope.event)
+        if envelope.event == "start" {
+            if let type = schema.attributesType {
+                writer.append(#","attributes-type":"#)
+                _ = writer.writeString(type)
+            }
+            writer.append(#","attributes":"#)
+            _ = writer.write(envelope.attributes ?? .object([]))
+        }
+        if let alert = envelope.alert {
+            writer.append(#","alert":"#)
+            _ = writer.write(alert)
+        }
+        if let relevanceScore = envelope.relevanceScore {
+            writer.append(#","relevance-score":"#)
+            _ = writer.writeNumber(relevanceScore)
+        }
+        if let staleDate = envelope.staleDate {
+            writer.append(#","stale-date":"#)
+            writer.writeInt(staleDate)
+        }
+        if let dismissalDate = envelope.dismissalDate {
+            writer.append(#","dismissal-date":"#)
+            writer.writeInt(dismissalDate)
+        }
+        writer.append(#","content-state":"#)
     }
 
     /// The state the device decodes from `members`: left-out fields take their defaults.

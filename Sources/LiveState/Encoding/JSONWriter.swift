@@ -14,35 +14,10 @@ public struct JSONWriter: Sendable {
     /// Appends a value.
     /// - Parameter value: The value; objects keep their member order.
     public mutating func write(_ value: Value) {
-        switch value {
-        case .null: append("null")
-        case .bool(let bool): append(bool ? "true" : "false")
-        case .int(let int): append(String(int))
-        case .double(let double), .date(let double): writeNumber(double)
-        case .string(let string): writeString(string)
-        case .dateRange(let lower, let upper):
-            bytes.append(UInt8(ascii: "["))
-            writeNumber(lower)
-            bytes.append(UInt8(ascii: ","))
-            writeNumber(upper)
-            bytes.append(UInt8(ascii: "]"))
-        case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(member.name)
-                bytes.append(UInt8(ascii: ":"))
-                write(member.value)
-            }
-            bytes.append(UInt8(ascii: "}"))
-        }
+        var writer = StateWriter(capacity: 256)
+        defer { writer.release() }
+        _ = writer.write(value)
+        bytes.append(contentsOf: writer.bytes)
     }
 
     /// Appends a finite number in its shortest round-trip form (`0.6`, `752000000`, `1e-07`).
@@ -51,19 +26,10 @@ public struct JSONWriter: Sendable {
     /// JSON cannot carry, are written as `null`.
     /// - Parameter double: The number.
     public mutating func writeNumber(_ double: Double) {
-        guard double.isFinite else {
-            append("null")
-            return
-        }
-        if double == double.rounded(.towardZero), abs(double) < 9_007_199_254_740_992 {
-            if double == 0 && double.sign == .minus {
-                append("-0")
-            } else {
-                append(String(Int64(double)))
-            }
-            return
-        }
-        append(double.description)
+        var writer = StateWriter(capacity: 32)
+        defer { writer.release() }
+        _ = writer.writeNumber(double)
+        bytes.append(contentsOf: writer.bytes)
     }
 
     /// Appends a string literal with the escapes JSON requires and no others.
@@ -72,38 +38,10 @@ public struct JSONWriter: Sendable {
     /// characters stop the copy.
     /// - Parameter string: The string.
     public mutating func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                writeEscape(byte)
-                runStart = index + 1
-            }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends the escape of one byte that JSON does not allow raw in a string.
-    private mutating func writeEscape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): append("\\\"")
-        case UInt8(ascii: "\\"): append("\\\\")
-        case 0x0A: append("\\n")
-        case 0x0D: append("\\r")
-        case 0x09: append("\\t")
-        case 0x08: append("\\b")
-        case 0x0C: append("\\f")
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            append("\\u00")
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0x0F)])
-        }
+        var writer = StateWriter(capacity: string.utf8.count + 16)
+        defer { writer.release() }
+        _ = writer.writeString(string)
+        bytes.append(contentsOf: writer.bytes)
     }
 
     /// Appends raw text.

@@ -7,90 +7,161 @@ import Foundation
 enum ValueEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> Value {
         let root = Node()
-        try encode(value, into: root, codingPath: [])
+        try encode(value, into: root, path: CodingPath(base: [], last: nil))
         return root.value
     }
 
     /// Encodes `value` into `node`, with the special cases for `Date` and `URL`.
     static func encode<T: Encodable>(_ value: T, into node: Node, codingPath: [any CodingKey]) throws {
+        try encode(value, into: node, path: CodingPath(base: codingPath, last: nil))
+    }
+
+    static func encode<T: Encodable>(_ value: T, into node: Node, path: CodingPath) throws {
         if let date = value as? Date {
-            node.content = .scalar(.date(date.timeIntervalSinceReferenceDate))
+            node.setScalar(.date(date.timeIntervalSinceReferenceDate))
             return
         }
         if let url = value as? URL {
-            node.content = .scalar(.string(url.absoluteString))
+            node.setScalar(.string(url.absoluteString))
             return
         }
-        try value.encode(to: TreeEncoder(node: node, codingPath: codingPath))
+        try value.encode(to: TreeEncoder(node: node, path: path))
+    }
+
+    /// A coding path made into an array only when someone asks for it: most values never do.
+    struct CodingPath {
+        var base: [any CodingKey]
+        var last: (any CodingKey)?
+
+        var keys: [any CodingKey] {
+            guard let last else { return base }
+            return base + [last]
+        }
+
+        func appending(_ key: any CodingKey) -> CodingPath {
+            CodingPath(base: keys, last: key)
+        }
     }
 
     /// A value being built: a scalar, or a container whose children are still being encoded.
+    /// A member or element set to a scalar keeps it inline, without a node of its own.
     final class Node {
-        enum Content {
-            case empty
-            case scalar(Value)
-            case array([Node])
-            case object([(String, Node)])
+        enum Kind {
+            case empty, scalar, array, object
         }
 
-        var content: Content = .empty
+        /// One member or element: a finished scalar, or a node still being encoded.
+        struct Child {
+            var value: Value
+            var node: Node?
+
+            var finished: Value { node?.value ?? value }
+        }
+
+        var kind = Kind.empty
+        var scalar = Value.null
+        var keys: [String] = []
+        var children: [Child] = []
 
         var value: Value {
-            switch content {
+            switch kind {
             case .empty: return .object([])
-            case .scalar(let value): return value
-            case .array(let nodes): return .array(nodes.map(\.value))
-            case .object(let members): return .object(members.map { .init($0.0, $0.1.value) })
+            case .scalar: return scalar
+            case .array: return .array(children.map(\.finished))
+            case .object:
+                var members: [Value.Member] = []
+                members.reserveCapacity(keys.count)
+                for index in keys.indices { members.append(.init(keys[index], children[index].finished)) }
+                return .object(members)
             }
         }
 
+        func setScalar(_ value: Value) {
+            kind = .scalar
+            scalar = value
+            keys = []
+            children = []
+        }
+
+        /// Whether a key that is not plain ASCII was added: then keys are also compared the
+        /// way `==` does (canonical equivalence), not only byte for byte.
+        private var hasNonASCIIKey = false
+
+        /// The position of `key`, added when new; re-encoding a key replaces its value.
+        private func slot(forKey key: String) -> Int {
+            becomeObject()
+            // Byte for byte first, with the O(1) length as a filter: cheap, and exact for
+            // ASCII keys, which `==` equates only when their bytes are the same.
+            let length = key.utf8.count
+            for index in keys.indices where keys[index].utf8.count == length && FieldEncodingPlan.sameBytes(keys[index], key) {
+                return index
+            }
+            let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
+            if hasNonASCIIKey || !isASCII, let index = keys.firstIndex(of: key) { return index }
+            if !isASCII { hasNonASCIIKey = true }
+            keys.append(key)
+            children.append(Child(value: .null, node: nil))
+            return keys.count - 1
+        }
+
+        func set(_ value: Value, forKey key: String) {
+            children[slot(forKey: key)] = Child(value: value, node: nil)
+        }
+
         func child(forKey key: String) -> Node {
-            var members: [(String, Node)] = []
-            if case .object(let existing) = content { members = existing }
-            if let found = members.first(where: { $0.0 == key }) { return found.1 }
+            let index = slot(forKey: key)
+            if let node = children[index].node { return node }
             let node = Node()
-            members.append((key, node))
-            content = .object(members)
+            children[index] = Child(value: .null, node: node)
             return node
         }
 
+        func append(_ value: Value) {
+            becomeArray()
+            children.append(Child(value: value, node: nil))
+        }
+
         func appendChild() -> Node {
-            var nodes: [Node] = []
-            if case .array(let existing) = content { nodes = existing }
+            becomeArray()
             let node = Node()
-            nodes.append(node)
-            content = .array(nodes)
+            children.append(Child(value: .null, node: node))
             return node
         }
 
         func becomeObject() {
-            if case .object = content { return }
-            content = .object([])
+            if kind == .object { return }
+            kind = .object
+            keys = []
+            children = []
+            hasNonASCIIKey = false
         }
 
         func becomeArray() {
-            if case .array = content { return }
-            content = .array([])
+            if kind == .array { return }
+            kind = .array
+            keys = []
+            children = []
         }
     }
 
     struct TreeEncoder: Encoder {
         let node: Node
-        let codingPath: [any CodingKey]
+        let path: CodingPath
+        var codingPath: [any CodingKey] { path.keys }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             node.becomeObject()
-            return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
+            return KeyedEncodingContainer(KeyedContainer<Key>(node: node, path: path))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             node.becomeArray()
-            return UnkeyedContainer(node: node, codingPath: codingPath)
+            return UnkeyedContainer(node: node, path: path)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleContainer(node: node, codingPath: codingPath)
+            SingleContainer(node: node, path: path)
         }
     }
 
@@ -104,85 +175,91 @@ enum ValueEncoder {
 
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
-        let codingPath: [any CodingKey]
+        let path: CodingPath
+        var codingPath: [any CodingKey] { path.keys }
 
-        mutating func encodeNil(forKey key: Key) { node.child(forKey: key.stringValue).content = .scalar(.null) }
-        mutating func encode(_ value: Bool, forKey key: Key) { node.child(forKey: key.stringValue).content = .scalar(.bool(value)) }
-        mutating func encode(_ value: String, forKey key: Key) { node.child(forKey: key.stringValue).content = .scalar(.string(value)) }
-        mutating func encode(_ value: Double, forKey key: Key) { node.child(forKey: key.stringValue).content = .scalar(.double(value)) }
-        mutating func encode(_ value: Int, forKey key: Key) { node.child(forKey: key.stringValue).content = .scalar(.int(value)) }
+        mutating func encodeNil(forKey key: Key) { node.set(.null, forKey: key.stringValue) }
+        mutating func encode(_ value: Bool, forKey key: Key) { node.set(.bool(value), forKey: key.stringValue) }
+        mutating func encode(_ value: String, forKey key: Key) { node.set(.string(value), forKey: key.stringValue) }
+        mutating func encode(_ value: Double, forKey key: Key) { node.set(.double(value), forKey: key.stringValue) }
+        mutating func encode(_ value: Int, forKey key: Key) { node.set(.int(value), forKey: key.stringValue) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try ValueEncoder.encode(value, into: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+            try ValueEncoder.encode(value, into: node.child(forKey: key.stringValue), path: path.appending(key))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             let child = node.child(forKey: key.stringValue)
             child.becomeObject()
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, path: path.appending(key)))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let child = node.child(forKey: key.stringValue)
             child.becomeArray()
-            return UnkeyedContainer(node: child, codingPath: codingPath + [key])
+            return UnkeyedContainer(node: child, path: path.appending(key))
         }
 
-        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.child(forKey: "super"), codingPath: codingPath) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { TreeEncoder(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key]) }
+        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.child(forKey: "super"), path: path) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { TreeEncoder(node: node.child(forKey: key.stringValue), path: path.appending(key)) }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
-        var count: Int {
-            if case .array(let nodes) = node.content { return nodes.count }
-            return 0
-        }
+        let path: CodingPath
+        var codingPath: [any CodingKey] { path.keys }
+        var count: Int { node.kind == .array ? node.children.count : 0 }
 
-        mutating func encodeNil() { node.appendChild().content = .scalar(.null) }
-        mutating func encode(_ value: Bool) { node.appendChild().content = .scalar(.bool(value)) }
-        mutating func encode(_ value: String) { node.appendChild().content = .scalar(.string(value)) }
-        mutating func encode(_ value: Double) { node.appendChild().content = .scalar(.double(value)) }
-        mutating func encode(_ value: Int) { node.appendChild().content = .scalar(.int(value)) }
+        mutating func encodeNil() { node.append(.null) }
+        mutating func encode(_ value: Bool) { node.append(.bool(value)) }
+        mutating func encode(_ value: String) { node.append(.string(value)) }
+        mutating func encode(_ value: Double) { node.append(.double(value)) }
+        mutating func encode(_ value: Int) { node.append(.int(value)) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
+            // `Array.encode(to:)` sends every element here, `String`s included: keep those
+            // inline rather than making a node and a single-value container for each.
+            if let string = value as? String {
+                node.append(.string(string))
+                return
+            }
             let index = count
-            try ValueEncoder.encode(value, into: node.appendChild(), codingPath: codingPath + [IndexKey(index)])
+            try ValueEncoder.encode(value, into: node.appendChild(), path: path.appending(IndexKey(index)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let child = node.appendChild()
             child.becomeObject()
-            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, codingPath: codingPath))
+            return KeyedEncodingContainer(KeyedContainer<NestedKey>(node: child, path: path))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let child = node.appendChild()
             child.becomeArray()
-            return UnkeyedContainer(node: child, codingPath: codingPath)
+            return UnkeyedContainer(node: child, path: path)
         }
 
-        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.appendChild(), codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.appendChild(), path: path) }
     }
 
     struct SingleContainer: SingleValueEncodingContainer {
         let node: Node
-        let codingPath: [any CodingKey]
+        let path: CodingPath
+        var codingPath: [any CodingKey] { path.keys }
 
-        mutating func encodeNil() { node.content = .scalar(.null) }
-        mutating func encode(_ value: Bool) { node.content = .scalar(.bool(value)) }
-        mutating func encode(_ value: String) { node.content = .scalar(.string(value)) }
-        mutating func encode(_ value: Double) { node.content = .scalar(.double(value)) }
-        mutating func encode(_ value: Float) { node.content = .scalar(.double(Double(value))) }
-        mutating func encode(_ value: Int) { node.content = .scalar(.int(value)) }
-        mutating func encode(_ value: Int8) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: Int16) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: Int32) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: Int64) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: UInt8) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: UInt16) { node.content = .scalar(.int(Int(value))) }
-        mutating func encode(_ value: UInt32) { node.content = .scalar(.int(Int(value))) }
+        mutating func encodeNil() { node.setScalar(.null) }
+        mutating func encode(_ value: Bool) { node.setScalar(.bool(value)) }
+        mutating func encode(_ value: String) { node.setScalar(.string(value)) }
+        mutating func encode(_ value: Double) { node.setScalar(.double(value)) }
+        mutating func encode(_ value: Float) { node.setScalar(.double(Double(value))) }
+        mutating func encode(_ value: Int) { node.setScalar(.int(value)) }
+        mutating func encode(_ value: Int8) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: Int16) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: Int32) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: Int64) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: UInt8) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: UInt16) { node.setScalar(.int(Int(value))) }
+        mutating func encode(_ value: UInt32) { node.setScalar(.int(Int(value))) }
 
         mutating func encode(_ value: UInt) throws { try encodeUnsigned(UInt64(value)) }
         mutating func encode(_ value: UInt64) throws { try encodeUnsigned(value) }
@@ -191,11 +268,11 @@ enum ValueEncoder {
             guard let int = Int(exactly: value) else {
                 throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit Int"))
             }
-            node.content = .scalar(.int(int))
+            node.setScalar(.int(int))
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try ValueEncoder.encode(value, into: node, codingPath: codingPath)
+            try ValueEncoder.encode(value, into: node, path: path)
         }
     }
 }

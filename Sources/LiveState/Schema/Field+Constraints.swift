@@ -26,9 +26,12 @@ extension Field {
             }
             return lengthViolation(string)
         case (.int, .int(let int)):
+            // The message, and the number's text in it, only when there is a problem.
+            guard isOutOfRange(Double(int)) else { return nil }
             return rangeViolation(Double(int), shown: String(int))
         case (.double, .double(let double)), (.date, .date(let double)):
             guard double.isFinite else { return "\(double) is not a finite number" }
+            guard isOutOfRange(double) else { return nil }
             return rangeViolation(double, shown: Field.format(double))
         case (.bool, .bool):
             return nil
@@ -64,6 +67,13 @@ extension Field {
             return "\(bytes) bytes is longer than max-length \(maxLength)"
         }
         return nil
+    }
+
+    /// Whether `number` is below `minimum` or above `maximum`.
+    private func isOutOfRange(_ number: Double) -> Bool {
+        if let minimum, number < minimum { return true }
+        if let maximum, number > maximum { return true }
+        return false
     }
 
     /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.

@@ -1,0 +1,363 @@
+import Foundation
+
+/// One field compiled for encoding: its constraints as flat values, its key as the bytes the
+/// writer emits, and what it weighs when left out. Built once per `ContentStateEncoder`.
+///
+/// `accepts(_:)` is a quick check that never accepts a value `Field.violation(of:)` refuses;
+/// when it says no, the encoder asks `violation(of:)` for the verdict and its message.
+/// `conform(_:)` completes a value the way `ContentStateDecoder` reads it back from the
+/// writer's output, or gives up (`nil`) whenever the decoder would say anything about it.
+final class FieldEncodingPlan: Sendable {
+    enum Kind: Sendable {
+        case string, url, int, double, date, bool, dateRange, stringEnum, intEnum, array, object
+    }
+
+    /// The field as the schema declares it.
+    let field: Field
+    let name: String
+    let kind: Kind
+    let isOptional: Bool
+    let maxLength: Int
+    let maxItems: Int
+    let minimum: Double
+    let maximum: Double
+    let enumStrings: [String]
+    let enumIntegers: [Int]
+    /// For an array field: its element.
+    let items: FieldEncodingPlan?
+    /// For an object field: its fields, in schema order.
+    let fields: [FieldEncodingPlan]
+    /// For an object field: each field's value when its key is missing (`.null` for a
+    /// required one), as the decoder starts an object.
+    let initialMembers: [Value.Member]
+    /// `"name":` as the writer emits it.
+    let key: [UInt8]
+    /// The `/` in the name: what the device's re-encoding adds to the key.
+    let keyExtra: Int
+    /// The value a decoder uses when the key is missing.
+    let missingValue: Value?
+    /// The device's worst case for `"name":value` when the member is left out and the device
+    /// fills in `missingValue`.
+    let missingWorstCase: Int
+    /// `null` is not written: the field is optional without a default.
+    let skipsNull: Bool
+    /// The default may be left out under `elideDefaults`.
+    let elidable: Bool
+
+    init(_ field: Field, elidable: Bool = false) {
+        self.field = field
+        name = field.name
+        isOptional = field.isOptional
+        maxLength = field.maxLength ?? .max
+        maxItems = field.maxItems ?? .max
+        minimum = field.minimum ?? -.infinity
+        maximum = field.maximum ?? .infinity
+        var strings: [String] = []
+        var integers: [Int] = []
+        var items: FieldEncodingPlan?
+        var fields: [FieldEncodingPlan] = []
+        switch field.type {
+        case .string: kind = .string
+        case .url: kind = .url
+        case .int: kind = .int
+        case .double: kind = .double
+        case .date: kind = .date
+        case .bool: kind = .bool
+        case .dateRange: kind = .dateRange
+        case .enumeration(.strings(let values)):
+            kind = .stringEnum
+            strings = values
+        case .enumeration(.integers(let values)):
+            kind = .intEnum
+            integers = values
+        case .array(let element):
+            kind = .array
+            items = FieldEncodingPlan(element)
+        case .object(let nested):
+            kind = .object
+            fields = nested.map { FieldEncodingPlan($0) }
+        }
+        enumStrings = strings
+        enumIntegers = integers
+        self.items = items
+        self.fields = fields
+        initialMembers = fields.map { Value.Member($0.name, $0.missingValue ?? .null) }
+        var writer = JSONWriter(capacity: field.name.utf8.count + 3)
+        writer.writeString(field.name)
+        key = writer.bytes + [UInt8(ascii: ":")]
+        keyExtra = field.name.utf8.count { $0 == UInt8(ascii: "/") }
+        missingValue = field.missingValue
+        missingWorstCase = ByteBudget.escapedLength(field.name) + 1 + (field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
+        skipsNull = field.isOptional && field.defaultValue == nil
+        self.elidable = elidable
+    }
+
+    /// Whether `number` is within `minimum` and `maximum` (as `Field.rangeViolation` sees it).
+    @inline(__always)
+    func inRange(_ number: Double) -> Bool {
+        !(number < minimum) && !(number > maximum)
+    }
+
+    // MARK: - Checking
+
+    /// A quick check: `true` only for a value `field.violation(of:)` accepts. `false` means
+    /// "ask `violation(of:)`", not necessarily that the value is invalid.
+    func accepts(_ value: Value) -> Bool {
+        switch value {
+        case .null:
+            return isOptional
+        case .string(let string):
+            switch kind {
+            case .string: return string.utf8.count <= maxLength
+            case .stringEnum: return enumStrings.contains(string)
+            default: return false
+            }
+        case .int(let int):
+            switch kind {
+            case .int: return inRange(Double(int))
+            case .intEnum: return enumIntegers.contains(int)
+            default: return false
+            }
+        case .double(let double):
+            return kind == .double && double.isFinite && inRange(double)
+        case .date(let double):
+            return kind == .date && double.isFinite && inRange(double)
+        case .bool:
+            return kind == .bool
+        case .dateRange:
+            return false
+        case .array(let elements):
+            guard kind == .array, let items, elements.count <= maxItems else { return false }
+            for element in elements where !items.accepts(element) { return false }
+            return true
+        case .object(let members):
+            guard kind == .object, fields.count <= 64, members.count <= fields.count else { return false }
+            var seen: UInt64 = 0
+            var hint = 0
+            for member in members {
+                guard let index = index(of: member.name, hint: hint) else { return false }
+                let bit: UInt64 = 1 << UInt64(index)
+                guard seen & bit == 0, fields[index].accepts(member.value) else { return false }
+                seen |= bit
+                hint = index + 1
+            }
+            if members.count < fields.count {
+                for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// The index of the nested field called `name`, trying `hint` first.
+    func index(of name: String, hint: Int) -> Int? {
+        Self.index(of: name, in: fields, hint: hint)
+    }
+
+    /// The index of the field called `name` among `fields`, trying `hint` first: members
+    /// mostly arrive in schema order.
+    static func index(of name: String, in fields: [FieldEncodingPlan], hint: Int) -> Int? {
+        let count = fields.count
+        guard count > 0 else { return nil }
+        var index = hint < count ? hint : 0
+        for _ in 0..<count {
+            if fields[index].name == name { return index }
+            index += 1
+            if index == count { index = 0 }
+        }
+        return nil
+    }
+
+    // MARK: - Conforming an encoded tree
+
+    /// The value `ContentStateDecoder` reads for this field from the writer's output of
+    /// `value`, when it reads it without a word; otherwise `nil`.
+    func conform(_ value: Value) -> Value? {
+        if case .null = value { return isOptional ? .null : nil }
+        switch kind {
+        case .string:
+            guard case .string(let string) = value, string.utf8.count <= maxLength else { return nil }
+            return value
+        case .url:
+            guard case .string(let string) = value, string.utf8.count <= maxLength,
+                  let url = URL(string: string), url.scheme != nil else { return nil }
+            return value
+        case .int:
+            guard case .int(let int) = value, inRange(Double(int)) else { return nil }
+            return value
+        case .double:
+            guard let double = Self.number(value), inRange(double) else { return nil }
+            return .double(double)
+        case .date:
+            guard let double = Self.number(value), inRange(double) else { return nil }
+            return .date(double)
+        case .bool:
+            guard case .bool = value else { return nil }
+            return value
+        case .dateRange:
+            let lower: Double?
+            let upper: Double?
+            switch value {
+            case .dateRange(let first, let second):
+                lower = Self.number(.double(first))
+                upper = Self.number(.double(second))
+            case .array(let elements) where elements.count == 2:
+                lower = Self.number(elements[0])
+                upper = Self.number(elements[1])
+            default:
+                return nil
+            }
+            guard let lower, let upper, lower <= upper, inRange(lower), inRange(upper) else { return nil }
+            return .dateRange(lower: lower, upper: upper)
+        case .stringEnum:
+            // The decoder matches raw values byte for byte.
+            guard case .string(let string) = value,
+                  let raw = enumStrings.first(where: { Self.sameBytes($0, string) }) else { return nil }
+            return .string(raw)
+        case .intEnum:
+            guard case .int(let int) = value, enumIntegers.contains(int) else { return nil }
+            return value
+        case .array:
+            guard case .array(let elements) = value, let items, elements.count <= maxItems else { return nil }
+            var conformed: [Value] = []
+            conformed.reserveCapacity(elements.count)
+            for element in elements {
+                guard let element = items.conform(element) else { return nil }
+                conformed.append(element)
+            }
+            return .array(conformed)
+        case .object:
+            return Self.conformObject(value, fields: fields, initialMembers: initialMembers)
+        }
+    }
+
+    /// An object completed the way the decoder completes it: every field in schema order,
+    /// missing ones at their `missingValue`; `nil` for an unknown or repeated key, a key read
+    /// under an alias, or a missing required field.
+    static func conformObject(_ value: Value, fields: [FieldEncodingPlan], initialMembers: [Value.Member]) -> Value? {
+        guard case .object(let given) = value, fields.count <= 64 else { return nil }
+        var members = initialMembers
+        var seen: UInt64 = 0
+        var hint = 0
+        for member in given {
+            guard let index = index(of: member.name, in: fields, hint: hint),
+                  sameBytes(fields[index].name, member.name) else { return nil }
+            let bit: UInt64 = 1 << UInt64(index)
+            guard seen & bit == 0, let conformed = fields[index].conform(member.value) else { return nil }
+            seen |= bit
+            members[index].value = conformed
+            hint = index + 1
+        }
+        for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
+            return nil
+        }
+        return .object(members)
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (the decoder matches keys and raw values
+    /// byte for byte; `==` also equates canonically equivalent strings).
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        let sameCount = first.utf8.count == second.utf8.count
+        guard sameCount else { return false }
+        let result = first.utf8.withContiguousStorageIfAvailable { one in
+            second.utf8.withContiguousStorageIfAvailable { other in one.elementsEqual(other) }
+        }
+        return (result ?? nil) ?? first.utf8.elementsEqual(second.utf8)
+    }
+
+    /// A finite number as the decoder reads the writer's text of it back; `nil` for anything
+    /// else, and for `-0` and integers beyond ±2^53, whose text may read back differently.
+    static func number(_ value: Value) -> Double? {
+        let double: Double
+        switch value {
+        case .double(let number), .date(let number): double = number
+        case .int(let int):
+            guard int.magnitude <= 9_007_199_254_740_992 else { return nil }
+            double = Double(int)
+        default: return nil
+        }
+        guard double.isFinite, !(double == 0 && double.sign == .minus) else { return nil }
+        return double
+    }
+}
+
+extension StateWriter {
+    /// Writes `value` as `write(_:)` does while checking it like `plan.accepts(_:)`, in the same
+    /// walk. Returns the device's extra bytes, or `nil` as soon as `accepts` would say no; what
+    /// was written is then to be discarded with `rewind(to:)`.
+    mutating func writeChecked(_ value: Value, as plan: FieldEncodingPlan) -> Int? {
+        switch value {
+        case .null:
+            guard plan.isOptional else { return nil }
+            append("null")
+            return 0
+        case .string(let string):
+            switch plan.kind {
+            case .string: guard string.utf8.count <= plan.maxLength else { return nil }
+            case .stringEnum: guard plan.enumStrings.contains(string) else { return nil }
+            default: return nil
+            }
+            return writeString(string)
+        case .int(let int):
+            switch plan.kind {
+            case .int: guard plan.inRange(Double(int)) else { return nil }
+            case .intEnum: guard plan.enumIntegers.contains(int) else { return nil }
+            default: return nil
+            }
+            writeInt(int)
+            return 0
+        case .double(let double):
+            guard plan.kind == .double, double.isFinite, plan.inRange(double) else { return nil }
+            return writeNumber(double)
+        case .date(let double):
+            guard plan.kind == .date, double.isFinite, plan.inRange(double) else { return nil }
+            return writeNumber(double)
+        case .bool(let bool):
+            guard plan.kind == .bool else { return nil }
+            append(bool ? "true" : "false")
+            return 0
+        case .dateRange:
+            return nil
+        case .array(let elements):
+            guard plan.kind == .array, let items = plan.items, elements.count <= plan.maxItems else { return nil }
+            append(UInt8(ascii: "["))
+            var extra = 0
+            var first = true
+            for element in elements {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                guard let written = writeChecked(element, as: items) else { return nil }
+                extra &+= written
+            }
+            append(UInt8(ascii: "]"))
+            return extra
+        case .object(let members):
+            let fields = plan.fields
+            guard plan.kind == .object, fields.count <= 64, members.count <= fields.count else { return nil }
+            append(UInt8(ascii: "{"))
+            var extra = 0
+            var seen: UInt64 = 0
+            var hint = 0
+            for member in members {
+                guard let index = plan.index(of: member.name, hint: hint) else { return nil }
+                let bit: UInt64 = 1 << UInt64(index)
+                guard seen & bit == 0 else { return nil }
+                if seen != 0 { append(UInt8(ascii: ",")) }
+                seen |= bit
+                hint = index &+ 1
+                extra &+= writeString(member.name)
+                append(UInt8(ascii: ":"))
+                guard let written = writeChecked(member.value, as: fields[index]) else { return nil }
+                extra &+= written
+            }
+            if members.count < fields.count {
+                for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
+                    return nil
+                }
+            }
+            append(UInt8(ascii: "}"))
+            return extra
+        }
+    }
+}
