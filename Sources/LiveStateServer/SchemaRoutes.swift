@@ -156,8 +156,8 @@ struct SchemaRoutes: Sendable {
         writer.append(#","decodes":{"#)
         for (index, decode) in decodes.enumerated() {
             if index > 0 { writer.append(",") }
-            writer.writeString(String(decode.version))
-            writer.append(decode.applies ? ":true" : ":false")
+            // A version is digits: quoted, it needs no escaping.
+            writer.append(decode.applies ? "\"\(decode.version)\":true" : "\"\(decode.version)\":false")
         }
         writer.append(#"},"diagnostics":"#)
         diagnostics.write(to: &writer)

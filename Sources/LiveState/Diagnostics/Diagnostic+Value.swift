@@ -20,35 +20,43 @@ extension Diagnostic {
     /// tree: what the HTTP sidecar does for every diagnostic of every response.
     /// - Parameter writer: The writer to append to.
     public func write(to writer: inout JSONWriter) {
+        CollectionOfOne(self).write(to: &writer)
+    }
+
+    fileprivate func write(into writer: inout StateWriter) {
         writer.append(#"{"code":"#)
-        writer.writeString(code)
+        _ = writer.writeString(code)
         writer.append(#","severity":"#)
-        writer.writeString(severity.rawValue)
+        _ = writer.writeString(severity.rawValue)
         writer.append(#","message":"#)
-        writer.writeString(message)
+        _ = writer.writeString(message)
         writer.append(#","file":"#)
-        if let file { writer.writeString(file) } else { writer.append("null") }
+        if let file { _ = writer.writeString(file) } else { writer.append("null") }
         writer.append(#","line":"#)
-        if let position { writer.append(String(position.line)) } else { writer.append("null") }
+        if let position { writer.writeInt(position.line) } else { writer.append("null") }
         writer.append(#","column":"#)
-        if let position { writer.append(String(position.column)) } else { writer.append("null") }
+        if let position { writer.writeInt(position.column) } else { writer.append("null") }
         writer.append(#","scope":"#)
-        if let scope { writer.writeString(scope.rawValue) } else { writer.append("null") }
+        if let scope { _ = writer.writeString(scope.rawValue) } else { writer.append("null") }
         writer.append(#","pointer":"#)
-        if let pointer { writer.writeString(pointer) } else { writer.append("null") }
+        if let pointer { _ = writer.writeString(pointer) } else { writer.append("null") }
         writer.append("}")
     }
 }
 
-extension [Diagnostic] {
-    /// Writes the diagnostics as a JSON array of `jsonValue` objects, without building the trees.
+extension Collection<Diagnostic> {
+    /// Writes the diagnostics as a JSON array of `jsonValue` objects, without building the trees,
+    /// through one buffer for the whole array.
     /// - Parameter writer: The writer to append to.
     public func write(to writer: inout JSONWriter) {
-        writer.append("[")
+        var buffer = StateWriter(capacity: 256 * Swift.max(count, 1))
+        defer { buffer.release() }
+        buffer.append("[")
         for (index, diagnostic) in enumerated() {
-            if index > 0 { writer.append(",") }
-            diagnostic.write(to: &writer)
+            if index > 0 { buffer.append(",") }
+            diagnostic.write(into: &buffer)
         }
-        writer.append("]")
+        buffer.append("]")
+        writer.append(bytes: buffer.bytes)
     }
 }

@@ -49,6 +49,11 @@ public struct JSONWriter: Sendable {
     public mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
+
+    /// Appends bytes that are already JSON.
+    mutating func append(bytes written: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: written)
+    }
 }
 
 /// Short renderings of values for diagnostic messages.
