@@ -56,3 +56,44 @@ import Testing
         #expect(size.fittedBytes == #"{"a":"","c":""}"#.utf8.count)
     }
 }
+
+@Suite struct EscapedLengthTests {
+    /// What Foundation's `JSONEncoder` writes for a string, counted byte by byte.
+    private func reference(_ string: String) -> Int {
+        2 + string.utf8.reduce(0) { total, byte in
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total + 2
+            case 0x00..<0x20: total + 6
+            default: total + 1
+            }
+        }
+    }
+
+    @Test func agreesWithAByteByByteCountOnEveryKindOfByteAtEveryPosition() {
+        // Each special byte at every offset of strings 0 to 40 bytes long, so that it falls in a
+        // whole word, in the tail, and beside bytes that borrow in the word-wide test.
+        let specials: [Character] = ["\"", "\\", "/", "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{C}", "\r", "\u{1F}",
+                                     " ", "!", "0", "é", "\u{7F}", "😀"]
+        for length in 0...40 {
+            let plain = String(repeating: "a", count: length)
+            #expect(ByteBudget.escapedLength(plain) == length + 2)
+            for special in specials {
+                for position in 0...length {
+                    var characters = Array(plain)
+                    characters.insert(special, at: position)
+                    let string = String(characters)
+                    #expect(ByteBudget.escapedLength(string) == reference(string), "\(string.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func agreesOnRandomMixes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "\"", "\\", "/", "\u{1}", "\n", " ", "é", "\u{20}", "\u{2F}", "\u{30}", "\u{5B}", "\u{5D}"]
+        for _ in 0..<2_000 {
+            let string = String((0..<Int.random(in: 0...64, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(ByteBudget.escapedLength(string) == reference(string), "\(string.debugDescription)")
+        }
+    }
+}

@@ -81,6 +81,10 @@ public struct ByteBudget: Sendable, Hashable {
     /// - Returns: The diagnostics, none when every limit holds.
     public func diagnostics(file: String?, contentStatePosition: SourcePosition?) -> [Diagnostic] {
         var found: [Diagnostic] = []
+        let overSent = contentState.map { $0 > Self.contentStateLimit } ?? false
+        guard headroom < 0 || overSent || (deviceWorstCase.map { $0 > Self.contentStateLimit } ?? false) else {
+            return found
+        }
         let top = fields.sorted { $0.bytes > $1.bytes }.prefix(3)
         let biggest = top.isEmpty ? "" : "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
         if headroom < 0 {
@@ -133,16 +137,50 @@ public struct ByteBudget: Sendable, Hashable {
     static func escapedLength(_ string: String) -> Int {
         var string = string
         return string.withUTF8 { utf8 in
-            var length = 2 + utf8.count
-            // Only bytes below "0", and the backslash, can need an escape.
-            for byte in utf8 where byte < UInt8(ascii: "0") || byte == UInt8(ascii: "\\") {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: length += 1
-                case 0x00..<0x20: length += 5
-                default: break
+            var length = 2 &+ utf8.count
+            guard let base = utf8.baseAddress else { return length }
+            let count = utf8.count
+            var index = 0
+            // Eight bytes at a time: a word with no byte to escape adds nothing.
+            while index &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if escapeMask(word) != 0 {
+                    for offset in 0..<8 { length &+= extraLength(base[index &+ offset]) }
                 }
+                index &+= 8
+            }
+            while index < count {
+                length &+= extraLength(base[index])
+                index &+= 1
             }
             return length
+        }
+    }
+
+    /// 0x80 in each byte of `word` that may need an escape (`"`, `\`, `/`, below 0x20); the
+    /// lowest such byte is always marked, bytes above it may be marked falsely.
+    @inline(__always)
+    private static func escapeMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let slashes = word ^ (ones &* 0x2F)
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let zeroSlash = (slashes &- ones) & ~slashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | zeroSlash | control) & (ones &* 0x80)
+    }
+
+    /// The bytes an escape adds for `byte`: 1 for `"`, `\`, `/` and the short escapes, 5 for
+    /// other control characters, 0 otherwise.
+    @inline(__always)
+    private static func extraLength(_ byte: UInt8) -> Int {
+        guard byte < UInt8(ascii: "0") || byte == UInt8(ascii: "\\") else { return 0 }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return 1
+        case 0x00..<0x20: return 5
+        default: return 0
         }
     }
 
