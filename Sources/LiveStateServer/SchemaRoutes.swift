@@ -162,7 +162,7 @@ struct SchemaRoutes: Sendable {
         writer.append(#"},"diagnostics":"#)
         diagnostics.write(to: &writer)
         writer.append(#","budget":"#)
-        writer.write(budget?.jsonValue ?? .null)
+        if let budget { budget.write(to: &writer) } else { writer.append("null") }
         writer.append("}")
         return JSONResponse.make(bytes: writer.bytes)
     }

@@ -55,4 +55,18 @@ import Testing
             #expect(String(decoding: direct.bytes, as: UTF8.self).hasPrefix("["))
         }
     }
+
+    @Test func budgetWrittenStraightMatchesItsJSONValue() {
+        var budgets = [ByteBudget(limit: 4096, body: 670)]
+        var full = ByteBudget(limit: 5120, body: 6000, contentState: 4500, deviceWorstCase: 4700)
+        full.fields = [.init(name: "title", bytes: 20), .init(name: "a\"b/é", bytes: 3)]
+        budgets.append(full)
+        for budget in budgets {
+            var direct = JSONWriter()
+            budget.write(to: &direct)
+            var viaTree = JSONWriter()
+            viaTree.write(budget.jsonValue)
+            #expect(direct.bytes == viaTree.bytes)
+        }
+    }
 }

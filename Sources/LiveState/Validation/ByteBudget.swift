@@ -73,6 +73,32 @@ public struct ByteBudget: Sendable, Hashable {
         ])
     }
 
+    /// Writes `jsonValue` straight to `writer`, byte for byte the same, without building the tree.
+    /// - Parameter writer: The writer to append to.
+    public func write(to writer: inout JSONWriter) {
+        var buffer = StateWriter(capacity: 128 + 32 * fields.count)
+        defer { buffer.release() }
+        buffer.append(#"{"limit":"#)
+        buffer.writeInt(limit)
+        buffer.append(#","body":"#)
+        buffer.writeInt(body)
+        buffer.append(#","headroom":"#)
+        buffer.writeInt(headroom)
+        buffer.append(#","contentState":"#)
+        if let contentState { buffer.writeInt(contentState) } else { buffer.append("null") }
+        buffer.append(#","deviceWorstCase":"#)
+        if let deviceWorstCase { buffer.writeInt(deviceWorstCase) } else { buffer.append("null") }
+        buffer.append(#","fields":{"#)
+        for (index, field) in fields.enumerated() {
+            if index > 0 { buffer.append(",") }
+            _ = buffer.writeString(field.name)
+            buffer.append(":")
+            buffer.writeInt(field.bytes)
+        }
+        buffer.append("}}")
+        writer.append(bytes: buffer.bytes)
+    }
+
     /// The errors for every limit this budget breaks: `over-budget` (the body),
     /// `content-state-over-budget` (as sent) and `reencoded-over-budget` (the device's worst case).
     /// - Parameters:
@@ -149,9 +175,16 @@ public struct ByteBudget: Sendable, Hashable {
                 }
                 index &+= 8
             }
-            while index < count {
-                length &+= extraLength(base[index])
-                index &+= 1
+            if index < count {
+                // The tail as one word, padded with a byte that needs no escape.
+                var word: UInt64 = 0x6161_6161_6161_6161
+                withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base + index, byteCount: count &- index) }
+                if escapeMask(UInt64(littleEndian: word)) != 0 {
+                    while index < count {
+                        length &+= extraLength(base[index])
+                        index &+= 1
+                    }
+                }
             }
             return length
         }
