@@ -161,8 +161,8 @@ public struct ContentStateDecoder: Sendable {
 
 /// A problem with one value: why it is invalid, or why synthesized `Codable` would fail on it.
 ///
-/// A class: `Decoded` carries two of them on every value's way up, and one reference is
-/// cheaper to move and destroy than two optional strings and two integers.
+/// A class: the decoder hands problems up from value to value, and one reference is cheaper to
+/// move and destroy than two strings and two integers.
 final class DecodeProblem {
     /// `wrongType`, `outOfRange` or `missingRequiredKey`: the code to report when the problem
     /// rejects the payload.
@@ -187,7 +187,7 @@ final class DecodeProblem {
     }
 }
 
-/// The outcome of decoding one value.
+/// The outcome of decoding a whole content-state (or attributes) object.
 struct Decoded {
     /// The value, or `nil` when it is invalid.
     var value: Value?
@@ -195,8 +195,6 @@ struct Decoded {
     var problem: DecodeProblem?
     /// Why synthesized `Codable` would fail on it (tracked for strict clients only).
     var strictProblem: DecodeProblem?
-
-    static func valid(_ value: Value) -> Decoded { Decoded(value: value) }
 }
 
 /// The state of one decode: the reader, the path to the current value, the findings.
