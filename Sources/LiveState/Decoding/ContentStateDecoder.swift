@@ -206,11 +206,9 @@ struct DecodeContext {
     var reader: JSONReader
     var file: String?
     /// The app version that reads, for messages.
-    var version: Int {
-        didSet { versionText = String(version) }
-    }
+    let version: Int
     /// `version` as text.
-    private var versionText: String
+    private let versionText: String
     var strict: Bool
     /// The object the pointers are relative to: the content-state, or a start's attributes.
     var scope: DiagnosticScope = .contentState

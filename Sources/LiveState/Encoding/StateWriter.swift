@@ -258,9 +258,10 @@ struct StateWriter {
     }
 
     /// Whether any of the 8 bytes of `word` is a control character, `"`, `\` or `/`: the
-    /// usual exact tests for a byte below 0x20 and for a zero byte.
+    /// usual exact tests for a byte below 0x20 and for a zero byte. `ByteBudget.escapedLength`
+    /// skips words with it too.
     @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
+    static func needsAttention(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let control = (word &- ones &* 0x20) & ~word
         let quote = word ^ (ones &* 0x22)

@@ -170,7 +170,7 @@ public struct ByteBudget: Sendable, Hashable {
             // Eight bytes at a time: a word with no byte to escape adds nothing.
             while index &+ 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                if escapeMask(word) != 0 {
+                if StateWriter.needsAttention(word) {
                     for offset in 0..<8 { length &+= extraLength(base[index &+ offset]) }
                 }
                 index &+= 8
@@ -179,7 +179,7 @@ public struct ByteBudget: Sendable, Hashable {
                 // The tail as one word, padded with a byte that needs no escape.
                 var word: UInt64 = 0x6161_6161_6161_6161
                 withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base + index, byteCount: count &- index) }
-                if escapeMask(UInt64(littleEndian: word)) != 0 {
+                if StateWriter.needsAttention(UInt64(littleEndian: word)) {
                     while index < count {
                         length &+= extraLength(base[index])
                         index &+= 1
@@ -188,21 +188,6 @@ public struct ByteBudget: Sendable, Hashable {
             }
             return length
         }
-    }
-
-    /// 0x80 in each byte of `word` that may need an escape (`"`, `\`, `/`, below 0x20); the
-    /// lowest such byte is always marked, bytes above it may be marked falsely.
-    @inline(__always)
-    private static func escapeMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let slashes = word ^ (ones &* 0x2F)
-        let zeroQuote = (quotes &- ones) & ~quotes
-        let zeroBackslash = (backslashes &- ones) & ~backslashes
-        let zeroSlash = (slashes &- ones) & ~slashes
-        let control = (word &- ones &* 0x20) & ~word
-        return (zeroQuote | zeroBackslash | zeroSlash | control) & (ones &* 0x80)
     }
 
     /// The bytes an escape adds for `byte`: 1 for `"`, `\`, `/` and the short escapes, 5 for
