@@ -232,6 +232,8 @@ struct DecodeContext {
         var key: JSONString
         var start: Int
         var end: Int
+        /// The field whose own name the key is; `nil` for an alias or an unknown key.
+        var field: FieldPlan?
     }
 
     init(reader: JSONReader, file: String?, version: Int, strict: Bool) {
@@ -392,6 +394,7 @@ struct DecodeContext {
                 aliasRank = aliased.rank
                 isAlias = true
             }
+            if recordsSpans, !isAlias, let index { openSpan?.field = plan.fields[index] }
             guard let index else {
                 reportUnknownKey(key, at: keyOffset)
                 try reader.skipValue()

@@ -556,12 +556,10 @@ private struct EnvelopeWalk {
             budget.contentState = contentState.end - contentState.start
             if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
             if validator.options.measuresFields || budget.headroom < 0 {
-                let plan = decoder.plan
                 budget.fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
-                    let name = plan.index(of: span.key, in: context.reader, hint: index)
-                        .map { plan.fields[$0].field.name } ?? context.reader.string(span.key)
+                    let name = span.field?.field.name ?? context.reader.string(span.key)
                     return .init(name: name, bytes: span.end - span.start + separator)
                 }
             }
