@@ -169,6 +169,17 @@ func body(_ aps: String, extra: String = "") -> String {
 }
 
 @Suite struct ByteBudgetTests {
+    @Test func fieldNamesAreTheKeysAsSentForUnknownEscapedAndAliasedKeys() throws {
+        let schema = Schema(activity: "names", strictClients: [], versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "title", type: .string, defaultValue: .string("")),
+            Field(name: "subtitle", type: .string, defaultValue: .string(""), aliases: ["subTitle"]),
+        ])])
+        let validator = try PayloadValidator(schema: schema)
+        let text = body(#""timestamp":1,"event":"update","content-state":{"t\u0069tle":"a","subTitle":"b","x/y":1,"title":"c"}"#)
+        let result = validator.validate(Array(text.utf8))
+        #expect(result.budget.fields.map(\.name) == ["title", "subTitle", "x/y", "title"])
+    }
+
     @Test func measuresBodyContentStateAndFields() throws {
         let text = body(#""timestamp":1,"event":"update","content-state":{"score":"2-1","ratio":1.91,"note":"a/b"}"#)
         let result = lint(text)
