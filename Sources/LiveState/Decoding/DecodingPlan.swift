@@ -21,7 +21,7 @@ final class ObjectPlan: @unchecked Sendable {
 
     init(fields: [Field]) {
         self.fields = fields.map(FieldPlan.init)
-        self.initialMembers = fields.map { Value.Member($0.name, $0.missingValue ?? .null) }
+        self.initialMembers = fields.initialMembers
         var aliases: [(bytes: [UInt8], field: Int, rank: Int)] = []
         for (index, field) in fields.enumerated() {
             for (rank, alias) in field.aliases.enumerated() {

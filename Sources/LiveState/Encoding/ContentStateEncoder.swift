@@ -111,7 +111,7 @@ public struct ContentStateEncoder: Sendable {
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         let elidable = self.elidable
         self.plan = found.contentState.map { FieldEncodingPlan($0, elidable: elidable.contains($0.name)) }
-        self.initialMembers = found.contentState.map { Value.Member($0.name, $0.missingValue ?? .null) }
+        self.initialMembers = found.contentState.initialMembers
     }
 
     /// The top-level fields of `version` whose default may be left out: every version of the

@@ -81,7 +81,7 @@ final class FieldEncodingPlan: Sendable {
         enumIntegers = integers
         self.items = items
         self.fields = fields
-        initialMembers = fields.map { Value.Member($0.name, $0.missingValue ?? .null) }
+        if case .object(let nested) = field.type { initialMembers = nested.initialMembers } else { initialMembers = [] }
         var writer = JSONWriter(capacity: field.name.utf8.count + 3)
         writer.writeString(field.name)
         key = writer.bytes + [UInt8(ascii: ":")]

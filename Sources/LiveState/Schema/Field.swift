@@ -105,3 +105,11 @@ public struct Field: Sendable, Hashable {
         return isOptional ? .null : nil
     }
 }
+
+extension [Field] {
+    /// Each field's value when its key is missing (`.null` for a required one), in order: the
+    /// object a decoder starts from before it reads any member.
+    var initialMembers: [Value.Member] {
+        map { Value.Member($0.name, $0.missingValue ?? .null) }
+    }
+}
