@@ -286,8 +286,11 @@ extension StateWriter {
     /// Writes `value` as `write(_:)` does while checking it like `plan.accepts(_:)`, in the same
     /// walk. Returns the device's extra bytes, or `nil` as soon as `accepts` would say no; what
     /// was written is then to be discarded with `rewind(to:)`.
-    mutating func writeChecked(_ value: Value, as plan: FieldEncodingPlan) -> Int? {
-        switch value {
+    ///
+    /// The value is read where it lies, through a pointer, down to the strings it holds: no
+    /// part of the tree is retained and released on the way.
+    mutating func writeChecked(_ value: UnsafePointer<Value>, as plan: FieldEncodingPlan) -> Int? {
+        switch value.pointee {
         case .null:
             guard plan.isOptional else { return nil }
             append("null")
@@ -322,13 +325,14 @@ extension StateWriter {
         case .array(let elements):
             guard plan.kind == .array, let items = plan.items, elements.count <= plan.maxItems else { return nil }
             append(UInt8(ascii: "["))
-            var extra = 0
-            var first = true
-            for element in elements {
-                if !first { append(UInt8(ascii: ",")) }
-                first = false
-                guard let written = writeChecked(element, as: items) else { return nil }
-                extra &+= written
+            let extra: Int? = elements.withUnsafeBufferPointer { elements in
+                var extra = 0
+                for index in 0..<elements.count {
+                    if index > 0 { append(UInt8(ascii: ",")) }
+                    guard let written = writeChecked(elements.baseAddress! + index, as: items) else { return nil }
+                    extra &+= written
+                }
+                return extra
             }
             append(UInt8(ascii: "]"))
             return extra
@@ -336,25 +340,29 @@ extension StateWriter {
             let fields = plan.fields
             guard plan.kind == .object, fields.count <= 64, members.count <= fields.count else { return nil }
             append(UInt8(ascii: "{"))
-            var extra = 0
-            var seen: UInt64 = 0
-            var hint = 0
-            for member in members {
-                guard let index = plan.index(of: member.name, hint: hint) else { return nil }
-                let bit: UInt64 = 1 << UInt64(index)
-                guard seen & bit == 0 else { return nil }
-                if seen != 0 { append(UInt8(ascii: ",")) }
-                seen |= bit
-                hint = index &+ 1
-                extra &+= writeString(member.name)
-                append(UInt8(ascii: ":"))
-                guard let written = writeChecked(member.value, as: fields[index]) else { return nil }
-                extra &+= written
-            }
-            if members.count < fields.count {
-                for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
-                    return nil
+            let extra: Int? = members.withUnsafeBufferPointer { members in
+                var extra = 0
+                var seen: UInt64 = 0
+                var hint = 0
+                for position in 0..<members.count {
+                    let member = members.baseAddress! + position
+                    guard let index = plan.index(of: member.pointee.name, hint: hint) else { return nil }
+                    let bit: UInt64 = 1 << UInt64(index)
+                    guard seen & bit == 0 else { return nil }
+                    if seen != 0 { append(UInt8(ascii: ",")) }
+                    seen |= bit
+                    hint = index &+ 1
+                    extra &+= writeString(member.pointee.name)
+                    append(UInt8(ascii: ":"))
+                    guard let written = writeChecked(member.pointer(to: \.value)!, as: fields[index]) else { return nil }
+                    extra &+= written
                 }
+                if members.count < fields.count {
+                    for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
+                        return nil
+                    }
+                }
+                return extra
             }
             append(UInt8(ascii: "}"))
             return extra

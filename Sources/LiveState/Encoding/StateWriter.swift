@@ -1,25 +1,59 @@
 /// The byte-level writer behind `JSONWriter` and `ContentStateEncoder`: compact JSON into a
-/// buffer it owns, with one capacity check per string, number or literal rather than per
-/// byte, and strings copied in runs found 8 bytes at a time.
+/// buffer, with one capacity check per string, number or literal rather than per byte, and
+/// strings copied in runs found 8 bytes at a time.
 ///
 /// Each `write` also returns how many bytes more the device's re-encoding of what it wrote
 /// may take (`ByteBudget.deviceWorstCase` minus the bytes written): one per `/`, and the
 /// extra digits of every non-integral number at 17 significant digits.
 ///
-/// The owner calls `release()` exactly once, after taking the bytes.
+/// A writer made with `init(capacity:)` owns its buffer, and its owner calls `release()`
+/// exactly once, after taking the bytes. `writingArray(capacity:_:)` lends one a new array's
+/// storage instead, so that what is written needs no copy to become the array.
 struct StateWriter {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private var capacity: Int
+    /// Whether `base` was allocated here (and is freed by `release()` or when it grows), rather
+    /// than lent by `writingArray(capacity:_:)`.
+    private var ownsBase: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        ownsBase = true
     }
 
-    /// Frees the buffer.
+    /// A writer into storage it does not own: it moves to a buffer of its own if it grows.
+    private init(lent storage: UnsafeMutableBufferPointer<UInt8>) {
+        capacity = storage.count
+        base = storage.baseAddress!
+        ownsBase = false
+    }
+
+    /// Frees the buffer, when the writer owns it.
     func release() {
-        base.deallocate()
+        if ownsBase { base.deallocate() }
+    }
+
+    /// Runs `body` with a writer into the storage of a new array of `capacity` bytes, and
+    /// returns that array holding what `body` wrote (copied only when it outgrew `capacity`),
+    /// with what `body` returned.
+    static func writingArray<Result>(capacity: Int, _ body: (inout StateWriter) -> Result) -> (bytes: [UInt8], result: Result) {
+        var result: Result?
+        var outgrown: [UInt8]?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { storage, initialized in
+            var writer = StateWriter(lent: storage)
+            result = body(&writer)
+            if writer.ownsBase {
+                outgrown = writer.array
+                writer.release()
+                initialized = 0
+            } else {
+                initialized = writer.count
+            }
+        }
+        // `body` ran exactly once.
+        return (outgrown ?? bytes, result!)
     }
 
     /// The bytes written.
@@ -46,7 +80,8 @@ struct StateWriter {
         let newCapacity = max(capacity * 2, count + extra)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.initialize(from: base, count: count)
-        base.deallocate()
+        if ownsBase { base.deallocate() }
+        ownsBase = true
         base = newBase
         capacity = newCapacity
     }
