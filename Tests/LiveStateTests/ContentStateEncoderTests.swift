@@ -393,6 +393,38 @@ struct StateGenerator {
         #expect(short > 20000)
     }
 
+    @Test func aWriterIntoAnArrayKeepsWhatItWroteWhetherItFitsOrOutgrowsIt() {
+        let fitting = StateWriter.writingArray(capacity: 64) { writer -> Int in
+            writer.writeString("short/")
+        }
+        #expect(text(fitting.bytes) == #""short/""#)
+        #expect(fitting.result == 1)
+        // 16 bytes lent, about 3,000 written: the writer moves to buffers of its own, and the
+        // array holds every byte.
+        let long = String(repeating: "0123456789/", count: 270)
+        let outgrown = StateWriter.writingArray(capacity: 16) { writer -> Int in
+            var slashes = writer.writeString(long)
+            writer.append(UInt8(ascii: ","))
+            slashes += writer.writeString(long)
+            return slashes
+        }
+        #expect(text(outgrown.bytes) == "\"\(long)\",\"\(long)\"")
+        #expect(outgrown.result == 540)
+    }
+
+    @Test func aStateLongerThanTheFirstBufferIsWrittenWhole() {
+        // Over the 992 bytes the encoder first writes into, under the 4 KB budget.
+        let note = String(repeating: "ab/", count: 600)
+        let state = Value.object([.init("title", .string("t")), .init("note", .string(note))])
+        let result = encoder().encode(state)
+        #expect(result.succeeded, "\(result.diagnostics)")
+        #expect(result.bytes.count > 1800)
+        #expect(text(result.bytes).contains("\"note\":\"\(note)\""))
+        let decoded = try! ContentStateDecoder(schema: encodingSchema, version: 2).decode(contentState: result.bytes)
+        guard case .object(let members)? = decoded.state else { Issue.record("not decoded"); return }
+        #expect(members.first { $0.name == "note" }?.value == .string(note))
+    }
+
     @Test func membersOutOfOrderWriteTheSameBytes() {
         let inOrder = Value.object([.init("title", .string("a")), .init("progress", .double(0.25)), .init("count", .int(3)), .init("note", .string("n"))])
         let shuffled = Value.object([.init("note", .string("n")), .init("count", .int(3)), .init("title", .string("a")), .init("progress", .double(0.25))])
