@@ -21,6 +21,7 @@ struct SchemaRoutes: Sendable {
         router.get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         router.get("/v1/schemas") { request, _ in try listSchemas(request) }
         router.get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
+        // `ValidateRouteResponder` answers the plain spelling of this path before the router.
         router.post("/v1/schemas/:id/validate") { request, context in
             // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
             let validation = try validation(request, id: try schemaID(context))
@@ -259,6 +260,27 @@ struct SchemaRoutes: Sendable {
         return entry
     }
 
+    /// The id in `/v1/schemas/{id}/validate`, or `nil` when `path` is not that plain form: an id
+    /// of ASCII bytes other than `/` and `%`, which the router would capture whole as well.
+    static func schemaID(inValidatePath path: String) -> String? {
+        let prefix: StaticString = "/v1/schemas/"
+        let suffix: StaticString = "/validate"
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            let prefixCount = prefix.utf8CodeUnitCount
+            let suffixCount = suffix.utf8CodeUnitCount
+            guard bytes.count > prefixCount + suffixCount,
+                  bytes.prefix(prefixCount).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount)),
+                  bytes.suffix(suffixCount).elementsEqual(UnsafeBufferPointer(start: suffix.utf8Start, count: suffixCount))
+            else { return nil }
+            let id = UnsafeBufferPointer(rebasing: bytes[prefixCount..<(bytes.count - suffixCount)])
+            for byte in id where byte >= 0x80 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "%") {
+                return nil
+            }
+            return String(decoding: id, as: UTF8.self)
+        }
+    }
+
     /// `version=N`, or `nil` for the newest.
     private func versionNumber(_ query: QueryParameters, orAll: Bool) throws(APIError) -> Int? {
         guard let text = query.string("version") else { return nil }
@@ -270,7 +292,7 @@ struct SchemaRoutes: Sendable {
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit.
-    private func collectBody(_ request: Request) async throws -> ByteBuffer {
+    func collectBody(_ request: Request) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength], let length = Int(declared), length > maxBodyBytes {
             throw APIError.payloadTooLarge(limit: maxBodyBytes)
         }

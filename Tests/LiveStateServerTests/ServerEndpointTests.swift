@@ -281,6 +281,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("/v1/schemas/delivery/validate", HTTPResponse.Status.ok, nil),
+        ("/v1//schemas/delivery/validate", .ok, nil),
+        ("/v1/schemas/delivery/validate/", .ok, nil),
+        ("/v1/schemas/del%69very/validate", .notFound, "unknown-schema"),
+        ("/v1/schemas/d\u{E9}livery/validate", .notFound, "unknown-schema"),
+        ("/v1/schemas//validate", .notFound, "not-found"),
+        ("/v1/schemas/a/b/validate", .notFound, "not-found"),
+        ("/V1/schemas/delivery/validate", .notFound, "not-found"),
+    ] as [(String, HTTPResponse.Status, String?)])
+    func validatePathsAnswerAsTheRouterRoutesThem(_ uri: String, _ status: HTTPResponse.Status, _ code: String?) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: .post, body: try ServerFixtures.file("update-600.json"))
+            #expect(response.status == status)
+            let body = try json(response)
+            if let code { #expect(body.errorCode == code) } else { #expect(body["schema"]?.string == "delivery") }
+        }
+    }
+
     @Test func unknownSchemaDiffIs404() async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)
