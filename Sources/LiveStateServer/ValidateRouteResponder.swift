@@ -12,7 +12,11 @@ import Hummingbird
 /// error responses are the router's: `SchemaRoutes.validation(_:id:)`,
 /// `SchemaRoutes.respond(to:body:)` and `APIErrorMiddleware`.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-struct ValidateRouteResponder<Context: RequestContext>: HTTPResponder {
+struct ValidateRouteResponder: HTTPResponder {
+    // Concrete, like the server's router: a generic responder is called through witness
+    // tables, which every other request would pay for on its way to the router.
+    typealias Context = BasicRequestContext
+
     let routes: SchemaRoutes
     let router: RouterResponder<Context>
 
@@ -31,11 +35,11 @@ struct ValidateRouteResponder<Context: RequestContext>: HTTPResponder {
 
 /// Builds the router's responder with `ValidateRouteResponder` in front of it.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-struct SidecarResponderBuilder<Context: RequestContext>: HTTPResponderBuilder {
+struct SidecarResponderBuilder: HTTPResponderBuilder {
     let routes: SchemaRoutes
-    let router: Router<Context>
+    let router: Router<BasicRequestContext>
 
-    func buildResponder() -> ValidateRouteResponder<Context> {
+    func buildResponder() -> ValidateRouteResponder {
         ValidateRouteResponder(routes: routes, router: router.buildResponder())
     }
 }
