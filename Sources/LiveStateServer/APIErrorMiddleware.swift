@@ -6,9 +6,17 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
+        } catch {
+            return try Self.response(to: error, request: request, context: context)
+        }
+    }
+
+    /// The JSON error response for an error a route threw.
+    static func response(to error: any Error, request: Request, context: Context) throws -> Response {
+        switch error {
+        case let error as APIError:
             return try error.response(from: request, context: context)
-        } catch let error as any HTTPResponseError {
+        case let error as any HTTPResponseError:
             let apiError: APIError
             switch error.status {
             case .notFound:
@@ -19,7 +27,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 apiError = APIError(error.status, code: "http-\(error.status.code)", message: error.status.reasonPhrase)
             }
             return try apiError.response(from: request, context: context)
-        } catch {
+        default:
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return try APIError(.internalServerError, code: "internal", message: "the server failed to answer")
                 .response(from: request, context: context)

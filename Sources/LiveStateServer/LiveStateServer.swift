@@ -74,21 +74,30 @@ public struct LiveStateServer: Sendable {
     /// The router with every endpoint.
     /// - Returns: A router for `BasicRequestContext`.
     public func router() -> Router<BasicRequestContext> {
+        router(routes: routes)
+    }
+
+    private var routes: SchemaRoutes {
+        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes)
+    }
+
+    private func router(routes: SchemaRoutes) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        let routes = SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes)
         routes.register(on: router)
         if configuration.echoRoute { routes.registerEcho(on: router) }
         return router
     }
 
-    /// The Hummingbird application: the router, the HTTP/1.1 server and the SIGHUP reload service.
+    /// The Hummingbird application: the router (with `POST /v1/schemas/{id}/validate` answered
+    /// ahead of it), the HTTP/1.1 server and the SIGHUP reload service.
     /// - Parameter onServerRunning: Called with the bound port once the server listens.
     /// - Returns: The application; run it with `runService()`, or test it with `HummingbirdTesting`.
     public func application(
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        let routes = routes
         var application = Application(
-            router: router(),
+            router: SidecarResponderBuilder(routes: routes, router: router(routes: routes)),
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

@@ -21,7 +21,12 @@ struct SchemaRoutes: Sendable {
         router.get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         router.get("/v1/schemas") { request, _ in try listSchemas(request) }
         router.get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
-        router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
+        // `ValidateRouteResponder` answers the plain spelling of this path before the router.
+        router.post("/v1/schemas/:id/validate") { request, context in
+            // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
+            let validation = try validation(request, id: try schemaID(context))
+            return respond(to: validation, body: try await collectBody(request))
+        }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
     }
 
@@ -103,66 +108,74 @@ struct SchemaRoutes: Sendable {
 
     // MARK: - POST /v1/schemas/{id}/validate
 
-    func validate(_ request: Request, id: String) async throws -> Response {
+    /// What a validation will run, settled from the query and the path before the body is read.
+    struct Validation {
+        let id: String
+        /// One validator, or one per version, oldest first, for `version=all`.
+        let validators: [PayloadValidator]
+        let allVersions: Bool
+    }
+
+    /// Checks the query (400), the schema id (404) and the version (400) of a validation.
+    func validation(_ request: Request, id: String) throws(APIError) -> Validation {
         let query = try QueryParameters(request, allowed: Self.validateParameters)
         let broadcast = try query.flag("broadcast")
         let entry = try schemaEntry(id)
-        let all = query.string("version") == "all"
-        var validator: PayloadValidator?
+        var all = query.has("version", equalTo: "all")
+        var validators = entry.validators
         if !all {
             let version = try versionNumber(query, orAll: true)
-            validator = entry.validator(for: version)
-            if validator == nil, let version { throw APIError.unknownVersion(version, available: entry.versions) }
+            if let validator = entry.validator(for: version) {
+                validators = [validator]
+            } else if let version {
+                throw .unknownVersion(version, available: entry.versions)
+            } else {
+                // No validator for the newest version: answer as for `version=all`.
+                all = true
+            }
         }
-        let body = try await collectBody(request)
+        if broadcast {
+            for index in validators.indices { validators[index].options.broadcast = true }
+        }
+        return Validation(id: id, validators: validators, allVersions: all)
+    }
 
-        // The response is written straight from the results: no `Value` tree per diagnostic.
-        let ok: Bool
-        let versionText: String
-        let decodes: [(version: Int, applies: Bool)]
-        let diagnostics: [Diagnostic]
-        let budget: ByteBudget?
-        if var validator {
-            validator.options.broadcast = broadcast
+    /// Validates `body` and writes the response: `{"ok", "schema", "version", "decodes",
+    /// "diagnostics", "budget"}`, straight from the results, with no `Value` tree per diagnostic.
+    func respond(to validation: Validation, body: ByteBuffer) -> Response {
+        var writer = JSONWriter(capacity: 2048)
+        if !validation.allVersions, let validator = validation.validators.first {
             let result = body.withUnsafeReadableBytes { validator.validate($0) }
             let version = validator.decoder.version.version
-            ok = !result.hasErrors
-            versionText = String(version)
-            decodes = [(version, result.appDecodes)]
-            diagnostics = result.diagnostics
-            budget = result.budget
+            writer.append(result.hasErrors ? #"{"ok":false,"schema":"# : #"{"ok":true,"schema":"#)
+            writer.writeString(validation.id)
+            writer.append(#","version":"#)
+            writer.writeInt(version)
+            writer.append(#","decodes":{""#)
+            writer.writeInt(version)
+            writer.append(result.appDecodes ? #"":true},"diagnostics":"# : #"":false},"diagnostics":"#)
+            result.diagnostics.write(to: &writer)
+            writer.append(#","budget":"#)
+            result.budget.write(to: &writer)
         } else {
-            let validators = entry.validators.map { validator in
-                var copy = validator
-                copy.options.broadcast = broadcast
-                return copy
-            }
             let (results, all) = body.withUnsafeReadableBytes { bytes in
-                PayloadValidator.validateAllVersions(validators, bytes)
+                PayloadValidator.validateAllVersions(validation.validators, bytes)
             }
-            ok = !all.contains { $0.severity == .error }
-            versionText = #""all""#
-            decodes = results.map { ($0.version, $0.result.appDecodes) }
-            diagnostics = all
-            budget = results.last?.result.budget
+            writer.append(all.contains { $0.severity == .error } ? #"{"ok":false,"schema":"# : #"{"ok":true,"schema":"#)
+            writer.writeString(validation.id)
+            writer.append(#","version":"all","decodes":{"#)
+            for (index, (version, result)) in results.enumerated() {
+                if index > 0 { writer.append(",") }
+                // A version is digits: quoted, it needs no escaping.
+                writer.append("\"")
+                writer.writeInt(version)
+                writer.append(result.appDecodes ? #"":true"# : #"":false"#)
+            }
+            writer.append(#"},"diagnostics":"#)
+            all.write(to: &writer)
+            writer.append(#","budget":"#)
+            if let budget = results.last?.result.budget { budget.write(to: &writer) } else { writer.append("null") }
         }
-        var writer = JSONWriter(capacity: 2048)
-        writer.append(#"{"ok":"#)
-        writer.append(ok ? "true" : "false")
-        writer.append(#","schema":"#)
-        writer.writeString(id)
-        writer.append(#","version":"#)
-        writer.append(versionText)
-        writer.append(#","decodes":{"#)
-        for (index, decode) in decodes.enumerated() {
-            if index > 0 { writer.append(",") }
-            // A version is digits: quoted, it needs no escaping.
-            writer.append(decode.applies ? "\"\(decode.version)\":true" : "\"\(decode.version)\":false")
-        }
-        writer.append(#"},"diagnostics":"#)
-        diagnostics.write(to: &writer)
-        writer.append(#","budget":"#)
-        if let budget { budget.write(to: &writer) } else { writer.append("null") }
         writer.append("}")
         return JSONResponse.make(bytes: writer.bytes)
     }
@@ -228,10 +241,10 @@ struct SchemaRoutes: Sendable {
     // MARK: - Shared steps
 
     /// The query parameters each endpoint takes; anything else is a 400.
-    static let listParameters: Set<String> = []
-    static let diffParameters: Set<String> = ["mode", "from", "to", "fail-on", "assume-default-elision"]
-    static let validateParameters: Set<String> = ["version", "broadcast"]
-    static let encodeParameters: Set<String> = [
+    static let listParameters: [String] = []
+    static let diffParameters = ["mode", "from", "to", "fail-on", "assume-default-elision"]
+    static let validateParameters = ["version", "broadcast"]
+    static let encodeParameters = [
         "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
         "fit", "elide-defaults", "broadcast", "content-state",
     ]
@@ -247,6 +260,27 @@ struct SchemaRoutes: Sendable {
         return entry
     }
 
+    /// The id in `/v1/schemas/{id}/validate`, or `nil` when `path` is not that plain form: an id
+    /// of ASCII bytes other than `/` and `%`, which the router would capture whole as well.
+    static func schemaID(inValidatePath path: String) -> String? {
+        let prefix: StaticString = "/v1/schemas/"
+        let suffix: StaticString = "/validate"
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            let prefixCount = prefix.utf8CodeUnitCount
+            let suffixCount = suffix.utf8CodeUnitCount
+            guard bytes.count > prefixCount + suffixCount,
+                  bytes.prefix(prefixCount).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount)),
+                  bytes.suffix(suffixCount).elementsEqual(UnsafeBufferPointer(start: suffix.utf8Start, count: suffixCount))
+            else { return nil }
+            let id = UnsafeBufferPointer(rebasing: bytes[prefixCount..<(bytes.count - suffixCount)])
+            for byte in id where byte >= 0x80 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "%") {
+                return nil
+            }
+            return String(decoding: id, as: UTF8.self)
+        }
+    }
+
     /// `version=N`, or `nil` for the newest.
     private func versionNumber(_ query: QueryParameters, orAll: Bool) throws(APIError) -> Int? {
         guard let text = query.string("version") else { return nil }
@@ -258,7 +292,7 @@ struct SchemaRoutes: Sendable {
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit.
-    private func collectBody(_ request: Request) async throws -> ByteBuffer {
+    func collectBody(_ request: Request) async throws -> ByteBuffer {
         if let declared = request.headers[.contentLength], let length = Int(declared), length > maxBodyBytes {
             throw APIError.payloadTooLarge(limit: maxBodyBytes)
         }

@@ -113,6 +113,16 @@ import Testing
         }
     }
 
+    @Test(arguments: ["version=3", "version=3&", "version=%33", "version=3&broadcast=", "broadcast=0&version=%33"])
+    func validateReadsQueriesAsHummingbirdSplitsThem(_ query: String) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?\(query)", method: .post, body: try ServerFixtures.file("update-600.json"))
+            #expect(response.status == .ok)
+            #expect(try json(response)["version"]?.int == 3)
+        }
+    }
+
     @Test func validateDefaultsToTheNewestVersion() async throws {
         try await server.application().test(.router) { client in
             let body = try json(try await client.execute(
@@ -271,6 +281,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("/v1/schemas/delivery/validate", HTTPResponse.Status.ok, nil),
+        ("/v1//schemas/delivery/validate", .ok, nil),
+        ("/v1/schemas/delivery/validate/", .ok, nil),
+        ("/v1/schemas/del%69very/validate", .notFound, "unknown-schema"),
+        ("/v1/schemas/d\u{E9}livery/validate", .notFound, "unknown-schema"),
+        ("/v1/schemas//validate", .notFound, "not-found"),
+        ("/v1/schemas/a/b/validate", .notFound, "not-found"),
+        ("/V1/schemas/delivery/validate", .notFound, "not-found"),
+    ] as [(String, HTTPResponse.Status, String?)])
+    func validatePathsAnswerAsTheRouterRoutesThem(_ uri: String, _ status: HTTPResponse.Status, _ code: String?) async throws {
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: .post, body: try ServerFixtures.file("update-600.json"))
+            #expect(response.status == status)
+            let body = try json(response)
+            if let code { #expect(body.errorCode == code) } else { #expect(body["schema"]?.string == "delivery") }
+        }
+    }
+
     @Test func unknownSchemaDiffIs404() async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)
@@ -296,6 +325,11 @@ import Testing
         ("/v1/schemas/delivery/validate?versoin=2", "bad-query"),
         ("/v1/schemas/delivery/validate?version=2&version=3", "bad-query"),
         ("/v1/schemas/delivery/validate?broadcast=maybe", "bad-query"),
+        ("/v1/schemas/delivery/validate?&version=3", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=3&&broadcast=true", "bad-query"),
+        ("/v1/schemas/delivery/validate?version", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=3=3", "bad-query"),
+        ("/v1/schemas/delivery/validate?version=%33&version=3", "bad-query"),
         ("/v1/schemas/delivery/encode?version=all", "bad-query"),
         ("/v1/schemas/delivery/encode?event=start", "bad-query"),
         ("/v1/schemas/delivery/encode?event=finish", "bad-query"),

@@ -49,14 +49,30 @@ extension Collection<Diagnostic> {
     /// through one buffer for the whole array.
     /// - Parameter writer: The writer to append to.
     public func write(to writer: inout JSONWriter) {
-        var buffer = StateWriter(capacity: 256 * Swift.max(count, 1))
-        defer { buffer.release() }
-        buffer.append("[")
-        for (index, diagnostic) in enumerated() {
-            if index > 0 { buffer.append(",") }
-            diagnostic.write(into: &buffer)
-        }
-        buffer.append("]")
-        writer.append(bytes: buffer.bytes)
+        writeDiagnostics(self, to: &writer)
     }
+}
+
+extension Array<Diagnostic> {
+    /// Writes the diagnostics as a JSON array of `jsonValue` objects, as the `Collection` method
+    /// does, compiled for arrays: a server writes one per response, and the generic method,
+    /// called from another module, walks the array through witness tables.
+    /// - Parameter writer: The writer to append to.
+    public func write(to writer: inout JSONWriter) {
+        writeDiagnostics(self, to: &writer)
+    }
+}
+
+private func writeDiagnostics(_ diagnostics: some Collection<Diagnostic>, to writer: inout JSONWriter) {
+    var buffer = StateWriter(capacity: 256 * Swift.max(diagnostics.count, 1))
+    defer { buffer.release() }
+    buffer.append("[")
+    var first = true
+    for diagnostic in diagnostics {
+        if !first { buffer.append(",") }
+        first = false
+        diagnostic.write(into: &buffer)
+    }
+    buffer.append("]")
+    writer.append(bytes: buffer.bytes)
 }

@@ -1,0 +1,45 @@
+import Hummingbird
+
+/// Answers `POST /v1/schemas/{id}/validate`, the sidecar's hot route, before the router, and
+/// hands every other request to the router.
+///
+/// The router splits the path into `Substring`s, compares them with each registered route's
+/// constants, and keeps the id in a dictionary of parameters: for this route, more than the
+/// rest of the request's own work around the validator. Here the path is matched by bytes. Only
+/// the plain form is taken (`/v1/schemas/` + an id of ASCII bytes other than `/` and `%` +
+/// `/validate`), a path the router would send to the same handler with the same id; anything
+/// else, including every odd spelling, goes through the router as before. The handler and its
+/// error responses are the router's: `SchemaRoutes.validation(_:id:)`,
+/// `SchemaRoutes.respond(to:body:)` and `APIErrorMiddleware`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct ValidateRouteResponder: HTTPResponder {
+    // Concrete, like the server's router: a generic responder is called through witness
+    // tables, which every other request would pay for on its way to the router.
+    typealias Context = BasicRequestContext
+
+    let routes: SchemaRoutes
+    let router: RouterResponder<Context>
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .post, let id = SchemaRoutes.schemaID(inValidatePath: request.uri.path) else {
+            return try await router.respond(to: request, context: context)
+        }
+        do {
+            let validation = try routes.validation(request, id: id)
+            return routes.respond(to: validation, body: try await routes.collectBody(request))
+        } catch {
+            return try APIErrorMiddleware<Context>.response(to: error, request: request, context: context)
+        }
+    }
+}
+
+/// Builds the router's responder with `ValidateRouteResponder` in front of it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct SidecarResponderBuilder: HTTPResponderBuilder {
+    let routes: SchemaRoutes
+    let router: Router<BasicRequestContext>
+
+    func buildResponder() -> ValidateRouteResponder {
+        ValidateRouteResponder(routes: routes, router: router.buildResponder())
+    }
+}
