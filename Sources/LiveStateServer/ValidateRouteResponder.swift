@@ -11,6 +11,9 @@ import Hummingbird
 /// else, including every odd spelling, goes through the router as before. The handler and its
 /// error responses are the router's: `SchemaRoutes.validation(_:id:)`,
 /// `SchemaRoutes.respond(to:body:)` and `APIErrorMiddleware`.
+///
+/// A middleware added to the router does not see the requests answered here: whatever it does
+/// (metrics, tracing, authentication) has to be done here as well.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct ValidateRouteResponder: HTTPResponder {
     // Concrete, like the server's router: a generic responder is called through witness
