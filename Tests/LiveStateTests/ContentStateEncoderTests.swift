@@ -393,6 +393,24 @@ struct StateGenerator {
         #expect(short > 20000)
     }
 
+    @Test func integersAreWrittenAsTheirDescriptionByBothWriters() {
+        var samples = [0, 9, 10, 11, 99, 100, -1, -9, -10, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            samples += [power - 1, power, power + 1, -power]
+        }
+        for int in samples {
+            var state = StateWriter(capacity: 4)
+            state.writeInt(int)
+            #expect(text(Array(state.bytes)) == String(int))
+            state.release()
+            var json = JSONWriter(capacity: 4)
+            json.writeInt(int)
+            #expect(text(json.bytes) == String(int))
+        }
+    }
+
     @Test func aWriterIntoAnArrayKeepsWhatItWroteWhetherItFitsOrOutgrowsIt() {
         let fitting = StateWriter.writingArray(capacity: 64) { writer -> Int in
             writer.writeString("short/")

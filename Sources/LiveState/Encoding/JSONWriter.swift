@@ -35,19 +35,10 @@ public struct JSONWriter: Sendable {
     /// Appends an integer's decimal digits.
     /// - Parameter int: The integer.
     public mutating func writeInt(_ int: Int) {
-        if int >= 0 && int < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: int) &+ 0x30)
-            return
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            let count = StateWriter.writeDigits(of: int, to: digits.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
         }
-        if int < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var magnitude = int.magnitude
-        repeat {
-            let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-            bytes.append(UInt8(truncatingIfNeeded: digit) &+ 0x30)
-            magnitude = quotient
-        } while magnitude > 0
-        bytes[start...].reverse()
     }
 
     /// Appends a string literal with the escapes JSON requires and no others.

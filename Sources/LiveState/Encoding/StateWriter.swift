@@ -257,11 +257,21 @@ struct StateWriter {
     /// Appends an integer's decimal digits.
     mutating func writeInt(_ int: Int) {
         reserve(20)
+        count &+= Self.writeDigits(of: int, to: base + count)
+    }
+
+    /// Writes an integer's decimal digits, with its sign, at `destination` (at most 20 bytes);
+    /// returns how many it wrote.
+    static func writeDigits(of int: Int, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if int >= 0 && int < 10 {
-            put(UInt8(truncatingIfNeeded: int) &+ 0x30)
-            return
+            destination[0] = UInt8(truncatingIfNeeded: int) &+ 0x30
+            return 1
         }
-        if int < 0 { put(UInt8(ascii: "-")) }
+        var start = 0
+        if int < 0 {
+            destination[0] = UInt8(ascii: "-")
+            start = 1
+        }
         var magnitude = int.magnitude
         var digits = 1
         var scale: UInt = 10
@@ -269,14 +279,15 @@ struct StateWriter {
             digits &+= 1
             if digits < 20 { scale &*= 10 }
         }
-        var position = count &+ digits
-        count = position
+        let end = start &+ digits
+        var position = end
         repeat {
             let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
             position &-= 1
-            base[position] = UInt8(truncatingIfNeeded: digit) &+ 0x30
+            destination[position] = UInt8(truncatingIfNeeded: digit) &+ 0x30
             magnitude = quotient
         } while magnitude > 0
+        return end
     }
 
     /// Appends a string literal with the escapes JSON requires and no others (`/` is not
