@@ -22,11 +22,7 @@ struct SchemaRoutes: Sendable {
         router.get("/v1/schemas") { request, _ in try listSchemas(request) }
         router.get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
         // `ValidateRouteResponder` answers the plain spelling of this path before the router.
-        router.post("/v1/schemas/:id/validate") { request, context in
-            // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
-            let validation = try validation(request, id: try schemaID(context))
-            return respond(to: validation, body: try await collectBody(request))
-        }
+        router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
     }
 
@@ -107,6 +103,13 @@ struct SchemaRoutes: Sendable {
     }
 
     // MARK: - POST /v1/schemas/{id}/validate
+
+    /// Validates the body of `request` against schema `id` and answers.
+    func validate(_ request: Request, id: String) async throws -> Response {
+        // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
+        let validation = try validation(request, id: id)
+        return respond(to: validation, body: try await collectBody(request))
+    }
 
     /// What a validation will run, settled from the query and the path before the body is read.
     struct Validation {

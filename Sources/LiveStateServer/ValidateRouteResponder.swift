@@ -9,8 +9,7 @@ import Hummingbird
 /// the plain form is taken (`/v1/schemas/` + an id of ASCII bytes other than `/` and `%` +
 /// `/validate`), a path the router would send to the same handler with the same id; anything
 /// else, including every odd spelling, goes through the router as before. The handler and its
-/// error responses are the router's: `SchemaRoutes.validation(_:id:)`,
-/// `SchemaRoutes.respond(to:body:)` and `APIErrorMiddleware`.
+/// error responses are the router's: `SchemaRoutes.validate(_:id:)` and `APIErrorMiddleware`.
 ///
 /// A middleware added to the router does not see the requests answered here: whatever it does
 /// (metrics, tracing, authentication) has to be done here as well.
@@ -28,8 +27,7 @@ struct ValidateRouteResponder: HTTPResponder {
             return try await router.respond(to: request, context: context)
         }
         do {
-            let validation = try routes.validation(request, id: id)
-            return routes.respond(to: validation, body: try await routes.collectBody(request))
+            return try await routes.validate(request, id: id)
         } catch {
             return try APIErrorMiddleware<Context>.response(to: error, request: request, context: context)
         }
