@@ -287,8 +287,9 @@ extension StateWriter {
     /// walk. Returns the device's extra bytes, or `nil` as soon as `accepts` would say no; what
     /// was written is then to be discarded with `rewind(to:)`.
     ///
-    /// The value is read where it lies, through a pointer, down to the strings it holds: no
-    /// part of the tree is retained and released on the way.
+    /// The value is read where it lies, through a pointer, and so are the elements and members
+    /// of containers: no container is retained and released on the way. (A string still is:
+    /// the compiler keeps it alive across the writes into the buffer.)
     mutating func writeChecked(_ value: UnsafePointer<Value>, as plan: FieldEncodingPlan) -> Int? {
         switch value.pointee {
         case .null:
