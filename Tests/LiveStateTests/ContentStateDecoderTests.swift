@@ -183,6 +183,27 @@ func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.cod
         #expect(duplicate.position?.column == 32)
     }
 
+    @Test func repeatedUnknownKeyIsADuplicateNotASecondUnknownKey() throws {
+        let result = decodeV2(#"{"orderId":"A","zz":1,"title":"t","zz":2}"#)
+        #expect(result.state?["title"] == .string("t"))
+        #expect(result.diagnostics.filter { $0.code == "unknown-key" }.map(\.pointer) == ["/zz"])
+        let duplicate = try #require(result.diagnostics.first { $0.code == "duplicate-key" })
+        #expect(duplicate.pointer == "/zz")
+        #expect(duplicate.position?.column == 35)
+        #expect(duplicate.severity == .warning)
+        #expect(duplicate.message == "key 'zz' appears again; app version 2 ignores it either way")
+    }
+
+    @Test func repeatedUnknownKeysAreComparedUnescapedAndPerObject() {
+        // The same key spelled with an escape, a third unknown key, and the same key in a
+        // nested object: only the repetitions within one object are duplicates.
+        let result = decodeV2(
+            #"{"orderId":"A","a":1,"b":2,"\u0061":3,"c":4,"b":5,"courier":{"a":1,"name":"x"},"a":6}"#)
+        #expect(result.diagnostics.filter { $0.code == "unknown-key" }.compactMap(\.pointer) == ["/a", "/b", "/c", "/courier/a"])
+        #expect(result.diagnostics.filter { $0.code == "duplicate-key" }.compactMap(\.pointer) == ["/a", "/b", "/a"])
+        #expect(result.state != nil)
+    }
+
     @Test func escapedKeysMatchFields() {
         #expect(decodeV2(#"{"orderId":"A","t\u0069tle":"x"}"#).state?["title"] == .string("x"))
     }

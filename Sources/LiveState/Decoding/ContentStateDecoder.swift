@@ -373,6 +373,8 @@ struct DecodeContext {
         // For strict clients: the first field, in schema order, that synthesized Codable fails on.
         var strictIndex = Int.max
         var objectStrictProblem: DecodeProblem?
+        // Keys the version does not know, so that a repeated one is reported as a duplicate.
+        var unknownKeys = KeyList()
         var hint = 0
         let recordsSpans = isRoot && spans != nil
         var openSpan: MemberSpan?
@@ -396,7 +398,12 @@ struct DecodeContext {
             }
             if recordsSpans, !isAlias, let index { openSpan?.field = plan.fields[index] }
             guard let index else {
-                reportUnknownKey(key, at: keyOffset)
+                if unknownKeys.contains(key, in: reader) {
+                    reportRepeatedUnknownKey(key, at: keyOffset)
+                } else {
+                    unknownKeys.insert(key)
+                    reportUnknownKey(key, at: keyOffset)
+                }
                 try reader.skipValue()
                 continue
             }
@@ -502,6 +509,14 @@ struct DecodeContext {
         let name = reader.string(key)
         let message = String.concatenating("unknown key '", name, "' is ignored by app version ", versionText)
         report(.unknownKey, message, at: offset, pointer: pointer(appending: name))
+    }
+
+    /// Reports an unknown key that this object already had: a duplicate, which the device
+    /// ignores like the first.
+    private mutating func reportRepeatedUnknownKey(_ key: JSONString, at offset: Int) {
+        let name = reader.string(key)
+        report(.duplicateKey, "key '\(name)' appears again; app version \(version) ignores it either way",
+               at: offset, pointer: pointer(appending: name))
     }
 
     /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`
@@ -855,5 +870,30 @@ struct FieldSet {
 
     mutating func remove(_ index: Int) {
         if index < 64 { low &= ~(1 << UInt64(index)) } else { high[index - 64] = false }
+    }
+}
+
+/// The keys of one object, compared unescaped: the first inline, so that an object with one
+/// unknown key allocates nothing for it.
+struct KeyList {
+    private var first: JSONString?
+    private var rest: [JSONString] = []
+
+    func contains(_ key: JSONString, in reader: JSONReader) -> Bool {
+        guard let first else { return false }
+        if Self.same(first, key, in: reader) { return true }
+        return rest.contains { Self.same($0, key, in: reader) }
+    }
+
+    mutating func insert(_ key: JSONString) {
+        if first == nil { first = key } else { rest.append(key) }
+    }
+
+    private static func same(_ a: JSONString, _ b: JSONString, in reader: JSONReader) -> Bool {
+        if a.hasEscapes && b.hasEscapes { return reader.string(a) == reader.string(b) }
+        // `matches` unescapes its token and compares it with raw bytes: give it the plain one.
+        let (escaped, plain) = a.hasEscapes ? (a, b) : (b, a)
+        let bytes = UnsafeRawBufferPointer(rebasing: reader.bytes[plain.start..<plain.end])
+        return reader.matches(escaped, bytes)
     }
 }
