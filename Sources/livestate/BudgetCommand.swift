@@ -10,8 +10,10 @@ struct BudgetCommand: ParsableCommand {
             For each body: its size against the APNs limit (4096 bytes, 5120 with --broadcast), the \
             content-state as sent, the content-state as the device may re-encode it (numbers at 17 \
             significant digits, / escaped), and the bytes of each top-level content-state field. With \
-            --schema the re-encoding is of the state the app version decodes. Exit status: 0 within \
-            budget, 1 over, 2 usage or I/O errors.
+            --schema the re-encoding is of the state the app version decodes, and the version's static \
+            worst case follows: the largest content-state its max-length and max-items allow, and the \
+            fields without a bound. --schema without payloads prints the worst case alone. Exit \
+            status: 0 within budget, 1 over, 2 usage or I/O errors.
             """
     )
 
@@ -29,21 +31,26 @@ struct BudgetCommand: ParsableCommand {
     @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
-    @Argument(help: "Payload files, or folders of them (*.json); - reads standard input.")
-    var payloads: [String]
+    @Argument(help: "Payload files, or folders of them (*.json); - reads standard input. Optional with --schema.")
+    var payloads: [String] = []
 
     func validate() throws {
-        if payloads.isEmpty { throw ValidationError("name at least one payload file, or - for standard input") }
+        if payloads.isEmpty && schema == nil {
+            throw ValidationError("name at least one payload file, or - for standard input, or a --schema to size")
+        }
         if version != nil && schema == nil { throw ValidationError("--version needs --schema") }
     }
 
     func run() throws {
         let scan = JSONScanOptions(maxInputBytes: maxBytes)
         var validator: PayloadValidator?
+        var worstCase: (version: Int, size: WorstCaseSize)?
         if let schema {
             let loaded = try Output.loadSchema(schema)
             do {
-                validator = try PayloadValidator(schema: loaded, version: version, options: .init(broadcast: broadcast, scan: scan))
+                let made = try PayloadValidator(schema: loaded, version: version, options: .init(broadcast: broadcast, scan: scan))
+                validator = made
+                worstCase = (made.decoder.version.version, WorstCaseSize.contentState(of: made.decoder.version))
             } catch {
                 Output.err("\(schema): error: \(error) [unknown-version]")
                 throw ExitCode(ExitStatus.usage.rawValue)
@@ -74,12 +81,14 @@ struct BudgetCommand: ParsableCommand {
         switch common.format {
         case .text:
             for report in reports { Output.out(Self.render(report.name, report.budget)) }
+            if let schema, let worstCase { Output.out(Self.render(schema, version: worstCase.version, worstCase.size)) }
             Output.printText(diagnostics, toStandardOutput: true)
         case .json:
             var extra: [Value.Member] = [.init("files", .array(reports.map {
                 .object([.init("file", .string($0.name)), .init("budget", $0.budget.jsonValue)])
             }))]
             if reports.count == 1, let only = reports.first { extra.append(.init("budget", only.budget.jsonValue)) }
+            if let worstCase { extra.append(.init("worstCase", Self.jsonValue(version: worstCase.version, worstCase.size))) }
             Output.out(Output.jsonDocument(diagnostics, extra))
         }
         if !ioErrors.isEmpty { throw ExitCode(ExitStatus.usage.rawValue) }
@@ -99,5 +108,40 @@ struct BudgetCommand: ParsableCommand {
             lines.append("  \(field.name): \(field.bytes)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The version's static worst case, in the same style: the total, what `--fit` can bring it
+    /// down to, each field at its worst, largest first, and the fields without a bound.
+    static func render(_ schema: String, version: Int, _ size: WorstCaseSize) -> String {
+        let limit = ByteBudget.contentStateLimit
+        // WorstCaseSize counts strings at max-length before escaping and numbers at 17 digits.
+        let method = "strings at max-length bytes before escaping, numbers at 17 digits; limit \(limit)"
+        let total = size.isBounded
+            ? "at its largest: \(size.bytes) bytes (\(method))"
+            : "unbounded: at least \(size.bytes) bytes, and no bound on \(size.unbounded.count) field(s) (\(method))"
+        var lines = ["\(schema): version \(version) content-state \(total)"]
+        if let fitted = size.fittedBytes, fitted != size.bytes || !size.isBounded {
+            lines.append("  after --fit (drop-priority fields dropped, truncate strings emptied): \(fitted) bytes")
+        }
+        for field in size.fields.sorted(by: { $0.bytes > $1.bytes }) {
+            lines.append("  \(field.name): \(field.bytes)")
+        }
+        for field in size.unbounded {
+            lines.append("  \(field.pointer): no \(field.missing)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"version", "bytes", "limit", "bounded", "fittedBytes", "fields", "unbounded"}`.
+    static func jsonValue(version: Int, _ size: WorstCaseSize) -> Value {
+        .object([
+            .init("version", .int(version)),
+            .init("bytes", .int(size.bytes)),
+            .init("limit", .int(ByteBudget.contentStateLimit)),
+            .init("bounded", .bool(size.isBounded)),
+            .init("fittedBytes", size.fittedBytes.map(Value.int) ?? .null),
+            .init("fields", .array(size.fields.map { .object([.init("name", .string($0.name)), .init("bytes", .int($0.bytes))]) })),
+            .init("unbounded", .array(size.unbounded.map { .object([.init("pointer", .string($0.pointer)), .init("missing", .string($0.missing))]) })),
+        ])
     }
 }

@@ -320,6 +320,60 @@ struct CLI {
         #expect(result.status == 0)
         #expect(result.stdout.contains("of 5120 bytes"))
     }
+
+    @Test func schemaAloneSizesTheVersionsWorstCase() throws {
+        let result = try CLI.run(["budget", "--schema", "schemas/delivery.yaml", "--version", "3"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("schemas/delivery.yaml: version 3 content-state at its largest: "))
+        #expect(result.stdout.contains(" bytes (strings at max-length bytes before escaping, numbers at 17 digits; limit 4096)"))
+        // items: 40 strings of at most 64 bytes is the largest field.
+        let firstField = result.stdout.split(separator: "\n").first { $0.hasPrefix("  ") && !$0.hasPrefix("  after") }
+        #expect(firstField?.hasPrefix("  items: ") == true)
+        #expect(result.stdout.contains("after --fit"))
+    }
+
+    @Test func worstCaseInJSONAddsUp() throws {
+        let result = try CLI.run(["budget", "--format", "json", "--schema", "schemas/delivery.yaml",
+                                  "schemas/examples/delivery/v3-update.json"])
+        #expect(result.status == 0)
+        let document = try CLI.json(result.stdout)
+        #expect(document["budget"] != nil)
+        let worstCase = try #require(document["worstCase"] as? [String: Any])
+        #expect(worstCase["version"] as? Int == 3)
+        #expect(worstCase["bounded"] as? Bool == true)
+        #expect(worstCase["limit"] as? Int == 4096)
+        let bytes = try #require(worstCase["bytes"] as? Int)
+        let fields = try #require(worstCase["fields"] as? [[String: Any]])
+        // Braces, the fields' "key":value, and the commas between them.
+        let sum = fields.compactMap { $0["bytes"] as? Int }.reduce(2, +) + fields.count - 1
+        #expect(bytes == sum)
+        // badge (drop-priority) goes and note (truncate) empties under --fit.
+        let fitted = try #require(worstCase["fittedBytes"] as? Int)
+        #expect(fitted < bytes)
+        #expect((worstCase["unbounded"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func unboundedFieldsAreNamed() throws {
+        let schema = CLI.fixture("budget/unbounded.yaml")
+        let text = try CLI.run(["budget", "--schema", schema])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("version 1 content-state unbounded: at least "))
+        #expect(text.stdout.contains("no bound on 2 field(s)"))
+        #expect(text.stdout.contains("  /note: no max-length"))
+        #expect(text.stdout.contains("  /tags: no max-items"))
+        let json = try CLI.json(try CLI.run(["budget", "--format", "json", "--schema", schema]).stdout)
+        let worstCase = try #require(json["worstCase"] as? [String: Any])
+        #expect(worstCase["bounded"] as? Bool == false)
+        let unbounded = try #require(worstCase["unbounded"] as? [[String: Any]])
+        #expect(unbounded.compactMap { $0["pointer"] as? String } == ["/note", "/tags"])
+        #expect(worstCase["fittedBytes"] is NSNull)
+    }
+
+    @Test func budgetNeedsPayloadsOrASchema() throws {
+        let result = try CLI.run(["budget"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("or a --schema to size"))
+    }
 }
 
 @Suite struct DiffCommandTests {
