@@ -56,6 +56,11 @@ case "shape":
     exit(0)
 case "value":
     for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).diagnostics.count }
+case "view":
+    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).isDeferred ? 1 : 0 }
+case "view-state":
+    // The view, then every field made: what the value tree costs when all of it is read.
+    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).state == nil ? 0 : 1 }
 case "struct":
     for _ in 0..<count { checksum &+= try! decoder.decode(Delivery.self, contentState: bytes).value.items.count }
 case "body":
@@ -77,6 +82,12 @@ case "jsondecoder":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
 case "jsondecoder-body":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(DeliveryPush.self, from: data).aps.contentState.items.count }
+case "scan":
+    // The strict scanner alone over the whole payload: no tree, no strings, no duplicate check.
+    let options = JSONScanOptions(duplicateKeys: .ignore)
+    for _ in 0..<count {
+        checksum &+= bytes.withUnsafeBytes { (try? JSONValidator.validate($0, options: options))?.count ?? 1 }
+    }
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:

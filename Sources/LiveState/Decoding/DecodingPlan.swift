@@ -18,9 +18,15 @@ final class ObjectPlan: @unchecked Sendable {
     private let keyBytes: UnsafeMutablePointer<UInt8>
     private let keyBounds: UnsafeMutablePointer<Int>
     private let count: Int
+    /// `fields`, unretained, for `TapeBuilder`: the plan keeps them alive.
+    let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
+    /// `fields.count`, and whether any field has aliases, without touching the arrays.
+    let fieldCount: Int
+    let hasAliases: Bool
 
     init(fields: [Field]) {
         self.fields = fields.map(FieldPlan.init)
+        self.tapeSlots = self.fields.reduce(1 + fields.count) { $0 + ($1.object?.tapeSlots ?? 0) }
         self.initialMembers = fields.initialMembers
         var aliases: [(bytes: [UInt8], field: Int, rank: Int)] = []
         for (index, field) in fields.enumerated() {
@@ -29,10 +35,16 @@ final class ObjectPlan: @unchecked Sendable {
             }
         }
         self.aliases = aliases
+        self.hasAliases = !aliases.isEmpty
         let keys = fields.flatMap { Array($0.name.utf8) }
         count = fields.count
-        keyBytes = .allocate(capacity: max(keys.count, 1))
+        fieldCount = fields.count
+        // Eight bytes of padding, so that a key's first word can be read whatever its length.
+        keyBytes = .allocate(capacity: keys.count + 8)
         keyBytes.initialize(from: keys, count: keys.count)
+        (keyBytes + keys.count).initialize(repeating: 0, count: 8)
+        fieldRefs = .allocate(capacity: max(fields.count, 1))
+        for (index, plan) in self.fields.enumerated() { (fieldRefs + index).initialize(to: .passUnretained(plan)) }
         keyBounds = .allocate(capacity: fields.count + 1)
         var bound = 0
         for (index, field) in fields.enumerated() {
@@ -45,6 +57,50 @@ final class ObjectPlan: @unchecked Sendable {
     deinit {
         keyBytes.deallocate()
         keyBounds.deallocate()
+        fieldRefs.deallocate()
+    }
+
+    /// The nodes a `StateTape` of this object takes before any array element: a header and a
+    /// slot per field, nested objects included.
+    let tapeSlots: Int
+
+    /// The index of the field whose name is the `length` bytes at `key` (no escapes), trying
+    /// `hint` first. `wordReadable`: eight bytes can be read at `key`, so that a key of up to
+    /// eight bytes is compared as one word.
+    @inline(__always)
+    func index(ofKey key: UnsafePointer<UInt8>, length: Int, hint: Int, wordReadable: Bool) -> Int? {
+        var index = hint < count ? hint : 0
+        if length <= 8, wordReadable {
+            let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
+            let word = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
+            for _ in 0..<count {
+                let start = keyBounds[index]
+                if keyBounds[index &+ 1] &- start == length,
+                   UnsafeRawPointer(keyBytes + start).loadUnaligned(as: UInt64.self) & mask == word {
+                    return index
+                }
+                index &+= 1
+                if index == count { index = 0 }
+            }
+            return nil
+        }
+        for _ in 0..<count {
+            let start = keyBounds[index]
+            if keyBounds[index &+ 1] &- start == length, memcmp(key, keyBytes + start, length) == 0 {
+                return index
+            }
+            index &+= 1
+            if index == count { index = 0 }
+        }
+        return nil
+    }
+
+    /// The index of the field that has the `length` bytes at `key` among its aliases.
+    func aliasIndex(ofKey key: UnsafePointer<UInt8>, length: Int) -> Int? {
+        for alias in aliases where alias.bytes.count == length {
+            if length == 0 || alias.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, key, length) == 0 }) { return alias.field }
+        }
+        return nil
     }
 
     /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
@@ -108,6 +164,13 @@ final class FieldPlan: Sendable {
 
     /// Whether the field has a value for a missing key: a default, or `null` when optional.
     let hasMissingValue: Bool
+    /// Whether a missing key is reported (`defaultedMessage` is not `nil`).
+    let reportsDefault: Bool
+    /// `object` and `items`, unretained, for `TapeBuilder`: the plan keeps them alive.
+    let objectRef: Unmanaged<ObjectPlan>?
+    let itemsRef: Unmanaged<FieldPlan>?
+    /// For an integer `enum` field: its raw values.
+    let enumIntegers: [Int]
 
     /// The value of the string enum case whose raw value `string` is, if any.
     func enumValue(matching string: JSONString, in reader: JSONReader) -> Value? {
@@ -157,6 +220,12 @@ final class FieldPlan: Sendable {
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }
+        self.reportsDefault = defaultedMessage != nil
+        if case .enumeration(.integers(let integers)) = field.type {
+            self.enumIntegers = integers
+        } else {
+            self.enumIntegers = []
+        }
         switch field.type {
         case .object(let fields):
             self.object = ObjectPlan(fields: fields)
@@ -175,5 +244,7 @@ final class FieldPlan: Sendable {
             self.items = nil
             self.enumStrings = []
         }
+        self.objectRef = object.map { .passUnretained($0) }
+        self.itemsRef = items.map { .passUnretained($0) }
     }
 }

@@ -1,0 +1,239 @@
+import Foundation
+
+/// A content-state decoded for one app version, whose strings stay in the input until a field
+/// is read.
+///
+/// `ContentStateDecoder.view(contentState:)` checks the whole payload in one pass, exactly as
+/// `decode(contentState:)` does, and keeps the input and a flat record of every value: one
+/// allocation for the whole state, none per string. A `String` is made when its field is read,
+/// and the findings are worded when they are asked for. `result` is always equal to what
+/// `decode(contentState:)` returns for the same bytes.
+///
+/// ```swift
+/// let view = decoder.view(contentState: bytes)
+/// guard view.appDecodes else { ... }
+/// let progress = view["progress"]      // made now; other fields are not made at all
+/// ```
+///
+/// A payload with a problem (a wrong type, a value out of range, a repeated key, an alias, an
+/// escaped key), any payload for a version under `clients.strict`, and arrays of objects or
+/// arrays are decoded in full as `decode(contentState:)` does, and the view holds that result.
+public struct ContentStateView: Sendable {
+    private enum Storage: Sendable {
+        case tape(SharedTape)
+        case result(DecodeResult)
+    }
+
+    /// A tape is written only while `TapeBuilder` builds it, and only read after.
+    struct SharedTape: @unchecked Sendable {
+        let tape: StateTape
+    }
+
+    private let storage: Storage
+
+    init(tape: StateTape) {
+        storage = .tape(SharedTape(tape: tape))
+    }
+
+    init(result: DecodeResult) {
+        storage = .result(result)
+    }
+
+    /// Whether the view was read in one pass without making strings (the payload had no
+    /// problem and the version decodes tolerantly), rather than decoded in full.
+    public var isDeferred: Bool {
+        if case .tape = storage { return true }
+        return false
+    }
+
+    /// Whether the app version applies the update.
+    public var appDecodes: Bool {
+        switch storage {
+        case .tape: true
+        case .result(let result): result.appDecodes
+        }
+    }
+
+    /// The state in schema order with every field present, as `decode(contentState:)` gives
+    /// it; made on each call.
+    public var state: Value? {
+        switch storage {
+        case .tape(let shared): shared.tape.state()
+        case .result(let result): result.state
+        }
+    }
+
+    /// The findings, in input order, as `decode(contentState:)` gives them; worded on each call.
+    public var diagnostics: [Diagnostic] {
+        switch storage {
+        case .tape(let shared): shared.tape.diagnostics()
+        case .result(let result): result.diagnostics
+        }
+    }
+
+    /// What `decode(contentState:)` returns for the same bytes.
+    public var result: DecodeResult {
+        switch storage {
+        case .tape(let shared): DecodeResult(state: shared.tape.state(), diagnostics: shared.tape.diagnostics())
+        case .result(let result): result
+        }
+    }
+
+    /// One top-level field's value, made now; `nil` when the version has no such field or the
+    /// app version rejects the payload.
+    /// - Parameter name: The field's name.
+    public subscript(name: String) -> Value? {
+        switch storage {
+        case .tape(let shared): shared.tape.field(named: name)
+        case .result(let result): result.state?[name]
+        }
+    }
+}
+
+extension ContentStateDecoder {
+    /// Decodes a bare content-state object, making no `String` until a field is read.
+    ///
+    /// The input is kept (retained, not copied) for as long as the view lives.
+    /// - Parameters:
+    ///   - bytes: The JSON text, such as `[UInt8]` or `Data`.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
+    public func view(contentState bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
+        if !isStrict {
+            let tape = bytes.withUnsafeBytes { raw in
+                TapeBuilder.build(raw, source: bytes, plan: plan, version: version.version, file: file, options: options)
+            }
+            if let tape { return ContentStateView(tape: tape) }
+        }
+        return ContentStateView(result: decode(contentState: bytes, file: file))
+    }
+}
+
+// MARK: - Making values and findings from a tape
+
+extension StateTape {
+    /// The whole state.
+    func state() -> Value {
+        read { nodes, reader in
+            object(at: 1, plan: header.plan, nodes: nodes, reader: reader)
+        }
+    }
+
+    /// One top-level field, or `nil` when the version has no such field.
+    func field(named name: String) -> Value? {
+        let plan = header.plan
+        guard let index = plan.fields.firstIndex(where: { $0.field.name == name }) else { return nil }
+        return read { nodes, reader in
+            value(at: 1 + index, field: plan.fields[index], missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
+        }
+    }
+
+    /// The findings, in the order they were made.
+    func diagnostics() -> [Diagnostic] {
+        read { nodes, reader in
+            var diagnostics: [Diagnostic] = []
+            var locator = SourcePosition.Locator()
+            for position in 0..<header.count {
+                let node = nodes[position]
+                switch node.kind {
+                case .defaulted:
+                    let (path, plan) = pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
+                    let field = plan.fields[node.b >> 32]
+                    guard let message = field.defaultedMessage else { continue }
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.defaulted.rawValue, severity: DecodeCode.defaulted.severity, message: message,
+                        file: header.file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
+                        pointer: path + field.pointerToken))
+                case .unknownKey:
+                    let (path, _) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let name = reader.string(JSONString(start: node.a, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
+                        message: "unknown key '\(name)' is ignored by app version \(header.version)",
+                        file: header.file, position: locator.position(of: node.a &- 1, in: reader.bytes),
+                        scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
+                default:
+                    continue
+                }
+            }
+            return diagnostics
+        }
+    }
+
+    /// Runs `body` with the nodes and a reader over the input.
+    private func read<R>(_ body: (UnsafeMutablePointer<TapeNode>, JSONReader) -> R) -> R {
+        header.source.withUnsafeBytes { bytes in
+            withUnsafeMutablePointerToElements { nodes in
+                // The input was read under the decoder's own limits: none applies again here.
+                let reader = try! JSONReader(bytes: bytes, options: .init(maxInputBytes: .max))
+                return body(nodes, reader)
+            }
+        }
+    }
+
+    /// The JSON Pointer of the object whose header is at `index`, and its plan.
+    private func pointer(ofHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> (String, ObjectPlan) {
+        var steps: [Int] = []
+        var header = index
+        while nodes[header].a >= 0 {
+            steps.append(nodes[header].b)
+            header = nodes[header].a
+        }
+        var plan = self.header.plan
+        var path = ""
+        for step in steps.reversed() {
+            let field = plan.fields[step]
+            path += field.pointerToken
+            guard let object = field.object else { break }
+            plan = object
+        }
+        return (path, plan)
+    }
+
+    private func object(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {
+        let count = plan.fields.count
+        let members = [Value.Member](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                let missing = plan.initialMembers[index]
+                let value = value(at: first &+ index, field: plan.fields[index], missing: missing.value, nodes: nodes, reader: reader)
+                (buffer.baseAddress! + index).initialize(to: Value.Member(missing.name, value))
+            }
+            initialized = count
+        }
+        return .object(members)
+    }
+
+    private func value(
+        at position: Int, field: FieldPlan, missing: Value, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader
+    ) -> Value {
+        let node = nodes[position]
+        switch node.kind {
+        case .missing: return missing
+        case .null: return .null
+        case .bool: return .bool(node.a != 0)
+        case .int: return .int(node.a)
+        case .double: return .double(Double(bitPattern: UInt64(UInt(bitPattern: node.a))))
+        case .date: return .date(Double(bitPattern: UInt64(UInt(bitPattern: node.a))))
+        case .dateRange:
+            return .dateRange(
+                lower: Double(bitPattern: UInt64(UInt(bitPattern: node.a))), upper: Double(bitPattern: UInt64(UInt(bitPattern: node.b))))
+        case .string, .escapedString:
+            return .string(reader.string(JSONString(start: node.a, end: node.b, hasEscapes: node.kind == .escapedString)))
+        case .array:
+            guard let items = field.items else { return missing }
+            let elements = [Value](unsafeUninitializedCapacity: node.b) { buffer, initialized in
+                for index in 0..<node.b {
+                    (buffer.baseAddress! + index).initialize(
+                        to: value(at: node.a &+ index, field: items, missing: .null, nodes: nodes, reader: reader))
+                }
+                initialized = node.b
+            }
+            return .array(elements)
+        case .object:
+            guard let object = field.object else { return missing }
+            return self.object(at: node.a, plan: object, nodes: nodes, reader: reader)
+        case .header, .defaulted, .unknownKey:
+            return missing
+        }
+    }
+}

@@ -1,0 +1,733 @@
+import Foundation
+
+/// One entry of a `StateTape`: a value, an object's header, or a finding.
+///
+/// An object's fields have one node each, in schema order, right after the object's header
+/// (reserved when the object opens, so members may arrive in any order); an array's elements
+/// are consecutive. Findings sit between them in the order they were made.
+struct TapeNode {
+    var kind: Kind
+    var a: Int
+    var b: Int
+
+    enum Kind: UInt8 {
+        /// The key was absent: the field's value for a missing key (its default, or `null`).
+        case missing
+        /// `null`, for an optional field.
+        case null
+        /// `a` is 0 or 1.
+        case bool
+        /// `a` is the value.
+        case int
+        /// `a` is the bit pattern.
+        case double
+        /// `a` is the bit pattern of the seconds since 2001-01-01.
+        case date
+        /// `a` and `b` are the bit patterns of the bounds.
+        case dateRange
+        /// `a` and `b` are the offsets of the content, between the quotes; no escapes.
+        case string
+        /// The same, with backslash escapes.
+        case escapedString
+        /// `a` is the first element's node, `b` the count.
+        case array
+        /// `a` is the first field's node (its header is the node before), `b` the count.
+        case object
+        /// An object's header: `a` is the enclosing object's header (-1 for the root), `b` the
+        /// field's index in the enclosing object.
+        case header
+        /// Finding: a field took its default. `a` is the object's offset, `b` its header plus
+        /// the field's index shifted left by 32.
+        case defaulted
+        /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
+        /// the object's header shifted left by 32.
+        case unknownKey
+    }
+}
+
+/// The tape of one decode, and what it needs to make values and findings later: the input
+/// (retained, never copied), the plan and the file name.
+struct StateTapeHeader {
+    var count: Int
+    let source: any ContiguousBytes & Sendable
+    let plan: ObjectPlan
+    let version: Int
+    let file: String?
+}
+
+/// A content-state checked against a version and laid out flat, without a `String` made for
+/// any of its values: one allocation for the whole state.
+final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
+
+    static func make(capacity: Int, source: any ContiguousBytes & Sendable, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
+        let buffer = StateTape.create(minimumCapacity: capacity) { _ in
+            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file)
+        }
+        return unsafeDowncast(buffer, to: StateTape.self)
+    }
+
+    var count: Int { header.count }
+
+    deinit {
+        // The nodes are trivial: nothing to deinitialize.
+    }
+}
+
+/// Builds a `StateTape` in one pass over the bytes, or gives up.
+///
+/// It accepts only what the full decoder would decode without a finding other than `defaulted`
+/// and `unknown-key`: valid JSON whose values all have the right type and meet their
+/// constraints, no alias keys, no repeated keys, no escaped keys, no arrays of containers, a
+/// tolerant app version. On anything else it returns `nil` and the caller runs
+/// `ContentStateDecoder`'s full decode, which says what is wrong; so this path never has to
+/// word an error, and what it accepts it accepts exactly as the full decoder does.
+struct TapeBuilder {
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private var index = 0
+    private var tape: StateTape
+    private var nodes: UnsafeMutablePointer<TapeNode>
+    private var capacity: Int
+    private var count = 0
+    private var depth = 0
+    private let maxDepth: Int
+    /// For the full decoder's number conversions, over the same bytes.
+    private let reader: JSONReader
+
+    /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
+    static func build(
+        _ bytes: UnsafeRawBufferPointer, source: any ContiguousBytes & Sendable, plan: ObjectPlan,
+        version: Int, file: String?, options: JSONScanOptions
+    ) -> StateTape? {
+        guard bytes.count <= options.maxInputBytes, bytes.count > 0, let base = bytes.baseAddress,
+              let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
+        let tape = StateTape.make(capacity: plan.tapeSlots &+ 16, source: source, plan: plan, version: version, file: file)
+        var builder = TapeBuilder(
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, maxDepth: options.maxDepth, reader: reader)
+        guard builder.root(plan) else { return nil }
+        builder.tape.header.count = builder.count
+        return builder.tape
+    }
+
+    private init(base: UnsafePointer<UInt8>, end: Int, tape: StateTape, maxDepth: Int, reader: JSONReader) {
+        self.base = base
+        self.end = end
+        self.tape = tape
+        self.nodes = tape.withUnsafeMutablePointerToElements { $0 }
+        self.capacity = tape.capacity
+        self.maxDepth = maxDepth
+        self.reader = reader
+    }
+
+    // MARK: - The tape
+
+    @inline(__always)
+    private mutating func reserve(_ more: Int) {
+        if count &+ more > capacity { grow(count &+ more) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let old = tape
+        let larger = StateTape.make(
+            capacity: max(needed, capacity &* 2), source: old.header.source, plan: old.header.plan,
+            version: old.header.version, file: old.header.file)
+        let target = larger.withUnsafeMutablePointerToElements { $0 }
+        target.initialize(from: nodes, count: count)
+        tape = larger
+        nodes = target
+        capacity = larger.capacity
+        withExtendedLifetime(old) {}
+    }
+
+    @inline(__always)
+    private mutating func append(_ kind: TapeNode.Kind, _ a: Int, _ b: Int) {
+        reserve(1)
+        (nodes + count).initialize(to: TapeNode(kind: kind, a: a, b: b))
+        count &+= 1
+    }
+
+    // MARK: - Structure
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        // Compact JSON has none: one test for the common case. The four whitespace bytes are
+        // all at or below 0x20.
+        guard index < end, base[index] <= 0x20 else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
+        while index < end {
+            let byte = base[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index &+= 1
+        }
+    }
+
+    /// The byte at `index`, or 0 at the end (0 never starts or ends a token).
+    @inline(__always)
+    private func byte() -> UInt8 {
+        index < end ? base[index] : 0
+    }
+
+    private mutating func root(_ plan: ObjectPlan) -> Bool {
+        skipWhitespace()
+        guard byte() == JSONByte.openBrace else { return false }
+        let header = count
+        append(.header, -1, 0)
+        guard object(plan, header: header) else { return false }
+        skipWhitespace()
+        return index == end
+    }
+
+    /// Reads the object at `index` (a `{`) into the slots after `header`, which the caller has
+    /// appended; reserves the slots itself.
+    private mutating func object(_ plan: ObjectPlan, header: Int) -> Bool {
+        depth &+= 1
+        let fieldCount = plan.fieldCount
+        // Past 64 fields the full decoder's `FieldSet` spills to an array: leave those to it.
+        guard depth < maxDepth, fieldCount <= 64 else { return false }
+        let objectStart = index
+        reserve(fieldCount)
+        let first = count
+        (nodes + first).initialize(repeating: TapeNode(kind: .missing, a: 0, b: 0), count: fieldCount)
+        count &+= fieldCount
+        var seen: UInt64 = 0
+        var firstUnknown = -1
+        var hint = 0
+        index &+= 1
+        skipWhitespace()
+        if byte() == JSONByte.closeBrace {
+            index &+= 1
+        } else {
+            while true {
+                guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
+                skipWhitespace()
+                guard byte() == JSONByte.colon else { return false }
+                index &+= 1
+                skipWhitespace()
+                let length = key.end &- key.start
+                if let field = plan.index(ofKey: base + key.start, length: length, hint: hint, wordReadable: key.start &+ 8 <= end) {
+                    let bit: UInt64 = 1 &<< UInt64(field)
+                    guard seen & bit == 0 else { return false }
+                    seen |= bit
+                    hint = field &+ 1
+                    let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef {
+                        value($0, slot: first &+ field, header: header, fieldIndex: field)
+                    }
+                    guard valid else { return false }
+                } else {
+                    guard !plan.hasAliases || plan.aliasIndex(ofKey: base + key.start, length: length) == nil else {
+                        return false
+                    }
+                    // A second unknown key with the same bytes: the full decoder reports it as
+                    // a duplicate.
+                    if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) { return false }
+                    if firstUnknown < 0 { firstUnknown = count }
+                    append(.unknownKey, key.start, key.end | header << 32)
+                    guard skipValue() else { return false }
+                }
+                skipWhitespace()
+                let next = byte()
+                if next == JSONByte.comma {
+                    index &+= 1
+                    skipWhitespace()
+                } else if next == JSONByte.closeBrace {
+                    index &+= 1
+                    break
+                } else {
+                    return false
+                }
+            }
+        }
+        depth &-= 1
+        let all: UInt64 = fieldCount == 64 ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
+        guard seen != all else { return true }
+        for field in 0..<fieldCount where seen & (1 &<< UInt64(field)) == 0 {
+            let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
+            guard hasMissingValue else { return false }
+            if reportsDefault { append(.defaulted, objectStart, header | field << 32) }
+        }
+        return true
+    }
+
+    private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
+        let length = key.end &- key.start
+        for position in first..<count {
+            let node = nodes[position]
+            guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
+            let start = node.a
+            let end = node.b & 0xFFFF_FFFF
+            if end &- start == length, memcmp(base + start, base + key.start, length) == 0 { return true }
+        }
+        return false
+    }
+
+    // MARK: - Values
+
+    /// Reads one value for a field into `slot`; `false` when it is not a clean, valid value.
+    private mutating func value(_ plan: FieldPlan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
+        let first = byte()
+        if first == UInt8(ascii: "n") {
+            guard plan.isOptional, literal("null") else { return false }
+            nodes[slot] = TapeNode(kind: .null, a: 0, b: 0)
+            return true
+        }
+        switch plan.kind {
+        case .string:
+            guard first == JSONByte.quote, let text = string() else { return false }
+            if let maxLength = plan.maxLength, text.length > maxLength { return false }
+            nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+            return true
+        case .url:
+            // Rare in payloads: the same check as the full decoder, on a made string.
+            guard first == JSONByte.quote, let text = string() else { return false }
+            if let maxLength = plan.maxLength, text.length > maxLength { return false }
+            let made = reader.string(JSONString(start: text.start, end: text.end, hasEscapes: text.escaped))
+            guard let url = URL(string: made), url.scheme != nil else { return false }
+            nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+            return true
+        case .int:
+            guard let int = integer(), !plan.isOutOfRange(Double(int)) else { return false }
+            nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
+            return true
+        case .double, .date:
+            guard let double = double(), !plan.isOutOfRange(double) else { return false }
+            nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, a: Int(bitPattern: UInt(double.bitPattern)), b: 0)
+            return true
+        case .bool:
+            if first == UInt8(ascii: "t"), literal("true") {
+                nodes[slot] = TapeNode(kind: .bool, a: 1, b: 0)
+                return true
+            }
+            if first == UInt8(ascii: "f"), literal("false") {
+                nodes[slot] = TapeNode(kind: .bool, a: 0, b: 0)
+                return true
+            }
+            return false
+        case .dateRange:
+            guard first == JSONByte.openBracket, depth &+ 1 < maxDepth else { return false }
+            index &+= 1
+            skipWhitespace()
+            guard let lower = double() else { return false }
+            skipWhitespace()
+            guard byte() == JSONByte.comma else { return false }
+            index &+= 1
+            skipWhitespace()
+            guard let upper = double() else { return false }
+            skipWhitespace()
+            guard byte() == JSONByte.closeBracket else { return false }
+            index &+= 1
+            guard lower <= upper, !plan.isOutOfRange(lower), !plan.isOutOfRange(upper) else { return false }
+            nodes[slot] = TapeNode(
+                kind: .dateRange, a: Int(bitPattern: UInt(lower.bitPattern)), b: Int(bitPattern: UInt(upper.bitPattern)))
+            return true
+        case .enumeration:
+            return enumeration(plan, first: first, slot: slot)
+        case .array:
+            guard first == JSONByte.openBracket, let items = plan.itemsRef else { return false }
+            return items._withUnsafeGuaranteedRef { array(plan, items: $0, slot: slot) }
+        case .object:
+            guard first == JSONByte.openBrace, let object = plan.objectRef else { return false }
+            let objectHeader = count
+            append(.header, header, fieldIndex)
+            return object._withUnsafeGuaranteedRef {
+                nodes[slot] = TapeNode(kind: .object, a: count, b: $0.fieldCount)
+                return self.object($0, header: objectHeader)
+            }
+        }
+    }
+
+    private mutating func enumeration(_ plan: FieldPlan, first: UInt8, slot: Int) -> Bool {
+        if !plan.enumStrings.isEmpty {
+            guard first == JSONByte.quote, let text = string(), !text.escaped else { return false }
+            let length = text.end &- text.start
+            for candidate in plan.enumStrings where candidate.bytes.count == length {
+                let same = length == 0 || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, base + text.start, length) == 0 }
+                if same {
+                    nodes[slot] = TapeNode(kind: .string, a: text.start, b: text.end)
+                    return true
+                }
+            }
+            return false
+        }
+        guard let int = integer(), plan.enumIntegers.contains(int) else { return false }
+        nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
+        return true
+    }
+
+    /// An array of scalars: the elements are appended one after another.
+    private mutating func array(_ plan: FieldPlan, items: FieldPlan, slot: Int) -> Bool {
+        switch items.kind {
+        case .array, .object, .dateRange: return false
+        default: break
+        }
+        depth &+= 1
+        guard depth < maxDepth else { return false }
+        index &+= 1
+        skipWhitespace()
+        let first = count
+        // Strings that may not be null, the usual array: read here, without a call per element.
+        let plainStrings = items.kind == .string && !items.isOptional
+        let maxLength = items.maxLength ?? .max
+        if byte() == JSONByte.closeBracket {
+            index &+= 1
+        } else {
+            while true {
+                if plainStrings {
+                    guard byte() == JSONByte.quote, let text = string(), text.length <= maxLength else { return false }
+                    append(text.escaped ? .escapedString : .string, text.start, text.end)
+                } else {
+                    append(.missing, 0, 0)
+                    guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else { return false }
+                }
+                skipWhitespace()
+                let next = byte()
+                if next == JSONByte.comma {
+                    index &+= 1
+                    skipWhitespace()
+                } else if next == JSONByte.closeBracket {
+                    index &+= 1
+                    break
+                } else {
+                    return false
+                }
+            }
+        }
+        depth &-= 1
+        let elements = count &- first
+        if let maxItems = plan.maxItems, elements > maxItems { return false }
+        nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
+        return true
+    }
+
+    // MARK: - Scalars
+
+    /// A string's content between its quotes.
+    struct StringSpan {
+        var start: Int
+        var end: Int
+        var escaped: Bool
+        /// The UTF-8 length of the value, escapes resolved.
+        var length: Int
+    }
+
+    /// Reads the string whose opening quote is at `index` and moves past its closing quote.
+    /// Inlined: most strings are short, plain ASCII, and found in a word or two.
+    @inline(__always)
+    private mutating func string() -> StringSpan? {
+        let start = index &+ 1
+        var position = start
+        while position &+ 8 <= end {
+            let mask = Self.attentionMask(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
+            if mask != 0 {
+                position &+= mask.trailingZeroBitCount &>> 3
+                if base[position] == JSONByte.quote {
+                    index = position &+ 1
+                    return StringSpan(start: start, end: position, escaped: false, length: position &- start)
+                }
+                break
+            }
+            position &+= 8
+        }
+        return string(from: start, at: position)
+    }
+
+    /// The rest of a string from `position`: escapes, UTF-8, and the input's last bytes.
+    /// `length` is the UTF-8 length of its value, escapes resolved.
+    private mutating func string(from start: Int, at resume: Int) -> StringSpan? {
+        var position = resume
+        var escaped = false
+        var saved = 0
+        while true {
+            if position &+ 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let mask = Self.attentionMask(word)
+                if mask == 0 {
+                    position &+= 8
+                    continue
+                }
+                position &+= mask.trailingZeroBitCount &>> 3
+            }
+            guard position < end else { return nil }
+            let byte = base[position]
+            if byte == JSONByte.quote {
+                index = position &+ 1
+                return StringSpan(start: start, end: position, escaped: escaped, length: position &- start &- saved)
+            } else if byte == JSONByte.backslash {
+                escaped = true
+                guard let (next, saving) = escape(at: position) else { return nil }
+                saved &+= saving
+                position = next
+            } else if byte < 0x20 {
+                return nil
+            } else if byte < 0x80 {
+                position &+= 1
+            } else {
+                guard let next = utf8(at: position) else { return nil }
+                position = next
+            }
+        }
+    }
+
+    /// The bytes of `word` that are `"`, `\`, below 0x20 or above 0x7F, as 0x80 in each.
+    @inline(__always)
+    private static func attentionMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let hasQuote = (quotes &- ones) & ~quotes
+        let hasBackslash = (backslashes &- ones) & ~backslashes
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl | word) & 0x8080_8080_8080_8080
+    }
+
+    /// The escape at `position` (a backslash): the offset after it, and how many bytes shorter
+    /// its value is than its text. `nil` for an invalid escape or a lone surrogate.
+    private func escape(at position: Int) -> (Int, Int)? {
+        guard position &+ 1 < end else { return nil }
+        switch base[position &+ 1] {
+        case JSONByte.quote, JSONByte.backslash, JSONByte.slash,
+             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return (position &+ 2, 1)
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: position &+ 2) else { return nil }
+            switch unit {
+            case 0xD800 ... 0xDBFF:
+                guard position &+ 7 < end, base[position &+ 6] == JSONByte.backslash, base[position &+ 7] == UInt8(ascii: "u"),
+                      let low = hex4(at: position &+ 8), (0xDC00 ... 0xDFFF).contains(low) else { return nil }
+                // 12 bytes of text, 4 of UTF-8.
+                return (position &+ 12, 8)
+            case 0xDC00 ... 0xDFFF:
+                return nil
+            case 0 ..< 0x80:
+                return (position &+ 6, 5)
+            case 0x80 ..< 0x800:
+                return (position &+ 6, 4)
+            default:
+                return (position &+ 6, 3)
+            }
+        default:
+            return nil
+        }
+    }
+
+    private func hex4(at position: Int) -> UInt16? {
+        guard position &+ 4 <= end else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            guard let digit = JSONByte.hexValue(base[position &+ offset]) else { return nil }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// The UTF-8 sequence led by the byte at `position` (>= 0x80): the offset after it, or
+    /// `nil` for an invalid one (overlong, surrogate, past U+10FFFF, truncated).
+    private func utf8(at position: Int) -> Int? {
+        let lead = base[position]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1 ... 0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1 ... 0xF3: length = 4
+        default: return nil
+        }
+        guard position &+ length <= end else { return nil }
+        let second = base[position &+ 1]
+        guard second >= low, second <= high else { return nil }
+        var offset = 2
+        while offset < length {
+            guard base[position &+ offset] & 0xC0 == 0x80 else { return nil }
+            offset &+= 1
+        }
+        return position &+ length
+    }
+
+    /// Checks the literal at `index` and moves past it.
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard index &+ length <= end, memcmp(base + index, text.utf8Start, length) == 0 else { return false }
+        index &+= length
+        return true
+    }
+
+    /// Scans a number by the strict grammar: its end, and whether it is plain digits.
+    @inline(__always)
+    private mutating func number() -> (start: Int, isInteger: Bool)? {
+        let start = index
+        var position = index
+        if position < end, base[position] == JSONByte.minus { position &+= 1 }
+        guard position < end else { return nil }
+        if base[position] == JSONByte.zero {
+            position &+= 1
+        } else {
+            guard JSONByte.isDigit(base[position]) else { return nil }
+            while position < end, JSONByte.isDigit(base[position]) { position &+= 1 }
+        }
+        var isInteger = true
+        if position < end, base[position] == JSONByte.period {
+            isInteger = false
+            position &+= 1
+            guard position < end, JSONByte.isDigit(base[position]) else { return nil }
+            while position < end, JSONByte.isDigit(base[position]) { position &+= 1 }
+        }
+        if position < end, base[position] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            position &+= 1
+            if position < end, base[position] == JSONByte.plus || base[position] == JSONByte.minus { position &+= 1 }
+            guard position < end, JSONByte.isDigit(base[position]) else { return nil }
+            while position < end, JSONByte.isDigit(base[position]) { position &+= 1 }
+        }
+        index = position
+        return (start, isInteger)
+    }
+
+    /// An integer field's value: plain digits that fit 18 digits; anything else is left to the
+    /// full decoder (which also takes `2.0` and `1e2`).
+    private mutating func integer() -> Int? {
+        guard let (start, isInteger) = number(), isInteger else { return nil }
+        var position = start
+        let negative = base[position] == JSONByte.minus
+        if negative { position &+= 1 }
+        guard index &- position <= 18 else { return nil }
+        var value = 0
+        while position < index {
+            value = value &* 10 &+ Int(base[position] &- JSONByte.zero)
+            position &+= 1
+        }
+        return negative ? -value : value
+    }
+
+    /// A double field's value, converted exactly as the full decoder converts it; `nil` for
+    /// what it would refuse.
+    ///
+    /// Up to 15 significant digits without an exponent (`0.6`, `752000000.0`) are one exact
+    /// division: the digits and the power of ten are both exact doubles, so the quotient is
+    /// correctly rounded (Clinger's fast path), the very value `Double(String)` gives. The rest
+    /// goes through `JSONReader.double`.
+    private mutating func double() -> Double? {
+        let start = index
+        var position = index
+        let negative = position < end && base[position] == JSONByte.minus
+        if negative { position &+= 1 }
+        guard position < end else { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        if base[position] == JSONByte.zero {
+            position &+= 1
+        } else {
+            guard JSONByte.isDigit(base[position]) else { return nil }
+            while position < end, JSONByte.isDigit(base[position]) {
+                mantissa = mantissa &* 10 &+ UInt64(base[position] &- JSONByte.zero)
+                digits &+= 1
+                position &+= 1
+            }
+        }
+        if position < end, base[position] == JSONByte.period {
+            position &+= 1
+            guard position < end, JSONByte.isDigit(base[position]) else { return nil }
+            while position < end, JSONByte.isDigit(base[position]) {
+                mantissa = mantissa &* 10 &+ UInt64(base[position] &- JSONByte.zero)
+                digits &+= 1
+                fraction &+= 1
+                position &+= 1
+            }
+        }
+        guard digits <= 15, position >= end || base[position] | 0x20 != UInt8(ascii: "e") else {
+            index = start
+            return exactDouble()
+        }
+        index = position
+        var value = Double(mantissa)
+        if fraction > 0 { value /= Self.powersOfTen[fraction] }
+        return negative ? -value : value
+    }
+
+    /// 10^0 through 10^15, each exact.
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    private mutating func exactDouble() -> Double? {
+        guard let (start, isInteger) = number() else { return nil }
+        let token = JSONNumber(start: start, end: index, isInteger: isInteger)
+        let double = reader.double(token)
+        guard double.isFinite, !reader.foundationRefusesDouble(token, value: double) else { return nil }
+        return double
+    }
+
+    // MARK: - Skipping
+
+    /// Skips any valid value, strictly, the way the full decoder skips an unknown key's value.
+    private mutating func skipValue() -> Bool {
+        // One bit per open container: 1 for an object.
+        var stack: UInt64 = 0
+        var level = 0
+        while true {
+            // A value starts here.
+            skipWhitespace()
+            switch byte() {
+            case JSONByte.openBrace, JSONByte.openBracket:
+                let isObject = base[index] == JSONByte.openBrace
+                guard level < 64, depth &+ level &+ 1 < maxDepth else { return false }
+                stack = stack << 1 | (isObject ? 1 : 0)
+                level &+= 1
+                index &+= 1
+                skipWhitespace()
+                if byte() == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                    index &+= 1
+                    stack >>= 1
+                    level &-= 1
+                } else {
+                    if isObject, !skipKeyAndColon() { return false }
+                    continue
+                }
+            case JSONByte.quote:
+                guard string() != nil else { return false }
+            case JSONByte.minus, JSONByte.zero ... JSONByte.nine:
+                guard number() != nil else { return false }
+            case UInt8(ascii: "t"):
+                guard literal("true") else { return false }
+            case UInt8(ascii: "f"):
+                guard literal("false") else { return false }
+            case UInt8(ascii: "n"):
+                guard literal("null") else { return false }
+            default:
+                return false
+            }
+            // After a value: close containers, or go on to the next member or element.
+            while true {
+                if level == 0 { return true }
+                skipWhitespace()
+                let next = byte()
+                let inObject = stack & 1 == 1
+                if next == JSONByte.comma {
+                    index &+= 1
+                    if inObject, !skipKeyAndColon() { return false }
+                    break
+                }
+                guard next == (inObject ? JSONByte.closeBrace : JSONByte.closeBracket) else { return false }
+                index &+= 1
+                stack >>= 1
+                level &-= 1
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipKeyAndColon() -> Bool {
+        skipWhitespace()
+        guard byte() == JSONByte.quote, string() != nil else { return false }
+        skipWhitespace()
+        guard byte() == JSONByte.colon else { return false }
+        index &+= 1
+        return true
+    }
+}

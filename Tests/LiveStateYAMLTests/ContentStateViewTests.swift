@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import LiveState
+import LiveStateYAML
+
+/// `ContentStateDecoder.view(contentState:)` against `decode(contentState:)`: the same result
+/// for every input, whichever path the view took.
+@Suite struct ContentStateViewTests {
+    static let benchmarkPayloads = ["cs200", "cs600", "cs4k"].map {
+        Examples.root.appendingPathComponent("Benchmarks/Payloads/\($0).json")
+    }
+
+    /// Every bundled schema version's decoder.
+    static func decoders(options: JSONScanOptions = .init()) throws -> [(name: String, decoder: ContentStateDecoder)] {
+        var decoders: [(String, ContentStateDecoder)] = []
+        for activity in ["delivery", "flash-sale", "grocery", "match-score", "pizza"] {
+            let schema = try Examples.schema(activity)
+            for version in schema.versions {
+                decoders.append(("\(activity) v\(version.version)", try ContentStateDecoder(schema: schema, version: version.version, options: options)))
+            }
+        }
+        return decoders
+    }
+
+    /// The content-state of every example body, clean and failing, written back compactly, and
+    /// the benchmark payloads as they are.
+    static func contentStates() throws -> [[UInt8]] {
+        var states: [[UInt8]] = try benchmarkPayloads.map { Array(try Data(contentsOf: $0)) }
+        for payload in Examples.payloads(failing: false) + Examples.payloads(failing: true) {
+            let body = try Data(contentsOf: Examples.root.appendingPathComponent(payload.path))
+            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                  let aps = object["aps"] as? [String: Any], let state = aps["content-state"],
+                  JSONSerialization.isValidJSONObject(state) else { continue }
+            states.append(Array(try JSONSerialization.data(withJSONObject: state)))
+            // The whole body as a content-state: every key unknown, `aps` skipped.
+            states.append(Array(body))
+        }
+        return states
+    }
+
+    static func expectSame(_ decoder: ContentStateDecoder, _ bytes: [UInt8], _ label: @autoclosure () -> String) -> Bool {
+        let view = decoder.view(contentState: bytes, file: "p.json")
+        let full = decoder.decode(contentState: bytes, file: "p.json")
+        let result = view.result
+        #expect(result == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+        #expect(view.appDecodes == full.appDecodes)
+        #expect(view.state == full.state)
+        #expect(view.diagnostics == full.diagnostics)
+        return view.isDeferred
+    }
+
+    @Test func benchmarkPayloadsAreReadInOnePassWithTheFullResult() throws {
+        let schema = try Examples.schema("delivery")
+        let decoder = try ContentStateDecoder(schema: schema, version: 3)
+        for url in Self.benchmarkPayloads {
+            let bytes = Array(try Data(contentsOf: url))
+            #expect(Self.expectSame(decoder, bytes, url.lastPathComponent), "\(url.lastPathComponent) took the full decode")
+            let view = decoder.view(contentState: bytes)
+            let full = try #require(decoder.decode(contentState: bytes).state)
+            for field in schema.latest?.contentState ?? [] {
+                #expect(view[field.name] == full[field.name], "\(field.name)")
+            }
+            #expect(view["no-such-field"] == nil)
+        }
+    }
+
+    @Test func cs600FindingsAreWordedAsTheFullDecodeWordsThem() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let view = decoder.view(contentState: Array(try Data(contentsOf: Self.benchmarkPayloads[1])), file: "cs600.json")
+        #expect(view.isDeferred)
+        #expect(view.diagnostics.map(\.code) == ["unknown-key", "defaulted", "defaulted"])
+        #expect(view.diagnostics.first?.message == "unknown key 'extra' is ignored by app version 3")
+        #expect(view.diagnostics.first?.pointer == "/extra")
+        #expect(view.diagnostics.map(\.pointer) == ["/extra", "/etaText", "/delayMinutes"])
+    }
+
+    @Test func everyExampleUnderEveryVersionGivesTheFullResult() throws {
+        let states = try Self.contentStates()
+        var deferred = 0
+        for (name, decoder) in try Self.decoders() {
+            for state in states where Self.expectSame(decoder, state, name) { deferred += 1 }
+        }
+        // Most examples are clean for some version; strict versions always decode in full.
+        #expect(deferred > 20)
+    }
+
+    @Test func strictVersionsDecodeInFull() throws {
+        let schema = try Examples.schema("delivery")
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        let view = decoder.view(contentState: Array(#"{"title":"t","subTitle":"s","progress":0.5,"eta":1}"#.utf8))
+        #expect(!view.isDeferred)
+        #expect(view.result == decoder.decode(contentState: Array(#"{"title":"t","subTitle":"s","progress":0.5,"eta":1}"#.utf8)))
+    }
+
+    @Test func hostileAndEdgeInputsGiveTheFullResult() throws {
+        let decoders = try Self.decoders()
+        var inputs: [[UInt8]] = [
+            [], Array(" ".utf8), Array("{".utf8), Array("{}".utf8), Array(" {} ".utf8), Array("{} x".utf8), Array("[]".utf8),
+            Array("\u{FEFF}{}".utf8), Array(#"{"title":"a\ud800"}"#.utf8), Array(#"{"title":"\ud83d\ude00 ok"}"#.utf8),
+            Array(#"{"title":"caf\u00e9 \u20ac \/ \n"}"#.utf8), Array("{\"title\":\"caf\u{E9} \u{1F600}\"}".utf8),
+            [0x7B, 0x22, 0x74, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D], // invalid UTF-8 in a value
+            [0x7B, 0x22, 0x74, 0x22, 0x3A, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x7D], // an encoded surrogate
+            [0x7B, 0x22, 0x74, 0x22, 0x3A, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x7D], // past U+10FFFF
+            [0x7B, 0x22, 0x74, 0x22, 0x3A, 0x22, 0x01, 0x22, 0x7D], // a raw control character
+            Array(#"{"progress":1e400}"#.utf8), Array(#"{"progress":0e1}"#.utf8), Array(#"{"progress":1e-400}"#.utf8),
+            Array(#"{"progress":-0}"#.utf8), Array(#"{"progress":01}"#.utf8), Array(#"{"progress":1.}"#.utf8),
+            Array(#"{"delayMinutes":2.0}"#.utf8), Array(#"{"delayMinutes":9223372036854775808}"#.utf8),
+            Array(#"{"delayMinutes":-9223372036854775808}"#.utf8), Array(#"{"delayMinutes":123456789012345678}"#.utf8),
+            Array(#"{"title":"a","title":"b"}"#.utf8), Array(#"{"zz":1,"zz":2}"#.utf8), Array(#"{"zz":1,"z\u007a":2}"#.utf8),
+            Array(#"{"t\u0069tle":"x"}"#.utf8), Array(#"{"subTitle":"old"}"#.utf8), Array(#"{"extra":{"a":[1,{"b":null}],"c":"d"}}"#.utf8),
+            Array(#"{"extra":{"a":[1,{"b":null]}}"#.utf8), Array(#"{"extra":[}"#.utf8), Array(#"{"extra":tru}"#.utf8),
+            Array(#"{"extra":nulll}"#.utf8), Array(#"{"title":"x",}"#.utf8), Array(#"{"title" "x"}"#.utf8),
+            Array(#"{"items":["a","b",]}"#.utf8), Array(#"{"items":[null]}"#.utf8), Array(#"{"courier":{"name":"x","zz":[]}}"#.utf8),
+            Array(#"{"courier":null}"#.utf8), Array(#"{"note":null}"#.utf8), Array(#"{"status":"unknown"}"#.utf8),
+            Array(#"{"status":"deli\u0076ering"}"#.utf8), Array(#"{"eta":1795000000}"#.utf8),
+        ]
+        inputs.append(Array(("{\"extra\":" + String(repeating: "[", count: 100_000)).utf8))
+        inputs.append(Array(("{\"extra\":" + String(repeating: "[", count: 61) + String(repeating: "]", count: 61) + "}").utf8))
+        inputs.append(Array(("{\"extra\":" + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "}").utf8))
+        inputs.append(Array(("{\"extra\":" + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}").utf8))
+        inputs.append(Array(("{\"title\":\"" + String(repeating: "x", count: 2_000_000) + "\"}").utf8))
+        for (name, decoder) in decoders {
+            for input in inputs { _ = Self.expectSame(decoder, input, name) }
+        }
+    }
+
+    @Test func nestingLimitsAgreeAtEveryDepth() throws {
+        for maxDepth in 1...5 {
+            for (name, decoder) in try Self.decoders(options: .init(maxDepth: maxDepth)) {
+                for depth in 0...6 {
+                    let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+                    _ = Self.expectSame(decoder, Array("{\"extra\":\(depth == 0 ? "1" : nested)}".utf8), "\(name) max \(maxDepth)")
+                    _ = Self.expectSame(decoder, Array(#"{"courier":{"name":"x"},"window":[1,2],"items":["a"]}"#.utf8), "\(name) max \(maxDepth)")
+                }
+            }
+        }
+    }
+
+    /// Each seed state cut, spliced and flipped a few thousand ways with a fixed seed.
+    @Test func mutatedPayloadsGiveTheFullResult() throws {
+        let seeds = try Self.contentStates()
+        let decoders = try Self.decoders()
+        var random = SplitMix(seed: 0x5EED)
+        let tokens: [[UInt8]] = [
+            "\"", "\\", "{", "}", "[", "]", ",", ":", "null", "true", "1", "-", "0.5", "1e3", "\\u00e9", "\\ud800", " ",
+            "\"x\":", "\"title\":", "\"items\":[", "\u{00E9}", "\u{1F600}",
+        ].map { Array($0.utf8) }
+        var deferred = 0
+        for _ in 0..<3_000 {
+            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
+            guard !bytes.isEmpty else { continue }
+            let position = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 5 {
+            case 0: bytes.remove(at: position)
+            case 1: bytes.insert(contentsOf: tokens[Int(random.next() % UInt64(tokens.count))], at: position)
+            case 2: bytes[position] = UInt8(truncatingIfNeeded: random.next())
+            case 3: bytes.removeSubrange(position...)
+            default:
+                // Swap a digit for another: a value changes but stays well formed.
+                if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
+                    bytes[digit] = 0x30 + UInt8(random.next() % 10)
+                }
+            }
+            let (name, decoder) = decoders[Int(random.next() % UInt64(decoders.count))]
+            if Self.expectSame(decoder, bytes, name) { deferred += 1 }
+        }
+        #expect(deferred > 100)
+    }
+}
+
+/// A small deterministic generator, so that a failure reproduces.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
