@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-import LiveState
+@testable import LiveState
 import LiveStateYAML
 
-/// `ContentStateDecoder.view(contentState:)` against `decode(contentState:)`: the same result
-/// for every input, whichever path the view took.
+/// `ContentStateDecoder.view(contentState:)` and `decode(contentState:)`, which read a payload
+/// without problems through a tape, against the full decode: the same result for every input,
+/// whichever path they took.
 @Suite struct ContentStateViewTests {
     static let benchmarkPayloads = ["cs200", "cs600", "cs4k"].map {
         Examples.root.appendingPathComponent("Benchmarks/Payloads/\($0).json")
@@ -40,9 +41,10 @@ import LiveStateYAML
 
     static func expectSame(_ decoder: ContentStateDecoder, _ bytes: [UInt8], _ label: @autoclosure () -> String) -> Bool {
         let view = decoder.view(contentState: bytes, file: "p.json")
-        let full = decoder.decode(contentState: bytes, file: "p.json")
+        let full = decoder.decodeInFull(contentState: bytes, file: "p.json")
         let result = view.result
         #expect(result == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+        #expect(decoder.decode(contentState: bytes, file: "p.json") == full)
         #expect(view.appDecodes == full.appDecodes)
         #expect(view.state == full.state)
         #expect(view.diagnostics == full.diagnostics)

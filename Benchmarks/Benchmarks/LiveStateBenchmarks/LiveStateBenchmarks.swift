@@ -6,6 +6,7 @@ import LiveState
 // Every contender on every payload, named `CONTENDER/PAYLOAD`; compare.sh pairs them up.
 //
 //   livestate-value             ContentStateDecoder.decode(contentState:) to the Value tree
+//   livestate-view              ContentStateDecoder.view(contentState:): checked, strings made when read
 //   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:)
 //   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
 //   livestate-lint              PayloadValidator.validate, what `livestate lint` runs on a body
@@ -42,6 +43,11 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(decoder.decode(contentState: bytes))
+            }
+        }
+        Benchmark("livestate-view/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(decoder.view(contentState: bytes))
             }
         }
         Benchmark("livestate-struct/\(name)") { benchmark in

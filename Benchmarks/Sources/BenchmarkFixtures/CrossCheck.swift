@@ -15,6 +15,11 @@ public enum CrossCheck {
     public static func contentState(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) -> Delivery {
         let result = decoder.decode(contentState: bytes)
         guard result.state != nil else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
+        // The view must take its one-pass path on the benchmark payloads, and agree.
+        let view = decoder.view(contentState: bytes)
+        guard view.isDeferred, view.result == result else {
+            fail(name, "the view took the full decode (\(!view.isDeferred)) or disagrees with decode(contentState:)")
+        }
         let live: Delivery
         let foundation: Delivery
         do {

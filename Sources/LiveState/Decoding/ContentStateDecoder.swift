@@ -60,8 +60,24 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        run(bytes, file: file) { context throws(JSONError) in
+        // A payload without problems is read into a tape first and made from it, which costs
+        // less than reading and making at once; any other takes the full decode below.
+        if !isStrict,
+           let tape = TapeBuilder.build(bytes, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
+            return tape.result(in: bytes)
+        }
+        return run(bytes, file: file) { context throws(JSONError) in
             try context.decodeRoot(plan)
+        }
+    }
+
+    /// Decodes a bare content-state object without the tape: what the tape's result is tested
+    /// against.
+    func decodeInFull(contentState bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
+        bytes.withUnsafeBytes { bytes in
+            run(bytes, file: file) { context throws(JSONError) in
+                try context.decodeRoot(plan)
+            }
         }
     }
 

@@ -74,7 +74,7 @@ public struct ContentStateView: Sendable {
     /// What `decode(contentState:)` returns for the same bytes.
     public var result: DecodeResult {
         switch storage {
-        case .tape(let shared): DecodeResult(state: shared.tape.state(), diagnostics: shared.tape.diagnostics())
+        case .tape(let shared): shared.tape.result()
         case .result(let result): result
         }
     }
@@ -113,8 +113,8 @@ extension ContentStateDecoder {
 
 extension StateTape {
     /// The whole state.
-    func state() -> Value {
-        read { nodes, reader in
+    func state(in bytes: UnsafeRawBufferPointer? = nil) -> Value {
+        read(bytes) { nodes, reader in
             object(at: 1, plan: header.plan, nodes: nodes, reader: reader)
         }
     }
@@ -123,14 +123,14 @@ extension StateTape {
     func field(named name: String) -> Value? {
         let plan = header.plan
         guard let index = plan.fields.firstIndex(where: { $0.field.name == name }) else { return nil }
-        return read { nodes, reader in
+        return read(nil) { nodes, reader in
             value(at: 1 + index, field: plan.fields[index], missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
         }
     }
 
     /// The findings, in the order they were made.
-    func diagnostics() -> [Diagnostic] {
-        read { nodes, reader in
+    func diagnostics(in bytes: UnsafeRawBufferPointer? = nil) -> [Diagnostic] {
+        read(bytes) { nodes, reader in
             var diagnostics: [Diagnostic] = []
             var locator = SourcePosition.Locator()
             for position in 0..<header.count {
@@ -160,15 +160,23 @@ extension StateTape {
         }
     }
 
-    /// Runs `body` with the nodes and a reader over the input.
-    private func read<R>(_ body: (UnsafeMutablePointer<TapeNode>, JSONReader) -> R) -> R {
-        header.source.withUnsafeBytes { bytes in
+    /// Runs `body` with the nodes and a reader over the input: `bytes` when given (the tape
+    /// was built over them and they are still alive), else the input the tape keeps.
+    private func read<R>(_ bytes: UnsafeRawBufferPointer?, _ body: (UnsafeMutablePointer<TapeNode>, JSONReader) -> R) -> R {
+        func run(_ bytes: UnsafeRawBufferPointer) -> R {
             withUnsafeMutablePointerToElements { nodes in
                 // The input was read under the decoder's own limits: none applies again here.
                 let reader = try! JSONReader(bytes: bytes, options: .init(maxInputBytes: .max))
                 return body(nodes, reader)
             }
         }
+        if let bytes { return run(bytes) }
+        return header.source.withUnsafeBytes(run)
+    }
+
+    /// The whole result, `decode(contentState:)`'s, made from the tape.
+    func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
+        DecodeResult(state: state(in: bytes), diagnostics: diagnostics(in: bytes))
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.

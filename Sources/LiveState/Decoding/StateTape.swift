@@ -613,6 +613,7 @@ struct TapeBuilder {
     /// division: the digits and the power of ten are both exact doubles, so the quotient is
     /// correctly rounded (Clinger's fast path), the very value `Double(String)` gives. The rest
     /// goes through `JSONReader.double`.
+    @inline(__always)
     private mutating func double() -> Double? {
         let start = index
         var position = index
