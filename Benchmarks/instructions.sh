@@ -56,6 +56,7 @@ echo "instructions per operation (callgrind, $count operations, release)"
 for payload in cs200 cs600 cs4k; do row decode-view "$payload" view jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode "$payload" value jsondecoder foundation; done
 row scan cs600 scan jsondecoder foundation
+for payload in cs200 cs600 cs4k; do row decode-to-struct-view "$payload" view-struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
 row body body600 body jsondecoder-body foundation

@@ -182,3 +182,163 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// Types that read the delivery schema's newest version in every way `Decodable` can: strict
+/// and loose, nested, raw-value enums, dates, optional, wrong on purpose.
+private enum DeliveryTypes {
+    struct Full: Decodable, Equatable {
+        enum Status: String, Decodable { case pending, preparing, delivering, delivered, delayed }
+        struct Courier: Decodable, Equatable { var name: String; var rating: Double }
+        var logo: String
+        var title: String
+        var subtitle: String
+        var progress: Double
+        var eta: Date
+        var etaText: String?
+        var status: Status
+        var delayMinutes: Int?
+        var courier: Courier
+        var items: [String]
+        var note: String?
+        var badge: String?
+    }
+
+    /// Numbers and strings read as other types; a field the schema does not have.
+    struct Loose: Decodable, Equatable {
+        var eta: Double
+        var delayMinutes: Int8
+        var progress: Float
+        var items: Set<String>
+        var courier: [String: String]?
+        var note: URL?
+    }
+
+    /// Integers read as doubles and dates, doubles as integers, a string as a URL.
+    struct AsNumbers: Decodable, Equatable {
+        var delay: Double
+        var delayAsDate: Date?
+        var rating: Int?
+        var title: URL?
+        enum CodingKeys: String, CodingKey { case delay = "delayMinutes", delayAsDate = "status", rating = "progress", title }
+    }
+
+    struct DelayAsDate: Decodable, Equatable {
+        var delayMinutes: Date
+        var progress: Date
+    }
+
+    struct Wrong: Decodable, Equatable {
+        var title: Int
+    }
+
+    struct Missing: Decodable, Equatable {
+        var title: String
+        var notInTheSchema: String
+    }
+
+    struct ByHand: Decodable, Equatable {
+        var title: String
+        var rating: Double
+        var path: String
+        var nested: [String]
+        enum Keys: String, CodingKey { case title, courier, items }
+        enum CourierKeys: String, CodingKey { case name, rating }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            title = try container.decode(String.self, forKey: .title)
+            let courier = try container.nestedContainer(keyedBy: CourierKeys.self, forKey: .courier)
+            rating = try courier.decode(Double.self, forKey: .rating)
+            path = courier.codingPath.map(\.stringValue).joined(separator: "/")
+            var items = try container.nestedUnkeyedContainer(forKey: .items)
+            var nested: [String] = []
+            while !items.isAtEnd { nested.append(try items.decode(String.self)) }
+            self.nested = nested
+        }
+    }
+}
+
+@Suite struct TapeDecoderTests {
+    /// `T` through the tape, and through `ValueDecoder` on the full decode's tree: the same
+    /// value, or errors that read the same.
+    static func expectSame<T: Decodable & Equatable>(_ type: T.Type, _ decoder: ContentStateDecoder, _ bytes: [UInt8]) {
+        let full = decoder.decodeInFull(contentState: bytes)
+        let expected: Result<T, any Error> = Result {
+            guard let state = full.state else { throw ContentStateDecoder.DecodingRejected(result: full) }
+            return try ValueDecoder.decode(T.self, from: state, codingPath: [])
+        }
+        let viewed = Result { try decoder.view(contentState: bytes).decode(T.self) }
+        let decoded = Result { try decoder.decode(T.self, contentState: bytes).value }
+        for actual in [viewed, decoded] {
+            switch (expected, actual) {
+            case (.success(let a), .success(let b)):
+                #expect(a == b, "\(T.self): \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            case (.failure(let a), .failure(let b)):
+                #expect(String(describing: a) == String(describing: b), "\(T.self)")
+            default:
+                Issue.record("\(T.self): \(expected) against \(actual) for \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+            }
+        }
+    }
+
+    static func all(_ decoder: ContentStateDecoder, _ bytes: [UInt8]) {
+        expectSame(DeliveryTypes.Full.self, decoder, bytes)
+        expectSame(DeliveryTypes.Loose.self, decoder, bytes)
+        expectSame(DeliveryTypes.AsNumbers.self, decoder, bytes)
+        expectSame(DeliveryTypes.DelayAsDate.self, decoder, bytes)
+        expectSame(DeliveryTypes.Wrong.self, decoder, bytes)
+        expectSame(DeliveryTypes.Missing.self, decoder, bytes)
+        expectSame(DeliveryTypes.ByHand.self, decoder, bytes)
+    }
+
+    @Test func everyWayOfReadingAgreesWithTheValueTree() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        var inputs = try ContentStateViewTests.contentStates()
+        inputs += [
+            #"{"title":"t"}"#, #"{"title":"t","courier":{"name":"n"},"items":[],"note":null}"#,
+            #"{"title":"t","note":"https://example.com/a","status":"delayed","delayMinutes":12}"#,
+            #"{"title":"t","note":"not a url with spaces","eta":12.5,"progress":1}"#,
+            #"{"title":"t","status":"lost"}"#, #"{"title":"t","delayMinutes":300}"#, #"{"title":"caf\u00e9 \/"}"#,
+            #"{"title":"https://example.com","delayMinutes":7,"progress":1,"status":"delayed"}"#,
+            #"{"title":"t","delayMinutes":7,"progress":0.5}"#,
+        ].map { Array($0.utf8) }
+        for input in inputs { Self.all(decoder, input) }
+        var random = SplitMix(seed: 0xDEC0DE)
+        let seeds = inputs
+        for _ in 0..<1_500 {
+            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
+            guard !bytes.isEmpty else { continue }
+            let position = Int(random.next() % UInt64(bytes.count))
+            if random.next() % 2 == 0 {
+                bytes.remove(at: position)
+            } else if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
+                bytes[digit] = 0x30 + UInt8(random.next() % 10)
+            }
+            Self.all(decoder, bytes)
+        }
+    }
+
+    @Test func datesRangesAndURLsAgree() throws {
+        for (activity, versions) in [("pizza", [1, 2]), ("flash-sale", [1, 2])] {
+            let schema = try Examples.schema(activity)
+            for version in versions {
+                let decoder = try ContentStateDecoder(schema: schema, version: version)
+                for state in try ContentStateViewTests.contentStates() {
+                    Self.expectSame(Pizza.self, decoder, state)
+                    Self.expectSame(Sale.self, decoder, state)
+                }
+            }
+        }
+    }
+
+    private struct Pizza: Decodable, Equatable {
+        var timer: ClosedRange<Date>?
+        var numberOfPizzas: Int?
+        var status: Int?
+    }
+
+    private struct Sale: Decodable, Equatable {
+        var deepLink: URL?
+        var isSeckill: Bool?
+        var remaining: Int?
+    }
+}

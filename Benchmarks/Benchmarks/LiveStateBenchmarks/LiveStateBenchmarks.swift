@@ -7,7 +7,8 @@ import LiveState
 //
 //   livestate-value             ContentStateDecoder.decode(contentState:) to the Value tree
 //   livestate-view              ContentStateDecoder.view(contentState:): checked, strings made when read
-//   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:)
+//   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:), with the whole DecodeResult
+//   livestate-view-struct       view(contentState:).decode(Delivery.self): the struct, findings left unworded
 //   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
 //   livestate-lint              PayloadValidator.validate, what `livestate lint` runs on a body
 //   jsondecoder-struct          Foundation JSONDecoder into the synthesized Codable Delivery
@@ -48,6 +49,11 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("livestate-view/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(decoder.view(contentState: bytes))
+            }
+        }
+        Benchmark("livestate-view-struct/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.view(contentState: bytes).decode(Delivery.self))
             }
         }
         Benchmark("livestate-struct/\(name)") { benchmark in

@@ -6,8 +6,9 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (value, struct, body, lint, jsondecoder, jsondecoder-body,
-// serialization, encoder, encoder-value, jsonencoder; default value),
+// Arguments: CONTENDER (view, view-state, value, view-struct, struct, scan, body, lint,
+// jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
+// value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
 // (the ones Swift cannot store inline) and the containers.
@@ -61,6 +62,8 @@ case "view":
 case "view-state":
     // The view, then every field made: what the value tree costs when all of it is read.
     for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).state == nil ? 0 : 1 }
+case "view-struct":
+    for _ in 0..<count { checksum &+= try! decoder.view(contentState: bytes).decode(Delivery.self).items.count }
 case "struct":
     for _ in 0..<count { checksum &+= try! decoder.decode(Delivery.self, contentState: bytes).value.items.count }
 case "body":
@@ -91,6 +94,6 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': value, struct, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-state, value, view-struct, struct, scan, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")

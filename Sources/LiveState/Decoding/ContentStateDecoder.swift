@@ -125,9 +125,21 @@ public struct ContentStateDecoder: Sendable {
     public func decode<T: Decodable>(
         _ type: T.Type, contentState bytes: some ContiguousBytes, file: String? = nil
     ) throws -> (value: T, result: DecodeResult) {
-        let result = decode(contentState: bytes, file: file)
-        guard let state = result.state else { throw DecodingRejected(result: result) }
-        return (try ValueDecoder.decode(T.self, from: state, codingPath: []), result)
+        try bytes.withUnsafeBytes { raw in
+            // Through the tape when the payload has no problem (see `view(contentState:)`).
+            if !isStrict, let tape = TapeBuilder.build(raw, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
+                let result = tape.result(in: raw)
+                do {
+                    return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), result)
+                } catch {
+                    // Whatever went wrong, the answer (and the error) is `ValueDecoder`'s.
+                    return (try ValueDecoder.decode(T.self, from: result.state ?? .null, codingPath: []), result)
+                }
+            }
+            let result = run(raw, file: file) { context throws(JSONError) in try context.decodeRoot(plan) }
+            guard let state = result.state else { throw DecodingRejected(result: result) }
+            return (try ValueDecoder.decode(T.self, from: state, codingPath: []), result)
+        }
     }
 
     /// The error thrown when the tolerant decoder rejects a payload that a `Decodable` type

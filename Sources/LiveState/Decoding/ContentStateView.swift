@@ -79,6 +79,29 @@ public struct ContentStateView: Sendable {
         }
     }
 
+    /// The state as any `Decodable` type, missing keys filled from the schema's defaults, as
+    /// `ContentStateDecoder.decode(_:contentState:)` gives it. Read straight from the input:
+    /// no `Value` tree is made on the way.
+    /// - Parameter type: The type to decode.
+    /// - Returns: The value.
+    /// - Throws: `ContentStateDecoder.DecodingRejected` when the app version rejects the
+    ///   payload, or the `DecodingError` the type throws.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch storage {
+        case .tape(let shared):
+            let tape = shared.tape
+            do {
+                return try tape.header.source.withUnsafeBytes { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
+            } catch {
+                // Whatever went wrong, the answer (and the error) is `ValueDecoder`'s.
+                return try ValueDecoder.decode(T.self, from: tape.state(), codingPath: [])
+            }
+        case .result(let result):
+            guard let state = result.state else { throw ContentStateDecoder.DecodingRejected(result: result) }
+            return try ValueDecoder.decode(T.self, from: state, codingPath: [])
+        }
+    }
+
     /// One top-level field's value, made now; `nil` when the version has no such field or the
     /// app version rejects the payload.
     /// - Parameter name: The field's name.
@@ -115,7 +138,7 @@ extension StateTape {
     /// The whole state.
     func state(in bytes: UnsafeRawBufferPointer? = nil) -> Value {
         read(bytes) { nodes, reader in
-            object(at: 1, plan: header.plan, nodes: nodes, reader: reader)
+            objectValue(at: 1, plan: header.plan, nodes: nodes, reader: reader)
         }
     }
 
@@ -131,7 +154,13 @@ extension StateTape {
     /// The findings, in the order they were made.
     func diagnostics(in bytes: UnsafeRawBufferPointer? = nil) -> [Diagnostic] {
         read(bytes) { nodes, reader in
+            var findings = 0
+            for position in 0..<header.count where nodes[position].kind == .defaulted || nodes[position].kind == .unknownKey {
+                findings &+= 1
+            }
             var diagnostics: [Diagnostic] = []
+            guard findings > 0 else { return diagnostics }
+            diagnostics.reserveCapacity(findings)
             var locator = SourcePosition.Locator()
             for position in 0..<header.count {
                 let node = nodes[position]
@@ -198,7 +227,7 @@ extension StateTape {
         return (path, plan)
     }
 
-    private func object(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {
+    func objectValue(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {
         let count = plan.fields.count
         let members = [Value.Member](unsafeUninitializedCapacity: count) { buffer, initialized in
             for index in 0..<count {
@@ -211,7 +240,7 @@ extension StateTape {
         return .object(members)
     }
 
-    private func value(
+    func value(
         at position: Int, field: FieldPlan, missing: Value, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader
     ) -> Value {
         let node = nodes[position]
@@ -239,7 +268,7 @@ extension StateTape {
             return .array(elements)
         case .object:
             guard let object = field.object else { return missing }
-            return self.object(at: node.a, plan: object, nodes: nodes, reader: reader)
+            return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .header, .defaulted, .unknownKey:
             return missing
         }

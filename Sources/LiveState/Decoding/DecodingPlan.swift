@@ -20,6 +20,9 @@ final class ObjectPlan: @unchecked Sendable {
     private let count: Int
     /// `fields`, unretained, for `TapeBuilder`: the plan keeps them alive.
     let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
+    /// The fields' names, for `TapeDecoder`'s lookups by `CodingKey`: a name of up to 15 bytes
+    /// is stored inline in its `String`, so comparing two of them is comparing two words.
+    let names: UnsafeMutablePointer<String>
     /// `fields.count`, and whether any field has aliases, without touching the arrays.
     let fieldCount: Int
     let hasAliases: Bool
@@ -43,6 +46,8 @@ final class ObjectPlan: @unchecked Sendable {
         keyBytes = .allocate(capacity: keys.count + 8)
         keyBytes.initialize(from: keys, count: keys.count)
         (keyBytes + keys.count).initialize(repeating: 0, count: 8)
+        names = .allocate(capacity: max(fields.count, 1))
+        for (index, field) in fields.enumerated() { (names + index).initialize(to: field.name) }
         fieldRefs = .allocate(capacity: max(fields.count, 1))
         for (index, plan) in self.fields.enumerated() { (fieldRefs + index).initialize(to: .passUnretained(plan)) }
         keyBounds = .allocate(capacity: fields.count + 1)
@@ -58,6 +63,8 @@ final class ObjectPlan: @unchecked Sendable {
         keyBytes.deallocate()
         keyBounds.deallocate()
         fieldRefs.deallocate()
+        names.deinitialize(count: count)
+        names.deallocate()
     }
 
     /// The nodes a `StateTape` of this object takes before any array element: a header and a

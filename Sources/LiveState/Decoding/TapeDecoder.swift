@@ -1,0 +1,398 @@
+import Foundation
+
+/// What every decoder and container of one `TapeDecoder.decode` call shares.
+final class TapeDecoding {
+    let tape: StateTape
+    let nodes: UnsafeMutablePointer<TapeNode>
+    let reader: JSONReader
+    let root: ObjectPlan
+    /// Where each object's next key lookup starts, by its header node (modulo 8): synthesized
+    /// `init(from:)` asks for the keys in declaration order, which is mostly schema order.
+    private var hints: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    init(tape: StateTape, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) {
+        self.tape = tape
+        self.nodes = nodes
+        self.reader = reader
+        self.root = tape.header.plan
+    }
+
+    @inline(__always)
+    func hint(_ header: Int) -> Int {
+        withUnsafeBytes(of: hints) { $0.load(fromByteOffset: (header & 7) &* 8, as: Int.self) }
+    }
+
+    @inline(__always)
+    func setHint(_ header: Int, _ value: Int) {
+        withUnsafeMutableBytes(of: &hints) { $0.storeBytes(of: value, toByteOffset: (header & 7) &* 8, as: Int.self) }
+    }
+
+    /// The coding path of the object whose header is at `header`: its fields' names from the root.
+    func path(toHeader header: Int) -> [any CodingKey] {
+        var steps: [Int] = []
+        var index = header
+        while nodes[index].a >= 0 {
+            steps.append(nodes[index].b)
+            index = nodes[index].a
+        }
+        var plan = root
+        var path: [any CodingKey] = []
+        for step in steps.reversed() {
+            let field = plan.fields[step]
+            path.append(NameKey(field.field.name))
+            guard let object = field.object else { break }
+            plan = object
+        }
+        return path
+    }
+
+    /// The node at `slot` made whole (`missing` when the key was absent).
+    func made(_ slot: Int, _ field: FieldPlan, missing: Value) -> Value {
+        tape.value(at: slot, field: field, missing: missing, nodes: nodes, reader: reader)
+    }
+
+    @inline(__always)
+    func string(at slot: Int) -> String? {
+        let node = nodes[slot]
+        guard node.kind == .string || node.kind == .escapedString else { return nil }
+        return reader.string(JSONString(start: node.a, end: node.b, hasEscapes: node.kind == .escapedString))
+    }
+
+    @inline(__always)
+    func double(at slot: Int) -> Double? {
+        let node = nodes[slot]
+        switch node.kind {
+        case .double, .date: return Double(bitPattern: UInt64(UInt(bitPattern: node.a)))
+        case .int: return Double(node.a)
+        default: return nil
+        }
+    }
+}
+
+/// A coding key that is only a name: the coding paths of the tape's decoders.
+private struct NameKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A `Decoder` over a `StateTape`: any `Decodable` type read straight from the tape, with no
+/// `Value` tree in between.
+///
+/// It reads objects, strings, numbers, `Date`, arrays of strings and raw-value enums itself.
+/// Everything else (a field that took its default, `null`, a date-range, a URL, arrays read
+/// element by element) is made into its `Value` and read by `ValueDecoder`, so a type sees
+/// what it sees through `ValueDecoder` on the whole tree. When anything throws, the caller
+/// decodes again through `ValueDecoder` on the whole tree, so errors are that decoder's too.
+///
+/// Three words, so that passing it as `any Decoder` allocates nothing.
+struct TapeDecoder: Decoder {
+    let context: TapeDecoding
+    /// The node of the value (0, the root's header, for the root) and the header of the object
+    /// that holds it, as two 32-bit halves.
+    private let location: UInt64
+    /// The field whose value it is; `nil` for the root object.
+    private let field: Unmanaged<FieldPlan>?
+
+    fileprivate var slot: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: location)) }
+    private var parentHeader: Int { Int(Int32(truncatingIfNeeded: location >> 32)) }
+
+    init(context: TapeDecoding, slot: Int, parentHeader: Int, field: FieldPlan?) {
+        self.context = context
+        self.location = UInt64(UInt32(truncatingIfNeeded: slot)) | UInt64(UInt32(truncatingIfNeeded: parentHeader)) << 32
+        self.field = field.map { .passUnretained($0) }
+    }
+
+    var codingPath: [any CodingKey] {
+        guard let field else { return [] }
+        return context.path(toHeader: parentHeader) + [NameKey(field.takeUnretainedValue().field.name)]
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Decodes `T` from the root of `tape`, built over `bytes`.
+    static func decode<T: Decodable>(_ type: T.Type, tape: StateTape, bytes: UnsafeRawBufferPointer) throws -> T {
+        try tape.withUnsafeMutablePointerToElements { nodes in
+            let reader = try JSONReader(bytes: bytes, options: .init(maxInputBytes: .max))
+            let context = TapeDecoding(tape: tape, nodes: nodes, reader: reader)
+            return try T(from: TapeDecoder(context: context, slot: 0, parentHeader: -1, field: nil))
+        }
+    }
+
+    /// The value, made whole.
+    private func made() -> Value {
+        guard let field else { return context.tape.state(in: context.reader.bytes) }
+        return context.made(slot, field.takeUnretainedValue(), missing: .null)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard let field else {
+            return KeyedDecodingContainer(TapeKeyedContainer<Key>(context: context, first: 1, plan: context.root))
+        }
+        let node = context.nodes[slot]
+        guard node.kind == .object, let plan = field.takeUnretainedValue().object else {
+            return try ValueDecoder(value: made(), codingPath: codingPath).container(keyedBy: type)
+        }
+        return KeyedDecodingContainer(TapeKeyedContainer<Key>(context: context, first: node.a, plan: plan))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try ValueDecoder(value: made(), codingPath: codingPath).unkeyedContainer()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        guard field != nil else { return try ValueDecoder(value: made(), codingPath: codingPath).singleValueContainer() }
+        return TapeSingleValueContainer(decoder: self)
+    }
+
+    fileprivate func valueDecoder() -> ValueDecoder {
+        ValueDecoder(value: made(), codingPath: codingPath)
+    }
+}
+
+/// A tape object's fields by key.
+private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let context: TapeDecoding
+    /// The node of the object's first field; its header is the node before.
+    let first: Int
+    /// Unretained: the tape keeps the plan alive, and the standard library copies the container
+    /// for every call, so one reference counted here is one retain and release per key.
+    private let planReference: Unmanaged<ObjectPlan>
+    private var plan: ObjectPlan { planReference.takeUnretainedValue() }
+
+    init(context: TapeDecoding, first: Int, plan: ObjectPlan) {
+        self.context = context
+        self.first = first
+        self.planReference = .passUnretained(plan)
+    }
+
+    private var header: Int { first &- 1 }
+
+    var codingPath: [any CodingKey] { context.path(toHeader: header) }
+
+    var allKeys: [Key] { plan.fields.compactMap { Key(stringValue: $0.field.name) } }
+
+    func contains(_ key: Key) -> Bool { find(key) != nil }
+
+    /// The field's index, looked up by name from where the last lookup ended.
+    private func find(_ key: Key) -> Int? {
+        let name = key.stringValue
+        let count = plan.fieldCount
+        let start = context.hint(header)
+        var index = start < count ? start : 0
+        for _ in 0..<count {
+            if plan.names[index] == name {
+                context.setHint(header, index &+ 1)
+                return index
+            }
+            index &+= 1
+            if index == count { index = 0 }
+        }
+        return nil
+    }
+
+    private func require(_ key: Key) throws -> Int {
+        guard let index = find(key) else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "the schema version has no field '\(key.stringValue)'"))
+        }
+        return index
+    }
+
+    /// The field's value made whole, for everything `ValueDecoder` reads.
+    private func made(_ index: Int) -> Value {
+        context.made(first &+ index, plan.fields[index], missing: plan.initialMembers[index].value)
+    }
+
+    private func viaValue<T: Decodable>(_ type: T.Type, _ index: Int, _ key: Key) throws -> T {
+        try ValueDecoder.decode(T.self, from: made(index), codingPath: codingPath + [key])
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let index = find(key) else { return true }
+        switch context.nodes[first &+ index].kind {
+        case .null: return true
+        case .missing: return plan.initialMembers[index].value.isNull
+        default: return false
+        }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decode(T.self, at: try require(key), key: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = find(key), try !decodeNil(forKey: key) else { return nil }
+        return try decode(T.self, at: index, key: key)
+    }
+
+    /// `T` from field `index`: the types `ValueDecoder` reads straight are read straight here,
+    /// objects and raw-value enums through a nested `TapeDecoder`, the rest through
+    /// `ValueDecoder` on the field's value.
+    private func decode<T: Decodable>(_ type: T.Type, at index: Int, key: Key) throws -> T {
+        let slot = first &+ index
+        let node = context.nodes[slot]
+        switch node.kind {
+        case .string, .escapedString:
+            if T.self == String.self, let string = context.string(at: slot) { return unsafeBitCast(string, to: T.self) }
+            if T.self == URL.self { return try viaValue(T.self, index, key) }
+        case .double, .date, .int:
+            if T.self == Date.self, let seconds = context.double(at: slot) {
+                return (Date(timeIntervalSinceReferenceDate: seconds) as! T)
+            }
+            if T.self == Double.self || T.self == Int.self || T.self == Bool.self { return try viaValue(T.self, index, key) }
+        case .array:
+            if T.self == [String].self {
+                var strings: [String] = []
+                strings.reserveCapacity(node.b)
+                for element in node.a ..< node.a &+ node.b {
+                    guard let string = context.string(at: element) else { return try viaValue(T.self, index, key) }
+                    strings.append(string)
+                }
+                return unsafeBitCast(strings, to: T.self)
+            }
+            return try viaValue(T.self, index, key)
+        case .object:
+            break
+        default:
+            return try viaValue(T.self, index, key)
+        }
+        return try T(from: TapeDecoder(context: context, slot: slot, parentHeader: header, field: plan.fields[index]))
+    }
+
+    /// The field's value when its key was absent or `null`: its default, read in place.
+    private func absent(_ index: Int) -> Value? {
+        switch context.nodes[first &+ index].kind {
+        case .missing: plan.initialMembers[index].value
+        case .null: .null
+        default: nil
+        }
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        let index = try require(key)
+        if let string = context.string(at: first &+ index) { return string }
+        if case .string(let string)? = absent(index) { return string }
+        return try viaValue(String.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let index = find(key) else { return nil }
+        if let string = context.string(at: first &+ index) { return string }
+        switch absent(index) {
+        case .null?: return nil
+        case .string(let string)?: return string
+        default: break
+        }
+        let value = made(index)
+        return value.isNull ? nil : try ValueDecoder.decode(String.self, from: value, codingPath: codingPath + [key])
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        let index = try require(key)
+        if let double = context.double(at: first &+ index) { return double }
+        return try viaValue(Double.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let index = find(key) else { return nil }
+        if let double = context.double(at: first &+ index) { return double }
+        if case .null? = absent(index) { return nil }
+        let value = made(index)
+        return value.isNull ? nil : try ValueDecoder.decode(Double.self, from: value, codingPath: codingPath + [key])
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        let index = try require(key)
+        let node = context.nodes[first &+ index]
+        if node.kind == .int { return node.a }
+        if case .int(let int)? = absent(index) { return int }
+        return try viaValue(Int.self, index, key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let index = find(key) else { return nil }
+        let node = context.nodes[first &+ index]
+        if node.kind == .int { return node.a }
+        switch absent(index) {
+        case .null?: return nil
+        case .int(let int)?: return int
+        default: break
+        }
+        let value = made(index)
+        return value.isNull ? nil : try ValueDecoder.decode(Int.self, from: value, codingPath: codingPath + [key])
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        let index = try require(key)
+        let node = context.nodes[first &+ index]
+        if node.kind == .bool { return node.a != 0 }
+        return try viaValue(Bool.self, index, key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        let index = try require(key)
+        if context.nodes[first &+ index].kind == .object {
+            return try TapeDecoder(context: context, slot: first &+ index, parentHeader: header, field: plan.fields[index]).container(keyedBy: type)
+        }
+        return try ValueDecoder(value: made(index), codingPath: codingPath + [key]).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try ValueDecoder(value: made(try require(key)), codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        ValueDecoder(
+            value: context.tape.objectValue(at: first, plan: plan, nodes: context.nodes, reader: context.reader), codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoder(value: find(key).map(made) ?? .null, codingPath: codingPath + [key])
+    }
+}
+
+/// A single value on the tape: raw-value enums read their string or integer here.
+private struct TapeSingleValueContainer: SingleValueDecodingContainer {
+    /// Three words, as the decoder: `any SingleValueDecodingContainer` holds it inline.
+    let decoder: TapeDecoder
+
+    private var slot: Int { decoder.slot }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool { decoder.context.nodes[slot].kind == .null }
+
+    func decode(_ type: String.Type) throws -> String {
+        if let string = decoder.context.string(at: slot) { return string }
+        return try decoder.valueDecoder().singleValueContainer().decode(String.self)
+    }
+
+    func decode(_ type: Int.Type) throws -> Int {
+        let node = decoder.context.nodes[slot]
+        if node.kind == .int { return node.a }
+        return try decoder.valueDecoder().singleValueContainer().decode(Int.self)
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        if let double = decoder.context.double(at: slot) { return double }
+        return try decoder.valueDecoder().singleValueContainer().decode(Double.self)
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try decoder.valueDecoder().singleValueContainer().decode(Bool.self) }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.valueDecoder().singleValueContainer().decode(Float.self) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.valueDecoder().singleValueContainer().decode(Int8.self) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.valueDecoder().singleValueContainer().decode(Int16.self) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.valueDecoder().singleValueContainer().decode(Int32.self) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.valueDecoder().singleValueContainer().decode(Int64.self) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.valueDecoder().singleValueContainer().decode(UInt.self) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.valueDecoder().singleValueContainer().decode(UInt8.self) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.valueDecoder().singleValueContainer().decode(UInt16.self) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.valueDecoder().singleValueContainer().decode(UInt32.self) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.valueDecoder().singleValueContainer().decode(UInt64.self) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decoder.valueDecoder().singleValueContainer().decode(T.self)
+    }
+}
