@@ -366,6 +366,18 @@ public enum FuzzHarness {
         if let failure = checkPositions(bare.diagnostics, body) ?? roundTrip(bare.state, decoder) {
             return "content-state, \(target.schema.activity) v\(target.version): \(failure)"
         }
+        // The one-pass read (the tape) and the full decode agree on everything, and so does the
+        // view, which keeps the tape.
+        var full = decoder
+        full.readsInOnePass = false
+        let reference = full.decode(contentState: body)
+        if bare != reference {
+            return "content-state, \(target.schema.activity) v\(target.version): read in one pass \(bare), in full \(reference)"
+        }
+        let view = decoder.view(contentState: Array(body))
+        if view.result != reference || view.appDecodes != reference.appDecodes {
+            return "view, \(target.schema.activity) v\(target.version): \(view.result), in full \(reference)"
+        }
         let payload = decoder.decode(payload: body)
         if let failure = checkPositions(payload.diagnostics, body) ?? roundTrip(payload.state, decoder) {
             return "payload, \(target.schema.activity) v\(target.version): \(failure)"

@@ -19,6 +19,10 @@ public struct ContentStateDecoder: Sendable {
     public let version: SchemaVersion
     /// Scanner limits.
     public var options: JSONScanOptions
+    /// Whether a payload without problems is read in one pass into a flat tape and its values
+    /// made from that (the default, and the faster), rather than made while it is read. Both
+    /// give the same result; `false` is for comparing the two.
+    public var readsInOnePass = true
 
     let plan: ObjectPlan
     let isStrict: Bool
@@ -62,7 +66,7 @@ public struct ContentStateDecoder: Sendable {
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // A payload without problems is read into a tape first and made from it, which costs
         // less than reading and making at once; any other takes the full decode below.
-        if !isStrict,
+        if readsInOnePass, !isStrict,
            let tape = TapeBuilder.build(bytes, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
             return tape.result(in: bytes)
         }
@@ -127,7 +131,8 @@ public struct ContentStateDecoder: Sendable {
     ) throws -> (value: T, result: DecodeResult) {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
-            if !isStrict, let tape = TapeBuilder.build(raw, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
+            if readsInOnePass, !isStrict,
+               let tape = TapeBuilder.build(raw, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
                 let result = tape.result(in: raw)
                 do {
                     return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), result)

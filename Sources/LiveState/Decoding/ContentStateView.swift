@@ -122,7 +122,7 @@ extension ContentStateDecoder {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
     public func view(contentState bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
-        if !isStrict {
+        if readsInOnePass, !isStrict {
             let tape = bytes.withUnsafeBytes { raw in
                 TapeBuilder.build(raw, source: bytes, plan: plan, version: version.version, file: file, options: options)
             }
