@@ -48,6 +48,13 @@ import LiveStateYAML
         #expect(view.appDecodes == full.appDecodes)
         #expect(view.state == full.state)
         #expect(view.diagnostics == full.diagnostics)
+        // The same bytes as a whole APNs body, and wrapped in one.
+        let wrapped = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":"#.utf8) + bytes + Array("},\"x\":[1]}".utf8)
+        for body in [bytes, wrapped] {
+            let fullBody = decoder.decodeInFull(payload: body, file: "b.json")
+            #expect(decoder.decode(payload: body, file: "b.json") == fullBody, "body \(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
+            #expect(decoder.view(payload: body, file: "b.json").result == fullBody)
+        }
         return view.isDeferred
     }
 
@@ -84,6 +91,29 @@ import LiveStateYAML
         }
         // Most examples are clean for some version; strict versions always decode in full.
         #expect(deferred > 20)
+    }
+
+    @Test func bodiesAreReadInOnePassWithTheFullResult() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let body = Array(try Data(contentsOf: Examples.root.appendingPathComponent("Benchmarks/Payloads/body600.json")))
+        let view = decoder.view(payload: body, file: "body600.json")
+        #expect(view.isDeferred)
+        #expect(view.result == decoder.decodeInFull(payload: body, file: "body600.json"))
+        // Positions count from the start of the body; pointers from the content-state.
+        let unknown = try #require(view.diagnostics.first)
+        #expect(unknown.pointer == "/extra")
+        #expect(unknown.position?.offset ?? 0 > 60)
+        for text in [
+            #"{"aps":{"content-state":{"title":"t"}},"aps":{"content-state":{"title":"u"}}}"#,
+            #"{"aps":{"content-state":{"title":"t"},"content-state":{"title":"u"}}}"#,
+            #"{"aps":1,"aps":{"content-state":{"title":"u"}}}"#, #"{"aps":{"content-state":[]}}"#,
+            #"{"aps":{"content-state":{"title":"t"}}}"#, #"{"aps":{}}"#, #"{}"#, #"[]"#, #"{"aps":{"content-state":{"title":"t"}}} "#,
+            #"{"aps":{"content-state":{"title":"t"}}}}"#, #"{"aps":{"alert":{"title":"x"},"content-state":{"title":"t"}},"extra":[{},[]]}"#,
+        ] {
+            let bytes = Array(text.utf8)
+            #expect(decoder.decode(payload: bytes) == decoder.decodeInFull(payload: bytes), "\(text)")
+            #expect(decoder.view(payload: bytes).result == decoder.decodeInFull(payload: bytes), "\(text)")
+        }
     }
 
     @Test func strictVersionsDecodeInFull() throws {

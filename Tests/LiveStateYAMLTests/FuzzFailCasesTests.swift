@@ -382,6 +382,10 @@ public enum FuzzHarness {
         if let failure = checkPositions(payload.diagnostics, body) ?? roundTrip(payload.state, decoder) {
             return "payload, \(target.schema.activity) v\(target.version): \(failure)"
         }
+        let fullPayload = full.decode(payload: body)
+        if payload != fullPayload || decoder.view(payload: Array(body)).result != fullPayload {
+            return "payload, \(target.schema.activity) v\(target.version): read in one pass \(payload), in full \(fullPayload)"
+        }
         let validation = validator.validate(body)
         if let failure = checkPositions(validation.diagnostics, body) ?? roundTrip(validation.state, decoder) {
             return "validator, \(target.schema.activity) v\(target.version): \(failure)"

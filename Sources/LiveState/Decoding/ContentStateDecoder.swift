@@ -78,11 +78,16 @@ public struct ContentStateDecoder: Sendable {
     /// Decodes a bare content-state object without the tape: what the tape's result is tested
     /// against.
     func decodeInFull(contentState bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
-        bytes.withUnsafeBytes { bytes in
-            run(bytes, file: file) { context throws(JSONError) in
-                try context.decodeRoot(plan)
-            }
-        }
+        var full = self
+        full.readsInOnePass = false
+        return full.decode(contentState: bytes, file: file)
+    }
+
+    /// Decodes a whole APNs body without the tape.
+    func decodeInFull(payload bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
+        var full = self
+        full.readsInOnePass = false
+        return full.decode(payload: bytes, file: file)
     }
 
     /// Decodes the `aps.content-state` of a whole APNs body, checking that the rest is valid JSON.
@@ -91,7 +96,12 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        run(bytes, file: file) { context throws(JSONError) in
+        if readsInOnePass, !isStrict,
+           let tape = TapeBuilder.build(
+               bytes, source: [UInt8](), plan: plan, version: version.version, file: file, options: options, body: true) {
+            return tape.result(in: bytes)
+        }
+        return run(bytes, file: file) { context throws(JSONError) in
             try context.decodeBody(plan)
         }
     }

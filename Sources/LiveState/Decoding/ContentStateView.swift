@@ -130,6 +130,22 @@ extension ContentStateDecoder {
         }
         return ContentStateView(result: decode(contentState: bytes, file: file))
     }
+
+    /// Decodes the `aps.content-state` of a whole APNs body, making no `String` until a field
+    /// is read; the rest of the body is checked as `decode(payload:)` checks it.
+    /// - Parameters:
+    ///   - bytes: The JSON text of the body.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The view; its `result` equals `decode(payload:file:)`.
+    public func view(payload bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
+        if readsInOnePass, !isStrict {
+            let tape = bytes.withUnsafeBytes { raw in
+                TapeBuilder.build(raw, source: bytes, plan: plan, version: version.version, file: file, options: options, body: true)
+            }
+            if let tape { return ContentStateView(tape: tape) }
+        }
+        return ContentStateView(result: decode(payload: bytes, file: file))
+    }
 }
 
 // MARK: - Making values and findings from a tape

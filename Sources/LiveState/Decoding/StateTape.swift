@@ -95,26 +95,30 @@ struct TapeBuilder {
     private let reader: JSONReader
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
+    /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
     static func build(
         _ bytes: UnsafeRawBufferPointer, source: any ContiguousBytes & Sendable, plan: ObjectPlan,
-        version: Int, file: String?, options: JSONScanOptions
+        version: Int, file: String?, options: JSONScanOptions, body: Bool = false
     ) -> StateTape? {
         guard bytes.count <= options.maxInputBytes, bytes.count > 0, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
-        let tape = StateTape.make(capacity: plan.tapeSlots &+ 16, source: source, plan: plan, version: version, file: file)
+        let capacity = plan.tapeSlots &+ 16
+        let tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file)
         var builder = TapeBuilder(
-            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, maxDepth: options.maxDepth, reader: reader)
-        guard builder.root(plan) else { return nil }
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
+            maxDepth: options.maxDepth, reader: reader)
+        guard body ? builder.body(plan) : builder.root(plan) else { return nil }
         builder.tape.header.count = builder.count
         return builder.tape
     }
 
-    private init(base: UnsafePointer<UInt8>, end: Int, tape: StateTape, maxDepth: Int, reader: JSONReader) {
+    private init(base: UnsafePointer<UInt8>, end: Int, tape: StateTape, capacity: Int, maxDepth: Int, reader: JSONReader) {
         self.base = base
         self.end = end
         self.tape = tape
         self.nodes = tape.withUnsafeMutablePointerToElements { $0 }
-        self.capacity = tape.capacity
+        // What was asked for: `tape.capacity` would ask malloc for the block's size.
+        self.capacity = capacity
         self.maxDepth = maxDepth
         self.reader = reader
     }
@@ -135,7 +139,7 @@ struct TapeBuilder {
         target.initialize(from: nodes, count: count)
         tape = larger
         nodes = target
-        capacity = larger.capacity
+        capacity = max(needed, capacity &* 2)
         withExtendedLifetime(old) {}
     }
 
@@ -178,6 +182,71 @@ struct TapeBuilder {
         guard object(plan, header: header) else { return false }
         skipWhitespace()
         return index == end
+    }
+
+    /// Walks a whole APNs body to the first `aps` object and its first `content-state`, which
+    /// becomes the tape's root; every other member is skipped, strictly, as the full decoder
+    /// skips it. Gives up on an escaped key in the body or `aps` (the full decoder unescapes
+    /// them before it compares), an `aps` or a content-state that is not an object, and a body
+    /// without a content-state: the full decoder words those.
+    private mutating func body(_ plan: ObjectPlan) -> Bool {
+        skipWhitespace()
+        guard byte() == JSONByte.openBrace, maxDepth > 2 else { return false }
+        var found = false
+        var sawAPS = false
+        guard members(depth: 1, { builder, key in
+            guard !sawAPS, builder.keyIs(key, "aps") else { return builder.skipValue() }
+            sawAPS = true
+            guard builder.byte() == JSONByte.openBrace else { return false }
+            return builder.members(depth: 2) { builder, key in
+                guard !found, builder.keyIs(key, "content-state") else { return builder.skipValue() }
+                found = true
+                guard builder.byte() == JSONByte.openBrace else { return false }
+                let header = builder.count
+                builder.append(.header, -1, 0)
+                return builder.object(plan, header: header)
+            }
+        }) else { return false }
+        skipWhitespace()
+        return found && index == end
+    }
+
+    /// The members of the object at `index` (a `{`), which is at `depth`: `member` reads each
+    /// value, with `index` at its first byte.
+    private mutating func members(depth level: Int, _ member: (inout TapeBuilder, StringSpan) -> Bool) -> Bool {
+        let outer = depth
+        depth = level
+        defer { depth = outer }
+        index &+= 1
+        skipWhitespace()
+        if byte() == JSONByte.closeBrace {
+            index &+= 1
+            return true
+        }
+        while true {
+            guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
+            skipWhitespace()
+            guard byte() == JSONByte.colon else { return false }
+            index &+= 1
+            skipWhitespace()
+            guard member(&self, key) else { return false }
+            skipWhitespace()
+            let next = byte()
+            if next == JSONByte.comma {
+                index &+= 1
+                skipWhitespace()
+            } else if next == JSONByte.closeBrace {
+                index &+= 1
+                return true
+            } else {
+                return false
+            }
+        }
+    }
+
+    private func keyIs(_ key: StringSpan, _ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        return key.end &- key.start == length && memcmp(base + key.start, literal.utf8Start, length) == 0
     }
 
     /// Reads the object at `index` (a `{`) into the slots after `header`, which the caller has
