@@ -72,30 +72,30 @@ final class ObjectPlan: @unchecked Sendable {
     let tapeSlots: Int
 
     /// The index of the field whose name is the `length` bytes at `key` (no escapes), trying
-    /// `hint` first. `wordReadable`: eight bytes can be read at `key`, so that a key of up to
-    /// eight bytes is compared as one word.
+    /// `hint` first (payloads mostly follow schema order). `wordReadable`: eight bytes can be
+    /// read at `key`, so that a key of up to eight bytes is compared as one word (the key table
+    /// is padded for the same read).
     @inline(__always)
     func index(ofKey key: UnsafePointer<UInt8>, length: Int, hint: Int, wordReadable: Bool) -> Int? {
-        var index = hint < count ? hint : 0
-        if length <= 8, wordReadable {
+        guard count > 0 else { return nil }
+        let index = hint < count ? hint : 0
+        if length <= 8 && wordReadable {
+            // Loop unswitched by hand: one word compare per candidate.
             let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
             let word = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
-            for _ in 0..<count {
-                let start = keyBounds[index]
-                if keyBounds[index &+ 1] &- start == length,
-                   UnsafeRawPointer(keyBytes + start).loadUnaligned(as: UInt64.self) & mask == word {
-                    return index
-                }
-                index &+= 1
-                if index == count { index = 0 }
-            }
-            return nil
+            return next(from: index, length: length) { UnsafeRawPointer(keyBytes + $0).loadUnaligned(as: UInt64.self) & mask == word }
         }
+        return next(from: index, length: length) { memcmp(key, keyBytes + $0, length) == 0 }
+    }
+
+    /// The first field from `index` on, wrapping around, whose key has `length` bytes and
+    /// passes `same` (given where the key starts in the table).
+    @inline(__always)
+    private func next(from start: Int, length: Int, _ same: (Int) -> Bool) -> Int? {
+        var index = start
         for _ in 0..<count {
-            let start = keyBounds[index]
-            if keyBounds[index &+ 1] &- start == length, memcmp(key, keyBytes + start, length) == 0 {
-                return index
-            }
+            let keyStart = keyBounds[index]
+            if keyBounds[index &+ 1] &- keyStart == length, same(keyStart) { return index }
             index &+= 1
             if index == count { index = 0 }
         }
@@ -124,17 +124,9 @@ final class ObjectPlan: @unchecked Sendable {
             }
             return nil
         }
-        let length = key.end &- key.start
-        let keyStart = base + key.start
-        for _ in 0..<count {
-            let start = keyBounds[index]
-            if keyBounds[index &+ 1] &- start == length, memcmp(keyStart, keyBytes + start, length) == 0 {
-                return index
-            }
-            index &+= 1
-            if index == count { index = 0 }
-        }
-        return nil
+        return self.index(
+            ofKey: (base + key.start).assumingMemoryBound(to: UInt8.self), length: key.end &- key.start, hint: index,
+            wordReadable: key.start &+ 8 <= reader.bytes.count)
     }
 
     /// The index of the field that has `key` among its aliases, and the alias's position there.

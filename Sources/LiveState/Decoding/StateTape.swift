@@ -230,16 +230,10 @@ struct TapeBuilder {
             index &+= 1
             skipWhitespace()
             guard member(&self, key) else { return false }
-            skipWhitespace()
-            let next = byte()
-            if next == JSONByte.comma {
-                index &+= 1
-                skipWhitespace()
-            } else if next == JSONByte.closeBrace {
-                index &+= 1
-                return true
-            } else {
-                return false
+            switch separator(closing: JSONByte.closeBrace) {
+            case .more: continue
+            case .closed: return true
+            case .invalid: return false
             }
         }
     }
@@ -269,7 +263,7 @@ struct TapeBuilder {
         if byte() == JSONByte.closeBrace {
             index &+= 1
         } else {
-            while true {
+            members: while true {
                 guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
                 skipWhitespace()
                 guard byte() == JSONByte.colon else { return false }
@@ -296,16 +290,10 @@ struct TapeBuilder {
                     append(.unknownKey, key.start, key.end | header << 32)
                     guard skipValue() else { return false }
                 }
-                skipWhitespace()
-                let next = byte()
-                if next == JSONByte.comma {
-                    index &+= 1
-                    skipWhitespace()
-                } else if next == JSONByte.closeBrace {
-                    index &+= 1
-                    break
-                } else {
-                    return false
+                switch separator(closing: JSONByte.closeBrace) {
+                case .more: continue
+                case .closed: break members
+                case .invalid: return false
                 }
             }
         }
@@ -330,6 +318,29 @@ struct TapeBuilder {
             if end &- start == length, memcmp(base + start, base + key.start, length) == 0 { return true }
         }
         return false
+    }
+
+    /// What follows a member or an element.
+    private enum Separator {
+        case more, closed, invalid
+    }
+
+    /// Past the comma after a member or element (and the whitespace after it), or past the
+    /// `close` that ends the container.
+    @inline(__always)
+    private mutating func separator(closing close: UInt8) -> Separator {
+        skipWhitespace()
+        let next = byte()
+        if next == JSONByte.comma {
+            index &+= 1
+            skipWhitespace()
+            return .more
+        }
+        if next == close {
+            index &+= 1
+            return .closed
+        }
+        return .invalid
     }
 
     // MARK: - Values
@@ -442,7 +453,7 @@ struct TapeBuilder {
         if byte() == JSONByte.closeBracket {
             index &+= 1
         } else {
-            while true {
+            elements: while true {
                 if plainStrings {
                     guard byte() == JSONByte.quote, let text = string(), text.length <= maxLength else { return false }
                     append(text.escaped ? .escapedString : .string, text.start, text.end)
@@ -450,16 +461,10 @@ struct TapeBuilder {
                     append(.missing, 0, 0)
                     guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else { return false }
                 }
-                skipWhitespace()
-                let next = byte()
-                if next == JSONByte.comma {
-                    index &+= 1
-                    skipWhitespace()
-                } else if next == JSONByte.closeBracket {
-                    index &+= 1
-                    break
-                } else {
-                    return false
+                switch separator(closing: JSONByte.closeBracket) {
+                case .more: continue
+                case .closed: break elements
+                case .invalid: return false
                 }
             }
         }
@@ -488,7 +493,7 @@ struct TapeBuilder {
         let start = index &+ 1
         var position = start
         while position &+ 8 <= end {
-            let mask = Self.attentionMask(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
+            let mask = JSONReader.attentionMask(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
             if mask != 0 {
                 position &+= mask.trailingZeroBitCount &>> 3
                 if base[position] == JSONByte.quote {
@@ -511,7 +516,7 @@ struct TapeBuilder {
         while true {
             if position &+ 8 <= end {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                let mask = Self.attentionMask(word)
+                let mask = JSONReader.attentionMask(word)
                 if mask == 0 {
                     position &+= 8
                     continue
@@ -537,18 +542,6 @@ struct TapeBuilder {
                 position = next
             }
         }
-    }
-
-    /// The bytes of `word` that are `"`, `\`, below 0x20 or above 0x7F, as 0x80 in each.
-    @inline(__always)
-    private static func attentionMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let hasQuote = (quotes &- ones) & ~quotes
-        let hasBackslash = (backslashes &- ones) & ~backslashes
-        let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl | word) & 0x8080_8080_8080_8080
     }
 
     /// The escape at `position` (a backslash): the offset after it, and how many bytes shorter

@@ -516,7 +516,7 @@ public struct JSONReader {
     /// 0x80 in each such byte. The lowest set byte is always a real one (a borrow can only mark
     /// bytes above it), so `trailingZeroBitCount / 8` is the index of the first byte to look at.
     @inline(__always)
-    private static func attentionMask(_ word: UInt64) -> UInt64 {
+    static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
