@@ -100,7 +100,9 @@ struct TapeBuilder {
         _ bytes: UnsafeRawBufferPointer, source: any ContiguousBytes & Sendable, plan: ObjectPlan,
         version: Int, file: String?, options: JSONScanOptions, body: Bool = false
     ) -> StateTape? {
-        guard bytes.count <= options.maxInputBytes, bytes.count > 0, let base = bytes.baseAddress,
+        // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
+        // decoder reads the input.
+        guard bytes.count <= options.maxInputBytes, bytes.count > 0, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         let capacity = plan.tapeSlots &+ 16
         let tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file)
