@@ -56,7 +56,8 @@ struct StateTapeHeader {
 }
 
 /// A content-state checked against a version and laid out flat, without a `String` made for
-/// any of its values: one allocation for the whole state.
+/// any of its values: one allocation for the whole state. The nodes are trivial values, so
+/// nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 
     static func make(capacity: Int, source: any ContiguousBytes & Sendable, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
@@ -64,12 +65,6 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
             StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
-    }
-
-    var count: Int { header.count }
-
-    deinit {
-        // The nodes are trivial: nothing to deinitialize.
     }
 }
 
