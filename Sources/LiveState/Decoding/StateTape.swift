@@ -59,7 +59,6 @@ struct StateTapeHeader {
 /// any of its values: one allocation for the whole state. The nodes are trivial values, so
 /// nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
-
     static func make(capacity: Int, source: any ContiguousBytes & Sendable, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
         let buffer = StateTape.create(minimumCapacity: capacity) { _ in
             StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file)
@@ -72,8 +71,8 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 ///
 /// It accepts only what the full decoder would decode without a finding other than `defaulted`
 /// and `unknown-key`: valid JSON whose values all have the right type and meet their
-/// constraints, no alias keys, no repeated keys, no escaped keys, no arrays of containers, a
-/// tolerant app version. On anything else it returns `nil` and the caller runs
+/// constraints, no alias keys, no repeated keys, no escaped keys, no arrays of containers, no
+/// object of more than 64 fields, nesting below the limit, a tolerant app version. On anything else it returns `nil` and the caller runs
 /// `ContentStateDecoder`'s full decode, which says what is wrong; so this path never has to
 /// word an error, and what it accepts it accepts exactly as the full decoder does.
 struct TapeBuilder {
