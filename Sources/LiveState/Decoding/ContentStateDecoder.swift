@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Missing keys take the field's default, unknown keys are ignored, invalid values take the
 /// default or reject the payload as the field says, and every such event is reported with a
-/// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
-/// with `JSONReader`: no intermediate document, no `[String: Any]`.
+/// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes:
+/// a payload without problems into a flat tape of typed nodes (`view(contentState:)` keeps it
+/// and makes values only when asked), any other with `JSONReader`, making values and wording
+/// every problem as it reads. No intermediate document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
