@@ -116,6 +116,23 @@ import LiveStateYAML
         }
     }
 
+    /// A view is read from many threads at once: the tape is never written after it is built,
+    /// and each `decode(T.self)` has its own context.
+    @Test func oneViewReadFromManyThreads() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let bytes = Array(try Data(contentsOf: Self.benchmarkPayloads[1]))
+        let view = decoder.view(contentState: bytes)
+        let expected = decoder.decodeInFull(contentState: bytes)
+        let typed = try view.decode(DeliveryTypes.Full.self)
+        let agreed = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            if view.result == expected, (try? view.decode(DeliveryTypes.Full.self)) == typed, view["note"] == expected.state?["note"] {
+                agreed.increment()
+            }
+        }
+        #expect(agreed.value == 64)
+    }
+
     @Test func strictVersionsDecodeInFull() throws {
         let schema = try Examples.schema("delivery")
         let decoder = try ContentStateDecoder(schema: schema, version: 1)
@@ -371,4 +388,12 @@ private enum DeliveryTypes {
         var isSeckill: Bool?
         var remaining: Int?
     }
+}
+
+/// A counter that threads can bump.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }
