@@ -92,14 +92,10 @@ final class ObjectPlan: @unchecked Sendable {
     /// passes `same` (given where the key starts in the table).
     @inline(__always)
     private func next(from start: Int, length: Int, _ same: (Int) -> Bool) -> Int? {
-        var index = start
-        for _ in 0..<count {
+        firstIndex(from: start, count: count) { index in
             let keyStart = keyBounds[index]
-            if keyBounds[index &+ 1] &- keyStart == length, same(keyStart) { return index }
-            index &+= 1
-            if index == count { index = 0 }
+            return keyBounds[index &+ 1] &- keyStart == length && same(keyStart)
         }
-        return nil
     }
 
     /// The index of the field that has the `length` bytes at `key` among its aliases.
@@ -114,15 +110,10 @@ final class ObjectPlan: @unchecked Sendable {
     /// schema order).
     func index(of key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
         guard count > 0 else { return nil }
-        var index = hint < count ? hint : 0
+        let index = hint < count ? hint : 0
         guard !key.hasEscapes, let base = reader.bytes.baseAddress else {
             // An escaped key is compared scalar by scalar.
-            for _ in 0..<count {
-                if fields[index].name.withUnsafeBytes({ reader.matches(key, $0) }) { return index }
-                index += 1
-                if index == count { index = 0 }
-            }
-            return nil
+            return firstIndex(from: index, count: count) { fields[$0].name.withUnsafeBytes { reader.matches(key, $0) } }
         }
         return self.index(
             ofKey: (base + key.start).assumingMemoryBound(to: UInt8.self), length: key.end &- key.start, hint: index,
@@ -246,4 +237,17 @@ final class FieldPlan: Sendable {
         self.objectRef = object.map { .passUnretained($0) }
         self.itemsRef = items.map { .passUnretained($0) }
     }
+}
+
+/// The first index from `start` on, wrapping around at `count`, that passes `matches`: each
+/// lookup by name starts where the last one ended, since keys mostly come in schema order.
+@inline(__always)
+func firstIndex(from start: Int, count: Int, where matches: (Int) -> Bool) -> Int? {
+    var index = start < count ? start : 0
+    for _ in 0..<count {
+        if matches(index) { return index }
+        index &+= 1
+        if index == count { index = 0 }
+    }
+    return nil
 }

@@ -179,18 +179,12 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The field's index, looked up by name from where the last lookup ended.
     private func find(_ key: Key) -> Int? {
         let name = key.stringValue
-        let count = plan.fieldCount
-        let start = context.hint(header)
-        var index = start < count ? start : 0
-        for _ in 0..<count {
-            if plan.names[index] == name {
-                context.setHint(header, index &+ 1)
-                return index
-            }
-            index &+= 1
-            if index == count { index = 0 }
+        let names = plan.names
+        guard let index = firstIndex(from: context.hint(header), count: plan.fieldCount, where: { names[$0] == name }) else {
+            return nil
         }
-        return nil
+        context.setHint(header, index &+ 1)
+        return index
     }
 
     private func require(_ key: Key) throws -> Int {

@@ -183,18 +183,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func find(_ key: Key) -> Value? {
         let name = key.stringValue
-        let count = members.count
-        guard count > 0 else { return nil }
-        var index = cursor.next < count ? cursor.next : 0
-        for _ in 0..<count {
-            if members[index].name == name {
-                cursor.next = index &+ 1
-                return members[index].value
-            }
-            index &+= 1
-            if index == count { index = 0 }
+        guard let index = firstIndex(from: cursor.next, count: members.count, where: { members[$0].name == name }) else {
+            return nil
         }
-        return nil
+        cursor.next = index &+ 1
+        return members[index].value
     }
 
     private func require(_ key: Key) throws -> Value {
