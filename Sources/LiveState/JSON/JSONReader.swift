@@ -567,7 +567,8 @@ public struct JSONReader {
     }
 
     /// Validates the escape at `index` (a backslash) and returns the offset after it.
-    private func scanEscape(at index: Int, quote: Int) throws(JSONError) -> Int {
+    @inline(__always)
+    func scanEscape(at index: Int, quote: Int) throws(JSONError) -> Int {
         guard index + 1 < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
         switch bytes[index + 1] {
         case JSONByte.quote, JSONByte.backslash, JSONByte.slash,
@@ -606,7 +607,7 @@ public struct JSONReader {
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    private func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
+    func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
         var value: UInt16 = 0
         for position in index ..< index + 4 {
             guard position < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
@@ -622,7 +623,38 @@ public struct JSONReader {
 
     /// Validates the UTF-8 sequence led by the byte at `index` (>= 0x80) and returns the
     /// offset after it. Rejects overlongs, encoded surrogates and code points past U+10FFFF.
-    private func scanUTF8(at index: Int, quote: Int) throws(JSONError) -> Int {
+    ///
+    /// A valid sequence is checked here with a few comparisons; an invalid one goes to
+    /// `utf8Error`, which says what is wrong with it.
+    @inline(__always)
+    func scanUTF8(at index: Int, quote: Int) throws(JSONError) -> Int {
+        let lead = bytes[index]
+        var length = 0
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1 ... 0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1 ... 0xF3: length = 4
+        default: break
+        }
+        if length > 0, index &+ length <= bytes.count {
+            let second = bytes[index &+ 1]
+            if second >= low, second <= high,
+               length < 3 || bytes[index &+ 2] & 0xC0 == 0x80,
+               length < 4 || bytes[index &+ 3] & 0xC0 == 0x80 {
+                return index &+ length
+            }
+        }
+        return try utf8Error(at: index, quote: quote)
+    }
+
+    /// The error for the invalid UTF-8 sequence led by the byte at `index`.
+    private func utf8Error(at index: Int, quote: Int) throws(JSONError) -> Int {
         let lead = bytes[index]
         let length: Int
         var secondRange: ClosedRange<UInt8> = 0x80 ... 0xBF
@@ -679,7 +711,7 @@ public struct JSONReader {
     }
 
     /// Scans the number starting at `start` (a '-' or a digit) and moves past it.
-    private mutating func scanNumber(at start: Int) throws(JSONError) -> JSONNumber {
+    mutating func scanNumber(at start: Int) throws(JSONError) -> JSONNumber {
         let count = bytes.count
         var index = start
         if bytes[index] == JSONByte.minus {
@@ -722,7 +754,7 @@ public struct JSONReader {
     }
 
     /// Checks the literal (`true`, `false`, `null`) at `start` and moves past it.
-    private mutating func scanLiteral(_ literal: StaticString, at start: Int) throws(JSONError) {
+    mutating func scanLiteral(_ literal: StaticString, at start: Int) throws(JSONError) {
         let length = literal.utf8CodeUnitCount
         let expected = literal.utf8Start
         for index in 0 ..< length {
