@@ -17,7 +17,6 @@ final class ObjectPlan: @unchecked Sendable {
     /// it: read through pointers that live as long as the plan, so a lookup retains nothing.
     private let keyBytes: UnsafeMutablePointer<UInt8>
     private let keyBounds: UnsafeMutablePointer<Int>
-    private let count: Int
     /// `fields`, unretained, for `TapeBuilder`: the plan keeps them alive.
     let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
     /// The fields' names, for `TapeDecoder`'s lookups by `CodingKey`: a name of up to 15 bytes
@@ -40,7 +39,6 @@ final class ObjectPlan: @unchecked Sendable {
         self.aliases = aliases
         self.hasAliases = !aliases.isEmpty
         let keys = fields.flatMap { Array($0.name.utf8) }
-        count = fields.count
         fieldCount = fields.count
         // Eight bytes of padding, so that a key's first word can be read whatever its length.
         keyBytes = .allocate(capacity: keys.count + 8)
@@ -63,7 +61,7 @@ final class ObjectPlan: @unchecked Sendable {
         keyBytes.deallocate()
         keyBounds.deallocate()
         fieldRefs.deallocate()
-        names.deinitialize(count: count)
+        names.deinitialize(count: fieldCount)
         names.deallocate()
     }
 
@@ -77,8 +75,8 @@ final class ObjectPlan: @unchecked Sendable {
     /// is padded for the same read).
     @inline(__always)
     func index(ofKey key: UnsafePointer<UInt8>, length: Int, hint: Int, wordReadable: Bool) -> Int? {
-        guard count > 0 else { return nil }
-        let index = hint < count ? hint : 0
+        guard fieldCount > 0 else { return nil }
+        let index = hint < fieldCount ? hint : 0
         if length <= 8 && wordReadable {
             // Loop unswitched by hand: one word compare per candidate.
             let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
@@ -92,28 +90,20 @@ final class ObjectPlan: @unchecked Sendable {
     /// passes `same` (given where the key starts in the table).
     @inline(__always)
     private func next(from start: Int, length: Int, _ same: (Int) -> Bool) -> Int? {
-        firstIndex(from: start, count: count) { index in
+        firstIndex(from: start, count: fieldCount) { index in
             let keyStart = keyBounds[index]
             return keyBounds[index &+ 1] &- keyStart == length && same(keyStart)
         }
     }
 
-    /// The index of the field that has the `length` bytes at `key` among its aliases.
-    func aliasIndex(ofKey key: UnsafePointer<UInt8>, length: Int) -> Int? {
-        for alias in aliases where alias.bytes.count == length {
-            if length == 0 || alias.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, key, length) == 0 }) { return alias.field }
-        }
-        return nil
-    }
-
     /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
     /// schema order).
     func index(of key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
-        guard count > 0 else { return nil }
-        let index = hint < count ? hint : 0
+        guard fieldCount > 0 else { return nil }
+        let index = hint < fieldCount ? hint : 0
         guard !key.hasEscapes, let base = reader.bytes.baseAddress else {
             // An escaped key is compared scalar by scalar.
-            return firstIndex(from: index, count: count) { fields[$0].name.withUnsafeBytes { reader.matches(key, $0) } }
+            return firstIndex(from: index, count: fieldCount) { fields[$0].name.withUnsafeBytes { reader.matches(key, $0) } }
         }
         return self.index(
             ofKey: (base + key.start).assumingMemoryBound(to: UInt8.self), length: key.end &- key.start, hint: index,

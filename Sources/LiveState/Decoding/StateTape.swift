@@ -278,7 +278,8 @@ struct TapeBuilder {
                     }
                     guard valid else { return false }
                 } else {
-                    guard !plan.hasAliases || plan.aliasIndex(ofKey: base + key.start, length: length) == nil else {
+                    guard !plan.hasAliases
+                        || plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) == nil else {
                         return false
                     }
                     // A second unknown key with the same bytes: the full decoder reports it as
