@@ -265,13 +265,13 @@ extension StateTape {
         case .null: return .null
         case .bool: return .bool(node.a != 0)
         case .int: return .int(node.a)
-        case .double: return .double(Double(bitPattern: UInt64(UInt(bitPattern: node.a))))
-        case .date: return .date(Double(bitPattern: UInt64(UInt(bitPattern: node.a))))
+        case .double: return .double(node.doubleA)
+        case .date: return .date(node.doubleA)
         case .dateRange:
             return .dateRange(
-                lower: Double(bitPattern: UInt64(UInt(bitPattern: node.a))), upper: Double(bitPattern: UInt64(UInt(bitPattern: node.b))))
+                lower: node.doubleA, upper: node.doubleB)
         case .string, .escapedString:
-            return .string(reader.string(JSONString(start: node.a, end: node.b, hasEscapes: node.kind == .escapedString)))
+            return .string(reader.string(node.string))
         case .array:
             guard let items = field.items else { return missing }
             let elements = [Value](unsafeUninitializedCapacity: node.b) { buffer, initialized in

@@ -10,6 +10,24 @@ struct TapeNode {
     var a: Int
     var b: Int
 
+    /// A node holding a double in `a` (and, for a date-range, the upper bound in `b`).
+    init(kind: Kind, double: Double, upper: Double = 0) {
+        self.init(kind: kind, a: Int(bitPattern: UInt(double.bitPattern)), b: Int(bitPattern: UInt(upper.bitPattern)))
+    }
+
+    init(kind: Kind, a: Int, b: Int) {
+        self.kind = kind
+        self.a = a
+        self.b = b
+    }
+
+    /// The double in `a`, and in `b`.
+    var doubleA: Double { Double(bitPattern: UInt64(UInt(bitPattern: a))) }
+    var doubleB: Double { Double(bitPattern: UInt64(UInt(bitPattern: b))) }
+
+    /// A string node's content as a token of the input.
+    var string: JSONString { JSONString(start: a, end: b, hasEscapes: kind == .escapedString) }
+
     enum Kind: UInt8 {
         /// The key was absent: the field's value for a missing key (its default, or `null`).
         case missing
@@ -353,18 +371,15 @@ struct TapeBuilder {
             return true
         }
         switch plan.kind {
-        case .string:
+        case .string, .url:
             guard first == JSONByte.quote, let text = string() else { return false }
             if let maxLength = plan.maxLength, text.length > maxLength { return false }
-            nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
-            return true
-        case .url:
-            // Rare in payloads: the same check as the full decoder, on a made string.
-            guard first == JSONByte.quote, let text = string() else { return false }
-            if let maxLength = plan.maxLength, text.length > maxLength { return false }
-            let made = reader.string(JSONString(start: text.start, end: text.end, hasEscapes: text.escaped))
-            guard let url = URL(string: made), url.scheme != nil else { return false }
-            nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+            let node = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+            // A URL (rare in payloads) gets the full decoder's check, on a made string.
+            if plan.kind == .url {
+                guard let url = URL(string: reader.string(node.string)), url.scheme != nil else { return false }
+            }
+            nodes[slot] = node
             return true
         case .int:
             guard let int = integer(), !plan.isOutOfRange(Double(int)) else { return false }
@@ -372,7 +387,7 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double(), !plan.isOutOfRange(double) else { return false }
-            nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, a: Int(bitPattern: UInt(double.bitPattern)), b: 0)
+            nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
             return true
         case .bool:
             if first == UInt8(ascii: "t"), literal("true") {
@@ -398,8 +413,7 @@ struct TapeBuilder {
             guard byte() == JSONByte.closeBracket else { return false }
             index &+= 1
             guard lower <= upper, !plan.isOutOfRange(lower), !plan.isOutOfRange(upper) else { return false }
-            nodes[slot] = TapeNode(
-                kind: .dateRange, a: Int(bitPattern: UInt(lower.bitPattern)), b: Int(bitPattern: UInt(upper.bitPattern)))
+            nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
         case .enumeration:
             return enumeration(plan, first: first, slot: slot)

@@ -55,14 +55,14 @@ final class TapeDecoding {
     func string(at slot: Int) -> String? {
         let node = nodes[slot]
         guard node.kind == .string || node.kind == .escapedString else { return nil }
-        return reader.string(JSONString(start: node.a, end: node.b, hasEscapes: node.kind == .escapedString))
+        return reader.string(node.string)
     }
 
     @inline(__always)
     func double(at slot: Int) -> Double? {
         let node = nodes[slot]
         switch node.kind {
-        case .double, .date: return Double(bitPattern: UInt64(UInt(bitPattern: node.a)))
+        case .double, .date: return node.doubleA
         case .int: return Double(node.a)
         default: return nil
         }
