@@ -552,8 +552,12 @@ struct DecodeContext {
     /// Reports a key the version does not know, building the message in one allocation.
     private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
         let name = reader.string(key)
-        let message = String.concatenating("unknown key '", name, "' is ignored by app version ", versionText)
-        report(.unknownKey, message, at: offset, pointer: pointer(appending: name))
+        report(.unknownKey, Self.unknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
+    }
+
+    /// The `unknown-key` message, in one allocation: the full decode's and the tape's.
+    static func unknownKeyMessage(_ name: String, version: String) -> String {
+        String.concatenating("unknown key '", name, "' is ignored by app version ", version)
     }
 
     /// Reports an unknown key that this object already had: a duplicate, which the device

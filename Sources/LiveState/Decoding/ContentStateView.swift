@@ -194,7 +194,7 @@ extension StateTape {
                     let name = reader.string(JSONString(start: node.a, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
-                        message: String.concatenating("unknown key '", name, "' is ignored by app version ", String(header.version)),
+                        message: DecodeContext.unknownKeyMessage(name, version: String(header.version)),
                         file: header.file, position: locator.position(of: node.a &- 1, in: reader.bytes),
                         scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
                 default:
