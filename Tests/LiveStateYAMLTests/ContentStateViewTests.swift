@@ -173,6 +173,49 @@ import LiveStateYAML
         }
     }
 
+    /// The one-pass read checks the usual escapes itself and counts the value's length for
+    /// `max-length`: every escape, each byte around the hex digits' ranges, and lengths on
+    /// either side of the limit (delivery's `title` is at most 64 bytes).
+    @Test func escapesAndEscapedLengthsGiveTheFullResult() throws {
+        let decoders = try Self.decoders()
+        var texts = [#"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#, #"\r"#, #"\t"#, #"\a"#, #"\x"#, #"\'"#, #"\0"#]
+        for unit in ["0041", "007F", "0080", "07FF", "0800", "FFFF", "00e9", "00E9", "abcd", "ABCD", "d800", "DBFF", "dc00", "DFFF", "D7FF", "E000"] {
+            texts.append("\\u" + unit)
+        }
+        // A hex digit's neighbours: `/` `:` `@` `G` backquote `g`, a space and a byte past ASCII.
+        for bad in ["/", ":", "@", "G", "`", "g", " ", "\u{E9}"] {
+            texts.append("\\u00" + bad + "0")
+            texts.append("\\u" + bad + "000")
+        }
+        texts += [#"\ud83d\ude00"#, #"\ud83d\u0041"#, #"\ud83d"#, #"\ude00\ud83d"#, #"\ud83d\ude0"#]
+        var inputs: [[UInt8]] = []
+        for text in texts {
+            inputs.append(Array("{\"title\":\"a\(text)b\"}".utf8))
+            // At the very end of the input: the read cannot look six bytes ahead.
+            inputs.append(Array("{\"title\":\"\(text)".utf8))
+            inputs.append(Array("{\"title\":\"\(text)\"}".utf8))
+            inputs.append(Array("{\"extra\":\"\(text)\",\"items\":[\"\(text)\"]}".utf8))
+        }
+        // 63 to 65 bytes of value, written with escapes of each width: up to 64 the one-pass
+        // read takes them (a length counted too long would hand them to the full decoder,
+        // which gives the same result, so this is checked on its own).
+        let delivery = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        for (escape, width) in [(#"\n"#, 1), (#"\u00e9"#, 2), (#"\u20ac"#, 3), (#"\ud83d\ude00"#, 4)] {
+            for total in [63, 64, 65] {
+                let count = total / width
+                let padding = String(repeating: "x", count: total - count * width)
+                let input = Array("{\"title\":\"\(String(repeating: escape, count: count))\(padding)\"}".utf8)
+                inputs.append(input)
+                #expect(Self.expectSame(delivery, input, "delivery v3") == (total <= 64), "\(escape) x \(count), \(total) bytes")
+            }
+        }
+        var deferred = 0
+        for (name, decoder) in decoders {
+            for input in inputs where Self.expectSame(decoder, input, name) { deferred += 1 }
+        }
+        #expect(deferred > 100)
+    }
+
     @Test func nestingLimitsAgreeAtEveryDepth() throws {
         for maxDepth in 1...5 {
             for (name, decoder) in try Self.decoders(options: .init(maxDepth: maxDepth)) {

@@ -22,9 +22,11 @@ final class ObjectPlan: @unchecked Sendable {
     /// The fields' names, for `TapeDecoder`'s lookups by `CodingKey`: a name of up to 15 bytes
     /// is stored inline in its `String`, so comparing two of them is comparing two words.
     let names: UnsafeMutablePointer<String>
-    /// `fields.count`, and whether any field has aliases, without touching the arrays.
+    /// `fields.count`, without touching the arrays.
     let fieldCount: Int
-    let hasAliases: Bool
+    /// Bit `n` is set when an alias is `n` bytes long (bit 63: 63 bytes or more), so that most
+    /// unknown keys are told apart from the aliases without comparing any bytes.
+    private let aliasLengths: UInt64
 
     init(fields: [Field]) {
         self.fields = fields.map(FieldPlan.init)
@@ -37,7 +39,7 @@ final class ObjectPlan: @unchecked Sendable {
             }
         }
         self.aliases = aliases
-        self.hasAliases = !aliases.isEmpty
+        self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
         fieldCount = fields.count
         // Eight bytes of padding, so that a key's first word can be read whatever its length.
@@ -108,6 +110,12 @@ final class ObjectPlan: @unchecked Sendable {
         return self.index(
             ofKey: (base + key.start).assumingMemoryBound(to: UInt8.self), length: key.end &- key.start, hint: index,
             wordReadable: key.start &+ 8 <= reader.bytes.count)
+    }
+
+    /// Whether a key of `length` bytes (no escapes) may be an alias.
+    @inline(__always)
+    func mayBeAlias(length: Int) -> Bool {
+        aliasLengths & 1 &<< UInt64(min(length, 63)) != 0
     }
 
     /// The index of the field that has `key` among its aliases, and the alias's position there.

@@ -124,7 +124,9 @@ struct TapeBuilder {
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
             maxDepth: options.maxDepth, reader: reader)
         guard body ? builder.body(plan) : builder.root(plan) else { return nil }
-        builder.tape.header.count = builder.count
+        // Through the pointer: writing `header` itself is an access the runtime checks.
+        let count = builder.count
+        builder.tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
         return builder.tape
     }
 
@@ -184,6 +186,18 @@ struct TapeBuilder {
         }
     }
 
+    /// Skips whitespace, then the byte at `index`, or 0 at the end: one bounds check and one
+    /// load for compact JSON.
+    @inline(__always)
+    private mutating func nextByte() -> UInt8 {
+        if index < end {
+            let next = base[index]
+            if next > 0x20 { return next }
+            skipWhitespaceRun()
+        }
+        return byte()
+    }
+
     /// The byte at `index`, or 0 at the end (0 never starts or ends a token).
     @inline(__always)
     private func byte() -> UInt8 {
@@ -191,8 +205,7 @@ struct TapeBuilder {
     }
 
     private mutating func root(_ plan: ObjectPlan) -> Bool {
-        skipWhitespace()
-        guard byte() == JSONByte.openBrace else { return false }
+        guard nextByte() == JSONByte.openBrace else { return false }
         let header = count
         append(.header, -1, 0)
         guard object(plan, header: header) else { return false }
@@ -206,8 +219,7 @@ struct TapeBuilder {
     /// them before it compares), an `aps` or a content-state that is not an object, and a body
     /// without a content-state: the full decoder words those.
     private mutating func body(_ plan: ObjectPlan) -> Bool {
-        skipWhitespace()
-        guard byte() == JSONByte.openBrace, maxDepth > 2 else { return false }
+        guard nextByte() == JSONByte.openBrace, maxDepth > 2 else { return false }
         var found = false
         var sawAPS = false
         guard members(depth: 1, { builder, key in
@@ -234,15 +246,13 @@ struct TapeBuilder {
         depth = level
         defer { depth = outer }
         index &+= 1
-        skipWhitespace()
-        if byte() == JSONByte.closeBrace {
+        if nextByte() == JSONByte.closeBrace {
             index &+= 1
             return true
         }
         while true {
             guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
-            skipWhitespace()
-            guard byte() == JSONByte.colon else { return false }
+            guard nextByte() == JSONByte.colon else { return false }
             index &+= 1
             skipWhitespace()
             guard member(&self, key) else { return false }
@@ -275,14 +285,12 @@ struct TapeBuilder {
         var firstUnknown = -1
         var hint = 0
         index &+= 1
-        skipWhitespace()
-        if byte() == JSONByte.closeBrace {
+        if nextByte() == JSONByte.closeBrace {
             index &+= 1
         } else {
             members: while true {
                 guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
-                skipWhitespace()
-                guard byte() == JSONByte.colon else { return false }
+                guard nextByte() == JSONByte.colon else { return false }
                 index &+= 1
                 skipWhitespace()
                 let length = key.end &- key.start
@@ -296,7 +304,7 @@ struct TapeBuilder {
                     }
                     guard valid else { return false }
                 } else {
-                    guard !plan.hasAliases
+                    guard !plan.mayBeAlias(length: length)
                         || plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) == nil else {
                         return false
                     }
@@ -346,8 +354,7 @@ struct TapeBuilder {
     /// `close` that ends the container.
     @inline(__always)
     private mutating func separator(closing close: UInt8) -> Separator {
-        skipWhitespace()
-        let next = byte()
+        let next = nextByte()
         if next == JSONByte.comma {
             index &+= 1
             skipWhitespace()
@@ -404,13 +411,11 @@ struct TapeBuilder {
             index &+= 1
             skipWhitespace()
             guard let lower = double() else { return false }
-            skipWhitespace()
-            guard byte() == JSONByte.comma else { return false }
+            guard nextByte() == JSONByte.comma else { return false }
             index &+= 1
             skipWhitespace()
             guard let upper = double() else { return false }
-            skipWhitespace()
-            guard byte() == JSONByte.closeBracket else { return false }
+            guard nextByte() == JSONByte.closeBracket else { return false }
             index &+= 1
             guard lower <= upper, !plan.isOutOfRange(lower), !plan.isOutOfRange(upper) else { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
@@ -543,6 +548,23 @@ struct TapeBuilder {
                 return StringSpan(start: start, end: position, escaped: escaped, length: position &- start &- saved)
             } else if byte == JSONByte.backslash {
                 escaped = true
+                // The usual escapes are checked here; a surrogate, the input's end and any
+                // error go to the reader's `scanEscape`.
+                if position &+ 6 <= end {
+                    let kind = base[position &+ 1]
+                    if kind == UInt8(ascii: "u") {
+                        let unit = Self.hex4(base + (position &+ 2))
+                        if unit >= 0, unit & 0xF800 != 0xD800 {
+                            saved &+= unit < 0x80 ? 5 : unit < 0x800 ? 4 : 3
+                            position &+= 6
+                            continue
+                        }
+                    } else if Self.isShortEscape(kind) {
+                        saved &+= 1
+                        position &+= 2
+                        continue
+                    }
+                }
                 guard let next = try? reader.scanEscape(at: position, quote: start &- 1) else { return nil }
                 saved &+= escapeSaving(at: position, next: next)
                 position = next
@@ -555,6 +577,33 @@ struct TapeBuilder {
                 position = next
             }
         }
+    }
+
+    /// Whether `\` and `byte` are a two-byte escape: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`.
+    @inline(__always)
+    private static func isShortEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case JSONByte.quote, JSONByte.backslash, JSONByte.slash,
+             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The four hex digits at `digits` as a UTF-16 code unit, or -1 when one is not a hex digit.
+    @inline(__always)
+    private static func hex4(_ digits: UnsafePointer<UInt8>) -> Int {
+        var unit = 0
+        var valid = true
+        for offset in 0..<4 {
+            let byte = digits[offset]
+            let decimal = byte &- JSONByte.zero
+            let letter = (byte | 0x20) &- UInt8(ascii: "a")
+            valid = valid && (decimal < 10 || letter < 6)
+            unit = unit &<< 4 | Int(decimal < 10 ? decimal : letter &+ 10)
+        }
+        return valid ? unit : -1
     }
 
     /// How many bytes shorter the value of the valid escape from `position` to `next` is than
@@ -692,16 +741,14 @@ struct TapeBuilder {
         var level = 0
         while true {
             // A value starts here.
-            skipWhitespace()
-            switch byte() {
+            switch nextByte() {
             case JSONByte.openBrace, JSONByte.openBracket:
                 let isObject = base[index] == JSONByte.openBrace
                 guard level < 64, depth &+ level &+ 1 < maxDepth else { return false }
                 stack = stack << 1 | (isObject ? 1 : 0)
                 level &+= 1
                 index &+= 1
-                skipWhitespace()
-                if byte() == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                if nextByte() == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     index &+= 1
                     stack >>= 1
                     level &-= 1
@@ -725,8 +772,7 @@ struct TapeBuilder {
             // After a value: close containers, or go on to the next member or element.
             while true {
                 if level == 0 { return true }
-                skipWhitespace()
-                let next = byte()
+                let next = nextByte()
                 let inObject = stack & 1 == 1
                 if next == JSONByte.comma {
                     index &+= 1
@@ -743,10 +789,8 @@ struct TapeBuilder {
 
     @inline(__always)
     private mutating func skipKeyAndColon() -> Bool {
-        skipWhitespace()
-        guard byte() == JSONByte.quote, string() != nil else { return false }
-        skipWhitespace()
-        guard byte() == JSONByte.colon else { return false }
+        guard nextByte() == JSONByte.quote, string() != nil else { return false }
+        guard nextByte() == JSONByte.colon else { return false }
         index &+= 1
         return true
     }
