@@ -739,21 +739,24 @@ struct TapeBuilder {
         // One bit per open container: 1 for an object.
         var stack: UInt64 = 0
         var level = 0
+        // The first byte of the value at `index`.
+        var next = nextByte()
         while true {
-            // A value starts here.
-            switch nextByte() {
+            switch next {
             case JSONByte.openBrace, JSONByte.openBracket:
-                let isObject = base[index] == JSONByte.openBrace
+                let isObject = next == JSONByte.openBrace
                 guard level < 64, depth &+ level &+ 1 < maxDepth else { return false }
-                stack = stack << 1 | (isObject ? 1 : 0)
-                level &+= 1
                 index &+= 1
-                if nextByte() == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                next = nextByte()
+                if next == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     index &+= 1
-                    stack >>= 1
-                    level &-= 1
                 } else {
-                    if isObject, !skipKeyAndColon() { return false }
+                    stack = stack << 1 | (isObject ? 1 : 0)
+                    level &+= 1
+                    if isObject {
+                        guard skipKeyAndColon(next) else { return false }
+                        next = nextByte()
+                    }
                     continue
                 }
             case JSONByte.quote:
@@ -772,11 +775,15 @@ struct TapeBuilder {
             // After a value: close containers, or go on to the next member or element.
             while true {
                 if level == 0 { return true }
-                let next = nextByte()
                 let inObject = stack & 1 == 1
+                next = nextByte()
                 if next == JSONByte.comma {
                     index &+= 1
-                    if inObject, !skipKeyAndColon() { return false }
+                    next = nextByte()
+                    if inObject {
+                        guard skipKeyAndColon(next) else { return false }
+                        next = nextByte()
+                    }
                     break
                 }
                 guard next == (inObject ? JSONByte.closeBrace : JSONByte.closeBracket) else { return false }
@@ -787,10 +794,10 @@ struct TapeBuilder {
         }
     }
 
+    /// Past a key whose first byte, at `index`, is `first`, and the colon after it.
     @inline(__always)
-    private mutating func skipKeyAndColon() -> Bool {
-        guard nextByte() == JSONByte.quote, string() != nil else { return false }
-        guard nextByte() == JSONByte.colon else { return false }
+    private mutating func skipKeyAndColon(_ first: UInt8) -> Bool {
+        guard first == JSONByte.quote, string() != nil, nextByte() == JSONByte.colon else { return false }
         index &+= 1
         return true
     }
