@@ -324,8 +324,11 @@ struct TapeBuilder {
         }
         depth &-= 1
         let all: UInt64 = fieldCount == 64 ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
-        guard seen != all else { return true }
-        for field in 0..<fieldCount where seen & (1 &<< UInt64(field)) == 0 {
+        // The absent fields, lowest first.
+        var absent = all & ~seen
+        while absent != 0 {
+            let field = absent.trailingZeroBitCount
+            absent &= absent &- 1
             let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
             guard hasMissingValue else { return false }
             if reportsDefault { append(.defaulted, objectStart, header | field << 32) }
