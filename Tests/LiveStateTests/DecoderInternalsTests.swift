@@ -111,3 +111,52 @@ import Testing
                                     courier: .init(rating: 4.5, name: "Li"), missing: nil, title2: nil))
     }
 }
+
+/// The key table: the expected field, the one after it, one slot per hash, and the search of
+/// every field when keys share a slot.
+@Suite struct KeyTableTests {
+    /// Finds `name` as the decoders do, with the key in a buffer padded for word reads or not.
+    private func index(of name: String, in plan: ObjectPlan, hint: Int, padded: Bool) -> Int? {
+        let bytes = Array(name.utf8) + (padded ? Array(repeating: 0x22, count: 8) : [])
+        return bytes.withUnsafeBufferPointer { buffer in
+            // An empty key still needs an address to point at.
+            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            return plan.index(ofKey: base, length: name.utf8.count, hint: hint, wordReadable: padded && name.utf8.count <= 8)
+        }
+    }
+
+    @Test func everyKeyIsFoundFromEveryHintAndNoOtherIs() {
+        // 300 keys in 128 slots: most slots hold several, and keys longer than 8 bytes are
+        // compared with memcmp.
+        var names = (0..<300).map { "k\($0)" }
+        names += ["logo", "note", "a", "delayMinutesLongerThanAWord", "é", "title"]
+        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        for (expected, name) in names.enumerated() {
+            for hint in [0, expected, expected + 1, names.count - 1, names.count + 5] {
+                for padded in [false, true] {
+                    #expect(index(of: name, in: plan, hint: hint, padded: padded) == expected, "\(name) from \(hint)")
+                }
+            }
+        }
+        for stranger in ["k300", "k", "k0 ", "K1", "", "logos", "not", "b", "delayMinutesLongerThanAWorD", "e", "titlé"] {
+            for padded in [false, true] {
+                #expect(index(of: stranger, in: plan, hint: 0, padded: padded) == nil, "\(stranger)")
+            }
+        }
+    }
+
+    @Test func aFewKeysEachInTheirOwnSlot() {
+        let names = ["logo", "title", "subtitle", "progress", "eta", "etaText", "status", "delayMinutes", "courier", "items", "note", "badge"]
+        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        // In payload order, which is not schema order: each found whatever the hint.
+        var hint = 0
+        for name in ["title", "subtitle", "progress", "eta", "status", "courier", "items", "logo", "note", "badge"] {
+            let found = index(of: name, in: plan, hint: hint, padded: true)
+            #expect(found == names.firstIndex(of: name))
+            hint = (found ?? 0) + 1
+        }
+        #expect(index(of: "extra", in: plan, hint: 3, padded: true) == nil)
+        let empty = ObjectPlan(fields: [])
+        #expect(index(of: "title", in: empty, hint: 0, padded: true) == nil)
+    }
+}

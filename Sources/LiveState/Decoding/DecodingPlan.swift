@@ -17,6 +17,10 @@ final class ObjectPlan: @unchecked Sendable {
     /// it: read through pointers that live as long as the plan, so a lookup retains nothing.
     private let keyBytes: UnsafeMutablePointer<UInt8>
     private let keyBounds: UnsafeMutablePointer<Int>
+    /// For each of `slotCount` slots, the one field whose key falls in it, `noField`, or
+    /// `manyFields`: a key that is not the field expected next is most often found, or ruled
+    /// out, with one comparison.
+    private let slots: UnsafeMutablePointer<Int32>
     /// `fields`, unretained, for `TapeBuilder`: the plan keeps them alive.
     let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
     /// The fields' names, for `TapeDecoder`'s lookups by `CodingKey`: a name of up to 15 bytes
@@ -57,11 +61,18 @@ final class ObjectPlan: @unchecked Sendable {
             bound += field.name.utf8.count
         }
         keyBounds[fields.count] = bound
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Self.noField, count: Self.slotCount)
+        for index in fields.indices {
+            let slot = Self.slot(of: keyBytes + keyBounds[index], length: keyBounds[index + 1] - keyBounds[index])
+            slots[slot] = slots[slot] == Self.noField ? Int32(index) : Self.manyFields
+        }
     }
 
     deinit {
         keyBytes.deallocate()
         keyBounds.deallocate()
+        slots.deallocate()
         fieldRefs.deallocate()
         names.deinitialize(count: fieldCount)
         names.deallocate()
@@ -78,24 +89,46 @@ final class ObjectPlan: @unchecked Sendable {
     @inline(__always)
     func index(ofKey key: UnsafePointer<UInt8>, length: Int, hint: Int, wordReadable: Bool) -> Int? {
         guard fieldCount > 0 else { return nil }
-        let index = hint < fieldCount ? hint : 0
-        if length <= 8 && wordReadable {
-            // Loop unswitched by hand: one word compare per candidate.
-            let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
-            let word = UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) & mask
-            return next(from: index, length: length) { UnsafeRawPointer(keyBytes + $0).loadUnaligned(as: UInt64.self) & mask == word }
-        }
-        return next(from: index, length: length) { memcmp(key, keyBytes + $0, length) == 0 }
+        // The next field in schema order, or the one after it (a payload often leaves out a
+        // field or two).
+        let expected = hint < fieldCount ? hint : 0
+        if isKey(of: expected, key, length: length, wordReadable: wordReadable) { return expected }
+        let after = expected &+ 1 < fieldCount ? expected &+ 1 : 0
+        if isKey(of: after, key, length: length, wordReadable: wordReadable) { return after }
+        return index(ofUnexpectedKey: key, length: length, wordReadable: wordReadable)
     }
 
-    /// The first field from `index` on, wrapping around, whose key has `length` bytes and
-    /// passes `same` (given where the key starts in the table).
+    /// A key that is not the one expected next: the one field in its slot, if the slot holds
+    /// one, else every field in turn.
+    private func index(ofUnexpectedKey key: UnsafePointer<UInt8>, length: Int, wordReadable: Bool) -> Int? {
+        let field = Int(slots[Self.slot(of: key, length: length)])
+        if field >= 0 { return isKey(of: field, key, length: length, wordReadable: wordReadable) ? field : nil }
+        if field == Int(Self.noField) { return nil }
+        return firstIndex(from: 0, count: fieldCount) { isKey(of: $0, key, length: length, wordReadable: wordReadable) }
+    }
+
+    /// Whether the `length` bytes at `key` are `field`'s key. `wordReadable`: as in
+    /// `index(ofKey:length:hint:wordReadable:)`.
     @inline(__always)
-    private func next(from start: Int, length: Int, _ same: (Int) -> Bool) -> Int? {
-        firstIndex(from: start, count: fieldCount) { index in
-            let keyStart = keyBounds[index]
-            return keyBounds[index &+ 1] &- keyStart == length && same(keyStart)
-        }
+    private func isKey(of field: Int, _ key: UnsafePointer<UInt8>, length: Int, wordReadable: Bool) -> Bool {
+        let keyStart = keyBounds[field]
+        guard keyBounds[field &+ 1] &- keyStart == length else { return false }
+        guard length <= 8 && wordReadable else { return memcmp(key, keyBytes + keyStart, length) == 0 }
+        let mask: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(length &* 8)) &- 1
+        return (UnsafeRawPointer(key).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(keyBytes + keyStart).loadUnaligned(as: UInt64.self)) & mask == 0
+    }
+
+    /// The key table's slots, by a hash of a key's length and its first and last bytes (no two
+    /// keys of any bundled schema's object share a slot).
+    private static let slotCount = 128
+    private static let noField: Int32 = -1
+    private static let manyFields: Int32 = -2
+
+    private static func slot(of key: UnsafePointer<UInt8>, length: Int) -> Int {
+        guard length > 0 else { return 0 }
+        let mixed = UInt32(truncatingIfNeeded: length) &* 0x9E37_79B1 ^ UInt32(key[0]) &* 0x85EB_CA6B
+            ^ UInt32(key[length &- 1]) &* 0xC2B2_AE35
+        return Int(mixed >> 16) & (slotCount &- 1)
     }
 
     /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
