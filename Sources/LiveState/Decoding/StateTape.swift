@@ -299,8 +299,11 @@ struct TapeBuilder {
                     guard seen & bit == 0 else { return false }
                     seen |= bit
                     hint = field &+ 1
-                    let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef {
-                        value($0, slot: first &+ field, header: header, fieldIndex: field)
+                    let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef { fieldPlan in
+                        // A string, the most common value, is read here without a call.
+                        fieldPlan.kind == .string && byte() == JSONByte.quote
+                            ? string(fieldPlan, slot: first &+ field)
+                            : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
                     }
                     guard valid else { return false }
                 } else {
@@ -381,15 +384,12 @@ struct TapeBuilder {
             return true
         }
         switch plan.kind {
-        case .string, .url:
-            guard first == JSONByte.quote, let text = string() else { return false }
-            if let maxLength = plan.maxLength, text.length > maxLength { return false }
-            let node = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+        case .string:
+            return first == JSONByte.quote && string(plan, slot: slot)
+        case .url:
+            guard first == JSONByte.quote, string(plan, slot: slot) else { return false }
             // A URL (rare in payloads) gets the full decoder's check, on a made string.
-            if plan.kind == .url {
-                guard let url = URL(string: reader.string(node.string)), url.scheme != nil else { return false }
-            }
-            nodes[slot] = node
+            guard let url = URL(string: reader.string(nodes[slot].string)), url.scheme != nil else { return false }
             return true
         case .int:
             guard let int = integer(), !plan.isOutOfRange(Double(int)) else { return false }
@@ -437,6 +437,15 @@ struct TapeBuilder {
                 return self.object($0, header: objectHeader)
             }
         }
+    }
+
+    /// The string at `index` (a quote) into `slot`, if it is no longer than the field allows.
+    @inline(__always)
+    private mutating func string(_ plan: FieldPlan, slot: Int) -> Bool {
+        guard let text = string() else { return false }
+        if let maxLength = plan.maxLength, text.length > maxLength { return false }
+        nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+        return true
     }
 
     private mutating func enumeration(_ plan: FieldPlan, first: UInt8, slot: Int) -> Bool {
