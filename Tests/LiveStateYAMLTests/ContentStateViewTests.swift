@@ -440,3 +440,105 @@ final class LockedCounter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
     func increment() { lock.withLock { count += 1 } }
 }
+
+/// The validator reads a clean content-state in one pass too: every result must equal the full
+/// decoder's, findings, state, spans and budget included.
+@Suite struct ValidatorOnePassTests {
+    static func validators(measuresFields: Bool) throws -> [(name: String, validator: PayloadValidator)] {
+        var validators: [(String, PayloadValidator)] = []
+        for activity in ["delivery", "flash-sale", "grocery", "match-score", "pizza"] {
+            let schema = try Examples.schema(activity)
+            for version in schema.versions {
+                validators.append((
+                    "\(activity) v\(version.version)",
+                    try PayloadValidator(schema: schema, version: version.version, options: .init(measuresFields: measuresFields))))
+            }
+        }
+        return validators
+    }
+
+    static func bodies() throws -> [[UInt8]] {
+        var bodies = try (Examples.payloads(failing: false) + Examples.payloads(failing: true)).map {
+            Array(try Data(contentsOf: Examples.root.appendingPathComponent($0.path)))
+        }
+        bodies.append(Array(try Data(contentsOf: Examples.root.appendingPathComponent("Benchmarks/Payloads/body600.json"))))
+        for state in try ContentStateViewTests.contentStates() {
+            bodies.append(Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":"#.utf8) + state + Array("}}".utf8))
+        }
+        return bodies
+    }
+
+    /// Whether the one-pass read took `body`, and the results agree.
+    @discardableResult
+    static func expectSame(_ validator: PayloadValidator, _ body: [UInt8], _ label: @autoclosure () -> String) -> Bool {
+        var full = validator
+        full.readsInOnePass = false
+        let one = validator.validate(body, file: "b.json")
+        let other = full.validate(body, file: "b.json")
+        #expect(one == other, "\(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
+        return validator.decoder.view(payload: body).isDeferred
+    }
+
+    @Test func everyBodyGivesTheFullResult() throws {
+        let bodies = try Self.bodies()
+        var deferred = 0
+        for measuresFields in [true, false] {
+            for (name, validator) in try Self.validators(measuresFields: measuresFields) {
+                for body in bodies where Self.expectSame(validator, body, name) { deferred += 1 }
+            }
+        }
+        #expect(deferred > 100)
+    }
+
+    @Test func datesThatLookLikeUNIXSecondsAndOverBudgetBodiesGiveTheFullResult() throws {
+        let schema = try Examples.schema("delivery")
+        let validator = try PayloadValidator(schema: schema, version: 3)
+        let note = String(repeating: "n", count: 150)
+        let badge = String(repeating: "b", count: 60)
+        var inputs: [String] = [
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","eta":1700000000}}}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","eta":999999999.9}}}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","eta":1e9}}}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","zz":1,"note":"\#(note)"}},"x":1}"#,
+            #"{"aps":{"content-state":{"title":"t"},"content-state":{"title":"u"},"timestamp":1,"event":"update"}}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t"} ,"alert":{"title":"a","body":"b"}}}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t"}"#,
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t",}}}"#,
+        ]
+        // Over the 4 KB budget: the members' spans are listed.
+        let items = (0..<40).map { #""item number \#($0) with a long name""# }.joined(separator: ",")
+        inputs.append(#"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","items":[\#(items)],"badge":"\#(badge)","extra":[\#(items)],"more":[\#(items)]}}}"#)
+        for input in inputs { Self.expectSame(validator, Array(input.utf8), input) }
+        let over = validator.validate(Array(inputs.last!.utf8))
+        #expect(over.budget.headroom < 0)
+        #expect(over.budget.fields.map(\.name) == ["title", "items", "badge", "extra", "more"])
+        let unix = validator.validate(Array(inputs[0].utf8))
+        #expect(unix.diagnostics.contains { $0.code == "unix-date-in-date-field" })
+    }
+
+    /// Each seed body cut, spliced and flipped with a fixed seed.
+    @Test func mutatedBodiesGiveTheFullResult() throws {
+        let seeds = try Self.bodies()
+        let validators = try Self.validators(measuresFields: true)
+        var random = SplitMix(seed: 0xB0D1)
+        let tokens: [[UInt8]] = ["\"", "{", "}", "[", "]", ",", ":", "null", "1", "1e9", "\\u00e9", " ", "\"x\":", "\"title\":"].map { Array($0.utf8) }
+        var deferred = 0
+        for _ in 0..<1_500 {
+            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
+            guard !bytes.isEmpty else { continue }
+            let position = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 4 {
+            case 0: bytes.remove(at: position)
+            case 1: bytes.insert(contentsOf: tokens[Int(random.next() % UInt64(tokens.count))], at: position)
+            case 2: bytes[position] = UInt8(truncatingIfNeeded: random.next())
+            default:
+                if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
+                    bytes[digit] = 0x30 + UInt8(random.next() % 10)
+                }
+            }
+            let (name, validator) = validators[Int(random.next() % UInt64(validators.count))]
+            if Self.expectSame(validator, bytes, name) { deferred += 1 }
+        }
+        #expect(deferred > 100)
+    }
+}

@@ -205,6 +205,22 @@ extension StateTape {
         }
     }
 
+    /// The root object's members, in input order, from its `span` nodes.
+    func spans() -> [DecodeContext.MemberSpan] {
+        withUnsafeMutablePointerToElements { nodes in
+            var spans: [DecodeContext.MemberSpan] = []
+            for position in 0..<header.count where nodes[position].kind == .span {
+                let node = nodes[position]
+                let start = node.a & 0xFFFF_FFFF
+                let field = node.a >> 32
+                spans.append(DecodeContext.MemberSpan(
+                    key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: false), start: start,
+                    end: node.b & 0xFFFF_FFFF, field: field > 0 ? header.plan.fields[field &- 1] : nil))
+            }
+            return spans
+        }
+    }
+
     /// Runs `body` with the nodes and a reader over the input: `bytes` when given (the tape
     /// was built over them and they are still alive), else the input the tape keeps.
     private func read<R>(_ bytes: UnsafeRawBufferPointer?, _ body: (UnsafeMutablePointer<TapeNode>, JSONReader) -> R) -> R {
@@ -285,7 +301,7 @@ extension StateTape {
         case .object:
             guard let object = field.object else { return missing }
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
-        case .header, .defaulted, .unknownKey:
+        case .header, .defaulted, .unknownKey, .span:
             return missing
         }
     }

@@ -60,6 +60,11 @@ struct TapeNode {
         /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
         /// the object's header shifted left by 32.
         case unknownKey
+        /// A member of the root object, recorded for the byte budget when asked for: `a` is
+        /// the offset of its key's opening quote plus, shifted left by 32, the field's index
+        /// plus 1 (0 for an unknown key); `b` the end of its value plus, shifted left by 32,
+        /// the end of its key.
+        case span
     }
 }
 
@@ -103,6 +108,11 @@ struct TapeBuilder {
     private var count = 0
     private var depth = 0
     private let maxDepth: Int
+    /// The header of the object whose members get `span` nodes; -1 for none.
+    private var spansHeader = -1
+    /// Whether to give up on a `date` value that looks like UNIX seconds, which the
+    /// validator's full decode reports.
+    private var flagsUnixDates = false
     /// The full decoder's scanner over the same bytes: escapes and UTF-8 sequences are checked
     /// by its code, and numbers converted. (Its number and literal scanners cost a tenth more
     /// of a whole read on cs600, a quarter on cs4k: the tape keeps its own for those.)
@@ -128,6 +138,34 @@ struct TapeBuilder {
         let count = builder.count
         builder.tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
         return builder.tape
+    }
+
+    /// Decodes the object at `offset` in `bytes` (a whole APNs body the validator walks,
+    /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
+    /// and the offset past the object, or `nil` when the full decoder must read it. Gives up on
+    /// a date that looks like UNIX seconds too. The tape reads its values from `bytes`, given
+    /// again when they are made: its `source` is empty.
+    static func build(
+        object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
+        options: JSONScanOptions
+    ) -> (tape: StateTape, end: Int)? {
+        guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
+              let reader = try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)) else { return nil }
+        let capacity = plan.tapeSlots &+ plan.fieldCount &+ 16
+        let tape = StateTape.make(capacity: capacity, source: [UInt8](), plan: plan, version: version, file: file)
+        var builder = TapeBuilder(
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
+            maxDepth: options.maxDepth, reader: reader)
+        builder.index = offset
+        builder.depth = depth
+        builder.flagsUnixDates = true
+        guard builder.byte() == JSONByte.openBrace else { return nil }
+        builder.spansHeader = builder.count
+        builder.append(.header, -1, 0)
+        guard builder.object(plan, header: 0) else { return nil }
+        let count = builder.count
+        builder.tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
+        return (builder.tape, builder.index)
     }
 
     private init(base: UnsafePointer<UInt8>, end: Int, tape: StateTape, capacity: Int, maxDepth: Int, reader: JSONReader) {
@@ -294,7 +332,9 @@ struct TapeBuilder {
                 index &+= 1
                 skipWhitespace()
                 let length = key.end &- key.start
+                var spanField = 0
                 if let field = plan.index(ofKey: base + key.start, length: length, hint: hint, wordReadable: key.start &+ 8 <= end) {
+                    spanField = field &+ 1
                     let bit: UInt64 = 1 &<< UInt64(field)
                     guard seen & bit == 0 else { return false }
                     seen |= bit
@@ -318,6 +358,7 @@ struct TapeBuilder {
                     append(.unknownKey, key.start, key.end | header << 32)
                     guard skipValue() else { return false }
                 }
+                if header == spansHeader { append(.span, (key.start &- 1) | spanField << 32, index | key.end << 32) }
                 switch separator(closing: JSONByte.closeBrace) {
                 case .more: continue
                 case .closed: break members
@@ -397,6 +438,7 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double(), !plan.isOutOfRange(double) else { return false }
+            if flagsUnixDates, plan.kind == .date, double >= DecodeContext.unixDateThreshold { return false }
             nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
             return true
         case .bool:
@@ -421,6 +463,7 @@ struct TapeBuilder {
             guard nextByte() == JSONByte.closeBracket else { return false }
             index &+= 1
             guard lower <= upper, !plan.isOutOfRange(lower), !plan.isOutOfRange(upper) else { return false }
+            if flagsUnixDates, upper >= DecodeContext.unixDateThreshold { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
         case .enumeration:

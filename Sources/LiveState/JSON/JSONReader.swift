@@ -326,6 +326,11 @@ public struct JSONReader {
 
     // MARK: - Skipping and finishing
 
+    /// Moves past a value that was read elsewhere, from the same bytes, up to `end`.
+    mutating func move(to end: Int) {
+        offset = end
+    }
+
     /// Skips one whole value, validating it as strictly as the `read` methods do.
     ///
     /// Iterative: nesting is tracked in a bit stack (one bit per level, inline for the first

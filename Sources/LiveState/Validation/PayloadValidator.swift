@@ -35,6 +35,10 @@ public struct PayloadValidator: Sendable {
 
     /// The decoder for the content-state.
     public let decoder: ContentStateDecoder
+    /// Whether a content-state with nothing wrong in it is read in one pass, as
+    /// `ContentStateDecoder.view` reads it (the default); `false` reads every one with the full
+    /// decoder, for comparisons. The results are the same.
+    public var readsInOnePass = true
     /// The options.
     public var options: Options
     let attributesPlan: ObjectPlan
@@ -193,16 +197,20 @@ private struct EnvelopeWalk {
                 reader: try JSONReader(bytes: bytes, options: decoder.options), file: file,
                 version: decoder.version.version, strict: decoder.isStrict)
         } catch {
-            return finish(failure: error, context: nil, limit: limit)
+            return finish(failure: error, context: nil, findings: [], limit: limit)
         }
         context.flagsUnixDates = true
+        var failure: JSONError?
         do {
             try walkBody(&context)
             try context.reader.finish()
         } catch {
-            return finish(failure: error, context: context, limit: limit)
+            failure = error
         }
-        return finish(failure: nil, context: context, limit: limit)
+        // The decoder's findings handed over, not copied: the context is done with them.
+        var findings: [Diagnostic] = []
+        swap(&findings, &context.diagnostics)
+        return finish(failure: failure, context: context, findings: findings, limit: limit)
     }
 
     // MARK: - Reporting
@@ -264,8 +272,8 @@ private struct EnvelopeWalk {
         while let key = try context.reader.nextKey() {
             let keyOffset = key.start - 1
             let known = Self.knownKeys.firstIndex { matches(key, context.reader, $0) }
-            let name = known.map { Self.knownKeys[$0].description } ?? context.reader.string(key)
-            let pointer = JSONPointer.appending(name, to: "/aps")
+            let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
+            let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
             let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
             defer { seen |= bit }
             if seen & bit != 0 {
@@ -296,6 +304,14 @@ private struct EnvelopeWalk {
                 let start = valueOffset
                 context.path.removeAll()
                 context.scope = .contentState
+                if let read = readInOnePass(at: start, depth: context.reader.depth) {
+                    // Checked and made from a tape; the findings join the full decoder's.
+                    context.diagnostics += read.diagnostics
+                    spans = read.spans
+                    context.reader.move(to: read.end)
+                    contentState = (start, read.end, Decoded(value: read.value))
+                    break
+                }
                 context.spans = []
                 let decoded = try context.decodeRoot(validator.decoder.plan)
                 spans = context.spans ?? []
@@ -350,11 +366,27 @@ private struct EnvelopeWalk {
         "timestamp", "event", "content-state", "stale-date", "dismissal-date", "relevance-score", "alert",
         "attributes-type", "attributes", "input-push-token", "input-push-channel",
     ]
+    /// The known keys' names and pointers, made once.
+    static let knownNames = knownKeys.map(\.description)
+    static let knownPointers = knownNames.map { JSONPointer.appending($0, to: "/aps") }
 
     /// Skips white space before a value and returns its offset.
     private func skipToValue(_ context: inout DecodeContext) throws(JSONError) -> Int {
         _ = try context.reader.peek()
         return context.reader.offset
+    }
+
+    /// The content-state at `start` read in one pass, as `ContentStateDecoder.view` reads it:
+    /// its value, findings and members' spans, or `nil` when the full decoder must read it
+    /// (anything wrong, a strict app version, a date that looks like UNIX seconds).
+    private func readInOnePass(at start: Int, depth: Int)
+        -> (value: Value, diagnostics: [Diagnostic], spans: [DecodeContext.MemberSpan], end: Int)? {
+        let decoder = validator.decoder
+        guard validator.readsInOnePass, !decoder.isStrict,
+              let (tape, end) = TapeBuilder.build(
+                  object: start, in: bytes, depth: depth, plan: decoder.plan, version: decoder.version.version, file: file,
+                  options: decoder.options) else { return nil }
+        return (tape.state(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
     }
 
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
@@ -522,9 +554,9 @@ private struct EnvelopeWalk {
 
     // MARK: - The result
 
-    mutating func finish(failure: JSONError?, context: DecodeContext?, limit: Int) -> ValidationResult {
-        var all: [Diagnostic] = []
-        if let context { all = context.diagnostics }
+    /// `findings`: the content-state's and the attributes', taken from `context`.
+    mutating func finish(failure: JSONError?, context: DecodeContext?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
+        var all = findings
         all.append(contentsOf: diagnostics)
         if let failure {
             all.append(Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
@@ -534,11 +566,14 @@ private struct EnvelopeWalk {
         // findings are put in order in place (a stable insertion sort, no allocation); many
         // with a stable sort.
         if all.count <= 32 {
-            for index in all.indices.dropFirst() {
-                var slot = index
-                while slot > 0, (all[slot - 1].position?.offset ?? 0) > (all[slot].position?.offset ?? 0) {
-                    all.swapAt(slot - 1, slot)
-                    slot -= 1
+            // Through the buffer: findings are compared in place and moved, not copied.
+            all.withUnsafeMutableBufferPointer { buffer in
+                for index in buffer.indices.dropFirst() {
+                    var slot = index
+                    while slot > 0, (buffer[slot - 1].position?.offset ?? 0) > (buffer[slot].position?.offset ?? 0) {
+                        buffer.swapAt(slot - 1, slot)
+                        slot -= 1
+                    }
                 }
             }
         } else {
