@@ -390,6 +390,12 @@ public enum FuzzHarness {
         if let failure = checkPositions(validation.diagnostics, body) ?? roundTrip(validation.state, decoder) {
             return "validator, \(target.schema.activity) v\(target.version): \(failure)"
         }
+        var fullValidator = validator
+        fullValidator.readsInOnePass = false
+        let fullValidation = fullValidator.validate(body)
+        if validation != fullValidation {
+            return "validator, \(target.schema.activity) v\(target.version): read in one pass \(validation), in full \(fullValidation)"
+        }
         if let state = payload.state, let validated = validation.state, state != validated {
             return "the validator decodes \(validated) where decode(payload:) decodes \(state)"
         }
@@ -479,6 +485,13 @@ public enum FuzzHarness {
         }
         guard result.budget.body == body.count else {
             return "the budget counts \(result.budget.body) bytes in a \(body.count)-byte body"
+        }
+        // The content-state read in one pass (the tape) and in full agree on everything.
+        var full = validator
+        full.readsInOnePass = false
+        let reference = full.validate(body)
+        if result != reference {
+            return "\(target.schema.activity) v\(target.version): read in one pass \(result), in full \(reference)"
         }
         let all = PayloadValidator.validateAllVersions(target.schema, Array(body), options: options)
         if let failure = checkPositions(all.diagnostics, body) { return "all versions: \(failure)" }
