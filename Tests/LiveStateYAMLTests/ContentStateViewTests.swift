@@ -239,20 +239,7 @@ import LiveStateYAML
         ].map { Array($0.utf8) }
         var deferred = 0
         for _ in 0..<3_000 {
-            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
-            guard !bytes.isEmpty else { continue }
-            let position = Int(random.next() % UInt64(bytes.count))
-            switch random.next() % 5 {
-            case 0: bytes.remove(at: position)
-            case 1: bytes.insert(contentsOf: tokens[Int(random.next() % UInt64(tokens.count))], at: position)
-            case 2: bytes[position] = UInt8(truncatingIfNeeded: random.next())
-            case 3: bytes.removeSubrange(position...)
-            default:
-                // Swap a digit for another: a value changes but stays well formed.
-                if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
-                    bytes[digit] = 0x30 + UInt8(random.next() % 10)
-                }
-            }
+            let bytes = random.mutate(seeds[Int(random.next() % UInt64(seeds.count))], tokens: tokens)
             let (name, decoder) = decoders[Int(random.next() % UInt64(decoders.count))]
             if Self.expectSame(decoder, bytes, name) { deferred += 1 }
         }
@@ -270,6 +257,27 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SplitMix {
+    /// `seed` with one change: a byte removed, a token inserted, a byte flipped, the rest cut
+    /// off, or a digit swapped for another (a value changes but stays well formed).
+    mutating func mutate(_ seed: [UInt8], tokens: [[UInt8]]) -> [UInt8] {
+        var bytes = seed
+        guard !bytes.isEmpty else { return bytes }
+        let position = Int(next() % UInt64(bytes.count))
+        switch next() % 5 {
+        case 0: bytes.remove(at: position)
+        case 1: bytes.insert(contentsOf: tokens[Int(next() % UInt64(tokens.count))], at: position)
+        case 2: bytes[position] = UInt8(truncatingIfNeeded: next())
+        case 3: bytes.removeSubrange(position...)
+        default:
+            if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
+                bytes[digit] = 0x30 + UInt8(next() % 10)
+            }
+        }
+        return bytes
     }
 }
 
@@ -524,18 +532,7 @@ final class LockedCounter: @unchecked Sendable {
         let tokens: [[UInt8]] = ["\"", "{", "}", "[", "]", ",", ":", "null", "1", "1e9", "\\u00e9", " ", "\"x\":", "\"title\":"].map { Array($0.utf8) }
         var deferred = 0
         for _ in 0..<1_500 {
-            var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
-            guard !bytes.isEmpty else { continue }
-            let position = Int(random.next() % UInt64(bytes.count))
-            switch random.next() % 4 {
-            case 0: bytes.remove(at: position)
-            case 1: bytes.insert(contentsOf: tokens[Int(random.next() % UInt64(tokens.count))], at: position)
-            case 2: bytes[position] = UInt8(truncatingIfNeeded: random.next())
-            default:
-                if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
-                    bytes[digit] = 0x30 + UInt8(random.next() % 10)
-                }
-            }
+            let bytes = random.mutate(seeds[Int(random.next() % UInt64(seeds.count))], tokens: tokens)
             let (name, validator) = validators[Int(random.next() % UInt64(validators.count))]
             if Self.expectSame(validator, bytes, name) { deferred += 1 }
         }
