@@ -69,7 +69,7 @@ public struct ContentStateDecoder: Sendable {
         // A payload without problems is read into a tape first and made from it, which costs
         // less than reading and making at once; any other takes the full decode below.
         if readsInOnePass, !isStrict,
-           let tape = TapeBuilder.build(bytes, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
+           let tape = TapeBuilder.build(bytes, source: .none, plan: plan, version: version.version, file: file, options: options) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
@@ -100,7 +100,7 @@ public struct ContentStateDecoder: Sendable {
     public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         if readsInOnePass, !isStrict,
            let tape = TapeBuilder.build(
-               bytes, source: [UInt8](), plan: plan, version: version.version, file: file, options: options, body: true) {
+               bytes, source: .none, plan: plan, version: version.version, file: file, options: options, body: true) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
@@ -144,7 +144,7 @@ public struct ContentStateDecoder: Sendable {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
             if readsInOnePass, !isStrict,
-               let tape = TapeBuilder.build(raw, source: [UInt8](), plan: plan, version: version.version, file: file, options: options) {
+               let tape = TapeBuilder.build(raw, source: .none, plan: plan, version: version.version, file: file, options: options) {
                 let result = tape.result(in: raw)
                 do {
                     return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), result)

@@ -122,9 +122,23 @@ extension ContentStateDecoder {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
     public func view(contentState bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
+        view(contentState: bytes, kept: TapeSource(bytes), file: file)
+    }
+
+    /// `view(contentState:file:)` for an array, kept as it is.
+    public func view(contentState bytes: [UInt8], file: String? = nil) -> ContentStateView {
+        view(contentState: bytes, kept: .bytes(bytes), file: file)
+    }
+
+    /// `view(contentState:file:)` for `Data`, kept as it is.
+    public func view(contentState bytes: Data, file: String? = nil) -> ContentStateView {
+        view(contentState: bytes, kept: .data(bytes), file: file)
+    }
+
+    private func view(contentState bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?) -> ContentStateView {
         if readsInOnePass, !isStrict {
             let tape = bytes.withUnsafeBytes { raw in
-                TapeBuilder.build(raw, source: bytes, plan: plan, version: version.version, file: file, options: options)
+                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options)
             }
             if let tape { return ContentStateView(tape: tape) }
         }
@@ -138,9 +152,23 @@ extension ContentStateDecoder {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(payload:file:)`.
     public func view(payload bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
+        view(payload: bytes, kept: TapeSource(bytes), file: file)
+    }
+
+    /// `view(payload:file:)` for an array, kept as it is.
+    public func view(payload bytes: [UInt8], file: String? = nil) -> ContentStateView {
+        view(payload: bytes, kept: .bytes(bytes), file: file)
+    }
+
+    /// `view(payload:file:)` for `Data`, kept as it is.
+    public func view(payload bytes: Data, file: String? = nil) -> ContentStateView {
+        view(payload: bytes, kept: .data(bytes), file: file)
+    }
+
+    private func view(payload bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?) -> ContentStateView {
         if readsInOnePass, !isStrict {
             let tape = bytes.withUnsafeBytes { raw in
-                TapeBuilder.build(raw, source: bytes, plan: plan, version: version.version, file: file, options: options, body: true)
+                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options, body: true)
             }
             if let tape { return ContentStateView(tape: tape) }
         }

@@ -68,11 +68,33 @@ struct TapeNode {
     }
 }
 
+/// The input a tape keeps: an array or `Data` as it is (a retain, no witness table), anything
+/// else as an existential.
+enum TapeSource: Sendable {
+    case bytes([UInt8])
+    case data(Data)
+    case other(any ContiguousBytes & Sendable)
+    /// For a tape whose values are made while the bytes are at hand.
+    static let none = TapeSource.bytes([])
+
+    init(_ bytes: some ContiguousBytes & Sendable) {
+        self = .other(bytes)
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch self {
+        case .bytes(let bytes): try bytes.withUnsafeBytes(body)
+        case .data(let data): try data.withUnsafeBytes(body)
+        case .other(let other): try other.withUnsafeBytes(body)
+        }
+    }
+}
+
 /// The tape of one decode, and what it needs to make values and findings later: the input
 /// (retained, never copied), the plan and the file name.
 struct StateTapeHeader {
     var count: Int
-    let source: any ContiguousBytes & Sendable
+    let source: TapeSource
     let plan: ObjectPlan
     let version: Int
     let file: String?
@@ -82,7 +104,7 @@ struct StateTapeHeader {
 /// any of its values: one allocation for the whole state. The nodes are trivial values, so
 /// nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
-    static func make(capacity: Int, source: any ContiguousBytes & Sendable, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
+    static func make(capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
         let buffer = StateTape.create(minimumCapacity: capacity) { _ in
             StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file)
         }
@@ -121,7 +143,7 @@ struct TapeBuilder {
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
     static func build(
-        _ bytes: UnsafeRawBufferPointer, source: any ContiguousBytes & Sendable, plan: ObjectPlan,
+        _ bytes: UnsafeRawBufferPointer, source: TapeSource, plan: ObjectPlan,
         version: Int, file: String?, options: JSONScanOptions, body: Bool = false
     ) -> StateTape? {
         // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
@@ -152,7 +174,7 @@ struct TapeBuilder {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)) else { return nil }
         let capacity = plan.tapeSlots &+ plan.fieldCount &+ 16
-        let tape = StateTape.make(capacity: capacity, source: [UInt8](), plan: plan, version: version, file: file)
+        let tape = StateTape.make(capacity: capacity, source: .none, plan: plan, version: version, file: file)
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
             maxDepth: options.maxDepth, reader: reader)
