@@ -554,6 +554,15 @@ private struct EnvelopeWalk {
 
     // MARK: - The result
 
+    /// Whether a finding passes `test`, each read in place: iterating the array would copy
+    /// every finding out, strings and all.
+    private static func contains(_ findings: [Diagnostic], where test: (UnsafePointer<Diagnostic>) -> Bool) -> Bool {
+        findings.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return buffer.indices.contains { test(base + $0) }
+        }
+    }
+
     /// `findings`: the content-state's and the attributes', taken from `context`.
     mutating func finish(failure: JSONError?, context: DecodeContext?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
         var all = findings
@@ -568,9 +577,11 @@ private struct EnvelopeWalk {
         if all.count <= 32 {
             // Through the buffer: findings are compared in place and moved, not copied.
             all.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                func offset(_ index: Int) -> Int { (base + index).pointee.position?.offset ?? 0 }
                 for index in buffer.indices.dropFirst() {
                     var slot = index
-                    while slot > 0, (buffer[slot - 1].position?.offset ?? 0) > (buffer[slot].position?.offset ?? 0) {
+                    while slot > 0, offset(slot - 1) > offset(slot) {
                         buffer.swapAt(slot - 1, slot)
                         slot -= 1
                     }
@@ -612,12 +623,12 @@ private struct EnvelopeWalk {
         let stateDecodes: Bool
         if decoder.isStrict {
             stateDecodes = failure == nil && contentState != nil && strictFailure == nil
-                && !all.contains { $0.code == DecodeCode.notAnObject.rawValue }
+                && !Self.contains(all) { $0.pointee.code == DecodeCode.notAnObject.rawValue }
         } else {
             stateDecodes = state != nil
         }
         let applies = (stateDecodes || (event?.name == "end" && contentState == nil && failure == nil))
-            && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
+            && budget.headroom >= 0 && !Self.contains(all) { $0.pointee.scope == .envelope && $0.pointee.severity == .error }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
     }
 }
