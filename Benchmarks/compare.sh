@@ -48,6 +48,7 @@ import sys
 
 results_path, machine, shape = sys.argv[1:4]
 payload_dir = "Payloads"
+OPERATIONS_PER_SAMPLE = 1000
 
 runs = {}
 for element in json.load(open(results_path)):
@@ -55,7 +56,9 @@ for element in json.load(open(results_path)):
     metrics = element["secondaryMetrics"]
     wall = metrics["Time (wall clock)"]["scorePercentiles"]
     mallocs = metrics["Malloc (total)"]["scorePercentiles"]
-    runs[name] = {"p0": wall["0.0"], "p50": wall["50.0"], "mallocs": mallocs["50.0"]}
+    # One sample is OPERATIONS_PER_SAMPLE operations (scalingFactor in LiveStateBenchmarks.swift).
+    runs[name] = {"p0": wall["0.0"] / OPERATIONS_PER_SAMPLE, "p50": wall["50.0"] / OPERATIONS_PER_SAMPLE,
+                  "mallocs": mallocs["50.0"] / OPERATIONS_PER_SAMPLE}
 
 expected = [
     f"{contender}/{payload}"
