@@ -122,27 +122,17 @@ extension ContentStateDecoder {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
     public func view(contentState bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
-        view(contentState: bytes, kept: TapeSource(bytes), file: file)
+        view(bytes, kept: TapeSource(bytes), file: file, body: false)
     }
 
     /// `view(contentState:file:)` for an array, kept as it is.
     public func view(contentState bytes: [UInt8], file: String? = nil) -> ContentStateView {
-        view(contentState: bytes, kept: .bytes(bytes), file: file)
+        view(bytes, kept: .bytes(bytes), file: file, body: false)
     }
 
     /// `view(contentState:file:)` for `Data`, kept as it is.
     public func view(contentState bytes: Data, file: String? = nil) -> ContentStateView {
-        view(contentState: bytes, kept: .data(bytes), file: file)
-    }
-
-    private func view(contentState bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?) -> ContentStateView {
-        if readsInOnePass, !isStrict {
-            let tape = bytes.withUnsafeBytes { raw in
-                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options)
-            }
-            if let tape { return ContentStateView(tape: tape) }
-        }
-        return ContentStateView(result: decode(contentState: bytes, file: file))
+        view(bytes, kept: .data(bytes), file: file, body: false)
     }
 
     /// Decodes the `aps.content-state` of a whole APNs body, making no `String` until a field
@@ -152,27 +142,28 @@ extension ContentStateDecoder {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(payload:file:)`.
     public func view(payload bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
-        view(payload: bytes, kept: TapeSource(bytes), file: file)
+        view(bytes, kept: TapeSource(bytes), file: file, body: true)
     }
 
     /// `view(payload:file:)` for an array, kept as it is.
     public func view(payload bytes: [UInt8], file: String? = nil) -> ContentStateView {
-        view(payload: bytes, kept: .bytes(bytes), file: file)
+        view(bytes, kept: .bytes(bytes), file: file, body: true)
     }
 
     /// `view(payload:file:)` for `Data`, kept as it is.
     public func view(payload bytes: Data, file: String? = nil) -> ContentStateView {
-        view(payload: bytes, kept: .data(bytes), file: file)
+        view(bytes, kept: .data(bytes), file: file, body: true)
     }
 
-    private func view(payload bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?) -> ContentStateView {
+    /// A view of `bytes`, a bare content-state or (`body`) a whole body, keeping `kept`.
+    private func view(_ bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?, body: Bool) -> ContentStateView {
         if readsInOnePass, !isStrict {
             let tape = bytes.withUnsafeBytes { raw in
-                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options, body: true)
+                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options, body: body)
             }
             if let tape { return ContentStateView(tape: tape) }
         }
-        return ContentStateView(result: decode(payload: bytes, file: file))
+        return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
     }
 }
 
