@@ -632,11 +632,11 @@ struct TapeBuilder {
                     if kind == UInt8(ascii: "u") {
                         let unit = Self.hex4(base + (position &+ 2))
                         if unit >= 0, unit & 0xF800 != 0xD800 {
-                            saved &+= unit < 0x80 ? 5 : unit < 0x800 ? 4 : 3
+                            saved &+= Self.saving(unit)
                             position &+= 6
                             continue
                         }
-                    } else if Self.isShortEscape(kind) {
+                    } else if JSONByte.isShortEscape(kind) {
                         saved &+= 1
                         position &+= 2
                         continue
@@ -653,18 +653,6 @@ struct TapeBuilder {
                 guard let next = try? reader.scanUTF8(at: position, quote: start &- 1) else { return nil }
                 position = next
             }
-        }
-    }
-
-    /// Whether `\` and `byte` are a two-byte escape: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`.
-    @inline(__always)
-    private static func isShortEscape(_ byte: UInt8) -> Bool {
-        switch byte {
-        case JSONByte.quote, JSONByte.backslash, JSONByte.slash,
-             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        default:
-            return false
         }
     }
 
@@ -690,9 +678,15 @@ struct TapeBuilder {
         case 2: return 1
         case 12: return 8
         default:
-            let unit = (try? reader.hex4(at: position &+ 2, quote: position)) ?? 0
-            return unit < 0x80 ? 5 : unit < 0x800 ? 4 : 3
+            return Self.saving(Self.hex4(base + (position &+ 2)))
         }
+    }
+
+    /// How many bytes shorter than its six the value of `\u` and `unit` (not a surrogate) is:
+    /// its UTF-8 length is 1, 2 or 3.
+    @inline(__always)
+    private static func saving(_ unit: Int) -> Int {
+        unit < 0x80 ? 5 : unit < 0x800 ? 4 : 3
     }
 
     /// Checks the literal at `index` and moves past it.

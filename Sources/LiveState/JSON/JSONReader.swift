@@ -575,10 +575,9 @@ public struct JSONReader {
     @inline(__always)
     func scanEscape(at index: Int, quote: Int) throws(JSONError) -> Int {
         guard index + 1 < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
-        switch bytes[index + 1] {
-        case JSONByte.quote, JSONByte.backslash, JSONByte.slash,
-             UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return index + 2
+        let kind = bytes[index + 1]
+        if JSONByte.isShortEscape(kind) { return index + 2 }
+        switch kind {
         case UInt8(ascii: "u"):
             let unit = try hex4(at: index + 2, quote: quote)
             switch unit {
@@ -612,7 +611,7 @@ public struct JSONReader {
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
+    private func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
         var value: UInt16 = 0
         for position in index ..< index + 4 {
             guard position < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
@@ -716,7 +715,7 @@ public struct JSONReader {
     }
 
     /// Scans the number starting at `start` (a '-' or a digit) and moves past it.
-    mutating func scanNumber(at start: Int) throws(JSONError) -> JSONNumber {
+    private mutating func scanNumber(at start: Int) throws(JSONError) -> JSONNumber {
         let count = bytes.count
         var index = start
         if bytes[index] == JSONByte.minus {
@@ -759,7 +758,7 @@ public struct JSONReader {
     }
 
     /// Checks the literal (`true`, `false`, `null`) at `start` and moves past it.
-    mutating func scanLiteral(_ literal: StaticString, at start: Int) throws(JSONError) {
+    private mutating func scanLiteral(_ literal: StaticString, at start: Int) throws(JSONError) {
         let length = literal.utf8CodeUnitCount
         let expected = literal.utf8Start
         for index in 0 ..< length {
@@ -840,6 +839,17 @@ enum JSONByte {
     /// An ASCII digit.
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+
+    /// Whether `\` and `byte` are a two-byte escape: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`.
+    @inline(__always)
+    static func isShortEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case quote, backslash, slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            true
+        default:
+            false
+        }
+    }
 
     /// The value of an ASCII hex digit, or `nil`.
     static func hexValue(_ byte: UInt8) -> UInt8? {
