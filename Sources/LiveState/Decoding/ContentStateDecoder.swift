@@ -68,13 +68,20 @@ public struct ContentStateDecoder: Sendable {
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // A payload without problems is read into a tape first and made from it, which costs
         // less than reading and making at once; any other takes the full decode below.
-        if readsInOnePass, !isStrict,
-           let tape = TapeBuilder.build(bytes, source: .none, plan: plan, version: version.version, file: file, options: options) {
+        if let tape = tape(of: bytes, keeping: .none, file: file, body: false) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
             try context.decodeRoot(plan)
         }
+    }
+
+    /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping `source`;
+    /// `nil` when the full decode must read them, or when `readsInOnePass` is off or the version
+    /// is strict.
+    func tape(of bytes: UnsafeRawBufferPointer, keeping source: TapeSource, file: String?, body: Bool) -> StateTape? {
+        guard readsInOnePass, !isStrict else { return nil }
+        return TapeBuilder.build(bytes, source: source, plan: plan, version: version.version, file: file, options: options, body: body)
     }
 
     /// Decodes a bare content-state object without the tape: what the tape's result is tested
@@ -98,9 +105,7 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        if readsInOnePass, !isStrict,
-           let tape = TapeBuilder.build(
-               bytes, source: .none, plan: plan, version: version.version, file: file, options: options, body: true) {
+        if let tape = tape(of: bytes, keeping: .none, file: file, body: true) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
@@ -143,8 +148,7 @@ public struct ContentStateDecoder: Sendable {
     ) throws -> (value: T, result: DecodeResult) {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
-            if readsInOnePass, !isStrict,
-               let tape = TapeBuilder.build(raw, source: .none, plan: plan, version: version.version, file: file, options: options) {
+            if let tape = tape(of: raw, keeping: .none, file: file, body: false) {
                 let result = tape.result(in: raw)
                 do {
                     return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), result)

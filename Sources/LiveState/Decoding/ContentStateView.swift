@@ -157,11 +157,8 @@ extension ContentStateDecoder {
 
     /// A view of `bytes`, a bare content-state or (`body`) a whole body, keeping `kept`.
     private func view(_ bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?, body: Bool) -> ContentStateView {
-        if readsInOnePass, !isStrict {
-            let tape = bytes.withUnsafeBytes { raw in
-                TapeBuilder.build(raw, source: kept, plan: plan, version: version.version, file: file, options: options, body: body)
-            }
-            if let tape { return ContentStateView(tape: tape) }
+        if let tape = bytes.withUnsafeBytes({ tape(of: $0, keeping: kept, file: file, body: body) }) {
+            return ContentStateView(tape: tape)
         }
         return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
     }
@@ -261,6 +258,15 @@ extension StateTape {
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.
     private func pointer(ofHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> (String, ObjectPlan) {
+        // Most findings are the root's.
+        guard nodes[index].a >= 0 else { return ("", header.plan) }
+        let (fields, plan) = fields(toHeader: index, nodes: nodes)
+        return (fields.reduce(into: "") { $0 += $1.pointerToken }, plan)
+    }
+
+    /// The fields from the root down to the object whose header is at `index`, and that
+    /// object's plan.
+    func fields(toHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> ([FieldPlan], ObjectPlan) {
         var steps: [Int] = []
         var header = index
         while nodes[header].a >= 0 {
@@ -268,14 +274,14 @@ extension StateTape {
             header = nodes[header].a
         }
         var plan = self.header.plan
-        var path = ""
+        var fields: [FieldPlan] = []
         for step in steps.reversed() {
             let field = plan.fields[step]
-            path += field.pointerToken
+            fields.append(field)
             guard let object = field.object else { break }
             plan = object
         }
-        return (path, plan)
+        return (fields, plan)
     }
 
     func objectValue(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {

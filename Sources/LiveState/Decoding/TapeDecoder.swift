@@ -29,21 +29,7 @@ final class TapeDecoding {
 
     /// The coding path of the object whose header is at `header`: its fields' names from the root.
     func path(toHeader header: Int) -> [any CodingKey] {
-        var steps: [Int] = []
-        var index = header
-        while nodes[index].a >= 0 {
-            steps.append(nodes[index].b)
-            index = nodes[index].a
-        }
-        var plan = root
-        var path: [any CodingKey] = []
-        for step in steps.reversed() {
-            let field = plan.fields[step]
-            path.append(NameKey(field.field.name))
-            guard let object = field.object else { break }
-            plan = object
-        }
-        return path
+        tape.fields(toHeader: header, nodes: nodes).0.map { NameKey($0.field.name) }
     }
 
     /// The node at `slot` made whole (`missing` when the key was absent).
@@ -203,6 +189,12 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try ValueDecoder.decode(T.self, from: made(index), codingPath: codingPath + [key])
     }
 
+    /// `viaValue`, or `nil` when the field's value is `null`.
+    private func viaValueIfPresent<T: Decodable>(_ type: T.Type, _ index: Int, _ key: Key) throws -> T? {
+        let value = made(index)
+        return value.isNull ? nil : try ValueDecoder.decode(T.self, from: value, codingPath: codingPath + [key])
+    }
+
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let index = find(key) else { return true }
         switch context.nodes[first &+ index].kind {
@@ -279,8 +271,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         case .string(let string)?: return string
         default: break
         }
-        let value = made(index)
-        return value.isNull ? nil : try ValueDecoder.decode(String.self, from: value, codingPath: codingPath + [key])
+        return try viaValueIfPresent(String.self, index, key)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
@@ -293,8 +284,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard let index = find(key) else { return nil }
         if let double = context.double(at: first &+ index) { return double }
         if case .null? = absent(index) { return nil }
-        let value = made(index)
-        return value.isNull ? nil : try ValueDecoder.decode(Double.self, from: value, codingPath: codingPath + [key])
+        return try viaValueIfPresent(Double.self, index, key)
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
@@ -314,8 +304,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         case .int(let int)?: return int
         default: break
         }
-        let value = made(index)
-        return value.isNull ? nil : try ValueDecoder.decode(Int.self, from: value, codingPath: codingPath + [key])
+        return try viaValueIfPresent(Int.self, index, key)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
