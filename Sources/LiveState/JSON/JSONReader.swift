@@ -611,7 +611,7 @@ public struct JSONReader {
         return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    private func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
+    func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
         var value: UInt16 = 0
         for position in index ..< index + 4 {
             guard position < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
