@@ -63,7 +63,7 @@ for element in json.load(open(results_path)):
 expected = [
     f"{contender}/{payload}"
     for payload in ("cs200", "cs600", "cs4k")
-    for contender in ("livestate-value", "livestate-view", "livestate-struct", "livestate-view-struct", "jsondecoder-struct",
+    for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-struct", "livestate-view-struct", "jsondecoder-struct",
                       "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct",
                       "livestate-encoder-value")
 ] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"]
@@ -94,6 +94,8 @@ print("times are p50 wall clock per operation; ratio = Foundation / LiveState")
 ratios = {}
 for payload in ("cs200", "cs600", "cs4k"):
     ratios["view", payload] = line("decode (view)", payload, "livestate-view", "jsondecoder-struct", "foundation")
+for payload in ("cs200", "cs600", "cs4k"):
+    ratios["read", payload] = line("decode and read every value (view nodes)", payload, "livestate-view-read", "jsondecoder-struct", "foundation")
 for payload in ("cs200", "cs600", "cs4k"):
     ratios["decode", payload] = line("decode (value tree)", payload, "livestate-value", "jsondecoder-struct", "foundation")
 for payload in ("cs200", "cs600", "cs4k"):

@@ -20,6 +20,9 @@ public enum CrossCheck {
         guard view.isDeferred, view.result == result else {
             fail(name, "the view took the full decode (\(!view.isDeferred)) or disagrees with decode(contentState:)")
         }
+        guard let root = view.root, root.value == result.state, NodeVisit.checksum(root) == NodeVisit.checksum(result.state!) else {
+            fail(name, "the view's nodes disagree with decode(contentState:)")
+        }
         let live: Delivery
         let foundation: Delivery
         do {

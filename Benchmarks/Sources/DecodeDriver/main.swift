@@ -6,7 +6,7 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (view, view-state, value, view-struct, struct, scan, body, lint,
+// Arguments: CONTENDER (view, view-read, view-state, value, view-struct, struct, scan, body, lint,
 // jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
@@ -62,6 +62,9 @@ case "view":
 case "view-state":
     // The view, then every field made: what the value tree costs when all of it is read.
     for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).state == nil ? 0 : 1 }
+case "view-read":
+    // The view, then every value read through its nodes, strings made.
+    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).root.map(NodeVisit.checksum) ?? 0 }
 case "view-struct":
     for _ in 0..<count { checksum &+= try! decoder.view(contentState: bytes).decode(Delivery.self).items.count }
 case "struct":
@@ -94,6 +97,6 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': view, view-state, value, view-struct, struct, scan, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")

@@ -19,7 +19,7 @@ import Foundation
 /// escaped key), any payload for a version under `clients.strict`, and arrays of objects or
 /// arrays are decoded in full as `decode(contentState:)` does, and the view holds that result.
 public struct ContentStateView: Sendable {
-    private enum Storage: Sendable {
+    enum Storage: Sendable {
         case tape(SharedTape)
         case result(DecodeResult)
     }
@@ -29,7 +29,7 @@ public struct ContentStateView: Sendable {
         let tape: StateTape
     }
 
-    private let storage: Storage
+    let storage: Storage
 
     init(tape: StateTape) {
         storage = .tape(SharedTape(tape: tape))
@@ -237,6 +237,35 @@ extension StateTape {
         }
     }
 
+    /// The node at `position`.
+    func node(at position: Int) -> TapeNode {
+        withUnsafeMutablePointerToElements { $0[position] }
+    }
+
+    /// A string of the input, escapes decoded.
+    func string(_ token: JSONString) -> String {
+        withUnsafeMutablePointerToHeader { header in
+            header.pointee.source.withUnsafeBytes { bytes in
+                // The tape's tokens lie within the input it was built over.
+                guard token.hasEscapes else {
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start ..< token.end]), as: UTF8.self)
+                }
+                // The input was read under the decoder's own limits: none applies again here.
+                return (try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)))?.string(token) ?? ""
+            }
+        }
+    }
+
+    /// The value of the field at `position`, made whole.
+    func value(at position: Int, field: FieldPlan, missing: Value) -> Value {
+        read(nil) { nodes, reader in value(at: position, field: field, missing: missing, nodes: nodes, reader: reader) }
+    }
+
+    /// The object whose first field is at `first`, made whole.
+    func objectValue(at first: Int, plan: ObjectPlan) -> Value {
+        read(nil) { nodes, reader in objectValue(at: first, plan: plan, nodes: nodes, reader: reader) }
+    }
+
     /// Runs `body` with the nodes and a reader over the input: `bytes` when given (the tape
     /// was built over them and they are still alive), else the input the tape keeps.
     private func read<R>(_ bytes: UnsafeRawBufferPointer?, _ body: (UnsafeMutablePointer<TapeNode>, JSONReader) -> R) -> R {
@@ -303,14 +332,6 @@ extension StateTape {
         let node = nodes[position]
         switch node.kind {
         case .missing: return missing
-        case .null: return .null
-        case .bool: return .bool(node.a != 0)
-        case .int: return .int(node.a)
-        case .double: return .double(node.doubleA)
-        case .date: return .date(node.doubleA)
-        case .dateRange:
-            return .dateRange(
-                lower: node.doubleA, upper: node.doubleB)
         case .string, .escapedString:
             return .string(reader.string(node.string))
         case .array:
@@ -326,8 +347,8 @@ extension StateTape {
         case .object:
             guard let object = field.object else { return missing }
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
-        case .header, .defaulted, .unknownKey, .span:
-            return missing
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .defaulted, .unknownKey, .span:
+            return node.scalar ?? missing
         }
     }
 }

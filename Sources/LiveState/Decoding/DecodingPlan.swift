@@ -28,6 +28,8 @@ final class ObjectPlan: @unchecked Sendable {
     let names: UnsafeMutablePointer<String>
     /// `fields.count`, without touching the arrays.
     let fieldCount: Int
+    /// The fields' names in schema order, for `ContentStateView.Node.names`.
+    let memberNames: [String]
     /// Bit `n` is set when an alias is `n` bytes long (bit 63: 63 bytes or more), so that most
     /// unknown keys are told apart from the aliases without comparing any bytes.
     private let aliasLengths: UInt64
@@ -46,6 +48,7 @@ final class ObjectPlan: @unchecked Sendable {
         self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
         fieldCount = fields.count
+        memberNames = fields.map(\.name)
         // Eight bytes of padding, so that a key's first word can be read whatever its length.
         keyBytes = .allocate(capacity: keys.count + 8)
         keyBytes.initialize(from: keys, count: keys.count)
@@ -96,6 +99,15 @@ final class ObjectPlan: @unchecked Sendable {
         let after = expected &+ 1 < fieldCount ? expected &+ 1 : 0
         if isKey(of: after, key, length: length, wordReadable: wordReadable) { return after }
         return index(ofUnexpectedKey: key, length: length, wordReadable: wordReadable)
+    }
+
+    /// The index of the field named `name`, found through the key table.
+    func index(ofName name: String) -> Int? {
+        var name = name
+        return name.withUTF8 { key in
+            guard let base = key.baseAddress, !key.isEmpty else { return memberNames.firstIndex(of: "") }
+            return index(ofUnexpectedKey: base, length: key.count, wordReadable: false)
+        }
     }
 
     /// A key that is not the one expected next: the one field in its slot, if the slot holds

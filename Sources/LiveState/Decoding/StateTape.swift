@@ -28,6 +28,20 @@ struct TapeNode {
     /// A string node's content as a token of the input.
     var string: JSONString { JSONString(start: a, end: b, hasEscapes: kind == .escapedString) }
 
+    /// The value of a `null`, `bool`, number or date node, which needs neither the input nor
+    /// the plan; `nil` for every other kind.
+    var scalar: Value? {
+        switch kind {
+        case .null: .null
+        case .bool: .bool(a != 0)
+        case .int: .int(a)
+        case .double: .double(doubleA)
+        case .date: .date(doubleA)
+        case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
+        case .missing, .string, .escapedString, .array, .object, .header, .defaulted, .unknownKey, .span: nil
+        }
+    }
+
     enum Kind: UInt8 {
         /// The key was absent: the field's value for a missing key (its default, or `null`).
         case missing

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import LiveState
+import LiveStateYAML
+
+/// Visits a view's tree through `ContentStateView.Node`'s public accessors only.
+enum NodeWalk {
+    /// The `Value` the node stands for, read one accessor at a time; every accessor that is not
+    /// the node's kind must be empty.
+    static func rebuilt(_ node: ContentStateView.Node) -> Value {
+        let kind = node.kind
+        #expect((node.bool != nil) == (kind == .bool))
+        #expect((node.int != nil) == (kind == .int))
+        #expect((node.double != nil) == (kind == .double))
+        #expect((node.string != nil) == (kind == .string))
+        #expect((node.date != nil) == (kind == .date))
+        #expect((node.dateRange != nil) == (kind == .dateRange))
+        #expect(node.isNull == (kind == .null))
+        if kind != .array { #expect(node[0] == nil) }
+        if kind != .object { #expect(node.names.isEmpty && node["title"] == nil) }
+        if kind != .array && kind != .object { #expect(node.count == 0) }
+        let value: Value = switch kind {
+        case .null: .null
+        case .bool: .bool(node.bool!)
+        case .int: .int(node.int!)
+        case .double: .double(node.double!)
+        case .string: .string(node.string!)
+        case .date: .date(node.date!.timeIntervalSinceReferenceDate)
+        case .dateRange:
+            .dateRange(lower: node.dateRange!.lower.timeIntervalSinceReferenceDate, upper: node.dateRange!.upper.timeIntervalSinceReferenceDate)
+        case .array:
+            .array((0..<node.count).map { rebuilt(node[$0]!) })
+        case .object:
+            .object(node.names.map { Value.Member($0, rebuilt(node[$0]!)) })
+        }
+        #expect(node.value == value)
+        if kind == .array {
+            #expect(node[-1] == nil && node[node.count] == nil)
+        }
+        if kind == .object {
+            #expect(node.count == node.names.count)
+            #expect(node["no such field"] == nil)
+        }
+        return value
+    }
+}
+
+/// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is
+/// visited. `ContentStateViewTests.expectSame` checks it against the full decode for every
+/// input those tests make; these tests read particular values.
+@Suite struct ContentStateNodeTests {
+    static func cs600() throws -> [UInt8] {
+        Array(try Data(contentsOf: ContentStateViewTests.benchmarkPayloads[1]))
+    }
+
+    @Test func cs600ReadsNodeByNode() throws {
+        let schema = try Examples.schema("delivery")
+        let decoder = try ContentStateDecoder(schema: schema, version: 3)
+        let view = decoder.view(contentState: try Self.cs600())
+        #expect(view.isDeferred)
+        let root = try #require(view.root)
+        #expect(root.kind == .object)
+        #expect(root.names == schema.version(3)?.contentState.map(\.name))
+        #expect(root["title"]?.string == "Order on the way")
+        #expect(root["progress"]?.double == 0.6)
+        #expect(root["eta"]?.date == Date(timeIntervalSinceReferenceDate: 752_000_000))
+        #expect(root["courier"]?["name"]?.string == "Li")
+        #expect(root["courier"]?["rating"]?.double == 4.9)
+        #expect(root["items"]?.count == 6)
+        #expect(root["items"]?[2]?.string == "sourdough bread")
+        #expect(root["items"]?[6] == nil)
+        #expect(root["note"]?.string?.hasSuffix(#"éè "quoted" text and a slash / here"#) == true)
+        // Missing keys read as their defaults; the unknown key is not in the tree.
+        #expect(root["etaText"]?.string == "")
+        #expect(root["delayMinutes"]?.int == 0)
+        #expect(root["extra"] == nil)
+        // A field of another type answers only for its own.
+        #expect(root["title"]?.int == nil)
+        #expect(root["progress"]?.string == nil)
+        #expect(root["courier"]?.string == nil)
+        #expect(root.value == view.state)
+        #expect(root["courier"]?.value == view.state?["courier"])
+    }
+
+    @Test func aViewDecodedInFullHasTheSameTree() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        // A wrong-typed optional field: the payload is decoded in full, and still applied.
+        let bytes = Array(#"{"title":"t","courier":{"name":"n","rating":"high"},"items":["a"]}"#.utf8)
+        let view = decoder.view(contentState: bytes)
+        #expect(!view.isDeferred)
+        let root = try #require(view.root)
+        #expect(root["title"]?.string == "t")
+        #expect(root["items"]?[0]?.string == "a")
+        #expect(root["items"]?[1] == nil)
+        #expect(NodeWalk.rebuilt(root) == view.state)
+    }
+
+    @Test func aRejectedPayloadHasNoTree() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        for text in [#"{"subtitle":"no title"}"#, #"{"title":"#, "[]"] {
+            let view = decoder.view(contentState: Array(text.utf8))
+            #expect(!view.appDecodes)
+            #expect(view.root == nil, "\(text)")
+        }
+    }
+
+    @Test func datesAndRangesReadAsDates() throws {
+        let schema = try Examples.schema("pizza")
+        let version = try #require(schema.versions.last).version
+        let decoder = try ContentStateDecoder(schema: schema, version: version)
+        var checked = 0
+        for state in try ContentStateViewTests.contentStates() {
+            let view = decoder.view(contentState: state)
+            guard let root = view.root, case .dateRange(let lower, let upper)? = view.state?["timer"] else { continue }
+            let range = try #require(root["timer"]?.dateRange)
+            #expect(range.lower.timeIntervalSinceReferenceDate == lower)
+            #expect(range.upper.timeIntervalSinceReferenceDate == upper)
+            checked += 1
+        }
+        #expect(checked > 0)
+    }
+
+    @Test func nodesAreReadFromManyThreads() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let view = decoder.view(contentState: try Self.cs600())
+        let expected = view.state
+        let agreed = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 200) { _ in
+            if view.root.map(\.value) == expected, view.root?["items"]?[5]?.string == "coffee beans" { agreed.increment() }
+        }
+        #expect(agreed.value == 200)
+    }
+}
