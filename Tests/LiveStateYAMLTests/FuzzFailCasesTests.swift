@@ -355,6 +355,28 @@ public enum FuzzHarness {
     ///   - bytes: A selector byte, then the JSON.
     ///   - targets: `targets(_:)` of the bundled schemas.
     /// - Returns: What broke, or `nil`.
+    /// A view's node read through its public accessors alone; out-of-range reads are probed on
+    /// the way, and give `.string("out of range")` when they find something.
+    static func walk(_ node: ContentStateView.Node) -> Value {
+        switch node.kind {
+        case .null: return .null
+        case .bool: return node.bool.map(Value.bool) ?? .string("no bool")
+        case .int: return node.int.map(Value.int) ?? .string("no int")
+        case .double: return node.double.map(Value.double) ?? .string("no double")
+        case .string: return node.string.map(Value.string) ?? .int(-1)
+        case .date: return node.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .string("no date")
+        case .dateRange:
+            guard let range = node.dateRange else { return .string("no date range") }
+            return .dateRange(lower: range.lower.timeIntervalSinceReferenceDate, upper: range.upper.timeIntervalSinceReferenceDate)
+        case .array:
+            guard node[-1] == nil, node[node.count] == nil else { return .string("out of range") }
+            return .array((0..<node.count).map { node[$0].map(walk) ?? .string("missing element") })
+        case .object:
+            guard node["\u{0}"] == nil else { return .string("out of range") }
+            return .object(node.names.map { Value.Member($0, node[$0].map(walk) ?? .string("missing member")) })
+        }
+    }
+
     public static func decode(_ bytes: UnsafeRawBufferPointer, targets: [Target]) -> String? {
         guard let selector = bytes.first, !targets.isEmpty else { return nil }
         let target = targets[Int(selector) % targets.count]
@@ -377,6 +399,10 @@ public enum FuzzHarness {
         let view = decoder.view(contentState: Array(body))
         if view.result != reference || view.appDecodes != reference.appDecodes {
             return "view, \(target.schema.activity) v\(target.version): \(view.result), in full \(reference)"
+        }
+        // The view's nodes, visited one accessor at a time and made whole, give the state too.
+        if view.root.map(walk) != reference.state || view.root?.value != reference.state {
+            return "view nodes, \(target.schema.activity) v\(target.version): \(String(describing: view.root.map(walk))), in full \(String(describing: reference.state))"
         }
         let payload = decoder.decode(payload: body)
         if let failure = checkPositions(payload.diagnostics, body) ?? roundTrip(payload.state, decoder) {
