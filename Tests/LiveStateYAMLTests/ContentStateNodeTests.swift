@@ -27,7 +27,7 @@ enum NodeWalk {
         case .string: .string(node.string!)
         case .date: .date(node.date!.timeIntervalSinceReferenceDate)
         case .dateRange:
-            .dateRange(lower: node.dateRange!.lower.timeIntervalSinceReferenceDate, upper: node.dateRange!.upper.timeIntervalSinceReferenceDate)
+            .dateRange(lower: node.dateRange!.lowerBound.timeIntervalSinceReferenceDate, upper: node.dateRange!.upperBound.timeIntervalSinceReferenceDate)
         case .array:
             .array((0..<node.count).map { rebuilt(node[$0]!) })
         case .object:
@@ -113,8 +113,8 @@ enum NodeWalk {
             let view = decoder.view(contentState: state)
             guard let root = view.root, case .dateRange(let lower, let upper)? = view.state?["timer"] else { continue }
             let range = try #require(root["timer"]?.dateRange)
-            #expect(range.lower.timeIntervalSinceReferenceDate == lower)
-            #expect(range.upper.timeIntervalSinceReferenceDate == upper)
+            #expect(range.lowerBound.timeIntervalSinceReferenceDate == lower)
+            #expect(range.upperBound.timeIntervalSinceReferenceDate == upper)
             checked += 1
         }
         #expect(checked > 0)

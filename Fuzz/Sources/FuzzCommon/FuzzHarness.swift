@@ -245,7 +245,7 @@ public enum FuzzHarness {
         case .date: return node.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .string("no date")
         case .dateRange:
             guard let range = node.dateRange else { return .string("no date range") }
-            return .dateRange(lower: range.lower.timeIntervalSinceReferenceDate, upper: range.upper.timeIntervalSinceReferenceDate)
+            return .dateRange(lower: range.lowerBound.timeIntervalSinceReferenceDate, upper: range.upperBound.timeIntervalSinceReferenceDate)
         case .array:
             guard node[-1] == nil, node[node.count] == nil else { return .string("out of range") }
             return .array((0..<node.count).map { node[$0].map(walk) ?? .string("missing element") })

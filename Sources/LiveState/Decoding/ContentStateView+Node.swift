@@ -147,13 +147,11 @@ extension ContentStateView {
             return nil
         }
 
-        /// A `date-range` field's bounds. (A tuple, not a `ClosedRange`: the schema does not
-        /// require the lower bound to come first, and `ClosedRange` would trap.)
-        public var dateRange: (lower: Date, upper: Date)? {
-            if case .value(.dateRange(let lower, let upper)) = storage {
-                return (Date(timeIntervalSinceReferenceDate: lower), Date(timeIntervalSinceReferenceDate: upper))
-            }
-            return nil
+        /// A `date-range` field's value, as ActivityKit's `ClosedRange<Date>`. (The decoder
+        /// accepts only `lower <= upper`; a range that is not would read as `nil`, never trap.)
+        public var dateRange: ClosedRange<Date>? {
+            guard case .value(.dateRange(let lower, let upper)) = storage, lower <= upper else { return nil }
+            return Date(timeIntervalSinceReferenceDate: lower) ... Date(timeIntervalSinceReferenceDate: upper)
         }
 
         /// An array's element count, or an object's field count; 0 for anything else.

@@ -11,8 +11,8 @@ import Foundation
 ///
 /// ```swift
 /// let view = decoder.view(contentState: bytes)
-/// guard view.appDecodes else { ... }
-/// let progress = view["progress"]      // made now; other fields are not made at all
+/// guard let state = view.root else { ... }    // the app version drops this payload
+/// let progress = state["progress"]?.double   // read now; other fields are not made at all
 /// ```
 ///
 /// A payload with a problem (a wrong type, a value out of range, a repeated key, an alias, an
