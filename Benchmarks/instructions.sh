@@ -54,6 +54,7 @@ row() {
 
 echo "instructions per operation (callgrind, $count operations, release)"
 for payload in cs200 cs600 cs4k; do row decode-view "$payload" view jsondecoder foundation; done
+for payload in cs200 cs600 cs4k; do row decode-view-read-all "$payload" view-read jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode "$payload" value jsondecoder foundation; done
 row scan cs600 scan jsondecoder foundation
 for payload in cs200 cs600 cs4k; do row decode-to-struct-view "$payload" view-struct jsondecoder foundation; done
