@@ -143,6 +143,17 @@ import Testing
                 #expect(index(of: stranger, in: plan, hint: 0, padded: padded) == nil, "\(stranger)")
             }
         }
+        // By name, as `ContentStateView.Node` looks fields up: the same answers, and a name in
+        // another normalization found as `==` finds it.
+        for (expected, name) in names.enumerated() {
+            #expect(plan.index(ofName: name) == expected, "\(name)")
+        }
+        for stranger in ["k300", "k", "k0 ", "K1", "", "logos", "not", "b", "delayMinutesLongerThanAWorD", "e", "titlé"] {
+            #expect(plan.index(ofName: stranger) == nil, "\(stranger)")
+        }
+        #expect(plan.index(ofName: "e\u{301}") == names.firstIndex(of: "é"))
+        let withEmpty = ObjectPlan(fields: ["a", ""].map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        #expect(withEmpty.index(ofName: "") == 1)
     }
 
     @Test func aFewKeysEachInTheirOwnSlot() {

@@ -101,13 +101,19 @@ final class ObjectPlan: @unchecked Sendable {
         return index(ofUnexpectedKey: key, length: length, wordReadable: wordReadable)
     }
 
-    /// The index of the field named `name`, found through the key table.
+    /// The index of the field named `name`: found through the key table, byte for byte, or
+    /// else compared as `String`s are (a name in another Unicode normalization than the
+    /// schema's), as `Value`'s subscript does.
     func index(ofName name: String) -> Int? {
         var name = name
-        return name.withUTF8 { key in
-            guard let base = key.baseAddress, !key.isEmpty else { return memberNames.firstIndex(of: "") }
+        let found = name.withUTF8 { key -> Int? in
+            guard let base = key.baseAddress, !key.isEmpty else { return nil }
             return index(ofUnexpectedKey: base, length: key.count, wordReadable: false)
         }
+        if let found { return found }
+        // An ASCII name equals only the same bytes; the empty name has none to look up.
+        guard name.isEmpty || name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        return memberNames.firstIndex(of: name)
     }
 
     /// A key that is not the one expected next: the one field in its slot, if the slot holds
