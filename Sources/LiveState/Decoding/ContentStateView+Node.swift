@@ -52,6 +52,7 @@ extension ContentStateView {
             case object
         }
 
+        /// The plans are not retained: the tape's plan holds every plan below it.
         enum Storage: Sendable {
             /// Made already: a scalar, a missing field's default, or any part of a state that was
             /// decoded in full.
@@ -63,7 +64,6 @@ extension ContentStateView {
             /// The object whose first field's node is at `first`.
             case object(SharedTape, first: Int, plan: Unmanaged<ObjectPlan>)
         }
-        // The plans are not retained: the tape's plan holds every plan below it.
 
         let storage: Storage
 

@@ -246,8 +246,9 @@ extension StateTape {
     func string(_ token: JSONString) -> String {
         withUnsafeMutablePointerToHeader { header in
             header.pointee.source.withUnsafeBytes { bytes in
-                // The tape's tokens lie within the input it was built over.
-                guard token.hasEscapes else {
+                // The tape's tokens lie within the input it was built over (the reader clamps
+                // any other).
+                if !token.hasEscapes, token.start >= 0, token.start <= token.end, token.end <= bytes.count {
                     return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start ..< token.end]), as: UTF8.self)
                 }
                 // The input was read under the decoder's own limits: none applies again here.
