@@ -482,6 +482,47 @@ struct SplitMix64: RandomNumberGenerator {
         #expect(ours.utf8.count == 1 + 1 + 1 + 1 + 2 + 2 + 3 + 3 + 4 + 4 + 5 + 2)
     }
 
+    /// Whether a `String` keeps its bytes inline, with no heap storage: on 64-bit platforms, the
+    /// small-string bit of the discriminator in the top byte of its second word.
+    static func isStoredInline(_ string: String) -> Bool {
+        unsafeBitCast(string, to: (UInt64, UInt64).self).1 >> 61 & 1 == 1
+    }
+
+    @Test func shortValuesOfLongEscapedTokensAreStoredInline() throws {
+        // The check itself: a made string of 15 bytes is inline, one of 16 is not.
+        #expect(Self.isStoredInline(String(decoding: Array("0123456789abcde".utf8), as: UTF8.self)))
+        #expect(!Self.isStoredInline(String(decoding: Array("0123456789abcdef".utf8), as: UTF8.self)))
+        // Values of 0 to 24 bytes, each character written raw or escaped at random, so that the
+        // escaped tokens run from 0 to well past 90 bytes.
+        let characters: [(value: String, escapes: [String])] = [
+            ("a", ["a", #"\u0061"#, #"\u0061"#]), ("é", ["é", #"\u00e9"#, #"\u00E9"#]), ("€", ["€", #"\u20ac"#]),
+            ("😀", ["😀", #"\ud83d\ude00"#]), ("\n", [#"\n"#, #"\u000a"#]), ("\"", [#"\""#, #"\u0022"#]), ("/", ["/", #"\/"#]),
+        ]
+        var random = SplitMix64(state: 0xE5CA9E)
+        var checked = (inline: 0, longTokens: 0)
+        for _ in 0..<3_000 {
+            var value = ""
+            var escaped = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                let character = characters.randomElement(using: &random)!
+                guard value.utf8.count + character.value.utf8.count <= 24 else { break }
+                value += character.value
+                escaped += character.escapes.randomElement(using: &random)!
+            }
+            let text = "[\"" + escaped + "\"]"
+            let ours = try read(text) { (reader: inout JSONReader) throws(JSONError) in
+                try reader.beginArray()
+                _ = try reader.nextElement()
+                return reader.string(try reader.readString())
+            }.get()
+            #expect(ours == value, "\(text)")
+            #expect(Self.isStoredInline(ours) == (value.utf8.count <= 15), "\(text): \(value.utf8.count) bytes")
+            if value.utf8.count <= 15 { checked.inline += 1 }
+            if escaped.utf8.count > 15 && value.utf8.count <= 15 { checked.longTokens += 1 }
+        }
+        #expect(checked.inline > 500 && checked.longTokens > 200)
+    }
+
     @Test func toleratesForeignTokensWithoutTrapping() {
         Array(#""a\"#.utf8).withUnsafeBytes { buffer in
             guard let reader = try? JSONReader(bytes: buffer) else { return }

@@ -36,50 +36,75 @@ extension JSONReader {
         guard token.hasEscapes else {
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
+        return unescapedString(range)
+    }
+
+    /// The value of the escaped string content in `range`. (Apart from `string(_:)`, so that
+    /// the common case stays small enough to inline.)
+    @inline(never)
+    private func unescapedString(_ range: Range<Int>) -> String {
         // Unescaping never lengthens: `\n` is 1 byte, `\uXXXX` at most 3, a surrogate pair 4.
-        // So the escaped length is room enough, and the one pass below writes the value.
+        // So the escaped length is room enough, and one pass writes the value.
         let capacity = range.count
         guard capacity > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var written = 0
-            var index = range.lowerBound
-            let end = range.upperBound
-            guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return 0 }
-            while index < end {
-                // Copy the run up to the next backslash in one go.
-                let runStart = source + index
-                let run = memchr(runStart, Int32(JSONByte.backslash), end &- index).map { UnsafeRawPointer($0) - runStart }
-                    ?? (end &- index)
-                if run > 0 {
-                    (target + written).update(from: (source + index).assumingMemoryBound(to: UInt8.self), count: run)
-                    written &+= run
-                    index &+= run
-                    if index == end { break }
-                }
-                let scalar: UInt32
-                var next = index &+ 2
-                switch index &+ 1 < end ? bytes[index &+ 1] : 0 {
-                case UInt8(ascii: "b"): scalar = 0x08
-                case UInt8(ascii: "f"): scalar = 0x0C
-                case UInt8(ascii: "n"): scalar = 0x0A
-                case UInt8(ascii: "r"): scalar = 0x0D
-                case UInt8(ascii: "t"): scalar = 0x09
-                case UInt8(ascii: "u"): (scalar, next) = unicodeEscape(at: index, end: end)
-                case 0:
-                    scalar = 0xFFFD
-                    next = index &+ 1
-                case let other: scalar = UInt32(other)
-                }
-                index = next
-                Self.encode(scalar) { byte in
-                    if written < buffer.count {
-                        buffer[written] = byte
-                        written &+= 1
-                    }
+        // `String(unsafeUninitializedCapacity:)` keeps heap storage for a capacity over 15 bytes
+        // even when the value is shorter. An escaped token of up to `shortEscapedLimit` bytes may
+        // still unescape to 15 or fewer (`\u00e9\u00e9\u00e9` is 18 bytes for 6): it is
+        // unescaped on the stack first, so that a short value is stored inline, not allocated.
+        guard capacity > 15, capacity <= Self.shortEscapedLimit else {
+            return String(unsafeUninitializedCapacity: capacity) { unescape(range, into: $0) }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let written = unescape(range, into: buffer)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
+        }
+    }
+
+    /// The longest escaped token whose value may fit in 15 UTF-8 bytes: each byte of a value
+    /// takes at most 6 escaped bytes (`\u0041`).
+    private static let shortEscapedLimit = 15 * 6
+
+    /// Writes the unescaped value of the string content in `range` into `buffer`, which has at
+    /// least `range.count` bytes, and returns the number of bytes written.
+    private func unescape(_ range: Range<Int>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        var index = range.lowerBound
+        let end = range.upperBound
+        guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return 0 }
+        while index < end {
+            // Copy the run up to the next backslash in one go.
+            let runStart = source + index
+            let run = memchr(runStart, Int32(JSONByte.backslash), end &- index).map { UnsafeRawPointer($0) - runStart }
+                ?? (end &- index)
+            if run > 0 {
+                (target + written).update(from: (source + index).assumingMemoryBound(to: UInt8.self), count: run)
+                written &+= run
+                index &+= run
+                if index == end { break }
+            }
+            let scalar: UInt32
+            var next = index &+ 2
+            switch index &+ 1 < end ? bytes[index &+ 1] : 0 {
+            case UInt8(ascii: "b"): scalar = 0x08
+            case UInt8(ascii: "f"): scalar = 0x0C
+            case UInt8(ascii: "n"): scalar = 0x0A
+            case UInt8(ascii: "r"): scalar = 0x0D
+            case UInt8(ascii: "t"): scalar = 0x09
+            case UInt8(ascii: "u"): (scalar, next) = unicodeEscape(at: index, end: end)
+            case 0:
+                scalar = 0xFFFD
+                next = index &+ 1
+            case let other: scalar = UInt32(other)
+            }
+            index = next
+            Self.encode(scalar) { byte in
+                if written < buffer.count {
+                    buffer[written] = byte
+                    written &+= 1
                 }
             }
-            return written
         }
+        return written
     }
 
     /// Compares the unescaped value of a string token with UTF-8 bytes, without allocating.
