@@ -128,7 +128,7 @@ struct, struct0 = ratios["struct", "cs600"]
 view_mallocs = runs["livestate-view/cs600"]["mallocs"]
 read_mallocs = runs["livestate-view-read/cs600"]["mallocs"]
 # The typed value tree is the view's: its nodes are typed, in schema order, every field present;
-# strings are made when read. README.md ("The one-pass read") says why it is the measure.
+# strings are made when read. README.md ("The typed value tree is the view's") says why.
 print(f"target decode >= 20x JSONDecoder on cs600, into the typed tree (the view): {view:.1f}x (p0 {view0:.1f}x): {verdict(view >= 20)}")
 print(f"target at most one malloc per string longer than 15 bytes on cs600 ({long_strings}): the decode {view_mallocs:.0f}, "
       f"every value then read {read_mallocs:.0f} (the tape and one per long string): "
