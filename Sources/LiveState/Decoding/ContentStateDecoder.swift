@@ -84,6 +84,13 @@ public struct ContentStateDecoder: Sendable {
         return TapeBuilder.build(bytes, source: source, plan: plan, version: version.version, file: file, options: options, body: body)
     }
 
+    /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
+    /// levels down (the validator's), and the offset past it; `nil` as for `tape(of:)`.
+    func tape(ofObject offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, file: String?) -> (tape: StateTape, end: Int)? {
+        guard readsInOnePass, !isStrict else { return nil }
+        return TapeBuilder.build(object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, options: options)
+    }
+
     /// Decodes a bare content-state object without the tape: what the tape's result is tested
     /// against.
     func decodeInFull(contentState bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {

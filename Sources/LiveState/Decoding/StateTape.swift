@@ -164,16 +164,11 @@ struct TapeBuilder {
         // decoder reads the input.
         guard bytes.count <= options.maxInputBytes, bytes.count > 0, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
-        let capacity = plan.tapeSlots &+ 16
-        let tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file)
         var builder = TapeBuilder(
-            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
-            maxDepth: options.maxDepth, reader: reader)
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ 16, source: source,
+            plan: plan, version: version, file: file, maxDepth: options.maxDepth, reader: reader)
         guard body ? builder.body(plan) : builder.root(plan) else { return nil }
-        // Through the pointer: writing `header` itself is an access the runtime checks.
-        let count = builder.count
-        builder.tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
-        return builder.tape
+        return builder.finishedTape()
     }
 
     /// Decodes the object at `offset` in `bytes` (a whole APNs body the validator walks,
@@ -187,11 +182,9 @@ struct TapeBuilder {
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)) else { return nil }
-        let capacity = plan.tapeSlots &+ plan.fieldCount &+ 16
-        let tape = StateTape.make(capacity: capacity, source: .none, plan: plan, version: version, file: file)
         var builder = TapeBuilder(
-            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape, capacity: capacity,
-            maxDepth: options.maxDepth, reader: reader)
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
+            source: .none, plan: plan, version: version, file: file, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
         builder.flagsUnixDates = true
@@ -199,20 +192,30 @@ struct TapeBuilder {
         builder.spansHeader = builder.count
         builder.append(.header, -1, 0)
         guard builder.object(plan, header: 0) else { return nil }
-        let count = builder.count
-        builder.tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
-        return (builder.tape, builder.index)
+        return (builder.finishedTape(), builder.index)
     }
 
-    private init(base: UnsafePointer<UInt8>, end: Int, tape: StateTape, capacity: Int, maxDepth: Int, reader: JSONReader) {
+    /// A builder writing a new tape of `capacity` nodes.
+    private init(
+        base: UnsafePointer<UInt8>, end: Int, capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?,
+        maxDepth: Int, reader: JSONReader
+    ) {
         self.base = base
         self.end = end
-        self.tape = tape
-        self.nodes = tape.withUnsafeMutablePointerToElements { $0 }
+        tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file)
+        nodes = tape.withUnsafeMutablePointerToElements { $0 }
         // What was asked for: `tape.capacity` would ask malloc for the block's size.
         self.capacity = capacity
         self.maxDepth = maxDepth
         self.reader = reader
+    }
+
+    /// The tape, with its node count written through the header's pointer: writing `header`
+    /// itself is an access the runtime checks.
+    private func finishedTape() -> StateTape {
+        let count = self.count
+        tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
+        return tape
     }
 
     // MARK: - The tape

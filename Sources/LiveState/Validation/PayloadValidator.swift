@@ -381,11 +381,8 @@ private struct EnvelopeWalk {
     /// (anything wrong, a strict app version, a date that looks like UNIX seconds).
     private func readInOnePass(at start: Int, depth: Int)
         -> (value: Value, diagnostics: [Diagnostic], spans: [DecodeContext.MemberSpan], end: Int)? {
-        let decoder = validator.decoder
-        guard validator.readsInOnePass, !decoder.isStrict,
-              let (tape, end) = TapeBuilder.build(
-                  object: start, in: bytes, depth: depth, plan: decoder.plan, version: decoder.version.version, file: file,
-                  options: decoder.options) else { return nil }
+        guard validator.readsInOnePass,
+              let (tape, end) = validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file) else { return nil }
         return (tape.state(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
     }
 
