@@ -632,20 +632,7 @@ public struct JSONReader {
     /// `utf8Error`, which says what is wrong with it.
     @inline(__always)
     func scanUTF8(at index: Int, quote: Int) throws(JSONError) -> Int {
-        let lead = bytes[index]
-        var length = 0
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2 ... 0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xED: length = 3; high = 0x9F
-        case 0xE1 ... 0xEF: length = 3
-        case 0xF0: length = 4; low = 0x90
-        case 0xF4: length = 4; high = 0x8F
-        case 0xF1 ... 0xF3: length = 4
-        default: break
-        }
+        let (length, low, high) = JSONByte.utf8Sequence(lead: bytes[index])
         if length > 0, index &+ length <= bytes.count {
             let second = bytes[index &+ 1]
             if second >= low, second <= high,
@@ -660,34 +647,18 @@ public struct JSONReader {
     /// The error for the invalid UTF-8 sequence led by the byte at `index`.
     private func utf8Error(at index: Int, quote: Int) throws(JSONError) -> Int {
         let lead = bytes[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80 ... 0xBF
-        switch lead {
-        case 0x80 ... 0xBF:
-            throw error(.syntax, "invalid UTF-8: unexpected continuation byte \(Self.hex(lead))", at: index)
-        case 0xC0, 0xC1:
-            throw error(.syntax, "invalid UTF-8: overlong encoding (lead byte \(Self.hex(lead)))", at: index)
-        case 0xC2 ... 0xDF:
-            length = 2
-        case 0xE0:
-            length = 3
-            secondRange = 0xA0 ... 0xBF
-        case 0xED:
-            length = 3
-            secondRange = 0x80 ... 0x9F
-        case 0xE1 ... 0xEF:
-            length = 3
-        case 0xF0:
-            length = 4
-            secondRange = 0x90 ... 0xBF
-        case 0xF4:
-            length = 4
-            secondRange = 0x80 ... 0x8F
-        case 0xF1 ... 0xF3:
-            length = 4
-        default:
-            throw error(.syntax, "invalid UTF-8: byte \(Self.hex(lead)) never occurs in UTF-8", at: index)
+        let (length, low, high) = JSONByte.utf8Sequence(lead: lead)
+        guard length > 0 else {
+            switch lead {
+            case 0x80 ... 0xBF:
+                throw error(.syntax, "invalid UTF-8: unexpected continuation byte \(Self.hex(lead))", at: index)
+            case 0xC0, 0xC1:
+                throw error(.syntax, "invalid UTF-8: overlong encoding (lead byte \(Self.hex(lead)))", at: index)
+            default:
+                throw error(.syntax, "invalid UTF-8: byte \(Self.hex(lead)) never occurs in UTF-8", at: index)
+            }
         }
+        let secondRange = low ... high
         for position in index + 1 ..< index + length {
             guard position < bytes.count else {
                 throw error(.syntax, "invalid UTF-8: truncated sequence at the end of input", at: index)
@@ -848,6 +819,23 @@ enum JSONByte {
             true
         default:
             false
+        }
+    }
+
+    /// The UTF-8 sequence `lead` starts: its length, and the range its second byte must be in
+    /// (narrower after E0, ED, F0 and F4, which would otherwise start an overlong, a surrogate
+    /// or a code point past U+10FFFF). The length is 0 for a byte that never leads one.
+    @inline(__always)
+    static func utf8Sequence(lead: UInt8) -> (length: Int, low: UInt8, high: UInt8) {
+        switch lead {
+        case 0xC2 ... 0xDF: (2, 0x80, 0xBF)
+        case 0xE0: (3, 0xA0, 0xBF)
+        case 0xED: (3, 0x80, 0x9F)
+        case 0xE1 ... 0xEF: (3, 0x80, 0xBF)
+        case 0xF0: (4, 0x90, 0xBF)
+        case 0xF4: (4, 0x80, 0x8F)
+        case 0xF1 ... 0xF3: (4, 0x80, 0xBF)
+        default: (0, 0, 0)
         }
     }
 
