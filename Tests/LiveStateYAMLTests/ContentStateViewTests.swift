@@ -11,16 +11,21 @@ import LiveStateYAML
         Examples.root.appendingPathComponent("Benchmarks/Payloads/\($0).json")
     }
 
-    /// Every bundled schema version's decoder.
-    static func decoders(options: JSONScanOptions = .init()) throws -> [(name: String, decoder: ContentStateDecoder)] {
-        var decoders: [(String, ContentStateDecoder)] = []
+    /// Every bundled schema version, named "activity vN".
+    static func everyVersion() throws -> [(name: String, schema: Schema, version: Int)] {
+        var versions: [(String, Schema, Int)] = []
         for activity in ["delivery", "flash-sale", "grocery", "match-score", "pizza"] {
             let schema = try Examples.schema(activity)
             for version in schema.versions {
-                decoders.append(("\(activity) v\(version.version)", try ContentStateDecoder(schema: schema, version: version.version, options: options)))
+                versions.append(("\(activity) v\(version.version)", schema, version.version))
             }
         }
-        return decoders
+        return versions
+    }
+
+    /// Every bundled schema version's decoder.
+    static func decoders(options: JSONScanOptions = .init()) throws -> [(name: String, decoder: ContentStateDecoder)] {
+        try everyVersion().map { ($0.name, try ContentStateDecoder(schema: $0.schema, version: $0.version, options: options)) }
     }
 
     /// The content-state of every example body, clean and failing, written back compactly, and
@@ -240,11 +245,8 @@ import LiveStateYAML
             "\"", "\\", "{", "}", "[", "]", ",", ":", "null", "true", "1", "-", "0.5", "1e3", "\\u00e9", "\\ud800", " ",
             "\"x\":", "\"title\":", "\"items\":[", "\u{00E9}", "\u{1F600}",
         ].map { Array($0.utf8) }
-        var deferred = 0
-        for _ in 0..<3_000 {
-            let bytes = random.mutate(seeds[Int(random.next() % UInt64(seeds.count))], tokens: tokens)
-            let (name, decoder) = decoders[Int(random.next() % UInt64(decoders.count))]
-            if Self.expectSame(decoder, bytes, name) { deferred += 1 }
+        let deferred = random.rounds(3_000, mutating: seeds, tokens: tokens, subjects: decoders) { bytes, subject in
+            Self.expectSame(subject.decoder, bytes, subject.name)
         }
         #expect(deferred > 100)
     }
@@ -281,6 +283,19 @@ extension SplitMix {
             }
         }
         return bytes
+    }
+
+    /// How many of `count` rounds `check` passes: each round mutates a seed picked at random
+    /// and checks it against a subject picked at random.
+    mutating func rounds<Subject>(
+        _ count: Int, mutating seeds: [[UInt8]], tokens: [[UInt8]], subjects: [Subject], _ check: ([UInt8], Subject) -> Bool
+    ) -> Int {
+        var passed = 0
+        for _ in 0..<count {
+            let bytes = mutate(seeds[Int(next() % UInt64(seeds.count))], tokens: tokens)
+            if check(bytes, subjects[Int(next() % UInt64(subjects.count))]) { passed += 1 }
+        }
+        return passed
     }
 }
 
@@ -456,16 +471,9 @@ final class LockedCounter: @unchecked Sendable {
 /// decoder's, findings, state, spans and budget included.
 @Suite struct ValidatorOnePassTests {
     static func validators(measuresFields: Bool) throws -> [(name: String, validator: PayloadValidator)] {
-        var validators: [(String, PayloadValidator)] = []
-        for activity in ["delivery", "flash-sale", "grocery", "match-score", "pizza"] {
-            let schema = try Examples.schema(activity)
-            for version in schema.versions {
-                validators.append((
-                    "\(activity) v\(version.version)",
-                    try PayloadValidator(schema: schema, version: version.version, options: .init(measuresFields: measuresFields))))
-            }
+        try ContentStateViewTests.everyVersion().map {
+            ($0.name, try PayloadValidator(schema: $0.schema, version: $0.version, options: .init(measuresFields: measuresFields)))
         }
-        return validators
     }
 
     static func bodies() throws -> [[UInt8]] {
@@ -533,11 +541,8 @@ final class LockedCounter: @unchecked Sendable {
         let validators = try Self.validators(measuresFields: true)
         var random = SplitMix(seed: 0xB0D1)
         let tokens: [[UInt8]] = ["\"", "{", "}", "[", "]", ",", ":", "null", "1", "1e9", "\\u00e9", " ", "\"x\":", "\"title\":"].map { Array($0.utf8) }
-        var deferred = 0
-        for _ in 0..<1_500 {
-            let bytes = random.mutate(seeds[Int(random.next() % UInt64(seeds.count))], tokens: tokens)
-            let (name, validator) = validators[Int(random.next() % UInt64(validators.count))]
-            if Self.expectSame(validator, bytes, name) { deferred += 1 }
+        let deferred = random.rounds(1_500, mutating: seeds, tokens: tokens, subjects: validators) { bytes, subject in
+            Self.expectSame(subject.validator, bytes, subject.name)
         }
         #expect(deferred > 100)
     }
