@@ -3,51 +3,10 @@ import Testing
 import LiveState
 import LiveStateYAML
 
-/// Visits a view's tree through `ContentStateView.Node`'s public accessors only.
-enum NodeWalk {
-    /// The `Value` the node stands for, read one accessor at a time; every accessor that is not
-    /// the node's kind must be empty.
-    static func rebuilt(_ node: ContentStateView.Node) -> Value {
-        let kind = node.kind
-        #expect((node.bool != nil) == (kind == .bool))
-        #expect((node.int != nil) == (kind == .int))
-        #expect((node.double != nil) == (kind == .double))
-        #expect((node.string != nil) == (kind == .string))
-        #expect((node.date != nil) == (kind == .date))
-        #expect((node.dateRange != nil) == (kind == .dateRange))
-        #expect(node.isNull == (kind == .null))
-        if kind != .array { #expect(node[0] == nil) }
-        if kind != .object { #expect(node.names.isEmpty && node["title"] == nil) }
-        if kind != .array && kind != .object { #expect(node.count == 0) }
-        let value: Value = switch kind {
-        case .null: .null
-        case .bool: .bool(node.bool!)
-        case .int: .int(node.int!)
-        case .double: .double(node.double!)
-        case .string: .string(node.string!)
-        case .date: .date(node.date!.timeIntervalSinceReferenceDate)
-        case .dateRange:
-            .dateRange(lower: node.dateRange!.lowerBound.timeIntervalSinceReferenceDate, upper: node.dateRange!.upperBound.timeIntervalSinceReferenceDate)
-        case .array:
-            .array((0..<node.count).map { rebuilt(node[$0]!) })
-        case .object:
-            .object(node.names.map { Value.Member($0, rebuilt(node[$0]!)) })
-        }
-        #expect(node.value == value)
-        if kind == .array {
-            #expect(node[-1] == nil && node[node.count] == nil)
-        }
-        if kind == .object {
-            #expect(node.count == node.names.count)
-            #expect(node["no such field"] == nil)
-        }
-        return value
-    }
-}
-
 /// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is
-/// visited. `ContentStateViewTests.expectSame` checks it against the full decode for every
-/// input those tests make; these tests read particular values.
+/// visited. `ContentStateViewTests.expectSame` walks it (`FuzzHarness.walk`, which checks
+/// every accessor on the way) against the full decode for every input those tests make; these
+/// tests read particular values.
 @Suite struct ContentStateNodeTests {
     static func cs600() throws -> [UInt8] {
         Array(try Data(contentsOf: ContentStateViewTests.benchmarkPayloads[1]))
@@ -92,7 +51,7 @@ enum NodeWalk {
         #expect(root["title"]?.string == "t")
         #expect(root["items"]?[0]?.string == "a")
         #expect(root["items"]?[1] == nil)
-        #expect(NodeWalk.rebuilt(root) == view.state)
+        #expect(FuzzHarness.walk(root) == view.state)
     }
 
     @Test func aRejectedPayloadHasNoTree() throws {

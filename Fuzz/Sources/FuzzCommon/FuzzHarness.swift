@@ -226,6 +226,41 @@ public enum FuzzHarness {
 
     // MARK: - FuzzDecode
 
+    /// A view's node read through its public accessors alone, and checked on the way: every
+    /// accessor of another kind is empty, reads out of range or of another kind of container
+    /// find nothing, and `value` is the tree read. A check that fails puts
+    /// `.string("node check: …")` in place of the node, so the tree read differs from the state.
+    static func walk(_ node: ContentStateView.Node) -> Value {
+        let kind = node.kind
+        guard (node.bool != nil) == (kind == .bool), (node.int != nil) == (kind == .int),
+              (node.double != nil) == (kind == .double), (node.string != nil) == (kind == .string),
+              (node.date != nil) == (kind == .date), (node.dateRange != nil) == (kind == .dateRange),
+              node.isNull == (kind == .null) else { return .string("node check: an accessor of another kind answers") }
+        guard kind == .array || node[0] == nil, kind == .object || (node.names.isEmpty && node["title"] == nil),
+              kind == .array || kind == .object || node.count == 0
+        else { return .string("node check: a \(kind) answers as a container") }
+        let value: Value
+        switch kind {
+        case .null: value = .null
+        case .bool: value = node.bool.map(Value.bool) ?? .null
+        case .int: value = node.int.map(Value.int) ?? .null
+        case .double: value = node.double.map(Value.double) ?? .null
+        case .string: value = node.string.map(Value.string) ?? .null
+        case .date: value = node.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null
+        case .dateRange:
+            guard let range = node.dateRange else { return .null }
+            value = .dateRange(lower: range.lowerBound.timeIntervalSinceReferenceDate, upper: range.upperBound.timeIntervalSinceReferenceDate)
+        case .array:
+            guard node[-1] == nil, node[node.count] == nil else { return .string("node check: an element out of range") }
+            value = .array((0..<node.count).map { node[$0].map(walk) ?? .string("node check: a missing element") })
+        case .object:
+            guard node.count == node.names.count, node["no such field"] == nil
+            else { return .string("node check: a member count or name that is not there") }
+            value = .object(node.names.map { Value.Member($0, node[$0].map(walk) ?? .string("node check: a missing member")) })
+        }
+        return node.value == value ? value : .string("node check: value is not the tree read")
+    }
+
     /// The tolerant decoder on a bare content-state (and the same bytes as a whole body, through
     /// the decoder, the validator and the budget): no trap, positions that match the bytes, and
     /// a decoded state that `JSONWriter` writes and the decoder reads back as the same state.
@@ -233,28 +268,6 @@ public enum FuzzHarness {
     ///   - bytes: A selector byte, then the JSON.
     ///   - targets: `targets(_:)` of the bundled schemas.
     /// - Returns: What broke, or `nil`.
-    /// A view's node read through its public accessors alone; out-of-range reads are probed on
-    /// the way, and give `.string("out of range")` when they find something.
-    static func walk(_ node: ContentStateView.Node) -> Value {
-        switch node.kind {
-        case .null: return .null
-        case .bool: return node.bool.map(Value.bool) ?? .string("no bool")
-        case .int: return node.int.map(Value.int) ?? .string("no int")
-        case .double: return node.double.map(Value.double) ?? .string("no double")
-        case .string: return node.string.map(Value.string) ?? .int(-1)
-        case .date: return node.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .string("no date")
-        case .dateRange:
-            guard let range = node.dateRange else { return .string("no date range") }
-            return .dateRange(lower: range.lowerBound.timeIntervalSinceReferenceDate, upper: range.upperBound.timeIntervalSinceReferenceDate)
-        case .array:
-            guard node[-1] == nil, node[node.count] == nil else { return .string("out of range") }
-            return .array((0..<node.count).map { node[$0].map(walk) ?? .string("missing element") })
-        case .object:
-            guard node["\u{0}"] == nil else { return .string("out of range") }
-            return .object(node.names.map { Value.Member($0, node[$0].map(walk) ?? .string("missing member")) })
-        }
-    }
-
     public static func decode(_ bytes: UnsafeRawBufferPointer, targets: [Target]) -> String? {
         guard let selector = bytes.first, !targets.isEmpty else { return nil }
         let target = targets[Int(selector) % targets.count]
