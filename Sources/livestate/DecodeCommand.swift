@@ -45,22 +45,29 @@ struct DecodeCommand: ParsableCommand {
             Output.err(error.description)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        let result = contentState
-            ? decoder.decode(contentState: input.bytes, file: input.name)
-            : decoder.decode(payload: input.bytes, file: input.name)
-        let diagnostics = result.allDiagnostics
+        // A whole body gets the validator's verdict, the one `lint` and the sidecar give: the
+        // envelope counts too (a start whose attributes fail starts nothing).
+        let (state, diagnostics, decodes): (Value?, [Diagnostic], Bool)
+        if contentState {
+            let result = decoder.decode(contentState: input.bytes, file: input.name)
+            (state, diagnostics, decodes) = (result.state, result.allDiagnostics, result.appDecodes)
+        } else {
+            let validator = PayloadValidator(decoder: decoder, options: .init(scan: decoder.options, measuresFields: false))
+            let result = validator.validate(input.bytes, file: input.name)
+            (state, diagnostics, decodes) = (result.state, result.diagnostics, result.appDecodes)
+        }
         switch common.format {
         case .text:
-            if let state = result.state { Output.out(JSONWriter.pretty(state)) }
+            if let state { Output.out(JSONWriter.pretty(state)) }
             Output.printText(diagnostics)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, [
                 .init("version", .int(decoder.version.version)),
-                .init("decodes", .bool(result.appDecodes)),
-                .init("state", result.state ?? .null),
+                .init("decodes", .bool(decodes)),
+                .init("state", state ?? .null),
             ]))
         }
-        if !result.appDecodes || Output.status(diagnostics, failOn: common.failOn) == .findings {
+        if !decodes || Output.status(diagnostics, failOn: common.failOn) == .findings {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
     }

@@ -51,6 +51,10 @@ enum F {
         Field(name: name, type: .double, defaultValue: value.map(Value.double), minimum: minimum, maximum: maximum)
     }
 
+    static func date(_ name: String, default value: Double? = nil) -> Field {
+        Field(name: name, type: .date, defaultValue: value.map(Value.date))
+    }
+
     static func status(_ values: [String], name: String = "status", default value: String? = nil, fallback: String? = nil) -> Field {
         Field(name: name, type: .enumeration(.strings(values)), defaultValue: value.map(Value.string), fallback: fallback.map(Value.string))
     }
@@ -138,6 +142,10 @@ let compatibilityCases: [CompatibilityCase] = [
     // Types.
     .init("an int writer is safe for a double reader",
           compatSchema([F.int("count", default: 0)], [F.double("count", default: 0)]), reader: 2, writer: 1, .typeChangedCompatible, .info, "/count"),
+    .init("a date read as a double is 31 years off, in both directions",
+          compatSchema([F.date("eta", default: 0)], [F.double("eta", default: 0)]), reader: 1, writer: 2, .dateEpochChanged, .warning, "/eta"),
+    .init("a double read as a date is 31 years off",
+          compatSchema([F.date("eta", default: 0)], [F.double("eta", default: 0)]), reader: 2, writer: 1, .dateEpochChanged, .warning, "/eta"),
     .init("a double writer is narrowed for an int reader",
           compatSchema([F.int("count")], [F.double("count")]), reader: 1, writer: 2, .typeNarrowed, .error, "/count"),
     .init("a string writer is narrowed for an enum reader with a fallback",

@@ -8,6 +8,7 @@ let scoreSchema = Schema(
     versions: [
         SchemaVersion(version: 1, contentState: [
             Field(name: "score", type: .string),
+            Field(name: "minute", type: .int, defaultValue: .int(0)),
         ], attributes: [Field(name: "teamA", type: .string), Field(name: "teamB", type: .string)]),
         SchemaVersion(version: 2, contentState: [
             Field(name: "score", type: .string, defaultValue: .string("")),
@@ -39,7 +40,7 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     @Test func appDataBesideAPSIsFine() {
-        let result = lint(body(#""timestamp":1,"event":"end""#, extra: #","deepLink":"app://x","aps2":{}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"end""#, extra: #","deepLink":"app://x","aps2":{}"#))
         #expect(!result.hasErrors, "\(result.diagnostics)")
     }
 
@@ -67,27 +68,27 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     @Test func unknownEventIsAnErrorWithAHint() throws {
-        let result = lint(body(#""timestamp":1,"event":"updated","content-state":{}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"updated","content-state":{}"#))
         let finding = try #require(result.diagnostics.first { $0.code == "invalid-event" })
         #expect(finding.message.contains("did you mean 'update'"))
-        #expect(lint(body(#""timestamp":1,"event":1"#)).diagnostics.contains { $0.code == "invalid-event" })
+        #expect(lint(body(#""timestamp":1795000000,"event":1"#)).diagnostics.contains { $0.code == "invalid-event" })
     }
 
     @Test func updateNeedsContentStateAndEndDoesNot() {
-        #expect(lint(body(#""timestamp":1,"event":"update""#)).diagnostics.contains { $0.code == "missing-aps-key" && $0.pointer == "/aps/content-state" })
-        let end = lint(body(#""timestamp":1,"event":"end","dismissal-date":1795003600"#))
+        #expect(lint(body(#""timestamp":1795000000,"event":"update""#)).diagnostics.contains { $0.code == "missing-aps-key" && $0.pointer == "/aps/content-state" })
+        let end = lint(body(#""timestamp":1795000000,"event":"end","dismissal-date":1795003600"#))
         #expect(!end.hasErrors)
         #expect(end.appDecodes)
     }
 
     @Test func startNeedsAttributesTypeAttributesAndAlert() {
-        let result = lint(body(#""timestamp":1,"event":"start","content-state":{}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"start","content-state":{}"#))
         let pointers = result.diagnostics.filter { $0.code == "missing-aps-key" }.map(\.pointer)
         #expect(pointers == ["/aps/attributes-type", "/aps/attributes", "/aps/alert"])
     }
 
     @Test func startIsCheckedAgainstTheSchemasAttributes() throws {
-        let result = lint(body(#""timestamp":1,"event":"start","content-state":{},"attributes-type":"ScoreAttrs","attributes":{"teamA":"A"},"alert":{"title":"Go","body":1}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"start","content-state":{},"attributes-type":"ScoreAttrs","attributes":{"teamA":"A"},"alert":{"title":"Go","body":1}"#))
         #expect(result.diagnostics.contains { $0.code == "attributes-type-mismatch" && $0.message.contains("ScoreAttributes") })
         let missing = try #require(result.diagnostics.first { $0.code == "missing-required-key" })
         #expect(missing.scope == .attributes)
@@ -96,12 +97,12 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     @Test func cleanStartPasses() {
-        let result = lint(body(#""timestamp":1,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"Kick-off","body":{"loc-key":"K","loc-args":[]}},"input-push-token":1"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"Kick-off","body":{"loc-key":"K","loc-args":[]}},"input-push-token":1"#))
         #expect(!result.hasErrors, "\(result.diagnostics)")
     }
 
     @Test func broadcastCannotStart() {
-        let start = #""timestamp":1,"event":"start","content-state":{},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}"#
+        let start = #""timestamp":1795000000,"event":"start","content-state":{},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}"#
         #expect(lint(body(start), broadcast: true).diagnostics.contains { $0.code == "broadcast-start" })
         #expect(!lint(body(start)).diagnostics.contains { $0.code == "broadcast-start" })
     }
@@ -109,7 +110,7 @@ func body(_ aps: String, extra: String = "") -> String {
     @Test func heuristicsAreWarnings() throws {
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"startsAt":1795000000},"dismissal-date":1795003600,"stale-date":1794000000,"sound":"x""#))
         let codes = Dictionary(grouping: result.diagnostics, by: \.code)
-        for code in ["unix-date-in-date-field", "dismissal-date-outside-end", "stale-date-before-timestamp", "unknown-aps-key"] {
+        for code in ["unix-date-in-date-field", "dismissal-date-outside-end", "stale-date-before-timestamp", "no-effect-aps-key"] {
             let finding = try #require(codes[code]?.first, "\(code)")
             #expect(finding.severity == .warning)
         }
@@ -118,16 +119,113 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!result.hasErrors)
     }
 
-    @Test func inputPushKeysAreChecked() {
-        #expect(lint(body(#""timestamp":1,"event":"end","input-push-token":2"#)).diagnostics.contains { $0.code == "invalid-aps-value" })
-        #expect(lint(body(#""timestamp":1,"event":"end","input-push-channel":"not base64!""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
-        let both = lint(body(#""timestamp":1,"event":"end","input-push-token":1,"input-push-channel":"dGVzdA==""#))
-        #expect(both.diagnostics.map(\.code) == ["input-push-conflict"])
+    static let start = #""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}"#
+
+    @Test func inputPushKeysAreCheckedOnStart() throws {
+        let token = lint(body(Self.start + #","input-push-token":2"#))
+        #expect(token.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-aps-value"])
+        #expect(!lint(body(Self.start + #","input-push-channel":"not base64!""#)).appDecodes)
+        let both = lint(body(Self.start + #","input-push-token":1,"input-push-channel":"dGVzdA==""#))
+        let conflict = try #require(both.diagnostics.first { $0.severity > .info })
+        #expect(both.diagnostics.filter { $0.severity > .info }.map(\.code) == ["input-push-conflict"])
+        #expect(conflict.message.contains("on one start"))
+    }
+
+    /// The device ignores a start's keys on update and end: one warning per key that names the
+    /// event, and nothing about their values, however wrong.
+    @Test(arguments: ["update", "end"])
+    func startOnlyKeysAreIgnoredOutsideStart(event: String) throws {
+        let keys = #""attributes-type":"OtherAttributes","attributes":{"teamA":1},"input-push-token":2,"input-push-channel":"dGVzdA==""#
+        let result = lint(body(#""timestamp":1795000000,"event":"\#(event)","content-state":{"score":"1-0"},"# + keys))
+        #expect(result.diagnostics.filter { $0.severity > .info }.map(\.code) == Array(repeating: "start-only-key", count: 4))
+        #expect(result.diagnostics.filter { $0.severity > .info }.map(\.pointer) == [
+            "/aps/attributes-type", "/aps/attributes", "/aps/input-push-token", "/aps/input-push-channel",
+        ])
+        let first = try #require(result.diagnostics.first { $0.code == "start-only-key" })
+        #expect(first.message == "attributes-type only counts on start; the device ignores it on this \(event): leave it out")
+        #expect(first.severity == .warning)
+        #expect(result.appDecodes)
+    }
+
+    @Test func startWhoseAttributesFailStartsNothing() throws {
+        let result = lint(body(#""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A"},"alert":{"title":"t","body":"b"}"#))
+        let missing = try #require(result.diagnostics.first { $0.code == "missing-required-key" })
+        #expect(missing.scope == .attributes)
+        #expect(missing.message == "required key 'teamB' is missing; the activity does not start")
+        #expect(!result.appDecodes)
+    }
+
+    @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
+        let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
+        let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })
+        #expect(error.message.hasSuffix("so the activity does not start"), "\(error.message)")
+        let end = lint(body(#""timestamp":1795000000,"event":"end","content-state":{"period":9}"#))
+        #expect(end.diagnostics.first { $0.code == "out-of-range" }?.message.hasSuffix("so the app drops this end") == true)
+    }
+
+    @Test func knownAPNsKeysGetTheirOwnFix() throws {
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{},"sound":"default","badge":1,"content-available":1,"events":"update","start-date":1"#))
+        let byPointer = Dictionary(uniqueKeysWithValues: result.diagnostics.filter { $0.severity == .warning }.map { ($0.pointer ?? "", $0) })
+        #expect(byPointer["/aps/sound"]?.code == "no-effect-aps-key")
+        #expect(byPointer["/aps/sound"]?.message.contains(#"move it into the alert"#) == true)
+        #expect(byPointer["/aps/badge"]?.code == "no-effect-aps-key")
+        #expect(byPointer["/aps/content-available"]?.code == "no-effect-aps-key")
+        #expect(byPointer["/aps/events"]?.code == "unknown-aps-key")
+        #expect(byPointer["/aps/events"]?.message.hasSuffix("did you mean 'event'?") == true)
+        #expect(byPointer["/aps/start-date"]?.message == "aps key 'start-date' is not an APNs key; APNs and the device ignore it (data for the app belongs beside aps)")
+    }
+
+    @Test func typosAreOneEditOrACaseAway() {
+        #expect(APSKeys.isTypo("events", of: "event"))
+        #expect(APSKeys.isTypo("evnt", of: "event"))
+        #expect(APSKeys.isTypo("evant", of: "event"))
+        #expect(APSKeys.isTypo("stale_date", of: "stale-date"))
+        #expect(APSKeys.isTypo("contentState", of: "content-state"))
+        #expect(!APSKeys.isTypo("start-date", of: "stale-date"))
+        #expect(!APSKeys.isTypo("event", of: "event"))
+        #expect(!APSKeys.isTypo("vent", of: "events"))
+    }
+
+    @Test func oldTimestampsAreIgnoredOnUpdateAndEnd() throws {
+        let update = lint(body(#""timestamp":1168364460,"event":"update","content-state":{}"#))
+        let old = try #require(update.diagnostics.first { $0.code == "timestamp-too-old" })
+        #expect(old.severity == .warning)
+        #expect(old.pointer == "/aps/timestamp")
+        #expect(old.position?.column == 21)
+        #expect(!lint(body(#""timestamp":1666569600,"event":"end""#)).diagnostics.contains { $0.code == "timestamp-too-old" })
+        #expect(lint(body(#""timestamp":1666569599,"event":"end""#)).diagnostics.contains { $0.code == "timestamp-too-old" })
+        let start = Self.start.replacingOccurrences(of: "1795000000", with: "1168364460")
+        #expect(!lint(body(start)).diagnostics.contains { $0.code == "timestamp-too-old" })
+    }
+
+    @Test func alertsAreObjectsWithTitleAndBody() {
+        func codes(_ alert: String, event: String = "start") -> [String] {
+            let aps = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":"# + alert)
+            return lint(body(aps.replacingOccurrences(of: #""event":"start""#, with: #""event":"\#(event)""#)))
+                .diagnostics.filter { $0.severity > .info && $0.code != "start-only-key" }.map(\.code)
+        }
+        #expect(codes(#""Kick-off""#) == ["string-alert"])
+        #expect(codes(#""Goal""#, event: "update") == ["string-alert"])
+        #expect(codes("{}") == ["incomplete-alert"])
+        #expect(codes(#"{"sound":"default"}"#) == ["incomplete-alert"])
+        #expect(codes(#"{"title":"t","body":""}"#) == ["incomplete-alert"])
+        #expect(codes(#"{"title":{"loc-key":"T"},"body":{"loc-key":"B","loc-args":["A"]}}"#) == [])
+        #expect(codes("{}", event: "update") == [])
+        #expect(codes("1") == ["invalid-aps-value"])
+    }
+
+    @Test func bytesThatAreNotJSONGetOnlyTheirSyntaxError() {
+        for text in [#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":7,"x":1"#, "[", #"{"aps":{"event":"update"},}"#] {
+            let result = lint(text)
+            #expect(result.diagnostics.map(\.code) == ["json-syntax"], "\(text)")
+            #expect(result.diagnostics.first?.pointer == nil)
+            #expect(!result.appDecodes)
+        }
     }
 
     @Test func relevanceScoreMustBeANumber() {
-        #expect(!lint(body(#""timestamp":1,"event":"end","relevance-score":250.5"#)).hasErrors)
-        #expect(lint(body(#""timestamp":1,"event":"end","relevance-score":"high""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
+        #expect(!lint(body(#""timestamp":1795000000,"event":"end","relevance-score":250.5"#)).hasErrors)
+        #expect(lint(body(#""timestamp":1795000000,"event":"end","relevance-score":"high""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
     }
 
     @Test func bodyWithoutAPSIsReported() {
@@ -137,7 +235,7 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     @Test func duplicateAPSKeysAreWarnings() {
-        let result = lint(body(#""timestamp":1,"event":"end","event":"start""#))
+        let result = lint(body(#""timestamp":1795000000,"event":"end","event":"start""#))
         #expect(result.diagnostics.map(\.code) == ["duplicate-key"])
         #expect(result.event == "end")
     }
@@ -150,21 +248,34 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!result.appDecodes)
     }
 
-    @Test func strictClientVerdictIsPartOfLint() {
-        let result = lint(body(#""timestamp":1,"event":"update","content-state":{"scoreA":1}"#), version: 1)
-        #expect(result.diagnostics.contains { $0.code == "missing-required-key" })
-        #expect(result.diagnostics.contains { $0.code == "strict-decode-failure" })
+    @Test func strictClientVerdictIsPartOfLint() throws {
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}"#), version: 1)
+        let strict = try #require(result.diagnostics.first { $0.code == "strict-decode-failure" })
+        #expect(strict.message == "key 'minute' is missing; the app decodes with synthesized Codable, which fails on it, so the app drops this update")
+        #expect(!result.appDecodes)
+    }
+
+    /// One cause, one error: a key both decoders miss is one `missing-required-key`.
+    @Test func strictVerdictJoinsTheErrorItRepeats() throws {
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"scoreA":1}"#), version: 1)
+        #expect(result.diagnostics.filter { $0.severity == .error }.map(\.code) == ["missing-required-key"])
+        let error = try #require(result.diagnostics.first { $0.code == "missing-required-key" })
+        #expect(error.message.contains("synthesized Codable"))
         #expect(!result.appDecodes)
     }
 
     @Test func allVersionsSaysWhichAppVersionsDrop() {
-        let bytes = Array(body(#""timestamp":1,"event":"update","content-state":{"scoreA":1}"#).utf8)
+        let bytes = Array(body(#""timestamp":1795000000,"event":"update","content-state":{"scoreA":1}"#).utf8)
         let (results, diagnostics) = PayloadValidator.validateAllVersions(scoreSchema, bytes, file: "p.json")
         #expect(results.map(\.version) == [1, 2])
         #expect(results.map(\.result.appDecodes) == [false, true])
         let dropped = diagnostics.filter { $0.code == "dropped-by-version" }
         #expect(dropped.count == 1)
-        #expect(dropped.first?.message.hasPrefix("app version 1 drops this update") == true)
+        #expect(dropped.first?.message == "app version 1: the app drops this update; first error: missing-required-key at /score in the content-state")
+        for diagnostic in diagnostics where diagnostic.scope != .envelope {
+            #expect(diagnostic.message.hasPrefix("app version "), "\(diagnostic.message)")
+            #expect(!diagnostic.message.dropFirst(12).contains("app version"), "\(diagnostic.message)")
+        }
     }
 }
 
@@ -175,13 +286,13 @@ func body(_ aps: String, extra: String = "") -> String {
             Field(name: "subtitle", type: .string, defaultValue: .string(""), aliases: ["subTitle"]),
         ])])
         let validator = try PayloadValidator(schema: schema)
-        let text = body(#""timestamp":1,"event":"update","content-state":{"t\u0069tle":"a","subTitle":"b","x/y":1,"title":"c"}"#)
+        let text = body(#""timestamp":1795000000,"event":"update","content-state":{"t\u0069tle":"a","subTitle":"b","x/y":1,"title":"c"}"#)
         let result = validator.validate(Array(text.utf8))
         #expect(result.budget.fields.map(\.name) == ["title", "subTitle", "x/y", "title"])
     }
 
     @Test func measuresBodyContentStateAndFields() throws {
-        let text = body(#""timestamp":1,"event":"update","content-state":{"score":"2-1","ratio":1.91,"note":"a/b"}"#)
+        let text = body(#""timestamp":1795000000,"event":"update","content-state":{"score":"2-1","ratio":1.91,"note":"a/b"}"#)
         let result = lint(text)
         #expect(result.budget.body == text.utf8.count)
         #expect(result.budget.limit == 4096)
@@ -206,7 +317,7 @@ func body(_ aps: String, extra: String = "") -> String {
 
     @Test func overBudgetBodyIsAnErrorNamingTheLimit() throws {
         let big = String(repeating: "x", count: 5000)
-        let result = lint(body(#""timestamp":1,"event":"update","content-state":{"note":"\#(big)"}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(big)"}"#))
         let finding = try #require(result.diagnostics.first { $0.code == "over-budget" })
         #expect(finding.message.contains("4096"))
         #expect(finding.message.contains("note"))
@@ -218,7 +329,7 @@ func body(_ aps: String, extra: String = "") -> String {
 
     @Test func broadcastLimitIs5120() {
         let note = String(repeating: "x", count: 4200)
-        let text = body(#""timestamp":1,"event":"update","content-state":{"note":"\#(note)"}"#)
+        let text = body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(note)"}"#)
         #expect(lint(text).diagnostics.contains { $0.code == "over-budget" })
         #expect(!lint(text, broadcast: true).diagnostics.contains { $0.code == "over-budget" })
     }
@@ -230,13 +341,13 @@ func body(_ aps: String, extra: String = "") -> String {
             Field(name: "r", type: .array(items: Field(name: "", type: .double)), defaultValue: .array([])),
         ])])
         let validator = try PayloadValidator(schema: schema)
-        let result = validator.validate(Array(body(#""timestamp":1,"event":"update","content-state":{"r":[\#(ratios)]}"#).utf8))
+        let result = validator.validate(Array(body(#""timestamp":1795000000,"event":"update","content-state":{"r":[\#(ratios)]}"#).utf8))
         #expect(!result.diagnostics.contains { $0.code == "over-budget" })
         #expect(result.diagnostics.contains { $0.code == "reencoded-over-budget" })
     }
 
     @Test func measuresWithoutASchema() throws {
-        let text = body(#""timestamp":1,"event":"update","content-state":{"a":1.91,"b":"x/y","c":[1,2]}"#)
+        let text = body(#""timestamp":1795000000,"event":"update","content-state":{"a":1.91,"b":"x/y","c":[1,2]}"#)
         let budget = try Array(text.utf8).withUnsafeBytes { bytes throws(JSONError) in try ByteBudget.measure(body: bytes) }
         #expect(budget.body == text.utf8.count)
         #expect(budget.fields.map(\.name) == ["a", "b", "c"])
@@ -247,14 +358,14 @@ func body(_ aps: String, extra: String = "") -> String {
 @Suite struct UnixDateHeuristicTests {
     @Test func hugeDateValuesDoNotTrap() throws {
         for value in ["1e300", "1.7976931348623157e308", "9223372036854775807", "1e19"] {
-            let result = lint(body(#""timestamp":1,"event":"update","content-state":{"startsAt":\#(value)}"#))
+            let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"startsAt":\#(value)}"#))
             let finding = try #require(result.diagnostics.first { $0.code == "unix-date-in-date-field" })
             #expect(finding.message.contains("far in the future"))
         }
     }
 
     @Test func millisecondsAreConvertedToSecondsInTheHint() throws {
-        let result = lint(body(#""timestamp":1,"event":"update","content-state":{"startsAt":1795000000000}"#))
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"startsAt":1795000000000}"#))
         let finding = try #require(result.diagnostics.first { $0.code == "unix-date-in-date-field" })
         #expect(finding.message.contains("send 816692800"))
     }

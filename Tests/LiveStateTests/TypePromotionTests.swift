@@ -6,6 +6,7 @@ import Testing
         switch TypePromotion.classify(writer: Field(name: "x", type: writer), reader: Field(name: "x", type: reader, maxItems: readerMaxItems)) {
         case .same: "same"
         case .compatible: "compatible"
+        case .epochChanged: "epoch-changed"
         case .narrowed: "narrowed"
         case .incompatible: "incompatible"
         }
@@ -14,13 +15,19 @@ import Testing
     @Test func numbersPromoteTowardDoubleOnly() {
         #expect(classify(.int, .double) == "compatible")
         #expect(classify(.double, .int) == "narrowed")
-        #expect(classify(.int, .date) == "compatible")
+        #expect(classify(.int, .date) == "epoch-changed")
         #expect(classify(.date, .int) == "narrowed")
     }
 
-    @Test func dateAndDoubleAreTheSameJSONNumber() {
-        #expect(classify(.date, .double) == "compatible")
-        #expect(classify(.double, .date) == "compatible")
+    @Test func dateAndNumberAreTheSameJSONNumberInAnotherEpoch() {
+        #expect(classify(.date, .double) == "epoch-changed")
+        #expect(classify(.double, .date) == "epoch-changed")
+        #expect(classify(.int, .date) == "epoch-changed")
+        guard case .narrowed(let why) = TypePromotion.classify(writer: Field(name: "x", type: .date), reader: Field(name: "x", type: .int)) else {
+            Issue.record("date → int is narrowed")
+            return
+        }
+        #expect(why.contains("31 years"))
     }
 
     @Test func urlAndStringAreTheSameJSONStringButAStringNeedNotBeAURL() {

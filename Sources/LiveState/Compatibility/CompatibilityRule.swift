@@ -194,9 +194,20 @@ extension CompatibilityRule {
         id: "type-changed-compatible", defaultSeverity: .info,
         summary: "the type changed, but every JSON value the writer sends decodes in the reader",
         reasoning: """
-            The JSON promotion table: an int is a valid double or date; date and double are the same \
-            JSON number (seconds since 2001-01-01 for a date); url and a string enum are JSON strings \
-            a string reader takes; an int enum is an int. Check that the meaning did not change.
+            The JSON promotion table: an int is a valid double; url and a string enum are JSON strings \
+            a string reader takes; an int enum is an int. Check that the meaning did not change. (A \
+            date read as a number, or a number as a date, is date-epoch-changed.)
+            """)
+
+    /// A date became a number, or a number a date: the same JSON number in another epoch.
+    public static let dateEpochChanged = CompatibilityRule(
+        id: "date-epoch-changed", defaultSeverity: .warning,
+        summary: "a date became a double or int, or a number became a date: every value decodes, 31 years off",
+        reasoning: """
+            A date field is a JSON number of seconds since 2001-01-01 (Foundation's default Date \
+            coding); a double or int field usually holds UNIX seconds, since 1970. The value decodes \
+            either way, so nothing is dropped, but an app that reads the other epoch shows a time \
+            978307200 seconds (31 years) off. Convert where the app reads the value, or keep the type.
             """)
 
     /// The field's type changed, and only some values the writer sends decode.
@@ -318,7 +329,7 @@ extension CompatibilityRule {
         fieldRemovedDefaulted, fieldRemovedRequired, fieldRemovedStrictClient, fieldRemovedIgnored,
         fieldRenamedAliasKnown, fieldRenamedAliasUnknown,
         fieldMadeRequired, fieldMadeOptional, strictClientOmittableKey, defaultChanged,
-        typeChangedCompatible, typeNarrowed, typeChanged,
+        typeChangedCompatible, dateEpochChanged, typeNarrowed, typeChanged,
         enumValueAddedWithFallback, enumValueAddedWithoutFallback,
         enumValueRemovedWithFallback, enumValueRemovedWithoutFallback,
         constraintTightened, constraintLoosened,

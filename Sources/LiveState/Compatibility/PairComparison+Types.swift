@@ -13,6 +13,12 @@ extension PairComparison {
                    "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber); \(why), so every value decodes",
                    at: place)
             compareConstraints(reader: reader, writer: writer, at: place)
+        case .epochChanged(let why):
+            report(.dateEpochChanged, .warning,
+                   "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): every value decodes, but \(why); "
+                   + "convert where the app reads it, or keep the type",
+                   at: place)
+            compareConstraints(reader: reader, writer: writer, at: place)
         case .narrowed(let why):
             let reaction = invalidReaction(of: reader, at: place)
             if !isStrict, reader.fallback != nil, case .enumeration = reader.type {

@@ -4,11 +4,11 @@
 /// | writer → reader | result |
 /// |---|---|
 /// | same type | `same`: compare enum values, object fields, array items, constraints |
-/// | int → double, int → date, int enum → int/double/date | `compatible`: every integer is a valid number |
-/// | date ↔ double | `compatible`: the same JSON number |
+/// | int → double, int enum → int/double/date | `compatible`: every integer is a valid number |
+/// | date ↔ double, int → date | `epochChanged`: the same JSON number, another epoch (2001 against 1970) |
 /// | url → string, string enum → string | `compatible`: the same JSON string |
 /// | date-range → array of double/date (max-items ≥ 2) | `compatible`: `[lower, upper]` |
-/// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails |
+/// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
 /// | anything else (another JSON kind) | `incompatible` |
@@ -17,6 +17,9 @@ enum TypePromotion: Equatable {
     case same
     /// Every value the writer's type produces decodes in the reader's type.
     case compatible(String)
+    /// Every value decodes, but a date counts from 2001 and a number usually from 1970: the
+    /// reader is 31 years off.
+    case epochChanged(String)
     /// Some values the writer's type produces fail in the reader's type.
     case narrowed(String)
     /// No value the writer's type produces decodes in the reader's type.
@@ -36,10 +39,8 @@ enum TypePromotion: Equatable {
             return .same
         case (.int, .double):
             return .compatible("every int is a valid double")
-        case (.int, .date):
-            return .compatible("an int is a valid date (seconds since 2001-01-01)")
-        case (.double, .date), (.date, .double):
-            return .compatible("date and double are the same JSON number (a date is seconds since 2001-01-01)")
+        case (.int, .date), (.double, .date), (.date, .double):
+            return .epochChanged(Self.epochs)
         case (.enumeration(.integers), .int), (.enumeration(.integers), .double), (.enumeration(.integers), .date):
             return .compatible("an int enum's raw values are JSON integers")
         case (.url, .string):
@@ -65,8 +66,10 @@ enum TypePromotion: Equatable {
             default:
                 return .incompatible
             }
-        case (.double, .int), (.date, .int):
+        case (.double, .int):
             return .narrowed("an int rejects numbers with a fraction, such as 1.5")
+        case (.date, .int):
+            return .narrowed("an int rejects numbers with a fraction, such as 1.5, and " + Self.epochs)
         case (.double, .enumeration(.integers)), (.date, .enumeration(.integers)), (.int, .enumeration(.integers)):
             return .narrowed("only the enum's listed raw values decode")
         case (.string, .url), (.enumeration(.strings), .url):
@@ -77,6 +80,10 @@ enum TypePromotion: Equatable {
             return .incompatible
         }
     }
+
+    /// Why a date read as a number, or a number as a date, is 31 years off.
+    static let epochs = "a date counts seconds since 2001-01-01 while a number field usually holds UNIX seconds "
+        + "(since 1970): the same JSON number reads 31 years off (978307200 seconds)"
 
     /// The JSON kind a type is written as, for messages: `a JSON string`, `a JSON number`, …
     static func jsonKind(_ type: FieldType) -> String {

@@ -198,13 +198,13 @@ public struct ContentStateDecoder: Sendable {
             try context.reader.finish()
             var strictFailure: Diagnostic?
             if isStrict, let problem = decoded.strictProblem {
-                strictFailure = problem.strictFailure(
-                    version: version.version, file: file, position: context.reader.position(of: problem.offset))
+                strictFailure = problem.strictFailure(file: file, position: context.reader.position(of: problem.offset))
             }
             return DecodeResult(state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict)
         } catch {
-            context.diagnostics.append(Self.diagnostic(for: error, file: file, pointer: context.path.isEmpty ? nil : context.pointer()))
-            return DecodeResult(state: nil, diagnostics: context.diagnostics, isStrictClient: isStrict)
+            // Bytes that are not JSON are refused whole: what was read before the error says nothing.
+            let failure = Self.diagnostic(for: error, file: file, pointer: context.path.isEmpty ? nil : context.pointer())
+            return DecodeResult(state: nil, diagnostics: [failure], isStrictClient: isStrict)
         }
     }
 
@@ -235,11 +235,25 @@ final class DecodeProblem {
     }
 
     /// The `strict-decode-failure` verdict for a strict app version that fails on this problem.
-    func strictFailure(version: Int, file: String?, position: SourcePosition) -> Diagnostic {
+    func strictFailure(file: String?, position: SourcePosition, consequence: DeviceConsequence = .update) -> Diagnostic {
         Diagnostic(
             code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
-            message: "app version \(version) decodes with synthesized Codable and drops this update: \(message)",
+            message: "\(message); the app decodes with synthesized Codable, which fails on it, so \(consequence.rawValue)",
             file: file, position: position, scope: .contentState, pointer: pointer)
+    }
+
+    /// Adds a strict app version's verdict to `findings`: as its own `strict-decode-failure`
+    /// error, or, when the tolerant decoder already rejects the same value, as a note on that
+    /// error, so that one cause makes one error.
+    static func add(strictFailure verdict: Diagnostic, to findings: inout [Diagnostic]) {
+        let rejecting: Set<String> = [DecodeCode.missingRequiredKey.rawValue, DecodeCode.wrongType.rawValue, DecodeCode.outOfRange.rawValue]
+        if let same = findings.firstIndex(where: {
+            $0.severity == .error && $0.scope == verdict.scope && $0.pointer == verdict.pointer && rejecting.contains($0.code)
+        }) {
+            findings[same].message += " (the app decodes with synthesized Codable, which fails on it too)"
+        } else {
+            findings.append(verdict)
+        }
     }
 }
 
@@ -275,6 +289,8 @@ struct DecodeContext {
     var spans: [MemberSpan]?
     /// Whether `date` values that look like UNIX seconds are reported.
     var flagsUnixDates = false
+    /// What the device does when the root object fails, the end of every message that says so.
+    var consequence = DeviceConsequence.update
     /// Lines counted so far, for the positions of findings (made in input order).
     var locator = SourcePosition.Locator()
     /// Why the value just decoded is invalid; set only when the decode returned `nil`.
@@ -541,7 +557,7 @@ struct DecodeContext {
             } else {
                 let name = fieldPlan.field.name
                 if isRoot {
-                    report(.missingRequiredKey, "required key '\(name)' is missing; the app drops this update",
+                    report(.missingRequiredKey, "required key '\(name)' is missing; \(consequence.rawValue)",
                            at: objectStart, pointer: pointer(appending: name))
                 }
                 if invalid == nil {
@@ -591,7 +607,7 @@ struct DecodeContext {
         }
         if isRoot {
             let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
-            report(problem.kind, "\(reason); \(policy), so the app drops this update", at: problem.offset, pointer: here)
+            report(problem.kind, "\(reason); \(policy), so \(consequence.rawValue)", at: problem.offset, pointer: here)
         }
         return nil
     }

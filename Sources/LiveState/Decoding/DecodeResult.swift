@@ -38,10 +38,12 @@ public struct DecodeResult: Sendable, Hashable {
         return strictFailure == nil && !diagnostics.contains { unreadable.contains($0.code) }
     }
 
-    /// Every diagnostic, with the strict verdict last.
+    /// Every diagnostic, with the strict verdict last, or told within the error it repeats.
     public var allDiagnostics: [Diagnostic] {
         guard let strictFailure else { return diagnostics }
-        return diagnostics + [strictFailure]
+        var all = diagnostics
+        DecodeProblem.add(strictFailure: strictFailure, to: &all)
+        return all
     }
 
     /// Whether any diagnostic is an error.

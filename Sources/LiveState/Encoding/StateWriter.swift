@@ -4,7 +4,7 @@
 ///
 /// Each `write` also returns how many bytes more the device's re-encoding of what it wrote
 /// may take (`ByteBudget.deviceWorstCase` minus the bytes written): one per `/`, and the
-/// extra digits of every non-integral number at 17 significant digits.
+/// extra digits of every non-integral number as Darwin prints it (`%.17g`).
 ///
 /// A writer made with `init(capacity:)` owns its buffer, and its owner calls `release()`
 /// exactly once, after taking the bytes. `writingArray(capacity:_:)` lends one a new array's

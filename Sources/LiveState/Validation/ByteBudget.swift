@@ -1,10 +1,12 @@
+import Foundation
+
 /// The byte budget of one APNs body: what it weighs as sent, what its content-state weighs,
 /// and what the device's re-encoding of the state may weigh.
 ///
 /// APNs refuses a body over 4096 bytes (5120 for a broadcast push) with 413. The device
 /// re-encodes the decoded state with Foundation and drops an update whose encoding passes
 /// 4096 bytes; Foundation may write a double such as `1.91` as `1.9099999999999999` and `/`
-/// as `\/`, so the worst case counts every non-integer number at 17 significant digits and
+/// as `\/`, so the worst case counts every non-integer number as Darwin prints it (`%.17g`) and
 /// every `/` escaped.
 public struct ByteBudget: Sendable, Hashable {
     /// The largest body APNs accepts for a Live Activity push.
@@ -128,7 +130,7 @@ public struct ByteBudget: Sendable, Hashable {
         if let deviceWorstCase, deviceWorstCase > Self.contentStateLimit {
             found.append(Diagnostic(
                 code: ValidationCode.reencodedOverBudget.rawValue, severity: .error,
-                message: "the device may re-encode this state to \(deviceWorstCase) bytes (numbers at 17 significant digits, '/' escaped), over its limit of \(Self.contentStateLimit)",
+                message: "the device may re-encode this state to \(deviceWorstCase) bytes (numbers as Darwin prints them, %.17g, '/' escaped), over its limit of \(Self.contentStateLimit); the app drops this push",
                 file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
         }
         return found
@@ -137,7 +139,7 @@ public struct ByteBudget: Sendable, Hashable {
     // MARK: - The device's re-encoding
 
     /// The most bytes Foundation's `JSONEncoder` may write for `value` on the device: compact,
-    /// `/` escaped as `\/`, every non-integer number at 17 significant digits.
+    /// `/` escaped as `\/`, every non-integer number as `%.17g` prints it.
     /// - Parameter value: A decoded state.
     /// - Returns: The worst-case size in bytes.
     public static func deviceWorstCase(_ value: Value) -> Int {
@@ -202,31 +204,20 @@ public struct ByteBudget: Sendable, Hashable {
         }
     }
 
-    /// The length of a number written the widest way Foundation may write it: integral values
-    /// within ±2^53 as integers; everything else at 17 significant digits.
+    /// The length of a number as the device's Foundation may write it: integral values within
+    /// ±2^53 as integers; every other number as Darwin prints it with `%.17g`, so that a value
+    /// binary holds exactly keeps its short form (`0.5`, `2.5`) and one it does not takes 17
+    /// significant digits (`1.91` is `1.9099999999999999`).
     static func worstCaseNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
-        let sign = double < 0 ? 1 : 0
         let magnitude = double.magnitude
         if magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 {
-            return sign + decimalDigits(Int(magnitude))
+            return (double < 0 ? 1 : 0) + decimalDigits(Int(magnitude))
         }
-        // The decimal exponent: x = d.ddd × 10^exponent.
-        var exponent = 0
-        var scaled = magnitude
-        while scaled >= 10 { scaled /= 10; exponent += 1 }
-        while scaled < 1 { scaled *= 10; exponent -= 1 }
-        if exponent < -4 || exponent >= 17 {
-            // d.dddddddddddddddde-XX
-            let exponentDigits = exponent.magnitude >= 100 ? 3 : 2
-            return sign + 18 + 2 + exponentDigits
+        // "%.17g" never needs more than 24 bytes ("-1.2345678901234567e-308").
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            Int(withVaList([double]) { vsnprintf(buffer.baseAddress, buffer.count, "%.17g", $0) })
         }
-        if exponent < 0 {
-            // 0.000ddddddddddddddddd
-            return sign + 2 + (-exponent - 1) + 17
-        }
-        // ddd.dddddddddddddd
-        return sign + 18
     }
 
     static func decimalDigits(_ int: Int) -> Int {

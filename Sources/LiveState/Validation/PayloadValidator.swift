@@ -50,7 +50,17 @@ public struct PayloadValidator: Sendable {
     ///   - options: What to check.
     /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
     public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
-        decoder = try ContentStateDecoder(schema: schema, version: version, options: options.scan)
+        self.init(decoder: try ContentStateDecoder(schema: schema, version: version, options: options.scan), options: options)
+    }
+
+    /// Creates a validator that reads the content-state with `decoder`, for its schema version.
+    /// - Parameters:
+    ///   - decoder: The decoder; its scan options give way to `options.scan`.
+    ///   - options: What to check.
+    public init(decoder: ContentStateDecoder, options: Options = .init()) {
+        var decoder = decoder
+        decoder.options = options.scan
+        self.decoder = decoder
         self.options = options
         attributesPlan = ObjectPlan(fields: decoder.version.attributes)
     }
@@ -107,23 +117,39 @@ public struct PayloadValidator: Sendable {
             (validator.decoder.version.version, validator.validate(bytes, file: file))
         }
         guard let newest = results.last else { return (results, []) }
-        var diagnostics = newest.result.diagnostics
-        var seen = Set(diagnostics)
-        for (version, result) in results.dropLast() {
-            for diagnostic in result.diagnostics where diagnostic.severity == .error && diagnostic.scope != .envelope {
-                var tagged = diagnostic
-                tagged.message = "app version \(version): " + diagnostic.message
-                if seen.insert(tagged).inserted { diagnostics.append(tagged) }
+        // The envelope is read alike by every version: its findings once, as they are. What
+        // depends on the version (the content-state's and attributes' findings) is told for
+        // each version that has it, every message starting "app version N: ": all of the
+        // newest version's, the errors of older ones.
+        var diagnostics: [Diagnostic] = []
+        for (version, result) in results.reversed() {
+            for diagnostic in result.diagnostics where diagnostic.scope != .envelope || version == newest.version {
+                if diagnostic.scope == .envelope {
+                    diagnostics.append(diagnostic)
+                } else if version == newest.version || diagnostic.severity == .error {
+                    var tagged = diagnostic
+                    tagged.message = "app version \(version): " + diagnostic.message
+                    diagnostics.append(tagged)
+                }
             }
         }
-        for (version, result) in results where !result.appDecodes {
+        for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
             let reason = result.diagnostics.first { $0.severity == .error }
+            let consequence = DeviceConsequence(event: result.event, broadcast: validator.options.broadcast)
+            let cause = reason.map { "; first error: \($0.code) at \(place(of: $0))" }
             diagnostics.append(Diagnostic(
                 code: ValidationCode.droppedByVersion.rawValue, severity: .error,
-                message: "app version \(version) drops this update" + (reason.map { ": \($0.message)" } ?? ""),
+                message: "app version \(version): \(consequence.rawValue)" + (cause ?? ""),
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)
+    }
+
+    /// Where a finding is, for a message: `/aps/timestamp`, `/eta in the content-state`.
+    private static func place(of finding: Diagnostic) -> String {
+        let pointer = finding.pointer.map { $0.isEmpty ? "the root" : $0 } ?? "the body"
+        guard let scope = finding.scope, scope != .envelope else { return pointer }
+        return "\(pointer) in the \(scope.rawValue)"
     }
 }
 
@@ -175,12 +201,29 @@ private struct EnvelopeWalk {
     var staleDate: (value: Int, offset: Int)?
     var dismissalDate: Int?
     var contentState: (start: Int, end: Int, decoded: Decoded)?
-    var attributesType: Int?
-    var hasAttributes = false
-    var hasAlert = false
+    /// The wording the content-state's findings were made with: the event's, when it came first.
+    var contentStateConsequence = DeviceConsequence.update
+    var alert: Alert?
     var inputPushToken: Int?
     var inputPushChannel: Int?
     var spans: [DecodeContext.MemberSpan] = []
+    /// The keys only a start uses (`attributes`, `attributes-type`, `input-push-token`,
+    /// `input-push-channel`), each with its key's offset, in input order.
+    var startOnlyKeys: [(name: String, offset: Int)] = []
+    /// Whether the start's attributes decode; `nil` when the body has none.
+    var attributesDecode: Bool?
+    /// The findings about the values of start-only keys, the attributes' included: they count
+    /// only when the push is a start, since on update and end the device ignores those keys.
+    var startFindings: [Diagnostic] = []
+
+    /// What the `alert` value held.
+    struct Alert {
+        var offset: Int
+        var isObject = false
+        var isString = false
+        var hasTitle = false
+        var hasBody = false
+    }
 
     init(validator: PayloadValidator, bytes: UnsafeRawBufferPointer, file: String?) {
         self.validator = validator
@@ -216,9 +259,18 @@ private struct EnvelopeWalk {
     // MARK: - Reporting
 
     mutating func report(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope = .envelope) {
-        diagnostics.append(Diagnostic(
+        diagnostics.append(finding(code, message, at: offset, pointer: pointer, scope: scope))
+    }
+
+    /// Reports a finding about the value of a key only a start uses: it counts if the push is a start.
+    mutating func reportForStart(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String) {
+        startFindings.append(finding(code, message, at: offset, pointer: pointer, scope: .envelope))
+    }
+
+    private func finding(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope) -> Diagnostic {
+        Diagnostic(
             code: code.rawValue, severity: code.severity, message: message, file: file,
-            position: SourcePosition.locate(offset: offset, in: bytes), scope: scope, pointer: pointer))
+            position: SourcePosition.locate(offset: offset, in: bytes), scope: scope, pointer: pointer)
     }
 
     private func matches(_ key: JSONString, _ reader: JSONReader, _ literal: StaticString) -> Bool {
@@ -304,6 +356,8 @@ private struct EnvelopeWalk {
                 let start = valueOffset
                 context.path.removeAll()
                 context.scope = .contentState
+                contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
+                context.consequence = contentStateConsequence
                 if let read = readInOnePass(at: start, depth: context.reader.depth) {
                     // Checked and made from a tape; the findings join the full decoder's.
                     context.diagnostics += read.diagnostics
@@ -318,12 +372,12 @@ private struct EnvelopeWalk {
                 context.spans = nil
                 contentState = (start, context.reader.offset, decoded)
             case "attributes":
-                hasAttributes = true
+                startOnlyKeys.append((name, keyOffset))
                 try readAttributes(&context, pointer: pointer)
             case "attributes-type":
+                startOnlyKeys.append((name, keyOffset))
                 try readAttributesType(&context, pointer: pointer)
             case "alert":
-                hasAlert = true
                 try readAlert(&context, pointer: pointer)
             case "relevance-score":
                 if try context.reader.peek() == .number {
@@ -336,36 +390,38 @@ private struct EnvelopeWalk {
                     try context.reader.skipValue()
                 }
             case "input-push-token":
+                startOnlyKeys.append((name, keyOffset))
                 inputPushToken = valueOffset
                 if try context.reader.peek() == .number, context.reader.integer(try context.reader.readNumber()) == 1 {
                     break
                 }
                 if context.reader.offset == valueOffset { try context.reader.skipValue() }
-                report(.invalidAPSValue, "input-push-token must be the number 1", at: valueOffset, pointer: pointer)
+                reportForStart(.invalidAPSValue, "input-push-token must be the number 1; the device makes no push token for this activity",
+                               at: valueOffset, pointer: pointer)
             case "input-push-channel":
+                startOnlyKeys.append((name, keyOffset))
                 inputPushChannel = valueOffset
                 if try context.reader.peek() == .string {
                     let channel = try context.reader.readString()
                     if !Self.isBase64(context.reader.string(channel)) {
-                        report(.invalidAPSValue, "input-push-channel must be a base64 channel id", at: valueOffset, pointer: pointer)
+                        reportForStart(.invalidAPSValue, "input-push-channel must be a base64 channel id; the activity joins no channel",
+                                       at: valueOffset, pointer: pointer)
                     }
                 } else {
                     try context.reader.skipValue()
-                    report(.invalidAPSValue, "input-push-channel must be a base64 string", at: valueOffset, pointer: pointer)
+                    reportForStart(.invalidAPSValue, "input-push-channel must be a base64 string; the activity joins no channel",
+                                   at: valueOffset, pointer: pointer)
                 }
             default:
-                report(.unknownAPSKey, "aps key '\(name)' is not used by Live Activity pushes; APNs ignores it (app data belongs beside aps)",
-                       at: keyOffset, pointer: pointer)
+                let (code, message) = APSKeys.otherKey(name)
+                report(code, message, at: keyOffset, pointer: pointer)
                 try context.reader.skipValue()
             }
         }
     }
 
     /// The `aps` keys of Live Activity pushes.
-    static let knownKeys: [StaticString] = [
-        "timestamp", "event", "content-state", "stale-date", "dismissal-date", "relevance-score", "alert",
-        "attributes-type", "attributes", "input-push-token", "input-push-channel",
-    ]
+    static let knownKeys = APSKeys.liveActivity
     /// The known keys' names and pointers, made once.
     static let knownNames = knownKeys.map(\.description)
     static let knownPointers = knownNames.map { JSONPointer.appending($0, to: "/aps") }
@@ -431,39 +487,56 @@ private struct EnvelopeWalk {
 
     private mutating func readAttributesType(_ context: inout DecodeContext, pointer: String) throws(JSONError) {
         let offset = context.reader.offset
-        attributesType = offset
         guard try context.reader.peek() == .string else {
             try context.reader.skipValue()
-            report(.invalidAPSValue, "attributes-type must be a string naming the ActivityAttributes type", at: offset, pointer: pointer)
+            reportForStart(.invalidAPSValue, "attributes-type must be a string naming the ActivityAttributes type; the activity does not start",
+                           at: offset, pointer: pointer)
             return
         }
         let name = context.reader.string(try context.reader.readString())
         if let expected = validator.decoder.schema.attributesType, name != expected {
-            report(.attributesTypeMismatch, "attributes-type '\(name)' is not the schema's '\(expected)'; the device starts no activity",
-                   at: offset, pointer: pointer)
+            reportForStart(.attributesTypeMismatch, "attributes-type '\(name)' is not the schema's '\(expected)'; the activity does not start",
+                           at: offset, pointer: pointer)
         }
     }
 
+    /// Decodes a start's static attributes like a content-state, with pointers relative to
+    /// them; the findings are kept for a start.
     private mutating func readAttributes(_ context: inout DecodeContext, pointer: String) throws(JSONError) {
         let offset = context.reader.offset
         guard try context.reader.peek() == .objectStart else {
             try context.reader.skipValue()
-            report(.invalidAPSValue, "attributes must be an object of the static attributes", at: offset, pointer: pointer)
+            attributesDecode = false
+            reportForStart(.invalidAPSValue, "attributes must be an object of the static attributes; the activity does not start",
+                           at: offset, pointer: pointer)
             return
         }
-        // The static attributes decode like a content-state, with pointers relative to them.
         let strict = context.strict
+        var outside: [Diagnostic] = []
+        swap(&outside, &context.diagnostics)
         context.strict = false
         context.scope = .attributes
+        context.consequence = .start
         context.path.removeAll()
-        _ = try context.decodeRoot(validator.attributesPlan)
+        attributesDecode = try context.decodeRoot(validator.attributesPlan).value != nil
         context.scope = .contentState
         context.strict = strict
+        swap(&outside, &context.diagnostics)
+        startFindings += outside
     }
 
     private mutating func readAlert(_ context: inout DecodeContext, pointer: String) throws(JSONError) {
         let offset = context.reader.offset
-        guard try context.reader.peek() == .objectStart else {
+        var found = Alert(offset: offset)
+        defer { alert = found }
+        switch try context.reader.peek() {
+        case .objectStart:
+            found.isObject = true
+        case .string:
+            found.isString = true
+            try context.reader.skipValue()
+            return
+        default:
             try context.reader.skipValue()
             report(.invalidAPSValue, "alert must be an object with title and body", at: offset, pointer: pointer)
             return
@@ -472,16 +545,21 @@ private struct EnvelopeWalk {
         while let key = try context.reader.nextKey() {
             let name = context.reader.string(key)
             let valueOffset = context.reader.offset
-            let token = try context.reader.peek()
             switch name {
             case "title", "body", "subtitle":
-                if token == .string || token == .objectStart {
-                    try context.reader.skipValue()
-                } else {
+                let token = try context.reader.peek()
+                let present: Bool
+                switch token {
+                case .string: present = !context.reader.string(try context.reader.readString()).isEmpty
+                case .objectStart: present = true; try context.reader.skipValue()
+                default:
+                    present = false
                     try context.reader.skipValue()
                     report(.invalidAPSValue, "alert \(name) must be a string or a {\"loc-key\", \"loc-args\"} object",
                            at: valueOffset, pointer: JSONPointer.appending(name, to: pointer))
                 }
+                if name == "title" { found.hasTitle = found.hasTitle || present }
+                if name == "body" { found.hasBody = found.hasBody || present }
             default:
                 try context.reader.skipValue()
             }
@@ -502,22 +580,27 @@ private struct EnvelopeWalk {
             return
         }
         if event.name != "end", contentState == nil {
-            report(.missingAPSKey, "an \(event.name) needs aps.content-state", at: apsStart, pointer: "/aps/content-state")
+            report(.missingAPSKey, "\(event.name == "start" ? "a start" : "an update") needs aps.content-state; "
+                   + DeviceConsequence(event: event.name, broadcast: validator.options.broadcast).rawValue,
+                   at: apsStart, pointer: "/aps/content-state")
         }
         if event.name == "start" {
-            if validator.options.broadcast {
-                report(.broadcastStart, "a broadcast push can update and end a Live Activity, never start one", at: event.offset, pointer: "/aps/event")
+            checkStart(event: event, apsStart: apsStart)
+        } else {
+            for key in startOnlyKeys {
+                report(.startOnlyKey, "\(key.name) only counts on start; the device ignores it on this \(event.name): leave it out",
+                       at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
             }
-            if attributesType == nil {
-                report(.missingAPSKey, "a start needs aps.attributes-type: \(validator.decoder.schema.attributesType ?? "the ActivityAttributes type name")",
-                       at: apsStart, pointer: "/aps/attributes-type")
+            if let timestamp, timestamp.value < Self.liveActivitiesRelease {
+                report(.timestampTooOld, "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(Self.liveActivitiesRelease)): "
+                       + "older than any activity's content, so the device ignores this \(event.name); send the current UNIX time in seconds",
+                       at: timestamp.offset, pointer: "/aps/timestamp")
             }
-            if !hasAttributes {
-                report(.missingAPSKey, "a start needs aps.attributes, the static attributes", at: apsStart, pointer: "/aps/attributes")
-            }
-            if !hasAlert {
-                report(.missingAPSKey, "a start needs aps.alert", at: apsStart, pointer: "/aps/alert")
-            }
+        }
+        if let alert, alert.isString {
+            report(.stringAlert, "a string alert is for ordinary notifications; Apple documents Live Activity alerts as objects, "
+                   + #"and Apple Watch shows their title and body: "alert": {"title": …, "body": …}"#,
+                   at: alert.offset, pointer: "/aps/alert")
         }
         if let dismissalDate, event.name != "end" {
             report(.dismissalDateOutsideEnd, "dismissal-date has no effect on \(event.name); it only counts on end", at: dismissalDate, pointer: "/aps/dismissal-date")
@@ -525,6 +608,33 @@ private struct EnvelopeWalk {
         if let staleDate, let timestamp, staleDate.value < timestamp.value {
             report(.staleDateBeforeTimestamp, "stale-date \(staleDate.value) is before timestamp \(timestamp.value): the activity is stale on arrival",
                    at: staleDate.offset, pointer: "/aps/stale-date")
+        }
+    }
+
+    /// The release of iOS 16.1, the first with Live Activities, in UNIX seconds (2022-10-24).
+    static let liveActivitiesRelease = 1_666_569_600
+
+    /// The rules of a start: the keys it needs, its attributes, its alert.
+    mutating func checkStart(event: (name: String, offset: Int), apsStart: Int) {
+        if validator.options.broadcast {
+            report(.broadcastStart, "a broadcast push can update and end a Live Activity, never start one", at: event.offset, pointer: "/aps/event")
+        }
+        let present = Set(startOnlyKeys.map(\.name))
+        if !present.contains("attributes-type") {
+            report(.missingAPSKey, "a start needs aps.attributes-type: \(validator.decoder.schema.attributesType ?? "the ActivityAttributes type name"); "
+                   + "the activity does not start", at: apsStart, pointer: "/aps/attributes-type")
+        }
+        if !present.contains("attributes") {
+            report(.missingAPSKey, "a start needs aps.attributes, the static attributes; the activity does not start", at: apsStart, pointer: "/aps/attributes")
+        }
+        diagnostics += startFindings
+        if let alert {
+            if alert.isObject, !(alert.hasTitle && alert.hasBody) {
+                report(.incompleteAlert, "a start's alert needs a non-empty title and body: the device shows them when the activity starts, "
+                       + "and Apple Watch shows only them", at: alert.offset, pointer: "/aps/alert")
+            }
+        } else {
+            report(.missingAPSKey, "a start needs aps.alert with title and body; the activity does not start", at: apsStart, pointer: "/aps/alert")
         }
         if let inputPushToken, inputPushChannel != nil {
             report(.inputPushConflict, "input-push-token and input-push-channel on one start: send one of them", at: inputPushToken, pointer: "/aps/input-push-token")
@@ -562,12 +672,22 @@ private struct EnvelopeWalk {
 
     /// `findings`: the content-state's and the attributes', taken from `context`.
     mutating func finish(failure: JSONError?, context: DecodeContext?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
-        var all = findings
-        all.append(contentsOf: diagnostics)
         if let failure {
-            all.append(Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
-                                  position: failure.position, scope: .envelope, pointer: nil))
+            // APNs refuses bytes that are not JSON: that is the one finding, whatever came before it.
+            let only = Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
+                                  position: failure.position, scope: .envelope, pointer: nil)
+            return ValidationResult(diagnostics: [only], state: nil, event: nil, appDecodes: false,
+                                    budget: ByteBudget(limit: limit, body: bytes.count))
         }
+        var all = findings
+        let consequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
+        if consequence != contentStateConsequence {
+            // The content-state came before the event: its findings are worded for the event now known.
+            for index in all.indices where all[index].scope == .contentState && all[index].severity == .error {
+                all[index].message = consequence.reword(all[index].message, from: contentStateConsequence)
+            }
+        }
+        all.append(contentsOf: diagnostics)
         // In input order; findings at one offset keep the order they were made in. A few
         // findings are put in order in place (a stable insertion sort, no allocation); many
         // with a stable sort.
@@ -594,7 +714,7 @@ private struct EnvelopeWalk {
         let decoder = validator.decoder
         var state: Value?
         var strictFailure: Diagnostic?
-        if failure == nil, let contentState, let context {
+        if let contentState, let context {
             state = contentState.decoded.value
             budget.contentState = contentState.end - contentState.start
             if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
@@ -608,23 +728,22 @@ private struct EnvelopeWalk {
             }
             if decoder.isStrict, let problem = contentState.decoded.strictProblem {
                 strictFailure = problem.strictFailure(
-                    version: decoder.version.version, file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes))
+                    file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
         }
-        // Past the input limit the bytes may have been cut short, so the sizes mean nothing.
-        if failure?.kind != .limit {
-            all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
-        }
-        if let strictFailure { all.append(strictFailure) }
+        all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
+        if let strictFailure { DecodeProblem.add(strictFailure: strictFailure, to: &all) }
 
         let stateDecodes: Bool
         if decoder.isStrict {
-            stateDecodes = failure == nil && contentState != nil && strictFailure == nil
+            stateDecodes = contentState != nil && strictFailure == nil
                 && !Self.contains(all) { $0.pointee.code == DecodeCode.notAnObject.rawValue }
         } else {
             stateDecodes = state != nil
         }
-        let applies = (stateDecodes || (event?.name == "end" && contentState == nil && failure == nil))
+        // A start whose attributes fail starts nothing.
+        let attributesHold = event?.name != "start" || attributesDecode != false
+        let applies = (stateDecodes || (event?.name == "end" && contentState == nil)) && attributesHold
             && budget.headroom >= 0 && !Self.contains(all) { $0.pointee.scope == .envelope && $0.pointee.severity == .error }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
     }

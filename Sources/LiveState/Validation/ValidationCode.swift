@@ -25,8 +25,21 @@ public enum ValidationCode: String, Sendable, Hashable, CaseIterable {
     case staleDateBeforeTimestamp = "stale-date-before-timestamp"
     /// Both `input-push-token` and `input-push-channel` on one start (warning).
     case inputPushConflict = "input-push-conflict"
-    /// A key inside `aps` that Live Activity pushes do not use; APNs ignores it (warning).
+    /// `attributes`, `attributes-type`, `input-push-token` or `input-push-channel` on an update
+    /// or end, where the device ignores them (warning).
+    case startOnlyKey = "start-only-key"
+    /// A standard APNs key that does nothing for a Live Activity: `sound` outside `alert`,
+    /// `badge`, `content-available` and the keys of ordinary notifications (warning).
+    case noEffectAPSKey = "no-effect-aps-key"
+    /// A key inside `aps` that APNs does not know, such as a typo; APNs ignores it (warning).
     case unknownAPSKey = "unknown-aps-key"
+    /// An update's or end's `timestamp` before 1666569600, the release of iOS 16.1: older than
+    /// any activity's content, so the device ignores the push (warning).
+    case timestampTooOld = "timestamp-too-old"
+    /// `alert` is a string; Live Activity alerts are objects with `title` and `body` (warning).
+    case stringAlert = "string-alert"
+    /// A start's `alert` without a non-empty `title` and `body` (warning).
+    case incompleteAlert = "incomplete-alert"
     /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error).
     case overBudget = "over-budget"
     /// The content-state as sent is over 4096 bytes (error).
@@ -39,7 +52,9 @@ public enum ValidationCode: String, Sendable, Hashable, CaseIterable {
     /// The severity the validator gives this code.
     public var severity: Severity {
         switch self {
-        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .unknownAPSKey: .warning
+        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
+            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert:
+            .warning
         default: .error
         }
     }
