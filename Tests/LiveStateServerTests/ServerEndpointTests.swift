@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LiveState
 import LiveStateServer
+import LiveStateYAML
 import Testing
 
 /// Every endpoint through Hummingbird's router test framework: no sockets, real handlers.
@@ -406,6 +407,46 @@ import Testing
             let state = try json(try await client.execute(
                 uri: "/v1/schemas/delivery/encode", method: .post, body: ServerFixtures.text(String(repeating: "{\"a\":", count: 12_000))))
             #expect(state["ok"]?.bool == false)
+        }
+    }
+}
+
+/// The sidecar gives `lint`'s verdict: every payload of the field corpus
+/// (`Tests/LiveStateYAMLTests/Fixtures/field`) through `POST /validate` and through
+/// `PayloadValidator`, the validator `lint` runs.
+@Suite struct SidecarVerdictTests {
+    static let folder = ServerFixtures.packageRoot.appendingPathComponent("Tests/LiveStateYAMLTests/Fixtures/field")
+
+    static let entries: [String] = {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("expectations.json")),
+              let list = try? data.withUnsafeBytes({ try Value.parse(json: $0) }).array else { return [] }
+        return list.compactMap { entry in
+            guard entry["allVersions"]?.bool != true, entry["broadcast"]?.bool != true, entry["version"] == .null,
+                  let file = entry["file"]?.string, let schema = entry["schema"]?.string else { return nil }
+            return "\(schema)/\(file)"
+        }
+    }()
+
+    @Test(arguments: entries)
+    func sidecarAndLintAgree(entry: String) async throws {
+        let (schemaID, file) = (String(entry.prefix { $0 != "/" }), String(entry.drop { $0 != "/" }.dropFirst()))
+        let bytes = try Data(contentsOf: Self.folder.appendingPathComponent(file))
+        let schema = try SchemaLoader().load(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/\(schemaID).yaml").path)
+        let lint = try PayloadValidator(schema: schema).validate(bytes)
+        let server = try ServerFixtures.server()
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/\(schemaID)/validate", method: .post, body: ByteBuffer(bytes: bytes))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            let newest = String(schema.latest?.version ?? 0)
+            #expect(body["decodes"]?[newest]?.bool == lint.appDecodes)
+            let served = (body["diagnostics"]?.array ?? []).map {
+                "\($0["code"]?.string ?? "") \($0["severity"]?.string ?? "") \($0["pointer"]?.string ?? "-") \($0["line"]?.int ?? 0):\($0["column"]?.int ?? 0)"
+            }
+            let linted = lint.diagnostics.map {
+                "\($0.code) \($0.severity.rawValue) \($0.pointer ?? "-") \($0.position?.line ?? 0):\($0.position?.column ?? 0)"
+            }
+            #expect(served == linted)
         }
     }
 }

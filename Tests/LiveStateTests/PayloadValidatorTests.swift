@@ -304,15 +304,34 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(result.budget.deviceWorstCase == expected)
     }
 
-    @Test func worstCaseNumbersMatchSeventeenDigitRendering() {
-        for value in [0.6, 1.91, 4.9, 0.001, 123.456, -37.77493, 752000000.5, 1e-7, 1.5e300, .leastNonzeroMagnitude] {
-            let rendered = String(format: "%.17g", value)
-            // The bound counts 17 digits even where %.17g drops trailing zeros.
-            #expect(ByteBudget.worstCaseNumber(value) >= rendered.utf8.count, "\(value): \(rendered)")
+    /// Each non-integer number counts as Darwin prints it: a value binary holds exactly keeps
+    /// its short form, any other takes 17 significant digits.
+    @Test func worstCaseNumbersAreDarwinsRendering() {
+        let expected: [(Double, String)] = [
+            (0.5, "0.5"), (2.5, "2.5"), (0.25, "0.25"), (-0.125, "-0.125"), (1e-7, "9.9999999999999995e-08"),
+            (0.6, "0.59999999999999998"), (1.91, "1.9099999999999999"), (4.9, "4.9000000000000004"),
+            (-37.77493, "-37.774929999999998"), (752000000.5, "752000000.5"), (1.5e300, "1.5000000000000001e+300"),
+            (.leastNonzeroMagnitude, "4.9406564584124654e-324"), (1e17, "1e+17"),
+        ]
+        for (value, rendered) in expected {
+            #expect(ByteBudget.worstCaseNumber(value) == rendered.utf8.count, "\(value): \(rendered)")
         }
-        #expect(ByteBudget.worstCaseNumber(0.6) == "0.59999999999999998".utf8.count)
         #expect(ByteBudget.worstCaseNumber(2) == 1)
         #expect(ByteBudget.worstCaseNumber(-752000000) == 10)
+    }
+
+    @Test func exactFractionsDoNotInflateTheWorstCase() throws {
+        // 220 halves: 3 bytes each as sent and as a device writes them.
+        let halves = Array(repeating: "0.5", count: 220).joined(separator: ",")
+        let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "ratios", type: .array(items: Field(name: "", type: .double)), defaultValue: .array([])),
+        ])])
+        let text = body(#""timestamp":1795000000,"event":"update","content-state":{"ratios":[\#(halves)],"pad":"\#(String(repeating: "x", count: 3000))"}"#)
+        let result = try PayloadValidator(schema: schema).validate(Array(text.utf8))
+        #expect(result.budget.deviceWorstCase == #"{"ratios":[]}"#.utf8.count + 220 * 4 - 1)
+        #expect(!result.diagnostics.contains { $0.code == "reencoded-over-budget" })
+        let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        #expect(measured.deviceWorstCase.map { $0 < 4096 } == true)
     }
 
     @Test func overBudgetBodyIsAnErrorNamingTheLimit() throws {

@@ -502,3 +502,56 @@ struct CLI {
         #expect(try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "7", Self.fixture("state.json")]).status == 2)
     }
 }
+
+/// `lint`, `decode` and `budget` give one verdict for the same bytes: on every payload of the
+/// field corpus (`Tests/LiveStateYAMLTests/Fixtures/field`), written as other senders write them.
+@Suite struct OneVerdictTests {
+    static let folder = "Tests/LiveStateYAMLTests/Fixtures/field"
+
+    struct Entry: CustomTestStringConvertible, Sendable {
+        var file: String
+        var schema: String
+        var testDescription: String { file }
+    }
+
+    static let entries: [Entry] = {
+        let url = CLI.packageRoot.appendingPathComponent("\(folder)/expectations.json")
+        guard let data = try? Data(contentsOf: url),
+              let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else { return [] }
+        return list.compactMap { entry in
+            guard entry["allVersions"] as? Bool != true, entry["broadcast"] as? Bool != true, entry["version"] is NSNull,
+                  let file = entry["file"] as? String, let schema = entry["schema"] as? String else { return nil }
+            return Entry(file: file, schema: schema)
+        }
+    }()
+
+    /// The warnings and errors of a JSON report, as `code pointer` lines.
+    static func findings(_ document: [String: Any]) -> [String] {
+        let diagnostics = document["diagnostics"] as? [[String: Any]] ?? []
+        return diagnostics.filter { $0["severity"] as? String != "info" }
+            .map { "\($0["code"] as? String ?? "") \($0["pointer"] as? String ?? "-")" }.sorted()
+    }
+
+    @Test func theCorpusIsThere() {
+        #expect(Self.entries.count > 30)
+    }
+
+    @Test(arguments: entries)
+    func lintDecodeAndBudgetAgree(entry: Entry) throws {
+        let path = "\(Self.folder)/\(entry.file)"
+        let schema = "schemas/\(entry.schema).yaml"
+        let lint = try CLI.run(["lint", "--format", "json", "--schema", schema, path])
+        let decode = try CLI.run(["decode", "--format", "json", "--schema", schema, path])
+        let budget = try CLI.run(["budget", "--format", "json", "--schema", schema, path])
+        let linted = try CLI.json(lint.stdout)
+        let decoded = try CLI.json(decode.stdout)
+        let lintDecodes = (linted["files"] as? [[String: Any]])?.first?["decodes"] as? Bool
+        #expect(lintDecodes == decoded["decodes"] as? Bool)
+        #expect(Self.findings(linted) == Self.findings(decoded))
+        // Exit 1 exactly when the push is not applied or has an error, for both.
+        #expect(decode.status == lint.status || (decode.status == 1 && lintDecodes == false))
+        // The budget's findings are the lint's budget and syntax findings.
+        let budgetFindings = Self.findings(try CLI.json(budget.stdout))
+        #expect(budgetFindings == Self.findings(linted).filter { $0.contains("over-budget") || $0.hasPrefix("json-") })
+    }
+}
