@@ -167,7 +167,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{},"sound":"default","badge":1,"content-available":1,"events":"update","start-date":1"#))
         let byPointer = Dictionary(uniqueKeysWithValues: result.diagnostics.filter { $0.severity == .warning }.map { ($0.pointer ?? "", $0) })
         #expect(byPointer["/aps/sound"]?.code == "no-effect-aps-key")
-        #expect(byPointer["/aps/sound"]?.message.contains(#"move it into the alert"#) == true)
+        #expect(byPointer["/aps/sound"]?.message.contains(#"put it in the alert"#) == true)
         #expect(byPointer["/aps/badge"]?.code == "no-effect-aps-key")
         #expect(byPointer["/aps/content-available"]?.code == "no-effect-aps-key")
         #expect(byPointer["/aps/events"]?.code == "unknown-aps-key")

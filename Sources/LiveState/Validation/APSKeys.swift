@@ -10,13 +10,13 @@ enum APSKeys {
     /// the consequence and the fix.
     static let noEffect: [String: String] = {
         var messages: [String: String] = [
-            "sound": "aps.sound plays nothing for a Live Activity push; move it into the alert: "
+            "sound": "aps.sound is not a Live Activity key, so no sound plays; Apple's examples put it in the alert: "
                 + #""alert": {"title": …, "body": …, "sound": "default"}"#,
-            "badge": "badge has no effect on a Live Activity push (the app icon's badge is set by ordinary notifications); leave it out",
-            "content-available": "content-available has no effect on a Live Activity push: the device applies the "
-                + "content-state itself and does not wake the app; leave it out",
-            "mutable-content": "mutable-content has no effect on a Live Activity push: it lets a notification service "
-                + "extension change an ordinary notification; leave it out",
+            "badge": "badge is for the app icon and ordinary notifications; a Live Activity push does not use it; leave it out",
+            "content-available": "content-available is for background notifications; a Live Activity push does not use it "
+                + "(the device applies the content-state without the app); leave it out",
+            "mutable-content": "mutable-content is for a notification service extension's ordinary notifications; "
+                + "a Live Activity push does not use it; leave it out",
         ]
         for name in ["thread-id", "category", "target-content-id", "interruption-level", "filter-criteria", "url-args"] {
             messages[name] = "'\(name)' is a key of ordinary notifications; a Live Activity push does not use it; leave it out"
