@@ -69,6 +69,7 @@ struct SchemaBuilder {
             }
         }
         let strictClients = top["clients"].map { buildClients($0) } ?? []
+        let minIOS = top["min-ios"].flatMap { iosVersion($0, pointer: "/min-ios") }
         if let pair = top["description"] {
             _ = string(pair, key: "description", pointer: "/description")
         }
@@ -97,7 +98,7 @@ struct SchemaBuilder {
         }
         return Schema(
             activity: activity ?? "", attributesType: attributesType, compatibility: compatibility,
-            strictClients: strictClients, versions: versions, file: file)
+            strictClients: strictClients, versions: versions, minIOS: minIOS ?? .liveActivities, file: file)
     }
 
     private mutating func buildClients(_ pair: YAMLPair) -> [Int] {
@@ -144,10 +145,20 @@ struct SchemaBuilder {
         if let pair = members["description"] {
             _ = string(pair, key: "description", pointer: pointer + "/description")
         }
+        let minIOS = members["min-ios"].flatMap { iosVersion($0, pointer: pointer + "/min-ios") }
         guard let number, let contentState else { return nil }
         return SchemaVersion(
             version: number, contentState: contentState, attributes: attributes ?? [],
-            removed: removed, position: node.position)
+            removed: removed, minIOS: minIOS, position: node.position)
+    }
+
+    /// Reads a deployment target: `"16.1"`, `17`, `17.2` (whether it is one that Live
+    /// Activities run on is `SchemaValidator`'s check).
+    private mutating func iosVersion(_ pair: YAMLPair, pointer: String) -> IOSVersion? {
+        if let scalar = pair.value.scalar, let version = IOSVersion(scalar.text) { return version }
+        report(.wrongType, "'min-ios' must be an iOS version such as \"16.1\", found \(pair.value.described)",
+               at: pair.value.position, pointer: pointer)
+        return nil
     }
 
     /// `delivery` for `schemas/delivery.yaml`; `nil` for stdin and other names that are not files.
@@ -339,9 +350,9 @@ struct SchemaBuilder {
 
 /// The keys a schema file allows at each place, in the order messages list them.
 enum SchemaKeys {
-    static let top = ["activity", "attributes-type", "compatibility", "clients", "versions", "description"]
+    static let top = ["activity", "attributes-type", "compatibility", "min-ios", "clients", "versions", "description"]
     static let clients = ["strict"]
-    static let version = ["version", "content-state", "attributes", "removed", "description"]
+    static let version = ["version", "content-state", "attributes", "removed", "min-ios", "description"]
     static let field = [
         "type", "default", "optional", "on-invalid", "minimum", "maximum", "max-length", "max-items",
         "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",

@@ -74,8 +74,20 @@ import Testing
 
 /// What the fidelity tests share: decoders, base payloads, the comparison.
 enum Fidelity {
+    /// The generated types run the `URL(string:)` of the platform the tests run on: on Linux,
+    /// as on iOS 17 and later, the RFC 3986 parser. So they are compared with LiveState reading
+    /// for an app whose `min-ios` is 17; `URLRuleTests` covers what iOS 16 refuses besides.
     static func decoder(_ generated: GeneratedVersion) throws -> ContentStateDecoder {
-        try ContentStateDecoder(schema: try CodegenPaths.schema(generated.activity), version: generated.version)
+        try ContentStateDecoder(schema: onRFC3986URLs(try CodegenPaths.schema(generated.activity)), version: generated.version)
+    }
+
+    static func onRFC3986URLs(_ schema: Schema) -> Schema {
+        var schema = schema
+        schema.minIOS = max(schema.minIOS, .rfc3986URLs)
+        for index in schema.versions.indices {
+            schema.versions[index].minIOS = schema.versions[index].minIOS.map { max($0, .rfc3986URLs) }
+        }
+        return schema
     }
 
     /// A decoder whose content-state is the version's attributes: LiveState checks a start's
@@ -84,7 +96,8 @@ enum Fidelity {
         let schema = try CodegenPaths.schema(generated.activity)
         let version = try #require(schema.version(generated.version))
         let attributes = Schema(
-            activity: schema.activity, versions: [SchemaVersion(version: version.version, contentState: version.attributes)])
+            activity: schema.activity, versions: [SchemaVersion(version: version.version, contentState: version.attributes)],
+            minIOS: .rfc3986URLs)
         return try ContentStateDecoder(schema: attributes, version: version.version)
     }
 
@@ -216,5 +229,37 @@ enum KnownLibraryIssue: String, Sendable {
         case .array(let items): readsDoubles(items)
         default: false
         }
+    }
+}
+
+/// The generated type and LiveState read every URL of the table (`Tests/LiveStateTests/Fixtures/urls.json`)
+/// alike: flash-sale version 2's `deepLink`, for an app on iOS 17 and later, whose
+/// `URL(string:)` is the one the tests run. (On an iOS 16 device the generated type's
+/// `URL(string:)` is CFURL's, and it falls back where LiveState's `min-ios: 16.1` verdict does:
+/// `URLRuleTests` checks that verdict against the table.)
+@Suite struct CodegenURLTests {
+    static let strings: [String] = {
+        struct Row: Decodable { var string: String }
+        struct Document: Decodable { var urls: [Row] }
+        let url = CodegenPaths.packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/urls.json")
+        return (try? JSONDecoder().decode(Document.self, from: Data(contentsOf: url)).urls.map(\.string)) ?? []
+    }()
+
+    @Test func generatedTypeReadsEveryURLAsLiveStateDoes() throws {
+        #expect(Self.strings.count >= 40)
+        let generated = try #require(GeneratedVersion.all.first { $0.activity == "flash-sale" && $0.version == 2 })
+        let decoder = try Fidelity.decoder(generated)
+        let fields = decoder.version.contentState
+        let bases = Self.strings.map { string in
+            JSONText.object([.init(key: "isSeckill", value: .literal("true")), .init(key: "deepLink", value: .string(string))])
+        }
+        var disagreements: [String] = []
+        for base in bases {
+            let data = Data(base.text.utf8)
+            if let problem = Fidelity.disagreement(decoder.decode(contentState: data), generated.contentState.decode(data), fields: fields) {
+                disagreements.append("\(base.text): \(problem)")
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
     }
 }

@@ -450,3 +450,36 @@ import Testing
         }
     }
 }
+
+/// The sidecar reads every URL of the table (`Tests/LiveStateTests/Fixtures/urls.json`) as
+/// `lint` does: flash-sale's `deepLink`, for an app on iOS 16.1 and later.
+@Suite struct SidecarURLTests {
+    static let strings: [String] = {
+        let url = ServerFixtures.packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/urls.json")
+        guard let data = try? Data(contentsOf: url),
+              let rows = try? data.withUnsafeBytes({ try Value.parse(json: $0) })["urls"]?.array else { return [] }
+        return rows.compactMap { $0["string"]?.string }
+    }()
+
+    @Test func theTableIsThere() {
+        #expect(Self.strings.count >= 40)
+    }
+
+    @Test(arguments: strings)
+    func sidecarAndLintAgreeOnAURL(_ string: String) async throws {
+        var writer = JSONWriter()
+        writer.write(.string(string))
+        let body = Array((#"{"aps":{"timestamp":1795000600,"event":"update","content-state":{"isSeckill":true,"deepLink":"#
+            + String(decoding: writer.bytes, as: UTF8.self) + "}}}").utf8)
+        let schema = try SchemaLoader().load(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/flash-sale.yaml").path)
+        let lint = try PayloadValidator(schema: schema).validate(body)
+        let server = try ServerFixtures.server()
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/flash-sale/validate", method: .post, body: ByteBuffer(bytes: body))
+            let served = try json(response)
+            #expect(served["decodes"]?["2"]?.bool == lint.appDecodes)
+            #expect((served["diagnostics"]?.array ?? []).map { "\($0["code"]?.string ?? "") \($0["message"]?.string ?? "")" }
+                == lint.diagnostics.map { "\($0.code) \($0.message)" })
+        }
+    }
+}

@@ -130,7 +130,7 @@ import Testing
         // compared with memcmp.
         var names = (0..<300).map { "k\($0)" }
         names += ["logo", "note", "a", "delayMinutesLongerThanAWord", "é", "title"]
-        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) }, urls: URLRule())
         for (expected, name) in names.enumerated() {
             for hint in [0, expected, expected + 1, names.count - 1, names.count + 5] {
                 for padded in [false, true] {
@@ -152,13 +152,13 @@ import Testing
             #expect(plan.index(ofName: stranger) == nil, "\(stranger)")
         }
         #expect(plan.index(ofName: "e\u{301}") == names.firstIndex(of: "é"))
-        let withEmpty = ObjectPlan(fields: ["a", ""].map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        let withEmpty = ObjectPlan(fields: ["a", ""].map { Field(name: $0, type: .int, defaultValue: .int(0)) }, urls: URLRule())
         #expect(withEmpty.index(ofName: "") == 1)
     }
 
     @Test func aFewKeysEachInTheirOwnSlot() {
         let names = ["logo", "title", "subtitle", "progress", "eta", "etaText", "status", "delayMinutes", "courier", "items", "note", "badge"]
-        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) })
+        let plan = ObjectPlan(fields: names.map { Field(name: $0, type: .int, defaultValue: .int(0)) }, urls: URLRule())
         // In payload order, which is not schema order: each found whatever the hint.
         var hint = 0
         for name in ["title", "subtitle", "progress", "eta", "status", "courier", "items", "logo", "note", "badge"] {
@@ -167,7 +167,7 @@ import Testing
             hint = (found ?? 0) + 1
         }
         #expect(index(of: "extra", in: plan, hint: 3, padded: true) == nil)
-        let empty = ObjectPlan(fields: [])
+        let empty = ObjectPlan(fields: [], urls: URLRule())
         #expect(index(of: "title", in: empty, hint: 0, padded: true) == nil)
     }
 }

@@ -73,7 +73,7 @@ struct CLI {
             #expect(result.stdout.contains("schemas/\(activity).yaml: \(activity) loads"))
             #expect(result.stdout.contains("\(activity) loads (versions") && result.stdout.contains("fails its"))
         }
-        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads: v2 payloads carry 'subtitle'"))
+        #expect(result.stdout.contains("schemas/delivery.yaml:32:7: error: app v1 reading v2 payloads: v2 payloads carry 'subtitle'"))
         #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
         for activity in ["flash-sale", "pizza"] {
             #expect(result.stdout.contains("\(activity) loads (versions 1, 2) and passes its forward-transitive gate"))
@@ -383,7 +383,7 @@ struct CLI {
     @Test func failingGateExitsOneInCompilerStyle() throws {
         let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("schemas/delivery.yaml:31:7: error: app v1 reading v2 payloads"))
+        #expect(result.stdout.contains("schemas/delivery.yaml:32:7: error: app v1 reading v2 payloads"))
         #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
     }
 
@@ -553,5 +553,66 @@ struct CLI {
         // The budget's findings are the lint's budget and syntax findings.
         let budgetFindings = Self.findings(try CLI.json(budget.stdout))
         #expect(budgetFindings == Self.findings(linted).filter { $0.contains("over-budget") || $0.hasPrefix("json-") })
+    }
+}
+
+/// `min-ios` decides what a `url` field takes: iOS 16 refuses what iOS 17 percent-encodes.
+@Suite struct MinIOSCommandTests {
+    /// A schema with a strict version 1 and a tolerant version 2, each with a `url` field.
+    static func schema(minIOS: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-minios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("links.yaml").path
+        try """
+            activity: links
+            min-ios: \(minIOS)
+            clients: { strict: [1] }
+            versions:
+              - version: 1
+                content-state:
+                  link: { type: url }
+              - version: 2
+                content-state:
+                  link: { type: url, default: "https://example.com/home" }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static let body = Data(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"https://example.com/a b"}}}"#.utf8)
+
+    @Test func onIOS16AStrictClientDropsTheUpdateAndATolerantOneTakesItsDefault() throws {
+        let schema = try Self.schema(minIOS: #""16.1""#)
+        let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains(
+            "<stdin>:1:73: error: 'https://example.com/a b' is no URL on iOS 16 (min-ios 16.1): URL(string:) there refuses a space at byte 21, which iOS 17 and later percent-encode; send 'https://example.com/a%20b'; 'link' has no default, so the app drops this update (the app decodes with synthesized Codable, which fails on it too) (at /link) [wrong-type]"),
+            "\(strict.stdout)")
+        let tolerant = try CLI.run(["decode", "--schema", schema, "--version", "2", "-"], stdin: Self.body)
+        #expect(tolerant.status == 0)
+        #expect(tolerant.stdout.contains(#""link": "https://example.com/home""#))
+        #expect(tolerant.stderr.contains("[invalid-defaulted]"))
+        let encoded = try CLI.run(["encode", "--schema", schema, "--content-state", "--timestamp", "1795000000", "-"],
+                                  stdin: Data(#"{"link":"https://example.com/a b"}"#.utf8))
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout.contains(#"{"link":"https://example.com/a%20b"}"#))
+        #expect(encoded.stderr.contains("iOS 16 (min-ios 16.1) refuses a space in a URL"))
+    }
+
+    @Test func onIOS17TheSameURLIsFine() throws {
+        let schema = try Self.schema(minIOS: "17")
+        let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
+        #expect(strict.status == 0, "\(strict.stdout)")
+        #expect(strict.stdout.isEmpty)
+        let encoded = try CLI.run(["encode", "--schema", schema, "--content-state", "-"], stdin: Data(#"{"link":"https://example.com/a b"}"#.utf8))
+        #expect(encoded.stdout.contains(#"{"link":"https://example.com/a b"}"#))
+    }
+
+    @Test(arguments: [("\"15.4\"", "[schema-invalid-constraint]"), ("sixteen", "[schema-wrong-type]"), ("[16]", "[schema-wrong-type]")])
+    func checkRefusesADeploymentTargetBeforeLiveActivities(_ value: String, _ code: String) throws {
+        let schema = try Self.schema(minIOS: value)
+        let result = try CLI.run(["check", schema])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("links.yaml:2:10: error:") || result.stderr.contains("links.yaml:2:10: error:"), "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains(code))
     }
 }

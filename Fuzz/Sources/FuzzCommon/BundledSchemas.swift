@@ -16,6 +16,7 @@ public enum BundledSchemas {
 activity: delivery
 attributes-type: DeliveryAttributes
 compatibility: forward-transitive
+min-ios: "16.1"                        # the deployment target: URL verdicts hold for iOS 16.1 and later
 description: The order-tracking card a retail app shows from checkout to the doorstep.
 clients:
   strict: [1]
@@ -106,6 +107,7 @@ versions:
 activity: flash-sale
 attributes-type: FlashSaleAttributes
 compatibility: forward-transitive
+min-ios: "16.1"                        # the deployment target: URL verdicts hold for iOS 16.1 and later
 description: A countdown to a product's flash sale and whether the user has reserved a slot.
 clients:
   strict: [1]
@@ -149,6 +151,7 @@ versions:
 activity: grocery
 attributes-type: GroceryDeliveryAttributes
 compatibility: forward-transitive
+min-ios: "16.1"                        # the deployment target: URL verdicts hold for iOS 16.1 and later
 description: A 30-minute grocery delivery, from picking the items to the rider at the door.
 clients:
   strict: [1]
@@ -229,6 +232,7 @@ versions:
 activity: match-score
 attributes-type: MatchScoreAttributes
 compatibility: full
+min-ios: "16.1"                        # the deployment target: URL verdicts hold for iOS 16.1 and later
 description: The live score of an esports match between two teams.
 clients:
   strict: [1]
@@ -284,6 +288,7 @@ versions:
 activity: pizza
 attributes-type: PizzaDeliveryAttributes
 compatibility: forward-transitive
+min-ios: "16.1"                        # the deployment target: URL verdicts hold for iOS 16.1 and later
 description: A pizza order from the shop's confirmation to the door, with a countdown timer.
 versions:
   - version: 1

@@ -43,7 +43,7 @@ public struct ContentStateDecoder: Sendable {
         self.schema = schema
         self.version = found
         self.options = options
-        self.plan = ObjectPlan(fields: found.contentState)
+        self.plan = ObjectPlan(fields: found.contentState, urls: schema.urlRule(number))
         self.isStrict = schema.isStrict(number)
     }
 
@@ -637,11 +637,9 @@ struct DecodeContext {
             if let maxLength = plan.maxLength, length > maxLength {
                 return outOfRange("\(length) bytes is longer than max-length \(maxLength)", at: start)
             }
-            if plan.kind == .url {
-                guard let url = URL(string: text) else {
-                    return invalid("'\(text)' is not a URL", at: start)
-                }
-                if url.scheme == nil { return outOfRange("'\(text)' is not an absolute URL", at: start) }
+            if plan.kind == .url, let problem = plan.urls.problem(text) {
+                let message = plan.urls.message(problem, in: text)
+                return problem.failsDecoding ? invalid(message, at: start) : outOfRange(message, at: start)
             }
             return .string(text)
 

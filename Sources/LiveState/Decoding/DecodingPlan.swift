@@ -34,8 +34,11 @@ final class ObjectPlan: @unchecked Sendable {
     /// unknown keys are told apart from the aliases without comparing any bytes.
     private let aliasLengths: UInt64
 
-    init(fields: [Field]) {
-        self.fields = fields.map(FieldPlan.init)
+    /// - Parameters:
+    ///   - fields: The object's fields.
+    ///   - urls: How the app version's devices read `url` values.
+    init(fields: [Field], urls: URLRule) {
+        self.fields = fields.map { FieldPlan($0, urls: urls) }
         self.tapeSlots = self.fields.reduce(1 + fields.count) { $0 + ($1.object?.tapeSlots ?? 0) }
         self.initialMembers = fields.initialMembers
         var aliases: [(bytes: [UInt8], field: Int, rank: Int)] = []
@@ -200,6 +203,8 @@ final class FieldPlan: Sendable {
     let maxItems: Int?
     let minimum: Double?
     let maximum: Double?
+    /// How the app version's devices read a `url` value.
+    let urls: URLRule
 
     /// Whether the field has a value for a missing key: a default, or `null` when optional.
     let hasMissingValue: Bool
@@ -234,8 +239,9 @@ final class FieldPlan: Sendable {
     /// The `defaulted` message for a missing key, made once; `nil` for a field without a default.
     let defaultedMessage: String?
 
-    init(_ field: Field) {
+    init(_ field: Field, urls: URLRule) {
         self.field = field
+        self.urls = urls
         self.name = Array(field.name.utf8)
         self.pointerToken = JSONPointer.appending(field.name, to: "")
         self.kind = switch field.type {
@@ -267,12 +273,12 @@ final class FieldPlan: Sendable {
         }
         switch field.type {
         case .object(let fields):
-            self.object = ObjectPlan(fields: fields)
+            self.object = ObjectPlan(fields: fields, urls: urls)
             self.items = nil
             self.enumStrings = []
         case .array(let items):
             self.object = nil
-            self.items = FieldPlan(items)
+            self.items = FieldPlan(items, urls: urls)
             self.enumStrings = []
         case .enumeration(.strings(let values)):
             self.object = nil

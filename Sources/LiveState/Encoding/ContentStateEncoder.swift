@@ -88,6 +88,8 @@ public struct ContentStateEncoder: Sendable {
     let stateReader: ContentStateDecoder
     /// The version's fields compiled for writing, in schema order.
     let plan: [FieldEncodingPlan]
+    /// How the version's devices read `url` values.
+    let urls: URLRule
     /// Each field's value when its key is missing (`.null` for a required one), in schema
     /// order: how the decoder starts a state.
     let initialMembers: [Value.Member]
@@ -107,10 +109,16 @@ public struct ContentStateEncoder: Sendable {
         self.version = found
         self.options = options
         self.elidable = Self.elidableFields(schema: schema, version: found)
-        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [found])
+        let urls = schema.urlRule(number)
+        self.urls = urls
+        // The state is read taking any URL some iOS of the app reads; the encoder writes the
+        // form every one of them reads (`portableURLs`).
+        var readable = found
+        readable.minIOS = max(urls.minIOS, .rfc3986URLs)
+        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         let elidable = self.elidable
-        self.plan = found.contentState.map { FieldEncodingPlan($0, elidable: elidable.contains($0.name)) }
+        self.plan = found.contentState.map { FieldEncodingPlan($0, urls: urls, elidable: elidable.contains($0.name)) }
         self.initialMembers = found.contentState.initialMembers
     }
 
@@ -287,7 +295,7 @@ public struct ContentStateEncoder: Sendable {
             return field.missingWorstCase
         }
         if options.elideDefaults, field.elidable, value.pointee == field.field.defaultValue {
-            if !field.accepts(value.pointee), field.field.violation(of: value.pointee) != nil { return nil }
+            if !field.accepts(value.pointee), field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
             diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
                                          pointer: JSONPointer.appending(field.name, to: "")))
             return field.missingWorstCase
@@ -303,10 +311,36 @@ public struct ContentStateEncoder: Sendable {
             // The quick check said no: `violation(of:)` decides, and the value is written
             // again without checks when it is valid after all (a URL, a date range).
             writer.rewind(to: valueStart)
-            if field.field.violation(of: value.pointee) != nil { return nil }
+            if field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
             extra = writer.write(value.pointee)
         }
         return writer.count &- before &+ extra &+ field.keyExtra
+    }
+
+    /// `value` with every URL that iOS 16 refuses and iOS 17 and later percent-encode written
+    /// in the form both read alike (what iOS 17 makes of it), each change noted.
+    private func portableURLs(_ value: Value, _ field: Field, pointer: String, notes: inout [Diagnostic]) -> Value {
+        switch (field.type, value) {
+        case (.url, .string(let string)):
+            guard case .refusedBeforeIOS17(_, let character, let portable?)? = urls.problem(string) else { return value }
+            notes.append(Self.note(
+                .urlMadePortable,
+                "'\(Field.shortened(string))' is written '\(Field.shortened(portable))': iOS 16 (min-ios \(urls.minIOS)) refuses "
+                    + "\(character) in a URL, and iOS 17 and later read both as one URL",
+                pointer: pointer))
+            return .string(portable)
+        case (.array(let items), .array(let elements)):
+            return .array(elements.enumerated().map { index, element in
+                portableURLs(element, items, pointer: JSONPointer.appending(String(index), to: pointer), notes: &notes)
+            })
+        case (.object(let fields), .object(let members)):
+            return .object(members.map { member in
+                guard let field = fields.first(where: { $0.name == member.name }) else { return member }
+                return Value.Member(member.name, portableURLs(member.value, field, pointer: JSONPointer.appending(member.name, to: pointer), notes: &notes))
+            })
+        default:
+            return value
+        }
     }
 
     /// The index of the member called `name`, trying `hint` first.
@@ -320,6 +354,10 @@ public struct ContentStateEncoder: Sendable {
     /// Checks the state field by field, reports every problem, then elides, writes and fits.
     private func encodeChecked(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult {
         var diagnostics: [Diagnostic] = []
+        let given = given.map { member in
+            guard let field = version.field(member.name) else { return member }
+            return Value.Member(member.name, portableURLs(member.value, field, pointer: JSONPointer.appending(member.name, to: ""), notes: &diagnostics))
+        }
         // Every field in schema order; missing ones take their defaults.
         var members: [Value.Member] = []
         members.reserveCapacity(version.contentState.count)
@@ -331,7 +369,7 @@ public struct ContentStateEncoder: Sendable {
                 problem = true
                 continue
             }
-            if let violation = field.violation(of: value) {
+            if let violation = field.violation(of: value, urls: urls) {
                 diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(violation)", pointer: JSONPointer.appending(field.name, to: "")))
                 problem = true
             }
@@ -558,12 +596,14 @@ public enum EncodeCode: String, Sendable, Hashable, CaseIterable {
     case truncatedToFit = "truncated-to-fit"
     /// The payload is over budget, and `--fit` could not or was not asked to help (error).
     case overBudget = "over-budget"
+    /// A URL that iOS 16 refuses was written in the form every iOS of the app reads alike (info).
+    case urlMadePortable = "url-made-portable"
 
     /// The severity the encoder gives this code.
     public var severity: Severity {
         switch self {
         case .invalidState, .overBudget: .error
-        case .elidedDefault, .droppedToFit, .truncatedToFit: .info
+        case .elidedDefault, .droppedToFit, .truncatedToFit, .urlMadePortable: .info
         }
     }
 }

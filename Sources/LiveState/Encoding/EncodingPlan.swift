@@ -43,9 +43,12 @@ final class FieldEncodingPlan: Sendable {
     let skipsNull: Bool
     /// The default may be left out under `elideDefaults`.
     let elidable: Bool
+    /// How the app version's devices read a `url` value.
+    let urls: URLRule
 
-    init(_ field: Field, elidable: Bool = false) {
+    init(_ field: Field, urls: URLRule, elidable: Bool = false) {
         self.field = field
+        self.urls = urls
         name = field.name
         isOptional = field.isOptional
         maxLength = field.maxLength ?? .max
@@ -72,10 +75,10 @@ final class FieldEncodingPlan: Sendable {
             integers = values
         case .array(let element):
             kind = .array
-            items = FieldEncodingPlan(element)
+            items = FieldEncodingPlan(element, urls: urls)
         case .object(let nested):
             kind = .object
-            fields = nested.map { FieldEncodingPlan($0) }
+            fields = nested.map { FieldEncodingPlan($0, urls: urls) }
         }
         enumStrings = strings
         enumIntegers = integers
@@ -180,8 +183,7 @@ final class FieldEncodingPlan: Sendable {
             guard case .string(let string) = value, string.utf8.count <= maxLength else { return nil }
             return value
         case .url:
-            guard case .string(let string) = value, string.utf8.count <= maxLength,
-                  let url = URL(string: string), url.scheme != nil else { return nil }
+            guard case .string(let string) = value, string.utf8.count <= maxLength, urls.problem(string) == nil else { return nil }
             return value
         case .int:
             guard case .int(let int) = value, inRange(Double(int)) else { return nil }

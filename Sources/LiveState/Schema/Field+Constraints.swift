@@ -11,9 +11,12 @@ extension Field {
     ///
     /// Nested problems name their place as a JSON Pointer relative to this value:
     /// `/courier/name: 65 bytes is longer than max-length 64`.
-    /// - Parameter value: A decoded, default or to-be-encoded value.
+    /// - Parameters:
+    ///   - value: A decoded, default or to-be-encoded value.
+    ///   - urls: How the app version's devices read `url` values (by default, those of an app
+    ///     that supports iOS 16.1, the strictest).
     /// - Returns: `nil` when the value is valid, otherwise a short message saying what is wrong.
-    public func violation(of value: Value) -> String? {
+    public func violation(of value: Value, urls: URLRule = URLRule()) -> String? {
         if case .null = value {
             return isOptional ? nil : "null, but the field is not optional"
         }
@@ -21,9 +24,7 @@ extension Field {
         case (.string, .string(let string)):
             return lengthViolation(string)
         case (.url, .string(let string)):
-            if !Field.isAbsoluteURL(string) {
-                return "'\(Field.shortened(string))' is not an absolute URL"
-            }
+            if let problem = urls.problem(string) { return urls.message(problem, in: string) }
             return lengthViolation(string)
         case (.int, .int(let int)):
             // The message, and the number's text in it, only when there is a problem.
@@ -49,13 +50,13 @@ extension Field {
                 return "\(elements.count) items is more than max-items \(maxItems)"
             }
             for (index, element) in elements.enumerated() {
-                if let problem = items.violation(of: element) {
+                if let problem = items.violation(of: element, urls: urls) {
                     return Field.nest(problem, under: String(index))
                 }
             }
             return nil
         case (.object(let fields), .object(let members)):
-            return Field.objectViolation(fields: fields, members: members)
+            return Field.objectViolation(fields: fields, members: members, urls: urls)
         default:
             return "expected \(type.article), found \(Field.describe(value))"
         }
@@ -88,7 +89,7 @@ extension Field {
         return nil
     }
 
-    private static func objectViolation(fields: [Field], members: [Value.Member]) -> String? {
+    private static func objectViolation(fields: [Field], members: [Value.Member], urls: URLRule) -> String? {
         for (index, member) in members.enumerated() {
             guard let field = fields.first(where: { $0.name == member.name }) else {
                 return "unknown member '\(member.name)'"
@@ -96,7 +97,7 @@ extension Field {
             if members[..<index].contains(where: { $0.name == member.name }) {
                 return "member '\(member.name)' appears twice"
             }
-            if let problem = field.violation(of: member.value) {
+            if let problem = field.violation(of: member.value, urls: urls) {
                 return nest(problem, under: member.name)
             }
         }
@@ -115,35 +116,6 @@ extension Field {
             return "/" + escaped + problem
         }
         return "/" + escaped + ": " + problem
-    }
-
-    /// Whether `string` starts with an RFC 3986 scheme followed by `:` and something more,
-    /// holds no whitespace or control characters, and parses with Foundation's `URL(string:)`.
-    static func isAbsoluteURL(_ string: String) -> Bool {
-        let bytes = string.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex else {
-            return false
-        }
-        var index = bytes.startIndex
-        guard Field.isLetter(bytes[index]) else { return false }
-        index = bytes.index(after: index)
-        while index < colon {
-            let byte = bytes[index]
-            let allowed = Field.isLetter(byte) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            guard allowed else { return false }
-            index = bytes.index(after: index)
-        }
-        guard bytes.index(after: colon) < bytes.endIndex else { return false }
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return false }
-        // What the decoder accepts, and `URL`'s Decodable on the device: Foundation parses it,
-        // with a scheme. A default it rejects (`https://es:mple.com`: a port that is not a
-        // number) would be reported as invalid and replaced by itself on every decode.
-        return URL(string: string)?.scheme != nil
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     /// A number as a schema author would write it: `64`, not `64.0`.
@@ -174,7 +146,7 @@ extension Field {
         return shown.joined(separator: ", ") + (values.count > 10 ? ", …" : "")
     }
 
-    private static func shortened(_ string: String) -> String {
+    static func shortened(_ string: String) -> String {
         string.count > 40 ? String(string.prefix(40)) + "…" : string
     }
 }

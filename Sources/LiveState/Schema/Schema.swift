@@ -13,6 +13,9 @@ public struct Schema: Sendable, Hashable {
     public var strictClients: [Int]
     /// Every version, oldest first.
     public var versions: [SchemaVersion]
+    /// The app's deployment target: the oldest iOS its devices run (`min-ios`, default 16.1,
+    /// the first with Live Activities). A version may set its own.
+    public var minIOS: IOSVersion
     /// The file the schema was loaded from, when it was.
     public var file: String?
 
@@ -23,6 +26,7 @@ public struct Schema: Sendable, Hashable {
     ///   - compatibility: The gate.
     ///   - strictClients: App versions that decode with synthesized `Codable`.
     ///   - versions: Every version, oldest first.
+    ///   - minIOS: The app's deployment target.
     ///   - file: The source file.
     public init(
         activity: String,
@@ -30,6 +34,7 @@ public struct Schema: Sendable, Hashable {
         compatibility: CompatibilityMode = .forwardTransitive,
         strictClients: [Int] = [],
         versions: [SchemaVersion],
+        minIOS: IOSVersion = .liveActivities,
         file: String? = nil
     ) {
         self.activity = activity
@@ -37,7 +42,14 @@ public struct Schema: Sendable, Hashable {
         self.compatibility = compatibility
         self.strictClients = strictClients
         self.versions = versions
+        self.minIOS = minIOS
         self.file = file
+    }
+
+    /// How app version `number`'s devices read `url` values: by its own `min-ios`, or the schema's.
+    /// - Parameter number: The version number.
+    public func urlRule(_ number: Int) -> URLRule {
+        URLRule(minIOS: version(number)?.minIOS ?? minIOS)
     }
 
     /// The version numbered `number`, if the schema has it.
@@ -65,6 +77,8 @@ public struct SchemaVersion: Sendable, Hashable {
     public var attributes: [Field]
     /// Names removed in this version: they may never return with another type.
     public var removed: [String]
+    /// The version's own deployment target, when it raised the schema's `min-ios`.
+    public var minIOS: IOSVersion?
     /// Where the version's entry starts in the schema file.
     public var position: SourcePosition?
 
@@ -74,18 +88,21 @@ public struct SchemaVersion: Sendable, Hashable {
     ///   - contentState: The content-state fields.
     ///   - attributes: The attributes fields.
     ///   - removed: Tombstoned names.
+    ///   - minIOS: The version's own deployment target, if it has one.
     ///   - position: Where it is declared.
     public init(
         version: Int,
         contentState: [Field],
         attributes: [Field] = [],
         removed: [String] = [],
+        minIOS: IOSVersion? = nil,
         position: SourcePosition? = nil
     ) {
         self.version = version
         self.contentState = contentState
         self.attributes = attributes
         self.removed = removed
+        self.minIOS = minIOS
         self.position = position
     }
 

@@ -19,8 +19,13 @@ public enum SchemaValidator {
     public static func validate(_ schema: Schema) -> [Diagnostic] {
         var run = ValidationRun(file: schema.file)
         run.checkVersionOrder(schema.versions)
+        run.checkDeploymentTarget(schema.minIOS, at: nil, pointer: "/min-ios")
         for (index, version) in schema.versions.enumerated() {
             let pointer = "/versions/\(index)"
+            if let minIOS = version.minIOS {
+                run.checkDeploymentTarget(minIOS, at: version.position, pointer: pointer + "/min-ios")
+            }
+            run.urls = schema.urlRule(version.version)
             run.checkFields(version.contentState, pointer: pointer + "/content-state", fallbackPosition: version.position)
             run.checkFields(version.attributes, pointer: pointer + "/attributes", fallbackPosition: version.position)
         }
@@ -40,6 +45,8 @@ public enum SchemaValidator {
 private struct ValidationRun {
     let file: String?
     var diagnostics: [Diagnostic] = []
+    /// How the version being checked reads `url` values, for its defaults.
+    var urls = URLRule()
 
     init(file: String?) {
         self.file = file
@@ -52,6 +59,13 @@ private struct ValidationRun {
     }
 
     // MARK: Versions
+
+    mutating func checkDeploymentTarget(_ minIOS: IOSVersion, at position: SourcePosition?, pointer: String) {
+        if minIOS < .liveActivities {
+            report(.invalidConstraint, "min-ios \(minIOS) is before iOS \(IOSVersion.liveActivities), the first with Live Activities",
+                   at: position, pointer: pointer)
+        }
+    }
 
     mutating func checkVersionOrder(_ versions: [SchemaVersion]) {
         var seen: [Int: Int] = [:]
@@ -118,7 +132,7 @@ private struct ValidationRun {
                 "\(described) has a drop-priority but neither a default nor optional: true, so an app cannot decode a payload that omits it",
                 at: position, pointer: pointer + "/drop-priority")
         }
-        if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue) {
+        if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue, urls: urls) {
             report(
                 .invalidDefault, "default of \(described) is invalid: \(problem)",
                 at: position, pointer: pointer + "/default" + Self.nestedPointer(of: problem))

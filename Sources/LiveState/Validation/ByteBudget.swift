@@ -1,5 +1,3 @@
-import Foundation
-
 /// The byte budget of one APNs body: what it weighs as sent, what its content-state weighs,
 /// and what the device's re-encoding of the state may weigh.
 ///
@@ -206,18 +204,53 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// The length of a number as the device's Foundation may write it: integral values within
     /// ±2^53 as integers; every other number as Darwin prints it with `%.17g`, so that a value
-    /// binary holds exactly keeps its short form (`0.5`, `2.5`) and one it does not takes 17
-    /// significant digits (`1.91` is `1.9099999999999999`).
+    /// binary holds exactly in 17 digits or fewer keeps its short form (`0.5`, `2.5`, `0.375`)
+    /// and one it does not counts at 17 significant digits, the most it prints (`1.91` is
+    /// `1.9099999999999999`; a rounding that ends in zeros prints shorter).
     static func worstCaseNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
+        let sign = double < 0 ? 1 : 0
         let magnitude = double.magnitude
         if magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 {
-            return (double < 0 ? 1 : 0) + decimalDigits(Int(magnitude))
+            return sign + decimalDigits(Int(magnitude))
         }
-        // "%.17g" never needs more than 24 bytes ("-1.2345678901234567e-308").
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-            Int(withVaList([double]) { vsnprintf(buffer.baseAddress, buffer.count, "%.17g", $0) })
+        // The exact decimal of m × 2^-k (m odd) is m × 5^k × 10^-k: its significant digits,
+        // when there are 17 or fewer, are what "%.17g" prints.
+        var digits = 17
+        var exponent: Int
+        let k = Int(magnitude.significandWidth) - Int(magnitude.exponent)
+        if k > 0, k <= 24, let exact = exactDigits(Double(sign: .plus, exponent: k, significand: magnitude), times5ToThe: k) {
+            digits = decimalDigits(Int(exact))
+            exponent = digits - k - 1
+        } else {
+            // The decimal exponent: x = d.ddd × 10^exponent.
+            exponent = 0
+            var scaled = magnitude
+            while scaled >= 10 { scaled /= 10; exponent += 1 }
+            while scaled < 1 { scaled *= 10; exponent -= 1 }
         }
+        let point = digits > 1 ? 1 : 0
+        if exponent < -4 || exponent >= 17 {
+            // d.ddde-XX
+            return sign + digits + point + 2 + (exponent.magnitude >= 100 ? 3 : 2)
+        }
+        if exponent < 0 {
+            // 0.000ddd
+            return sign + 2 + (-exponent - 1) + digits
+        }
+        // ddd.ddd
+        return sign + digits + 1
+    }
+
+    /// `m × 5^k` for an integral `m`, when it is below 10^17.
+    private static func exactDigits(_ m: Double, times5ToThe k: Int) -> UInt64? {
+        var value = UInt64(m)
+        for _ in 0..<k {
+            let (product, overflow) = value.multipliedReportingOverflow(by: 5)
+            guard !overflow, product < 100_000_000_000_000_000 else { return nil }
+            value = product
+        }
+        return value
     }
 
     static func decimalDigits(_ int: Int) -> Int {

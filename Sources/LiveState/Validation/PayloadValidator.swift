@@ -62,7 +62,7 @@ public struct PayloadValidator: Sendable {
         decoder.options = options.scan
         self.decoder = decoder
         self.options = options
-        attributesPlan = ObjectPlan(fields: decoder.version.attributes)
+        attributesPlan = ObjectPlan(fields: decoder.version.attributes, urls: decoder.schema.urlRule(decoder.version.version))
     }
 
     /// Validates a whole APNs body.

@@ -1,0 +1,164 @@
+import Foundation
+
+/// How the device's `URL(string:)` reads the string of a `url` field, on every iOS an app
+/// version supports: the one URL rule, asked by the decoder, the encoder and the schema checks.
+///
+/// `URL(string:)` changed with iOS 17. From iOS 17 on it parses by RFC 3986 and percent- or
+/// IDNA-encodes what it must (`a b` becomes `a%20b`, `例子.com` becomes `xn--fsqu00a.com`): what
+/// `URL(string:)` does on every platform with a current Foundation, Linux included. On iOS 16 it
+/// went through CoreFoundation's legality check first (`_CFStringIsLegalURLString`, in
+/// swift-corelibs-foundation's `CFURL.c`): letters, digits, `-_.!~*'()`, `;/?:@&=+$,`, `%` with
+/// two hex digits, `[`, `]` and one `#` pass; anything else, and the empty string, gives `nil`,
+/// and a synthesized `Codable` state with that field throws. An app whose `min-ios` is below 17
+/// has devices of both kinds, so its URLs must pass both parsers.
+///
+/// A `url` field also asks for a scheme: a relative reference is a URL to Foundation, but not
+/// what a `url` field holds.
+public struct URLRule: Sendable, Hashable {
+    /// The oldest iOS the app version runs on.
+    public var minIOS: IOSVersion
+
+    /// Creates the rule for an app that runs on `minIOS` and later.
+    /// - Parameter minIOS: The deployment target.
+    public init(minIOS: IOSVersion = .liveActivities) {
+        self.minIOS = minIOS
+    }
+
+    /// Whether the app has devices on iOS 16, whose `URL(string:)` is the legacy one.
+    public var hasLegacyParser: Bool { minIOS < .rfc3986URLs }
+
+    /// What is wrong with a string as a `url` value.
+    public enum Problem: Sendable, Hashable {
+        /// No iOS the app supports makes a URL of it.
+        case notAURL
+        /// iOS 16 makes no URL of it, iOS 17 and later do: `offset` is the byte of the first
+        /// character iOS 16 refuses, `portable` the form both read alike, when there is one.
+        case refusedBeforeIOS17(offset: Int, character: String, portable: String?)
+        /// A URL without a scheme (a relative reference), which a `url` field does not take.
+        case notAbsolute
+
+        /// Whether synthesized `Codable` fails on it (on some device): every problem but a
+        /// missing scheme, which is the schema's own constraint.
+        public var failsDecoding: Bool { self != .notAbsolute }
+    }
+
+    /// What is wrong with `string` as a `url` value on the app's devices, or `nil`.
+    /// - Parameter string: The value.
+    public func problem(_ string: String) -> Problem? {
+        guard let url = URL(string: string) else { return .notAURL }
+        if hasLegacyParser, let refusal = Self.legacyRefusal(string) {
+            return .refusedBeforeIOS17(offset: refusal.offset, character: refusal.character, portable: Self.portable(url))
+        }
+        return url.scheme == nil ? .notAbsolute : nil
+    }
+
+    /// The sentence for a problem with `string`.
+    /// - Parameters:
+    ///   - problem: The problem.
+    ///   - string: The value.
+    public func message(_ problem: Problem, in string: String) -> String {
+        let shown = Field.shortened(string)
+        switch problem {
+        case .notAURL:
+            return "'\(shown)' is not a URL"
+        case .notAbsolute:
+            return "'\(shown)' is not an absolute URL"
+        case .refusedBeforeIOS17(let offset, let character, let portable):
+            let fix = portable.map { "; send '\(Field.shortened($0))'" } ?? ""
+            return "'\(shown)' is no URL on iOS 16 (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
+                + "which iOS 17 and later percent-encode\(fix)"
+        }
+    }
+
+    /// The form of a URL that iOS 16 and iOS 17 and later read alike: what `URL(string:)` makes
+    /// of it from iOS 17 on, with anything iOS 16 still refuses percent-encoded.
+    static func portable(_ url: URL) -> String? {
+        let encoded = url.absoluteString
+        guard legacyRefusal(encoded) != nil else { return encoded }
+        var result = ""
+        var sawHash = false
+        let bytes = Array(encoded.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                result += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "#") && !sawHash {
+                sawHash = true
+                result.append("#")
+            } else if byte != UInt8(ascii: "%") && byte != UInt8(ascii: "#") && isLegacyLegal(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// The first character iOS 16's `URL(string:)` refuses in `string`, with its byte offset;
+    /// `nil` when it makes a URL of it. `_CFStringIsLegalURLString`, read byte by byte: every
+    /// byte of a non-ASCII character is refused, as its UTF-16 unit was.
+    static func legacyRefusal(_ string: String) -> (offset: Int, character: String)? {
+        let bytes = Array(string.utf8)
+        guard !bytes.isEmpty else { return (0, "the empty string") }
+        var sawHash = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return (index, "'%' without two hex digits after it")
+                }
+                index += 3
+                continue
+            case UInt8(ascii: "#"):
+                if sawHash { return (index, "a second '#'") }
+                sawHash = true
+            case UInt8(ascii: "["), UInt8(ascii: "]"):
+                break
+            default:
+                guard isLegacyLegal(byte) else { return (index, describe(bytes, at: index)) }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Letters, digits, `-_.!~*'()` and the reserved `;/?:@&=+$,`: `isURLLegalCharacter` in CFURL.c.
+    static func isLegacyLegal(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-_.!~*'();/?:@&=+$,".utf8.contains(byte)
+        }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+
+    /// The character starting at byte `index`, quoted, or named when it does not print.
+    private static func describe(_ bytes: [UInt8], at index: Int) -> String {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: " ") { return "a space" }
+        if byte < 0x20 || byte == 0x7F { return "the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(to: 4))" }
+        var end = index + 1
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return "'" + String(decoding: bytes[index..<end], as: UTF8.self) + "'"
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+/// The table of URL strings (`Fixtures/urls.json`): each with how iOS 16 reads it (CFURL's
+/// legality check, as swift-corelibs-foundation's `CFURL.c` writes it), how iOS 17 and later
+/// read it (`URL(string:)` on current Foundation), whether it has a scheme, and the form both
+/// read alike.
+struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
+    var string: String
+    var ios16: Bool
+    var ios17: Bool
+    var absolute: Bool?
+    var portable: String?
+    var note: String
+
+    var testDescription: String { string.debugDescription }
+
+    static let all: [URLRow] = {
+        struct Document: Decodable { var urls: [URLRow] }
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/urls.json")
+        return (try? JSONDecoder().decode(Document.self, from: Data(contentsOf: url)).urls) ?? []
+    }()
+
+    /// What the rule must say for an app that runs on `minIOS` and later.
+    func expected(minIOS: IOSVersion) -> URLRule.Problem? {
+        if !ios17 { return .notAURL }
+        if minIOS < .rfc3986URLs, !ios16 {
+            let refusal = URLRule.legacyRefusal(string)
+            return .refusedBeforeIOS17(offset: refusal?.offset ?? -1, character: refusal?.character ?? "", portable: portable)
+        }
+        return absolute == true ? nil : .notAbsolute
+    }
+}
+
+@Suite struct URLRuleTests {
+    @Test func theTableHasFortyStringsAndMore() {
+        #expect(URLRow.all.count >= 40)
+        #expect(URLRow.all.contains { $0.ios17 && !$0.ios16 })
+        #expect(URLRow.all.contains { $0.ios16 && $0.ios17 })
+    }
+
+    @Test(arguments: URLRow.all)
+    func iOS16ReadsByCFURLsLegalityCheck(_ row: URLRow) {
+        #expect((URLRule.legacyRefusal(row.string) == nil) == row.ios16, "\(row.note)")
+    }
+
+    @Test(arguments: URLRow.all)
+    func iOS17ReadsByURLStringOfCurrentFoundation(_ row: URLRow) {
+        let url = URL(string: row.string)
+        #expect((url != nil) == row.ios17, "\(row.note)")
+        if let url { #expect((url.scheme != nil) == row.absolute) }
+    }
+
+    @Test(arguments: URLRow.all)
+    func theVerdictFollowsTheDeploymentTarget(_ row: URLRow) {
+        #expect(URLRule(minIOS: .liveActivities).problem(row.string) == row.expected(minIOS: .liveActivities), "\(row.note)")
+        #expect(URLRule(minIOS: IOSVersion(16, 4)).problem(row.string) == row.expected(minIOS: IOSVersion(16, 4)))
+        #expect(URLRule(minIOS: .rfc3986URLs).problem(row.string) == row.expected(minIOS: .rfc3986URLs), "\(row.note)")
+        #expect(URLRule(minIOS: IOSVersion(18)).problem(row.string) == row.expected(minIOS: IOSVersion(18)))
+    }
+
+    /// The form the encoder writes is read alike by both parsers: iOS 17 leaves it as it is.
+    @Test(arguments: URLRow.all.filter { $0.portable != nil })
+    func thePortableFormPassesBothParsers(_ row: URLRow) throws {
+        let portable = try #require(row.portable)
+        #expect(URLRule.legacyRefusal(portable) == nil)
+        #expect(URL(string: portable)?.absoluteString == portable)
+        #expect(URL(string: row.string)?.absoluteString == portable)
+    }
+
+    @Test func theMessageNamesTheCharacterItsByteAndTheFix() throws {
+        let rule = URLRule()
+        let string = "https://example.com/a b"
+        let problem = try #require(rule.problem(string))
+        #expect(rule.message(problem, in: string)
+            == "'https://example.com/a b' is no URL on iOS 16 (min-ios 16.1): URL(string:) there refuses a space at byte 21, which iOS 17 and later percent-encode; send 'https://example.com/a%20b'")
+        let idna = "https://例子.com/"
+        #expect(rule.problem(idna) == .refusedBeforeIOS17(offset: 8, character: "'例'", portable: "https://xn--fsqu00a.com/"))
+        #expect(URLRule.legacyRefusal("https://x.com/#a#b")?.character == "a second '#'")
+        #expect(URLRule.legacyRefusal("https://x.com/%zz")?.character == "'%' without two hex digits after it")
+        #expect(URLRule.legacyRefusal("https://x.com/a\tb")?.character == "the control character U+0009")
+    }
+
+    /// Tests on Linux can reproduce iOS 16's verdict with `URL(string:encodingInvalidCharacters:
+    /// false)`, RFC 3986 without the encoding, on every string of the table but three: `[` `]`
+    /// in a path, which CFURL let pass anywhere, and two strings CFURL's character check passes
+    /// though they are no URLs (a port that is not a number, an unclosed IPv6 host).
+    @Test(arguments: URLRow.all)
+    func urlWithoutEncodingReproducesIOS16ButForThree(_ row: URLRow) {
+        guard #available(macOS 14, iOS 17, *) else { return }
+        let differs: Set = ["http://example.com/a[b]", "https://example.com:abc/", "http://[::1"]
+        let strict = URL(string: row.string, encodingInvalidCharacters: false) != nil
+        #expect(strict == (differs.contains(row.string) ? !row.ios16 : row.ios16), "\(row.note)")
+    }
+
+    @Test func deploymentTargetsReadAsSchemasWriteThem() {
+        #expect(IOSVersion("16.1") == .liveActivities)
+        #expect(IOSVersion("17") == .rfc3986URLs)
+        #expect(IOSVersion("17.0.1") == .rfc3986URLs)
+        #expect(IOSVersion("16.10")! > IOSVersion("16.9")!)
+        for bad in ["", "16.", ".1", "v17", "17.a", "1.2.3.4", "16 1", "99999"] {
+            #expect(IOSVersion(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+/// decode, lint and encode give one verdict on every string of the table, for an app on iOS 16
+/// and for one on iOS 17: a strict client drops what its oldest iOS refuses, a tolerant one
+/// takes the default, the encoder writes what every supported iOS reads alike.
+@Suite struct URLAgreementTests {
+    static func schema(minIOS: IOSVersion) -> Schema {
+        Schema(activity: "links", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url)]),
+            SchemaVersion(version: 2, contentState: [
+                Field(name: "link", type: .url, defaultValue: .string("https://example.com/home")),
+            ]),
+        ], minIOS: minIOS)
+    }
+
+    static let targets = [IOSVersion.liveActivities, .rfc3986URLs]
+
+    @Test(arguments: URLRow.all, targets)
+    func decodeLintAndEncodeAgree(_ row: URLRow, minIOS: IOSVersion) throws {
+        let schema = Self.schema(minIOS: minIOS)
+        let expected = row.expected(minIOS: minIOS)
+        var writer = JSONWriter()
+        writer.write(.string(row.string))
+        let state = #"{"link":"# + String(decoding: writer.bytes, as: UTF8.self) + "}"
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":"# + state + "}}"
+        let refused = expected != nil && expected != .notAbsolute
+
+        // The strict app version 1 drops what synthesized Codable throws on; the schema's own
+        // scheme rule is no throw, but the tolerant reader refuses it as out of range.
+        let strict = try ContentStateDecoder(schema: schema, version: 1)
+        let strictResult = strict.decode(contentState: Array(state.utf8))
+        #expect(strictResult.appDecodes == !refused, "\(row.note)")
+        #expect(strict.decodeInFull(contentState: Array(state.utf8)) == strictResult)
+        let strictLint = try PayloadValidator(schema: schema, version: 1).validate(Array(body.utf8))
+        #expect(strictLint.appDecodes == strictResult.appDecodes)
+
+        // The tolerant version 2 takes its default for any problem.
+        let tolerant = try ContentStateDecoder(schema: schema, version: 2)
+        let tolerantResult = tolerant.decode(contentState: Array(state.utf8))
+        #expect(tolerantResult.appDecodes)
+        #expect(tolerantResult.state?["link"] == .string(expected == nil ? row.string : "https://example.com/home"))
+        #expect(tolerantResult.diagnostics.contains { $0.code == "invalid-defaulted" } == (expected != nil))
+        #expect(tolerant.decodeInFull(contentState: Array(state.utf8)) == tolerantResult)
+        let tolerantLint = try PayloadValidator(schema: schema, version: 2).validate(Array(body.utf8))
+        #expect(tolerantLint.state == tolerantResult.state)
+        #expect(tolerantLint.diagnostics.map(\.code) == tolerantResult.diagnostics.map(\.code))
+
+        // The encoder writes the string, its portable form, or nothing.
+        let encoded = try ContentStateEncoder(schema: schema, version: 2).encode(.object([.init("link", .string(row.string))]))
+        switch expected {
+        case nil:
+            #expect(encoded.succeeded)
+            #expect(tolerant.decode(contentState: encoded.bytes).state?["link"] == .string(row.string))
+        case .refusedBeforeIOS17(_, _, let portable?):
+            #expect(encoded.succeeded, "\(encoded.diagnostics)")
+            #expect(encoded.diagnostics.map(\.code) == ["url-made-portable"])
+            let written = tolerant.decode(contentState: encoded.bytes)
+            #expect(written.state?["link"] == .string(portable))
+            #expect(!written.diagnostics.contains { $0.severity > .info })
+        default:
+            #expect(!encoded.succeeded)
+            #expect(encoded.diagnostics.contains { $0.code == "invalid-state" })
+        }
+    }
+
+    @Test func aStrictClientOnIOS16DropsWhatIOS17Encodes() throws {
+        let state = Array(#"{"link":"https://example.com/a b"}"#.utf8)
+        let old = try ContentStateDecoder(schema: Self.schema(minIOS: .liveActivities), version: 1).decode(contentState: state)
+        #expect(!old.appDecodes)
+        let error = try #require(old.allDiagnostics.first { $0.severity == .error })
+        #expect(error.code == "wrong-type")
+        #expect(error.pointer == "/link")
+        #expect(error.position?.column == 9)
+        #expect(error.message.contains("refuses a space at byte 21"))
+        #expect(error.message.contains("synthesized Codable"))
+        let new = try ContentStateDecoder(schema: Self.schema(minIOS: .rfc3986URLs), version: 1).decode(contentState: state)
+        #expect(new.appDecodes)
+        #expect(new.allDiagnostics.isEmpty)
+    }
+}
