@@ -35,9 +35,10 @@ enum SchemaFileReader {
     /// - Parameters:
     ///   - path: The file.
     ///   - maxBytes: The largest size accepted.
+    ///   - kind: What the file is, for messages: `schema file`, `fleet file`.
     /// - Returns: The file's bytes.
     /// - Throws: `Failure` for a missing, unreadable or too large file, or a directory.
-    static func read(_ path: String, maxBytes requested: Int) throws(Failure) -> [UInt8] {
+    static func read(_ path: String, maxBytes requested: Int, kind: String = "schema file") throws(Failure) -> [UInt8] {
         let maxBytes = max(0, requested)
         // One byte past the limit tells a file that is too large; `Int.max` must not overflow.
         let bound = maxBytes < Int.max ? maxBytes + 1 : Int.max
@@ -45,13 +46,13 @@ enum SchemaFileReader {
         guard stat(path, &info) == 0 else { throw Failure(message: errorMessage(errno)) }
         let type = info.st_mode & mode_t(S_IFMT)
         if type == mode_t(S_IFDIR) {
-            throw Failure(message: "is a directory, not a schema file")
+            throw Failure(message: "is a directory, not a \(kind)")
         }
         var capacity = bound
         if type == mode_t(S_IFREG) {
             let size = Int(info.st_size)
             if size > maxBytes {
-                throw tooLarge(size, maxBytes)
+                throw tooLarge(size, maxBytes, kind: kind)
             }
             capacity = size + 1
         }
@@ -63,7 +64,7 @@ enum SchemaFileReader {
         var count = 0
         while true {
             if count == bytes.count {
-                guard bytes.count <= maxBytes else { throw tooLarge(count, maxBytes, atLeast: true) }
+                guard bytes.count <= maxBytes else { throw tooLarge(count, maxBytes, atLeast: true, kind: kind) }
                 bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, bound - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
@@ -77,7 +78,7 @@ enum SchemaFileReader {
             count += got
         }
         if count > maxBytes {
-            throw tooLarge(count, maxBytes, atLeast: true)
+            throw tooLarge(count, maxBytes, atLeast: true, kind: kind)
         }
         bytes.removeLast(bytes.count - count)
         return bytes
@@ -105,8 +106,8 @@ enum SchemaFileReader {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { prefix + $0 }
     }
 
-    private static func tooLarge(_ size: Int, _ maxBytes: Int, atLeast: Bool = false) -> Failure {
-        Failure(message: "is \(atLeast ? "more than " : "")\(atLeast ? maxBytes : size) bytes, over the limit of \(maxBytes) bytes for a schema file")
+    private static func tooLarge(_ size: Int, _ maxBytes: Int, atLeast: Bool = false, kind: String) -> Failure {
+        Failure(message: "is \(atLeast ? "more than " : "")\(atLeast ? maxBytes : size) bytes, over the limit of \(maxBytes) bytes for a \(kind)")
     }
 
     private static func errorMessage(_ code: Int32) -> String {

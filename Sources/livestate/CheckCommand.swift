@@ -17,6 +17,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var fleetOptions: FleetOptions
+
     @Option(help: "The gate for every schema: backward, forward, full, their -transitive forms, or none (default: each schema's compatibility:).")
     var mode: CompatibilityMode?
 
@@ -25,7 +27,21 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (schemas, loadDiagnostics) = SchemaLoader().loadAll(paths)
-        let gate = CompatibilityGate.run(schemas, mode: mode)
+        var gate = CompatibilityGate.run(schemas, mode: mode)
+        var impact: FleetImpact?
+        if fleetOptions.fleet != nil, loadDiagnostics.isEmpty {
+            // A fleet file counts the versions of one activity.
+            guard schemas.count == 1, let schema = schemas.first else {
+                Output.err("--fleet weighs one schema's versions; name one schema file (found \(schemas.count))")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            let fleet = try fleetOptions.load(for: schema)
+            if let fleet {
+                let report = CompatibilityChecker().check(schema, mode: mode).weighed(by: fleet, maxDrop: fleetOptions.threshold)
+                gate = report.findings.filter { $0.severity >= .warning }.map(\.diagnostic)
+                impact = report.fleet
+            }
+        }
         let diagnostics = loadDiagnostics + gate
         switch common.format {
         case .text:
@@ -38,6 +54,7 @@ struct CheckCommand: ParsableCommand {
                     ? "fails its \(mode?.rawValue ?? schema.compatibility.rawValue) gate" : "passes its \(mode?.rawValue ?? schema.compatibility.rawValue) gate"
                 Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions)) and \(verdict)")
             }
+            if let impact { Output.out("fleet: \(impact.sentence(losing: "updates"))") }
         case .json:
             let loaded = Value.array(schemas.map { schema in
                 .object([
@@ -47,7 +64,7 @@ struct CheckCommand: ParsableCommand {
                     .init("compatibility", .string(mode?.rawValue ?? schema.compatibility.rawValue)),
                 ])
             })
-            Output.out(Output.jsonDocument(diagnostics, [.init("schemas", loaded)]))
+            Output.out(Output.jsonDocument(diagnostics, [.init("schemas", loaded), .init("fleet", impact?.jsonValue ?? .null)]))
         }
         if loadDiagnostics.contains(where: { $0.severity == .error }) {
             throw ExitCode(ExitStatus.usage.rawValue)

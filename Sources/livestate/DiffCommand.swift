@@ -56,6 +56,8 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("list-rules"), help: "Print the catalog of rules and exit.")
     var listRules = false
 
+    @OptionGroup var fleetOptions: FleetOptions
+
     func validate() throws {
         if listRules { return }
         guard schema != nil else {
@@ -77,7 +79,7 @@ struct DiffCommand: ParsableCommand {
         guard let schema else { throw ExitCode(ExitStatus.usage.rawValue) }
         let loaded = try Output.loadSchema(schema)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
-        let report: CompatibilityReport
+        var report: CompatibilityReport
         if let from, let to {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
@@ -87,6 +89,9 @@ struct DiffCommand: ParsableCommand {
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {
             report = checker.check(loaded, mode: mode)
+        }
+        if let fleet = try fleetOptions.load(for: loaded) {
+            report = report.weighed(by: fleet, maxDrop: fleetOptions.threshold)
         }
         Self.write(report.rendered(as: format.reportFormat))
         if format == .text {

@@ -15,6 +15,8 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var fleetOptions: FleetOptions
+
     @Option(help: "The schema file.")
     var schema: String
 
@@ -37,8 +39,8 @@ struct LintCommand: ParsableCommand {
     var payloads: [String]
 
     func validate() throws {
-        if allVersions && version != nil {
-            throw ValidationError("--version and --all-versions exclude each other")
+        if (allVersions || fleetOptions.fleet != nil) && version != nil {
+            throw ValidationError("--version excludes --all-versions and --fleet, which check every version")
         }
         if payloads.isEmpty {
             throw ValidationError("name at least one payload file, or - for standard input")
@@ -55,27 +57,36 @@ struct LintCommand: ParsableCommand {
             Output.err("\(schema): error: \(error) [unknown-version]")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        let fleet = try fleetOptions.load(for: loaded)
         let (files, ioErrors) = Output.readPayloads(payloads, limit: maxBytes)
         var diagnostics = ioErrors
         var reports: [Value] = []
+        var summaries: [String] = []
         for file in files {
-            let found: [Diagnostic]
-            let decodes: Value
-            if allVersions {
-                let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options)
+            var found: [Diagnostic]
+            var report: [Value.Member] = [.init("file", .string(file.name))]
+            if allVersions || fleet != nil {
+                let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options, fleet: fleet)
                 found = all.diagnostics
-                decodes = .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })
+                report.append(.init("decodes", .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })))
+                if let fleet {
+                    let (gated, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: fleetOptions.threshold)
+                    found = gated
+                    report.append(.init("fleet", impact.jsonValue))
+                    summaries.append("\(file.name): \(impact.sentence(losing: "this update"))")
+                }
             } else {
                 let result = validator.validate(file.bytes, file: file.name)
                 found = result.diagnostics
-                decodes = .bool(result.appDecodes)
+                report.append(.init("decodes", .bool(result.appDecodes)))
             }
             diagnostics += found
-            reports.append(.object([.init("file", .string(file.name)), .init("decodes", decodes)]))
+            reports.append(.object(report))
         }
         switch common.format {
         case .text:
             Output.printText(verbose ? diagnostics : diagnostics.filter { $0.severity > .info }, toStandardOutput: true)
+            for summary in summaries { Output.out(summary) }
         case .json:
             Output.out(Output.jsonDocument(diagnostics, [.init("files", .array(reports))]))
         }

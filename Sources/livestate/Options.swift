@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveState
+import LiveStateYAML
 
 /// How a command prints its results.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -27,3 +28,41 @@ struct CommonOptions: ParsableArguments {
 }
 
 extension Severity: ExpressibleByArgument {}
+
+/// The fleet options of `lint`, `check` and `diff`: devices per schema version, and the share of
+/// them a gate lets drop an update.
+struct FleetOptions: ParsableArguments {
+    @Option(help: "A fleet file: devices per schema version (CSV with a version,count header; or .json, .yaml). Verdicts then name shares of devices.")
+    var fleet: String?
+
+    @Option(name: .customLong("max-drop"), help: "With --fleet: the gate fails only when more than this share of devices would drop an update, written 1% or 1 (default 0%).")
+    var maxDrop: FleetThreshold?
+
+    func validate() throws {
+        if maxDrop != nil, fleet == nil {
+            throw ValidationError("--max-drop needs --fleet: without fleet data every drop fails the gate")
+        }
+    }
+
+    /// The threshold: `--max-drop`, or 0%.
+    var threshold: FleetThreshold { maxDrop ?? FleetThreshold("0")! }
+
+    /// Reads the fleet file, when one is given, and checks it against `schema`; prints every
+    /// problem and exits 2 on any.
+    func load(for schema: Schema) throws -> Fleet? {
+        guard let path = fleet else { return nil }
+        let (fleet, problems) = FleetLoader.load(contentsOf: path)
+        let all = problems + (fleet?.check(against: schema) ?? [])
+        guard let fleet, all.isEmpty else {
+            Output.printText(all)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        return fleet
+    }
+}
+
+extension FleetThreshold: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}

@@ -616,3 +616,88 @@ struct CLI {
         #expect((result.stdout + result.stderr).contains(code))
     }
 }
+
+/// `--fleet` and `--max-drop` on `lint`, `check` and `diff`, with the bundled delivery fleet:
+/// the strict app version 1 on 3.1% of devices, version 2 on 21.5%, version 3 on 75.4%.
+@Suite struct FleetCommandTests {
+    static let update = "schemas/examples/delivery/v3-update.json"
+
+    @Test(arguments: ["schemas/fleet/delivery.csv", "schemas/fleet/delivery.yaml"])
+    func lintNamesTheShareThatDropsAndFailsOverTheThreshold(_ fleet: String) throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", fleet, Self.update])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error: app version 1: the app drops this update for 3.1% of devices (310 of 10,000); first error: missing-required-key at /subTitle in the content-state (at /subTitle) [dropped-by-version]"))
+        #expect(result.stdout.contains("\(Self.update): 3.1% of devices (310 of 10,000) would lose this update (app version 1); 21.5% (2,150) would fall back to defaults (app version 2); over --max-drop 0%"))
+    }
+
+    @Test func lintAcceptsADropWithinMaxDrop() throws {
+        let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", Self.update])
+        #expect(result.status == 0, "\(result.stdout)")
+        let document = try CLI.json(result.stdout)
+        let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+        #expect(!diagnostics.contains { $0["severity"] as? String == "error" })
+        #expect(diagnostics.contains { ($0["message"] as? String)?.hasSuffix("(accepted by --max-drop 5%: 3.1% of devices drop it)") == true })
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        let fleet = try #require(file["fleet"] as? [String: Any])
+        #expect(fleet["total"] as? Int == 10_000)
+        #expect(fleet["accepted"] as? Bool == true)
+        let dropping = try #require(fleet["dropping"] as? [String: Any])
+        #expect(dropping["devices"] as? Int == 310)
+        #expect(dropping["versions"] as? [Int] == [1])
+        #expect(dropping["share"] as? Double == 0.031)
+    }
+
+    @Test func checkGatesOnTheShare() throws {
+        let strict = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "1%", "schemas/delivery.yaml"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("(app v1: 3.1% of devices (310 of 10,000), broken) (at /subtitle) [field-renamed-alias-unknown]"))
+        #expect(strict.stdout.contains("fleet: 3.1% of devices (310 of 10,000) would lose updates (app version 1)"))
+        let lenient = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5", "schemas/delivery.yaml"])
+        #expect(lenient.status == 0, "\(lenient.stdout)")
+        #expect(lenient.stdout.contains("delivery loads (versions 1, 2, 3) and passes its forward-transitive gate"))
+    }
+
+    @Test(arguments: ["json", "yaml", "markdown", "github"])
+    func diffCarriesTheSharesInEveryFormat(_ format: String) throws {
+        let result = try CLI.run(["diff", "--schema", "schemas/delivery.yaml", "--fleet", "schemas/fleet/delivery.csv", "--format", format])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(format == "github" ? "3.1%25 of devices" : "3.1% of devices"))
+        if format == "json" {
+            let fleet = try #require(try CLI.json(result.stdout)["fleet"] as? [String: Any])
+            #expect((fleet["dropping"] as? [String: Any])?["devices"] as? Int == 310)
+        }
+    }
+
+    @Test func badFleetFilesStopWithTheirPosition() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases = [
+            ("unknown.csv", "version,count\n1,5\n4,10\n", "unknown.csv:3:1: error: the fleet counts devices on version 4, which delivery does not have (it has 1, 2, 3) (at /4) [fleet-unknown-version]"),
+            ("negative.csv", "version,count\n1,-5\n", "negative.csv:2:3: error: count '-5' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
+            ("empty.csv", "", "empty.csv:1:1: error: the fleet file is empty; it needs a header (version,count) and a row per schema version [fleet-empty]"),
+            ("rows.yaml", "- { version: 1, count: x }\n", "rows.yaml:1:24: error: count 'x' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
+        ]
+        for (name, text, expected) in cases {
+            let path = folder.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", path, Self.update])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(folder.path + "/" + expected), "\(result.stderr)")
+        }
+        let folderAsFleet = try CLI.run(["check", "--fleet", folder.path, "schemas/delivery.yaml"])
+        #expect(folderAsFleet.status == 2)
+        #expect(folderAsFleet.stderr.contains("is a directory, not a fleet file [fleet-io]"))
+    }
+
+    @Test func maxDropNeedsAFleetAndAFleetNeedsOneSchema() throws {
+        let noFleet = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--max-drop", "1%", Self.update])
+        #expect(noFleet.status == 2)
+        #expect(noFleet.stderr.contains("--max-drop needs --fleet"))
+        let twoSchemas = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "schemas/delivery.yaml", "schemas/pizza.yaml"])
+        #expect(twoSchemas.status == 2)
+        #expect(twoSchemas.stderr.contains("--fleet weighs one schema's versions"))
+        let badThreshold = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "lots", "schemas/delivery.yaml"])
+        #expect(badThreshold.status == 2)
+    }
+}

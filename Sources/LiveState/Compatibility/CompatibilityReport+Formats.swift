@@ -14,7 +14,7 @@ extension CompatibilityReport {
 
     /// One line: `delivery: forward-transitive, 3 pairs: 2 errors, 1 warning, 4 infos`.
     public var summary: String {
-        "\(activity): \(mode.rawValue), \(summaryCounts)"
+        "\(activity): \(mode.rawValue), \(summaryCounts)" + (fleet.map { "; " + $0.sentence(losing: "updates") } ?? "")
     }
 
     /// `3 pairs: 2 errors, 1 warning, 4 infos`.
@@ -42,6 +42,7 @@ extension CompatibilityReport {
             .init("pairs", .array(pairs.map(Self.jsonValue))),
             .init("findings", .array(findings.map(Self.jsonValue))),
             .init("diagnostics", .array(diagnostics.map(\.jsonValue))),
+            .init("fleet", fleet?.jsonValue ?? .null),
         ])
     }
 
@@ -85,6 +86,10 @@ extension CompatibilityReport {
         lines.append("mode: \(mode.rawValue)")
         lines.append("passes: \(passes(failOn: .error))")
         lines.append("summary: { errors: \(count(.error)), warnings: \(count(.warning)), infos: \(count(.info)) }")
+        if let fleet {
+            lines.append("fleet: { devices: \(fleet.total), dropping: \(fleet.dropping), degraded: \(fleet.degraded), "
+                + "max-drop: \"\(fleet.maxDrop)\", accepted: \(fleet.accepted) }")
+        }
         lines.append(versions.isEmpty ? "versions: []" : "versions:")
         for version in versions {
             lines.append("  - version: \(version)")
@@ -126,6 +131,7 @@ extension CompatibilityReport {
         var lines: [String] = ["## `\(activity)`: \(mode.rawValue)", ""]
         if let file { lines += ["Schema: `\(file)`.", ""] }
         lines.append("\(passes(failOn: .error) ? "Passes" : "Fails") the gate. \(summaryCounts).")
+        if let fleet { lines += ["", "Fleet: \(fleet.sentence(losing: "updates"))."] }
         if pairs.isEmpty {
             lines += ["", "The mode checks no pairs."]
         }

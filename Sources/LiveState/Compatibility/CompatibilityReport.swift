@@ -14,6 +14,9 @@ public struct CompatibilityReport: Sendable, Hashable {
     public var pairs: [CompatibilityPair]
     /// Every finding, pair by pair.
     public var findings: [CompatibilityFinding]
+    /// The share of devices the findings touch, when the report was weighed by a fleet
+    /// (`weighed(by:maxDrop:)`).
+    public var fleet: FleetImpact?
 
     /// Creates a report.
     /// - Parameters:

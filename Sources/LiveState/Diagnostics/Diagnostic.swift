@@ -28,6 +28,8 @@ public enum DiagnosticScope: String, Sendable, Hashable, Codable, CaseIterable {
     case envelope
     /// A schema file.
     case schema
+    /// A fleet file: devices per schema version.
+    case fleet
 }
 
 /// One finding about an input: a schema, a payload, or a pair of schema versions.

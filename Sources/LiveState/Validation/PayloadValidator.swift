@@ -94,11 +94,12 @@ public struct PayloadValidator: Sendable {
     /// - Returns: The result per version, oldest first, and the combined findings: everything
     ///   the newest version reports, each older version's errors, and one `dropped-by-version`
     ///   error per version that drops the update.
+    ///   - fleet: Devices per version, when known: each `dropped-by-version` says what share of them it is.
     public static func validateAllVersions(
-        _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init()
+        _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         let validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
-        return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file) }
+        return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file, fleet: fleet) }
     }
 
     /// Validates a body with validators built beforehand, one per version of a schema: what
@@ -108,10 +109,11 @@ public struct PayloadValidator: Sendable {
     ///   - validators: One validator per version, oldest first.
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
+    ///   - fleet: Devices per version, when known.
     /// - Returns: The result per version, oldest first, and the combined findings, as
-    ///   `validateAllVersions(_:_:file:options:)` returns them.
+    ///   `validateAllVersions(_:_:file:options:fleet:)` returns them.
     public static func validateAllVersions(
-        _ validators: [PayloadValidator], _ bytes: UnsafeRawBufferPointer, file: String? = nil
+        _ validators: [PayloadValidator], _ bytes: UnsafeRawBufferPointer, file: String? = nil, fleet: Fleet? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         let results: [(version: Int, result: ValidationResult)] = validators.map { validator in
             (validator.decoder.version.version, validator.validate(bytes, file: file))
@@ -139,7 +141,8 @@ public struct PayloadValidator: Sendable {
             let cause = reason.map { "; first error: \($0.code) at \(place(of: $0))" }
             diagnostics.append(Diagnostic(
                 code: ValidationCode.droppedByVersion.rawValue, severity: .error,
-                message: "app version \(version): \(consequence.rawValue)" + (cause ?? ""),
+                message: "app version \(version): \(consequence.rawValue)"
+                    + (fleet.map { " for \($0.describe($0.devices[version] ?? 0))" } ?? "") + (cause ?? ""),
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)

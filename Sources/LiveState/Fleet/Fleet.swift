@@ -1,0 +1,343 @@
+import Foundation
+
+/// How many active devices (or live push tokens) run each schema version of an activity: what
+/// turns "app version 1 drops this update" into "3.0% of devices drop it".
+///
+/// A fleet file is a table with a header and at least the columns `version` and `count`, one row
+/// per schema version; `app-version` and `ios` may be given too, and rows of one version add up.
+/// `Fleet.parse(csv:file:)` and `Fleet.parse(json:file:)` read it; `LiveStateYAML`'s `FleetLoader`
+/// reads any of CSV, JSON and YAML by the file's extension.
+///
+/// ```csv
+/// version,app-version,ios,count
+/// 1,1.4.2,16.7,310
+/// 2,2.0.1,17.5,2150
+/// 3,2.3.0,18.1,7540
+/// ```
+public struct Fleet: Sendable, Hashable {
+    /// Devices per schema version.
+    public var devices: [Int: Int]
+    /// Devices per schema version and iOS release, for rows that give one (`ios`).
+    public var devicesByIOS: [Int: [String: Int]]
+    /// The file the fleet was read from.
+    public var file: String?
+    /// Where each version's first row is, for findings about it.
+    public var positions: [Int: SourcePosition]
+
+    /// Creates a fleet.
+    /// - Parameters:
+    ///   - devices: Devices per schema version.
+    ///   - devicesByIOS: Devices per schema version and iOS release.
+    ///   - file: The file it was read from.
+    ///   - positions: Where each version's first row is.
+    public init(devices: [Int: Int], devicesByIOS: [Int: [String: Int]] = [:], file: String? = nil, positions: [Int: SourcePosition] = [:]) {
+        self.devices = devices
+        self.devicesByIOS = devicesByIOS
+        self.file = file
+        self.positions = positions
+    }
+
+    /// Every device counted.
+    public var total: Int { devices.values.reduce(0, +) }
+
+    /// The devices on any of `versions`.
+    public func devices(on versions: some Sequence<Int>) -> Int {
+        Set(versions).reduce(0) { $0 + (devices[$1] ?? 0) }
+    }
+
+    /// `count` as a share of every device, from 0 to 1.
+    public func share(_ count: Int) -> Double {
+        total == 0 ? 0 : Double(count) / Double(total)
+    }
+
+    /// `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
+    public func percent(_ count: Int) -> String {
+        Self.percent(share(count))
+    }
+
+    /// A share from 0 to 1 as a percentage for messages.
+    public static func percent(_ share: Double) -> String {
+        if share == 0 { return "0%" }
+        if share < 0.0005 { return "<0.1%" }
+        return String(format: "%.1f%%", share * 100)
+    }
+
+    /// `3.0% of devices (310 of 10,000)`.
+    public func describe(_ count: Int) -> String {
+        "\(percent(count)) of devices (\(Self.grouped(count)) of \(Self.grouped(total)))"
+    }
+
+    static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number.magnitude))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return (number < 0 ? "-" : "") + String(digits)
+    }
+
+    /// Findings about a fleet read for `schema`: a version the schema does not have
+    /// (`fleet-unknown-version`, an error).
+    /// - Parameter schema: The schema the fleet's versions belong to.
+    /// - Returns: The findings; empty when every version is the schema's.
+    public func check(against schema: Schema) -> [Diagnostic] {
+        let known = Set(schema.versions.map(\.version))
+        return devices.keys.sorted().filter { !known.contains($0) }.map { version in
+            Diagnostic(
+                code: FleetCode.unknownVersion.rawValue, severity: .error,
+                message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
+                    + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
+                file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
+        }
+    }
+}
+
+/// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
+public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
+    /// The share, from 0 to 1.
+    public var share: Double
+
+    /// Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
+    public init?(_ text: String) {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
+              let value = Double(number), value >= 0, value <= 100 else { return nil }
+        share = value / 100
+    }
+
+    /// `1%`, `0.5%`.
+    public var description: String {
+        let percent = share * 100
+        return (percent == percent.rounded() ? String(Int(percent)) : ValueText.number(percent)) + "%"
+    }
+
+    /// Whether `share` of the fleet dropping an update passes this gate.
+    public func accepts(_ share: Double) -> Bool { share <= self.share + 1e-12 }
+}
+
+/// The diagnostic codes of fleet files.
+public enum FleetCode: String, Sendable, Hashable, CaseIterable {
+    /// The file cannot be read (error).
+    case io = "fleet-io"
+    /// The file is not CSV, JSON or YAML of the expected shape (error).
+    case syntax = "fleet-syntax"
+    /// The file has no rows, or counts no device (error).
+    case empty = "fleet-empty"
+    /// A column the table needs (`version`, `count`) is missing (error).
+    case missingColumn = "fleet-missing-column"
+    /// A column appears twice in the header (error).
+    case duplicateColumn = "fleet-duplicate-column"
+    /// A count that is not a whole number of zero or more (error).
+    case invalidCount = "fleet-invalid-count"
+    /// A version that is not a positive whole number (error).
+    case invalidVersion = "fleet-invalid-version"
+    /// A version the schema does not have (error).
+    case unknownVersion = "fleet-unknown-version"
+}
+
+extension Fleet {
+    /// One row of a fleet table as read: each cell's text and where it is.
+    public struct Row: Sendable {
+        /// The cells by column name.
+        public var cells: [String: (text: String, position: SourcePosition)]
+        /// Where the row starts.
+        public var position: SourcePosition
+
+        /// Creates a row.
+        public init(cells: [String: (text: String, position: SourcePosition)], position: SourcePosition) {
+            self.cells = cells
+            self.position = position
+        }
+    }
+
+    /// The columns a fleet table may have; others are ignored.
+    static let columns = ["version", "count", "app-version", "ios"]
+
+    /// Builds a fleet from rows read from any format: the one place the table's rules are
+    /// checked (versions positive whole numbers, counts whole numbers of zero or more, at least
+    /// one device).
+    /// - Parameters:
+    ///   - rows: The rows.
+    ///   - file: The file, for diagnostics.
+    ///   - start: Where the table starts, for a finding about the whole file.
+    /// - Returns: The fleet, or `nil`, and every problem found.
+    public static func build(rows: [Row], file: String?, start: SourcePosition) -> (Fleet?, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        func report(_ code: FleetCode, _ message: String, at position: SourcePosition) {
+            diagnostics.append(Diagnostic(code: code.rawValue, severity: .error, message: message, file: file,
+                                          position: position, scope: .fleet, pointer: nil))
+        }
+        var fleet = Fleet(devices: [:], file: file)
+        for row in rows {
+            guard let versionCell = row.cells["version"] else {
+                report(.missingColumn, "this row has no version", at: row.position)
+                continue
+            }
+            guard let countCell = row.cells["count"] else {
+                report(.missingColumn, "this row has no count", at: row.position)
+                continue
+            }
+            let version = Int(versionCell.text.trimmingCharacters(in: .whitespaces))
+            guard let version, version > 0, versionCell.text.trimmingCharacters(in: .whitespaces).utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                report(.invalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
+                continue
+            }
+            let countText = countCell.text.trimmingCharacters(in: .whitespaces)
+            guard let count = Int(countText), count >= 0, countText.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                report(.invalidCount, "count '\(countCell.text)' is not a number of devices (a whole number, 0 or more)", at: countCell.position)
+                continue
+            }
+            let (sum, overflow) = (fleet.devices[version] ?? 0).addingReportingOverflow(count)
+            guard !overflow, sum <= Int(Int32.max) * 1000 else {
+                report(.invalidCount, "count '\(countCell.text)' makes more devices than there are", at: countCell.position)
+                continue
+            }
+            fleet.devices[version] = sum
+            if fleet.positions[version] == nil { fleet.positions[version] = row.position }
+            if let ios = row.cells["ios"]?.text.trimmingCharacters(in: .whitespaces), !ios.isEmpty {
+                fleet.devicesByIOS[version, default: [:]][ios, default: 0] += count
+            }
+        }
+        if diagnostics.isEmpty, fleet.total == 0 {
+            report(.empty, rows.isEmpty ? "the fleet file has no rows" : "the fleet file counts no device", at: start)
+        }
+        return (diagnostics.isEmpty ? fleet : nil, diagnostics)
+    }
+
+    /// Reads a CSV fleet table: a header naming the columns, then one row per line. Cells may be
+    /// quoted (`"2,150"` is not a number, though: counts are plain digits).
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - file: The file, for diagnostics.
+    /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
+    public static func parse(csv text: String, file: String?) -> (Fleet?, [Diagnostic]) {
+        let start = SourcePosition(offset: 0, line: 1, column: 1)
+        func failure(_ code: FleetCode, _ message: String, at position: SourcePosition) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code.rawValue, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
+        }
+        var lines: [(number: Int, offset: Int, text: Substring)] = []
+        var offset = 0
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not see.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let line = Substring(bytes)
+            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
+            if !trimmed.trimmingCharacters(in: .whitespaces).isEmpty, !trimmed.hasPrefix("#") {
+                lines.append((index + 1, offset, trimmed))
+            }
+            offset += bytes.count + 1
+        }
+        guard let header = lines.first else {
+            return failure(.empty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
+        }
+        var names: [(name: String, column: Int)] = []
+        for cell in cells(of: header.text) {
+            let name = cell.text.trimmingCharacters(in: .whitespaces).lowercased()
+            let position = SourcePosition(offset: header.offset + cell.start, line: header.number, column: cell.start + 1)
+            if names.contains(where: { $0.name == name }) {
+                return failure(.duplicateColumn, "the header names column '\(name)' twice", at: position)
+            }
+            names.append((name, cell.start))
+        }
+        for required in ["version", "count"] where !names.contains(where: { $0.name == required }) {
+            return failure(.missingColumn,
+                           "the header has no '\(required)' column (found: \(names.map(\.name).joined(separator: ", "))); it needs version,count",
+                           at: SourcePosition(offset: header.offset, line: header.number, column: 1))
+        }
+        var rows: [Row] = []
+        for line in lines.dropFirst() {
+            var row = Row(cells: [:], position: SourcePosition(offset: line.offset, line: line.number, column: 1))
+            for (index, cell) in cells(of: line.text).enumerated() where index < names.count {
+                let name = names[index].name
+                guard columns.contains(name) else { continue }
+                row.cells[name] = (cell.text, SourcePosition(offset: line.offset + cell.start, line: line.number, column: cell.start + 1))
+            }
+            rows.append(row)
+        }
+        return build(rows: rows, file: file, start: start)
+    }
+
+    /// The cells of one CSV line, unquoted, each with the byte it starts at.
+    static func cells(of line: Substring) -> [(text: String, start: Int)] {
+        var cells: [(text: String, start: Int)] = []
+        var current = ""
+        var start = 0
+        var quoted = false
+        var offset = 0
+        var previous: Character?
+        for character in line {
+            defer {
+                offset += character.utf8.count
+                previous = character
+            }
+            if character == "\"" {
+                if quoted && previous == "\"" { current.append("\"") }
+                quoted.toggle()
+                continue
+            }
+            if character == ",", !quoted {
+                cells.append((current, start))
+                current = ""
+                start = offset + 1
+                continue
+            }
+            current.append(character)
+        }
+        cells.append((current, start))
+        return cells
+    }
+
+    /// Reads a JSON fleet table: an array of objects with the columns as keys, numbers or
+    /// strings as values.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - file: The file, for diagnostics.
+    /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
+    public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
+        bytes.withUnsafeBytes { raw in
+            let start = SourcePosition(offset: 0, line: 1, column: 1)
+            func failure(_ code: String, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
+                (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
+            }
+            do throws(JSONError) {
+                var reader = try JSONReader(bytes: raw, options: JSONScanOptions())
+                guard try reader.peek() == .arrayStart else {
+                    return failure(FleetCode.syntax.rawValue, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
+                                   at: reader.position(of: reader.offset))
+                }
+                var rows: [Row] = []
+                try reader.beginArray()
+                while try reader.nextElement() {
+                    let token = try reader.peek()
+                    let rowPosition = reader.position(of: reader.offset)
+                    guard token == .objectStart else {
+                        return failure(FleetCode.syntax.rawValue, "each row of a JSON fleet file is an object", at: rowPosition)
+                    }
+                    var row = Row(cells: [:], position: rowPosition)
+                    try reader.beginObject()
+                    while let key = try reader.nextKey() {
+                        let name = reader.string(key)
+                        let token = try reader.peek()
+                        let position = reader.position(of: reader.offset)
+                        let text: String
+                        switch token {
+                        case .string: text = reader.string(try reader.readString())
+                        case .number:
+                            let number = try reader.readNumber()
+                            text = String(decoding: UnsafeRawBufferPointer(rebasing: raw[number.start..<number.end]), as: UTF8.self)
+                        default:
+                            try reader.skipValue()
+                            text = "not a number or string"
+                        }
+                        if columns.contains(name), row.cells[name] == nil { row.cells[name] = (text, position) }
+                    }
+                    rows.append(row)
+                }
+                try reader.finish()
+                return build(rows: rows, file: file, start: start)
+            } catch {
+                return failure(FleetCode.syntax.rawValue, error.message, at: error.position)
+            }
+        }
+    }
+}

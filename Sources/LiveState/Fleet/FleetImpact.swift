@@ -1,0 +1,147 @@
+/// What share of a fleet a verdict touches: the devices whose app drops the update, the devices
+/// whose app falls back to defaults, and whether a `--max-drop` gate accepts the drop.
+///
+/// Without fleet data every drop fails a gate; with it, a drop that reaches no more of the fleet
+/// than the threshold is accepted, and its errors are reported as warnings that say so.
+public struct FleetImpact: Sendable, Hashable {
+    /// Every device the fleet counts.
+    public var total: Int
+    /// The app versions that drop the update (or, for a schema gate, break on some payloads).
+    public var droppingVersions: [Int]
+    /// The devices on them.
+    public var dropping: Int
+    /// The app versions that take it but fall back to defaults for some values.
+    public var degradedVersions: [Int]
+    /// The devices on them.
+    public var degraded: Int
+    /// The most of the fleet the gate lets drop an update.
+    public var maxDrop: FleetThreshold
+
+    /// Weighs versions by a fleet.
+    /// - Parameters:
+    ///   - fleet: The fleet.
+    ///   - dropping: The versions that drop.
+    ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
+    ///   - maxDrop: The gate's threshold.
+    public init(fleet: Fleet, dropping: some Sequence<Int>, degraded: some Sequence<Int>, maxDrop: FleetThreshold) {
+        let dropping = Set(dropping)
+        total = fleet.total
+        droppingVersions = dropping.sorted()
+        self.dropping = fleet.devices(on: dropping)
+        degradedVersions = Set(degraded).subtracting(dropping).sorted()
+        self.degraded = fleet.devices(on: degradedVersions)
+        self.maxDrop = maxDrop
+    }
+
+    /// The share of the fleet that drops, from 0 to 1.
+    public var droppingShare: Double { total == 0 ? 0 : Double(dropping) / Double(total) }
+    /// The share of the fleet that falls back to defaults, from 0 to 1.
+    public var degradedShare: Double { total == 0 ? 0 : Double(degraded) / Double(total) }
+    /// Whether the gate lets this drop pass.
+    public var accepted: Bool { maxDrop.accepts(droppingShare) }
+
+    /// The note on a finding the gate accepts.
+    public var acceptedNote: String {
+        " (accepted by --max-drop \(maxDrop): \(Fleet.percent(droppingShare)) of devices drop it)"
+    }
+
+    /// `3.1% of devices (310 of 10,000) would lose this update (app version 1); 21.5% (2,150) would fall back to defaults (app version 2)`.
+    /// - Parameter what: What is lost: `this update`, `updates`.
+    public func sentence(losing what: String) -> String {
+        func versions(_ list: [Int]) -> String {
+            list.isEmpty ? "" : " (app version\(list.count == 1 ? "" : "s") \(list.map(String.init).joined(separator: ", ")))"
+        }
+        let gate = accepted ? "within" : "over"
+        return "\(Fleet.percent(droppingShare)) of devices (\(Fleet.grouped(dropping)) of \(Fleet.grouped(total))) would lose \(what)"
+            + versions(droppingVersions)
+            + "; \(Fleet.percent(degradedShare)) (\(Fleet.grouped(degraded))) would fall back to defaults" + versions(degradedVersions)
+            + "; \(gate) --max-drop \(maxDrop)"
+    }
+
+    /// `{total, dropping: {versions, devices, share}, degraded: {…}, maxDrop, accepted}`.
+    public var jsonValue: Value {
+        func part(_ versions: [Int], _ devices: Int, _ share: Double) -> Value {
+            .object([
+                .init("versions", .array(versions.map(Value.int))),
+                .init("devices", .int(devices)),
+                .init("share", .double(share)),
+            ])
+        }
+        return .object([
+            .init("total", .int(total)),
+            .init("dropping", part(droppingVersions, dropping, droppingShare)),
+            .init("degraded", part(degradedVersions, degraded, degradedShare)),
+            .init("maxDrop", .double(maxDrop.share)),
+            .init("accepted", .bool(accepted)),
+        ])
+    }
+
+    /// `findings` with every error that `isVersionSpecific` marks made a warning that says the
+    /// gate accepts it, when it does; otherwise as they are.
+    func gate(_ findings: inout [Diagnostic], isVersionSpecific: (Diagnostic) -> Bool) {
+        guard accepted else { return }
+        for index in findings.indices where findings[index].severity == .error && isVersionSpecific(findings[index]) {
+            findings[index].severity = .warning
+            findings[index].message += acceptedNote
+        }
+    }
+}
+
+extension PayloadValidator {
+    /// Weighs a body's verdict on every version by a fleet: which share of devices drops it and
+    /// which falls back to defaults, and, when that drop is within `maxDrop`, every error that
+    /// only some versions have made a warning saying the gate accepts it.
+    /// - Parameters:
+    ///   - validation: What `validateAllVersions` returned, given the same `fleet`.
+    ///   - fleet: The fleet.
+    ///   - maxDrop: The most of the fleet that may drop the update.
+    /// - Returns: The findings, gated, and the impact.
+    public static func weigh(
+        _ validation: (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]),
+        by fleet: Fleet, maxDrop: FleetThreshold
+    ) -> (diagnostics: [Diagnostic], impact: FleetImpact) {
+        let fallbacks: Set<String> = [DecodeCode.invalidDefaulted.rawValue, DecodeCode.unknownEnumValue.rawValue]
+        let impact = FleetImpact(
+            fleet: fleet,
+            dropping: validation.results.filter { !$0.result.appDecodes }.map(\.version),
+            degraded: validation.results.filter { entry in
+                entry.result.diagnostics.contains { fallbacks.contains($0.code) }
+            }.map(\.version),
+            maxDrop: maxDrop)
+        var diagnostics = validation.diagnostics
+        impact.gate(&diagnostics) { $0.scope != .envelope || $0.code == ValidationCode.droppedByVersion.rawValue }
+        return (diagnostics, impact)
+    }
+}
+
+extension CompatibilityReport {
+    /// The report weighed by a fleet: each finding names the share of devices on its reader
+    /// version (broken for an error: a strict client throws or a tolerant one drops; degraded
+    /// for a warning: it falls back to defaults), and when the versions with errors hold no
+    /// more of the fleet than `maxDrop`, their errors become warnings that say the gate accepts
+    /// them.
+    /// - Parameters:
+    ///   - fleet: The fleet.
+    ///   - maxDrop: The most of the fleet that may break.
+    /// - Returns: The weighed report; `fleet` holds the impact.
+    public func weighed(by fleet: Fleet, maxDrop: FleetThreshold) -> CompatibilityReport {
+        var report = self
+        let impact = FleetImpact(
+            fleet: fleet,
+            dropping: findings.filter { $0.severity == .error }.map(\.readerVersion),
+            degraded: findings.filter { $0.severity == .warning }.map(\.readerVersion),
+            maxDrop: maxDrop)
+        for index in report.findings.indices where report.findings[index].severity >= .warning {
+            let finding = report.findings[index]
+            let devices = fleet.devices[finding.readerVersion] ?? 0
+            report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices)), "
+                + (finding.severity == .error ? "broken)" : "degraded)")
+            if impact.accepted, finding.severity == .error {
+                report.findings[index].severity = .warning
+                report.findings[index].message += impact.acceptedNote
+            }
+        }
+        report.fleet = impact
+        return report
+    }
+}

@@ -1,0 +1,79 @@
+import LiveState
+
+/// Reads a fleet file (devices per schema version) as CSV, JSON or YAML, by its extension:
+/// `.json`, `.yaml` or `.yml`; anything else is read as CSV.
+///
+/// A YAML fleet file is a sequence of rows with the CSV's column names as keys:
+///
+/// ```yaml
+/// - { version: 1, app-version: "1.4.2", ios: "16.7", count: 310 }
+/// - { version: 2, count: 2150 }
+/// ```
+public enum FleetLoader {
+    /// The largest fleet file read.
+    public static let maxFileBytes = 4 << 20
+
+    /// Reads a fleet file.
+    /// - Parameter path: The file.
+    /// - Returns: The fleet, or `nil`, and every problem found, each with its position.
+    public static func load(contentsOf path: String) -> (Fleet?, [Diagnostic]) {
+        let bytes: [UInt8]
+        do {
+            bytes = try SchemaFileReader.read(path, maxBytes: maxFileBytes, kind: "fleet file")
+        } catch {
+            return (nil, [Diagnostic(code: FleetCode.io.rawValue, severity: .error, message: error.message, file: path, scope: .fleet)])
+        }
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".json") { return Fleet.parse(json: bytes, file: path) }
+        if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return parse(yaml: bytes, file: path) }
+        return Fleet.parse(csv: String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    /// Reads a YAML fleet table: a sequence of mappings.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - file: The file, for diagnostics.
+    /// - Returns: The fleet, or `nil`, and every problem found.
+    public static func parse(yaml bytes: [UInt8], file: String) -> (Fleet?, [Diagnostic]) {
+        let start = SourcePosition(offset: 0, line: 1, column: 1)
+        func failure(_ code: String, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet)])
+        }
+        let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 200_000)
+        let outcome: Result<YAMLNode?, YAMLReadError> = bytes.withUnsafeBytes { buffer in
+            do throws(YAMLReadError) {
+                return .success(try reader.read(try LibYAMLParser(input: buffer)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let root: YAMLNode
+        switch outcome {
+        case .failure(let error):
+            return failure(FleetCode.syntax.rawValue, error.message, at: error.position)
+        case .success(nil):
+            return failure(FleetCode.empty.rawValue, "the fleet file is empty; it needs a row per schema version", at: start)
+        case .success(let node?):
+            root = node
+        }
+        guard case .sequence(let elements) = root.content else {
+            return failure(FleetCode.syntax.rawValue, "a YAML fleet file is a sequence of rows: - { version: 1, count: 310 }", at: root.position)
+        }
+        var rows: [Fleet.Row] = []
+        for element in elements {
+            guard case .mapping(let pairs) = element.content else {
+                return failure(FleetCode.syntax.rawValue, "each row of a YAML fleet file is a mapping", at: element.position)
+            }
+            var row = Fleet.Row(cells: [:], position: element.position)
+            for pair in pairs {
+                guard let key = pair.key.scalar?.text else { continue }
+                if row.cells[key] != nil {
+                    return failure(FleetCode.duplicateColumn.rawValue, "the row names '\(key)' twice", at: pair.key.position)
+                }
+                row.cells[key] = (pair.value.scalar?.text ?? "not a number or string", pair.value.position)
+            }
+            rows.append(row)
+        }
+        return Fleet.build(rows: rows, file: file, start: start)
+    }
+}

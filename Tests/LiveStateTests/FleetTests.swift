@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import LiveState
+
+@Suite struct FleetFileTests {
+    static let csv = """
+        # devices by schema version
+        version,app-version,ios,count
+        1,1.4.2,16.7,180
+        1,1.4.2,17.5,130
+        2,2.0.1,17.5,2150
+        3,2.3.0,18.1,7540
+        """
+
+    @Test func rowsOfOneVersionAddUp() throws {
+        let (fleet, problems) = Fleet.parse(csv: Self.csv, file: "fleet.csv")
+        #expect(problems.isEmpty)
+        let parsed = try #require(fleet)
+        #expect(parsed.devices == [1: 310, 2: 2150, 3: 7540])
+        #expect(parsed.total == 10_000)
+        #expect(parsed.devicesByIOS[1] == ["16.7": 180, "17.5": 130])
+        #expect(parsed.describe(310) == "3.1% of devices (310 of 10,000)")
+        #expect(parsed.positions[2]?.line == 5)
+    }
+
+    @Test func csvJsonAndQuotedCellsReadTheSame() throws {
+        let json = #"[{"version": 1, "count": 310}, {"version": "2", "count": 2150, "ios": "17.5"}, {"version": 3, "count": 7540}]"#
+        let quoted = "\"version\",\"count\"\r\n1,310\r\n\"2\",2150\r\n3,\"7540\"\r\n"
+        #expect(Fleet.parse(json: Array(json.utf8), file: nil).0?.devices == [1: 310, 2: 2150, 3: 7540])
+        #expect(Fleet.parse(csv: quoted, file: nil).0?.devices == [1: 310, 2: 2150, 3: 7540])
+        #expect(Fleet.parse(csv: "count,version,notes\n5,1,\"a, b\"\n", file: nil).0?.devices == [1: 5])
+    }
+
+    /// Every fleet code, with the line and column it points at.
+    @Test(arguments: [
+        ("", "fleet-empty", 1, 1),
+        ("# only a comment\n", "fleet-empty", 1, 1),
+        ("version,count\n", "fleet-empty", 1, 1),
+        ("version,count\n1,0\n", "fleet-empty", 1, 1),
+        ("version,count,version\n1,2,3\n", "fleet-duplicate-column", 1, 15),
+        ("version,devices\n1,2\n", "fleet-missing-column", 1, 1),
+        ("version,count\n1,-3\n", "fleet-invalid-count", 2, 3),
+        ("version,count\n1,2.5\n", "fleet-invalid-count", 2, 3),
+        ("version,count\n1,\"2,150\"\n", "fleet-invalid-count", 2, 3),
+        ("version,count\n1,99999999999999999999\n", "fleet-invalid-count", 2, 3),
+        ("version,count\n1\n", "fleet-missing-column", 2, 1),
+        ("version,count\n0,5\n", "fleet-invalid-version", 2, 1),
+        ("version,count\nv2,5\n", "fleet-invalid-version", 2, 1),
+    ])
+    func badCSVGetsItsCodeAndPosition(_ text: String, _ code: String, _ line: Int, _ column: Int) throws {
+        let (fleet, problems) = Fleet.parse(csv: text, file: "f.csv")
+        #expect(fleet == nil)
+        let problem = try #require(problems.first)
+        #expect(problem.code == code, "\(problem)")
+        #expect(problem.position?.line == line)
+        #expect(problem.position?.column == column)
+        #expect(problem.severity == .error)
+        #expect(problem.file == "f.csv")
+    }
+
+    @Test(arguments: [
+        ("{\"version\": 1}", "fleet-syntax", 1, 1),
+        ("[1]", "fleet-syntax", 1, 2),
+        ("[{\"version\": 1, \"count\": 3}", "fleet-syntax", 1, 28),
+        ("[{\"version\": 1, \"count\": \"x\"}]", "fleet-invalid-count", 1, 26),
+        ("[{\"version\": 1, \"count\": [3]}]", "fleet-invalid-count", 1, 26),
+        ("[]", "fleet-empty", 1, 1),
+    ])
+    func badJSONGetsItsCodeAndPosition(_ text: String, _ code: String, _ line: Int, _ column: Int) throws {
+        let (fleet, problems) = Fleet.parse(json: Array(text.utf8), file: "f.json")
+        #expect(fleet == nil)
+        let problem = try #require(problems.first)
+        #expect(problem.code == code, "\(problem)")
+        #expect(problem.position?.line == line)
+        #expect(problem.position?.column == column)
+    }
+
+    @Test func versionsTheSchemaLacksAreReportedWhereTheyAre() throws {
+        let fleet = try #require(Fleet.parse(csv: "version,count\n1,5\n7,3\n", file: "f.csv").0)
+        let problems = fleet.check(against: scoreSchema)
+        #expect(problems.map(\.code) == ["fleet-unknown-version"])
+        #expect(problems.first?.position?.line == 3)
+        #expect(problems.first?.message.contains("version 7, which score does not have (it has 1, 2)") == true)
+    }
+
+    @Test func thresholdsReadAsPercentages() {
+        #expect(FleetThreshold("5%")?.share == 0.05)
+        #expect(FleetThreshold("5")?.share == 0.05)
+        #expect(FleetThreshold("0.5%")?.description == "0.5%")
+        #expect(FleetThreshold("0%")?.accepts(0) == true)
+        #expect(FleetThreshold("0%")?.accepts(0.0001) == false)
+        for bad in ["", "%", "-1", "101", "five", "1e2", "5%%"] {
+            #expect(FleetThreshold(bad) == nil, "\(bad)")
+        }
+        #expect(Fleet.percent(0) == "0%")
+        #expect(Fleet.percent(0.0001) == "<0.1%")
+        #expect(Fleet.percent(0.0314) == "3.1%")
+    }
+}
+
+@Suite struct FleetImpactTests {
+    static let fleet = Fleet(devices: [1: 300, 2: 9_700])
+
+    static func lintAllVersions(_ state: String, fleet: Fleet = fleet, maxDrop: String, timestamp: String = "1795000000")
+        -> (diagnostics: [Diagnostic], impact: FleetImpact) {
+        let bytes = Array(body(#""timestamp":"# + timestamp + #","event":"update","content-state":"# + state).utf8)
+        let all = PayloadValidator.validateAllVersions(scoreSchema, bytes, file: "p.json", fleet: fleet)
+        return PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold(maxDrop)!)
+    }
+
+    @Test func aDropOverTheThresholdStaysAnError() throws {
+        // Version 1 (strict, 3% of devices) misses 'score'.
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"scoreA":1}"#, maxDrop: "1%")
+        #expect(impact.droppingVersions == [1])
+        #expect(impact.dropping == 300)
+        #expect(!impact.accepted)
+        let dropped = try #require(diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(dropped.severity == .error)
+        #expect(dropped.message == "app version 1: the app drops this update for 3.0% of devices (300 of 10,000); first error: missing-required-key at /score in the content-state")
+        #expect(impact.sentence(losing: "this update")
+            == "3.0% of devices (300 of 10,000) would lose this update (app version 1); 0% (0) would fall back to defaults; over --max-drop 1%")
+    }
+
+    @Test func aDropWithinTheThresholdIsAcceptedAndSaysSo() throws {
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"scoreA":1}"#, maxDrop: "5%")
+        #expect(impact.accepted)
+        #expect(!diagnostics.contains { $0.severity == .error })
+        let dropped = try #require(diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(dropped.severity == .warning)
+        #expect(dropped.message.hasSuffix("(accepted by --max-drop 5%: 3.0% of devices drop it)"))
+    }
+
+    @Test func aVersionNoDeviceRunsDropsNothing() {
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"scoreA":1}"#, fleet: Fleet(devices: [1: 0, 2: 50]), maxDrop: "0%")
+        #expect(impact.dropping == 0)
+        #expect(impact.accepted)
+        #expect(!diagnostics.contains { $0.severity == .error })
+    }
+
+    @Test func envelopeErrorsDropEveryVersion() {
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"score":"1-0","minute":0}"#, maxDrop: "50%", timestamp: "1795000000000")
+        #expect(impact.droppingVersions == [1, 2])
+        #expect(!impact.accepted)
+        #expect(diagnostics.contains { $0.code == "date-in-milliseconds" && $0.severity == .error })
+    }
+
+    @Test func fallbacksCountAsDegraded() {
+        let (_, impact) = Self.lintAllVersions(#"{"score":"1-0","minute":0,"phase":"halftime"}"#, maxDrop: "0%")
+        #expect(impact.droppingVersions == [])
+        #expect(impact.degradedVersions == [2])
+        #expect(impact.degraded == 9_700)
+    }
+
+    @Test func compatibilityFindingsNameTheirReadersShare() throws {
+        let schema = compatSchema([F.string("title")], [F.string("title", default: "")], strict: [1])
+        let report = CompatibilityChecker().check(schema, mode: .forwardTransitive)
+        #expect(!report.passes())
+        let strictGate = report.weighed(by: Self.fleet, maxDrop: FleetThreshold("1%")!)
+        let error = try #require(strictGate.findings.first { $0.severity == .error })
+        #expect(error.message.hasSuffix("(app v1: 3.0% of devices (300 of 10,000), broken)"))
+        #expect(strictGate.fleet?.accepted == false)
+        #expect(!strictGate.passes())
+        let lenient = report.weighed(by: Self.fleet, maxDrop: FleetThreshold("3%")!)
+        #expect(lenient.passes())
+        #expect(lenient.findings.contains { $0.message.hasSuffix("(accepted by --max-drop 3%: 3.0% of devices drop it)") })
+        #expect(lenient.summary.hasSuffix("3.0% of devices (300 of 10,000) would lose updates (app version 1); 0% (0) would fall back to defaults; within --max-drop 3%"))
+        for format in CompatibilityReportFormat.allCases {
+            // Workflow commands write '%' as '%25'.
+            let share = format == .github ? "3.0%25 of devices" : "3.0% of devices"
+            #expect(lenient.rendered(as: format).contains(share), "\(format)")
+        }
+        #expect(lenient.jsonValue["fleet"]?["dropping"]?["devices"] == .int(300))
+        #expect(lenient.jsonValue["fleet"]?["dropping"]?["share"] == .double(0.03))
+    }
+}
