@@ -187,6 +187,15 @@ public enum OpenAPIDocument {
               "type": "boolean",
               "default": false
             }
+          },
+          {
+            "name": "max-drop",
+            "in": "query",
+            "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, `1%` or `1` (default 0%). 400 for a schema without a fleet file.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9.]+%?$"
+            }
           }
         ],
         "requestBody": {
@@ -596,7 +605,28 @@ public enum OpenAPIDocument {
           },
           "budget": {
             "$ref": "#/components/schemas/Budget"
+          },
+          "fleet": {
+            "type": "object",
+            "description": "With `version=all`, for a schema served with a fleet file: the devices that drop the update and those that fall back to defaults, and whether `max-drop` accepts the drop.",
+            "required": ["total", "dropping", "degraded", "maxDrop", "accepted"],
+            "properties": {
+              "total": { "type": "integer" },
+              "dropping": { "$ref": "#/components/schemas/FleetShare" },
+              "degraded": { "$ref": "#/components/schemas/FleetShare" },
+              "maxDrop": { "type": "number" },
+              "accepted": { "type": "boolean" }
+            }
           }
+        }
+      },
+      "FleetShare": {
+        "type": "object",
+        "required": ["versions", "devices", "share"],
+        "properties": {
+          "versions": { "type": "array", "items": { "type": "integer" } },
+          "devices": { "type": "integer" },
+          "share": { "type": "number" }
         }
       },
       "EncodeResponse": {

@@ -117,6 +117,8 @@ struct SchemaRoutes: Sendable {
         /// One validator, or one per version, oldest first, for `version=all`.
         let validators: [PayloadValidator]
         let allVersions: Bool
+        /// Devices per version, with the gate's threshold, when the schema has a fleet file.
+        var fleet: (fleet: Fleet, maxDrop: FleetThreshold)?
     }
 
     /// Checks the query (400), the schema id (404) and the version (400) of a validation.
@@ -140,7 +142,17 @@ struct SchemaRoutes: Sendable {
         if broadcast {
             for index in validators.indices { validators[index].options.broadcast = true }
         }
-        return Validation(id: id, validators: validators, allVersions: all)
+        var fleet: (Fleet, FleetThreshold)?
+        if let known = entry.fleet {
+            let text = query.string("max-drop") ?? "0"
+            guard let maxDrop = FleetThreshold(text) else {
+                throw APIError.badQuery("max-drop must be a percentage such as 1% or 1, not '\(text)'")
+            }
+            fleet = (known, maxDrop)
+        } else if query.string("max-drop") != nil {
+            throw APIError.badQuery("max-drop needs a fleet file for schema '\(id)' (serve --fleet)")
+        }
+        return Validation(id: id, validators: validators, allVersions: all, fleet: fleet)
     }
 
     /// Validates `body` and writes the response: `{"ok", "schema", "version", "decodes",
@@ -161,8 +173,12 @@ struct SchemaRoutes: Sendable {
             writer.append(#","budget":"#)
             result.budget.write(to: &writer)
         } else {
-            let (results, all) = body.withUnsafeReadableBytes { bytes in
-                PayloadValidator.validateAllVersions(validation.validators, bytes)
+            var (results, all) = body.withUnsafeReadableBytes { bytes in
+                PayloadValidator.validateAllVersions(validation.validators, bytes, fleet: validation.fleet?.fleet)
+            }
+            var impact: FleetImpact?
+            if let (fleet, maxDrop) = validation.fleet {
+                (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop)
             }
             writer.append(all.contains { $0.severity == .error } ? #"{"ok":false,"schema":"# : #"{"ok":true,"schema":"#)
             writer.writeString(validation.id)
@@ -178,6 +194,10 @@ struct SchemaRoutes: Sendable {
             all.write(to: &writer)
             writer.append(#","budget":"#)
             if let budget = results.last?.result.budget { budget.write(to: &writer) } else { writer.append("null") }
+            if let impact {
+                writer.append(#","fleet":"#)
+                writer.write(impact.jsonValue)
+            }
         }
         writer.append("}")
         return JSONResponse.make(bytes: writer.bytes)
@@ -246,7 +266,7 @@ struct SchemaRoutes: Sendable {
     /// The query parameters each endpoint takes; anything else is a 400.
     static let listParameters: [String] = []
     static let diffParameters = ["mode", "from", "to", "fail-on", "assume-default-elision"]
-    static let validateParameters = ["version", "broadcast"]
+    static let validateParameters = ["version", "broadcast", "max-drop"]
     static let encodeParameters = [
         "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
         "fit", "elide-defaults", "broadcast", "content-state",

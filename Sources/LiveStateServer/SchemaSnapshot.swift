@@ -1,3 +1,4 @@
+import Foundation
 import LiveState
 import LiveStateYAML
 
@@ -20,11 +21,16 @@ public final class SchemaSnapshot: Sendable {
         public let validators: [PayloadValidator]
         /// One encoder per version, oldest first, with default options.
         public let encoders: [ContentStateEncoder]
+        /// Devices per version, when a fleet file for the schema was loaded with it.
+        public let fleet: Fleet?
 
         /// Builds the validators and encoders of every version of a schema.
-        /// - Parameter schema: The schema.
-        public init(schema: Schema) {
+        /// - Parameters:
+        ///   - schema: The schema.
+        ///   - fleet: Devices per version, if known.
+        public init(schema: Schema, fleet: Fleet? = nil) {
             self.schema = schema
+            self.fleet = fleet
             validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version) }
             encoders = schema.versions.compactMap { try? ContentStateEncoder(schema: schema, version: $0.version) }
         }
@@ -63,10 +69,11 @@ public final class SchemaSnapshot: Sendable {
     ///   - schemas: The schemas; their ids must differ.
     ///   - generation: The snapshot's number.
     ///   - warnings: Warnings from loading.
-    public init(schemas: [Schema], generation: Int, warnings: [Diagnostic] = []) {
+    ///   - fleets: Devices per version, by schema id.
+    public init(schemas: [Schema], generation: Int, warnings: [Diagnostic] = [], fleets: [String: Fleet] = [:]) {
         var entries: [String: Entry] = [:]
         for schema in schemas where entries[schema.activity] == nil {
-            entries[schema.activity] = Entry(schema: schema)
+            entries[schema.activity] = Entry(schema: schema, fleet: fleets[schema.activity])
         }
         self.entries = entries
         self.ids = entries.keys.sorted()
@@ -89,9 +96,13 @@ public final class SchemaSnapshot: Sendable {
     ///   - paths: Schema files and folders.
     ///   - generation: The new snapshot's number.
     ///   - loader: The schema loader.
+    ///   - fleetPath: A folder of fleet files named by schema id (`delivery.csv`), or one such
+    ///     file; each is read with its schema, and an error in one fails the load too.
     /// - Returns: The snapshot.
     /// - Throws: `SchemaLoadError` with every error found.
-    public static func load(from paths: [String], generation: Int, loader: SchemaLoader = .init()) throws(SchemaLoadError) -> SchemaSnapshot {
+    public static func load(
+        from paths: [String], generation: Int, loader: SchemaLoader = .init(), fleetPath: String? = nil
+    ) throws(SchemaLoadError) -> SchemaSnapshot {
         let (schemas, diagnostics) = loader.loadAll(paths)
         var errors = diagnostics.filter { $0.severity == .error }
         var seen: [String: String] = [:]
@@ -110,7 +121,42 @@ public final class SchemaSnapshot: Sendable {
                 code: SchemaDiagnosticCode.empty.rawValue, severity: .error,
                 message: "no schema found in \(paths.joined(separator: ", "))", file: paths.first, scope: .schema, pointer: ""))
         }
+        var fleets: [String: Fleet] = [:]
+        if let fleetPath {
+            let files = fleetFiles(at: fleetPath)
+            if files.isEmpty {
+                errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
+                                         message: "holds no fleet file (<schema id>.csv, .json or .yaml)", file: fleetPath, scope: .fleet))
+            }
+            for (id, file) in files {
+                guard let schema = schemas.first(where: { $0.activity == id }) else {
+                    errors.append(Diagnostic(code: FleetCode.unknownVersion.rawValue, severity: .error,
+                                             message: "names schema '\(id)', which is not loaded", file: file, scope: .fleet))
+                    continue
+                }
+                let (fleet, problems) = FleetLoader.load(contentsOf: file)
+                errors += problems + (fleet?.check(against: schema) ?? [])
+                fleets[id] = fleet
+            }
+        }
         guard errors.isEmpty else { throw SchemaLoadError(diagnostics: errors) }
-        return SchemaSnapshot(schemas: schemas, generation: generation, warnings: diagnostics.filter { $0.severity != .error })
+        return SchemaSnapshot(schemas: schemas, generation: generation, warnings: diagnostics.filter { $0.severity != .error }, fleets: fleets)
+    }
+
+    /// The fleet files at `path`, by the schema id their name gives: the `.csv`, `.json`,
+    /// `.yaml` and `.yml` files of a folder, or the one file named.
+    static func fleetFiles(at path: String) -> [(id: String, file: String)] {
+        let extensions = [".csv", ".json", ".yaml", ".yml"]
+        func id(_ name: String) -> String? {
+            extensions.first { name.hasSuffix($0) }.map { String(name.dropLast($0.count)) }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let name = String(path.split(separator: "/").last ?? "")
+            return [(id(name) ?? name, path)]
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        return names.compactMap { name in id(name).map { ($0, prefix + name) } }
     }
 }

@@ -34,6 +34,8 @@ public final class SchemaStore: Sendable {
 
     /// The schema files and folders the store loads.
     public let paths: [String]
+    /// The fleet file, or folder of them, loaded with the schemas.
+    public let fleetPath: String?
     let loader: SchemaLoader
     private let current: Mutex<SchemaSnapshot>
     /// Held for the whole of a reload, so two reloads do not race; readers never take it.
@@ -43,12 +45,14 @@ public final class SchemaStore: Sendable {
     /// - Parameters:
     ///   - paths: Schema files and folders.
     ///   - loader: The schema loader.
-    /// - Throws: `SchemaLoadError` when any schema fails to load, two share an id, or none is found.
-    public convenience init(paths: [String], loader: SchemaLoader = .init()) throws(SchemaLoadError) {
+    ///   - fleetPath: A fleet file, or a folder of them named by schema id, loaded with the schemas.
+    /// - Throws: `SchemaLoadError` when any schema or fleet file fails to load, two share an id,
+    ///   or none is found.
+    public convenience init(paths: [String], loader: SchemaLoader = .init(), fleetPath: String? = nil) throws(SchemaLoadError) {
         // Loaded before any stored property is set: a throwing designated initializer that
         // leaves a `Mutex` half-built crashes the 6.3 optimizer.
-        let first = try SchemaSnapshot.load(from: paths, generation: 1, loader: loader)
-        self.init(snapshot: first, paths: paths, loader: loader)
+        let first = try SchemaSnapshot.load(from: paths, generation: 1, loader: loader, fleetPath: fleetPath)
+        self.init(snapshot: first, paths: paths, loader: loader, fleetPath: fleetPath)
     }
 
     /// Serves a snapshot already loaded; `reload()` loads `paths` again.
@@ -56,8 +60,10 @@ public final class SchemaStore: Sendable {
     ///   - snapshot: The first snapshot.
     ///   - paths: Schema files and folders to load on reload.
     ///   - loader: The schema loader.
-    public init(snapshot: SchemaSnapshot, paths: [String], loader: SchemaLoader = .init()) {
+    ///   - fleetPath: The fleet file or folder to load on reload.
+    public init(snapshot: SchemaSnapshot, paths: [String], loader: SchemaLoader = .init(), fleetPath: String? = nil) {
         self.paths = paths
+        self.fleetPath = fleetPath
         self.loader = loader
         current = Mutex(snapshot)
     }
@@ -77,7 +83,7 @@ public final class SchemaStore: Sendable {
             let old = snapshot
             let outcome: ReloadOutcome
             do throws(SchemaLoadError) {
-                let new = try SchemaSnapshot.load(from: paths, generation: old.generation + 1, loader: loader)
+                let new = try SchemaSnapshot.load(from: paths, generation: old.generation + 1, loader: loader, fleetPath: fleetPath)
                 current.withLock { $0 = new }
                 outcome = .reloaded(new)
             } catch {

@@ -28,6 +28,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The folder of schema files (*.yaml, *.yml), or one schema file.")
     var schemas = "schemas"
 
+    @Option(help: "A folder of fleet files named by schema id (delivery.csv), or one such file: validate?version=all answers then give shares of devices. Reloaded with the schemas.")
+    var fleet: String?
+
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes.")
     var maxBodyBytes = 64 * 1024
 
@@ -57,7 +60,7 @@ struct ServeCommand: ParsableCommand {
         }
         let store: SchemaStore
         do {
-            store = try SchemaStore(paths: [schemas])
+            store = try SchemaStore(paths: [schemas], fleetPath: fleet)
         } catch {
             Output.printText(error.diagnostics)
             throw ExitCode(ExitStatus.usage.rawValue)

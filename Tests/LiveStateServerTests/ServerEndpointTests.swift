@@ -483,3 +483,58 @@ import Testing
         }
     }
 }
+
+/// `serve --fleet`: `version=all` answers give the shares of devices, and `max-drop` gates.
+@Suite struct SidecarFleetTests {
+    static let fleets = ServerFixtures.packageRoot.appendingPathComponent("schemas/fleet").path
+
+    static func server() throws -> LiveStateServer {
+        LiveStateServer(store: try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: fleets),
+                        configuration: .init(host: "127.0.0.1", port: 0))
+    }
+
+    static let update = try! Data(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json"))
+
+    @Test func allVersionsAnswersCarryTheShares() async throws {
+        try await Self.server().application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/delivery/validate?version=all", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body["fleet"]?["total"]?.int == 10_000)
+            #expect(body["fleet"]?["dropping"]?["devices"]?.int == 310)
+            #expect(body["fleet"]?["accepted"]?.bool == false)
+            let dropped = body["diagnostics"]?.array?.first { $0["code"]?.string == "dropped-by-version" }
+            #expect(dropped?["message"]?.string?.contains("for 3.1% of devices (310 of 10,000)") == true)
+        }
+    }
+
+    @Test func maxDropAcceptsASmallDrop() async throws {
+        try await Self.server().application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/delivery/validate?version=all&max-drop=5%25", method: .post, body: ByteBuffer(bytes: Self.update))
+            let body = try json(response)
+            #expect(body["ok"]?.bool == true)
+            #expect(body["fleet"]?["accepted"]?.bool == true)
+            #expect(body["diagnostics"]?.array?.contains { $0["severity"]?.string == "error" } == false)
+            for uri in ["/v1/schemas/delivery/validate?version=all&max-drop=lots", "/v1/schemas/pizza/validate?version=all&max-drop=1"] {
+                let refused = try await client.execute(uri: uri, method: .post, body: ByteBuffer(bytes: Self.update))
+                #expect(refused.status == .badRequest, "\(uri)")
+            }
+        }
+    }
+
+    @Test func aBadFleetFileFailsTheLoadWithItsPosition() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "version,count\n1,5\n9,5\n".write(to: folder.appendingPathComponent("delivery.csv"), atomically: true, encoding: .utf8)
+        try "version,count\n1,5\n".write(to: folder.appendingPathComponent("nosuch.csv"), atomically: true, encoding: .utf8)
+        do {
+            _ = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path)
+            Issue.record("the load should fail")
+        } catch {
+            #expect(error.diagnostics.map(\.code).sorted() == ["fleet-unknown-version", "fleet-unknown-version"])
+            #expect(error.diagnostics.contains { $0.position?.line == 3 && $0.file?.hasSuffix("delivery.csv") == true })
+        }
+    }
+}

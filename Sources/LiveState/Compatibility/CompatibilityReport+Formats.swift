@@ -33,8 +33,9 @@ extension CompatibilityReport {
     // MARK: json
 
     /// The report as the JSON value the `json` format prints.
+    /// `fleet` is there only for a report weighed by a fleet.
     public var jsonValue: Value {
-        .object([
+        var members: [Value.Member] = [
             .init("activity", .string(activity)),
             .init("file", file.map(Value.string) ?? .null),
             .init("mode", .string(mode.rawValue)),
@@ -42,8 +43,9 @@ extension CompatibilityReport {
             .init("pairs", .array(pairs.map(Self.jsonValue))),
             .init("findings", .array(findings.map(Self.jsonValue))),
             .init("diagnostics", .array(diagnostics.map(\.jsonValue))),
-            .init("fleet", fleet?.jsonValue ?? .null),
-        ])
+        ]
+        if let fleet { members.append(.init("fleet", fleet.jsonValue)) }
+        return .object(members)
     }
 
     private static func jsonValue(_ pair: CompatibilityPair) -> Value {
