@@ -622,11 +622,12 @@ public enum OpenAPIDocument {
       },
       "FleetShare": {
         "type": "object",
-        "required": ["versions", "devices", "share"],
+        "required": ["versions", "devices", "share", "percent"],
         "properties": {
           "versions": { "type": "array", "items": { "type": "integer" } },
           "devices": { "type": "integer" },
-          "share": { "type": "number" }
+          "share": { "type": "number", "description": "From 0 to 1." },
+          "percent": { "type": "string", "description": "The share as messages write it: 3.1%, <0.1%." }
         }
       },
       "EncodeResponse": {

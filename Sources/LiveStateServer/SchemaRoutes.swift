@@ -127,7 +127,8 @@ struct SchemaRoutes: Sendable {
         let broadcast = try query.flag("broadcast")
         let entry = try schemaEntry(id)
         var all = query.has("version", equalTo: "all")
-        var validators = entry.validators
+        // Every version still in the field: a retired one drops nothing.
+        var validators = entry.validators.filter { !$0.decoder.version.isRetired }
         if !all {
             let version = try versionNumber(query, orAll: true)
             if let validator = entry.validator(for: version) {

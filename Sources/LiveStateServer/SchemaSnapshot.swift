@@ -135,7 +135,7 @@ public final class SchemaSnapshot: Sendable {
                     continue
                 }
                 let (fleet, problems) = FleetLoader.load(contentsOf: file)
-                errors += problems + (fleet?.check(against: schema) ?? [])
+                errors += (problems + (fleet?.check(against: schema) ?? [])).filter { $0.severity == .error }
                 fleets[id] = fleet
             }
         }

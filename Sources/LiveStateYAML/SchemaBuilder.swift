@@ -146,10 +146,28 @@ struct SchemaBuilder {
             _ = string(pair, key: "description", pointer: pointer + "/description")
         }
         let minIOS = members["min-ios"].flatMap { iosVersion($0, pointer: pointer + "/min-ios") }
+        let retired = retirement(members, pointer: pointer)
         guard let number, let contentState else { return nil }
         return SchemaVersion(
             version: number, contentState: contentState, attributes: attributes ?? [],
-            removed: removed, minIOS: minIOS, position: node.position)
+            removed: removed, minIOS: minIOS, retired: retired, position: node.position)
+    }
+
+    /// Reads `retired: true` with its optional `retired-on` and `retired-reason`.
+    private mutating func retirement(_ members: Members, pointer: String) -> Retirement? {
+        let isRetired = members["retired"].flatMap { bool($0, key: "retired", pointer: pointer + "/retired") } ?? false
+        let date = members["retired-on"].flatMap { string($0, key: "retired-on", pointer: pointer + "/retired-on") }
+        let reason = members["retired-reason"].flatMap { string($0, key: "retired-reason", pointer: pointer + "/retired-reason") }
+        if !isRetired {
+            for key in ["retired-on", "retired-reason"] {
+                if let pair = members[key] {
+                    report(.invalidConstraint, "'\(key)' describes a retirement; add retired: true, or leave it out",
+                           at: pair.key.position, pointer: pointer + "/" + key)
+                }
+            }
+            return nil
+        }
+        return Retirement(date: date, reason: reason)
     }
 
     /// Reads a deployment target: `"16.1"`, `17`, `17.2` (whether it is one that Live
@@ -352,7 +370,7 @@ struct SchemaBuilder {
 enum SchemaKeys {
     static let top = ["activity", "attributes-type", "compatibility", "min-ios", "clients", "versions", "description"]
     static let clients = ["strict"]
-    static let version = ["version", "content-state", "attributes", "removed", "min-ios", "description"]
+    static let version = ["version", "content-state", "attributes", "removed", "min-ios", "retired", "retired-on", "retired-reason", "description"]
     static let field = [
         "type", "default", "optional", "on-invalid", "minimum", "maximum", "max-length", "max-items",
         "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",

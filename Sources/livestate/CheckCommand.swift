@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LiveState
 import LiveStateYAML
 
@@ -19,6 +20,15 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var fleetOptions: FleetOptions
 
+    @Option(name: .customLong("suggest-retire"), help: "With --fleet: list the versions (all but the newest) that hold less than this share of devices, written 0.5% or 0.5, with the YAML that retires them.")
+    var suggestRetire: FleetThreshold?
+
+    func validate() throws {
+        if suggestRetire != nil, fleetOptions.fleet == nil {
+            throw ValidationError("--suggest-retire needs --fleet")
+        }
+    }
+
     @Option(help: "The gate for every schema: backward, forward, full, their -transitive forms, or none (default: each schema's compatibility:).")
     var mode: CompatibilityMode?
 
@@ -29,6 +39,7 @@ struct CheckCommand: ParsableCommand {
         let (schemas, loadDiagnostics) = SchemaLoader().loadAll(paths)
         var gate = CompatibilityGate.run(schemas, mode: mode)
         var impact: FleetImpact?
+        var retire: [RetireSuggestion] = []
         if fleetOptions.fleet != nil, loadDiagnostics.isEmpty {
             // A fleet file counts the versions of one activity.
             guard schemas.count == 1, let schema = schemas.first else {
@@ -40,6 +51,7 @@ struct CheckCommand: ParsableCommand {
                 let report = CompatibilityChecker().check(schema, mode: mode).weighed(by: fleet, maxDrop: fleetOptions.threshold)
                 gate = report.findings.filter { $0.severity >= .warning }.map(\.diagnostic)
                 impact = report.fleet
+                if let suggestRetire { retire = RetireSuggestion.list(schema, fleet: fleet, under: suggestRetire) }
             }
         }
         let diagnostics = loadDiagnostics + gate
@@ -55,6 +67,15 @@ struct CheckCommand: ParsableCommand {
                 Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions)) and \(verdict)")
             }
             if let impact { Output.out("fleet: \(impact.sentence(losing: "updates"))") }
+            if let suggestRetire, let schema = schemas.first {
+                if retire.isEmpty {
+                    Output.out("no version but the newest holds less than \(suggestRetire) of devices: none to retire")
+                }
+                for suggestion in retire {
+                    Output.out("\(schema.file ?? schema.activity): version \(suggestion.version) holds \(suggestion.described), under \(suggestRetire): retire it")
+                    Output.out(suggestion.yaml)
+                }
+            }
         case .json:
             let loaded = Value.array(schemas.map { schema in
                 .object([
@@ -64,7 +85,10 @@ struct CheckCommand: ParsableCommand {
                     .init("compatibility", .string(mode?.rawValue ?? schema.compatibility.rawValue)),
                 ])
             })
-            Output.out(Output.jsonDocument(diagnostics, [.init("schemas", loaded), .init("fleet", impact?.jsonValue ?? .null)]))
+            Output.out(Output.jsonDocument(diagnostics, [
+                .init("schemas", loaded), .init("fleet", impact?.jsonValue ?? .null),
+                .init("retire", .array(retire.map(\.jsonValue))),
+            ]))
         }
         if loadDiagnostics.contains(where: { $0.severity == .error }) {
             throw ExitCode(ExitStatus.usage.rawValue)
@@ -76,5 +100,39 @@ struct CheckCommand: ParsableCommand {
         if Output.status(diagnostics, failOn: common.failOn) == .findings {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
+    }
+}
+
+/// A version that holds less of the fleet than `--suggest-retire`, and the YAML that retires it.
+struct RetireSuggestion {
+    var version: Int
+    var devices: Int
+    var share: Double
+    var described: String
+    var yaml: String
+
+    /// The live versions, all but the newest, under `threshold`, oldest first.
+    static func list(_ schema: Schema, fleet: Fleet, under threshold: FleetThreshold) -> [RetireSuggestion] {
+        let today = Date().formatted(.iso8601.year().month().day())
+        return schema.liveVersions.dropLast().compactMap { version in
+            let devices = fleet.devices[version.version] ?? 0
+            let share = fleet.share(devices)
+            guard share < threshold.share else { return nil }
+            let described = fleet.describe(devices)
+            let yaml = """
+                  - version: \(version.version)
+                    retired: true
+                    retired-on: "\(today)"
+                    retired-reason: "\(Fleet.percent(share)) of devices (\(devices) of \(fleet.total)) on \(today)"
+                """
+            return RetireSuggestion(version: version.version, devices: devices, share: share, described: described, yaml: yaml)
+        }
+    }
+
+    var jsonValue: Value {
+        .object([
+            .init("version", .int(version)), .init("devices", .int(devices)), .init("share", .double(share)),
+            .init("yaml", .string(yaml)),
+        ])
     }
 }

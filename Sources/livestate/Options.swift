@@ -53,8 +53,8 @@ struct FleetOptions: ParsableArguments {
         guard let path = fleet else { return nil }
         let (fleet, problems) = FleetLoader.load(contentsOf: path)
         let all = problems + (fleet?.check(against: schema) ?? [])
-        guard let fleet, all.isEmpty else {
-            Output.printText(all)
+        Output.printText(all)
+        guard let fleet, !all.contains(where: { $0.severity == .error }) else {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         return fleet

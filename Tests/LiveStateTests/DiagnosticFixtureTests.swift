@@ -4,7 +4,8 @@ import Testing
 
 /// One payload fixture per diagnostic code of the decoder and the validator, checked against
 /// `scoreSchema`. A file is named `<code>.json`, or `<code>.<how>.json` where `how` is `v1`
-/// (lint for app version 1), `broadcast`, `all` (every version) or `decode` (the decoder alone).
+/// (lint for app version 1), `broadcast`, `all` (every version), `decode` (the decoder alone) or
+/// `retired` (lint for app version 1, retired).
 @Suite struct DiagnosticFixtureTests {
     static let folder = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("payloads")
 
@@ -30,6 +31,10 @@ import Testing
             return PayloadValidator.validateAllVersions(scoreSchema, bytes, file: fixture).diagnostics
         case "decode":
             return try ContentStateDecoder(schema: scoreSchema).decode(payload: bytes, file: fixture).allDiagnostics
+        case "retired":
+            var schema = scoreSchema
+            schema.versions[0].retired = Retirement(date: "2026-11-01", reason: "0.1% of devices")
+            return try PayloadValidator(schema: schema, version: 1).validate(bytes, file: fixture).diagnostics
         default:
             return try PayloadValidator(schema: scoreSchema).validate(bytes, file: fixture).diagnostics
         }

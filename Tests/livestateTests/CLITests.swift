@@ -645,6 +645,7 @@ struct CLI {
         #expect(dropping["devices"] as? Int == 310)
         #expect(dropping["versions"] as? [Int] == [1])
         #expect(dropping["share"] as? Double == 0.031)
+        #expect(dropping["percent"] as? String == "3.1%")
     }
 
     @Test func checkGatesOnTheShare() throws {
@@ -699,5 +700,71 @@ struct CLI {
         #expect(twoSchemas.stderr.contains("--fleet weighs one schema's versions"))
         let badThreshold = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "lots", "schemas/delivery.yaml"])
         #expect(badThreshold.status == 2)
+    }
+}
+
+/// A retired version: out of the gate, the lint and the encoder; its fields stay.
+@Suite struct RetiredVersionTests {
+    /// The delivery schema with version 1 (the strict one that breaks the gate) retired.
+    static func retiredDelivery(_ retirement: String = "    retired: true\n    retired-on: \"2026-11-01\"\n    retired-reason: \"0.2% of devices\"\n") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-retired-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("schemas/delivery.yaml").path, encoding: .utf8)
+        let path = folder.appendingPathComponent("delivery.yaml").path
+        try text.replacingOccurrences(of: "  - version: 1\n", with: "  - version: 1\n" + retirement)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aRetiredVersionNoLongerGatesNorDrops() throws {
+        let schema = try Self.retiredDelivery()
+        let check = try CLI.run(["check", schema])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("delivery loads (versions 1, 2, 3) and passes its forward-transitive gate"))
+        #expect(!check.stdout.contains("app v1"))
+        let lint = try CLI.run(["lint", "--all-versions", "--format", "json", "--schema", schema, "schemas/examples/delivery/v3-update.json"])
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let file = try #require((try CLI.json(lint.stdout)["files"] as? [[String: Any]])?.first)
+        #expect((file["decodes"] as? [String: Bool])?.keys.sorted() == ["2", "3"])
+    }
+
+    @Test func lintAndEncodeSaySoForTheRetiredVersion() throws {
+        let schema = try Self.retiredDelivery()
+        let lint = try CLI.run(["lint", "--schema", schema, "--version", "1", "schemas/examples/delivery/v1-update.json"])
+        #expect(lint.stdout.contains("warning: app version 1 is retired on 2026-11-01: 0.2% of devices; no app in the field reads this push [retired-version]"), "\(lint.stdout)")
+        let encode = try CLI.run(["encode", "--schema", schema, "--version", "1", "-"], stdin: Data(#"{"title":"x"}"#.utf8))
+        #expect(encode.status == 1)
+        #expect(encode.stderr.contains("version 1 is retired on 2026-11-01: 0.2% of devices; no app in the field reads its payloads, so none is written"))
+        #expect(encode.stderr.contains("[retired-version]"))
+    }
+
+    @Test func theFleetWarnsOfDevicesOnARetiredVersion() throws {
+        let schema = try Self.retiredDelivery()
+        let check = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", schema])
+        #expect(check.status == 0)
+        #expect(check.stderr.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more (at /1) [fleet-retired-version]"), "\(check.stderr)")
+    }
+
+    @Test func suggestRetireListsTheSmallVersionsWithTheirYAML() throws {
+        let result = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", "--suggest-retire", "5%", "schemas/delivery.yaml"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("schemas/delivery.yaml: version 1 holds 3.1% of devices (310 of 10,000), under 5%: retire it\n  - version: 1\n    retired: true\n"))
+        #expect(!result.stdout.contains("version 2 holds"))
+        let none = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", "--suggest-retire", "1%", "schemas/delivery.yaml"])
+        #expect(none.stdout.contains("none to retire"))
+        let noFleet = try CLI.run(["check", "--suggest-retire", "1%", "schemas/delivery.yaml"])
+        #expect(noFleet.status == 2)
+    }
+
+    @Test func retirementsTheSchemaRefuses() throws {
+        let stray = try CLI.run(["check", try Self.retiredDelivery("    retired-on: \"2026-11-01\"\n")])
+        #expect(stray.status == 2)
+        #expect(stray.stdout.contains("'retired-on' describes a retirement; add retired: true, or leave it out"), "\(stray.stdout)")
+        let text = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, encoding: .utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-retired-\(UUID().uuidString)-pizza.yaml").path
+        try text.replacingOccurrences(of: "  - version: 2\n", with: "  - version: 2\n    retired: true\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let newest = try CLI.run(["check", path])
+        #expect(newest.status == 2)
+        #expect((newest.stdout + newest.stderr).contains("the newest version, 2, cannot be retired"))
     }
 }

@@ -77,7 +77,8 @@ public struct CompatibilityChecker: Sendable {
     /// - Returns: The pairs checked and the findings.
     public func check(_ schema: Schema, mode: CompatibilityMode? = nil) -> CompatibilityReport {
         let mode = mode ?? schema.compatibility
-        return report(schema, mode: mode, pairs: mode.pairs(of: schema.versions.map(\.version)))
+        // A retired version is in no app in the field, and no server writes for it.
+        return report(schema, mode: mode, pairs: mode.pairs(of: schema.liveVersions.map(\.version)))
     }
 
     /// Checks one pair of versions, the ways a mode reads them.

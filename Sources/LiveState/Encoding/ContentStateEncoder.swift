@@ -128,7 +128,7 @@ public struct ContentStateEncoder: Sendable {
         var names: Set<String> = []
         for field in version.contentState {
             guard let value = field.defaultValue else { continue }
-            let safe = schema.versions.allSatisfy { other in
+            let safe = schema.liveVersions.allSatisfy { other in
                 let known = other.contentState.first { $0.name == field.name || $0.aliases.contains(field.name) }
                 guard let known else { return true }
                 return !schema.isStrict(other.version) && known.defaultValue == value
@@ -189,6 +189,7 @@ public struct ContentStateEncoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The complete state, or `nil`, and the problems found.
     public func readState(_ bytes: some ContiguousBytes, file: String? = nil) -> (state: Value?, diagnostics: [Diagnostic]) {
+        if let retiredError { return (nil, [retiredError]) }
         let result = stateReader.decode(contentState: bytes, file: file)
         var problems: [Diagnostic] = []
         for var diagnostic in result.diagnostics where diagnostic.code != DecodeCode.defaulted.rawValue {
@@ -205,7 +206,15 @@ public struct ContentStateEncoder: Sendable {
         return (failed ? nil : result.state, problems)
     }
 
+    /// The error for every state given a retired version: nothing is written for it.
+    private var retiredError: Diagnostic? {
+        version.retired.map { retired in
+            Self.error(.retiredVersion, "version \(version.version) is \(retired.description); no app in the field reads its payloads, so none is written")
+        }
+    }
+
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
+        if let retiredError { return EncodeResult(bytes: [], diagnostics: [retiredError]) }
         guard case .object(let given) = state else {
             return EncodeResult(bytes: [], diagnostics: [Self.error(.invalidState, "the state must be an object")])
         }
@@ -598,11 +607,13 @@ public enum EncodeCode: String, Sendable, Hashable, CaseIterable {
     case overBudget = "over-budget"
     /// A URL that iOS 16 refuses was written in the form every iOS of the app reads alike (info).
     case urlMadePortable = "url-made-portable"
+    /// The version is retired: nothing is written for it (error).
+    case retiredVersion = "retired-version"
 
     /// The severity the encoder gives this code.
     public var severity: Severity {
         switch self {
-        case .invalidState, .overBudget: .error
+        case .invalidState, .overBudget, .retiredVersion: .error
         case .elidedDefault, .droppedToFit, .truncatedToFit, .urlMadePortable: .info
         }
     }

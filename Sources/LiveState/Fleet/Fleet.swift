@@ -78,16 +78,24 @@ public struct Fleet: Sendable, Hashable {
     }
 
     /// Findings about a fleet read for `schema`: a version the schema does not have
-    /// (`fleet-unknown-version`, an error).
+    /// (`fleet-unknown-version`, an error), and devices on a retired version
+    /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for them).
     /// - Parameter schema: The schema the fleet's versions belong to.
-    /// - Returns: The findings; empty when every version is the schema's.
+    /// - Returns: The findings; empty when every version is the schema's and live.
     public func check(against schema: Schema) -> [Diagnostic] {
-        let known = Set(schema.versions.map(\.version))
-        return devices.keys.sorted().filter { !known.contains($0) }.map { version in
-            Diagnostic(
-                code: FleetCode.unknownVersion.rawValue, severity: .error,
-                message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
-                    + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
+        devices.keys.sorted().compactMap { version in
+            guard let found = schema.version(version) else {
+                return Diagnostic(
+                    code: FleetCode.unknownVersion.rawValue, severity: .error,
+                    message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
+                        + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
+                    file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
+            }
+            guard let retired = found.retired, let count = devices[version], count > 0 else { return nil }
+            return Diagnostic(
+                code: FleetCode.retiredVersion.rawValue, severity: .warning,
+                message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
+                    + "nothing is checked for them any more",
                 file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
         }
     }
@@ -134,6 +142,8 @@ public enum FleetCode: String, Sendable, Hashable, CaseIterable {
     case invalidVersion = "fleet-invalid-version"
     /// A version the schema does not have (error).
     case unknownVersion = "fleet-unknown-version"
+    /// Devices on a retired version (warning).
+    case retiredVersion = "fleet-retired-version"
 }
 
 extension Fleet {

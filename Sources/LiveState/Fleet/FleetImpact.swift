@@ -58,13 +58,14 @@ public struct FleetImpact: Sendable, Hashable {
             + "; \(gate) --max-drop \(maxDrop)"
     }
 
-    /// `{total, dropping: {versions, devices, share}, degraded: {…}, maxDrop, accepted}`.
+    /// `{total, dropping: {versions, devices, share, percent}, degraded: {…}, maxDrop, accepted}`.
     public var jsonValue: Value {
         func part(_ versions: [Int], _ devices: Int, _ share: Double) -> Value {
             .object([
                 .init("versions", .array(versions.map(Value.int))),
                 .init("devices", .int(devices)),
                 .init("share", .double(share)),
+                .init("percent", .string(Fleet.percent(share))),
             ])
         }
         return .object([

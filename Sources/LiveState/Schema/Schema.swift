@@ -62,6 +62,9 @@ public struct Schema: Sendable, Hashable {
     /// The newest version.
     public var latest: SchemaVersion? { versions.last }
 
+    /// The versions still in the field: every one but the retired.
+    public var liveVersions: [SchemaVersion] { versions.filter { !$0.isRetired } }
+
     /// Whether app version `number` decodes with synthesized `Codable`.
     /// - Parameter number: The version number.
     public func isStrict(_ number: Int) -> Bool { strictClients.contains(number) }
@@ -79,6 +82,9 @@ public struct SchemaVersion: Sendable, Hashable {
     public var removed: [String]
     /// The version's own deployment target, when it raised the schema's `min-ios`.
     public var minIOS: IOSVersion?
+    /// Set when no app of this version is left in the field: it no longer gates compatibility,
+    /// the encoder writes nothing for it, and lint skips it. Its fields stay, as tombstones do.
+    public var retired: Retirement?
     /// Where the version's entry starts in the schema file.
     public var position: SourcePosition?
 
@@ -96,6 +102,7 @@ public struct SchemaVersion: Sendable, Hashable {
         attributes: [Field] = [],
         removed: [String] = [],
         minIOS: IOSVersion? = nil,
+        retired: Retirement? = nil,
         position: SourcePosition? = nil
     ) {
         self.version = version
@@ -103,8 +110,12 @@ public struct SchemaVersion: Sendable, Hashable {
         self.attributes = attributes
         self.removed = removed
         self.minIOS = minIOS
+        self.retired = retired
         self.position = position
     }
+
+    /// Whether the version is retired.
+    public var isRetired: Bool { retired != nil }
 
     /// The content-state field named `name`.
     /// - Parameter name: The key.
@@ -130,4 +141,26 @@ public enum CompatibilityMode: String, Sendable, Hashable, CaseIterable {
     case fullTransitive = "full-transitive"
     /// No gate.
     case none
+}
+
+/// Why and since when a schema version is retired (`retired: true`, `retired-on`, `retired-reason`).
+public struct Retirement: Sendable, Hashable {
+    /// The day it was retired, as the schema writes it (`2026-11-25`).
+    public var date: String?
+    /// Why: `0.2% of devices on 2026-11-25`.
+    public var reason: String?
+
+    /// Creates a retirement.
+    /// - Parameters:
+    ///   - date: The day.
+    ///   - reason: Why.
+    public init(date: String? = nil, reason: String? = nil) {
+        self.date = date
+        self.reason = reason
+    }
+
+    /// `retired on 2026-11-25: 0.2% of devices`, or `retired`.
+    public var description: String {
+        "retired" + (date.map { " on \($0)" } ?? "") + (reason.map { ": \($0)" } ?? "")
+    }
 }

@@ -20,6 +20,10 @@ public enum SchemaValidator {
         var run = ValidationRun(file: schema.file)
         run.checkVersionOrder(schema.versions)
         run.checkDeploymentTarget(schema.minIOS, at: nil, pointer: "/min-ios")
+        if let newest = schema.versions.indices.last, schema.versions[newest].isRetired {
+            run.report(.invalidConstraint, "the newest version, \(schema.versions[newest].version), cannot be retired: the server writes for it",
+                       at: schema.versions[newest].position, pointer: "/versions/\(newest)/retired")
+        }
         for (index, version) in schema.versions.enumerated() {
             let pointer = "/versions/\(index)"
             if let minIOS = version.minIOS {

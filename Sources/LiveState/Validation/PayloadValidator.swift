@@ -98,7 +98,8 @@ public struct PayloadValidator: Sendable {
     public static func validateAllVersions(
         _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
-        let validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
+        // A retired version has no app in the field to drop anything.
+        let validators = schema.liveVersions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
         return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file, fleet: fleet) }
     }
 
@@ -683,6 +684,12 @@ private struct EnvelopeWalk {
                                     budget: ByteBudget(limit: limit, body: bytes.count))
         }
         var all = findings
+        if let retired = validator.decoder.version.retired {
+            all.append(Diagnostic(
+                code: ValidationCode.retiredVersion.rawValue, severity: ValidationCode.retiredVersion.severity,
+                message: "app version \(validator.decoder.version.version) is \(retired.description); no app in the field reads this push",
+                file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
+        }
         let consequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
         if consequence != contentStateConsequence {
             // The content-state came before the event: its findings are worded for the event now known.

@@ -48,12 +48,14 @@ public enum ValidationCode: String, Sendable, Hashable, CaseIterable {
     case reencodedOverBudget = "reencoded-over-budget"
     /// With every version checked: this app version drops the update (error).
     case droppedByVersion = "dropped-by-version"
+    /// The app version checked for is retired: none is left in the field to read the push (warning).
+    case retiredVersion = "retired-version"
 
     /// The severity the validator gives this code.
     public var severity: Severity {
         switch self {
         case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
-            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert:
+            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion:
             .warning
         default: .error
         }
