@@ -173,3 +173,23 @@ import Testing
         #expect(lenient.jsonValue["fleet"]?["dropping"]?["share"] == .double(0.03))
     }
 }
+
+/// A URL only iOS 16 refuses drops the update on the strict version's iOS 16 devices alone,
+/// when the fleet file says which iOS its devices run.
+@Suite struct FleetIOSTests {
+    @Test func onlyTheIOS16DevicesDropAURLIOS17Encodes() throws {
+        let fleet = try #require(Fleet.parse(csv: "version,ios,count\n1,16.7,180\n1,17.5,130\n2,18.1,9690\n", file: "f.csv").0)
+        let schema = URLAgreementTests.schema(minIOS: .liveActivities)
+        let bytes = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"https://example.com/a b"}}}"#.utf8)
+        let all = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: fleet)
+        let dropped = try #require(all.diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(dropped.message.contains("for 1.8% of devices (180 of 10,000), those on iOS 16;"), "\(dropped.message)")
+        let (_, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold("0")!)
+        #expect(impact.droppingVersions == [1])
+        #expect(impact.dropping == 180)
+        // Without the ios column every device of the version counts.
+        let plain = try #require(Fleet.parse(csv: "version,count\n1,310\n2,9690\n", file: "f.csv").0)
+        let (_, whole) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: plain), by: plain, maxDrop: FleetThreshold("0")!)
+        #expect(whole.dropping == 310)
+    }
+}

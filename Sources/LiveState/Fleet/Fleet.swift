@@ -55,6 +55,21 @@ public struct Fleet: Sendable, Hashable {
         Self.percent(share(count))
     }
 
+    /// The devices on `version` that drop a push for which that version reports `findings`: all
+    /// of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
+    /// the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
+    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
+    public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
+        let all = devices[version] ?? 0
+        let errors = findings.filter { $0.severity == .error }
+        guard !errors.isEmpty, errors.allSatisfy({ $0.message.contains(URLRule.iOS16Only) }),
+              let byIOS = devicesByIOS[version], byIOS.values.reduce(0, +) == all else {
+            return (all, false)
+        }
+        let old = byIOS.filter { (IOSVersion($0.key) ?? .liveActivities) < .rfc3986URLs }.values.reduce(0, +)
+        return (old, true)
+    }
+
     /// A share from 0 to 1 as a percentage for messages.
     public static func percent(_ share: Double) -> String {
         if share == 0 { return "0%" }

@@ -24,11 +24,22 @@ public struct FleetImpact: Sendable, Hashable {
     ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
     ///   - maxDrop: The gate's threshold.
     public init(fleet: Fleet, dropping: some Sequence<Int>, degraded: some Sequence<Int>, maxDrop: FleetThreshold) {
-        let dropping = Set(dropping)
+        self.init(fleet: fleet, droppingDevices: Dictionary(Set(dropping).map { ($0, fleet.devices[$0] ?? 0) }) { first, _ in first },
+                  degraded: degraded, maxDrop: maxDrop)
+    }
+
+    /// Weighs versions by a fleet, with the devices that drop on each dropping version given
+    /// (some of a version's devices, when only those on an old iOS drop).
+    /// - Parameters:
+    ///   - fleet: The fleet.
+    ///   - droppingDevices: The devices that drop, by version.
+    ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
+    ///   - maxDrop: The gate's threshold.
+    public init(fleet: Fleet, droppingDevices: [Int: Int], degraded: some Sequence<Int>, maxDrop: FleetThreshold) {
         total = fleet.total
-        droppingVersions = dropping.sorted()
-        self.dropping = fleet.devices(on: dropping)
-        degradedVersions = Set(degraded).subtracting(dropping).sorted()
+        droppingVersions = droppingDevices.keys.sorted()
+        dropping = droppingDevices.values.reduce(0, +)
+        degradedVersions = Set(degraded).subtracting(droppingDevices.keys).sorted()
         self.degraded = fleet.devices(on: degradedVersions)
         self.maxDrop = maxDrop
     }
@@ -102,9 +113,13 @@ extension PayloadValidator {
         by fleet: Fleet, maxDrop: FleetThreshold
     ) -> (diagnostics: [Diagnostic], impact: FleetImpact) {
         let fallbacks: Set<String> = [DecodeCode.invalidDefaulted.rawValue, DecodeCode.unknownEnumValue.rawValue]
+        var dropping: [Int: Int] = [:]
+        for (version, result) in validation.results where !result.appDecodes {
+            dropping[version] = fleet.devicesDropping(on: version, findings: result.diagnostics).devices
+        }
         let impact = FleetImpact(
             fleet: fleet,
-            dropping: validation.results.filter { !$0.result.appDecodes }.map(\.version),
+            droppingDevices: dropping,
             degraded: validation.results.filter { entry in
                 entry.result.diagnostics.contains { fallbacks.contains($0.code) }
             }.map(\.version),

@@ -65,10 +65,14 @@ public struct URLRule: Sendable, Hashable {
             return "'\(shown)' is not an absolute URL"
         case .refusedBeforeIOS17(let offset, let character, let portable):
             let fix = portable.map { "; send '\(Field.shortened($0))'" } ?? ""
-            return "'\(shown)' is no URL on iOS 16 (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
+            return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
                 + "which iOS 17 and later percent-encode\(fix)"
         }
     }
+
+    /// The words of every message about a URL that only iOS 16 refuses: what tells a finding
+    /// that drops the update on iOS 16 devices alone.
+    static let iOS16Only = "is no URL on iOS 16"
 
     /// The form of a URL that iOS 16 and iOS 17 and later read alike: what `URL(string:)` makes
     /// of it from iOS 17 on, with anything iOS 16 still refuses percent-encoded.
