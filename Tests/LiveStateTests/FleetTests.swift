@@ -193,3 +193,36 @@ import Testing
         #expect(whole.dropping == 310)
     }
 }
+
+/// Fleet files a user should never feed us, read without a trap, a hang or a silent pass.
+@Suite struct FleetHostileInputTests {
+    @Test func hostileCSVGetsADiagnostic() {
+        let wide = "version," + (0..<100_000).map { "c\($0)" }.joined(separator: ",") + ",count\n1,5\n"
+        let long = "version,count\n1," + String(repeating: "9", count: 10_000_000) + "\n"
+        let invalidUTF8 = String(decoding: [0x76, 0x65, 0x72, 0xFF, 0xFE, 0x0A, 0x31, 0x2C, 0x32], as: UTF8.self)
+        let manyRows = "version,count\n" + String(repeating: "1,1\n", count: 200_000)
+        #expect(Fleet.parse(csv: wide, file: nil).1.first?.code == "fleet-missing-column")
+        let wideRow = "version,count\n1,5" + String(repeating: ",x", count: 100_000) + "\n"
+        #expect(Fleet.parse(csv: wideRow, file: nil).0?.devices == [1: 5])
+        #expect(Fleet.parse(csv: long, file: nil).1.first?.code == "fleet-invalid-count")
+        #expect(Fleet.parse(csv: invalidUTF8, file: nil).1.first?.code == "fleet-missing-column")
+        #expect(Fleet.parse(csv: manyRows, file: nil).0?.devices == [1: 200_000])
+        #expect(Fleet.parse(csv: "version,count\n1,1e400\n", file: nil).1.first?.code == "fleet-invalid-count")
+    }
+
+    @Test func hostileJSONGetsADiagnostic() {
+        let deep = Array(String(repeating: "[", count: 100_000).utf8)
+        #expect(Fleet.parse(json: deep, file: nil).1.first?.code == "fleet-syntax")
+        #expect(Fleet.parse(json: Array("[{\"version\":1,\"count\":1e400}]".utf8), file: nil).1.first?.code != nil)
+        #expect(Fleet.parse(json: [0xFF, 0xFE], file: nil).1.first?.code == "fleet-syntax")
+        let duplicate = Array(#"[{"version":1,"count":2,"count":3}]"#.utf8)
+        #expect(Fleet.parse(json: duplicate, file: nil).0?.devices == [1: 2])
+    }
+
+    @Test func aLongURLIsJudgedQuickly() {
+        let long = "https://example.com/" + String(repeating: "a", count: 10_000_000) + " b"
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { #expect(URLRule().problem(long) != nil) }
+        #expect(elapsed < .seconds(20))
+    }
+}

@@ -69,7 +69,29 @@ public enum FuzzHarness {
                 return "JSONWriter wrote \(text(written)), which parses to \(again), not \(parsed)"
             }
         }
+        if let failure = fleetFile(bytes) { return failure }
         return compareWithFoundation(Array(bytes), depth: 64, repairs: 0)
+    }
+
+    /// The fleet file readers, on the same bytes as JSON and as CSV: a fleet they accept counts
+    /// some device and no negative one; every problem has a position inside the input.
+    static func fleetFile(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let lines = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        for (format, (fleet, problems)) in [
+            ("JSON", Fleet.parse(json: Array(bytes), file: nil)),
+            ("CSV", Fleet.parse(csv: String(decoding: bytes, as: UTF8.self), file: nil)),
+        ] {
+            if let fleet, fleet.total <= 0 || fleet.devices.values.contains(where: { $0 < 0 }) {
+                return "the \(format) fleet reader accepted \(fleet.devices)"
+            }
+            if fleet == nil, problems.isEmpty { return "the \(format) fleet reader refused without a problem" }
+            for problem in problems {
+                guard let position = problem.position, position.line >= 1, position.line <= lines, position.column >= 1 else {
+                    return "the \(format) fleet reader put \(problem) outside the input"
+                }
+            }
+        }
+        return nil
     }
 
     /// `.reject` throws at the first duplicate `.report` returns, `.ignore` accepts what `.report` accepts.

@@ -255,25 +255,26 @@ extension Fleet {
         guard let header = lines.first else {
             return failure(.empty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
         }
-        var names: [(name: String, column: Int)] = []
+        var names: [String] = []
+        var seen: Set<String> = []
         for cell in cells(of: header.text) {
             let name = cell.text.trimmingCharacters(in: .whitespaces).lowercased()
             let position = SourcePosition(offset: header.offset + cell.start, line: header.number, column: cell.start + 1)
-            if names.contains(where: { $0.name == name }) {
+            guard seen.insert(name).inserted else {
                 return failure(.duplicateColumn, "the header names column '\(name)' twice", at: position)
             }
-            names.append((name, cell.start))
+            names.append(name)
         }
-        for required in ["version", "count"] where !names.contains(where: { $0.name == required }) {
-            return failure(.missingColumn,
-                           "the header has no '\(required)' column (found: \(names.map(\.name).joined(separator: ", "))); it needs version,count",
+        for required in ["version", "count"] where !seen.contains(required) {
+            let found = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+            return failure(.missingColumn, "the header has no '\(required)' column (found: \(found)); it needs version,count",
                            at: SourcePosition(offset: header.offset, line: header.number, column: 1))
         }
         var rows: [Row] = []
         for line in lines.dropFirst() {
             var row = Row(cells: [:], position: SourcePosition(offset: line.offset, line: line.number, column: 1))
             for (index, cell) in cells(of: line.text).enumerated() where index < names.count {
-                let name = names[index].name
+                let name = names[index]
                 guard columns.contains(name) else { continue }
                 row.cells[name] = (cell.text, SourcePosition(offset: line.offset + cell.start, line: line.number, column: cell.start + 1))
             }
