@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LiveState", targets: ["LiveState"]),
         .library(name: "LiveStateYAML", targets: ["LiveStateYAML"]),
         .library(name: "LiveStateServer", targets: ["LiveStateServer"]),
+        .library(name: "LiveStateImport", targets: ["LiveStateImport"]),
         .executable(name: "livestate", targets: ["livestate"]),
     ],
     dependencies: [
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.1"..<"604.0.0"),
     ],
     targets: [
         // The codec core. Foundation only, so an app's widget extension can link it.
@@ -45,12 +47,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `livestate import swift`: reads an app's Swift with swift-syntax. Its own target, so
+        // the runtime library, the YAML loader and the server never build swift-syntax.
+        .target(
+            name: "LiveStateImport",
+            dependencies: [
+                "LiveState",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "livestate",
             dependencies: [
                 "LiveState",
                 "LiveStateYAML",
                 "LiveStateServer",
+                "LiveStateImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -75,6 +90,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "LiveStateImportTests",
+            dependencies: ["LiveState", "LiveStateYAML", "LiveStateImport"]
         ),
         .testTarget(
             name: "LiveStateYAMLTests",

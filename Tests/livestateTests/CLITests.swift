@@ -768,3 +768,101 @@ struct CLI {
         #expect((newest.stdout + newest.stderr).contains("the newest version, 2, cannot be retired"))
     }
 }
+
+/// `livestate import swift`: the shipped app's `ContentState` as a strict schema version.
+@Suite struct ImportSwiftCommandTests {
+    static let ride = "Tests/LiveStateImportTests/Corpus/Ride.swift"
+
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func writesASchemaThatLoads() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("ride.yaml").path
+        let result = try CLI.run(["import", "swift", Self.ride, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let yaml = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(yaml.contains("activity: ride\nattributes-type: RideAttributes\n"))
+        #expect(yaml.contains("  strict: [1]"))
+        #expect(yaml.contains(#"      eta: { type: int, description: "Swift default 4; synthesized Codable ignores it, so the key is required." }"#))
+        let check = try CLI.run(["check", output])
+        #expect(check.status == 0, "\(check.stdout)")
+        // The shipped app drops a payload without 'eta', though Swift gave it a default.
+        let decode = try CLI.run(["decode", "--schema", output, "--content-state", "-"], stdin: Data(#"{"driver_name":"Ana"}"#.utf8))
+        #expect(decode.status == 1)
+        #expect(decode.stderr.contains("key 'eta' is missing"))
+    }
+
+    @Test func appendsTheShippedAppToAnExistingSchema() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let swift = folder.appendingPathComponent("Pizza.swift").path
+        try """
+            struct PizzaDeliveryAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var name: String
+                    var status: Int
+                    var timer: ClosedRange<Date>
+                    var driverName: String
+                    var toppings: [String]
+                }
+                var numberOfPizzas: Int
+                var totalAmount: String
+                var orderNumber: String
+            }
+            """.write(toFile: swift, atomically: true, encoding: .utf8)
+        let schema = folder.appendingPathComponent("pizza.yaml").path
+        try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, toPath: schema)
+        let result = try CLI.run(["import", "swift", swift, "--append-to", schema])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        #expect(text.contains("  - version: 3\n"))
+        #expect(text.contains("strict: [3]"))
+        // The current v2 payloads lack 'toppings': the shipped app version 3 drops them.
+        let lint = try CLI.run(["lint", "--all-versions", "--schema", schema, "schemas/examples/pizza/v2-update.json"])
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("app version 3: the app drops this update; first error: missing-required-key at /toppings in the content-state"), "\(lint.stdout)")
+    }
+
+    @Test func needsReviewExitsThree() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let swift = folder.appendingPathComponent("Wrapped.swift").path
+        try "struct W: ActivityAttributes { struct ContentState: Codable, Hashable { var owner: Person } }".write(toFile: swift, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["import", "swift", swift])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("Wrapped.swift:1:84: warning: 'owner' has the type Person, which is not in the given files; stated as a string [needs-review]"), "\(result.stderr)")
+        #expect(result.stdout.contains("owner: { type: string }"))
+    }
+
+    @Test func badSourcesStopWithTheirPosition() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("Broken.swift").path
+        try "struct A: ActivityAttributes {\n  var x: = 3\n}\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let syntax = try CLI.run(["import", "swift", broken])
+        #expect(syntax.status == 2)
+        #expect(syntax.stderr.contains("Broken.swift:2:10: error: expected type in type annotation"), "\(syntax.stderr)")
+        #expect(syntax.stderr.contains("[swift-syntax]"))
+        let plain = folder.appendingPathComponent("Plain.swift").path
+        try "struct A { var x: Int }".write(toFile: plain, atomically: true, encoding: .utf8)
+        let none = try CLI.run(["import", "swift", plain])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("[no-activity-attributes]"))
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let noFiles = try CLI.run(["import", "swift", empty.path])
+        #expect(noFiles.status == 2)
+        #expect(noFiles.stderr.contains("is a folder with no .swift files"))
+        let several = try CLI.run(["import", "swift", "Tests/LiveStateImportTests/Corpus"])
+        #expect(several.status == 2)
+        #expect(several.stderr.contains("pick one with --attributes-type"))
+        let picked = try CLI.run(["import", "swift", "Tests/LiveStateImportTests/Corpus", "--attributes-type", "OrderAttributes"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(picked.stdout.contains("attributes-type: OrderAttributes"))
+    }
+}

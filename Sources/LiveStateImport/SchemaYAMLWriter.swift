@@ -1,0 +1,109 @@
+import LiveState
+
+/// Writes imported versions as schema YAML, in the bundled schemas' style: one flow mapping per
+/// field, objects in block style.
+public enum SchemaYAMLWriter {
+    /// A whole schema file holding one version, a strict client.
+    /// - Parameters:
+    ///   - activity: The schema id.
+    ///   - activity: The imported activity.
+    ///   - source: Where it was imported from, for the description.
+    public static func schema(activity id: String, _ activity: SwiftImporter.Activity, source: String) -> String {
+        """
+        # Imported by `livestate import swift` from \(source): what the shipped app's synthesized
+        # Codable accepts. Review every field marked needs-review before you trust a verdict.
+        activity: \(key(id))
+        attributes-type: \(key(activity.attributesType))
+        compatibility: forward-transitive
+        min-ios: "16.1"
+        clients:
+          strict: [1]
+        versions:
+        \(version(1, activity, source: source))
+        """
+    }
+
+    /// One version entry of the `versions:` sequence, indented as a schema file has it.
+    public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String) -> String {
+        var lines = ["  - version: \(number)", "    description: \(quoted("Imported from \(source); decoded with synthesized Codable."))"]
+        lines += object("content-state", activity.contentState, indent: 4)
+        if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func object(_ name: String, _ fields: [Field], indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        guard !fields.isEmpty else { return ["\(pad)\(key(name)): {}"] }
+        var lines = ["\(pad)\(key(name)):"]
+        for field in fields { lines += self.field(field, indent: indent + 2) }
+        return lines
+    }
+
+    static func field(_ field: Field, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        if case .object(let fields) = field.type {
+            var lines = ["\(pad)\(key(field.name)):", "\(pad)  type: object"]
+            if field.isOptional { lines.append("\(pad)  optional: true") }
+            if let documentation = field.documentation { lines.append("\(pad)  description: \(quoted(documentation))") }
+            lines += object("fields", fields, indent: indent + 2)
+            return lines
+        }
+        return ["\(pad)\(key(field.name)): \(flow(field))"]
+    }
+
+    /// `{ type: string, optional: true }`.
+    static func flow(_ field: Field) -> String {
+        var parts: [String] = []
+        switch field.type {
+        case .enumeration(.strings(let values)):
+            parts += ["type: enum", "values: [\(values.map(quoted).joined(separator: ", "))]"]
+        case .enumeration(.integers(let values)):
+            parts += ["type: enum", "values: [\(values.map(String.init).joined(separator: ", "))]"]
+        case .array(let items):
+            parts += ["type: array", "items: \(flow(items))"]
+        case .object(let fields):
+            // Objects inside arrays: a flow mapping of flow mappings.
+            parts += ["type: object", "fields: {\(fields.map { "\(key($0.name)): \(flow($0))" }.joined(separator: ", "))}"]
+        default:
+            parts.append("type: \(field.type.name)")
+        }
+        if field.isOptional { parts.append("optional: true") }
+        if let minimum = field.minimum { parts.append("minimum: \(number(minimum))") }
+        if let maximum = field.maximum { parts.append("maximum: \(number(maximum))") }
+        if let documentation = field.documentation { parts.append("description: \(quoted(documentation))") }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    /// `64`, not `64.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// A key as YAML writes it: plain when it is a plain identifier, quoted otherwise.
+    static func key(_ name: String) -> String {
+        let plain = !name.isEmpty && name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        } && !(0x30...0x39).contains(name.utf8.first!) && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"].contains(name.lowercased())
+        return plain ? name : quoted(name)
+    }
+
+    /// A double-quoted YAML string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(2) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

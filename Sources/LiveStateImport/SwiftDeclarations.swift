@@ -1,0 +1,140 @@
+import SwiftSyntax
+
+/// Every type declaration of the parsed files that the importer may need: structs, classes and
+/// enums by their qualified name (`Outer.Inner`), typealiases, and the extensions' conformances
+/// and members.
+struct SwiftDeclarations {
+    /// A struct, class or enum.
+    struct TypeDecl {
+        enum Kind { case `struct`, `class`, `enum` }
+        var name: String
+        var kind: Kind
+        var inherited: [String]
+        var members: MemberBlockItemListSyntax
+        var file: String
+        var node: Syntax
+        /// Members added by extensions, in file order.
+        var extensionMembers: [(members: MemberBlockItemListSyntax, file: String)] = []
+    }
+
+    /// Types by qualified name.
+    var types: [String: TypeDecl] = [:]
+    /// Typealiases by qualified name, with the type they name and where they are.
+    var aliases: [String: (type: TypeSyntax, scope: String, file: String)] = [:]
+    /// Conformances declared on extensions, by the extended type's name as written.
+    var extensionConformances: [String: [String]] = [:]
+
+    /// Collects the declarations of one file.
+    mutating func add(_ file: SourceFileSyntax, path: String) {
+        let collector = Collector(path: path)
+        collector.walk(file)
+        for type in collector.types {
+            if types[type.name] == nil { types[type.name] = type }
+        }
+        for (name, alias) in collector.aliases where aliases[name] == nil {
+            aliases[name] = alias
+        }
+        for (name, inherited, members) in collector.extensions {
+            extensionConformances[name, default: []] += inherited
+            pendingExtensions.append((name, members, path))
+        }
+    }
+
+    private var pendingExtensions: [(name: String, members: MemberBlockItemListSyntax, file: String)] = []
+
+    /// Attaches the extensions' members to their types, once every file is in.
+    mutating func finish() {
+        for pending in pendingExtensions {
+            if let name = resolveName(pending.name, from: ""), types[name] != nil {
+                types[name]?.extensionMembers.append((pending.members, pending.file))
+            }
+        }
+        pendingExtensions = []
+    }
+
+    /// The qualified name a type name written in `scope` refers to: `Inner` inside `Outer` is
+    /// `Outer.Inner` when that exists, else the name itself; typealiases are followed.
+    func resolveName(_ written: String, from scope: String) -> String? {
+        var scopes = scope.isEmpty ? [] : [scope]
+        var parts = scope.split(separator: ".").map(String.init)
+        while !parts.isEmpty {
+            parts.removeLast()
+            scopes.append(parts.joined(separator: "."))
+        }
+        if !scopes.contains("") { scopes.append("") }
+        for candidateScope in scopes {
+            let name = candidateScope.isEmpty ? written : candidateScope + "." + written
+            if types[name] != nil { return name }
+            if aliases[name] != nil { return name }
+        }
+        return nil
+    }
+
+    /// Whether a type conforms to `ActivityAttributes`, on its declaration or an extension.
+    func conformsToActivityAttributes(_ type: TypeDecl) -> Bool {
+        let simple = type.name.split(separator: ".").last.map(String.init) ?? type.name
+        let all = type.inherited + (extensionConformances[type.name] ?? []) + (type.name == simple ? [] : extensionConformances[simple] ?? [])
+        return all.contains { $0 == "ActivityAttributes" || $0.hasSuffix(".ActivityAttributes") }
+    }
+
+    /// Walks one file, naming nested types by their enclosing types.
+    private final class Collector: SyntaxVisitor {
+        let path: String
+        var scope: [String] = []
+        var types: [TypeDecl] = []
+        var aliases: [String: (type: TypeSyntax, scope: String, file: String)] = [:]
+        var extensions: [(String, [String], MemberBlockItemListSyntax)] = []
+
+        init(path: String) {
+            self.path = path
+            super.init(viewMode: .sourceAccurate)
+        }
+
+        private func qualified(_ name: String) -> String { (scope + [name]).joined(separator: ".") }
+
+        private func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
+            clause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
+        }
+
+        private func enter(_ name: String, _ kind: TypeDecl.Kind, _ clause: InheritanceClauseSyntax?, _ members: MemberBlockSyntax, _ node: some SyntaxProtocol) {
+            types.append(TypeDecl(name: qualified(name), kind: kind, inherited: inherited(clause), members: members.members, file: path, node: Syntax(node)))
+            scope.append(name)
+        }
+
+        override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+            enter(node.name.text, .struct, node.inheritanceClause, node.memberBlock, node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: StructDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+            enter(node.name.text, .class, node.inheritanceClause, node.memberBlock, node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: ClassDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+            enter(node.name.text, .enum, node.inheritanceClause, node.memberBlock, node)
+            return .visitChildren
+        }
+        override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+            aliases[qualified(node.name.text)] = (node.initializer.value, scope.joined(separator: "."), path)
+            return .skipChildren
+        }
+
+        override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+            let name = node.extendedType.trimmedDescription
+            extensions.append((name, inherited(node.inheritanceClause), node.memberBlock.members))
+            // Types nested in an extension belong to the extended type.
+            scope.append(name)
+            return .visitChildren
+        }
+        override func visitPost(_ node: ExtensionDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    }
+}

@@ -1,0 +1,339 @@
+import LiveState
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// Reads the Swift source an app shipped with and states, as a schema version, exactly what
+/// that binary's synthesized `Codable` accepts: the on-ramp for an app already in the field.
+///
+/// It follows the compiler's rules for synthesized `Decodable` (FACTS-SENDING §4): `CodingKeys`
+/// decide the keys and leave out what they omit; `let` with an initial value is not decoded;
+/// `var x = 4` is still required; optionality is semantic (`T?`, `Optional<T>`, `T!`, an alias
+/// to an optional); computed, `static` and `lazy` properties are not stored keys; raw-value
+/// enums list their raw values, implicit ones included. What a parse cannot see (a custom
+/// `init(from:)`, property wrappers, associated values, types not in the files) is never
+/// guessed: the field is kept as best it can be and marked for review, with the reason and the
+/// position.
+///
+/// ```swift
+/// let result = SwiftImporter.importActivities([("Attributes.swift", source)])
+/// for activity in result.activities { print(activity.attributesType) }
+/// ```
+public enum SwiftImporter {
+    /// One `ActivityAttributes` type and what its app decodes.
+    public struct Activity: Sendable {
+        /// The Swift type name: the schema's `attributes-type`.
+        public var attributesType: String
+        /// The `ContentState`'s fields, as synthesized `Codable` reads them.
+        public var contentState: [Field]
+        /// The static attributes' fields.
+        public var attributes: [Field]
+        /// What the parse could not settle, each with where it is.
+        public var reviews: [Diagnostic]
+    }
+
+    /// What an import found.
+    public struct Result: Sendable {
+        /// Every `ActivityAttributes` type found.
+        public var activities: [Activity]
+        /// Syntax errors and files that could not be used (errors), and what needs review
+        /// (warnings, also in each activity's `reviews`).
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The code of a finding that needs a person to look at the Swift (warning).
+    public static let needsReview = "needs-review"
+    /// The code of a syntax error in a Swift file (error).
+    public static let swiftSyntax = "swift-syntax"
+    /// The code of an import that found no `ActivityAttributes` type (error).
+    public static let noActivity = "no-activity-attributes"
+
+    /// Imports every `ActivityAttributes` type in `files`.
+    /// - Parameter files: Each file's path (for diagnostics) and source text.
+    /// - Returns: The activities and the findings.
+    public static func importActivities(_ files: [(path: String, source: String)]) -> Result {
+        var declarations = SwiftDeclarations()
+        var diagnostics: [Diagnostic] = []
+        var converters: [String: SourceLocationConverter] = [:]
+        for (path, source) in files {
+            let tree = Parser.parse(source: source)
+            let converter = SourceLocationConverter(fileName: path, tree: tree)
+            converters[path] = converter
+            for problem in ParseDiagnosticsGenerator.diagnostics(for: tree).prefix(20) {
+                let location = problem.location(converter: converter)
+                diagnostics.append(Diagnostic(
+                    code: swiftSyntax, severity: .error, message: problem.message, file: path,
+                    position: SourcePosition(offset: location.offset, line: location.line, column: location.column), scope: .schema))
+            }
+            declarations.add(tree, path: path)
+        }
+        declarations.finish()
+        var reader = TypeReader(declarations: declarations, converters: converters)
+        var activities: [Activity] = []
+        for name in declarations.types.keys.sorted() {
+            guard let type = declarations.types[name], declarations.conformsToActivityAttributes(type) else { continue }
+            reader.reviews = []
+            let attributes = reader.fields(of: type, role: "attributes")
+            var contentState: [Field] = []
+            if let stateName = declarations.resolveName("ContentState", from: type.name),
+               let state = reader.typeDecl(named: stateName, from: type.name) {
+                contentState = reader.fields(of: state, role: "content-state")
+            } else {
+                reader.review("\(type.name) has no ContentState this import can find", at: type.node, file: type.file)
+            }
+            activities.append(Activity(attributesType: type.name.split(separator: ".").last.map(String.init) ?? type.name,
+                                       contentState: contentState, attributes: attributes, reviews: reader.reviews))
+            diagnostics += reader.reviews
+        }
+        if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics.append(Diagnostic(
+                code: noActivity, severity: .error,
+                message: "no type conforming to ActivityAttributes in \(files.map(\.path).joined(separator: ", "))",
+                file: files.first?.path, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .schema))
+        }
+        return Result(activities: activities, diagnostics: diagnostics)
+    }
+}
+
+/// Turns declarations into schema fields.
+struct TypeReader {
+    let declarations: SwiftDeclarations
+    let converters: [String: SourceLocationConverter]
+    var reviews: [Diagnostic] = []
+    /// The types being read, against recursion.
+    private var reading: Set<String> = []
+
+    init(declarations: SwiftDeclarations, converters: [String: SourceLocationConverter]) {
+        self.declarations = declarations
+        self.converters = converters
+    }
+
+    mutating func review(_ message: String, at node: some SyntaxProtocol, file: String) {
+        let location = converters[file].map { node.startLocation(converter: $0) }
+        reviews.append(Diagnostic(
+            code: SwiftImporter.needsReview, severity: .warning, message: message, file: file,
+            position: location.map { SourcePosition(offset: $0.offset, line: $0.line, column: $0.column) }, scope: .schema))
+    }
+
+    /// The type a name refers to, typealiases followed.
+    func typeDecl(named name: String, from scope: String) -> SwiftDeclarations.TypeDecl? {
+        var current = name
+        for _ in 0..<16 {
+            if let type = declarations.types[current] { return type }
+            guard let alias = declarations.aliases[current],
+                  let next = declarations.resolveName(alias.type.trimmedDescription, from: alias.scope) else { return nil }
+            current = next
+        }
+        return nil
+    }
+
+    /// Every member of a type, its extensions' included, with the file each is in.
+    private func members(of type: SwiftDeclarations.TypeDecl) -> [(MemberBlockItemSyntax, String)] {
+        type.members.map { ($0, type.file) } + type.extensionMembers.flatMap { block in block.members.map { ($0, block.file) } }
+    }
+
+    /// The keys synthesized `Codable` decodes for a struct or class, in declaration order.
+    mutating func fields(of type: SwiftDeclarations.TypeDecl, role: String) -> [Field] {
+        guard !reading.contains(type.name) else {
+            review("\(type.name) contains itself; a schema cannot state a recursive type", at: type.node, file: type.file)
+            return []
+        }
+        reading.insert(type.name)
+        defer { reading.remove(type.name) }
+        if type.kind == .enum {
+            review("\(role) \(type.name) is an enum; a schema states objects", at: type.node, file: type.file)
+            return []
+        }
+        if type.kind == .class, type.inherited.contains(where: { !Self.protocols.contains($0) }) {
+            review("class \(type.name) inherits from another class, whose keys sit under 'super'", at: type.node, file: type.file)
+        }
+        let all = members(of: type)
+        for (member, file) in all {
+            if let initializer = member.decl.as(InitializerDeclSyntax.self),
+               initializer.signature.parameterClause.parameters.first?.firstName.text == "from" {
+                review("\(type.name) has its own init(from:): the keys it reads are not the declaration's", at: initializer, file: file)
+            }
+        }
+        let codingKeys = self.codingKeys(of: type)
+        var fields: [Field] = []
+        for (member, file) in all {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let modifiers = Set(variable.modifiers.map(\.name.text))
+            if modifiers.contains("static") || modifiers.contains("class") || modifiers.contains("lazy") { continue }
+            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
+                if isLet, binding.initializer != nil { continue }
+                let key: String
+                if let codingKeys {
+                    guard let mapped = codingKeys[name] else { continue }
+                    key = mapped
+                } else {
+                    key = name
+                }
+                if let wrapper = variable.attributes.first?.as(AttributeSyntax.self) {
+                    review("'\(name)' has the property wrapper \(wrapper.trimmedDescription), which decodes as the wrapper does", at: wrapper, file: file)
+                }
+                guard let typeSyntax = binding.typeAnnotation?.type else {
+                    review("'\(name)' has no type annotation; its type is inferred from \(binding.initializer?.value.trimmedDescription ?? "nothing")",
+                           at: binding, file: file)
+                    continue
+                }
+                var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file)
+                if let initial = binding.initializer?.value {
+                    field.documentation = "Swift default \(initial.trimmedDescription); synthesized Codable ignores it, so the key is required."
+                }
+                fields.append(field)
+            }
+        }
+        return fields
+    }
+
+    static let protocols: Set<String> = ["Codable", "Decodable", "Encodable", "Hashable", "Equatable", "Sendable", "ActivityAttributes"]
+
+    /// Whether a property's accessors make it computed (a getter), not stored (observers).
+    static func isComputed(_ block: AccessorBlockSyntax) -> Bool {
+        switch block.accessors {
+        case .getter: return true
+        case .accessors(let list):
+            return list.contains { ["get", "set", "_read", "_modify"].contains($0.accessorSpecifier.text) }
+        }
+    }
+
+    /// The property → key map of a type's `CodingKeys` (an enum, or a typealias to one), or `nil`.
+    func codingKeys(of type: SwiftDeclarations.TypeDecl) -> [String: String]? {
+        guard let name = declarations.resolveName("CodingKeys", from: type.name),
+              name.hasPrefix(type.name + ".") || declarations.aliases[name] != nil,
+              let keys = typeDecl(named: name, from: type.name), keys.kind == .enum else { return nil }
+        var map: [String: String] = [:]
+        for member in keys.members {
+            guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in cases.elements {
+                let name = element.name.text
+                if let literal = element.rawValue?.value.as(StringLiteralExprSyntax.self) {
+                    map[name] = literal.segments.trimmedDescription
+                } else {
+                    map[name] = name
+                }
+            }
+        }
+        return map
+    }
+
+    /// The field a property of `type` is.
+    mutating func field(named name: String, type: TypeSyntax, scope: String, file: String) -> Field {
+        if let wrapped = Self.optionalWrapped(type) {
+            var field = self.field(named: name, type: wrapped, scope: scope, file: file)
+            field.isOptional = true
+            return field
+        }
+        if let array = type.as(ArrayTypeSyntax.self) {
+            return Field(name: name, type: .array(items: field(named: "", type: array.element, scope: scope, file: file)))
+        }
+        if type.is(DictionaryTypeSyntax.self) {
+            review("'\(name)' is a dictionary; a schema states no map type", at: type, file: file)
+            return Field(name: name, type: .object(fields: []))
+        }
+        let (base, arguments) = Self.named(type)
+        switch (base, arguments.count) {
+        case ("Array", 1):
+            return Field(name: name, type: .array(items: field(named: "", type: arguments[0], scope: scope, file: file)))
+        case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
+            return Field(name: name, type: .dateRange)
+        case ("Dictionary", _):
+            review("'\(name)' is a dictionary; a schema states no map type", at: type, file: file)
+            return Field(name: name, type: .object(fields: []))
+        default:
+            break
+        }
+        if let leaf = Self.leaves[base] {
+            var field = Field(name: name, type: leaf.type)
+            field.minimum = leaf.minimum
+            field.maximum = leaf.maximum
+            return field
+        }
+        if let resolved = declarations.resolveName(base, from: scope) {
+            if let alias = declarations.aliases[resolved], declarations.types[resolved] == nil {
+                if Self.optionalWrapped(alias.type) != nil || declarations.aliases[resolved] != nil {
+                    return field(named: name, type: alias.type, scope: alias.scope, file: file)
+                }
+            }
+            if let decl = typeDecl(named: resolved, from: scope) {
+                if decl.kind == .enum { return enumField(named: name, decl) }
+                return Field(name: name, type: .object(fields: fields(of: decl, role: "'\(name)'")))
+            }
+        }
+        review("'\(name)' has the type \(type.trimmedDescription), which is not in the given files; stated as a string", at: type, file: file)
+        return Field(name: name, type: .string)
+    }
+
+    /// A raw-value enum as an `enum` field: its raw values, implicit ones included.
+    mutating func enumField(named name: String, _ decl: SwiftDeclarations.TypeDecl) -> Field {
+        let raw = decl.inherited.first { ["String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"].contains($0) }
+        var strings: [String] = []
+        var integers: [Int] = []
+        var next = 0
+        for member in decl.members {
+            guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in cases.elements {
+                if element.parameterClause != nil {
+                    review("enum \(decl.name) has associated values (SE-0295 shape), which a schema does not state", at: element, file: decl.file)
+                }
+                if raw == "String" {
+                    strings.append(element.rawValue?.value.as(StringLiteralExprSyntax.self)?.segments.trimmedDescription ?? element.name.text)
+                } else if raw != nil {
+                    if let value = element.rawValue.flatMap({ Int($0.value.trimmedDescription.replacingOccurrences(of: " ", with: "")) }) {
+                        next = value
+                    }
+                    integers.append(next)
+                    next += 1
+                }
+            }
+        }
+        guard raw != nil else {
+            review("enum \(decl.name) has no String or Int raw values; synthesized Codable writes its cases in the SE-0295 shape",
+                   at: decl.node, file: decl.file)
+            return Field(name: name, type: .object(fields: []))
+        }
+        return Field(name: name, type: .enumeration(raw == "String" ? .strings(strings) : .integers(integers)))
+    }
+
+    /// `T` of `T?`, `T!` and `Optional<T>`.
+    static func optionalWrapped(_ type: TypeSyntax) -> TypeSyntax? {
+        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return unwrapped.wrappedType }
+        let (base, arguments) = named(type)
+        return base == "Optional" && arguments.count == 1 ? arguments[0] : nil
+    }
+
+    /// A named type's last name component (`Foundation.Date` is `Date`) and generic arguments.
+    static func named(_ type: TypeSyntax) -> (base: String, arguments: [TypeSyntax]) {
+        func arguments(_ clause: GenericArgumentClauseSyntax?) -> [TypeSyntax] {
+            clause?.arguments.compactMap { argument in
+                if case .type(let type) = argument.argument { return type }
+                return nil
+            } ?? []
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return (identifier.name.text, arguments(identifier.genericArgumentClause))
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            let base = member.baseType.trimmedDescription
+            let name = ["Swift", "Foundation"].contains(base) ? member.name.text : base + "." + member.name.text
+            return (name, arguments(member.genericArgumentClause))
+        }
+        return (type.trimmedDescription, [])
+    }
+
+    /// The leaf types and what a schema makes of them: every integer width with its range.
+    static let leaves: [String: (type: FieldType, minimum: Double?, maximum: Double?)] = [
+        "String": (.string, nil, nil), "Substring": (.string, nil, nil), "Character": (.string, nil, nil),
+        "Bool": (.bool, nil, nil), "Double": (.double, nil, nil), "Float": (.double, nil, nil), "CGFloat": (.double, nil, nil),
+        "Decimal": (.double, nil, nil), "Date": (.date, nil, nil), "URL": (.url, nil, nil),
+        "UUID": (.string, nil, nil), "Data": (.string, nil, nil),
+        "Int": (.int, nil, nil), "Int64": (.int, nil, nil), "Int32": (.int, -2_147_483_648, 2_147_483_647),
+        "Int16": (.int, -32_768, 32_767), "Int8": (.int, -128, 127), "UInt": (.int, 0, nil), "UInt64": (.int, 0, nil),
+        "UInt32": (.int, 0, 4_294_967_295), "UInt16": (.int, 0, 65_535), "UInt8": (.int, 0, 255),
+    ]
+}

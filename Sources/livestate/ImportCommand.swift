@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import LiveState
+import LiveStateImport
+import LiveStateYAML
+
+/// `livestate import swift`: the shipped app's `ContentState` as a strict schema version.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a schema version from the source an app shipped with.",
+        subcommands: [SwiftImportCommand.self]
+    )
+}
+
+struct SwiftImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swift",
+        abstract: "Read Swift files (or folders of them) and write the schema version their synthesized Codable accepts.",
+        discussion: """
+            Finds each type conforming to ActivityAttributes (on its declaration or an extension), \
+            its ContentState (nested, or a typealias) and its stored properties, and writes one \
+            version marked as a strict client. What a parse cannot settle (a custom init(from:), a \
+            property wrapper, a type not in the files) is reported as needs-review with its \
+            position. Exit status: 0 imported, 3 imported with needs-review findings, 2 on syntax \
+            errors, unreadable files, or no ActivityAttributes type.
+            """
+    )
+
+    @Argument(help: "Swift files, or folders searched for *.swift.")
+    var sources: [String]
+
+    @Option(help: "Write the schema here instead of standard output.")
+    var output: String?
+
+    @Option(help: "The schema id (default: the attributes type's name, lower-cased and hyphenated).")
+    var activity: String?
+
+    @Option(name: .customLong("append-to"), help: "Append the imported version to this schema file, as its next version and a strict client.")
+    var appendTo: String?
+
+    @Option(name: .customLong("attributes-type"), help: "Import this ActivityAttributes type when the files hold several.")
+    var attributesType: String?
+
+    /// The largest Swift file read.
+    static let maxFileBytes = 8 << 20
+
+    func run() throws {
+        let (files, problems) = Self.read(sources)
+        var diagnostics = problems
+        let result = SwiftImporter.importActivities(files)
+        diagnostics += result.diagnostics
+        let chosen = result.activities.filter { attributesType == nil || $0.attributesType == attributesType }
+        if chosen.count > 1 {
+            Output.printText(diagnostics)
+            Output.err("the files hold several ActivityAttributes types (\(chosen.map(\.attributesType).joined(separator: ", "))); pick one with --attributes-type")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        guard let imported = chosen.first, !diagnostics.contains(where: { $0.severity == .error }) else {
+            Output.printText(diagnostics)
+            if let attributesType, !result.activities.isEmpty {
+                Output.err("no ActivityAttributes type named \(attributesType) (found \(result.activities.map(\.attributesType).joined(separator: ", ")))")
+            }
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        Output.printText(diagnostics)
+        let source = sources.joined(separator: " ")
+        let text: String
+        let target: String
+        if let appendTo {
+            text = try Self.appended(imported, to: appendTo, source: source)
+            target = output ?? appendTo
+        } else {
+            text = SchemaYAMLWriter.schema(activity: activity ?? Self.id(for: imported.attributesType), imported, source: source)
+            target = output ?? "-"
+        }
+        // What is written must load: the import states nothing the loader refuses.
+        do {
+            _ = try SchemaLoader().load(yaml: Array(text.utf8), file: target == "-" ? "-" : target)
+        } catch {
+            Output.printText(error.diagnostics)
+            Output.err("the imported schema does not load; nothing was written")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        if target == "-" {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } else {
+            try text.write(toFile: target, atomically: true, encoding: .utf8)
+        }
+        if !imported.reviews.isEmpty { throw ExitCode(3) }
+    }
+
+    /// `DeliveryAttributes` → `delivery`.
+    static func id(for typeName: String) -> String {
+        var name = typeName
+        for suffix in ["ActivityAttributes", "Attributes"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            name.removeLast(suffix.count)
+            break
+        }
+        var id = ""
+        for (index, character) in name.enumerated() {
+            if character.isUppercase, index > 0 { id.append("-") }
+            id += character.lowercased()
+        }
+        return id
+    }
+
+    /// The schema file's text with the imported version appended as its next version, and that
+    /// version listed among the strict clients.
+    static func appended(_ imported: SwiftImporter.Activity, to path: String, source: String) throws -> String {
+        let schema = try Output.loadSchema(path)
+        let number = (schema.latest?.version ?? 0) + 1
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        if !text.hasSuffix("\n") { text += "\n" }
+        var lines = text.components(separatedBy: "\n")
+        let strict = (schema.strictClients + [number]).map(String.init).joined(separator: ", ")
+        if let index = lines.firstIndex(where: { $0.hasPrefix("  strict:") }) {
+            lines[index] = "  strict: [\(strict)]"
+        } else if let index = lines.firstIndex(where: { $0.hasPrefix("clients:") }), lines[index].contains("strict") {
+            lines[index] = "clients: { strict: [\(strict)] }"
+        } else if let index = lines.firstIndex(where: { $0.hasPrefix("versions:") }) {
+            lines.insert(contentsOf: ["clients:", "  strict: [\(strict)]"], at: index)
+        }
+        return lines.joined(separator: "\n") + SchemaYAMLWriter.version(number, imported, source: source)
+    }
+
+    /// Every Swift file named, folders searched (sorted, `.` entries skipped), each read whole
+    /// with a size bound; what cannot be read is a `schema-io` error.
+    static func read(_ paths: [String]) -> (files: [(path: String, source: String)], problems: [Diagnostic]) {
+        var files: [(String, String)] = []
+        var problems: [Diagnostic] = []
+        func problem(_ path: String, _ message: String) {
+            problems.append(Diagnostic(code: SchemaDiagnosticCode.io.rawValue, severity: .error, message: message, file: path, scope: .schema))
+        }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                problem(path, "cannot read: no such file or directory")
+                continue
+            }
+            var names = [path]
+            if isDirectory.boolValue {
+                let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
+                names = found.filter { $0.hasSuffix(".swift") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }.sorted()
+                    .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+                if names.isEmpty { problem(path, "is a folder with no .swift files") }
+            }
+            for name in names {
+                guard let data = FileManager.default.contents(atPath: name) else {
+                    problem(name, "cannot read it")
+                    continue
+                }
+                guard data.count <= maxFileBytes else {
+                    problem(name, "is \(data.count) bytes, over the limit of \(maxFileBytes) bytes for a Swift file")
+                    continue
+                }
+                guard let source = String(data: data, encoding: .utf8) else {
+                    problem(name, "is not UTF-8 text, so not Swift source")
+                    continue
+                }
+                files.append((name, source))
+            }
+        }
+        return (files, problems)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LiveState
+import LiveStateImport
+import LiveStateYAML
+import Testing
+
+enum Corpus {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
+    static let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+
+    static func activity(_ name: String) throws -> SwiftImporter.Activity {
+        let path = folder.appendingPathComponent(name).path
+        let result = SwiftImporter.importActivities([(path, try String(contentsOfFile: path, encoding: .utf8))])
+        #expect(!result.diagnostics.contains { $0.severity == .error }, "\(result.diagnostics)")
+        return try #require(result.activities.first)
+    }
+
+    /// The imported version as a loaded schema, through the YAML the CLI writes.
+    static func schema(_ activity: SwiftImporter.Activity) throws -> Schema {
+        let yaml = SchemaYAMLWriter.schema(activity: "imported", activity, source: "test")
+        return try SchemaLoader().load(yaml: Array(yaml.utf8), file: "imported.yaml")
+    }
+}
+
+@Suite struct SwiftImportRuleTests {
+    static func fields(_ name: String) throws -> [String: Field] {
+        Dictionary(uniqueKeysWithValues: try Corpus.activity(name).contentState.map { ($0.name, $0) })
+    }
+
+    @Test func codingKeysRenameAndLeaveOut() throws {
+        let fields = try Self.fields("Ride.swift")
+        #expect(fields.keys.sorted() == ["driver_name", "eta", "plate"])
+        #expect(fields["eta"]?.isRequired == true)
+        #expect(fields["eta"]?.documentation?.contains("Swift default 4") == true)
+        #expect(fields["plate"]?.isOptional == true)
+        #expect(try Corpus.activity("Ride.swift").attributes.map(\.name) == ["rideID"])
+    }
+
+    @Test func aTypealiasedContentStateAndImplicitRawValues() throws {
+        let fields = try Self.fields("Order.swift")
+        #expect(fields["status"]?.type == .enumeration(.integers([0, 5, 6, 7])))
+        #expect(fields["courier"]?.isOptional == true)
+        #expect(fields["window"]?.type == .dateRange)
+        #expect(fields["updatedAt"]?.type == .date)
+        #expect(fields["items"]?.type == .array(items: Field(name: "", type: .string)))
+        guard case .object(let courier)? = fields["courier"]?.type else { Issue.record("courier is an object"); return }
+        #expect(courier.map(\.name) == ["name", "rating"])
+    }
+
+    @Test func optionalsEveryWayAndAConformanceOnAnExtension() throws {
+        let activity = try Corpus.activity("Score.swift")
+        #expect(activity.attributesType == "ScoreAttributes")
+        let fields = Dictionary(uniqueKeysWithValues: activity.contentState.map { ($0.name, $0) })
+        #expect(fields.keys.sorted() == ["away", "caption", "home", "link", "minute", "note", "phase", "scorer"])
+        for name in ["minute", "note", "scorer", "caption", "link"] { #expect(fields[name]?.isOptional == true, "\(name)") }
+        #expect(fields["phase"]?.type == .enumeration(.strings(["scheduled", "in_play", "finished"])))
+        #expect(fields["link"]?.type == .url)
+    }
+
+    @Test func integerWidthsKeepTheirRange() throws {
+        let fields = try Self.fields("Flight.swift")
+        #expect(fields["seatsLeft"]?.minimum == -32_768)
+        #expect(fields["seatsLeft"]?.maximum == 32_767)
+        guard case .array(let leg)? = fields["legs"]?.type, case .object(let legFields) = leg.type else { Issue.record("legs"); return }
+        #expect(legFields.first { $0.name == "gate" }?.maximum == 255)
+    }
+
+    @Test func codingKeysThroughATypealias() throws {
+        #expect(try Self.fields("Timer.swift").keys.sorted() == ["ends_at", "paused", "title"])
+    }
+
+    @Test func whatAParseCannotSeeIsMarkedForReview() throws {
+        let source = """
+            struct WrappedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    @Clamped var rating: Double
+                    var tags: [String: Int]
+                    var owner: Person
+                    var mood: Mood
+                    init(from decoder: Decoder) throws { fatalError() }
+                }
+            }
+            enum Mood: Codable { case happy(level: Int) }
+            """
+        let result = SwiftImporter.importActivities([("Wrapped.swift", source)])
+        let reviews = result.activities.first?.reviews ?? []
+        #expect(reviews.count == 6, "\(reviews)")
+        #expect(reviews.allSatisfy { $0.code == "needs-review" && $0.severity == .warning && $0.position != nil })
+        #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 7 })
+        #expect(reviews.contains { $0.message.contains("@Clamped") && $0.position?.line == 3 })
+    }
+
+    @Test func badSourceGetsAPositionedError() {
+        let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
+        #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })
+        let none = SwiftImporter.importActivities([("Plain.swift", "struct A { var x: Int }")])
+        #expect(none.diagnostics.map(\.code) == ["no-activity-attributes"])
+        let notSwift = SwiftImporter.importActivities([("data.swift", String(repeating: "{[(<", count: 50_000))])
+        #expect(notSwift.diagnostics.contains { $0.severity == .error })
+        let huge = "struct H: ActivityAttributes { struct ContentState: Codable, Hashable { var a: String } }\n"
+            + String(repeating: "// filler line\n", count: 600_000)
+        #expect(SwiftImporter.importActivities([("Huge.swift", huge)]).activities.count == 1)
+    }
+}
+
+/// The proof: the original Swift types, compiled by the real compiler into this test target,
+/// decode payloads with Foundation's `JSONDecoder`; the imported schema's strict version must
+/// give the same verdict on every one (complete, each key missing, each key of another JSON
+/// kind, an extra key).
+@Suite struct SwiftImportFidelityTests {
+    @Test(arguments: Corpus.names)
+    func importedSchemaGivesTheCompiledTypesVerdict(_ name: String) throws {
+        let activity = try Corpus.activity(name)
+        let device = try #require(Compiled.types[activity.attributesType], "no compiled type for \(activity.attributesType)")
+        let decoder = try ContentStateDecoder(schema: try Corpus.schema(activity), version: 1)
+        let complete = activity.contentState.map { ($0.name, Self.sample($0)) }
+        var payloads: [(label: String, members: [(String, String)])] = [("complete", complete), ("extra key", complete + [("zzExtra", "1")])]
+        for index in complete.indices {
+            var missing = complete
+            missing.remove(at: index)
+            payloads.append(("without \(complete[index].0)", missing))
+            var wrong = complete
+            wrong[index].1 = complete[index].1.hasPrefix("\"") ? "12" : "\"x\""
+            payloads.append(("\(complete[index].0) of another kind", wrong))
+        }
+        var compared = 0
+        for (label, members) in payloads {
+            let json = "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+            let data = Data(json.utf8)
+            let verdict = decoder.decode(contentState: data).appDecodes
+            #expect(verdict == device(data), "\(name) \(label): LiveState says \(verdict) for \(json)")
+            compared += 1
+        }
+        #expect(compared >= 3)
+    }
+
+    /// A JSON value the field takes.
+    static func sample(_ field: Field) -> String {
+        switch field.type {
+        case .string: "\"s\""
+        case .url: "\"https://example.com/x\""
+        case .int: "1"
+        case .double: "1.5"
+        case .bool: "true"
+        case .date: "1000"
+        case .dateRange: "[1000,2000]"
+        case .enumeration(.strings(let values)): "\"\(values.first ?? "")\""
+        case .enumeration(.integers(let values)): "\(values.first ?? 0)"
+        case .array(let items): "[\(sample(items))]"
+        case .object(let fields): "{" + fields.map { "\"\($0.name)\":\(sample($0))" }.joined(separator: ",") + "}"
+        }
+    }
+}
