@@ -100,8 +100,9 @@ struct TypeReader {
     let declarations: SwiftDeclarations
     let converters: [String: SourceLocationConverter]
     var reviews: [Diagnostic] = []
-    /// The types being read, against recursion.
+    /// The types being read and the typealiases being followed, against recursion.
     private var reading: Set<String> = []
+    private var following: Set<String> = []
 
     init(declarations: SwiftDeclarations, converters: [String: SourceLocationConverter]) {
         self.declarations = declarations
@@ -255,9 +256,12 @@ struct TypeReader {
         }
         if let resolved = declarations.resolveName(base, from: scope) {
             if let alias = declarations.aliases[resolved], declarations.types[resolved] == nil {
-                if Self.optionalWrapped(alias.type) != nil || declarations.aliases[resolved] != nil {
-                    return field(named: name, type: alias.type, scope: alias.scope, file: file)
+                guard following.insert(resolved).inserted else {
+                    review("typealias \(resolved) refers to itself", at: type, file: file)
+                    return Field(name: name, type: .string)
                 }
+                defer { following.remove(resolved) }
+                return field(named: name, type: alias.type, scope: alias.scope, file: file)
             }
             if let decl = typeDecl(named: resolved, from: scope) {
                 if decl.kind == .enum { return enumField(named: name, decl) }

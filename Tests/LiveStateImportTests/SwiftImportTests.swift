@@ -95,6 +95,14 @@ enum Corpus {
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })
         let none = SwiftImporter.importActivities([("Plain.swift", "struct A { var x: Int }")])
         #expect(none.diagnostics.map(\.code) == ["no-activity-attributes"])
+        let loop = SwiftImporter.importActivities([("Loop.swift", """
+            typealias A = B
+            typealias B = A
+            struct L: ActivityAttributes { struct ContentState: Codable, Hashable { var a: A; var s: L.ContentState? } }
+            """)])
+        #expect(loop.activities.first?.reviews.map(\.message) == [
+            "typealias A refers to itself", "L.ContentState contains itself; a schema cannot state a recursive type",
+        ])
         let notSwift = SwiftImporter.importActivities([("data.swift", String(repeating: "{[(<", count: 50_000))])
         #expect(notSwift.diagnostics.contains { $0.severity == .error })
         let huge = "struct H: ActivityAttributes { struct ContentState: Codable, Hashable { var a: String } }\n"
