@@ -17,7 +17,7 @@ enum RawHTTPClient {
     /// Connects to 127.0.0.1:`port`, writes `chunks` in order, and reads until the response head
     /// and `Content-Length` bytes of body arrived, the peer closed, or `timeoutSeconds` passed.
     /// - Returns: The response text, head and body.
-    static func exchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int = 5) async throws -> String {
+    static func exchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int = 20) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try blockingExchange(port: port, chunks: chunks, timeoutSeconds: timeoutSeconds) })

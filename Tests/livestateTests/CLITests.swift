@@ -858,6 +858,11 @@ struct CLI {
         let noFiles = try CLI.run(["import", "swift", empty.path])
         #expect(noFiles.status == 2)
         #expect(noFiles.stderr.contains("is a folder with no .swift files"))
+        let huge = folder.appendingPathComponent("Huge.swift").path
+        try String(repeating: "// filler\n", count: 1_000_000).write(toFile: huge, atomically: true, encoding: .utf8)
+        let tooLarge = try CLI.run(["import", "swift", huge])
+        #expect(tooLarge.status == 2)
+        #expect(tooLarge.stderr.contains("is 10000000 bytes, over the limit of 8388608 bytes for a Swift file"), "\(tooLarge.stderr)")
         let several = try CLI.run(["import", "swift", "Tests/LiveStateImportTests/Corpus"])
         #expect(several.status == 2)
         #expect(several.stderr.contains("pick one with --attributes-type"))
