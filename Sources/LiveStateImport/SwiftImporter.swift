@@ -145,8 +145,12 @@ struct TypeReader {
             review("\(role) \(type.name) is an enum; a schema states objects", at: type.node, file: type.file)
             return []
         }
-        if type.kind == .class, type.inherited.contains(where: { !Self.protocols.contains($0) }) {
-            review("class \(type.name) inherits from another class, whose keys sit under 'super'", at: type.node, file: type.file)
+        // A superclass comes first in the list: one declared as a class here, or any name that
+        // is not a protocol this import knows.
+        if type.kind == .class, let first = type.inherited.first.map({ $0.replacingOccurrences(of: "@unchecked ", with: "") }),
+           !Self.protocols.contains(first),
+           declarations.resolveName(first, from: type.name).flatMap({ declarations.types[$0] }).map({ $0.kind == .class }) ?? true {
+            review("class \(type.name) may inherit from \(first), whose keys sit under 'super'", at: type.node, file: type.file)
         }
         let all = members(of: type)
         for (member, file) in all {
@@ -191,7 +195,10 @@ struct TypeReader {
         return fields
     }
 
-    static let protocols: Set<String> = ["Codable", "Decodable", "Encodable", "Hashable", "Equatable", "Sendable", "ActivityAttributes"]
+    static let protocols: Set<String> = [
+        "Codable", "Decodable", "Encodable", "Hashable", "Equatable", "Sendable", "ActivityAttributes", "Identifiable",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "Comparable",
+    ]
 
     /// Whether a property's accessors make it computed (a getter), not stored (observers).
     static func isComputed(_ block: AccessorBlockSyntax) -> Bool {
@@ -247,6 +254,11 @@ struct TypeReader {
             return Field(name: name, type: .object(fields: []))
         default:
             break
+        }
+        if let format = Self.formattedStrings[base] {
+            review("'\(name)' is a \(base), a string that must be \(format) or the update is dropped; a schema states only a string",
+                   at: type, file: file)
+            return Field(name: name, type: .string)
         }
         if let leaf = Self.leaves[base] {
             var field = Field(name: name, type: leaf.type)
@@ -330,12 +342,14 @@ struct TypeReader {
         return (type.trimmedDescription, [])
     }
 
+    /// Leaf types that are strings of a format the schema cannot state.
+    static let formattedStrings = ["UUID": "a UUID", "Data": "base64"]
+
     /// The leaf types and what a schema makes of them: every integer width with its range.
     static let leaves: [String: (type: FieldType, minimum: Double?, maximum: Double?)] = [
         "String": (.string, nil, nil), "Substring": (.string, nil, nil), "Character": (.string, nil, nil),
         "Bool": (.bool, nil, nil), "Double": (.double, nil, nil), "Float": (.double, nil, nil), "CGFloat": (.double, nil, nil),
         "Decimal": (.double, nil, nil), "Date": (.date, nil, nil), "URL": (.url, nil, nil),
-        "UUID": (.string, nil, nil), "Data": (.string, nil, nil),
         "Int": (.int, nil, nil), "Int64": (.int, nil, nil), "Int32": (.int, -2_147_483_648, 2_147_483_647),
         "Int16": (.int, -32_768, 32_767), "Int8": (.int, -128, 127), "UInt": (.int, 0, nil), "UInt64": (.int, 0, nil),
         "UInt32": (.int, 0, 4_294_967_295), "UInt16": (.int, 0, 65_535), "UInt8": (.int, 0, 255),

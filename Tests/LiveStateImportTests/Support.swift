@@ -18,5 +18,10 @@ enum Compiled {
         "ScoreAttributes": decoder(ScoreAttributes.self),
         "FlightAttributes": decoder(FlightAttributes.self),
         "TimerAttributes": decoder(TimerAttributes.self),
+        "ParcelAttributes": decoder(ParcelAttributes.self),
+        "ChargeAttributes": decoder(ChargeAttributes.self),
+        "WorkoutAttributes": decoder(WorkoutAttributes.self),
+        "AuctionAttributes": decoder(AuctionAttributes.self),
+        "TransitAttributes": decoder(TransitAttributes.self),
     ]
 }

@@ -65,6 +65,18 @@ enum Corpus {
         #expect(legFields.first { $0.name == "gate" }?.maximum == 255)
     }
 
+    @Test func moreShapesOfTheField() throws {
+        let parcel = try Self.fields("Parcel.swift")
+        #expect(parcel.keys.sorted() == ["attempts", "carrier", "events", "shippedAt", "signedBy", "weights"])
+        #expect(parcel["shippedAt"]?.type == .date)
+        #expect(parcel["weights"]?.isOptional == true)
+        #expect(parcel["attempts"]?.isRequired == true)
+        #expect(parcel["events"]?.type == .array(items: Field(name: "", type: .enumeration(.strings(["label_created", "inTransit", "delivered"])))))
+        #expect(try Self.fields("Charge.swift")["mode"]?.type == .enumeration(.integers([-1, 0, 1, 10])))
+        #expect(try Self.fields("Auction.swift").keys.sorted() == ["bid", "bidders", "ends"])
+        #expect(try Self.fields("Transit.swift")["tripID"]?.type == .string)
+    }
+
     @Test func codingKeysThroughATypealias() throws {
         #expect(try Self.fields("Timer.swift").keys.sorted() == ["ends_at", "paused", "title"])
     }
@@ -77,6 +89,7 @@ enum Corpus {
                     var tags: [String: Int]
                     var owner: Person
                     var mood: Mood
+                    var id: UUID
                     init(from decoder: Decoder) throws { fatalError() }
                 }
             }
@@ -84,9 +97,10 @@ enum Corpus {
             """
         let result = SwiftImporter.importActivities([("Wrapped.swift", source)])
         let reviews = result.activities.first?.reviews ?? []
-        #expect(reviews.count == 6, "\(reviews)")
+        #expect(reviews.count == 7, "\(reviews)")
+        #expect(reviews.contains { $0.message == "'id' is a UUID, a string that must be a UUID or the update is dropped; a schema states only a string" })
         #expect(reviews.allSatisfy { $0.code == "needs-review" && $0.severity == .warning && $0.position != nil })
-        #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 7 })
+        #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 8 })
         #expect(reviews.contains { $0.message.contains("@Clamped") && $0.position?.line == 3 })
     }
 
