@@ -134,8 +134,8 @@ public final class SchemaSnapshot: Sendable {
                                              message: "names schema '\(id)', which is not loaded", file: file, scope: .fleet))
                     continue
                 }
-                let (fleet, problems) = FleetLoader.load(contentsOf: file)
-                errors += (problems + (fleet?.check(against: schema) ?? [])).filter { $0.severity == .error }
+                let (fleet, problems) = FleetLoader.load(contentsOf: file, for: schema)
+                errors += problems.filter { $0.severity == .error }
                 fleets[id] = fleet
             }
         }

@@ -29,6 +29,18 @@ public enum FleetLoader {
         return Fleet.parse(csv: String(decoding: bytes, as: UTF8.self), file: path)
     }
 
+    /// Reads a fleet file for one schema: its own problems, then those of its versions against
+    /// the schema's (`Fleet.check(against:)`).
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - schema: The schema whose versions the file counts.
+    /// - Returns: The fleet, `nil` when any problem is an error, and every problem found.
+    public static func load(contentsOf path: String, for schema: Schema) -> (Fleet?, [Diagnostic]) {
+        let (fleet, problems) = load(contentsOf: path)
+        let all = problems + (fleet?.check(against: schema) ?? [])
+        return (all.contains { $0.severity == .error } ? nil : fleet, all)
+    }
+
     /// Reads a YAML fleet table: a sequence of mappings.
     /// - Parameters:
     ///   - bytes: The file's bytes.

@@ -51,12 +51,9 @@ struct FleetOptions: ParsableArguments {
     /// problem and exits 2 on any.
     func load(for schema: Schema) throws -> Fleet? {
         guard let path = fleet else { return nil }
-        let (fleet, problems) = FleetLoader.load(contentsOf: path)
-        let all = problems + (fleet?.check(against: schema) ?? [])
-        Output.printText(all)
-        guard let fleet, !all.contains(where: { $0.severity == .error }) else {
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let (fleet, problems) = FleetLoader.load(contentsOf: path, for: schema)
+        Output.printText(problems)
+        guard let fleet else { throw ExitCode(ExitStatus.usage.rawValue) }
         return fleet
     }
 }
