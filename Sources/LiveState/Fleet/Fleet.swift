@@ -203,13 +203,11 @@ extension Fleet {
                 report(.missingColumn, "this row has no count", at: row.position)
                 continue
             }
-            let version = Int(versionCell.text.trimmingCharacters(in: .whitespaces))
-            guard let version, version > 0, versionCell.text.trimmingCharacters(in: .whitespaces).utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            guard let version = wholeNumber(versionCell.text), version > 0 else {
                 report(.invalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
                 continue
             }
-            let countText = countCell.text.trimmingCharacters(in: .whitespaces)
-            guard let count = Int(countText), count >= 0, countText.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            guard let count = wholeNumber(countCell.text) else {
                 report(.invalidCount, "count '\(countCell.text)' is not a number of devices (a whole number, 0 or more)", at: countCell.position)
                 continue
             }
@@ -228,6 +226,14 @@ extension Fleet {
             report(.empty, rows.isEmpty ? "the fleet file has no rows" : "the fleet file counts no device", at: start)
         }
         return (diagnostics.isEmpty ? fleet : nil, diagnostics)
+    }
+
+    /// A cell of plain digits (spaces around them allowed) as a number; `nil` for a sign, a
+    /// fraction, an exponent or a number too large.
+    static func wholeNumber(_ text: String) -> Int? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(digits)
     }
 
     /// Reads a CSV fleet table: a header naming the columns, then one row per line. Cells may be
