@@ -127,3 +127,28 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, 
     Darwin.read(descriptor, buffer, count)
     #endif
 }
+
+/// Reads an input file whole with a size bound checked before reading, as schema and fleet
+/// files are read: for other tools' inputs (the Swift files `import swift` reads).
+public enum BoundedFileReader {
+    /// Reads `path`.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - maxBytes: The largest size accepted.
+    ///   - kind: What the file is, for messages: `Swift file`.
+    /// - Returns: The bytes, or the sentence saying why they could not be read
+    ///   (`is a directory, not a Swift file`, `is 9000000 bytes, over the limit of …`).
+    public static func read(_ path: String, maxBytes: Int, kind: String) -> Result<[UInt8], BoundedFileError> {
+        do {
+            return .success(try SchemaFileReader.read(path, maxBytes: maxBytes, kind: kind))
+        } catch {
+            return .failure(BoundedFileError(message: error.message))
+        }
+    }
+}
+
+/// Why `BoundedFileReader` could not read a file.
+public struct BoundedFileError: Error, Sendable {
+    /// The sentence, without the path: `is a directory, not a Swift file`.
+    public var message: String
+}

@@ -146,15 +146,15 @@ struct SwiftImportCommand: ParsableCommand {
                 if names.isEmpty { problem(path, "is a folder with no .swift files") }
             }
             for name in names {
-                guard let data = FileManager.default.contents(atPath: name) else {
-                    problem(name, "cannot read it")
+                // The size is checked before the file is read, as for schema and fleet files.
+                let bytes: [UInt8]
+                switch BoundedFileReader.read(name, maxBytes: maxFileBytes, kind: "Swift file") {
+                case .success(let read): bytes = read
+                case .failure(let error):
+                    problem(name, error.message)
                     continue
                 }
-                guard data.count <= maxFileBytes else {
-                    problem(name, "is \(data.count) bytes, over the limit of \(maxFileBytes) bytes for a Swift file")
-                    continue
-                }
-                guard let source = String(data: data, encoding: .utf8) else {
+                guard let source = String(validating: bytes, as: UTF8.self) else {
                     problem(name, "is not UTF-8 text, so not Swift source")
                     continue
                 }
