@@ -23,5 +23,10 @@ enum Compiled {
         "WorkoutAttributes": decoder(WorkoutAttributes.self),
         "AuctionAttributes": decoder(AuctionAttributes.self),
         "TransitAttributes": decoder(TransitAttributes.self),
+        "DeliveryAttributes": decoder(DeliveryAttributes.self),
+        "MatchAttributes": decoder(MatchAttributes.self),
+        "BoardingAttributes": decoder(BoardingAttributes.self),
+        "WeatherAttributes": decoder(WeatherAttributes.self),
+        "LockerAttributes": decoder(LockerAttributes.self),
     ]
 }

@@ -6,12 +6,18 @@ import Testing
 
 enum Corpus {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
-    static let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+    /// One Swift file per activity, or a folder whose files together declare one.
+    static let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
 
     static func activity(_ name: String) throws -> SwiftImporter.Activity {
         let path = folder.appendingPathComponent(name).path
-        let result = SwiftImporter.importActivities([(path, try String(contentsOfFile: path, encoding: .utf8))])
+        var paths = [path]
+        if !name.hasSuffix(".swift") {
+            paths = try FileManager.default.contentsOfDirectory(atPath: path).sorted().map { path + "/" + $0 }
+        }
+        let result = SwiftImporter.importActivities(try paths.map { ($0, try String(contentsOfFile: $0, encoding: .utf8)) })
         #expect(!result.diagnostics.contains { $0.severity == .error }, "\(result.diagnostics)")
+        #expect(result.activities.count == 1)
         return try #require(result.activities.first)
     }
 
@@ -77,6 +83,28 @@ enum Corpus {
         #expect(try Self.fields("Transit.swift")["tripID"]?.type == .string)
     }
 
+    @Test func nestedTypesCountingRawValuesAndAFolder() throws {
+        let match = try Self.fields("Match.swift")
+        #expect(match["period"]?.type == .enumeration(.integers([-1, 0, 1, 10, 11])))
+        guard case .object(let clock)? = match["clock"]?.type else { Issue.record("clock is an object"); return }
+        #expect(match["clock"]?.isOptional == true)
+        #expect(clock.map(\.name) == ["s", "added_s"])
+        #expect(match["homeGoals"]?.minimum == 0)
+        let boarding = try Corpus.activity("Boarding")
+        #expect(boarding.attributesType == "BoardingAttributes")
+        #expect(boarding.attributes.map(\.name) == ["gateChangeAllowed", "confirmation"])
+        let fields = Dictionary(uniqueKeysWithValues: boarding.contentState.map { ($0.name, $0) })
+        #expect(fields.keys.sorted() == ["boardingWindow", "gate", "seat", "status", "zone"])
+        #expect(fields["status"]?.type == .enumeration(.strings(["on-time", "delayed", "boarding", "gate closed"])))
+        #expect(fields["zone"]?.minimum == -128)
+        #expect(fields["seat"]?.isOptional == true)
+        let weather = try Self.fields("Weather.swift")
+        #expect(weather.keys.sorted() == ["alerts", "hourly", "observedAt", "pressure", "raining", "temperature", "windDegrees"])
+        #expect(weather["hourly"]?.type == .array(items: Field(name: "", type: .array(items: Field(name: "", type: .double)))))
+        #expect(weather["windDegrees"]?.maximum == 65_535)
+        #expect(try Self.fields("Locker.swift").keys.sorted() == ["code", "expiresAt", "opened"])
+    }
+
     @Test func codingKeysThroughATypealias() throws {
         #expect(try Self.fields("Timer.swift").keys.sorted() == ["ends_at", "paused", "title"])
     }
@@ -134,6 +162,13 @@ enum Corpus {
     func importedSchemaGivesTheCompiledTypesVerdict(_ name: String) throws {
         let activity = try Corpus.activity(name)
         let device = try #require(Compiled.types[activity.attributesType], "no compiled type for \(activity.attributesType)")
+        // A type the parse cannot see through is marked, never guessed; its verdicts are not
+        // claimed, so they are not compared.
+        if let reviewed = Self.reviewed[activity.attributesType] {
+            #expect(activity.reviews.map(\.message).contains { $0.contains(reviewed) }, "\(activity.reviews)")
+            return
+        }
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
         let decoder = try ContentStateDecoder(schema: try Corpus.schema(activity), version: 1)
         let complete = activity.contentState.map { ($0.name, Self.sample($0)) }
         var payloads: [(label: String, members: [(String, String)])] = [("complete", complete), ("extra key", complete + [("zzExtra", "1")])]
@@ -144,6 +179,8 @@ enum Corpus {
             var wrong = complete
             wrong[index].1 = complete[index].1.hasPrefix("\"") ? "12" : "\"x\""
             payloads.append(("\(complete[index].0) of another kind", wrong))
+            wrong[index].1 = "null"
+            payloads.append(("\(complete[index].0) null", wrong))
         }
         var compared = 0
         for (label, members) in payloads {
@@ -155,6 +192,9 @@ enum Corpus {
         }
         #expect(compared >= 3)
     }
+
+    /// The corpus types marked for review, each with what the review must say.
+    static let reviewed = ["DeliveryAttributes": "own init(from:)"]
 
     /// A JSON value the field takes.
     static func sample(_ field: Field) -> String {
