@@ -68,8 +68,11 @@ public enum SchemaYAMLWriter {
             parts.append("type: \(field.type.name)")
         }
         if field.isOptional { parts.append("optional: true") }
-        if let minimum = field.minimum { parts.append("minimum: \(number(minimum))") }
-        if let maximum = field.maximum { parts.append("maximum: \(number(maximum))") }
+        // A format states its range; minimum and maximum only where they are narrower.
+        let range = field.numberFormat?.range
+        if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
+        if let minimum = field.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
+        if let maximum = field.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
         if let documentation = field.documentation { parts.append("description: \(quoted(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
     }

@@ -167,7 +167,7 @@ struct TypeReader {
             if modifiers.contains("static") || modifiers.contains("class") || modifiers.contains("lazy") { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                guard let name = (binding.pattern.as(IdentifierPatternSyntax.self)?.identifier).map(Self.name) else { continue }
                 if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
                 if isLet, binding.initializer != nil { continue }
                 let key: String
@@ -210,7 +210,7 @@ struct TypeReader {
     }
 
     /// The property → key map of a type's `CodingKeys` (an enum, or a typealias to one), or `nil`.
-    func codingKeys(of type: SwiftDeclarations.TypeDecl) -> [String: String]? {
+    mutating func codingKeys(of type: SwiftDeclarations.TypeDecl) -> [String: String]? {
         guard let name = declarations.resolveName("CodingKeys", from: type.name),
               name.hasPrefix(type.name + ".") || declarations.aliases[name] != nil,
               let keys = typeDecl(named: name, from: type.name), keys.kind == .enum else { return nil }
@@ -218,9 +218,10 @@ struct TypeReader {
         for member in keys.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
-                let name = element.name.text
-                if let literal = element.rawValue?.value.as(StringLiteralExprSyntax.self) {
-                    map[name] = literal.segments.trimmedDescription
+                let name = Self.name(element.name)
+                if let value = element.rawValue?.value {
+                    guard let key = stringLiteral(value, file: keys.file) else { continue }
+                    map[name] = key
                 } else {
                     map[name] = name
                 }
@@ -262,8 +263,12 @@ struct TypeReader {
         }
         if let leaf = Self.leaves[base] {
             var field = Field(name: name, type: leaf.type)
-            field.minimum = leaf.minimum
-            field.maximum = leaf.maximum
+            if let format = leaf.format {
+                // As the loader reads `format:`: the range narrows minimum and maximum.
+                field.numberFormat = format
+                field.minimum = format.range.lowerBound
+                field.maximum = format.range.upperBound
+            }
             return field
         }
         if let resolved = declarations.resolveName(base, from: scope) {
@@ -297,13 +302,22 @@ struct TypeReader {
                     review("enum \(decl.name) has associated values (SE-0295 shape), which a schema does not state", at: element, file: decl.file)
                 }
                 if raw == "String" {
-                    strings.append(element.rawValue?.value.as(StringLiteralExprSyntax.self)?.segments.trimmedDescription ?? element.name.text)
+                    if let value = element.rawValue?.value {
+                        guard let string = stringLiteral(value, file: decl.file) else { continue }
+                        strings.append(string)
+                    } else {
+                        strings.append(Self.name(element.name))
+                    }
                 } else if raw != nil {
-                    if let value = element.rawValue.flatMap({ Int($0.value.trimmedDescription.replacingOccurrences(of: " ", with: "")) }) {
-                        next = value
+                    if let value = element.rawValue?.value {
+                        guard let integer = Self.integerLiteral(value) else {
+                            review("enum \(decl.name)'s raw value \(value.trimmedDescription) is not an integer literal this import reads", at: value, file: decl.file)
+                            continue
+                        }
+                        next = integer
                     }
                     integers.append(next)
-                    next += 1
+                    next &+= 1
                 }
             }
         }
@@ -313,6 +327,29 @@ struct TypeReader {
             return Field(name: name, type: .object(fields: []))
         }
         return Field(name: name, type: .enumeration(raw == "String" ? .strings(strings) : .integers(integers)))
+    }
+
+    /// An identifier as the compiler reads it: `` `default` `` is `default`.
+    static func name(_ token: TokenSyntax) -> String {
+        let text = token.text
+        return text.count >= 2 && text.hasPrefix("`") && text.hasSuffix("`") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    /// A string literal's value, escapes read (`"h\u{69}"` is `hi`); anything else is marked
+    /// for review and is `nil`.
+    mutating func stringLiteral(_ expression: ExprSyntax, file: String) -> String? {
+        if let literal = expression.as(StringLiteralExprSyntax.self), let value = literal.representedLiteralValue { return value }
+        review("\(expression.trimmedDescription) is not a string literal this import reads", at: expression, file: file)
+        return nil
+    }
+
+    /// An integer literal's value, in any base, with `_` separators and a leading `-`.
+    static func integerLiteral(_ expression: ExprSyntax) -> Int? {
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let magnitude = prefix.expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue {
+            return -magnitude
+        }
+        return expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue
     }
 
     /// `T` of `T?`, `T!` and `Optional<T>`.
@@ -345,13 +382,14 @@ struct TypeReader {
     /// Leaf types that are strings of a format the schema cannot state.
     static let formattedStrings = ["UUID": "a UUID", "Data": "base64"]
 
-    /// The leaf types and what a schema makes of them: every integer width with its range.
-    static let leaves: [String: (type: FieldType, minimum: Double?, maximum: Double?)] = [
-        "String": (.string, nil, nil), "Substring": (.string, nil, nil), "Character": (.string, nil, nil),
-        "Bool": (.bool, nil, nil), "Double": (.double, nil, nil), "Float": (.double, nil, nil), "CGFloat": (.double, nil, nil),
-        "Decimal": (.double, nil, nil), "Date": (.date, nil, nil), "URL": (.url, nil, nil),
-        "Int": (.int, nil, nil), "Int64": (.int, nil, nil), "Int32": (.int, -2_147_483_648, 2_147_483_647),
-        "Int16": (.int, -32_768, 32_767), "Int8": (.int, -128, 127), "UInt": (.int, 0, nil), "UInt64": (.int, 0, nil),
-        "UInt32": (.int, 0, 4_294_967_295), "UInt16": (.int, 0, 65_535), "UInt8": (.int, 0, 255),
+    /// The leaf types and what a schema makes of them: every number width as its `format`
+    /// (`Int` and `Int64` are what an `int` field holds; `Double`, `CGFloat` and `Decimal` what
+    /// a `double` holds).
+    static let leaves: [String: (type: FieldType, format: Field.NumberFormat?)] = [
+        "String": (.string, nil), "Substring": (.string, nil), "Bool": (.bool, nil),
+        "Double": (.double, nil), "CGFloat": (.double, nil), "Float": (.double, .float), "Decimal": (.double, nil),
+        "Date": (.date, nil), "URL": (.url, nil),
+        "Int": (.int, nil), "Int64": (.int, nil), "Int32": (.int, .int32), "Int16": (.int, .int16), "Int8": (.int, .int8),
+        "UInt": (.int, .uint64), "UInt64": (.int, .uint64), "UInt32": (.int, .uint32), "UInt16": (.int, .uint16), "UInt8": (.int, .uint8),
     ]
 }

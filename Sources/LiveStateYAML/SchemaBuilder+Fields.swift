@@ -60,6 +60,12 @@ extension SchemaBuilder {
             return nil
         }
         field.type = type
+        // A number format's range is the type's: minimum and maximum narrow to it, so every
+        // range check (decoders, encoder, compatibility) sees it.
+        if let format = field.numberFormat, format.isInteger ? type == .int : type == .double {
+            field.minimum = max(field.minimum ?? format.range.lowerBound, format.range.lowerBound)
+            field.maximum = min(field.maximum ?? format.range.upperBound, format.range.upperBound)
+        }
         for (key, applies) in [("values", type.name == "enum"), ("items", type.name == "array"), ("fields", type.name == "object")] {
             if !applies, let pair = members[key] {
                 report(
@@ -111,6 +117,16 @@ extension SchemaBuilder {
         }
         if let pair = members["maximum"] {
             field.maximum = number(pair, key: "maximum", pointer: at("maximum"))
+        }
+        if let pair = members["format"], let text = string(pair, key: "format", pointer: at("format")) {
+            if let format = Field.NumberFormat(rawValue: text) {
+                field.numberFormat = format
+            } else {
+                report(
+                    .wrongType,
+                    "'format' must be one of \(Field.NumberFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
+                    at: pair.value.position, pointer: at("format"))
+            }
         }
         if let pair = members["max-length"] {
             field.maxLength = integer(pair, key: "max-length", pointer: at("max-length"))

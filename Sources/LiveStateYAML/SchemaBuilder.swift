@@ -372,7 +372,7 @@ enum SchemaKeys {
     static let clients = ["strict"]
     static let version = ["version", "content-state", "attributes", "removed", "min-ios", "retired", "retired-on", "retired-reason", "description"]
     static let field = [
-        "type", "default", "optional", "on-invalid", "minimum", "maximum", "max-length", "max-items",
+        "type", "default", "optional", "on-invalid", "minimum", "maximum", "format", "max-length", "max-items",
         "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",
         "items", "fields",
     ]

@@ -28,5 +28,6 @@ enum Compiled {
         "BoardingAttributes": decoder(BoardingAttributes.self),
         "WeatherAttributes": decoder(WeatherAttributes.self),
         "LockerAttributes": decoder(LockerAttributes.self),
+        "SignalAttributes": decoder(SignalAttributes.self),
     ]
 }

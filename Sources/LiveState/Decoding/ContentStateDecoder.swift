@@ -649,6 +649,9 @@ struct DecodeContext {
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
             }
+            if let format = plan.numberFormat, !format.range.contains(Double(int)) {
+                return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
+            }
             if plan.isOutOfRange(Double(int)), let message = plan.field.rangeViolation(Double(int)) {
                 return outOfRange(message, at: start)
             }
@@ -661,6 +664,9 @@ struct DecodeContext {
             guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
             if reader.foundationRefusesDouble(number, value: double) {
                 return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
+            }
+            if let format = plan.numberFormat, !format.range.contains(double) {
+                return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
             }
             let value: Value
             if plan.kind == .date {

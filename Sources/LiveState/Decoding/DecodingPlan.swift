@@ -203,6 +203,9 @@ final class FieldPlan: Sendable {
     let maxItems: Int?
     let minimum: Double?
     let maximum: Double?
+    /// The app's number type, when narrower than `Int` or `Double`: a value outside its range
+    /// fails synthesized `Codable`.
+    let numberFormat: Field.NumberFormat?
     /// How the app version's devices read a `url` value.
     let urls: URLRule
 
@@ -262,6 +265,7 @@ final class FieldPlan: Sendable {
         self.maxItems = field.maxItems
         self.minimum = field.minimum
         self.maximum = field.maximum
+        self.numberFormat = field.numberFormat
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }

@@ -1,5 +1,41 @@
 /// One field of a content-state or attributes object, or the element of an array.
 public struct Field: Sendable, Hashable {
+    /// The number type an app holds the value in (`format:` in the schema file), as OpenAPI's
+    /// `format` names it. Its range is a property of the type, not a rule of the schema:
+    /// synthesized `Codable` fails on a value outside it (JSONDecoder's "does not fit"), so a
+    /// strict client drops the update, and every client treats the value as out of range.
+    public enum NumberFormat: String, Sendable, Hashable, CaseIterable {
+        case int8, int16, int32, int64, uint8, uint16, uint32, uint64
+        /// `Float`: JSONDecoder refuses a number beyond its finite range.
+        case float
+
+        /// The values the type holds.
+        public var range: ClosedRange<Double> {
+            switch self {
+            case .int8: -128...127
+            case .int16: -32_768...32_767
+            case .int32: -2_147_483_648...2_147_483_647
+            case .int64: Double(Int64.min)...Double(Int64.max)
+            case .uint8: 0...255
+            case .uint16: 0...65_535
+            case .uint32: 0...4_294_967_295
+            case .uint64: 0...Double(UInt64.max)
+            case .float: -Double(Float.greatestFiniteMagnitude)...Double(Float.greatestFiniteMagnitude)
+            }
+        }
+
+        /// Whether the format is an integer's (`int` fields) or `float` (`double` fields).
+        public var isInteger: Bool { self != .float }
+
+        /// The Swift type's name: `UInt8`, `Float`.
+        public var swiftName: String {
+            switch self {
+            case .float: "Float"
+            default: (rawValue.hasPrefix("u") ? "UI" + rawValue.dropFirst(2) : "I" + rawValue.dropFirst())
+            }
+        }
+    }
+
     /// What a decoder does with a value of the wrong type or out of range.
     public enum InvalidPolicy: String, Sendable, Hashable, CaseIterable {
         /// Use the field's default and report `invalid-defaulted`.
@@ -40,6 +76,9 @@ public struct Field: Sendable, Hashable {
     public var dropPriority: Int?
     /// Where the field's key is in the schema file.
     public var position: SourcePosition?
+    /// The number type the app holds an `int` or `double` in; `nil` for `Int` and `Double`.
+    /// Set it with `minimum` and `maximum` no wider than its range (the loader narrows them).
+    public var numberFormat: NumberFormat?
 
     /// Creates a field.
     /// - Parameters:

@@ -172,6 +172,12 @@ private struct ValidationRun {
                 report(.invalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
             }
         }
+        if let format = field.numberFormat, format.isInteger ? type != .int : type != .double {
+            report(
+                .invalidConstraint,
+                "format \(format.rawValue) applies to \(format.isInteger ? "int" : "double") fields, not \(type.name)",
+                at: position, pointer: pointer + "/format")
+        }
         if let minimum = field.minimum, let maximum = field.maximum, minimum > maximum {
             report(
                 .invalidConstraint,

@@ -1,0 +1,78 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// `format:` on `int` and `double` fields: the app's number type, whose range synthesized
+/// `Codable` enforces (a strict client drops a value that does not fit) and every client checks.
+@Suite struct NumberFormatTests {
+    static func schema(_ fields: String, strict: Bool) throws -> Schema {
+        let yaml = """
+            activity: gauge
+            \(strict ? "clients: { strict: [1] }\n" : "")versions:
+              - version: 1
+                content-state:
+            \(fields)
+            """
+        return try SchemaLoader().load(yaml: Array(yaml.utf8), file: "gauge.yaml")
+    }
+
+    @Test func theFormatNarrowsTheRangeTheLoaderReads() throws {
+        let schema = try Self.schema("""
+                  battery: { type: int, format: uint8, maximum: 100 }
+                  delta: { type: int, format: int16, minimum: -50000 }
+                  ratio: { type: double, format: float }
+            """, strict: false)
+        let fields = try #require(schema.versions.first?.contentState)
+        #expect(fields.map(\.numberFormat) == [.uint8, .int16, .float])
+        #expect(fields[0].minimum == 0 && fields[0].maximum == 100)
+        #expect(fields[1].minimum == -32_768 && fields[1].maximum == 32_767)
+        #expect(fields[2].maximum == Double(Float.greatestFiniteMagnitude))
+    }
+
+    @Test func aStrictClientDropsWhatDoesNotFitItsType() throws {
+        let decoder = try ContentStateDecoder(schema: try Self.schema("""
+                  battery: { type: int, format: uint8, maximum: 100 }
+                  ratio: { type: double, format: float }
+            """, strict: true), version: 1)
+        // Past the schema's maximum but inside UInt8: a constraint synthesized Codable ignores.
+        let overMaximum = decoder.decode(contentState: Array(#"{"battery":200,"ratio":1}"#.utf8))
+        #expect(overMaximum.appDecodes)
+        #expect(overMaximum.diagnostics.map(\.code) == ["out-of-range"])
+        for json in [#"{"battery":256,"ratio":1}"#, #"{"battery":-1,"ratio":1}"#, #"{"battery":1,"ratio":3.5e38}"#] {
+            let result = decoder.decode(contentState: Array(json.utf8))
+            #expect(!result.appDecodes, "\(json)")
+            #expect(result.allDiagnostics.contains { $0.message.contains("does not fit the app's") }, "\(result.allDiagnostics)")
+        }
+        let message = decoder.decode(contentState: Array(#"{"battery":256,"ratio":1}"#.utf8)).allDiagnostics.first?.message
+        #expect(message?.hasPrefix("256 does not fit the app's UInt8") == true, "\(message ?? "")")
+    }
+
+    @Test func aTolerantClientTreatsItAsOutOfRange() throws {
+        let decoder = try ContentStateDecoder(schema: try Self.schema("""
+                  battery: { type: int, format: uint8, default: 0 }
+            """, strict: false), version: 1)
+        let result = decoder.decode(contentState: Array(#"{"battery":300}"#.utf8))
+        #expect(result.appDecodes)
+        #expect(result.state == .object([Value.Member("battery", .int(0))]))
+        #expect(result.diagnostics.map(\.message) == ["300 does not fit the app's UInt8; 'battery' takes its default 0"])
+        #expect(result.diagnostics.map(\.code) == ["invalid-defaulted"])
+    }
+
+    @Test func aFormatThatIsNotOneOrDoesNotApplyIsAnError() {
+        for (fields, message) in [
+            ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, found 'int128'"),
+            ("      n: { type: string, format: uint8 }", "format uint8 applies to int fields, not string"),
+            ("      n: { type: int, format: float }", "format float applies to double fields, not int"),
+        ] {
+            #expect(throws: SchemaLoadError.self) { try Self.schema(fields, strict: false) }
+            do {
+                _ = try Self.schema(fields, strict: false)
+            } catch let error as SchemaLoadError {
+                #expect(error.diagnostics.contains { $0.message == message && $0.pointer?.hasSuffix("/format") == true }, "\(error.diagnostics)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+}
