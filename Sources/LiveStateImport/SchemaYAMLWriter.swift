@@ -5,21 +5,21 @@ import LiveState
 public enum SchemaYAMLWriter {
     /// A whole schema file holding one version, a strict client.
     /// - Parameters:
-    ///   - activity: The schema id.
-    ///   - activity: The imported activity.
+    ///   - id: The schema id.
+    ///   - imported: The imported activity.
     ///   - source: Where it was imported from, for the description.
-    public static func schema(activity id: String, _ activity: SwiftImporter.Activity, source: String) -> String {
+    public static func schema(activity id: String, _ imported: SwiftImporter.Activity, source: String) -> String {
         """
         # Imported by `livestate import swift` from \(source): what the shipped app's synthesized
         # Codable accepts. Review every field marked needs-review before you trust a verdict.
         activity: \(key(id))
-        attributes-type: \(key(activity.attributesType))
+        attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
         min-ios: "16.1"
         clients:
           strict: [1]
         versions:
-        \(version(1, activity, source: source))
+        \(version(1, imported, source: source))
         """
     }
 

@@ -870,4 +870,18 @@ struct CLI {
         #expect(picked.status == 0, "\(picked.stderr)")
         #expect(picked.stdout.contains("attributes-type: OrderAttributes"))
     }
+
+    @Test func aFolderOfTwoThousandFilesImportsItsOneActivity() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<2_000 {
+            try "struct Model\(index): Codable { var value\(index): Int }\n"
+                .write(to: folder.appendingPathComponent("Model\(index).swift"), atomically: false, encoding: .utf8)
+        }
+        try "struct PackAttributes: ActivityAttributes { struct ContentState: Codable, Hashable { var model: Model1999 } }\n"
+            .write(to: folder.appendingPathComponent("PackAttributes.swift"), atomically: false, encoding: .utf8)
+        let result = try CLI.run(["import", "swift", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("value1999: { type: int }"), "\(result.stdout)")
+    }
 }
