@@ -240,8 +240,8 @@ struct TypeReader {
         if let array = type.as(ArrayTypeSyntax.self) {
             return Field(name: name, type: .array(items: field(named: "", type: array.element, scope: scope, file: file)))
         }
-        if type.is(DictionaryTypeSyntax.self) {
-            review("'\(name)' is a dictionary; a schema states no map type", at: type, file: file)
+        if let dictionary = type.as(DictionaryTypeSyntax.self) {
+            review(Self.dictionaryReview(name, key: dictionary.key), at: type, file: file)
             return Field(name: name, type: .object(fields: []))
         }
         let (base, arguments) = Self.named(type)
@@ -250,8 +250,8 @@ struct TypeReader {
             return Field(name: name, type: .array(items: field(named: "", type: arguments[0], scope: scope, file: file)))
         case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
             return Field(name: name, type: .dateRange)
-        case ("Dictionary", _):
-            review("'\(name)' is a dictionary; a schema states no map type", at: type, file: file)
+        case ("Dictionary", 2):
+            review(Self.dictionaryReview(name, key: arguments[0]), at: type, file: file)
             return Field(name: name, type: .object(fields: []))
         default:
             break
@@ -299,7 +299,7 @@ struct TypeReader {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
                 if element.parameterClause != nil {
-                    review("enum \(decl.name) has associated values (SE-0295 shape), which a schema does not state", at: element, file: decl.file)
+                    review("enum \(decl.name) has associated values: the app decodes {\"\(Self.name(element.name))\": {…its values by label, or _0, _1…}} (SE-0295), which a schema does not state", at: element, file: decl.file)
                 }
                 if raw == "String" {
                     if let value = element.rawValue?.value {
@@ -327,6 +327,17 @@ struct TypeReader {
             return Field(name: name, type: .object(fields: []))
         }
         return Field(name: name, type: .enumeration(raw == "String" ? .strings(strings) : .integers(integers)))
+    }
+
+    /// What a dictionary is on the wire, which a schema cannot state: synthesized `Codable`
+    /// writes a `String`- or `Int`-keyed one as a JSON object, any other as a flat
+    /// `[key, value, key, value, …]` array.
+    static func dictionaryReview(_ name: String, key: TypeSyntax) -> String {
+        let keyName = named(key).base
+        let shape = ["String", "Int"].contains(keyName)
+            ? "a JSON object keyed by \(keyName == "Int" ? "integers written as strings" : "strings")"
+            : "a flat [key, value, key, value, …] array (its keys are \(key.trimmedDescription), not String or Int)"
+        return "'\(name)' is a dictionary, which the app decodes from \(shape); a schema states no map type, so it is written as an empty object"
     }
 
     /// An identifier as the compiler reads it: `` `default` `` is `default`.

@@ -130,6 +130,15 @@ enum Corpus {
         #expect(reviews.allSatisfy { $0.code == "needs-review" && $0.severity == .warning && $0.position != nil })
         #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 8 })
         #expect(reviews.contains { $0.message.contains("@Clamped") && $0.position?.line == 3 })
+        #expect(reviews.contains { $0.message == "'tags' is a dictionary, which the app decodes from a JSON object keyed by strings; a schema states no map type, so it is written as an empty object" })
+        #expect(reviews.contains { $0.message.hasPrefix(#"enum Mood has associated values: the app decodes {"happy": {…"#) })
+        let keyed = SwiftImporter.importActivities([("Keyed.swift", """
+            struct K: ActivityAttributes { struct ContentState: Codable, Hashable { var byDay: Dictionary<Day, Int> } }
+            enum Day: String, Codable, Hashable { case mon }
+            """)])
+        #expect(keyed.activities.first?.reviews.map(\.message) == [
+            "'byDay' is a dictionary, which the app decodes from a flat [key, value, key, value, …] array (its keys are Day, not String or Int); a schema states no map type, so it is written as an empty object",
+        ])
     }
 
     @Test func badSourceGetsAPositionedError() {
