@@ -141,6 +141,21 @@ enum Corpus {
         ])
     }
 
+    /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
+    /// that compiles into what a schema cannot state is a review, not a file that does not load.
+    @Test func whatASchemaCannotStateIsAReview() {
+        let result = SwiftImporter.importActivities([("E.swift", """
+            struct EAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    enum Nothing: Int, Codable, Hashable {}
+                    var n: Nothing
+                }
+            }
+            """)])
+        #expect(result.activities.first?.reviews.map(\.message) == ["a schema cannot state EAttributes as imported: enum field 'n' has no values"])
+        #expect(result.activities.first?.reviews.first?.position?.line == 1)
+    }
+
     @Test func badSourceGetsAPositionedError() {
         let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })

@@ -4,7 +4,7 @@ import LiveState
 import LiveStateYAML
 
 /// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is
-/// visited. `ContentStateViewTests.expectSame` walks it (`FuzzHarness.walk`, which checks
+/// visited. `ContentStateViewTests.expectSame` walks it (`NodeWalk.walk`, which checks
 /// every accessor on the way) against the full decode for every input those tests make; these
 /// tests read particular values.
 @Suite struct ContentStateNodeTests {
@@ -51,7 +51,7 @@ import LiveStateYAML
         #expect(root["title"]?.string == "t")
         #expect(root["items"]?[0]?.string == "a")
         #expect(root["items"]?[1] == nil)
-        #expect(FuzzHarness.walk(root) == view.state)
+        #expect(NodeWalk.walk(root) == view.state)
     }
 
     @Test func aRejectedPayloadHasNoTree() throws {

@@ -55,7 +55,7 @@ import LiveStateYAML
         #expect(view.diagnostics == full.diagnostics)
         // The same tree, visited node by node through the public accessors (each checked on the
         // way), and made whole.
-        #expect(view.root.map(FuzzHarness.walk) == full.state, "nodes \(label())")
+        #expect(view.root.map(NodeWalk.walk) == full.state, "nodes \(label())")
         #expect(view.root?.value == full.state)
         // The same bytes as a whole APNs body, and wrapped in one.
         let wrapped = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":"#.utf8) + bytes + Array("},\"x\":[1]}".utf8)

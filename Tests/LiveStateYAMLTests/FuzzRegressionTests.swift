@@ -1,0 +1,59 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// Every input that ever made a fuzz target fail (`Fuzz/FailCases/`), as a byte-literal test of
+/// what the library must do with it. `Fuzz/run.sh` also replays the files themselves through the
+/// fuzz binaries, with every invariant, before it fuzzes (CI's `Fuzz/ci.sh`).
+@Suite struct FuzzRegressionTests {
+    static let schemas = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("schemas")
+
+    static func validator(_ schema: String, version: Int) throws -> PayloadValidator {
+        try PayloadValidator(schema: try SchemaLoader().load(contentsOf: schemas.appendingPathComponent(schema).path), version: version)
+    }
+
+    /// FuzzDecode `unix-date-year-overflow-*`: the year of a far-future `date` overflowed `Int`
+    /// and trapped the validator (so `lint` and the sidecar).
+    @Test(arguments: [
+        // unix-date-year-overflow-minimal
+        ("grocery.yaml", 3, #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"deliverBy":1e300}}}"#, "/deliverBy", "1e+300"),
+        // unix-date-year-overflow-date
+        ("grocery.yaml", 3, #"{"aps":{"timestamp":1795000600,"event":"update","content-state":{"statusText":"Packing","minutesLeft":20,"progress":0.3,"riderName":"","stage":"packing","deliverBy":"#
+            + "816" + String(repeating: "9", count: 110) + "694600}}}", "/deliverBy", "8.17e+118"),
+        // unix-date-year-overflow-date-range
+        ("pizza.yaml", 2, #"{"aps":{"timestamp":1795800600,"event":"update","content-state":{"name":"Ada","status":2,"timer":[816692800,8166477507"#
+            + String(repeating: "7", count: 82) + "]" + #","driverName":"Marco"}}}"#, "/timer", "8.166477507777777e+91"),
+    ])
+    func aFarFutureDateIsAWarningNotATrap(_ schema: String, _ version: Int, _ body: String, _ pointer: String, _ shown: String) throws {
+        let result = try Self.validator(schema, version: version).validate(Array(body.utf8))
+        let finding = try #require(result.diagnostics.first { $0.code == "unix-date-in-date-field" }, "\(result.diagnostics)")
+        #expect(finding.pointer == pointer)
+        #expect(finding.severity == .warning)
+        #expect(finding.message.hasPrefix("\(shown) looks like UNIX time: the device reads seconds since 2001-01-01, so this is far in the future"), "\(finding.message)")
+    }
+
+    /// FuzzSchemaYAML `url-default-foundation-rejects*`: the loader took a `url` default that
+    /// `URL(string:)` (so the device) refuses.
+    @Test func aURLDefaultTheDeviceRefusesDoesNotLoad() {
+        let yaml = """
+            activity: x
+            versions:
+              - version: 1
+                content-state:
+                  link: { type: url, default: "https://es:mple.com/track" }
+            """
+        #expect {
+            try SchemaLoader().load(yaml: Array(yaml.utf8), file: "x.yaml")
+        } throws: { error in
+            guard let error = error as? SchemaLoadError else { return false }
+            return error.diagnostics.contains {
+                $0.code == "schema-invalid-default" && $0.pointer == "/versions/0/content-state/link/default"
+                    && $0.message == "default of field 'link' is invalid: 'https://es:mple.com/track' is not a URL"
+                    && $0.position?.line == 5 && $0.position?.column == 35
+            }
+        }
+    }
+}
