@@ -48,6 +48,57 @@ public enum SwiftImporter {
     /// The code of an import that found no `ActivityAttributes` type (error).
     public static let noActivity = "no-activity-attributes"
 
+    /// The deepest nesting of `[` a file may have. swift-syntax 603's lookahead for a type
+    /// (`canParseInlineArrayTypeBody`) takes time exponential in unclosed `[` levels: 20 take
+    /// half a second, 24 eight, 28 more than a minute (found by FuzzSwiftImport).
+    public static let maxBracketDepth = 12
+
+    /// Where `[` first nests deeper than `maxBracketDepth`, outside comments and string
+    /// literals, or `nil`.
+    static func tooDeepBracket(in source: String) -> SourcePosition? {
+        let bytes = Array(source.utf8)
+        var depth = 0
+        var index = 0
+        var line = 1
+        var lineStart = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = index + 1
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                continue
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                    if bytes[index] == UInt8(ascii: "\n") {
+                        line += 1
+                        lineStart = index + 1
+                    }
+                    index += 1
+                }
+                index += 2
+                continue
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\n") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "["):
+                depth += 1
+                if depth > maxBracketDepth { return SourcePosition(offset: index, line: line, column: index - lineStart + 1) }
+            case UInt8(ascii: "]"):
+                depth = max(0, depth - 1)
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// Imports every `ActivityAttributes` type in `files`.
     /// - Parameter files: Each file's path (for diagnostics) and source text.
     /// - Returns: The activities and the findings.
@@ -56,6 +107,13 @@ public enum SwiftImporter {
         var diagnostics: [Diagnostic] = []
         var converters: [String: SourceLocationConverter] = [:]
         for (path, source) in files {
+            if let deep = Self.tooDeepBracket(in: source) {
+                diagnostics.append(Diagnostic(
+                    code: swiftSyntax, severity: .error,
+                    message: "brackets nest deeper than \(maxBracketDepth) here; no ContentState needs that, and the Swift parser's time doubles with each further level, so the file is not read",
+                    file: path, position: deep, scope: .schema))
+                continue
+            }
             let tree = Parser.parse(source: source)
             let converter = SourceLocationConverter(fileName: path, tree: tree)
             converters[path] = converter

@@ -156,6 +156,19 @@ enum Corpus {
         #expect(result.activities.first?.reviews.first?.position?.line == 1)
     }
 
+    /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/nested-brackets-parser-exponential):
+    /// the parser's time doubles with each unclosed `[`, so deep nesting is refused before parsing.
+    @Test func deeplyNestedBracketsAreRefusedBeforeTheParser() {
+        let deep = "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable { var t: " + String(repeating: "[", count: 40) + "g }\n}\n"
+        let result = SwiftImporter.importActivities([("Deep.swift", deep)])
+        #expect(result.diagnostics.map(\.code) == ["swift-syntax"])
+        #expect(result.diagnostics.first?.position == SourcePosition(offset: 93, line: 2, column: 63))
+        // Brackets in comments and strings do not count; twelve levels are read.
+        let fine = "// " + String(repeating: "[", count: 40) + "\nlet s = \"" + String(repeating: "[", count: 40) + "\"\n"
+            + "struct B: ActivityAttributes { struct ContentState: Codable, Hashable { var t: " + String(repeating: "[", count: 12) + "Int" + String(repeating: "]", count: 12) + " } }\n"
+        #expect(SwiftImporter.importActivities([("Fine.swift", fine)]).activities.count == 1)
+    }
+
     @Test func badSourceGetsAPositionedError() {
         let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })
