@@ -4,7 +4,9 @@ import LiveState
 /// A request the server refuses, answered as `{"error": {"status", "code", "message"}}`.
 ///
 /// Codes are stable kebab-case strings: `bad-query` (400), `unknown-version` (400),
-/// `unknown-schema` (404), `not-found` (404), `payload-too-large` (413), `internal` (500).
+/// `bad-request` (400, a body that is not valid HTTP), `unknown-schema` (404), `not-found` (404),
+/// `method-not-allowed` (405, with `Allow`), `payload-too-large` (413), `unsupported-media-type`
+/// (415), `internal` (500).
 public struct APIError: Error, HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
@@ -12,6 +14,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var code: String
     /// What went wrong, for people.
     public var message: String
+    /// Headers the answer carries besides `Content-Type` (`Allow` on a 405).
+    public var headers: HTTPFields = [:]
 
     /// Creates an error.
     /// - Parameters:
@@ -41,6 +45,24 @@ public struct APIError: Error, HTTPResponseError, Sendable {
                  message: "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))")
     }
 
+    /// A body that is not valid HTTP: a bad chunk size, a truncated chunk (400).
+    static func badRequestBody(_ error: any Error) -> APIError {
+        APIError(.badRequest, code: "bad-request", message: "the request body is not valid HTTP/1.1: \(error)")
+    }
+
+    /// A method the path does not serve (405); `allow` lists those it does.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allow: String) -> APIError {
+        var error = APIError(.methodNotAllowed, code: "method-not-allowed", message: "\(path) answers \(allow), not \(method)")
+        error.headers[.allow] = allow
+        return error
+    }
+
+    /// A body that is not JSON by its `Content-Type` (415).
+    static func unsupportedMediaType(_ type: String) -> APIError {
+        APIError(.unsupportedMediaType, code: "unsupported-media-type",
+                 message: "the body must be JSON (Content-Type application/json, or none), not \(type)")
+    }
+
     /// A body over the limit (413).
     static func payloadTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, code: "payload-too-large", message: "the request body is over the limit of \(limit) bytes")
@@ -59,6 +81,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONResponse.make(jsonValue, status: status)
+        var response = JSONResponse.make(jsonValue, status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 }

@@ -20,7 +20,11 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let apiError: APIError
             switch error.status {
             case .notFound:
-                apiError = APIError(.notFound, code: "not-found", message: "no route \(request.method) \(request.uri.path)")
+                if let allow = SchemaRoutes.allowedMethods(path: request.uri.path) {
+                    apiError = .methodNotAllowed(request.method, path: request.uri.path, allow: allow)
+                } else {
+                    apiError = APIError(.notFound, code: "not-found", message: "no route \(request.method) \(request.uri.path)")
+                }
             case .contentTooLarge:
                 apiError = APIError(.contentTooLarge, code: "payload-too-large", message: "the request body is too large")
             default:

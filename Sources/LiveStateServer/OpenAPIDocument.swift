@@ -11,7 +11,7 @@ public enum OpenAPIDocument {
     "title": "LiveState validation sidecar",
     "version": "1.0.0",
     "summary": "Validate and encode iOS Live Activity push payloads against LiveState YAML schemas.",
-    "description": "Started by `livestate serve`. Listens on loopback by default and has no authentication. Every body in and out is JSON. Diagnostics are the objects `livestate --format json` prints. Request bodies over 64 KiB are refused with 413. A payload that is invalid, even one that is not JSON, is still answered with 200: `ok` is false and the diagnostics say why. SIGHUP reloads the schemas; a reload that fails keeps the schemas already loaded."
+    "description": "Started by `livestate serve`. Listens on loopback by default and has no authentication. Every body in and out is JSON. Diagnostics are the objects `livestate --format json` prints. Request bodies over 64 KiB are refused with 413. A payload that is invalid, even one that is not JSON, is still answered with 200: `ok` is false and the diagnostics say why. SIGHUP reloads the schemas; a reload that fails keeps the schemas already loaded. Every GET answers HEAD as well; a method a path does not serve gets 405 with `Allow` (`method-not-allowed`); every error body is the `Error` object."
   },
   "servers": [
     {
@@ -238,6 +238,9 @@ public enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           }
         }
       }
@@ -387,6 +390,9 @@ public enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
           }
         }
       }
@@ -406,7 +412,7 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "BadQuery": {
-        "description": "A query parameter is unknown, repeated or malformed (`bad-query`), or names a version the schema does not have (`unknown-version`).",
+        "description": "A query parameter is unknown, repeated or malformed (`bad-query`), or names a version the schema does not have (`unknown-version`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
         "content": {
           "application/json": {
             "schema": {
@@ -417,6 +423,16 @@ public enum OpenAPIDocument {
       },
       "UnknownSchema": {
         "description": "No schema has this id (`unknown-schema`).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The request's `Content-Type` is not JSON (`unsupported-media-type`): send `application/json`, an `application/…+json` type, or none.",
         "content": {
           "application/json": {
             "schema": {

@@ -17,10 +17,15 @@ struct SchemaRoutes: Sendable {
     /// Registers every route on `router`.
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.add(middleware: APIErrorMiddleware<Context>())
-        router.get("/health") { _, _ in health() }
-        router.get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
-        router.get("/v1/schemas") { request, _ in try listSchemas(request) }
-        router.get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
+        // Every GET answers HEAD too: the same status and headers, no body.
+        func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, Context) throws -> Response) {
+            router.get(path) { request, context in try handler(request, context) }
+            router.head(path) { request, context in Self.head(try handler(request, context)) }
+        }
+        get("/health") { _, _ in health() }
+        get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
+        get("/v1/schemas") { request, _ in try listSchemas(request) }
+        get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
         // `ValidateRouteResponder` answers the plain spelling of this path before the router.
         router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
@@ -317,6 +322,9 @@ struct SchemaRoutes: Sendable {
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit.
     func collectBody(_ request: Request) async throws -> ByteBuffer {
+        if let type = request.headers[.contentType], !Self.isJSON(type) {
+            throw APIError.unsupportedMediaType(type)
+        }
         if let declared = request.headers[.contentLength], let length = Int(declared), length > maxBodyBytes {
             throw APIError.payloadTooLarge(limit: maxBodyBytes)
         }
@@ -324,6 +332,42 @@ struct SchemaRoutes: Sendable {
             return try await request.body.collect(upTo: maxBodyBytes)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge(limit: maxBodyBytes)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            // NIO's parser refused the body (a bad chunk size, a truncated chunk): the client's fault.
+            throw APIError.badRequestBody(error)
         }
+    }
+
+    /// Whether a `Content-Type` names JSON: `application/json` or `application/…+json`, any
+    /// parameters, any case.
+    static func isJSON(_ contentType: String) -> Bool {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
+    }
+
+    /// The routes and the methods each answers, for 405's `Allow`; `:id` matches one segment.
+    static let routeMethods: [(segments: [Substring], allow: String)] = [
+        ("/health", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
+        ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
+    ].map { ($0.0.split(separator: "/"), $0.1) }
+
+    /// The methods `path` answers, or `nil` when no route has that path.
+    static func allowedMethods(path: String) -> String? {
+        let segments = path.split(separator: "/")
+        return routeMethods.first { route in
+            route.segments.count == segments.count
+                && zip(route.segments, segments).allSatisfy { $0 == ":id" || $0 == $1 }
+        }?.allow
+    }
+
+    /// A GET's answer for HEAD: its status and headers, `Content-Length` included, no body.
+    static func head(_ response: Response) -> Response {
+        var headers = response.headers
+        if headers[.contentLength] == nil, let length = response.body.contentLength {
+            headers[.contentLength] = String(length)
+        }
+        return Response(status: response.status, headers: headers, body: ResponseBody())
     }
 }

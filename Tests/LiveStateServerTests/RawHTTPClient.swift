@@ -16,16 +16,20 @@ enum RawHTTPClient {
 
     /// Connects to 127.0.0.1:`port`, writes `chunks` in order, and reads until the response head
     /// and `Content-Length` bytes of body arrived, the peer closed, or `timeoutSeconds` passed.
+    /// With `halfClose`, the client shuts its sending side once the chunks are sent, as a client
+    /// that stops in the middle of a body does.
     /// - Returns: The response text, head and body.
-    static func exchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int = 20) async throws -> String {
+    static func exchange(port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try blockingExchange(port: port, chunks: chunks, timeoutSeconds: timeoutSeconds) })
+                continuation.resume(with: Result {
+                    try blockingExchange(port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds)
+                })
             }
         }
     }
 
-    private static func blockingExchange(port: Int, chunks: [[UInt8]], timeoutSeconds: Int) throws -> String {
+    private static func blockingExchange(port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int) throws -> String {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -54,6 +58,7 @@ enum RawHTTPClient {
                 sent += count
             }
         }
+        if halfClose { shutdown(fd, Int32(SHUT_WR)) }
 
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
