@@ -57,7 +57,6 @@ let package = Package(
                 "LiveState",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ],
             swiftSettings: strict
         ),

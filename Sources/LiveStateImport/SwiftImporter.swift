@@ -1,6 +1,5 @@
 import LiveState
 import SwiftParser
-import SwiftParserDiagnostics
 import SwiftSyntax
 
 /// Reads the Swift source an app shipped with and states, as a schema version, exactly what
@@ -117,11 +116,13 @@ public enum SwiftImporter {
             let tree = Parser.parse(source: source)
             let converter = SourceLocationConverter(fileName: path, tree: tree)
             converters[path] = converter
-            for problem in ParseDiagnosticsGenerator.diagnostics(for: tree).prefix(20) {
-                let location = problem.location(converter: converter)
-                diagnostics.append(Diagnostic(
-                    code: swiftSyntax, severity: .error, message: problem.message, file: path,
-                    position: SourcePosition(offset: location.offset, line: location.line, column: location.column), scope: .schema))
+            if tree.hasError {
+                for problem in SyntaxProblems.first(20, in: tree) {
+                    let location = converter.location(for: problem.position)
+                    diagnostics.append(Diagnostic(
+                        code: swiftSyntax, severity: .error, message: problem.message, file: path,
+                        position: SourcePosition(offset: location.offset, line: location.line, column: location.column), scope: .schema))
+                }
             }
             declarations.add(tree, path: path)
         }
@@ -467,4 +468,53 @@ struct TypeReader {
         "Int": (.int, nil), "Int64": (.int, nil), "Int32": (.int, .int32), "Int16": (.int, .int16), "Int8": (.int, .int8),
         "UInt": (.int, .uint64), "UInt64": (.int, .uint64), "UInt32": (.int, .uint32), "UInt16": (.int, .uint16), "UInt8": (.int, .uint8),
     ]
+}
+
+/// Syntax errors in a parsed tree, each with its place: what the parser skipped and what it
+/// had to assume.
+///
+/// swift-syntax's `ParseDiagnosticsGenerator` words these better, but it traps on some inputs
+/// ("A Fix-It must have at least one change associated with it", swift-syntax 603; found by
+/// FuzzSwiftImport), and an import must never crash on a file. This reads the tree the parser
+/// built, which is complete even for broken source.
+final class SyntaxProblems: SyntaxVisitor {
+    private var problems: [(position: AbsolutePosition, message: String)] = []
+    private let limit: Int
+
+    private init(limit: Int) {
+        self.limit = limit
+        super.init(viewMode: .all)
+    }
+
+    /// The first `limit` problems of `tree`, in source order.
+    static func first(_ limit: Int, in tree: some SyntaxProtocol) -> [(position: AbsolutePosition, message: String)] {
+        let visitor = SyntaxProblems(limit: limit)
+        visitor.walk(tree)
+        return visitor.problems
+    }
+
+    override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
+        guard problems.count < limit else { return .skipChildren }
+        let text = node.trimmedDescription
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        problems.append((node.positionAfterSkippingLeadingTrivia, "unexpected code '\(shown)'"))
+        return .skipChildren
+    }
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        guard problems.count < limit, token.presence == .missing else { return .skipChildren }
+        problems.append((token.positionAfterSkippingLeadingTrivia, "expected \(Self.expected(token))"))
+        return .skipChildren
+    }
+
+    /// What a missing token stood for: its text (`'}'`), or the kind of node it holds the place
+    /// of (`type`, `expression`).
+    private static func expected(_ token: TokenSyntax) -> String {
+        if let parent = token.parent, parent.kind.isMissing {
+            let name = "\(parent.kind)".replacingOccurrences(of: "missing", with: "")
+            return name.isEmpty ? "code" : name.lowercased()
+                .replacingOccurrences(of: "expr", with: "expression").replacingOccurrences(of: "decl", with: "declaration")
+        }
+        return token.text.isEmpty ? "a name" : "'\(token.text)'"
+    }
 }

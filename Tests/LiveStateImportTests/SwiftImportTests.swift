@@ -169,6 +169,21 @@ enum Corpus {
         #expect(SwiftImporter.importActivities([("Fine.swift", fine)]).activities.count == 1)
     }
 
+    /// Every input that made FuzzSwiftImport fail, read as the CLI reads a file: no trap, and an
+    /// error or an activity for each. (`Fuzz/run.sh` replays them with every invariant.)
+    @Test func fuzzFailCasesImportWithoutATrap() throws {
+        let folder = Corpus.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/FailCases/FuzzSwiftImport")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(names.count >= 3)
+        for name in names {
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+            guard let source = String(data: bytes, encoding: .utf8) else { continue }
+            let result = SwiftImporter.importActivities([(name, source)])
+            #expect(!result.activities.isEmpty || result.diagnostics.contains { $0.severity == .error }, "\(name)")
+        }
+    }
+
     @Test func badSourceGetsAPositionedError() {
         let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })

@@ -846,7 +846,7 @@ struct CLI {
         try "struct A: ActivityAttributes {\n  var x: = 3\n}\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let syntax = try CLI.run(["import", "swift", broken])
         #expect(syntax.status == 2)
-        #expect(syntax.stderr.contains("Broken.swift:2:10: error: expected type in type annotation"), "\(syntax.stderr)")
+        #expect(syntax.stderr.contains("Broken.swift:2:10: error: expected type [swift-syntax]"), "\(syntax.stderr)")
         #expect(syntax.stderr.contains("[swift-syntax]"))
         let plain = folder.appendingPathComponent("Plain.swift").path
         try "struct A { var x: Int }".write(toFile: plain, atomically: true, encoding: .utf8)
