@@ -58,26 +58,15 @@ public enum SwiftImporter {
         let bytes = Array(source.utf8)
         var depth = 0
         var index = 0
-        var line = 1
-        var lineStart = 0
+        func next(is byte: UInt8) -> Bool { index + 1 < bytes.count && bytes[index + 1] == byte }
         while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\n"):
-                line += 1
-                lineStart = index + 1
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+            switch bytes[index] {
+            case UInt8(ascii: "/") where next(is: UInt8(ascii: "/")):
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
                 continue
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+            case UInt8(ascii: "/") where next(is: UInt8(ascii: "*")):
                 index += 2
-                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
-                    if bytes[index] == UInt8(ascii: "\n") {
-                        line += 1
-                        lineStart = index + 1
-                    }
-                    index += 1
-                }
+                while index < bytes.count, !(bytes[index] == UInt8(ascii: "*") && next(is: UInt8(ascii: "/"))) { index += 1 }
                 index += 2
                 continue
             case UInt8(ascii: "\""):
@@ -87,7 +76,7 @@ public enum SwiftImporter {
                 }
             case UInt8(ascii: "["):
                 depth += 1
-                if depth > maxBracketDepth { return SourcePosition(offset: index, line: line, column: index - lineStart + 1) }
+                if depth > maxBracketDepth { return position(of: index, in: bytes) }
             case UInt8(ascii: "]"):
                 depth = max(0, depth - 1)
             default:
@@ -96,6 +85,24 @@ public enum SwiftImporter {
             index += 1
         }
         return nil
+    }
+
+    /// The line and column of `offset` as the Swift compiler counts them: `\n`, `\r\n` and a
+    /// lone `\r` each end a line; columns count UTF-8 bytes.
+    static func position(of offset: Int, in bytes: [UInt8]) -> SourcePosition {
+        var line = 1
+        var lineStart = 0
+        var index = 0
+        while index < offset {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "\r"), index < offset, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                line += 1
+                lineStart = index
+            }
+        }
+        return SourcePosition(offset: offset, line: line, column: offset - lineStart + 1)
     }
 
     /// Imports every `ActivityAttributes` type in `files`.
