@@ -25,5 +25,15 @@ let package = Package(
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzSchemaYAML", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzEnvelope", dependencies: ["FuzzCommon"]),
+        // The Swift importer: its own harness target, so that only this fuzzer builds swift-syntax.
+        .target(
+            name: "FuzzImport",
+            dependencies: [
+                .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateYAML", package: "LiveState"),
+                .product(name: "LiveStateImport", package: "LiveState"),
+            ]
+        ),
+        .executableTarget(name: "FuzzSwiftImport", dependencies: ["FuzzImport"]),
     ]
 )

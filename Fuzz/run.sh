@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzJSON FuzzDecode FuzzSchemaYAML FuzzEnvelope)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzJSON FuzzDecode FuzzSchemaYAML FuzzEnvelope FuzzSwiftImport)
 
 case "$seconds" in
     '' | *[!0-9]*) echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
@@ -23,7 +23,7 @@ esac
 
 max_len() {
     case "$1" in
-        FuzzSchemaYAML) echo 16384 ;;
+        FuzzSchemaYAML | FuzzSwiftImport) echo 16384 ;;
         *) echo 8192 ;;
     esac
 }
@@ -31,6 +31,7 @@ max_len() {
 dict() {
     case "$1" in
         FuzzSchemaYAML) echo yaml.dict ;;
+        FuzzSwiftImport) echo swift.dict ;;
         *) echo json.dict ;;
     esac
 }
@@ -52,6 +53,19 @@ for target in "${targets[@]}"; do
     fi
 done
 bin="$(swift build "${flags[@]}" --show-bin-path)"
+
+# Every input that ever made a target fail runs once first (libFuzzer runs files given by name
+# and exits), as swift-protobuf's --run-regressions does.
+for target in "${targets[@]}"; do
+    cases=(FailCases/"$target"/*)
+    [ -e "${cases[0]}" ] || continue
+    echo "== replay ${#cases[@]} fail case(s) of $target"
+    if ! SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0" \
+        "$bin/$target" -timeout=10 -rss_limit_mb=2048 "${cases[@]}" > /dev/null 2>&1; then
+        echo "FAILED: a fail case of $target fails again; replay each with: $bin/$target FailCases/$target/NAME" >&2
+        exit 1
+    fi
+done
 
 work="${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/livestate-fuzz.XXXXXX")}"
 mkdir -p "$work"

@@ -2,15 +2,11 @@ import Foundation
 import LiveState
 import LiveStateYAML
 
-// The block between the two HARNESS markers is copied verbatim into the main package's
-// Tests/LiveStateYAMLTests/FuzzFailCasesTests.swift, which replays Fuzz/FailCases through it and
-// fails when the two copies differ. Edit here, then copy the block there.
-// BEGIN HARNESS
-
 /// What each fuzz target checks on one input.
 ///
 /// Every check returns `nil` when the invariants hold, or a sentence saying what broke. A trap
-/// inside the library is a finding by itself: the fuzzer reports it, and the fail-case test crashes.
+/// inside the library is a finding by itself: the fuzzer reports it, and `run.sh`'s replay of
+/// `FailCases/` stops on it.
 public enum FuzzHarness {
     /// A schema version to read as: the first byte of a FuzzDecode or FuzzEnvelope input picks one.
     public struct Target: Sendable {
@@ -448,4 +444,3 @@ public enum FuzzHarness {
         String(decoding: bytes, as: UTF8.self).debugDescription
     }
 }
-// END HARNESS
