@@ -68,6 +68,7 @@ let package = Package(
                 "LiveStateServer",
                 "LiveStateImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

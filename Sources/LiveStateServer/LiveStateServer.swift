@@ -31,6 +31,9 @@ public struct LiveStateServer: Sendable {
         /// Adds `POST /echo`, which answers the body it was sent: the framework's own cost, for
         /// load tests to measure beside `validate`. Off by default.
         public var echoRoute: Bool
+        /// When set, the schema and fleet files are looked at this often and reloaded when one
+        /// changes (`serve --watch`). Off by default.
+        public var watchInterval: Duration?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -41,7 +44,8 @@ public struct LiveStateServer: Sendable {
         ///   - maxConnections: The most connections open at once.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 64 * 1024,
-            idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048, echoRoute: Bool = false
+            idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048, echoRoute: Bool = false,
+            watchInterval: Duration? = nil
         ) {
             self.host = host
             self.port = port
@@ -49,6 +53,7 @@ public struct LiveStateServer: Sendable {
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.maxConnections = maxConnections
             self.echoRoute = echoRoute
+            self.watchInterval = watchInterval
         }
     }
 
@@ -63,8 +68,8 @@ public struct LiveStateServer: Sendable {
     /// - Parameters:
     ///   - store: The schemas to serve.
     ///   - configuration: Where to listen and what to accept.
-    ///   - logger: Where to log; `nil` logs as `livestate.serve` to standard error, at `info`
-    ///     (or the level `LOG_LEVEL` names).
+    ///   - logger: Where to log; `nil` logs as `livestate.serve` to standard error as text, at
+    ///     `info` (or the level `LIVESTATE_LOG_LEVEL` or `LOG_LEVEL` names).
     public init(store: SchemaStore, configuration: Configuration = .init(), logger: Logger? = nil) {
         self.store = store
         self.configuration = configuration
@@ -106,6 +111,9 @@ public struct LiveStateServer: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         application.addServices(SchemaReloadService(store: store, logger: logger))
+        if let interval = configuration.watchInterval {
+            application.addServices(SchemaWatchService(store: store, interval: interval, logger: logger))
+        }
         return application
     }
 

@@ -37,6 +37,34 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/ready": {
+      "get": {
+        "operationId": "ready",
+        "summary": "Readiness: 200 while a schema set is loaded, 503 while none is.",
+        "responses": {
+          "200": {
+            "description": "A schema set is loaded.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Ready"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "No schema set is loaded.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Ready"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/openapi.json": {
       "get": {
         "operationId": "openapi",
@@ -890,6 +918,55 @@ public enum OpenAPIDocument {
           "schemas": {
             "type": "integer",
             "description": "How many schemas are loaded."
+          },
+          "lastReload": {
+            "type": "object",
+            "description": "The last reload (SIGHUP or --watch); absent before the first. A failed one kept the loaded set.",
+            "required": [
+              "ok",
+              "generation",
+              "at",
+              "diagnostics"
+            ],
+            "properties": {
+              "ok": {
+                "type": "boolean"
+              },
+              "generation": {
+                "type": "integer",
+                "description": "The generation served after it."
+              },
+              "at": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "diagnostics": {
+                "type": "array",
+                "description": "Why it failed.",
+                "items": {
+                  "$ref": "#/components/schemas/Diagnostic"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Ready": {
+        "type": "object",
+        "required": [
+          "ready",
+          "generation",
+          "schemas"
+        ],
+        "properties": {
+          "ready": {
+            "type": "boolean"
+          },
+          "generation": {
+            "type": "integer"
+          },
+          "schemas": {
+            "type": "integer"
           }
         }
       },

@@ -23,6 +23,7 @@ struct SchemaRoutes: Sendable {
             router.head(path) { request, context in Self.head(try handler(request, context)) }
         }
         get("/health") { _, _ in health() }
+        get("/ready") { _, _ in ready() }
         get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         get("/v1/schemas") { request, _ in try listSchemas(request) }
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
@@ -41,13 +42,37 @@ struct SchemaRoutes: Sendable {
 
     // MARK: - GET /health
 
+    /// Liveness: the process answers. Also says how the last reload went, so that a schema
+    /// file that stopped loading is seen (the loaded set is kept and still served).
     func health() -> Response {
         let snapshot = store.snapshot
-        return JSONResponse.make(.object([
+        var members: [Value.Member] = [
             .init("status", .string("ok")),
             .init("generation", .int(snapshot.generation)),
             .init("schemas", .int(snapshot.ids.count)),
-        ]), capacity: 64)
+        ]
+        if let reload = store.lastReload {
+            members.append(.init("lastReload", .object([
+                .init("ok", .bool(reload.succeeded)),
+                .init("generation", .int(reload.generation)),
+                .init("at", .string(reload.at.formatted(.iso8601))),
+                .init("diagnostics", .array(reload.errors.map(\.jsonValue))),
+            ])))
+        }
+        return JSONResponse.make(.object(members), capacity: 64)
+    }
+
+    // MARK: - GET /ready
+
+    /// Readiness: 200 while a schema set is loaded, 503 while none is.
+    func ready() -> Response {
+        let snapshot = store.snapshot
+        let ready = !snapshot.ids.isEmpty
+        return JSONResponse.make(.object([
+            .init("ready", .bool(ready)),
+            .init("generation", .int(snapshot.generation)),
+            .init("schemas", .int(snapshot.ids.count)),
+        ]), status: ready ? .ok : .serviceUnavailable, capacity: 64)
     }
 
     // MARK: - GET /v1/schemas
@@ -349,7 +374,7 @@ struct SchemaRoutes: Sendable {
 
     /// The routes and the methods each answers, for 405's `Allow`; `:id` matches one segment.
     static let routeMethods: [(segments: [Substring], allow: String)] = [
-        ("/health", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
+        ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
         ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 

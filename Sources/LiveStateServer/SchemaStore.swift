@@ -1,3 +1,4 @@
+import Foundation
 import LiveState
 import LiveStateYAML
 import Logging
@@ -32,6 +33,18 @@ public final class SchemaStore: Sendable {
         }
     }
 
+    /// The last reload's result, for `/health` and `/ready`.
+    public struct ReloadStatus: Sendable {
+        /// Whether the files loaded and the new snapshot is in place.
+        public var succeeded: Bool
+        /// The generation current after the reload.
+        public var generation: Int
+        /// When the reload ended.
+        public var at: Date
+        /// The errors of a reload that failed.
+        public var errors: [Diagnostic]
+    }
+
     /// The schema files and folders the store loads.
     public let paths: [String]
     /// The fleet file, or folder of them, loaded with the schemas.
@@ -40,6 +53,12 @@ public final class SchemaStore: Sendable {
     private let current: Mutex<SchemaSnapshot>
     /// Held for the whole of a reload, so two reloads do not race; readers never take it.
     private let reloading = Mutex<Void>(())
+    private let status = Mutex<ReloadStatus?>(nil)
+
+    /// The last reload's result; `nil` before the first reload.
+    public var lastReload: ReloadStatus? {
+        status.withLock { $0 }
+    }
 
     /// Loads the schemas for the first snapshot.
     /// - Parameters:
@@ -89,6 +108,9 @@ public final class SchemaStore: Sendable {
             } catch {
                 outcome = .kept(old, errors: error.diagnostics)
             }
+            let errors: [Diagnostic]
+            if case .kept(_, let kept) = outcome { errors = kept } else { errors = [] }
+            status.withLock { $0 = ReloadStatus(succeeded: errors.isEmpty, generation: outcome.snapshot.generation, at: Date(), errors: errors) }
             if let logger { Self.log(outcome, after: ContinuousClock.now - started, to: logger) }
             return outcome
         }

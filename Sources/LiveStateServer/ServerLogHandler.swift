@@ -1,29 +1,61 @@
 import Foundation
+import LiveState
 import Logging
 
-/// Writes log lines to standard error, formatting metadata only when a line is written.
+/// Writes log lines to standard error, formatting metadata only when a line is written: text
+/// (`time level label: key=value … message`) or one JSON object per line (`time`, `level`,
+/// `label`, `message`, then every metadata key), for log collectors.
 ///
 /// swift-log's `StreamLogHandler` formats all its metadata again each time a key is set, and
 /// Hummingbird sets a request id on every request's logger: with this handler a request that
 /// logs nothing costs nothing.
-struct ServerLogHandler: LogHandler {
-    let label: String
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
-
-    /// Creates a handler; `LOG_LEVEL` (trace … critical) overrides `info`.
-    init(label: String) {
-        self.label = label
-        logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+public struct ServerLogHandler: LogHandler {
+    /// How lines are written.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    let label: String
+    let format: Format
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+
+    /// Creates a handler.
+    /// - Parameters:
+    ///   - label: The logger's label.
+    ///   - format: Text or JSON lines.
+    ///   - level: The lowest level written; `nil` reads `LIVESTATE_LOG_LEVEL`, then `LOG_LEVEL`
+    ///     (trace … critical), else `info`.
+    public init(label: String, format: Format = .text, level: Logger.Level? = nil) {
+        self.label = label
+        self.format = format
+        let environment = ProcessInfo.processInfo.environment
+        logLevel = level ?? (environment["LIVESTATE_LOG_LEVEL"] ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+
+    init(label: String) {
+        self.init(label: label, format: .text)
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        if format == .json {
+            var members: [Value.Member] = [
+                .init("time", .string(Date().formatted(.iso8601))), .init("level", .string(event.level.rawValue)),
+                .init("label", .string(label)), .init("message", .string("\(event.message)")),
+            ]
+            for (key, value) in merged.sorted(by: { $0.key < $1.key }) { members.append(.init(key, .string("\(value)"))) }
+            if let error = event.error { members.append(.init("error", .string("\(error)"))) }
+            var writer = JSONWriter(capacity: 256)
+            writer.write(.object(members))
+            FileHandle.standardError.write(Data(writer.bytes + [UInt8(ascii: "\n")]))
+            return
+        }
         let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let error = event.error.map { " error=\($0)" } ?? ""
         let time = Date().formatted(.iso8601)

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// Answers `POST /v1/schemas/{id}/validate`, the sidecar's hot route, before the router, and
 /// hands every other request to the router.
@@ -23,6 +24,24 @@ struct ValidateRouteResponder: HTTPResponder {
     let router: RouterResponder<Context>
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        // One access line per request at `debug`: the default `info` pays one comparison.
+        guard context.logger.logLevel <= .debug else { return try await answer(request, context: context) }
+        let started = ContinuousClock.now
+        let response = try await answer(request, context: context)
+        let elapsed = ContinuousClock.now - started
+        let path = request.uri.path
+        let segments = path.split(separator: "/")
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method)", "path": "\(path)", "status": "\(response.status.code)",
+            "ms": "\(Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000 + Double(elapsed.components.seconds) * 1000)",
+        ]
+        if segments.count >= 3, segments[0] == "v1", segments[1] == "schemas" { metadata["schema"] = "\(segments[2])" }
+        if let version = request.uri.queryParameters.get("version") { metadata["version"] = "\(version)" }
+        context.logger.debug("request", metadata: metadata)
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context) async throws -> Response {
         guard request.method == .post, let id = SchemaRoutes.schemaID(inValidatePath: request.uri.path) else {
             return try await router.respond(to: request, context: context)
         }

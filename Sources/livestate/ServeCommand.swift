@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LiveState
 import LiveStateServer
+import Logging
 
 /// `livestate serve`: the HTTP validation sidecar.
 struct ServeCommand: ParsableCommand {
@@ -12,27 +13,41 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Endpoints: GET /health, GET /openapi.json, GET /v1/schemas, GET /v1/schemas/{id}/diff, \
             POST /v1/schemas/{id}/validate?version=N|all, POST /v1/schemas/{id}/encode?version=N. \
-            Bodies over --max-body-bytes get 413. SIGHUP reloads the schemas; a reload that fails \
-            keeps the schemas already loaded and logs why. SIGTERM and SIGINT stop the server after \
-            the requests in flight. Exit status: 0 after a clean stop, 2 when the schemas do not \
+            GET /ready (503 while no schema set is loaded). Bodies over --max-body-bytes get 413. \
+            SIGHUP (and, with --watch, a changed file) reloads the schemas; a reload that fails \
+            keeps the schemas already loaded, logs why and shows it on /health. SIGTERM and SIGINT \
+            stop the server after the requests in flight. Every option has an environment \
+            variable (LIVESTATE_PORT, …); a flag wins over it. Exit status: 0 after a clean stop, 2 when the schemas do not \
             load or the address cannot be bound.
             """
     )
 
-    @Option(help: "The address to listen on. The sidecar has no authentication: keep it on loopback.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (env LIVESTATE_HOST; default 127.0.0.1). The sidecar has no authentication: keep it on loopback.")
+    var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 8080
+    @Option(help: "The port to listen on; 0 picks a free one (env LIVESTATE_PORT; default 8080).")
+    var port: Int?
 
-    @Option(help: "The folder of schema files (*.yaml, *.yml), or one schema file.")
-    var schemas = "schemas"
+    @Option(help: "The folder of schema files (*.yaml, *.yml), or one schema file (env LIVESTATE_SCHEMAS; default schemas).")
+    var schemas: String?
 
-    @Option(help: "A folder of fleet files named by schema id (delivery.csv), or one such file: validate?version=all answers then give shares of devices. Reloaded with the schemas.")
+    @Option(help: "A folder of fleet files named by schema id (delivery.csv), or one such file: validate?version=all answers then give shares of devices. Reloaded with the schemas (env LIVESTATE_FLEET).")
     var fleet: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes.")
-    var maxBodyBytes = 64 * 1024
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes (env LIVESTATE_MAX_BODY_BYTES; default 65536).")
+    var maxBodyBytes: Int?
+
+    @Flag(help: "Reload the schemas when a schema or fleet file changes, as SIGHUP does (env LIVESTATE_WATCH=1).")
+    var watch = false
+
+    @Option(name: .customLong("watch-interval"), help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
+    var watchInterval: Double?
+
+    @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")
+    var logFormat: String?
+
+    @Option(name: .customLong("log-level"), help: "The lowest level logged: trace, debug (one line per request), info, notice, warning, error, critical (env LIVESTATE_LOG_LEVEL; default info).")
+    var logLevel: String?
 
     @Flag(help: "Print the OpenAPI document of the endpoints and exit.")
     var openapi = false
@@ -41,12 +56,59 @@ struct ServeCommand: ParsableCommand {
     var echoRoute = false
 
     func validate() throws {
-        guard (0...65_535).contains(port) else {
-            throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        // Flags and environment variables are checked together, with their names.
+        _ = try settings()
+    }
+
+    /// Every setting, from its flag, else its environment variable, else its default.
+    struct Settings {
+        var host = "127.0.0.1"
+        var port = 8080
+        var schemas = "schemas"
+        var fleet: String?
+        var maxBodyBytes = 64 * 1024
+        var watchInterval: Double?
+        var logFormat = ServerLogHandler.Format.text
+        var logLevel: Logger.Level = .info
+    }
+
+    func settings(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        func value(_ flag: String?, _ name: String) -> (text: String, source: String)? {
+            if let flag { return (flag, "--" + name) }
+            let variable = "LIVESTATE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+            return environment[variable].map { ($0, variable) }
         }
-        guard maxBodyBytes > 0 else {
-            throw ValidationError("--max-body-bytes must be positive, not \(maxBodyBytes)")
+        var settings = Settings()
+        if let (text, _) = value(host, "host") { settings.host = text }
+        if let (text, source) = value(port.map(String.init), "port") {
+            guard let port = Int(text), (0...65_535).contains(port) else { throw ValidationError("\(source) must be a port between 0 and 65535, not \(text)") }
+            settings.port = port
         }
+        if let (text, _) = value(schemas, "schemas") { settings.schemas = text }
+        if let (text, _) = value(fleet, "fleet") { settings.fleet = text }
+        if let (text, source) = value(maxBodyBytes.map(String.init), "max-body-bytes") {
+            guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
+            settings.maxBodyBytes = bytes
+        }
+        let watching = watch || ["1", "true", "yes"].contains(environment["LIVESTATE_WATCH"]?.lowercased() ?? "")
+        if let (text, source) = value(watchInterval.map { String($0) }, "watch-interval") {
+            guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
+                throw ValidationError("\(source) must be between 0.05 and 3600 seconds, not \(text)")
+            }
+            settings.watchInterval = seconds
+        }
+        if watching { settings.watchInterval = settings.watchInterval ?? 1 } else { settings.watchInterval = nil }
+        if let (text, source) = value(logFormat, "log-format") {
+            guard let format = ServerLogHandler.Format(rawValue: text) else { throw ValidationError("\(source) must be text or json, not \(text)") }
+            settings.logFormat = format
+        }
+        if let (text, source) = value(logLevel, "log-level") ?? environment["LOG_LEVEL"].map({ ($0, "LOG_LEVEL") }) {
+            guard let level = Logger.Level(rawValue: text) else {
+                throw ValidationError("\(source) must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \(text)")
+            }
+            settings.logLevel = level
+        }
+        return settings
     }
 
     func run() throws {
@@ -58,22 +120,35 @@ struct ServeCommand: ParsableCommand {
             Output.err("livestate serve needs macOS 15 or later")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        let settings: Settings
+        do {
+            settings = try self.settings()
+        } catch let error as ValidationError {
+            Output.err("error: \(error.message)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
         let store: SchemaStore
         do {
-            store = try SchemaStore(paths: [schemas], fleetPath: fleet)
+            store = try SchemaStore(paths: [settings.schemas], fleetPath: settings.fleet)
         } catch {
             Output.printText(error.diagnostics)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         Output.printText(store.snapshot.warnings)
-        if !["127.0.0.1", "localhost", "::1"].contains(host) {
-            Output.err("warning: listening on \(host): the sidecar has no authentication")
+        if !["127.0.0.1", "localhost", "::1"].contains(settings.host) {
+            Output.err("warning: listening on \(settings.host): the sidecar has no authentication")
+        }
+        let logger = Logger(label: "livestate.serve") { label in
+            ServerLogHandler(label: label, format: settings.logFormat, level: settings.logLevel)
         }
         let server = LiveStateServer(
             store: store,
-            configuration: .init(host: host, port: port, maxBodyBytes: maxBodyBytes, echoRoute: echoRoute))
+            configuration: .init(
+                host: settings.host, port: settings.port, maxBodyBytes: settings.maxBodyBytes, echoRoute: echoRoute,
+                watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }),
+            logger: logger)
         let ids = store.snapshot.ids.joined(separator: ", ")
-        let host = host
+        let host = settings.host
         // ArgumentParser runs this command synchronously; the server runs in a task until it stops,
         // on NIO's event loops rather than the cooperative pool (no thread hop per request).
         LiveStateServer.runTasksOnEventLoops()

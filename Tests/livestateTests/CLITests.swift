@@ -25,10 +25,13 @@ struct CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.currentDirectoryURL = packageRoot
         // Output goes to files, so a large output can never block the process on a full pipe.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-cli-\(UUID().uuidString)")
@@ -883,5 +886,53 @@ struct CLI {
         let result = try CLI.run(["import", "swift", folder.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("value1999: { type: int }"), "\(result.stdout)")
+    }
+}
+
+/// `livestate serve` as a process: settings from flags and the environment, and a clean stop.
+@Suite struct ServeCommandTests {
+    @Test func environmentVariablesAreCheckedWithTheirNames() throws {
+        for (variable, value) in [("LIVESTATE_PORT", "99999"), ("LIVESTATE_LOG_FORMAT", "xml"), ("LIVESTATE_MAX_BODY_BYTES", "-1"), ("LIVESTATE_LOG_LEVEL", "loud")] {
+            let result = try CLI.run(["serve"], environment: [variable: value])
+            #expect(result.status != 0, "\(variable)")
+            #expect(result.stderr.contains("\(variable) must be"), "\(variable): \(result.stderr)")
+        }
+        // A flag wins over its variable.
+        let flag = try CLI.run(["serve", "--port", "70000"], environment: ["LIVESTATE_PORT": "0"])
+        #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
+    }
+
+    @Test func sigtermStopsTheServerCleanly() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let errURL = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? err.close() }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--watch"]
+        process.currentDirectoryURL = CLI.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["LIVESTATE_PORT": "0", "LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_SCHEMAS": "schemas"]) { _, new in new }
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var log = ""
+        for _ in 0..<200 where !log.contains("listening on http://127.0.0.1:") {
+            try await Task.sleep(for: .milliseconds(50))
+            log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        }
+        #expect(log.contains("listening on http://127.0.0.1:"), "\(log)")
+        process.terminate()  // SIGTERM
+        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
+        log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        // The framework's own lines come as JSON objects.
+        #expect(log.split(separator: "\n").contains { $0.hasPrefix(#"{"time":"#) }, "\(log)")
     }
 }
