@@ -1,5 +1,6 @@
 -- wrk script for scripts/loadtest.sh.
--- LOADTEST_BODY names a file to POST as JSON; without it, requests are plain GETs.
+-- LOADTEST_BODY names a file to POST as JSON (LOADTEST_CONTENT_TYPE overrides the type);
+-- without it, requests are plain GETs.
 -- At the end, prints one line: "RESULT requests_per_s=N p99_ms=N p50_ms=N errors=N requests=N".
 
 local body_path = os.getenv("LOADTEST_BODY")
@@ -8,7 +9,8 @@ if body_path and body_path ~= "" then
   wrk.method = "POST"
   wrk.body = file:read("*a")
   file:close()
-  wrk.headers["Content-Type"] = "application/json"
+  local content_type = os.getenv("LOADTEST_CONTENT_TYPE")
+  wrk.headers["Content-Type"] = (content_type and content_type ~= "") and content_type or "application/json"
 end
 
 done = function(summary, latency, requests)

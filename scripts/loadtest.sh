@@ -6,6 +6,8 @@
 #   GET  /health                                   (the ceiling: routing and a tiny JSON body)
 #   POST /echo                                     (the same body read and sent back: what
 #        Hummingbird itself costs for a 670-byte POST, as shared/BENCHMARKING.md measures it)
+#   POST /v1/schemas/delivery/validate-batch?version=3  (BATCH_LINES copies of the same payload,
+#        one per NDJSON line: payloads/s is requests/s times BATCH_LINES)
 # in the same run, stops the server and prints requests/s, p99 latency and errors for each.
 # Traffic goes to 127.0.0.1 only; each wrk run is bounded by DURATION.
 #
@@ -22,6 +24,7 @@ THREADS="${THREADS:-1}"
 CONNECTIONS="${CONNECTIONS:-32}"
 ROUNDS="${ROUNDS:-1}"
 PAYLOAD="scripts/loadtest-update.json"
+BATCH_LINES="${BATCH_LINES:-1000}"
 
 if ! command -v wrk >/dev/null 2>&1; then
     echo "wrk missing: installing it from Debian" >&2
@@ -67,10 +70,14 @@ if command -v curl >/dev/null 2>&1; then
     echo " ..."
 fi
 
-run() {  # run NAME URL [BODY]
-    local name="$1" url="$2" body="${3:-}"
+# The batch body: the payload on one line, BATCH_LINES times.
+python3 -c 'import json,sys; line = json.dumps(json.load(open(sys.argv[1])), separators=(",", ":")); sys.stdout.write((line + "\n") * int(sys.argv[2]))' \
+    "$PAYLOAD" "$BATCH_LINES" >"$WORK/batch.ndjson"
+
+run() {  # run NAME URL [BODY] [CONTENT_TYPE]
+    local name="$1" url="$2" body="${3:-}" type="${4:-}"
     echo "== wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency: $name"
-    LOADTEST_BODY="$body" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
+    LOADTEST_BODY="$body" LOADTEST_CONTENT_TYPE="$type" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
         -s scripts/loadtest.lua "$url" | tee "$WORK/$name.out"
     grep '^RESULT' "$WORK/$name.out" | sed "s/^RESULT/$name/" >>"$WORK/results"
 }
@@ -81,6 +88,7 @@ for round in $(seq 1 "$ROUNDS"); do
     run "health" "$BASE/health"
     run "echo" "$BASE/echo" "$PAYLOAD"
     run "validate" "$VALIDATE" "$PAYLOAD"
+    run "batch" "$BASE/v1/schemas/delivery/validate-batch?version=3" "$WORK/batch.ndjson" "application/x-ndjson"
 done
 
 echo "== stop"
@@ -99,4 +107,6 @@ done <"$WORK/results"
 awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "requests_per_s") sum[$1] += kv[2]; if (kv[1] == "errors") errors += kv[2] } }
      END { if (sum["health"] > 0) printf "validate/health %.2f", sum["validate"] / sum["health"];
            if (sum["echo"] > 0) printf ", validate/echo %.2f", sum["validate"] / sum["echo"];
-           printf "; errors in all runs: %d\n", errors }' "$WORK/results"
+           printf "; errors in all runs: %d\n", errors;
+           if (sum["validate"] > 0) printf "payloads/s: validate %.0f, batch %.0f (%d per request): batch/validate %.1fx\n",
+               sum["validate"], sum["batch"] * lines, lines, sum["batch"] * lines / sum["validate"] }' lines="$BATCH_LINES" "$WORK/results"

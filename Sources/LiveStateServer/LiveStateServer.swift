@@ -24,6 +24,8 @@ public struct LiveStateServer: Sendable {
         public var port: Int
         /// The largest request body read, in bytes; larger ones get 413. Default 64 KiB.
         public var maxBodyBytes: Int
+        /// The largest `validate-batch` body, in bytes; larger ones get 413. Default 4 MiB.
+        public var maxBatchBytes: Int
         /// Seconds a connection may stay silent before it is closed. Default 30.
         public var idleTimeoutSeconds: Int64
         /// The most connections open at once; more wait in the accept queue. Default 2048.
@@ -45,8 +47,9 @@ public struct LiveStateServer: Sendable {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 64 * 1024,
             idleTimeoutSeconds: Int64 = 30, maxConnections: Int = 2048, echoRoute: Bool = false,
-            watchInterval: Duration? = nil
+            watchInterval: Duration? = nil, maxBatchBytes: Int = 4 << 20
         ) {
+            self.maxBatchBytes = maxBatchBytes
             self.host = host
             self.port = port
             self.maxBodyBytes = maxBodyBytes
@@ -83,7 +86,7 @@ public struct LiveStateServer: Sendable {
     }
 
     private var routes: SchemaRoutes {
-        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes)
+        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes, maxBatchBytes: configuration.maxBatchBytes)
     }
 
     private func router(routes: SchemaRoutes) -> Router<BasicRequestContext> {

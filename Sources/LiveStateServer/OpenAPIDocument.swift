@@ -273,6 +273,94 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/schemas/{id}/validate-batch": {
+      "post": {
+        "operationId": "validateBatch",
+        "summary": "Validate many APNs bodies at once: NDJSON in (one body per line), one result per line out, in order.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/SchemaID"
+          },
+          {
+            "name": "version",
+            "in": "query",
+            "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). Default: the newest.",
+            "schema": {
+              "oneOf": [
+                {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                {
+                  "type": "string",
+                  "const": "all"
+                }
+              ]
+            }
+          },
+          {
+            "name": "broadcast",
+            "in": "query",
+            "description": "The push is a broadcast: 5120-byte limit, no start.",
+            "schema": {
+              "type": "boolean",
+              "default": false
+            }
+          },
+          {
+            "name": "max-drop",
+            "in": "query",
+            "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, `1%` or `1` (default 0%). 400 for a schema without a fleet file.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9.]+%?$"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "NDJSON: one APNs body per line (`\\n` or `\\r\\n`; a final newline ends the last line), at most 10000 lines and 4194304 bytes (`serve --max-batch-bytes`). A line that is not JSON gets its own `json-syntax` result; the others go on.",
+          "content": {
+            "application/x-ndjson": {
+              "schema": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "One `ValidateResponse` per input line, each with `line` (1-based) first, one per line of the NDJSON answer, streamed as they are made.",
+            "content": {
+              "application/x-ndjson": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadQuery"
+          },
+          "404": {
+            "$ref": "#/components/responses/UnknownSchema"
+          },
+          "413": {
+            "description": "The body is over the byte limit (`payload-too-large`) or has more than 10000 lines (`too-many-lines`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          }
+        }
+      }
+    },
     "/v1/schemas/{id}/encode": {
       "post": {
         "operationId": "encodePayload",

@@ -13,6 +13,10 @@ import LiveState
 struct SchemaRoutes: Sendable {
     let store: SchemaStore
     let maxBodyBytes: Int
+    /// The largest `validate-batch` body.
+    var maxBatchBytes = 4 << 20
+    /// The most lines a `validate-batch` body may hold.
+    static let maxBatchLines = 10_000
 
     /// Registers every route on `router`.
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -30,6 +34,7 @@ struct SchemaRoutes: Sendable {
         // `ValidateRouteResponder` answers the plain spelling of this path before the router.
         router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/validate-batch") { request, context in try await validateBatch(request, id: try schemaID(context)) }
     }
 
     /// Registers `POST /echo`: the body back, as read with the same limit. For load tests only.
@@ -142,7 +147,7 @@ struct SchemaRoutes: Sendable {
     }
 
     /// What a validation will run, settled from the query and the path before the body is read.
-    struct Validation {
+    struct Validation: Sendable {
         let id: String
         /// One validator, or one per version, oldest first, for `version=all`.
         let validators: [PayloadValidator]
@@ -190,10 +195,23 @@ struct SchemaRoutes: Sendable {
     /// "diagnostics", "budget"}`, straight from the results, with no `Value` tree per diagnostic.
     func respond(to validation: Validation, body: ByteBuffer) -> Response {
         var writer = JSONWriter(capacity: 2048)
+        body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer) }
+        return JSONResponse.make(bytes: writer.bytes)
+    }
+
+    /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
+    static func write(_ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter) {
+        if let line {
+            writer.append(#"{"line":"#)
+            writer.writeInt(line)
+            writer.append(",")
+        } else {
+            writer.append("{")
+        }
         if !validation.allVersions, let validator = validation.validators.first {
-            let result = body.withUnsafeReadableBytes { validator.validate($0) }
+            let result = validator.validate(body)
             let version = validator.decoder.version.version
-            writer.append(result.hasErrors ? #"{"ok":false,"schema":"# : #"{"ok":true,"schema":"#)
+            writer.append(result.hasErrors ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"#)
             writer.writeInt(version)
@@ -204,14 +222,12 @@ struct SchemaRoutes: Sendable {
             writer.append(#","budget":"#)
             result.budget.write(to: &writer)
         } else {
-            var (results, all) = body.withUnsafeReadableBytes { bytes in
-                PayloadValidator.validateAllVersions(validation.validators, bytes, fleet: validation.fleet?.fleet)
-            }
+            var (results, all) = PayloadValidator.validateAllVersions(validation.validators, body, fleet: validation.fleet?.fleet)
             var impact: FleetImpact?
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop)
             }
-            writer.append(all.contains { $0.severity == .error } ? #"{"ok":false,"schema":"# : #"{"ok":true,"schema":"#)
+            writer.append(all.contains { $0.severity == .error } ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"all","decodes":{"#)
             for (index, (version, result)) in results.enumerated() {
@@ -231,7 +247,58 @@ struct SchemaRoutes: Sendable {
             }
         }
         writer.append("}")
-        return JSONResponse.make(bytes: writer.bytes)
+    }
+
+    // MARK: - POST /v1/schemas/{id}/validate-batch
+
+    /// Validates every line of an NDJSON body (one APNs payload per line) and streams one result
+    /// per line back, in order, each with its `line` number: as `validate` answers it. A line
+    /// that is not JSON gets its own `json-syntax` result; the rest go on. At most
+    /// `maxBatchLines` lines and `maxBatchBytes` bytes.
+    func validateBatch(_ request: Request, id: String) async throws -> Response {
+        let validation = try validation(request, id: id)
+        let body = try await collectBody(request, limit: maxBatchBytes, accepting: Self.isNDJSON)
+        let lines = body.withUnsafeReadableBytes { Self.lineRanges($0) }
+        guard lines.count <= Self.maxBatchLines else {
+            throw APIError(.contentTooLarge, code: "too-many-lines",
+                           message: "the batch has \(lines.count) lines, over the limit of \(Self.maxBatchLines)")
+        }
+        return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: ResponseBody { writer in
+            // Results go out 32 KiB at a time, as they are made.
+            var out = JSONWriter(capacity: 40 * 1024)
+            for (index, range) in lines.enumerated() {
+                body.withUnsafeReadableBytes { bytes in
+                    Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[range]), line: index + 1, to: &out)
+                }
+                out.append("\n")
+                if out.bytes.count >= 32 * 1024 {
+                    try await writer.write(ByteBuffer(bytes: out.bytes))
+                    out = JSONWriter(capacity: 40 * 1024)
+                }
+            }
+            if !out.bytes.isEmpty { try await writer.write(ByteBuffer(bytes: out.bytes)) }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Each line's bytes, without its `\n` or `\r\n`; an empty last line (after a final
+    /// newline) is not a line.
+    static func lineRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            let end = index > start && bytes[index - 1] == UInt8(ascii: "\r") ? index - 1 : index
+            ranges.append(start..<end)
+            start = index + 1
+        }
+        if start < bytes.count { ranges.append(start..<bytes.count) }
+        return ranges
+    }
+
+    /// NDJSON (`application/x-ndjson`, `application/jsonl`, `application/json-seq` is not), or JSON.
+    static func isNDJSON(_ contentType: String) -> Bool {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"].contains(type) || isJSON(contentType)
     }
 
     // MARK: - POST /v1/schemas/{id}/encode
@@ -346,17 +413,20 @@ struct SchemaRoutes: Sendable {
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit.
-    func collectBody(_ request: Request) async throws -> ByteBuffer {
-        if let type = request.headers[.contentType], !Self.isJSON(type) {
+    func collectBody(
+        _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON
+    ) async throws -> ByteBuffer {
+        let limit = limit ?? maxBodyBytes
+        if let type = request.headers[.contentType], !accepting(type) {
             throw APIError.unsupportedMediaType(type)
         }
-        if let declared = request.headers[.contentLength], let length = Int(declared), length > maxBodyBytes {
-            throw APIError.payloadTooLarge(limit: maxBodyBytes)
+        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
+            throw APIError.payloadTooLarge(limit: limit)
         }
         do {
-            return try await request.body.collect(upTo: maxBodyBytes)
+            return try await request.body.collect(upTo: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw APIError.payloadTooLarge(limit: maxBodyBytes)
+            throw APIError.payloadTooLarge(limit: limit)
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
@@ -376,6 +446,7 @@ struct SchemaRoutes: Sendable {
     static let routeMethods: [(segments: [Substring], allow: String)] = [
         ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
         ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
+        ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 
     /// The methods `path` answers, or `nil` when no route has that path.

@@ -37,6 +37,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes (env LIVESTATE_MAX_BODY_BYTES; default 65536).")
     var maxBodyBytes: Int?
 
+    @Option(name: .customLong("max-batch-bytes"), help: "The largest validate-batch body, in bytes (env LIVESTATE_MAX_BATCH_BYTES; default 4194304).")
+    var maxBatchBytes: Int?
+
     @Flag(help: "Reload the schemas when a schema or fleet file changes, as SIGHUP does (env LIVESTATE_WATCH=1).")
     var watch = false
 
@@ -67,6 +70,7 @@ struct ServeCommand: ParsableCommand {
         var schemas = "schemas"
         var fleet: String?
         var maxBodyBytes = 64 * 1024
+        var maxBatchBytes = 4 << 20
         var watchInterval: Double?
         var logFormat = ServerLogHandler.Format.text
         var logLevel: Logger.Level = .info
@@ -89,6 +93,10 @@ struct ServeCommand: ParsableCommand {
         if let (text, source) = value(maxBodyBytes.map(String.init), "max-body-bytes") {
             guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
             settings.maxBodyBytes = bytes
+        }
+        if let (text, source) = value(maxBatchBytes.map(String.init), "max-batch-bytes") {
+            guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
+            settings.maxBatchBytes = bytes
         }
         let watching = watch || ["1", "true", "yes"].contains(environment["LIVESTATE_WATCH"]?.lowercased() ?? "")
         if let (text, source) = value(watchInterval.map { String($0) }, "watch-interval") {
@@ -145,7 +153,7 @@ struct ServeCommand: ParsableCommand {
             store: store,
             configuration: .init(
                 host: settings.host, port: settings.port, maxBodyBytes: settings.maxBodyBytes, echoRoute: echoRoute,
-                watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }),
+                watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }, maxBatchBytes: settings.maxBatchBytes),
             logger: logger)
         let ids = store.snapshot.ids.joined(separator: ", ")
         let host = settings.host

@@ -50,7 +50,7 @@ import Testing
             #expect(document["openapi"]?.string == "3.1.0")
             #expect(document["paths"]?.keys == [
                 "/health", "/ready", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
-                "/v1/schemas/{id}/validate", "/v1/schemas/{id}/encode",
+                "/v1/schemas/{id}/validate", "/v1/schemas/{id}/validate-batch", "/v1/schemas/{id}/encode",
             ])
         }
     }
