@@ -66,6 +66,8 @@ public struct LiveStateServer: Sendable {
     public let configuration: Configuration
     /// Where the server logs.
     public let logger: Logger
+    /// What `GET /metrics` serves.
+    let metrics = SidecarMetrics()
 
     /// Creates a server.
     /// - Parameters:
@@ -86,7 +88,7 @@ public struct LiveStateServer: Sendable {
     }
 
     private var routes: SchemaRoutes {
-        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes, maxBatchBytes: configuration.maxBatchBytes)
+        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes, maxBatchBytes: configuration.maxBatchBytes, metrics: metrics)
     }
 
     private func router(routes: SchemaRoutes) -> Router<BasicRequestContext> {
@@ -105,7 +107,7 @@ public struct LiveStateServer: Sendable {
     ) -> some ApplicationProtocol {
         let routes = routes
         var application = Application(
-            router: SidecarResponderBuilder(routes: routes, router: router(routes: routes)),
+            router: SidecarResponderBuilder(routes: routes, router: router(routes: routes), metrics: metrics),
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

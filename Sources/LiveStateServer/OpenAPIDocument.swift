@@ -65,6 +65,24 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/metrics": {
+      "get": {
+        "operationId": "metrics",
+        "summary": "Prometheus text: requests by route, method and status; latency and body-size histograms; validations by schema, version and outcome; diagnostics by code; the schema generation and the last reload's result.",
+        "responses": {
+          "200": {
+            "description": "The Prometheus text exposition format, version 0.0.4.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/openapi.json": {
       "get": {
         "operationId": "openapi",

@@ -17,6 +17,8 @@ struct SchemaRoutes: Sendable {
     var maxBatchBytes = 4 << 20
     /// The most lines a `validate-batch` body may hold.
     static let maxBatchLines = 10_000
+    /// Where requests, bodies and validations are counted.
+    var metrics: SidecarMetrics?
 
     /// Registers every route on `router`.
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -28,6 +30,10 @@ struct SchemaRoutes: Sendable {
         }
         get("/health") { _, _ in health() }
         get("/ready") { _, _ in ready() }
+        get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics?.exposition(store: store) ?? [])))
+        }
         get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         get("/v1/schemas") { request, _ in try listSchemas(request) }
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
@@ -195,12 +201,14 @@ struct SchemaRoutes: Sendable {
     /// "diagnostics", "budget"}`, straight from the results, with no `Value` tree per diagnostic.
     func respond(to validation: Validation, body: ByteBuffer) -> Response {
         var writer = JSONWriter(capacity: 2048)
-        body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer) }
+        body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer, metrics: metrics) }
         return JSONResponse.make(bytes: writer.bytes)
     }
 
     /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
-    static func write(_ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter) {
+    static func write(
+        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter, metrics: SidecarMetrics?
+    ) {
         if let line {
             writer.append(#"{"line":"#)
             writer.writeInt(line)
@@ -211,6 +219,7 @@ struct SchemaRoutes: Sendable {
         if !validation.allVersions, let validator = validation.validators.first {
             let result = validator.validate(body)
             let version = validator.decoder.version.version
+            metrics?.validation(schema: validation.id, version: String(version), ok: !result.hasErrors, diagnostics: result.diagnostics)
             writer.append(result.hasErrors ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"#)
@@ -227,6 +236,7 @@ struct SchemaRoutes: Sendable {
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop)
             }
+            metrics?.validation(schema: validation.id, version: "all", ok: !all.contains { $0.severity == .error }, diagnostics: all)
             writer.append(all.contains { $0.severity == .error } ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"all","decodes":{"#)
@@ -263,12 +273,13 @@ struct SchemaRoutes: Sendable {
             throw APIError(.contentTooLarge, code: "too-many-lines",
                            message: "the batch has \(lines.count) lines, over the limit of \(Self.maxBatchLines)")
         }
+        let metrics = metrics
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: ResponseBody { writer in
             // Results go out 32 KiB at a time, as they are made.
             var out = JSONWriter(capacity: 40 * 1024)
             for (index, range) in lines.enumerated() {
                 body.withUnsafeReadableBytes { bytes in
-                    Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[range]), line: index + 1, to: &out)
+                    Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[range]), line: index + 1, to: &out, metrics: metrics)
                 }
                 out.append("\n")
                 if out.bytes.count >= 32 * 1024 {
@@ -424,7 +435,9 @@ struct SchemaRoutes: Sendable {
             throw APIError.payloadTooLarge(limit: limit)
         }
         do {
-            return try await request.body.collect(upTo: limit)
+            let body = try await request.body.collect(upTo: limit)
+            metrics?.body(route: Self.routePattern(path: request.uri.path), bytes: body.readableBytes)
+            return body
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge(limit: limit)
         } catch let error as any HTTPResponseError {
@@ -444,18 +457,30 @@ struct SchemaRoutes: Sendable {
 
     /// The routes and the methods each answers, for 405's `Allow`; `:id` matches one segment.
     static let routeMethods: [(segments: [Substring], allow: String)] = [
-        ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
+        ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/metrics", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
         ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
         ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 
     /// The methods `path` answers, or `nil` when no route has that path.
     static func allowedMethods(path: String) -> String? {
+        route(path)?.allow
+    }
+
+    /// The route `path` takes, as the OpenAPI document spells it (`/v1/schemas/{id}/validate`),
+    /// or `unmatched`: a metric label with a bounded set of values.
+    static func routePattern(path: String) -> String {
+        if schemaID(inValidatePath: path) != nil { return "/v1/schemas/{id}/validate" }
+        guard let route = route(path) else { return "unmatched" }
+        return "/" + route.segments.map { $0 == ":id" ? "{id}" : String($0) }.joined(separator: "/")
+    }
+
+    private static func route(_ path: String) -> (segments: [Substring], allow: String)? {
         let segments = path.split(separator: "/")
         return routeMethods.first { route in
             route.segments.count == segments.count
                 && zip(route.segments, segments).allSatisfy { $0 == ":id" || $0 == $1 }
-        }?.allow
+        }
     }
 
     /// A GET's answer for HEAD: its status and headers, `Content-Length` included, no body.

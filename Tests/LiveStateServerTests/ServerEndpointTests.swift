@@ -49,7 +49,7 @@ import Testing
             let document = try json(response)
             #expect(document["openapi"]?.string == "3.1.0")
             #expect(document["paths"]?.keys == [
-                "/health", "/ready", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
+                "/health", "/ready", "/metrics", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
                 "/v1/schemas/{id}/validate", "/v1/schemas/{id}/validate-batch", "/v1/schemas/{id}/encode",
             ])
         }
