@@ -209,39 +209,13 @@ public enum OpenAPIDocument {
             "$ref": "#/components/parameters/SchemaID"
           },
           {
-            "name": "version",
-            "in": "query",
-            "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). Default: the newest.",
-            "schema": {
-              "oneOf": [
-                {
-                  "type": "integer",
-                  "minimum": 1
-                },
-                {
-                  "type": "string",
-                  "const": "all"
-                }
-              ]
-            }
+            "$ref": "#/components/parameters/ValidateVersion"
           },
           {
-            "name": "broadcast",
-            "in": "query",
-            "description": "The push is a broadcast: 5120-byte limit, no start.",
-            "schema": {
-              "type": "boolean",
-              "default": false
-            }
+            "$ref": "#/components/parameters/Broadcast"
           },
           {
-            "name": "max-drop",
-            "in": "query",
-            "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, `1%` or `1` (default 0%). 400 for a schema without a fleet file.",
-            "schema": {
-              "type": "string",
-              "pattern": "^[0-9.]+%?$"
-            }
+            "$ref": "#/components/parameters/MaxDrop"
           }
         ],
         "requestBody": {
@@ -300,39 +274,13 @@ public enum OpenAPIDocument {
             "$ref": "#/components/parameters/SchemaID"
           },
           {
-            "name": "version",
-            "in": "query",
-            "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). Default: the newest.",
-            "schema": {
-              "oneOf": [
-                {
-                  "type": "integer",
-                  "minimum": 1
-                },
-                {
-                  "type": "string",
-                  "const": "all"
-                }
-              ]
-            }
+            "$ref": "#/components/parameters/ValidateVersion"
           },
           {
-            "name": "broadcast",
-            "in": "query",
-            "description": "The push is a broadcast: 5120-byte limit, no start.",
-            "schema": {
-              "type": "boolean",
-              "default": false
-            }
+            "$ref": "#/components/parameters/Broadcast"
           },
           {
-            "name": "max-drop",
-            "in": "query",
-            "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, `1%` or `1` (default 0%). 400 for a schema without a fleet file.",
-            "schema": {
-              "type": "string",
-              "pattern": "^[0-9.]+%?$"
-            }
+            "$ref": "#/components/parameters/MaxDrop"
           }
         ],
         "requestBody": {
@@ -534,6 +482,41 @@ public enum OpenAPIDocument {
   },
   "components": {
     "parameters": {
+      "ValidateVersion": {
+        "name": "version",
+        "in": "query",
+        "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). Default: the newest.",
+        "schema": {
+          "oneOf": [
+            {
+              "type": "integer",
+              "minimum": 1
+            },
+            {
+              "type": "string",
+              "const": "all"
+            }
+          ]
+        }
+      },
+      "Broadcast": {
+        "name": "broadcast",
+        "in": "query",
+        "description": "The push is a broadcast: 5120-byte limit, no start.",
+        "schema": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "MaxDrop": {
+        "name": "max-drop",
+        "in": "query",
+        "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, `1%` or `1` (default 0%). 400 for a schema without a fleet file.",
+        "schema": {
+          "type": "string",
+          "pattern": "^[0-9.]+%?$"
+        }
+      },
       "SchemaID": {
         "name": "id",
         "in": "path",

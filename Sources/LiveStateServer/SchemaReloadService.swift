@@ -28,16 +28,7 @@ public struct SchemaReloadService: Service {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading schemas", metadata: ["paths": "\(store.paths.joined(separator: ","))"])
-            // Reading and checking the files blocks: do it on a Dispatch thread, not on the
-            // event loop that runs this task (and serves requests).
-            let store = store
-            let logger = logger
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    store.reload(logger: logger)
-                    done.resume()
-                }
-            }
+            await store.reloadOnADispatchThread(logger: logger)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LiveState
 import LiveStateYAML
@@ -113,6 +114,17 @@ public final class SchemaStore: Sendable {
             status.withLock { $0 = ReloadStatus(succeeded: errors.isEmpty, generation: outcome.snapshot.generation, at: Date(), errors: errors) }
             if let logger { Self.log(outcome, after: ContinuousClock.now - started, to: logger) }
             return outcome
+        }
+    }
+
+    /// `reload(logger:)` for a task: reading and checking the files blocks, so it runs on a
+    /// Dispatch thread, not on the event loop that runs the task (and serves requests).
+    func reloadOnADispatchThread(logger: Logger) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.reload(logger: logger)
+                done.resume()
+            }
         }
     }
 

@@ -45,15 +45,7 @@ public struct SchemaWatchService: Service {
             guard now != seen else { continue }
             seen = now
             logger.info("schema files changed: reloading", metadata: ["paths": "\(store.paths.joined(separator: ","))"])
-            let store = store
-            let logger = logger
-            // Reading and checking the files blocks: a Dispatch thread, not an event loop.
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    store.reload(logger: logger)
-                    done.resume()
-                }
-            }
+            await store.reloadOnADispatchThread(logger: logger)
         }
     }
 
