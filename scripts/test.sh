@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift test ${LIVESTATE_BUILD_FLAGS:-} "$@"
+# The sidecar's real answers against its OpenAPI document (the binary `swift test` just built).
+python3 scripts/contract.py
