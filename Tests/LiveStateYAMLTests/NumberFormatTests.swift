@@ -59,6 +59,31 @@ import Testing
         #expect(result.diagnostics.map(\.code) == ["invalid-defaulted"])
     }
 
+    @Test func aNewerVersionThatSendsPastTheOldTypeBreaksAStrictClient() throws {
+        let yaml = """
+            activity: gauge
+            clients: { strict: [1] }
+            versions:
+              - version: 1
+                content-state:
+                  battery: { type: int, format: uint8, maximum: 100 }
+              - version: 2
+                content-state:
+                  battery: { type: int, minimum: 0, maximum: 200 }
+              - version: 3
+                content-state:
+                  battery: { type: int, minimum: 0, maximum: 1000 }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "gauge.yaml")
+        // v2 stays inside UInt8: past v1's maximum, which synthesized Codable does not check.
+        let inside = CompatibilityChecker().findings(schema, reader: 1, writer: 2).map(\.diagnostic)
+        #expect(inside.map(\.severity) == [.info], "\(inside)")
+        // v3 may send 1000: app v1's UInt8 cannot hold it, and the update is dropped.
+        let past = CompatibilityChecker().findings(schema, reader: 1, writer: 3).map(\.diagnostic)
+        #expect(past.map(\.severity) == [.error], "\(past)")
+        #expect(past.first?.message.contains("app v1 holds it in a UInt8, and synthesized Codable drops the update") == true, "\(past)")
+    }
+
     @Test func aFormatThatIsNotOneOrDoesNotApplyIsAnError() {
         for (fields, message) in [
             ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, found 'int128'"),

@@ -103,10 +103,28 @@ extension PairComparison {
         let name = display(place.readerPointer)
         let reaction = invalidReaction(of: reader, at: place)
         for breach in breaches {
+            // A bound past the reader's number type is no schema rule: synthesized `Codable`
+            // fails on such a value too, so a strict client drops the update.
+            if let format = reader.numberFormat, Self.passes(format, breach.constraint, bounds) {
+                let outcome = isStrict
+                    ? "app v\(readerNumber) holds it in a \(format.swiftName), and synthesized Codable drops the update for a value that does not fit"
+                    : "app v\(readerNumber) holds it in a \(format.swiftName); such a value is invalid: \(consequence(reaction))"
+                report(rule, isStrict ? .error : severity(reaction), "'\(name)' \(breach.constraint): \(breach.detail); \(outcome)", at: place)
+                continue
+            }
             let outcome = isStrict
                 ? "app v\(readerNumber) decodes with synthesized Codable, which does not check \(breach.constraint), and shows the value as sent"
                 : "such a value is invalid: \(consequence(reaction))"
             report(rule, isStrict ? .info : severity(reaction), "'\(name)' \(breach.constraint): \(breach.detail); \(outcome)", at: place)
+        }
+    }
+
+    /// Whether the writer may send a value past `format`'s range on the side `constraint` names.
+    private static func passes(_ format: Field.NumberFormat, _ constraint: String, _ bounds: WriterBounds) -> Bool {
+        switch constraint {
+        case "minimum": bounds.minimum.map { $0 < format.range.lowerBound } ?? true
+        case "maximum": bounds.maximum.map { $0 > format.range.upperBound } ?? true
+        default: false
         }
     }
 }
