@@ -306,7 +306,8 @@ struct SchemaRoutes: Sendable {
         return ranges
     }
 
-    /// NDJSON (`application/x-ndjson`, `application/jsonl`, `application/json-seq` is not), or JSON.
+    /// Whether a `Content-Type` names NDJSON (`application/x-ndjson`, `application/ndjson`,
+    /// `application/jsonl`, `application/x-jsonlines`) or JSON, as `isJSON` reads it.
     static func isNDJSON(_ contentType: String) -> Bool {
         let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"].contains(type) || isJSON(contentType)
