@@ -309,8 +309,13 @@ struct SchemaRoutes: Sendable {
     /// Whether a `Content-Type` names NDJSON (`application/x-ndjson`, `application/ndjson`,
     /// `application/jsonl`, `application/x-jsonlines`) or JSON, as `isJSON` reads it.
     static func isNDJSON(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"].contains(type) || isJSON(contentType)
+        ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"].contains(mediaType(contentType))
+            || isJSON(contentType)
+    }
+
+    /// A `Content-Type`'s media type, lower-cased, without parameters.
+    static func mediaType(_ contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     // MARK: - POST /v1/schemas/{id}/encode
@@ -452,7 +457,7 @@ struct SchemaRoutes: Sendable {
     /// Whether a `Content-Type` names JSON: `application/json` or `application/…+json`, any
     /// parameters, any case.
     static func isJSON(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = mediaType(contentType)
         return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 

@@ -95,6 +95,7 @@ public struct SchemaVersion: Sendable, Hashable {
     ///   - attributes: The attributes fields.
     ///   - removed: Tombstoned names.
     ///   - minIOS: The version's own deployment target, if it has one.
+    ///   - retired: When and why no device runs it any more, if so.
     ///   - position: Where it is declared.
     public init(
         version: Int,

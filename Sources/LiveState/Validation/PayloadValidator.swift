@@ -91,10 +91,10 @@ public struct PayloadValidator: Sendable {
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
     ///   - options: What to check.
+    ///   - fleet: Devices per version, when known: each `dropped-by-version` says what share of them it is.
     /// - Returns: The result per version, oldest first, and the combined findings: everything
     ///   the newest version reports, each older version's errors, and one `dropped-by-version`
     ///   error per version that drops the update.
-    ///   - fleet: Devices per version, when known: each `dropped-by-version` says what share of them it is.
     public static func validateAllVersions(
         _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
