@@ -468,6 +468,9 @@ struct SchemaRoutes: Sendable {
         ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 
+    /// The hot route, as `routePattern(path:)` names it.
+    static let validateRoute = "/v1/schemas/{id}/validate"
+
     /// The methods `path` answers, or `nil` when no route has that path.
     static func allowedMethods(path: String) -> String? {
         route(path)?.allow
@@ -476,7 +479,7 @@ struct SchemaRoutes: Sendable {
     /// The route `path` takes, as the OpenAPI document spells it (`/v1/schemas/{id}/validate`),
     /// or `unmatched`: a metric label with a bounded set of values.
     static func routePattern(path: String) -> String {
-        if schemaID(inValidatePath: path) != nil { return "/v1/schemas/{id}/validate" }
+        if schemaID(inValidatePath: path) != nil { return validateRoute }
         guard let route = route(path) else { return "unmatched" }
         return "/" + route.segments.map { $0 == ":id" ? "{id}" : String($0) }.joined(separator: "/")
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveStateYAML
 import Logging
 import ServiceLifecycle
 
@@ -49,14 +50,12 @@ public struct SchemaWatchService: Service {
         }
     }
 
-    /// Each watched file's path, size and modification time, sorted by path.
+    /// Each watched file's path, size and modification time, sorted by path: the files a
+    /// reload reads, listed as the loaders list them.
     static func fingerprint(of store: SchemaStore) -> [String] {
-        var files: [String] = []
-        for path in store.paths {
-            files += Self.files(at: path, extensions: [".yaml", ".yml"])
-        }
+        var files = SchemaLoader.files(named: store.paths)
         if let fleetPath = store.fleetPath {
-            files += Self.files(at: fleetPath, extensions: [".csv", ".json", ".yaml", ".yml"])
+            files += SchemaSnapshot.fleetFiles(at: fleetPath).map(\.file)
         }
         return files.sorted().map { path in
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
@@ -64,15 +63,5 @@ public struct SchemaWatchService: Service {
             let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
             return "\(path)\t\(size)\t\(modified)"
         }
-    }
-
-    /// The file `path`, or the files of folder `path` with one of `extensions`.
-    static func files(at path: String, extensions: [String]) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [path] }
-        guard isDirectory.boolValue else { return [path] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let prefix = path.hasSuffix("/") ? path : path + "/"
-        return names.filter { name in !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) } }.map { prefix + $0 }
     }
 }

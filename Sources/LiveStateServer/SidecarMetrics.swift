@@ -27,8 +27,8 @@ final class SidecarMetrics: Sendable {
     private let recorders = Mutex<[String: CoreMetrics.Recorder]>([:])
     private let generation: CoreMetrics.Gauge
     private let loaded: CoreMetrics.Gauge
-    /// Made at the first scrape after a reload: before one, there is nothing to report.
-    private let lastReload = Mutex<CoreMetrics.Gauge?>(nil)
+    /// Made at the first scrape after a reload (one entry): before one, there is nothing to report.
+    private let lastReload = Mutex<[String: CoreMetrics.Gauge]>([:])
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -45,23 +45,16 @@ final class SidecarMetrics: Sendable {
     /// A request answered.
     func request(route: String, method: String, status: Int, duration: Duration) {
         counter("livestate_http_requests_total", [("route", route), ("method", method), ("status", String(status))]).increment()
-        let timer = timers.withLock { timers in
-            let key = route
-            if let timer = timers[key] { return timer }
-            let timer = CoreMetrics.Timer(label: "livestate_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            timers[key] = timer
-            return timer
+        let timer = Self.kept(route, in: timers) {
+            CoreMetrics.Timer(label: "livestate_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
         }
-        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + Int64(duration.components.attoseconds / 1_000_000_000))
+        timer.recordNanoseconds(Int64(duration / .nanoseconds(1)))
     }
 
     /// A request body read.
     func body(route: String, bytes: Int) {
-        let recorder = recorders.withLock { recorders in
-            if let recorder = recorders[route] { return recorder }
-            let recorder = CoreMetrics.Recorder(label: "livestate_request_body_bytes", dimensions: [("route", route)], aggregate: true, factory: factory)
-            recorders[route] = recorder
-            return recorder
+        let recorder = Self.kept(route, in: recorders) {
+            CoreMetrics.Recorder(label: "livestate_request_body_bytes", dimensions: [("route", route)], aggregate: true, factory: factory)
         }
         recorder.record(bytes)
     }
@@ -80,24 +73,25 @@ final class SidecarMetrics: Sendable {
         generation.record(Double(snapshot.generation))
         loaded.record(Double(snapshot.ids.count))
         if let reload = store.lastReload {
-            let gauge = lastReload.withLock { gauge in
-                if let gauge { return gauge }
-                let made = CoreMetrics.Gauge(label: "livestate_schema_last_reload_success", factory: factory)
-                gauge = made
-                return made
-            }
+            let gauge = Self.kept("", in: lastReload) { CoreMetrics.Gauge(label: "livestate_schema_last_reload_success", factory: factory) }
             gauge.record(reload.succeeded ? 1.0 : 0.0)
         }
         return registry.emitToBuffer()
     }
 
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
-        let key = label + dimensions.map { "|" + $0.1 }.joined()
-        return counters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
+        Self.kept(label + dimensions.map { "|" + $0.1 }.joined(), in: counters) {
+            CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+        }
+    }
+
+    /// The metric kept under `key`, made by `make` the first time.
+    private static func kept<Metric>(_ key: String, in cache: borrowing Mutex<[String: Metric]>, _ make: () -> Metric) -> Metric {
+        cache.withLock { metrics in
+            if let metric = metrics[key] { return metric }
+            let metric = make()
+            metrics[key] = metric
+            return metric
         }
     }
 }

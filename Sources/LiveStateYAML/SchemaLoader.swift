@@ -172,6 +172,15 @@ public struct SchemaLoader: Sendable {
         return (schemas, diagnostics)
     }
 
+    /// The files `loadAll(_:)` reads for `paths`: files as given, directories expanded to their
+    /// `*.yaml` and `*.yml` files; a path that cannot be read is kept as given.
+    public static func files(named paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            guard (try? SchemaFileReader.kind(of: path)) == .directory else { return [path] }
+            return (try? SchemaFileReader.schemaFiles(in: path)) ?? [path]
+        }
+    }
+
     /// The deepest nesting honoured whatever `Limits.maxDepth` says.
     static let depthCeiling = 100
 
