@@ -128,7 +128,7 @@ public enum SwiftImporter {
                     let location = converter.location(for: problem.position)
                     diagnostics.append(Diagnostic(
                         code: swiftSyntax, severity: .error, message: problem.message, file: path,
-                        position: SourcePosition(offset: location.offset, line: location.line, column: location.column), scope: .schema))
+                        position: SourcePosition(location), scope: .schema))
                 }
             }
             declarations.add(tree, path: path)
@@ -185,7 +185,7 @@ struct TypeReader {
         let location = converters[file].map { node.startLocation(converter: $0) }
         reviews.append(Diagnostic(
             code: SwiftImporter.needsReview, severity: .warning, message: message, file: file,
-            position: location.map { SourcePosition(offset: $0.offset, line: $0.line, column: $0.column) }, scope: .schema))
+            position: location.map(SourcePosition.init), scope: .schema))
     }
 
     /// The type a name refers to, typealiases followed.
@@ -523,5 +523,12 @@ final class SyntaxProblems: SyntaxVisitor {
                 .replacingOccurrences(of: "expr", with: "expression").replacingOccurrences(of: "decl", with: "declaration")
         }
         return token.text.isEmpty ? "a name" : "'\(token.text)'"
+    }
+}
+
+extension SourcePosition {
+    /// swift-syntax's location of a node or token: both count UTF-8 bytes, lines and columns from 1.
+    init(_ location: SourceLocation) {
+        self.init(offset: location.offset, line: location.line, column: location.column)
     }
 }
