@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LiveStateYAML", targets: ["LiveStateYAML"]),
         .library(name: "LiveStateServer", targets: ["LiveStateServer"]),
         .library(name: "LiveStateImport", targets: ["LiveStateImport"]),
+        .library(name: "LiveStateAPNs", targets: ["LiveStateAPNs"]),
         .executable(name: "livestate", targets: ["livestate"]),
     ],
     dependencies: [
@@ -24,6 +25,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.1"..<"604.0.0"),
+        // `livestate send`: HTTP/2 to APNs and ES256 provider tokens.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The fake APNs the send tests run against: an HTTP/2 server over TLS, its certificate
+        // made at test time.
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // `swift package generate-documentation --target LiveStateImport`: the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -64,6 +73,35 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `livestate send` and `livestate channels`: validated pushes to APNs. Its own target, so
+        // the runtime library stays Foundation-only and the server does not build TLS.
+        .target(
+            name: "LiveStateAPNs",
+            dependencies: [
+                "LiveState",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // A loopback APNs written from Apple's documents (not from LiveStateAPNs): the send
+        // tests' and the send benchmark's peer.
+        .target(
+            name: "FakeAPNs",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/FakeAPNs"
+        ),
         .executableTarget(
             name: "livestate",
             dependencies: [
@@ -71,6 +109,7 @@ let package = Package(
                 "LiveStateYAML",
                 "LiveStateServer",
                 "LiveStateImport",
+                "LiveStateAPNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -82,8 +121,17 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "LiveStateAPNsTests",
+            dependencies: [
+                "LiveState", "LiveStateAPNs", "FakeAPNs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
             name: "livestateTests",
-            dependencies: ["livestate"],
+            dependencies: ["livestate", "FakeAPNs", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

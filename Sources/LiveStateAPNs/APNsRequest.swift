@@ -1,0 +1,120 @@
+import Foundation
+
+/// One HTTP/2 request to APNs, exactly as it is sent: what `--dry-run` prints.
+public struct APNsRequest: Sendable, Hashable {
+    /// One header.
+    public struct Header: Sendable, Hashable {
+        /// The lower-case name.
+        public var name: String
+        /// The value.
+        public var value: String
+
+        /// Creates a header.
+        /// - Parameters:
+        ///   - name: The lower-case name.
+        ///   - value: The value.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// `POST`, `GET` or `DELETE`.
+    public var method: String
+    /// The host.
+    public var host: String
+    /// The port.
+    public var port: Int
+    /// The `:path`.
+    public var path: String
+    /// The headers, in the order sent.
+    public var headers: [Header]
+    /// The body (empty for `GET` and `DELETE`).
+    public var body: [UInt8]
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - host: The host.
+    ///   - port: The port.
+    ///   - path: The path.
+    ///   - headers: The headers.
+    ///   - body: The body.
+    public init(method: String, host: String, port: Int, path: String, headers: [Header], body: [UInt8] = []) {
+        self.method = method
+        self.host = host
+        self.port = port
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, by lower-case name.
+    /// - Parameter name: The name.
+    public subscript(header name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+
+    /// The request as text: pseudo-headers, headers, a blank line and the body.
+    ///
+    /// ```
+    /// :method: POST
+    /// :scheme: https
+    /// :authority: api.sandbox.push.apple.com:443
+    /// :path: /3/device/0f1e…
+    /// authorization: bearer eyJhbGciOiJFUzI1NiIsImtpZCI6…
+    /// apns-push-type: liveactivity
+    /// …
+    ///
+    /// {"aps":{…}}
+    /// ```
+    public var rendered: String {
+        var lines = [":method: \(method)", ":scheme: https", ":authority: \(host):\(port)", ":path: \(path)"]
+        lines += headers.map { "\($0.name): \($0.value)" }
+        lines.append("")
+        lines.append(String(decoding: body, as: UTF8.self))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What APNs answered.
+public struct APNsResponse: Sendable, Hashable {
+    /// The HTTP status.
+    public var status: Int
+    /// `apns-id`: the request's, or the one APNs made.
+    public var apnsID: String?
+    /// `apns-unique-id`: development only; look it up in the Push Notifications Console.
+    public var uniqueID: String?
+    /// `apns-request-id` (broadcast and channel requests).
+    public var requestID: String?
+    /// `apns-channel-id` (a created channel).
+    public var channelID: String?
+    /// The error's `reason`, when not 200.
+    public var reason: APNsReason?
+    /// On 410: when the token stopped being valid.
+    public var timestamp: Date?
+    /// The body (a channel's or the channel list's JSON).
+    public var body: [UInt8]
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - status: The HTTP status.
+    ///   - apnsID: `apns-id`.
+    ///   - uniqueID: `apns-unique-id`.
+    ///   - requestID: `apns-request-id`.
+    ///   - channelID: `apns-channel-id`.
+    ///   - reason: The error's reason.
+    ///   - timestamp: The 410 timestamp.
+    ///   - body: The body.
+    public init(status: Int, apnsID: String? = nil, uniqueID: String? = nil, requestID: String? = nil, channelID: String? = nil,
+                reason: APNsReason? = nil, timestamp: Date? = nil, body: [UInt8] = []) {
+        self.status = status
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+        self.requestID = requestID
+        self.channelID = channelID
+        self.reason = reason
+        self.timestamp = timestamp
+        self.body = body
+    }
+}

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import LiveState
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// What carries a request to APNs and brings back its answer.
+public protocol APNsTransport: Sendable {
+    /// Sends one request.
+    /// - Parameter request: The request.
+    /// - Returns: The answer.
+    /// - Throws: When no answer came (connection refused, TLS failure, time-out).
+    func send(_ request: APNsRequest) async throws -> APNsResponse
+    /// Drops the open connections, so the next request opens new ones (after `IdleTimeout`,
+    /// `Shutdown`, `UnrelatedKeyIdInToken` or `TooManyProviderTokenUpdates`).
+    func reconnect() async
+}
+
+/// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host.
+public actor HTTPClientTransport: APNsTransport {
+    private var client: HTTPClient
+    private let configuration: HTTPClient.Configuration
+    /// How long one request may take.
+    public nonisolated let timeout: TimeAmount
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - trustRootsPEM: Certificates (PEM) to trust instead of the system's roots: a proxy's or a
+    ///     test server's. `nil` trusts the system's roots, which is what APNs needs.
+    ///   - timeout: How long one request may take.
+    /// - Throws: `NIOSSLError` when the PEM holds no certificate.
+    public init(trustRootsPEM: String? = nil, timeout: TimeAmount = .seconds(30)) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trustRootsPEM {
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustRootsPEM.utf8)))
+        }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        // APNs speaks HTTP/2 only; ALPN picks it, and requests share one connection.
+        configuration.httpVersion = .automatic
+        configuration.decompression = .disabled
+        self.configuration = configuration
+        self.timeout = timeout
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    public func send(_ request: APNsRequest) async throws -> APNsResponse {
+        var outgoing = HTTPClientRequest(url: "https://\(request.host):\(request.port)\(request.path)")
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if !request.body.isEmpty { outgoing.body = .bytes(request.body) }
+        let response = try await client.execute(outgoing, timeout: timeout)
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
+                            body: Array(buffer: body))
+    }
+
+    public func reconnect() async {
+        let old = client
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        try? await old.shutdown()
+    }
+
+    /// Closes the connections. Call once, when done.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+}
+
+extension APNsResponse {
+    /// Reads an answer: its APNs headers, and the error body's `reason` and `timestamp`
+    /// (milliseconds, on 410 only).
+    /// - Parameters:
+    ///   - status: The HTTP status.
+    ///   - header: A header's value by name.
+    ///   - body: The body.
+    init(status: Int, header: (String) -> String?, body: [UInt8]) {
+        self.init(status: status, apnsID: header("apns-id"), uniqueID: header("apns-unique-id"),
+                  requestID: header("apns-request-id"), channelID: header("apns-channel-id"), body: body)
+        guard status >= 300, !body.isEmpty,
+              let error = try? body.withUnsafeBytes({ try Value.parse(json: $0) }) else { return }
+        if case .string(let reason)? = error["reason"] { self.reason = APNsReason(rawValue: reason) }
+        switch error["timestamp"] {
+        case .int(let milliseconds)?: timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        case .double(let milliseconds)?: timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import LiveState
+
+/// Sends Live Activity pushes that every targeted app version decodes, and only those.
+///
+/// Each attempt encodes the state for the newest targeted version, checks the whole body against
+/// every targeted version (the content-state, the `aps` envelope, the event's rules, the byte
+/// budget as sent and as the device re-encodes it) and the request's path and headers. An error
+/// refuses the push before a connection is made. Then it sends with the shared provider token
+/// and classifies the answer (`SendRemedy`): a token that is dead, a request to fix,
+/// credentials, a throttle, or a problem on Apple's side, retried per `RetryPolicy` with the
+/// state re-rendered and a fresh `timestamp`.
+public final class LiveActivitySender: Sendable {
+    /// What the sender needs besides the schema, the key and the transport.
+    public struct Configuration: Sendable {
+        /// The app's bundle id (the topic's suffix is added).
+        public var bundleID: String
+        /// The environment pushes go to first.
+        public var environment: APNsEnvironment
+        /// The hosts per environment (Apple's by default).
+        public var endpoints: [APNsEnvironment: APNsEndpoints]
+        /// After `BadDeviceToken`, try the token once in the other environment (a sandbox token
+        /// sent to production, or the reverse, is answered that way).
+        public var retryOtherEnvironment: Bool
+        /// Retries of what may pass later.
+        public var retry: RetryPolicy
+        /// Whether pushes are checked before sending. Off only to measure what the checks cost.
+        public var validates: Bool
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - bundleID: The app's bundle id.
+        ///   - environment: The environment.
+        ///   - endpoints: Hosts per environment; missing ones are Apple's.
+        ///   - retryOtherEnvironment: Whether to retry a `BadDeviceToken` in the other environment.
+        ///   - retry: The retry policy.
+        ///   - validates: Whether pushes are checked.
+        public init(bundleID: String, environment: APNsEnvironment, endpoints: [APNsEnvironment: APNsEndpoints] = [:],
+                    retryOtherEnvironment: Bool = false, retry: RetryPolicy = .init(), validates: Bool = true) {
+            self.bundleID = bundleID
+            self.environment = environment
+            self.endpoints = endpoints
+            self.retryOtherEnvironment = retryOtherEnvironment
+            self.retry = retry
+            self.validates = validates
+        }
+
+        func endpoints(_ environment: APNsEnvironment) -> APNsEndpoints {
+            endpoints[environment] ?? .apple(environment)
+        }
+    }
+
+    /// A request ready to send, or the findings that stop it.
+    public struct Prepared: Sendable {
+        /// The request, when nothing stops it.
+        public var request: APNsRequest?
+        /// Every finding: errors (then `request` is `nil`) and warnings.
+        public var diagnostics: [Diagnostic]
+        /// The JWT the request carries.
+        var token: String
+    }
+
+    /// The schema.
+    public let schema: Schema
+    /// The app versions a push must reach, oldest first.
+    public let versions: [Int]
+    /// The configuration.
+    public let configuration: Configuration
+    /// The shared provider tokens.
+    public let tokens: ProviderTokenCache
+    let transport: any APNsTransport
+    let bundleID: String
+    /// Writes the newest targeted version, for devices (`[0]`) and broadcasts (`[1]`).
+    let encoders: [ContentStateEncoder]
+    /// One per targeted version, for devices (`[0]`) and broadcasts (`[1]`).
+    let validators: [[PayloadValidator]]
+    let clock: @Sendable () -> Date
+    let sleep: @Sendable (Duration) async throws -> Void
+    let backoff = TokenBackoff()
+
+    /// Creates a sender.
+    /// - Parameters:
+    ///   - schema: The activity's schema.
+    ///   - versions: The app versions a push must reach; `nil` means every live version.
+    ///   - tokens: The provider tokens (share one cache per key among senders).
+    ///   - configuration: Bundle id, environment, hosts, retries.
+    ///   - transport: What carries requests (`HTTPClientTransport`).
+    ///   - clock: The time (tests move it).
+    ///   - sleep: How the sender waits before a retry (tests skip it).
+    /// - Throws: `SenderSetupError` when the bundle id or a version is wrong.
+    public init(schema: Schema, versions: [Int]? = nil, tokens: ProviderTokenCache, configuration: Configuration,
+                transport: any APNsTransport, clock: @escaping @Sendable () -> Date = Date.init,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
+        let (bundle, problem) = PushRequestRules.bundleID(from: configuration.bundleID)
+        guard let bundle else { throw SenderSetupError(message: problem?.message ?? "bad bundle id") }
+        let live = schema.liveVersions.map(\.version)
+        let targets = (versions ?? live).sorted()
+        guard let newest = targets.last else { throw SenderSetupError(message: "the schema has no live version to send to") }
+        for version in targets where schema.version(version) == nil {
+            throw SenderSetupError(message: "the schema has no version \(version) (it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))")
+        }
+        do {
+            encoders = try [false, true].map { try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0)) }
+            validators = try [false, true].map { broadcast in
+                try targets.map { try PayloadValidator(schema: schema, version: $0, options: .init(broadcast: broadcast)) }
+            }
+        } catch {
+            throw SenderSetupError(message: "\(error)")
+        }
+        self.schema = schema
+        self.versions = targets
+        self.configuration = configuration
+        self.tokens = tokens
+        self.transport = transport
+        self.bundleID = bundle
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    // MARK: - Preparing
+
+    /// Builds the request a push would be sent as now, after every check: what `--dry-run` prints.
+    /// - Parameters:
+    ///   - push: The push.
+    ///   - environment: The environment (default: the configuration's).
+    /// - Returns: The request, or the findings that stop it.
+    public func prepare(_ push: LiveActivityPush, environment: APNsEnvironment? = nil) async -> Prepared {
+        await prepare(push, environment: environment ?? configuration.environment, attempt: 1)
+    }
+
+    func prepare(_ push: LiveActivityPush, environment: APNsEnvironment, attempt: Int) async -> Prepared {
+        let broadcast = push.target.isBroadcast ? 1 : 0
+        var diagnostics: [Diagnostic] = []
+        let now = Int(clock().timeIntervalSince1970)
+        let body: [UInt8]
+        switch push.content {
+        case .state(let state, var envelope):
+            envelope.timestamp = now
+            (body, diagnostics) = encode(state, envelope, broadcast: broadcast, file: push.file)
+        case .latest(let render, var envelope):
+            envelope.timestamp = now
+            (body, diagnostics) = encode(await render(), envelope, broadcast: broadcast, file: push.file)
+        case .payload(let bytes):
+            body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: now)
+        }
+        if configuration.validates && !body.isEmpty {
+            diagnostics += body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file).diagnostics }
+            diagnostics += PushRequestRules.check(push.target, push.headers)
+        }
+        let token = await tokens.token(for: environment)
+        guard !body.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) else {
+            return Prepared(request: nil, diagnostics: diagnostics, token: token)
+        }
+        return Prepared(request: request(push, body: body, token: token, environment: environment), diagnostics: diagnostics, token: token)
+    }
+
+    private func encode(_ state: Value, _ envelope: ContentStateEncoder.Envelope, broadcast: Int, file: String?) -> ([UInt8], [Diagnostic]) {
+        let result = encoders[broadcast].encodePayload(state, envelope: envelope)
+        let diagnostics = result.diagnostics.map { diagnostic in
+            var located = diagnostic
+            located.file = located.file ?? file
+            return located
+        }
+        return (result.succeeded ? result.bytes : [], diagnostics)
+    }
+
+    /// A whole body with `aps.timestamp` set anew; the body as it was when it is not an object
+    /// with an `aps` object (the checks then report it).
+    static func restamped(_ bytes: [UInt8], timestamp: Int) -> [UInt8] {
+        guard case .object(var members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
+              let index = members.firstIndex(where: { $0.name == "aps" }),
+              case .object(var aps) = members[index].value else { return bytes }
+        if let stamp = aps.firstIndex(where: { $0.name == "timestamp" }) {
+            aps[stamp].value = .int(timestamp)
+        } else {
+            aps.append(.init("timestamp", .int(timestamp)))
+        }
+        members[index].value = .object(aps)
+        var writer = JSONWriter(capacity: bytes.count)
+        writer.write(.object(members))
+        return writer.bytes
+    }
+
+    private func request(_ push: LiveActivityPush, body: [UInt8], token: String, environment: APNsEnvironment) -> APNsRequest {
+        let endpoints = configuration.endpoints(environment)
+        var headers = [APNsRequest.Header("authorization", "bearer \(token)"), .init("apns-push-type", "liveactivity")]
+        let path: String
+        switch push.target {
+        case .device(let deviceToken):
+            path = "/3/device/\(deviceToken)"
+            headers.append(.init("apns-topic", bundleID + PushRequestRules.topicSuffix))
+            if let id = push.headers.apnsID { headers.append(.init("apns-id", id)) }
+            if let id = push.headers.collapseID { headers.append(.init("apns-collapse-id", id)) }
+        case .broadcast(let channel):
+            // No apns-topic: the bundle is in the path.
+            path = "/4/broadcasts/apps/\(bundleID)"
+            headers.append(.init("apns-channel-id", channel))
+            if let id = push.headers.requestID { headers.append(.init("apns-request-id", id)) }
+        }
+        if let priority = push.headers.priority { headers.append(.init("apns-priority", String(priority))) }
+        if let expiration = push.headers.expiration { headers.append(.init("apns-expiration", String(expiration))) }
+        return APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: path, headers: headers, body: body)
+    }
+
+    // MARK: - Sending
+
+    /// Checks and sends a push, retrying what may pass later.
+    /// - Parameter push: The push.
+    /// - Returns: How it ended.
+    public func send(_ push: LiveActivityPush) async -> SendOutcome {
+        var environment = configuration.environment
+        var triedOtherEnvironment = false
+        var renewedToken = false
+        var reconnected = false
+        var attempt = 0
+        var outcome = SendOutcome(remedy: .unknown, refused: false, diagnostics: [], attempts: 0, environment: environment)
+        let deviceToken: String? = if case .device(let token) = push.target { token } else { nil }
+        while true {
+            attempt += 1
+            if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {
+                let wait = until.timeIntervalSince(clock())
+                guard outcome.attempts < configuration.retry.maxAttempts, wait <= configuration.retry.maxDelay.seconds else {
+                    outcome.remedy = .backOffToken
+                    outcome.retryAfter = until
+                    return outcome
+                }
+                try? await sleep(.milliseconds(Int(wait * 1000)))
+            }
+            let prepared = await prepare(push, environment: environment, attempt: attempt)
+            outcome.diagnostics = prepared.diagnostics
+            outcome.environment = environment
+            guard let request = prepared.request else {
+                outcome.refused = true
+                outcome.remedy = .fixRequest
+                return outcome
+            }
+            outcome.request = request
+            outcome.attempts += 1
+            let response: APNsResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                outcome.transportError = "\(error)"
+                outcome.response = nil
+                outcome.remedy = .retryLater
+                guard outcome.attempts < configuration.retry.maxAttempts else { return outcome }
+                await transport.reconnect()
+                try? await sleep(configuration.retry.delay(after: outcome.attempts))
+                continue
+            }
+            outcome.response = response
+            outcome.transportError = nil
+            outcome.remedy = SendRemedy(status: response.status, reason: response.reason)
+            outcome.retryAfter = nil
+            let canRetry = outcome.attempts < configuration.retry.maxAttempts
+            switch (outcome.remedy, response.reason) {
+            case (.delivered, _):
+                return outcome
+            case (_, .expiredProviderToken?) where !renewedToken:
+                // Retried once with a new token, if the rejected one is old enough to renew.
+                renewedToken = true
+                guard await tokens.renew(after: prepared.token, for: environment) else { return outcome }
+                await transport.reconnect()
+            case (_, .badDeviceToken?) where configuration.retryOtherEnvironment && !triedOtherEnvironment:
+                triedOtherEnvironment = true
+                environment = environment.other
+            case (.stopMinting, _):
+                outcome.retryAfter = await tokens.suspendMinting(for: environment)
+                await transport.reconnect()
+                return outcome
+            case (.backOffToken, _):
+                let delay = configuration.retry.delay(after: outcome.attempts)
+                let until = clock().addingTimeInterval(delay.seconds)
+                if let deviceToken { await backoff.hold(deviceToken, until: until) }
+                outcome.retryAfter = until
+                guard canRetry else { return outcome }
+                if deviceToken == nil { try? await sleep(delay) }
+            case (.reconnect, _):
+                // IdleTimeout, Shutdown, UnrelatedKeyIdInToken: a new connection, once without waiting.
+                await transport.reconnect()
+                guard canRetry else { return outcome }
+                if reconnected { try? await sleep(configuration.retry.delay(after: outcome.attempts)) }
+                reconnected = true
+            case (.retryLater, _):
+                guard canRetry else { return outcome }
+                try? await sleep(configuration.retry.delay(after: outcome.attempts))
+            default:
+                return outcome
+            }
+        }
+    }
+}
+
+/// A sender that cannot be made: the message says why.
+public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    public var description: String { message }
+}
+
+/// Per device token: no push before this time (after `TooManyRequests`).
+actor TokenBackoff {
+    private var holds: [String: Date] = [:]
+
+    func until(_ token: String) -> Date? { holds[token] }
+
+    func hold(_ token: String, until: Date) {
+        holds[token] = until
+        if holds.count > 10_000 {
+            let now = Date()
+            holds = holds.filter { $0.value > now }
+        }
+    }
+}

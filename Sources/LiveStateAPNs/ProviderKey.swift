@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+
+/// A token-signing key from the developer account (`AuthKey_KEYID.p8`), with its key and team ids.
+///
+/// The private key is never printed: `description` names the key id and team only.
+public struct ProviderKey: Sendable, CustomStringConvertible {
+    /// The 10-character Key ID, the JWT header's `kid`.
+    public let keyID: String
+    /// The 10-character Team ID, the JWT claims' `iss`.
+    public let teamID: String
+    /// The P-256 signing key.
+    let privateKey: P256.Signing.PrivateKey
+
+    /// Reads a key from the text of a `.p8` file (PEM, PKCS #8).
+    /// - Parameters:
+    ///   - pem: The file's text.
+    ///   - keyID: The Key ID.
+    ///   - teamID: The Team ID.
+    ///   - file: The file name, for errors.
+    /// - Throws: `ProviderKeyError` when the ids are not 10 characters or the text is not a P-256 key.
+    public init(pem: String, keyID: String, teamID: String, file: String = "the key") throws(ProviderKeyError) {
+        for (name, value) in [("--key-id", keyID), ("--team-id", teamID)] where !Self.isIdentifier(value) {
+            throw ProviderKeyError(file: file, message: "\(name) must be the 10-character id from the developer account, not '\(value)'")
+        }
+        guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
+            throw ProviderKeyError(file: file, message: "not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line (download the key from Certificates, Identifiers & Profiles > Keys)")
+        }
+        do {
+            privateKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+        } catch {
+            // The error's text is the library's; the key's bytes are never part of it.
+            throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): the PEM block does not parse")
+        }
+        self.keyID = keyID
+        self.teamID = teamID
+    }
+
+    /// Reads a key from a `.p8` file.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - keyID: The Key ID.
+    ///   - teamID: The Team ID.
+    /// - Throws: `ProviderKeyError` when the file cannot be read or holds no P-256 key.
+    public init(contentsOf path: String, keyID: String, teamID: String) throws(ProviderKeyError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ProviderKeyError(file: path, message: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw ProviderKeyError(file: path, message: "is a directory, not a .p8 file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProviderKeyError(file: path, message: "cannot be read")
+        }
+        guard data.count <= 64 * 1024, let text = String(data: data, encoding: .utf8) else {
+            throw ProviderKeyError(file: path, message: "not a .p8 key: not a small UTF-8 text file")
+        }
+        try self.init(pem: text, keyID: keyID, teamID: teamID, file: path)
+    }
+
+    /// Creates a key from a P-256 key in memory, for tests and for keys held in a secret store.
+    /// - Parameters:
+    ///   - privateKey: The key.
+    ///   - keyID: The Key ID.
+    ///   - teamID: The Team ID.
+    public init(privateKey: P256.Signing.PrivateKey, keyID: String, teamID: String) {
+        self.privateKey = privateKey
+        self.keyID = keyID
+        self.teamID = teamID
+    }
+
+    public var description: String { "ProviderKey(keyID: \(keyID), teamID: \(teamID))" }
+
+    /// Key and team ids are 10 upper-case letters and digits.
+    static func isIdentifier(_ text: String) -> Bool {
+        text.utf8.count == 10 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+    }
+
+    /// An ES256 JWT: header `alg` and `kid` (no `typ`), claims `iss` and a numeric `iat`, the
+    /// raw r‖s signature; base64url without padding.
+    /// - Parameter issuedAt: The `iat`, in UNIX seconds.
+    /// - Returns: The token.
+    func makeToken(issuedAt: Int) -> String {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
+        let claims = Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
+        let signingInput = header + "." + claims
+        // Signing with a valid in-memory key does not fail; a failure would be a broken library.
+        let signature = (try? privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation) ?? Data()
+        return signingInput + "." + Base64URL.encode(Array(signature))
+    }
+}
+
+/// A `.p8` key that cannot be used: the file and what is wrong, never the key.
+public struct ProviderKeyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// What is wrong.
+    public var message: String
+
+    public var description: String { "\(file): error: \(message) [bad-provider-key]" }
+}
+
+/// base64url without padding (RFC 7515 §2).
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        var text = Data(bytes).base64EncodedString()
+        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// One provider token (JWT) per key and environment, shared by every send.
+///
+/// APNs wants a token refreshed "no more than once every 20 minutes and no less than once every
+/// 60 minutes"; a connection that sees a new token sooner is answered
+/// `TooManyProviderTokenUpdates` and is unusable for a while. So the cache mints a token on first
+/// use, reuses it for `refreshAfter` (50 minutes), and never mints again within
+/// `minimumLifetime` (20 minutes) of the last one — not even when asked to.
+public actor ProviderTokenCache {
+    /// A token and when it was minted.
+    struct Minted {
+        var token: String
+        var issuedAt: Date
+    }
+
+    /// The signing key.
+    public nonisolated let key: ProviderKey
+    /// How long a token is used before a new one is minted.
+    public nonisolated let refreshAfter: TimeInterval
+    /// How long a token is kept at least.
+    public nonisolated let minimumLifetime: TimeInterval
+    private let clock: @Sendable () -> Date
+    private var current: [APNsEnvironment: Minted] = [:]
+    /// After `TooManyProviderTokenUpdates`: no minting before this time.
+    private var mintingSuspendedUntil: [APNsEnvironment: Date] = [:]
+    /// How many tokens this cache has minted.
+    public private(set) var mintedCount = 0
+
+    /// Creates a cache for one key.
+    /// - Parameters:
+    ///   - key: The signing key.
+    ///   - refreshAfter: Seconds a token is used before a new one is minted (default 50 minutes).
+    ///   - minimumLifetime: Seconds a token is kept at least (default 20 minutes).
+    ///   - clock: The time (tests move it).
+    public init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60,
+                clock: @escaping @Sendable () -> Date = Date.init) {
+        self.key = key
+        self.refreshAfter = refreshAfter
+        self.minimumLifetime = minimumLifetime
+        self.clock = clock
+    }
+
+    /// The token to send with now: the cached one, or a new one when it is `refreshAfter` old.
+    /// - Parameter environment: The environment the request goes to.
+    /// - Returns: The JWT.
+    public func token(for environment: APNsEnvironment) -> String {
+        let now = clock()
+        if let minted = current[environment] {
+            let age = now.timeIntervalSince(minted.issuedAt)
+            let suspended = mintingSuspendedUntil[environment].map { now < $0 } ?? false
+            if age < refreshAfter || suspended { return minted.token }
+        }
+        return mint(for: environment, at: now)
+    }
+
+    /// After `ExpiredProviderToken`: mints a new token if the rejected one is at least
+    /// `minimumLifetime` old. A younger token that APNs calls expired means this machine's clock
+    /// is wrong, and a new token would be just as wrong.
+    /// - Parameters:
+    ///   - rejected: The token APNs rejected.
+    ///   - environment: Its environment.
+    /// - Returns: Whether a new token was minted (and a retry is worth it).
+    public func renew(after rejected: String, for environment: APNsEnvironment) -> Bool {
+        let now = clock()
+        guard let minted = current[environment] else { return false }
+        if minted.token != rejected { return true }  // another send renewed it already
+        guard now.timeIntervalSince(minted.issuedAt) >= minimumLifetime else { return false }
+        if let until = mintingSuspendedUntil[environment], now < until { return false }
+        _ = mint(for: environment, at: now)
+        return true
+    }
+
+    /// After `TooManyProviderTokenUpdates`: stops minting until `minimumLifetime` after the last token.
+    /// - Parameter environment: The environment.
+    /// - Returns: When minting may resume.
+    @discardableResult
+    public func suspendMinting(for environment: APNsEnvironment) -> Date {
+        let now = clock()
+        let until = (current[environment]?.issuedAt ?? now).addingTimeInterval(minimumLifetime)
+        mintingSuspendedUntil[environment] = max(until, now)
+        return max(until, now)
+    }
+
+    private func mint(for environment: APNsEnvironment, at now: Date) -> String {
+        let token = key.makeToken(issuedAt: Int(now.timeIntervalSince1970))
+        current[environment] = Minted(token: token, issuedAt: now)
+        mintedCount += 1
+        return token
+    }
+}

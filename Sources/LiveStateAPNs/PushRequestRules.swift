@@ -1,0 +1,107 @@
+import LiveState
+
+/// The rules APNs applies to a request's path and headers, checked before anything is sent:
+/// each one APNs answers with a 400 reason (`SendCode` names them).
+enum PushRequestRules {
+    /// The topic suffix of Live Activity pushes.
+    static let topicSuffix = ".push-type.liveactivity"
+
+    /// The `apns-topic` for a bundle id given with or without the suffix.
+    /// - Parameter bundle: `com.example.app` or `com.example.app.push-type.liveactivity`.
+    /// - Returns: The bundle id, or a `bad-topic` finding.
+    static func bundleID(from topic: String) -> (bundle: String?, problem: Diagnostic?) {
+        var bundle = topic
+        if bundle.hasSuffix(topicSuffix) { bundle.removeLast(topicSuffix.utf8.count) }
+        if let other = bundle.range(of: ".push-type.") {
+            return (nil, finding(.badTopic, "the topic names push type '\(bundle[other.upperBound...])'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
+        }
+        guard !bundle.isEmpty, bundle.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) else {
+            return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app, not '\(topic)'"))
+        }
+        return (bundle, nil)
+    }
+
+    /// Checks a push's target and headers.
+    /// - Parameters:
+    ///   - target: The device token or channel.
+    ///   - headers: The optional headers.
+    /// - Returns: The findings (errors).
+    static func check(_ target: PushTarget, _ headers: PushHeaders) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        switch target {
+        case .device(let token):
+            if let problem = tokenProblem(token) { findings.append(finding(.badDeviceToken, problem)) }
+        case .broadcast(let channel):
+            if let problem = channelProblem(channel) { findings.append(finding(.badChannelID, problem)) }
+        }
+        let priorities = target.isBroadcast ? [1, 5, 10] : [5, 10]
+        if let priority = headers.priority, !priorities.contains(priority) {
+            let allowed = target.isBroadcast ? "1, 5 or 10" : "5 or 10"
+            findings.append(finding(.badPriority, "apns-priority must be \(allowed), not \(priority)"))
+        }
+        if let expiration = headers.expiration {
+            if expiration < 0 {
+                findings.append(finding(.badExpiration, "apns-expiration must be UNIX seconds (0: one attempt, never stored), not \(expiration)"))
+            } else if expiration >= 100_000_000_000 {
+                findings.append(finding(.badExpiration, "apns-expiration \(expiration) is in milliseconds; APNs takes UNIX seconds"))
+            }
+        } else if target.isBroadcast {
+            findings.append(finding(.missingExpiration, "a broadcast needs apns-expiration (UNIX seconds; 0 for a channel that stores no message)"))
+        }
+        if let id = headers.apnsID, !isLowercaseUUID(id) {
+            findings.append(finding(.badAPNsID, "apns-id must be a lower-case UUID such as 123e4567-e89b-12d3-a456-426614174000, not '\(id)'"))
+        }
+        if let id = headers.requestID, !isLowercaseUUID(id) {
+            findings.append(finding(.badAPNsID, "apns-request-id must be a lower-case UUID, not '\(id)'"))
+        }
+        if let collapse = headers.collapseID, collapse.utf8.count > 64 {
+            findings.append(finding(.badCollapseID, "apns-collapse-id is \(collapse.utf8.count) bytes; APNs takes at most 64"))
+        }
+        return findings
+    }
+
+    /// Why a device token cannot be one, or `nil`. Apple says not to assume its length.
+    static func tokenProblem(_ token: String) -> String? {
+        if token.isEmpty { return "the device token is empty" }
+        guard token.utf8.allSatisfy(isHexDigit) else { return "the device token must be hex digits, as the app received it; '\(token.prefix(80))' is not" }
+        guard token.utf8.count.isMultiple(of: 2) else { return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing" }
+        return nil
+    }
+
+    /// Why a channel id cannot be one, or `nil`: channel ids are base64.
+    static func channelProblem(_ channel: String) -> String? {
+        if channel.isEmpty { return "the channel id is empty" }
+        let bytes = Array(channel.utf8)
+        let body = bytes.prefix { $0 != 0x3D }
+        let padding = bytes.count - body.count
+        let isBase64 = body.allSatisfy { isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
+            && bytes.dropFirst(body.count).allSatisfy { $0 == 0x3D } && padding <= 2 && bytes.count.isMultiple(of: 4)
+        return isBase64 ? nil : "the channel id must be the base64 id APNs gave when the channel was created, not '\(channel.prefix(80))'"
+    }
+
+    /// 8-4-4-4-12 lower-case hex digits.
+    static func isLowercaseUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == 0x2D else { return false }
+            } else if !((0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    static func finding(_ code: SendCode, _ message: String) -> Diagnostic {
+        Diagnostic(code: code.rawValue, severity: code.severity, message: message)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LiveState
+
+/// How a send ended: delivered, refused before sending, or answered with an error.
+public struct SendOutcome: Sendable {
+    /// What to do next; `.delivered` on 200.
+    public var remedy: SendRemedy
+    /// Whether nothing was sent because the checks found an error (`diagnostics` says which).
+    public var refused: Bool
+    /// The findings of the checks: the errors that refused it, or the warnings it was sent with.
+    public var diagnostics: [Diagnostic]
+    /// The last request sent, or the one refused.
+    public var request: APNsRequest?
+    /// The last answer.
+    public var response: APNsResponse?
+    /// Requests sent (retries included).
+    public var attempts: Int
+    /// The environment of the last request (the other one after a `BadDeviceToken` retry).
+    public var environment: APNsEnvironment
+    /// Why no answer came, when none did (connection refused, TLS, time-out).
+    public var transportError: String?
+    /// When sending to this token (or minting) may resume, after a throttle.
+    public var retryAfter: Date?
+
+    /// Whether APNs took it (200).
+    public var delivered: Bool { remedy == .delivered }
+
+    /// One line per fact: status, ids, reason and remedy.
+    public var summary: String {
+        if refused { return "refused before sending: \(diagnostics.filter { $0.severity == .error }.count) error(s)" }
+        var parts: [String] = []
+        if let response {
+            parts.append("status \(response.status)")
+            if let id = response.apnsID { parts.append("apns-id \(id)") }
+            if let id = response.uniqueID { parts.append("apns-unique-id \(id)") }
+            if let id = response.requestID { parts.append("apns-request-id \(id)") }
+            if let reason = response.reason { parts.append("reason \(reason)") }
+            if let timestamp = response.timestamp { parts.append("invalid since \(Int(timestamp.timeIntervalSince1970 * 1000)) ms") }
+        } else if let transportError {
+            parts.append("no answer: \(transportError)")
+        }
+        parts.append("\(environment)")
+        if attempts > 1 { parts.append("\(attempts) attempts") }
+        var line = parts.joined(separator: ", ")
+        if !delivered { line += "\n" + remedy.rawValue + ": " + remedy.advice }
+        if let retryAfter { line += " (not before \(Int(retryAfter.timeIntervalSince1970)))" }
+        return line
+    }
+}
+
+/// How often and how long a sender retries what may pass later: `TooManyRequests`, 5xx,
+/// `Shutdown`, `IdleTimeout` and connection failures. Each retry re-renders the state with a
+/// fresh `timestamp`; what cannot pass later (a payload or credential problem) is never retried.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Requests at most, the first included.
+    public var maxAttempts: Int
+    /// The wait before the first retry; it doubles for each one after.
+    public var initialDelay: Duration
+    /// The longest wait.
+    public var maxDelay: Duration
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maxAttempts: Requests at most, the first included.
+    ///   - initialDelay: The wait before the first retry.
+    ///   - maxDelay: The longest wait.
+    public init(maxAttempts: Int = 3, initialDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30)) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// No retries.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// The wait after attempt `attempt` (1-based) failed.
+    func delay(after attempt: Int) -> Duration {
+        var delay = initialDelay
+        for _ in 1..<max(1, attempt) where delay < maxDelay { delay *= 2 }
+        return min(delay, maxDelay)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
