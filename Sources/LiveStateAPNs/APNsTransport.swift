@@ -65,6 +65,12 @@ public actor HTTPClientTransport: APNsTransport {
     public func shutdown() async throws {
         try await client.shutdown()
     }
+
+    deinit {
+        // A transport dropped without `shutdown()` closes its connections in the background
+        // (a second shutdown only reports that it was already done).
+        client.shutdown { _ in }
+    }
 }
 
 extension APNsResponse {

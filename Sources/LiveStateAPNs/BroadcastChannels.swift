@@ -35,14 +35,17 @@ public struct BroadcastChannels: Sendable {
 
     /// Creates a channel client.
     /// - Parameters:
-    ///   - bundleID: The app's bundle id.
+    ///   - bundleID: The app's bundle id (a `.push-type.liveactivity` suffix is taken off).
     ///   - environment: The environment (channels do not cross environments).
     ///   - endpoints: The hosts (Apple's by default).
     ///   - tokens: The provider tokens.
     ///   - transport: What carries requests.
+    /// - Throws: `SenderSetupError` when the bundle id is not one.
     public init(bundleID: String, environment: APNsEnvironment, endpoints: APNsEndpoints? = nil,
-                tokens: ProviderTokenCache, transport: any APNsTransport) {
-        self.bundleID = bundleID
+                tokens: ProviderTokenCache, transport: any APNsTransport) throws(SenderSetupError) {
+        let (bundle, problem) = PushRequestRules.bundleID(from: bundleID)
+        guard let bundle else { throw SenderSetupError(message: problem?.message ?? "bad bundle id") }
+        self.bundleID = bundle
         self.environment = environment
         self.endpoints = endpoints ?? .apple(environment)
         self.tokens = tokens

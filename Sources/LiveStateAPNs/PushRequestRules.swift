@@ -102,6 +102,6 @@ enum PushRequestRules {
     }
 
     static func finding(_ code: SendCode, _ message: String) -> Diagnostic {
-        Diagnostic(code: code.rawValue, severity: code.severity, message: message)
+        Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: "<request>")
     }
 }

@@ -6,7 +6,7 @@ struct LiveStateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "livestate",
         abstract: "Validate, decode and evolve Live Activity push payloads against YAML schemas.",
-        subcommands: [CheckCommand.self, LintCommand.self, BudgetCommand.self, DecodeCommand.self, EncodeCommand.self, DiffCommand.self, CodegenCommand.self, ImportCommand.self, ServeCommand.self]
+        subcommands: [CheckCommand.self, LintCommand.self, BudgetCommand.self, DecodeCommand.self, EncodeCommand.self, DiffCommand.self, CodegenCommand.self, ImportCommand.self, ServeCommand.self, SendCommand.self, ChannelsCommand.self]
     )
 
     /// Runs the command; usage errors exit 2, as every `livestate` command documents.

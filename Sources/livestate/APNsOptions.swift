@@ -1,0 +1,98 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LiveStateAPNs
+
+extension APNsEnvironment: EnumerableFlag {}
+
+/// The credentials and hosts `send` and `channels` share.
+struct APNsOptions: ParsableArguments {
+    @Option(help: "The APNs auth key file (AuthKey_KEYID.p8).")
+    var key: String
+
+    @Option(name: .customLong("key-id"), help: "The key's 10-character Key ID.")
+    var keyID: String
+
+    @Option(name: .customLong("team-id"), help: "The 10-character Team ID.")
+    var teamID: String
+
+    @Option(help: "The app's bundle id; the .push-type.liveactivity suffix is added (and checked if given).")
+    var topic: String
+
+    @Flag(help: "The environment: --sandbox for Xcode builds, --production for TestFlight and the App Store.")
+    var environment: APNsEnvironment
+
+    @Option(name: .customLong("apns-host"), help: ArgumentHelp("Send pushes to HOST:PORT instead of Apple's host (a proxy or a test server).", visibility: .hidden))
+    var pushHost: HostPort?
+
+    @Option(name: .customLong("manage-host"), help: ArgumentHelp("Send channel requests to HOST:PORT instead of Apple's host.", visibility: .hidden))
+    var manageHost: HostPort?
+
+    @Option(name: .customLong("trust-root"), help: ArgumentHelp("Trust only the certificates in this PEM file (a proxy's or a test server's).", visibility: .hidden))
+    var trustRoot: String?
+
+    /// The hosts, Apple's unless overridden.
+    func endpoints(_ environment: APNsEnvironment) -> APNsEndpoints {
+        var endpoints = APNsEndpoints.apple(environment)
+        if let pushHost { (endpoints.pushHost, endpoints.pushPort) = (pushHost.host, pushHost.port) }
+        if let manageHost { (endpoints.manageHost, endpoints.managePort) = (manageHost.host, manageHost.port) }
+        return endpoints
+    }
+
+    /// The key; a key that cannot be read stops the command with status 2.
+    func providerKey() throws -> ProviderKey {
+        do {
+            return try ProviderKey(contentsOf: key, keyID: keyID, teamID: teamID)
+        } catch {
+            Output.err(error.description)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// The HTTP/2 transport.
+    func transport() throws -> HTTPClientTransport {
+        var roots: String?
+        if let trustRoot {
+            guard let text = try? String(contentsOfFile: trustRoot, encoding: .utf8) else {
+                Output.err("\(trustRoot): error: cannot be read [io-error]")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            roots = text
+        }
+        do {
+            return try HTTPClientTransport(trustRootsPEM: roots)
+        } catch {
+            Output.err("\(trustRoot ?? "--trust-root"): error: no certificate in it: \(error) [io-error]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+}
+
+/// `HOST:PORT`.
+struct HostPort: ExpressibleByArgument {
+    var host: String
+    var port: Int
+
+    init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
+              (1...65535).contains(port), colon != argument.startIndex else { return nil }
+        host = String(argument[..<colon])
+        self.port = port
+    }
+}
+
+/// Runs async work from a synchronous command and waits for its result.
+enum Blocking {
+    private final class Box<T>: @unchecked Sendable { var value: T? }
+
+    static func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+        let box = Box<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await operation()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+}

@@ -1,0 +1,245 @@
+import ArgumentParser
+import Foundation
+import LiveState
+import LiveStateAPNs
+
+/// `livestate send`: checks a push against the schema and APNs's rules, then sends it.
+struct SendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Check a Live Activity push against the schema versions in the field and APNs's rules, then send it.",
+        discussion: """
+            STATE is a content-state object (wrapped in an aps envelope built from the flags, with \
+            timestamp now) or a whole APNs body with an "aps" object (sent as written). Every \
+            targeted app version must decode it, and the request must be one APNs accepts: \
+            otherwise nothing is sent and the findings are printed. --dry-run prints the exact \
+            request instead of sending it. Exit status: 0 sent and answered 200 (or, with \
+            --dry-run, a request printed), 1 refused before sending or answered with an error, 2 \
+            usage, key, schema or I/O errors.
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var apns: APNsOptions
+
+    @Option(help: "The schema file.")
+    var schema: String
+
+    @Option(name: .customLong("version"), help: "An app version the push must reach (repeat for several; default: every live version). The state is written for the newest.")
+    var versions: [Int] = []
+
+    @Option(help: "The device's push token (hex), or its push-to-start token for a start.")
+    var token: String?
+
+    @Flag(help: "A broadcast push to a channel (iOS 18): needs --channel-id and --expiration.")
+    var broadcast = false
+
+    @Option(name: .customLong("channel-id"), help: "The broadcast channel id (base64).")
+    var channelID: String?
+
+    @Option(help: "The event: start, update or end (default update; not with a whole body).")
+    var event: String?
+
+    @Option(help: "apns-priority: 10 (immediate; counts against the budget) or 5 (a broadcast also takes 1).")
+    var priority: Int?
+
+    @Option(help: "apns-expiration in UNIX seconds; 0 means one attempt, never stored.")
+    var expiration: Int?
+
+    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
+    var staleDate: Int?
+
+    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
+    var dismissalDate: Int?
+
+    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
+    var relevanceScore: Double?
+
+    @Option(name: .customLong("alert-title"), help: "The alert's title (a start needs an alert).")
+    var alertTitle: String?
+
+    @Option(name: .customLong("alert-body"), help: "The alert's body.")
+    var alertBody: String?
+
+    @Option(help: "A JSON file with the static attributes, for a start.")
+    var attributes: String?
+
+    @Option(name: .customLong("apns-id"), help: "apns-id: a lower-case UUID (APNs makes one when omitted).")
+    var apnsID: String?
+
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id: at most 64 bytes.")
+    var collapseID: String?
+
+    @Flag(name: .customLong("retry-other-environment"), help: "After BadDeviceToken, try the token once in the other environment.")
+    var retryOtherEnvironment = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the request that would be sent (method, :path, every header, the body) and send nothing.")
+    var dryRun = false
+
+    @Argument(help: "The state file: a content-state object, or a whole APNs body; - reads standard input.")
+    var state: String
+
+    func validate() throws {
+        switch (token, broadcast, channelID) {
+        case (nil, false, _): throw ValidationError("give --token for a device, or --broadcast with --channel-id")
+        case (.some, true, _): throw ValidationError("--token and --broadcast exclude each other")
+        case (_, true, nil): throw ValidationError("--broadcast needs --channel-id")
+        case (_, false, .some): throw ValidationError("--channel-id goes with --broadcast")
+        default: break
+        }
+        if let event, !["start", "update", "end"].contains(event) {
+            throw ValidationError("--event must be start, update or end, not '\(event)'")
+        }
+        if broadcast && (apnsID != nil || collapseID != nil) {
+            throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
+        }
+    }
+
+    /// Whether any flag builds the envelope.
+    private var hasEnvelopeFlags: Bool {
+        event != nil || staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
+    }
+
+    func run() throws {
+        let loaded = try Output.loadSchema(schema)
+        let key = try apns.providerKey()
+        let input: InputFile
+        switch InputFile.read(state, limit: 1 << 20) {
+        case .success(let file): input = file
+        case .failure(let error):
+            Output.err(error.description)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let transport = try apns.transport()
+        defer { Blocking.run { try? await transport.shutdown() } }
+        let configuration = LiveActivitySender.Configuration(
+            bundleID: apns.topic, environment: apns.environment,
+            endpoints: Dictionary(uniqueKeysWithValues: APNsEnvironment.allCases.map { ($0, apns.endpoints($0)) }),
+            retryOtherEnvironment: retryOtherEnvironment)
+        let sender: LiveActivitySender
+        do {
+            sender = try LiveActivitySender(schema: loaded, versions: versions.isEmpty ? nil : versions,
+                                            tokens: ProviderTokenCache(key: key), configuration: configuration, transport: transport)
+        } catch {
+            Output.err("error: \(error)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        var (content, readProblems) = try content(of: input, newest: sender.versions.last ?? 0, schema: loaded)
+        let target: PushTarget = if let token { .device(token: token) } else { .broadcast(channelID: channelID ?? "") }
+        let headers = PushHeaders(priority: priority, expiration: expiration, apnsID: apnsID, collapseID: collapseID)
+        guard let content = content.take() else {
+            report(request: nil, outcome: nil, diagnostics: readProblems)
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+        let push = LiveActivityPush(target: target, content: content, headers: headers, file: input.name)
+        if dryRun {
+            let prepared = Blocking.run { await sender.prepare(push) }
+            report(request: prepared.request, outcome: nil, diagnostics: readProblems + prepared.diagnostics)
+            if prepared.request == nil { throw ExitCode(ExitStatus.findings.rawValue) }
+            return
+        }
+        let outcome = Blocking.run { await sender.send(push) }
+        report(request: nil, outcome: outcome, diagnostics: readProblems + outcome.diagnostics)
+        if !outcome.delivered { throw ExitCode(ExitStatus.findings.rawValue) }
+    }
+
+    /// The push's content: a whole body (it has an `aps` object) or a content-state read with the
+    /// encoder's strict reader, whose findings come back with positions.
+    private func content(of input: InputFile, newest: Int, schema: Schema) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
+        let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+        if parsed?["aps"] != nil {
+            if hasEnvelopeFlags {
+                Output.err("\(input.name): error: the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, --stale-date, --dismissal-date, --relevance-score and --attributes do not apply [usage]")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            return (.payload(input.bytes), [])
+        }
+        let reader: ContentStateEncoder
+        do {
+            reader = try ContentStateEncoder(schema: schema, version: newest)
+        } catch {
+            Output.err("error: \(error)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let (state, problems) = reader.readState(input.bytes, file: input.name)
+        guard let state else { return (nil, problems) }
+        return (.state(state, envelope: try envelope()), problems)
+    }
+
+    private func envelope() throws -> ContentStateEncoder.Envelope {
+        var alert: Value?
+        if alertTitle != nil || alertBody != nil {
+            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
+        }
+        var attributesValue: Value?
+        if let attributes {
+            switch InputFile.read(attributes, limit: 1 << 20) {
+            case .success(let file):
+                do {
+                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+                } catch {
+                    Output.err("\(attributes): error: \(error) [json-syntax]")
+                    throw ExitCode(ExitStatus.usage.rawValue)
+                }
+            case .failure(let error):
+                Output.err(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        // The sender sets the timestamp at each attempt.
+        return .init(event: event ?? "update", timestamp: 0, staleDate: staleDate, dismissalDate: dismissalDate,
+                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
+    }
+
+    private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {
+        switch common.format {
+        case .text:
+            if let request { Output.out(request.rendered) }
+            if let outcome { Output.out(outcome.summary) }
+            Output.printText(diagnostics)
+        case .json:
+            var members: [Value.Member] = []
+            if let request { members.append(.init("request", request.jsonValue)) }
+            if let outcome { members.append(.init("outcome", outcome.jsonValue)) }
+            Output.out(Output.jsonDocument(diagnostics, members))
+        }
+    }
+}
+
+extension Optional {
+    /// The value, leaving `nil` behind.
+    fileprivate mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
+
+extension APNsRequest {
+    /// `{"method", "authority", "path", "headers": [[name, value]…], "body"}`.
+    var jsonValue: Value {
+        let body = (try? self.body.withUnsafeBytes { try Value.parse(json: $0) }) ?? .string(String(decoding: self.body, as: UTF8.self))
+        return .object([
+            .init("method", .string(method)), .init("authority", .string("\(host):\(port)")), .init("path", .string(path)),
+            .init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
+            .init("body", self.body.isEmpty ? .null : body),
+        ])
+    }
+}
+
+extension SendOutcome {
+    /// The outcome as JSON, for `--format json`.
+    var jsonValue: Value {
+        func text(_ string: String?) -> Value { string.map(Value.string) ?? .null }
+        return .object([
+            .init("delivered", .bool(delivered)), .init("refused", .bool(refused)),
+            .init("status", response.map { .int($0.status) } ?? .null),
+            .init("apns-id", text(response?.apnsID)), .init("apns-unique-id", text(response?.uniqueID)),
+            .init("apns-request-id", text(response?.requestID)),
+            .init("reason", text(response?.reason?.rawValue)),
+            .init("timestamp", response?.timestamp.map { .int(Int($0.timeIntervalSince1970 * 1000)) } ?? .null),
+            .init("remedy", .string(remedy.rawValue)), .init("advice", .string(remedy.advice)),
+            .init("attempts", .int(attempts)), .init("environment", .string(environment.rawValue)),
+            .init("transport-error", text(transportError)),
+        ])
+    }
+}

@@ -1,0 +1,221 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import NIOTLS
+
+/// The listeners: TLS, then HTTP/2 when ALPN chose `h2`, then one request handler per stream.
+enum FakeServer {
+    /// Binds one listener on 127.0.0.1, on a free port.
+    static func bind(
+        group: any EventLoopGroup,
+        sslContext: NIOSSLContext,
+        role: ListenerRole,
+        core: FakeCore
+    ) async throws -> any Channel {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                let connection = core.openConnection()
+                channel.closeFuture.whenComplete { _ in core.closeConnection(connection) }
+                return channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    try operations.addHandler(
+                        ProtocolSelectionHandler(role: role, core: core, connection: connection)
+                    )
+                }
+            }
+        return try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+    }
+}
+
+/// Waits for the TLS handshake, then sets the connection up for the protocol ALPN chose.
+///
+/// APNs speaks only HTTP/2. A client that negotiated `h2` gets an HTTP/2 pipeline; any other
+/// client (no ALPN, or `http/1.1`) gets an HTTP/1.1 pipeline whose every request is recorded
+/// and answered 505, and the connection is then closed.
+final class ProtocolSelectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let role: ListenerRole
+    private let core: FakeCore
+    private let connection: Int
+
+    init(role: ListenerRole, core: FakeCore, connection: Int) {
+        self.role = role
+        self.core = core
+        self.connection = connection
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let tlsEvent = event as? TLSUserEvent,
+            case .handshakeCompleted(let negotiatedProtocol) = tlsEvent
+        else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        do {
+            try configure(context: context, http2: negotiatedProtocol == "h2")
+            context.fireUserInboundEventTriggered(event)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+        }
+    }
+
+    private func configure(context: ChannelHandlerContext, http2: Bool) throws {
+        let role = self.role
+        let core = self.core
+        let connection = self.connection
+        let operations = context.pipeline.syncOperations
+        if http2 {
+            var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+            connectionConfiguration.initialSettings =
+                nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+                + [HTTP2Setting(parameter: .maxConcurrentStreams, value: 1000)]
+            _ = try operations.configureHTTP2Pipeline(
+                mode: .server,
+                connectionConfiguration: connectionConfiguration,
+                streamConfiguration: NIOHTTP2Handler.StreamConfiguration()
+            ) { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    let captured = CapturedHeaders()
+                    let streamOperations = stream.pipeline.syncOperations
+                    try streamOperations.addHandler(HeaderCaptureHandler(captured: captured))
+                    try streamOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                    try streamOperations.addHandler(
+                        RequestHandler(role: role, core: core, connection: connection, captured: captured)
+                    )
+                }
+            }
+        } else {
+            try operations.configureHTTPServerPipeline(withErrorHandling: true)
+            try operations.addHandler(
+                RequestHandler(role: role, core: core, connection: connection, captured: nil)
+            )
+        }
+    }
+}
+
+/// The request headers of one HTTP/2 stream as they arrived, pseudo-headers excluded.
+///
+/// The HTTP/2-to-HTTP/1 codec adds a `host` header made from `:authority`; the fake records
+/// what the client sent instead.
+final class CapturedHeaders {
+    var headers: [(name: String, value: String)]?
+}
+
+/// Copies the first HEADERS frame of a stream (the request headers) into ``CapturedHeaders``.
+final class HeaderCaptureHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias InboundOut = HTTP2Frame.FramePayload
+
+    private let captured: CapturedHeaders
+
+    init(captured: CapturedHeaders) {
+        self.captured = captured
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .headers(let headers) = unwrapInboundIn(data), captured.headers == nil {
+            captured.headers = headers.headers
+                .filter { !$0.name.hasPrefix(":") }
+                .map { (name: $0.name.lowercased(), value: $0.value) }
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Collects one request, asks the rules for the answer, and writes it.
+final class RequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let role: ListenerRole
+    private let core: FakeCore
+    private let connection: Int
+    private let captured: CapturedHeaders?
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(role: ListenerRole, core: FakeCore, connection: Int, captured: CapturedHeaders?) {
+        self.role = role
+        self.core = core
+        self.connection = connection
+        self.captured = captured
+    }
+
+    private var isHTTP2: Bool { captured != nil }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            self.body = []
+        case .body(var buffer):
+            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(context: context, head: head)
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        let headers =
+            captured?.headers
+            ?? head.headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        let request = IncomingRequest(
+            connection: connection,
+            method: head.method.rawValue,
+            path: head.uri,
+            headers: headers,
+            body: body,
+            isHTTP2: isHTTP2
+        )
+        body = []
+        let answer = core.answer(request, role: role)
+
+        var responseHeaders = HTTPHeaders()
+        for header in answer.headers {
+            responseHeaders.add(name: header.name, value: header.value)
+        }
+        if !answer.body.isEmpty {
+            responseHeaders.add(name: "content-type", value: "application/json")
+        }
+        if answer.status != 204 {
+            responseHeaders.add(name: "content-length", value: String(answer.body.count))
+        }
+        if !isHTTP2 {
+            responseHeaders.add(name: "connection", value: "close")
+        }
+        let responseHead = HTTPResponseHead(
+            version: isHTTP2 ? .http2 : .http1_1,
+            status: HTTPResponseStatus(statusCode: answer.status),
+            headers: responseHeaders
+        )
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        if !answer.body.isEmpty {
+            let buffer = context.channel.allocator.buffer(bytes: answer.body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        if isHTTP2 {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                loopBoundContext.value.close(promise: nil)
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

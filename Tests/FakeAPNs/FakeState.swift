@@ -1,0 +1,100 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The shared core of a fake: its configuration and its mutable state behind one lock.
+final class FakeCore: Sendable {
+    let configuration: FakeAPNs.Configuration
+    let state: NIOLockedValueBox<FakeState>
+
+    init(configuration: FakeAPNs.Configuration) {
+        self.configuration = configuration
+        self.state = NIOLockedValueBox(FakeState())
+    }
+
+    /// Numbers a newly accepted TCP connection.
+    func openConnection() -> Int {
+        state.withLockedValue { state in
+            let number = state.connectionCount
+            state.connectionCount += 1
+            state.connections[number] = ConnectionAuthentication()
+            return number
+        }
+    }
+
+    /// Forgets a closed connection's provider-token state.
+    func closeConnection(_ number: Int) {
+        state.withLockedValue { _ = $0.connections.removeValue(forKey: number) }
+    }
+
+    /// Applies the rules to one request, records it with its answer, and returns the answer.
+    func answer(_ request: IncomingRequest, role: ListenerRole) -> Answer {
+        let now = configuration.now()
+        return state.withLockedValue { state in
+            var rules = RequestRules(configuration: configuration, now: now, state: state)
+            let answer = rules.answer(request, role: role)
+            state = rules.state
+            state.requests.append(
+                FakeAPNs.Request(
+                    connection: request.connection,
+                    method: request.method,
+                    path: request.path,
+                    headers: request.headers,
+                    body: request.body,
+                    status: answer.status,
+                    reason: answer.reason,
+                    isHTTP2: request.isHTTP2
+                )
+            )
+            return answer
+        }
+    }
+}
+
+/// Everything a fake remembers between requests.
+struct FakeState {
+    var connectionCount = 0
+    var connections: [Int: ConnectionAuthentication] = [:]
+    /// Device tokens by lowercased hex.
+    var tokens: [String: DeviceTokenRecord] = [:]
+    /// When each device token's accepted pushes arrived, for the rate limit.
+    var pushTimes: [String: [Date]] = [:]
+    var channels: [ChannelRecord] = []
+    var scriptedAnswers: [ScriptedAnswer] = []
+    var requests: [FakeAPNs.Request] = []
+    var tokensSeen: Set<String> = []
+}
+
+/// What a connection's provider tokens have bound it to. APNs measures these per connection.
+struct ConnectionAuthentication {
+    /// The key identifier of the first accepted token; later tokens must use the same key.
+    var boundKeyID: String?
+    /// The last distinct token accepted on the connection, and when it was first used on it.
+    var currentToken: String?
+    var currentTokenSince: Date?
+}
+
+/// A device token the fake was told about.
+struct DeviceTokenRecord {
+    enum Status {
+        case active
+        case unregistered(Date)
+        case expired(Date)
+    }
+
+    /// The app the token belongs to, or `nil` when only its end was given.
+    var bundleID: String?
+    var status: Status
+}
+
+/// A broadcast channel.
+struct ChannelRecord {
+    var bundleID: String
+    var id: String
+    var messageStoragePolicy: Int
+}
+
+/// An answer given instead of processing a request (``FakeAPNs/answerNext(_:status:reason:)``).
+struct ScriptedAnswer {
+    var status: Int
+    var reason: String
+}

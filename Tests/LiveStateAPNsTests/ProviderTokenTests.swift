@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+import Testing
+@testable import LiveStateAPNs
+
+/// A clock tests move by hand.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+
+    var now: Date { lock.withLock { current } }
+    func advance(minutes: Double) { lock.withLock { current = current.addingTimeInterval(minutes * 60) } }
+    var function: @Sendable () -> Date { { [self] in now } }
+}
+
+@Suite struct ProviderTokenTests {
+    static let keyID = "ABC123DEFG"
+    static let teamID = "TEAM123456"
+
+    /// The three parts of a JWT, decoded.
+    static func parts(_ token: String) throws -> (header: [String: Any], claims: [String: Any], signature: Data, input: String) {
+        let pieces = token.split(separator: ".").map(String.init)
+        try #require(pieces.count == 3)
+        func decode(_ text: String) throws -> Data {
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while base64.count % 4 != 0 { base64 += "=" }
+            return try #require(Data(base64Encoded: base64))
+        }
+        let header = try #require(try JSONSerialization.jsonObject(with: decode(pieces[0])) as? [String: Any])
+        let claims = try #require(try JSONSerialization.jsonObject(with: decode(pieces[1])) as? [String: Any])
+        return (header, claims, try decode(pieces[2]), pieces[0] + "." + pieces[1])
+    }
+
+    @Test func tokenHasAlgAndKidButNoTypAndANumericIatSignedRawRS() throws {
+        let privateKey = P256.Signing.PrivateKey()
+        let key = ProviderKey(privateKey: privateKey, keyID: Self.keyID, teamID: Self.teamID)
+        let token = key.makeToken(issuedAt: 1_800_000_000)
+        let (header, claims, signature, input) = try Self.parts(token)
+        #expect(header.keys.sorted() == ["alg", "kid"])
+        #expect(header["alg"] as? String == "ES256")
+        #expect(header["kid"] as? String == Self.keyID)
+        #expect(claims.keys.sorted() == ["iat", "iss"])
+        #expect(claims["iss"] as? String == Self.teamID)
+        #expect((claims["iat"] as? NSNumber)?.intValue == 1_800_000_000)
+        #expect(!(claims["iat"] is String))
+        #expect(signature.count == 64)
+        let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
+        #expect(privateKey.publicKey.isValidSignature(ecdsa, for: Data(input.utf8)))
+        #expect(!token.contains("="))
+    }
+
+    @Test func oneTokenIsSharedByConcurrentSendsAndRenewedAfterFiftyMinutes() async {
+        let clock = TestClock()
+        let cache = ProviderTokenCache(key: ProviderKey(privateKey: .init(), keyID: Self.keyID, teamID: Self.teamID), clock: clock.function)
+        let tokens = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<200 { group.addTask { await cache.token(for: .sandbox) } }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(tokens.count == 1)
+        #expect(await cache.mintedCount == 1)
+        clock.advance(minutes: 49)
+        #expect(await cache.token(for: .sandbox) == tokens.first)
+        clock.advance(minutes: 1)
+        #expect(await cache.token(for: .sandbox) != tokens.first)
+        #expect(await cache.mintedCount == 2)
+        // Each environment has its own token.
+        _ = await cache.token(for: .production)
+        #expect(await cache.mintedCount == 3)
+    }
+
+    @Test func expiredProviderTokenRenewsOnlyATokenTwentyMinutesOld() async {
+        let clock = TestClock()
+        let cache = ProviderTokenCache(key: ProviderKey(privateKey: .init(), keyID: Self.keyID, teamID: Self.teamID), clock: clock.function)
+        let first = await cache.token(for: .sandbox)
+        clock.advance(minutes: 19)
+        // APNs calling a 19-minute-old token expired means this clock is wrong: no new token.
+        #expect(await cache.renew(after: first, for: .sandbox) == false)
+        #expect(await cache.token(for: .sandbox) == first)
+        clock.advance(minutes: 1)
+        #expect(await cache.renew(after: first, for: .sandbox) == true)
+        let second = await cache.token(for: .sandbox)
+        #expect(second != first)
+        // A second send that saw the same rejection uses the new token without minting again.
+        #expect(await cache.renew(after: first, for: .sandbox) == true)
+        #expect(await cache.mintedCount == 2)
+    }
+
+    @Test func tooManyProviderTokenUpdatesStopsMintingForTwentyMinutes() async {
+        let clock = TestClock()
+        let cache = ProviderTokenCache(key: ProviderKey(privateKey: .init(), keyID: Self.keyID, teamID: Self.teamID), clock: clock.function)
+        let first = await cache.token(for: .sandbox)
+        clock.advance(minutes: 55)
+        let second = await cache.token(for: .sandbox)
+        let until = await cache.suspendMinting(for: .sandbox)
+        #expect(until == clock.now.addingTimeInterval(20 * 60))
+        clock.advance(minutes: 10)
+        #expect(await cache.renew(after: second, for: .sandbox) == false)
+        #expect(await cache.token(for: .sandbox) == second)
+        clock.advance(minutes: 40)
+        // Past 50 minutes and past the suspension: a new token again.
+        #expect(await cache.token(for: .sandbox) != second)
+        #expect(first != second)
+    }
+
+    @Test func unreadableOrMalformedKeysSayWhatIsWrongAndNeverPrintTheKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func error(_ body: () throws(ProviderKeyError) -> ProviderKey) -> String {
+            do { _ = try body(); return "" } catch { return error.description }
+        }
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(contentsOf: folder.path + "/missing.p8", keyID: Self.keyID, teamID: Self.teamID) }
+            .hasSuffix("missing.p8: error: no such file [bad-provider-key]"))
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(contentsOf: folder.path, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("is a directory"))
+        let garbage = folder.appendingPathComponent("garbage.p8")
+        try Data("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8).write(to: garbage)
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(contentsOf: garbage.path, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("not a P-256 private key"))
+        let certificate = folder.appendingPathComponent("cert.pem")
+        try Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8).write(to: certificate)
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(contentsOf: certificate.path, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("not a .p8 key"))
+        let pem = P256.Signing.PrivateKey().pemRepresentation
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(pem: pem, keyID: "short", teamID: Self.teamID) }.contains("--key-id must be"))
+        let key = try ProviderKey(pem: pem, keyID: Self.keyID, teamID: Self.teamID)
+        #expect(!"\(key)".contains("PRIVATE"))
+        #expect("\(key)" == "ProviderKey(keyID: ABC123DEFG, teamID: TEAM123456)")
+    }
+}

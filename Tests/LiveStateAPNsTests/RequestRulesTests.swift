@@ -1,0 +1,118 @@
+import Foundation
+import LiveState
+import Testing
+@testable import LiveStateAPNs
+
+@Suite struct RequestRulesTests {
+    static let token = String(repeating: "0a", count: 32)
+
+    func codes(_ target: PushTarget, _ headers: PushHeaders = .init()) -> [String] {
+        PushRequestRules.check(target, headers).map(\.code)
+    }
+
+    @Test func aValidDevicePushAndBroadcastPass() {
+        #expect(codes(.device(token: Self.token), .init(priority: 5, expiration: 0, apnsID: "123e4567-e89b-12d3-a456-426614174000", collapseID: "x")) == [])
+        #expect(codes(.device(token: "ab")) == [], "Apple: do not assume a token length")
+        #expect(codes(.broadcast(channelID: "dHdvIHBsdXMgdHdv"), .init(priority: 1, expiration: 1_800_000_000)) == [])
+    }
+
+    @Test(arguments: [
+        ("", "the device token is empty"),
+        ("0a1", "odd number of hex digits (3)"),
+        ("<0a1b 2c3d>", "must be hex digits"),
+        ("0x0a1b", "must be hex digits"),
+    ])
+    func badDeviceTokens(token: String, message: String) throws {
+        let findings = PushRequestRules.check(.device(token: token), .init())
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1)
+        #expect(finding.code == SendCode.badDeviceToken.rawValue)
+        #expect(finding.severity == .error)
+        #expect(finding.message.contains(message))
+        #expect(finding.description.hasPrefix("<request>: error: "))
+    }
+
+    @Test func badChannelIDs() {
+        for channel in ["", "not base64!", "abc", "ab==c="] {
+            #expect(codes(.broadcast(channelID: channel), .init(expiration: 0)) == [SendCode.badChannelID.rawValue], "\(channel)")
+        }
+    }
+
+    @Test func priorityIsFiveOrTenForDevicesAndAlsoOneForBroadcasts() {
+        #expect(codes(.device(token: Self.token), .init(priority: 1)) == [SendCode.badPriority.rawValue])
+        #expect(codes(.device(token: Self.token), .init(priority: 7)) == [SendCode.badPriority.rawValue])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)) == [])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 7, expiration: 0)) == [SendCode.badPriority.rawValue])
+    }
+
+    @Test func expirationIsSecondsAndABroadcastNeedsOne() {
+        #expect(codes(.device(token: Self.token), .init(expiration: -1)) == [SendCode.badExpiration.rawValue])
+        let milliseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000))
+        #expect(milliseconds.map(\.code) == [SendCode.badExpiration.rawValue])
+        #expect(milliseconds.first?.message.contains("milliseconds") == true)
+        #expect(codes(.broadcast(channelID: "YWJj")) == [SendCode.missingExpiration.rawValue])
+    }
+
+    @Test func apnsIDIsALowerCaseUUIDAndCollapseIDAtMost64Bytes() {
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123E4567-E89B-12D3-A456-426614174000")) == [SendCode.badAPNsID.rawValue])
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567e89b12d3a456426614174000")) == [SendCode.badAPNsID.rawValue])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(expiration: 0, requestID: "nope")) == [SendCode.badAPNsID.rawValue])
+        #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32))) == [])
+        #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32) + "x")) == [SendCode.badCollapseID.rawValue])
+    }
+
+    @Test func topicTakesTheBundleWithOrWithoutItsSuffixAndRefusesOtherPushTypes() {
+        #expect(PushRequestRules.bundleID(from: "com.example.app").bundle == "com.example.app")
+        #expect(PushRequestRules.bundleID(from: "com.example.app.push-type.liveactivity").bundle == "com.example.app")
+        let other = PushRequestRules.bundleID(from: "com.example.app.push-type.voip")
+        #expect(other.bundle == nil)
+        #expect(other.problem?.code == SendCode.badTopic.rawValue)
+        #expect(other.problem?.message.contains("'voip'") == true)
+        #expect(PushRequestRules.bundleID(from: "").problem?.code == SendCode.badTopic.rawValue)
+        #expect(PushRequestRules.bundleID(from: "com.example app").problem?.code == SendCode.badTopic.rawValue)
+    }
+
+    @Test func everySendCodeIsProducedByARule() {
+        var seen: Set<String> = []
+        seen.formUnion(codes(.device(token: "0"), .init(priority: 3, expiration: -1, apnsID: "X", collapseID: String(repeating: "a", count: 65))))
+        seen.formUnion(codes(.broadcast(channelID: "!")))
+        if let problem = PushRequestRules.bundleID(from: "a.push-type.voip").problem { seen.insert(problem.code) }
+        #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
+    }
+}
+
+@Suite struct APNsAnswerTests {
+    @Test func reasonsCompareIgnoringCaseAndSpaces() {
+        #expect(APNsReason(rawValue: "Service Unavailable") == .serviceUnavailable)
+        #expect(APNsReason(rawValue: "badDeviceToken") == .badDeviceToken)
+        #expect(Set([APNsReason(rawValue: "Service Unavailable"), .serviceUnavailable]).count == 1)
+        #expect(APNsReason(rawValue: "SomethingNew") != .badTopic)
+    }
+
+    @Test func everyDocumentedReasonHasARemedy() {
+        for reason in APNsReason.documented {
+            #expect(SendRemedy(status: 400, reason: reason) != .unknown, "\(reason)")
+        }
+        #expect(SendRemedy(status: 400, reason: APNsReason(rawValue: "SomethingNew")) == .unknown)
+        #expect(SendRemedy(status: 502, reason: nil) == .retryLater)
+        #expect(SendRemedy(status: 410, reason: nil) == .tokenDead)
+        #expect(SendRemedy(status: 200, reason: nil) == .delivered)
+        #expect(SendRemedy(status: 403, reason: .badEnvironmentKeyInToken) == SendRemedy(status: 403, reason: .badEnvironmentKeyIdInToken))
+    }
+
+    @Test func readsTheReasonAndThe410TimestampInMilliseconds() {
+        let body = Array(#"{"reason":"Unregistered","timestamp":1454096879000}"#.utf8)
+        let response = APNsResponse(status: 410, header: { $0 == "apns-id" ? "3e9a0b02-7e0e-4b4e-9b65-1b3a1bd34d2e" : nil }, body: body)
+        #expect(response.reason == .unregistered)
+        #expect(response.timestamp == Date(timeIntervalSince1970: 1_454_096_879))
+        #expect(response.apnsID == "3e9a0b02-7e0e-4b4e-9b65-1b3a1bd34d2e")
+        let garbled = APNsResponse(status: 500, header: { _ in nil }, body: Array("<html>".utf8))
+        #expect(garbled.reason == nil)
+        #expect(SendRemedy(status: garbled.status, reason: garbled.reason) == .retryLater)
+    }
+
+    @Test func retryDelaysDoubleUpToTheLongest() {
+        let policy = RetryPolicy(maxAttempts: 6, initialDelay: .seconds(1), maxDelay: .seconds(5))
+        #expect((1...5).map { policy.delay(after: $0) } == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+    }
+}

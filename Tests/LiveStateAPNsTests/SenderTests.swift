@@ -1,0 +1,247 @@
+import FakeAPNs
+import Foundation
+import LiveState
+import Testing
+@testable import LiveStateAPNs
+
+/// The sender against a fake APNs written from Apple's documents (`FakeAPNs`).
+@Suite(.serialized) struct SenderTests {
+    @Test func deliversAnUpdateEveryTargetedVersionDecodes() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let outcome = try await harness.sender().send(Harness.update(headers: .init(priority: 5, apnsID: "123e4567-e89b-12d3-a456-426614174000")))
+        try await harness.stop()
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.response?.apnsID == "123e4567-e89b-12d3-a456-426614174000")
+        #expect(outcome.response?.uniqueID != nil, "sandbox answers carry apns-unique-id")
+        let request = try #require(harness.fake.requests.last)
+        #expect(request.isHTTP2)
+        #expect(request.path == "/3/device/\(Harness.deviceToken)")
+        #expect(request.header("apns-topic") == "com.example.delivery.push-type.liveactivity")
+        #expect(request.header("apns-push-type") == "liveactivity")
+        #expect(request.header("apns-priority") == "5")
+        #expect(request.timestamp == Int(harness.clock.now.timeIntervalSince1970))
+    }
+
+    @Test func refusesWhatAnAppVersionInTheFieldDropsAndSendsNothing() async throws {
+        let harness = try await Harness.start()
+        // Version 1 is strict and needs subTitle: a v3 state without it is dropped there.
+        let outcome = try await harness.sender(versions: nil).send(Harness.update())
+        let headers = try await harness.sender().send(Harness.update(headers: .init(priority: 7)))
+        let start = try await harness.sender().send(Harness.update(event: "start"))
+        try await harness.stop()
+        #expect(outcome.refused)
+        #expect(outcome.diagnostics.contains { $0.code == ValidationCode.droppedByVersion.rawValue && $0.message.hasPrefix("app version 1") })
+        #expect(headers.refused)
+        #expect(headers.diagnostics.map(\.code) == [SendCode.badPriority.rawValue])
+        #expect(start.refused, "a start needs attributes and an alert")
+        #expect(start.diagnostics.contains { $0.code == ValidationCode.missingAPSKey.rawValue })
+        #expect(harness.fake.requests.isEmpty, "nothing invalid is ever sent")
+    }
+
+    /// Apple's status for each documented reason.
+    static let statuses: [APNsReason: Int] = {
+        var statuses: [APNsReason: Int] = [:]
+        for reason in APNsReason.documented { statuses[reason] = 400 }
+        for reason: APNsReason in [.expiredProviderToken, .invalidProviderToken, .missingProviderToken, .badCertificate,
+                                   .badCertificateEnvironment, .forbidden, .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken,
+                                   .topicMismatch, .unrelatedKeyIdInToken] { statuses[reason] = 403 }
+        statuses[.badPath] = 404
+        statuses[.methodNotAllowed] = 405
+        statuses[.unregistered] = 410
+        statuses[.expiredToken] = 410
+        statuses[.payloadTooLarge] = 413
+        statuses[.tooManyProviderTokenUpdates] = 429
+        statuses[.tooManyRequests] = 429
+        statuses[.internalServerError] = 500
+        statuses[.serviceUnavailable] = 503
+        statuses[.shutdown] = 503
+        return statuses
+    }()
+
+    @Test func everyDocumentedReasonEndsWithItsRemedyWithoutRetryingWhatCannotPass() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender(retry: .never)
+        for reason in APNsReason.documented {
+            let status = try #require(Self.statuses[reason])
+            harness.fake.answerNext(status: status, reason: reason.rawValue)
+            let before = harness.fake.requests.count
+            let outcome = await sender.send(Harness.update())
+            #expect(outcome.response?.status == status, "\(reason)")
+            #expect(outcome.response?.reason == reason)
+            #expect(outcome.remedy == SendRemedy(status: status, reason: reason), "\(reason)")
+            #expect(!outcome.delivered)
+            #expect(harness.fake.requests.count == before + 1, "\(reason): one request, no retry")
+            if reason == .tooManyProviderTokenUpdates {
+                #expect(outcome.retryAfter != nil)
+            }
+        }
+        // An unknown reason is kept as it came.
+        harness.fake.answerNext(status: 400, reason: "SomethingNew")
+        let unknown = await sender.send(Harness.update())
+        try await harness.stop()
+        #expect(unknown.response?.reason?.rawValue == "SomethingNew")
+        #expect(unknown.remedy == .unknown)
+    }
+
+    @Test func anUnregisteredTokenIsDeadSinceItsTimestamp() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.unregister(deviceToken: Harness.deviceToken, at: Date(timeIntervalSince1970: 1_790_000_000))
+        let outcome = try await harness.sender().send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.response?.status == 410)
+        #expect(outcome.remedy == .tokenDead)
+        #expect(outcome.response?.timestamp == Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(outcome.attempts == 1)
+    }
+
+    @Test func badDeviceTokenIsTriedOnceInTheOtherEnvironment() async throws {
+        let sandbox = try await Harness.start(.sandbox)
+        let production = try await Harness.start(.production, key: sandbox.key, clock: sandbox.clock)
+        production.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        // The token is a production token sent to the sandbox first. (Apple's two hosts share
+        // a root; the two fakes' certificates are both trusted.)
+        let both = try HTTPClientTransport(trustRootsPEM: sandbox.fake.certificatePEM + "\n" + production.fake.certificatePEM)
+        let moved = try await sandbox.sender(otherEnvironment: production, transport: both).send(Harness.update())
+        try await both.shutdown()
+        let stays = try await sandbox.sender().send(Harness.update())
+        try await sandbox.stop()
+        try await production.stop()
+        #expect(moved.delivered, "\(moved.summary)")
+        #expect(moved.environment == .production)
+        #expect(moved.attempts == 2)
+        #expect(stays.remedy == .tokenDead)
+        #expect(stays.attempts == 1)
+    }
+
+    @Test func tooManyRequestsBacksOffThatTokenAndRetriesWithAFreshTimestamp() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.answerNext(status: 429, reason: "TooManyRequests")
+        let sleeps = Sleeps()
+        let outcome = try await harness.sender(sleeps: sleeps).send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.attempts == 2)
+        #expect(sleeps.all == [.seconds(1)])
+        let stamps = harness.fake.requests.map(\.timestamp)
+        #expect(stamps.count == 2)
+        #expect((stamps[1] ?? 0) > (stamps[0] ?? 0), "a retry is never a stale replay")
+    }
+
+    @Test func aProblemOnApplesSideIsRetriedWithBackOffThenReported() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.answerNext(3, status: 503, reason: "ServiceUnavailable")
+        let sleeps = Sleeps()
+        let outcome = try await harness.sender(sleeps: sleeps).send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.remedy == .retryLater)
+        #expect(outcome.attempts == 3)
+        #expect(sleeps.all == [.seconds(1), .seconds(2)])
+    }
+
+    @Test func theLatestStateIsRenderedAgainForARetry() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.answerNext(status: 500, reason: "InternalServerError")
+        let renders = Sleeps()
+        let push = LiveActivityPush(target: .device(token: Harness.deviceToken), content: .latest({
+            renders.append(.seconds(1))
+            let progress = Double(renders.all.count) / 10
+            return .object([.init("title", .string("On its way")), .init("progress", .double(progress))])
+        }, envelope: .init(timestamp: 0)))
+        let outcome = try await harness.sender().send(push)
+        try await harness.stop()
+        #expect(outcome.delivered)
+        #expect(renders.all.count == 2)
+        #expect(String(decoding: try #require(harness.fake.requests.last).body, as: UTF8.self).contains(#""progress":0.2"#))
+    }
+
+    @Test func anExpiredProviderTokenIsRenewedOnceWhenOldEnough() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let tokens = harness.tokens()
+        let sender = try harness.sender(tokens: tokens)
+        #expect(await sender.send(Harness.update()).delivered)
+        harness.clock.advance(minutes: 25)
+        harness.fake.answerNext(status: 403, reason: "ExpiredProviderToken")
+        let outcome = await sender.send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.attempts == 2)
+        #expect(await tokens.mintedCount == 2)
+    }
+
+    @Test func manySendsShareOneTokenOnOneConnection() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        let delivered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<100 { group.addTask { await sender.send(Harness.update()).delivered } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        // An hour later, on the same connection: one new token, not one per send.
+        harness.clock.advance(minutes: 51)
+        for _ in 0..<10 { _ = await sender.send(Harness.update()) }
+        try await harness.stop()
+        #expect(delivered == 100)
+        #expect(harness.fake.tokensSeen == 2)
+        #expect(await sender.tokens.mintedCount == 2)
+        #expect(harness.fake.requests.allSatisfy { $0.status == 200 })
+    }
+
+    @Test func broadcastsGoToTheChannelWithoutTopicAndNeverStart() async throws {
+        let harness = try await Harness.start()
+        let channels = try harness.channels()
+        let channel = try await channels.create(.noMessageStored)
+        let sender = try harness.sender()
+        let state = Value.object([.init("title", .string("Kick-off")), .init("progress", .double(0))])
+        let push = LiveActivityPush(target: .broadcast(channelID: channel), content: .state(state, envelope: .init(timestamp: 0)),
+                                    headers: .init(priority: 1, expiration: 0))
+        let outcome = await sender.send(push)
+        var start = push
+        start.content = .state(state, envelope: .init(event: "start", timestamp: 0, alert: .object([.init("title", .string("a")), .init("body", .string("b"))]),
+                                                    attributes: .object([.init("totalAmount", .string("1")), .init("orderId", .string("2"))])))
+        let refused = await sender.send(start)
+        var noExpiration = push
+        noExpiration.headers.expiration = nil
+        let missing = await sender.send(noExpiration)
+        try await harness.stop()
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.response?.requestID != nil)
+        let request = try #require(harness.fake.requests.last { $0.path.hasPrefix("/4/") })
+        #expect(request.path == "/4/broadcasts/apps/com.example.delivery")
+        #expect(request.header("apns-channel-id") == channel)
+        #expect(request.header("apns-topic") == nil)
+        #expect(refused.refused && refused.diagnostics.contains { $0.code == ValidationCode.broadcastStart.rawValue })
+        #expect(missing.refused && missing.diagnostics.map(\.code) == [SendCode.missingExpiration.rawValue])
+        #expect(harness.fake.requests.filter { $0.path.hasPrefix("/4/") }.count == 1)
+    }
+
+    @Test func channelsAreCreatedListedReadAndDeletedWithTheIdInAHeader() async throws {
+        let harness = try await Harness.start()
+        let channels = try harness.channels()
+        let kept = try await channels.create(.mostRecentMessageStored)
+        let dropped = try await channels.create(.noMessageStored)
+        #expect(Set(try await channels.list()) == [kept, dropped])
+        let read = try await channels.read(kept)
+        #expect(read.storagePolicy == .mostRecentMessageStored)
+        #expect(read.pushType == "LiveActivity")
+        try await channels.delete(dropped)
+        #expect(try await channels.list() == [kept])
+        await #expect(throws: ChannelError.self) { try await channels.read("not base64!") }
+        let countBefore = harness.fake.requests.count
+        do {
+            _ = try await channels.read(dropped)
+            Issue.record("a deleted channel reads")
+        } catch {
+            #expect(error.response?.reason == .channelNotRegistered)
+        }
+        try await harness.stop()
+        #expect(harness.fake.requests.count == countBefore + 1, "a malformed id is refused before sending")
+        #expect(harness.fake.requests.allSatisfy { !$0.path.contains(kept) && !$0.path.contains(dropped) }, "the id goes in apns-channel-id, not the path")
+    }
+}
