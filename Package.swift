@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "LiveStateServer", targets: ["LiveStateServer"]),
         .library(name: "LiveStateImport", targets: ["LiveStateImport"]),
         .library(name: "LiveStateAPNs", targets: ["LiveStateAPNs"]),
+        // A loopback APNs for tests of code that sends (and for the send benchmark).
+        .library(name: "FakeAPNs", targets: ["FakeAPNs"]),
         .executable(name: "livestate", targets: ["livestate"]),
     ],
     dependencies: [

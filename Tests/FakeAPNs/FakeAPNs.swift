@@ -72,6 +72,8 @@ public final class FakeAPNs: Sendable {
         /// The number of channels an app may have (default 10,000, Apple's limit). Creating one
         /// more is answered 400 `CannotCreateChannelConfig`.
         public var channelLimit: Int
+        /// Whether `requests` records every request (default `true`; a load test turns it off).
+        public var recordsRequests: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -92,6 +94,7 @@ public final class FakeAPNs: Sendable {
             self.tokenRateLimit = nil
             self.broadcastEnabled = true
             self.channelLimit = 10_000
+            self.recordsRequests = true
         }
     }
 

@@ -30,9 +30,14 @@ final class FakeCore: Sendable {
     func answer(_ request: IncomingRequest, role: ListenerRole) -> Answer {
         let now = configuration.now()
         return state.withLockedValue { state in
-            var rules = RequestRules(configuration: configuration, now: now, state: state)
+            // The state moves into the rules and back, never copied: a copy would make every
+            // collection in it copy itself on its next change (one request's cost would grow
+            // with the number of requests before it).
+            var rules = RequestRules(configuration: configuration, now: now, state: FakeState())
+            swap(&rules.state, &state)
             let answer = rules.answer(request, role: role)
-            state = rules.state
+            swap(&rules.state, &state)
+            guard configuration.recordsRequests else { return answer }
             state.requests.append(
                 FakeAPNs.Request(
                     connection: request.connection,
@@ -62,6 +67,9 @@ struct FakeState {
     var scriptedAnswers: [ScriptedAnswer] = []
     var requests: [FakeAPNs.Request] = []
     var tokensSeen: Set<String> = []
+    /// Provider tokens whose signature was verified, by their text: a token is verified once,
+    /// and its age checked on every request.
+    var verifiedTokens: [String: ProviderToken] = [:]
 }
 
 /// What a connection's provider tokens have bound it to. APNs measures these per connection.

@@ -362,15 +362,23 @@ struct RequestRules {
             throw Refusal(403, ProviderToken.Refusal.missing.rawValue)
         }
         let token: ProviderToken
-        do {
-            token = try ProviderToken.verify(
-                jwt,
-                keys: configuration.keys,
-                environment: configuration.environment,
-                now: now
-            )
-        } catch {
-            throw Refusal(403, error.rawValue)
+        if let verified = state.verifiedTokens[jwt] {
+            if now.timeIntervalSince(verified.issuedAt) > ProviderToken.maximumAge {
+                throw Refusal(403, ProviderToken.Refusal.expired.rawValue)
+            }
+            token = verified
+        } else {
+            do {
+                token = try ProviderToken.verify(
+                    jwt,
+                    keys: configuration.keys,
+                    environment: configuration.environment,
+                    now: now
+                )
+            } catch {
+                throw Refusal(403, error.rawValue)
+            }
+            state.verifiedTokens[jwt] = token
         }
 
         var connection = state.connections[request.connection] ?? ConnectionAuthentication()
