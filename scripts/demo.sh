@@ -63,6 +63,29 @@ for schema in schemas/*.yaml; do
     done
 done
 
+# A push as `livestate send` would send it (--dry-run: checked, then printed, nothing sent), with
+# a throwaway key: accepted for app version 3, refused when strict app version 1 must decode it too.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$scratch/AuthKey_ABC123DEFG.p8" 2>/dev/null
+send=("$livestate" send --schema schemas/delivery.yaml --key "$scratch/AuthKey_ABC123DEFG.p8" --key-id ABC123DEFG
+    --team-id TEAM123456 --topic com.example.delivery --token "$(printf '5e%.0s' {1..32})" --sandbox --dry-run)
+echo "== livestate send --dry-run --version 3 schemas/examples/delivery/v3-update.json"
+if ! "${send[@]}" --version 3 schemas/examples/delivery/v3-update.json | grep -F ":path: /3/device/"; then
+    echo "FAILED: the v3 update should be printed as a request" >&2
+    failures=$((failures + 1))
+fi
+echo "== expected to be refused with [dropped-by-version]: livestate send --dry-run (every live version)"
+set +e
+output="$("${send[@]}" schemas/examples/delivery/v3-update.json 2>&1)"
+status=$?
+set -e
+printf '%s\n' "$output" | grep -F "[dropped-by-version]" || true
+if [ "$status" -ne 1 ] || ! printf '%s' "$output" | grep -qF "[dropped-by-version]"; then
+    echo "FAILED: the v3 update should be refused because app version 1 drops it (exit $status)" >&2
+    failures=$((failures + 1))
+fi
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures example(s) did not behave as marked" >&2
     exit 1
