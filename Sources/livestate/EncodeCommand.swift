@@ -29,23 +29,7 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The timestamp: now, or UNIX seconds.")
     var timestamp = "now"
 
-    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
-    var staleDate: Int?
-
-    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
-    var dismissalDate: Int?
-
-    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
-    var relevanceScore: Double?
-
-    @Option(name: .customLong("alert-title"), help: "The alert's title (an alert is required on start).")
-    var alertTitle: String?
-
-    @Option(name: .customLong("alert-body"), help: "The alert's body.")
-    var alertBody: String?
-
-    @Option(help: "A JSON file with the static attributes, for a start.")
-    var attributes: String?
+    @OptionGroup var envelopeOptions: EnvelopeOptions
 
     @Flag(name: .customLong("content-state"), help: "Write the bare content-state, not a whole APNs body.")
     var contentStateOnly = false
@@ -69,7 +53,7 @@ struct EncodeCommand: ParsableCommand {
         guard timestamp == "now" || (Int(timestamp).map { $0 >= 0 } ?? false) else {
             throw ValidationError("--timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
         }
-        if contentStateOnly && (event != "update" || alertTitle != nil || attributes != nil) {
+        if contentStateOnly && (event != "update" || envelopeOptions.isGiven) {
             throw ValidationError("--content-state writes the bare state: it takes no envelope options")
         }
     }
@@ -96,7 +80,7 @@ struct EncodeCommand: ParsableCommand {
             if contentStateOnly {
                 result = encoder.encode(value)
             } else {
-                result = encoder.encodePayload(value, envelope: try envelope())
+                result = encoder.encodePayload(value, envelope: try envelopeOptions.envelope(event: event, timestamp: timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0))
             }
         }
         diagnostics += result.diagnostics.map { diagnostic in
@@ -118,30 +102,5 @@ struct EncodeCommand: ParsableCommand {
         if result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
-    }
-
-    private func envelope() throws -> ContentStateEncoder.Envelope {
-        let seconds = timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0
-        var alert: Value?
-        if alertTitle != nil || alertBody != nil {
-            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
-        }
-        var attributesValue: Value?
-        if let attributes {
-            switch InputFile.read(attributes, limit: 1 << 20) {
-            case .success(let file):
-                do {
-                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
-                } catch {
-                    Output.err("\(attributes): error: \(error) [json-syntax]")
-                    throw ExitCode(ExitStatus.usage.rawValue)
-                }
-            case .failure(let error):
-                Output.err(error.description)
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
-        }
-        return .init(event: event, timestamp: seconds, staleDate: staleDate, dismissalDate: dismissalDate,
-                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
     }
 }

@@ -46,23 +46,7 @@ struct SendCommand: ParsableCommand {
     @Option(help: "apns-expiration in UNIX seconds; 0 means one attempt, never stored.")
     var expiration: Int?
 
-    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
-    var staleDate: Int?
-
-    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
-    var dismissalDate: Int?
-
-    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
-    var relevanceScore: Double?
-
-    @Option(name: .customLong("alert-title"), help: "The alert's title (a start needs an alert).")
-    var alertTitle: String?
-
-    @Option(name: .customLong("alert-body"), help: "The alert's body.")
-    var alertBody: String?
-
-    @Option(help: "A JSON file with the static attributes, for a start.")
-    var attributes: String?
+    @OptionGroup var envelopeOptions: EnvelopeOptions
 
     @Option(name: .customLong("apns-id"), help: "apns-id: a lower-case UUID (APNs makes one when omitted).")
     var apnsID: String?
@@ -93,11 +77,6 @@ struct SendCommand: ParsableCommand {
         if broadcast && (apnsID != nil || collapseID != nil) {
             throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
         }
-    }
-
-    /// Whether any flag builds the envelope.
-    private var hasEnvelopeFlags: Bool {
-        event != nil || staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
     }
 
     func run() throws {
@@ -148,7 +127,7 @@ struct SendCommand: ParsableCommand {
     private func content(of input: InputFile, newest: Int, schema: Schema) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
         let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
         if parsed?["aps"] != nil {
-            if hasEnvelopeFlags {
+            if event != nil || envelopeOptions.isGiven {
                 Output.err("\(input.name): error: the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, --stale-date, --dismissal-date, --relevance-score and --attributes do not apply [usage]")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
@@ -163,32 +142,8 @@ struct SendCommand: ParsableCommand {
         }
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
-        return (.state(state, envelope: try envelope()), problems)
-    }
-
-    private func envelope() throws -> ContentStateEncoder.Envelope {
-        var alert: Value?
-        if alertTitle != nil || alertBody != nil {
-            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
-        }
-        var attributesValue: Value?
-        if let attributes {
-            switch InputFile.read(attributes, limit: 1 << 20) {
-            case .success(let file):
-                do {
-                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
-                } catch {
-                    Output.err("\(attributes): error: \(error) [json-syntax]")
-                    throw ExitCode(ExitStatus.usage.rawValue)
-                }
-            case .failure(let error):
-                Output.err(error.description)
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
-        }
         // The sender sets the timestamp at each attempt.
-        return .init(event: event ?? "update", timestamp: 0, staleDate: staleDate, dismissalDate: dismissalDate,
-                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
+        return (.state(state, envelope: try envelopeOptions.envelope(event: event ?? "update", timestamp: 0)), problems)
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

@@ -1,0 +1,53 @@
+import ArgumentParser
+import LiveState
+
+/// The `aps` keys around a content-state, shared by `encode` and `send`.
+struct EnvelopeOptions: ParsableArguments {
+    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
+    var staleDate: Int?
+
+    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
+    var dismissalDate: Int?
+
+    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
+    var relevanceScore: Double?
+
+    @Option(name: .customLong("alert-title"), help: "The alert's title (an alert is required on start).")
+    var alertTitle: String?
+
+    @Option(name: .customLong("alert-body"), help: "The alert's body.")
+    var alertBody: String?
+
+    @Option(help: "A JSON file with the static attributes, for a start.")
+    var attributes: String?
+
+    /// Whether any of these flags is given.
+    var isGiven: Bool {
+        staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
+    }
+
+    /// The envelope; an attributes file that cannot be read or parsed stops the command with status 2.
+    func envelope(event: String, timestamp: Int) throws -> ContentStateEncoder.Envelope {
+        var alert: Value?
+        if alertTitle != nil || alertBody != nil {
+            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
+        }
+        var attributesValue: Value?
+        if let attributes {
+            switch InputFile.read(attributes, limit: 1 << 20) {
+            case .success(let file):
+                do {
+                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+                } catch {
+                    Output.err("\(attributes): error: \(error) [json-syntax]")
+                    throw ExitCode(ExitStatus.usage.rawValue)
+                }
+            case .failure(let error):
+                Output.err(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        return .init(event: event, timestamp: timestamp, staleDate: staleDate, dismissalDate: dismissalDate,
+                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
+    }
+}
