@@ -44,7 +44,7 @@ public struct BroadcastChannels: Sendable {
     public init(bundleID: String, environment: APNsEnvironment, endpoints: APNsEndpoints? = nil,
                 tokens: ProviderTokenCache, transport: any APNsTransport) throws(SenderSetupError) {
         let (bundle, problem) = PushRequestRules.bundleID(from: bundleID)
-        guard let bundle else { throw SenderSetupError(message: problem?.message ?? "bad bundle id") }
+        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
         self.bundleID = bundle
         self.environment = environment
         self.endpoints = endpoints ?? .apple(environment)
@@ -116,9 +116,16 @@ public struct BroadcastChannels: Sendable {
         _ = try await send(await channelRequest("DELETE", id), expecting: 204)
     }
 
+    /// Why a channel id cannot be one (a `bad-channel-id` error), or `nil`: what `read` and
+    /// `delete` check before sending.
+    /// - Parameter id: The channel id.
+    public static func problem(withChannelID id: String) -> Diagnostic? {
+        PushRequestRules.channelProblem(id).map { PushRequestRules.finding(.badChannelID, $0) }
+    }
+
     private func check(_ id: String) throws(ChannelError) {
-        if let problem = PushRequestRules.channelProblem(id) {
-            throw ChannelError(message: problem + " [\(SendCode.badChannelID.rawValue)]", response: nil)
+        if let problem = Self.problem(withChannelID: id) {
+            throw ChannelError(message: "\(problem.message) [\(problem.code)]", response: nil)
         }
     }
 

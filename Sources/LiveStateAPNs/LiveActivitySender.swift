@@ -92,12 +92,12 @@ public final class LiveActivitySender: Sendable {
                 transport: any APNsTransport, clock: @escaping @Sendable () -> Date = Date.init,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
         let (bundle, problem) = PushRequestRules.bundleID(from: configuration.bundleID)
-        guard let bundle else { throw SenderSetupError(message: problem?.message ?? "bad bundle id") }
+        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
         let live = schema.liveVersions.map(\.version)
         let targets = (versions ?? live).sorted()
-        guard let newest = targets.last else { throw SenderSetupError(message: "the schema has no live version to send to") }
+        guard let newest = targets.last else { throw SenderSetupError(code: "unknown-version", message: "the schema has no live version to send to") }
         for version in targets where schema.version(version) == nil {
-            throw SenderSetupError(message: "the schema has no version \(version) (it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))")
+            throw SenderSetupError(code: "unknown-version", message: "the schema has no version \(version) (it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))")
         }
         do {
             encoders = try [false, true].map { try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0)) }
@@ -105,7 +105,7 @@ public final class LiveActivitySender: Sendable {
                 try targets.map { try PayloadValidator(schema: schema, version: $0, options: .init(broadcast: broadcast)) }
             }
         } catch {
-            throw SenderSetupError(message: "\(error)")
+            throw SenderSetupError(code: "unknown-version", message: "\(error)")
         }
         self.schema = schema
         self.versions = targets
@@ -144,7 +144,13 @@ public final class LiveActivitySender: Sendable {
             body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: now)
         }
         if configuration.validates && !body.isEmpty {
-            diagnostics += body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file).diagnostics }
+            var findings = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file).diagnostics }
+            if case .payload = push.content {} else {
+                // The body was written here: a line and column in it are nowhere in the state
+                // file. The finding keeps the file and its JSON Pointer.
+                for index in findings.indices { findings[index].position = nil }
+            }
+            diagnostics += findings
             diagnostics += PushRequestRules.check(push.target, push.headers)
         }
         let token = await tokens.token(for: environment)
@@ -291,11 +297,14 @@ public final class LiveActivitySender: Sendable {
     }
 }
 
-/// A sender that cannot be made: the message says why.
+/// A sender or channel client that cannot be made: the bundle id or a version is wrong.
 public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
+    /// The diagnostic code: `bad-topic` or `unknown-version`.
+    public var code: String
     /// What is wrong.
     public var message: String
-    public var description: String { message }
+    /// `message [code]`.
+    public var description: String { "\(message) [\(code)]" }
 }
 
 /// Per device token: no push before this time (after `TooManyRequests`).

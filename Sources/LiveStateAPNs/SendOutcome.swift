@@ -22,6 +22,31 @@ public struct SendOutcome: Sendable {
     /// When sending to this token (or minting) may resume, after a throttle.
     public var retryAfter: Date?
 
+    /// Creates an outcome (a sender makes them; this is for code that reports its own refusals
+    /// the same way, and for tests).
+    /// - Parameters:
+    ///   - remedy: What to do next.
+    ///   - refused: Whether nothing was sent because of the checks.
+    ///   - diagnostics: The checks' findings.
+    ///   - request: The last request.
+    ///   - response: The last answer.
+    ///   - attempts: Requests sent.
+    ///   - environment: The environment of the last request.
+    ///   - transportError: Why no answer came.
+    ///   - retryAfter: When sending may resume.
+    public init(remedy: SendRemedy, refused: Bool, diagnostics: [Diagnostic], request: APNsRequest? = nil, response: APNsResponse? = nil,
+                attempts: Int, environment: APNsEnvironment, transportError: String? = nil, retryAfter: Date? = nil) {
+        self.remedy = remedy
+        self.refused = refused
+        self.diagnostics = diagnostics
+        self.request = request
+        self.response = response
+        self.attempts = attempts
+        self.environment = environment
+        self.transportError = transportError
+        self.retryAfter = retryAfter
+    }
+
     /// Whether APNs took it (200).
     public var delivered: Bool { remedy == .delivered }
 

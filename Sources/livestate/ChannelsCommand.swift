@@ -55,7 +55,7 @@ struct ChannelsCommand: ParsableCommand {
 
         func run() throws {
             let id = self.id
-            try ChannelsCommand.perform(apns, dryRun: dryRun, request: { await $0.channelRequest("GET", id) }) { channels in
+            try ChannelsCommand.perform(apns, dryRun: dryRun, channelID: id, request: { await $0.channelRequest("GET", id) }) { channels in
                 let channel = try await channels.read(id)
                 let policy = channel.storagePolicy.map { $0 == .noMessageStored ? "none" : "latest" } ?? "unknown"
                 return "\(channel.id)\nstorage-policy: \(policy)\npush-type: \(channel.pushType ?? "unknown")"
@@ -73,7 +73,7 @@ struct ChannelsCommand: ParsableCommand {
 
         func run() throws {
             let id = self.id
-            try ChannelsCommand.perform(apns, dryRun: dryRun, request: { await $0.channelRequest("DELETE", id) }) { channels in
+            try ChannelsCommand.perform(apns, dryRun: dryRun, channelID: id, request: { await $0.channelRequest("DELETE", id) }) { channels in
                 try await channels.delete(id)
                 return "deleted \(id)"
             }
@@ -91,7 +91,7 @@ struct ChannelsCommand: ParsableCommand {
 
     /// Runs one channel request: prints the request (`--dry-run`) or what `operation` returns;
     /// an error answer exits 1.
-    static func perform(_ apns: APNsOptions, dryRun: Bool, request: @escaping @Sendable (BroadcastChannels) async -> APNsRequest,
+    static func perform(_ apns: APNsOptions, dryRun: Bool, channelID: String? = nil, request: @escaping @Sendable (BroadcastChannels) async -> APNsRequest,
                         operation: @escaping @Sendable (BroadcastChannels) async throws -> String) throws {
         let key = try apns.providerKey()
         let transport = try apns.transport()
@@ -101,8 +101,12 @@ struct ChannelsCommand: ParsableCommand {
             channels = try BroadcastChannels(bundleID: apns.topic, environment: apns.environment, endpoints: apns.endpoints(apns.environment),
                                              tokens: ProviderTokenCache(key: key), transport: transport)
         } catch {
-            Output.err("error: \(error) [\(SendCode.badTopic.rawValue)]")
+            Output.err("error: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        if let channelID, let problem = BroadcastChannels.problem(withChannelID: channelID) {
+            Output.err("error: \(problem.message) [\(problem.code)]")
+            throw ExitCode(ExitStatus.findings.rawValue)
         }
         if dryRun {
             Output.out(Blocking.run { await request(channels) }.rendered)

@@ -103,23 +103,34 @@ struct SendCommand: ParsableCommand {
             Output.err("error: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        var (content, readProblems) = try content(of: input, newest: sender.versions.last ?? 0, schema: loaded)
+        let (content, readProblems) = try content(of: input, newest: sender.versions.last ?? 0, schema: loaded)
         let target: PushTarget = if let token { .device(token: token) } else { .broadcast(channelID: channelID ?? "") }
         let headers = PushHeaders(priority: priority, expiration: expiration, apnsID: apnsID, collapseID: collapseID)
-        guard let content = content.take() else {
-            report(request: nil, outcome: nil, diagnostics: readProblems)
-            throw ExitCode(ExitStatus.findings.rawValue)
+        guard let content, Output.status(readProblems, failOn: common.failOn) == .clean else {
+            try refuse(readProblems)
         }
+        // Checked here once before sending, so that --fail-on warning can stop a push with
+        // warnings too; the sender checks every attempt again.
         let push = LiveActivityPush(target: target, content: content, headers: headers, file: input.name)
+        let prepared = Blocking.run { await sender.prepare(push) }
+        let diagnostics = readProblems + prepared.diagnostics
+        guard let request = prepared.request, Output.status(diagnostics, failOn: common.failOn) == .clean else {
+            try refuse(diagnostics)
+        }
         if dryRun {
-            let prepared = Blocking.run { await sender.prepare(push) }
-            report(request: prepared.request, outcome: nil, diagnostics: readProblems + prepared.diagnostics)
-            if prepared.request == nil { throw ExitCode(ExitStatus.findings.rawValue) }
+            report(request: request, outcome: nil, diagnostics: diagnostics)
             return
         }
         let outcome = Blocking.run { await sender.send(push) }
         report(request: nil, outcome: outcome, diagnostics: readProblems + outcome.diagnostics)
         if !outcome.delivered { throw ExitCode(ExitStatus.findings.rawValue) }
+    }
+
+    /// Prints a refusal (nothing was or would be sent) and exits 1.
+    private func refuse(_ diagnostics: [Diagnostic]) throws -> Never {
+        let outcome = SendOutcome(remedy: .fixRequest, refused: true, diagnostics: diagnostics, attempts: 0, environment: apns.environment)
+        report(request: nil, outcome: outcome, diagnostics: diagnostics)
+        throw ExitCode(ExitStatus.findings.rawValue)
     }
 
     /// The push's content: a whole body (it has an `aps` object) or a content-state read with the
@@ -158,14 +169,6 @@ struct SendCommand: ParsableCommand {
             if let outcome { members.append(.init("outcome", outcome.jsonValue)) }
             Output.out(Output.jsonDocument(diagnostics, members))
         }
-    }
-}
-
-extension Optional {
-    /// The value, leaving `nil` behind.
-    fileprivate mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
     }
 }
 

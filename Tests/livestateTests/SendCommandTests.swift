@@ -1,0 +1,624 @@
+import Crypto
+import FakeAPNs
+import Foundation
+import Testing
+
+/// `livestate send` and `livestate channels` as processes, against a loopback fake APNs.
+@Suite(.serialized) struct SendCommandTests {
+    // MARK: - Delivered pushes
+
+    @Test func updateIsSentWithTheLiveActivityTopicAndAFreshTimestamp() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state])
+            let now = Date().timeIntervalSince1970
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("status 200"), "\(result.stdout)")
+            #expect(result.stdout.contains("apns-id "))
+            #expect(result.stdout.contains("apns-unique-id "))
+            let requests = setup.fake.requests
+            #expect(requests.count == 1)
+            let request = try #require(requests.first)
+            #expect(request.method == "POST")
+            #expect(request.path == "/3/device/\(Setup.deviceToken)")
+            #expect(request.status == 200)
+            #expect(request.header("apns-topic") == "com.example.delivery.push-type.liveactivity")
+            #expect(request.header("apns-push-type") == "liveactivity")
+            let aps = try Setup.aps(of: request)
+            #expect(aps["event"] as? String == "update")
+            let timestamp = try #require((aps["timestamp"] as? NSNumber)?.doubleValue)
+            #expect(abs(timestamp - now) < 10, "timestamp \(timestamp), now \(now)")
+            let content = try #require(aps["content-state"] as? [String: Any])
+            #expect(content["title"] as? String == "On its way")
+            #expect(content["progress"] as? Double == 0.5)
+        }
+    }
+
+    @Test func aStateFromStandardInputIsSent() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "-"], stdin: Data(Setup.state.utf8))
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(setup.fake.requests.map(\.status) == [200])
+        }
+    }
+
+    @Test func aWholeBodyIsSentAsWrittenWithItsWarnings() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let path = CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json").path
+            // Version 2 only: the warnings of an older targeted version are not printed, only its errors.
+            let result = try setup.send(["--version", "2", "--token", Setup.deviceToken, path])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("warning: app version 2: unknown key 'delayMinutes' is ignored by app version 2"), "\(result.stderr)")
+            let request = try #require(setup.fake.requests.first)
+            #expect(request.body == Array(try Data(contentsOf: URL(fileURLWithPath: path))), "sent byte for byte")
+        }
+    }
+
+    @Test func startCarriesTheAttributesTypeTheAttributesAndTheAlert() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", Setup.attributes)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "start",
+                                         "--alert-title", "T", "--alert-body", "B", "--attributes", attributes, state])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("status 200"))
+            let request = try #require(setup.fake.requests.first)
+            #expect(request.status == 200)
+            let aps = try Setup.aps(of: request)
+            #expect(aps["event"] as? String == "start")
+            #expect(aps["attributes-type"] as? String == "DeliveryAttributes")
+            let sent = try #require(aps["attributes"] as? [String: Any])
+            #expect(sent["totalAmount"] as? String == "$12.50")
+            #expect(sent["orderId"] as? String == "A-1001")
+            let alert = try #require(aps["alert"] as? [String: Any])
+            #expect(alert["title"] as? String == "T")
+            #expect(alert["body"] as? String == "B")
+        }
+    }
+
+    @Test func startWithoutAnAlertIsRefusedAndNothingIsSent() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", Setup.attributes)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "start",
+                                         "--attributes", attributes, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("refused before sending"), "\(result.stdout)")
+            #expect(result.stderr.contains("a start needs aps.alert with title and body"), "\(result.stderr)")
+            #expect(result.stderr.contains("[missing-aps-key]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func endWithADismissalDateIsDelivered() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let dismissal = Int(Date().timeIntervalSince1970) + 3600
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "end",
+                                         "--dismissal-date", String(dismissal), state])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("status 200"))
+            let request = try #require(setup.fake.requests.first)
+            let aps = try Setup.aps(of: request)
+            #expect(aps["event"] as? String == "end")
+            #expect((aps["dismissal-date"] as? NSNumber)?.intValue == dismissal)
+        }
+    }
+
+    @Test func productionAnswersCarryNoUniqueID() async throws {
+        try await Setup.with(.production) { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("status 200"))
+            #expect(result.stdout.contains("production"))
+            #expect(!result.stdout.contains("apns-unique-id"), "only the sandbox answers apns-unique-id")
+        }
+    }
+
+    // MARK: - Broadcast
+
+    @Test func broadcastGoesToTheAppsBroadcastPathWithTheChannelHeaderAndNoTopic() async throws {
+        try await Setup.with { setup in
+            let created = try setup.channels(["create", "--storage-policy", "none"])
+            #expect(created.status == 0, "\(created.stderr)")
+            let channel = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(setup.fake.channelIDs(bundleID: Setup.bundleID) == [channel])
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--broadcast", "--channel-id", channel,
+                                         "--expiration", "0", "--priority", "1", state])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("status 200"), "\(result.stdout)")
+            let requests = setup.fake.requests
+            #expect(requests.count == 2, "the channel creation, then the broadcast")
+            let broadcast = try #require(requests.last)
+            #expect(broadcast.method == "POST")
+            #expect(broadcast.path == "/4/broadcasts/apps/com.example.delivery")
+            #expect(broadcast.status == 200)
+            #expect(broadcast.header("apns-topic") == nil)
+            #expect(broadcast.header("apns-channel-id") == channel)
+            #expect(broadcast.header("apns-push-type") == "liveactivity")
+            #expect(broadcast.header("apns-expiration") == "0")
+            #expect(broadcast.header("apns-priority") == "1")
+            #expect(try Setup.aps(of: broadcast)["event"] as? String == "update")
+        }
+    }
+
+    @Test func broadcastStartIsRefusedAndNothingIsSent() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", Setup.attributes)
+            let result = try setup.send(["--version", "2", "--version", "3", "--broadcast", "--channel-id", Setup.someChannel,
+                                         "--expiration", "0", "--event", "start", "--alert-title", "T", "--alert-body", "B",
+                                         "--attributes", attributes, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("refused before sending"))
+            #expect(result.stderr.contains("a broadcast push can update and end a Live Activity, never start one"), "\(result.stderr)")
+            #expect(result.stderr.contains("[broadcast-start]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func broadcastWithoutExpirationIsRefusedAndNothingIsSent() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--broadcast", "--channel-id", Setup.someChannel, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("refused before sending: 1 error(s)"), "\(result.stdout)")
+            #expect(result.stderr.contains("<request>: error: a broadcast needs apns-expiration"), "\(result.stderr)")
+            #expect(result.stderr.contains("[missing-expiration]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    // MARK: - Channels
+
+    @Test func channelsAreCreatedListedReadAndDeleted() async throws {
+        try await Setup.with { setup in
+            let none = try setup.channels(["create", "--storage-policy", "none"])
+            let latest = try setup.channels(["create", "--storage-policy", "latest"])
+            #expect(none.status == 0 && latest.status == 0, "\(none.stderr)\(latest.stderr)")
+            let noneID = none.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let latestID = latest.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(none.stdout == noneID + "\n", "the id alone")
+            #expect(setup.fake.channelIDs(bundleID: Setup.bundleID) == [noneID, latestID])
+
+            let list = try setup.channels(["list"])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout == "\(noneID)\n\(latestID)\n")
+
+            let read = try setup.channels(["read", latestID])
+            #expect(read.status == 0, "\(read.stderr)")
+            #expect(read.stdout.contains("storage-policy: latest"), "\(read.stdout)")
+            #expect(read.stdout.contains("push-type: LiveActivity"))
+            let readNone = try setup.channels(["read", noneID])
+            #expect(readNone.stdout.contains("storage-policy: none"), "\(readNone.stdout)")
+
+            let delete = try setup.channels(["delete", noneID])
+            #expect(delete.status == 0, "\(delete.stderr)")
+            #expect(delete.stdout == "deleted \(noneID)\n")
+            #expect(setup.fake.channelIDs(bundleID: Setup.bundleID) == [latestID])
+
+            let after = try setup.channels(["list"])
+            #expect(after.status == 0)
+            #expect(after.stdout == "\(latestID)\n")
+
+            let requests = setup.fake.requests
+            #expect(requests.map(\.method) == ["POST", "POST", "GET", "GET", "GET", "DELETE", "GET"])
+            #expect(requests.allSatisfy { $0.status < 300 }, "\(requests.map(\.status))")
+            // Read and delete name the channel in a header, never in the path.
+            #expect(requests[3].path == "/1/apps/com.example.delivery/channels")
+            #expect(requests[3].header("apns-channel-id") == latestID)
+        }
+    }
+
+    @Test func readingADeletedChannelSaysChannelNotRegistered() async throws {
+        try await Setup.with { setup in
+            let id = try setup.channels(["create"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try setup.channels(["delete", id]).status == 0)
+            let read = try setup.channels(["read", id])
+            #expect(read.status == 1)
+            #expect(read.stderr.contains("ChannelNotRegistered"), "\(read.stderr)")
+            #expect(read.stderr.contains("stop-using-channel"))
+            #expect(setup.fake.requests.last?.status == 400)
+        }
+    }
+
+    @Test func readingAMalformedChannelIDIsRefusedBeforeSending() async throws {
+        try await Setup.with { setup in
+            let read = try setup.channels(["read", "not-base64!"])
+            #expect(read.status == 1)
+            #expect(read.stderr.contains("[bad-channel-id]"), "\(read.stderr)")
+            let dryRun = try setup.channels(["delete", "not-base64!", "--dry-run"])
+            #expect(dryRun.status == 1, "a dry run refuses what a real request would")
+            #expect(dryRun.stdout.isEmpty)
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func channelsListDryRunPrintsTheRequestAndSendsNothing() async throws {
+        try await Setup.with { setup in
+            let result = try setup.channels(["list", "--dry-run"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first == ":method: GET")
+            #expect(lines.contains(":path: /1/apps/com.example.delivery/all-channels"))
+            #expect(lines.contains(":authority: localhost:\(setup.fake.managePort)"))
+            #expect(lines.contains { $0.hasPrefix("authorization: bearer ") })
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    // MARK: - Refusals
+
+    /// One push the checks refuse: the flags, the state file's text, and the code on stderr.
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        var code: String
+        var arguments: [String]
+        var state: String = Setup.state
+        var message: String
+        var testDescription: String { code }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(code: "bad-device-token", arguments: ["--token", "abc"],
+                message: "<request>: error: the device token has an odd number of hex digits (3): a digit is missing"),
+        Refusal(code: "bad-priority", arguments: ["--token", Setup.deviceToken, "--priority", "7"],
+                message: "<request>: error: apns-priority must be 5 or 10, not 7"),
+        Refusal(code: "bad-expiration", arguments: ["--token", Setup.deviceToken, "--expiration", "1800000000000"],
+                message: "<request>: error: apns-expiration 1800000000000 is in milliseconds; APNs takes UNIX seconds"),
+        Refusal(code: "bad-apns-id", arguments: ["--token", Setup.deviceToken, "--apns-id", "123E4567-E89B-12D3-A456-426614174000"],
+                message: "<request>: error: apns-id must be a lower-case UUID"),
+        Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", String(repeating: "c", count: 65)],
+                message: "<request>: error: apns-collapse-id is 65 bytes; APNs takes at most 64"),
+        Refusal(code: "unknown-key", arguments: ["--token", Setup.deviceToken], state: #"{"title":"On its way","bogus":1}"#,
+                message: "state.json:1:23: error: version 3 has no field 'bogus' (at /bogus)"),
+        Refusal(code: "json-syntax", arguments: ["--token", Setup.deviceToken], state: "{\n  \"title\": \"On its way\",\n  \"progress\": }",
+                message: "state.json:3:15: error: expected a value, found '}'"),
+    ]
+
+    @Test(arguments: refusals)
+    func aPushTheChecksRefuseExitsOneAndSendsNothing(_ refusal: Refusal) async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", refusal.state)
+            let result = try setup.send(["--version", "2", "--version", "3"] + refusal.arguments + [state])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("[\(refusal.code)]"), "\(result.stderr)")
+            #expect(result.stderr.contains(refusal.message), "\(result.stderr)")
+            #expect(setup.fake.requests.isEmpty, "nothing is sent")
+        }
+    }
+
+    @Test func aStateVersionOneDropsIsRefusedWhenEveryVersionIsTargeted() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            // No --version: every live version, and strict version 1 needs subTitle.
+            let result = try setup.send(["--token", Setup.deviceToken, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("refused before sending: 2 error(s)"), "\(result.stdout)")
+            #expect(result.stderr.contains("error: app version 1: the app drops this update; first error: missing-required-key at /subTitle"), "\(result.stderr)")
+            #expect(result.stderr.contains("[dropped-by-version]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func aTopicNamingAnotherPushTypeIsASetupError() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state],
+                                        topic: "com.example.delivery.push-type.voip")
+            // The sender cannot be made: a usage error (2), before any check of the push.
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("error: the topic names push type 'voip'; Live Activities use 'push-type.liveactivity'"), "\(result.stderr)")
+            #expect(result.stderr.contains("[bad-topic]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func aWholeBodyWithEnvelopeFlagsIsAUsageError() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let path = CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json").path
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "update", path])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("the file is a whole APNs body; its aps object says the event"), "\(result.stderr)")
+            #expect(result.stderr.contains("[usage]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    // MARK: - Dry run
+
+    @Test func dryRunPrintsTheExactRequestAndSendsNothing() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--dry-run", state])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.hasPrefix(":method: POST\n"), "\(result.stdout)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.contains(":path: /3/device/\(Setup.deviceToken)"))
+            #expect(lines.contains(":authority: localhost:\(setup.fake.pushPort)"))
+            #expect(lines.contains("apns-push-type: liveactivity"))
+            #expect(lines.contains("apns-topic: com.example.delivery.push-type.liveactivity"))
+            let authorization = try #require(lines.first { $0.hasPrefix("authorization: bearer ") })
+            let jwt = authorization.dropFirst("authorization: bearer ".count)
+            let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+            #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty }, "\(jwt)")
+            let header = try #require(parts.first.flatMap { Setup.base64URLDecoded(String($0)) })
+            #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"ES256","kid":"ABC123DEFG"}"#)
+            // Headers, a blank line, then the body.
+            let blank = try #require(lines.firstIndex(of: ""))
+            #expect(blank + 1 < lines.count)
+            let body = lines[(blank + 1)...].joined(separator: "\n").trimmingCharacters(in: .newlines)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let aps = try #require(object["aps"] as? [String: Any])
+            #expect(aps["event"] as? String == "update")
+            #expect(setup.fake.requests.isEmpty, "a dry run sends nothing")
+        }
+    }
+
+    @Test func dryRunAsJSONIsOneDocumentWithTheRequestAndDiagnostics() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--dry-run", "--format", "json", state])
+            #expect(result.status == 0, "\(result.stderr)")
+            let document = try CLI.json(result.stdout)
+            #expect(Set(document.keys) == ["request", "diagnostics"])
+            let request = try #require(document["request"] as? [String: Any])
+            #expect(request["method"] as? String == "POST")
+            #expect(request["path"] as? String == "/3/device/\(Setup.deviceToken)")
+            let headers = try #require(request["headers"] as? [[String]])
+            #expect(headers.contains(["apns-topic", "com.example.delivery.push-type.liveactivity"]))
+            #expect(headers.contains(["apns-push-type", "liveactivity"]))
+            #expect(headers.contains { $0.first == "authorization" })
+            let body = try #require(request["body"] as? [String: Any])
+            #expect((body["aps"] as? [String: Any])?["event"] as? String == "update")
+            #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    // MARK: - APNs's error answers
+
+    @Test func anUnregisteredTokenIsReportedDeadWithItsTimestamp() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            setup.fake.unregister(deviceToken: Setup.deviceToken, at: Date(timeIntervalSince1970: 1_790_000_000))
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("status 410"), "\(result.stdout)")
+            #expect(result.stdout.contains("reason Unregistered"))
+            #expect(result.stdout.contains("invalid since 1790000000000 ms"))
+            #expect(result.stdout.contains("token-dead"))
+            #expect(setup.fake.requests.map(\.status) == [410], "not retried")
+        }
+    }
+
+    @Test func anUnknownTokenIsBadDeviceToken() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("status 400"), "\(result.stdout)")
+            #expect(result.stdout.contains("reason BadDeviceToken"))
+            #expect(result.stdout.contains("token-dead"))
+            #expect(setup.fake.requests.map(\.status) == [400])
+        }
+    }
+
+    @Test func jsonOutcomeSaysStatusRemedyAndDelivery() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let delivered = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--format", "json", state])
+            setup.fake.unregister(deviceToken: Setup.deviceToken, at: Date(timeIntervalSince1970: 1_790_000_000))
+            let dead = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--format", "json", state])
+
+            #expect(delivered.status == 0, "\(delivered.stdout)\(delivered.stderr)")
+            let good = try #require(try CLI.json(delivered.stdout)["outcome"] as? [String: Any])
+            #expect(good["status"] as? Int == 200)
+            #expect(good["remedy"] as? String == "delivered")
+            #expect(good["delivered"] as? Bool == true)
+            #expect(good["refused"] as? Bool == false)
+            #expect(good["environment"] as? String == "sandbox")
+            #expect(good["apns-unique-id"] is String)
+
+            #expect(dead.status == 1)
+            let bad = try #require(try CLI.json(dead.stdout)["outcome"] as? [String: Any])
+            #expect(bad["status"] as? Int == 410)
+            #expect(bad["remedy"] as? String == "token-dead")
+            #expect(bad["delivered"] as? Bool == false)
+            #expect(bad["reason"] as? String == "Unregistered")
+            #expect(bad["timestamp"] as? Int == 1_790_000_000_000)
+        }
+    }
+
+    // MARK: - Keys
+
+    @Test func aMissingKeyFileExitsTwoAndSendsNothing() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let missing = setup.folder.appendingPathComponent("AuthKey_NOPE.p8").path
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], key: missing)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("\(missing): error: no such file [bad-provider-key]"), "\(result.stderr)")
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func aCertificateInsteadOfAKeyExitsTwo() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            // The fake's own certificate: PEM, but no private key.
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], key: setup.certificatePath)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line"), "\(result.stderr)")
+            #expect(result.stderr.contains("[bad-provider-key]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func aShortKeyIDExitsTwo() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], keyID: "short")
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("--key-id must be the 10-character id from the developer account, not 'short'"), "\(result.stderr)")
+            #expect(result.stderr.contains("[bad-provider-key]"))
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    @Test func aKeyTheServerDoesNotKnowIsInvalidProviderToken() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let other = try setup.write("AuthKey_OTHER.p8", P256.Signing.PrivateKey().pemRepresentation)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], key: other)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("status 403"), "\(result.stdout)")
+            #expect(result.stdout.contains("reason InvalidProviderToken"))
+            #expect(result.stdout.contains("fix-credentials"))
+            #expect(setup.fake.requests.map(\.status) == [403], "credentials are not retried")
+        }
+    }
+
+    // MARK: - Positions and --fail-on
+
+    /// Findings about the body written from a content-state file carry the file and a JSON
+    /// Pointer, never a line and column of the written body (which are nowhere in the file).
+    @Test func findingsAboutAStateFileArePlacedInThatFile() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--token", Setup.deviceToken, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("refused before sending"), "\(result.stdout)")
+            #expect(result.stderr.contains("\(state): error: app version 1: required key 'subTitle' is missing"), "\(result.stderr)")
+            for line in result.stderr.split(separator: "\n") where line.hasPrefix("\(state):1:") {
+                let column = Int(line.dropFirst("\(state):1:".count).prefix { $0.isNumber }) ?? 0
+                #expect(column <= Setup.state.utf8.count + 1, "\(line)")
+            }
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
+    /// `--fail-on warning` refuses a push with warnings: nothing is printed as a request or sent.
+    @Test func failOnWarningMakesWarningsExitOne() async throws {
+        try await Setup.with { setup in
+            let path = CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json").path
+            let result = try setup.send(["--version", "2", "--token", Setup.deviceToken, "--dry-run", "--fail-on", "warning", path])
+            #expect(result.stderr.contains("warning:"), "\(result.stderr)")
+            #expect(result.status == 1)
+            #expect(!result.stdout.contains(":method:"))
+            let sent = try setup.send(["--version", "2", "--token", Setup.deviceToken, "--fail-on", "warning", path])
+            #expect(sent.status == 1)
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+}
+
+/// A temporary folder with a provider key, and a started fake APNs that knows the key.
+private struct Setup {
+    static let bundleID = "com.example.delivery"
+    static let keyID = "ABC123DEFG"
+    static let teamID = "TEAM123456"
+    static let deviceToken = String(repeating: "5e", count: 32)
+    /// A content-state versions 2 and 3 decode; version 1 drops it (no subTitle).
+    static let state = #"{"title":"On its way","progress":0.5}"#
+    static let attributes = #"{"totalAmount":"$12.50","orderId":"A-1001"}"#
+    /// A well-formed channel id the fake does not have.
+    static let someChannel = "dGVzdC1jaGFubmVsLWlk"
+    static let schema = CLI.packageRoot.appendingPathComponent("schemas/delivery.yaml").path
+
+    let folder: URL
+    let fake: FakeAPNs
+    let environment: FakeAPNs.Environment
+    let keyPath: String
+    let certificatePath: String
+
+    /// Runs `body` with a fresh setup, and shuts the fake down and removes the folder after it,
+    /// whether it returns or throws.
+    static func with(_ environment: FakeAPNs.Environment = .sandbox, _ body: (Setup) async throws -> Void) async throws {
+        let setup = try await start(environment)
+        do {
+            try await body(setup)
+        } catch {
+            await setup.stop()
+            throw error
+        }
+        await setup.stop()
+    }
+
+    static func start(_ environment: FakeAPNs.Environment) async throws -> Setup {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let key = P256.Signing.PrivateKey()
+        let keyPath = folder.appendingPathComponent("AuthKey_\(keyID).p8").path
+        try key.pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
+        let fake = try await FakeAPNs.start(FakeAPNs.Configuration(
+            environment: environment, bundleIDs: [bundleID],
+            keys: [FakeAPNs.Key(keyID: keyID, teamID: teamID, publicKey: key.publicKey)]))
+        let certificatePath = folder.appendingPathComponent("fake-apns.pem").path
+        do {
+            try fake.certificatePEM.write(toFile: certificatePath, atomically: true, encoding: .utf8)
+        } catch {
+            try? await fake.shutdown()
+            throw error
+        }
+        return Setup(folder: folder, fake: fake, environment: environment, keyPath: keyPath, certificatePath: certificatePath)
+    }
+
+    func stop() async {
+        try? await fake.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Writes a file in the folder and returns its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The key, environment and host flags `send` and `channels` share.
+    func apnsArguments(key: String? = nil, keyID: String = Setup.keyID, topic: String = Setup.bundleID) -> [String] {
+        return ["--key", key ?? keyPath, "--key-id", keyID, "--team-id", Self.teamID, "--topic", topic, environment == .production ? "--production" : "--sandbox",
+                "--apns-host", "localhost:\(fake.pushPort)", "--manage-host", "localhost:\(fake.managePort)",
+                "--trust-root", certificatePath]
+    }
+
+    /// `livestate send` with the shared flags and the delivery schema.
+    func send(_ arguments: [String], stdin: Data? = nil, key: String? = nil, keyID: String = Setup.keyID,
+              topic: String = Setup.bundleID) throws -> CLI.Result {
+        try CLI.run(["send"] + apnsArguments(key: key, keyID: keyID, topic: topic) + ["--schema", Self.schema] + arguments, stdin: stdin)
+    }
+
+    /// `livestate channels <subcommand>` with the shared flags.
+    func channels(_ arguments: [String]) throws -> CLI.Result {
+        try CLI.run(["channels", arguments[0]] + apnsArguments() + arguments.dropFirst())
+    }
+
+    /// The `aps` object of a request's body.
+    static func aps(of request: FakeAPNs.Request) throws -> [String: Any] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+        return try #require(object["aps"] as? [String: Any])
+    }
+
+    static func base64URLDecoded(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while !base64.count.isMultiple(of: 4) { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}
