@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "LiveState", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -31,6 +32,17 @@ let package = Package(
         .executableTarget(
             name: "DecodeDriver",
             dependencies: ["BenchmarkFixtures", .product(name: "LiveState", package: "LiveState")]
+        ),
+        // Pushes per second through LiveStateAPNs to the loopback fake APNs, checks on and off.
+        .executableTarget(
+            name: "SendDriver",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateAPNs", package: "LiveState"),
+                .product(name: "FakeAPNs", package: "LiveState"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ]
 )
