@@ -22,11 +22,11 @@ struct APNsOptions: ParsableArguments {
     @Flag(help: "The environment: --sandbox for Xcode builds, --production for TestFlight and the App Store.")
     var environment: APNsEnvironment
 
-    @Option(name: .customLong("apns-host"), help: ArgumentHelp("Send pushes to HOST:PORT instead of Apple's host (a proxy or a test server).", visibility: .hidden))
-    var pushHost: HostPort?
+    @Option(name: .customLong("apns-host"), help: ArgumentHelp("Send pushes to HOST:PORT instead of Apple's host (a proxy or a test server); sandbox=HOST:PORT or production=HOST:PORT for one environment (repeatable).", visibility: .hidden))
+    var pushHosts: [HostPort] = []
 
-    @Option(name: .customLong("manage-host"), help: ArgumentHelp("Send channel requests to HOST:PORT instead of Apple's host.", visibility: .hidden))
-    var manageHost: HostPort?
+    @Option(name: .customLong("manage-host"), help: ArgumentHelp("Send channel requests to HOST:PORT instead of Apple's host; sandbox= or production= as for --apns-host.", visibility: .hidden))
+    var manageHosts: [HostPort] = []
 
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Trust only the certificates in this PEM file (a proxy's or a test server's).", visibility: .hidden))
     var trustRoot: String?
@@ -34,8 +34,12 @@ struct APNsOptions: ParsableArguments {
     /// The hosts, Apple's unless overridden.
     func endpoints(_ environment: APNsEnvironment) -> APNsEndpoints {
         var endpoints = APNsEndpoints.apple(environment)
-        if let pushHost { (endpoints.pushHost, endpoints.pushPort) = (pushHost.host, pushHost.port) }
-        if let manageHost { (endpoints.manageHost, endpoints.managePort) = (manageHost.host, manageHost.port) }
+        // An entry for this environment wins over one for both.
+        func pick(_ hosts: [HostPort]) -> HostPort? {
+            hosts.last { $0.environment == environment } ?? hosts.last { $0.environment == nil }
+        }
+        if let push = pick(pushHosts) { (endpoints.pushHost, endpoints.pushPort) = (push.host, push.port) }
+        if let manage = pick(manageHosts) { (endpoints.manageHost, endpoints.managePort) = (manage.host, manage.port) }
         return endpoints
     }
 
@@ -68,15 +72,22 @@ struct APNsOptions: ParsableArguments {
     }
 }
 
-/// `HOST:PORT`.
+/// `HOST:PORT`, or `sandbox=HOST:PORT` / `production=HOST:PORT` for one environment.
 struct HostPort: ExpressibleByArgument {
+    var environment: APNsEnvironment?
     var host: String
     var port: Int
 
     init?(argument: String) {
-        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
-              (1...65535).contains(port), colon != argument.startIndex else { return nil }
-        host = String(argument[..<colon])
+        var address = Substring(argument)
+        if let equals = address.firstIndex(of: "=") {
+            guard let environment = APNsEnvironment(rawValue: String(address[..<equals])) else { return nil }
+            self.environment = environment
+            address = address[address.index(after: equals)...]
+        }
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (1...65535).contains(port), colon != address.startIndex else { return nil }
+        host = String(address[..<colon])
         self.port = port
     }
 }

@@ -495,6 +495,34 @@ import Testing
         }
     }
 
+    /// A production token sent to the sandbox is answered `BadDeviceToken`; with
+    /// `--retry-other-environment` it is tried once in production, where it is delivered.
+    @Test func retryOtherEnvironmentDeliversAProductionTokenSentToTheSandbox() async throws {
+        try await Setup.with { setup in
+            let key = try P256.Signing.PrivateKey(pemRepresentation: String(contentsOfFile: setup.keyPath, encoding: .utf8))
+            let production = try await FakeAPNs.start(FakeAPNs.Configuration(
+                environment: .production, bundleIDs: [Setup.bundleID],
+                keys: [FakeAPNs.Key(keyID: Setup.keyID, teamID: Setup.teamID, publicKey: key.publicKey)]))
+            production.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let roots = try setup.write("roots.pem", setup.fake.certificatePEM + "\n" + production.certificatePEM)
+            let state = try setup.write("state.json", Setup.state)
+            let base = ["send"] + setup.apnsArguments() + ["--apns-host", "production=localhost:\(production.pushPort)", "--trust-root", roots,
+                                                           "--schema", Setup.schema, "--version", "2", "--version", "3", "--token", Setup.deviceToken]
+            let retried = try CLI.run(base + ["--retry-other-environment", state])
+            let plain = try CLI.run(base + [state])
+            let productionRequests = production.requests
+            try await production.shutdown()
+            #expect(retried.status == 0, "\(retried.stdout)\(retried.stderr)")
+            #expect(retried.stdout.contains("status 200"))
+            #expect(retried.stdout.contains("production, 2 attempts"), "\(retried.stdout)")
+            #expect(plain.status == 1)
+            #expect(plain.stdout.contains("reason BadDeviceToken"))
+            #expect(plain.stdout.contains("token-dead"))
+            #expect(setup.fake.requests.map(\.reason) == ["BadDeviceToken", "BadDeviceToken"])
+            #expect(productionRequests.map(\.status) == [200])
+        }
+    }
+
     // MARK: - Positions and --fail-on
 
     /// Findings about the body written from a content-state file carry the file and a JSON
