@@ -2,24 +2,45 @@ import LiveState
 
 /// The diagnostic codes of the request checks a send makes before it connects: what APNs would
 /// answer 400 to. The payload's own codes are `ValidationCode`s and `DecodeCode`s.
-public enum SendCode: String, Sendable, Hashable, CaseIterable {
+public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The code, as it appears in diagnostics and documents.
+    public let rawValue: String
+
+    /// A code by its text; codes this version does not name are kept as they are.
+    /// - Parameter rawValue: The kebab-case code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
     /// The topic is empty, or names a push type other than `liveactivity` (`BadTopic`).
-    case badTopic = "bad-topic"
+    public static let badTopic = SendCode(rawValue: "bad-topic")
     /// The device token is empty, not hex, or of odd length (`BadDeviceToken`, `MissingDeviceToken`).
-    case badDeviceToken = "bad-device-token"
+    public static let badDeviceToken = SendCode(rawValue: "bad-device-token")
     /// The channel id is empty or not base64 (`BadChannelId`).
-    case badChannelID = "bad-channel-id"
+    public static let badChannelID = SendCode(rawValue: "bad-channel-id")
     /// `apns-priority` is not 5 or 10 (1, 5 or 10 for a broadcast) (`BadPriority`).
-    case badPriority = "bad-priority"
+    public static let badPriority = SendCode(rawValue: "bad-priority")
     /// `apns-expiration` is negative, or in milliseconds (`BadExpirationDate`).
-    case badExpiration = "bad-expiration"
+    public static let badExpiration = SendCode(rawValue: "bad-expiration")
     /// A broadcast without `apns-expiration`, which Apple requires.
-    case missingExpiration = "missing-expiration"
+    public static let missingExpiration = SendCode(rawValue: "missing-expiration")
     /// `apns-id` is not a lower-case canonical UUID (`BadMessageId`).
-    case badAPNsID = "bad-apns-id"
+    public static let badAPNsID = SendCode(rawValue: "bad-apns-id")
     /// `apns-collapse-id` is over 64 bytes (`BadCollapseId`).
-    case badCollapseID = "bad-collapse-id"
+    public static let badCollapseID = SendCode(rawValue: "bad-collapse-id")
 
     /// Every request check is an error: APNs refuses the request.
     public var severity: Severity { .error }
+
+    /// Every code this version names.
+    public static let allCases: [SendCode] = [
+        .badTopic,
+        .badDeviceToken,
+        .badChannelID,
+        .badPriority,
+        .badExpiration,
+        .missingExpiration,
+        .badAPNsID,
+        .badCollapseID,
+    ]
 }

@@ -47,8 +47,27 @@ import Testing
         let match = try #require(found.first { $0.code == code }, "\(fixture): \(found.map(\.code))")
         #expect(match.file == fixture)
         #expect(match.position != nil, "\(fixture): \(match)")
-        let expected = DecodeCode(rawValue: code)?.severity ?? ValidationCode(rawValue: code)?.severity
+        let decodeCode = DecodeCode(rawValue: code)
+        let expected = DecodeCode.allCases.contains(decodeCode) ? decodeCode.severity : ValidationCode(rawValue: code).severity
         #expect(match.severity == expected)
+    }
+
+    /// Codes are open structs, not enums: a code a later version adds is kept as it came and
+    /// breaks no user's switch (which needs a `default`), and the named ones compare as before.
+    @Test func aCodeThisVersionDoesNotNameIsKeptAsItCame() {
+        let later = DecodeCode(rawValue: "a-later-code")
+        #expect(later.rawValue == "a-later-code")
+        #expect(!DecodeCode.allCases.contains(later))
+        #expect(later.severity == .error)
+        #expect(DecodeCode(rawValue: "unknown-key") == .unknownKey)
+        #expect(ValidationCode(rawValue: "missing-aps").severity == .error)
+        #expect(ValidationCode(rawValue: "start-only-key").severity == .warning)
+        #expect("\(SchemaDiagnosticCode.unknownKey)" == SchemaDiagnosticCode.unknownKey.rawValue)
+        #expect(SchemaDiagnosticCode(rawValue: "a-later-code").explanation.contains("does not name"))
+        for codes in [DecodeCode.allCases.map(\.rawValue), ValidationCode.allCases.map(\.rawValue), SchemaDiagnosticCode.allCases.map(\.rawValue),
+                      FleetCode.allCases.map(\.rawValue), EncodeCode.allCases.map(\.rawValue)] {
+            #expect(Set(codes).count == codes.count, "each named code once")
+        }
     }
 
     @Test func everyCodeHasAFixture() {

@@ -137,7 +137,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             #expect(diagnostic.scope == .schema)
             #expect(diagnostic.file == path)
             #expect(diagnostic.pointer != nil)
-            #expect(SchemaDiagnosticCode(rawValue: diagnostic.code) != nil)
+            #expect(SchemaDiagnosticCode.allCases.contains(SchemaDiagnosticCode(rawValue: diagnostic.code)))
             #expect(!diagnostic.message.isEmpty)
         }
     }

@@ -593,28 +593,49 @@ public struct EncodeResult: Sendable, Hashable {
 }
 
 /// The diagnostic codes of the encoder.
-public enum EncodeCode: String, Sendable, Hashable, CaseIterable {
+public struct EncodeCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The code, as it appears in diagnostics and documents.
+    public let rawValue: String
+
+    /// A code by its text; codes this version does not name are kept as they are.
+    /// - Parameter rawValue: The kebab-case code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
     /// The state does not fit the version: a required field without a value, an invalid value,
     /// a field the version does not have (error).
-    case invalidState = "invalid-state"
+    public static let invalidState = EncodeCode(rawValue: "invalid-state")
     /// A value equal to its default was left out (info).
-    case elidedDefault = "elided-default"
+    public static let elidedDefault = EncodeCode(rawValue: "elided-default")
     /// A `drop-priority` field was left out to fit the budget (info).
-    case droppedToFit = "dropped-to-fit"
+    public static let droppedToFit = EncodeCode(rawValue: "dropped-to-fit")
     /// A `truncate` string was shortened to fit the budget (info).
-    case truncatedToFit = "truncated-to-fit"
+    public static let truncatedToFit = EncodeCode(rawValue: "truncated-to-fit")
     /// The payload is over budget, and `--fit` could not or was not asked to help (error).
-    case overBudget = "over-budget"
+    public static let overBudget = EncodeCode(rawValue: "over-budget")
     /// A URL that iOS 16 refuses was written in the form every iOS of the app reads alike (info).
-    case urlMadePortable = "url-made-portable"
+    public static let urlMadePortable = EncodeCode(rawValue: "url-made-portable")
     /// The version is retired: nothing is written for it (error).
-    case retiredVersion = "retired-version"
+    public static let retiredVersion = EncodeCode(rawValue: "retired-version")
 
     /// The severity the encoder gives this code.
     public var severity: Severity {
         switch self {
         case .invalidState, .overBudget, .retiredVersion: .error
         case .elidedDefault, .droppedToFit, .truncatedToFit, .urlMadePortable: .info
+        default: .error  // a code a later version adds
         }
     }
+
+    /// Every code this version names.
+    public static let allCases: [EncodeCode] = [
+        .invalidState,
+        .elidedDefault,
+        .droppedToFit,
+        .truncatedToFit,
+        .overBudget,
+        .urlMadePortable,
+        .retiredVersion,
+    ]
 }

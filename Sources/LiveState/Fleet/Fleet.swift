@@ -140,25 +140,47 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The diagnostic codes of fleet files.
-public enum FleetCode: String, Sendable, Hashable, CaseIterable {
+public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The code, as it appears in diagnostics and documents.
+    public let rawValue: String
+
+    /// A code by its text; codes this version does not name are kept as they are.
+    /// - Parameter rawValue: The kebab-case code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
     /// The file cannot be read (error).
-    case io = "fleet-io"
+    public static let io = FleetCode(rawValue: "fleet-io")
     /// The file is not CSV, JSON or YAML of the expected shape (error).
-    case syntax = "fleet-syntax"
+    public static let syntax = FleetCode(rawValue: "fleet-syntax")
     /// The file has no rows, or counts no device (error).
-    case empty = "fleet-empty"
+    public static let empty = FleetCode(rawValue: "fleet-empty")
     /// A column the table needs (`version`, `count`) is missing (error).
-    case missingColumn = "fleet-missing-column"
+    public static let missingColumn = FleetCode(rawValue: "fleet-missing-column")
     /// A column appears twice in the header (error).
-    case duplicateColumn = "fleet-duplicate-column"
+    public static let duplicateColumn = FleetCode(rawValue: "fleet-duplicate-column")
     /// A count that is not a whole number of zero or more (error).
-    case invalidCount = "fleet-invalid-count"
+    public static let invalidCount = FleetCode(rawValue: "fleet-invalid-count")
     /// A version that is not a positive whole number (error).
-    case invalidVersion = "fleet-invalid-version"
+    public static let invalidVersion = FleetCode(rawValue: "fleet-invalid-version")
     /// A version the schema does not have (error).
-    case unknownVersion = "fleet-unknown-version"
+    public static let unknownVersion = FleetCode(rawValue: "fleet-unknown-version")
     /// Devices on a retired version (warning).
-    case retiredVersion = "fleet-retired-version"
+    public static let retiredVersion = FleetCode(rawValue: "fleet-retired-version")
+
+    /// Every code this version names.
+    public static let allCases: [FleetCode] = [
+        .io,
+        .syntax,
+        .empty,
+        .missingColumn,
+        .duplicateColumn,
+        .invalidCount,
+        .invalidVersion,
+        .unknownVersion,
+        .retiredVersion,
+    ]
 }
 
 extension Fleet {
