@@ -325,13 +325,14 @@ struct SchemaRoutes: Sendable {
         let options = ContentStateEncoder.Options(
             elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
         let bare = try query.flag("content-state")
-        let event = query.string("event") ?? "update"
-        switch event {
-        case "update", "end": break
-        case "start":
+        let eventText = query.string("event") ?? "update"
+        let event: ActivityEvent
+        switch ActivityEvent(rawValue: eventText) {
+        case let known? where known != .start: event = known
+        case .start?:
             throw APIError.badQuery("event=start needs the static attributes, which this endpoint does not take; write start pushes with livestate encode --attributes")
         default:
-            throw APIError.badQuery("event must be update or end, not '\(event)'")
+            throw APIError.badQuery("event must be update or end, not '\(eventText)'")
         }
         var timestamp = try query.integer("timestamp")
         if let text = query.string("timestamp"), text == "now" { timestamp = nil }

@@ -26,6 +26,9 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The event: start, update or end.")
     var event = "update"
 
+    /// `--event` read (checked in `validate()`).
+    private var activityEvent: ActivityEvent? { ActivityEvent(rawValue: event) }
+
     @Option(help: "The timestamp: now, or UNIX seconds.")
     var timestamp = "now"
 
@@ -47,13 +50,13 @@ struct EncodeCommand: ParsableCommand {
     var state: String
 
     func validate() throws {
-        guard ["start", "update", "end"].contains(event) else {
+        guard activityEvent != nil else {
             throw ValidationError("--event must be start, update or end, not '\(event)'")
         }
         guard timestamp == "now" || (Int(timestamp).map { $0 >= 0 } ?? false) else {
             throw ValidationError("--timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
         }
-        if contentStateOnly && (event != "update" || envelopeOptions.isGiven) {
+        if contentStateOnly && (activityEvent != .update || envelopeOptions.isGiven) {
             throw ValidationError("--content-state writes the bare state: it takes no envelope options")
         }
     }
@@ -80,7 +83,7 @@ struct EncodeCommand: ParsableCommand {
             if contentStateOnly {
                 result = encoder.encode(value)
             } else {
-                result = encoder.encodePayload(value, envelope: try envelopeOptions.envelope(event: event, timestamp: timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0))
+                result = encoder.encodePayload(value, envelope: try envelopeOptions.envelope(event: activityEvent ?? .update, timestamp: timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0))
             }
         }
         diagnostics += result.diagnostics.map { diagnostic in

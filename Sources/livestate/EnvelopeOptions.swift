@@ -27,7 +27,7 @@ struct EnvelopeOptions: ParsableArguments {
     }
 
     /// The envelope; an attributes file that cannot be read or parsed stops the command with status 2.
-    func envelope(event: String, timestamp: Int) throws -> ContentStateEncoder.Envelope {
+    func envelope(event: ActivityEvent, timestamp: Int) throws -> ContentStateEncoder.Envelope {
         var alert: Value?
         if alertTitle != nil || alertBody != nil {
             alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])

@@ -71,7 +71,7 @@ struct SendCommand: ParsableCommand {
         case (_, false, .some): throw ValidationError("--channel-id goes with --broadcast")
         default: break
         }
-        if let event, !["start", "update", "end"].contains(event) {
+        if let event, ActivityEvent(rawValue: event) == nil {
             throw ValidationError("--event must be start, update or end, not '\(event)'")
         }
         if broadcast && (apnsID != nil || collapseID != nil) {
@@ -154,7 +154,7 @@ struct SendCommand: ParsableCommand {
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
         // The sender sets the timestamp at each attempt.
-        return (.state(state, envelope: try envelopeOptions.envelope(event: event ?? "update", timestamp: 0)), problems)
+        return (.state(state, envelope: try envelopeOptions.envelope(event: event.flatMap(ActivityEvent.init(rawValue:)) ?? .update, timestamp: 0)), problems)
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

@@ -67,7 +67,7 @@ struct Harness {
     static let deviceToken = String(repeating: "5e", count: 32)
 
     static func update(_ state: Value = .object([.init("title", .string("On its way")), .init("progress", .double(0.5))]),
-                       event: String = "update", token: String = deviceToken, headers: PushHeaders = .init()) -> LiveActivityPush {
+                       event: ActivityEvent = .update, token: String = deviceToken, headers: PushHeaders = .init()) -> LiveActivityPush {
         LiveActivityPush(target: .device(token: token), content: .state(state, envelope: .init(event: event, timestamp: 0)), headers: headers)
     }
 }

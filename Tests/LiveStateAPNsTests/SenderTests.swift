@@ -28,7 +28,7 @@ import Testing
         // Version 1 is strict and needs subTitle: a v3 state without it is dropped there.
         let outcome = try await harness.sender(versions: nil).send(Harness.update())
         let headers = try await harness.sender().send(Harness.update(headers: .init(priority: 7)))
-        let start = try await harness.sender().send(Harness.update(event: "start"))
+        let start = try await harness.sender().send(Harness.update(event: .start))
         try await harness.stop()
         #expect(outcome.refused)
         #expect(outcome.diagnostics.contains { $0.code == ValidationCode.droppedByVersion.rawValue && $0.message.hasPrefix("app version 1") })
@@ -203,7 +203,7 @@ import Testing
                                     headers: .init(priority: 1, expiration: 0))
         let outcome = await sender.send(push)
         var start = push
-        start.content = .state(state, envelope: .init(event: "start", timestamp: 0, alert: .object([.init("title", .string("a")), .init("body", .string("b"))]),
+        start.content = .state(state, envelope: .init(event: .start, timestamp: 0, alert: .object([.init("title", .string("a")), .init("body", .string("b"))]),
                                                     attributes: .object([.init("totalAmount", .string("1")), .init("orderId", .string("2"))])))
         let refused = await sender.send(start)
         var noExpiration = push

@@ -53,7 +53,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     }
 
     @Test func writesAWholeBody() throws {
-        let envelope = ContentStateEncoder.Envelope(event: "start", timestamp: 1795000000, staleDate: 1795003600, relevanceScore: 50,
+        let envelope = ContentStateEncoder.Envelope(event: .start, timestamp: 1795000000, staleDate: 1795003600, relevanceScore: 50,
                                                     alert: .object([.init("title", .string("Hi")), .init("body", .string("There"))]),
                                                     attributes: .object([.init("orderId", .string("A1"))]))
         let result = encoder(.init(elideDefaults: true)).encodePayload(.object([.init("title", .string("x"))]), envelope: envelope)
@@ -547,7 +547,7 @@ struct StateGenerator {
         let old = try theOldWay(encoder, value)
         #expect(new == old, "\(new.diagnostics) vs \(old.diagnostics)", sourceLocation: sourceLocation)
         #expect(new.succeeded == succeeds, "\(new.diagnostics)", sourceLocation: sourceLocation)
-        let envelope = ContentStateEncoder.Envelope(event: "update", timestamp: 1795000000)
+        let envelope = ContentStateEncoder.Envelope(event: .update, timestamp: 1795000000)
         #expect(try encoder.encode(value, envelope: envelope) == theOldWay(encoder, value, envelope: envelope), sourceLocation: sourceLocation)
     }
 

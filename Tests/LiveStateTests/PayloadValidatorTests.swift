@@ -35,7 +35,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"score":"2-1","scoreA":2}"#))
         #expect(result.diagnostics.allSatisfy { $0.severity == .info }, "\(result.diagnostics)")
         #expect(result.appDecodes)
-        #expect(result.event == "update")
+        #expect(result.event == .update)
         #expect(result.state?["scoreA"] == .int(2))
     }
 
@@ -237,7 +237,7 @@ func body(_ aps: String, extra: String = "") -> String {
     @Test func duplicateAPSKeysAreWarnings() {
         let result = lint(body(#""timestamp":1795000000,"event":"end","event":"start""#))
         #expect(result.diagnostics.map(\.code) == ["duplicate-key"])
-        #expect(result.event == "end")
+        #expect(result.event == .end)
     }
 
     @Test func syntaxErrorsCarryPositions() throws {

@@ -42,7 +42,7 @@ func sender(validates: Bool) throws -> LiveActivitySender {
 guard let state = DeliverySchema.decoder().decode(contentState: Payloads.bytes("cs600")).state else {
     fatalError("cs600 does not decode")
 }
-let push = LiveActivityPush(target: .device(token: deviceToken), content: .state(state, envelope: .init(event: "update", timestamp: 0)),
+let push = LiveActivityPush(target: .device(token: deviceToken), content: .state(state, envelope: .init(event: .update, timestamp: 0)),
                             headers: .init(priority: 5))
 let checked = try sender(validates: true)
 let unchecked = try sender(validates: false)

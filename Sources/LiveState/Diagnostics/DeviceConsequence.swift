@@ -8,11 +8,11 @@ enum DeviceConsequence: String, Sendable {
     case broadcastEnd = "the app drops this broadcast end"
 
     /// The consequence for a push with `event` (`nil` or unknown reads as an update).
-    init(event: String?, broadcast: Bool) {
+    init(event: ActivityEvent?, broadcast: Bool) {
         switch event {
-        case "start": self = .start
-        case "end": self = broadcast ? .broadcastEnd : .end
-        default: self = broadcast ? .broadcastUpdate : .update
+        case .start?: self = .start
+        case .end?: self = broadcast ? .broadcastEnd : .end
+        case .update?, nil: self = broadcast ? .broadcastUpdate : .update
         }
     }
 

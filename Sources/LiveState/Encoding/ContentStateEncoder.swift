@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let encoder = try ContentStateEncoder(schema: schema, version: 3, options: .init(elideDefaults: true, fit: true))
-/// let result = encoder.encodePayload(state, envelope: .init(event: "update", timestamp: now))
+/// let result = encoder.encodePayload(state, envelope: .init(event: .update, timestamp: now))
 /// send(result.bytes)
 /// ```
 public struct ContentStateEncoder: Sendable {
@@ -37,8 +37,8 @@ public struct ContentStateEncoder: Sendable {
 
     /// The `aps` keys around a content-state.
     public struct Envelope: Sendable, Hashable {
-        /// `start`, `update` or `end`.
-        public var event: String
+        /// The event.
+        public var event: ActivityEvent
         /// UNIX seconds.
         public var timestamp: Int
         /// UNIX seconds after which the activity shows as stale.
@@ -62,7 +62,7 @@ public struct ContentStateEncoder: Sendable {
         ///   - alert: The alert.
         ///   - attributes: The static attributes, for a start.
         public init(
-            event: String = "update", timestamp: Int, staleDate: Int? = nil, dismissalDate: Int? = nil,
+            event: ActivityEvent = .update, timestamp: Int, staleDate: Int? = nil, dismissalDate: Int? = nil,
             relevanceScore: Double? = nil, alert: Value? = nil, attributes: Value? = nil
         ) {
             self.event = event
@@ -465,8 +465,8 @@ public struct ContentStateEncoder: Sendable {
         writer.append(#"{"aps":{"timestamp":"#)
         writer.writeInt(envelope.timestamp)
         writer.append(#","event":"#)
-        _ = writer.writeString(envelope.event)
-        if envelope.event == "start" {
+        _ = writer.writeString(envelope.event.rawValue)
+        if envelope.event == .start {
             if let type = schema.attributesType {
                 writer.append(#","attributes-type":"#)
                 _ = writer.writeString(type)

@@ -168,8 +168,8 @@ public struct ValidationResult: Sendable, Hashable {
     public var diagnostics: [Diagnostic]
     /// The content-state as the app version decodes it, when it does.
     public var state: Value?
-    /// The `event` value, when it is a string.
-    public var event: String?
+    /// The `event`, when it is `start`, `update` or `end`.
+    public var event: ActivityEvent?
     /// Whether the app version applies the update: its content-state decodes (synthesized
     /// `Codable` included, for a strict client) and the body is no larger than APNs accepts.
     public var appDecodes: Bool
@@ -183,7 +183,7 @@ public struct ValidationResult: Sendable, Hashable {
     ///   - event: The event.
     ///   - appDecodes: Whether the app applies the update.
     ///   - budget: The byte budget.
-    public init(diagnostics: [Diagnostic], state: Value?, event: String?, appDecodes: Bool, budget: ByteBudget) {
+    public init(diagnostics: [Diagnostic], state: Value?, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
         self.diagnostics = diagnostics
         self.state = state
         self.event = event
@@ -206,7 +206,7 @@ private struct EnvelopeWalk {
     var apsSeen = false
     var apsStart: Int?
     var timestamp: (value: Int, offset: Int)?
-    var event: (name: String, offset: Int)?
+    var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
     var dismissalDate: Int?
     var contentState: (start: Int, end: Int, decoded: Decoded)?
@@ -479,17 +479,16 @@ private struct EnvelopeWalk {
         let offset = context.reader.offset
         guard try context.reader.peek() == .string else {
             try context.reader.skipValue()
-            report(.invalidEvent, "event must be the string start, update or end", at: offset, pointer: pointer)
+            report(.invalidEvent, "event must be the string \(ActivityEvent.listed)", at: offset, pointer: pointer)
             return
         }
         let name = context.reader.string(try context.reader.readString())
-        switch name {
-        case "start", "update", "end":
-            event = (name, offset)
-        default:
+        if let known = ActivityEvent(rawValue: name) {
+            event = (known, offset)
+        } else {
             let lowered = name.lowercased()
-            let hint = ["start", "update", "end"].first { lowered.hasPrefix($0) || $0.hasPrefix(lowered) && !lowered.isEmpty }
-            report(.invalidEvent, "event '\(name)' is not start, update or end" + (hint.map { "; did you mean '\($0)'?" } ?? ""),
+            let hint = ActivityEvent.allCases.map(\.rawValue).first { lowered.hasPrefix($0) || $0.hasPrefix(lowered) && !lowered.isEmpty }
+            report(.invalidEvent, "event '\(name)' is not \(ActivityEvent.listed)" + (hint.map { "; did you mean '\($0)'?" } ?? ""),
                    at: offset, pointer: pointer)
         }
     }
@@ -584,16 +583,16 @@ private struct EnvelopeWalk {
         }
         guard let event else {
             if !diagnostics.contains(where: { $0.pointer == "/aps/event" }) {
-                report(.missingAPSKey, "aps has no event (start, update or end)", at: apsStart, pointer: "/aps/event")
+                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed))", at: apsStart, pointer: "/aps/event")
             }
             return
         }
-        if event.name != "end", contentState == nil {
-            report(.missingAPSKey, "\(event.name == "start" ? "a start" : "an update") needs aps.content-state; "
+        if event.name != .end, contentState == nil {
+            report(.missingAPSKey, "\(event.name == .start ? "a start" : "an update") needs aps.content-state; "
                    + DeviceConsequence(event: event.name, broadcast: validator.options.broadcast).rawValue,
                    at: apsStart, pointer: "/aps/content-state")
         }
-        if event.name == "start" {
+        if event.name == .start {
             checkStart(event: event, apsStart: apsStart)
         } else {
             for key in startOnlyKeys {
@@ -611,7 +610,7 @@ private struct EnvelopeWalk {
                    + #"and Apple Watch shows their title and body: "alert": {"title": …, "body": …}"#,
                    at: alert.offset, pointer: "/aps/alert")
         }
-        if let dismissalDate, event.name != "end" {
+        if let dismissalDate, event.name != .end {
             report(.dismissalDateOutsideEnd, "dismissal-date has no effect on \(event.name); it only counts on end", at: dismissalDate, pointer: "/aps/dismissal-date")
         }
         if let staleDate, let timestamp, staleDate.value < timestamp.value {
@@ -624,7 +623,7 @@ private struct EnvelopeWalk {
     static let liveActivitiesRelease = 1_666_569_600
 
     /// The rules of a start: the keys it needs, its attributes, its alert.
-    mutating func checkStart(event: (name: String, offset: Int), apsStart: Int) {
+    mutating func checkStart(event: (name: ActivityEvent, offset: Int), apsStart: Int) {
         if validator.options.broadcast {
             report(.broadcastStart, "a broadcast push can update and end a Live Activity, never start one", at: event.offset, pointer: "/aps/event")
         }
@@ -757,8 +756,8 @@ private struct EnvelopeWalk {
             stateDecodes = state != nil
         }
         // A start whose attributes fail starts nothing.
-        let attributesHold = event?.name != "start" || attributesDecode != false
-        let applies = (stateDecodes || (event?.name == "end" && contentState == nil)) && attributesHold
+        let attributesHold = event?.name != .start || attributesDecode != false
+        let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
             && budget.headroom >= 0 && !Self.contains(all) { $0.pointee.scope == .envelope && $0.pointee.severity == .error }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
     }
