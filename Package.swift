@@ -121,9 +121,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What several test targets share: the golden-file check.
+        .target(name: "LiveStateTestSupport", path: "Tests/LiveStateTestSupport"),
         .testTarget(
             name: "LiveStateTests",
-            dependencies: ["LiveState"],
+            dependencies: ["LiveState", "LiveStateTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -159,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveStateYAMLTests",
-            dependencies: ["LiveState", "LiveStateYAML"],
+            dependencies: ["LiveState", "LiveStateYAML", "LiveStateTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // Compiles the Swift that `livestate codegen swift` writes for every bundled schema
@@ -167,7 +169,7 @@ let package = Package(
         // files in Fixtures/codegen and against ContentStateDecoder.
         .testTarget(
             name: "CodegenFidelityTests",
-            dependencies: ["LiveState", "LiveStateYAML", "livestate"],
+            dependencies: ["LiveState", "LiveStateYAML", "livestate", "LiveStateTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

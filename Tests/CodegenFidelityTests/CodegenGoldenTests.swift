@@ -1,6 +1,7 @@
 import Foundation
 import LiveState
 import Testing
+import LiveStateTestSupport
 
 /// The generated files are pinned: regenerating gives the committed bytes, and every file
 /// compiles in Swift 6 mode with warnings as errors.
@@ -71,26 +72,10 @@ import Testing
 }
 
 /// Compares generated text with a committed file, or rewrites it under `LIVESTATE_UPDATE_CODEGEN=1`.
-enum Golden {
+extension Golden {
+    /// Checks a generated file against its golden copy (`LIVESTATE_UPDATE_CODEGEN=1` rewrites it).
     static func check(_ text: String, at file: URL) throws {
-        if CodegenPaths.updates {
-            try Data(text.utf8).write(to: file, options: .atomic)
-            return
-        }
-        let committed = try String(contentsOf: file, encoding: .utf8)
-        if committed == text { return }
-        let left = committed.split(separator: "\n", omittingEmptySubsequences: false)
-        let right = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let shared = min(left.count, right.count)
-        let line = (0..<shared).first { left[$0] != right[$0] } ?? shared
-        let committedLine = line < left.count ? String(left[line]) : "<end of file>"
-        let generatedLine = line < right.count ? String(right[line]) : "<end of file>"
-        Issue.record("""
-            \(file.lastPathComponent) differs from the generator's output at line \(line + 1):
-              committed: \(committedLine)
-              generated: \(generatedLine)
-            Run LIVESTATE_UPDATE_CODEGEN=1 swift test --filter CodegenGoldenTests, review the diff, rebuild.
-            """)
+        try check(text, at: file, update: "LIVESTATE_UPDATE_CODEGEN", rerun: "swift test --filter CodegenGoldenTests, then rebuild")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 @testable import LiveState
 
@@ -50,6 +51,19 @@ import Testing
         let decodeCode = DecodeCode(rawValue: code)
         let expected = DecodeCode.allCases.contains(decodeCode) ? decodeCode.severity : ValidationCode(rawValue: code).severity
         #expect(match.severity == expected)
+    }
+
+    /// Every fixture's findings as `lint` prints them (file:line:column, severity, message,
+    /// pointer, code), pinned in `Fixtures/payloads.rendered.txt`: a changed word or position
+    /// fails here, not only a changed code.
+    @Test func everyFixturesFindingsAreWordedAndPlacedAsCommitted() throws {
+        var text = ""
+        for fixture in Self.fixtures {
+            text += "== \(fixture)\n"
+            for diagnostic in try Self.diagnostics(for: fixture) { text += diagnostic.description + "\n" }
+        }
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/payloads.rendered.txt")
+        try Golden.check(text, at: golden, update: "LIVESTATE_UPDATE_GOLDEN", rerun: "swift test --filter DiagnosticFixtureTests")
     }
 
     /// Codes are open structs, not enums: a code a later version adds is kept as it came and

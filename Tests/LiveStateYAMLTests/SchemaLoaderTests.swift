@@ -1,6 +1,7 @@
 import Foundation
 import LiveState
 import LiveStateYAML
+import LiveStateTestSupport
 import Testing
 
 /// Paths of the fixtures the test target copies.
@@ -140,6 +141,28 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             #expect(SchemaDiagnosticCode.allCases.contains(SchemaDiagnosticCode(rawValue: diagnostic.code)))
             #expect(!diagnostic.message.isEmpty)
         }
+    }
+
+    /// Every invalid fixture's findings as `check` prints them (line:column, message, pointer,
+    /// code), pinned in `Fixtures/invalid.rendered.txt`.
+    @Test func everyInvalidFixturesFindingsAreWordedAndPlacedAsCommitted() throws {
+        var text = ""
+        for fixture in Self.invalidFixtures {
+            let name = "invalid/\(fixture.name).yaml"
+            let path = try Fixtures.path(name)
+            text += "== \(name)\n"
+            do {
+                _ = try SchemaLoader(limits: fixture.limits).load(contentsOf: path)
+                text += "(loads)\n"
+            } catch {
+                for var diagnostic in error.diagnostics {
+                    diagnostic.file = name
+                    text += diagnostic.description + "\n"
+                }
+            }
+        }
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/invalid.rendered.txt")
+        try Golden.check(text, at: golden, update: "LIVESTATE_UPDATE_GOLDEN", rerun: "swift test --filter SchemaLoaderTests")
     }
 
     @Test func everyInvalidFixtureIsInTheTableAndEveryCodeHasOne() throws {
