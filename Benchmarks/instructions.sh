@@ -5,11 +5,19 @@
 # (instructions for COUNT operations - instructions for none) / COUNT.
 #
 #   ./instructions.sh [COUNT]      COUNT operations per measurement (default 200)
+#   ./instructions.sh --check      the speed gate: LiveState's counts for the operations in
+#                                  Thresholds/instructions.txt must not pass their limits
+#   ./instructions.sh --update     rewrites those limits from this machine's counts, plus 5%
 #
-# Exits non-zero when the build or a run fails.
+# Exits non-zero when the build or a run fails, or when --check finds a count over its limit.
 set -euo pipefail
 
 cd "$(dirname "$0")"
+mode=report
+case "${1:-}" in
+    --check) mode=check; shift ;;
+    --update) mode=update; shift ;;
+esac
 count=${1:-200}
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 1; }
 build_log=$(mktemp /tmp/livestate-driver-build.XXXXXX)
@@ -51,6 +59,35 @@ row() {
     python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); print(f'{sys.argv[3]} {sys.argv[4]}: livestate {a:,} {sys.argv[5]} {b:,} instructions, ratio {b / a:.1f}x')" \
         "$a" "$b" "$operation" "$payload" "$label"
 }
+
+# The gate: each line of Thresholds/instructions.txt is "CONTENDER PAYLOAD LIMIT".
+if [[ $mode != report ]]; then
+    thresholds=Thresholds/instructions.txt
+    over=0
+    updated=$(mktemp)
+    grep -v '^#' "$thresholds" | while read -r contender payload limit; do
+        [[ -n $contender ]] || continue
+        measured=$(per_operation "$contender" "$payload")
+        if [[ $mode == update ]]; then
+            echo "$contender $payload $(( measured * 105 / 100 ))" >>"$updated"
+            echo "$contender $payload: $measured instructions, limit now $(( measured * 105 / 100 ))"
+        elif (( measured > limit )); then
+            echo "SLOWER: $contender $payload: $measured instructions per operation, over the limit of $limit" >&2
+            echo over >>"$updated"
+        else
+            echo "ok: $contender $payload: $measured instructions per operation (limit $limit)"
+        fi
+    done
+    if [[ $mode == update ]]; then
+        { grep '^#' "$thresholds"; cat "$updated"; } >"$thresholds.new" && mv "$thresholds.new" "$thresholds"
+    elif grep -q over "$updated"; then
+        rm -f "$updated"
+        echo "instructions.sh: the speed gate failed (limits in Benchmarks/$thresholds; ./instructions.sh --update after a change that is meant to cost more)" >&2
+        exit 1
+    fi
+    rm -f "$updated"
+    exit 0
+fi
 
 echo "instructions per operation (callgrind, $count operations, release)"
 for payload in cs200 cs600 cs4k; do row decode-view "$payload" view jsondecoder foundation; done
