@@ -325,24 +325,19 @@ struct SchemaRoutes: Sendable {
         let options = ContentStateEncoder.Options(
             elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
         let bare = try query.flag("content-state")
-        let eventText = query.string("event") ?? "update"
-        let event: ActivityEvent
-        switch ActivityEvent(rawValue: eventText) {
-        case let known? where known != .start: event = known
-        case .start?:
+        if query.string("event") == ActivityEvent.start.rawValue {
             throw APIError.badQuery("event=start needs the static attributes, which this endpoint does not take; write start pushes with livestate encode --attributes")
-        default:
-            throw APIError.badQuery("event must be update or end, not '\(eventText)'")
         }
-        var timestamp = try query.integer("timestamp")
-        if let text = query.string("timestamp"), text == "now" { timestamp = nil }
-        let envelope = ContentStateEncoder.Envelope(
-            event: event, timestamp: timestamp ?? Int(Date().timeIntervalSince1970),
-            staleDate: try query.integer("stale-date"), dismissalDate: try query.integer("dismissal-date"),
-            relevanceScore: try query.number("relevance-score"))
-        if bare, ["event", "timestamp", "stale-date", "dismissal-date", "relevance-score"].contains(where: { query.string($0) != nil }) {
-            throw APIError.badQuery("content-state=true writes the bare state: it takes no envelope parameters")
-        }
+        // The rules `livestate encode` applies to the same parameters.
+        var encodeRequest = ContentStateEncoder.Request()
+        encodeRequest.contentStateOnly = bare
+        encodeRequest.event = query.string("event")
+        encodeRequest.timestamp = query.string("timestamp")
+        encodeRequest.staleDate = try query.integer("stale-date")
+        encodeRequest.dismissalDate = try query.integer("dismissal-date")
+        encodeRequest.relevanceScore = try query.number("relevance-score")
+        let (envelope, problem) = encodeRequest.envelope(now: Date())
+        guard let envelope else { throw APIError.badQuery(problem ?? "bad envelope parameters") }
         let entry = try schemaEntry(id)
         let version = try versionNumber(query, orAll: false)
         guard var encoder = entry.encoder(for: version) else {

@@ -23,14 +23,11 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The version to write for (default: the newest).")
     var version: Int?
 
-    @Option(help: "The event: start, update or end.")
-    var event = "update"
+    @Option(help: "The event: start, update or end (default update).")
+    var event: String?
 
-    /// `--event` read (checked in `validate()`).
-    private var activityEvent: ActivityEvent? { ActivityEvent(rawValue: event) }
-
-    @Option(help: "The timestamp: now, or UNIX seconds.")
-    var timestamp = "now"
+    @Option(help: "The timestamp: now (the default), or UNIX seconds.")
+    var timestamp: String?
 
     @OptionGroup var envelopeOptions: EnvelopeOptions
 
@@ -49,19 +46,10 @@ struct EncodeCommand: ParsableCommand {
     @Argument(help: "The state file (a content-state object); - reads standard input.")
     var state: String
 
-    func validate() throws {
-        guard activityEvent != nil else {
-            throw ValidationError("--event must be start, update or end, not '\(event)'")
-        }
-        guard timestamp == "now" || (Int(timestamp).map { $0 >= 0 } ?? false) else {
-            throw ValidationError("--timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
-        }
-        if contentStateOnly && (activityEvent != .update || envelopeOptions.isGiven) {
-            throw ValidationError("--content-state writes the bare state: it takes no envelope options")
-        }
-    }
-
     func run() throws {
+        // The envelope's rules (event, timestamp, a bare state without envelope flags) are
+        // ContentStateEncoder.Request's, which the sidecar's encode route applies too.
+        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(event: event, timestamp: timestamp, contentStateOnly: contentStateOnly))
         let loaded = try Output.loadSchema(schema)
         let encoder: ContentStateEncoder
         do {
@@ -83,7 +71,7 @@ struct EncodeCommand: ParsableCommand {
             if contentStateOnly {
                 result = encoder.encode(value)
             } else {
-                result = encoder.encodePayload(value, envelope: try envelopeOptions.envelope(event: activityEvent ?? .update, timestamp: timestamp == "now" ? Int(Date().timeIntervalSince1970) : Int(timestamp) ?? 0))
+                result = encoder.encodePayload(value, envelope: envelope)
             }
         }
         diagnostics += result.diagnostics.map { diagnostic in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LiveState
 
 /// The `aps` keys around a content-state, shared by `encode` and `send`.
@@ -26,18 +27,24 @@ struct EnvelopeOptions: ParsableArguments {
         staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
     }
 
-    /// The envelope; an attributes file that cannot be read or parsed stops the command with status 2.
-    func envelope(event: ActivityEvent, timestamp: Int) throws -> ContentStateEncoder.Envelope {
-        var alert: Value?
+    /// The encode request these flags and the command's own make; an attributes file that
+    /// cannot be read or parsed stops the command with status 2.
+    func request(event: String?, timestamp: String?, contentStateOnly: Bool = false) throws -> ContentStateEncoder.Request {
+        var request = ContentStateEncoder.Request()
+        request.contentStateOnly = contentStateOnly
+        request.event = event
+        request.timestamp = timestamp
+        request.staleDate = staleDate
+        request.dismissalDate = dismissalDate
+        request.relevanceScore = relevanceScore
         if alertTitle != nil || alertBody != nil {
-            alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
+            request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
         }
-        var attributesValue: Value?
         if let attributes {
             switch InputFile.read(attributes, limit: 1 << 20) {
             case .success(let file):
                 do {
-                    attributesValue = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+                    request.attributes = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
                 } catch {
                     Output.err("\(attributes): error: \(error) [json-syntax]")
                     throw ExitCode(ExitStatus.usage.rawValue)
@@ -47,7 +54,16 @@ struct EnvelopeOptions: ParsableArguments {
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
-        return .init(event: event, timestamp: timestamp, staleDate: staleDate, dismissalDate: dismissalDate,
-                     relevanceScore: relevanceScore, alert: alert, attributes: attributesValue)
+        return request
+    }
+
+    /// The envelope of `request`; a problem with it stops the command with status 2.
+    static func envelope(of request: ContentStateEncoder.Request) throws -> ContentStateEncoder.Envelope {
+        let (envelope, problem) = request.envelope(now: Date())
+        guard let envelope else {
+            Output.err("error: \(problem ?? "bad envelope") [usage]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        return envelope
     }
 }

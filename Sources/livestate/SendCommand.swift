@@ -71,9 +71,9 @@ struct SendCommand: ParsableCommand {
         case (_, false, .some): throw ValidationError("--channel-id goes with --broadcast")
         default: break
         }
-        if let event, ActivityEvent(rawValue: event) == nil {
-            throw ValidationError("--event must be start, update or end, not '\(event)'")
-        }
+        var request = ContentStateEncoder.Request()
+        request.event = event
+        if let problem = request.envelope(now: Date()).problem { throw ValidationError(problem) }
         if broadcast && (apnsID != nil || collapseID != nil) {
             throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
         }
@@ -154,7 +154,7 @@ struct SendCommand: ParsableCommand {
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
         // The sender sets the timestamp at each attempt.
-        return (.state(state, envelope: try envelopeOptions.envelope(event: event.flatMap(ActivityEvent.init(rawValue:)) ?? .update, timestamp: 0)), problems)
+        return (.state(state, envelope: try EnvelopeOptions.envelope(of: envelopeOptions.request(event: event, timestamp: nil))), problems)
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

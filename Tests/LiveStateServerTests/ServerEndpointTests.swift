@@ -211,6 +211,30 @@ import Testing
         }
     }
 
+    /// `timestamp=now`, which the document allows, stamps the time (it was refused as "not a
+    /// non-negative integer"); the envelope's rules are `livestate encode`'s.
+    @Test func encodeTakesTimestampNowAndTheCLIsEnvelopeRules() async throws {
+        let state = #"{"title":"On the way"}"#
+        try await server.application().test(.router) { client in
+            let before = Int(Date().timeIntervalSince1970)
+            let stamped = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode?version=3&timestamp=now&event=end", method: .post, body: ServerFixtures.text(state)))
+            #expect(stamped["ok"]?.bool == true)
+            let timestamp = try #require(stamped["payload"]?["aps"]?["timestamp"]?.int)
+            #expect(timestamp >= before && timestamp <= before + 5)
+            #expect(stamped["payload"]?["aps"]?["event"]?.string == "end")
+            for (query, message) in [
+                ("timestamp=yesterday", "timestamp must be now or a number of UNIX seconds, not 'yesterday'"),
+                ("event=events", "event must be start, update or end, not 'events'"),
+                ("content-state=true&timestamp=now", "the bare content-state takes no envelope parameters"),
+            ] {
+                let response = try await client.execute(uri: "/v1/schemas/delivery/encode?version=3&\(query)", method: .post, body: ServerFixtures.text(state))
+                #expect(response.status == .badRequest, "\(query)")
+                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains(message), "\(query)")
+            }
+        }
+    }
+
     @Test func encodeElidesDefaultsAndWritesTheBareState() async throws {
         let state = #"{"title":"On the way","logo":"","status":"pending"}"#
         try await server.application().test(.router) { client in

@@ -594,7 +594,7 @@ struct CLI {
         #expect(tolerant.status == 0)
         #expect(tolerant.stdout.contains(#""link": "https://example.com/home""#))
         #expect(tolerant.stderr.contains("[invalid-defaulted]"))
-        let encoded = try CLI.run(["encode", "--schema", schema, "--content-state", "--timestamp", "1795000000", "-"],
+        let encoded = try CLI.run(["encode", "--schema", schema, "--content-state", "-"],
                                   stdin: Data(#"{"link":"https://example.com/a b"}"#.utf8))
         #expect(encoded.status == 0, "\(encoded.stderr)")
         #expect(encoded.stdout.contains(#"{"link":"https://example.com/a%20b"}"#))

@@ -1,0 +1,52 @@
+import Foundation
+
+extension ContentStateEncoder {
+    /// What a caller asks the encoder to write, as text from command-line flags or HTTP query
+    /// parameters: `livestate encode`, `livestate send` and the sidecar's encode route read it
+    /// with the same rules.
+    public struct Request: Sendable, Hashable {
+        /// Write the bare content-state instead of a whole body.
+        public var contentStateOnly = false
+        /// `start`, `update` or `end`; `nil` means `update`.
+        public var event: String?
+        /// `now` or UNIX seconds; `nil` means now.
+        public var timestamp: String?
+        /// UNIX seconds after which the activity shows as stale.
+        public var staleDate: Int?
+        /// UNIX seconds at which an ended activity leaves the screen.
+        public var dismissalDate: Int?
+        /// The relevance score.
+        public var relevanceScore: Double?
+        /// The alert object.
+        public var alert: Value?
+        /// The static attributes of a start.
+        public var attributes: Value?
+
+        /// Creates an empty request: an update stamped now.
+        public init() {}
+
+        /// The envelope the request asks for, or what is wrong with it, worded with the
+        /// parameters' names (`event`, `timestamp`, …).
+        /// - Parameter now: The time `now` stands for.
+        /// - Returns: The envelope, or the problem (`nil` envelope with a message).
+        public func envelope(now: Date) -> (envelope: Envelope?, problem: String?) {
+            let given = event ?? "update"
+            guard let kind = ActivityEvent(rawValue: given) else {
+                return (nil, "event must be \(ActivityEvent.listed), not '\(given)'")
+            }
+            var seconds = Int(now.timeIntervalSince1970)
+            if let timestamp, timestamp != "now" {
+                guard let value = Int(timestamp), value >= 0 else {
+                    return (nil, "timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
+                }
+                seconds = value
+            }
+            if contentStateOnly && (event != nil || timestamp != nil || staleDate != nil || dismissalDate != nil
+                                    || relevanceScore != nil || alert != nil || attributes != nil) {
+                return (nil, "the bare content-state takes no envelope parameters (event, timestamp, stale-date, dismissal-date, relevance-score, alert, attributes)")
+            }
+            return (Envelope(event: kind, timestamp: seconds, staleDate: staleDate, dismissalDate: dismissalDate,
+                             relevanceScore: relevanceScore, alert: alert, attributes: attributes), nil)
+        }
+    }
+}

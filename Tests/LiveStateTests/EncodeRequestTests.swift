@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import LiveState
+
+/// `ContentStateEncoder.Request`: the envelope rules `encode`, `send` and the sidecar share.
+@Suite struct EncodeRequestTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func anEmptyRequestIsAnUpdateStampedNow() throws {
+        let envelope = try #require(ContentStateEncoder.Request().envelope(now: now).envelope)
+        #expect(envelope.event == .update)
+        #expect(envelope.timestamp == 1_800_000_000)
+    }
+
+    @Test func eventAndTimestampAreReadFromTheirText() throws {
+        var request = ContentStateEncoder.Request()
+        request.event = "end"
+        request.timestamp = "1795000000"
+        request.dismissalDate = 1_795_000_600
+        let envelope = try #require(request.envelope(now: now).envelope)
+        #expect(envelope.event == .end)
+        #expect(envelope.timestamp == 1_795_000_000)
+        #expect(envelope.dismissalDate == 1_795_000_600)
+        request.timestamp = "now"
+        #expect(request.envelope(now: now).envelope?.timestamp == 1_800_000_000)
+    }
+
+    @Test(arguments: [
+        ("events", nil, false, "event must be start, update or end, not 'events'"),
+        (nil, "-1", false, "timestamp must be now or a number of UNIX seconds, not '-1'"),
+        (nil, "1.5", false, "timestamp must be now or a number of UNIX seconds, not '1.5'"),
+        ("update", nil, true, "the bare content-state takes no envelope parameters"),
+    ] as [(String?, String?, Bool, String)])
+    func problemsAreWordedWithTheParametersNames(event: String?, timestamp: String?, bare: Bool, message: String) {
+        var request = ContentStateEncoder.Request()
+        request.event = event
+        request.timestamp = timestamp
+        request.contentStateOnly = bare
+        let (envelope, problem) = request.envelope(now: now)
+        #expect(envelope == nil)
+        #expect(problem?.hasPrefix(message) == true, "\(problem ?? "")")
+    }
+
+    @Test func aBareStateWithoutEnvelopeParametersPasses() {
+        var request = ContentStateEncoder.Request()
+        request.contentStateOnly = true
+        #expect(request.envelope(now: now).problem == nil)
+    }
+}
