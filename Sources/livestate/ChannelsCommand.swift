@@ -48,14 +48,11 @@ struct ChannelsCommand: ParsableCommand {
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a channel's storage policy and push type.")
         @OptionGroup var apns: APNsOptions
-        @Argument(help: "The channel id (base64).")
-        var id: String
-        @Flag(name: .customLong("dry-run"), help: "Print the request and send nothing.")
-        var dryRun = false
+        @OptionGroup var channel: OneChannel
 
         func run() throws {
-            let id = self.id
-            try ChannelsCommand.perform(apns, dryRun: dryRun, channelID: id, request: { await $0.channelRequest("GET", id) }) { channels in
+            let id = channel.id
+            try ChannelsCommand.perform(apns, dryRun: channel.dryRun, channelID: id, request: { await $0.channelRequest("GET", id) }) { channels in
                 let channel = try await channels.read(id)
                 let policy = channel.storagePolicy.map { $0 == .noMessageStored ? "none" : "latest" } ?? "unknown"
                 return "\(channel.id)\nstorage-policy: \(policy)\npush-type: \(channel.pushType ?? "unknown")"
@@ -66,18 +63,23 @@ struct ChannelsCommand: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a channel (for good; stored messages may still arrive).")
         @OptionGroup var apns: APNsOptions
-        @Argument(help: "The channel id (base64).")
-        var id: String
-        @Flag(name: .customLong("dry-run"), help: "Print the request and send nothing.")
-        var dryRun = false
+        @OptionGroup var channel: OneChannel
 
         func run() throws {
-            let id = self.id
-            try ChannelsCommand.perform(apns, dryRun: dryRun, channelID: id, request: { await $0.channelRequest("DELETE", id) }) { channels in
+            let id = channel.id
+            try ChannelsCommand.perform(apns, dryRun: channel.dryRun, channelID: id, request: { await $0.channelRequest("DELETE", id) }) { channels in
                 try await channels.delete(id)
                 return "deleted \(id)"
             }
         }
+    }
+
+    /// The channel `read` and `delete` act on.
+    struct OneChannel: ParsableArguments {
+        @Argument(help: "The channel id (base64).")
+        var id: String
+        @Flag(name: .customLong("dry-run"), help: "Print the request and send nothing.")
+        var dryRun = false
     }
 
     struct ChannelFailure: Error {

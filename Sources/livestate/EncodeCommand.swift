@@ -23,9 +23,6 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The version to write for (default: the newest).")
     var version: Int?
 
-    @Option(help: "The event: start, update or end (default update).")
-    var event: String?
-
     @Option(help: "The timestamp: now (the default), or UNIX seconds.")
     var timestamp: String?
 
@@ -49,7 +46,7 @@ struct EncodeCommand: ParsableCommand {
     func run() throws {
         // The envelope's rules (event, timestamp, a bare state without envelope flags) are
         // ContentStateEncoder.Request's, which the sidecar's encode route applies too.
-        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(event: event, timestamp: timestamp, contentStateOnly: contentStateOnly))
+        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: timestamp, contentStateOnly: contentStateOnly))
         let loaded = try Output.loadSchema(schema)
         let encoder: ContentStateEncoder
         do {

@@ -4,6 +4,9 @@ import LiveState
 
 /// The `aps` keys around a content-state, shared by `encode` and `send`.
 struct EnvelopeOptions: ParsableArguments {
+    @Option(help: "The event: start, update or end (default update).")
+    var event: String?
+
     @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
     var staleDate: Int?
 
@@ -24,12 +27,12 @@ struct EnvelopeOptions: ParsableArguments {
 
     /// Whether any of these flags is given.
     var isGiven: Bool {
-        staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
+        event != nil || staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
     }
 
     /// The encode request these flags and the command's own make; an attributes file that
     /// cannot be read or parsed stops the command with status 2.
-    func request(event: String?, timestamp: String?, contentStateOnly: Bool = false) throws -> ContentStateEncoder.Request {
+    func request(timestamp: String?, contentStateOnly: Bool = false) throws -> ContentStateEncoder.Request {
         var request = ContentStateEncoder.Request()
         request.contentStateOnly = contentStateOnly
         request.event = event

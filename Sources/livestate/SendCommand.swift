@@ -37,9 +37,6 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("channel-id"), help: "The broadcast channel id (base64).")
     var channelID: String?
 
-    @Option(help: "The event: start, update or end (default update; not with a whole body).")
-    var event: String?
-
     @Option(help: "apns-priority: 10 (immediate; counts against the budget) or 5 (a broadcast also takes 1).")
     var priority: Int?
 
@@ -72,7 +69,7 @@ struct SendCommand: ParsableCommand {
         default: break
         }
         var request = ContentStateEncoder.Request()
-        request.event = event
+        request.event = envelopeOptions.event
         if let problem = request.envelope(now: Date()).problem { throw ValidationError(problem) }
         if broadcast && (apnsID != nil || collapseID != nil) {
             throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
@@ -138,7 +135,7 @@ struct SendCommand: ParsableCommand {
     private func content(of input: InputFile, newest: Int, schema: Schema) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
         let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
         if parsed?["aps"] != nil {
-            if event != nil || envelopeOptions.isGiven {
+            if envelopeOptions.isGiven {
                 Output.err("\(input.name): error: the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, --stale-date, --dismissal-date, --relevance-score and --attributes do not apply [usage]")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
@@ -154,7 +151,7 @@ struct SendCommand: ParsableCommand {
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
         // The sender sets the timestamp at each attempt.
-        return (.state(state, envelope: try EnvelopeOptions.envelope(of: envelopeOptions.request(event: event, timestamp: nil))), problems)
+        return (.state(state, envelope: try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: nil))), problems)
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {
