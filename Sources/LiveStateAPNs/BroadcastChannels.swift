@@ -43,9 +43,7 @@ public struct BroadcastChannels: Sendable {
     /// - Throws: `SenderSetupError` when the bundle id is not one.
     public init(bundleID: String, environment: APNsEnvironment, endpoints: APNsEndpoints? = nil,
                 tokens: ProviderTokenCache, transport: any APNsTransport) throws(SenderSetupError) {
-        let (bundle, problem) = PushRequestRules.bundleID(from: bundleID)
-        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
-        self.bundleID = bundle
+        self.bundleID = try PushRequestRules.requireBundleID(from: bundleID)
         self.environment = environment
         self.endpoints = endpoints ?? .apple(environment)
         self.tokens = tokens

@@ -91,14 +91,11 @@ public final class LiveActivitySender: Sendable {
     public init(schema: Schema, versions: [Int]? = nil, tokens: ProviderTokenCache, configuration: Configuration,
                 transport: any APNsTransport, clock: @escaping @Sendable () -> Date = Date.init,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
-        let (bundle, problem) = PushRequestRules.bundleID(from: configuration.bundleID)
-        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
+        let bundle = try PushRequestRules.requireBundleID(from: configuration.bundleID)
         let live = schema.liveVersions.map(\.version)
         let targets = (versions ?? live).sorted()
         guard let newest = targets.last else { throw SenderSetupError(code: "unknown-version", message: "the schema has no live version to send to") }
-        for version in targets where schema.version(version) == nil {
-            throw SenderSetupError(code: "unknown-version", message: "the schema has no version \(version) (it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))")
-        }
+        // The encoders and validators refuse a version the schema does not have.
         do {
             encoders = try [false, true].map { try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0)) }
             validators = try [false, true].map { broadcast in
@@ -206,6 +203,17 @@ public final class LiveActivitySender: Sendable {
         if let priority = push.headers.priority { headers.append(.init("apns-priority", String(priority))) }
         if let expiration = push.headers.expiration { headers.append(.init("apns-expiration", String(expiration))) }
         return APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: path, headers: headers, body: body)
+    }
+
+    /// Reads a content-state given as JSON the way the encoder does (missing fields take
+    /// defaults; anything the newest targeted version does not have is an error), with positions
+    /// in `bytes`: for a state file before it becomes a push's `.state` content.
+    /// - Parameters:
+    ///   - bytes: The JSON text of a content-state object.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The complete state, or `nil`, and the problems found.
+    public func readState(_ bytes: some ContiguousBytes, file: String? = nil) -> (state: Value?, diagnostics: [Diagnostic]) {
+        encoders[0].readState(bytes, file: file)
     }
 
     // MARK: - Sending

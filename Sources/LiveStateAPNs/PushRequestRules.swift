@@ -21,6 +21,14 @@ enum PushRequestRules {
         return (bundle, nil)
     }
 
+    /// The bundle id of a topic, for a sender or a channel client being made.
+    /// - Throws: `SenderSetupError` (`bad-topic`) when the topic is not a bundle id.
+    static func requireBundleID(from topic: String) throws(SenderSetupError) -> String {
+        let (bundle, problem) = bundleID(from: topic)
+        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
+        return bundle
+    }
+
     /// Checks a push's target and headers.
     /// - Parameters:
     ///   - target: The device token or channel.

@@ -38,13 +38,7 @@ struct DecodeCommand: ParsableCommand {
             Output.err("\(schema): error: \(error) [unknown-version]")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        let input: InputFile
-        switch InputFile.read(payload, limit: maxBytes) {
-        case .success(let file): input = file
-        case .failure(let error):
-            Output.err(error.description)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let input = try InputFile.readOrExit(payload, limit: maxBytes)
         // A whole body gets the validator's verdict, the one `lint` and the sidecar give: the
         // envelope counts too (a start whose attributes fail starts nothing).
         let (state, diagnostics, decodes): (Value?, [Diagnostic], Bool)

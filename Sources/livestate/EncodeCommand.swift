@@ -55,13 +55,7 @@ struct EncodeCommand: ParsableCommand {
             Output.err("\(schema): error: \(error) [unknown-version]")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        let input: InputFile
-        switch InputFile.read(state, limit: 1 << 20) {
-        case .success(let file): input = file
-        case .failure(let error):
-            Output.err(error.description)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let input = try InputFile.readOrExit(state, limit: 1 << 20)
         var (value, diagnostics) = encoder.readState(input.bytes, file: input.name)
         var result = EncodeResult(bytes: [], diagnostics: [])
         if let value {

@@ -44,16 +44,11 @@ struct EnvelopeOptions: ParsableArguments {
             request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
         }
         if let attributes {
-            switch InputFile.read(attributes, limit: 1 << 20) {
-            case .success(let file):
-                do {
-                    request.attributes = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
-                } catch {
-                    Output.err("\(attributes): error: \(error) [json-syntax]")
-                    throw ExitCode(ExitStatus.usage.rawValue)
-                }
-            case .failure(let error):
-                Output.err(error.description)
+            let file = try InputFile.readOrExit(attributes, limit: 1 << 20)
+            do {
+                request.attributes = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+            } catch {
+                Output.err("\(attributes): error: \(error) [json-syntax]")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }

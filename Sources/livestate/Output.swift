@@ -91,6 +91,19 @@ struct InputFile {
     }
 }
 
+extension InputFile {
+    /// Reads `path` like `read(_:limit:)`; a file that cannot be read is printed and stops the
+    /// command with status 2.
+    static func readOrExit(_ path: String, limit: Int) throws -> InputFile {
+        switch read(path, limit: limit) {
+        case .success(let file): return file
+        case .failure(let error):
+            Output.err(error.description)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+}
+
 /// A file that could not be read.
 struct InputError: Error, CustomStringConvertible {
     var path: String

@@ -68,9 +68,6 @@ struct SendCommand: ParsableCommand {
         case (_, false, .some): throw ValidationError("--channel-id goes with --broadcast")
         default: break
         }
-        var request = ContentStateEncoder.Request()
-        request.event = envelopeOptions.event
-        if let problem = request.envelope(now: Date()).problem { throw ValidationError(problem) }
         if broadcast && (apnsID != nil || collapseID != nil) {
             throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
         }
@@ -79,13 +76,7 @@ struct SendCommand: ParsableCommand {
     func run() throws {
         let loaded = try Output.loadSchema(schema)
         let key = try apns.providerKey()
-        let input: InputFile
-        switch InputFile.read(state, limit: 1 << 20) {
-        case .success(let file): input = file
-        case .failure(let error):
-            Output.err(error.description)
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let input = try InputFile.readOrExit(state, limit: 1 << 20)
         let transport = try apns.transport()
         defer { Blocking.run { try? await transport.shutdown() } }
         let configuration = LiveActivitySender.Configuration(
@@ -100,7 +91,7 @@ struct SendCommand: ParsableCommand {
             Output.err("error: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        let (content, readProblems) = try content(of: input, newest: sender.versions.last ?? 0, schema: loaded)
+        let (content, readProblems) = try content(of: input, reader: sender)
         let target: PushTarget = if let token { .device(token: token) } else { .broadcast(channelID: channelID ?? "") }
         let headers = PushHeaders(priority: priority, expiration: expiration, apnsID: apnsID, collapseID: collapseID)
         guard let content, Output.status(readProblems, failOn: common.failOn) == .clean else {
@@ -132,7 +123,7 @@ struct SendCommand: ParsableCommand {
 
     /// The push's content: a whole body (it has an `aps` object) or a content-state read with the
     /// encoder's strict reader, whose findings come back with positions.
-    private func content(of input: InputFile, newest: Int, schema: Schema) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
+    private func content(of input: InputFile, reader: LiveActivitySender) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
         let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
         if parsed?["aps"] != nil {
             if envelopeOptions.isGiven {
@@ -141,17 +132,12 @@ struct SendCommand: ParsableCommand {
             }
             return (.payload(input.bytes), [])
         }
-        let reader: ContentStateEncoder
-        do {
-            reader = try ContentStateEncoder(schema: schema, version: newest)
-        } catch {
-            Output.err("error: \(error)")
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        // The envelope flags first: a wrong --event is a usage error whatever the state holds.
+        // The sender sets the timestamp at each attempt.
+        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: nil))
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
-        // The sender sets the timestamp at each attempt.
-        return (.state(state, envelope: try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: nil))), problems)
+        return (.state(state, envelope: envelope), problems)
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

@@ -325,6 +325,20 @@ import Testing
         }
     }
 
+    /// An unknown `--event` is a usage error, even when the state is broken too, and nothing is sent.
+    @Test func anUnknownEventIsAUsageError() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let broken = try setup.write("broken.json", #"{"title": "#)
+            for file in [state, broken] {
+                let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "events", file])
+                #expect(result.status == 2, "\(result.stderr)")
+                #expect(result.stderr.contains("event must be start, update or end, not 'events'"), "\(result.stderr)")
+            }
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
     @Test func aWholeBodyWithEnvelopeFlagsIsAUsageError() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
