@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Installs what LiveState needs on a fresh Debian machine with the Swift toolchain: libyaml, and
-# openssl for the demo's throwaway APNs key.
+# openssl for the demo's throwaway APNs key. Commands named as arguments are installed too when
+# missing (`.ci/run` asks for valgrind, which the speed gate runs).
 set -euo pipefail
-if ! pkg-config --exists yaml-0.1 2>/dev/null; then
-    echo "libyaml (yaml-0.1) missing: installing libyaml-dev" >&2
+missing=()
+pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev pkg-config)
+command -v openssl > /dev/null || missing+=(openssl)
+for tool in "$@"; do
+    command -v "$tool" > /dev/null || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "missing: installing ${missing[*]}" >&2
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libyaml-dev pkg-config
-fi
-if ! command -v openssl > /dev/null; then
-    echo "openssl missing: installing it" >&2
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openssl
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
