@@ -19,19 +19,25 @@ for schema in schemas/flash-sale.yaml schemas/pizza.yaml; do
     "$livestate" check "$schema"
 done
 failures=0
+# fails_with CODE WHAT COMMAND...: COMMAND must exit 1 and print [CODE] (on either stream).
+fails_with() {
+    local code=$1 what=$2 output status
+    shift 2
+    set +e
+    output="$("$@" 2>&1)"
+    status=$?
+    set -e
+    printf '%s\n' "$output"
+    if [ "$status" -ne 1 ] || ! printf '%s' "$output" | grep -qF "[$code]"; then
+        echo "FAILED: $what should fail with [$code] (exit $status)" >&2
+        failures=$((failures + 1))
+    fi
+}
 for expected in "delivery field-renamed-alias-unknown" "grocery strict-client-omittable-key" \
     "match-score strict-client-omittable-key"; do
     set -- $expected
     echo "== expected to fail its gate with [$2]: livestate check schemas/$1.yaml"
-    set +e
-    output="$("$livestate" check "schemas/$1.yaml")"
-    status=$?
-    set -e
-    printf '%s\n' "$output"
-    if [ "$status" -ne 1 ] || ! printf '%s' "$output" | grep -qF "[$2]"; then
-        echo "FAILED: schemas/$1.yaml should fail its gate with [$2] (exit $status)" >&2
-        failures=$((failures + 1))
-    fi
+    fails_with "$2" "schemas/$1.yaml's gate" "$livestate" check "schemas/$1.yaml"
 done
 
 for schema in schemas/*.yaml; do
@@ -76,15 +82,8 @@ if ! "${send[@]}" --version 3 schemas/examples/delivery/v3-update.json | grep -F
     failures=$((failures + 1))
 fi
 echo "== expected to be refused with [dropped-by-version]: livestate send --dry-run (every live version)"
-set +e
-output="$("${send[@]}" schemas/examples/delivery/v3-update.json 2>&1)"
-status=$?
-set -e
-printf '%s\n' "$output" | grep -F "[dropped-by-version]" || true
-if [ "$status" -ne 1 ] || ! printf '%s' "$output" | grep -qF "[dropped-by-version]"; then
-    echo "FAILED: the v3 update should be refused because app version 1 drops it (exit $status)" >&2
-    failures=$((failures + 1))
-fi
+fails_with dropped-by-version "the v3 update sent to every live version (app version 1 drops it)" \
+    "${send[@]}" schemas/examples/delivery/v3-update.json
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures example(s) did not behave as marked" >&2
