@@ -64,28 +64,26 @@ row() {
 if [[ $mode != report ]]; then
     thresholds=Thresholds/instructions.txt
     over=0
-    updated=$(mktemp)
-    grep -v '^#' "$thresholds" | while read -r contender payload limit; do
+    limits=()
+    while read -r contender payload limit; do
         [[ -n $contender ]] || continue
         measured=$(per_operation "$contender" "$payload")
         if [[ $mode == update ]]; then
-            echo "$contender $payload $(( measured * 105 / 100 ))" >>"$updated"
+            limits+=("$contender $payload $(( measured * 105 / 100 ))")
             echo "$contender $payload: $measured instructions, limit now $(( measured * 105 / 100 ))"
         elif (( measured > limit )); then
             echo "SLOWER: $contender $payload: $measured instructions per operation, over the limit of $limit" >&2
-            echo over >>"$updated"
+            over=$((over + 1))
         else
             echo "ok: $contender $payload: $measured instructions per operation (limit $limit)"
         fi
-    done
+    done < <(grep -v '^#' "$thresholds")
     if [[ $mode == update ]]; then
-        { grep '^#' "$thresholds"; cat "$updated"; } >"$thresholds.new" && mv "$thresholds.new" "$thresholds"
-    elif grep -q over "$updated"; then
-        rm -f "$updated"
+        { grep '^#' "$thresholds"; printf '%s\n' "${limits[@]}"; } >"$thresholds.new" && mv "$thresholds.new" "$thresholds"
+    elif (( over > 0 )); then
         echo "instructions.sh: the speed gate failed (limits in Benchmarks/$thresholds; ./instructions.sh --update after a change that is meant to cost more)" >&2
         exit 1
     fi
-    rm -f "$updated"
     exit 0
 fi
 
