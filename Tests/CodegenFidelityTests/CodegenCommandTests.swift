@@ -101,9 +101,7 @@ private enum Scratch {
 /// The built `livestate` binary.
 private enum Binary {
     static var url: URL {
-        var directory = Bundle.main.bundleURL
-        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        let candidate = directory.appendingPathComponent("livestate")
+        let candidate = CodegenPaths.productsDirectory.appendingPathComponent("livestate")
         if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
         return CodegenPaths.packageRoot.appendingPathComponent(".build/debug/livestate")
     }

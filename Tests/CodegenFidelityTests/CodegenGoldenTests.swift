@@ -79,7 +79,8 @@ extension Golden {
     }
 }
 
-/// Runs `swiftc -typecheck -swift-version 6 -warnings-as-errors`.
+/// Runs `swiftc -typecheck -swift-version 6 -warnings-as-errors` with the built `LiveState`
+/// module on the import path, as an app that depends on the package has it.
 enum Swiftc {
     struct Result {
         var status: Int32
@@ -89,7 +90,8 @@ enum Swiftc {
     static func typecheck(_ files: [URL], extra: [String] = []) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors"] + extra + files.map(\.path)
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", CodegenPaths.modulesDirectory.path]
+            + extra + files.map(\.path)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-swiftc-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }

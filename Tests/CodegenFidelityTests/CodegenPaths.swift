@@ -11,6 +11,20 @@ enum CodegenPaths {
     static let generated = testsFolder.appendingPathComponent("Generated")
     static let examples = packageRoot.appendingPathComponent("schemas/examples")
 
+    /// Where `swift build` put this test bundle, the `livestate` binary and the built modules.
+    static var productsDirectory: URL {
+        var directory = Bundle.main.bundleURL
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        return directory
+    }
+
+    /// The built `LiveState` module, which generated code imports for its runtime.
+    static var modulesDirectory: URL {
+        let built = productsDirectory.appendingPathComponent("Modules")
+        if FileManager.default.fileExists(atPath: built.appendingPathComponent("LiveState.swiftmodule").path) { return built }
+        return packageRoot.appendingPathComponent(".build/debug/Modules")
+    }
+
     /// Set `LIVESTATE_UPDATE_CODEGEN=1` to rewrite the golden and generated files instead of
     /// comparing with them (then rebuild: the generated files are compiled into this target).
     static var updates: Bool { ProcessInfo.processInfo.environment["LIVESTATE_UPDATE_CODEGEN"] == "1" }

@@ -246,7 +246,7 @@ import Testing
         (Field(name: "d", type: .double, maximum: 1), Value.double(1.5), "1.5 is greater than maximum 1"),
         (Field(name: "d", type: .double), Value.double(.nan), "nan is not a finite number"),
         (Field(name: "t", type: .date, minimum: 0), Value.date(-1), "-1 is less than minimum 0"),
-        (Field(name: "r", type: .dateRange), Value.dateRange(lower: 2, upper: 1), "lower bound 2 is after upper bound 1"),
+        (Field(name: "r", type: .dateRange), Value.dateRange(lower: 2, upper: 1), "the date-range's lower bound 2 is after its upper bound 1"),
         (Field(name: "u", type: .url), Value.string("/relative"), "'/relative' is not an absolute URL"),
         (Field(name: "u", type: .url), Value.string("https://a b"), "'https://a b' is not a URL"),
         (Field(name: "u", type: .url), Value.string("https://x.com/a b"),

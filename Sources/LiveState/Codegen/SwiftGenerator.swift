@@ -4,9 +4,11 @@ import Foundation
 /// static attributes, and a nested `ContentState` whose `init(from:)` decodes the way
 /// LiveState's `ContentStateDecoder` does, with a stock `JSONDecoder`.
 ///
-/// The output is one self-contained file that imports Foundation only; the `ActivityAttributes`
-/// conformance sits in `#if canImport(ActivityKit)`, so the same file builds on Linux as plain
-/// `Codable` structs. The same schema and options always give the same bytes.
+/// The output is one file that imports Foundation and `LiveState`, whose `TolerantContainer` and
+/// `TolerantValue` apply each field's rules (as generated protobuf code calls SwiftProtobuf), so
+/// the checks and their messages are the decoder's own and no copy travels with the file. The
+/// `ActivityAttributes` conformance sits in `#if canImport(ActivityKit)`, so the same file builds
+/// on Linux as plain `Codable` structs. The same schema and options always give the same bytes.
 ///
 /// ```swift
 /// let source = try SwiftGenerator().generate(schema, version: 2)
@@ -115,10 +117,6 @@ public struct SwiftGenerator: Sendable {
         writer.line()
         writer.line("extension \(qualified): ActivityAttributes {}")
         writer.line("#endif")
-        writer.line()
-        for line in SwiftSupportCode.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            writer.line(String(line))
-        }
         return writer.text
     }
 
@@ -133,6 +131,7 @@ public struct SwiftGenerator: Sendable {
         writer.line("// also builds on Linux as plain Codable structs.")
         writer.line()
         writer.line("import Foundation")
+        writer.line("import LiveState")
         writer.line()
     }
 
@@ -246,7 +245,7 @@ public struct SwiftGenerator: Sendable {
                 writer.line("_ = try decoder.container(keyedBy: CodingKeys.self)")
                 return
             }
-            writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            writer.line("let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)")
             for property in plan.properties {
                 writer.line("self.\(SwiftIdentifier.escaped(property.name)) = \(try decodeExpression(property))")
             }

@@ -82,7 +82,8 @@ enum SwiftTypePlan {
         "Decoder", "Encoder", "DecodingError", "EncodingError", "CodingKey", "CodingKeys",
         "Codable", "Decodable", "Encodable", "Hashable", "Sendable", "CaseIterable",
         "RawRepresentable", "KeyedDecodingContainer", "Error", "Never", "Any", "AnyObject",
-        "Foundation", "Swift", "ContentState", "TolerantValue", "ActivityAttributes", "ActivityKit",
+        "Foundation", "Swift", "ContentState", "TolerantValue", "TolerantContainer", "LiveState",
+        "ActivityAttributes", "ActivityKit",
     ]
 
     /// Plans the struct for an object's fields.

@@ -634,8 +634,8 @@ struct DecodeContext {
             let text = reader.string(try reader.readString())
             // O(1) on a native string: no second pass over an escaped one.
             let length = text.utf8.count
-            if let maxLength = plan.maxLength, length > maxLength {
-                return outOfRange("\(length) bytes is longer than max-length \(maxLength)", at: start)
+            if let message = ConstraintRule.lengthProblem(length, maxLength: plan.maxLength) {
+                return outOfRange(message, at: start)
             }
             if plan.kind == .url, let problem = plan.urls.problem(text) {
                 let message = plan.urls.message(problem, in: text)
@@ -731,10 +731,8 @@ struct DecodeContext {
         guard valid, count >= 2 else {
             return invalid("a date-range must be [lower, upper], two numbers", at: start)
         }
-        guard bounds.lower <= bounds.upper else {
-            return invalid(
-                "the date-range's lower bound \(ValueText.number(bounds.lower)) is after its upper bound \(ValueText.number(bounds.upper))",
-                kind: .outOfRange, at: start)
+        if let message = ConstraintRule.orderProblem(lower: bounds.lower, upper: bounds.upper) {
+            return invalid(message, kind: .outOfRange, at: start)
         }
         if count > 2 {
             return outOfRange("a date-range has two elements, found \(count)", at: start)
@@ -827,8 +825,8 @@ struct DecodeContext {
             problem = firstProblem
             return nil
         }
-        if let maxItems = plan.maxItems, elements.count > maxItems {
-            problem = self.problem(.outOfRange, "\(elements.count) items is more than max-items \(maxItems)", at: start)
+        if let message = ConstraintRule.countProblem(elements.count, maxItems: plan.maxItems) {
+            problem = self.problem(.outOfRange, message, at: start)
             return nil
         }
         return .array(elements)

@@ -230,9 +230,7 @@ final class FieldPlan: Sendable {
     /// Whether `number` breaks `minimum` or `maximum`: the check alone, without a message.
     @inline(__always)
     func isOutOfRange(_ number: Double) -> Bool {
-        if let minimum, number < minimum { return true }
-        if let maximum, number > maximum { return true }
-        return false
+        !ConstraintRule.allowsNumber(number, minimum: minimum, maximum: maximum)
     }
 
     /// `FieldType` without payloads.

@@ -524,7 +524,7 @@ struct TapeBuilder {
     @inline(__always)
     private mutating func string(_ plan: FieldPlan, slot: Int) -> Bool {
         guard let text = string() else { return false }
-        if let maxLength = plan.maxLength, text.length > maxLength { return false }
+        guard ConstraintRule.allowsLength(text.length, maxLength: plan.maxLength) else { return false }
         nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
         return true
     }
@@ -560,13 +560,14 @@ struct TapeBuilder {
         let first = count
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
-        let maxLength = items.maxLength ?? .max
+        let maxLength = items.maxLength
         if byte() == JSONByte.closeBracket {
             index &+= 1
         } else {
             elements: while true {
                 if plainStrings {
-                    guard byte() == JSONByte.quote, let text = string(), text.length <= maxLength else { return false }
+                    guard byte() == JSONByte.quote, let text = string(),
+                          ConstraintRule.allowsLength(text.length, maxLength: maxLength) else { return false }
                     append(text.escaped ? .escapedString : .string, text.start, text.end)
                 } else {
                     append(.missing, 0, 0)
@@ -581,7 +582,7 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        if let maxItems = plan.maxItems, elements > maxItems { return false }
+        guard ConstraintRule.allowsCount(elements, maxItems: plan.maxItems) else { return false }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         return true
     }

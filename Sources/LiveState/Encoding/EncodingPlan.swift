@@ -17,10 +17,10 @@ final class FieldEncodingPlan: Sendable {
     let name: String
     let kind: Kind
     let isOptional: Bool
-    let maxLength: Int
-    let maxItems: Int
-    let minimum: Double
-    let maximum: Double
+    let maxLength: Int?
+    let maxItems: Int?
+    let minimum: Double?
+    let maximum: Double?
     let enumStrings: [String]
     let enumIntegers: [Int]
     /// For an array field: its element.
@@ -51,10 +51,10 @@ final class FieldEncodingPlan: Sendable {
         self.urls = urls
         name = field.name
         isOptional = field.isOptional
-        maxLength = field.maxLength ?? .max
-        maxItems = field.maxItems ?? .max
-        minimum = field.minimum ?? -.infinity
-        maximum = field.maximum ?? .infinity
+        maxLength = field.maxLength
+        maxItems = field.maxItems
+        minimum = field.minimum
+        maximum = field.maximum
         var strings: [String] = []
         var integers: [Int] = []
         var items: FieldEncodingPlan?
@@ -95,10 +95,10 @@ final class FieldEncodingPlan: Sendable {
         self.elidable = elidable
     }
 
-    /// Whether `number` is within `minimum` and `maximum` (as `Field.rangeViolation` sees it).
+    /// Whether `number` is within `minimum` and `maximum`.
     @inline(__always)
     func inRange(_ number: Double) -> Bool {
-        !(number < minimum) && !(number > maximum)
+        ConstraintRule.allowsNumber(number, minimum: minimum, maximum: maximum)
     }
 
     // MARK: - Checking
@@ -111,7 +111,7 @@ final class FieldEncodingPlan: Sendable {
             return isOptional
         case .string(let string):
             switch kind {
-            case .string: return string.utf8.count <= maxLength
+            case .string: return ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength)
             case .stringEnum: return enumStrings.contains(string)
             default: return false
             }
@@ -130,7 +130,7 @@ final class FieldEncodingPlan: Sendable {
         case .dateRange:
             return false
         case .array(let elements):
-            guard kind == .array, let items, elements.count <= maxItems else { return false }
+            guard kind == .array, let items, ConstraintRule.allowsCount(elements.count, maxItems: maxItems) else { return false }
             for element in elements where !items.accepts(element) { return false }
             return true
         case .object(let members):
@@ -180,10 +180,10 @@ final class FieldEncodingPlan: Sendable {
         if case .null = value { return isOptional ? .null : nil }
         switch kind {
         case .string:
-            guard case .string(let string) = value, string.utf8.count <= maxLength else { return nil }
+            guard case .string(let string) = value, ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength) else { return nil }
             return value
         case .url:
-            guard case .string(let string) = value, string.utf8.count <= maxLength, urls.problem(string) == nil else { return nil }
+            guard case .string(let string) = value, ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength), urls.problem(string) == nil else { return nil }
             return value
         case .int:
             guard case .int(let int) = value, inRange(Double(int)) else { return nil }
@@ -210,7 +210,8 @@ final class FieldEncodingPlan: Sendable {
             default:
                 return nil
             }
-            guard let lower, let upper, lower <= upper, inRange(lower), inRange(upper) else { return nil }
+            guard let lower, let upper, ConstraintRule.orderProblem(lower: lower, upper: upper) == nil,
+                  inRange(lower), inRange(upper) else { return nil }
             return .dateRange(lower: lower, upper: upper)
         case .stringEnum:
             // The decoder matches raw values byte for byte.
@@ -221,7 +222,7 @@ final class FieldEncodingPlan: Sendable {
             guard case .int(let int) = value, enumIntegers.contains(int) else { return nil }
             return value
         case .array:
-            guard case .array(let elements) = value, let items, elements.count <= maxItems else { return nil }
+            guard case .array(let elements) = value, let items, ConstraintRule.allowsCount(elements.count, maxItems: maxItems) else { return nil }
             var conformed: [Value] = []
             conformed.reserveCapacity(elements.count)
             for element in elements {
@@ -300,7 +301,7 @@ extension StateWriter {
             return 0
         case .string(let string):
             switch plan.kind {
-            case .string: guard string.utf8.count <= plan.maxLength else { return nil }
+            case .string: guard ConstraintRule.allowsLength(string.utf8.count, maxLength: plan.maxLength) else { return nil }
             case .stringEnum: guard plan.enumStrings.contains(string) else { return nil }
             default: return nil
             }
@@ -326,7 +327,7 @@ extension StateWriter {
         case .dateRange:
             return nil
         case .array(let elements):
-            guard plan.kind == .array, let items = plan.items, elements.count <= plan.maxItems else { return nil }
+            guard plan.kind == .array, let items = plan.items, ConstraintRule.allowsCount(elements.count, maxItems: plan.maxItems) else { return nil }
             append(UInt8(ascii: "["))
             let extra: Int? = elements.withUnsafeBufferPointer { elements in
                 var extra = 0

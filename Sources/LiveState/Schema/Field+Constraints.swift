@@ -28,27 +28,21 @@ extension Field {
             return lengthViolation(string)
         case (.int, .int(let int)):
             // The message, and the number's text in it, only when there is a problem.
-            guard isOutOfRange(Double(int)) else { return nil }
+            guard !ConstraintRule.allowsNumber(Double(int), minimum: minimum, maximum: maximum) else { return nil }
             return rangeViolation(Double(int), shown: String(int))
         case (.double, .double(let double)), (.date, .date(let double)):
-            guard double.isFinite else { return "\(double) is not a finite number" }
-            guard isOutOfRange(double) else { return nil }
-            return rangeViolation(double, shown: Field.format(double))
+            if let problem = ConstraintRule.finiteProblem(double) { return problem }
+            return rangeViolation(double)
         case (.bool, .bool):
             return nil
         case (.dateRange, .dateRange(let lower, let upper)):
-            guard lower.isFinite, upper.isFinite else { return "a date range needs finite bounds" }
-            if lower > upper {
-                return "lower bound \(Field.format(lower)) is after upper bound \(Field.format(upper))"
-            }
-            return nil
+            return ConstraintRule.orderProblem(lower: lower, upper: upper)
+                ?? rangeViolation(lower) ?? rangeViolation(upper)
         case (.enumeration(let values), .string), (.enumeration(let values), .int):
             if values.contains(value) { return nil }
             return "\(Field.describe(value)) is not one of \(Field.list(values))"
         case (.array(let items), .array(let elements)):
-            if let maxItems, elements.count > maxItems {
-                return "\(elements.count) items is more than max-items \(maxItems)"
-            }
+            if let problem = ConstraintRule.countProblem(elements.count, maxItems: maxItems) { return problem }
             for (index, element) in elements.enumerated() {
                 if let problem = items.violation(of: element, urls: urls) {
                     return Field.nest(problem, under: String(index))
@@ -63,30 +57,12 @@ extension Field {
     }
 
     private func lengthViolation(_ string: String) -> String? {
-        let bytes = string.utf8.count
-        if let maxLength, bytes > maxLength {
-            return "\(bytes) bytes is longer than max-length \(maxLength)"
-        }
-        return nil
-    }
-
-    /// Whether `number` is below `minimum` or above `maximum`.
-    private func isOutOfRange(_ number: Double) -> Bool {
-        if let minimum, number < minimum { return true }
-        if let maximum, number > maximum { return true }
-        return false
+        ConstraintRule.lengthProblem(string.utf8.count, maxLength: maxLength)
     }
 
     /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.
     func rangeViolation(_ number: Double, shown: String? = nil) -> String? {
-        let shown = shown ?? Field.format(number)
-        if let minimum, number < minimum {
-            return "\(shown) is less than minimum \(Field.format(minimum))"
-        }
-        if let maximum, number > maximum {
-            return "\(shown) is greater than maximum \(Field.format(maximum))"
-        }
-        return nil
+        ConstraintRule.rangeProblem(number, shown: shown, minimum: minimum, maximum: maximum)
     }
 
     private static func objectViolation(fields: [Field], members: [Value.Member], urls: URLRule) -> String? {
