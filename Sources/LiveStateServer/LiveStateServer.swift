@@ -98,8 +98,7 @@ public struct LiveStateServer: Sendable {
         return router
     }
 
-    /// The Hummingbird application: the router (with `POST /v1/schemas/{id}/validate` answered
-    /// ahead of it), the HTTP/1.1 server and the SIGHUP reload service.
+    /// The Hummingbird application: the router, the HTTP/1.1 server and the SIGHUP reload service.
     /// - Parameter onServerRunning: Called with the bound port once the server listens.
     /// - Returns: The application; run it with `runService()`, or test it with `HummingbirdTesting`.
     public func application(
@@ -107,7 +106,7 @@ public struct LiveStateServer: Sendable {
     ) -> some ApplicationProtocol {
         let routes = routes
         var application = Application(
-            router: SidecarResponderBuilder(routes: routes, router: router(routes: routes), metrics: metrics),
+            router: router(routes: routes),
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

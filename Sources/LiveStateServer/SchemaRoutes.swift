@@ -22,6 +22,7 @@ struct SchemaRoutes: Sendable {
 
     /// Registers every route on `router`.
     func register<Context: RequestContext>(on router: Router<Context>) {
+        router.add(middleware: RequestLogMiddleware<Context>(metrics: metrics))
         router.add(middleware: APIErrorMiddleware<Context>())
         // Every GET answers HEAD too: the same status and headers, no body.
         func get(_ path: RouterPath, _ handler: @escaping @Sendable (Request, Context) throws -> Response) {
@@ -37,7 +38,6 @@ struct SchemaRoutes: Sendable {
         get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         get("/v1/schemas") { request, _ in try listSchemas(request) }
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
-        // `ValidateRouteResponder` answers the plain spelling of this path before the router.
         router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/validate-batch") { request, context in try await validateBatch(request, id: try schemaID(context)) }
@@ -394,27 +394,6 @@ struct SchemaRoutes: Sendable {
         return entry
     }
 
-    /// The id in `/v1/schemas/{id}/validate`, or `nil` when `path` is not that plain form: an id
-    /// of ASCII bytes other than `/` and `%`, which the router would capture whole as well.
-    static func schemaID(inValidatePath path: String) -> String? {
-        let prefix: StaticString = "/v1/schemas/"
-        let suffix: StaticString = "/validate"
-        var path = path
-        return path.withUTF8 { bytes -> String? in
-            let prefixCount = prefix.utf8CodeUnitCount
-            let suffixCount = suffix.utf8CodeUnitCount
-            guard bytes.count > prefixCount + suffixCount,
-                  bytes.prefix(prefixCount).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount)),
-                  bytes.suffix(suffixCount).elementsEqual(UnsafeBufferPointer(start: suffix.utf8Start, count: suffixCount))
-            else { return nil }
-            let id = UnsafeBufferPointer(rebasing: bytes[prefixCount..<(bytes.count - suffixCount)])
-            for byte in id where byte >= 0x80 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "%") {
-                return nil
-            }
-            return String(decoding: id, as: UTF8.self)
-        }
-    }
-
     /// `version=N`, or `nil` for the newest.
     private func versionNumber(_ query: QueryParameters, orAll: Bool) throws(APIError) -> Int? {
         guard let text = query.string("version") else { return nil }
@@ -464,9 +443,6 @@ struct SchemaRoutes: Sendable {
         ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 
-    /// The hot route, as `routePattern(path:)` names it.
-    static let validateRoute = "/v1/schemas/{id}/validate"
-
     /// The methods `path` answers, or `nil` when no route has that path.
     static func allowedMethods(path: String) -> String? {
         route(path)?.allow
@@ -475,7 +451,6 @@ struct SchemaRoutes: Sendable {
     /// The route `path` takes, as the OpenAPI document spells it (`/v1/schemas/{id}/validate`),
     /// or `unmatched`: a metric label with a bounded set of values.
     static func routePattern(path: String) -> String {
-        if schemaID(inValidatePath: path) != nil { return validateRoute }
         guard let route = route(path) else { return "unmatched" }
         return "/" + route.segments.map { $0 == ":id" ? "{id}" : String($0) }.joined(separator: "/")
     }

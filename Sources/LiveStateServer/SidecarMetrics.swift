@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// - `livestate_http_requests_total{route,method,status}` and
 ///   `livestate_http_request_duration_seconds{route}`: every request, the hot validate route
-///   included (`ValidateRouteResponder` sees each request before the router).
+///   included (`RequestLogMiddleware`, the router's outermost middleware).
 /// - `livestate_request_body_bytes{route}`: the size of each body read.
 /// - `livestate_validations_total{schema,version,outcome}` (`ok`, `invalid`) and
 ///   `livestate_diagnostics_total{schema,version,code}`: what validation found, per payload
