@@ -63,6 +63,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            // The contract's source; OpenAPIDocument.swift is made from it (scripts/openapi.py).
+            exclude: ["openapi.yaml"],
             swiftSettings: strict
         ),
         // `livestate import swift`: reads an app's Swift with swift-syntax. Its own target, so

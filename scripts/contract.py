@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Checks `livestate serve`'s real answers against its own OpenAPI document.
+"""Checks `livestate serve`'s real answers against its contract, Sources/LiveStateServer/openapi.yaml.
 
 Starts the debug binary (`swift build` first) on a free loopback port with the bundled schemas
-and the example fleet, sends each endpoint the requests below (successes and every documented
-error), and validates each JSON answer (each line of an NDJSON one) against the schema the
-document gives for that path, method, status and content type, with jsonschema (OpenAPI 3.1
-schemas are JSON Schema 2020-12). An answer with a status the operation does not document
-fails. Errors outside any operation (404 for no route, 405) must be the `Error` object.
+and the example fleet, and checks that:
+- the document it serves at /openapi.json is openapi.yaml;
+- each endpoint's answer to the requests below (successes and every documented error), each
+  line of an NDJSON one, matches the schema the document gives for that path, method, status
+  and content type, with jsonschema (OpenAPI 3.1 schemas are JSON Schema 2020-12). An answer
+  with a status the operation does not document fails; errors outside any operation (404 for no
+  route, 405) must be the `Error` object;
+- schemathesis, in positive and negative modes with every check, finds nothing: every request
+  the document allows is accepted, every request it forbids is refused with a 4xx, and every
+  answer matches the document (LIVESTATE_CONTRACT_SEED and LIVESTATE_CONTRACT_EXAMPLES change
+  its seed, 1, and examples per operation, 100).
 
-    python3 scripts/contract.py            # exits 1 on the first mismatch, naming it
+    python3 scripts/contract.py            # exits 1 on a mismatch, naming it
 """
 import json
 import os
@@ -20,11 +26,18 @@ import time
 import urllib.error
 import urllib.request
 
-try:
-    import jsonschema
-except ImportError:  # a bare machine: the pinned version
-    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "jsonschema==4.26.0"])
-    import jsonschema
+def require(module, requirement):
+    """Imports a module, installing the pinned version on a bare machine."""
+    try:
+        return __import__(module)
+    except ImportError:
+        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", requirement])
+        return __import__(module)
+
+
+jsonschema = require("jsonschema", "jsonschema==4.26.0")
+yaml = require("yaml", "PyYAML==6.0.3")
+require("schemathesis", "schemathesis==4.32.5")
 
 root = pathlib.Path(__file__).resolve().parent.parent
 binary = subprocess.check_output(["swift", "build", "--show-bin-path"], cwd=root, text=True).strip() + "/livestate"
@@ -58,6 +71,10 @@ def call(method, path, body=None, content_type="application/json"):
 
 
 document = json.loads(call("GET", "/openapi.json")[2])
+source = yaml.safe_load((root / "Sources/LiveStateServer/openapi.yaml").read_text(encoding="utf-8"))
+if document != source:
+    server.kill()
+    sys.exit("contract: the served /openapi.json is not openapi.yaml: run python3 scripts/openapi.py")
 
 
 def deref(node):
@@ -121,12 +138,13 @@ try:
     check("GET", "/v1/schemas", "/v1/schemas", expect=200)
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff", expect=200)
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1&to=3&mode=forward", expect=200)
-    check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1", expect=400)
+    check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1", expect=200)
+    check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1&to=9", expect=404)
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/nope/diff", expect=404)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=3", update, expect=200)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate", b"{not json", expect=200)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=all&max-drop=1%25", update, expect=200)
-    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=99", update, expect=400)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=99", update, expect=404)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?nope=1", update, expect=400)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/nope/validate", update, expect=404)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate", b" " * 70000, expect=413)
@@ -139,6 +157,9 @@ try:
     check("POST", "/v1/schemas/{id}/encode", "/v1/schemas/delivery/encode?version=3&content-state=true&fit=true", state, expect=200)
     check("POST", "/v1/schemas/{id}/encode", "/v1/schemas/delivery/encode?event=start", state, expect=400)
     check("POST", "/v1/schemas/{id}/encode", "/v1/schemas/delivery/encode", b"[1]", expect=None)
+    check("POST", "/v1/schemas/{id}/encode-content-state", "/v1/schemas/delivery/encode-content-state?fit=1", state, expect=200)
+    check("POST", "/v1/schemas/{id}/encode-content-state", "/v1/schemas/delivery/encode-content-state?event=end", state, expect=400)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/pizza/validate?version=all&max-drop=1", update, expect=409)
     check("GET", None, "/nothing", expect=404)
     check("GET", None, "/v1/schemas/delivery/validate", expect=405)
     status, headers, data = call("HEAD", "/health")
@@ -147,6 +168,19 @@ try:
     metrics = call("GET", "/metrics")
     if metrics[0] != 200 or b"livestate_http_requests_total" not in metrics[2]:
         failures.append("GET /metrics has no request counts")
+    if not failures:
+        environment = dict(os.environ, SCHEMATHESIS_HOOKS="schemathesis_hooks",
+                           PYTHONPATH=str(root / "scripts") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        run = subprocess.run(
+            [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/openapi.json", "--mode", "all", "--checks", "all",
+             "--max-examples", os.environ.get("LIVESTATE_CONTRACT_EXAMPLES", "100"),
+             "--seed", os.environ.get("LIVESTATE_CONTRACT_SEED", "1"), "--no-color"],
+            env=environment, cwd=root, capture_output=True, text=True, timeout=900)
+        summary = [line for line in run.stdout.splitlines() if "generated" in line or "issues found" in line or "passed" in line]
+        print("contract: schemathesis: " + " / ".join(line.strip() for line in summary[-3:]))
+        if run.returncode != 0:
+            print(run.stdout[-6000:], file=sys.stderr)
+            failures.append(f"schemathesis found problems (exit {run.returncode}); its report is above")
 finally:
     server.terminate()
     code = server.wait(timeout=20)

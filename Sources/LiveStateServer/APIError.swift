@@ -3,10 +3,10 @@ import LiveState
 
 /// A request the server refuses, answered as `{"error": {"status", "code", "message"}}`.
 ///
-/// Codes are stable kebab-case strings: `bad-query` (400), `unknown-version` (400),
-/// `bad-request` (400, a body that is not valid HTTP), `unknown-schema` (404), `not-found` (404),
-/// `method-not-allowed` (405, with `Allow`), `payload-too-large` (413), `unsupported-media-type`
-/// (415), `internal` (500).
+/// Codes are stable kebab-case strings: `bad-query` (400), `bad-request` (400, a body that is
+/// not valid HTTP), `unknown-schema` (404), `unknown-version` (404), `not-found` (404),
+/// `method-not-allowed` (405, with `Allow`), `no-fleet` (409), `payload-too-large` (413),
+/// `unsupported-media-type` (415), `internal` (500).
 public struct APIError: Error, HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
@@ -39,10 +39,17 @@ public struct APIError: Error, HTTPResponseError, Sendable {
                  message: "no schema '\(id)'; loaded: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
     }
 
-    /// A version the schema does not have (400).
+    /// A version the schema does not have (404): the request is well formed, and names a
+    /// resource the server does not hold, as an unknown schema id does.
     static func unknownVersion(_ version: Int, available: [Int]) -> APIError {
-        APIError(.badRequest, code: "unknown-version",
+        APIError(.notFound, code: "unknown-version",
                  message: "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))")
+    }
+
+    /// `max-drop` for a schema served without a fleet file (409): a valid request that the
+    /// server's state cannot answer until it is started with `--fleet`.
+    static func noFleet(_ id: String) -> APIError {
+        APIError(.conflict, code: "no-fleet", message: "max-drop needs a fleet file for schema '\(id)' (serve --fleet)")
     }
 
     /// A body that is not valid HTTP: a bad chunk size, a truncated chunk (400).

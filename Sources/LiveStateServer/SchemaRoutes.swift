@@ -40,6 +40,9 @@ struct SchemaRoutes: Sendable {
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/encode-content-state") { request, context in
+            try await encode(request, id: try schemaID(context), contentStateOnly: true)
+        }
         router.post("/v1/schemas/:id/validate-batch") { request, context in try await validateBatch(request, id: try schemaID(context)) }
     }
 
@@ -119,13 +122,11 @@ struct SchemaRoutes: Sendable {
         let to = try query.integer("to")
         let failOn = try query.choice("fail-on", as: Severity.self) ?? .error
         let elision = try query.flag("assume-default-elision")
-        if (from == nil) != (to == nil) { throw .badQuery("from and to go together") }
-        if let from, let to, from == to { throw .badQuery("from and to name the same version, \(from)") }
 
         let entry = try schemaEntry(id)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: elision))
         let report: CompatibilityReport
-        if let from, let to {
+        if let (from, to) = CompatibilityChecker.pair(in: entry.schema, from: from, to: to) {
             for version in [from, to] where !entry.versions.contains(version) {
                 throw .unknownVersion(version, available: entry.versions)
             }
@@ -192,7 +193,7 @@ struct SchemaRoutes: Sendable {
             }
             fleet = (known, maxDrop)
         } else if query.string("max-drop") != nil {
-            throw APIError.badQuery("max-drop needs a fleet file for schema '\(id)' (serve --fleet)")
+            throw APIError.noFleet(id)
         }
         return Validation(id: id, validators: validators, allVersions: all, fleet: fleet)
     }
@@ -318,13 +319,15 @@ struct SchemaRoutes: Sendable {
         contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
-    // MARK: - POST /v1/schemas/{id}/encode
+    // MARK: - POST /v1/schemas/{id}/encode and /encode-content-state
 
-    func encode(_ request: Request, id: String) async throws -> Response {
-        let query = try QueryParameters(request, allowed: Self.encodeParameters)
+    /// Writes a whole body, or (`contentStateOnly`, or the older `encode?content-state=true`)
+    /// the bare content-state, which takes no envelope parameters.
+    func encode(_ request: Request, id: String, contentStateOnly: Bool = false) async throws -> Response {
+        let query = try QueryParameters(request, allowed: contentStateOnly ? Self.contentStateParameters : Self.encodeParameters)
         let options = ContentStateEncoder.Options(
             elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
-        let bare = try query.flag("content-state")
+        let bare = try contentStateOnly || query.flag("content-state")
         if query.string("event") == ActivityEvent.start.rawValue {
             throw APIError.badQuery("event=start needs the static attributes, which this endpoint does not take; write start pushes with livestate encode --attributes")
         }
@@ -382,6 +385,7 @@ struct SchemaRoutes: Sendable {
         "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
         "fit", "elide-defaults", "broadcast", "content-state",
     ]
+    static let contentStateParameters = ["version", "fit", "elide-defaults"]
 
     private func schemaID(_ context: some RequestContext) throws(APIError) -> String {
         guard let id = context.parameters.get("id") else { throw .badQuery("the path names no schema") }
@@ -440,6 +444,7 @@ struct SchemaRoutes: Sendable {
     static let routeMethods: [(segments: [Substring], allow: String)] = [
         ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/metrics", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
         ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
+        ("/v1/schemas/:id/encode-content-state", "POST"),
         ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }
 

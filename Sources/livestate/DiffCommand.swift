@@ -10,8 +10,9 @@ struct DiffCommand: ParsableCommand {
         abstract: "Check schema versions against each other: which app version breaks on which payloads.",
         discussion: """
             Without --from and --to, checks every pair of versions the mode covers (default: the \
-            schema's compatibility:). With them, checks that one pair, both ways unless --mode \
-            picks a direction. --list-rules prints the rule catalog.
+            schema's compatibility:). With either, checks that one pair, both ways unless --mode \
+            picks a direction; a missing --from is the oldest live version, a missing --to the \
+            newest. --list-rules prints the rule catalog.
             Exit status: 0 when the gate holds (no finding at or above --fail-on), 1 when it \
             fails, 2 on usage, I/O or schema-load errors.
             """
@@ -35,10 +36,10 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "The schema file.")
     var schema: String?
 
-    @Option(help: "One version of the pair to check (with --to).")
+    @Option(help: "One version of the pair to check (default with --to: the oldest live version).")
     var from: Int?
 
-    @Option(help: "The other version of the pair to check (with --from).")
+    @Option(help: "The other version of the pair to check (default with --from: the newest).")
     var to: Int?
 
     @Option(help: "The gate: backward, forward, full, backward-transitive, forward-transitive, full-transitive or none (default: the schema's compatibility:).")
@@ -63,12 +64,6 @@ struct DiffCommand: ParsableCommand {
         guard schema != nil else {
             throw ValidationError("Missing expected argument '--schema <schema>' (or use --list-rules).")
         }
-        if (from == nil) != (to == nil) {
-            throw ValidationError("--from and --to go together.")
-        }
-        if let from, let to, from == to {
-            throw ValidationError("--from and --to name the same version, \(from).")
-        }
     }
 
     func run() throws {
@@ -80,7 +75,7 @@ struct DiffCommand: ParsableCommand {
         let loaded = try Output.loadSchema(schema)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
         var report: CompatibilityReport
-        if let from, let to {
+        if let (from, to) = CompatibilityChecker.pair(in: loaded, from: from, to: to) {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
                 Output.err("\(schema): error: the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", ")) [unknown-version]")

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveState
-import LiveStateServer
+@testable import LiveStateServer
 import LiveStateYAML
 import Testing
 
@@ -51,7 +51,12 @@ import Testing
             #expect(document["paths"]?.keys == [
                 "/health", "/ready", "/metrics", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
                 "/v1/schemas/{id}/validate", "/v1/schemas/{id}/validate-batch", "/v1/schemas/{id}/encode",
+                "/v1/schemas/{id}/encode-content-state",
             ])
+            // Every documented route is one the server answers (and the other way round: 405's
+            // `Allow` comes from the same list).
+            let routes = SchemaRoutes.routeMethods.map { "/" + $0.segments.map { $0 == ":id" ? "{id}" : String($0) }.joined(separator: "/") }
+            #expect(Set(routes) == Set(document["paths"]?.keys ?? []))
         }
     }
 
@@ -347,7 +352,6 @@ import Testing
     @Test(arguments: [
         ("/v1/schemas/delivery/validate?version=abc", "bad-query"),
         ("/v1/schemas/delivery/validate?version=0", "bad-query"),
-        ("/v1/schemas/delivery/validate?version=9", "unknown-version"),
         ("/v1/schemas/delivery/validate?versoin=2", "bad-query"),
         ("/v1/schemas/delivery/validate?version=2&version=3", "bad-query"),
         ("/v1/schemas/delivery/validate?broadcast=maybe", "bad-query"),
@@ -364,7 +368,8 @@ import Testing
         ("/v1/schemas/delivery/encode?fit=yes", "bad-query"),
         ("/v1/schemas/delivery/encode?content-state=true&event=end", "bad-query"),
         ("/v1/schemas/delivery/encode?relevance-score=high", "bad-query"),
-        ("/v1/schemas/delivery/encode?version=7", "unknown-version"),
+        ("/v1/schemas/delivery/encode-content-state?event=end", "bad-query"),
+        ("/v1/schemas/delivery/encode-content-state?timestamp=now", "bad-query"),
     ])
     func badQueryIs400(_ uri: String, _ code: String) async throws {
         try await server.application().test(.router) { client in
@@ -377,8 +382,55 @@ import Testing
     }
 
     @Test(arguments: [
-        "/v1/schemas/delivery/diff?mode=sideways", "/v1/schemas/delivery/diff?from=1",
-        "/v1/schemas/delivery/diff?from=2&to=2", "/v1/schemas/delivery/diff?from=1&to=9",
+        ("/v1/schemas/delivery/validate?version=9", HTTPRequest.Method.post),
+        ("/v1/schemas/delivery/encode?version=7", .post),
+        ("/v1/schemas/delivery/encode-content-state?version=7", .post),
+        ("/v1/schemas/delivery/diff?from=1&to=9", .get),
+        ("/v1/schemas/delivery/diff?to=9", .get),
+    ])
+    func unknownVersionIs404(_ uri: String, _ method: HTTPRequest.Method) async throws {
+        // A well-formed request for a version the schema does not hold: a missing resource,
+        // like an unknown schema id.
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: uri, method: method, body: try ServerFixtures.file("update-600.json"))
+            #expect(response.status == .notFound)
+            #expect(try json(response).errorCode == "unknown-version")
+            #expect(try json(response)["error"]?["status"]?.int == 404)
+        }
+    }
+
+    @Test func diffTakesEitherEndOfThePairAlone() async throws {
+        try await server.application().test(.router) { client in
+            func pairs(_ uri: String) async throws -> [[Int]] {
+                let body = try json(try await client.execute(uri: uri, method: .get))
+                return body["pairs"]?.array?.compactMap { pair in
+                    guard let reader = pair["readerVersion"]?.int, let writer = pair["writerVersion"]?.int else { return nil }
+                    return [reader, writer]
+                } ?? []
+            }
+            // delivery has versions 1, 2 and 3: a missing `to` is the newest, a missing `from` the oldest.
+            #expect(try await pairs("/v1/schemas/delivery/diff?from=1") == [[1, 3], [3, 1]])
+            #expect(try await pairs("/v1/schemas/delivery/diff?to=2") == [[1, 2], [2, 1]])
+            let same = try json(try await client.execute(uri: "/v1/schemas/delivery/diff?from=2&to=2", method: .get))
+            #expect(same["passes"]?.bool == true)
+            #expect(same["findings"]?.array?.isEmpty == true)
+        }
+    }
+
+    @Test func encodeContentStateWritesTheBareState() async throws {
+        let state = #"{"title":"On the way","logo":"","status":"pending"}"#
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/encode-content-state?elide-defaults=true", method: .post, body: ServerFixtures.text(state)))
+            #expect(body["ok"]?.bool == true)
+            #expect(body["payload"]?["aps"] == nil)
+            #expect(body["payload"]?["title"]?.string == "On the way")
+            #expect(body.diagnosticCodes.contains("elided-default"))
+        }
+    }
+
+    @Test(arguments: [
+        "/v1/schemas/delivery/diff?mode=sideways", "/v1/schemas/delivery/diff?from=one",
         "/v1/schemas/delivery/diff?fail-on=never", "/v1/schemas?x=1",
     ])
     func badDiffOrListQueryIs400(_ uri: String) async throws {
@@ -541,10 +593,14 @@ import Testing
             #expect(body["ok"]?.bool == true)
             #expect(body["fleet"]?["accepted"]?.bool == true)
             #expect(body["diagnostics"]?.array?.contains { $0["severity"]?.string == "error" } == false)
-            for uri in ["/v1/schemas/delivery/validate?version=all&max-drop=lots", "/v1/schemas/pizza/validate?version=all&max-drop=1"] {
-                let refused = try await client.execute(uri: uri, method: .post, body: ByteBuffer(bytes: Self.update))
-                #expect(refused.status == .badRequest, "\(uri)")
-            }
+            let malformed = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=all&max-drop=lots", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(malformed.status == .badRequest)
+            // A schema served without a fleet file: a valid request the server cannot answer.
+            let noFleet = try await client.execute(
+                uri: "/v1/schemas/pizza/validate?version=all&max-drop=1", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(noFleet.status == .conflict)
+            #expect(try json(noFleet).errorCode == "no-fleet")
         }
     }
 

@@ -433,9 +433,19 @@ struct CLI {
         }
     }
 
+    @Test func eitherEndOfThePairAloneChecksThatPair() throws {
+        // pizza has versions 1 and 2: `--from 1` is the pair 1–2, `--to 2` the same pair.
+        for arguments in [["--from", "1"], ["--to", "2"]] {
+            let result = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--format", "json"] + arguments)
+            let pairs = try #require(try CLI.json(result.stdout)["pairs"] as? [Any], "\(result.stdout)")
+            #expect(pairs.count == 2, "\(arguments)")
+        }
+        let same = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "2", "--to", "2"])
+        #expect(same.status == 0)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try CLI.run(["diff"]).status == 2)
-        #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1"]).status == 2)
         #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9"]).status == 2)
         #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--mode", "sideways"]).status == 2)
         #expect(try CLI.run(["diff", "--schema", "no-such.yaml"]).status == 2)

@@ -81,6 +81,16 @@ public struct CompatibilityChecker: Sendable {
         return report(schema, mode: mode, pairs: mode.pairs(of: schema.liveVersions.map(\.version)))
     }
 
+    /// The pair that `from` and `to` name when at least one is given: a missing `from` is the
+    /// oldest live version, a missing `to` the newest (`diff --from 1`: what apps of version 1
+    /// meet when servers write the newest). `nil` when neither is given: every pair the mode
+    /// covers is checked. The same version twice is a pair with nothing to find.
+    public static func pair(in schema: Schema, from: Int?, to: Int?) -> (from: Int, to: Int)? {
+        guard from != nil || to != nil else { return nil }
+        let versions = (schema.liveVersions.isEmpty ? schema.versions : schema.liveVersions).map(\.version)
+        return (from ?? versions.first ?? 0, to ?? versions.last ?? 0)
+    }
+
     /// Checks one pair of versions, the ways a mode reads them.
     /// - Parameters:
     ///   - schema: The schema.
