@@ -929,25 +929,30 @@ struct DecodePath {
     }
 }
 
-/// A set of field indexes: a bit mask, spilling to an array past 64 fields.
+/// A set of field indexes: a bit mask, spilling to an array past `maskCapacity` fields.
 struct FieldSet {
+    /// The fields one `UInt64` mask holds. The quick paths (the tape builder, the encoder's
+    /// check and completion) keep their seen-fields in one such mask and leave an object with
+    /// more fields to the full decoder and `Field.violation(of:)`.
+    static let maskCapacity = UInt64.bitWidth
+
     private var low: UInt64 = 0
     private var high: [Bool]
 
     init(count: Int) {
-        high = count > 64 ? Array(repeating: false, count: count - 64) : []
+        high = count > Self.maskCapacity ? Array(repeating: false, count: count - Self.maskCapacity) : []
     }
 
     func contains(_ index: Int) -> Bool {
-        index < 64 ? low & (1 << UInt64(index)) != 0 : high[index - 64]
+        index < Self.maskCapacity ? low & (1 << UInt64(index)) != 0 : high[index - Self.maskCapacity]
     }
 
     mutating func insert(_ index: Int) {
-        if index < 64 { low |= 1 << UInt64(index) } else { high[index - 64] = true }
+        if index < Self.maskCapacity { low |= 1 << UInt64(index) } else { high[index - Self.maskCapacity] = true }
     }
 
     mutating func remove(_ index: Int) {
-        if index < 64 { low &= ~(1 << UInt64(index)) } else { high[index - 64] = false }
+        if index < Self.maskCapacity { low &= ~(1 << UInt64(index)) } else { high[index - Self.maskCapacity] = false }
     }
 }
 

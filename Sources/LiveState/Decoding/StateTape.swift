@@ -351,8 +351,8 @@ struct TapeBuilder {
     private mutating func object(_ plan: ObjectPlan, header: Int) -> Bool {
         depth &+= 1
         let fieldCount = plan.fieldCount
-        // Past 64 fields the full decoder's `FieldSet` spills to an array: leave those to it.
-        guard depth < maxDepth, fieldCount <= 64 else { return false }
+        // Past one mask of fields the full decoder's `FieldSet` spills to an array: leave those to it.
+        guard depth < maxDepth, fieldCount <= FieldSet.maskCapacity else { return false }
         let objectStart = index
         reserve(fieldCount)
         let first = count

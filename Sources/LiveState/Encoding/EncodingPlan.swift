@@ -134,7 +134,7 @@ final class FieldEncodingPlan: Sendable {
             for element in elements where !items.accepts(element) { return false }
             return true
         case .object(let members):
-            guard kind == .object, fields.count <= 64, members.count <= fields.count else { return false }
+            guard kind == .object, fields.count <= FieldSet.maskCapacity, members.count <= fields.count else { return false }
             var seen: UInt64 = 0
             var hint = 0
             for member in members {
@@ -239,7 +239,7 @@ final class FieldEncodingPlan: Sendable {
     /// missing ones at their `missingValue`; `nil` for an unknown or repeated key, a key read
     /// under an alias, or a missing required field.
     static func conformObject(_ value: Value, fields: [FieldEncodingPlan], initialMembers: [Value.Member]) -> Value? {
-        guard case .object(let given) = value, fields.count <= 64 else { return nil }
+        guard case .object(let given) = value, fields.count <= FieldSet.maskCapacity else { return nil }
         var members = initialMembers
         var seen: UInt64 = 0
         var hint = 0
@@ -342,7 +342,7 @@ extension StateWriter {
             return extra
         case .object(let members):
             let fields = plan.fields
-            guard plan.kind == .object, fields.count <= 64, members.count <= fields.count else { return nil }
+            guard plan.kind == .object, fields.count <= FieldSet.maskCapacity, members.count <= fields.count else { return nil }
             append(UInt8(ascii: "{"))
             let extra: Int? = members.withUnsafeBufferPointer { members in
                 var extra = 0
