@@ -680,3 +680,42 @@ struct StateGenerator {
         try check(Both(), encoder, succeeds: true)
     }
 }
+
+/// Foundation's `JSONDecoder` and synthesized `init(rawValue:)` compare keys and enum raw
+/// values as `String`s: a canonically equivalent spelling with other bytes (`cafe` + U+0301 for
+/// `café`) matches. The decoder, the accept-only view, the encoder and the schema validator
+/// read it the same way.
+@Suite struct CanonicalEquivalenceTests {
+    static let precomposed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+    static let schema = Schema(activity: "menu", versions: [
+        SchemaVersion(version: 1, contentState: [
+            Field(name: "dish", type: .enumeration(.strings([precomposed]))),
+            Field(name: precomposed, type: .int),
+        ]),
+    ])
+
+    @Test func anEnumValueInAnotherNormalizationIsAMember() throws {
+        #expect(Self.precomposed == Self.decomposed)
+        let field = Self.schema.versions[0].contentState[0]
+        #expect(field.violation(of: .string(Self.decomposed)) == nil)
+        let encoder = try ContentStateEncoder(schema: Self.schema, version: 1)
+        let state = Value.object([.init("dish", .string(Self.decomposed)), .init(Self.precomposed, .int(1))])
+        let encoded = encoder.encode(state)
+        #expect(!encoded.bytes.isEmpty, "\(encoded.diagnostics)")
+    }
+
+    @Test func theDecoderMatchesKeysAndEnumValuesInAnotherNormalization() throws {
+        let decoder = try ContentStateDecoder(schema: Self.schema, version: 1)
+        let payload = Array(#"{"dish":"\#(Self.decomposed)","\#(Self.decomposed)":1}"#.utf8)
+        let result = decoder.decode(contentState: payload)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description))")
+        // The schema's spelling, as the app's enum case has it.
+        #expect(result.state?["dish"] == .string(Self.precomposed))
+        #expect(result.state?[Self.precomposed] == .int(1))
+        // The view (the accept-only tape) agrees.
+        let view = decoder.view(contentState: payload)
+        #expect(view.diagnostics.isEmpty)
+        #expect(view.state == result.state)
+    }
+}

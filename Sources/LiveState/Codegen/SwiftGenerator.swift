@@ -367,10 +367,11 @@ public struct SwiftGenerator: Sendable {
             }
             writer.line()
             if let fallback = plan.fallback {
-                writer.line("/// Decodes a raw value, compared byte for byte; one the schema does not list becomes")
+                writer.line("/// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes")
                 writer.line("/// `.\(fallback)`, the fallback.")
             } else {
-                writer.line("/// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.")
+                writer.line("/// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails")
+                writer.line("/// the decode.")
             }
             writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
                 let fallback = plan.fallback.map { ".\(SwiftIdentifier.escaped($0))" } ?? "nil"

@@ -48,6 +48,9 @@ final class ObjectPlan: @unchecked Sendable {
             }
         }
         self.aliases = aliases
+        self.hasNonASCIIKeys = fields.contains { field in
+            !field.name.utf8.allSatisfy { $0 < 0x80 } || field.aliases.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
+        }
         self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
         fieldCount = fields.count
@@ -83,6 +86,11 @@ final class ObjectPlan: @unchecked Sendable {
         names.deinitialize(count: fieldCount)
         names.deallocate()
     }
+
+    /// Whether a field name or alias is not plain ASCII: then a key whose bytes match none may
+    /// still name a field in another Unicode normalization, as Foundation's `JSONDecoder` finds
+    /// it (`==` on `String`s); the accept-only tape leaves such keys to the full decoder.
+    let hasNonASCIIKeys: Bool
 
     /// The nodes a `StateTape` of this object takes before any array element: a header and a
     /// slot per field, nested objects included.
@@ -153,8 +161,15 @@ final class ObjectPlan: @unchecked Sendable {
     }
 
     /// The index of the field whose name is `key`, trying `hint` first (payloads mostly follow
-    /// schema order).
+    /// schema order): the same bytes, or, for a schema with non-ASCII names, the same `String`
+    /// (canonically equivalent), as Foundation's `JSONDecoder` matches keys.
     func index(of key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
+        if let index = index(ofBytes: key, in: reader, hint: hint) { return index }
+        guard hasNonASCIIKeys else { return nil }
+        return memberNames.firstIndex(of: reader.string(key))
+    }
+
+    private func index(ofBytes key: JSONString, in reader: JSONReader, hint: Int) -> Int? {
         guard fieldCount > 0 else { return nil }
         let index = hint < fieldCount ? hint : 0
         guard !key.hasEscapes, let base = reader.bytes.baseAddress else {
@@ -172,9 +187,15 @@ final class ObjectPlan: @unchecked Sendable {
         aliasLengths & 1 &<< UInt64(min(length, 63)) != 0
     }
 
-    /// The index of the field that has `key` among its aliases, and the alias's position there.
+    /// The index of the field that has `key` among its aliases, and the alias's position there,
+    /// matched as `index(of:in:hint:)` matches names.
     func aliasIndex(of key: JSONString, in reader: JSONReader) -> (field: Int, rank: Int)? {
         for alias in aliases where alias.bytes.withUnsafeBytes({ reader.matches(key, $0) }) {
+            return (alias.field, alias.rank)
+        }
+        guard hasNonASCIIKeys else { return nil }
+        let name = reader.string(key)
+        for alias in aliases where String(decoding: alias.bytes, as: UTF8.self) == name {
             return (alias.field, alias.rank)
         }
         return nil
@@ -219,13 +240,20 @@ final class FieldPlan: Sendable {
     /// For an integer `enum` field: its raw values.
     let enumIntegers: [Int]
 
-    /// The value of the string enum case whose raw value `string` is, if any.
+    /// The value of the string enum case whose raw value `string` is, if any: the same bytes,
+    /// or a canonically equivalent spelling, as synthesized `init(rawValue:)` compares `String`s
+    /// (the schema's spelling is the value).
     func enumValue(matching string: JSONString, in reader: JSONReader) -> Value? {
         for candidate in enumStrings where candidate.bytes.withUnsafeBytes({ reader.matches(string, $0) }) {
             return candidate.value
         }
-        return nil
+        guard enumHasNonASCII else { return nil }
+        let text = reader.string(string)
+        return enumStrings.first { $0.value == .string(text) }?.value
     }
+
+    /// Whether a string enum raw value is not plain ASCII (see `enumValue(matching:in:)`).
+    let enumHasNonASCII: Bool
 
     /// Whether `number` breaks `minimum` or `maximum`: the check alone, without a message.
     @inline(__always)
@@ -278,18 +306,22 @@ final class FieldPlan: Sendable {
             self.object = ObjectPlan(fields: fields, urls: urls)
             self.items = nil
             self.enumStrings = []
+            self.enumHasNonASCII = false
         case .array(let items):
             self.object = nil
             self.items = FieldPlan(items, urls: urls)
             self.enumStrings = []
+            self.enumHasNonASCII = false
         case .enumeration(.strings(let values)):
             self.object = nil
             self.items = nil
             self.enumStrings = values.map { (Array($0.utf8), Value.string($0)) }
+            self.enumHasNonASCII = values.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
         default:
             self.object = nil
             self.items = nil
             self.enumStrings = []
+            self.enumHasNonASCII = false
         }
         self.objectRef = object.map { .passUnretained($0) }
         self.itemsRef = items.map { .passUnretained($0) }

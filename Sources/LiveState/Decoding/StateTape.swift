@@ -390,6 +390,10 @@ struct TapeBuilder {
                         || plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) == nil else {
                         return false
                     }
+                    // A key that may name a field in another normalization: the full decoder's.
+                    if plan.hasNonASCIIKeys, UnsafeBufferPointer(start: base + key.start, count: length).contains(where: { $0 >= 0x80 }) {
+                        return false
+                    }
                     // A second unknown key with the same bytes: the full decoder reports it as
                     // a duplicate.
                     if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) { return false }
@@ -406,7 +410,7 @@ struct TapeBuilder {
             }
         }
         depth &-= 1
-        let all: UInt64 = fieldCount == 64 ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
+        let all: UInt64 = fieldCount == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
         // The absent fields, lowest first.
         var absent = all & ~seen
         while absent != 0 {

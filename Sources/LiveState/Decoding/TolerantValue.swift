@@ -165,10 +165,11 @@ public struct TolerantValue {
         return elements
     }
 
-    /// A string raw value compared byte for byte, or the fallback for one the enum does not list.
+    /// A string raw value, compared as `String`s compare (a canonically equivalent spelling
+    /// matches, as in synthesized `init(rawValue:)`), or the fallback for one the enum does not list.
     public func enumeration<T: CaseIterable & RawRepresentable>(fallback: T?) throws -> T where T.RawValue == String {
         let raw = try decoder.singleValueContainer().decode(String.self)
-        if let match = T.allCases.first(where: { $0.rawValue.utf8.elementsEqual(raw.utf8) }) { return match }
+        if let match = T.allCases.first(where: { $0.rawValue == raw }) { return match }
         if let fallback { return fallback }
         throw invalid("'\(raw)' is not one of the enum's values")
     }

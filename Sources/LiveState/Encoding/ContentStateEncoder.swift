@@ -304,7 +304,7 @@ public struct ContentStateEncoder: Sendable {
             return field.missingWorstCase
         }
         if options.elideDefaults, field.elidable, value.pointee == field.field.defaultValue {
-            if !field.accepts(value.pointee), field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
+            if field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
             diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
                                          pointer: JSONPointer.appending(field.name, to: "")))
             return field.missingWorstCase

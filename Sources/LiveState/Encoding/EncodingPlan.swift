@@ -3,8 +3,9 @@ import Foundation
 /// One field compiled for encoding: its constraints as flat values, its key as the bytes the
 /// writer emits, and what it weighs when left out. Built once per `ContentStateEncoder`.
 ///
-/// `accepts(_:)` is a quick check that never accepts a value `Field.violation(of:)` refuses;
-/// when it says no, the encoder asks `violation(of:)` for the verdict and its message.
+/// `StateWriter.writeChecked(_:as:)` is a quick check in the writer's walk that never accepts a
+/// value `Field.violation(of:)` refuses; when it says no, the encoder asks `violation(of:)` for
+/// the verdict and its message.
 /// `conform(_:)` completes a value the way `ContentStateDecoder` reads it back from the
 /// writer's output, or gives up (`nil`) whenever the decoder would say anything about it.
 final class FieldEncodingPlan: Sendable {
@@ -103,56 +104,6 @@ final class FieldEncodingPlan: Sendable {
 
     // MARK: - Checking
 
-    /// A quick check: `true` only for a value `field.violation(of:)` accepts. `false` means
-    /// "ask `violation(of:)`", not necessarily that the value is invalid.
-    func accepts(_ value: Value) -> Bool {
-        switch value {
-        case .null:
-            return isOptional
-        case .string(let string):
-            switch kind {
-            case .string: return ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength)
-            case .stringEnum: return enumStrings.contains(string)
-            default: return false
-            }
-        case .int(let int):
-            switch kind {
-            case .int: return inRange(Double(int))
-            case .intEnum: return enumIntegers.contains(int)
-            default: return false
-            }
-        case .double(let double):
-            return kind == .double && double.isFinite && inRange(double)
-        case .date(let double):
-            return kind == .date && double.isFinite && inRange(double)
-        case .bool:
-            return kind == .bool
-        case .dateRange:
-            return false
-        case .array(let elements):
-            guard kind == .array, let items, ConstraintRule.allowsCount(elements.count, maxItems: maxItems) else { return false }
-            for element in elements where !items.accepts(element) { return false }
-            return true
-        case .object(let members):
-            guard kind == .object, fields.count <= FieldSet.maskCapacity, members.count <= fields.count else { return false }
-            var seen: UInt64 = 0
-            var hint = 0
-            for member in members {
-                guard let index = index(of: member.name, hint: hint) else { return false }
-                let bit: UInt64 = 1 << UInt64(index)
-                guard seen & bit == 0, fields[index].accepts(member.value) else { return false }
-                seen |= bit
-                hint = index + 1
-            }
-            if members.count < fields.count {
-                for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
-                    return false
-                }
-            }
-            return true
-        }
-    }
-
     /// The index of the nested field called `name`, trying `hint` first.
     func index(of name: String, hint: Int) -> Int? {
         Self.index(of: name, in: fields, hint: hint)
@@ -214,9 +165,8 @@ final class FieldEncodingPlan: Sendable {
                   inRange(lower), inRange(upper) else { return nil }
             return .dateRange(lower: lower, upper: upper)
         case .stringEnum:
-            // The decoder matches raw values byte for byte.
-            guard case .string(let string) = value,
-                  let raw = enumStrings.first(where: { Self.sameBytes($0, string) }) else { return nil }
+            // The decoder reads a canonically equivalent spelling as the schema's raw value.
+            guard case .string(let string) = value, let raw = enumStrings.first(where: { $0 == string }) else { return nil }
             return .string(raw)
         case .intEnum:
             guard case .int(let int) = value, enumIntegers.contains(int) else { return nil }
@@ -286,9 +236,10 @@ final class FieldEncodingPlan: Sendable {
 }
 
 extension StateWriter {
-    /// Writes `value` as `write(_:)` does while checking it like `plan.accepts(_:)`, in the same
-    /// walk. Returns the device's extra bytes, or `nil` as soon as `accepts` would say no; what
-    /// was written is then to be discarded with `rewind(to:)`.
+    /// Writes `value` as `write(_:)` does while checking it, in the same walk, never passing a
+    /// value `Field.violation(of:)` refuses. Returns the device's extra bytes, or `nil` as soon
+    /// as a check says no (ask `violation(of:)`); what was written is then to be discarded with
+    /// `rewind(to:)`.
     ///
     /// The value is read where it lies, through a pointer, and so are the elements and members
     /// of containers: no container is retained and released on the way. (A string still is:

@@ -115,7 +115,8 @@ enum EdgeCasesV1 {
                 case value0 = 0
                 case value7 = 7
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+                /// the decode.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: nil)
                 }
@@ -128,7 +129,8 @@ enum EdgeCasesV1 {
                 case caf = "café"
                 case empty = ""
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+                /// the decode.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: nil)
                 }
@@ -138,7 +140,7 @@ enum EdgeCasesV1 {
                 case a
                 case b
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
                 /// `.a`, the fallback.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: .a)
@@ -149,7 +151,7 @@ enum EdgeCasesV1 {
                 case x
                 case y
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
                 /// `.x`, the fallback.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: .x)
@@ -160,7 +162,8 @@ enum EdgeCasesV1 {
                 case x
                 case y
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+                /// the decode.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: nil)
                 }

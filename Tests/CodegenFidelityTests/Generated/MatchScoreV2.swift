@@ -80,7 +80,7 @@ enum MatchScoreV2 {
                 case paused
                 case finished
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
                 /// `.live`, the fallback.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: .live)

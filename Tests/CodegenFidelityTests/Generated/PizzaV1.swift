@@ -73,7 +73,7 @@ enum PizzaV1 {
                 case value2 = 2
                 case value3 = 3
 
-                /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
                 /// `.value1`, the fallback.
                 init(from decoder: any Decoder) throws {
                     self = try TolerantValue(decoder).enumeration(fallback: .value1)

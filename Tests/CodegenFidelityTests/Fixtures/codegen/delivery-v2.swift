@@ -114,7 +114,7 @@ struct DeliveryAttributes: Codable, Hashable, Sendable {
             case delivering
             case delivered
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
             /// `.pending`, the fallback.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: .pending)

@@ -113,7 +113,8 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
             case value0 = 0
             case value7 = 7
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+            /// the decode.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: nil)
             }
@@ -126,7 +127,8 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
             case caf = "café"
             case empty = ""
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+            /// the decode.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: nil)
             }
@@ -136,7 +138,7 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
             case a
             case b
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
             /// `.a`, the fallback.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: .a)
@@ -147,7 +149,7 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
             case x
             case y
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
             /// `.x`, the fallback.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: .x)
@@ -158,7 +160,8 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
             case x
             case y
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list fails the decode.
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+            /// the decode.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: nil)
             }

@@ -108,7 +108,7 @@ struct GroceryDeliveryAttributes: Codable, Hashable, Sendable {
             case onTheWay = "on-the-way"
             case arrived
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
             /// `.picking`, the fallback.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: .picking)

@@ -79,7 +79,7 @@ struct MatchScoreAttributes: Codable, Hashable, Sendable {
             case finished
             case overtime
 
-            /// Decodes a raw value, compared byte for byte; one the schema does not list becomes
+            /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
             /// `.live`, the fallback.
             init(from decoder: any Decoder) throws {
                 self = try TolerantValue(decoder).enumeration(fallback: .live)
