@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "LiveState", targets: ["LiveState"]),
+        .library(name: "LiveStateTooling", targets: ["LiveStateTooling"]),
         .library(name: "LiveStateYAML", targets: ["LiveStateYAML"]),
         .library(name: "LiveStateServer", targets: ["LiveStateServer"]),
         .library(name: "LiveStateImport", targets: ["LiveStateImport"]),
@@ -40,19 +41,23 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The codec core. Foundation only, so an app's widget extension can link it.
+        // The runtime: schemas, values, the decoder and the encoder, and what generated Swift
+        // calls. Foundation only, so an app's widget extension can link it.
         .target(name: "LiveState", swiftSettings: strict),
+        // The tools around it: the payload validator's reports, compatibility, fleet impact,
+        // code generation and the renderers. Servers, the CLI and CI import it; apps need not.
+        .target(name: "LiveStateTooling", dependencies: ["LiveState"], swiftSettings: strict),
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "LiveStateYAML", dependencies: ["LiveState", "CYAML"], swiftSettings: strict),
+        .target(name: "LiveStateYAML", dependencies: ["LiveState", "LiveStateTooling", "CYAML"], swiftSettings: strict),
         // The HTTP sidecar (`livestate serve`): its own target, so library users do not build Hummingbird.
         .target(
             name: "LiveStateServer",
             dependencies: [
-                "LiveState",
+                "LiveState", "LiveStateTooling",
                 "LiveStateYAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,7 +77,7 @@ let package = Package(
         .target(
             name: "LiveStateImport",
             dependencies: [
-                "LiveState",
+                "LiveState", "LiveStateTooling",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
@@ -83,7 +88,7 @@ let package = Package(
         .target(
             name: "LiveStateAPNs",
             dependencies: [
-                "LiveState",
+                "LiveState", "LiveStateTooling",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -113,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "livestate",
             dependencies: [
-                "LiveState",
+                "LiveState", "LiveStateTooling",
                 "LiveStateYAML",
                 "LiveStateServer",
                 "LiveStateImport",
@@ -127,7 +132,7 @@ let package = Package(
         .target(name: "LiveStateTestSupport", path: "Tests/LiveStateTestSupport"),
         .testTarget(
             name: "LiveStateTests",
-            dependencies: ["LiveState", "LiveStateTestSupport"],
+            dependencies: ["LiveState", "LiveStateTooling", "LiveStateTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -163,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveStateYAMLTests",
-            dependencies: ["LiveState", "LiveStateYAML", "LiveStateTestSupport"],
+            dependencies: ["LiveState", "LiveStateTooling", "LiveStateYAML", "LiveStateTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // Compiles the Swift that `livestate codegen swift` writes for every bundled schema
@@ -171,7 +176,7 @@ let package = Package(
         // files in Fixtures/codegen and against ContentStateDecoder.
         .testTarget(
             name: "CodegenFidelityTests",
-            dependencies: ["LiveState", "LiveStateYAML", "livestate", "LiveStateTestSupport"],
+            dependencies: ["LiveState", "LiveStateTooling", "LiveStateYAML", "livestate", "LiveStateTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

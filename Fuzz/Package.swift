@@ -18,6 +18,7 @@ let package = Package(
             name: "FuzzCommon",
             dependencies: [
                 .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateTooling", package: "LiveState"),
                 .product(name: "LiveStateYAML", package: "LiveState"),
             ]
         ),

@@ -23,7 +23,7 @@ for catalog in Sources/*/*.docc; do
         -output-dir "$graphs" -minimum-access-level public
     docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --warnings-as-errors \
         --fallback-display-name "$target" --fallback-bundle-identifier "org.livestate.$target" \
-        --output-path "$out/$target.doccarchive" > /dev/null
-    rm -rf "$graphs"
+        --output-path "$out/$target.doccarchive" > "$graphs.log" 2>&1 || { cat "$graphs.log" >&2; exit 1; }
+    rm -rf "$graphs" "$graphs.log"
     echo "docs: $out/$target.doccarchive"
 done

@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 
 /// Sends Live Activity pushes that every targeted app version decodes, and only those.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LiveState
+import LiveStateTooling
 
 /// The endpoints of `livestate serve`. Every body in and out is JSON; every diagnostic is the
 /// CLI's `{code, severity, message, file, line, column, scope, pointer}` object.

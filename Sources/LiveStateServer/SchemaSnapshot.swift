@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// The schemas the server answers from: loaded once, never changed, replaced whole on reload.

@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Reads a fleet file (devices per schema version) as CSV, JSON or YAML, by its extension:
 /// `.json`, `.yaml` or `.yml`; anything else is read as CSV.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveState
+import LiveStateTooling
 
 /// `livestate budget`: where the bytes of each payload go.
 struct BudgetCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// `livestate check`: loads every schema and reports what is wrong with it.

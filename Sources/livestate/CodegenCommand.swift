@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveState
+import LiveStateTooling
 
 /// `livestate codegen`: Swift types or JSON Schema from a schema file.
 struct CodegenCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// `livestate diff`: which schema change breaks which app version still in the field.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveState
+import LiveStateTooling
 
 /// `livestate lint`: validates payload files as APNs and the device will see them.
 struct LintCommand: ParsableCommand {

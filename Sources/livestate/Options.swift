@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// How a command prints its results.

@@ -1,5 +1,6 @@
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 @Suite struct CompatibilityCheckerTests {
     // MARK: One fixture per rule

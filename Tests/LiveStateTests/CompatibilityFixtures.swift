@@ -1,5 +1,6 @@
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 /// One schema fixture and the finding it must produce for one reader–writer pair.
 struct CompatibilityCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 @Suite struct CompatibilityModeTests {
     private func pairs(_ mode: CompatibilityMode, _ versions: [Int] = [1, 2, 3]) -> [String] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 /// `Fixtures/compat/golden.yaml` built in Swift, with the positions the YAML loader gives its keys.
 let goldenCompatibilitySchema: Schema = {

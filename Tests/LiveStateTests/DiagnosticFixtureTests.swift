@@ -2,6 +2,7 @@ import Foundation
 import LiveStateTestSupport
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 /// One payload fixture per diagnostic code of the decoder and the validator, checked against
 /// `scoreSchema`. A file is named `<code>.json`, or `<code>.<how>.json` where `how` is `v1`

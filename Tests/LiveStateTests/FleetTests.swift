@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 @Suite struct FleetFileTests {
     static let csv = """

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveState
+import LiveStateTooling
 
 /// A small schema with attributes for push-to-start, built in code.
 let scoreSchema = Schema(

@@ -1,5 +1,6 @@
 import Testing
 @testable import LiveState
+@testable import LiveStateTooling
 
 @Suite struct TypePromotionCompatibilityTests {
     private func classify(_ writer: FieldType, _ reader: FieldType, readerMaxItems: Int? = nil) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// What each fuzz target checks on one input.

@@ -1,6 +1,6 @@
 /// What the device does with a push whose content-state (or, on a start, attributes) it cannot
 /// decode, in the push's own terms: the end of every message that reports such a failure.
-enum DeviceConsequence: String, Sendable {
+package enum DeviceConsequence: String, Sendable {
     case update = "the app drops this update"
     case broadcastUpdate = "the app drops this broadcast update"
     case start = "the activity does not start"
@@ -8,7 +8,7 @@ enum DeviceConsequence: String, Sendable {
     case broadcastEnd = "the app drops this broadcast end"
 
     /// The consequence for a push with `event` (`nil` or unknown reads as an update).
-    init(event: ActivityEvent?, broadcast: Bool) {
+    package init(event: ActivityEvent?, broadcast: Bool) {
         switch event {
         case .start?: self = .start
         case .end?: self = broadcast ? .broadcastEnd : .end

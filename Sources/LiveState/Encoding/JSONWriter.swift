@@ -66,9 +66,9 @@ public struct JSONWriter: Sendable {
 }
 
 /// Short renderings of values for diagnostic messages.
-enum ValueText {
+package enum ValueText {
     /// A value as compact JSON, shortened past 60 bytes.
-    static func render(_ value: Value) -> String {
+    package static func render(_ value: Value) -> String {
         var writer = JSONWriter(capacity: 32)
         writer.write(value)
         let text = String(decoding: writer.bytes, as: UTF8.self)
@@ -76,14 +76,14 @@ enum ValueText {
     }
 
     /// A number as JSON writes it.
-    static func number(_ double: Double) -> String {
+    package static func number(_ double: Double) -> String {
         var writer = JSONWriter(capacity: 24)
         writer.writeNumber(double)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// A list of values: `[a, b, c]`.
-    static func list(_ values: [Value]) -> String {
+    package static func list(_ values: [Value]) -> String {
         "[" + values.map(render).joined(separator: ", ") + "]"
     }
 }

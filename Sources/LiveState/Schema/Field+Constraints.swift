@@ -95,7 +95,7 @@ extension Field {
     }
 
     /// A number as a schema author would write it: `64`, not `64.0`.
-    static func format(_ number: Double) -> String {
+    package static func format(_ number: Double) -> String {
         ValueText.number(number)
     }
 

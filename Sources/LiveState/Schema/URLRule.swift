@@ -72,7 +72,7 @@ public struct URLRule: Sendable, Hashable {
 
     /// The words of every message about a URL that only iOS 16 refuses: what tells a finding
     /// that drops the update on iOS 16 devices alone.
-    static let iOS16Only = "is no URL on iOS 16"
+    package static let iOS16Only = "is no URL on iOS 16"
 
     /// The form of a URL that iOS 16 and iOS 17 and later read alike: what `URL(string:)` makes
     /// of it from iOS 17 on, with anything iOS 16 still refuses percent-encoded.

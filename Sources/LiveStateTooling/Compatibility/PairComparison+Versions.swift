@@ -1,3 +1,5 @@
+import LiveState
+
 extension PairComparison {
     /// Rules about the writer's version as a whole, rather than about a field the two versions
     /// share: reported once per writer version by `CompatibilityChecker.check`.

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Swift source text for schema values: string literals, numbers, and the defaults of fields.
 enum SwiftLiteral {
     /// A Swift string literal: `"a \"b\""`, control and invisible characters as `\u{…}`.

@@ -1,3 +1,5 @@
+import LiveState
+
 /// One reader–writer pair of versions, read one way.
 public struct CompatibilityPair: Sendable, Hashable, CustomStringConvertible {
     /// The app version that decodes.

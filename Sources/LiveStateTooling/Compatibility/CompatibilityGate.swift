@@ -1,3 +1,5 @@
+import LiveState
+
 /// The compatibility gate `livestate check` runs over every schema it loads.
 public enum CompatibilityGate {
     /// Checks each schema under a gate and returns the findings as diagnostics.

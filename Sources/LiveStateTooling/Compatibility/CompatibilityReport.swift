@@ -1,3 +1,5 @@
+import LiveState
+
 /// The outcome of a compatibility gate over one schema: the pairs checked and what was found.
 public struct CompatibilityReport: Sendable, Hashable {
     /// The schema's id.

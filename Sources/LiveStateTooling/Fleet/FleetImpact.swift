@@ -1,3 +1,5 @@
+import LiveState
+
 /// What share of a fleet a verdict touches: the devices whose app drops the update, the devices
 /// whose app falls back to defaults, and whether a `--max-drop` gate accepts the drop.
 ///

@@ -1,3 +1,5 @@
+import LiveState
+
 /// The static worst case of a content-state's encoded size: the largest object a version's
 /// schema allows, as the device would re-encode it.
 ///

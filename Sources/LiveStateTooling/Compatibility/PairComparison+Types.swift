@@ -1,3 +1,5 @@
+import LiveState
+
 extension PairComparison {
     /// Compares the types of a field present on both sides, then what is inside them: enum
     /// values, object fields, array items and constraints.

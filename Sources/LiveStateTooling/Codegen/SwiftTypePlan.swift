@@ -1,4 +1,5 @@
 import Foundation
+import LiveState
 
 /// The Swift types the generator writes for one schema version, with every name settled:
 /// each object becomes a struct, each enum field an enum, nested inside the struct that

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Which way a pair of schema versions is read: readers are app versions, writers are the
 /// server's payloads for a version.
 public enum CompatibilityDirection: String, Sendable, Hashable, CaseIterable, Comparable {

@@ -1,3 +1,5 @@
+import LiveState
+
 extension CompatibilityReport {
     /// The report in a format.
     /// - Parameter format: The format.

@@ -1,3 +1,5 @@
+import LiveState
+
 extension CompatibilityRule {
     /// The catalog as `livestate diff --list-rules` prints it.
     /// - Parameter format: `text` (id, severity, summary, then the reasoning indented),

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Tells, before a release, which schema change breaks which app version still in the field.
 ///
 /// Readers are app versions, writers are the server's payloads for a version. For a pair of

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Writes JSON Schema (draft 2020-12) for the content-state and static attributes of a
 /// schema's versions, for servers written in other languages.
 ///

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Why a generator could not turn a schema into code.
 public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable kebab-case code: `unknown-version`, `invalid-schema`, `invalid-type-name`,

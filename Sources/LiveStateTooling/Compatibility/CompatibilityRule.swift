@@ -1,3 +1,5 @@
+import LiveState
+
 /// One rule of the compatibility checker: its stable id, default severity and why it exists.
 ///
 /// The catalog is public API and what `livestate diff --list-rules` prints. Ids never change

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Lines of Swift source with four-space indentation.
 struct SwiftSourceWriter {
     private(set) var lines: [String] = []

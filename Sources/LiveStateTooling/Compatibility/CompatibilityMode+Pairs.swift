@@ -1,3 +1,5 @@
+import LiveState
+
 extension CompatibilityMode {
     /// The reader–writer pairs this gate checks, with Confluent Schema Registry's meaning and
     /// app versions as readers.

@@ -1,3 +1,5 @@
+import LiveState
+
 /// The JSON promotion table: how a reader's field type takes the JSON values a writer's field
 /// type produces, as Foundation's `JSONDecoder` (and the tolerant decoder) decode them.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LiveState
 
 /// Writes the Swift source of an app's `ActivityAttributes` type for one schema version: the
 /// static attributes, and a nested `ContentState` whose `init(from:)` decodes the way

@@ -1,3 +1,5 @@
+import LiveState
+
 /// Swift names for schema keys and enum values: valid identifiers, escaped keywords, and
 /// names made unique within one scope.
 ///

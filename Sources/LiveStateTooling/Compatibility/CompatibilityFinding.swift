@@ -1,3 +1,5 @@
+import LiveState
+
 /// One compatibility finding: what happens when one app version decodes payloads written for
 /// another, for one field.
 ///

@@ -1,3 +1,5 @@
+import LiveState
+
 /// The formats `livestate diff` writes a compatibility report in.
 public enum CompatibilityReportFormat: String, Sendable, Hashable, CaseIterable {
     /// Compiler style, one finding a line: `file:line:column: severity: message (at pointer) [rule]`.

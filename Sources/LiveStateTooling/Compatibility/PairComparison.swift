@@ -1,3 +1,5 @@
+import LiveState
+
 /// One reader–writer comparison: what app version `reader` does with payloads written for
 /// version `writer`, field by field, in both scopes.
 ///

@@ -1,0 +1,81 @@
+import Foundation
+import LiveState
+
+extension PayloadValidator {
+    /// Validates a body against every version of a schema: which app versions in the field
+    /// would drop it.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - bytes: The body's JSON text.
+    ///   - file: The file name to put in diagnostics.
+    ///   - options: What to check.
+    ///   - fleet: Devices per version, when known: each `dropped-by-version` says what share of them it is.
+    /// - Returns: The result per version, oldest first, and the combined findings: everything
+    ///   the newest version reports, each older version's errors, and one `dropped-by-version`
+    ///   error per version that drops the update.
+    public static func validateAllVersions(
+        _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil
+    ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
+        // A retired version has no app in the field to drop anything.
+        let validators = schema.liveVersions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
+        return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file, fleet: fleet) }
+    }
+
+    /// Validates a body with validators built beforehand, one per version of a schema: what
+    /// `validateAllVersions(_:_:file:options:)` does, without building a validator per call
+    /// (a server builds them once per loaded schema).
+    /// - Parameters:
+    ///   - validators: One validator per version, oldest first.
+    ///   - bytes: The body's JSON text.
+    ///   - file: The file name to put in diagnostics.
+    ///   - fleet: Devices per version, when known.
+    /// - Returns: The result per version, oldest first, and the combined findings, as
+    ///   `validateAllVersions(_:_:file:options:fleet:)` returns them.
+    public static func validateAllVersions(
+        _ validators: [PayloadValidator], _ bytes: UnsafeRawBufferPointer, file: String? = nil, fleet: Fleet? = nil
+    ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
+        let results: [(version: Int, result: ValidationResult)] = validators.map { validator in
+            (validator.decoder.version.version, validator.validate(bytes, file: file))
+        }
+        guard let newest = results.last else { return (results, []) }
+        // The envelope is read alike by every version: its findings once, as they are. What
+        // depends on the version (the content-state's and attributes' findings) is told for
+        // each version that has it, every message starting "app version N: ": all of the
+        // newest version's, the errors of older ones.
+        var diagnostics: [Diagnostic] = []
+        for (version, result) in results.reversed() {
+            for diagnostic in result.diagnostics where diagnostic.scope != .envelope || version == newest.version {
+                if diagnostic.scope == .envelope {
+                    diagnostics.append(diagnostic)
+                } else if version == newest.version || diagnostic.severity == .error {
+                    var tagged = diagnostic
+                    tagged.message = "app version \(version): " + diagnostic.message
+                    diagnostics.append(tagged)
+                }
+            }
+        }
+        for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
+            let reason = result.diagnostics.first { $0.severity == .error }
+            let consequence = DeviceConsequence(event: result.event, broadcast: validator.options.broadcast)
+            let cause = reason.map { "; first error: \($0.code) at \(place(of: $0))" }
+            diagnostics.append(Diagnostic(
+                code: ValidationCode.droppedByVersion.rawValue, severity: .error,
+                message: "app version \(version): \(consequence.rawValue)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
+                file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
+        }
+        return (results, diagnostics)
+    }
+
+    /// ` for 3.1% of devices (310 of 10,000)`, with `, those on iOS 16` when only they drop it.
+    private static func share(of fleet: Fleet, version: Int, result: ValidationResult) -> String {
+        let (devices, iOS16Only) = fleet.devicesDropping(on: version, findings: result.diagnostics)
+        return " for \(fleet.describe(devices))" + (iOS16Only ? ", those on iOS 16" : "")
+    }
+
+    /// Where a finding is, for a message: `/aps/timestamp`, `/eta in the content-state`.
+    private static func place(of finding: Diagnostic) -> String {
+        let pointer = finding.pointer.map { $0.isEmpty ? "the root" : $0 } ?? "the body"
+        guard let scope = finding.scope, scope != .envelope else { return pointer }
+        return "\(pointer) in the \(scope.rawValue)"
+    }
+}
