@@ -718,4 +718,13 @@ struct StateGenerator {
         #expect(view.diagnostics.isEmpty)
         #expect(view.state == result.state)
     }
+
+    @Test func aKeyInTwoSpellingsIsADuplicateAndTheFirstIsKept() throws {
+        // Foundation keeps the first of the two, as it does for the same bytes twice.
+        let decoder = try ContentStateDecoder(schema: Self.schema, version: 1)
+        let payload = Array(#"{"dish":"\#(Self.precomposed)","\#(Self.precomposed)":1,"\#(Self.decomposed)":2}"#.utf8)
+        let result = decoder.decode(contentState: payload)
+        #expect(result.state?[Self.precomposed] == .int(1))
+        #expect(result.diagnostics.map(\.code) == ["duplicate-key"])
+    }
 }
