@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 import SwiftParser
 import SwiftSyntax
 

@@ -1,5 +1,6 @@
 internal import CYAML
 import LiveState
+import LiveStateTooling
 
 /// One libyaml event, copied out of C memory, with its start position converted.
 struct YAMLEvent {

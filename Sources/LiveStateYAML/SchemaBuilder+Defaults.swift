@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 extension SchemaBuilder {
     /// Converts a `default` or `fallback` node to a value of `type`.

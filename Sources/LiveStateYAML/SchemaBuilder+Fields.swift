@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 extension SchemaBuilder {
     /// Builds the fields of a `content-state`, `attributes` or object `fields` mapping, in order.

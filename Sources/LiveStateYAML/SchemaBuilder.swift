@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Maps a YAML node tree onto the schema model, reporting every problem it finds.
 ///

@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Loads schema files (`schemas/NAME.yaml`) into the `LiveState` schema model.
 ///

@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Builds a `YAMLNode` tree from libyaml's events, enforcing the loader's limits as it goes.
 ///

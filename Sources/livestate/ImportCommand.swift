@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateImport
 import LiveStateYAML
 

@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 import Testing
 
 /// `SchemaValidator` on schemas built in Swift, and `Field.violation(of:)`.

@@ -100,7 +100,7 @@ extension Field {
     }
 
     /// A short description of a value for messages: `the string 'x'`, `the integer 3`.
-    static func describe(_ value: Value) -> String {
+    package static func describe(_ value: Value) -> String {
         switch value {
         case .null: "null"
         case .bool(let bool): "the boolean \(bool)"

@@ -1,3 +1,5 @@
+import LiveState
+
 /// The semantic checks of a schema that need no YAML, so a schema built in Swift is checked
 /// the same way as one loaded from a file.
 ///

@@ -1,3 +1,5 @@
+import LiveState
+
 /// The stable codes of diagnostics about schema files and schema models.
 ///
 /// `SchemaValidator` reports the codes that need no YAML; `LiveStateYAML`'s `SchemaLoader`
