@@ -44,8 +44,9 @@ let package = Package(
         // The runtime: schemas, values, the decoder and the encoder, and what generated Swift
         // calls. Foundation only, so an app's widget extension can link it.
         .target(name: "LiveState", swiftSettings: strict),
-        // The tools around it: the payload validator's reports, compatibility, fleet impact,
-        // code generation and the renderers. Servers, the CLI and CI import it; apps need not.
+        // The tools around it: the schema validator, compatibility, fleet impact and the
+        // verdict across versions, code generation and the renderers. Servers, the CLI and CI
+        // import it; apps need not.
         .target(name: "LiveStateTooling", dependencies: ["LiveState"], swiftSettings: strict),
         .systemLibrary(
             name: "CYAML",
