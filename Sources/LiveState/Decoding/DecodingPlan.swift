@@ -48,9 +48,7 @@ final class ObjectPlan: @unchecked Sendable {
             }
         }
         self.aliases = aliases
-        self.hasNonASCIIKeys = fields.contains { field in
-            !field.name.utf8.allSatisfy { $0 < 0x80 } || field.aliases.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
-        }
+        self.hasNonASCIIKeys = fields.contains { field in !field.name.isASCII || field.aliases.contains { !$0.isASCII } }
         self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
         fieldCount = fields.count
@@ -123,7 +121,7 @@ final class ObjectPlan: @unchecked Sendable {
         }
         if let found { return found }
         // An ASCII name equals only the same bytes; the empty name has none to look up.
-        guard name.isEmpty || name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard name.isEmpty || !name.isASCII else { return nil }
         return memberNames.firstIndex(of: name)
     }
 
@@ -316,7 +314,7 @@ final class FieldPlan: Sendable {
             self.object = nil
             self.items = nil
             self.enumStrings = values.map { (Array($0.utf8), Value.string($0)) }
-            self.enumHasNonASCII = values.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
+            self.enumHasNonASCII = values.contains { !$0.isASCII }
         default:
             self.object = nil
             self.items = nil
@@ -326,6 +324,12 @@ final class FieldPlan: Sendable {
         self.objectRef = object.map { .passUnretained($0) }
         self.itemsRef = items.map { .passUnretained($0) }
     }
+}
+
+extension String {
+    /// Whether every byte is ASCII: such a string equals another (`==`, canonical
+    /// equivalence) only when their bytes are the same, so a byte comparison settles it.
+    var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 }
 
 /// The first index from `start` on, wrapping around at `count`, that passes `matches`: each

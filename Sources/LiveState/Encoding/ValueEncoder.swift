@@ -96,7 +96,7 @@ enum ValueEncoder {
             for index in keys.indices where keys[index].utf8.count == length && FieldEncodingPlan.sameBytes(keys[index], key) {
                 return index
             }
-            let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
+            let isASCII = key.isASCII
             if hasNonASCIIKey || !isASCII, let index = keys.firstIndex(of: key) { return index }
             if !isASCII { hasNonASCIIKey = true }
             keys.append(key)

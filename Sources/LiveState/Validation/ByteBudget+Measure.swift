@@ -1,4 +1,3 @@
-
 extension ByteBudget {
     /// Measures a body without a schema: its size, its content-state's size as sent and per
     /// top-level member, and the device's worst case for the content-state as it was sent.
