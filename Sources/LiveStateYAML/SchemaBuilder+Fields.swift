@@ -113,11 +113,12 @@ extension SchemaBuilder {
                     at: pair.value.position, pointer: at("on-invalid"))
             }
         }
-        if let pair = members["minimum"] {
-            field.minimum = number(pair, key: "minimum", pointer: at("minimum"))
-        }
-        if let pair = members["maximum"] {
-            field.maximum = number(pair, key: "maximum", pointer: at("maximum"))
+        for constraint in Field.Constraint.allCases {
+            let key = constraint.rawValue
+            guard let pair = members[key] else { continue }
+            field.constraints[constraint] = constraint.measure == .number
+                ? number(pair, key: key, pointer: at(key))
+                : integer(pair, key: key, pointer: at(key)).map(Double.init)
         }
         if let pair = members["format"], let text = string(pair, key: "format", pointer: at("format")) {
             if let format = Field.NumberFormat(rawValue: text) {
@@ -128,12 +129,6 @@ extension SchemaBuilder {
                     "'format' must be one of \(Field.NumberFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
                     at: pair.value.position, pointer: at("format"))
             }
-        }
-        if let pair = members["max-length"] {
-            field.maxLength = integer(pair, key: "max-length", pointer: at("max-length"))
-        }
-        if let pair = members["max-items"] {
-            field.maxItems = integer(pair, key: "max-items", pointer: at("max-items"))
         }
         if let pair = members["drop-priority"] {
             field.dropPriority = integer(pair, key: "drop-priority", pointer: at("drop-priority"))

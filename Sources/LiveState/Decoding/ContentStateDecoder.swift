@@ -619,7 +619,7 @@ struct DecodeContext {
     /// Returns `nil` with `problem` set when the value is invalid; sets `strictProblem` when
     /// synthesized `Codable` would fail on it, valid or not.
     mutating func decodeValue(_ plan: FieldPlan) throws(JSONError) -> Value? {
-        // The happy paths read the plan's flat copies (`kind`, `maxLength`, …): copying
+        // The happy paths read the plan's flat copies (`kind`, `constraints`, …): copying
         // `plan.field` would retain and release its strings, arrays and boxed type each time.
         let token = try reader.peek()
         let start = reader.offset
@@ -634,7 +634,7 @@ struct DecodeContext {
             let text = reader.string(try reader.readString())
             // O(1) on a native string: no second pass over an escaped one.
             let length = text.utf8.count
-            if let message = ConstraintRule.lengthProblem(length, maxLength: plan.maxLength) {
+            if let message = plan.constraints.lengthProblem(length) {
                 return outOfRange(message, at: start)
             }
             if plan.kind == .url, let problem = plan.urls.problem(text) {
@@ -731,7 +731,7 @@ struct DecodeContext {
         guard valid, count >= 2 else {
             return invalid("a date-range must be [lower, upper], two numbers", at: start)
         }
-        if let message = ConstraintRule.orderProblem(lower: bounds.lower, upper: bounds.upper) {
+        if let message = Field.Constraints.orderProblem(lower: bounds.lower, upper: bounds.upper) {
             return invalid(message, kind: .outOfRange, at: start)
         }
         if count > 2 {
@@ -798,7 +798,7 @@ struct DecodeContext {
         var elements: [Value] = []
         // One allocation of the right size instead of growing 1, 2, 4, 8…; past max-items the
         // array is rejected anyway, so the hint stops counting there.
-        elements.reserveCapacity(reader.elementCountHint(limit: (plan.maxItems ?? 1023) &+ 1))
+        elements.reserveCapacity(reader.elementCountHint(limit: (plan.constraints.maxItems ?? 1023) &+ 1))
         var firstProblem: DecodeProblem?
         var firstStrictProblem: DecodeProblem?
         var index = 0
@@ -825,7 +825,7 @@ struct DecodeContext {
             problem = firstProblem
             return nil
         }
-        if let message = ConstraintRule.countProblem(elements.count, maxItems: plan.maxItems) {
+        if let message = plan.constraints.countProblem(elements.count) {
             problem = self.problem(.outOfRange, message, at: start)
             return nil
         }

@@ -218,10 +218,7 @@ final class FieldPlan: Sendable {
     /// value: flat copies, so that the hot path never copies `field`.
     let kind: Kind
     let isOptional: Bool
-    let maxLength: Int?
-    let maxItems: Int?
-    let minimum: Double?
-    let maximum: Double?
+    let constraints: Field.Constraints
     /// The app's number type, when narrower than `Int` or `Double`: a value outside its range
     /// fails synthesized `Codable`.
     let numberFormat: Field.NumberFormat?
@@ -256,7 +253,7 @@ final class FieldPlan: Sendable {
     /// Whether `number` breaks `minimum` or `maximum`: the check alone, without a message.
     @inline(__always)
     func isOutOfRange(_ number: Double) -> Bool {
-        !ConstraintRule.allowsNumber(number, minimum: minimum, maximum: maximum)
+        !constraints.allowsNumber(number)
     }
 
     /// `FieldType` without payloads.
@@ -285,10 +282,7 @@ final class FieldPlan: Sendable {
         }
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
-        self.maxLength = field.maxLength
-        self.maxItems = field.maxItems
-        self.minimum = field.minimum
-        self.maximum = field.maximum
+        self.constraints = field.constraints
         self.numberFormat = field.numberFormat
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"

@@ -528,7 +528,7 @@ struct TapeBuilder {
     @inline(__always)
     private mutating func string(_ plan: FieldPlan, slot: Int) -> Bool {
         guard let text = string() else { return false }
-        guard ConstraintRule.allowsLength(text.length, maxLength: plan.maxLength) else { return false }
+        guard plan.constraints.allowsLength(text.length) else { return false }
         nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
         return true
     }
@@ -564,14 +564,14 @@ struct TapeBuilder {
         let first = count
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
-        let maxLength = items.maxLength
+        let constraints = items.constraints
         if byte() == JSONByte.closeBracket {
             index &+= 1
         } else {
             elements: while true {
                 if plainStrings {
                     guard byte() == JSONByte.quote, let text = string(),
-                          ConstraintRule.allowsLength(text.length, maxLength: maxLength) else { return false }
+                          constraints.allowsLength(text.length) else { return false }
                     append(text.escaped ? .escapedString : .string, text.start, text.end)
                 } else {
                     append(.missing, 0, 0)
@@ -586,7 +586,7 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        guard ConstraintRule.allowsCount(elements, maxItems: plan.maxItems) else { return false }
+        guard plan.constraints.allowsCount(elements) else { return false }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         return true
     }

@@ -522,15 +522,17 @@ public struct ContentStateEncoder: Sendable {
         let truncatable = version.contentState.filter { field in
             field.truncate && members.contains { $0.name == field.name }
         }
-        var candidates = truncatable.compactMap { field -> (name: String, length: Int)? in
+        var candidates = truncatable.compactMap { field -> (name: String, length: Int, constraints: Field.Constraints)? in
             guard case .string(let text)? = members.first(where: { $0.name == field.name })?.value else { return nil }
-            return (field.name, ByteBudget.escapedLength(text))
+            return (field.name, ByteBudget.escapedLength(text), field.constraints)
         }
         candidates.sort { ($0.length, $1.name) > ($1.length, $0.name) }
         for candidate in candidates where !output.budget.fits {
             guard let index = members.firstIndex(where: { $0.name == candidate.name }),
                   case .string(let text) = members[index].value else { continue }
             let shortened = Self.shorten(text, by: output.budget.excess)
+            // Never shorter than the field's own constraints allow: the app would refuse it.
+            guard candidate.constraints.allowsLength(shortened.utf8.count) else { continue }
             members[index].value = .string(shortened)
             output = write(members, envelope: envelope)
             diagnostics.append(Self.note(.truncatedToFit, "'\(candidate.name)' is shortened from \(text.utf8.count) to \(shortened.utf8.count) bytes to fit the budget",

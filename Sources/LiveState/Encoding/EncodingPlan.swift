@@ -18,10 +18,7 @@ final class FieldEncodingPlan: Sendable {
     let name: String
     let kind: Kind
     let isOptional: Bool
-    let maxLength: Int?
-    let maxItems: Int?
-    let minimum: Double?
-    let maximum: Double?
+    let constraints: Field.Constraints
     let enumStrings: [String]
     let enumIntegers: [Int]
     /// For an array field: its element.
@@ -52,10 +49,7 @@ final class FieldEncodingPlan: Sendable {
         self.urls = urls
         name = field.name
         isOptional = field.isOptional
-        maxLength = field.maxLength
-        maxItems = field.maxItems
-        minimum = field.minimum
-        maximum = field.maximum
+        constraints = field.constraints
         var strings: [String] = []
         var integers: [Int] = []
         var items: FieldEncodingPlan?
@@ -99,7 +93,7 @@ final class FieldEncodingPlan: Sendable {
     /// Whether `number` is within `minimum` and `maximum`.
     @inline(__always)
     func inRange(_ number: Double) -> Bool {
-        ConstraintRule.allowsNumber(number, minimum: minimum, maximum: maximum)
+        constraints.allowsNumber(number)
     }
 
     // MARK: - Checking
@@ -131,10 +125,10 @@ final class FieldEncodingPlan: Sendable {
         if case .null = value { return isOptional ? .null : nil }
         switch kind {
         case .string:
-            guard case .string(let string) = value, ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength) else { return nil }
+            guard case .string(let string) = value, constraints.allowsLength(string.utf8.count) else { return nil }
             return value
         case .url:
-            guard case .string(let string) = value, ConstraintRule.allowsLength(string.utf8.count, maxLength: maxLength), urls.problem(string) == nil else { return nil }
+            guard case .string(let string) = value, constraints.allowsLength(string.utf8.count), urls.problem(string) == nil else { return nil }
             return value
         case .int:
             guard case .int(let int) = value, inRange(Double(int)) else { return nil }
@@ -161,7 +155,7 @@ final class FieldEncodingPlan: Sendable {
             default:
                 return nil
             }
-            guard let lower, let upper, ConstraintRule.orderProblem(lower: lower, upper: upper) == nil,
+            guard let lower, let upper, Field.Constraints.orderProblem(lower: lower, upper: upper) == nil,
                   inRange(lower), inRange(upper) else { return nil }
             return .dateRange(lower: lower, upper: upper)
         case .stringEnum:
@@ -172,7 +166,7 @@ final class FieldEncodingPlan: Sendable {
             guard case .int(let int) = value, enumIntegers.contains(int) else { return nil }
             return value
         case .array:
-            guard case .array(let elements) = value, let items, ConstraintRule.allowsCount(elements.count, maxItems: maxItems) else { return nil }
+            guard case .array(let elements) = value, let items, constraints.allowsCount(elements.count) else { return nil }
             var conformed: [Value] = []
             conformed.reserveCapacity(elements.count)
             for element in elements {
@@ -252,7 +246,7 @@ extension StateWriter {
             return 0
         case .string(let string):
             switch plan.kind {
-            case .string: guard ConstraintRule.allowsLength(string.utf8.count, maxLength: plan.maxLength) else { return nil }
+            case .string: guard plan.constraints.allowsLength(string.utf8.count) else { return nil }
             case .stringEnum: guard plan.enumStrings.contains(string) else { return nil }
             default: return nil
             }
@@ -278,7 +272,7 @@ extension StateWriter {
         case .dateRange:
             return nil
         case .array(let elements):
-            guard plan.kind == .array, let items = plan.items, ConstraintRule.allowsCount(elements.count, maxItems: plan.maxItems) else { return nil }
+            guard plan.kind == .array, let items = plan.items, plan.constraints.allowsCount(elements.count) else { return nil }
             append(UInt8(ascii: "["))
             let extra: Int? = elements.withUnsafeBufferPointer { elements in
                 var extra = 0

@@ -28,21 +28,21 @@ extension Field {
             return lengthViolation(string)
         case (.int, .int(let int)):
             // The message, and the number's text in it, only when there is a problem.
-            guard !ConstraintRule.allowsNumber(Double(int), minimum: minimum, maximum: maximum) else { return nil }
+            guard !constraints.allowsNumber(Double(int)) else { return nil }
             return rangeViolation(Double(int), shown: String(int))
         case (.double, .double(let double)), (.date, .date(let double)):
-            if let problem = ConstraintRule.finiteProblem(double) { return problem }
+            if let problem = Constraints.finiteProblem(double) { return problem }
             return rangeViolation(double)
         case (.bool, .bool):
             return nil
         case (.dateRange, .dateRange(let lower, let upper)):
-            return ConstraintRule.orderProblem(lower: lower, upper: upper)
+            return Constraints.orderProblem(lower: lower, upper: upper)
                 ?? rangeViolation(lower) ?? rangeViolation(upper)
         case (.enumeration(let values), .string), (.enumeration(let values), .int):
             if values.contains(value) { return nil }
             return "\(Field.describe(value)) is not one of \(Field.list(values))"
         case (.array(let items), .array(let elements)):
-            if let problem = ConstraintRule.countProblem(elements.count, maxItems: maxItems) { return problem }
+            if let problem = constraints.countProblem(elements.count) { return problem }
             for (index, element) in elements.enumerated() {
                 if let problem = items.violation(of: element, urls: urls) {
                     return Field.nest(problem, under: String(index))
@@ -57,12 +57,12 @@ extension Field {
     }
 
     private func lengthViolation(_ string: String) -> String? {
-        ConstraintRule.lengthProblem(string.utf8.count, maxLength: maxLength)
+        constraints.lengthProblem(string.utf8.count)
     }
 
     /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.
     func rangeViolation(_ number: Double, shown: String? = nil) -> String? {
-        ConstraintRule.rangeProblem(number, shown: shown, minimum: minimum, maximum: maximum)
+        constraints.rangeProblem(number, shown: shown)
     }
 
     private static func objectViolation(fields: [Field], members: [Value.Member], urls: URLRule) -> String? {

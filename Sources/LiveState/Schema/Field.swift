@@ -54,14 +54,8 @@ public struct Field: Sendable, Hashable {
     public var isOptional: Bool
     /// What a decoder does with an invalid value.
     public var onInvalid: InvalidPolicy
-    /// The smallest allowed number (`int`, `double`, `date`).
-    public var minimum: Double?
-    /// The largest allowed number (`int`, `double`, `date`).
-    public var maximum: Double?
-    /// The longest allowed string, in UTF-8 bytes.
-    public var maxLength: Int?
-    /// The most elements an array may hold.
-    public var maxItems: Int?
+    /// The limits on the field's values beyond its type: `minimum`, `max-length`, …
+    public var constraints: Constraints
     /// The enum value used for an unknown raw value.
     public var fallback: Value?
     /// Older names of this field; a decoder accepts them when the name itself is missing.
@@ -121,10 +115,7 @@ public struct Field: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isOptional = isOptional
         self.onInvalid = onInvalid
-        self.minimum = minimum
-        self.maximum = maximum
-        self.maxLength = maxLength
-        self.maxItems = maxItems
+        self.constraints = Constraints(minimum: minimum, maximum: maximum, maxLength: maxLength, maxItems: maxItems)
         self.fallback = fallback
         self.aliases = aliases
         self.isDeprecated = isDeprecated
@@ -132,6 +123,30 @@ public struct Field: Sendable, Hashable {
         self.truncate = truncate
         self.dropPriority = dropPriority
         self.position = position
+    }
+
+    /// The smallest allowed number: `constraints.minimum`.
+    public var minimum: Double? {
+        get { constraints.minimum }
+        set { constraints.minimum = newValue }
+    }
+
+    /// The largest allowed number: `constraints.maximum`.
+    public var maximum: Double? {
+        get { constraints.maximum }
+        set { constraints.maximum = newValue }
+    }
+
+    /// The longest allowed string, in UTF-8 bytes: `constraints.maxLength`.
+    public var maxLength: Int? {
+        get { constraints.maxLength }
+        set { constraints.maxLength = newValue }
+    }
+
+    /// The most elements an array may hold: `constraints.maxItems`.
+    public var maxItems: Int? {
+        get { constraints.maxItems }
+        set { constraints.maxItems = newValue }
     }
 
     /// Whether a payload must carry this key: no default and not optional.

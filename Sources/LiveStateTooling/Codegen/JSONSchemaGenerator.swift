@@ -136,20 +136,26 @@ public struct JSONSchemaGenerator: Sendable {
             types = ["object"]
             members += objectMembers(fields, strict: strict).dropFirst()
         }
-        if let minimum = field.minimum {
-            members.append(.init("minimum", .double(minimum)))
-            if case .dateRange = field.type { notes.append("Both bounds are at least \(Field.format(minimum)).") }
+        let constraints = field.constraints
+        for (constraint, bound) in constraints.bounds {
+            // Each constraint in JSON Schema's words; a new one must say how it is written.
+            switch constraint {
+            case .minimum:
+                members.append(.init("minimum", .double(bound)))
+                if case .dateRange = field.type { notes.append("Both bounds are at least \(Field.format(bound)).") }
+            case .maximum:
+                members.append(.init("maximum", .double(bound)))
+                if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(bound)).") }
+            case .maxLength:
+                guard let maxLength = constraints.maxLength else { continue }
+                members.append(.init("maxLength", .int(maxLength)))
+                members.append(.init("x-livestate-max-bytes", .int(maxLength)))
+                notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
+            case .maxItems:
+                guard let maxItems = constraints.maxItems else { continue }
+                members.append(.init("maxItems", .int(maxItems)))
+            }
         }
-        if let maximum = field.maximum {
-            members.append(.init("maximum", .double(maximum)))
-            if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(maximum)).") }
-        }
-        if let maxLength = field.maxLength {
-            members.append(.init("maxLength", .int(maxLength)))
-            members.append(.init("x-livestate-max-bytes", .int(maxLength)))
-            notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
-        }
-        if let maxItems = field.maxItems { members.append(.init("maxItems", .int(maxItems))) }
         if case .dateRange = field.type { members.append(.init("maxItems", .int(2))) }
         if field.isOptional, !types.isEmpty { types.append("null") }
         let typeValue: Value = types.count == 1 ? .string(types[0]) : .array(types.map(Value.string))

@@ -278,7 +278,7 @@ public struct SwiftGenerator: Sendable {
         }
     }
 
-    /// `try container.defaulted(.logo, default: "") { try $0.string(maxLength: 32) }`.
+    /// `try container.defaulted(.logo, default: "") { try $0.string([.maxLength: 32]) }`.
     private func decodeExpression(_ property: SwiftTypePlan.Property) throws -> String {
         let field = property.field
         var arguments = [".\(SwiftIdentifier.escaped(property.name))"]
@@ -303,27 +303,31 @@ public struct SwiftGenerator: Sendable {
         return "try container.\(method)(\(arguments.joined(separator: ", "))) { try \(read) }"
     }
 
-    /// How one value of a field's type is read from `$0`, a `TolerantValue`.
+    /// How one value of a field's type is read from `$0`, a `TolerantValue`: the field's
+    /// constraints go to the runtime as they are, `[.minimum: 0, .maximum: 99]`.
     private func readExpression(_ type: SwiftTypePlan.TypeReference, field: Field) -> String {
-        func call(_ name: String, _ arguments: [(String, String?)]) -> String {
-            let present = arguments.compactMap { label, value in value.map { "\(label): \($0)" } }
-            return "$0.\(name)(\(present.joined(separator: ", ")))"
-        }
-        let minimum = field.minimum.map(SwiftLiteral.number)
-        let maximum = field.maximum.map(SwiftLiteral.number)
+        let bounds = field.constraints.bounds.map { ".\($0.constraint.swiftName): \(SwiftLiteral.number($0.bound))" }
+        let constraints = bounds.isEmpty ? "" : "[" + bounds.joined(separator: ", ") + "]"
         switch type {
-        case .string: return call("string", [("maxLength", field.maxLength.map(String.init))])
-        case .url: return call("url", [("maxLength", field.maxLength.map(String.init))])
-        case .int: return call("int", [("minimum", minimum), ("maximum", maximum)])
-        case .double: return call("double", [("minimum", minimum), ("maximum", maximum)])
-        case .date: return call("date", [("minimum", minimum), ("maximum", maximum)])
-        case .dateRange: return call("dateRange", [("minimum", minimum), ("maximum", maximum)])
+        case .string: return "$0.string(\(constraints))"
+        case .url: return "$0.url(\(constraints))"
+        case .int: return "$0.int(\(constraints))"
+        case .double: return "$0.double(\(constraints))"
+        case .date: return "$0.date(\(constraints))"
+        case .dateRange: return "$0.dateRange(\(constraints))"
         case .bool: return "$0.bool()"
         case .enumeration(let plan): return "$0.decode(\(plan.name).self)"
         case .structure(let plan): return "$0.decode(\(plan.name).self)"
         case .array(let element, let items):
-            let head = field.maxItems.map { "$0.array(maxItems: \($0))" } ?? "$0.array"
+            let head = bounds.isEmpty ? "$0.array" : "$0.array(\(constraints))"
             return "\(head) { try \(readExpression(element, field: items)) }"
+        }
+    }
+
+    /// `max-length 32 (UTF-8 bytes)`, `minimum 0`: each constraint as the schema file names it.
+    private func describe(_ constraints: Field.Constraints, prefix: String = "") -> [String] {
+        constraints.bounds.map { constraint, bound in
+            prefix + "\(constraint.rawValue) \(SwiftLiteral.number(bound))" + (constraint.measure == .length ? " (UTF-8 bytes)" : "")
         }
     }
 
@@ -333,15 +337,8 @@ public struct SwiftGenerator: Sendable {
         if field.isRequired { parts.append("required") }
         if field.isOptional { parts.append("optional") }
         if let defaultValue = field.defaultValue { parts.append("default `\(ValueText.render(defaultValue))`") }
-        if let minimum = field.minimum { parts.append("minimum \(SwiftLiteral.number(minimum))") }
-        if let maximum = field.maximum { parts.append("maximum \(SwiftLiteral.number(maximum))") }
-        if let maxLength = field.maxLength { parts.append("max-length \(maxLength) (UTF-8 bytes)") }
-        if let maxItems = field.maxItems { parts.append("max-items \(maxItems)") }
-        if case .array(let items) = field.type {
-            if let maxLength = items.maxLength { parts.append("items max-length \(maxLength) (UTF-8 bytes)") }
-            if let minimum = items.minimum { parts.append("items minimum \(SwiftLiteral.number(minimum))") }
-            if let maximum = items.maximum { parts.append("items maximum \(SwiftLiteral.number(maximum))") }
-        }
+        parts += describe(field.constraints)
+        if case .array(let items) = field.type { parts += describe(items.constraints, prefix: "items ") }
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
         if !field.aliases.isEmpty { parts.append("aliases " + field.aliases.map { "`\($0)`" }.joined(separator: ", ")) }
         if field.onInvalid == .reject { parts.append("on-invalid: reject") }

@@ -83,22 +83,16 @@ extension PairComparison {
         }
     }
 
-    /// `minimum`, `maximum`, `max-length` and `max-items` of the reader that the writer's own
-    /// bounds do not respect.
+    /// The reader's constraints that the writer's own bounds do not respect.
     mutating func compareConstraints(reader: Field, writer: Field, at place: Place) {
-        let bounds = WriterBounds(writer)
-        var breaches: [(constraint: String, detail: String)] = []
-        if let minimum = reader.minimum, bounds.minimum.map({ $0 < minimum }) ?? true {
-            breaches.append(("minimum", "v\(readerNumber) has minimum \(ValueText.number(minimum)), v\(writerNumber) \(bounds.minimum.map { "allows down to \(ValueText.number($0))" } ?? "has no minimum")"))
-        }
-        if let maximum = reader.maximum, bounds.maximum.map({ $0 > maximum }) ?? true {
-            breaches.append(("maximum", "v\(readerNumber) has maximum \(ValueText.number(maximum)), v\(writerNumber) \(bounds.maximum.map { "allows up to \(ValueText.number($0))" } ?? "has no maximum")"))
-        }
-        if let maxLength = reader.maxLength, bounds.maxLength.map({ $0 > maxLength }) ?? true {
-            breaches.append(("max-length", "v\(readerNumber) has max-length \(maxLength), v\(writerNumber) \(bounds.maxLength.map { "allows \($0) bytes" } ?? "has no max-length")"))
-        }
-        if let maxItems = reader.maxItems, bounds.maxItems.map({ $0 > maxItems }) ?? true {
-            breaches.append(("max-items", "v\(readerNumber) has max-items \(maxItems), v\(writerNumber) \(bounds.maxItems.map { "allows \($0)" } ?? "has no max-items")"))
+        let bounds = Self.writerBounds(writer)
+        var breaches: [(constraint: Field.Constraint, detail: String)] = []
+        for (constraint, bound) in reader.constraints.bounds {
+            let allowed = bounds[constraint]
+            if let allowed, constraint.allows(allowed, bound: bound) { continue }
+            let writes = allowed.map { "allows \(constraint.isLowerBound ? "down" : "up") to \(ValueText.number($0))\(constraint.unit)" }
+                ?? "has no \(constraint.rawValue)"
+            breaches.append((constraint, "v\(readerNumber) has \(constraint.rawValue) \(ValueText.number(bound)), v\(writerNumber) \(writes)"))
         }
         guard !breaches.isEmpty else { return }
         let rule: CompatibilityRule = readerIsNewer ? .constraintTightened : .constraintLoosened
@@ -111,48 +105,39 @@ extension PairComparison {
                 let outcome = isStrict
                     ? "app v\(readerNumber) holds it in a \(format.swiftName), and synthesized Codable drops the update for a value that does not fit"
                     : "app v\(readerNumber) holds it in a \(format.swiftName); such a value is invalid: \(consequence(reaction))"
-                report(rule, isStrict ? .error : severity(reaction), "'\(name)' \(breach.constraint): \(breach.detail); \(outcome)", at: place)
+                report(rule, isStrict ? .error : severity(reaction), "'\(name)' \(breach.constraint.rawValue): \(breach.detail); \(outcome)", at: place)
                 continue
             }
             let outcome = isStrict
-                ? "app v\(readerNumber) decodes with synthesized Codable, which does not check \(breach.constraint), and shows the value as sent"
+                ? "app v\(readerNumber) decodes with synthesized Codable, which does not check \(breach.constraint.rawValue), and shows the value as sent"
                 : "such a value is invalid: \(consequence(reaction))"
-            report(rule, isStrict ? .info : severity(reaction), "'\(name)' \(breach.constraint): \(breach.detail); \(outcome)", at: place)
+            report(rule, isStrict ? .info : severity(reaction), "'\(name)' \(breach.constraint.rawValue): \(breach.detail); \(outcome)", at: place)
         }
     }
 
-    /// Whether the writer may send a value past `format`'s range on the side `constraint` names.
-    private static func passes(_ format: Field.NumberFormat, _ constraint: String, _ bounds: WriterBounds) -> Bool {
-        switch constraint {
-        case "minimum": bounds.minimum.map { $0 < format.range.lowerBound } ?? true
-        case "maximum": bounds.maximum.map { $0 > format.range.upperBound } ?? true
-        default: false
-        }
+    /// Whether the writer may send a value past `format`'s range on the side `constraint` bounds.
+    private static func passes(_ format: Field.NumberFormat, _ constraint: Field.Constraint, _ bounds: Field.Constraints) -> Bool {
+        guard constraint.measure == .number else { return false }
+        let edge = constraint.isLowerBound ? format.range.lowerBound : format.range.upperBound
+        return bounds[constraint].map { !constraint.allows($0, bound: edge) } ?? true
     }
-}
 
-/// The values a writer's field can hold, from its constraints and its enum values.
-private struct WriterBounds {
-    var minimum: Double?
-    var maximum: Double?
-    var maxLength: Int?
-    var maxItems: Int?
-
-    init(_ field: Field) {
-        minimum = field.minimum
-        maximum = field.maximum
-        maxLength = field.maxLength
-        maxItems = field.maxItems
-        switch field.type {
-        case .enumeration(.integers(let values)):
-            minimum = values.min().map(Double.init)
-            maximum = values.max().map(Double.init)
-        case .enumeration(.strings(let values)):
-            maxLength = values.map(\.utf8.count).max()
-        case .dateRange:
-            maxItems = 2
-        default:
-            break
+    /// The values a writer's field can hold, from its constraints and, for an enum or a date
+    /// range, from the values it can take: its raw values' smallest and largest number or
+    /// length, and two elements.
+    private static func writerBounds(_ field: Field) -> Field.Constraints {
+        var bounds = field.constraints
+        let taken: (measure: Field.Constraint.Measure, values: [Double])? = switch field.type {
+        case .enumeration(.integers(let values)): (.number, values.map(Double.init))
+        case .enumeration(.strings(let values)): (.length, values.map { Double($0.utf8.count) })
+        case .dateRange: (.count, [2])
+        default: nil
         }
+        if let taken {
+            for constraint in Field.Constraint.allCases where constraint.measure == taken.measure {
+                bounds[constraint] = constraint.isLowerBound ? taken.values.min() : taken.values.max()
+            }
+        }
+        return bounds
     }
 }

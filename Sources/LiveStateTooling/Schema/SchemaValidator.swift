@@ -162,16 +162,24 @@ private struct ValidationRun {
 
     mutating func checkConstraints(_ field: Field, described: String, pointer: String, position: SourcePosition?) {
         let type = field.type
-        let isNumeric = switch type {
-        case .int, .double, .date: true
-        default: false
-        }
-        for (key, bound) in [("minimum", field.minimum), ("maximum", field.maximum)] {
-            guard let bound else { continue }
-            if !isNumeric {
-                report(.invalidConstraint, "\(key) applies to int, double and date fields, not \(type.name)", at: position, pointer: pointer + "/" + key)
+        let bounds = field.constraints.bounds
+        for (constraint, bound) in bounds {
+            let key = constraint.rawValue
+            if !constraint.applies(to: type) {
+                report(.invalidConstraint, "\(key) applies to \(constraint.appliesTo), not \(type.name)", at: position, pointer: pointer + "/" + key)
             } else if !bound.isFinite {
                 report(.invalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
+            } else if constraint.measure != .number, bound < 0 {
+                report(.invalidConstraint, "\(key) of \(described) is negative (\(Field.format(bound)))", at: position, pointer: pointer + "/" + key)
+            }
+        }
+        // A lower bound above the upper one of the same measure: no value passes.
+        for (lower, low) in bounds where lower.isLowerBound {
+            for (upper, high) in bounds where !upper.isLowerBound && upper.measure == lower.measure && low > high {
+                report(
+                    .invalidConstraint,
+                    "\(lower.rawValue) \(Field.format(low)) of \(described) is greater than its \(upper.rawValue) \(Field.format(high))",
+                    at: position, pointer: pointer + "/" + lower.rawValue)
             }
         }
         if let format = field.numberFormat, format.isInteger ? type != .int : type != .double {
@@ -179,31 +187,6 @@ private struct ValidationRun {
                 .invalidConstraint,
                 "format \(format.rawValue) applies to \(format.isInteger ? "int" : "double") fields, not \(type.name)",
                 at: position, pointer: pointer + "/format")
-        }
-        if let minimum = field.minimum, let maximum = field.maximum, minimum > maximum {
-            report(
-                .invalidConstraint,
-                "minimum \(Field.format(minimum)) of \(described) is greater than its maximum \(Field.format(maximum))",
-                at: position, pointer: pointer + "/minimum")
-        }
-        if let maxLength = field.maxLength {
-            switch type {
-            case .string, .url:
-                if maxLength < 0 {
-                    report(.invalidConstraint, "max-length of \(described) is negative (\(maxLength))", at: position, pointer: pointer + "/max-length")
-                }
-            default:
-                report(.invalidConstraint, "max-length applies to string and url fields, not \(type.name)", at: position, pointer: pointer + "/max-length")
-            }
-        }
-        if let maxItems = field.maxItems {
-            if case .array = type {
-                if maxItems < 0 {
-                    report(.invalidConstraint, "max-items of \(described) is negative (\(maxItems))", at: position, pointer: pointer + "/max-items")
-                }
-            } else {
-                report(.invalidConstraint, "max-items applies to array fields, not \(type.name)", at: position, pointer: pointer + "/max-items")
-            }
         }
         if field.truncate, type != .string {
             report(.invalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")

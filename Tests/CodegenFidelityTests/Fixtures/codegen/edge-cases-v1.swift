@@ -48,7 +48,7 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
         var home: URL
         /// Schema: `date`, optional, minimum 0.
         var when: Date?
-        /// Schema: `array`, default `[[1,2]]`.
+        /// Schema: `array`, default `[[1,2]]`, items max-items 2.
         var matrix: [[Int]]
         /// Schema: `array`, default `[]`.
         var tags: [TagsItem]
@@ -346,20 +346,20 @@ struct EdgeCaseAttributes: Codable, Hashable, Sendable {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.requiredText = try container.required(.requiredText, aliases: [.requiredText2, .legacyText]) { try $0.string(maxLength: 4) }
-            self.`default` = try container.defaulted(.`default`, default: 3) { try $0.int(minimum: -5, maximum: 5) }
+            self.requiredText = try container.required(.requiredText, aliases: [.requiredText2, .legacyText]) { try $0.string([.maxLength: 4]) }
+            self.`default` = try container.defaulted(.`default`, default: 3) { try $0.int([.minimum: -5, .maximum: 5]) }
             self.self_ = try container.defaulted(.self_, default: false) { try $0.bool() }
-            self.optionalWithDefault = try container.optional(.optionalWithDefault, default: "fallback") { try $0.string(maxLength: 8) }
-            self.rejectOptional = try container.optional(.rejectOptional, rejectsInvalid: true) { try $0.double(minimum: 0) }
+            self.optionalWithDefault = try container.optional(.optionalWithDefault, default: "fallback") { try $0.string([.maxLength: 8]) }
+            self.rejectOptional = try container.optional(.rejectOptional, rejectsInvalid: true) { try $0.double([.minimum: 0]) }
             self.intEnum = try container.defaulted(.intEnum, default: .value0) { try $0.decode(IntEnum.self) }
             self.strictEnum = try container.optional(.strictEnum) { try $0.decode(StrictEnum.self) }
             self.date = try container.defaulted(.date, default: .b) { try $0.decode(DateValue.self) }
             self.window = try container.defaulted(.window, default: Date(timeIntervalSinceReferenceDate: 0)...Date(timeIntervalSinceReferenceDate: 60)) { try $0.dateRange() }
-            self.windows = try container.defaulted(.windows, default: []) { try $0.array(maxItems: 2) { try $0.dateRange() } }
-            self.links = try container.defaulted(.links, default: [URL(string: "https://example.com")!]) { try $0.array { try $0.url(maxLength: 40) } }
+            self.windows = try container.defaulted(.windows, default: []) { try $0.array([.maxItems: 2]) { try $0.dateRange() } }
+            self.links = try container.defaulted(.links, default: [URL(string: "https://example.com")!]) { try $0.array { try $0.url([.maxLength: 40]) } }
             self.home = try container.defaulted(.home, default: URL(string: "https://example.com/home")!) { try $0.url() }
-            self.when = try container.optional(.when) { try $0.date(minimum: 0) }
-            self.matrix = try container.defaulted(.matrix, default: [[1, 2]]) { try $0.array { try $0.array(maxItems: 2) { try $0.int(minimum: 0) } } }
+            self.when = try container.optional(.when) { try $0.date([.minimum: 0]) }
+            self.matrix = try container.defaulted(.matrix, default: [[1, 2]]) { try $0.array { try $0.array([.maxItems: 2]) { try $0.int([.minimum: 0]) } } }
             self.tags = try container.defaulted(.tags, default: []) { try $0.array { try $0.decode(TagsItem.self) } }
             self.strictTags = try container.optional(.strictTags) { try $0.array { try $0.decode(StrictTagsItem.self) } }
             self.nested = try container.defaulted(.nested, default: Nested(inner: Nested.Inner(leaf: 1), count: 1), rejectsInvalid: true) { try $0.decode(Nested.self) }

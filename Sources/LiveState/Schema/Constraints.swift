@@ -1,0 +1,218 @@
+extension Field {
+    /// One limit a schema puts on a field's values beyond their type, named as the schema file
+    /// names it.
+    ///
+    /// Every constraint is declared here once: its key, what it measures, which types it applies
+    /// to and which side it bounds. The loader reads each by its key, the schema validator checks
+    /// each against its field's type, the compatibility checker compares each between versions,
+    /// and generated Swift passes each to `TolerantValue` by name; none of them lists the
+    /// constraints again.
+    public enum Constraint: String, Sendable, Hashable, CaseIterable {
+        /// The smallest allowed number (`int`, `double`, `date`).
+        case minimum
+        /// The largest allowed number (`int`, `double`, `date`).
+        case maximum
+        /// The longest allowed string, in UTF-8 bytes (`string`, `url`).
+        case maxLength = "max-length"
+        /// The most elements an array may hold.
+        case maxItems = "max-items"
+
+        /// What a constraint bounds: the number itself, a string's UTF-8 bytes, or an array's elements.
+        package enum Measure: Sendable {
+            case number, length, count
+        }
+
+        package var measure: Measure {
+            switch self {
+            case .minimum, .maximum: .number
+            case .maxLength: .length
+            case .maxItems: .count
+            }
+        }
+
+        /// Whether the constraint is a lower bound (`minimum`) rather than an upper one.
+        package var isLowerBound: Bool {
+            switch self {
+            case .minimum: true
+            case .maximum, .maxLength, .maxItems: false
+            }
+        }
+
+        /// The case's name in Swift: generated code writes `[.maxLength: 32]`.
+        package var swiftName: String { String(describing: self) }
+
+        /// Whether a field of `type` may carry the constraint.
+        package func applies(to type: FieldType) -> Bool {
+            switch (measure, type) {
+            case (.number, .int), (.number, .double), (.number, .date): true
+            case (.length, .string), (.length, .url): true
+            case (.count, .array): true
+            default: false
+            }
+        }
+
+        /// The types `applies(to:)` accepts, for messages: `string and url fields`.
+        package var appliesTo: String {
+            switch measure {
+            case .number: "int, double and date fields"
+            case .length: "string and url fields"
+            case .count: "array fields"
+            }
+        }
+
+        /// What a bound of the measure counts, for messages: ` bytes`, ` items`, or nothing.
+        package var unit: String {
+            switch measure {
+            case .number: ""
+            case .length: " bytes"
+            case .count: " items"
+            }
+        }
+
+        /// Why `value` breaks this constraint's `bound`: `65 bytes is longer than max-length 64`.
+        /// - Parameter shown: The value as the input wrote it, when that is not how
+        ///   `ValueText.number` writes it (an `Int` beyond 2^53).
+        package func problem(_ value: Double, shown: String? = nil, bound: Double) -> String {
+            let (lower, upper) = switch measure {
+            case .number: ("less", "greater")
+            case .length: ("shorter", "longer")
+            case .count: ("fewer", "more")
+            }
+            let text = shown ?? ValueText.number(value)
+            return "\(text)\(unit) is \(isLowerBound ? lower : upper) than \(rawValue) \(ValueText.number(bound))"
+        }
+
+        /// Whether `value` is on the allowed side of `bound`.
+        @inline(__always)
+        package func allows(_ value: Double, bound: Double) -> Bool {
+            isLowerBound ? value >= bound : value <= bound
+        }
+    }
+
+    /// The constraints a field carries, each decided and worded once.
+    ///
+    /// Every reader and writer asks these: `Field.violation(of:)` (defaults, the encoder, the
+    /// schema validator), `ContentStateDecoder`, the accept-only tape builder, the encoder's
+    /// quick check and completion (through the `allows…` forms, which never pass a value the
+    /// `…Problem` forms refuse), and `TolerantValue`, the runtime that generated Swift calls.
+    /// Generated code writes them as a dictionary: `try $0.string([.maxLength: 64])`.
+    public struct Constraints: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+        /// The smallest allowed number.
+        public var minimum: Double?
+        /// The largest allowed number.
+        public var maximum: Double?
+        /// The longest allowed string, in UTF-8 bytes.
+        public var maxLength: Int?
+        /// The most elements an array may hold.
+        public var maxItems: Int?
+
+        /// No constraints.
+        public init() {}
+
+        /// Creates a set of constraints; `nil` leaves a constraint out.
+        public init(minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil, maxItems: Int? = nil) {
+            self.minimum = minimum
+            self.maximum = maximum
+            self.maxLength = maxLength
+            self.maxItems = maxItems
+        }
+
+        /// `[.maxLength: 64]`.
+        public init(dictionaryLiteral elements: (Constraint, Double)...) {
+            for (constraint, bound) in elements { self[constraint] = bound }
+        }
+
+        /// A constraint's bound as a number; a length or count that is not a whole number is
+        /// not set.
+        public subscript(constraint: Constraint) -> Double? {
+            get {
+                switch constraint {
+                case .minimum: minimum
+                case .maximum: maximum
+                case .maxLength: maxLength.map(Double.init)
+                case .maxItems: maxItems.map(Double.init)
+                }
+            }
+            set {
+                switch constraint {
+                case .minimum: minimum = newValue
+                case .maximum: maximum = newValue
+                case .maxLength: maxLength = newValue.flatMap(Self.whole)
+                case .maxItems: maxItems = newValue.flatMap(Self.whole)
+                }
+            }
+        }
+
+        /// A length or count: a whole number, `Int.max` for one past it (`Double(Int.max)` is 2^63).
+        private static func whole(_ bound: Double) -> Int? {
+            Int(exactly: bound) ?? (bound >= 0x1p63 ? Int.max : nil)
+        }
+
+        /// The constraints that are set, in declaration order, with their bounds.
+        public var bounds: [(constraint: Constraint, bound: Double)] {
+            Constraint.allCases.compactMap { constraint in self[constraint].map { (constraint, $0) } }
+        }
+
+        // MARK: Strings (UTF-8 bytes)
+
+        @inline(__always)
+        func allowsLength(_ bytes: Int) -> Bool {
+            if let maxLength, bytes > maxLength { return false }
+            return true
+        }
+
+        func lengthProblem(_ bytes: Int) -> String? {
+            problem(Double(bytes), measure: .length)
+        }
+
+        // MARK: Arrays
+
+        @inline(__always)
+        func allowsCount(_ count: Int) -> Bool {
+            if let maxItems, count > maxItems { return false }
+            return true
+        }
+
+        func countProblem(_ count: Int) -> String? {
+            problem(Double(count), measure: .count)
+        }
+
+        // MARK: Numbers
+
+        @inline(__always)
+        func allowsNumber(_ number: Double) -> Bool {
+            if let minimum, number < minimum { return false }
+            if let maximum, number > maximum { return false }
+            return true
+        }
+
+        /// - Parameter shown: The number as the input wrote it, when that is not how
+        ///   `ValueText.number` writes it (an `Int` beyond 2^53).
+        func rangeProblem(_ number: Double, shown: String? = nil) -> String? {
+            problem(number, shown: shown, measure: .number)
+        }
+
+        /// The first constraint of `measure` that `value` breaks, worded.
+        private func problem(_ value: Double, shown: String? = nil, measure: Constraint.Measure) -> String? {
+            for constraint in Constraint.allCases where constraint.measure == measure {
+                if let bound = self[constraint], !constraint.allows(value, bound: bound) {
+                    return constraint.problem(value, shown: shown, bound: bound)
+                }
+            }
+            return nil
+        }
+
+        // MARK: Rules of the types themselves
+
+        static func finiteProblem(_ number: Double) -> String? {
+            number.isFinite ? nil : "\(number) is not a finite number"
+        }
+
+        /// A date range's bounds: finite, and the lower not after the upper.
+        static func orderProblem(lower: Double, upper: Double) -> String? {
+            guard lower.isFinite, upper.isFinite else { return "a date-range needs finite bounds" }
+            guard lower > upper else { return nil }
+            return "the date-range's lower bound \(ValueText.number(lower)) is after its upper bound \(ValueText.number(upper))"
+        }
+    }
+}
