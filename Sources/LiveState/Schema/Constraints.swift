@@ -12,6 +12,8 @@ extension Field {
         case minimum
         /// The largest allowed number (`int`, `double`, `date`).
         case maximum
+        /// The shortest allowed string, in UTF-8 bytes (`string`, `url`).
+        case minLength = "min-length"
         /// The longest allowed string, in UTF-8 bytes (`string`, `url`).
         case maxLength = "max-length"
         /// The most elements an array may hold.
@@ -25,15 +27,15 @@ extension Field {
         package var measure: Measure {
             switch self {
             case .minimum, .maximum: .number
-            case .maxLength: .length
+            case .minLength, .maxLength: .length
             case .maxItems: .count
             }
         }
 
-        /// Whether the constraint is a lower bound (`minimum`) rather than an upper one.
+        /// Whether the constraint is a lower bound (`minimum`, `min-length`) rather than an upper one.
         package var isLowerBound: Bool {
             switch self {
-            case .minimum: true
+            case .minimum, .minLength: true
             case .maximum, .maxLength, .maxItems: false
             }
         }
@@ -101,6 +103,8 @@ extension Field {
         public var minimum: Double?
         /// The largest allowed number.
         public var maximum: Double?
+        /// The shortest allowed string, in UTF-8 bytes.
+        public var minLength: Int?
         /// The longest allowed string, in UTF-8 bytes.
         public var maxLength: Int?
         /// The most elements an array may hold.
@@ -110,9 +114,10 @@ extension Field {
         public init() {}
 
         /// Creates a set of constraints; `nil` leaves a constraint out.
-        public init(minimum: Double? = nil, maximum: Double? = nil, maxLength: Int? = nil, maxItems: Int? = nil) {
+        public init(minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, maxItems: Int? = nil) {
             self.minimum = minimum
             self.maximum = maximum
+            self.minLength = minLength
             self.maxLength = maxLength
             self.maxItems = maxItems
         }
@@ -129,6 +134,7 @@ extension Field {
                 switch constraint {
                 case .minimum: minimum
                 case .maximum: maximum
+                case .minLength: minLength.map(Double.init)
                 case .maxLength: maxLength.map(Double.init)
                 case .maxItems: maxItems.map(Double.init)
                 }
@@ -137,6 +143,7 @@ extension Field {
                 switch constraint {
                 case .minimum: minimum = newValue
                 case .maximum: maximum = newValue
+                case .minLength: minLength = newValue.flatMap(Self.whole)
                 case .maxLength: maxLength = newValue.flatMap(Self.whole)
                 case .maxItems: maxItems = newValue.flatMap(Self.whole)
                 }
@@ -158,6 +165,7 @@ extension Field {
         @inline(__always)
         func allowsLength(_ bytes: Int) -> Bool {
             if let maxLength, bytes > maxLength { return false }
+            if let minLength, bytes < minLength { return false }
             return true
         }
 

@@ -146,6 +146,13 @@ public struct JSONSchemaGenerator: Sendable {
             case .maximum:
                 members.append(.init("maximum", .double(bound)))
                 if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(bound)).") }
+            case .minLength:
+                // minLength counts characters, and a character is at most 4 UTF-8 bytes: a
+                // string of min-length N bytes has at least ⌈N/4⌉ characters.
+                guard let minLength = constraints.minLength else { continue }
+                members.append(.init("minLength", .int(minLength / 4 + (minLength % 4 == 0 ? 0 : 1))))
+                members.append(.init("x-livestate-min-bytes", .int(minLength)))
+                notes.append("At least \(minLength) UTF-8 bytes (x-livestate-min-bytes); minLength counts characters, so it is a looser bound.")
             case .maxLength:
                 guard let maxLength = constraints.maxLength else { continue }
                 members.append(.init("maxLength", .int(maxLength)))
