@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 import LiveStateTooling
 
 /// Sends Live Activity pushes that every targeted app version decodes, and only those.

@@ -1,5 +1,5 @@
 import Hummingbird
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// Writes response bodies with LiveState's `JSONWriter`: compact, members in order.
 enum JSONResponse {

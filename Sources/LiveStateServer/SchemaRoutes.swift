@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LiveState
+@_spi(Scanner) import LiveState
 import LiveStateTooling
 
 /// The endpoints of `livestate serve`. Every body in and out is JSON; every diagnostic is the

@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 import Logging
 
 /// Writes log lines to standard error, formatting metadata only when a line is written: text

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// `livestate decode`: the state as one app version sees it.
 struct DecodeCommand: ParsableCommand {

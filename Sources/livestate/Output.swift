@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 import LiveStateYAML
 import ArgumentParser
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// A generated value as the `Value` tree `ContentStateDecoder` produces for the same payload,
 /// read by reflection: stored properties are in schema order, one per field.

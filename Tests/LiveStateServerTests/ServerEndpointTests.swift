@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import LiveState
+@_spi(Scanner) import LiveState
 @testable import LiveStateServer
 import LiveStateYAML
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveState
+@_spi(Scanner) @testable import LiveState
 
 /// A schema with every field type, defaults, and fields the encoder may drop or shorten.
 let encodingSchema = Schema(

@@ -1,5 +1,5 @@
 import Testing
-@testable import LiveState
+@_spi(Scanner) @testable import LiveState
 
 @Suite struct DiagnosticTests {
     @Test func locatesLineAndColumnFromByteOffset() {

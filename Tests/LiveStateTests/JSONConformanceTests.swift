@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveState
+@_spi(Scanner) @testable import LiveState
 
 /// The conformance folder `Fixtures/json`: every `y_*.json` must be accepted, every `n_*.json`
 /// rejected. Cases are written from RFC 8259; binary ones (invalid UTF-8, UTF-16, NUL) too.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LiveState
+@_spi(Scanner) @testable import LiveState
 
 /// A small deterministic generator, so random cases are the same on every run.
 struct SplitMix64: RandomNumberGenerator {

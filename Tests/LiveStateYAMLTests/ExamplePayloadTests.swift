@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import LiveState
+@_spi(Scanner) import LiveState
 import LiveStateYAML
 
 /// The bundled schemas and their example payloads, as the README's main command runs them.

@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
 /// so that no benchmark measures a failing or short-cut decode.

@@ -14,7 +14,7 @@
 // (the ones Swift cannot store inline) and the containers.
 import BenchmarkFixtures
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 
 let arguments = CommandLine.arguments.dropFirst()
 let contender = arguments.first ?? "value"

@@ -19,7 +19,7 @@ extension Diagnostic {
     /// Writes `jsonValue` straight to `writer`, byte for byte the same, without building the
     /// tree: what the HTTP sidecar does for every diagnostic of every response.
     /// - Parameter writer: The writer to append to.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         CollectionOfOne(self).write(to: &writer)
     }
 
@@ -48,7 +48,7 @@ extension Collection<Diagnostic> {
     /// Writes the diagnostics as a JSON array of `jsonValue` objects, without building the trees,
     /// through one buffer for the whole array.
     /// - Parameter writer: The writer to append to.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         writeDiagnostics(self, to: &writer)
     }
 }
@@ -58,7 +58,7 @@ extension Array<Diagnostic> {
     /// does, compiled for arrays: a server writes one per response, and the generic method,
     /// called from another module, walks the array through witness tables.
     /// - Parameter writer: The writer to append to.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         writeDiagnostics(self, to: &writer)
     }
 }

@@ -1,9 +1,9 @@
 /// Building JSON Pointers (RFC 6901) for diagnostics.
-public enum JSONPointer {
+package enum JSONPointer {
     /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
     /// - Parameter token: An object key or array index.
     /// - Returns: The escaped token.
-    public static func escape(_ token: String) -> String {
+    package static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
             return token
         }
@@ -24,7 +24,7 @@ public enum JSONPointer {
     ///   - token: The key or index to append, unescaped.
     ///   - pointer: The pointer to extend; `""` is the whole document.
     /// - Returns: `pointer + "/" + escape(token)`.
-    public static func appending(_ token: String, to pointer: String) -> String {
+    package static func appending(_ token: String, to pointer: String) -> String {
         String.concatenating(pointer, "/", escape(token))
     }
 
@@ -33,7 +33,7 @@ public enum JSONPointer {
     ///   - index: The 0-based index.
     ///   - pointer: The pointer to extend.
     /// - Returns: `pointer + "/" + index`.
-    public static func appending(_ index: Int, to pointer: String) -> String {
+    package static func appending(_ index: Int, to pointer: String) -> String {
         String.concatenating(pointer, "/", String(index))
     }
 }

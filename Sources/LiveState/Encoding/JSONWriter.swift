@@ -1,6 +1,6 @@
 /// Writes compact JSON the way LiveState emits it: no insignificant white space, `/` never
 /// escaped, doubles in their shortest round-trip form, dates as seconds since 2001-01-01.
-public struct JSONWriter: Sendable {
+@_spi(Scanner) public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
 

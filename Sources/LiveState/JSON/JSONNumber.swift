@@ -1,7 +1,7 @@
 /// A number as read by `JSONReader.readNumber()`: the byte range of its text.
 ///
 /// Convert it with `JSONReader.double(_:)` or `integer(_:)`.
-public struct JSONNumber: Sendable, Hashable {
+@_spi(Scanner) public struct JSONNumber: Sendable, Hashable {
     /// The offset of the first byte (`-` or a digit).
     public var start: Int
     /// The offset just after the last byte.

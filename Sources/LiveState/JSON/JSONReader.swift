@@ -7,6 +7,11 @@
 // are converted only on request (`string(_:)`, `matches(_:_:)`, `double(_:)`, `integer(_:)`).
 // Line and column are computed from the offset only when an error is made.
 //
+// The scanner's types (this reader, `JSONString`, `JSONNumber`, `JSONToken`, `JSONValidator`,
+// `JSONDuplicateKey`, `JSONWriter`) are SPI, `@_spi(Scanner) public`: the fuzz harness and the
+// benchmark drivers, separate packages that `package` access does not reach, import them with
+// `@_spi(Scanner) import LiveState`; an app importing `LiveState` does not see them.
+//
 // Worked example. Offsets are 0-based byte offsets into this 29-byte document:
 //
 //     {"id": 7, "tags": ["a", "b"]}
@@ -37,7 +42,7 @@
 // without recursion and without allocating for nesting up to 64 levels.
 
 /// The kind of the next value, as classified by `JSONReader.peek()` from its first byte.
-public enum JSONToken: Sendable, Hashable {
+@_spi(Scanner) public enum JSONToken: Sendable, Hashable {
     /// `{`: read it with `beginObject()` and `nextKey()`.
     case objectStart
     /// `[`: read it with `beginArray()` and `nextElement()`.
@@ -59,7 +64,7 @@ public enum JSONToken: Sendable, Hashable {
 /// Use it inside `withUnsafeBytes`; the buffer must outlive the reader. The hot path keeps
 /// only a byte offset and allocates nothing. Every method either consumes exactly what it
 /// names or throws a `JSONError` that says what was found and what was expected.
-public struct JSONReader {
+@_spi(Scanner) public struct JSONReader {
     /// The document being read.
     public let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Convert it with `JSONReader.string(_:)`, or compare it with `matches(_:_:)` without
 /// allocating.
-public struct JSONString: Sendable, Hashable {
+@_spi(Scanner) public struct JSONString: Sendable, Hashable {
     /// The offset of the first content byte, just after the opening quote.
     public var start: Int
     /// The offset of the closing quote, just after the last content byte.

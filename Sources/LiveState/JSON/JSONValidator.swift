@@ -2,7 +2,7 @@
 ///
 /// Foundation keeps one of the values, so the app still decodes, but which one is not
 /// specified; the payload should not rely on it.
-public struct JSONDuplicateKey: Sendable, Hashable {
+@_spi(Scanner) public struct JSONDuplicateKey: Sendable, Hashable {
     /// The key, unescaped.
     public var key: String
     /// The JSON Pointer (RFC 6901) of the duplicated member: the object's pointer + `/` + key.
@@ -23,7 +23,7 @@ public struct JSONDuplicateKey: Sendable, Hashable {
 }
 
 /// Checks a whole JSON document strictly, without building it.
-public enum JSONValidator {
+@_spi(Scanner) public enum JSONValidator {
     /// Checks a whole document strictly and looks for duplicate keys.
     ///
     /// Keys are compared after unescaping, as Swift strings (so `"\u0061"` and `"a"` are the

@@ -75,7 +75,7 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// Writes `jsonValue` straight to `writer`, byte for byte the same, without building the tree.
     /// - Parameter writer: The writer to append to.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         var buffer = StateWriter(capacity: 128 + 32 * fields.count)
         defer { buffer.release() }
         buffer.append(#"{"limit":"#)

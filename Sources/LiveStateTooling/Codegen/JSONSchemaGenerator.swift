@@ -1,4 +1,4 @@
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// Writes JSON Schema (draft 2020-12) for the content-state and static attributes of a
 /// schema's versions, for servers written in other languages.

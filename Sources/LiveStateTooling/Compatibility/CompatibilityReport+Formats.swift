@@ -1,4 +1,4 @@
-import LiveState
+@_spi(Scanner) import LiveState
 
 extension CompatibilityReport {
     /// The report in a format.

@@ -1,4 +1,4 @@
-import LiveState
+@_spi(Scanner) import LiveState
 
 extension CompatibilityRule {
     /// The catalog as `livestate diff --list-rules` prints it.

@@ -1,4 +1,4 @@
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// The static worst case of a content-state's encoded size: the largest object a version's
 /// schema allows, as the device would re-encode it.

@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// How many active devices (or live push tokens) run each schema version of an activity: what
 /// turns "app version 1 drops this update" into "3.0% of devices drop it".
