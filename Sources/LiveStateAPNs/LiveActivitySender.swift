@@ -98,7 +98,12 @@ public final class LiveActivitySender: Sendable {
         guard let newest = targets.last else { throw SenderSetupError(code: "unknown-version", message: "the schema has no live version to send to") }
         // The encoders and validators refuse a version the schema does not have.
         do {
-            encoders = try [false, true].map { try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0)) }
+            // The sender checks each body against every live version itself (`prepare`).
+            encoders = try [false, true].map {
+                var encoder = try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0))
+                encoder.validatesPayloads = false
+                return encoder
+            }
             validators = try [false, true].map { broadcast in
                 try targets.map { try PayloadValidator(schema: schema, version: $0, options: .init(broadcast: broadcast)) }
             }

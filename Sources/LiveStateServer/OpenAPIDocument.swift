@@ -337,6 +337,7 @@ public enum OpenAPIDocument {
       "post": {
         "operationId": "encodePayload",
         "summary": "Write the whole APNs body for a version from a state.",
+        "description": "The written body gets the validate route's verdict for the version; its warnings and errors join the diagnostics (without line and column), and an error, such as a start without an alert, makes `ok` false while the payload is still returned.",
         "parameters": [
           {
             "$ref": "#/components/parameters/SchemaID"

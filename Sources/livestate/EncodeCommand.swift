@@ -10,8 +10,10 @@ struct EncodeCommand: ParsableCommand {
         discussion: """
             STATE is a content-state object; missing fields take their defaults, and anything that \
             does not fit the version is an error. The payload goes to standard output, what the \
-            encoder did to standard error (--format json wraps both). Exit status: 0 written, 1 the \
-            state does not fit the version or the budget, 2 usage, I/O or schema errors.
+            encoder did to standard error (--format json wraps both). The body gets lint's verdict \
+            for the version. Exit status: 0 written, 1 the state does not fit the version or the \
+            budget, or the device would refuse the body (a start without an alert), 2 usage, I/O \
+            or schema errors.
             """
     )
 

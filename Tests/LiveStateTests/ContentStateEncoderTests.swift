@@ -120,6 +120,42 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     }
 }
 
+/// A written body gets `PayloadValidator`'s verdict for the version; the content-state alone does not.
+@Suite struct EncodedPayloadVerdictTests {
+    private let state = Value.object([.init("title", .string("On its way"))])
+
+    @Test func aStartWithoutAlertOrAttributesIsNotASuccess() {
+        let result = encoder().encodePayload(state, envelope: .init(event: .start, timestamp: 1_795_000_000))
+        #expect(!result.succeeded)
+        #expect(!result.bytes.isEmpty, "the body is still there to look at")
+        let alert = result.diagnostics.first { $0.code == "missing-aps-key" }
+        #expect(alert?.pointer == "/aps/alert" && alert?.position == nil)
+        let complete = encoder().encodePayload(state, envelope: .init(
+            event: .start, timestamp: 1_795_000_000, alert: .object([.init("title", .string("Card")), .init("body", .string("On its way"))]),
+            attributes: .object([])))
+        #expect(complete.succeeded, "\(complete.diagnostics)")
+    }
+
+    /// The verdict follows the encoder's options as they are when it writes (the sidecar sets
+    /// them per request): a broadcast cannot start an activity.
+    @Test func theVerdictIsForTheOptionsInForce() {
+        var encoder = encoder()
+        encoder.options.broadcast = true
+        let start = ContentStateEncoder.Envelope(
+            event: .start, timestamp: 1_795_000_000, alert: .object([.init("title", .string("Card")), .init("body", .string("On its way"))]),
+            attributes: .object([]))
+        #expect(encoder.encodePayload(state, envelope: start).diagnostics.map(\.code).contains("broadcast-start"))
+    }
+
+    @Test func warningsJoinTheResultAndInfosDoNot() {
+        let result = encoder(.init(elideDefaults: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        #expect(result.succeeded)
+        #expect(result.diagnostics.map(\.code).contains("timestamp-too-old"))
+        #expect(!result.diagnostics.map(\.code).contains("defaulted"))
+        #expect(encoder().encode(state).diagnostics.isEmpty)
+    }
+}
+
 @Suite struct FitTests {
     func big(_ count: Int) -> String { String(repeating: "x", count: count) }
 
@@ -132,7 +168,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func fitDropsLowestPriorityFirstThenTruncates() throws {
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = encoder(.init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        let result = encoder(.init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         #expect(result.succeeded, "\(result.diagnostics)")
         // badge (drop-priority 1) goes first, then banner (2), then note is shortened, as far as needed.
         let steps = result.diagnostics.map { "\($0.code) \($0.pointer ?? "")" }

@@ -480,10 +480,10 @@ struct CLI {
     }
 
     @Test func fitDropsAndShortensUntilTheBudgetHolds() throws {
-        let without = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        let without = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("over-budget-fits.json")])
         #expect(without.status == 1)
         #expect(without.stderr.contains("[over-budget]"))
-        let fitted = try CLI.run(["encode", "--format", "json", "--fit", "--schema", "schemas/delivery.yaml", "--timestamp", "1", Self.fixture("over-budget-fits.json")])
+        let fitted = try CLI.run(["encode", "--format", "json", "--fit", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("over-budget-fits.json")])
         #expect(fitted.status == 0)
         let document = try CLI.json(fitted.stdout)
         let codes = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
@@ -506,6 +506,18 @@ struct CLI {
         #expect(result.status == 0, "\(result.stderr)")
         let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(result.stdout.utf8))
         #expect(lint.status == 0, "\(lint.stdout)")
+    }
+
+    /// The written body gets lint's verdict: a start without an alert or attributes is refused
+    /// by the device, so encode says so and exits 1, as lint does on its output.
+    @Test func aStartTheDeviceRefusesExitsOneWithLintsFindings() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                  Self.fixture("state.json")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("state.json: error: a start needs aps.alert with title and body; the activity does not start (at /aps/alert) [missing-aps-key]"))
+        #expect(result.stderr.contains("state.json: error: required key 'totalAmount' is missing; the activity does not start (at /totalAmount) [missing-required-key]"))
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(result.stdout.utf8))
+        #expect(lint.status == 1)
     }
 
     @Test func usageErrorsExitTwo() throws {

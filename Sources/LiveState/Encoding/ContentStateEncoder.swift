@@ -86,6 +86,11 @@ public struct ContentStateEncoder: Sendable {
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
+    /// Checks every body the encoder writes, as `livestate lint` would for this version.
+    let payloadValidator: PayloadValidator
+    /// Whether a written body gets the validator's verdict. `LiveActivitySender` turns it off:
+    /// it checks every body against every live version itself.
+    package var validatesPayloads = true
     /// The version's fields compiled for writing, in schema order.
     let plan: [FieldEncodingPlan]
     /// How the version's devices read `url` values.
@@ -117,6 +122,7 @@ public struct ContentStateEncoder: Sendable {
         readable.minIOS = max(urls.minIOS, .rfc3986URLs)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
+        self.payloadValidator = try PayloadValidator(schema: schema, version: found.version, options: .init(broadcast: options.broadcast))
         let elidable = self.elidable
         self.plan = found.contentState.map { FieldEncodingPlan($0, urls: urls, elidable: elidable.contains($0.name)) }
         self.initialMembers = found.contentState.initialMembers
@@ -145,10 +151,17 @@ public struct ContentStateEncoder: Sendable {
     ///   - state: The state: an object; missing fields take their defaults.
     /// - Returns: The bytes and what the encoder did.
     public func encode(_ state: Value) -> EncodeResult {
-        encode(state, envelope: nil)
+        // Straight to the writer: a bare content-state has no body to check, and the detour
+        // through `encode(_:envelope:)` cost about 500 instructions a state (`encoder-value`).
+        write(state, envelope: nil)
     }
 
     /// Writes a whole APNs body around a state.
+    ///
+    /// The body then gets `PayloadValidator`'s verdict for the version: its warnings and errors
+    /// join the result (without a line and column, which would point into the written body),
+    /// so a body the device would refuse, such as a start without an alert or with attributes
+    /// the app cannot decode, is not a success.
     /// - Parameters:
     ///   - state: The state: an object; missing fields take their defaults.
     ///   - envelope: The `aps` keys.
@@ -214,6 +227,18 @@ public struct ContentStateEncoder: Sendable {
     }
 
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
+        var result = write(state, envelope: envelope)
+        guard envelope != nil, validatesPayloads, result.succeeded else { return result }
+        var validator = payloadValidator
+        validator.options.broadcast = options.broadcast  // `options` may have changed since init
+        for var finding in validator.validate(result.bytes).diagnostics where finding.severity >= .warning {
+            finding.position = nil
+            result.diagnostics.append(finding)
+        }
+        return result
+    }
+
+    private func write(_ state: Value, envelope: Envelope?) -> EncodeResult {
         if let retiredError { return EncodeResult(bytes: [], diagnostics: [retiredError]) }
         guard case .object(let given) = state else {
             return EncodeResult(bytes: [], diagnostics: [Self.error(.invalidState, "the state must be an object")])
