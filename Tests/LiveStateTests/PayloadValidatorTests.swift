@@ -391,3 +391,44 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(finding.message.contains("send 816692800"))
     }
 }
+
+/// One reading of a body's parts: the first `aps` member, whatever its value, and the first
+/// `content-state` in it. The decoder, the view's one-pass tape and the validator agree on
+/// every body here, repeated and misplaced keys among them.
+@Suite struct BodyLocatorTests {
+    static let bodies: [(body: String, decodes: Bool, score: String?)] = [
+        (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}}}"#, true, "1-0"),
+        // A second aps is ignored, even when the first is not an object.
+        (#"{"aps":1,"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}}}"#, false, nil),
+        (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}},"aps":{"content-state":{"score":"2-0"}}}"#, true, "1-0"),
+        // A second content-state is ignored, even when the first is not an object.
+        (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"},"content-state":{"score":"2-0"}}}"#, true, "1-0"),
+        (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":[],"content-state":{"score":"2-0"}}}"#, false, nil),
+        // aps only below the top level is no aps.
+        (#"{"data":{"aps":{"content-state":{"score":"1-0"}}}}"#, false, nil),
+    ]
+
+    @Test(arguments: bodies.indices)
+    func decoderViewAndValidatorReadTheSameParts(_ index: Int) throws {
+        let (text, decodes, score) = Self.bodies[index]
+        let bytes = Array(text.utf8)
+        let decoder = try ContentStateDecoder(schema: scoreSchema, version: 2)
+        let decoded = decoder.decode(payload: bytes)
+        let view = decoder.view(payload: bytes)
+        let validated = try PayloadValidator(decoder: decoder).validate(bytes)
+        #expect(decoded.appDecodes == decodes, "\(decoded.diagnostics)")
+        #expect(view.appDecodes == decodes)
+        #expect(validated.appDecodes == decodes, "\(validated.diagnostics)")
+        let scores = [decoded.state, view.state, validated.state].map { state -> String? in
+            guard case .object(let members)? = state, case .string(let score)? = members.first(where: { $0.name == "score" })?.value else { return nil }
+            return score
+        }
+        #expect(scores == [score, score, score])
+    }
+
+    @Test func anAPSThatIsNotAnObjectIsSaidOnce() {
+        let decoder = try! ContentStateDecoder(schema: scoreSchema, version: 1)
+        let result = decoder.decode(payload: Array(#"{"aps":1,"aps":{"content-state":{"score":"1-0"}}}"#.utf8))
+        #expect(result.diagnostics.map(\.message) == ["aps is a number, not an object, so the body has no content-state"])
+    }
+}

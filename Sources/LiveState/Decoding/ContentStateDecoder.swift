@@ -369,6 +369,10 @@ struct DecodeContext {
     }
 
     /// Walks an APNs body to `aps.content-state`, decodes it, and skips everything else.
+    ///
+    /// The first `aps` member is the envelope, whatever its value, and the first `content-state`
+    /// in it is the state: a repeated key is ignored, as Foundation keeps the first (the tape
+    /// builder's `body` and `PayloadValidator.walkBody` read a body the same way).
     mutating func decodeBody(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
         guard try reader.peek() == .objectStart else {
             report(.notAnObject, "an APNs body must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
@@ -377,10 +381,17 @@ struct DecodeContext {
         }
         let bodyStart = reader.offset
         var result: Decoded?
+        var apsSeen = false
         var apsStart: Int?
         try reader.beginObject()
         while let key = try reader.nextKey() {
-            guard apsStart == nil, matches(key, "aps"), try reader.peek() == .objectStart else {
+            guard !apsSeen, matches(key, "aps") else {
+                try reader.skipValue()
+                continue
+            }
+            apsSeen = true
+            guard try reader.peek() == .objectStart else {
+                report(.missingContentState, "aps is \(try describeNext()), not an object, so the body has no content-state", at: reader.offset, pointer: "")
                 try reader.skipValue()
                 continue
             }
@@ -397,7 +408,7 @@ struct DecodeContext {
         if let result { return result }
         if let apsStart {
             report(.missingContentState, "aps has no content-state", at: apsStart, pointer: "")
-        } else {
+        } else if !apsSeen {
             report(.missingContentState, "the body has no aps object", at: bodyStart, pointer: "")
         }
         return Decoded(value: nil)
