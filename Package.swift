@@ -129,7 +129,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What several test targets share: the golden-file check.
+        // What several test targets share: the golden-file check, the seeded generator and its
+        // mutator, and the runner of the built livestate binary.
         .target(name: "LiveStateTestSupport", path: "Tests/LiveStateTestSupport"),
         .testTarget(
             name: "LiveStateTests",
@@ -149,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "livestateTests",
-            dependencies: ["livestate", "FakeAPNs", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["livestate", "FakeAPNs", "LiveStateTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Fixtures"]
         ),
         .testTarget(

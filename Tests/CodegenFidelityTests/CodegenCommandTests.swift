@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveStateTestSupport
 import Testing
 @testable import livestate
 
@@ -100,11 +101,7 @@ private enum Scratch {
 
 /// The built `livestate` binary.
 private enum Binary {
-    static var url: URL {
-        let candidate = CodegenPaths.productsDirectory.appendingPathComponent("livestate")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        return CodegenPaths.packageRoot.appendingPathComponent(".build/debug/livestate")
-    }
+    static var url: URL { LivestateBinary.url }
 
     /// Whether `livestate codegen` exists in the built binary (`--help` of an unknown
     /// subcommand prints the root's help and exits 0, so it is run for real).
@@ -113,39 +110,7 @@ private enum Binary {
         return result.status == 0 && result.stdout.hasPrefix("{")
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = CodegenPaths.packageRoot
-        let out = Scratch.file("out")
-        let err = Scratch.file("err")
-        defer {
-            Scratch.remove(out)
-            Scratch.remove(err)
-        }
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    static func run(_ arguments: [String]) throws -> LivestateBinary.Result {
+        try LivestateBinary.run(arguments)
     }
 }

@@ -1,22 +1,18 @@
 import Foundation
+import LiveStateTestSupport
 import LiveState
 import LiveStateYAML
 
 /// Where the schemas, examples and golden files are, and how each generated file is named.
 enum CodegenPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = LivestateBinary.packageRoot
     static let testsFolder = packageRoot.appendingPathComponent("Tests/CodegenFidelityTests")
     static let golden = testsFolder.appendingPathComponent("Fixtures/codegen")
     static let generated = testsFolder.appendingPathComponent("Generated")
     static let examples = packageRoot.appendingPathComponent("schemas/examples")
 
     /// Where `swift build` put this test bundle, the `livestate` binary and the built modules.
-    static var productsDirectory: URL {
-        var directory = Bundle.main.bundleURL
-        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        return directory
-    }
+    static var productsDirectory: URL { LivestateBinary.productsDirectory }
 
     /// The built `LiveState` module, which generated code imports for its runtime.
     static var modulesDirectory: URL {

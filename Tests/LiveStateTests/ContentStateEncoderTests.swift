@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 @testable import LiveState
 import LiveStateYAML
@@ -241,7 +242,7 @@ import LiveStateYAML
     @Test func mutatedPayloadsGiveTheFullResult() throws {
         let seeds = try Self.contentStates()
         let decoders = try Self.decoders()
-        var random = SplitMix(seed: 0x5EED)
+        var random = SplitMix64(state: 0x5EED)
         let tokens: [[UInt8]] = [
             "\"", "\\", "{", "}", "[", "]", ",", ":", "null", "true", "1", "-", "0.5", "1e3", "\\u00e9", "\\ud800", " ",
             "\"x\":", "\"title\":", "\"items\":[", "\u{00E9}", "\u{1F600}",
@@ -253,39 +254,7 @@ import LiveStateYAML
     }
 }
 
-/// A small deterministic generator, so that a failure reproduces.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension SplitMix {
-    /// `seed` with one change: a byte removed, a token inserted, a byte flipped, the rest cut
-    /// off, or a digit swapped for another (a value changes but stays well formed).
-    mutating func mutate(_ seed: [UInt8], tokens: [[UInt8]]) -> [UInt8] {
-        var bytes = seed
-        guard !bytes.isEmpty else { return bytes }
-        let position = Int(next() % UInt64(bytes.count))
-        switch next() % 5 {
-        case 0: bytes.remove(at: position)
-        case 1: bytes.insert(contentsOf: tokens[Int(next() % UInt64(tokens.count))], at: position)
-        case 2: bytes[position] = UInt8(truncatingIfNeeded: next())
-        case 3: bytes.removeSubrange(position...)
-        default:
-            if let digit = bytes[position...].firstIndex(where: { (0x30...0x39).contains($0) }) {
-                bytes[digit] = 0x30 + UInt8(next() % 10)
-            }
-        }
-        return bytes
-    }
-
+extension SplitMix64 {
     /// How many of `count` rounds `check` passes: each round mutates a seed picked at random
     /// and checks it against a subject picked at random.
     mutating func rounds<Subject>(
@@ -419,7 +388,7 @@ private enum DeliveryTypes {
             #"{"title":"t","delayMinutes":7,"progress":0.5}"#,
         ].map { Array($0.utf8) }
         for input in inputs { Self.all(decoder, input) }
-        var random = SplitMix(seed: 0xDEC0DE)
+        var random = SplitMix64(state: 0xDEC0DE)
         let seeds = inputs
         for _ in 0..<1_500 {
             var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
@@ -540,7 +509,7 @@ final class LockedCounter: @unchecked Sendable {
     @Test func mutatedBodiesGiveTheFullResult() throws {
         let seeds = try Self.bodies()
         let validators = try Self.validators(measuresFields: true)
-        var random = SplitMix(seed: 0xB0D1)
+        var random = SplitMix64(state: 0xB0D1)
         let tokens: [[UInt8]] = ["\"", "{", "}", "[", "]", ",", ":", "null", "1", "1e9", "\\u00e9", " ", "\"x\":", "\"title\":"].map { Array($0.utf8) }
         let deferred = random.rounds(1_500, mutating: seeds, tokens: tokens, subjects: validators) { bytes, subject in
             Self.expectSame(subject.validator, bytes, subject.name)

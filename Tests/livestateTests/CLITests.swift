@@ -1,65 +1,19 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 
-/// Runs the built `livestate` binary and captures what it prints.
+/// The built `livestate` binary (`LivestateBinary`), with this target's fixtures.
 struct CLI {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static var binary: URL {
-        // The test bundle sits beside the products of the same build.
-        var directory = Bundle.main.bundleURL
-        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        let candidate = directory.appendingPathComponent("livestate")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        return packageRoot.appendingPathComponent(".build/debug/livestate")
-    }
+    typealias Result = LivestateBinary.Result
+    static let packageRoot = LivestateBinary.packageRoot
+    static var binary: URL { LivestateBinary.url }
 
     static func fixture(_ name: String) -> String {
         packageRoot.appendingPathComponent("Tests/livestateTests/Fixtures/\(name)").path
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        process.currentDirectoryURL = packageRoot
-        // Output goes to files, so a large output can never block the process on a full pipe.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
-        let inURL = scratch.appendingPathComponent("in")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let input = try FileHandle(forReadingFrom: inURL)
-        defer {
-            try? out.close()
-            try? err.close()
-            try? input.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try LivestateBinary.run(arguments, stdin: stdin, environment: environment)
     }
 
     static func json(_ text: String) throws -> [String: Any] {
