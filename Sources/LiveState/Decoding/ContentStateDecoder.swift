@@ -700,7 +700,7 @@ struct DecodeContext {
         case .dateRange:
             return try decodeDateRange(plan.field, token, at: start)
 
-        case .enumeration:
+        case .stringEnum, .intEnum:
             return try decodeEnum(plan, token, at: start)
 
         case .array:

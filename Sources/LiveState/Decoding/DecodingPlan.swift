@@ -216,7 +216,7 @@ final class FieldPlan: Sendable {
     let pointerToken: String
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
-    let kind: Kind
+    let kind: FieldKind
     let isOptional: Bool
     let constraints: Field.Constraints
     /// The app's number type, when narrower than `Int` or `Double`: a value outside its range
@@ -256,10 +256,6 @@ final class FieldPlan: Sendable {
         !constraints.allowsNumber(number)
     }
 
-    /// `FieldType` without payloads.
-    enum Kind {
-        case string, url, int, double, date, dateRange, bool, enumeration, array, object
-    }
     /// The `defaulted` message for a missing key, made once; `nil` for a field without a default.
     let defaultedMessage: String?
 
@@ -268,18 +264,7 @@ final class FieldPlan: Sendable {
         self.urls = urls
         self.name = Array(field.name.utf8)
         self.pointerToken = JSONPointer.appending(field.name, to: "")
-        self.kind = switch field.type {
-        case .string: .string
-        case .url: .url
-        case .int: .int
-        case .double: .double
-        case .date: .date
-        case .dateRange: .dateRange
-        case .bool: .bool
-        case .enumeration: .enumeration
-        case .array: .array
-        case .object: .object
-        }
+        self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
         self.constraints = field.constraints

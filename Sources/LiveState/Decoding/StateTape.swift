@@ -508,7 +508,7 @@ struct TapeBuilder {
             if flagsUnixDates, upper >= DecodeContext.unixDateThreshold { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
-        case .enumeration:
+        case .stringEnum, .intEnum:
             return enumeration(plan, first: first, slot: slot)
         case .array:
             guard first == JSONByte.openBracket, let items = plan.itemsRef else { return false }

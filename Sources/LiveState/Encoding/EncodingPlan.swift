@@ -9,14 +9,10 @@ import Foundation
 /// `conform(_:)` completes a value the way `ContentStateDecoder` reads it back from the
 /// writer's output, or gives up (`nil`) whenever the decoder would say anything about it.
 final class FieldEncodingPlan: Sendable {
-    enum Kind: Sendable {
-        case string, url, int, double, date, bool, dateRange, stringEnum, intEnum, array, object
-    }
-
     /// The field as the schema declares it.
     let field: Field
     let name: String
-    let kind: Kind
+    let kind: FieldKind
     let isOptional: Bool
     let constraints: Field.Constraints
     let enumStrings: [String]
@@ -54,26 +50,13 @@ final class FieldEncodingPlan: Sendable {
         var integers: [Int] = []
         var items: FieldEncodingPlan?
         var fields: [FieldEncodingPlan] = []
+        kind = FieldKind(field.type)
         switch field.type {
-        case .string: kind = .string
-        case .url: kind = .url
-        case .int: kind = .int
-        case .double: kind = .double
-        case .date: kind = .date
-        case .bool: kind = .bool
-        case .dateRange: kind = .dateRange
-        case .enumeration(.strings(let values)):
-            kind = .stringEnum
-            strings = values
-        case .enumeration(.integers(let values)):
-            kind = .intEnum
-            integers = values
-        case .array(let element):
-            kind = .array
-            items = FieldEncodingPlan(element, urls: urls)
-        case .object(let nested):
-            kind = .object
-            fields = nested.map { FieldEncodingPlan($0, urls: urls) }
+        case .enumeration(.strings(let values)): strings = values
+        case .enumeration(.integers(let values)): integers = values
+        case .array(let element): items = FieldEncodingPlan(element, urls: urls)
+        case .object(let nested): fields = nested.map { FieldEncodingPlan($0, urls: urls) }
+        default: break
         }
         enumStrings = strings
         enumIntegers = integers

@@ -115,3 +115,25 @@ public enum EnumValues: Sendable, Hashable {
         }
     }
 }
+
+/// `FieldType` without its payload: what the compiled plans (`FieldPlan` for the decoders,
+/// `FieldEncodingPlan` for the encoder) switch on.
+enum FieldKind: Sendable {
+    case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object
+
+    init(_ type: FieldType) {
+        self = switch type {
+        case .string: .string
+        case .url: .url
+        case .int: .int
+        case .double: .double
+        case .date: .date
+        case .dateRange: .dateRange
+        case .bool: .bool
+        case .enumeration(.strings): .stringEnum
+        case .enumeration(.integers): .intEnum
+        case .array: .array
+        case .object: .object
+        }
+    }
+}
