@@ -71,8 +71,8 @@ public enum SchemaYAMLWriter {
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
-        if let minimum = field.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
-        if let maximum = field.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
+        if let minimum = field.constraints.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
+        if let maximum = field.constraints.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
         if let documentation = field.documentation { parts.append("description: \(quoted(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
     }

@@ -339,8 +339,8 @@ struct TypeReader {
             if let format = leaf.format {
                 // As the loader reads `format:`: the range narrows minimum and maximum.
                 field.numberFormat = format
-                field.minimum = format.range.lowerBound
-                field.maximum = format.range.upperBound
+                field.constraints.minimum = format.range.lowerBound
+                field.constraints.maximum = format.range.upperBound
             }
             return field
         }

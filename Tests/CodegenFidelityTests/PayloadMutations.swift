@@ -101,7 +101,7 @@ enum PayloadMutations {
                 .string("http://[::1"), .literal("\"\\ud800\""), .literal("\"a\\u0000b\""), .literal("\"\\u00e9\\/\""),
                 .string("😀"),
             ]
-            if let maxLength = field.maxLength {
+            if let maxLength = field.constraints.maxLength {
                 values.append(.string(String(repeating: "a", count: maxLength)))
                 values.append(.string(String(repeating: "a", count: maxLength + 1)))
                 values.append(.string(String(repeating: "é", count: maxLength / 2 + 1)))
@@ -116,7 +116,7 @@ enum PayloadMutations {
                 "1.0000000000000000001", "816692800", "1795001800", "0.1",
             ].map(JSONText.literal)
             values.append(.string("0.6"))
-            for bound in [field.minimum, field.maximum].compactMap({ $0 }) {
+            for bound in [field.constraints.minimum, field.constraints.maximum].compactMap({ $0 }) {
                 values += [bound - 1, bound - 0.5, bound, bound + 0.5, bound + 1].map { .literal(number($0)) }
             }
             return values
@@ -148,7 +148,7 @@ enum PayloadMutations {
             let good = sample(items)
             let bad = wrongValue(for: items)
             var result: [JSONText] = [.array([good]), .array([good, bad]), .array([bad, good]), .array([.null])]
-            if let maxItems = field.maxItems {
+            if let maxItems = field.constraints.maxItems {
                 result.append(.array(Array(repeating: good, count: maxItems)))
                 result.append(.array(Array(repeating: good, count: maxItems + 1)))
                 result.append(.array(Array(repeating: good, count: maxItems) + [bad]))
@@ -169,7 +169,7 @@ enum PayloadMutations {
     static func sample(_ field: Field) -> JSONText {
         if let defaultValue = field.defaultValue, !defaultValue.isNull { return JSONText(defaultValue) }
         switch field.type {
-        case .string: return .string(field.maxLength == 0 ? "" : "s")
+        case .string: return .string(field.constraints.maxLength == 0 ? "" : "s")
         case .url: return .string("https://example.com")
         case .int: return .literal(number(clamped(0, field)))
         case .double, .date: return .literal(number(clamped(0.25, field)))
@@ -192,8 +192,8 @@ enum PayloadMutations {
 
     private static func clamped(_ value: Double, _ field: Field) -> Double {
         var result = value
-        if let minimum = field.minimum { result = max(result, minimum) }
-        if let maximum = field.maximum { result = min(result, maximum) }
+        if let minimum = field.constraints.minimum { result = max(result, minimum) }
+        if let maximum = field.constraints.maximum { result = min(result, maximum) }
         if case .int = field.type { result = result.rounded(.up) }
         return result
     }

@@ -65,10 +65,10 @@ enum Corpus {
 
     @Test func integerWidthsKeepTheirRange() throws {
         let fields = try Self.fields("Flight.swift")
-        #expect(fields["seatsLeft"]?.minimum == -32_768)
-        #expect(fields["seatsLeft"]?.maximum == 32_767)
+        #expect(fields["seatsLeft"]?.constraints.minimum == -32_768)
+        #expect(fields["seatsLeft"]?.constraints.maximum == 32_767)
         guard case .array(let leg)? = fields["legs"]?.type, case .object(let legFields) = leg.type else { Issue.record("legs"); return }
-        #expect(legFields.first { $0.name == "gate" }?.maximum == 255)
+        #expect(legFields.first { $0.name == "gate" }?.constraints.maximum == 255)
     }
 
     @Test func moreShapesOfTheField() throws {
@@ -89,19 +89,19 @@ enum Corpus {
         guard case .object(let clock)? = match["clock"]?.type else { Issue.record("clock is an object"); return }
         #expect(match["clock"]?.isOptional == true)
         #expect(clock.map(\.name) == ["s", "added_s"])
-        #expect(match["homeGoals"]?.minimum == 0)
+        #expect(match["homeGoals"]?.constraints.minimum == 0)
         let boarding = try Corpus.activity("Boarding")
         #expect(boarding.attributesType == "BoardingAttributes")
         #expect(boarding.attributes.map(\.name) == ["gateChangeAllowed", "confirmation"])
         let fields = Dictionary(uniqueKeysWithValues: boarding.contentState.map { ($0.name, $0) })
         #expect(fields.keys.sorted() == ["boardingWindow", "gate", "seat", "status", "zone"])
         #expect(fields["status"]?.type == .enumeration(.strings(["on-time", "delayed", "boarding", "gate closed"])))
-        #expect(fields["zone"]?.minimum == -128)
+        #expect(fields["zone"]?.constraints.minimum == -128)
         #expect(fields["seat"]?.isOptional == true)
         let weather = try Self.fields("Weather.swift")
         #expect(weather.keys.sorted() == ["alerts", "hourly", "observedAt", "pressure", "raining", "temperature", "windDegrees"])
         #expect(weather["hourly"]?.type == .array(items: Field(name: "", type: .array(items: Field(name: "", type: .double)))))
-        #expect(weather["windDegrees"]?.maximum == 65_535)
+        #expect(weather["windDegrees"]?.constraints.maximum == 65_535)
         #expect(try Self.fields("Locker.swift").keys.sorted() == ["code", "expiresAt", "opened"])
     }
 
@@ -235,7 +235,7 @@ enum Corpus {
             payloads.append(("\(complete[index].0) null", wrong))
             // Just past the type's range: Int8's 128, UInt's -1, Float's 3.5e38.
             let field = activity.contentState[index]
-            for (bound, step) in [(field.maximum, 1.0), (field.minimum, -1.0)] {
+            for (bound, step) in [(field.constraints.maximum, 1.0), (field.constraints.minimum, -1.0)] {
                 // UInt64's maximum is past what Int holds: LiveState refuses such numbers for all.
                 guard let bound, abs(bound) < 1e18 || field.type != .int else { continue }
                 wrong[index].1 = field.type == .int ? String(Int(bound) + Int(step)) : String(bound * 1.03)

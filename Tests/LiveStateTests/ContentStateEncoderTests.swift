@@ -230,8 +230,8 @@ struct StateGenerator {
     }
 
     mutating func number(_ field: Field) -> Double {
-        let low = field.minimum ?? -1e6
-        let high = field.maximum ?? 1e9
+        let low = field.constraints.minimum ?? -1e6
+        let high = field.constraints.maximum ?? 1e9
         switch Int.random(in: 0..<4, using: &rng) {
         case 0: return low
         case 1: return high
@@ -242,7 +242,7 @@ struct StateGenerator {
     mutating func value(_ field: Field) -> Value {
         if field.isOptional && Bool.random(using: &rng) { return .null }
         switch field.type {
-        case .string: return .string(string(maxLength: field.maxLength))
+        case .string: return .string(string(maxLength: field.constraints.maxLength))
         case .url: return .string("app://x/" + String(Int.random(in: 0..<1000, using: &rng)))
         case .int: return .int(Int(number(field).rounded(.towardZero)))
         case .double: return .double(number(field))
@@ -253,7 +253,7 @@ struct StateGenerator {
             return .dateRange(lower: lower, upper: lower + Double.random(in: 0...1e4, using: &rng))
         case .enumeration(let values): return values.values.randomElement(using: &rng)!
         case .array(let items):
-            let count = Int.random(in: 0...min(field.maxItems ?? 5, 5), using: &rng)
+            let count = Int.random(in: 0...min(field.constraints.maxItems ?? 5, 5), using: &rng)
             return .array((0..<count).map { _ in value(items) })
         case .object(let fields): return .object(fields.map { .init($0.name, value($0)) })
         }

@@ -26,9 +26,9 @@ import Testing
             """, strict: false)
         let fields = try #require(schema.versions.first?.contentState)
         #expect(fields.map(\.numberFormat) == [.uint8, .int16, .float])
-        #expect(fields[0].minimum == 0 && fields[0].maximum == 100)
-        #expect(fields[1].minimum == -32_768 && fields[1].maximum == 32_767)
-        #expect(fields[2].maximum == Double(Float.greatestFiniteMagnitude))
+        #expect(fields[0].constraints.minimum == 0 && fields[0].constraints.maximum == 100)
+        #expect(fields[1].constraints.minimum == -32_768 && fields[1].constraints.maximum == 32_767)
+        #expect(fields[2].constraints.maximum == Double(Float.greatestFiniteMagnitude))
     }
 
     @Test func aStrictClientDropsWhatDoesNotFitItsType() throws {

@@ -125,30 +125,6 @@ public struct Field: Sendable, Hashable {
         self.position = position
     }
 
-    /// The smallest allowed number: `constraints.minimum`.
-    public var minimum: Double? {
-        get { constraints.minimum }
-        set { constraints.minimum = newValue }
-    }
-
-    /// The largest allowed number: `constraints.maximum`.
-    public var maximum: Double? {
-        get { constraints.maximum }
-        set { constraints.maximum = newValue }
-    }
-
-    /// The longest allowed string, in UTF-8 bytes: `constraints.maxLength`.
-    public var maxLength: Int? {
-        get { constraints.maxLength }
-        set { constraints.maxLength = newValue }
-    }
-
-    /// The most elements an array may hold: `constraints.maxItems`.
-    public var maxItems: Int? {
-        get { constraints.maxItems }
-        set { constraints.maxItems = newValue }
-    }
-
     /// Whether a payload must carry this key: no default and not optional.
     public var isRequired: Bool { defaultValue == nil && !isOptional }
 

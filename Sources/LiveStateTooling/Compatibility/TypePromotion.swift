@@ -52,7 +52,7 @@ enum TypePromotion: Equatable {
         case (.dateRange, .array(let items)):
             switch items.type {
             case .double, .date:
-                if let maxItems = reader.maxItems, maxItems < 2 {
+                if let maxItems = reader.constraints.maxItems, maxItems < 2 {
                     return .narrowed("a date-range is two numbers, and max-items is \(maxItems)")
                 }
                 return .compatible("a date-range is a JSON array of two numbers")

@@ -112,13 +112,13 @@ private struct Measure {
     private mutating func bareValue(_ field: Field, pointer: String, position: SourcePosition?) -> Size {
         switch field.type {
         case .string, .url:
-            guard let maxLength = field.maxLength else {
+            guard let maxLength = field.constraints.maxLength else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
                 return Size(bytes: 2, fittedBytes: field.truncate ? 2 : nil)
             }
             return Size(bytes: maxLength + 2, fittedBytes: field.truncate ? 2 : maxLength + 2)
         case .int:
-            return fixed(Self.integerWidth(minimum: field.minimum, maximum: field.maximum))
+            return fixed(Self.integerWidth(minimum: field.constraints.minimum, maximum: field.constraints.maximum))
         case .double, .date:
             return fixed(WorstCaseSize.doubleBytes)
         case .bool:
@@ -131,7 +131,7 @@ private struct Measure {
             return fixed(values.map { String($0).utf8.count }.max() ?? 1)
         case .array(let items):
             let element = value(items, pointer: JSONPointer.appending("-", to: pointer), position: items.position ?? position)
-            guard let maxItems = field.maxItems else {
+            guard let maxItems = field.constraints.maxItems else {
                 unbounded.append(.init(pointer: pointer, missing: "max-items", position: position))
                 return Size(bytes: 2, fittedBytes: nil)
             }
