@@ -240,7 +240,7 @@ private struct ValidationRun {
                     }
                     report(
                         .tombstoneReuse,
-                        "'\(field.name)' was removed in version \(tombstone.removedIn) as \(Self.shape(tombstone.type)) and may not return as \(Self.shape(field.type))",
+                        "'\(field.name)' was removed in version \(tombstone.removedIn) as \(TypePromotion.describe(tombstone.type)) and may not return as \(TypePromotion.describe(field.type))",
                         at: field.position ?? version.position,
                         pointer: JSONPointer.appending(field.name, to: pointer + "/" + scope.rawValue))
                 }
@@ -278,15 +278,6 @@ private struct ValidationRun {
                 }
                 tombstones[scope, default: [:]][name] = Tombstone(type: field.type, removedIn: version.version)
             }
-        }
-    }
-
-    static func shape(_ type: FieldType) -> String {
-        switch type {
-        case .enumeration(.strings): "enum of strings"
-        case .enumeration(.integers): "enum of integers"
-        case .array(let items): "array of \(shape(items.type))"
-        default: type.name
         }
     }
 }
