@@ -100,9 +100,7 @@ public final class LiveActivitySender: Sendable {
         do {
             // The sender checks each body against every live version itself (`prepare`).
             encoders = try [false, true].map {
-                var encoder = try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0))
-                encoder.validatesPayloads = false
-                return encoder
+                try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0), checkingBodiesWith: nil)
             }
             validators = try [false, true].map { broadcast in
                 try targets.map { try PayloadValidator(schema: schema, version: $0, options: .init(broadcast: broadcast)) }

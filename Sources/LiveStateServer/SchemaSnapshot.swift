@@ -33,7 +33,10 @@ public final class SchemaSnapshot: Sendable {
             self.schema = schema
             self.fleet = fleet
             validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version) }
-            encoders = schema.versions.compactMap { try? ContentStateEncoder(schema: schema, version: $0.version) }
+            // Each encoder checks the bodies it writes with its version's validator above.
+            encoders = validators.compactMap {
+                try? ContentStateEncoder(schema: schema, version: $0.decoder.version.version, options: .init(), checkingBodiesWith: $0)
+            }
         }
 
         /// The version numbers, oldest first.

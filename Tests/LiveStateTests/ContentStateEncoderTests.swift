@@ -8,13 +8,13 @@ let encodingSchema = Schema(
     activity: "card", attributesType: "CardAttributes",
     versions: [
         SchemaVersion(version: 1, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string(""), maxLength: 64),
-            Field(name: "progress", type: .double, defaultValue: .double(0), minimum: 0, maximum: 1),
+            Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
+            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
         ]),
         SchemaVersion(version: 2, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string(""), maxLength: 64),
-            Field(name: "progress", type: .double, defaultValue: .double(0), minimum: 0, maximum: 1),
-            Field(name: "count", type: .int, defaultValue: .int(0), minimum: -1000, maximum: 1000),
+            Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
+            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
+            Field(name: "count", type: .int, defaultValue: .int(0), constraints: [.minimum: -1000, .maximum: 1000]),
             Field(name: "express", type: .bool, defaultValue: .bool(false)),
             Field(name: "eta", type: .date, defaultValue: .date(0)),
             Field(name: "window", type: .dateRange, isOptional: true),
@@ -22,13 +22,13 @@ let encodingSchema = Schema(
             Field(name: "status", type: .enumeration(.strings(["pending", "on/way", "done"])), defaultValue: .string("pending"), fallback: .string("pending")),
             Field(name: "level", type: .enumeration(.integers([1, 2, 3])), defaultValue: .int(1)),
             Field(name: "courier", type: .object(fields: [
-                Field(name: "name", type: .string, defaultValue: .string(""), maxLength: 32),
-                Field(name: "rating", type: .double, defaultValue: .double(0), minimum: 0, maximum: 5),
+                Field(name: "name", type: .string, defaultValue: .string(""), constraints: [.maxLength: 32]),
+                Field(name: "rating", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 5]),
             ]), defaultValue: .object([.init("name", .string("")), .init("rating", .double(0))])),
-            Field(name: "items", type: .array(items: Field(name: "", type: .string, maxLength: 48)), defaultValue: .array([]), maxItems: 60),
-            Field(name: "note", type: .string, isOptional: true, maxLength: 3000, truncate: true),
-            Field(name: "badge", type: .string, defaultValue: .string(""), maxLength: 1000, dropPriority: 1),
-            Field(name: "banner", type: .string, defaultValue: .string(""), maxLength: 1000, dropPriority: 2),
+            Field(name: "items", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: 48])), defaultValue: .array([]), constraints: [.maxItems: 60]),
+            Field(name: "note", type: .string, isOptional: true, constraints: [.maxLength: 3000], truncate: true),
+            Field(name: "badge", type: .string, defaultValue: .string(""), constraints: [.maxLength: 1000], dropPriority: 1),
+            Field(name: "banner", type: .string, defaultValue: .string(""), constraints: [.maxLength: 1000], dropPriority: 2),
         ]),
     ])
 
@@ -154,6 +154,20 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(result.diagnostics.map(\.code).contains("timestamp-too-old"))
         #expect(!result.diagnostics.map(\.code).contains("defaulted"))
         #expect(encoder().encode(state).diagnostics.isEmpty)
+    }
+
+    /// A caller that checks bodies itself builds the encoder with no validator (the sender), or
+    /// with one it already has (the sidecar): the verdict is that validator's, for its version.
+    @Test func theBodyIsCheckedWithTheValidatorGivenOrNotAtAll() throws {
+        let start = ContentStateEncoder.Envelope(event: .start, timestamp: 1_795_000_000)
+        let unchecked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: nil)
+        let written = unchecked.encodePayload(state, envelope: start)
+        #expect(written.succeeded && written.diagnostics.isEmpty, "\(written.diagnostics)")
+        #expect(written.bytes == encoder().encodePayload(state, envelope: start).bytes)
+
+        let validator = try PayloadValidator(schema: encodingSchema, version: 2)
+        let checked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: validator)
+        #expect(checked.encodePayload(state, envelope: start).diagnostics.map(\.code).contains("missing-aps-key"))
     }
 }
 

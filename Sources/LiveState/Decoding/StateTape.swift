@@ -508,8 +508,12 @@ struct TapeBuilder {
             if flagsUnixDates, upper >= DecodeContext.unixDateThreshold { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
-        case .stringEnum, .intEnum:
-            return enumeration(plan, first: first, slot: slot)
+        case .stringEnum:
+            return stringEnumeration(plan, first: first, slot: slot)
+        case .intEnum:
+            guard let int = integer(), plan.enumIntegers.contains(int) else { return false }
+            nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
+            return true
         case .array:
             guard first == JSONByte.openBracket, let items = plan.itemsRef else { return false }
             return items._withUnsafeGuaranteedRef { array(plan, items: $0, slot: slot) }
@@ -533,22 +537,18 @@ struct TapeBuilder {
         return true
     }
 
-    private mutating func enumeration(_ plan: FieldPlan, first: UInt8, slot: Int) -> Bool {
-        if !plan.enumStrings.isEmpty {
-            guard first == JSONByte.quote, let text = string(), !text.escaped else { return false }
-            let length = text.end &- text.start
-            for candidate in plan.enumStrings where candidate.bytes.count == length {
-                let same = length == 0 || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, base + text.start, length) == 0 }
-                if same {
-                    nodes[slot] = TapeNode(kind: .string, a: text.start, b: text.end)
-                    return true
-                }
+    /// A string enum's value into `slot`, if its bytes are one of the raw values'.
+    private mutating func stringEnumeration(_ plan: FieldPlan, first: UInt8, slot: Int) -> Bool {
+        guard first == JSONByte.quote, let text = string(), !text.escaped else { return false }
+        let length = text.end &- text.start
+        for candidate in plan.enumStrings where candidate.bytes.count == length {
+            let same = length == 0 || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, base + text.start, length) == 0 }
+            if same {
+                nodes[slot] = TapeNode(kind: .string, a: text.start, b: text.end)
+                return true
             }
-            return false
         }
-        guard let int = integer(), plan.enumIntegers.contains(int) else { return false }
-        nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
-        return true
+        return false
     }
 
     /// An array of scalars: the elements are appended one after another.

@@ -86,11 +86,10 @@ public struct ContentStateEncoder: Sendable {
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
-    /// Checks every body the encoder writes, as `livestate lint` would for this version.
-    let payloadValidator: PayloadValidator
-    /// Whether a written body gets the validator's verdict. `LiveActivitySender` turns it off:
-    /// it checks every body against every live version itself.
-    package var validatesPayloads = true
+    /// Checks every body the encoder writes, as `livestate lint` would for this version; `nil`
+    /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
+    /// live version).
+    let payloadValidator: PayloadValidator?
     /// The version's fields compiled for writing, in schema order.
     let plan: [FieldEncodingPlan]
     /// How the version's devices read `url` values.
@@ -106,10 +105,20 @@ public struct ContentStateEncoder: Sendable {
     ///   - options: What the encoder may change.
     /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
     public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
+        let validator = try PayloadValidator(schema: schema, version: version, options: .init(broadcast: options.broadcast))
+        try self.init(schema: schema, version: version, options: options, checkingBodiesWith: validator)
+    }
+
+    /// Creates an encoder that checks the bodies it writes with `validator` (one the caller
+    /// has already built for the same version), or not at all when it is `nil`.
+    package init(
+        schema: Schema, version: Int?, options: Options, checkingBodiesWith validator: PayloadValidator?
+    ) throws(ContentStateDecoder.UnknownVersion) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
             throw ContentStateDecoder.UnknownVersion(version: number, available: schema.versions.map(\.version))
         }
+        precondition(validator.map { $0.decoder.version.version == number } ?? true, "the validator is for another version")
         self.schema = schema
         self.version = found
         self.options = options
@@ -122,7 +131,7 @@ public struct ContentStateEncoder: Sendable {
         readable.minIOS = max(urls.minIOS, .rfc3986URLs)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
-        self.payloadValidator = try PayloadValidator(schema: schema, version: found.version, options: .init(broadcast: options.broadcast))
+        self.payloadValidator = validator
         let elidable = self.elidable
         self.plan = found.contentState.map { FieldEncodingPlan($0, urls: urls, elidable: elidable.contains($0.name)) }
         self.initialMembers = found.contentState.initialMembers
@@ -228,8 +237,7 @@ public struct ContentStateEncoder: Sendable {
 
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
         var result = write(state, envelope: envelope)
-        guard envelope != nil, validatesPayloads, result.succeeded else { return result }
-        var validator = payloadValidator
+        guard envelope != nil, var validator = payloadValidator, result.succeeded else { return result }
         validator.options.broadcast = options.broadcast  // `options` may have changed since init
         for var finding in validator.validate(result.bytes).diagnostics where finding.severity >= .warning {
             finding.position = nil
