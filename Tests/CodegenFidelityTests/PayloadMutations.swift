@@ -101,6 +101,10 @@ enum PayloadMutations {
                 .string("http://[::1"), .literal("\"\\ud800\""), .literal("\"a\\u0000b\""), .literal("\"\\u00e9\\/\""),
                 .string("😀"),
             ]
+            if let minLength = field.constraints.minLength, minLength > 0 {
+                values.append(.string(String(repeating: "a", count: minLength - 1)))
+                values.append(.string(String(repeating: "a", count: minLength)))
+            }
             if let maxLength = field.constraints.maxLength {
                 values.append(.string(String(repeating: "a", count: maxLength)))
                 values.append(.string(String(repeating: "a", count: maxLength + 1)))
@@ -169,8 +173,14 @@ enum PayloadMutations {
     static func sample(_ field: Field) -> JSONText {
         if let defaultValue = field.defaultValue, !defaultValue.isNull { return JSONText(defaultValue) }
         switch field.type {
-        case .string: return .string(field.constraints.maxLength == 0 ? "" : "s")
-        case .url: return .string("https://example.com")
+        case .string:
+            // Within min-length and max-length: at least one byte unless none is allowed.
+            let length = max(field.constraints.minLength ?? 0, field.constraints.maxLength == 0 ? 0 : 1)
+            return .string(String(repeating: "s", count: length))
+        case .url:
+            let url = "https://example.com"
+            let short = (field.constraints.minLength ?? 0) - url.utf8.count
+            return .string(short > 0 ? url + "/" + String(repeating: "a", count: short - 1) : url)
         case .int: return .literal(number(clamped(0, field)))
         case .double, .date: return .literal(number(clamped(0.25, field)))
         case .bool: return .literal("true")

@@ -40,16 +40,16 @@ enum F {
     static func string(_ name: String, default value: String? = nil, optional: Bool = false, maxLength: Int? = 32,
                        onInvalid: Field.InvalidPolicy = .useDefault, aliases: [String] = [], deprecated: Bool = false) -> Field {
         Field(name: name, type: .string, defaultValue: value.map(Value.string), isOptional: optional, onInvalid: onInvalid,
-              maxLength: maxLength, aliases: aliases, isDeprecated: deprecated)
+              constraints: .init(maxLength: maxLength), aliases: aliases, isDeprecated: deprecated)
     }
 
     static func int(_ name: String, default value: Int? = nil, minimum: Double? = nil, maximum: Double? = nil,
                     onInvalid: Field.InvalidPolicy = .useDefault) -> Field {
-        Field(name: name, type: .int, defaultValue: value.map(Value.int), onInvalid: onInvalid, minimum: minimum, maximum: maximum)
+        Field(name: name, type: .int, defaultValue: value.map(Value.int), onInvalid: onInvalid, constraints: .init(minimum: minimum, maximum: maximum))
     }
 
     static func double(_ name: String, default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) -> Field {
-        Field(name: name, type: .double, defaultValue: value.map(Value.double), minimum: minimum, maximum: maximum)
+        Field(name: name, type: .double, defaultValue: value.map(Value.double), constraints: .init(minimum: minimum, maximum: maximum))
     }
 
     static func date(_ name: String, default value: Double? = nil) -> Field {
@@ -192,10 +192,10 @@ let compatibilityCases: [CompatibilityCase] = [
           compatSchema([title, F.int("code", default: 0)], [title], [title, F.string("code", default: "")], removed: [[], ["code"]]),
           reader: 2, writer: 3, .tombstoneReuse, .error, "/code"),
     .init("a content-state whose worst case is over 4096 bytes",
-          compatSchema([title], [title, Field(name: "items", type: .array(items: F.string("", maxLength: 200)), defaultValue: .array([]), maxItems: 30)]),
+          compatSchema([title], [title, Field(name: "items", type: .array(items: F.string("", maxLength: 200)), defaultValue: .array([]), constraints: [.maxItems: 30])]),
           reader: 1, writer: 2, .worstCaseSizeOverBudget, .error, ""),
     .init("a worst case over budget that dropping drop-priority fields fits",
-          compatSchema([title], [title, Field(name: "items", type: .array(items: F.string("", maxLength: 200)), defaultValue: .array([]), maxItems: 30, dropPriority: 1)]),
+          compatSchema([title], [title, Field(name: "items", type: .array(items: F.string("", maxLength: 200)), defaultValue: .array([]), constraints: [.maxItems: 30], dropPriority: 1)]),
           reader: 1, writer: 2, .worstCaseSizeOverBudget, .warning, ""),
     .init("a string without max-length",
           compatSchema([title], [title, F.string("note", optional: true, maxLength: nil)]), reader: 1, writer: 2, .unboundedSize, .warning, "/note"),

@@ -20,7 +20,7 @@ let goldenCompatibilitySchema: Schema = {
         return field(courier, at(base))
     }
     func tags(_ maxItems: Int) -> Field {
-        Field(name: "tags", type: .array(items: F.string("", maxLength: 8)), defaultValue: .array([]), maxItems: maxItems)
+        Field(name: "tags", type: .array(items: F.string("", maxLength: 8)), defaultValue: .array([]), constraints: .init(maxItems: maxItems))
     }
     let v1 = SchemaVersion(version: 1, contentState: [
         field(F.string("title", maxLength: 32), at(11)),

@@ -49,7 +49,7 @@ struct ConstraintsTests {
 
     /// The initializer's constraint arguments land in `constraints`, which `violation(of:)` asks.
     @Test func aFieldsConstraintsAreTheOnesItChecks() {
-        var field = Field(name: "title", type: .string, maxLength: 64)
+        var field = Field(name: "title", type: .string, constraints: [.maxLength: 64])
         #expect(field.constraints == [.maxLength: 64])
         field.constraints.maxLength = 10
         #expect(field.violation(of: .string("12345678901")) == "11 bytes is longer than max-length 10")

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct TypePromotionCompatibilityTests {
     private func classify(_ writer: FieldType, _ reader: FieldType, readerMaxItems: Int? = nil) -> String {
-        switch TypePromotion.classify(writer: Field(name: "x", type: writer), reader: Field(name: "x", type: reader, maxItems: readerMaxItems)) {
+        switch TypePromotion.classify(writer: Field(name: "x", type: writer), reader: Field(name: "x", type: reader, constraints: .init(maxItems: readerMaxItems))) {
         case .same: "same"
         case .compatible: "compatible"
         case .epochChanged: "epoch-changed"

@@ -49,7 +49,7 @@ import Testing
         var negative = Field(name: "code", type: .string)
         negative.constraints.minLength = -1
         #expect(messages(negative) == ["min-length of field 'code' is negative (-1)"])
-        var crossed = Field(name: "code", type: .string, maxLength: 8)
+        var crossed = Field(name: "code", type: .string, constraints: [.maxLength: 8])
         crossed.constraints.minLength = 9
         #expect(messages(crossed) == ["min-length 9 of field 'code' is greater than its max-length 8"])
     }

@@ -81,10 +81,7 @@ public struct Field: Sendable, Hashable {
     ///   - defaultValue: The default, fully resolved.
     ///   - isOptional: Whether the key may be absent without a default.
     ///   - onInvalid: What to do with invalid values.
-    ///   - minimum: The smallest allowed number.
-    ///   - maximum: The largest allowed number.
-    ///   - maxLength: The longest allowed string in UTF-8 bytes.
-    ///   - maxItems: The most array elements.
+    ///   - constraints: The field's bounds (`[.maxLength: 64]`, `[.minimum: 0, .maximum: 1]`).
     ///   - fallback: The enum value for unknown raw values.
     ///   - aliases: Older names.
     ///   - isDeprecated: Whether it is deprecated.
@@ -98,10 +95,7 @@ public struct Field: Sendable, Hashable {
         defaultValue: Value? = nil,
         isOptional: Bool = false,
         onInvalid: InvalidPolicy = .useDefault,
-        minimum: Double? = nil,
-        maximum: Double? = nil,
-        maxLength: Int? = nil,
-        maxItems: Int? = nil,
+        constraints: Constraints = [:],
         fallback: Value? = nil,
         aliases: [String] = [],
         isDeprecated: Bool = false,
@@ -115,7 +109,7 @@ public struct Field: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isOptional = isOptional
         self.onInvalid = onInvalid
-        self.constraints = Constraints(minimum: minimum, maximum: maximum, maxLength: maxLength, maxItems: maxItems)
+        self.constraints = constraints
         self.fallback = fallback
         self.aliases = aliases
         self.isDeprecated = isDeprecated
