@@ -874,64 +874,40 @@ struct DecodeContext {
 }
 
 /// The path from the root to the value being decoded, for JSON Pointers: each step a field
-/// (unretained: the plans outlive every decode) or an array index. The steps are trivial
-/// values kept inline for the first eight levels, so that pushing and popping neither retains
-/// nor allocates; deeper levels spill to an array.
+/// (unretained: the plans outlive every decode) or an array index.
 struct DecodePath {
     enum Step {
         case field(Unmanaged<FieldPlan>)
         case index(Int)
     }
 
-    private var inline: (Step, Step, Step, Step, Step, Step, Step, Step) = (
-        .index(0), .index(0), .index(0), .index(0), .index(0), .index(0), .index(0), .index(0))
-    private var spill: [Step] = []
-    private(set) var count = 0
+    private var steps: [Step] = []
 
-    var isEmpty: Bool { count == 0 }
+    var count: Int { steps.count }
+    var isEmpty: Bool { steps.isEmpty }
 
     mutating func push(_ field: FieldPlan) {
-        push(.field(Unmanaged.passUnretained(field)))
+        steps.append(.field(Unmanaged.passUnretained(field)))
     }
 
     mutating func push(index: Int) {
-        push(.index(index))
-    }
-
-    @inline(__always)
-    private mutating func push(_ step: Step) {
-        if count < 8 {
-            withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[count] = step }
-        } else {
-            spill.append(step)
-        }
-        count &+= 1
+        steps.append(.index(index))
     }
 
     mutating func pop() {
-        guard count > 0 else { return }
-        count &-= 1
-        if count >= 8 { spill.removeLast() }
+        _ = steps.popLast()
     }
 
     /// Forgets every step.
     mutating func removeAll() {
-        count = 0
-        spill.removeAll()
-    }
-
-    private func step(_ level: Int) -> Step {
-        if level < 8 {
-            return withUnsafeBytes(of: inline) { $0.baseAddress!.assumingMemoryBound(to: Step.self)[level] }
-        }
-        return spill[level - 8]
+        steps.removeAll(keepingCapacity: true)
     }
 
     /// The JSON Pointer of the last step.
     func pointer() -> String {
         var pointer = ""
-        for level in 0..<count {
-            switch step(level) {
+        for step in steps {
+            switch step {
             case .field(let field): pointer += field.takeUnretainedValue().pointerToken
             case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
             }

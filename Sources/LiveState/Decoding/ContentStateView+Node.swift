@@ -158,7 +158,7 @@ extension ContentStateView {
         public var count: Int {
             switch storage {
             case .array(let shared, let position, _): shared.tape.node(at: position).b
-            case .object(_, _, let plan): plan._withUnsafeGuaranteedRef(\.fieldCount)
+            case .object(_, _, let plan): plan.takeUnretainedValue().fieldCount
             case .value(.array(let elements)): elements.count
             case .value(.object(let members)): members.count
             case .value, .string: 0
@@ -168,7 +168,7 @@ extension ContentStateView {
         /// An object's field names in schema order; empty for anything else.
         public var names: [String] {
             switch storage {
-            case .object(_, _, let plan): plan._withUnsafeGuaranteedRef(\.memberNames)
+            case .object(_, _, let plan): plan.takeUnretainedValue().memberNames
             case .value(.object(let members)): members.map(\.name)
             case .value, .string, .array: []
             }
@@ -180,10 +180,9 @@ extension ContentStateView {
         public subscript(name: String) -> Node? {
             switch storage {
             case .object(let shared, let first, let plan):
-                return plan._withUnsafeGuaranteedRef { plan in
-                    plan.index(ofName: name).map {
-                        Node(shared, at: first &+ $0, field: plan.fieldRefs[$0].takeUnretainedValue(), missing: plan.initialMembers[$0].value)
-                    }
+                let plan = plan.takeUnretainedValue()
+                return plan.index(ofName: name).map {
+                    Node(shared, at: first &+ $0, field: plan.fieldRefs[$0].takeUnretainedValue(), missing: plan.initialMembers[$0].value)
                 }
             case .value(let value):
                 return value[name].map { Node(.value($0)) }

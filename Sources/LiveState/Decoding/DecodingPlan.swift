@@ -23,12 +23,11 @@ final class ObjectPlan: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Int32>
     /// `fields`, unretained, for `TapeBuilder`: the plan keeps them alive.
     let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
-    /// The fields' names, for `TapeDecoder`'s lookups by `CodingKey`: a name of up to 15 bytes
-    /// is stored inline in its `String`, so comparing two of them is comparing two words.
-    let names: UnsafeMutablePointer<String>
     /// `fields.count`, without touching the arrays.
     let fieldCount: Int
-    /// The fields' names in schema order, for `ContentStateView.Node.names`.
+    /// The fields' names in schema order, for `ContentStateView.Node.names` and `TapeDecoder`'s
+    /// lookups by `CodingKey` (a name of up to 15 bytes is stored inline in its `String`, so
+    /// comparing two of them is comparing two words).
     let memberNames: [String]
     /// Bit `n` is set when an alias is `n` bytes long (bit 63: 63 bytes or more), so that most
     /// unknown keys are told apart from the aliases without comparing any bytes.
@@ -57,8 +56,6 @@ final class ObjectPlan: @unchecked Sendable {
         keyBytes = .allocate(capacity: keys.count + 8)
         keyBytes.initialize(from: keys, count: keys.count)
         (keyBytes + keys.count).initialize(repeating: 0, count: 8)
-        names = .allocate(capacity: max(fields.count, 1))
-        for (index, field) in fields.enumerated() { (names + index).initialize(to: field.name) }
         fieldRefs = .allocate(capacity: max(fields.count, 1))
         for (index, plan) in self.fields.enumerated() { (fieldRefs + index).initialize(to: .passUnretained(plan)) }
         keyBounds = .allocate(capacity: fields.count + 1)
@@ -81,8 +78,6 @@ final class ObjectPlan: @unchecked Sendable {
         keyBounds.deallocate()
         slots.deallocate()
         fieldRefs.deallocate()
-        names.deinitialize(count: fieldCount)
-        names.deallocate()
     }
 
     /// Whether a field name or alias is not plain ASCII: then a key whose bytes match none may

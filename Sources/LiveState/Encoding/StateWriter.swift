@@ -330,12 +330,6 @@ struct StateWriter {
         var slashes = 0
         var runStart = 0
         var index = 0
-        if length < 8 {
-            // A short string: its bytes in one word, the rest filled with "A".
-            var word: UInt64 = 0x4141_4141_4141_4141
-            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: source, byteCount: length) }
-            if !Self.needsAttention(UInt64(littleEndian: word)) { index = length }
-        }
         while index < length {
             if index &+ 8 <= length {
                 let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))

@@ -175,16 +175,9 @@ public struct ByteBudget: Sendable, Hashable {
                 }
                 index &+= 8
             }
-            if index < count {
-                // The tail as one word, padded with a byte that needs no escape.
-                var word: UInt64 = 0x6161_6161_6161_6161
-                withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base + index, byteCount: count &- index) }
-                if StateWriter.needsAttention(UInt64(littleEndian: word)) {
-                    while index < count {
-                        length &+= extraLength(base[index])
-                        index &+= 1
-                    }
-                }
+            while index < count {
+                length &+= extraLength(base[index])
+                index &+= 1
             }
             return length
         }
