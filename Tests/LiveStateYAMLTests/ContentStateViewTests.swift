@@ -322,6 +322,26 @@ private enum DeliveryTypes {
         var notInTheSchema: String
     }
 
+    /// Wrong types below the root: the errors' coding paths run through a nested object and
+    /// an array.
+    struct WrongInside: Decodable, Equatable {
+        struct Courier: Decodable, Equatable { var name: Int }
+        var courier: Courier
+        var items: [Int]
+        var status: Int
+    }
+
+    /// A root that is not a single value, and a key asked for twice.
+    struct Odd: Decodable, Equatable {
+        var title: String
+        enum Keys: String, CodingKey { case title, note }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            title = try container.decode(String.self, forKey: .title) + (try container.decode(String.self, forKey: .title))
+            if try container.decodeNil(forKey: .note) { _ = try decoder.singleValueContainer().decode(String.self) }
+        }
+    }
+
     struct ByHand: Decodable, Equatable {
         var title: String
         var rating: Double
@@ -373,6 +393,8 @@ private enum DeliveryTypes {
         expectSame(DeliveryTypes.DelayAsDate.self, decoder, bytes)
         expectSame(DeliveryTypes.Wrong.self, decoder, bytes)
         expectSame(DeliveryTypes.Missing.self, decoder, bytes)
+        expectSame(DeliveryTypes.WrongInside.self, decoder, bytes)
+        expectSame(DeliveryTypes.Odd.self, decoder, bytes)
         expectSame(DeliveryTypes.ByHand.self, decoder, bytes)
     }
 

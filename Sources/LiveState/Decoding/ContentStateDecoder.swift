@@ -156,13 +156,7 @@ public struct ContentStateDecoder: Sendable {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
             if let tape = tape(of: raw, keeping: .none, file: file, body: false) {
-                let result = tape.result(in: raw)
-                do {
-                    return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), result)
-                } catch {
-                    // Whatever went wrong, the answer (and the error) is `ValueDecoder`'s.
-                    return (try ValueDecoder.decode(T.self, from: result.state ?? .null, codingPath: []), result)
-                }
+                return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
             }
             let result = run(raw, file: file) { context throws(JSONError) in try context.decodeRoot(plan) }
             guard let state = result.state else { throw DecodingRejected(result: result) }

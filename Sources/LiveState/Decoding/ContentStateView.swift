@@ -90,12 +90,7 @@ public struct ContentStateView: Sendable {
         switch storage {
         case .tape(let shared):
             let tape = shared.tape
-            do {
-                return try tape.header.source.withUnsafeBytes { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
-            } catch {
-                // Whatever went wrong, the answer (and the error) is `ValueDecoder`'s.
-                return try ValueDecoder.decode(T.self, from: tape.state(), codingPath: [])
-            }
+            return try tape.header.source.withUnsafeBytes { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
         case .result(let result):
             guard let state = result.state else { throw ContentStateDecoder.DecodingRejected(result: result) }
             return try ValueDecoder.decode(T.self, from: state, codingPath: [])

@@ -87,8 +87,10 @@ private struct NameKey: CodingKey {
 /// It reads objects, strings, numbers, `Date`, arrays of strings and raw-value enums itself.
 /// Everything else (a field that took its default, `null`, a date-range, a URL, arrays read
 /// element by element) is made into its `Value` and read by `ValueDecoder`, so a type sees
-/// what it sees through `ValueDecoder` on the whole tree. When anything throws, the caller
-/// decodes again through `ValueDecoder` on the whole tree, so errors are that decoder's too.
+/// what it sees through `ValueDecoder` on the whole tree, errors included: the same
+/// `DecodingError` cases and text, the same coding path (an enclosing object's key in it is a
+/// plain name key, not the type's own `CodingKey`). `TapeDecoderTests` holds the two to that
+/// on every bundled state and on mutations of them, for types that fit and types that do not.
 ///
 /// Three words, so that passing it as `any Decoder` allocates nothing.
 struct TapeDecoder: Decoder {
