@@ -94,9 +94,6 @@ public struct ContentStateEncoder: Sendable {
     let plan: [FieldEncodingPlan]
     /// How the version's devices read `url` values.
     let urls: URLRule
-    /// Each field's value when its key is missing (`.null` for a required one), in schema
-    /// order: how the decoder starts a state.
-    let initialMembers: [Value.Member]
 
     /// Creates an encoder for one version of a schema.
     /// - Parameters:
@@ -133,8 +130,7 @@ public struct ContentStateEncoder: Sendable {
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         self.payloadValidator = validator
         let elidable = self.elidable
-        self.plan = found.contentState.map { FieldEncodingPlan($0, urls: urls, elidable: elidable.contains($0.name)) }
-        self.initialMembers = found.contentState.initialMembers
+        self.plan = found.contentState.map { FieldEncodingPlan($0, elidable: elidable.contains($0.name)) }
     }
 
     /// The top-level fields of `version` whose default may be left out: every version of the
@@ -188,12 +184,9 @@ public struct ContentStateEncoder: Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode<T: Encodable>(_ value: T, envelope: Envelope? = nil) throws -> EncodeResult {
         let tree = try ValueEncoder.encode(value)
-        // The common case: the tree fits the version, and completing it here gives the state
-        // `readState` would read from its JSON. Anything `readState` would report on takes the
-        // long way below, for the same diagnostics.
-        if let state = FieldEncodingPlan.conformObject(tree, fields: plan, initialMembers: initialMembers) {
-            return encode(state, envelope: envelope)
-        }
+        // The value's JSON read back as the app version reads it: the decoder's rules, not a
+        // copy of them, say what the state is (an integer in a `double`, a `Date`'s seconds, a
+        // range's two bounds, an enum's raw value in another normalization).
         var writer = JSONWriter()
         writer.write(tree)
         let (state, problems) = readState(writer.bytes)

@@ -6,8 +6,6 @@ import Foundation
 /// `StateWriter.writeChecked(_:as:)` is a quick check in the writer's walk that never accepts a
 /// value `Field.violation(of:)` refuses; when it says no, the encoder asks `violation(of:)` for
 /// the verdict and its message.
-/// `conform(_:)` completes a value the way `ContentStateDecoder` reads it back from the
-/// writer's output, or gives up (`nil`) whenever the decoder would say anything about it.
 final class FieldEncodingPlan: Sendable {
     /// The field as the schema declares it.
     let field: Field
@@ -21,9 +19,6 @@ final class FieldEncodingPlan: Sendable {
     let items: FieldEncodingPlan?
     /// For an object field: its fields, in schema order.
     let fields: [FieldEncodingPlan]
-    /// For an object field: each field's value when its key is missing (`.null` for a
-    /// required one), as the decoder starts an object.
-    let initialMembers: [Value.Member]
     /// `"name":` as the writer emits it.
     let key: [UInt8]
     /// The `/` in the name: what the device's re-encoding adds to the key.
@@ -37,12 +32,9 @@ final class FieldEncodingPlan: Sendable {
     let skipsNull: Bool
     /// The default may be left out under `elideDefaults`.
     let elidable: Bool
-    /// How the app version's devices read a `url` value.
-    let urls: URLRule
 
-    init(_ field: Field, urls: URLRule, elidable: Bool = false) {
+    init(_ field: Field, elidable: Bool = false) {
         self.field = field
-        self.urls = urls
         name = field.name
         isOptional = field.isOptional
         constraints = field.constraints
@@ -54,15 +46,14 @@ final class FieldEncodingPlan: Sendable {
         switch field.type {
         case .enumeration(.strings(let values)): strings = values
         case .enumeration(.integers(let values)): integers = values
-        case .array(let element): items = FieldEncodingPlan(element, urls: urls)
-        case .object(let nested): fields = nested.map { FieldEncodingPlan($0, urls: urls) }
+        case .array(let element): items = FieldEncodingPlan(element)
+        case .object(let nested): fields = nested.map { FieldEncodingPlan($0) }
         default: break
         }
         enumStrings = strings
         enumIntegers = integers
         self.items = items
         self.fields = fields
-        if case .object(let nested) = field.type { initialMembers = nested.initialMembers } else { initialMembers = [] }
         var writer = JSONWriter(capacity: field.name.utf8.count + 3)
         writer.writeString(field.name)
         key = writer.bytes + [UInt8(ascii: ":")]
@@ -98,117 +89,6 @@ final class FieldEncodingPlan: Sendable {
             if index == count { index = 0 }
         }
         return nil
-    }
-
-    // MARK: - Conforming an encoded tree
-
-    /// The value `ContentStateDecoder` reads for this field from the writer's output of
-    /// `value`, when it reads it without a word; otherwise `nil`.
-    func conform(_ value: Value) -> Value? {
-        if case .null = value { return isOptional ? .null : nil }
-        switch kind {
-        case .string:
-            guard case .string(let string) = value, constraints.allowsLength(string.utf8.count) else { return nil }
-            return value
-        case .url:
-            guard case .string(let string) = value, constraints.allowsLength(string.utf8.count), urls.problem(string) == nil else { return nil }
-            return value
-        case .int:
-            guard case .int(let int) = value, inRange(Double(int)) else { return nil }
-            return value
-        case .double:
-            guard let double = Self.number(value), inRange(double) else { return nil }
-            return .double(double)
-        case .date:
-            guard let double = Self.number(value), inRange(double) else { return nil }
-            return .date(double)
-        case .bool:
-            guard case .bool = value else { return nil }
-            return value
-        case .dateRange:
-            let lower: Double?
-            let upper: Double?
-            switch value {
-            case .dateRange(let first, let second):
-                lower = Self.number(.double(first))
-                upper = Self.number(.double(second))
-            case .array(let elements) where elements.count == 2:
-                lower = Self.number(elements[0])
-                upper = Self.number(elements[1])
-            default:
-                return nil
-            }
-            guard let lower, let upper, Field.Constraints.orderProblem(lower: lower, upper: upper) == nil,
-                  inRange(lower), inRange(upper) else { return nil }
-            return .dateRange(lower: lower, upper: upper)
-        case .stringEnum:
-            // The decoder reads a canonically equivalent spelling as the schema's raw value.
-            guard case .string(let string) = value, let raw = enumStrings.first(where: { $0 == string }) else { return nil }
-            return .string(raw)
-        case .intEnum:
-            guard case .int(let int) = value, enumIntegers.contains(int) else { return nil }
-            return value
-        case .array:
-            guard case .array(let elements) = value, let items, constraints.allowsCount(elements.count) else { return nil }
-            var conformed: [Value] = []
-            conformed.reserveCapacity(elements.count)
-            for element in elements {
-                guard let element = items.conform(element) else { return nil }
-                conformed.append(element)
-            }
-            return .array(conformed)
-        case .object:
-            return Self.conformObject(value, fields: fields, initialMembers: initialMembers)
-        }
-    }
-
-    /// An object completed the way the decoder completes it: every field in schema order,
-    /// missing ones at their `missingValue`; `nil` for an unknown or repeated key, a key read
-    /// under an alias, or a missing required field.
-    static func conformObject(_ value: Value, fields: [FieldEncodingPlan], initialMembers: [Value.Member]) -> Value? {
-        guard case .object(let given) = value, fields.count <= FieldSet.maskCapacity else { return nil }
-        var members = initialMembers
-        var seen: UInt64 = 0
-        var hint = 0
-        for member in given {
-            guard let index = index(of: member.name, in: fields, hint: hint),
-                  sameBytes(fields[index].name, member.name) else { return nil }
-            let bit: UInt64 = 1 << UInt64(index)
-            guard seen & bit == 0, let conformed = fields[index].conform(member.value) else { return nil }
-            seen |= bit
-            members[index].value = conformed
-            hint = index + 1
-        }
-        for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
-            return nil
-        }
-        return .object(members)
-    }
-
-    /// Whether two strings have the same UTF-8 bytes (the decoder matches keys and raw values
-    /// byte for byte; `==` also equates canonically equivalent strings).
-    static func sameBytes(_ first: String, _ second: String) -> Bool {
-        let sameCount = first.utf8.count == second.utf8.count
-        guard sameCount else { return false }
-        let result = first.utf8.withContiguousStorageIfAvailable { one in
-            second.utf8.withContiguousStorageIfAvailable { other in one.elementsEqual(other) }
-        }
-        return (result ?? nil) ?? first.utf8.elementsEqual(second.utf8)
-    }
-
-    /// A finite number as the decoder reads the writer's text of it back; `nil` for anything
-    /// else, and for `-0` and integers beyond ±2^53, whose text may read back differently.
-    static func number(_ value: Value) -> Double? {
-        let double: Double
-        switch value {
-        case .double(let number), .date(let number): double = number
-        case .int(let int):
-            guard int.magnitude <= 9_007_199_254_740_992 else { return nil }
-            double = Double(int)
-        default: return nil
-        }
-        guard double.isFinite, !(double == 0 && double.sign == .minus) else { return nil }
-        return double
     }
 }
 

@@ -93,7 +93,7 @@ enum ValueEncoder {
             // Byte for byte first, with the O(1) length as a filter: cheap, and exact for
             // ASCII keys, which `==` equates only when their bytes are the same.
             let length = key.utf8.count
-            for index in keys.indices where keys[index].utf8.count == length && FieldEncodingPlan.sameBytes(keys[index], key) {
+            for index in keys.indices where keys[index].utf8.count == length && keys[index].utf8.elementsEqual(key.utf8) {
                 return index
             }
             let isASCII = key.isASCII
