@@ -1,0 +1,86 @@
+import Foundation
+import LiveStateTestSupport
+import Testing
+@_spi(Scanner) @testable import LiveState
+
+/// The encoder checks a value twice over: `StateWriter.writeChecked(_:as:)`, the quick check
+/// made while it writes, and `Field.violation(of:)`, which words the verdict. The quick check
+/// may say no where the worded one says yes (the encoder then asks `violation(of:)` and writes
+/// the value after all), never the other way round: a value it writes unasked must be valid.
+@Suite struct ValueCheckAgreementTests {
+    /// Whether the quick check lets `value` through for `field`.
+    static func quickCheckAccepts(_ value: Value, _ field: Field) -> Bool {
+        let plan = FieldEncodingPlan(field)
+        return withUnsafePointer(to: value) { pointer in
+            StateWriter.writingArray(capacity: 64) { $0.writeChecked(pointer, as: plan) != nil }.result
+        }
+    }
+
+    /// Values for `field`: of its type at and around each bound, of other types, `null`, and
+    /// containers with elements and members that break their own rules.
+    static func values(for field: Field, random: inout SplitMix64, depth: Int = 0) -> [Value] {
+        var values: [Value] = [.null, .bool(true), .int(0), .double(0.5), .string(""), .date(1), .dateRange(lower: 2, upper: 1), .array([]), .object([])]
+        let bounds = [field.constraints.minimum, field.constraints.maximum].compactMap { $0 }
+        for bound in bounds {
+            values += [bound - 1, bound - 0.5, bound, bound + 0.5, bound + 1].flatMap { number -> [Value] in
+                [.double(number), .date(number)] + (number.rounded() == number ? [.int(Int(number))] : [])
+            }
+        }
+        values += [.double(.nan), .double(.infinity), .double(-0.0), .int(.max), .int(.min)]
+        for length in [field.constraints.minLength, field.constraints.maxLength].compactMap({ $0 }) {
+            values += [max(0, length - 1), length, length + 1].map { .string(String(repeating: "a", count: $0)) }
+            values.append(.string(String(repeating: "é", count: length / 2 + 1)))
+        }
+        values += [.string("https://example.com/a b"), .string("https://example.com/x"), .string("not a url"), .string("/")]
+        switch field.type {
+        case .enumeration(let allowed):
+            values += allowed.values
+            values += [.string("lost"), .int(99), .string("cafe\u{301}")]
+        case .dateRange:
+            values += [.dateRange(lower: 1, upper: 2), .dateRange(lower: .nan, upper: 2), .array([.double(1), .double(2)])]
+        case .array(let items) where depth < 2:
+            let elements = Self.values(for: items, random: &random, depth: depth + 1)
+            let counts = [0, 1, 2] + [field.constraints.maxItems].compactMap { $0 }.flatMap { [$0, $0 + 1] }
+            for count in counts {
+                values.append(.array((0..<count).map { _ in elements[Int(random.next() % UInt64(elements.count))] }))
+            }
+        case .object(let fields) where depth < 2:
+            let valid = fields.compactMap { field in field.missingValue.map { Value.Member(field.name, $0) } }
+            values += [.object(valid), .object(valid + [.init("extra", .int(1))])]
+            if let first = valid.first { values.append(.object(valid + [first])) }
+            for nested in fields {
+                for value in Self.values(for: nested, random: &random, depth: depth + 1) {
+                    values.append(.object(valid.filter { $0.name != nested.name } + [.init(nested.name, value)]))
+                }
+            }
+        default:
+            break
+        }
+        return values
+    }
+
+    static let fields: [Field] = encodingSchema.versions.flatMap(\.contentState) + [
+        Field(name: "bounded", type: .string, constraints: [.minLength: 2, .maxLength: 4]),
+        Field(name: "link", type: .url, constraints: [.minLength: 20, .maxLength: 30]),
+        Field(name: "slot", type: .int, isOptional: true, constraints: [.minimum: -2, .maximum: 2]),
+        Field(name: "window", type: .dateRange, constraints: [.minimum: 0, .maximum: 10]),
+        Field(name: "tags", type: .array(items: Field(name: "", type: .enumeration(.integers([1, 2])))), constraints: [.maxItems: 2]),
+    ]
+
+    @Test func theQuickCheckNeverAcceptsWhatTheWordedCheckRefuses() {
+        var random = SplitMix64(state: 0x5EED)
+        var checked = 0
+        var acceptedBoth = 0
+        for field in Self.fields {
+            for value in Self.values(for: field, random: &random) {
+                checked += 1
+                guard Self.quickCheckAccepts(value, field) else { continue }
+                let problem = field.violation(of: value)
+                #expect(problem == nil, "\(field.name): the quick check took \(value), which violation(of:) refuses: \(problem ?? "")")
+                acceptedBoth += 1
+            }
+        }
+        // Both outcomes were met: the test says something about each.
+        #expect(checked > 500 && acceptedBoth > 80, "\(checked) values, \(acceptedBoth) taken")
+    }
+}
