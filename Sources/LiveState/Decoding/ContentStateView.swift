@@ -172,7 +172,7 @@ extension StateTape {
     /// One top-level field, or `nil` when the version has no such field.
     func field(named name: String) -> Value? {
         let plan = header.plan
-        guard let index = (0..<plan.fieldCount).first(where: { plan.memberNames[$0] == name }) else { return nil }
+        guard let index = plan.index(ofName: name) else { return nil }
         return read(nil) { nodes, reader in
             value(at: 1 + index, field: plan.fields[index], missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
         }
