@@ -128,6 +128,16 @@ struct ServeCommand: ParsableCommand {
             Output.err("livestate serve needs macOS 15 or later")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        // Until the server's own signal handling starts, SIGTERM or SIGINT (while the schemas
+        // load, say) is a clean stop too: nothing is in flight yet.
+        // (A parent may have started it with them blocked, as a thread of Swift's task pool does.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for stopSignal in [SIGTERM, SIGINT] {
+            sigaddset(&stopSignals, stopSignal)
+            signal(stopSignal) { _ in _exit(0) }
+        }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let settings: Settings
         do {
             settings = try self.settings()
@@ -160,6 +170,8 @@ struct ServeCommand: ParsableCommand {
         // ArgumentParser runs this command synchronously; the server runs in a task until it stops,
         // on NIO's event loops rather than the cooperative pool (no thread hop per request).
         LiveStateServer.runTasksOnEventLoops()
+        // ServiceLifecycle handles the stop signals from here on, finishing the requests in flight.
+        for stopSignal in [SIGTERM, SIGINT] { signal(stopSignal, SIG_DFL) }
         let stopped = DispatchSemaphore(value: 0)
         Task {
             do {

@@ -878,6 +878,33 @@ struct CLI {
         #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
     }
 
+    /// SIGTERM while the schemas still load (here: a pipe the test has not written) is a clean
+    /// stop as well.
+    @Test func sigtermDuringStartupStopsCleanly() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString).yaml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--port", "0", "--schemas", fifo]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Opening the write end succeeds once the server has opened the pipe to read its schema.
+        var writer: Int32 = -1
+        for _ in 0..<400 where writer < 0 && process.isRunning {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer < 0 { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(writer >= 0, "the server never opened its schema file")
+        defer { if writer >= 0 { close(writer) } }
+        process.terminate()  // SIGTERM
+        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
+    }
+
     @Test func sigtermStopsTheServerCleanly() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
