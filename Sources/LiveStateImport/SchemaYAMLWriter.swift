@@ -90,7 +90,8 @@ public enum SchemaYAMLWriter {
         return plain ? name : quoted(name)
     }
 
-    /// A double-quoted YAML string.
+    /// A double-quoted YAML string. Characters a YAML reader refuses raw (C0 and C1 controls,
+    /// DEL, the byte-order mark, U+FFFE and U+FFFF) are escaped.
     static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -100,7 +101,14 @@ public enum SchemaYAMLWriter {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 { out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(2) } else { out.unicodeScalars.append(scalar) }
+                switch scalar.value {
+                case 0..<0x20, 0x7F...0x9F:
+                    out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(2)
+                case 0xFEFF, 0xFFFE, 0xFFFF:
+                    out += "\\u" + String(scalar.value, radix: 16, uppercase: true)
+                default:
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""

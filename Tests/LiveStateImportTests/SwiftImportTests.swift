@@ -184,6 +184,26 @@ enum Corpus {
         }
     }
 
+    /// Raw values holding characters YAML refuses raw (a C1 control, DEL, the byte-order mark)
+    /// are escaped in the schema written, which loads with the same values. (FuzzSwiftImport
+    /// found `\u{81}`: `c1-control-in-raw-value-yaml` in its fail cases.)
+    @Test func rawValuesWithControlCharactersLoadBack() throws {
+        let source = #"""
+        import ActivityKit
+        struct SignalAttributes: ActivityAttributes {
+            struct ContentState: Codable, Hashable {
+                enum Mark: String, Codable { case c1 = "a\u{81}b", del = "\u{7F}", bom = "\u{FEFF}x", tab = "\t" }
+                var mark: Mark
+            }
+        }
+        """#
+        let result = SwiftImporter.importActivities([("Signal.swift", source)])
+        let activity = try #require(result.activities.first, "\(result.diagnostics)")
+        let schema = try Corpus.schema(activity)
+        let mark = try #require(schema.versions.first?.contentState.first)
+        #expect(mark.type == .enumeration(.strings(["a\u{81}b", "\u{7F}", "\u{FEFF}x", "\t"])))
+    }
+
     @Test func badSourceGetsAPositionedError() {
         let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })
