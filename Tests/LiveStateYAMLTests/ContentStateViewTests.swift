@@ -238,6 +238,46 @@ import LiveStateYAML
         }
     }
 
+    /// A value the tape cannot read itself is decided by the full decoder at that value, and
+    /// the tape goes on: the decision (a fallback, a default taken, a value of a shape the tape
+    /// does not lay out) and its findings are the full decode's, in the same order. Only a
+    /// problem that rejects the object, and what is not JSON, still give the whole input to
+    /// the full decode.
+    @Test func valuesTheTapeCannotReadAreDecidedByTheFullDecoder() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let cases: [(json: String, codes: [String], onTape: Bool)] = [
+            (#"{"title":"t","status":"lost"}"#, ["unknown-enum-value"], true),
+            (#"{"title":"t","logo":123,"x":1}"#, ["invalid-defaulted", "unknown-key"], true),
+            (#"{"logo":"a very long logo name that is longer than 32 bytes","title":"t"}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","courier":{"name":5,"rating":9}}"#, ["invalid-defaulted", "invalid-defaulted"], true),
+            (#"{"title":"t","courier":{"name":"a","y":1,"name":"b"}}"#, ["unknown-key", "duplicate-key", "defaulted"], true),
+            (#"{"title":"t","items":["a",1],"status":"gone"}"#, ["invalid-defaulted", "unknown-enum-value"], true),
+            (#"{"title":"t","status":"deliv\u0065ring"}"#, [], true),
+            (#"{"title":"t","delayMinutes":1e400}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","delayMinutes":12345678901234567890}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","note":5}"#, ["invalid-defaulted"], true),
+            // The object is rejected, or the input is not JSON: the full decode reads it all.
+            (#"{"title":"t","progress":2}"#, ["out-of-range"], false),
+            (#"{"title":5}"#, ["wrong-type"], false),
+            (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
+            (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], false),
+        ]
+        for (json, codes, onTape) in cases {
+            let bytes = Array(json.utf8)
+            #expect(Self.expectSame(decoder, bytes, json) == onTape, "\(json)")
+            let view = decoder.view(contentState: bytes)
+            #expect(view.diagnostics.map(\.code).filter { $0 != "defaulted" } == codes.filter { $0 != "defaulted" }, "\(json)")
+            TapeDecoderTests.all(decoder, bytes)
+        }
+        // Positions and pointers are the full decode's, nested ones included.
+        let nested = decoder.view(contentState: Array(#"{"title":"t","courier":{"name":5,"rating":9}}"#.utf8))
+        let problems = nested.diagnostics.filter { $0.code == "invalid-defaulted" }
+        #expect(problems.map(\.pointer) == ["/courier/name", "/courier/rating"])
+        #expect(problems.map { $0.position?.column } == [32, 43])
+        #expect(nested["courier"] == .object([.init("name", .string("")), .init("rating", .double(0))]))
+        #expect(decoder.view(contentState: Array(#"{"title":"t","status":"lost"}"#.utf8))["status"] == .string("pending"))
+    }
+
     /// Each seed state cut, spliced and flipped a few thousand ways with a fixed seed.
     @Test func mutatedPayloadsGiveTheFullResult() throws {
         let seeds = try Self.contentStates()

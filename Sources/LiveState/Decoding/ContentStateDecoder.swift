@@ -4,10 +4,13 @@ import Foundation
 ///
 /// Missing keys take the field's default, unknown keys are ignored, invalid values take the
 /// default or reject the payload as the field says, and every such event is reported with a
-/// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes:
-/// a payload without problems into a flat tape of typed nodes (`view(contentState:)` keeps it
-/// and makes values only when asked), any other with `JSONReader`, making values and wording
-/// every problem as it reads. No intermediate document, no `[String: Any]`.
+/// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
+/// into a flat tape of typed nodes (`view(contentState:)` keeps it and makes values only when
+/// asked); a value the tape does not hold itself (an invalid one, an enum's fallback, an array
+/// of objects) is decided where it stands by the full decode below, which reads with
+/// `JSONReader`, making values and wording every problem as it reads. A payload the version
+/// rejects, or bytes that are not JSON, are read by the full decode alone. No intermediate
+/// document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
@@ -21,9 +24,9 @@ public struct ContentStateDecoder: Sendable {
     public let version: SchemaVersion
     /// Scanner limits.
     public var options: JSONScanOptions
-    /// Whether a payload without problems is read in one pass into a flat tape and its values
-    /// made from that (the default, and the faster), rather than made while it is read. Both
-    /// give the same result; `false` is for comparing the two.
+    /// Whether a payload is read in one pass into a flat tape and its values made from that
+    /// (the default, and the faster), rather than made while it is read. Both give the same
+    /// result; `false` is for comparing the two.
     public var readsInOnePass = true
 
     let plan: ObjectPlan
@@ -66,8 +69,8 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        // A payload without problems is read into a tape first and made from it, which costs
-        // less than reading and making at once; any other takes the full decode below.
+        // A payload is read into a tape first and made from it, which costs less than reading
+        // and making at once; one the version rejects takes the full decode below.
         if let tape = tape(of: bytes, keeping: .none, file: file, body: false) {
             return tape.result(in: bytes)
         }
@@ -598,6 +601,19 @@ struct DecodeContext {
         let name = reader.string(key)
         report(.duplicateKey, "key '\(name)' appears again; app version \(version) ignores it either way",
                at: offset, pointer: pointer(appending: name))
+    }
+
+    /// The value at the reader of a field read under its own key, settled as `decodeObject`
+    /// settles it: the value, or the replacement `on-invalid` gives; `nil` when the object that
+    /// holds the field becomes invalid. The tape builder asks this for the values it cannot
+    /// read itself. The path ends at that object.
+    mutating func decide(_ plan: FieldPlan, isRoot: Bool) throws(JSONError) -> Value? {
+        path.push(plan)
+        defer { path.pop() }
+        if let value = try decodeValue(plan) { return value }
+        guard let problem else { return nil }
+        self.problem = nil
+        return settle(plan.field, problem: problem, isRoot: isRoot)
     }
 
     /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`

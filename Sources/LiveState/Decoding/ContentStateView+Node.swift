@@ -85,6 +85,8 @@ extension ContentStateView {
                 } else {
                     storage = .value(missing)
                 }
+            case .made:
+                storage = .value(shared.tape.madeValue(node) ?? missing)
             default:
                 storage = .value(node.scalar ?? missing)
             }

@@ -15,9 +15,12 @@ import Foundation
 /// let progress = state["progress"]?.double   // read now; other fields are not made at all
 /// ```
 ///
-/// A payload with a problem (a wrong type, a value out of range, a repeated key, an alias, an
-/// escaped key), any payload for a version under `clients.strict`, and arrays of objects or
-/// arrays are decoded in full as `decode(contentState:)` does, and the view holds that result.
+/// A value the tape does not hold itself (a wrong type or a value out of range that takes its
+/// default, an enum's fallback, an array of objects) is decided where it stands by the full
+/// decoder, and the view keeps the tape. A payload the app version rejects, one with a
+/// repeated key, an alias or an escaped key in an object, bytes that are not JSON, and any
+/// payload for a version under `clients.strict` are decoded in full as
+/// `decode(contentState:)` does, and the view holds that result.
 public struct ContentStateView: Sendable {
     enum Storage: Sendable {
         case tape(SharedTape)
@@ -39,8 +42,8 @@ public struct ContentStateView: Sendable {
         storage = .result(result)
     }
 
-    /// Whether the view was read in one pass without making strings (the payload had no
-    /// problem and the version decodes tolerantly), rather than decoded in full.
+    /// Whether the view was read in one pass without making strings (the version decodes
+    /// tolerantly and applies the payload), rather than decoded in full.
     public var isDeferred: Bool {
         if case .tape = storage { return true }
         return false
@@ -182,8 +185,12 @@ extension StateTape {
     func diagnostics(in bytes: UnsafeRawBufferPointer? = nil) -> [Diagnostic] {
         read(bytes) { nodes, reader in
             var findings = 0
-            for position in 0..<header.count where nodes[position].kind == .defaulted || nodes[position].kind == .unknownKey {
-                findings &+= 1
+            for position in 0..<header.count {
+                switch nodes[position].kind {
+                case .defaulted, .unknownKey: findings &+= 1
+                case .reported: findings &+= nodes[position].b
+                default: continue
+                }
             }
             var diagnostics: [Diagnostic] = []
             guard findings > 0 else { return diagnostics }
@@ -208,6 +215,10 @@ extension StateTape {
                         message: DecodeContext.unknownKeyMessage(name, version: String(header.version)),
                         file: header.file, position: locator.position(of: node.a &- 1, in: reader.bytes),
                         scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
+                case .reported:
+                    // Worded by the full decoder when it decided a value.
+                    guard let decided = header.decisions?.findings else { continue }
+                    diagnostics += decided[node.a ..< node.a &+ node.b]
                 default:
                     continue
                 }
@@ -235,6 +246,11 @@ extension StateTape {
     /// The node at `position`.
     func node(at position: Int) -> TapeNode {
         withUnsafeMutablePointerToElements { $0[position] }
+    }
+
+    /// The value of a `made` node: one the full decoder decided.
+    func madeValue(_ node: TapeNode) -> Value? {
+        header.decisions?.values[node.a]
     }
 
     /// A string of the input, escapes decoded.
@@ -343,7 +359,9 @@ extension StateTape {
         case .object:
             guard let object = field.object else { return missing }
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .defaulted, .unknownKey, .span:
+        case .made:
+            return madeValue(node) ?? missing
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .defaulted, .unknownKey, .reported, .span:
             return node.scalar ?? missing
         }
     }

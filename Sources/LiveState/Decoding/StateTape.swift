@@ -38,7 +38,7 @@ struct TapeNode {
         case .double: .double(doubleA)
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
-        case .missing, .string, .escapedString, .array, .object, .header, .defaulted, .unknownKey, .span: nil
+        case .missing, .string, .escapedString, .array, .object, .made, .header, .defaulted, .unknownKey, .reported, .span: nil
         }
     }
 
@@ -65,6 +65,10 @@ struct TapeNode {
         case array
         /// `a` is the first field's node (its header is the node before), `b` the count.
         case object
+        /// A value the full decoder decided (see `TapeBuilder.decide`) that no other kind
+        /// holds: a string not in the input (an enum's fallback), or a container the tape does
+        /// not lay out. `a` is its index in the tape's `TapeDecisions.values`.
+        case made
         /// An object's header: `a` is the enclosing object's header (-1 for the root), `b` the
         /// field's index in the enclosing object.
         case header
@@ -74,6 +78,9 @@ struct TapeNode {
         /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
         /// the object's header shifted left by 32.
         case unknownKey
+        /// Findings the full decoder made while it decided a value: `a` is the first one's
+        /// index in the tape's `TapeDecisions.findings`, `b` the count.
+        case reported
         /// A member of the root object, recorded for the byte budget when asked for: `a` is
         /// the offset of its key's opening quote plus, shifted left by 32, the field's index
         /// plus 1 (0 for an unknown key); `b` the end of its value plus, shifted left by 32,
@@ -112,6 +119,16 @@ struct StateTapeHeader {
     let plan: ObjectPlan
     let version: Int
     let file: String?
+    /// What the full decoder decided for the values the builder could not read itself;
+    /// `nil` when there were none, as on most tapes.
+    var decisions: TapeDecisions?
+}
+
+/// The values and findings of the full decoder's decisions on one tape (see
+/// `TapeBuilder.decide`). Written only while the tape is built, read-only after.
+final class TapeDecisions: @unchecked Sendable {
+    var values: [Value] = []
+    var findings: [Diagnostic] = []
 }
 
 /// A content-state checked against a version and laid out flat, without a `String` made for
@@ -128,12 +145,15 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 
 /// Builds a `StateTape` in one pass over the bytes, or gives up.
 ///
-/// It accepts only what the full decoder would decode without a finding other than `defaulted`
-/// and `unknown-key`: valid JSON whose values all have the right type and meet their
-/// constraints, no alias keys, no repeated keys, no escaped keys, no arrays of containers, no
-/// object of more than 64 fields, nesting below the limit, a tolerant app version. On anything else it returns `nil` and the caller runs
-/// `ContentStateDecoder`'s full decode, which says what is wrong; so this path never has to
-/// word an error, and what it accepts it accepts exactly as the full decoder does.
+/// It reads the values that have the right type and meet their constraints itself, and words
+/// only `defaulted` and `unknown-key`. A value it does not read (a problem, an enum's fallback,
+/// an array of containers, an escaped enum value, a date the validator flags, …) is decided by
+/// the full decoder where it stands (`decide`): the full decoder's rules, settling and words.
+/// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input,
+/// when that decision rejects the object; on bytes that are not JSON; on alias, repeated or
+/// escaped keys; on a missing required key; on an object of more than 64 fields at the root;
+/// and for a strict app version. So what it accepts it accepts exactly as the full decoder
+/// does, and every problem is worded by one decoder.
 struct TapeBuilder {
     private let base: UnsafePointer<UInt8>
     private let end: Int
@@ -146,13 +166,15 @@ struct TapeBuilder {
     private let maxDepth: Int
     /// The header of the object whose members get `span` nodes; -1 for none.
     private var spansHeader = -1
-    /// Whether to give up on a `date` value that looks like UNIX seconds, which the
-    /// validator's full decode reports.
+    /// Whether a `date` value that looks like UNIX seconds goes to the full decoder, which
+    /// reports it (the validator's reading).
     private var flagsUnixDates = false
     /// The full decoder's scanner over the same bytes: escapes and UTF-8 sequences are checked
     /// by its code, and numbers converted. (Its number and literal scanners cost a tenth more
     /// of a whole read on cs600, a quarter on cs4k: the tape keeps its own for those.)
     private let reader: JSONReader
+    /// What the full decoder decided for values this builder could not read (see `decide`).
+    private var decisions: TapeDecisions?
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
@@ -173,15 +195,16 @@ struct TapeBuilder {
 
     /// Decodes the object at `offset` in `bytes` (a whole APNs body the validator walks,
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
-    /// and the offset past the object, or `nil` when the full decoder must read it. Gives up on
-    /// a date that looks like UNIX seconds too. The tape reads its values from `bytes`, given
-    /// again when they are made: its `source` is empty.
+    /// and the offset past the object, or `nil` when the full decoder must read it. A date
+    /// that looks like UNIX seconds is decided by the full decoder, which reports it. The tape
+    /// reads its values from `bytes`, given again when they are made: its `source` is empty.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         options: JSONScanOptions
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
-              let reader = try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)) else { return nil }
+              let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: options.maxDepth, maxInputBytes: .max))
+        else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
             source: .none, plan: plan, version: version, file: file, maxDepth: options.maxDepth, reader: reader)
@@ -214,7 +237,11 @@ struct TapeBuilder {
     /// itself is an access the runtime checks.
     private func finishedTape() -> StateTape {
         let count = self.count
-        tape.withUnsafeMutablePointerToHeader { $0.pointee.count = count }
+        let decisions = self.decisions
+        tape.withUnsafeMutablePointerToHeader {
+            $0.pointee.count = count
+            if let decisions { $0.pointee.decisions = decisions }
+        }
         return tape
     }
 
@@ -378,13 +405,15 @@ struct TapeBuilder {
                     guard seen & bit == 0 else { return false }
                     seen |= bit
                     hint = field &+ 1
+                    let (valueStart, kept, level) = (index, count, depth)
                     let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef { fieldPlan in
                         // A string, the most common value, is read here without a call.
                         fieldPlan.kind == .string && byte() == JSONByte.quote
                             ? string(fieldPlan, slot: first &+ field)
                             : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
                     }
-                    guard valid else { return false }
+                    guard valid || decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept, depth: level)
+                    else { return false }
                 } else {
                     guard !plan.mayBeAlias(length: length)
                         || plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) == nil else {
@@ -455,6 +484,62 @@ struct TapeBuilder {
             return .closed
         }
         return .invalid
+    }
+
+    // MARK: - Decisions
+
+    /// Asks the full decoder for the value at `start` of a field of the object whose header is
+    /// at `header`, which `value` could not read: a value with a problem, or one of a shape the
+    /// tape does not lay out (an array of objects, an escaped enum value, …). The full decoder
+    /// reads it as it reads that field in an object (`DecodeContext.decide`), so the rules,
+    /// their settling (`on-invalid`, the enum fallback) and the findings' words stay its own.
+    /// What it decides goes into `slot`, and its findings onto the tape in input order.
+    ///
+    /// `kept` and `level` are the node count and depth before `value` ran: what it appended is
+    /// dropped. `false` (give up) when the object that holds the field becomes invalid, or the
+    /// bytes are not JSON: the full decode then words it.
+    private mutating func decide(_ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
+        count = kept
+        depth = level
+        let tapeHeader = tape.header
+        var context = DecodeContext(reader: reader, file: tapeHeader.file, version: tapeHeader.version, strict: false)
+        context.reader.move(toValueAt: start, depth: level)
+        context.flagsUnixDates = flagsUnixDates
+        for field in tape.fields(toHeader: header, nodes: nodes).0 { context.path.push(field) }
+        let decided: Value?
+        do {
+            decided = try context.decide(plan, isRoot: nodes[header].a < 0)
+        } catch {
+            return false
+        }
+        guard let decided else { return false }
+        let decisions = self.decisions ?? TapeDecisions()
+        self.decisions = decisions
+        switch decided {
+        case .null, .bool, .int, .double, .date, .dateRange:
+            nodes[slot] = Self.node(ofScalar: decided)
+        case .string, .array, .object:
+            nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
+            decisions.values.append(decided)
+        }
+        if !context.diagnostics.isEmpty {
+            append(.reported, decisions.findings.count, context.diagnostics.count)
+            decisions.findings += context.diagnostics
+        }
+        index = context.reader.offset
+        return true
+    }
+
+    /// The node that holds a scalar `Value`, as `TapeNode.scalar` reads it back.
+    private static func node(ofScalar value: Value) -> TapeNode {
+        switch value {
+        case .bool(let bool): TapeNode(kind: .bool, a: bool ? 1 : 0, b: 0)
+        case .int(let int): TapeNode(kind: .int, a: int, b: 0)
+        case .double(let double): TapeNode(kind: .double, double: double)
+        case .date(let seconds): TapeNode(kind: .date, double: seconds)
+        case .dateRange(let lower, let upper): TapeNode(kind: .dateRange, double: lower, upper: upper)
+        case .null, .string, .array, .object: TapeNode(kind: .null, a: 0, b: 0)
+        }
     }
 
     // MARK: - Values

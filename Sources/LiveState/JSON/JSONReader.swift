@@ -336,6 +336,14 @@
         offset = end
     }
 
+    /// Moves to the value at `offset`, read elsewhere up to there, with `depth` containers
+    /// open around it: the nesting limit counts them.
+    mutating func move(toValueAt offset: Int, depth: Int) {
+        self.offset = offset
+        self.depth = depth
+        atContainerStart = false
+    }
+
     /// Skips one whole value, validating it as strictly as the `read` methods do.
     ///
     /// Iterative: nesting is tracked in a bit stack (one bit per level, inline for the first
