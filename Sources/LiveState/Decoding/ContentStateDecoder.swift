@@ -807,11 +807,11 @@ struct DecodeContext {
         let text = ValueText.render(raw)
         if strict { strictProblem = problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) }
         if let fallback = field.fallback {
-            report(.unknownEnumValue, "\(text) is not one of \(ValueText.list(values.values)); it takes the fallback \(ValueText.render(fallback))",
+            report(.unknownEnumValue, "\(text) is not one of \(plan.enumListText); it takes the fallback \(ValueText.render(fallback))",
                    at: start, pointer: pointer())
             return fallback
         }
-        return invalid("\(text) is not one of \(ValueText.list(values.values))", kind: .outOfRange, at: start)
+        return invalid("\(text) is not one of \(plan.enumListText)", kind: .outOfRange, at: start)
     }
 
     private mutating func decodeArray(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Value? {

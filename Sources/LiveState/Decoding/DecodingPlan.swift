@@ -254,6 +254,9 @@ final class FieldPlan: Sendable {
     /// The `defaulted` message for a missing key, made once; `nil` for a field without a default.
     let defaultedMessage: String?
 
+    /// For an `enum` field, its raw values as its messages list them (`[a, b]`), made once.
+    let enumListText: String
+
     init(_ field: Field, urls: URLRule) {
         self.field = field
         self.urls = urls
@@ -268,6 +271,11 @@ final class FieldPlan: Sendable {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }
         self.reportsDefault = defaultedMessage != nil
+        if case .enumeration(let values) = field.type {
+            self.enumListText = ValueText.list(values.values)
+        } else {
+            self.enumListText = ""
+        }
         if case .enumeration(.integers(let integers)) = field.type {
             self.enumIntegers = integers
         } else {
