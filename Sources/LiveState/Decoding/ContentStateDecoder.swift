@@ -80,18 +80,19 @@ public struct ContentStateDecoder: Sendable {
     }
 
     /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping `source`;
-    /// `nil` when the full decode must read them, or when `readsInOnePass` is off or the version
-    /// is strict.
+    /// `nil` when the full decode must read them, or when `readsInOnePass` is off.
     func tape(of bytes: UnsafeRawBufferPointer, keeping source: TapeSource, file: String?, body: Bool) -> StateTape? {
-        guard readsInOnePass, !isStrict else { return nil }
-        return TapeBuilder.build(bytes, source: source, plan: plan, version: version.version, file: file, options: options, body: body)
+        guard readsInOnePass else { return nil }
+        return TapeBuilder.build(
+            bytes, source: source, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options, body: body)
     }
 
     /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
     /// levels down (the validator's), and the offset past it; `nil` as for `tape(of:)`.
     func tape(ofObject offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, file: String?) -> (tape: StateTape, end: Int)? {
-        guard readsInOnePass, !isStrict else { return nil }
-        return TapeBuilder.build(object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, options: options)
+        guard readsInOnePass else { return nil }
+        return TapeBuilder.build(
+            object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
     }
 
     /// Decodes a bare content-state object without the tape: what the tape's result is tested

@@ -18,8 +18,9 @@ import Foundation
 /// A value the tape does not hold itself (a wrong type or a value out of range that takes its
 /// default, an enum's fallback, an array of objects) is decided where it stands by the full
 /// decoder, and the view keeps the tape. A payload the app version rejects, one with a
-/// repeated key, an alias or an escaped key in an object, bytes that are not JSON, and any
-/// payload for a version under `clients.strict` are decoded in full as
+/// repeated key, an alias or an escaped key in an object, bytes that are not JSON, and, for a
+/// version under `clients.strict`, any payload synthesized `Codable` may fail on (a value the
+/// tape does not read itself, a missing key that is not optional) are decoded in full as
 /// `decode(contentState:)` does, and the view holds that result.
 public struct ContentStateView: Sendable {
     enum Storage: Sendable {
@@ -294,7 +295,7 @@ extension StateTape {
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
-        DecodeResult(state: state(in: bytes), diagnostics: diagnostics(in: bytes))
+        DecodeResult(state: state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.

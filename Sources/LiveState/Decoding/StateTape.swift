@@ -119,6 +119,8 @@ struct StateTapeHeader {
     let plan: ObjectPlan
     let version: Int
     let file: String?
+    /// Whether the version is under `clients.strict`: the result says so.
+    let isStrict: Bool
     /// What the full decoder decided for the values the builder could not read itself;
     /// `nil` when there were none, as on most tapes.
     var decisions: TapeDecisions?
@@ -135,9 +137,9 @@ final class TapeDecisions: @unchecked Sendable {
 /// any of its values: one allocation for the whole state. The nodes are trivial values, so
 /// nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
-    static func make(capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?) -> StateTape {
+    static func make(capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool) -> StateTape {
         let buffer = StateTape.create(minimumCapacity: capacity) { _ in
-            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file)
+            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file, isStrict: isStrict)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
     }
@@ -151,8 +153,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// the full decoder where it stands (`decide`): the full decoder's rules, settling and words.
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input,
 /// when that decision rejects the object; on bytes that are not JSON; on alias, repeated or
-/// escaped keys; on a missing required key; on an object of more than 64 fields at the root;
-/// and for a strict app version. So what it accepts it accepts exactly as the full decoder
+/// escaped keys; on a missing required key; on an object of more than 64 fields at the root.
+/// For a strict app version it also gives up on any value it does not read itself and on any
+/// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
+/// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
 /// does, and every problem is worded by one decoder.
 struct TapeBuilder {
     private let base: UnsafePointer<UInt8>
@@ -175,12 +179,14 @@ struct TapeBuilder {
     private let reader: JSONReader
     /// What the full decoder decided for values this builder could not read (see `decide`).
     private var decisions: TapeDecisions?
+    /// The version is under `clients.strict`.
+    private let isStrict: Bool
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
     static func build(
         _ bytes: UnsafeRawBufferPointer, source: TapeSource, plan: ObjectPlan,
-        version: Int, file: String?, options: JSONScanOptions, body: Bool = false
+        version: Int, file: String?, isStrict: Bool, options: JSONScanOptions, body: Bool = false
     ) -> StateTape? {
         // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
         // decoder reads the input.
@@ -188,7 +194,7 @@ struct TapeBuilder {
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ 16, source: source,
-            plan: plan, version: version, file: file, maxDepth: options.maxDepth, reader: reader)
+            plan: plan, version: version, file: file, isStrict: isStrict, maxDepth: options.maxDepth, reader: reader)
         guard body ? builder.body(plan) : builder.root(plan) else { return nil }
         return builder.finishedTape()
     }
@@ -200,14 +206,14 @@ struct TapeBuilder {
     /// reads its values from `bytes`, given again when they are made: its `source` is empty.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
-        options: JSONScanOptions
+        isStrict: Bool, options: JSONScanOptions
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: options.maxDepth, maxInputBytes: .max))
         else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
-            source: .none, plan: plan, version: version, file: file, maxDepth: options.maxDepth, reader: reader)
+            source: .none, plan: plan, version: version, file: file, isStrict: isStrict, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
         builder.flagsUnixDates = true
@@ -221,11 +227,12 @@ struct TapeBuilder {
     /// A builder writing a new tape of `capacity` nodes.
     private init(
         base: UnsafePointer<UInt8>, end: Int, capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?,
-        maxDepth: Int, reader: JSONReader
+        isStrict: Bool, maxDepth: Int, reader: JSONReader
     ) {
         self.base = base
         self.end = end
-        tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file)
+        tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file, isStrict: isStrict)
+        self.isStrict = isStrict
         nodes = tape.withUnsafeMutablePointerToElements { $0 }
         // What was asked for: `tape.capacity` would ask malloc for the block's size.
         self.capacity = capacity
@@ -256,7 +263,7 @@ struct TapeBuilder {
         let old = tape
         let larger = StateTape.make(
             capacity: max(needed, capacity &* 2), source: old.header.source, plan: old.header.plan,
-            version: old.header.version, file: old.header.file)
+            version: old.header.version, file: old.header.file, isStrict: old.header.isStrict)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
         tape = larger
@@ -445,8 +452,11 @@ struct TapeBuilder {
         while absent != 0 {
             let field = absent.trailingZeroBitCount
             absent &= absent &- 1
-            let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
-            guard hasMissingValue else { return false }
+            let (hasMissingValue, reportsDefault, isOptional) = plan.fieldRefs[field]._withUnsafeGuaranteedRef {
+                ($0.hasMissingValue, $0.reportsDefault, $0.isOptional)
+            }
+            // Synthesized `Codable` fails on a missing key that is not optional.
+            guard hasMissingValue, isOptional || !isStrict else { return false }
             if reportsDefault { append(.defaulted, objectStart, header | field << 32) }
         }
         return true
@@ -499,6 +509,8 @@ struct TapeBuilder {
     /// dropped. `false` (give up) when the object that holds the field becomes invalid, or the
     /// bytes are not JSON: the full decode then words it.
     private mutating func decide(_ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
+        // Synthesized `Codable` fails on most such values, and the full decode words why.
+        guard !isStrict else { return false }
         count = kept
         depth = level
         let tapeHeader = tape.header
