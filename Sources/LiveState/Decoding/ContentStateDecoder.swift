@@ -89,10 +89,13 @@ public struct ContentStateDecoder: Sendable {
 
     /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
     /// levels down (the validator's), and the offset past it; `nil` as for `tape(of:)`.
-    func tape(ofObject offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, file: String?) -> (tape: StateTape, end: Int)? {
+    func tape(
+        ofObject offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, file: String?, consequence: DeviceConsequence
+    ) -> (tape: StateTape, end: Int)? {
         guard readsInOnePass else { return nil }
         return TapeBuilder.build(
-            object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
+            object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, isStrict: isStrict,
+            consequence: consequence, options: options)
     }
 
     /// Decodes a bare content-state object without the tape: what the tape's result is tested
@@ -160,6 +163,7 @@ public struct ContentStateDecoder: Sendable {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
             if let tape = tape(of: raw, keeping: .none, file: file, body: false) {
+                guard !tape.header.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
                 return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
             }
             let result = run(raw, file: file) { context throws(JSONError) in try context.decodeRoot(plan) }
@@ -566,7 +570,7 @@ struct DecodeContext {
             } else {
                 let name = fieldPlan.field.name
                 if isRoot {
-                    report(.missingRequiredKey, "required key '\(name)' is missing; \(consequence.rawValue)",
+                    report(.missingRequiredKey, Self.missingRequiredMessage(name, consequence: consequence),
                            at: objectStart, pointer: pointer(appending: name))
                 }
                 if invalid == nil {
@@ -589,6 +593,11 @@ struct DecodeContext {
     private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
         let name = reader.string(key)
         report(.unknownKey, Self.unknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
+    }
+
+    /// The `missing-required-key` message of the root object: the full decode's and the tape's.
+    static func missingRequiredMessage(_ name: String, consequence: DeviceConsequence) -> String {
+        "required key '\(name)' is missing; \(consequence.rawValue)"
     }
 
     /// The `unknown-key` message, in one allocation: the full decode's and the tape's.

@@ -157,7 +157,8 @@ extension ContentStateDecoder {
     /// A view of `bytes`, a bare content-state or (`body`) a whole body, keeping `kept`.
     private func view(_ bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?, body: Bool) -> ContentStateView {
         if let tape = bytes.withUnsafeBytes({ tape(of: $0, keeping: kept, file: file, body: body) }) {
-            return ContentStateView(tape: tape)
+            // A rejected state has nothing to read: the view holds the result.
+            return tape.header.isRejected ? ContentStateView(result: tape.result()) : ContentStateView(tape: tape)
         }
         return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
     }
@@ -188,7 +189,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<header.count {
                 switch nodes[position].kind {
-                case .defaulted, .unknownKey: findings &+= 1
+                case .absent, .unknownKey: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -200,12 +201,20 @@ extension StateTape {
             for position in 0..<header.count {
                 let node = nodes[position]
                 switch node.kind {
-                case .defaulted:
+                case .absent:
                     let (path, plan) = pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     let field = plan.fields[node.b >> 32]
-                    guard let message = field.defaultedMessage else { continue }
+                    let code: DecodeCode
+                    let message: String
+                    if field.hasMissingValue {
+                        guard let defaulted = field.defaultedMessage else { continue }
+                        (code, message) = (.defaulted, defaulted)
+                    } else {
+                        // A required key of the root object.
+                        (code, message) = (.missingRequiredKey, DecodeContext.missingRequiredMessage(field.field.name, consequence: header.consequence))
+                    }
                     diagnostics.append(Diagnostic(
-                        code: DecodeCode.defaulted.rawValue, severity: DecodeCode.defaulted.severity, message: message,
+                        code: code.rawValue, severity: code.severity, message: message,
                         file: header.file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
                         pointer: path + field.pointerToken))
                 case .unknownKey:
@@ -295,7 +304,7 @@ extension StateTape {
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
-        DecodeResult(state: state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
+        DecodeResult(state: header.isRejected ? nil : state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.
@@ -362,7 +371,7 @@ extension StateTape {
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .made:
             return madeValue(node) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .defaulted, .unknownKey, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .reported, .span:
             return node.scalar ?? missing
         }
     }

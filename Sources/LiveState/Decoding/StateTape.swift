@@ -38,7 +38,7 @@ struct TapeNode {
         case .double: .double(doubleA)
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
-        case .missing, .string, .escapedString, .array, .object, .made, .header, .defaulted, .unknownKey, .reported, .span: nil
+        case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .reported, .span: nil
         }
     }
 
@@ -72,9 +72,10 @@ struct TapeNode {
         /// An object's header: `a` is the enclosing object's header (-1 for the root), `b` the
         /// field's index in the enclosing object.
         case header
-        /// Finding: a field took its default. `a` is the object's offset, `b` its header plus
-        /// the field's index shifted left by 32.
-        case defaulted
+        /// Finding: a key was absent. The field took its default (reported when it has a
+        /// `defaulted` message), or it is required, and the root object is rejected. `a` is the
+        /// object's offset, `b` its header plus the field's index shifted left by 32.
+        case absent
         /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
         /// the object's header shifted left by 32.
         case unknownKey
@@ -121,6 +122,10 @@ struct StateTapeHeader {
     let file: String?
     /// Whether the version is under `clients.strict`: the result says so.
     let isStrict: Bool
+    /// What the device does when the root object is rejected: the end of the messages that say so.
+    let consequence: DeviceConsequence
+    /// Whether the root object is rejected: the result has no state.
+    var isRejected = false
     /// What the full decoder decided for the values the builder could not read itself;
     /// `nil` when there were none, as on most tapes.
     var decisions: TapeDecisions?
@@ -137,9 +142,11 @@ final class TapeDecisions: @unchecked Sendable {
 /// any of its values: one allocation for the whole state. The nodes are trivial values, so
 /// nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
-    static func make(capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool) -> StateTape {
+    static func make(
+        capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool, consequence: DeviceConsequence
+    ) -> StateTape {
         let buffer = StateTape.create(minimumCapacity: capacity) { _ in
-            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file, isStrict: isStrict)
+            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
     }
@@ -151,9 +158,12 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// only `defaulted` and `unknown-key`. A value it does not read (a problem, an enum's fallback,
 /// an array of containers, an escaped enum value, a date the validator flags, …) is decided by
 /// the full decoder where it stands (`decide`): the full decoder's rules, settling and words.
-/// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input,
-/// when that decision rejects the object; on bytes that are not JSON; on alias, repeated or
-/// escaped keys; on a missing required key; on an object of more than 64 fields at the root.
+/// A decision that rejects a nested object is the full decoder's to settle at the field that
+/// holds it; one that rejects the root object, or a missing required key at the root, rejects
+/// the tape, which is still read to its end for the findings after, as the full decoder reads.
+/// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
+/// bytes that are not JSON; on alias, repeated or escaped keys; on an object of more than 64
+/// fields at the root.
 /// For a strict app version it also gives up on any value it does not read itself and on any
 /// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
 /// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
@@ -181,6 +191,8 @@ struct TapeBuilder {
     private var decisions: TapeDecisions?
     /// The version is under `clients.strict`.
     private let isStrict: Bool
+    /// Whether a decision or a missing required key rejected the root object.
+    private var isRejected = false
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
@@ -194,7 +206,8 @@ struct TapeBuilder {
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ 16, source: source,
-            plan: plan, version: version, file: file, isStrict: isStrict, maxDepth: options.maxDepth, reader: reader)
+            plan: plan, version: version, file: file, isStrict: isStrict, consequence: .update, maxDepth: options.maxDepth,
+            reader: reader)
         guard body ? builder.body(plan) : builder.root(plan) else { return nil }
         return builder.finishedTape()
     }
@@ -206,14 +219,15 @@ struct TapeBuilder {
     /// reads its values from `bytes`, given again when they are made: its `source` is empty.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, options: JSONScanOptions
+        isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: options.maxDepth, maxInputBytes: .max))
         else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
-            source: .none, plan: plan, version: version, file: file, isStrict: isStrict, maxDepth: options.maxDepth, reader: reader)
+            source: .none, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
+            maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
         builder.flagsUnixDates = true
@@ -227,11 +241,12 @@ struct TapeBuilder {
     /// A builder writing a new tape of `capacity` nodes.
     private init(
         base: UnsafePointer<UInt8>, end: Int, capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, maxDepth: Int, reader: JSONReader
+        isStrict: Bool, consequence: DeviceConsequence, maxDepth: Int, reader: JSONReader
     ) {
         self.base = base
         self.end = end
-        tape = StateTape.make(capacity: capacity, source: source, plan: plan, version: version, file: file, isStrict: isStrict)
+        tape = StateTape.make(
+            capacity: capacity, source: source, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
         self.isStrict = isStrict
         nodes = tape.withUnsafeMutablePointerToElements { $0 }
         // What was asked for: `tape.capacity` would ask malloc for the block's size.
@@ -245,9 +260,11 @@ struct TapeBuilder {
     private func finishedTape() -> StateTape {
         let count = self.count
         let decisions = self.decisions
+        let isRejected = self.isRejected
         tape.withUnsafeMutablePointerToHeader {
             $0.pointee.count = count
             if let decisions { $0.pointee.decisions = decisions }
+            if isRejected { $0.pointee.isRejected = true }
         }
         return tape
     }
@@ -263,7 +280,7 @@ struct TapeBuilder {
         let old = tape
         let larger = StateTape.make(
             capacity: max(needed, capacity &* 2), source: old.header.source, plan: old.header.plan,
-            version: old.header.version, file: old.header.file, isStrict: old.header.isStrict)
+            version: old.header.version, file: old.header.file, isStrict: old.header.isStrict, consequence: old.header.consequence)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
         tape = larger
@@ -456,8 +473,16 @@ struct TapeBuilder {
                 ($0.hasMissingValue, $0.reportsDefault, $0.isOptional)
             }
             // Synthesized `Codable` fails on a missing key that is not optional.
-            guard hasMissingValue, isOptional || !isStrict else { return false }
-            if reportsDefault { append(.defaulted, objectStart, header | field << 32) }
+            guard isOptional || !isStrict else { return false }
+            if !hasMissingValue {
+                // A required key: the root object is rejected; a nested one is the full
+                // decoder's to settle at the field that holds it.
+                guard !isStrict, nodes[header].a < 0 else { return false }
+                isRejected = true
+                append(.absent, objectStart, header | field << 32)
+            } else if reportsDefault {
+                append(.absent, objectStart, header | field << 32)
+            }
         }
         return true
     }
@@ -506,8 +531,9 @@ struct TapeBuilder {
     /// What it decides goes into `slot`, and its findings onto the tape in input order.
     ///
     /// `kept` and `level` are the node count and depth before `value` ran: what it appended is
-    /// dropped. `false` (give up) when the object that holds the field becomes invalid, or the
-    /// bytes are not JSON: the full decode then words it.
+    /// dropped. When the decision rejects the root object, the tape is rejected and read on.
+    /// `false` (give up) when it rejects a nested object (the full decoder settles that at the
+    /// field that holds the object), for a strict version, or when the bytes are not JSON.
     private mutating func decide(_ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
         // Synthesized `Codable` fails on most such values, and the full decode words why.
         guard !isStrict else { return false }
@@ -518,21 +544,29 @@ struct TapeBuilder {
         context.reader.move(toValueAt: start, depth: level)
         context.flagsUnixDates = flagsUnixDates
         for field in tape.fields(toHeader: header, nodes: nodes).0 { context.path.push(field) }
+        let isRoot = nodes[header].a < 0
+        context.consequence = tape.header.consequence
         let decided: Value?
         do {
-            decided = try context.decide(plan, isRoot: nodes[header].a < 0)
+            decided = try context.decide(plan, isRoot: isRoot)
         } catch {
             return false
         }
-        guard let decided else { return false }
         let decisions = self.decisions ?? TapeDecisions()
         self.decisions = decisions
-        switch decided {
-        case .null, .bool, .int, .double, .date, .dateRange:
-            nodes[slot] = Self.node(ofScalar: decided)
-        case .string, .array, .object:
-            nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
-            decisions.values.append(decided)
+        if let decided {
+            switch decided {
+            case .string, .array, .object:
+                nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
+                decisions.values.append(decided)
+            case .null, .bool, .int, .double, .date, .dateRange:
+                nodes[slot] = Self.node(ofScalar: decided)
+            }
+        } else {
+            // The object is rejected: at the root, the tape is, and is read on; a nested
+            // object is settled by the full decoder at the field that holds it.
+            guard isRoot else { return false }
+            isRejected = true
         }
         if !context.diagnostics.isEmpty {
             append(.reported, decisions.findings.count, context.diagnostics.count)

@@ -290,7 +290,7 @@ private struct EnvelopeWalk {
                 context.scope = .contentState
                 contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
                 context.consequence = contentStateConsequence
-                if let read = readInOnePass(at: start, depth: context.reader.depth) {
+                if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
                     // Checked and made from a tape; the findings join the full decoder's.
                     context.diagnostics += read.diagnostics
                     spans = read.spans
@@ -365,13 +365,15 @@ private struct EnvelopeWalk {
     }
 
     /// The content-state at `start` read in one pass, as `ContentStateDecoder.view` reads it:
-    /// its value, findings and members' spans, or `nil` when the full decoder must read it
-    /// (anything wrong, a strict app version, a date that looks like UNIX seconds).
-    private func readInOnePass(at start: Int, depth: Int)
-        -> (value: Value, diagnostics: [Diagnostic], spans: [DecodeContext.MemberSpan], end: Int)? {
+    /// its value (`nil` when the version rejects it), findings and members' spans, or `nil`
+    /// when the full decoder must read it (see `TapeBuilder`). `consequence` ends the messages
+    /// that say the state is rejected.
+    private func readInOnePass(at start: Int, depth: Int, consequence: DeviceConsequence)
+        -> (value: Value?, diagnostics: [Diagnostic], spans: [DecodeContext.MemberSpan], end: Int)? {
         guard validator.readsInOnePass,
-              let (tape, end) = validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file) else { return nil }
-        return (tape.state(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
+              let (tape, end) = validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
+        else { return nil }
+        return (tape.header.isRejected ? nil : tape.state(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
     }
 
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
