@@ -8,9 +8,9 @@ import Foundation
 /// into a flat tape of typed nodes (`view(contentState:)` keeps it and makes values only when
 /// asked); a value the tape does not hold itself (an invalid one, an enum's fallback, an array
 /// of objects) is decided where it stands by the full decode below, which reads with
-/// `JSONReader`, making values and wording every problem as it reads. A payload the version
-/// rejects, or bytes that are not JSON, are read by the full decode alone. No intermediate
-/// document, no `[String: Any]`.
+/// `JSONReader`, making values and wording every problem as it reads. Bytes that are not JSON,
+/// and keys the tape does not compare (repeated, aliased, escaped), are read by the full decode
+/// alone. No intermediate document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
@@ -70,7 +70,7 @@ public struct ContentStateDecoder: Sendable {
     /// - Returns: The state and everything noticed on the way.
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // A payload is read into a tape first and made from it, which costs less than reading
-        // and making at once; one the version rejects takes the full decode below.
+        // and making at once; what the tape gives up on takes the full decode below.
         if let tape = tape(of: bytes, keeping: .none, file: file, body: false) {
             return tape.result(in: bytes)
         }
