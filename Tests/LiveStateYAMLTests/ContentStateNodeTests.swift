@@ -43,9 +43,9 @@ import LiveStateYAML
 
     @Test func aViewDecodedInFullHasTheSameTree() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        // A key read under an alias: the payload is decoded in full (a wrong-typed field that
-        // takes its default no longer makes it so), and still applied.
-        let bytes = Array(#"{"title":"t","subTitle":"s","courier":{"name":"n","rating":"high"},"items":["a"]}"#.utf8)
+        // An escaped key: the payload is decoded in full (a wrong-typed field that takes its
+        // default no longer makes it so), and still applied.
+        let bytes = Array(#"{"title":"t","sub\u0074itle":"s","courier":{"name":"n","rating":"high"},"items":["a"]}"#.utf8)
         let view = decoder.view(contentState: bytes)
         #expect(!view.isDeferred)
         let root = try #require(view.root)

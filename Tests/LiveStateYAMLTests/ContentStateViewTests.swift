@@ -279,9 +279,15 @@ import LiveStateYAML
             (#"{"title":5}"#, ["wrong-type"], true),
             (#"{"logo":"x"}"#, ["missing-required-key"], true),
             (#"{"progress":"2","title":"t","zz":1,"status":"lost"}"#, ["wrong-type", "unknown-key", "unknown-enum-value"], true),
-            // Not JSON, or a repeated key: the full decode reads it all.
+            // A key read under an alias.
+            (#"{"title":"t","subTitle":"s","x":1}"#, ["unknown-key"], true),
+            // Not JSON, a repeated key, a field read under its name and an alias, an invalid
+            // value under an alias: the full decode reads it all.
             (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
             (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], false),
+            (#"{"title":"t","subTitle":"s","subtitle":"u"}"#, [], false),
+            (#"{"title":"t","subtitle":"u","subTitle":"s"}"#, [], false),
+            (#"{"title":"t","subTitle":5}"#, ["invalid-defaulted"], false),
         ]
         for (json, codes, onTape) in cases {
             let bytes = Array(json.utf8)

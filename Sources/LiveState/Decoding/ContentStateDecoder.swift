@@ -9,8 +9,8 @@ import Foundation
 /// asked); a value the tape does not hold itself (an invalid one, an enum's fallback, an array
 /// of objects) is decided where it stands by the full decode below, which reads with
 /// `JSONReader`, making values and wording every problem as it reads. Bytes that are not JSON,
-/// and keys the tape does not compare (repeated, aliased, escaped), are read by the full decode
-/// alone. No intermediate document, no `[String: Any]`.
+/// and keys the tape does not settle (repeated, escaped, a field under both its name and an
+/// alias), are read by the full decode alone. No intermediate document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)

@@ -162,8 +162,9 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// holds it; one that rejects the root object, or a missing required key at the root, rejects
 /// the tape, which is still read to its end for the findings after, as the full decoder reads.
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON; on alias, repeated or escaped keys; on an object of more than 64
-/// fields at the root.
+/// bytes that are not JSON; on repeated or escaped keys; on a key read under an alias whose
+/// field is read twice or whose value is invalid; on an object of more than 64 fields at the
+/// root.
 /// For a strict app version it also gives up on any value it does not read itself and on any
 /// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
 /// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
@@ -438,11 +439,19 @@ struct TapeBuilder {
                     }
                     guard valid || decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept, depth: level)
                     else { return false }
-                } else {
-                    guard !plan.mayBeAlias(length: length)
-                        || plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) == nil else {
+                } else if plan.mayBeAlias(length: length),
+                          let alias = plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) {
+                    // A key read under an alias, the field's own key and its other aliases not
+                    // seen yet. If one comes later, the full decoder settles which value wins;
+                    // it settles an invalid value under an alias at the end of the object; and
+                    // synthesized `Codable` does not read aliases.
+                    let bit: UInt64 = 1 &<< UInt64(alias.field)
+                    guard !isStrict, seen & bit == 0 else { return false }
+                    seen |= bit
+                    guard value(plan.fields[alias.field], slot: first &+ alias.field, header: header, fieldIndex: alias.field) else {
                         return false
                     }
+                } else {
                     // A key that may name a field in another normalization: the full decoder's.
                     if plan.hasNonASCIIKeys, UnsafeBufferPointer(start: base + key.start, count: length).contains(where: { $0 >= 0x80 }) {
                         return false
