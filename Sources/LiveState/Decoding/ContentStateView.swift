@@ -212,7 +212,8 @@ extension StateTape {
                         (code, message) = (.defaulted, defaulted)
                     } else {
                         // A required key of the root object.
-                        (code, message) = (.missingRequiredKey, DecodeContext.missingRequiredMessage(field.field.name, consequence: header.consequence))
+                        code = .missingRequiredKey
+                        message = DecodeContext.missingRequiredMessage(field.field.name, consequence: header.consequence)
                     }
                     diagnostics.append(Diagnostic(
                         code: code.rawValue, severity: code.severity, message: message,
@@ -305,7 +306,8 @@ extension StateTape {
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
-        DecodeResult(state: header.isRejected ? nil : state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
+        DecodeResult(
+            state: header.isRejected ? nil : state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.

@@ -553,8 +553,8 @@ struct TapeBuilder {
         context.reader.move(toValueAt: start, depth: level)
         context.flagsUnixDates = flagsUnixDates
         for field in tape.fields(toHeader: header, nodes: nodes).0 { context.path.push(field) }
+        context.consequence = tapeHeader.consequence
         let isRoot = nodes[header].a < 0
-        context.consequence = tape.header.consequence
         let decided: Value?
         do {
             decided = try context.decide(plan, isRoot: isRoot)
@@ -564,12 +564,11 @@ struct TapeBuilder {
         let decisions = self.decisions ?? TapeDecisions()
         self.decisions = decisions
         if let decided {
-            switch decided {
-            case .string, .array, .object:
+            if let scalar = Self.node(ofScalar: decided) {
+                nodes[slot] = scalar
+            } else {
                 nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
                 decisions.values.append(decided)
-            case .null, .bool, .int, .double, .date, .dateRange:
-                nodes[slot] = Self.node(ofScalar: decided)
             }
         } else {
             // The object is rejected: at the root, the tape is, and is read on; a nested
@@ -585,15 +584,17 @@ struct TapeBuilder {
         return true
     }
 
-    /// The node that holds a scalar `Value`, as `TapeNode.scalar` reads it back.
-    private static func node(ofScalar value: Value) -> TapeNode {
+    /// The node that holds a scalar `Value`, as `TapeNode.scalar` reads it back; `nil` for a
+    /// string or a container, which a `made` node holds.
+    private static func node(ofScalar value: Value) -> TapeNode? {
         switch value {
+        case .null: TapeNode(kind: .null, a: 0, b: 0)
         case .bool(let bool): TapeNode(kind: .bool, a: bool ? 1 : 0, b: 0)
         case .int(let int): TapeNode(kind: .int, a: int, b: 0)
         case .double(let double): TapeNode(kind: .double, double: double)
         case .date(let seconds): TapeNode(kind: .date, double: seconds)
         case .dateRange(let lower, let upper): TapeNode(kind: .dateRange, double: lower, upper: upper)
-        case .null, .string, .array, .object: TapeNode(kind: .null, a: 0, b: 0)
+        case .string, .array, .object: nil
         }
     }
 
