@@ -66,7 +66,9 @@ expected = [
     for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-struct", "livestate-view-struct", "jsondecoder-struct",
                       "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct",
                       "livestate-encoder-value")
-] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"]
+] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"] + [
+    f"{contender}/cs600-fallback" for contender in ("livestate-value", "livestate-view", "jsonserialization-defaults")
+]
 missing = [name for name in expected if name not in runs]
 if missing:
     sys.exit("compare.sh: missing from the run: " + ", ".join(missing))
@@ -107,6 +109,9 @@ for payload in ("cs200", "cs600", "cs4k"):
 line("body", "body600", "livestate-body", "jsondecoder-body", "foundation")
 line("lint", "body600", "livestate-lint", "jsondecoder-body", "foundation")
 line("lint vs decode", "body600", "livestate-lint", "livestate-body", "decode")
+# What an older app version gets (a fallback and a default taken): JSONDecoder throws on it.
+line("decode with findings (view)", "cs600-fallback", "livestate-view", "jsonserialization-defaults", "jsonserialization")
+line("decode with findings (value tree)", "cs600-fallback", "livestate-value", "jsonserialization-defaults", "jsonserialization")
 for payload in ("cs200", "cs600", "cs4k"):
     line("encode (Encodable)", payload, "livestate-encoder-struct", "jsonencoder-struct", "foundation")
 for payload in ("cs200", "cs600", "cs4k"):

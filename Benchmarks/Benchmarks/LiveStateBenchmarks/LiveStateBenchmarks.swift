@@ -18,6 +18,9 @@ import LiveState
 //   livestate-encoder-struct    ContentStateEncoder.encode writing the same Delivery
 //   livestate-encoder-value     ContentStateEncoder.encode writing the decoded Value tree
 //
+// and, on cs600-fallback (what an older app version gets: a fallback and a default taken),
+// livestate-value, livestate-view and jsonserialization-defaults.
+//
 // Decoders, encoders and input bytes are made once, outside the measured loop. One sample is
 // 1,000 operations (`scalingFactor: .kilo`): the two clock reads around a sample take about
 // 25 ns of the time they measure here, a twentieth of the view's. compare.sh divides the times
@@ -119,6 +122,30 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("jsondecoder-body/\(body)") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try jsonDecoder.decode(DeliveryPush.self, from: bodyData))
+        }
+    }
+
+    // What an older app version gets: a status it does not know and a logo of the wrong type.
+    // `JSONDecoder` throws on it; the hand-written `JSONSerialization` decode defaults as
+    // LiveState does.
+    let fallback = Payloads.fallback
+    let fallbackBytes = Payloads.bytes(fallback)
+    let fallbackData = Data(fallbackBytes)
+    CrossCheck.fallback(fallback, fallbackBytes, decoder: decoder)
+
+    Benchmark("livestate-value/\(fallback)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(decoder.decode(contentState: fallbackBytes))
+        }
+    }
+    Benchmark("livestate-view/\(fallback)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(decoder.view(contentState: fallbackBytes))
+        }
+    }
+    Benchmark("jsonserialization-defaults/\(fallback)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(SerializationDefaulting.decode(fallbackData))
         }
     }
 }

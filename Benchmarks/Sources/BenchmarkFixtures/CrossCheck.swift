@@ -41,6 +41,32 @@ public enum CrossCheck {
         return live
     }
 
+    /// Checks that LiveState reads `Payloads.fallback` on the tape with its two findings, and
+    /// to the state the hand-written `JSONSerialization` decode makes.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - bytes: The payload.
+    ///   - decoder: The LiveState decoder.
+    public static func fallback(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) {
+        let result = decoder.decode(contentState: bytes)
+        let codes = result.diagnostics.map(\.code)
+        guard result.state != nil, codes.contains("unknown-enum-value"), codes.contains("invalid-defaulted") else {
+            fail(name, "LiveState did not take the fallback and the default: \(result.diagnostics)")
+        }
+        let view = decoder.view(contentState: bytes)
+        guard view.isDeferred, view.result == result else {
+            fail(name, "the view took the full decode (\(!view.isDeferred)) or disagrees with decode(contentState:)")
+        }
+        do {
+            let live = try decoder.decode(Delivery.self, contentState: bytes).value
+            guard let handWritten = SerializationDefaulting.decode(Data(bytes)), live == handWritten else {
+                fail(name, "LiveState and JSONSerialization with defaults disagree")
+            }
+        } catch {
+            fail(name, "\(error)")
+        }
+    }
+
     /// Checks that LiveState's encoder writes a state that decodes back to the same state.
     /// - Parameters:
     ///   - name: The payload's stem, for the message.

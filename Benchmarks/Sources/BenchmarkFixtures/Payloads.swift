@@ -12,6 +12,12 @@ public enum Payloads {
     /// The APNs body payload.
     public static let body = "body600"
 
+    /// What an older app version gets: `cs600.json` with a status it does not know (it takes
+    /// the fallback) and a logo of the wrong type (it takes its default). Not one of the shared
+    /// payloads: it measures the decode of a payload with findings, against the hand-written
+    /// `JSONSerialization` decode that defaults the same way (`JSONDecoder` throws on it).
+    public static let fallback = "cs600-fallback"
+
     /// The folder holding the payloads: `LIVESTATE_PAYLOADS` when set, else the one beside this
     /// package's sources.
     public static var directory: String {
