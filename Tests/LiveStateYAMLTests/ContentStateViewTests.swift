@@ -279,15 +279,18 @@ import LiveStateYAML
             (#"{"title":5}"#, ["wrong-type"], true),
             (#"{"logo":"x"}"#, ["missing-required-key"], true),
             (#"{"progress":"2","title":"t","zz":1,"status":"lost"}"#, ["wrong-type", "unknown-key", "unknown-enum-value"], true),
-            // A key read under an alias.
+            // A key read under an alias, or after the field's own name (skipped); keys again.
             (#"{"title":"t","subTitle":"s","x":1}"#, ["unknown-key"], true),
-            // Not JSON, a repeated key, a field read under its name and an alias, an invalid
-            // value under an alias: the full decode reads it all.
+            (#"{"title":"t","subtitle":"u","subTitle":"s"}"#, [], true),
+            (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], true),
+            (#"{"x":1,"title":"t","x":[2],"title":"u"}"#, ["unknown-key", "duplicate-key", "duplicate-key"], true),
+            (#"{"title":"t","courier":{"name":"a","name":"b","q":1,"q":2}}"#, ["duplicate-key", "unknown-key", "duplicate-key"], true),
+            // Not JSON, a field read under an alias and then again or with an invalid value, an
+            // escaped key: the full decode reads it all.
             (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
-            (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], false),
             (#"{"title":"t","subTitle":"s","subtitle":"u"}"#, [], false),
-            (#"{"title":"t","subtitle":"u","subTitle":"s"}"#, [], false),
             (#"{"title":"t","subTitle":5}"#, ["invalid-defaulted"], false),
+            (#"{"title":"t","\u006cogo":"x"}"#, [], false),
         ]
         for (json, codes, onTape) in cases {
             let bytes = Array(json.utf8)

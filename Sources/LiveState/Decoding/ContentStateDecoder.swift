@@ -9,8 +9,8 @@ import Foundation
 /// asked); a value the tape does not hold itself (an invalid one, an enum's fallback, an array
 /// of objects) is decided where it stands by the full decode below, which reads with
 /// `JSONReader`, making values and wording every problem as it reads. Bytes that are not JSON,
-/// and keys the tape does not settle (repeated, escaped, a field under both its name and an
-/// alias), are read by the full decode alone. No intermediate document, no `[String: Any]`.
+/// and keys the tape does not settle (escaped, a field read under an alias and then again),
+/// are read by the full decode alone. No intermediate document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
@@ -504,8 +504,8 @@ struct DecodeContext {
                     members[index].value = plan.initialMembers[index].value
                 } else {
                     if !isAlias {
-                        report(.duplicateKey, "key '\(fieldPlan.field.name)' appears again; the first value is kept, as on the device",
-                               at: keyOffset, pointer: pointer(appending: fieldPlan.field.name))
+                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan.field.name), at: keyOffset,
+                               pointer: pointer(appending: fieldPlan.field.name))
                     }
                     try reader.skipValue()
                     continue
@@ -609,8 +609,17 @@ struct DecodeContext {
     /// ignores like the first.
     private mutating func reportRepeatedUnknownKey(_ key: JSONString, at offset: Int) {
         let name = reader.string(key)
-        report(.duplicateKey, "key '\(name)' appears again; app version \(version) ignores it either way",
-               at: offset, pointer: pointer(appending: name))
+        report(.duplicateKey, Self.repeatedUnknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
+    }
+
+    /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
+    static func repeatedKeyMessage(_ name: String) -> String {
+        "key '\(name)' appears again; the first value is kept, as on the device"
+    }
+
+    /// The `duplicate-key` message for an unknown key that comes again: the full decode's and the tape's.
+    static func repeatedUnknownKeyMessage(_ name: String, version: String) -> String {
+        "key '\(name)' appears again; app version \(version) ignores it either way"
     }
 
     /// The value at the reader of a field read under its own key, settled as `decodeObject`

@@ -18,8 +18,8 @@ import Foundation
 /// A value the tape does not hold itself (a wrong type or a value out of range that takes its
 /// default, an enum's fallback, an array of objects) is decided where it stands by the full
 /// decoder, and the view keeps the tape. For a payload the app version rejects, the view holds
-/// the result made from the tape. A payload with a repeated or escaped key in an object, a field
-/// read under both its name and an alias, bytes that are not JSON, and, for a version under `clients.strict`, any payload
+/// the result made from the tape. A payload with an escaped key in an object, a field read
+/// under an alias and then again, bytes that are not JSON, and, for a version under `clients.strict`, any payload
 /// synthesized `Codable` may fail on (a value the tape does not read itself, a missing key that
 /// is not optional) are decoded in full as `decode(contentState:)` does, and the view holds
 /// that result.
@@ -190,7 +190,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<header.count {
                 switch nodes[position].kind {
-                case .absent, .unknownKey: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -227,6 +227,20 @@ extension StateTape {
                         message: DecodeContext.unknownKeyMessage(name, version: String(header.version)),
                         file: header.file, position: locator.position(of: node.a &- 1, in: reader.bytes),
                         scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
+                case .repeatedKey:
+                    let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let start = node.a & 0xFFFF_FFFF
+                    let field = node.a >> 32
+                    let name = field > 0
+                        ? plan.fields[field &- 1].field.name
+                        : reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                    let message = field > 0
+                        ? DecodeContext.repeatedKeyMessage(name)
+                        : DecodeContext.repeatedUnknownKeyMessage(name, version: String(header.version))
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.duplicateKey.rawValue, severity: DecodeCode.duplicateKey.severity, message: message,
+                        file: header.file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
+                        pointer: JSONPointer.appending(name, to: path)))
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = header.decisions?.findings else { continue }
@@ -374,7 +388,7 @@ extension StateTape {
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .made:
             return madeValue(node) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .reported, .span:
             return node.scalar ?? missing
         }
     }

@@ -38,7 +38,7 @@ struct TapeNode {
         case .double: .double(doubleA)
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
-        case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .reported, .span: nil
+        case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .reported, .span: nil
         }
     }
 
@@ -79,6 +79,10 @@ struct TapeNode {
         /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
         /// the object's header shifted left by 32.
         case unknownKey
+        /// Finding: a key the object had already, whose value is skipped. `a` is the key's
+        /// start plus, shifted left by 32, its field's index plus 1 (0 for a key the version
+        /// does not know); `b` its end plus the object's header shifted left by 32.
+        case repeatedKey
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
         case reported
@@ -162,9 +166,8 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// holds it; one that rejects the root object, or a missing required key at the root, rejects
 /// the tape, which is still read to its end for the findings after, as the full decoder reads.
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON; on repeated or escaped keys; on a key read under an alias whose
-/// field is read twice or whose value is invalid; on an object of more than 64 fields at the
-/// root.
+/// bytes that are not JSON; on escaped keys; on a field read under an alias and then again, or
+/// with an invalid value; on an object of more than 64 fields at the root.
 /// For a strict app version it also gives up on any value it does not read itself and on any
 /// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
 /// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
@@ -411,6 +414,8 @@ struct TapeBuilder {
         (nodes + first).initialize(repeating: TapeNode(kind: .missing, a: 0, b: 0), count: fieldCount)
         count &+= fieldCount
         var seen: UInt64 = 0
+        // The fields read under an alias.
+        var aliased: UInt64 = 0
         var firstUnknown = -1
         var hint = 0
         index &+= 1
@@ -427,40 +432,54 @@ struct TapeBuilder {
                 if let field = plan.index(ofKey: base + key.start, length: length, hint: hint, wordReadable: key.start &+ 8 <= end) {
                     spanField = field &+ 1
                     let bit: UInt64 = 1 &<< UInt64(field)
-                    guard seen & bit == 0 else { return false }
-                    seen |= bit
-                    hint = field &+ 1
-                    let (valueStart, kept, level) = (index, count, depth)
-                    let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef { fieldPlan in
-                        // A string, the most common value, is read here without a call.
-                        fieldPlan.kind == .string && byte() == JSONByte.quote
-                            ? string(fieldPlan, slot: first &+ field)
-                            : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
+                    if seen & bit != 0 {
+                        // The key again: the first value is kept, as on the device. After a
+                        // read under an alias, the full decoder settles which value wins.
+                        guard aliased & bit == 0 else { return false }
+                        append(.repeatedKey, key.start | spanField << 32, key.end | header << 32)
+                        guard skipValue() else { return false }
+                    } else {
+                        seen |= bit
+                        hint = field &+ 1
+                        let (valueStart, kept, level) = (index, count, depth)
+                        let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef { fieldPlan in
+                            // A string, the most common value, is read here without a call.
+                            fieldPlan.kind == .string && byte() == JSONByte.quote
+                                ? string(fieldPlan, slot: first &+ field)
+                                : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
+                        }
+                        guard valid || decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept, depth: level)
+                        else { return false }
                     }
-                    guard valid || decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept, depth: level)
-                    else { return false }
                 } else if plan.mayBeAlias(length: length),
                           let alias = plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) {
-                    // A key read under an alias, the field's own key and its other aliases not
-                    // seen yet. If one comes later, the full decoder settles which value wins;
-                    // it settles an invalid value under an alias at the end of the object; and
-                    // synthesized `Codable` does not read aliases.
+                    // A key read under an alias. Synthesized `Codable` does not read aliases; the
+                    // full decoder settles an invalid value under an alias at the end of the
+                    // object, and which of two aliases wins.
                     let bit: UInt64 = 1 &<< UInt64(alias.field)
-                    guard !isStrict, seen & bit == 0 else { return false }
-                    seen |= bit
-                    guard value(plan.fields[alias.field], slot: first &+ alias.field, header: header, fieldIndex: alias.field) else {
-                        return false
+                    guard !isStrict, aliased & bit == 0 else { return false }
+                    if seen & bit != 0 {
+                        // The field was read under its own name: the alias is skipped, unreported.
+                        guard skipValue() else { return false }
+                    } else {
+                        seen |= bit
+                        aliased |= bit
+                        guard value(plan.fields[alias.field], slot: first &+ alias.field, header: header, fieldIndex: alias.field) else {
+                            return false
+                        }
                     }
                 } else {
                     // A key that may name a field in another normalization: the full decoder's.
                     if plan.hasNonASCIIKeys, UnsafeBufferPointer(start: base + key.start, count: length).contains(where: { $0 >= 0x80 }) {
                         return false
                     }
-                    // A second unknown key with the same bytes: the full decoder reports it as
-                    // a duplicate.
-                    if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) { return false }
-                    if firstUnknown < 0 { firstUnknown = count }
-                    append(.unknownKey, key.start, key.end | header << 32)
+                    if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) {
+                        // A second unknown key with the same bytes: a duplicate.
+                        append(.repeatedKey, key.start, key.end | header << 32)
+                    } else {
+                        if firstUnknown < 0 { firstUnknown = count }
+                        append(.unknownKey, key.start, key.end | header << 32)
+                    }
                     guard skipValue() else { return false }
                 }
                 if header == spansHeader { append(.span, (key.start &- 1) | spanField << 32, index | key.end << 32) }
