@@ -497,11 +497,9 @@ struct TapeBuilder {
         while absent != 0 {
             let field = absent.trailingZeroBitCount
             absent &= absent &- 1
-            let (hasMissingValue, reportsDefault, isOptional) = plan.fieldRefs[field]._withUnsafeGuaranteedRef {
-                ($0.hasMissingValue, $0.reportsDefault, $0.isOptional)
-            }
+            let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
             // Synthesized `Codable` fails on a missing key that is not optional.
-            guard isOptional || !isStrict else { return false }
+            if isStrict, !plan.fieldRefs[field]._withUnsafeGuaranteedRef({ $0.isOptional }) { return false }
             if !hasMissingValue {
                 // A required key: the root object is rejected; a nested one is the full
                 // decoder's to settle at the field that holds it.
