@@ -438,15 +438,9 @@ struct DecodeContext {
         let objectStart = reader.offset
         try reader.beginObject()
         let count = plan.fields.count
-        // The defaults copied into a new buffer of the right size: a copy of the shared array
-        // would be copied again, through the generic array copy, on the first store.
-        var members = [Value.Member](unsafeUninitializedCapacity: count) { buffer, initialized in
-            plan.initialMembers.withUnsafeBufferPointer { defaults in
-                guard let target = buffer.baseAddress, let source = defaults.baseAddress else { return }
-                for index in 0..<count { (target + index).initialize(to: source[index]) }
-            }
-            initialized = count
-        }
+        // The defaults copied into a new buffer (`map`): a copy of the shared array would be
+        // copied again, through the generic array copy, on the first store.
+        var members = plan.initialMembers.map { $0 }
         var seen = FieldSet(count: count)
         var fromAlias = FieldSet(count: count)
         var invalid: DecodeProblem?

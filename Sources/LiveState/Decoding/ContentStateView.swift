@@ -354,13 +354,9 @@ extension StateTape {
 
     func objectValue(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {
         let count = plan.fields.count
-        let members = [Value.Member](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0..<count {
-                let missing = plan.initialMembers[index]
-                let value = value(at: first &+ index, field: plan.fields[index], missing: missing.value, nodes: nodes, reader: reader)
-                (buffer.baseAddress! + index).initialize(to: Value.Member(missing.name, value))
-            }
-            initialized = count
+        let members = (0 ..< count).map { index in
+            let missing = plan.initialMembers[index]
+            return Value.Member(missing.name, value(at: first &+ index, field: plan.fields[index], missing: missing.value, nodes: nodes, reader: reader))
         }
         return .object(members)
     }
@@ -375,12 +371,8 @@ extension StateTape {
             return .string(reader.string(node.string))
         case .array:
             guard let items = field.items else { return missing }
-            let elements = [Value](unsafeUninitializedCapacity: node.b) { buffer, initialized in
-                for index in 0..<node.b {
-                    (buffer.baseAddress! + index).initialize(
-                        to: value(at: node.a &+ index, field: items, missing: .null, nodes: nodes, reader: reader))
-                }
-                initialized = node.b
+            let elements = (0 ..< node.b).map { index in
+                value(at: node.a &+ index, field: items, missing: .null, nodes: nodes, reader: reader)
             }
             return .array(elements)
         case .object:

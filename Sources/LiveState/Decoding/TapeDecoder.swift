@@ -240,7 +240,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let node = context.nodes[slot]
         switch node.kind {
         case .string, .escapedString:
-            if T.self == String.self, let string = context.string(at: slot) { return unsafeBitCast(string, to: T.self) }
+            if T.self == String.self, let string = context.string(at: slot) { return (string as! T) }
             if T.self == URL.self { return try viaValue(T.self, index, key) }
         case .double, .date, .int:
             if T.self == Date.self, let seconds = context.double(at: slot) {
@@ -255,7 +255,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                     guard let string = context.string(at: element) else { return try viaValue(T.self, index, key) }
                     strings.append(string)
                 }
-                return unsafeBitCast(strings, to: T.self)
+                return (strings as! T)
             }
             return try viaValue(T.self, index, key)
         case .object:

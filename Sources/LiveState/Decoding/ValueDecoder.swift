@@ -76,10 +76,10 @@ struct ValueDecoder: Decoder {
         }
         guard case .array(let elements) = value else { return nil }
         if T.self == [String].self {
-            return elements.mapIfAll { if case .string(let string) = $0 { string } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+            return elements.mapIfAll { if case .string(let string) = $0 { string } else { nil } }.map { $0 as! T }
         }
         if T.self == [Int].self {
-            return elements.mapIfAll { if case .int(let int) = $0 { int } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+            return elements.mapIfAll { if case .int(let int) = $0 { int } else { nil } }.map { $0 as! T }
         }
         if T.self == [Double].self {
             return elements.mapIfAll {
@@ -88,10 +88,10 @@ struct ValueDecoder: Decoder {
                 case .int(let int): Double(int)
                 default: nil
                 }
-            }.map { unsafeBitCast($0, to: T.self) }
+            }.map { $0 as! T }
         }
         if T.self == [Bool].self {
-            return elements.mapIfAll { if case .bool(let bool) = $0 { bool } else { nil } }.map { unsafeBitCast($0, to: T.self) }
+            return elements.mapIfAll { if case .bool(let bool) = $0 { bool } else { nil } }.map { $0 as! T }
         }
         return nil
     }

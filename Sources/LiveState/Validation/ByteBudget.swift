@@ -162,25 +162,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// The length of `string` as a JSON string literal with `/` escaped, quotes included.
     static func escapedLength(_ string: String) -> Int {
         var string = string
-        return string.withUTF8 { utf8 in
-            var length = 2 &+ utf8.count
-            guard let base = utf8.baseAddress else { return length }
-            let count = utf8.count
-            var index = 0
-            // Eight bytes at a time: a word with no byte to escape adds nothing.
-            while index &+ 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                if StateWriter.needsAttention(word) {
-                    for offset in 0..<8 { length &+= extraLength(base[index &+ offset]) }
-                }
-                index &+= 8
-            }
-            while index < count {
-                length &+= extraLength(base[index])
-                index &+= 1
-            }
-            return length
-        }
+        return string.withUTF8 { utf8 in utf8.reduce(2 &+ utf8.count) { $0 &+ extraLength($1) } }
     }
 
     /// The bytes an escape adds for `byte`: 1 for `"`, `\`, `/` and the short escapes, 5 for

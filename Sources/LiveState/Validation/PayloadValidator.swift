@@ -594,15 +594,6 @@ private struct EnvelopeWalk {
 
     // MARK: - The result
 
-    /// Whether a finding passes `test`, each read in place: iterating the array would copy
-    /// every finding out, strings and all.
-    private static func contains(_ findings: [Diagnostic], where test: (UnsafePointer<Diagnostic>) -> Bool) -> Bool {
-        findings.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return false }
-            return buffer.indices.contains { test(base + $0) }
-        }
-    }
-
     /// `findings`: the content-state's and the attributes', taken from `context`.
     mutating func finish(failure: JSONError?, context: DecodeContext?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
         if let failure {
@@ -676,14 +667,14 @@ private struct EnvelopeWalk {
         let stateDecodes: Bool
         if decoder.isStrict {
             stateDecodes = contentState != nil && strictFailure == nil
-                && !Self.contains(all) { $0.pointee.code == DecodeCode.notAnObject.rawValue }
+                && !all.contains { $0.code == DecodeCode.notAnObject.rawValue }
         } else {
             stateDecodes = state != nil
         }
         // A start whose attributes fail starts nothing.
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
-            && budget.headroom >= 0 && !Self.contains(all) { $0.pointee.scope == .envelope && $0.pointee.severity == .error }
+            && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
     }
 }
