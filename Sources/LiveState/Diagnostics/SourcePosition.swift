@@ -49,6 +49,8 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
         private var firstLineFeed = -1
 
         /// The position of `offset` in `bytes`; `bytes` must be the same text on every call.
+        /// Asked only for findings, so kept out of line.
+        @inline(never)
         mutating func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
             let end = min(max(offset, 0), bytes.count)
             if firstLineFeed < 0 {
@@ -63,21 +65,6 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
                 lineStart = 0
             }
             var index = counted
-            if let base = bytes.baseAddress {
-                // Eight bytes at a time: XOR with line feeds turns each one into a zero byte, and
-                // `feeds` has 0x80 in exactly those bytes (the additions never carry between bytes).
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-                while index &+ 8 <= end {
-                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ (ones &* 0x0A)
-                    let feeds = ~(((word & lows) &+ lows) | word | lows)
-                    if feeds != 0 {
-                        line &+= feeds.nonzeroBitCount
-                        lineStart = index &+ (63 &- feeds.leadingZeroBitCount) &>> 3 &+ 1
-                    }
-                    index &+= 8
-                }
-            }
             while index < end {
                 if bytes[index] == 0x0A {
                     line += 1
