@@ -526,7 +526,7 @@ struct DecodeContext {
                 problem = nil
                 if isAlias {
                     aliasProblems.append((index, fallbackProblem))
-                } else if let replacement = settle(fieldPlan.field, problem: fallbackProblem, isRoot: isRoot) {
+                } else if let replacement = settle(fieldPlan, problem: fallbackProblem, isRoot: isRoot) {
                     members[index].value = replacement
                 } else if invalid == nil {
                     invalid = fallbackProblem
@@ -537,7 +537,7 @@ struct DecodeContext {
         for (index, problem) in aliasProblems {
             let fieldPlan = plan.fields[index]
             path.push(fieldPlan)
-            if let replacement = settle(fieldPlan.field, problem: problem, isRoot: isRoot) {
+            if let replacement = settle(fieldPlan, problem: problem, isRoot: isRoot) {
                 members[index].value = replacement
             } else if invalid == nil {
                 invalid = problem
@@ -626,20 +626,20 @@ struct DecodeContext {
         if let value = try decodeValue(plan) { return value }
         guard let problem else { return nil }
         self.problem = nil
-        return settle(plan.field, problem: problem, isRoot: isRoot)
+        return settle(plan, problem: problem, isRoot: isRoot)
     }
 
     /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`
     /// when the object that holds the field becomes invalid itself. The path ends at the field.
-    private mutating func settle(_ field: Field, problem: DecodeProblem, isRoot: Bool) -> Value? {
+    private mutating func settle(_ plan: FieldPlan, problem: DecodeProblem, isRoot: Bool) -> Value? {
         let here = pointer()
         let reason = problem.pointer == here ? problem.message : "at \(problem.pointer): \(problem.message)"
-        if field.onInvalid == .useDefault, let replacement = field.missingValue {
-            let shown = field.defaultValue.map(ValueText.render) ?? "null"
-            report(.invalidDefaulted, "\(reason); '\(field.name)' takes its default \(shown)", at: problem.offset, pointer: here)
-            return replacement
+        if let replacement = plan.invalidReplacement {
+            report(.invalidDefaulted, reason + replacement.suffix, at: problem.offset, pointer: here)
+            return replacement.value
         }
         if isRoot {
+            let field = plan.field
             let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
             report(problem.kind, "\(reason); \(policy), so \(consequence.rawValue)", at: problem.offset, pointer: here)
         }
@@ -799,29 +799,28 @@ struct DecodeContext {
     }
 
     private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
-        guard case .enumeration(let values) = plan.field.type else { return nil }
         let raw: Value
-        switch values {
-        case .strings:
+        switch plan.kind {
+        case .stringEnum:
             guard token == .string else { return try mismatch(plan.field, token, at: start) }
             let string = try reader.readString()
             if let value = plan.enumValue(matching: string, in: reader) { return value }
             raw = .string(reader.string(string))
-        case .integers(let integers):
+        case .intEnum:
             guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer raw value", at: start)
             }
-            if integers.contains(int) { return .int(int) }
+            if plan.enumIntegers.contains(int) { return .int(int) }
             raw = .int(int)
+        default:
+            return nil
         }
-        let field = plan.field
         let text = ValueText.render(raw)
         if strict { strictProblem = problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) }
-        if let fallback = field.fallback {
-            report(.unknownEnumValue, "\(text) is not one of \(plan.enumListText); it takes the fallback \(ValueText.render(fallback))",
-                   at: start, pointer: pointer())
+        if let fallback = plan.fallback {
+            report(.unknownEnumValue, "\(text) is not one of \(plan.enumListText)\(plan.fallbackSuffix)", at: start, pointer: pointer())
             return fallback
         }
         return invalid("\(text) is not one of \(plan.enumListText)", kind: .outOfRange, at: start)

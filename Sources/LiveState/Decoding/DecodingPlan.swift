@@ -256,6 +256,14 @@ final class FieldPlan: Sendable {
 
     /// For an `enum` field, its raw values as its messages list them (`[a, b]`), made once.
     let enumListText: String
+    /// For an `enum` field with a fallback: the fallback, and the end of the `unknown-enum-value`
+    /// message (`; it takes the fallback "unknown"`), made once.
+    let fallback: Value?
+    let fallbackSuffix: String
+    /// For a field whose invalid values take its default (`on-invalid: use-default` and a value
+    /// for a missing key): that value, and the end of the `invalid-defaulted` message
+    /// (`; 'eta' takes its default 0`), made once. `nil` for every other field.
+    let invalidReplacement: (value: Value, suffix: String)?
 
     init(_ field: Field, urls: URLRule) {
         self.field = field
@@ -271,6 +279,14 @@ final class FieldPlan: Sendable {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }
         self.reportsDefault = defaultedMessage != nil
+        self.fallback = field.fallback
+        self.fallbackSuffix = field.fallback.map { "; it takes the fallback \(ValueText.render($0))" } ?? ""
+        if field.onInvalid == .useDefault, let replacement = field.missingValue {
+            let shown = field.defaultValue.map(ValueText.render) ?? "null"
+            self.invalidReplacement = (replacement, "; '\(field.name)' takes its default \(shown)")
+        } else {
+            self.invalidReplacement = nil
+        }
         if case .enumeration(let values) = field.type {
             self.enumListText = ValueText.list(values.values)
         } else {
