@@ -281,7 +281,7 @@ final class FieldPlan: Sendable {
         self.reportsDefault = defaultedMessage != nil
         self.fallback = field.fallback
         self.fallbackSuffix = field.fallback.map { "; it takes the fallback \(ValueText.render($0))" } ?? ""
-        if field.onInvalid == .useDefault, let replacement = field.missingValue {
+        if let replacement = field.invalidReplacement {
             let shown = field.defaultValue.map(ValueText.render) ?? "null"
             self.invalidReplacement = (replacement, "; '\(field.name)' takes its default \(shown)")
         } else {

@@ -128,6 +128,13 @@ public struct Field: Sendable, Hashable {
         if let defaultValue { return defaultValue }
         return isOptional ? .null : nil
     }
+
+    /// The value an invalid value takes (`on-invalid: use-default`): the value for a missing
+    /// key, when there is one; `nil` when an invalid value makes the object that holds the field
+    /// invalid. The decoder and the compatibility walk both ask this.
+    package var invalidReplacement: Value? {
+        onInvalid == .useDefault ? missingValue : nil
+    }
 }
 
 extension [Field] {

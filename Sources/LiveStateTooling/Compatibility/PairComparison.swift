@@ -314,7 +314,7 @@ struct PairComparison {
     /// whatever an invalid value does one level up. An invalid array element always makes the
     /// whole array invalid, as in the decoder.
     func invalidReaction(of field: Field, at place: Place) -> Reaction {
-        guard !place.isElement, field.onInvalid == .useDefault, let missing = field.missingValue else { return place.onInvalid }
+        guard !place.isElement, let missing = field.invalidReplacement else { return place.onInvalid }
         return .fallsBack(pointer: place.readerPointer, isNull: missing.isNull && field.defaultValue == nil)
     }
 
