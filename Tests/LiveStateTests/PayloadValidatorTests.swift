@@ -367,6 +367,47 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(result.diagnostics.contains { $0.code == "reencoded-over-budget" })
     }
 
+    /// Four readers find a body's content-state: the tape builder, the full decoder, the
+    /// validator and `ByteBudget.measure`. They must agree on which one it is, whatever keys are
+    /// repeated, escaped or of the wrong type.
+    @Test func everyReaderOfABodyFindsTheSameContentState() throws {
+        let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "a", type: .int, defaultValue: .int(0)),
+        ])])
+        let decoder = try ContentStateDecoder(schema: schema)
+        let validator = try PayloadValidator(schema: schema)
+        let head = #""event":"update","timestamp":1795000000"#
+        let bodies = [
+            #"{"aps":{\#(head),"content-state":{"a":1}}}"#,
+            #"{"aps":1,"aps":{\#(head),"content-state":{"a":1}}}"#,
+            #"{"aps":{\#(head),"content-state":1,"content-state":{"a":1}}}"#,
+            #"{"aps":{\#(head),"content-state":{"a":1}},"aps":{"content-state":{"a":22}}}"#,
+            #"{"aps":{\#(head),"content-state":{"a":1},"content-state":{"a":22}}}"#,
+            #"{"\u0061ps":{\#(head),"content-state":{"a":3}}}"#,
+            #"{"aps":{\#(head),"content\u002dstate":{"a":4}}}"#,
+            #"{"data":{"aps":{"content-state":{"a":5}}},"aps":{\#(head),"content-state":{"a":6}}}"#,
+            #"{"aps":{\#(head),"alert":{"content-state":{"a":7}},"content-state":{"a":8}}}"#,
+            #"{"aps":{\#(head)}}"#,
+            #"{"aps":null}"#,
+            #"{"APS":{\#(head),"content-state":{"a":9}}}"#,
+            #"[{"aps":{"content-state":{"a":1}}}]"#,
+        ]
+        for text in bodies {
+            let bytes = Array(text.utf8)
+            let tape = decoder.decode(payload: bytes)
+            let full = decoder.decodeInFull(payload: bytes)
+            let validated = validator.validate(bytes)
+            let measured = try bytes.withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+            #expect(tape.state == full.state, "\(text)")
+            #expect(validated.state == full.state, "\(text)")
+            #expect(measured.contentState == validated.budget.contentState, "\(text)")
+            #expect(measured.fields.map(\.name) == (full.state == nil ? [] : ["a"]), "\(text)")
+        }
+        // The first of two: 7 bytes, not the 8 of the later one.
+        let first = try Array(bodies[3].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        #expect(first.contentState == #"{"a":1}"#.utf8.count)
+    }
+
     @Test func measuresWithoutASchema() throws {
         let text = body(#""timestamp":1795000000,"event":"update","content-state":{"a":1.91,"b":"x/y","c":[1,2]}"#)
         let budget = try Array(text.utf8).withUnsafeBytes { bytes throws(JSONError) in try ByteBudget.measure(body: bytes) }

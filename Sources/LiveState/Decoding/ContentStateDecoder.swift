@@ -374,7 +374,8 @@ struct DecodeContext {
     ///
     /// The first `aps` member is the envelope, whatever its value, and the first `content-state`
     /// in it is the state: a repeated key is ignored, as Foundation keeps the first (the tape
-    /// builder's `body` and `PayloadValidator.walkBody` read a body the same way).
+    /// builder's `body`, `PayloadValidator.walkBody` and `ByteBudget.measure` read a body the
+    /// same way; a test holds the four together).
     mutating func decodeBody(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
         guard try reader.peek() == .objectStart else {
             report(.notAnObject, "an APNs body must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")

@@ -408,7 +408,7 @@ public struct ContentStateEncoder: Sendable {
                 diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(violation)", pointer: JSONPointer.appending(field.name, to: "")))
                 problem = true
             }
-            if field.isOptional && value.isNull && field.defaultValue == nil { continue }
+            if field.nullReadsAsMissing && value.isNull { continue }
             members.append(.init(field.name, value))
         }
         for member in given where !version.contentState.contains(where: { $0.name == member.name }) {

@@ -60,7 +60,7 @@ final class FieldEncodingPlan: Sendable {
         keyExtra = field.name.utf8.count { $0 == UInt8(ascii: "/") }
         missingValue = field.missingValue
         missingWorstCase = ByteBudget.escapedLength(field.name) + 1 + (field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
-        skipsNull = field.isOptional && field.defaultValue == nil
+        skipsNull = field.nullReadsAsMissing
         self.elidable = elidable
     }
 

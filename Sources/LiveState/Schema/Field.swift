@@ -129,6 +129,10 @@ public struct Field: Sendable, Hashable {
         return isOptional ? .null : nil
     }
 
+    /// Whether `null` reads as a missing key does: an optional field with no default, whose
+    /// missing key is `null`. The encoder leaves such a `null` out.
+    package var nullReadsAsMissing: Bool { isOptional && defaultValue == nil }
+
     /// The value an invalid value takes (`on-invalid: use-default`): the value for a missing
     /// key, when there is one; `nil` when an invalid value makes the object that holds the field
     /// invalid. The decoder and the compatibility walk both ask this.

@@ -1,6 +1,9 @@
 extension ByteBudget {
     /// Measures a body without a schema: its size, its content-state's size as sent and per
     /// top-level member, and the device's worst case for the content-state as it was sent.
+    /// The content-state is the first `content-state` member of the first `aps` member (when
+    /// that is an object), as the decoder and the validator find it: a later `aps` or
+    /// `content-state` is not measured.
     ///
     /// With a schema, `PayloadValidator` measures the state the app version really decodes
     /// (defaults added, unknown keys gone) instead.
@@ -19,15 +22,30 @@ extension ByteBudget {
             return budget
         }
         try reader.beginObject()
+        var apsSeen = false
         while let key = try reader.nextKey() {
-            guard reader.string(key) == "aps", budget.contentState == nil, try reader.peek() == .objectStart else {
+            guard !apsSeen, reader.string(key) == "aps" else {
+                try reader.skipValue()
+                continue
+            }
+            apsSeen = true
+            guard try reader.peek() == .objectStart else {
                 try reader.skipValue()
                 continue
             }
             try reader.beginObject()
+            var contentStateSeen = false
             while let apsKey = try reader.nextKey() {
-                guard reader.string(apsKey) == "content-state", budget.contentState == nil, try reader.peek() == .objectStart else {
+                guard !contentStateSeen, reader.string(apsKey) == "content-state" else {
                     try reader.skipValue()
+                    continue
+                }
+                contentStateSeen = true
+                guard try reader.peek() == .objectStart else {
+                    // Its size as sent; no app decodes it.
+                    let start = reader.offset
+                    try reader.skipValue()
+                    budget.contentState = reader.offset - start
                     continue
                 }
                 let start = reader.offset
