@@ -168,6 +168,25 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A value both too long and not a URL: synthesized `Codable` throws on the URL, whatever
+    /// the length, so a strict client drops the push even though the field has a default.
+    @Test func aStrictClientDropsAURLThatIsAlsoTooLong() throws {
+        let schema = Schema(activity: "links", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [
+                Field(name: "link", type: .url, defaultValue: .string("https://example.com/"), constraints: [.maxLength: 20]),
+            ]),
+        ])
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        for link in ["https://example.com/a b c d", "https://example.com/aaaa"] {
+            let state = Array(#"{"link":"\#(link)"}"#.utf8)
+            let result = decoder.decode(contentState: state)
+            #expect(result.appDecodes == !link.contains(" "), "\(link)")
+            #expect(decoder.decodeInFull(contentState: state) == result)
+            let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"\#(link)"}}}"#
+            #expect(try PayloadValidator(schema: schema, version: 1).validate(Array(body.utf8)).appDecodes == result.appDecodes)
+        }
+    }
+
     @Test func aStrictClientOnIOS16DropsWhatIOS17Encodes() throws {
         let state = Array(#"{"link":"https://example.com/a b"}"#.utf8)
         let old = try ContentStateDecoder(schema: Self.schema(minIOS: .liveActivities), version: 1).decode(contentState: state)
