@@ -337,10 +337,7 @@ struct TypeReader {
         if let leaf = Self.leaves[base] {
             var field = Field(name: name, type: leaf.type)
             if let format = leaf.format {
-                // As the loader reads `format:`: the range narrows minimum and maximum.
-                field.numberFormat = format
-                field.constraints.minimum = format.range.lowerBound
-                field.constraints.maximum = format.range.upperBound
+                field.setNumberFormat(format)
             }
             return field
         }

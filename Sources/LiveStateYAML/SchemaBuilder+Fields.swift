@@ -64,8 +64,7 @@ extension SchemaBuilder {
         // A number format's range is the type's: minimum and maximum narrow to it, so every
         // range check (decoders, encoder, compatibility) sees it.
         if let format = field.numberFormat, format.isInteger ? type == .int : type == .double {
-            field.constraints.minimum = max(field.constraints.minimum ?? format.range.lowerBound, format.range.lowerBound)
-            field.constraints.maximum = min(field.constraints.maximum ?? format.range.upperBound, format.range.upperBound)
+            field.setNumberFormat(format)
         }
         for (key, applies) in [("values", type.name == "enum"), ("items", type.name == "array"), ("fields", type.name == "object")] {
             if !applies, let pair = members[key] {

@@ -129,6 +129,15 @@ public struct Field: Sendable, Hashable {
         return isOptional ? .null : nil
     }
 
+    /// Sets the number type the app holds the value in, and narrows `minimum` and `maximum` to
+    /// its range, so that every range check (the decoders, the encoder, compatibility) sees it:
+    /// the loader reads `format:` this way, and the Swift importer sets a type's format so.
+    package mutating func setNumberFormat(_ format: NumberFormat) {
+        numberFormat = format
+        constraints.minimum = max(constraints.minimum ?? format.range.lowerBound, format.range.lowerBound)
+        constraints.maximum = min(constraints.maximum ?? format.range.upperBound, format.range.upperBound)
+    }
+
     /// Whether `null` reads as a missing key does: an optional field with no default, whose
     /// missing key is `null`. The encoder leaves such a `null` out.
     package var nullReadsAsMissing: Bool { isOptional && defaultValue == nil }
