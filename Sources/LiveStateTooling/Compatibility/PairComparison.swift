@@ -314,8 +314,8 @@ struct PairComparison {
     /// whatever an invalid value does one level up. An invalid array element always makes the
     /// whole array invalid, as in the decoder.
     func invalidReaction(of field: Field, at place: Place) -> Reaction {
-        guard !place.isElement, let missing = field.invalidReplacement else { return place.onInvalid }
-        return .fallsBack(pointer: place.readerPointer, isNull: missing.isNull && field.defaultValue == nil)
+        guard !place.isElement, field.invalidReplacement != nil else { return place.onInvalid }
+        return .fallsBack(pointer: place.readerPointer, isNull: field.nullReadsAsMissing)
     }
 
     /// Error when the reader drops the update, warning when a field falls back; strict readers always drop.
