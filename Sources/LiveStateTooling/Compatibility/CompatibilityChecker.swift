@@ -26,7 +26,7 @@ public struct CompatibilityChecker: Sendable {
         /// - Parameters:
         ///   - assumeDefaultElision: Whether servers elide defaults.
         ///   - byteBudget: The content-state budget in bytes.
-        public init(assumeDefaultElision: Bool = false, byteBudget: Int = 4096) {
+        public init(assumeDefaultElision: Bool = false, byteBudget: Int = ByteBudget.contentStateLimit) {
             self.assumeDefaultElision = assumeDefaultElision
             self.byteBudget = byteBudget
         }
