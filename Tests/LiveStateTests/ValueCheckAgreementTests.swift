@@ -83,4 +83,52 @@ import Testing
         // Both outcomes were met: the test says something about each.
         #expect(checked > 500 && acceptedBoth > 80, "\(checked) values, \(acceptedBoth) taken")
     }
+
+    /// What the encoder writes, the app decodes as written: for every value `violation(of:)`
+    /// accepts, the encoder's bytes decode to the same value with no warning or error, for a
+    /// tolerant and a strict app version alike.
+    @Test func whatTheEncoderWritesDecodesAsWritten() throws {
+        var random = SplitMix64(state: 0x5EED)
+        var written = 0
+        for field in Self.fields where !field.name.isEmpty {
+            var required = field
+            required.defaultValue = nil
+            let schema = Schema(activity: "agree", strictClients: [2], versions: [
+                SchemaVersion(version: 1, contentState: [field]),
+                SchemaVersion(version: 2, contentState: [field]),
+            ])
+            let encoder = try ContentStateEncoder(schema: schema, version: 1)
+            for value in Self.values(for: field, random: &random) where field.violation(of: value) == nil {
+                let encoded = encoder.encode(.object([.init(field.name, value)]))
+                guard encoded.succeeded else { continue }
+                written += 1
+                for version in [1, 2] {
+                    let decoded = try ContentStateDecoder(schema: schema, version: version).decode(contentState: encoded.bytes)
+                    let text = String(decoding: encoded.bytes, as: UTF8.self)
+                    #expect(decoded.appDecodes, "v\(version) \(field.name): \(value) written as \(text)")
+                    // Not even a default taken: every key is written.
+                    #expect(decoded.allDiagnostics.isEmpty,
+                            "v\(version) \(field.name): \(value) written as \(text): \(decoded.allDiagnostics.map(\.message))")
+                    let read = decoded.state?[field.name] ?? (field.nullReadsAsMissing ? .null : nil)
+                    #expect(read.map { Self.same($0, field.completed(value)) } == true,
+                            "v\(version) \(field.name): \(value) written as \(text), read as \(String(describing: read))")
+                }
+            }
+        }
+        #expect(written > 80, "\(written) values written")
+    }
+
+    /// `a` and `b` are the same value: an integer and a double of the same number alike (JSON
+    /// has one kind of number), an object's members in any order.
+    static func same(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .double(let y)), (.double(let y), .int(let x)): return Double(x) == y
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy(same)
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { member in
+                y.contains { $0.name == member.name && same($0.value, member.value) }
+            }
+        default: return a == b
+        }
+    }
 }

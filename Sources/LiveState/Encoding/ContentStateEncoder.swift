@@ -347,7 +347,7 @@ public struct ContentStateEncoder: Sendable {
             // again without checks when it is valid after all (a URL, a date range).
             writer.rewind(to: valueStart)
             if field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
-            extra = writer.write(value.pointee)
+            extra = writer.write(field.field.completed(value.pointee))
         }
         return writer.count &- before &+ extra &+ field.keyExtra
     }
@@ -409,7 +409,7 @@ public struct ContentStateEncoder: Sendable {
                 problem = true
             }
             if field.nullReadsAsMissing && value.isNull { continue }
-            members.append(.init(field.name, value))
+            members.append(.init(field.name, field.completed(value)))
         }
         for member in given where !version.contentState.contains(where: { $0.name == member.name }) {
             diagnostics.append(Self.error(.invalidState, "version \(version.version) has no field '\(member.name)'", pointer: JSONPointer.appending(member.name, to: "")))

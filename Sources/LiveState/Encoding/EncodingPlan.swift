@@ -170,8 +170,17 @@ extension StateWriter {
                     extra &+= written
                 }
                 if members.count < fields.count {
-                    for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 && field.missingValue == nil {
-                        return nil
+                    // Every field is written, a missing one with its missing value (`null` for an
+                    // optional field without a default), as `Field.completed(_:)` says: an app
+                    // version that decodes with synthesized Codable fails on a missing key.
+                    for (index, field) in fields.enumerated() where seen & (1 << UInt64(index)) == 0 {
+                        guard let missing = field.missingValue else { return nil }
+                        if seen != 0 { append(UInt8(ascii: ",")) }
+                        seen |= 1 << UInt64(index)
+                        extra &+= writeString(field.name)
+                        append(UInt8(ascii: ":"))
+                        guard let written = withUnsafePointer(to: missing, { writeChecked($0, as: field) }) else { return nil }
+                        extra &+= written
                     }
                 }
                 return extra
