@@ -78,3 +78,24 @@ enum Examples {
         #expect(result.diagnostics.contains { $0.code == expect }, "\(expect): \(result.diagnostics.map(\.code))")
     }
 }
+
+/// What an app version decodes, the encoder writes back for that version, and the app reads it
+/// as it was: over every example, clean and failing, under every version of its schema.
+@Suite struct DecodedStateRoundTripTests {
+    @Test(arguments: Examples.payloads(failing: false) + Examples.payloads(failing: true))
+    func aDecodedStateIsWrittenAndReadBackUnchanged(payload: Examples.Payload) throws {
+        let schema = try Examples.schema(payload.activity)
+        let bytes = try Data(contentsOf: Examples.root.appendingPathComponent(payload.path))
+        for version in schema.versions where version.retired == nil {
+            let decoder = try ContentStateDecoder(schema: schema, version: version.version)
+            guard let state = decoder.decode(payload: bytes).state else { continue }
+            let encoded = try ContentStateEncoder(schema: schema, version: version.version, options: .init(fit: false))
+                .encode(state)
+            #expect(encoded.succeeded, "v\(version.version): \(encoded.diagnostics.map(\.message))")
+            guard encoded.succeeded else { continue }
+            let again = decoder.decode(contentState: encoded.bytes)
+            #expect(again.state == state, "v\(version.version)")
+            #expect(!again.allDiagnostics.contains { $0.severity >= .warning }, "v\(version.version): \(again.allDiagnostics.map(\.message))")
+        }
+    }
+}
