@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(Scanner) import LiveState
 import LiveStateYAML
+import LiveStateTooling
 
 /// The bundled schemas and their example payloads, as the README's main command runs them.
 enum Examples {
@@ -96,6 +97,43 @@ enum Examples {
             let again = decoder.decode(contentState: encoded.bytes)
             #expect(again.state == state, "v\(version.version)")
             #expect(!again.allDiagnostics.contains { $0.severity >= .warning }, "v\(version.version): \(again.allDiagnostics.map(\.message))")
+        }
+    }
+}
+
+/// What the compatibility check says of a pair of versions holds for real payloads: a payload
+/// written for one version that another version drops is a pair the check calls an error, and
+/// one it reads with a default or a fallback in place of a value is a pair it speaks of.
+@Suite struct CompatibilityVerdictTests {
+    @Test(arguments: Examples.payloads(failing: false) + Examples.payloads(failing: true))
+    func whatAnotherVersionMakesOfAPayloadIsInTheCheck(payload: Examples.Payload) throws {
+        let schema = try Examples.schema(payload.activity)
+        let bytes = try Data(contentsOf: Examples.root.appendingPathComponent(payload.path))
+        let checker = CompatibilityChecker()
+        let versions = schema.versions.filter { $0.retired == nil }.map(\.version)
+        for writer in versions {
+            guard let state = try ContentStateDecoder(schema: schema, version: writer).decode(payload: bytes).state else { continue }
+            let encoded = try ContentStateEncoder(schema: schema, version: writer).encode(state)
+            guard encoded.succeeded else { continue }
+            for reader in versions where reader != writer {
+                let read = try ContentStateDecoder(schema: schema, version: reader).decode(contentState: encoded.bytes)
+                let findings = checker.findings(schema, reader: reader, writer: writer)
+                // A default taken for an invalid value is a pair the check warns of; an enum's
+                // fallback, one it names (an info: the fallback is declared for new values). An
+                // unknown key is a warning of the decoder's and an info of the check's.
+                let codes = Set(read.allDiagnostics.map(\.code))
+                if read.appDecodes, codes.contains("invalid-defaulted") {
+                    #expect(findings.contains { $0.severity >= .warning },
+                            "app v\(reader) takes a default in a v\(writer) payload, but the check finds \(findings.map(\.message))")
+                }
+                if read.appDecodes, codes.contains("unknown-enum-value") {
+                    #expect(findings.contains { $0.rule.hasPrefix("enum-value-") },
+                            "app v\(reader) takes a fallback in a v\(writer) payload, but the check finds \(findings.map(\.message))")
+                }
+                guard !read.appDecodes else { continue }
+                #expect(findings.contains { $0.severity == .error },
+                        "app v\(reader) drops a v\(writer) payload (\(read.allDiagnostics.filter { $0.severity == .error }.map(\.message))), but the check finds \(findings.map(\.message))")
+            }
         }
     }
 }
