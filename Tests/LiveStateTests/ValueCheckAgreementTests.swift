@@ -102,6 +102,11 @@ import Testing
                 let encoded = encoder.encode(.object([.init(field.name, value)]))
                 guard encoded.succeeded else { continue }
                 written += 1
+                // Its budget, as the encoder measures it, is the validator's.
+                let payload = encoder.encodePayload(.object([.init(field.name, value)]), envelope: .init(event: .update, timestamp: 1_795_000_000))
+                let validated = try PayloadValidator(schema: schema, version: 1).validate(payload.bytes).budget
+                #expect(payload.budget?.deviceWorstCase == validated.deviceWorstCase, "\(field.name): \(value)")
+                #expect(payload.budget?.contentState == validated.contentState, "\(field.name): \(value)")
                 for version in [1, 2] {
                     let decoded = try ContentStateDecoder(schema: schema, version: version).decode(contentState: encoded.bytes)
                     let text = String(decoding: encoded.bytes, as: UTF8.self)

@@ -94,6 +94,15 @@ enum Examples {
                 .encode(state)
             #expect(encoded.succeeded, "v\(version.version): \(encoded.diagnostics.map(\.message))")
             guard encoded.succeeded else { continue }
+            // The encoder's budget is the validator's for the same bytes.
+            let payload = try ContentStateEncoder(schema: schema, version: version.version)
+                .encodePayload(state, envelope: .init(event: .update, timestamp: 1_795_000_000))
+            if payload.succeeded {
+                let validated = try PayloadValidator(schema: schema, version: version.version).validate(payload.bytes).budget
+                #expect(payload.budget?.body == validated.body, "v\(version.version)")
+                #expect(payload.budget?.contentState == validated.contentState, "v\(version.version)")
+                #expect(payload.budget?.deviceWorstCase == validated.deviceWorstCase, "v\(version.version)")
+            }
             let again = decoder.decode(contentState: encoded.bytes)
             #expect(again.state == state, "v\(version.version)")
             #expect(!again.allDiagnostics.contains { $0.severity >= .warning }, "v\(version.version): \(again.allDiagnostics.map(\.message))")
