@@ -175,6 +175,11 @@ extension StateTape {
         }
     }
 
+    /// The state the version decodes: `nil` when it rejects the payload.
+    func acceptedState(in bytes: UnsafeRawBufferPointer? = nil) -> Value? {
+        header.isRejected ? nil : state(in: bytes)
+    }
+
     /// One top-level field, or `nil` when the version has no such field.
     func field(named name: String) -> Value? {
         let plan = header.plan
@@ -321,7 +326,7 @@ extension StateTape {
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
         DecodeResult(
-            state: header.isRejected ? nil : state(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
+            state: acceptedState(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.

@@ -373,7 +373,7 @@ private struct EnvelopeWalk {
         guard validator.readsInOnePass,
               let (tape, end) = validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
         else { return nil }
-        return (tape.header.isRejected ? nil : tape.state(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
+        return (tape.acceptedState(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
     }
 
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
