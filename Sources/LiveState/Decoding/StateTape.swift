@@ -501,9 +501,9 @@ struct TapeBuilder {
             // Synthesized `Codable` fails on a missing key that is not optional.
             if isStrict, !plan.fieldRefs[field]._withUnsafeGuaranteedRef({ $0.isOptional }) { return false }
             if !hasMissingValue {
-                // A required key: the root object is rejected; a nested one is the full
-                // decoder's to settle at the field that holds it.
-                guard !isStrict, nodes[header].a < 0 else { return false }
+                // A required key (a strict version has given up above): the root object is
+                // rejected; a nested one is the full decoder's to settle at the field that holds it.
+                guard nodes[header].a < 0 else { return false }
                 isRejected = true
                 append(.absent, objectStart, header | field << 32)
             } else if reportsDefault {
