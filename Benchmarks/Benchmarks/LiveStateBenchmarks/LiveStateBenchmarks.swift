@@ -41,12 +41,9 @@ let benchmarks: @Sendable () -> Void = {
     let jsonDecoder = JSONDecoder()
     let jsonEncoder = JSONEncoder()
 
-    for name in Payloads.contentStates {
-        let bytes = Payloads.bytes(name)
-        let data = Data(bytes)
-        let state = CrossCheck.contentState(name, bytes, decoder: decoder)
-        CrossCheck.encoding(name, state, encoder: encoder, decoder: decoder)
-
+    // The contenders every content-state has: the Value tree, the view, and the hand-written
+    // JSONSerialization decode that defaults as LiveState does.
+    func decodeBenchmarks(_ name: String, _ bytes: [UInt8], _ data: Data) {
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(decoder.decode(contentState: bytes))
@@ -57,6 +54,20 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(decoder.view(contentState: bytes))
             }
         }
+        Benchmark("jsonserialization-defaults/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(SerializationDefaulting.decode(data))
+            }
+        }
+    }
+
+    for name in Payloads.contentStates {
+        let bytes = Payloads.bytes(name)
+        let data = Data(bytes)
+        let state = CrossCheck.contentState(name, bytes, decoder: decoder)
+        CrossCheck.encoding(name, state, encoder: encoder, decoder: decoder)
+
+        decodeBenchmarks(name, bytes, data)
         Benchmark("livestate-view-read/\(name)") { benchmark in
             // The view, then every value read through its nodes, strings made.
             for _ in benchmark.scaledIterations {
@@ -76,11 +87,6 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("jsondecoder-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try jsonDecoder.decode(Delivery.self, from: data))
-            }
-        }
-        Benchmark("jsonserialization-defaults/\(name)") { benchmark in
-            for _ in benchmark.scaledIterations {
-                blackHole(SerializationDefaulting.decode(data))
             }
         }
         Benchmark("jsonencoder-struct/\(name)") { benchmark in
@@ -132,20 +138,5 @@ let benchmarks: @Sendable () -> Void = {
     let fallbackBytes = Payloads.bytes(fallback)
     let fallbackData = Data(fallbackBytes)
     CrossCheck.fallback(fallback, fallbackBytes, decoder: decoder)
-
-    Benchmark("livestate-value/\(fallback)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(decoder.decode(contentState: fallbackBytes))
-        }
-    }
-    Benchmark("livestate-view/\(fallback)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(decoder.view(contentState: fallbackBytes))
-        }
-    }
-    Benchmark("jsonserialization-defaults/\(fallback)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(SerializationDefaulting.decode(fallbackData))
-        }
-    }
+    decodeBenchmarks(fallback, fallbackBytes, fallbackData)
 }
