@@ -388,6 +388,27 @@ struct StateGenerator {
         }
     }
 
+    /// The word-at-a-time tests flag bytes next to a special byte that are not special
+    /// themselves (a borrow between bytes): each pair of special and neighbouring bytes, side by
+    /// side at each offset of the 8-byte words, the tail and a string shorter than 8.
+    @Test func escapesExactlyTheSpecialBytesWhenTheyStandSideBySide() {
+        let bytes: [String] = ["\u{0}", "\u{1F}", " ", "!", "\"", "#", ".", "/", "0", "[", "\\", "]", "\u{7F}", "é"]
+        for length in [3, 7, 9, 16, 21] {
+            for first in bytes {
+                for second in bytes {
+                    for offset in 0...length {
+                        let plain = String(repeating: "x", count: length)
+                        let index = plain.index(plain.startIndex, offsetBy: offset)
+                        let string = String(plain[..<index]) + first + second + String(plain[index...])
+                        let result = written(string)
+                        #expect(result.text == referenceString(string), "\(string.debugDescription)")
+                        #expect(result.slashes == string.utf8.count { $0 == UInt8(ascii: "/") }, "\(string.debugDescription)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func writesNumbersAsBefore() {
         func number(_ double: Double) -> String {
             var writer = JSONWriter()

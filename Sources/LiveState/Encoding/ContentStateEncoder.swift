@@ -244,15 +244,13 @@ public struct ContentStateEncoder: Sendable {
         guard case .object(let given) = state else {
             return EncodeResult(bytes: [], diagnostics: [Self.error(.invalidState, "the state must be an object")])
         }
-        var result = EncodeResult(bytes: [], diagnostics: [])
-        if encodeInOnePass(given, envelope: envelope, into: &result) { return result }
-        return encodeChecked(given, envelope: envelope)
+        return encodeInOnePass(given, envelope: envelope) ?? encodeChecked(given, envelope: envelope)
     }
 
     /// Writes a valid state in one walk: each field found (members mostly come in schema
     /// order), checked, written, and measured for the device's worst case as it is written.
     ///
-    /// Returns `false` whenever the state needs a diagnostic other than `elided-default` or an
+    /// Returns `nil` whenever the state needs a diagnostic other than `elided-default` or an
     /// over-budget error, or has to be fitted: `encodeChecked` then does it all, the long way,
     /// with the same outcome for a valid state.
     ///
@@ -260,13 +258,13 @@ public struct ContentStateEncoder: Sendable {
     /// guaranteed reference and each value through a pointer, so that no field and no container
     /// is retained and released on the way (about 2,000 instructions of a 600-byte state's
     /// 12,000 before; Benchmarks/README.md has the steps).
-    private func encodeInOnePass(_ given: [Value.Member], envelope: Envelope?, into result: inout EncodeResult) -> Bool {
+    private func encodeInOnePass(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult? {
         let hasEnvelope: Bool
         if case .some = envelope { hasEnvelope = true } else { hasEnvelope = false }
         var diagnostics: [Diagnostic] = []
-        // 992 bytes: the array's storage stays within the sizes malloc serves from its
-        // per-thread cache (1,032 bytes on glibc), which a 600-byte state with its envelope fits.
-        let (bytes, measured) = StateWriter.writingArray(capacity: 992) { writer -> Measure? in
+        // 1,024 bytes: the most `withUnsafeTemporaryAllocation` places on the stack without
+        // asking; a 600-byte state with its envelope fits.
+        let (bytes, measured) = StateWriter.writingArray(capacity: 1024) { writer -> Measure? in
             if hasEnvelope { writeHead(envelope, into: &writer) }
             let start = writer.count
             writer.append(UInt8(ascii: "{"))
@@ -308,15 +306,12 @@ public struct ContentStateEncoder: Sendable {
                            body: writer.count, contentState: contentState,
                            worstCase: 2 + max(0, plan.count - 1) + worstMembers)
         }
-        guard let budget = measured else { return false }
+        guard let budget = measured else { return nil }
         if !budget.fits {
-            if options.fit { return false }
+            if options.fit { return nil }
             diagnostics.append(Self.error(.overBudget, budget.overMessage(fitted: false)))
         }
-        result.bytes = bytes
-        result.diagnostics = diagnostics
-        result.budget = budget.byteBudget
-        return true
+        return EncodeResult(bytes: bytes, diagnostics: diagnostics, budget: budget.byteBudget)
     }
 
     /// Writes one field's member (`,` before it unless it is the `first`), or leaves it out when
