@@ -368,8 +368,9 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     /// Four readers find a body's content-state: the tape builder, the full decoder, the
-    /// validator and `ByteBudget.measure`. They must agree on which one it is, whatever keys are
-    /// repeated, escaped or of the wrong type.
+    /// validator and `ByteBudget.measure` (the last three through `APNsBody.walk`, the tape
+    /// builder in its own pass). They must agree on which one it is, whatever keys are repeated,
+    /// escaped or of the wrong type.
     @Test func everyReaderOfABodyFindsTheSameContentState() throws {
         let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
             Field(name: "a", type: .int, defaultValue: .int(0)),

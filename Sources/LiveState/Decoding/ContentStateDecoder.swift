@@ -274,7 +274,7 @@ struct Decoded {
 /// Values travel up as `Value?`; why a value is invalid, and why synthesized `Codable` would
 /// fail on it, travel beside it in `problem` and `strictProblem`, which the caller takes right
 /// after each call. On the happy path both stay `nil` and nothing is retained or destroyed.
-struct DecodeContext {
+struct DecodeContext: JSONReading {
     var reader: JSONReader
     var file: String?
     /// The app version that reads, for messages.
@@ -370,55 +370,46 @@ struct DecodeContext {
         return take(value)
     }
 
-    /// Walks an APNs body to `aps.content-state`, decodes it, and skips everything else.
-    ///
-    /// The first `aps` member is the envelope, whatever its value, and the first `content-state`
-    /// in it is the state: a repeated key is ignored, as Foundation keeps the first (the tape
-    /// builder's `body`, `PayloadValidator.walkBody` and `ByteBudget.measure` read a body the
-    /// same way; a test holds the four together).
+    /// Decodes the content-state of an APNs body, found as `APNsBody` says, and skips
+    /// everything else.
     mutating func decodeBody(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
-        guard try reader.peek() == .objectStart else {
-            report(.notAnObject, "an APNs body must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
-            try reader.skipValue()
-            return Decoded(value: nil)
-        }
         let bodyStart = reader.offset
-        var result: Decoded?
-        var apsSeen = false
-        var apsStart: Int?
-        try reader.beginObject()
-        while let key = try reader.nextKey() {
-            guard !apsSeen, matches(key, "aps") else {
-                try reader.skipValue()
-                continue
-            }
-            apsSeen = true
-            guard try reader.peek() == .objectStart else {
-                report(.missingContentState, "aps is \(try describeNext()), not an object, so the body has no content-state", at: reader.offset, pointer: "")
-                try reader.skipValue()
-                continue
-            }
-            apsStart = reader.offset
-            try reader.beginObject()
-            while let apsKey = try reader.nextKey() {
-                guard result == nil, matches(apsKey, "content-state") else {
-                    try reader.skipValue()
-                    continue
-                }
-                result = try decodeRoot(plan)
-            }
-        }
-        if let result { return result }
-        if let apsStart {
+        var state = StateInBody(plan: plan)
+        let envelope = try APNsBody.walk(&state, &self)
+        if let decoded = state.decoded { return decoded }
+        switch envelope {
+        case .object(let apsStart):
             report(.missingContentState, "aps has no content-state", at: apsStart, pointer: "")
-        } else if !apsSeen {
+        case .missing:
             report(.missingContentState, "the body has no aps object", at: bodyStart, pointer: "")
+        case .bodyNotAnObject, .notAnObject:
+            // Reported as they were met.
+            break
         }
         return Decoded(value: nil)
     }
 
-    private func matches(_ key: JSONString, _ literal: StaticString) -> Bool {
-        reader.matches(key, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    /// The full decoder's reading of a body: the content-state decoded, the rest skipped.
+    private struct StateInBody: APNsBodyVisitor {
+        let plan: ObjectPlan
+        var decoded: Decoded?
+
+        mutating func bodyIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
+            context.report(.notAnObject, "an APNs body must be a JSON object, found \(try context.describeNext())",
+                           at: context.reader.offset, pointer: "")
+            try context.reader.skipValue()
+        }
+
+        mutating func apsIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
+            context.report(.missingContentState, "aps is \(try context.describeNext()), not an object, so the body has no content-state",
+                           at: context.reader.offset, pointer: "")
+            try context.reader.skipValue()
+        }
+
+        mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
+            guard isContentState else { return try context.reader.skipValue() }
+            decoded = try context.decodeRoot(plan)
+        }
     }
 
     private mutating func describeNext() throws(JSONError) -> String {

@@ -119,15 +119,15 @@ public struct ValidationResult: Sendable, Hashable {
 }
 
 /// One pass over one body.
-private struct EnvelopeWalk {
+private struct EnvelopeWalk: APNsBodyVisitor {
     let validator: PayloadValidator
     let bytes: UnsafeRawBufferPointer
     let file: String?
     var diagnostics: [Diagnostic] = []
 
     // What the `aps` object held.
-    var apsSeen = false
-    var apsStart: Int?
+    /// The known `aps` keys met so far, one bit each.
+    var apsKeysSeen: UInt32 = 0
     var timestamp: (value: Int, offset: Int)?
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
@@ -212,143 +212,133 @@ private struct EnvelopeWalk {
     // MARK: - The walk
 
     mutating func walkBody(_ context: inout DecodeContext) throws(JSONError) {
-        guard try context.reader.peek() == .objectStart else {
-            report(.missingAPS, "an APNs body must be a JSON object with an aps object", at: context.reader.offset, pointer: "")
+        let bodyStart = context.reader.offset
+        switch try APNsBody.walk(&self, &context) {
+        case .object(let apsStart):
+            checkEvent(at: apsStart)
+        case .missing:
+            report(.missingAPS, "the body has no aps object", at: bodyStart, pointer: "/aps")
+        case .bodyNotAnObject, .notAnObject:
+            // Reported as they were met.
+            break
+        }
+    }
+
+    mutating func bodyIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
+        report(.missingAPS, "an APNs body must be a JSON object with an aps object", at: context.reader.offset, pointer: "")
+        try context.reader.skipValue()
+    }
+
+    mutating func repeatedAPS(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
+        diagnostics.append(Diagnostic(
+            code: DecodeCode.duplicateKey.rawValue, severity: .warning,
+            message: "aps appears again; only the first is checked", file: file,
+            position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
+        try context.reader.skipValue()
+    }
+
+    mutating func apsIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
+        report(.invalidAPSValue, "aps must be an object", at: context.reader.offset, pointer: "/aps")
+        try context.reader.skipValue()
+    }
+
+    /// Checks one member of the envelope: a key met again is reported and skipped (the first
+    /// `content-state` is the state, as `APNsBody` says).
+    mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
+        let keyOffset = key.start - 1
+        let known = Self.knownKeys.firstIndex { matches(key, context.reader, $0) }
+        let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
+        let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
+        let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
+        defer { apsKeysSeen |= bit }
+        if apsKeysSeen & bit != 0 {
+            diagnostics.append(Diagnostic(
+                code: DecodeCode.duplicateKey.rawValue, severity: .warning,
+                message: "aps key '\(name)' appears again; only the first is checked", file: file,
+                position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
             try context.reader.skipValue()
             return
         }
-        let bodyStart = context.reader.offset
-        try context.reader.beginObject()
-        while let key = try context.reader.nextKey() {
-            guard matches(key, context.reader, "aps") else {
-                // App data beside `aps` is the app's business.
-                try context.reader.skipValue()
-                continue
+        let valueOffset = try skipToValue(&context)
+        switch name {
+        case "timestamp":
+            if let seconds = try readSeconds(&context, name: name, pointer: pointer) {
+                timestamp = (seconds, valueOffset)
             }
-            if apsSeen {
-                diagnostics.append(Diagnostic(
-                    code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-                    message: "aps appears again; only the first is checked", file: file,
-                    position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
-                try context.reader.skipValue()
-                continue
+        case "stale-date":
+            if let seconds = try readSeconds(&context, name: name, pointer: pointer) {
+                staleDate = (seconds, valueOffset)
             }
-            apsSeen = true
-            guard try context.reader.peek() == .objectStart else {
-                report(.invalidAPSValue, "aps must be an object", at: context.reader.offset, pointer: "/aps")
-                try context.reader.skipValue()
-                continue
+        case "dismissal-date":
+            if try readSeconds(&context, name: name, pointer: pointer) != nil {
+                dismissalDate = valueOffset
             }
-            apsStart = context.reader.offset
-            try walkAPS(&context)
-        }
-        if apsSeen && apsStart == nil { return }
-        guard let apsStart else {
-            report(.missingAPS, "the body has no aps object", at: bodyStart, pointer: "/aps")
-            return
-        }
-        checkEvent(at: apsStart)
-    }
-
-    mutating func walkAPS(_ context: inout DecodeContext) throws(JSONError) {
-        try context.reader.beginObject()
-        var seen: UInt32 = 0
-        while let key = try context.reader.nextKey() {
-            let keyOffset = key.start - 1
-            let known = Self.knownKeys.firstIndex { matches(key, context.reader, $0) }
-            let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
-            let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
-            let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
-            defer { seen |= bit }
-            if seen & bit != 0 {
-                diagnostics.append(Diagnostic(
-                    code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-                    message: "aps key '\(name)' appears again; only the first is checked", file: file,
-                    position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
-                try context.reader.skipValue()
-                continue
+        case "event":
+            try readEvent(&context, pointer: pointer)
+        case "content-state":
+            let start = valueOffset
+            context.path.removeAll()
+            context.scope = .contentState
+            contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
+            context.consequence = contentStateConsequence
+            if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
+                // Checked and made from a tape; the findings join the full decoder's.
+                context.diagnostics += read.diagnostics
+                spans = read.spans
+                context.reader.move(to: read.end)
+                contentState = (start, read.end, Decoded(value: read.value))
+                break
             }
-            let valueOffset = try skipToValue(&context)
-            switch name {
-            case "timestamp":
-                if let seconds = try readSeconds(&context, name: name, pointer: pointer) {
-                    timestamp = (seconds, valueOffset)
+            context.spans = []
+            let decoded = try context.decodeRoot(validator.decoder.plan)
+            spans = context.spans ?? []
+            context.spans = nil
+            contentState = (start, context.reader.offset, decoded)
+        case "attributes":
+            startOnlyKeys.append((name, keyOffset))
+            try readAttributes(&context, pointer: pointer)
+        case "attributes-type":
+            startOnlyKeys.append((name, keyOffset))
+            try readAttributesType(&context, pointer: pointer)
+        case "alert":
+            try readAlert(&context, pointer: pointer)
+        case "relevance-score":
+            if try context.reader.peek() == .number {
+                let score = context.reader.double(try context.reader.readNumber())
+                if !score.isFinite {
+                    report(.invalidAPSValue, "relevance-score is too large for a Double", at: valueOffset, pointer: pointer)
                 }
-            case "stale-date":
-                if let seconds = try readSeconds(&context, name: name, pointer: pointer) {
-                    staleDate = (seconds, valueOffset)
-                }
-            case "dismissal-date":
-                if try readSeconds(&context, name: name, pointer: pointer) != nil {
-                    dismissalDate = valueOffset
-                }
-            case "event":
-                try readEvent(&context, pointer: pointer)
-            case "content-state":
-                let start = valueOffset
-                context.path.removeAll()
-                context.scope = .contentState
-                contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
-                context.consequence = contentStateConsequence
-                if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
-                    // Checked and made from a tape; the findings join the full decoder's.
-                    context.diagnostics += read.diagnostics
-                    spans = read.spans
-                    context.reader.move(to: read.end)
-                    contentState = (start, read.end, Decoded(value: read.value))
-                    break
-                }
-                context.spans = []
-                let decoded = try context.decodeRoot(validator.decoder.plan)
-                spans = context.spans ?? []
-                context.spans = nil
-                contentState = (start, context.reader.offset, decoded)
-            case "attributes":
-                startOnlyKeys.append((name, keyOffset))
-                try readAttributes(&context, pointer: pointer)
-            case "attributes-type":
-                startOnlyKeys.append((name, keyOffset))
-                try readAttributesType(&context, pointer: pointer)
-            case "alert":
-                try readAlert(&context, pointer: pointer)
-            case "relevance-score":
-                if try context.reader.peek() == .number {
-                    let score = context.reader.double(try context.reader.readNumber())
-                    if !score.isFinite {
-                        report(.invalidAPSValue, "relevance-score is too large for a Double", at: valueOffset, pointer: pointer)
-                    }
-                } else {
-                    report(.invalidAPSValue, "relevance-score must be a number", at: valueOffset, pointer: pointer)
-                    try context.reader.skipValue()
-                }
-            case "input-push-token":
-                startOnlyKeys.append((name, keyOffset))
-                inputPushToken = valueOffset
-                if try context.reader.peek() == .number, context.reader.integer(try context.reader.readNumber()) == 1 {
-                    break
-                }
-                if context.reader.offset == valueOffset { try context.reader.skipValue() }
-                reportForStart(.invalidAPSValue, "input-push-token must be the number 1; the device makes no push token for this activity",
-                               at: valueOffset, pointer: pointer)
-            case "input-push-channel":
-                startOnlyKeys.append((name, keyOffset))
-                inputPushChannel = valueOffset
-                if try context.reader.peek() == .string {
-                    let channel = try context.reader.readString()
-                    if !Self.isBase64(context.reader.string(channel)) {
-                        reportForStart(.invalidAPSValue, "input-push-channel must be a base64 channel id; the activity joins no channel",
-                                       at: valueOffset, pointer: pointer)
-                    }
-                } else {
-                    try context.reader.skipValue()
-                    reportForStart(.invalidAPSValue, "input-push-channel must be a base64 string; the activity joins no channel",
+            } else {
+                report(.invalidAPSValue, "relevance-score must be a number", at: valueOffset, pointer: pointer)
+                try context.reader.skipValue()
+            }
+        case "input-push-token":
+            startOnlyKeys.append((name, keyOffset))
+            inputPushToken = valueOffset
+            if try context.reader.peek() == .number, context.reader.integer(try context.reader.readNumber()) == 1 {
+                break
+            }
+            if context.reader.offset == valueOffset { try context.reader.skipValue() }
+            reportForStart(.invalidAPSValue, "input-push-token must be the number 1; the device makes no push token for this activity",
+                           at: valueOffset, pointer: pointer)
+        case "input-push-channel":
+            startOnlyKeys.append((name, keyOffset))
+            inputPushChannel = valueOffset
+            if try context.reader.peek() == .string {
+                let channel = try context.reader.readString()
+                if !Self.isBase64(context.reader.string(channel)) {
+                    reportForStart(.invalidAPSValue, "input-push-channel must be a base64 channel id; the activity joins no channel",
                                    at: valueOffset, pointer: pointer)
                 }
-            default:
-                let (code, message) = APSKeys.otherKey(name)
-                report(code, message, at: keyOffset, pointer: pointer)
+            } else {
                 try context.reader.skipValue()
+                reportForStart(.invalidAPSValue, "input-push-channel must be a base64 string; the activity joins no channel",
+                               at: valueOffset, pointer: pointer)
             }
+        default:
+            let (code, message) = APSKeys.otherKey(name)
+            report(code, message, at: keyOffset, pointer: pointer)
+            try context.reader.skipValue()
         }
     }
 

@@ -1,0 +1,98 @@
+/// Where an APNs body keeps its content-state: the rule, written once for the readers that walk
+/// a body with `JSONReader` (the full decoder's `decode(payload:)`, `PayloadValidator` and
+/// `ByteBudget.measure`).
+///
+/// The body is an object. Its first `aps` member is the envelope, whatever its value, and the
+/// first `content-state` member of that envelope, when the envelope is an object, is the state.
+/// A later `aps` or `content-state` is not the one read, as Foundation's `JSONDecoder` keeps the
+/// first of a repeated key. Keys are compared unescaped. Every other member is skipped, strictly.
+///
+/// The tape builder reads a body in its own one pass by the same rule, giving any body it cannot
+/// read that way to the full decoder; `everyReaderOfABodyFindsTheSameContentState` holds the
+/// four together.
+enum APNsBody {
+    /// What a body held where the envelope belongs.
+    enum Envelope: Equatable {
+        /// The body is not an object.
+        case bodyNotAnObject
+        /// The body has no `aps` member.
+        case missing
+        /// The first `aps` member is not an object.
+        case notAnObject
+        /// The first `aps` member is the object at this offset.
+        case object(at: Int)
+    }
+
+    /// Walks the body at the reader's position, asking `visitor` about each part the rule names.
+    /// - Returns: What the body held where the envelope belongs.
+    static func walk<Visitor: APNsBodyVisitor>(_ visitor: inout Visitor, _ context: inout Visitor.Context) throws(JSONError) -> Envelope {
+        guard try context.reader.peek() == .objectStart else {
+            try visitor.bodyIsNotAnObject(&context)
+            return .bodyNotAnObject
+        }
+        var envelope = Envelope.missing
+        try context.reader.beginObject()
+        while let key = try context.reader.nextKey() {
+            guard matches(key, "aps", context.reader) else {
+                try context.reader.skipValue()
+                continue
+            }
+            guard envelope == .missing else {
+                try visitor.repeatedAPS(key, &context)
+                continue
+            }
+            guard try context.reader.peek() == .objectStart else {
+                envelope = .notAnObject
+                try visitor.apsIsNotAnObject(&context)
+                continue
+            }
+            envelope = .object(at: context.reader.offset)
+            try context.reader.beginObject()
+            var stateSeen = false
+            while let member = try context.reader.nextKey() {
+                let isContentState = !stateSeen && matches(member, "content-state", context.reader)
+                stateSeen = stateSeen || isContentState
+                try visitor.apsMember(member, isContentState: isContentState, &context)
+            }
+        }
+        return envelope
+    }
+
+    private static func matches(_ key: JSONString, _ literal: StaticString, _ reader: JSONReader) -> Bool {
+        reader.matches(key, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+}
+
+/// What holds the reader a body is walked with.
+protocol JSONReading {
+    var reader: JSONReader { get set }
+}
+
+/// A reader of a body's parts, as `APNsBody.walk` finds them. Each method is called with the
+/// reader at a value, and reads or skips that whole value; by default it is skipped.
+protocol APNsBodyVisitor {
+    associatedtype Context: JSONReading
+
+    /// The body is not an object.
+    mutating func bodyIsNotAnObject(_ context: inout Context) throws(JSONError)
+    /// An `aps` member after the first; `key` is its key.
+    mutating func repeatedAPS(_ key: JSONString, _ context: inout Context) throws(JSONError)
+    /// The first `aps` member's value, which is not an object.
+    mutating func apsIsNotAnObject(_ context: inout Context) throws(JSONError)
+    /// A member of the first `aps` object: `isContentState` for its first `content-state`.
+    mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout Context) throws(JSONError)
+}
+
+extension APNsBodyVisitor {
+    mutating func bodyIsNotAnObject(_ context: inout Context) throws(JSONError) {
+        try context.reader.skipValue()
+    }
+
+    mutating func repeatedAPS(_ key: JSONString, _ context: inout Context) throws(JSONError) {
+        try context.reader.skipValue()
+    }
+
+    mutating func apsIsNotAnObject(_ context: inout Context) throws(JSONError) {
+        try context.reader.skipValue()
+    }
+}
