@@ -409,6 +409,22 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(first.contentState == #"{"a":1}"#.utf8.count)
     }
 
+    /// A body without `aps` is reported at its `{`, after any white space before it.
+    @Test func aBodyWithoutAPSIsReportedAtItsOpeningBrace() throws {
+        let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "a", type: .int, defaultValue: .int(0)),
+        ])])
+        let bytes = Array("\n\n  {\"data\":1}".utf8)
+        let validated = try PayloadValidator(schema: schema).validate(bytes)
+        let missingAPS = validated.diagnostics.first { $0.code == "missing-aps" }
+        #expect(missingAPS?.position?.line == 3)
+        #expect(missingAPS?.position?.column == 3)
+        let decoded = try ContentStateDecoder(schema: schema).decodeInFull(payload: bytes)
+        let missingState = decoded.diagnostics.first { $0.code == "missing-content-state" }
+        #expect(missingState?.position?.line == 3)
+        #expect(missingState?.position?.column == 3)
+    }
+
     @Test func measuresWithoutASchema() throws {
         let text = body(#""timestamp":1795000000,"event":"update","content-state":{"a":1.91,"b":"x/y","c":[1,2]}"#)
         let budget = try Array(text.utf8).withUnsafeBytes { bytes throws(JSONError) in try ByteBudget.measure(body: bytes) }

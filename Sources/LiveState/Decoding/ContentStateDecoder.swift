@@ -373,14 +373,13 @@ struct DecodeContext: JSONReading {
     /// Decodes the content-state of an APNs body, found as `APNsBody` says, and skips
     /// everything else.
     mutating func decodeBody(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
-        let bodyStart = reader.offset
         var state = StateInBody(plan: plan)
         let envelope = try APNsBody.walk(&state, &self)
         if let decoded = state.decoded { return decoded }
         switch envelope {
         case .object(let apsStart):
             report(.missingContentState, "aps has no content-state", at: apsStart, pointer: "")
-        case .missing:
+        case .missing(let bodyStart):
             report(.missingContentState, "the body has no aps object", at: bodyStart, pointer: "")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.

@@ -15,8 +15,8 @@ enum APNsBody {
     enum Envelope: Equatable {
         /// The body is not an object.
         case bodyNotAnObject
-        /// The body has no `aps` member.
-        case missing
+        /// The body, the object at this offset, has no `aps` member.
+        case missing(body: Int)
         /// The first `aps` member is not an object.
         case notAnObject
         /// The first `aps` member is the object at this offset.
@@ -30,14 +30,14 @@ enum APNsBody {
             try visitor.bodyIsNotAnObject(&context)
             return .bodyNotAnObject
         }
-        var envelope = Envelope.missing
+        var envelope = Envelope.missing(body: context.reader.offset)
         try context.reader.beginObject()
         while let key = try context.reader.nextKey() {
             guard matches(key, "aps", context.reader) else {
                 try context.reader.skipValue()
                 continue
             }
-            guard envelope == .missing else {
+            guard case .missing = envelope else {
                 try visitor.repeatedAPS(key, &context)
                 continue
             }

@@ -212,11 +212,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     // MARK: - The walk
 
     mutating func walkBody(_ context: inout DecodeContext) throws(JSONError) {
-        let bodyStart = context.reader.offset
         switch try APNsBody.walk(&self, &context) {
         case .object(let apsStart):
             checkEvent(at: apsStart)
-        case .missing:
+        case .missing(let bodyStart):
             report(.missingAPS, "the body has no aps object", at: bodyStart, pointer: "/aps")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.
