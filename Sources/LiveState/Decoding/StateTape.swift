@@ -346,10 +346,11 @@ struct TapeBuilder {
     }
 
     /// Walks a whole APNs body to the first `aps` object and its first `content-state` (the rule
-    /// `APNsBody` states for the other readers), which becomes the tape's root; every other member is skipped, strictly, as the full decoder
-    /// skips it. Gives up on an escaped key in the body or `aps` (the full decoder unescapes
-    /// them before it compares), an `aps` or a content-state that is not an object, and a body
-    /// without a content-state: the full decoder words those.
+    /// `APNsBody` states for the other readers), which becomes the tape's root; every other
+    /// member is skipped, strictly, as the full decoder skips it. Gives up on an escaped key in
+    /// the body or `aps` (the full decoder unescapes them before it compares), an `aps` or a
+    /// content-state that is not an object, and a body without a content-state: the full
+    /// decoder words those.
     private mutating func body(_ plan: ObjectPlan) -> Bool {
         guard nextByte() == JSONByte.openBrace, maxDepth > 2 else { return false }
         var found = false

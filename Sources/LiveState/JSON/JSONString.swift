@@ -107,6 +107,11 @@ extension JSONReader {
         return written
     }
 
+    /// Compares the unescaped value of a string token with a literal, such as `"aps"`.
+    func matches(_ token: JSONString, _ literal: StaticString) -> Bool {
+        matches(token, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// Compares the unescaped value of a string token with UTF-8 bytes, without allocating.
     /// - Parameters:
     ///   - token: A token this reader returned.

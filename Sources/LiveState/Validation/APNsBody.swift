@@ -33,7 +33,7 @@ enum APNsBody {
         var envelope = Envelope.missing(body: context.reader.offset)
         try context.reader.beginObject()
         while let key = try context.reader.nextKey() {
-            guard matches(key, "aps", context.reader) else {
+            guard context.reader.matches(key, "aps") else {
                 try context.reader.skipValue()
                 continue
             }
@@ -50,16 +50,12 @@ enum APNsBody {
             try context.reader.beginObject()
             var stateSeen = false
             while let member = try context.reader.nextKey() {
-                let isContentState = !stateSeen && matches(member, "content-state", context.reader)
+                let isContentState = !stateSeen && context.reader.matches(member, "content-state")
                 stateSeen = stateSeen || isContentState
                 try visitor.apsMember(member, isContentState: isContentState, &context)
             }
         }
         return envelope
-    }
-
-    private static func matches(_ key: JSONString, _ literal: StaticString, _ reader: JSONReader) -> Bool {
-        reader.matches(key, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }
 

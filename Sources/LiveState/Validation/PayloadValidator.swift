@@ -205,10 +205,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             position: SourcePosition.locate(offset: offset, in: bytes), scope: scope, pointer: pointer)
     }
 
-    private func matches(_ key: JSONString, _ reader: JSONReader, _ literal: StaticString) -> Bool {
-        reader.matches(key, UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
     // MARK: - The walk
 
     mutating func walkBody(_ context: inout DecodeContext) throws(JSONError) {
@@ -245,7 +241,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// `content-state` is the state, as `APNsBody` says).
     mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
         let keyOffset = key.start - 1
-        let known = Self.knownKeys.firstIndex { matches(key, context.reader, $0) }
+        let known = Self.knownKeys.firstIndex { context.reader.matches(key, $0) }
         let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
         let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
         let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
