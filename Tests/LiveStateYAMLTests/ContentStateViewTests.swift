@@ -143,6 +143,29 @@ import LiveStateYAML
         #expect(agreed.value == 64)
     }
 
+    /// A view keeps its own copy of the input, after its nodes: it reads the same state after
+    /// the buffer it was made from is overwritten and freed, also when the tape grew while it
+    /// was built (forty items need more nodes than the tape starts with).
+    @Test func aViewOutlivesTheBufferItWasReadFrom() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let items = (0..<40).map { "\"item number \($0) of the order\"" }.joined(separator: ",")
+        let grown = #"{"title":"t","items":["# + items + #"],"note":"a \"quoted\" note","badge":"gold"}"#
+        for text in [String(decoding: try Data(contentsOf: Self.benchmarkPayloads[1]), as: UTF8.self), grown] {
+            let bytes = Array(text.utf8)
+            let expected = decoder.decodeInFull(contentState: bytes, file: "p.json")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            buffer.copyBytes(from: bytes)
+            let view = decoder.view(contentState: UnsafeRawBufferPointer(buffer), file: "p.json")
+            buffer.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
+            buffer.deallocate()
+            #expect(view.isDeferred)
+            #expect(view.result == expected)
+            #expect(view.root.map(NodeWalk.walk) == expected.state)
+            #expect(view["items"] == expected.state?["items"])
+            #expect(try view.decode(DeliveryTypes.Full.self) == decoder.decode(DeliveryTypes.Full.self, contentState: bytes).value)
+        }
+    }
+
     /// A strict version's payload is read on the tape while synthesized `Codable` would decode
     /// it; one it may fail on (a missing key that is not optional, a value the tape does not
     /// read itself) is decoded in full, which words the verdict.
@@ -294,7 +317,7 @@ import LiveStateYAML
         ]
         for (json, codes, onTape) in cases {
             let bytes = Array(json.utf8)
-            let tape = bytes.withUnsafeBytes { decoder.tape(of: $0, keeping: .none, file: nil, body: false) }
+            let tape = bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) }
             #expect((tape != nil) == onTape, "\(json)")
             let view = decoder.view(contentState: bytes)
             #expect(Self.expectSame(decoder, bytes, json) == (onTape && view.appDecodes), "\(json)")

@@ -71,7 +71,7 @@ public struct ContentStateDecoder: Sendable {
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // A payload is read into a tape first and made from it, which costs less than reading
         // and making at once; what the tape gives up on takes the full decode below.
-        if let tape = tape(of: bytes, keeping: .none, file: file, body: false) {
+        if let tape = tape(of: bytes, keepingInput: false, file: file, body: false) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
@@ -79,12 +79,13 @@ public struct ContentStateDecoder: Sendable {
         }
     }
 
-    /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping `source`;
-    /// `nil` when the full decode must read them, or when `readsInOnePass` is off.
-    func tape(of bytes: UnsafeRawBufferPointer, keeping source: TapeSource, file: String?, body: Bool) -> StateTape? {
+    /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping a copy of
+    /// them when `keepingInput` (a view's tape); `nil` when the full decode must read them, or
+    /// when `readsInOnePass` is off.
+    func tape(of bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?, body: Bool) -> StateTape? {
         guard readsInOnePass else { return nil }
         return TapeBuilder.build(
-            bytes, source: source, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options, body: body)
+            bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options, body: body)
     }
 
     /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
@@ -119,7 +120,7 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        if let tape = tape(of: bytes, keeping: .none, file: file, body: true) {
+        if let tape = tape(of: bytes, keepingInput: false, file: file, body: true) {
             return tape.result(in: bytes)
         }
         return run(bytes, file: file) { context throws(JSONError) in
@@ -162,7 +163,7 @@ public struct ContentStateDecoder: Sendable {
     ) throws -> (value: T, result: DecodeResult) {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
-            if let tape = tape(of: raw, keeping: .none, file: file, body: false) {
+            if let tape = tape(of: raw, keepingInput: false, file: file, body: false) {
                 guard !tape.header.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
                 return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
             }

@@ -71,8 +71,9 @@ extension ContentStateView {
             self.storage = storage
         }
 
-        /// The node of the tape value at `position`: `missing` when the key was absent.
-        init(_ shared: SharedTape, at position: Int, field: FieldPlan, missing: Value) {
+        /// The node of the tape value at `position`: `missing` when the key was absent (asked
+        /// for only then, so that a present value does not copy the missing one).
+        init(_ shared: SharedTape, at position: Int, field: FieldPlan, missing: @autoclosure () -> Value) {
             let node = shared.tape.node(at: position)
             switch node.kind {
             case .string, .escapedString:
@@ -83,12 +84,12 @@ extension ContentStateView {
                 if let object = field.objectRef {
                     storage = .object(shared, first: node.a, plan: object)
                 } else {
-                    storage = .value(missing)
+                    storage = .value(missing())
                 }
             case .made:
-                storage = .value(shared.tape.madeValue(node) ?? missing)
+                storage = .value(shared.tape.madeValue(node) ?? missing())
             default:
-                storage = .value(node.scalar ?? missing)
+                storage = .value(node.scalar ?? missing())
             }
         }
 

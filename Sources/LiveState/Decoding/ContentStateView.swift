@@ -95,7 +95,7 @@ public struct ContentStateView: Sendable {
         switch storage {
         case .tape(let shared):
             let tape = shared.tape
-            return try tape.header.source.withUnsafeBytes { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
+            return try tape.withInput { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
         case .result(let result):
             guard let state = result.state else { throw ContentStateDecoder.DecodingRejected(result: result) }
             return try ValueDecoder.decode(T.self, from: state, codingPath: [])
@@ -116,23 +116,14 @@ public struct ContentStateView: Sendable {
 extension ContentStateDecoder {
     /// Decodes a bare content-state object, making no `String` until a field is read.
     ///
-    /// The input is kept (retained, not copied) for as long as the view lives.
+    /// The view keeps a copy of the input in its one allocation (one `memcpy`), not the
+    /// caller's buffer.
     /// - Parameters:
     ///   - bytes: The JSON text, such as `[UInt8]` or `Data`.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
-    public func view(contentState bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
-        view(bytes, kept: TapeSource(bytes), file: file, body: false)
-    }
-
-    /// `view(contentState:file:)` for an array, kept as it is.
-    public func view(contentState bytes: [UInt8], file: String? = nil) -> ContentStateView {
-        view(bytes, kept: .bytes(bytes), file: file, body: false)
-    }
-
-    /// `view(contentState:file:)` for `Data`, kept as it is.
-    public func view(contentState bytes: Data, file: String? = nil) -> ContentStateView {
-        view(bytes, kept: .data(bytes), file: file, body: false)
+    public func view(contentState bytes: some ContiguousBytes, file: String? = nil) -> ContentStateView {
+        bytes.withUnsafeBytes { view($0, file: file, body: false) }
     }
 
     /// Decodes the `aps.content-state` of a whole APNs body, making no `String` until a field
@@ -141,25 +132,15 @@ extension ContentStateDecoder {
     ///   - bytes: The JSON text of the body.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The view; its `result` equals `decode(payload:file:)`.
-    public func view(payload bytes: some ContiguousBytes & Sendable, file: String? = nil) -> ContentStateView {
-        view(bytes, kept: TapeSource(bytes), file: file, body: true)
+    public func view(payload bytes: some ContiguousBytes, file: String? = nil) -> ContentStateView {
+        bytes.withUnsafeBytes { view($0, file: file, body: true) }
     }
 
-    /// `view(payload:file:)` for an array, kept as it is.
-    public func view(payload bytes: [UInt8], file: String? = nil) -> ContentStateView {
-        view(bytes, kept: .bytes(bytes), file: file, body: true)
-    }
-
-    /// `view(payload:file:)` for `Data`, kept as it is.
-    public func view(payload bytes: Data, file: String? = nil) -> ContentStateView {
-        view(bytes, kept: .data(bytes), file: file, body: true)
-    }
-
-    /// A view of `bytes`, a bare content-state or (`body`) a whole body, keeping `kept`.
-    private func view(_ bytes: some ContiguousBytes & Sendable, kept: TapeSource, file: String?, body: Bool) -> ContentStateView {
-        if let tape = bytes.withUnsafeBytes({ tape(of: $0, keeping: kept, file: file, body: body) }) {
+    /// A view of `bytes`, a bare content-state or (`body`) a whole body.
+    private func view(_ bytes: UnsafeRawBufferPointer, file: String?, body: Bool) -> ContentStateView {
+        if let tape = tape(of: bytes, keepingInput: true, file: file, body: body) {
             // A rejected state has nothing to read: the view holds the result.
-            return tape.header.isRejected ? ContentStateView(result: tape.result()) : ContentStateView(tape: tape)
+            return tape.header.isRejected ? ContentStateView(result: tape.result(in: bytes)) : ContentStateView(tape: tape)
         }
         return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
     }
@@ -286,16 +267,14 @@ extension StateTape {
 
     /// A string of the input, escapes decoded.
     func string(_ token: JSONString) -> String {
-        withUnsafeMutablePointerToHeader { header in
-            header.pointee.source.withUnsafeBytes { bytes in
-                // The tape's tokens lie within the input it was built over (the reader clamps
-                // any other).
-                if !token.hasEscapes, token.start >= 0, token.start <= token.end, token.end <= bytes.count {
-                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start ..< token.end]), as: UTF8.self)
-                }
-                // The input was read under the decoder's own limits: none applies again here.
-                return (try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)))?.string(token) ?? ""
+        withInput { bytes in
+            // The tape's tokens lie within the input it was built over (the reader clamps
+            // any other).
+            if !token.hasEscapes, token.start >= 0, token.start <= token.end, token.end <= bytes.count {
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[token.start ..< token.end]), as: UTF8.self)
             }
+            // The input was read under the decoder's own limits: none applies again here.
+            return (try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)))?.string(token) ?? ""
         }
     }
 
@@ -320,7 +299,7 @@ extension StateTape {
             }
         }
         if let bytes { return run(bytes) }
-        return header.source.withUnsafeBytes(run)
+        return withInput(run)
     }
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.

@@ -109,10 +109,17 @@ final class ObjectPlan: @unchecked Sendable {
     /// else compared as `String`s are (a name in another Unicode normalization than the
     /// schema's), as `Value`'s subscript does.
     func index(ofName name: String) -> Int? {
-        var name = name
-        let found = name.withUTF8 { key -> Int? in
+        func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
             guard let base = key.baseAddress, !key.isEmpty else { return nil }
             return index(ofUnexpectedKey: base, length: key.count, wordReadable: false)
+        }
+        // A native string lends its bytes without the copy (and retain) `withUTF8` needs.
+        let found: Int?
+        if let lent = name.utf8.withContiguousStorageIfAvailable(lookUp) {
+            found = lent
+        } else {
+            var name = name
+            found = name.withUTF8(lookUp)
         }
         if let found { return found }
         // An ASCII name equals only the same bytes; the empty name has none to look up.

@@ -94,33 +94,15 @@ struct TapeNode {
     }
 }
 
-/// The input a tape keeps: an array or `Data` as it is (a retain, no witness table), anything
-/// else as an existential.
-enum TapeSource: Sendable {
-    case bytes([UInt8])
-    case data(Data)
-    case other(any ContiguousBytes & Sendable)
-    /// For a tape whose values are made while the bytes are at hand.
-    static let none = TapeSource.bytes([])
-
-    init(_ bytes: some ContiguousBytes & Sendable) {
-        self = .other(bytes)
-    }
-
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch self {
-        case .bytes(let bytes): try bytes.withUnsafeBytes(body)
-        case .data(let data): try data.withUnsafeBytes(body)
-        case .other(let other): try other.withUnsafeBytes(body)
-        }
-    }
-}
-
-/// The tape of one decode, and what it needs to make values and findings later: the input
-/// (retained, never copied), the plan and the file name.
+/// The tape of one decode, and what it needs to make values and findings later: the plan,
+/// the file name and, for a view, where its copy of the input is.
 struct StateTapeHeader {
+    /// The nodes.
     var count: Int
-    let source: TapeSource
+    /// The length of the input the tape keeps, copied right after its `count` nodes (see
+    /// `StateTape.withInput`); 0 when it keeps none and its values are made while the bytes
+    /// are at hand.
+    var inputCount = 0
     let plan: ObjectPlan
     let version: Int
     let file: String?
@@ -143,16 +125,31 @@ final class TapeDecisions: @unchecked Sendable {
 }
 
 /// A content-state checked against a version and laid out flat, without a `String` made for
-/// any of its values: one allocation for the whole state. The nodes are trivial values, so
-/// nothing has to deinitialize them.
+/// any of its values: one allocation for the whole state, its input included when it keeps
+/// one. The nodes are trivial values, so nothing has to deinitialize them.
 final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
+    /// A tape with room for `capacity` nodes and then `inputCount` bytes.
     static func make(
-        capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool, consequence: DeviceConsequence
+        capacity: Int, inputCount: Int, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool,
+        consequence: DeviceConsequence
     ) -> StateTape {
-        let buffer = StateTape.create(minimumCapacity: capacity) { _ in
-            StateTapeHeader(count: 0, source: source, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
+        let stride = MemoryLayout<TapeNode>.stride
+        let buffer = StateTape.create(minimumCapacity: capacity &+ (inputCount &+ stride &- 1) / stride) { _ in
+            StateTapeHeader(count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
+    }
+
+    /// Runs `body` with the input the tape keeps: empty when it keeps none.
+    ///
+    /// A view's tape holds a copy of its input after its nodes (`TapeBuilder` writes it when it
+    /// finishes), so that reading a string is pointer arithmetic: no enum of array, `Data` or
+    /// other storage to switch over, copy and retain on every read, as when the tape kept the
+    /// caller's buffer. The copy costs one `memcpy` of the input.
+    func withInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { header, nodes in
+            try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(nodes + header.pointee.count), count: header.pointee.inputCount))
+        }
     }
 }
 
@@ -178,7 +175,10 @@ struct TapeBuilder {
     private var index = 0
     private var tape: StateTape
     private var nodes: UnsafeMutablePointer<TapeNode>
+    /// The nodes there is room for (the tape has room for `keptInput` bytes after them).
     private var capacity: Int
+    /// The bytes of input the tape keeps: all of them for a view, none otherwise.
+    private let keptInput: Int
     private var count = 0
     private var depth = 0
     private let maxDepth: Int
@@ -201,7 +201,7 @@ struct TapeBuilder {
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
     static func build(
-        _ bytes: UnsafeRawBufferPointer, source: TapeSource, plan: ObjectPlan,
+        _ bytes: UnsafeRawBufferPointer, keepingInput: Bool, plan: ObjectPlan,
         version: Int, file: String?, isStrict: Bool, options: JSONScanOptions, body: Bool = false
     ) -> StateTape? {
         // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
@@ -209,7 +209,8 @@ struct TapeBuilder {
         guard bytes.count <= options.maxInputBytes, bytes.count > 0, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var builder = TapeBuilder(
-            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ 16, source: source,
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ 16,
+            keptInput: keepingInput ? bytes.count : 0,
             plan: plan, version: version, file: file, isStrict: isStrict, consequence: .update, maxDepth: options.maxDepth,
             reader: reader)
         guard body ? builder.body(plan) : builder.root(plan) else { return nil }
@@ -220,7 +221,7 @@ struct TapeBuilder {
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
     /// and the offset past the object, or `nil` when the full decoder must read it. A date
     /// that looks like UNIX seconds is decided by the full decoder, which reports it. The tape
-    /// reads its values from `bytes`, given again when they are made: its `source` is empty.
+    /// reads its values from `bytes`, given again when they are made: it keeps no input.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions
@@ -230,7 +231,7 @@ struct TapeBuilder {
         else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
-            source: .none, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
+            keptInput: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
             maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
@@ -244,13 +245,15 @@ struct TapeBuilder {
 
     /// A builder writing a new tape of `capacity` nodes.
     private init(
-        base: UnsafePointer<UInt8>, end: Int, capacity: Int, source: TapeSource, plan: ObjectPlan, version: Int, file: String?,
+        base: UnsafePointer<UInt8>, end: Int, capacity: Int, keptInput: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, maxDepth: Int, reader: JSONReader
     ) {
         self.base = base
         self.end = end
         tape = StateTape.make(
-            capacity: capacity, source: source, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
+            capacity: capacity, inputCount: keptInput, plan: plan, version: version, file: file, isStrict: isStrict,
+            consequence: consequence)
+        self.keptInput = keptInput
         self.isStrict = isStrict
         nodes = tape.withUnsafeMutablePointerToElements { $0 }
         // What was asked for: `tape.capacity` would ask malloc for the block's size.
@@ -265,8 +268,15 @@ struct TapeBuilder {
         let count = self.count
         let decisions = self.decisions
         let isRejected = self.isRejected
+        if keptInput > 0 {
+            // The room after the last node (see `StateTape.make`) holds bytes from now on.
+            UnsafeMutableRawPointer(nodes + count).bindMemory(to: UInt8.self, capacity: keptInput)
+                .initialize(from: base, count: keptInput)
+        }
+        let inputCount = keptInput
         tape.withUnsafeMutablePointerToHeader {
             $0.pointee.count = count
+            $0.pointee.inputCount = inputCount
             if let decisions { $0.pointee.decisions = decisions }
             if isRejected { $0.pointee.isRejected = true }
         }
@@ -283,7 +293,7 @@ struct TapeBuilder {
     private mutating func grow(_ needed: Int) {
         let old = tape
         let larger = StateTape.make(
-            capacity: max(needed, capacity &* 2), source: old.header.source, plan: old.header.plan,
+            capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: old.header.plan,
             version: old.header.version, file: old.header.file, isStrict: old.header.isStrict, consequence: old.header.consequence)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
