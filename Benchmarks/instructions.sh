@@ -97,6 +97,7 @@ for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsond
 for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
 row body body600 body jsondecoder-body foundation
 row lint body600 lint jsondecoder-body foundation
+row lint-then-state body600 lint-state jsondecoder-body foundation
 # What an older app version gets (a fallback and a default taken): JSONDecoder throws on it.
 row decode-view-with-findings cs600-fallback view serialization jsonserialization
 row decode-with-findings cs600-fallback value serialization jsonserialization

@@ -58,6 +58,10 @@ import LiveStateYAML
         // way), and made whole.
         #expect(view.root.map(NodeWalk.walk) == full.state, "nodes \(label())")
         #expect(view.root?.value == full.state)
+        // The device's worst case measured on the tape is the one measured on the tree.
+        if let tape = bytes.withUnsafeBytes({ decoder.tape(of: $0, keepingInput: true, file: nil, body: false) }), !tape.header.isRejected {
+            #expect(tape.deviceWorstCase() == ByteBudget.deviceWorstCase(tape.state()), "worst case \(label())")
+        }
         // The same bytes as a whole APNs body, and wrapped in one.
         let wrapped = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":"#.utf8) + bytes + Array("},\"x\":[1]}".utf8)
         for body in [bytes, wrapped] {
@@ -164,6 +168,30 @@ import LiveStateYAML
             #expect(view["items"] == expected.state?["items"])
             #expect(try view.decode(DeliveryTypes.Full.self) == decoder.decode(DeliveryTypes.Full.self, contentState: bytes).value)
         }
+    }
+
+    /// A validation result made in one pass holds its state as a tape with a copy of the body:
+    /// the state is made when asked for, after the body's buffer is overwritten and freed, and
+    /// is the one the full decoder makes.
+    @Test func aValidationResultMakesItsStateAfterTheBodyIsGone() throws {
+        let validator = try PayloadValidator(schema: try Examples.schema("delivery"), version: 3)
+        var full = validator
+        full.readsInOnePass = false
+        let body = Array(try Data(contentsOf: Examples.root.appendingPathComponent("Benchmarks/Payloads/body600.json")))
+        let expected = full.validate(body, file: "b.json")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: body.count, alignment: 1)
+        buffer.copyBytes(from: body)
+        var result = validator.validate(UnsafeRawBufferPointer(buffer), file: "b.json")
+        buffer.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
+        buffer.deallocate()
+        let state = try #require(result.state)
+        #expect(state == expected.state)
+        #expect(result == expected)
+        #expect(result.budget.deviceWorstCase == expected.budget.deviceWorstCase)
+        // Setting the state replaces what the result holds.
+        result.state = nil
+        #expect(result.state == nil)
+        #expect(result != expected)
     }
 
     /// A strict version's payload is read on the tape while synthesized `Codable` would decode
@@ -582,6 +610,8 @@ final class LockedCounter: @unchecked Sendable {
         let one = validator.validate(body, file: "b.json")
         let other = full.validate(body, file: "b.json")
         #expect(one == other, "\(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
+        // The one-pass result holds its state as a tape, the full one as a tree: they hash alike.
+        #expect(one.hashValue == other.hashValue)
         return validator.decoder.view(payload: body).isDeferred
     }
 

@@ -6,7 +6,7 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (view, view-read, view-state, value, view-struct, struct, scan, body, lint,
+// Arguments: CONTENDER (view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state,
 // jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
@@ -73,6 +73,9 @@ case "body":
     for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
 case "lint":
     for _ in 0..<count { checksum &+= validator.validate(bytes).diagnostics.count }
+case "lint-state":
+    // Lint, then the state made from its result (lint alone makes none).
+    for _ in 0..<count { checksum &+= validator.validate(bytes).state == nil ? 0 : 1 }
 case "encoder", "jsonencoder":
     let state = try! decoder.decode(Delivery.self, contentState: bytes).value
     if contender == "encoder" {
@@ -97,6 +100,6 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")

@@ -243,6 +243,8 @@ extension StateTape {
     func spans() -> [DecodeContext.MemberSpan] {
         withUnsafeMutablePointerToElements { nodes in
             var spans: [DecodeContext.MemberSpan] = []
+            // Mostly one member per field: growing the array from empty cost more than the spans.
+            spans.reserveCapacity(header.plan.fieldCount &+ 4)
             for position in 0..<header.count where nodes[position].kind == .span {
                 let node = nodes[position]
                 let start = node.a & 0xFFFF_FFFF
@@ -300,6 +302,55 @@ extension StateTape {
         }
         if let bytes { return run(bytes) }
         return withInput(run)
+    }
+
+    /// What the device's `JSONEncoder` may write for the whole state at most:
+    /// `ByteBudget.deviceWorstCase(state(in:))`, measured on the tape without making the
+    /// state (a string without escapes is measured where it lies in the input).
+    func deviceWorstCase(in bytes: UnsafeRawBufferPointer? = nil) -> Int {
+        read(bytes) { nodes, reader in
+            objectWorstCase(at: 1, plan: header.plan, nodes: nodes, reader: reader)
+        }
+    }
+
+    private func objectWorstCase(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Int {
+        var total = ByteBudget.containerLength(plan.fieldCount)
+        for index in 0 ..< plan.fieldCount {
+            let field = plan.fieldRefs[index].takeUnretainedValue()
+            let value = worstCase(at: first &+ index, field: field, missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
+            total &+= ByteBudget.memberLength(escapedName: field.escapedNameLength, value: value)
+        }
+        return total
+    }
+
+    /// `ByteBudget.deviceWorstCase` of `value(at:field:missing:nodes:reader:)`.
+    private func worstCase(
+        at position: Int, field: FieldPlan, missing: @autoclosure () -> Value, nodes: UnsafeMutablePointer<TapeNode>,
+        reader: JSONReader
+    ) -> Int {
+        let node = nodes[position]
+        switch node.kind {
+        case .string where node.a >= 0 && node.a <= node.b && node.b <= reader.bytes.count:
+            return ByteBudget.escapedLength(utf8: UnsafeRawBufferPointer(rebasing: reader.bytes[node.a ..< node.b]))
+        case .string, .escapedString:
+            return ByteBudget.escapedLength(reader.string(node.string))
+        case .array:
+            guard let items = field.items else { return ByteBudget.deviceWorstCase(missing()) }
+            var total = ByteBudget.containerLength(node.b)
+            for index in 0 ..< node.b {
+                total &+= worstCase(at: node.a &+ index, field: items, missing: .null, nodes: nodes, reader: reader)
+            }
+            return total
+        case .object:
+            guard let object = field.object else { return ByteBudget.deviceWorstCase(missing()) }
+            return objectWorstCase(at: node.a, plan: object, nodes: nodes, reader: reader)
+        case .missing:
+            return ByteBudget.deviceWorstCase(missing())
+        case .made:
+            return ByteBudget.deviceWorstCase(madeValue(node) ?? missing())
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .reported, .span:
+            return ByteBudget.deviceWorstCase(node.scalar ?? missing())
+        }
     }
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.

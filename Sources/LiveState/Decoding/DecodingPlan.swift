@@ -216,6 +216,8 @@ final class FieldPlan: Sendable {
     let enumStrings: [(bytes: [UInt8], value: Value)]
     /// `/` and the escaped name: the field's token in a JSON Pointer.
     let pointerToken: String
+    /// The key's length as the device's `JSONEncoder` writes it (`ByteBudget.escapedLength`).
+    let escapedNameLength: Int
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
     let kind: FieldKind
@@ -277,6 +279,7 @@ final class FieldPlan: Sendable {
         self.urls = urls
         self.name = Array(field.name.utf8)
         self.pointerToken = JSONPointer.appending(field.name, to: "")
+        self.escapedNameLength = ByteBudget.escapedLength(field.name)
         self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil

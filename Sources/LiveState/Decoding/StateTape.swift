@@ -221,7 +221,8 @@ struct TapeBuilder {
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
     /// and the offset past the object, or `nil` when the full decoder must read it. A date
     /// that looks like UNIX seconds is decided by the full decoder, which reports it. The tape
-    /// reads its values from `bytes`, given again when they are made: it keeps no input.
+    /// keeps a copy of the whole body, so that the state can be made after `bytes` are gone
+    /// (`ValidationResult.state`).
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions
@@ -231,7 +232,7 @@ struct TapeBuilder {
         else { return nil }
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
-            keptInput: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
+            keptInput: bytes.count, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
             maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth

@@ -140,29 +140,60 @@ public struct ByteBudget: Sendable, Hashable {
     /// `/` escaped as `\/`, every non-integer number as `%.17g` prints it.
     /// - Parameter value: A decoded state.
     /// - Returns: The worst-case size in bytes.
+    ///
+    /// `StateTape.deviceWorstCase(in:)` measures a tape the same way, with the same pieces
+    /// (`scalarWorstCase`, `escapedLength`, `containerLength`, `memberLength`) without making
+    /// the tree; a test holds the two equal.
     public static func deviceWorstCase(_ value: Value) -> Int {
         switch value {
-        case .null: return 4
-        case .bool(let bool): return bool ? 4 : 5
-        case .int(let int): return decimalDigits(int)
-        case .double(let double), .date(let double): return worstCaseNumber(double)
+        case .null, .bool, .int, .double, .date, .dateRange: return scalarWorstCase(value)
         case .string(let string): return escapedLength(string)
-        case .dateRange(let lower, let upper): return 3 + worstCaseNumber(lower) + worstCaseNumber(upper)
         case .array(let elements):
-            var total = 2 + max(0, elements.count - 1)
+            var total = containerLength(elements.count)
             for element in elements { total += deviceWorstCase(element) }
             return total
         case .object(let members):
-            var total = 2 + max(0, members.count - 1)
-            for member in members { total += escapedLength(member.name) + 1 + deviceWorstCase(member.value) }
+            var total = containerLength(members.count)
+            for member in members { total += memberLength(escapedName: escapedLength(member.name), value: deviceWorstCase(member.value)) }
             return total
         }
+    }
+
+    /// The worst case of a value that is not a string or a container; 0 for those.
+    static func scalarWorstCase(_ value: Value) -> Int {
+        switch value {
+        case .null: 4
+        case .bool(let bool): bool ? 4 : 5
+        case .int(let int): decimalDigits(int)
+        case .double(let double), .date(let double): worstCaseNumber(double)
+        case .dateRange(let lower, let upper): 3 + worstCaseNumber(lower) + worstCaseNumber(upper)
+        case .string, .array, .object: 0
+        }
+    }
+
+    /// The brackets and commas of an array or object of `count` values.
+    @inline(__always)
+    static func containerLength(_ count: Int) -> Int {
+        2 + max(0, count - 1)
+    }
+
+    /// One member of an object: its key (`escapedName` bytes, quotes included), the colon and
+    /// its value's `value` bytes.
+    @inline(__always)
+    static func memberLength(escapedName: Int, value: Int) -> Int {
+        escapedName + 1 + value
     }
 
     /// The length of `string` as a JSON string literal with `/` escaped, quotes included.
     static func escapedLength(_ string: String) -> Int {
         var string = string
-        return string.withUTF8 { utf8 in utf8.reduce(2 &+ utf8.count) { $0 &+ extraLength($1) } }
+        return string.withUTF8 { escapedLength(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The length of the string whose UTF-8 is `utf8` as a JSON string literal with `/`
+    /// escaped, quotes included.
+    static func escapedLength(utf8: UnsafeRawBufferPointer) -> Int {
+        utf8.reduce(2 &+ utf8.count) { $0 &+ extraLength($1) }
     }
 
     /// The bytes an escape adds for `byte`: 1 for `"`, `\`, `/` and the short escapes, 5 for

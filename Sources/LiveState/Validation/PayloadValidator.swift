@@ -90,7 +90,18 @@ public struct ValidationResult: Sendable, Hashable {
     /// Every finding, envelope and content-state, with the strict verdict.
     public var diagnostics: [Diagnostic]
     /// The content-state as the app version decodes it, when it does.
-    public var state: Value?
+    ///
+    /// A content-state read in one pass is made when this is read (on each read, as
+    /// `ContentStateView.state` is): validating a body makes no tree that nobody asks for.
+    public var state: Value? {
+        get {
+            switch decodedState {
+            case .value(let value): value
+            case .tape(let shared): shared.tape.state()
+            }
+        }
+        set { decodedState = .value(newValue) }
+    }
     /// The `event`, when it is `start`, `update` or `end`.
     public var event: ActivityEvent?
     /// Whether the app version applies the update: its content-state decodes (synthesized
@@ -98,6 +109,15 @@ public struct ValidationResult: Sendable, Hashable {
     public var appDecodes: Bool
     /// The byte budget.
     public var budget: ByteBudget
+
+    /// Where `state` comes from: made already, or an accepted state's tape (which keeps a copy
+    /// of the body).
+    private enum DecodedState: Sendable {
+        case value(Value?)
+        case tape(ContentStateView.SharedTape)
+    }
+
+    private var decodedState: DecodedState
 
     /// Creates a result.
     /// - Parameters:
@@ -107,8 +127,19 @@ public struct ValidationResult: Sendable, Hashable {
     ///   - appDecodes: Whether the app applies the update.
     ///   - budget: The byte budget.
     public init(diagnostics: [Diagnostic], state: Value?, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
+        self.init(diagnostics: diagnostics, decodedState: .value(state), event: event, appDecodes: appDecodes, budget: budget)
+    }
+
+    /// A result whose state is made from `tape`, which accepted it, when asked for.
+    init(diagnostics: [Diagnostic], acceptedStateOf tape: StateTape, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
+        self.init(
+            diagnostics: diagnostics, decodedState: .tape(ContentStateView.SharedTape(tape: tape)), event: event,
+            appDecodes: appDecodes, budget: budget)
+    }
+
+    private init(diagnostics: [Diagnostic], decodedState: DecodedState, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
         self.diagnostics = diagnostics
-        self.state = state
+        self.decodedState = decodedState
         self.event = event
         self.appDecodes = appDecodes
         self.budget = budget
@@ -116,6 +147,23 @@ public struct ValidationResult: Sendable, Hashable {
 
     /// Whether any finding is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Results are equal when what they say is: the same findings, state, event, verdict and
+    /// budget, however the state is held.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.diagnostics == rhs.diagnostics && lhs.event == rhs.event && lhs.appDecodes == rhs.appDecodes
+            && lhs.budget == rhs.budget && lhs.state == rhs.state
+    }
+
+    /// Hashes what `==` compares.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(diagnostics)
+        hasher.combine(state)
+        hasher.combine(event)
+        hasher.combine(appDecodes)
+        hasher.combine(budget)
+    }
 }
 
 /// One pass over one body.
@@ -132,7 +180,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
     var dismissalDate: Int?
-    var contentState: (start: Int, end: Int, decoded: Decoded)?
+    /// The content-state's bounds and what the full decoder made of it, or the tape that read
+    /// it in one pass (its state made only when the result's `state` is asked for).
+    var contentState: (start: Int, end: Int, decoded: Decoded, tape: StateTape?)?
     /// The wording the content-state's findings were made with: the event's, when it came first.
     var contentStateConsequence = DeviceConsequence.update
     var alert: Alert?
@@ -277,18 +327,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
             context.consequence = contentStateConsequence
             if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
-                // Checked and made from a tape; the findings join the full decoder's.
-                context.diagnostics += read.diagnostics
-                spans = read.spans
+                // Checked on a tape; the findings join the full decoder's.
+                context.diagnostics += read.tape.diagnostics(in: bytes)
+                spans = read.tape.spans()
                 context.reader.move(to: read.end)
-                contentState = (start, read.end, Decoded(value: read.value))
+                contentState = (start, read.end, Decoded(value: nil), read.tape)
                 break
             }
             context.spans = []
             let decoded = try context.decodeRoot(validator.decoder.plan)
             spans = context.spans ?? []
             context.spans = nil
-            contentState = (start, context.reader.offset, decoded)
+            contentState = (start, context.reader.offset, decoded, nil)
         case "attributes":
             startOnlyKeys.append((name, keyOffset))
             try readAttributes(&context, pointer: pointer)
@@ -353,12 +403,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// its value (`nil` when the version rejects it), findings and members' spans, or `nil`
     /// when the full decoder must read it (see `TapeBuilder`). `consequence` ends the messages
     /// that say the state is rejected.
-    private func readInOnePass(at start: Int, depth: Int, consequence: DeviceConsequence)
-        -> (value: Value?, diagnostics: [Diagnostic], spans: [DecodeContext.MemberSpan], end: Int)? {
-        guard validator.readsInOnePass,
-              let (tape, end) = validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
-        else { return nil }
-        return (tape.acceptedState(in: bytes), tape.diagnostics(in: bytes), tape.spans(), end)
+    private func readInOnePass(at start: Int, depth: Int, consequence: DeviceConsequence) -> (tape: StateTape, end: Int)? {
+        guard validator.readsInOnePass else { return nil }
+        return validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
     }
 
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
@@ -628,11 +675,19 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var budget = ByteBudget(limit: limit, body: bytes.count)
         let decoder = validator.decoder
         var state: Value?
+        var acceptedTape: StateTape?
         var strictFailure: Diagnostic?
         if let contentState, let context {
-            state = contentState.decoded.value
             budget.contentState = contentState.end - contentState.start
-            if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+            if let tape = contentState.tape {
+                if !tape.header.isRejected {
+                    acceptedTape = tape
+                    budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
+                }
+            } else {
+                state = contentState.decoded.value
+                if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+            }
             if validator.options.measuresFields || budget.headroom < 0 {
                 budget.fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
@@ -654,12 +709,15 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             stateDecodes = contentState != nil && strictFailure == nil
                 && !all.contains { $0.code == DecodeCode.notAnObject.rawValue }
         } else {
-            stateDecodes = state != nil
+            stateDecodes = state != nil || acceptedTape != nil
         }
         // A start whose attributes fail starts nothing.
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
             && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
+        if let acceptedTape {
+            return ValidationResult(diagnostics: all, acceptedStateOf: acceptedTape, event: event?.name, appDecodes: applies, budget: budget)
+        }
         return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
     }
 }
