@@ -19,9 +19,9 @@ import Foundation
 /// ```
 public struct ContentStateDecoder: Sendable {
     /// The schema the decoder reads with.
-    public let schema: Schema
+    public var schema: Schema { compiled.schema }
     /// The version the decoder reads as.
-    public let version: SchemaVersion
+    public var version: SchemaVersion { compiled.version }
     /// Scanner limits.
     public var options: JSONScanOptions
     /// Whether a payload is read in one pass into a flat tape and its values made from that
@@ -29,8 +29,27 @@ public struct ContentStateDecoder: Sendable {
     /// result; `false` is for comparing the two.
     public var readsInOnePass = true
 
-    let plan: ObjectPlan
-    let isStrict: Bool
+    var plan: ObjectPlan { compiled.plan }
+    var isStrict: Bool { compiled.isStrict }
+
+    /// What the decoder reads with, built once and shared by every copy: copying a decoder
+    /// (the validator holds one, and its walk the validator) retains one object rather than
+    /// every array of the schema and its version.
+    private final class Compiled: Sendable {
+        let schema: Schema
+        let version: SchemaVersion
+        let plan: ObjectPlan
+        let isStrict: Bool
+
+        init(schema: Schema, version: SchemaVersion) {
+            self.schema = schema
+            self.version = version
+            self.plan = ObjectPlan(fields: version.contentState, urls: schema.urlRule(version.version))
+            self.isStrict = schema.isStrict(version.version)
+        }
+    }
+
+    private let compiled: Compiled
 
     /// Creates a decoder for one version of a schema.
     /// - Parameters:
@@ -43,11 +62,8 @@ public struct ContentStateDecoder: Sendable {
         guard let found = schema.version(number) else {
             throw UnknownVersion(version: number, available: schema.versions.map(\.version))
         }
-        self.schema = schema
-        self.version = found
+        self.compiled = Compiled(schema: schema, version: found)
         self.options = options
-        self.plan = ObjectPlan(fields: found.contentState, urls: schema.urlRule(number))
-        self.isStrict = schema.isStrict(number)
     }
 
     /// The error thrown for a version the schema does not have.

@@ -317,39 +317,39 @@ extension StateTape {
         var total = ByteBudget.containerLength(plan.fieldCount)
         for index in 0 ..< plan.fieldCount {
             let field = plan.fieldRefs[index].takeUnretainedValue()
-            let value = worstCase(at: first &+ index, field: field, missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
+            let value = worstCase(at: first &+ index, field: field, missing: field.missingWorstCase, nodes: nodes, reader: reader)
             total &+= ByteBudget.memberLength(escapedName: field.escapedNameLength, value: value)
         }
         return total
     }
 
-    /// `ByteBudget.deviceWorstCase` of `value(at:field:missing:nodes:reader:)`.
+    /// `ByteBudget.deviceWorstCase` of `value(at:field:missing:nodes:reader:)`, given that of
+    /// `missing`.
     private func worstCase(
-        at position: Int, field: FieldPlan, missing: @autoclosure () -> Value, nodes: UnsafeMutablePointer<TapeNode>,
-        reader: JSONReader
+        at position: Int, field: FieldPlan, missing: Int, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader
     ) -> Int {
         let node = nodes[position]
         switch node.kind {
-        case .string where node.a >= 0 && node.a <= node.b && node.b <= reader.bytes.count:
-            return ByteBudget.escapedLength(utf8: UnsafeRawBufferPointer(rebasing: reader.bytes[node.a ..< node.b]))
         case .string, .escapedString:
-            return ByteBudget.escapedLength(reader.string(node.string))
+            // Measured in the input, or unescaped on the stack: no `String` is made.
+            return reader.withUnescapedUTF8(node.string) { ByteBudget.escapedLength(utf8: $0) }
         case .array:
-            guard let items = field.items else { return ByteBudget.deviceWorstCase(missing()) }
+            guard let items = field.items else { return missing }
             var total = ByteBudget.containerLength(node.b)
+            let null = ByteBudget.scalarWorstCase(.null)
             for index in 0 ..< node.b {
-                total &+= worstCase(at: node.a &+ index, field: items, missing: .null, nodes: nodes, reader: reader)
+                total &+= worstCase(at: node.a &+ index, field: items, missing: null, nodes: nodes, reader: reader)
             }
             return total
         case .object:
-            guard let object = field.object else { return ByteBudget.deviceWorstCase(missing()) }
+            guard let object = field.object else { return missing }
             return objectWorstCase(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .missing:
-            return ByteBudget.deviceWorstCase(missing())
+            return missing
         case .made:
-            return ByteBudget.deviceWorstCase(madeValue(node) ?? missing())
+            return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .reported, .span:
-            return ByteBudget.deviceWorstCase(node.scalar ?? missing())
+            return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
 

@@ -218,6 +218,9 @@ final class FieldPlan: Sendable {
     let pointerToken: String
     /// The key's length as the device's `JSONEncoder` writes it (`ByteBudget.escapedLength`).
     let escapedNameLength: Int
+    /// The device's worst case for the value a missing key takes (`null` for a required field,
+    /// as `ObjectPlan.initialMembers` holds it).
+    let missingWorstCase: Int
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
     let kind: FieldKind
@@ -280,6 +283,7 @@ final class FieldPlan: Sendable {
         self.name = Array(field.name.utf8)
         self.pointerToken = JSONPointer.appending(field.name, to: "")
         self.escapedNameLength = ByteBudget.escapedLength(field.name)
+        self.missingWorstCase = ByteBudget.deviceWorstCase(field.missingValue ?? .null)
         self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil

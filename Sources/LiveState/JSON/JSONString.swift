@@ -60,6 +60,18 @@ extension JSONReader {
         }
     }
 
+    /// Runs `body` with the UTF-8 of a string token's value, without making a `String`: the
+    /// token's own bytes when it has no escapes, else its value unescaped into temporary
+    /// storage (the escaped length is room enough, as for `unescapedString`).
+    func withUnescapedUTF8<R>(_ token: JSONString, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let range = clamped(token)
+        guard token.hasEscapes, !range.isEmpty else { return body(UnsafeRawBufferPointer(rebasing: bytes[range])) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count) { buffer in
+            let written = unescape(range, into: buffer)
+            return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<written])))
+        }
+    }
+
     /// The longest escaped token whose value may fit in 15 UTF-8 bytes: each byte of a value
     /// takes at most 6 escaped bytes (`\u0041`).
     private static let shortEscapedLimit = 15 * 6

@@ -214,15 +214,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     }
 
     mutating func run() -> ValidationResult {
-        let decoder = validator.decoder
+        // The decoder is asked through `validator` rather than copied out: a copy retains
+        // every array its schema version holds.
         let limit = validator.options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
         var context: DecodeContext
         do {
             context = DecodeContext(
-                reader: try JSONReader(bytes: bytes, options: decoder.options), file: file,
-                version: decoder.version.version, strict: decoder.isStrict)
+                reader: try JSONReader(bytes: bytes, options: validator.decoder.options), file: file,
+                version: validator.decoder.version.version, strict: validator.decoder.isStrict)
         } catch {
-            return finish(failure: error, context: nil, findings: [], limit: limit)
+            return finish(failure: error, reader: nil, findings: [], limit: limit)
         }
         context.flagsUnixDates = true
         var failure: JSONError?
@@ -235,7 +236,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         // The decoder's findings handed over, not copied: the context is done with them.
         var findings: [Diagnostic] = []
         swap(&findings, &context.diagnostics)
-        return finish(failure: failure, context: context, findings: findings, limit: limit)
+        return finish(failure: failure, reader: context.reader, findings: findings, limit: limit)
     }
 
     // MARK: - Reporting
@@ -328,7 +329,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             context.consequence = contentStateConsequence
             if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
                 // Checked on a tape; the findings join the full decoder's.
-                context.diagnostics += read.tape.diagnostics(in: bytes)
+                let found = read.tape.diagnostics(in: bytes)
+                if context.diagnostics.isEmpty { context.diagnostics = found } else { context.diagnostics += found }
                 spans = read.tape.spans()
                 context.reader.move(to: read.end)
                 contentState = (start, read.end, Decoded(value: nil), read.tape)
@@ -626,8 +628,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     // MARK: - The result
 
-    /// `findings`: the content-state's and the attributes', taken from `context`.
-    mutating func finish(failure: JSONError?, context: DecodeContext?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
+    /// `findings`: the content-state's and the attributes', taken from the decode context;
+    /// `reader`: its reader, `nil` when none could be made.
+    mutating func finish(failure: JSONError?, reader: JSONReader?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
         if let failure {
             // APNs refuses bytes that are not JSON: that is the one finding, whatever came before it.
             let only = Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
@@ -673,11 +676,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
 
         var budget = ByteBudget(limit: limit, body: bytes.count)
-        let decoder = validator.decoder
+        let isStrict = validator.decoder.isStrict
         var state: Value?
         var acceptedTape: StateTape?
         var strictFailure: Diagnostic?
-        if let contentState, let context {
+        if let contentState, let reader {
             budget.contentState = contentState.end - contentState.start
             if let tape = contentState.tape {
                 if !tape.header.isRejected {
@@ -692,11 +695,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 budget.fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
-                    let name = span.field?.field.name ?? context.reader.string(span.key)
+                    let name = span.field?.field.name ?? reader.string(span.key)
                     return .init(name: name, bytes: span.end - span.start + separator)
                 }
             }
-            if decoder.isStrict, let problem = contentState.decoded.strictProblem {
+            if isStrict, let problem = contentState.decoded.strictProblem {
                 strictFailure = problem.strictFailure(
                     file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
@@ -705,7 +708,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if let strictFailure { DecodeProblem.add(strictFailure: strictFailure, to: &all) }
 
         let stateDecodes: Bool
-        if decoder.isStrict {
+        if isStrict {
             stateDecodes = contentState != nil && strictFailure == nil
                 && !all.contains { $0.code == DecodeCode.notAnObject.rawValue }
         } else {
