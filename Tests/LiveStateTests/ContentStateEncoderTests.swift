@@ -403,6 +403,8 @@ struct StateGenerator {
                         let result = written(string)
                         #expect(result.text == referenceString(string), "\(string.debugDescription)")
                         #expect(result.slashes == string.utf8.count { $0 == UInt8(ascii: "/") }, "\(string.debugDescription)")
+                        // The budget measures by the same scan the writer writes by.
+                        #expect(result.text.utf8.count + result.slashes == ByteBudget.escapedLength(string), "\(string.debugDescription)")
                     }
                 }
             }

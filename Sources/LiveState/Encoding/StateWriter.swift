@@ -295,43 +295,6 @@ struct StateWriter {
         return Array(string.utf8).withUnsafeBufferPointer { writeEscaped($0) }
     }
 
-    /// Whether any of the 8 bytes of `word` may be a control character, `"`, `\` or `/`: the
-    /// usual quick tests for a byte below 0x20 and for a zero byte, which may also flag a byte
-    /// just above one that is flagged. `Attention` then says exactly which.
-    @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let slash = word ^ (ones &* 0x2F)
-        let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((slash &- ones) & ~slash)
-        return (control | equal) & 0x8080_8080_8080_8080 != 0
-    }
-
-    /// The bytes of an 8-byte word that a string literal must escape, and its `/`s, each as the
-    /// high bit of its byte: exact tests, with no carry or borrow between bytes.
-    private struct Attention {
-        var escapes: UInt64
-        var slashes: UInt64
-
-        private static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        private static let ones: UInt64 = 0x0101_0101_0101_0101
-
-        @inline(__always)
-        init(_ word: UInt64) {
-            // A byte's high bit stays clear through the sum only when the byte is below 0x20.
-            let control = ~(((word & Self.low7) &+ Self.ones &* 0x60) | word | Self.low7)
-            escapes = control | Self.zeroBytes(word ^ Self.ones &* 0x22) | Self.zeroBytes(word ^ Self.ones &* 0x5C)
-            slashes = Self.zeroBytes(word ^ Self.ones &* 0x2F)
-        }
-
-        @inline(__always)
-        private static func zeroBytes(_ word: UInt64) -> UInt64 {
-            ~(((word & low7) &+ low7) | word | low7)
-        }
-    }
-
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         let length = utf8.count
         // Room for the quotes and the longest escape of every byte: one check for the string.
@@ -343,31 +306,7 @@ struct StateWriter {
         }
         var slashes = 0
         var runStart = 0
-        // 8 bytes at a time; the last word is the string's last 8 bytes, those already done
-        // replaced by "A", and a string shorter than 8 is padded with "A".
-        let filler: UInt64 = 0x4141_4141_4141_4141
-        var index = 0
-        while index < length {
-            let word: UInt64
-            let wordStart: Int
-            if index &+ 8 <= length {
-                word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-                wordStart = index
-            } else if length >= 8 {
-                let done = UInt64(truncatingIfNeeded: 8 &- (length &- index)) &* 8
-                let last = UInt64(littleEndian: UnsafeRawPointer(source + (length &- 8)).loadUnaligned(as: UInt64.self))
-                let doneMask: UInt64 = done == 0 ? 0 : ~0 >> (64 &- done)
-                word = (last & ~doneMask) | (filler & doneMask)
-                wordStart = length &- 8
-            } else {
-                var padded = filler
-                withUnsafeMutableBytes(of: &padded) { $0.baseAddress!.copyMemory(from: source, byteCount: length) }
-                word = UInt64(littleEndian: padded)
-                wordStart = 0
-            }
-            index = wordStart &+ 8
-            guard Self.needsAttention(word) else { continue }
-            let attention = Attention(word)
+        EscapeScan.forEachFlaggedWord(source, length) { attention, wordStart in
             slashes &+= attention.slashes.nonzeroBitCount
             var escapes = attention.escapes
             while escapes != 0 {

@@ -191,21 +191,21 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The length of the string whose UTF-8 is `utf8` as a JSON string literal with `/`
-    /// escaped, quotes included.
+    /// escaped, quotes included: each byte `EscapeScan` flags adds 1 (`/`, `"`, `\` and the
+    /// short escapes) or 5 (another control character, `\u00XX`).
     static func escapedLength(utf8: UnsafeRawBufferPointer) -> Int {
-        utf8.reduce(2 &+ utf8.count) { $0 &+ extraLength($1) }
-    }
-
-    /// The bytes an escape adds for `byte`: 1 for `"`, `\`, `/` and the short escapes, 5 for
-    /// other control characters, 0 otherwise.
-    @inline(__always)
-    private static func extraLength(_ byte: UInt8) -> Int {
-        guard byte < UInt8(ascii: "0") || byte == UInt8(ascii: "\\") else { return 0 }
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return 1
-        case 0x00..<0x20: return 5
-        default: return 0
+        guard let source = utf8.baseAddress, !utf8.isEmpty else { return 2 }
+        var added = 0
+        EscapeScan.forEachFlaggedWord(source, utf8.count) { attention, wordStart in
+            added &+= attention.slashes.nonzeroBitCount
+            var escapes = attention.escapes
+            while escapes != 0 {
+                let byte = source.load(fromByteOffset: wordStart &+ escapes.trailingZeroBitCount &>> 3, as: UInt8.self)
+                added &+= EscapeScan.hasShortEscape(byte) ? 1 : 5
+                escapes &= escapes &- 1
+            }
         }
+        return 2 &+ utf8.count &+ added
     }
 
     /// The length of a number as the device's Foundation may write it: integral values within
