@@ -323,8 +323,9 @@ struct DecodeContext: JSONReading {
         var key: JSONString
         var start: Int
         var end: Int
-        /// The field whose own name the key is; `nil` for an alias or an unknown key.
-        var field: FieldPlan?
+        /// The name of the field whose own name the key is (the schema's `String`, shared);
+        /// `nil` for an alias or an unknown key.
+        var fieldName: String?
     }
 
     init(reader: JSONReader, file: String?, version: Int, strict: Bool) {
@@ -483,7 +484,7 @@ struct DecodeContext: JSONReading {
                 aliasRank = aliased.rank
                 isAlias = true
             }
-            if recordsSpans, !isAlias, let index { openSpan?.field = plan.fields[index] }
+            if recordsSpans, !isAlias, let index { openSpan?.fieldName = plan.memberNames[index] }
             guard let index else {
                 if unknownKeys.contains(key, in: reader) {
                     reportRepeatedUnknownKey(key, at: keyOffset)

@@ -251,7 +251,7 @@ extension StateTape {
                 let field = node.a >> 32
                 spans.append(DecodeContext.MemberSpan(
                     key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: false), start: start,
-                    end: node.b & 0xFFFF_FFFF, field: field > 0 ? header.plan.fields[field &- 1] : nil))
+                    end: node.b & 0xFFFF_FFFF, fieldName: field > 0 ? header.plan.memberNames[field &- 1] : nil))
             }
             return spans
         }
@@ -316,9 +316,11 @@ extension StateTape {
     private func objectWorstCase(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Int {
         var total = ByteBudget.containerLength(plan.fieldCount)
         for index in 0 ..< plan.fieldCount {
-            let field = plan.fieldRefs[index].takeUnretainedValue()
-            let value = worstCase(at: first &+ index, field: field, missing: field.missingWorstCase, nodes: nodes, reader: reader)
-            total &+= ByteBudget.memberLength(escapedName: field.escapedNameLength, value: value)
+            // As a guaranteed reference, as in `TapeBuilder`: the plan keeps its fields alive.
+            total &+= plan.fieldRefs[index]._withUnsafeGuaranteedRef { field in
+                let value = worstCase(at: first &+ index, field: field, missing: field.missingWorstCase, nodes: nodes, reader: reader)
+                return ByteBudget.memberLength(escapedName: field.escapedNameLength, value: value)
+            }
         }
         return total
     }

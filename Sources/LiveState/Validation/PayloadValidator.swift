@@ -695,7 +695,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 budget.fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
-                    let name = span.field?.field.name ?? reader.string(span.key)
+                    let name = span.fieldName ?? reader.string(span.key)
                     return .init(name: name, bytes: span.end - span.start + separator)
                 }
             }
