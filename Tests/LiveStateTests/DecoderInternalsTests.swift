@@ -74,6 +74,19 @@ import Testing
         }
     }
 
+    /// The one rule for a field met again, which the full decoder and the tape builder ask:
+    /// the own name wins over an alias, an earlier-listed alias over a later one, else the
+    /// first value stays and only a repeated own name is reported.
+    @Test func aFieldMetAgainFollowsOneRule() {
+        #expect(ReadAgain(earlier: nil, now: nil) == .keepsFirst(reportsDuplicate: true))
+        #expect(ReadAgain(earlier: nil, now: 0) == .keepsFirst(reportsDuplicate: false))
+        #expect(ReadAgain(earlier: 0, now: nil) == .replaces)
+        #expect(ReadAgain(earlier: 2, now: nil) == .replaces)
+        #expect(ReadAgain(earlier: 2, now: 1) == .replaces)
+        #expect(ReadAgain(earlier: 1, now: 1) == .keepsFirst(reportsDuplicate: false))
+        #expect(ReadAgain(earlier: 1, now: 2) == .keepsFirst(reportsDuplicate: false))
+    }
+
     @Test func concatenationJoinsInOrder() {
         #expect(String.concatenating("", "") == "")
         #expect(String.concatenating("a", "") == "a")

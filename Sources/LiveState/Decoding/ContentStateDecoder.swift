@@ -497,16 +497,14 @@ struct DecodeContext: JSONReading {
             }
             let fieldPlan = plan.fields[index]
             if seen.contains(index) {
-                let replacesAlias = fromAlias.contains(index) && (!isAlias || aliasRank < aliasRanks[index, default: Int.max])
-                if replacesAlias {
-                    // The field's own name wins over an alias that came first, and an alias
-                    // listed earlier in the schema over one listed later, whatever the input
-                    // order: what a decoder that asks for the keys in schema order sees.
+                let earlier = fromAlias.contains(index) ? aliasRanks[index] : nil
+                switch ReadAgain(earlier: earlier, now: isAlias ? aliasRank : nil) {
+                case .replaces:
                     if !isAlias { fromAlias.remove(index) }
                     aliasProblems.removeAll { $0.index == index }
                     members[index].value = plan.initialMembers[index].value
-                } else {
-                    if !isAlias {
+                case .keepsFirst(let reportsDuplicate):
+                    if reportsDuplicate {
                         report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan.field.name), at: keyOffset,
                                pointer: pointer(appending: fieldPlan.field.name))
                     }

@@ -338,6 +338,32 @@ final class FieldPlan: Sendable {
     }
 }
 
+/// What an object does with a field met again, under its own name or an alias: the one rule
+/// the full decoder and the tape builder both ask.
+///
+/// The field's own name wins over an alias read first, and an alias listed earlier in the
+/// schema over one listed later, whatever the input order: what a decoder that asks for the
+/// keys in schema order sees. Otherwise the value read first stays, as on the device, and the
+/// field's own name met again is reported as a duplicate (an alias met after the name is not).
+enum ReadAgain: Equatable {
+    /// The value read first stays; `reportsDuplicate`: the key met now is the field's own name.
+    case keepsFirst(reportsDuplicate: Bool)
+    /// The value met now replaces the one read under an alias.
+    case replaces
+
+    /// - Parameters:
+    ///   - earlier: The position in the field's `aliases` of the alias it was read under, or
+    ///     `nil` when it was read under its own name.
+    ///   - now: The same for the key met now.
+    init(earlier: Int?, now: Int?) {
+        if let earlier, now.map({ $0 < earlier }) ?? true {
+            self = .replaces
+        } else {
+            self = .keepsFirst(reportsDuplicate: now == nil)
+        }
+    }
+}
+
 extension String {
     /// Whether every byte is ASCII: such a string equals another (`==`, canonical
     /// equivalence) only when their bytes are the same, so a byte comparison settles it.

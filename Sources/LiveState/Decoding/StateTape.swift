@@ -445,10 +445,11 @@ struct TapeBuilder {
                     spanField = field &+ 1
                     let bit: UInt64 = 1 &<< UInt64(field)
                     if seen & bit != 0 {
-                        // The key again: the first value is kept, as on the device. After a
-                        // read under an alias, the full decoder settles which value wins.
-                        guard aliased & bit == 0 else { return false }
-                        append(.repeatedKey, key.start | spanField << 32, key.end | header << 32)
+                        // The key again. After a read under an alias, the full decoder settles
+                        // which value wins (`ReadAgain`: this one); else the first stays.
+                        guard aliased & bit == 0, case .keepsFirst(let reportsDuplicate) = ReadAgain(earlier: nil, now: nil)
+                        else { return false }
+                        if reportsDuplicate { append(.repeatedKey, key.start | spanField << 32, key.end | header << 32) }
                         guard skipValue() else { return false }
                     } else {
                         seen |= bit
@@ -471,7 +472,10 @@ struct TapeBuilder {
                     let bit: UInt64 = 1 &<< UInt64(alias.field)
                     guard !isStrict, aliased & bit == 0 else { return false }
                     if seen & bit != 0 {
-                        // The field was read under its own name: the alias is skipped, unreported.
+                        // The field was read under its own name: its value stays (`ReadAgain`),
+                        // and an alias met after it is not reported.
+                        guard case .keepsFirst(let reportsDuplicate) = ReadAgain(earlier: nil, now: alias.rank), !reportsDuplicate
+                        else { return false }
                         guard skipValue() else { return false }
                     } else {
                         seen |= bit
