@@ -304,7 +304,7 @@ public struct ContentStateEncoder: Sendable {
             if hasEnvelope { writer.append("}}") }
             return Measure(limit: options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit,
                            body: writer.count, contentState: contentState,
-                           worstCase: 2 + max(0, plan.count - 1) + worstMembers)
+                           worstCase: ByteBudget.containerLength(plan.count) + worstMembers)
         }
         guard let budget = measured else { return nil }
         if !budget.fits {

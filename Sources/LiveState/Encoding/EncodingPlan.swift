@@ -59,7 +59,8 @@ final class FieldEncodingPlan: Sendable {
         key = writer.bytes + [UInt8(ascii: ":")]
         keyExtra = field.name.utf8.count { $0 == UInt8(ascii: "/") }
         missingValue = field.missingValue
-        missingWorstCase = ByteBudget.escapedLength(field.name) + 1 + (field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
+        missingWorstCase = ByteBudget.memberLength(
+            escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
         skipsNull = field.nullReadsAsMissing
         self.elidable = elidable
     }
