@@ -473,7 +473,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let decoder = try ContentStateDecoder(schema: scoreSchema, version: 2)
         let decoded = decoder.decode(payload: bytes)
         let view = decoder.view(payload: bytes)
-        let validated = try PayloadValidator(decoder: decoder).validate(bytes)
+        let validated = PayloadValidator(decoder: decoder).validate(bytes)
         #expect(decoded.appDecodes == decodes, "\(decoded.diagnostics)")
         #expect(view.appDecodes == decodes)
         #expect(validated.appDecodes == decodes, "\(validated.diagnostics)")
