@@ -142,10 +142,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 
     /// Runs `body` with the input the tape keeps: empty when it keeps none.
     ///
-    /// A view's tape holds a copy of its input after its nodes (`TapeBuilder` writes it when it
-    /// finishes), so that reading a string is pointer arithmetic: no enum of array, `Data` or
-    /// other storage to switch over, copy and retain on every read, as when the tape kept the
-    /// caller's buffer. The copy costs one `memcpy` of the input.
+    /// A view's tape, and the validator's, hold a copy of their input after their nodes
+    /// (`TapeBuilder` writes it when it finishes), so that reading a string is pointer
+    /// arithmetic: no enum of array, `Data` or other storage to switch over, copy and retain on
+    /// every read, as when the tape kept the caller's buffer. The copy costs one `memcpy` of the
+    /// input, and a larger allocation (see `Benchmarks/README.md` for what that costs the view).
     func withInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { header, nodes in
             try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(nodes + header.pointee.count), count: header.pointee.inputCount))
