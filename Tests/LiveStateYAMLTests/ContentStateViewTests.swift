@@ -188,6 +188,9 @@ import LiveStateYAML
         #expect(state == expected.state)
         #expect(result == expected)
         #expect(result.budget.deviceWorstCase == expected.budget.deviceWorstCase)
+        // It prints as the full result prints: the state, not the tape behind it.
+        #expect(String(describing: result) == String(describing: expected))
+        #expect(String(describing: result).contains("state: Optional(LiveState.Value.object("))
         // Setting the state replaces what the result holds.
         result.state = nil
         #expect(result.state == nil)

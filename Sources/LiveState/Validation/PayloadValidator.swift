@@ -166,6 +166,18 @@ public struct ValidationResult: Sendable, Hashable {
     }
 }
 
+extension ValidationResult: CustomReflectable {
+    /// The result as it reads: its findings, state, event, verdict and budget, however the
+    /// state is held (so `print` and `dump` show the state, not the tape behind it).
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["diagnostics": diagnostics, "state": state as Any, "event": event as Any, "appDecodes": appDecodes,
+                       "budget": budget],
+            displayStyle: .struct)
+    }
+}
+
 /// One pass over one body.
 private struct EnvelopeWalk: APNsBodyVisitor {
     let validator: PayloadValidator
