@@ -72,13 +72,20 @@ enum EscapeScan {
         return (control | equal) & 0x8080_8080_8080_8080 != 0
     }
 
-    /// Whether `byte` (one `Attention.escapes` flags) has a two-byte escape: `\"`, `\\`, `\b`,
-    /// `\f`, `\n`, `\r`, `\t`. Every other control character is written `\u00XX`.
+    /// The letter of `byte`'s two-byte escape (`"` for `\"`, `\`, `b`, `f`, `n`, `r`, `t`),
+    /// or `nil` for a byte `Attention.escapes` flags that is written `\u00XX` (every other
+    /// control character). The writer writes by it and the budget measures by it.
     @inline(__always)
-    static func hasShortEscape(_ byte: UInt8) -> Bool {
+    static func shortEscape(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: true
-        default: false
+        case UInt8(ascii: "\""): UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+        case 0x08: UInt8(ascii: "b")
+        case 0x09: UInt8(ascii: "t")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0C: UInt8(ascii: "f")
+        case 0x0D: UInt8(ascii: "r")
+        default: nil
         }
     }
 }

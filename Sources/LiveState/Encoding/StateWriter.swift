@@ -334,15 +334,9 @@ struct StateWriter {
     /// reserved by the caller).
     private mutating func putEscape(_ byte: UInt8) {
         put(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): put(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): put(UInt8(ascii: "\\"))
-        case 0x0A: put(UInt8(ascii: "n"))
-        case 0x0D: put(UInt8(ascii: "r"))
-        case 0x09: put(UInt8(ascii: "t"))
-        case 0x08: put(UInt8(ascii: "b"))
-        case 0x0C: put(UInt8(ascii: "f"))
-        default:
+        if let letter = EscapeScan.shortEscape(byte) {
+            put(letter)
+        } else {
             let hex: StaticString = "0123456789abcdef"
             put(UInt8(ascii: "u"))
             put(UInt8(ascii: "0"))

@@ -201,7 +201,7 @@ public struct ByteBudget: Sendable, Hashable {
             var escapes = attention.escapes
             while escapes != 0 {
                 let byte = source.load(fromByteOffset: wordStart &+ escapes.trailingZeroBitCount &>> 3, as: UInt8.self)
-                added &+= EscapeScan.hasShortEscape(byte) ? 1 : 5
+                added &+= EscapeScan.shortEscape(byte) == nil ? 5 : 1
                 escapes &= escapes &- 1
             }
         }
