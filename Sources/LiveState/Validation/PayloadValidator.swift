@@ -192,9 +192,15 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
     var dismissalDate: Int?
-    /// The content-state's bounds and what the full decoder made of it, or the tape that read
-    /// it in one pass (its state made only when the result's `state` is asked for).
-    var contentState: (start: Int, end: Int, decoded: Decoded, tape: StateTape?)?
+    /// The content-state's bounds and how it was read.
+    var contentState: (start: Int, end: Int, read: ContentStateRead)?
+
+    /// How the content-state was read: in one pass, on a tape (its state made only when the
+    /// result's `state` is asked for), or by the full decoder, which made its value.
+    enum ContentStateRead {
+        case onTape(StateTape)
+        case decoded(Decoded)
+    }
     /// The wording the content-state's findings were made with: the event's, when it came first.
     var contentStateConsequence = DeviceConsequence.update
     var alert: Alert?
@@ -345,14 +351,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 if context.diagnostics.isEmpty { context.diagnostics = found } else { context.diagnostics += found }
                 spans = read.tape.spans()
                 context.reader.move(to: read.end)
-                contentState = (start, read.end, Decoded(value: nil), read.tape)
+                contentState = (start, read.end, .onTape(read.tape))
                 break
             }
             context.spans = []
             let decoded = try context.decodeRoot(validator.decoder.plan)
             spans = context.spans ?? []
             context.spans = nil
-            contentState = (start, context.reader.offset, decoded, nil)
+            contentState = (start, context.reader.offset, .decoded(decoded))
         case "attributes":
             startOnlyKeys.append((name, keyOffset))
             try readAttributes(&context, pointer: pointer)
@@ -694,14 +700,21 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var strictFailure: Diagnostic?
         if let contentState, let reader {
             budget.contentState = contentState.end - contentState.start
-            if let tape = contentState.tape {
+            switch contentState.read {
+            case .onTape(let tape):
                 if !tape.header.isRejected {
                     acceptedTape = tape
                     budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
                 }
-            } else {
-                state = contentState.decoded.value
+            case .decoded(let decoded):
+                state = decoded.value
                 if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+                // The tape gives up on what synthesized `Codable` may fail on: only the full
+                // decoder finds a strict problem.
+                if isStrict, let problem = decoded.strictProblem {
+                    strictFailure = problem.strictFailure(
+                        file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
+                }
             }
             if validator.options.measuresFields || budget.headroom < 0 {
                 budget.fields = spans.enumerated().map { index, span in
@@ -710,10 +723,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                     let name = span.fieldName ?? reader.string(span.key)
                     return .init(name: name, bytes: span.end - span.start + separator)
                 }
-            }
-            if isStrict, let problem = contentState.decoded.strictProblem {
-                strictFailure = problem.strictFailure(
-                    file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
         }
         all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
