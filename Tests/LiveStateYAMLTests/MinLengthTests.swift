@@ -4,7 +4,7 @@ import LiveStateTooling
 import LiveStateYAML
 import Testing
 
-/// `min-length`, added as one case of `Field.Constraint` and one line of its quick check: the
+/// `min-length`, added as one case of `Field.Constraint` and one line of `allowsLength`: the
 /// loader, the schema validator, both decoders, the encoder, the compatibility checker and the
 /// generators pick it up without a change of their own (JSON Schema says it in its own words).
 @Suite struct MinLengthTests {

@@ -325,7 +325,8 @@ public struct ContentStateEncoder: Sendable {
             return field.missingWorstCase
         }
         if options.elideDefaults, field.elidable, value.pointee == field.field.defaultValue {
-            if field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
+            var check = RuleCheck()
+            guard (try? field.walk(value, urls: urls, into: &check)) != nil else { return nil }
             diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
                                          pointer: JSONPointer.appending(field.name, to: "")))
             return field.missingWorstCase
@@ -333,17 +334,8 @@ public struct ContentStateEncoder: Sendable {
         if first { first = false } else { writer.append(UInt8(ascii: ",")) }
         let before = writer.count
         writer.append(field.key)
-        let valueStart = writer.count
-        var extra: Int
-        if let checked = writer.writeChecked(value, as: field) {
-            extra = checked
-        } else {
-            // The quick check said no: `violation(of:)` decides, and the value is written
-            // again without checks when it is valid after all (a URL, a date range).
-            writer.rewind(to: valueStart)
-            if field.field.violation(of: value.pointee, urls: urls) != nil { return nil }
-            extra = writer.write(field.field.completed(value.pointee))
-        }
+        // Checked as it is written: a value that breaks a rule goes the long way, which words it.
+        guard let extra = try? field.walk(value, urls: urls, into: &writer) else { return nil }
         return writer.count &- before &+ extra &+ field.keyExtra
     }
 

@@ -93,10 +93,11 @@ extension Field {
 
     /// The constraints a field carries, each decided and worded once.
     ///
-    /// Every reader and writer asks these: `Field.violation(of:)` (defaults, the encoder, the
-    /// schema validator), `ContentStateDecoder`, the accept-only tape builder, the encoder's
-    /// quick check and completion (through the `allows…` forms, which never pass a value the
-    /// `…Problem` forms refuse), and `TolerantValue`, the runtime that generated Swift calls.
+    /// Every reader and writer asks these: the rule walk `Field.violation(of:)` and the encoder
+    /// share (`FieldEncodingPlan.walk`, for defaults, the encoder and the schema validator),
+    /// `ContentStateDecoder`, the accept-only tape builder (through the `allows…` forms, which
+    /// never pass a value the `…Problem` forms refuse), and `TolerantValue`, the runtime that
+    /// generated Swift calls.
     /// Generated code writes them as a dictionary: `try $0.string([.maxLength: 64])`.
     public struct Constraints: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         /// The smallest allowed number.

@@ -1,0 +1,214 @@
+import Foundation
+
+/// What the rule walk (`FieldEncodingPlan.walk(_:urls:into:)`) does with a value it accepts,
+/// piece by piece: the encoder's `StateWriter` writes it, in the same pass as the checks;
+/// `RuleCheck` does nothing, for `Field.violation(of:)`. Each `write…` returns the bytes the
+/// device's re-encoding adds (its escaped `/`s, a number's longer form).
+protocol ValueSink {
+    /// `null`, `true`, `false`.
+    mutating func append(_ literal: StaticString)
+    /// `[`, `]`, `{`, `}`, `,` or `:`.
+    mutating func append(_ byte: UInt8)
+    mutating func writeString(_ string: String) -> Int
+    mutating func writeInt(_ int: Int)
+    mutating func writeNumber(_ double: Double) -> Int
+}
+
+extension StateWriter: ValueSink {}
+
+/// A sink that keeps nothing: the walk only checks.
+struct RuleCheck: ValueSink {
+    func append(_ literal: StaticString) {}
+    func append(_ byte: UInt8) {}
+    func writeString(_ string: String) -> Int { 0 }
+    func writeInt(_ int: Int) {}
+    func writeNumber(_ double: Double) -> Int { 0 }
+}
+
+/// A rule a value breaks, worded: `65 bytes is longer than max-length 64`, or for a nested
+/// value with the JSON Pointer of its place first, relative to the value walked:
+/// `/courier/name: 65 bytes is longer than max-length 64`.
+struct RuleBroken: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    /// The same problem, one container further out.
+    func nested(under token: String) -> RuleBroken {
+        let escaped = JSONPointer.escape(token)
+        return RuleBroken(message.hasPrefix("/") ? "/" + escaped + message : "/" + escaped + ": " + message)
+    }
+}
+
+extension FieldEncodingPlan {
+    /// What a value must be to be this field's value, stated once: the field's type (`null` only
+    /// for an optional field), `minimum`/`maximum`, `max-length` and `min-length` (UTF-8
+    /// bytes), `max-items`, the enum's values, a URL the app's devices all read, and a date
+    /// range's finite, ordered bounds. An array's elements follow `items`; an object's members
+    /// must be fields of it, each once, and every required field must be there.
+    ///
+    /// The walk hands each accepted piece to `sink` as it goes, with every missing member of a
+    /// nested object after the given ones, with its missing value (`null` for an optional field
+    /// without a default), as `Field.completed(_:)` says: an app version that decodes with
+    /// synthesized `Codable` fails on a missing key. `Field.violation(of:)` walks with a sink
+    /// that keeps nothing; the encoder walks with its writer, and writes and checks a state in
+    /// one pass.
+    ///
+    /// The value is read where it lies, through a pointer, and so are the elements and members
+    /// of containers: no container is retained and released on the way.
+    /// - Returns: The bytes the device's re-encoding adds to what the sink was given.
+    /// - Throws: The first rule the value breaks, in the order above, members in their order.
+    ///   What the sink was given is then to be thrown away.
+    func walk<Sink: ValueSink>(_ value: UnsafePointer<Value>, urls: URLRule, into sink: inout Sink) throws(RuleBroken) -> Int {
+        switch value.pointee {
+        case .null:
+            guard isOptional else { throw RuleBroken("null, but the field is not optional") }
+            sink.append("null")
+            return 0
+        case .string(let string):
+            switch kind {
+            case .string:
+                try Self.check(length: string, constraints)
+            case .url:
+                if let problem = urls.problem(string) { throw RuleBroken(urls.message(problem, in: string)) }
+                try Self.check(length: string, constraints)
+            case .stringEnum:
+                guard enumStrings.contains(string) else { throw notOneOf(value.pointee) }
+            case .intEnum:
+                throw notOneOf(value.pointee)
+            default:
+                throw mismatch(value.pointee)
+            }
+            return sink.writeString(string)
+        case .int(let int):
+            switch kind {
+            case .int:
+                // The message, and the number's text in it, only when there is a problem.
+                guard inRange(Double(int)) else {
+                    throw RuleBroken(constraints.rangeProblem(Double(int), shown: String(int)) ?? "")
+                }
+            case .intEnum:
+                guard enumIntegers.contains(int) else { throw notOneOf(value.pointee) }
+            case .stringEnum:
+                throw notOneOf(value.pointee)
+            default:
+                throw mismatch(value.pointee)
+            }
+            sink.writeInt(int)
+            return 0
+        case .double(let double):
+            guard kind == .double else { throw mismatch(value.pointee) }
+            try checkNumber(double)
+            return sink.writeNumber(double)
+        case .date(let double):
+            guard kind == .date else { throw mismatch(value.pointee) }
+            try checkNumber(double)
+            return sink.writeNumber(double)
+        case .bool(let bool):
+            guard kind == .bool else { throw mismatch(value.pointee) }
+            sink.append(bool ? "true" : "false")
+            return 0
+        case .dateRange(let lower, let upper):
+            guard kind == .dateRange else { throw mismatch(value.pointee) }
+            if let problem = Field.Constraints.orderProblem(lower: lower, upper: upper)
+                ?? constraints.rangeProblem(lower) ?? constraints.rangeProblem(upper) {
+                throw RuleBroken(problem)
+            }
+            sink.append(UInt8(ascii: "["))
+            var extra = sink.writeNumber(lower)
+            sink.append(UInt8(ascii: ","))
+            extra &+= sink.writeNumber(upper)
+            sink.append(UInt8(ascii: "]"))
+            return extra
+        case .array(let elements):
+            guard kind == .array, let items else { throw mismatch(value.pointee) }
+            if let problem = constraints.countProblem(elements.count) { throw RuleBroken(problem) }
+            sink.append(UInt8(ascii: "["))
+            let extra = try elements.withUnsafeBufferPointer { elements throws(RuleBroken) in
+                var extra = 0
+                for index in 0..<elements.count {
+                    if index > 0 { sink.append(UInt8(ascii: ",")) }
+                    do throws(RuleBroken) {
+                        extra &+= try items.walk(elements.baseAddress! + index, urls: urls, into: &sink)
+                    } catch {
+                        throw error.nested(under: String(index))
+                    }
+                }
+                return extra
+            }
+            sink.append(UInt8(ascii: "]"))
+            return extra
+        case .object(let members):
+            guard kind == .object else { throw mismatch(value.pointee) }
+            sink.append(UInt8(ascii: "{"))
+            let extra = try members.withUnsafeBufferPointer { members throws(RuleBroken) in
+                try walkMembers(members, urls: urls, into: &sink)
+            }
+            sink.append(UInt8(ascii: "}"))
+            return extra
+        }
+    }
+
+    /// The members of an object value, then its missing fields (see `walk`).
+    private func walkMembers<Sink: ValueSink>(
+        _ members: UnsafeBufferPointer<Value.Member>, urls: URLRule, into sink: inout Sink
+    ) throws(RuleBroken) -> Int {
+        var extra = 0
+        var seen = FieldSet(count: fields.count)
+        var hint = 0
+        for position in 0..<members.count {
+            let member = members.baseAddress! + position
+            let name = member.pointee.name
+            guard let index = index(of: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
+            guard !seen.contains(index) else { throw RuleBroken("member '\(name)' appears twice") }
+            if position > 0 { sink.append(UInt8(ascii: ",")) }
+            seen.insert(index)
+            hint = index &+ 1
+            extra &+= sink.writeString(name)
+            sink.append(UInt8(ascii: ":"))
+            do throws(RuleBroken) {
+                extra &+= try fields[index].walk(member.pointer(to: \.value)!, urls: urls, into: &sink)
+            } catch {
+                throw error.nested(under: name)
+            }
+        }
+        guard members.count < fields.count else { return extra }
+        var first = members.isEmpty
+        for (index, field) in fields.enumerated() where !seen.contains(index) {
+            guard let missing = field.missingValue else { throw RuleBroken("missing required member '\(field.name)'") }
+            if first { first = false } else { sink.append(UInt8(ascii: ",")) }
+            extra &+= sink.writeString(field.name)
+            sink.append(UInt8(ascii: ":"))
+            do throws(RuleBroken) {
+                extra &+= try withUnsafePointer(to: missing) { missing throws(RuleBroken) in try field.walk(missing, urls: urls, into: &sink) }
+            } catch {
+                throw error.nested(under: field.name)
+            }
+        }
+        return extra
+    }
+
+    /// A double or date: finite, and within `minimum` and `maximum`.
+    @inline(__always)
+    private func checkNumber(_ double: Double) throws(RuleBroken) {
+        if let problem = Field.Constraints.finiteProblem(double) { throw RuleBroken(problem) }
+        guard inRange(double) else { throw RuleBroken(constraints.rangeProblem(double) ?? "") }
+    }
+
+    @inline(__always)
+    private static func check(length string: String, _ constraints: Field.Constraints) throws(RuleBroken) {
+        let bytes = string.utf8.count
+        guard constraints.allowsLength(bytes) else { throw RuleBroken(constraints.lengthProblem(bytes) ?? "") }
+    }
+
+    private func notOneOf(_ value: Value) -> RuleBroken {
+        guard case .enumeration(let values) = field.type else { return mismatch(value) }
+        return RuleBroken("\(Field.describe(value)) is not one of \(Field.list(values))")
+    }
+
+    private func mismatch(_ value: Value) -> RuleBroken {
+        RuleBroken("expected \(field.type.article), found \(Field.describe(value))")
+    }
+}
