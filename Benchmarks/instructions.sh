@@ -92,13 +92,21 @@ for payload in cs200 cs600 cs4k; do row decode-view "$payload" view jsondecoder 
 for payload in cs200 cs600 cs4k; do row decode-view-read-all "$payload" view-read jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode "$payload" value jsondecoder foundation; done
 row scan cs600 scan jsondecoder foundation
+# The reference: JSONDecoder into a hand-written tolerant type (TolerantDelivery).
+row decode-view-vs-tolerant cs600 view jsondecoder-tolerant tolerant
+row decode-view-read-all-vs-tolerant cs600 view-read jsondecoder-tolerant tolerant
+row decode-vs-tolerant cs600 value jsondecoder-tolerant tolerant
+row decode-to-struct-view-vs-tolerant cs600 view-struct jsondecoder-tolerant tolerant
 for payload in cs200 cs600 cs4k; do row decode-to-struct-view "$payload" view-struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
 row body body600 body jsondecoder-body foundation
 row lint body600 lint jsondecoder-body foundation
 row lint-then-state body600 lint-state jsondecoder-body foundation
-# What an older app version gets (a fallback and a default taken): JSONDecoder throws on it.
+# What an older app version gets (a fallback and a default taken): JSONDecoder throws on it
+# into the synthesized type; the hand-written decodes default as LiveState does.
+row decode-view-with-findings cs600-fallback view jsondecoder-tolerant tolerant
+row decode-with-findings cs600-fallback value jsondecoder-tolerant tolerant
 row decode-view-with-findings cs600-fallback view serialization jsonserialization
 row decode-with-findings cs600-fallback value serialization jsonserialization
 for payload in cs200 cs600 cs4k; do row encode "$payload" encoder jsonencoder foundation; done

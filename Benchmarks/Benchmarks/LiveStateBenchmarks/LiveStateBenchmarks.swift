@@ -12,6 +12,7 @@ import LiveState
 //   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
 //   livestate-lint              PayloadValidator.validate, what `livestate lint` runs on a body
 //   jsondecoder-struct          Foundation JSONDecoder into the synthesized Codable Delivery
+//   jsondecoder-tolerant        Foundation JSONDecoder into TolerantDelivery, a hand-written tolerant init(from:)
 //   jsondecoder-body            the same, around a whole APNs body (DeliveryPush)
 //   jsonserialization-defaults  JSONSerialization to [String: Any], then a default per field
 //   jsonencoder-struct          Foundation JSONEncoder writing the Delivery LiveState decoded
@@ -19,7 +20,7 @@ import LiveState
 //   livestate-encoder-value     ContentStateEncoder.encode writing the decoded Value tree
 //
 // and, on cs600-fallback (what an older app version gets: a fallback and a default taken),
-// livestate-value, livestate-view and jsonserialization-defaults.
+// livestate-value, livestate-view, jsondecoder-tolerant and jsonserialization-defaults.
 //
 // Decoders, encoders and input bytes are made once, outside the measured loop. One sample is
 // 1,000 operations (`scalingFactor: .kilo`): the two clock reads around a sample take about
@@ -41,8 +42,9 @@ let benchmarks: @Sendable () -> Void = {
     let jsonDecoder = JSONDecoder()
     let jsonEncoder = JSONEncoder()
 
-    // The contenders every content-state has: the Value tree, the view, and the hand-written
-    // JSONSerialization decode that defaults as LiveState does.
+    // The contenders every content-state has: the Value tree, the view, and the two hand-written
+    // decodes that default as LiveState does (JSONDecoder with a tolerant init(from:), and
+    // JSONSerialization).
     func decodeBenchmarks(_ name: String, _ bytes: [UInt8], _ data: Data) {
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
@@ -52,6 +54,11 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("livestate-view/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(decoder.view(contentState: bytes))
+            }
+        }
+        Benchmark("jsondecoder-tolerant/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try jsonDecoder.decode(TolerantDelivery.self, from: data))
             }
         }
         Benchmark("jsonserialization-defaults/\(name)") { benchmark in
@@ -132,8 +139,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // What an older app version gets: a status it does not know and a logo of the wrong type.
-    // `JSONDecoder` throws on it; the hand-written `JSONSerialization` decode defaults as
-    // LiveState does.
+    // `JSONDecoder` throws on it into the synthesized `Delivery`; the hand-written decodes
+    // (`TolerantDelivery`, `JSONSerialization`) default as LiveState does.
     let fallback = Payloads.fallback
     let fallbackBytes = Payloads.bytes(fallback)
     let fallbackData = Data(fallbackBytes)

@@ -4,8 +4,9 @@ import Foundation
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
 /// so that no benchmark measures a failing or short-cut decode.
 public enum CrossCheck {
-    /// Decodes a content-state payload with LiveState (tree and struct), `JSONDecoder` and
-    /// `JSONSerialization`, and stops the process when they disagree.
+    /// Decodes a content-state payload with LiveState (tree and struct), `JSONDecoder` (into
+    /// `Delivery` and `TolerantDelivery`) and `JSONSerialization`, and stops the process when
+    /// they disagree.
     /// - Parameters:
     ///   - name: The payload's stem, for the message.
     ///   - bytes: The payload.
@@ -25,9 +26,11 @@ public enum CrossCheck {
         }
         let live: Delivery
         let foundation: Delivery
+        let tolerant: Delivery
         do {
             live = try decoder.decode(Delivery.self, contentState: bytes).value
             foundation = try JSONDecoder().decode(Delivery.self, from: Data(bytes))
+            tolerant = try JSONDecoder().decode(TolerantDelivery.self, from: Data(bytes)).delivery
         } catch {
             fail(name, "\(error)")
         }
@@ -35,14 +38,14 @@ public enum CrossCheck {
             fail(name, "JSONSerialization with defaults rejected it")
         }
         // LiveState fills every missing key from the schema; JSONDecoder leaves it nil.
-        guard live == handWritten, live == foundation.withSchemaDefaults() else {
-            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONSerialization \(handWritten)\n  JSONDecoder \(foundation)")
+        guard live == handWritten, live == tolerant, live == foundation.withSchemaDefaults() else {
+            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONSerialization \(handWritten)\n  JSONDecoder \(foundation)\n  TolerantDelivery \(tolerant)")
         }
         return live
     }
 
     /// Checks that LiveState reads `Payloads.fallback` on the tape with its two findings, and
-    /// to the state the hand-written `JSONSerialization` decode makes.
+    /// to the state the hand-written decodes (`TolerantDelivery`, `JSONSerialization`) make.
     /// - Parameters:
     ///   - name: The payload's stem, for the message.
     ///   - bytes: The payload.
@@ -62,6 +65,8 @@ public enum CrossCheck {
             guard let handWritten = SerializationDefaulting.decode(Data(bytes)), live == handWritten else {
                 fail(name, "LiveState and JSONSerialization with defaults disagree")
             }
+            let tolerant = try JSONDecoder().decode(TolerantDelivery.self, from: Data(bytes)).delivery
+            guard live == tolerant else { fail(name, "LiveState and TolerantDelivery disagree:\n  \(live)\n  \(tolerant)") }
         } catch {
             fail(name, "\(error)")
         }

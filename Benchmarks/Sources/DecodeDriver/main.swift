@@ -7,7 +7,7 @@
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
 // Arguments: CONTENDER (view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state,
-// jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
+// jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
 // PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
@@ -89,6 +89,8 @@ case "encoder-value":
     for _ in 0..<count { checksum &+= encoder.encode(state).bytes.count }
 case "jsondecoder":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
+case "jsondecoder-tolerant":
+    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(TolerantDelivery.self, from: data).delivery.items.count }
 case "jsondecoder-body":
     for _ in 0..<count { checksum &+= try! jsonDecoder.decode(DeliveryPush.self, from: data).aps.contentState.items.count }
 case "scan":
@@ -100,6 +102,6 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")
