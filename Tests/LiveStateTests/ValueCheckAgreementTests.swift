@@ -3,16 +3,16 @@ import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
 
-/// The encoder writes a value as it checks it, in one walk (`FieldEncodingPlan.walk`), the same
+/// The encoder writes a value as it checks it, in one walk (`FieldPlan.walk`), the same
 /// walk `Field.violation(of:)` checks by. What that walk writes must be what the plain writer
 /// writes for the value completed (`Field.completed(_:)`), and it must refuse exactly what
 /// `violation(of:)` refuses.
 @Suite struct ValueCheckAgreementTests {
     /// What the encoder's walk writes for `value`, or `nil` when it refuses it.
     static func walkWrites(_ value: Value, _ field: Field) -> [UInt8]? {
-        let plan = FieldEncodingPlan(field)
+        let plan = FieldPlan(field, urls: URLRule())
         let (bytes, accepted) = withUnsafePointer(to: value) { pointer in
-            StateWriter.writingArray(capacity: 64) { (try? plan.walk(pointer, urls: URLRule(), into: &$0)) != nil }
+            StateWriter.writingArray(capacity: 64) { (try? plan.walk(pointer, into: &$0)) != nil }
         }
         return accepted ? bytes : nil
     }

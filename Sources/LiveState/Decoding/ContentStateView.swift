@@ -318,7 +318,7 @@ extension StateTape {
         for index in 0 ..< plan.fieldCount {
             // As a guaranteed reference, as in `TapeBuilder`: the plan keeps its fields alive.
             total &+= plan.fieldRefs[index]._withUnsafeGuaranteedRef { field in
-                let value = worstCase(at: first &+ index, field: field, missing: field.missingWorstCase, nodes: nodes, reader: reader)
+                let value = worstCase(at: first &+ index, field: field, missing: field.missingValueWorstCase, nodes: nodes, reader: reader)
                 return ByteBudget.memberLength(escapedName: field.escapedNameLength, value: value)
             }
         }

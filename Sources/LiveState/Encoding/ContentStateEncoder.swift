@@ -90,8 +90,10 @@ public struct ContentStateEncoder: Sendable {
     /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
     /// live version).
     let payloadValidator: PayloadValidator?
-    /// The version's fields compiled for writing, in schema order.
-    let plan: [FieldEncodingPlan]
+    /// The version's fields compiled, in schema order: the plan the decoder reads by.
+    let plan: ObjectPlan
+    /// For each field of `plan`, whether its default may be left out (`elidable`).
+    let elidableFields: [Bool]
     /// How the version's devices read `url` values.
     let urls: URLRule
 
@@ -130,7 +132,8 @@ public struct ContentStateEncoder: Sendable {
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         self.payloadValidator = validator
         let elidable = self.elidable
-        self.plan = found.contentState.map { FieldEncodingPlan($0, elidable: elidable.contains($0.name)) }
+        self.plan = ObjectPlan(fields: found.contentState, urls: urls)
+        self.elidableFields = found.contentState.map { elidable.contains($0.name) }
     }
 
     /// The top-level fields of `version` whose default may be left out: every version of the
@@ -271,24 +274,26 @@ public struct ContentStateEncoder: Sendable {
             // The device's worst case for every member, written or left out: key, colon, value.
             var worstMembers = 0
             let complete = given.withUnsafeBufferPointer { given in
-                plan.withUnsafeBufferPointer { fields in
-                    guard given.count <= fields.count else { return false }
+                elidableFields.withUnsafeBufferPointer { elidableFields in
+                    let fields = plan.fieldRefs
+                    guard given.count <= elidableFields.count else { return false }
                     var matched = 0
                     var hint = 0
                     var first = true
-                    for position in 0..<fields.count {
+                    for position in 0..<elidableFields.count {
+                        let elidable = elidableFields[position]
                         // A guaranteed reference: the field, its name and its key are read
                         // without being retained.
-                        let worst = Unmanaged.passUnretained(fields[position])._withUnsafeGuaranteedRef { field -> Int? in
-                            if let index = Self.index(of: field.name, in: given, hint: hint) {
+                        let worst = fields[position]._withUnsafeGuaranteedRef { field -> Int? in
+                            if let index = Self.index(of: field.field.name, in: given, hint: hint) {
                                 matched &+= 1
                                 hint = index &+ 1
-                                return writeMember((given.baseAddress! + index).pointer(to: \.value)!, of: field, to: &writer,
-                                                   first: &first, diagnostics: &diagnostics)
+                                return writeMember((given.baseAddress! + index).pointer(to: \.value)!, of: field, elidable: elidable,
+                                                   to: &writer, first: &first, diagnostics: &diagnostics)
                             }
                             guard let missing = field.missingValue else { return nil }
                             return withUnsafePointer(to: missing) { missing in
-                                writeMember(missing, of: field, to: &writer, first: &first, diagnostics: &diagnostics)
+                                writeMember(missing, of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
                             }
                         }
                         guard let worst else { return false }
@@ -304,7 +309,7 @@ public struct ContentStateEncoder: Sendable {
             if hasEnvelope { writer.append("}}") }
             return Measure(limit: options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit,
                            body: writer.count, contentState: contentState,
-                           worstCase: ByteBudget.containerLength(plan.count) + worstMembers)
+                           worstCase: ByteBudget.containerLength(plan.fieldCount) + worstMembers)
         }
         guard let budget = measured else { return nil }
         if !budget.fits {
@@ -318,24 +323,24 @@ public struct ContentStateEncoder: Sendable {
     /// it is a `null` the field may skip or an elidable default. Returns the device's worst
     /// case for the member, or `nil` when the value needs the long way.
     @inline(__always)
-    private func writeMember(_ value: UnsafePointer<Value>, of field: FieldEncodingPlan, to writer: inout StateWriter,
+    private func writeMember(_ value: UnsafePointer<Value>, of field: FieldPlan, elidable: Bool, to writer: inout StateWriter,
                              first: inout Bool, diagnostics: inout [Diagnostic]) -> Int? {
         if field.skipsNull, case .null = value.pointee {
             // Optional, so valid.
-            return field.missingWorstCase
+            return field.missingMemberWorstCase
         }
-        if options.elideDefaults, field.elidable, value.pointee == field.field.defaultValue {
+        if options.elideDefaults, elidable, value.pointee == field.field.defaultValue {
             var check = RuleCheck()
-            guard (try? field.walk(value, urls: urls, into: &check)) != nil else { return nil }
-            diagnostics.append(Self.note(.elidedDefault, "'\(field.name)' equals its default in every app version that reads it, and is left out",
-                                         pointer: JSONPointer.appending(field.name, to: "")))
-            return field.missingWorstCase
+            guard (try? field.walk(value, into: &check)) != nil else { return nil }
+            diagnostics.append(Self.note(.elidedDefault, "'\(field.field.name)' equals its default in every app version that reads it, and is left out",
+                                         pointer: field.pointerToken))
+            return field.missingMemberWorstCase
         }
         if first { first = false } else { writer.append(UInt8(ascii: ",")) }
         let before = writer.count
         writer.append(field.key)
         // Checked as it is written: a value that breaks a rule goes the long way, which words it.
-        guard let extra = try? field.walk(value, urls: urls, into: &writer) else { return nil }
+        guard let extra = try? field.walk(value, into: &writer) else { return nil }
         return writer.count &- before &+ extra &+ field.keyExtra
     }
 

@@ -94,7 +94,7 @@ extension Field {
     /// The constraints a field carries, each decided and worded once.
     ///
     /// Every reader and writer asks these: the rule walk `Field.violation(of:)` and the encoder
-    /// share (`FieldEncodingPlan.walk`, for defaults, the encoder and the schema validator),
+    /// share (`FieldPlan.walk`, for defaults, the encoder and the schema validator),
     /// `ContentStateDecoder`, the accept-only tape builder (through the `allows…` forms, which
     /// never pass a value the `…Problem` forms refuse), and `TolerantValue`, the runtime that
     /// generated Swift calls.

@@ -19,10 +19,10 @@ extension Field {
     public func violation(of value: Value, urls: URLRule = URLRule()) -> String? {
         // The rules are the plan's walk, which the encoder writes by: checked here with a sink
         // that keeps nothing.
-        let plan = FieldEncodingPlan(self)
+        let plan = FieldPlan(self, urls: urls)
         var check = RuleCheck()
         do {
-            _ = try withUnsafePointer(to: value) { value throws(RuleBroken) in try plan.walk(value, urls: urls, into: &check) }
+            _ = try withUnsafePointer(to: value) { value throws(RuleBroken) in try plan.walk(value, into: &check) }
             return nil
         } catch {
             return error.message

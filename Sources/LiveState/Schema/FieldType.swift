@@ -116,8 +116,7 @@ public enum EnumValues: Sendable, Hashable {
     }
 }
 
-/// `FieldType` without its payload: what the compiled plans (`FieldPlan` for the decoders,
-/// `FieldEncodingPlan` for the encoder) switch on.
+/// `FieldType` without its payload: what the compiled plan (`FieldPlan`) switches on.
 enum FieldKind: Sendable {
     case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object
 

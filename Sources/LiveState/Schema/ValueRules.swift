@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the rule walk (`FieldEncodingPlan.walk(_:urls:into:)`) does with a value it accepts,
+/// What the rule walk (`FieldPlan.walk(_:into:)`) does with a value it accepts,
 /// piece by piece: the encoder's `StateWriter` writes it, in the same pass as the checks;
 /// `RuleCheck` does nothing, for `Field.violation(of:)`. Each `write…` returns the bytes the
 /// device's re-encoding adds (its escaped `/`s, a number's longer form).
@@ -42,7 +42,7 @@ struct RuleBroken: Error {
     }
 }
 
-extension FieldEncodingPlan {
+extension FieldPlan {
     /// What a value must be to be this field's value, stated once: the field's type (`null` only
     /// for an optional field), `minimum`/`maximum`, `max-length` and `min-length` (UTF-8
     /// bytes), `max-items`, the enum's values, a URL the app's devices all read, and a date
@@ -61,7 +61,7 @@ extension FieldEncodingPlan {
     /// - Returns: The bytes the device's re-encoding adds to what the sink was given.
     /// - Throws: The first rule the value breaks, in the order above, members in their order.
     ///   What the sink was given is then to be thrown away.
-    func walk<Sink: ValueSink>(_ value: UnsafePointer<Value>, urls: URLRule, into sink: inout Sink) throws(RuleBroken) -> Int {
+    func walk<Sink: ValueSink>(_ value: UnsafePointer<Value>, into sink: inout Sink) throws(RuleBroken) -> Int {
         switch value.pointee {
         case .null:
             guard isOptional else { throw RuleBroken("null, but the field is not optional") }
@@ -75,7 +75,7 @@ extension FieldEncodingPlan {
                 if let problem = urls.problem(string) { throw RuleBroken(urls.message(problem, in: string)) }
                 try Self.check(length: string, constraints)
             case .stringEnum:
-                guard enumStrings.contains(string) else { throw notOneOf(value.pointee) }
+                guard enumRawStrings.contains(string) else { throw notOneOf(value.pointee) }
             case .intEnum:
                 throw notOneOf(value.pointee)
             default:
@@ -86,7 +86,7 @@ extension FieldEncodingPlan {
             switch kind {
             case .int:
                 // The message, and the number's text in it, only when there is a problem.
-                guard inRange(Double(int)) else {
+                guard !isOutOfRange(Double(int)) else {
                     throw RuleBroken(constraints.rangeProblem(Double(int), shown: String(int)) ?? "")
                 }
             case .intEnum:
@@ -123,7 +123,7 @@ extension FieldEncodingPlan {
             sink.append(UInt8(ascii: "]"))
             return extra
         case .array(let elements):
-            guard kind == .array, let items else { throw mismatch(value.pointee) }
+            guard kind == .array, let items = itemsRef else { throw mismatch(value.pointee) }
             if let problem = constraints.countProblem(elements.count) { throw RuleBroken(problem) }
             sink.append(UInt8(ascii: "["))
             let extra = try elements.withUnsafeBufferPointer { elements throws(RuleBroken) in
@@ -131,7 +131,10 @@ extension FieldEncodingPlan {
                 for index in 0..<elements.count {
                     if index > 0 { sink.append(UInt8(ascii: ",")) }
                     do throws(RuleBroken) {
-                        extra &+= try items.walk(elements.baseAddress! + index, urls: urls, into: &sink)
+                        // A guaranteed reference: the plan is not retained for each element.
+                        extra &+= try items.borrowing { items throws(RuleBroken) in
+                            try items.walk(elements.baseAddress! + index, into: &sink)
+                        }
                     } catch {
                         throw error.nested(under: String(index))
                     }
@@ -141,60 +144,21 @@ extension FieldEncodingPlan {
             sink.append(UInt8(ascii: "]"))
             return extra
         case .object(let members):
-            guard kind == .object else { throw mismatch(value.pointee) }
+            guard kind == .object, let object = objectRef else { throw mismatch(value.pointee) }
             sink.append(UInt8(ascii: "{"))
             let extra = try members.withUnsafeBufferPointer { members throws(RuleBroken) in
-                try walkMembers(members, urls: urls, into: &sink)
+                try object.borrowing { object throws(RuleBroken) in try object.walk(members, into: &sink) }
             }
             sink.append(UInt8(ascii: "}"))
             return extra
         }
     }
 
-    /// The members of an object value, then its missing fields (see `walk`).
-    private func walkMembers<Sink: ValueSink>(
-        _ members: UnsafeBufferPointer<Value.Member>, urls: URLRule, into sink: inout Sink
-    ) throws(RuleBroken) -> Int {
-        var extra = 0
-        var seen = FieldSet(count: fields.count)
-        var hint = 0
-        for position in 0..<members.count {
-            let member = members.baseAddress! + position
-            let name = member.pointee.name
-            guard let index = index(of: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
-            guard !seen.contains(index) else { throw RuleBroken("member '\(name)' appears twice") }
-            if position > 0 { sink.append(UInt8(ascii: ",")) }
-            seen.insert(index)
-            hint = index &+ 1
-            extra &+= sink.writeString(name)
-            sink.append(UInt8(ascii: ":"))
-            do throws(RuleBroken) {
-                extra &+= try fields[index].walk(member.pointer(to: \.value)!, urls: urls, into: &sink)
-            } catch {
-                throw error.nested(under: name)
-            }
-        }
-        guard members.count < fields.count else { return extra }
-        var first = members.isEmpty
-        for (index, field) in fields.enumerated() where !seen.contains(index) {
-            guard let missing = field.missingValue else { throw RuleBroken("missing required member '\(field.name)'") }
-            if first { first = false } else { sink.append(UInt8(ascii: ",")) }
-            extra &+= sink.writeString(field.name)
-            sink.append(UInt8(ascii: ":"))
-            do throws(RuleBroken) {
-                extra &+= try withUnsafePointer(to: missing) { missing throws(RuleBroken) in try field.walk(missing, urls: urls, into: &sink) }
-            } catch {
-                throw error.nested(under: field.name)
-            }
-        }
-        return extra
-    }
-
     /// A double or date: finite, and within `minimum` and `maximum`.
     @inline(__always)
     private func checkNumber(_ double: Double) throws(RuleBroken) {
         if let problem = Field.Constraints.finiteProblem(double) { throw RuleBroken(problem) }
-        guard inRange(double) else { throw RuleBroken(constraints.rangeProblem(double) ?? "") }
+        guard !isOutOfRange(double) else { throw RuleBroken(constraints.rangeProblem(double) ?? "") }
     }
 
     @inline(__always)
@@ -210,5 +174,56 @@ extension FieldEncodingPlan {
 
     private func mismatch(_ value: Value) -> RuleBroken {
         RuleBroken("expected \(field.type.article), found \(Field.describe(value))")
+    }
+}
+
+extension ObjectPlan {
+    /// The members of an object value, then its missing fields (see `FieldPlan.walk`).
+    func walk<Sink: ValueSink>(_ members: UnsafeBufferPointer<Value.Member>, into sink: inout Sink) throws(RuleBroken) -> Int {
+        var extra = 0
+        var seen = FieldSet(count: fieldCount)
+        var hint = 0
+        for position in 0..<members.count {
+            let member = members.baseAddress! + position
+            let name = member.pointee.name
+            guard let index = index(ofName: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
+            guard !seen.contains(index) else { throw RuleBroken("member '\(name)' appears twice") }
+            if position > 0 { sink.append(UInt8(ascii: ",")) }
+            seen.insert(index)
+            hint = index &+ 1
+            extra &+= sink.writeString(name)
+            sink.append(UInt8(ascii: ":"))
+            do throws(RuleBroken) {
+                extra &+= try fieldRefs[index].borrowing { field throws(RuleBroken) in
+                    try field.walk(member.pointer(to: \.value)!, into: &sink)
+                }
+            } catch {
+                throw error.nested(under: name)
+            }
+        }
+        guard members.count < fieldCount else { return extra }
+        var first = members.isEmpty
+        for (index, field) in fields.enumerated() where !seen.contains(index) {
+            let name = memberNames[index]
+            guard let missing = field.missingValue else { throw RuleBroken("missing required member '\(name)'") }
+            if first { first = false } else { sink.append(UInt8(ascii: ",")) }
+            extra &+= sink.writeString(name)
+            sink.append(UInt8(ascii: ":"))
+            do throws(RuleBroken) {
+                extra &+= try withUnsafePointer(to: missing) { missing throws(RuleBroken) in try field.walk(missing, into: &sink) }
+            } catch {
+                throw error.nested(under: name)
+            }
+        }
+        return extra
+    }
+}
+
+extension Unmanaged {
+    /// `_withUnsafeGuaranteedRef` for a body that throws `RuleBroken`: the instance is lent
+    /// without a retain and release (the plans outlive every walk).
+    @inline(__always)
+    fileprivate func borrowing<Result>(_ body: (Instance) throws(RuleBroken) -> Result) throws(RuleBroken) -> Result {
+        try _withUnsafeGuaranteedRef { instance in Swift.Result { () throws(RuleBroken) in try body(instance) } }.get()
     }
 }

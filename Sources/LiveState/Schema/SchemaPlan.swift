@@ -1,9 +1,11 @@
 import Foundation
 
-/// A schema version compiled for decoding: every key and string enum value as UTF-8 bytes, so
-/// that keys are matched against the input without making a `String`.
+/// A schema version's object compiled once: every key and string enum value as UTF-8 bytes, so
+/// that keys are matched against the input without making a `String`, and each field's
+/// `FieldPlan`, which the decoder, the tape builder, the encoder and `Field.violation(of:)` all
+/// read by.
 ///
-/// Built once per `ContentStateDecoder` and shared; immutable.
+/// Built once per `ContentStateDecoder` and `ContentStateEncoder` and shared; immutable.
 final class ObjectPlan: @unchecked Sendable {
     // @unchecked: the key table below is written once in `init` and only read after.
 
@@ -127,6 +129,13 @@ final class ObjectPlan: @unchecked Sendable {
         return memberNames.firstIndex(of: name)
     }
 
+    /// `index(ofName:)`, trying the field at `hint` first: members mostly come in schema order.
+    @inline(__always)
+    func index(ofName name: String, hint: Int) -> Int? {
+        if hint < fieldCount, memberNames[hint] == name { return hint }
+        return index(ofName: name)
+    }
+
     /// A key that is not the one expected next: the one field in its slot, if the slot holds
     /// one, else every field in turn.
     private func index(ofUnexpectedKey key: UnsafePointer<UInt8>, length: Int, wordReadable: Bool) -> Int? {
@@ -202,7 +211,9 @@ final class ObjectPlan: @unchecked Sendable {
     }
 }
 
-/// One field compiled for decoding.
+/// One field compiled once for everything that reads, writes or checks its values: the
+/// decoder and the tape builder, the encoder, and `Field.violation(of:)`, which all ask its
+/// rule walk (`walk(_:into:)`, in `ValueRules.swift`) or the rules it is made of.
 final class FieldPlan: Sendable {
     /// The field as the schema declares it.
     let field: Field
@@ -220,7 +231,19 @@ final class FieldPlan: Sendable {
     let escapedNameLength: Int
     /// The device's worst case for the value a missing key takes (`null` for a required field,
     /// as `ObjectPlan.initialMembers` holds it).
-    let missingWorstCase: Int
+    let missingValueWorstCase: Int
+    /// The value a missing key takes: the default, `null` for an optional field, `nil` for a
+    /// required one (`Field.missingValue`).
+    let missingValue: Value?
+    /// `"name":` as the encoder writes it, and the `/`s in the name: what the device's
+    /// re-encoding adds to the key.
+    let key: [UInt8]
+    let keyExtra: Int
+    /// The device's worst case for the whole member `"name":value` when the encoder leaves it
+    /// out and the device fills in `missingValue` (0 for a required field).
+    let missingMemberWorstCase: Int
+    /// `null` is not written: the field is optional without a default.
+    let skipsNull: Bool
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
     let kind: FieldKind
@@ -241,6 +264,8 @@ final class FieldPlan: Sendable {
     let itemsRef: Unmanaged<FieldPlan>?
     /// For an integer `enum` field: its raw values.
     let enumIntegers: [Int]
+    /// For a string `enum` field: its raw values, compared as `String`s compare.
+    let enumRawStrings: [String]
 
     /// The value of the string enum case whose raw value `string` is, if any: the same bytes,
     /// or a canonically equivalent spelling, as synthesized `init(rawValue:)` compares `String`s
@@ -283,7 +308,15 @@ final class FieldPlan: Sendable {
         self.name = Array(field.name.utf8)
         self.pointerToken = JSONPointer.appending(field.name, to: "")
         self.escapedNameLength = ByteBudget.escapedLength(field.name)
-        self.missingWorstCase = ByteBudget.deviceWorstCase(field.missingValue ?? .null)
+        self.missingValueWorstCase = ByteBudget.deviceWorstCase(field.missingValue ?? .null)
+        self.missingValue = field.missingValue
+        var writer = JSONWriter(capacity: field.name.utf8.count + 3)
+        writer.writeString(field.name)
+        self.key = writer.bytes + [UInt8(ascii: ":")]
+        self.keyExtra = field.name.utf8.count { $0 == UInt8(ascii: "/") }
+        self.missingMemberWorstCase = ByteBudget.memberLength(
+            escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
+        self.skipsNull = field.nullReadsAsMissing
         self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
@@ -310,6 +343,11 @@ final class FieldPlan: Sendable {
             self.enumIntegers = integers
         } else {
             self.enumIntegers = []
+        }
+        if case .enumeration(.strings(let strings)) = field.type {
+            self.enumRawStrings = strings
+        } else {
+            self.enumRawStrings = []
         }
         switch field.type {
         case .object(let fields):
