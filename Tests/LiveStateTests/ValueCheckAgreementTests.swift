@@ -4,9 +4,11 @@ import Testing
 @_spi(Scanner) @testable import LiveState
 
 /// The encoder writes a value as it checks it, in one walk (`FieldPlan.walk`), the same
-/// walk `Field.violation(of:)` checks by. What that walk writes must be what the plain writer
-/// writes for the value completed (`Field.completed(_:)`), and it must refuse exactly what
-/// `violation(of:)` refuses.
+/// walk `Field.violation(of:)` checks by and the encoder's long way completes values by. What
+/// that walk writes must be what the plain writer writes for the value completed (as
+/// `completed(_:_:)` below, written apart from the walk, completes it), what it makes as a
+/// `Value` must be that completed value, and it must refuse exactly what `violation(of:)`
+/// refuses.
 @Suite struct ValueCheckAgreementTests {
     /// What the encoder's walk writes for `value`, or `nil` when it refuses it.
     static func walkWrites(_ value: Value, _ field: Field) -> [UInt8]? {
@@ -15,6 +17,27 @@ import Testing
             StateWriter.writingArray(capacity: 64) { (try? plan.walk(pointer, into: &$0)) != nil }
         }
         return accepted ? bytes : nil
+    }
+
+    /// Each object in `value`, at any depth, with every field of its schema: the members given
+    /// in their order, then each missing field with its missing value. The rule the walk
+    /// follows, written again here, on its own, to check it by.
+    static func completed(_ value: Value, _ field: Field) -> Value {
+        switch (field.type, value) {
+        case (.array(let items), .array(let elements)):
+            return .array(elements.map { completed($0, items) })
+        case (.object(let fields), .object(let members)):
+            var result = members.map { member in
+                guard let field = fields.first(where: { $0.name == member.name }) else { return member }
+                return Value.Member(member.name, completed(member.value, field))
+            }
+            for field in fields where !members.contains(where: { $0.name == field.name }) {
+                if let missing = field.missingValue { result.append(.init(field.name, completed(missing, field))) }
+            }
+            return .object(result)
+        default:
+            return value
+        }
     }
 
     /// Values for `field`: of its type at and around each bound, of other types, `null`, and
@@ -79,9 +102,12 @@ import Testing
                 let written = Self.walkWrites(value, field)
                 #expect((written == nil) == (problem != nil), "\(field.name): \(value): written \(written != nil), violation \(problem ?? "none")")
                 guard let written else { continue }
+                let expected = Self.completed(value, field)
                 var plain = JSONWriter()
-                plain.write(field.completed(value))
+                plain.write(expected)
                 #expect(written == plain.bytes, "\(field.name): \(value) is written \(String(decoding: written, as: UTF8.self)), not \(String(decoding: plain.bytes, as: UTF8.self))")
+                let made = try? FieldPlan(field, urls: URLRule()).completed(value)
+                #expect(made == expected, "\(field.name): \(value) is made \(String(describing: made)), not \(expected)")
                 accepted += 1
             }
         }
@@ -120,7 +146,7 @@ import Testing
                     #expect(decoded.allDiagnostics.isEmpty,
                             "v\(version) \(field.name): \(value) written as \(text): \(decoded.allDiagnostics.map(\.message))")
                     let read = decoded.state?[field.name] ?? (field.nullReadsAsMissing ? .null : nil)
-                    #expect(read.map { Self.same($0, field.completed(value)) } == true,
+                    #expect(read.map { Self.same($0, Self.completed(value, field)) } == true,
                             "v\(version) \(field.name): \(value) written as \(text), read as \(String(describing: read))")
                 }
             }

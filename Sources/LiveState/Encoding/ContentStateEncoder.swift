@@ -132,7 +132,8 @@ public struct ContentStateEncoder: Sendable {
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         self.payloadValidator = validator
         let elidable = self.elidable
-        self.plan = ObjectPlan(fields: found.contentState, urls: urls)
+        // The version compiled once: the validator's decoder has the same plan to lend.
+        self.plan = validator?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
         self.elidableFields = found.contentState.map { elidable.contains($0.name) }
     }
 
@@ -389,19 +390,21 @@ public struct ContentStateEncoder: Sendable {
         var members: [Value.Member] = []
         members.reserveCapacity(version.contentState.count)
         var problem = false
-        for field in version.contentState {
+        for (field, fieldPlan) in zip(version.contentState, plan.fields) {
             let value = given.first { $0.name == field.name }?.value ?? field.missingValue
             guard let value else {
                 diagnostics.append(Self.error(.invalidState, "required field '\(field.name)' has no value", pointer: "/" + field.name))
                 problem = true
                 continue
             }
-            if let violation = field.violation(of: value, urls: urls) {
-                diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(violation)", pointer: JSONPointer.appending(field.name, to: "")))
+            do {
+                let completed = try fieldPlan.completed(value)
+                if field.nullReadsAsMissing && value.isNull { continue }
+                members.append(.init(field.name, completed))
+            } catch {
+                diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(error.message)", pointer: fieldPlan.pointerToken))
                 problem = true
             }
-            if field.nullReadsAsMissing && value.isNull { continue }
-            members.append(.init(field.name, field.completed(value)))
         }
         for member in given where !version.contentState.contains(where: { $0.name == member.name }) {
             diagnostics.append(Self.error(.invalidState, "version \(version.version) has no field '\(member.name)'", pointer: JSONPointer.appending(member.name, to: "")))

@@ -129,29 +129,6 @@ public struct Field: Sendable, Hashable {
         return isOptional ? .null : nil
     }
 
-    /// `value` as the encoder writes it: each object in it, at any depth, with every field of
-    /// its schema, the members given in their order and then each missing field with its
-    /// missing value (`null` for an optional field without a default), so that an app version
-    /// that decodes with synthesized `Codable` finds every key. (The content-state itself is
-    /// completed by the encoder, which leaves out a `null` that reads as missing there.)
-    package func completed(_ value: Value) -> Value {
-        switch (type, value) {
-        case (.array(let items), .array(let elements)):
-            return .array(elements.map(items.completed))
-        case (.object(let fields), .object(let members)):
-            var result = members.map { member in
-                guard let field = fields.first(where: { $0.name == member.name }) else { return member }
-                return Value.Member(member.name, field.completed(member.value))
-            }
-            for field in fields where !members.contains(where: { $0.name == field.name }) {
-                if let missing = field.missingValue { result.append(.init(field.name, field.completed(missing))) }
-            }
-            return .object(result)
-        default:
-            return value
-        }
-    }
-
     /// Sets the number type the app holds the value in, and narrows `minimum` and `maximum` to
     /// its range, so that every range check (the decoders, the encoder, compatibility) sees it:
     /// the loader reads `format:` this way, and the Swift importer sets a type's format so.

@@ -1,28 +1,119 @@
 import Foundation
 
-/// What the rule walk (`FieldPlan.walk(_:into:)`) does with a value it accepts,
-/// piece by piece: the encoder's `StateWriter` writes it, in the same pass as the checks;
-/// `RuleCheck` does nothing, for `Field.violation(of:)`. Each `write…` returns the bytes the
-/// device's re-encoding adds (its escaped `/`s, a number's longer form).
+/// What the rule walk (`FieldPlan.walk(_:into:)`) does with a value it accepts, piece by
+/// piece: the encoder's `StateWriter` writes it, in the same pass as the checks; `ValueBuilder`
+/// makes it a `Value` again, completed (the encoder's long way, which then fits it to the
+/// budget); `RuleCheck` does nothing, for `Field.violation(of:)`. Each call that takes a number
+/// or a string returns the bytes the device's re-encoding adds to it (its escaped `/`s, a
+/// number's longer form); the others add none.
 protocol ValueSink {
-    /// `null`, `true`, `false`.
-    mutating func append(_ literal: StaticString)
-    /// `[`, `]`, `{`, `}`, `,` or `:`.
-    mutating func append(_ byte: UInt8)
-    mutating func writeString(_ string: String) -> Int
-    mutating func writeInt(_ int: Int)
-    mutating func writeNumber(_ double: Double) -> Int
+    mutating func putNull()
+    mutating func putBool(_ bool: Bool)
+    mutating func putInt(_ int: Int)
+    mutating func putDouble(_ double: Double) -> Int
+    mutating func putDate(_ seconds: Double) -> Int
+    mutating func putDateRange(lower: Double, upper: Double) -> Int
+    mutating func putString(_ string: String) -> Int
+    mutating func beginArray()
+    mutating func endArray()
+    mutating func beginObject()
+    mutating func endObject()
+    /// Between two elements or members.
+    mutating func putSeparator()
+    /// A member's key, before its value.
+    mutating func putKey(_ name: String) -> Int
 }
 
-extension StateWriter: ValueSink {}
+extension StateWriter: ValueSink {
+    @inline(__always) mutating func putNull() { append("null") }
+    @inline(__always) mutating func putBool(_ bool: Bool) { append(bool ? "true" : "false") }
+    @inline(__always) mutating func putInt(_ int: Int) { writeInt(int) }
+    @inline(__always) mutating func putDouble(_ double: Double) -> Int { writeNumber(double) }
+    @inline(__always) mutating func putDate(_ seconds: Double) -> Int { writeNumber(seconds) }
+    @inline(__always) mutating func putDateRange(lower: Double, upper: Double) -> Int {
+        append(UInt8(ascii: "["))
+        var extra = writeNumber(lower)
+        append(UInt8(ascii: ","))
+        extra &+= writeNumber(upper)
+        append(UInt8(ascii: "]"))
+        return extra
+    }
+    @inline(__always) mutating func putString(_ string: String) -> Int { writeString(string) }
+    @inline(__always) mutating func beginArray() { append(UInt8(ascii: "[")) }
+    @inline(__always) mutating func endArray() { append(UInt8(ascii: "]")) }
+    @inline(__always) mutating func beginObject() { append(UInt8(ascii: "{")) }
+    @inline(__always) mutating func endObject() { append(UInt8(ascii: "}")) }
+    @inline(__always) mutating func putSeparator() { append(UInt8(ascii: ",")) }
+    @inline(__always) mutating func putKey(_ name: String) -> Int {
+        let extra = writeString(name)
+        append(UInt8(ascii: ":"))
+        return extra
+    }
+}
+
+/// A sink that makes the value it is given again, each object completed with its missing
+/// fields: what the encoder writes, as a `Value`.
+struct ValueBuilder: ValueSink {
+    private enum Open {
+        case array([Value])
+        case object([Value.Member], key: String)
+    }
+
+    private var open: [Open] = []
+    /// The value made, once the walk is done.
+    private(set) var value: Value = .null
+
+    private mutating func put(_ made: Value) {
+        switch open.popLast() {
+        case nil: value = made
+        case .array(var elements):
+            elements.append(made)
+            open.append(.array(elements))
+        case .object(var members, let key):
+            members.append(Value.Member(key, made))
+            open.append(.object(members, key: ""))
+        }
+    }
+
+    mutating func putNull() { put(.null) }
+    mutating func putBool(_ bool: Bool) { put(.bool(bool)) }
+    mutating func putInt(_ int: Int) { put(.int(int)) }
+    mutating func putDouble(_ double: Double) -> Int { put(.double(double)); return 0 }
+    mutating func putDate(_ seconds: Double) -> Int { put(.date(seconds)); return 0 }
+    mutating func putDateRange(lower: Double, upper: Double) -> Int { put(.dateRange(lower: lower, upper: upper)); return 0 }
+    mutating func putString(_ string: String) -> Int { put(.string(string)); return 0 }
+    mutating func beginArray() { open.append(.array([])) }
+    mutating func endArray() {
+        guard case .array(let elements)? = open.popLast() else { return }
+        put(.array(elements))
+    }
+    mutating func beginObject() { open.append(.object([], key: "")) }
+    mutating func endObject() {
+        guard case .object(let members, _)? = open.popLast() else { return }
+        put(.object(members))
+    }
+    mutating func putSeparator() {}
+    mutating func putKey(_ name: String) -> Int {
+        if case .object(let members, _)? = open.popLast() { open.append(.object(members, key: name)) }
+        return 0
+    }
+}
 
 /// A sink that keeps nothing: the walk only checks.
 struct RuleCheck: ValueSink {
-    func append(_ literal: StaticString) {}
-    func append(_ byte: UInt8) {}
-    func writeString(_ string: String) -> Int { 0 }
-    func writeInt(_ int: Int) {}
-    func writeNumber(_ double: Double) -> Int { 0 }
+    func putNull() {}
+    func putBool(_ bool: Bool) {}
+    func putInt(_ int: Int) {}
+    func putDouble(_ double: Double) -> Int { 0 }
+    func putDate(_ seconds: Double) -> Int { 0 }
+    func putDateRange(lower: Double, upper: Double) -> Int { 0 }
+    func putString(_ string: String) -> Int { 0 }
+    func beginArray() {}
+    func endArray() {}
+    func beginObject() {}
+    func endObject() {}
+    func putSeparator() {}
+    func putKey(_ name: String) -> Int { 0 }
 }
 
 /// A rule a value breaks, worded: `65 bytes is longer than max-length 64`, or for a nested
@@ -51,7 +142,7 @@ extension FieldPlan {
     ///
     /// The walk hands each accepted piece to `sink` as it goes, with every missing member of a
     /// nested object after the given ones, with its missing value (`null` for an optional field
-    /// without a default), as `Field.completed(_:)` says: an app version that decodes with
+    /// without a default), so that an app version that decodes with
     /// synthesized `Codable` fails on a missing key. `Field.violation(of:)` walks with a sink
     /// that keeps nothing; the encoder walks with its writer, and writes and checks a state in
     /// one pass.
@@ -65,7 +156,7 @@ extension FieldPlan {
         switch value.pointee {
         case .null:
             guard isOptional else { throw RuleBroken("null, but the field is not optional") }
-            sink.append("null")
+            sink.putNull()
             return 0
         case .string(let string):
             switch kind {
@@ -81,7 +172,7 @@ extension FieldPlan {
             default:
                 throw mismatch(value.pointee)
             }
-            return sink.writeString(string)
+            return sink.putString(string)
         case .int(let int):
             switch kind {
             case .int:
@@ -96,19 +187,19 @@ extension FieldPlan {
             default:
                 throw mismatch(value.pointee)
             }
-            sink.writeInt(int)
+            sink.putInt(int)
             return 0
         case .double(let double):
             guard kind == .double else { throw mismatch(value.pointee) }
             try checkNumber(double)
-            return sink.writeNumber(double)
+            return sink.putDouble(double)
         case .date(let double):
             guard kind == .date else { throw mismatch(value.pointee) }
             try checkNumber(double)
-            return sink.writeNumber(double)
+            return sink.putDate(double)
         case .bool(let bool):
             guard kind == .bool else { throw mismatch(value.pointee) }
-            sink.append(bool ? "true" : "false")
+            sink.putBool(bool)
             return 0
         case .dateRange(let lower, let upper):
             guard kind == .dateRange else { throw mismatch(value.pointee) }
@@ -116,20 +207,15 @@ extension FieldPlan {
                 ?? constraints.rangeProblem(lower) ?? constraints.rangeProblem(upper) {
                 throw RuleBroken(problem)
             }
-            sink.append(UInt8(ascii: "["))
-            var extra = sink.writeNumber(lower)
-            sink.append(UInt8(ascii: ","))
-            extra &+= sink.writeNumber(upper)
-            sink.append(UInt8(ascii: "]"))
-            return extra
+            return sink.putDateRange(lower: lower, upper: upper)
         case .array(let elements):
             guard kind == .array, let items = itemsRef else { throw mismatch(value.pointee) }
             if let problem = constraints.countProblem(elements.count) { throw RuleBroken(problem) }
-            sink.append(UInt8(ascii: "["))
+            sink.beginArray()
             let extra = try elements.withUnsafeBufferPointer { elements throws(RuleBroken) in
                 var extra = 0
                 for index in 0..<elements.count {
-                    if index > 0 { sink.append(UInt8(ascii: ",")) }
+                    if index > 0 { sink.putSeparator() }
                     do throws(RuleBroken) {
                         // A guaranteed reference: the plan is not retained for each element.
                         extra &+= try items.borrowing { items throws(RuleBroken) in
@@ -141,17 +227,27 @@ extension FieldPlan {
                 }
                 return extra
             }
-            sink.append(UInt8(ascii: "]"))
+            sink.endArray()
             return extra
         case .object(let members):
             guard kind == .object, let object = objectRef else { throw mismatch(value.pointee) }
-            sink.append(UInt8(ascii: "{"))
+            sink.beginObject()
             let extra = try members.withUnsafeBufferPointer { members throws(RuleBroken) in
                 try object.borrowing { object throws(RuleBroken) in try object.walk(members, into: &sink) }
             }
-            sink.append(UInt8(ascii: "}"))
+            sink.endObject()
             return extra
         }
+    }
+
+    /// `value` as the encoder writes it, when it keeps the field's rules: each object in it, at
+    /// any depth, with every field of its schema, the members given in their order and then
+    /// each missing field with its missing value (see `walk`).
+    /// - Throws: The first rule the value breaks.
+    func completed(_ value: Value) throws(RuleBroken) -> Value {
+        var builder = ValueBuilder()
+        _ = try withUnsafePointer(to: value) { value throws(RuleBroken) in try walk(value, into: &builder) }
+        return builder.value
     }
 
     /// A double or date: finite, and within `minimum` and `maximum`.
@@ -188,11 +284,10 @@ extension ObjectPlan {
             let name = member.pointee.name
             guard let index = index(ofName: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
             guard !seen.contains(index) else { throw RuleBroken("member '\(name)' appears twice") }
-            if position > 0 { sink.append(UInt8(ascii: ",")) }
+            if position > 0 { sink.putSeparator() }
             seen.insert(index)
             hint = index &+ 1
-            extra &+= sink.writeString(name)
-            sink.append(UInt8(ascii: ":"))
+            extra &+= sink.putKey(name)
             do throws(RuleBroken) {
                 extra &+= try fieldRefs[index].borrowing { field throws(RuleBroken) in
                     try field.walk(member.pointer(to: \.value)!, into: &sink)
@@ -206,9 +301,8 @@ extension ObjectPlan {
         for (index, field) in fields.enumerated() where !seen.contains(index) {
             let name = memberNames[index]
             guard let missing = field.missingValue else { throw RuleBroken("missing required member '\(name)'") }
-            if first { first = false } else { sink.append(UInt8(ascii: ",")) }
-            extra &+= sink.writeString(name)
-            sink.append(UInt8(ascii: ":"))
+            if first { first = false } else { sink.putSeparator() }
+            extra &+= sink.putKey(name)
             do throws(RuleBroken) {
                 extra &+= try withUnsafePointer(to: missing) { missing throws(RuleBroken) in try field.walk(missing, into: &sink) }
             } catch {
