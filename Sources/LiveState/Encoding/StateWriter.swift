@@ -135,12 +135,7 @@ struct StateWriter {
         case .string(let string):
             return writeString(string)
         case .dateRange(let lower, let upper):
-            append(UInt8(ascii: "["))
-            var extra = writeNumber(lower)
-            append(UInt8(ascii: ","))
-            extra &+= writeNumber(upper)
-            append(UInt8(ascii: "]"))
-            return extra
+            return putDateRange(lower: lower, upper: upper)
         case .array(let elements):
             append(UInt8(ascii: "["))
             var extra = 0
