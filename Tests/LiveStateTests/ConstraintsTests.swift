@@ -22,6 +22,19 @@ struct ConstraintsTests {
         }
     }
 
+    /// A date range's order: the tape builder's quick check and the worded one agree.
+    @Test func dateRangeOrderQuickAndWordedAgree() {
+        let bounds: [Double] = [-1, 0, 0.5, 1, .infinity, -.infinity, .nan]
+        for lower in bounds {
+            for upper in bounds {
+                let problem = Field.Constraints.orderProblem(lower: lower, upper: upper)
+                #expect(Field.Constraints.allowsOrder(lower: lower, upper: upper) == (problem == nil), "[\(lower), \(upper)]: \(problem ?? "allowed")")
+            }
+        }
+        #expect(Field.Constraints.orderProblem(lower: 2, upper: 1) == "the date-range's lower bound 2 is after its upper bound 1")
+        #expect(Field.Constraints.orderProblem(lower: .nan, upper: 1) == "a date-range needs finite bounds")
+    }
+
     @Test func problemsAreWordedWithTheSchemaFilesNames() {
         let constraints: Field.Constraints = [.minimum: 1, .maximum: 99, .maxLength: 64, .maxItems: 2]
         #expect(constraints.rangeProblem(0) == "0 is less than minimum 1")

@@ -679,7 +679,8 @@ struct TapeBuilder {
             guard let upper = double() else { return false }
             guard nextByte() == JSONByte.closeBracket else { return false }
             index &+= 1
-            guard lower <= upper, !plan.isOutOfRange(lower), !plan.isOutOfRange(upper) else { return false }
+            guard Field.Constraints.allowsOrder(lower: lower, upper: upper), !plan.isOutOfRange(lower), !plan.isOutOfRange(upper)
+            else { return false }
             if flagsUnixDates, upper >= DecodeContext.unixDateThreshold { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true

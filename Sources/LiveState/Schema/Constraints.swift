@@ -218,9 +218,15 @@ extension Field {
         }
 
         /// A date range's bounds: finite, and the lower not after the upper.
+        @inline(__always)
+        static func allowsOrder(lower: Double, upper: Double) -> Bool {
+            lower.isFinite && upper.isFinite && lower <= upper
+        }
+
+        /// Why a date range's bounds break `allowsOrder`, or `nil` when they do not.
         static func orderProblem(lower: Double, upper: Double) -> String? {
+            guard !allowsOrder(lower: lower, upper: upper) else { return nil }
             guard lower.isFinite, upper.isFinite else { return "a date-range needs finite bounds" }
-            guard lower > upper else { return nil }
             return "the date-range's lower bound \(ValueText.number(lower)) is after its upper bound \(ValueText.number(upper))"
         }
     }
