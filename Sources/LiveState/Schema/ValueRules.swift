@@ -140,12 +140,12 @@ extension FieldPlan {
     /// range's finite, ordered bounds. An array's elements follow `items`; an object's members
     /// must be fields of it, each once, and every required field must be there.
     ///
-    /// The walk hands each accepted piece to `sink` as it goes, with every missing member of a
+    /// The walk hands each accepted piece to `sink` as it goes, and every missing member of a
     /// nested object after the given ones, with its missing value (`null` for an optional field
-    /// without a default), so that an app version that decodes with
-    /// synthesized `Codable` fails on a missing key. `Field.violation(of:)` walks with a sink
-    /// that keeps nothing; the encoder walks with its writer, and writes and checks a state in
-    /// one pass.
+    /// without a default): an app version that decodes with synthesized `Codable` fails on a
+    /// missing key. `Field.violation(of:)` walks with a sink that keeps nothing; the encoder
+    /// walks with its writer, and writes and checks a state in one pass, or, the long way,
+    /// with a `ValueBuilder` (`completed(_:)`).
     ///
     /// The value is read where it lies, through a pointer, and so are the elements and members
     /// of containers: no container is retained and released on the way.
