@@ -60,13 +60,7 @@ struct ValueDecoder: Decoder {
         _ type: T.Type, from value: Value, codingPath: @autoclosure () -> [any CodingKey]
     ) throws -> T? {
         if T.self == Date.self {
-            switch value {
-            case .date(let seconds), .double(let seconds):
-                return (Date(timeIntervalSinceReferenceDate: seconds) as! T)
-            case .int(let seconds):
-                return (Date(timeIntervalSinceReferenceDate: Double(seconds)) as! T)
-            default: return nil
-            }
+            return value.number.map { Date(timeIntervalSinceReferenceDate: $0) as! T }
         }
         if T.self == URL.self, case .string(let string) = value {
             guard let url = URL(string: string) else {
@@ -82,13 +76,7 @@ struct ValueDecoder: Decoder {
             return elements.mapIfAll { if case .int(let int) = $0 { int } else { nil } }.map { $0 as! T }
         }
         if T.self == [Double].self {
-            return elements.mapIfAll {
-                switch $0 {
-                case .double(let double), .date(let double): double
-                case .int(let int): Double(int)
-                default: nil
-                }
-            }.map { $0 as! T }
+            return elements.mapIfAll(\.number).map { $0 as! T }
         }
         if T.self == [Bool].self {
             return elements.mapIfAll { if case .bool(let bool) = $0 { bool } else { nil } }.map { $0 as! T }
@@ -131,11 +119,8 @@ private enum Primitive {
 
     @inline(__always)
     static func double(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Double {
-        switch value {
-        case .double(let double), .date(let double): return double
-        case .int(let int): return Double(int)
-        default: throw mismatch(Double.self, value, codingPath())
-        }
+        guard let number = value.number else { throw mismatch(Double.self, value, codingPath()) }
+        return number
     }
 
     @inline(__always)

@@ -51,4 +51,14 @@ public enum Value: Sendable, Hashable {
         if case .null = self { return true }
         return false
     }
+
+    /// The number a JSON number holds: an integer, a double, or a date's seconds since
+    /// 2001-01-01 (all three are numbers in the payload); `nil` for every other value.
+    package var number: Double? {
+        switch self {
+        case .int(let int): Double(int)
+        case .double(let double), .date(let double): double
+        default: nil
+        }
+    }
 }

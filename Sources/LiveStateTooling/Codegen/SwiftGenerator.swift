@@ -401,9 +401,9 @@ public struct SwiftGenerator: Sendable {
         case (.int, .int(let int)):
             return SwiftLiteral.integer(int)
         case (.double, _):
-            if let number = SwiftLiteral.seconds(value) { return SwiftLiteral.number(number) }
+            if let number = value.number { return SwiftLiteral.number(number) }
         case (.date, _):
-            if let seconds = SwiftLiteral.seconds(value) { return SwiftLiteral.date(seconds) }
+            if let seconds = value.number { return SwiftLiteral.date(seconds) }
         case (.dateRange, .dateRange(let lower, let upper)):
             return "\(SwiftLiteral.date(lower))...\(SwiftLiteral.date(upper))"
         case (.bool, .bool(let bool)):

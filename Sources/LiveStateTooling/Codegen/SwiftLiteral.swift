@@ -51,13 +51,4 @@ enum SwiftLiteral {
     static func date(_ seconds: Double) -> String {
         "Date(timeIntervalSinceReferenceDate: \(number(seconds)))"
     }
-
-    /// Seconds for a `date` field's value: `.date`, or a plain number.
-    static func seconds(_ value: Value) -> Double? {
-        switch value {
-        case .date(let seconds), .double(let seconds): seconds
-        case .int(let int): Double(int)
-        default: nil
-        }
-    }
 }

@@ -285,7 +285,7 @@ struct PairComparison {
     static func jsonEqual(_ lhs: Value, _ rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.int, _), (.double, _), (.date, _):
-            guard let left = number(lhs), let right = number(rhs) else { return false }
+            guard let left = lhs.number, let right = rhs.number else { return false }
             return left == right
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { jsonEqual($0, $1) }
@@ -294,17 +294,9 @@ struct PairComparison {
                 right.contains { $0.name == member.name && jsonEqual($0.value, member.value) }
             }
         case (.dateRange(let a, let b), .array(let right)), (.array(let right), .dateRange(let a, let b)):
-            return right.count == 2 && number(right[0]) == a && number(right[1]) == b
+            return right.count == 2 && right[0].number == a && right[1].number == b
         default:
             return lhs == rhs
-        }
-    }
-
-    private static func number(_ value: Value) -> Double? {
-        switch value {
-        case .int(let int): Double(int)
-        case .double(let double), .date(let double): double
-        default: nil
         }
     }
 
