@@ -61,14 +61,10 @@ final class TapeDecoding {
         return reader.string(node.string)
     }
 
+    /// The number at `slot`, as `Value.number` reads one (an int, a double or a date's seconds).
     @inline(__always)
     func double(at slot: Int) -> Double? {
-        let node = nodes[slot]
-        switch node.kind {
-        case .double, .date: return node.doubleA
-        case .int: return Double(node.a)
-        default: return nil
-        }
+        nodes[slot].scalar?.number
     }
 }
 
