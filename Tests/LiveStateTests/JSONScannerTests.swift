@@ -4,6 +4,25 @@ import Testing
 @_spi(Scanner) @testable import LiveState
 
 @Suite struct JSONScannerTests {
+    /// The writer's short escapes (`EscapeScan.shortEscape`) and the reader's
+    /// (`JSONReader.shortUnescape`) are each other's way back, and the reader reads back every
+    /// byte the writer writes with one.
+    @Test func shortEscapesGoBothWays() throws {
+        var escaped = 0
+        for byte in UInt8(0) ... 0x7F {
+            guard let letter = EscapeScan.shortEscape(byte) else { continue }
+            escaped += 1
+            #expect(JSONReader.shortUnescape(letter) == UInt32(byte), "\\\(Character(Unicode.Scalar(letter))) for \(byte)")
+            let json: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "\\"), letter, UInt8(ascii: "\"")]
+            try json.withUnsafeBytes { buffer in
+                var reader = try JSONReader(bytes: buffer)
+                #expect(reader.string(try reader.readString()).utf8.elementsEqual([byte]))
+            }
+        }
+        #expect(escaped == 7)
+        #expect(JSONReader.shortUnescape(UInt8(ascii: "/")) == UInt32(UInt8(ascii: "/")))
+    }
+
     // MARK: - Helpers
 
     /// Runs `body` on a reader over `bytes`; returns its result or the `JSONError` it threw.

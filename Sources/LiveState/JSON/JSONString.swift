@@ -97,16 +97,11 @@ extension JSONReader {
             let scalar: UInt32
             var next = index &+ 2
             switch index &+ 1 < end ? bytes[index &+ 1] : 0 {
-            case UInt8(ascii: "b"): scalar = 0x08
-            case UInt8(ascii: "f"): scalar = 0x0C
-            case UInt8(ascii: "n"): scalar = 0x0A
-            case UInt8(ascii: "r"): scalar = 0x0D
-            case UInt8(ascii: "t"): scalar = 0x09
             case UInt8(ascii: "u"): (scalar, next) = unicodeEscape(at: index, end: end)
             case 0:
                 scalar = 0xFFFD
                 next = index &+ 1
-            case let other: scalar = UInt32(other)
+            case let letter: scalar = Self.shortUnescape(letter)
             }
             index = next
             Self.encode(scalar) { byte in
@@ -203,22 +198,32 @@ extension JSONReader {
             }
             let scalar: UInt32
             switch bytes[index + 1] {
-            case UInt8(ascii: "b"): scalar = 0x08
-            case UInt8(ascii: "f"): scalar = 0x0C
-            case UInt8(ascii: "n"): scalar = 0x0A
-            case UInt8(ascii: "r"): scalar = 0x0D
-            case UInt8(ascii: "t"): scalar = 0x09
             case UInt8(ascii: "u"):
                 let (value, next) = unicodeEscape(at: index, end: end)
                 if !body(value, nil) { return false }
                 index = next
                 continue
-            case let other: scalar = UInt32(other)
+            case let letter: scalar = Self.shortUnescape(letter)
             }
             if !body(scalar, nil) { return false }
             index += 2
         }
         return true
+    }
+
+    /// What a one-letter escape stands for: `\b \f \n \r \t` their control characters, and
+    /// `\" \\ \/` (or any other letter, in a token this reader did not validate) the letter
+    /// itself. `EscapeScan.shortEscape(_:)` is the writer's way back.
+    @inline(__always)
+    static func shortUnescape(_ letter: UInt8) -> UInt32 {
+        switch letter {
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: UInt32(letter)
+        }
     }
 
     /// Decodes `\uXXXX` (or a surrogate pair of them) at `index`.
