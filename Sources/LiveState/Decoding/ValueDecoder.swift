@@ -137,7 +137,8 @@ private enum Primitive {
     }
 }
 
-private struct IndexKey: CodingKey {
+/// The coding key of an array element: its index (`ValueDecoder` and `ValueEncoder` alike).
+struct IndexKey: CodingKey {
     var stringValue: String { String(intValue ?? 0) }
     var intValue: Int?
     init(_ index: Int) { intValue = index }

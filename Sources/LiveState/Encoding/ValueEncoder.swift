@@ -165,14 +165,6 @@ enum ValueEncoder {
         }
     }
 
-    struct IndexKey: CodingKey {
-        var stringValue: String { String(intValue ?? 0) }
-        var intValue: Int?
-        init(_ index: Int) { intValue = index }
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { self.intValue = intValue }
-    }
-
     struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let node: Node
         let path: CodingPath
