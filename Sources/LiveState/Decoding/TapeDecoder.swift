@@ -190,7 +190,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     private func require(_ key: Key) throws -> Int {
         guard let index = find(key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "the schema version has no field '\(key.stringValue)'"))
+            throw DecodingError.noField(key, codingPath: codingPath)
         }
         return index
     }

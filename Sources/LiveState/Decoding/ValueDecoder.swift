@@ -137,6 +137,14 @@ private enum Primitive {
     }
 }
 
+extension DecodingError {
+    /// What both of LiveState's `Decoder`s (`ValueDecoder`, `TapeDecoder`) throw for a key the
+    /// schema version does not have.
+    static func noField(_ key: some CodingKey, codingPath: [any CodingKey]) -> DecodingError {
+        .keyNotFound(key, .init(codingPath: codingPath, debugDescription: "the schema version has no field '\(key.stringValue)'"))
+    }
+}
+
 /// The coding key of an array element: its index (`ValueDecoder` and `ValueEncoder` alike).
 struct IndexKey: CodingKey {
     var stringValue: String { String(intValue ?? 0) }
@@ -178,7 +186,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func require(_ key: Key) throws -> Value {
         guard let value = find(key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "the schema version has no field '\(key.stringValue)'"))
+            throw DecodingError.noField(key, codingPath: codingPath)
         }
         return value
     }
