@@ -793,8 +793,15 @@ struct DecodeContext: JSONReading {
     /// 1e9 is September 2032 as a 2001-based date, and September 2001 as UNIX time.
     static let unixDateThreshold = 1e9
 
+    /// Whether a date's seconds look like UNIX time sent by mistake (see `unixDateThreshold`):
+    /// the full decode words it, the tape builder hands such a date to it.
+    @inline(__always)
+    static func looksLikeUnixTime(_ seconds: Double) -> Bool {
+        seconds >= unixDateThreshold
+    }
+
     private mutating func flagUnixDate(_ seconds: Double, at offset: Int) {
-        guard seconds >= Self.unixDateThreshold else { return }
+        guard Self.looksLikeUnixTime(seconds) else { return }
         // Any finite double may arrive here: keep the arithmetic in Double and the year in range.
         let years = (seconds / 31_556_952).rounded(.down)
         let when = years < 1e6 ? "the year \(2001 + Int(years))" : "far in the future"

@@ -655,7 +655,7 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double(), !plan.isOutOfRange(double) else { return false }
-            if flagsUnixDates, plan.kind == .date, double >= DecodeContext.unixDateThreshold { return false }
+            if flagsUnixDates, plan.kind == .date, DecodeContext.looksLikeUnixTime(double) { return false }
             nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
             return true
         case .bool:
@@ -681,7 +681,8 @@ struct TapeBuilder {
             index &+= 1
             guard Field.Constraints.allowsOrder(lower: lower, upper: upper), !plan.isOutOfRange(lower), !plan.isOutOfRange(upper)
             else { return false }
-            if flagsUnixDates, upper >= DecodeContext.unixDateThreshold { return false }
+            // The upper bound is the later: when the lower looks like UNIX time, so does it.
+            if flagsUnixDates, DecodeContext.looksLikeUnixTime(upper) { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
         case .stringEnum:
