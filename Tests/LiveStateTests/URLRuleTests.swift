@@ -202,3 +202,32 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         #expect(new.allDiagnostics.isEmpty)
     }
 }
+
+/// The encoder makes a URL portable wherever it is in the state (an object's member, an
+/// array's element), and notes each with its place.
+@Suite struct NestedPortableURLTests {
+    @Test func nestedURLsAreMadePortableAndNotedWhereTheyAre() throws {
+        let schema = Schema(activity: "links", versions: [
+            SchemaVersion(version: 1, contentState: [
+                Field(name: "card", type: .object(fields: [Field(name: "link", type: .url), Field(name: "title", type: .string, defaultValue: .string(""))])),
+                Field(name: "links", type: .array(items: Field(name: "", type: .url))),
+            ]),
+        ], minIOS: .liveActivities)
+        let state: Value = .object([
+            .init("card", .object([.init("link", .string("https://example.com/a b"))])),
+            .init("links", .array([.string("https://example.com/x"), .string("https://example.com/{id}")])),
+        ])
+        let encoded = try ContentStateEncoder(schema: schema).encode(state)
+        #expect(encoded.succeeded, "\(encoded.diagnostics)")
+        #expect(encoded.diagnostics.map(\.code) == ["url-made-portable", "url-made-portable"])
+        #expect(encoded.diagnostics.map(\.pointer) == ["/card/link", "/links/1"])
+        #expect(encoded.diagnostics.first?.message
+            == "'https://example.com/a b' is written 'https://example.com/a%20b': iOS 16 (min-ios 16.1) refuses a space in a URL, and iOS 17 and later read both as one URL")
+        let written = try ContentStateDecoder(schema: schema).decode(contentState: encoded.bytes)
+        #expect(written.state == .object([
+            .init("card", .object([.init("link", .string("https://example.com/a%20b")), .init("title", .string(""))])),
+            .init("links", .array([.string("https://example.com/x"), .string("https://example.com/%7Bid%7D")])),
+        ]))
+        #expect(!written.diagnostics.contains { $0.severity > .info })
+    }
+}

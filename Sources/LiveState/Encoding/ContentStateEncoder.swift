@@ -345,32 +345,6 @@ public struct ContentStateEncoder: Sendable {
         return writer.count &- before &+ extra &+ field.keyExtra
     }
 
-    /// `value` with every URL that iOS 16 refuses and iOS 17 and later percent-encode written
-    /// in the form both read alike (what iOS 17 makes of it), each change noted.
-    private func portableURLs(_ value: Value, _ field: Field, pointer: String, notes: inout [Diagnostic]) -> Value {
-        switch (field.type, value) {
-        case (.url, .string(let string)):
-            guard case .refusedBeforeIOS17(_, let character, let portable?)? = urls.problem(string) else { return value }
-            notes.append(Self.note(
-                .urlMadePortable,
-                "'\(Field.shortened(string))' is written '\(Field.shortened(portable))': iOS 16 (min-ios \(urls.minIOS)) refuses "
-                    + "\(character) in a URL, and iOS 17 and later read both as one URL",
-                pointer: pointer))
-            return .string(portable)
-        case (.array(let items), .array(let elements)):
-            return .array(elements.enumerated().map { index, element in
-                portableURLs(element, items, pointer: JSONPointer.appending(String(index), to: pointer), notes: &notes)
-            })
-        case (.object(let fields), .object(let members)):
-            return .object(members.map { member in
-                guard let field = fields.first(where: { $0.name == member.name }) else { return member }
-                return Value.Member(member.name, portableURLs(member.value, field, pointer: JSONPointer.appending(member.name, to: pointer), notes: &notes))
-            })
-        default:
-            return value
-        }
-    }
-
     /// The index of the member called `name`, trying `hint` first.
     @inline(__always)
     private static func index(of name: String, in members: UnsafeBufferPointer<Value.Member>, hint: Int) -> Int? {
@@ -382,10 +356,6 @@ public struct ContentStateEncoder: Sendable {
     /// Checks the state field by field, reports every problem, then elides, writes and fits.
     private func encodeChecked(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult {
         var diagnostics: [Diagnostic] = []
-        let given = given.map { member in
-            guard let field = version.field(member.name) else { return member }
-            return Value.Member(member.name, portableURLs(member.value, field, pointer: JSONPointer.appending(member.name, to: ""), notes: &diagnostics))
-        }
         // Every field in schema order; missing ones take their defaults.
         var members: [Value.Member] = []
         members.reserveCapacity(version.contentState.count)
@@ -398,7 +368,16 @@ public struct ContentStateEncoder: Sendable {
                 continue
             }
             do {
-                let completed = try fieldPlan.completed(value)
+                // Checked and completed, each URL iOS 16 refuses and iOS 17 reads made portable.
+                var builder = ValueBuilder(makesURLsPortable: true)
+                let completed = try fieldPlan.completed(value, into: &builder)
+                for made in builder.portableURLs {
+                    diagnostics.append(Self.note(
+                        .urlMadePortable,
+                        "'\(Field.shortened(made.given))' is written '\(Field.shortened(made.written))': iOS 16 (min-ios \(urls.minIOS)) refuses "
+                            + "\(made.character) in a URL, and iOS 17 and later read both as one URL",
+                        pointer: fieldPlan.pointerToken + made.pointer))
+                }
                 if field.nullReadsAsMissing && value.isNull { continue }
                 members.append(.init(field.name, completed))
             } catch {

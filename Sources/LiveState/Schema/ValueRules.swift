@@ -22,6 +22,13 @@ protocol ValueSink {
     mutating func putSeparator()
     /// A member's key, before its value.
     mutating func putKey(_ name: String) -> Int
+    /// The form to write for a `url` value the app's devices do not all read (`problem`), when
+    /// the sink makes such URLs portable; `nil` (the default) when the value is refused.
+    mutating func portable(_ string: String, for problem: URLRule.Problem) -> String?
+}
+
+extension ValueSink {
+    func portable(_ string: String, for problem: URLRule.Problem) -> String? { nil }
 }
 
 extension StateWriter: ValueSink {
@@ -53,6 +60,10 @@ extension StateWriter: ValueSink {
 
 /// A sink that makes the value it is given again, each object completed with its missing
 /// fields: what the encoder writes, as a `Value`.
+///
+/// With `makesURLsPortable`, a URL that iOS 16 refuses and iOS 17 and later percent-encode is
+/// made the form both read alike (what iOS 17 makes of it), and each such change is listed in
+/// `portableURLs` with its place, a JSON Pointer relative to the value walked.
 struct ValueBuilder: ValueSink {
     private enum Open {
         case array([Value])
@@ -62,6 +73,27 @@ struct ValueBuilder: ValueSink {
     private var open: [Open] = []
     /// The value made, once the walk is done.
     private(set) var value: Value = .null
+    let makesURLsPortable: Bool
+    /// The URLs made portable: where, what was given, what is written, and the character iOS
+    /// 16 refuses.
+    private(set) var portableURLs: [(pointer: String, given: String, written: String, character: String)] = []
+
+    init(makesURLsPortable: Bool = false) {
+        self.makesURLsPortable = makesURLsPortable
+    }
+
+    mutating func portable(_ string: String, for problem: URLRule.Problem) -> String? {
+        guard makesURLsPortable, case .refusedBeforeIOS17(_, let character, let portable?) = problem else { return nil }
+        // The place of the value about to be put.
+        let pointer = open.reduce(into: "") { pointer, container in
+            switch container {
+            case .array(let elements): pointer = JSONPointer.appending(String(elements.count), to: pointer)
+            case .object(_, let key): pointer = JSONPointer.appending(key, to: pointer)
+            }
+        }
+        portableURLs.append((pointer, string, portable, character))
+        return portable
+    }
 
     private mutating func put(_ made: Value) {
         switch open.popLast() {
@@ -163,7 +195,13 @@ extension FieldPlan {
             case .string:
                 try Self.check(length: string, constraints)
             case .url:
-                if let problem = urls.problem(string) { throw RuleBroken(urls.message(problem, in: string)) }
+                if let problem = urls.problem(string) {
+                    guard let portable = sink.portable(string, for: problem), urls.problem(portable) == nil else {
+                        throw RuleBroken(urls.message(problem, in: string))
+                    }
+                    try Self.check(length: portable, constraints)
+                    return sink.putString(portable)
+                }
                 try Self.check(length: string, constraints)
             case .stringEnum:
                 guard enumRawStrings.contains(string) else { throw notOneOf(value.pointee) }
@@ -246,6 +284,11 @@ extension FieldPlan {
     /// - Throws: The first rule the value breaks.
     func completed(_ value: Value) throws(RuleBroken) -> Value {
         var builder = ValueBuilder()
+        return try completed(value, into: &builder)
+    }
+
+    /// `completed(_:)` with a builder of the caller's (one that makes URLs portable).
+    func completed(_ value: Value, into builder: inout ValueBuilder) throws(RuleBroken) -> Value {
         _ = try withUnsafePointer(to: value) { value throws(RuleBroken) in try walk(value, into: &builder) }
         return builder.value
     }
