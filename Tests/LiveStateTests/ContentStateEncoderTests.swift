@@ -810,3 +810,29 @@ struct StateGenerator {
         #expect(result.diagnostics.map(\.code) == ["duplicate-key"])
     }
 }
+
+/// Eliding a default is one rule, whichever way the encoder writes a state: in one pass, or
+/// the long way (here forced by a URL it makes portable). An object field given as its default
+/// `{}` is left out both ways, not only in one pass.
+@Suite struct ElisionAgreementTests {
+    @Test func anObjectDefaultIsElidedInOnePassAndTheLongWayAlike() throws {
+        let schema = Schema(activity: "elide", versions: [
+            SchemaVersion(version: 1, contentState: [
+                Field(name: "title", type: .string),
+                Field(name: "courier", type: .object(fields: [Field(name: "name", type: .string, defaultValue: .string(""))]),
+                      defaultValue: .object([])),
+                Field(name: "link", type: .url, isOptional: true),
+            ]),
+        ], minIOS: .liveActivities)
+        let encoder = try ContentStateEncoder(schema: schema, options: .init(elideDefaults: true))
+        let onePass = encoder.encode(.object([.init("title", .string("x")), .init("courier", .object([]))]))
+        let longWay = encoder.encode(.object([
+            .init("title", .string("x")), .init("courier", .object([])), .init("link", .string("https://example.com/a b")),
+        ]))
+        #expect(String(decoding: onePass.bytes, as: UTF8.self) == #"{"title":"x"}"#)
+        #expect(String(decoding: longWay.bytes, as: UTF8.self) == #"{"title":"x","link":"https://example.com/a%20b"}"#)
+        #expect(onePass.diagnostics.map(\.code) == ["elided-default"])
+        #expect(Set(longWay.diagnostics.map(\.code)) == ["elided-default", "url-made-portable"])
+        #expect(longWay.diagnostics.first { $0.code == "elided-default" }?.pointer == "/courier")
+    }
+}

@@ -330,11 +330,10 @@ public struct ContentStateEncoder: Sendable {
             // Optional, so valid.
             return field.missingMemberWorstCase
         }
-        if options.elideDefaults, elidable, value.pointee == field.field.defaultValue {
+        if elides(value.pointee, of: field.field, elidable: elidable) {
             var check = RuleCheck()
             guard (try? field.walk(value, into: &check)) != nil else { return nil }
-            diagnostics.append(Self.note(.elidedDefault, "'\(field.field.name)' equals its default in every app version that reads it, and is left out",
-                                         pointer: field.pointerToken))
+            diagnostics.append(Self.elidedNote(field.field.name))
             return field.missingMemberWorstCase
         }
         if first { first = false } else { writer.append(UInt8(ascii: ",")) }
@@ -343,6 +342,19 @@ public struct ContentStateEncoder: Sendable {
         // Checked as it is written: a value that breaks a rule goes the long way, which words it.
         guard let extra = try? field.walk(value, into: &writer) else { return nil }
         return writer.count &- before &+ extra &+ field.keyExtra
+    }
+
+    /// Whether a field's member is left out: defaults are elided, this field's may be (every
+    /// version that reads it has the same one), and `value`, as given, is it. Both ways of
+    /// encoding ask this.
+    @inline(__always)
+    private func elides(_ value: Value, of field: Field, elidable: Bool) -> Bool {
+        options.elideDefaults && elidable && value == field.defaultValue
+    }
+
+    private static func elidedNote(_ name: String) -> Diagnostic {
+        note(.elidedDefault, "'\(name)' equals its default in every app version that reads it, and is left out",
+             pointer: JSONPointer.appending(name, to: ""))
     }
 
     /// The index of the member called `name`, trying `hint` first.
@@ -360,6 +372,7 @@ public struct ContentStateEncoder: Sendable {
         var members: [Value.Member] = []
         members.reserveCapacity(version.contentState.count)
         var problem = false
+        var elided: Set<String> = []
         for (field, fieldPlan) in zip(version.contentState, plan.fields) {
             let value = given.first { $0.name == field.name }?.value ?? field.missingValue
             guard let value else {
@@ -379,6 +392,7 @@ public struct ContentStateEncoder: Sendable {
                         pointer: fieldPlan.pointerToken + made.pointer))
                 }
                 if field.nullReadsAsMissing && value.isNull { continue }
+                if elides(value, of: field, elidable: elidable.contains(field.name)) { elided.insert(field.name) }
                 members.append(.init(field.name, completed))
             } catch {
                 diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(error.message)", pointer: fieldPlan.pointerToken))
@@ -391,12 +405,10 @@ public struct ContentStateEncoder: Sendable {
         }
         if problem { return EncodeResult(bytes: [], diagnostics: diagnostics) }
 
-        if options.elideDefaults {
+        if !elided.isEmpty {
             members.removeAll { member in
-                guard elidable.contains(member.name),
-                      let field = version.field(member.name), field.defaultValue == member.value else { return false }
-                diagnostics.append(Self.note(.elidedDefault, "'\(member.name)' equals its default in every app version that reads it, and is left out",
-                                             pointer: JSONPointer.appending(member.name, to: "")))
+                guard elided.contains(member.name) else { return false }
+                diagnostics.append(Self.elidedNote(member.name))
                 return true
             }
         }
