@@ -399,6 +399,12 @@ public struct ContentStateEncoder: Sendable {
                 problem = true
             }
         }
+        // The state's own members keep the rule of every object's: each field once.
+        var names: Set<String> = []
+        for member in given where !names.insert(member.name).inserted {
+            diagnostics.append(Self.error(.invalidState, RuleBroken.appearsTwice(member.name).message, pointer: JSONPointer.appending(member.name, to: "")))
+            problem = true
+        }
         for member in given where !version.contentState.contains(where: { $0.name == member.name }) {
             diagnostics.append(Self.error(.invalidState, "version \(version.version) has no field '\(member.name)'", pointer: JSONPointer.appending(member.name, to: "")))
             problem = true

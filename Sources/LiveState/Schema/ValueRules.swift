@@ -158,6 +158,11 @@ struct RuleBroken: Error {
         self.message = message
     }
 
+    /// A member given twice: an object's members are its fields, each once.
+    static func appearsTwice(_ name: String) -> RuleBroken {
+        RuleBroken("member '\(name)' appears twice")
+    }
+
     /// The same problem, one container further out.
     func nested(under token: String) -> RuleBroken {
         let escaped = JSONPointer.escape(token)
@@ -326,7 +331,7 @@ extension ObjectPlan {
             let member = members.baseAddress! + position
             let name = member.pointee.name
             guard let index = index(ofName: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
-            guard !seen.contains(index) else { throw RuleBroken("member '\(name)' appears twice") }
+            guard !seen.contains(index) else { throw RuleBroken.appearsTwice(name) }
             if position > 0 { sink.putSeparator() }
             seen.insert(index)
             hint = index &+ 1
