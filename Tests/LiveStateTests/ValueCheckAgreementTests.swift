@@ -106,7 +106,8 @@ import Testing
                 var plain = JSONWriter()
                 plain.write(expected)
                 #expect(written == plain.bytes, "\(field.name): \(value) is written \(String(decoding: written, as: UTF8.self)), not \(String(decoding: plain.bytes, as: UTF8.self))")
-                let made = try? FieldPlan(field, urls: URLRule()).completed(value)
+                var builder = ValueBuilder()
+                let made = try? FieldPlan(field, urls: URLRule()).completed(value, into: &builder)
                 #expect(made == expected, "\(field.name): \(value) is made \(String(describing: made)), not \(expected)")
                 accepted += 1
             }

@@ -285,14 +285,9 @@ extension FieldPlan {
 
     /// `value` as the encoder writes it, when it keeps the field's rules: each object in it, at
     /// any depth, with every field of its schema, the members given in their order and then
-    /// each missing field with its missing value (see `walk`).
+    /// each missing field with its missing value (see `walk`), made by `builder` (which may
+    /// make URLs portable).
     /// - Throws: The first rule the value breaks.
-    func completed(_ value: Value) throws(RuleBroken) -> Value {
-        var builder = ValueBuilder()
-        return try completed(value, into: &builder)
-    }
-
-    /// `completed(_:)` with a builder of the caller's (one that makes URLs portable).
     func completed(_ value: Value, into builder: inout ValueBuilder) throws(RuleBroken) -> Value {
         _ = try withUnsafePointer(to: value) { value throws(RuleBroken) in try walk(value, into: &builder) }
         return builder.value
