@@ -81,8 +81,6 @@ public struct ContentStateEncoder: Sendable {
     public let version: SchemaVersion
     /// What the encoder may change.
     public var options: Options
-    /// The top-level fields whose default values may be left out.
-    let elidable: Set<String>
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
@@ -92,7 +90,7 @@ public struct ContentStateEncoder: Sendable {
     let payloadValidator: PayloadValidator?
     /// The version's fields compiled, in schema order: the plan the decoder reads by.
     let plan: ObjectPlan
-    /// For each field of `plan`, whether its default may be left out (`elidable`).
+    /// For each field of `plan`, whether its default may be left out (`elidableFields`).
     let elidableFields: [Bool]
     /// How the version's devices read `url` values.
     let urls: URLRule
@@ -121,36 +119,32 @@ public struct ContentStateEncoder: Sendable {
         self.schema = schema
         self.version = found
         self.options = options
-        self.elidable = Self.elidableFields(schema: schema, version: found)
         let urls = schema.urlRule(number)
         self.urls = urls
         // The state is read taking any URL some iOS of the app reads; the encoder writes the
-        // form every one of them reads (`portableURLs`).
+        // form every one of them reads (the long way's `ValueBuilder`, `makesURLsPortable`).
         var readable = found
         readable.minIOS = max(urls.minIOS, .rfc3986URLs)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
         self.payloadValidator = validator
-        let elidable = self.elidable
         // The version compiled once: the validator's decoder has the same plan to lend.
         self.plan = validator?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
-        self.elidableFields = found.contentState.map { elidable.contains($0.name) }
+        self.elidableFields = Self.elidableFields(schema: schema, version: found)
     }
 
-    /// The top-level fields of `version` whose default may be left out: every version of the
-    /// schema either does not know the key, or decodes tolerantly with the same default.
-    static func elidableFields(schema: Schema, version: SchemaVersion) -> Set<String> {
-        var names: Set<String> = []
-        for field in version.contentState {
-            guard let value = field.defaultValue else { continue }
-            let safe = schema.liveVersions.allSatisfy { other in
+    /// For each top-level field of `version`, in schema order, whether its default may be left
+    /// out: every version of the schema either does not know the key, or decodes tolerantly
+    /// with the same default.
+    static func elidableFields(schema: Schema, version: SchemaVersion) -> [Bool] {
+        version.contentState.map { field in
+            guard let value = field.defaultValue else { return false }
+            return schema.liveVersions.allSatisfy { other in
                 let known = other.contentState.first { $0.name == field.name || $0.aliases.contains(field.name) }
                 guard let known else { return true }
                 return !schema.isStrict(other.version) && known.defaultValue == value
             }
-            if safe { names.insert(field.name) }
         }
-        return names
     }
 
     // MARK: - Encoding
@@ -373,7 +367,8 @@ public struct ContentStateEncoder: Sendable {
         members.reserveCapacity(version.contentState.count)
         var problem = false
         var elided: Set<String> = []
-        for (field, fieldPlan) in zip(version.contentState, plan.fields) {
+        for (index, field) in version.contentState.enumerated() {
+            let fieldPlan = plan.fields[index]
             let value = given.first { $0.name == field.name }?.value ?? field.missingValue
             guard let value else {
                 diagnostics.append(Self.error(.invalidState, "required field '\(field.name)' has no value", pointer: "/" + field.name))
@@ -392,7 +387,7 @@ public struct ContentStateEncoder: Sendable {
                         pointer: fieldPlan.pointerToken + made.pointer))
                 }
                 if field.nullReadsAsMissing && value.isNull { continue }
-                if elides(value, of: field, elidable: elidable.contains(field.name)) { elided.insert(field.name) }
+                if elides(value, of: field, elidable: elidableFields[index]) { elided.insert(field.name) }
                 members.append(.init(field.name, completed))
             } catch {
                 diagnostics.append(Self.error(.invalidState, "'\(field.name)': \(error.message)", pointer: fieldPlan.pointerToken))
