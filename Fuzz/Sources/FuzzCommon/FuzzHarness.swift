@@ -314,7 +314,7 @@ public enum FuzzHarness {
         if view.root.map(walk) != reference.state || view.root?.value != reference.state {
             return "view nodes, \(target.schema.activity) v\(target.version): \(String(describing: view.root.map(walk))), in full \(String(describing: reference.state))"
         }
-        if let failure = encodes(reference.state, target) {
+        if let failure = encodes(reference.state, target, decoder: decoder) {
             return "encoder, \(target.schema.activity) v\(target.version): \(failure)"
         }
         let payload = decoder.decode(payload: body)
@@ -345,17 +345,18 @@ public enum FuzzHarness {
 
     /// What a version decodes keeps the rules its encoder checks by (`FieldPlan.walk`): the
     /// encoder takes the state with no `invalid-state` error, and what it writes decodes to the
-    /// same state. A state over the byte budget is still written, with an error of its own.
-    static func encodes(_ state: Value?, _ target: Target) -> String? {
-        guard let state, let encoder = try? ContentStateEncoder(schema: target.schema, version: target.version),
-              target.schema.version(target.version)?.retired == nil
+    /// same state, read by `decoder` (the version's). A state over the byte budget is still
+    /// written, with an error of its own.
+    static func encodes(_ state: Value?, _ target: Target, decoder: ContentStateDecoder) -> String? {
+        guard let state, target.schema.version(target.version)?.retired == nil,
+              let encoder = try? ContentStateEncoder(schema: target.schema, version: target.version)
         else { return nil }
         let encoded = encoder.encode(state)
         if let refused = encoded.diagnostics.first(where: { $0.code == EncodeCode.invalidState.rawValue }) {
             return "the decoded state \(state) is refused: \(refused.message)"
         }
-        guard !encoded.bytes.isEmpty, let decoder = try? ContentStateDecoder(schema: target.schema, version: target.version) else {
-            return encoded.bytes.isEmpty ? "the decoded state \(state) is not written: \(encoded.diagnostics.map(\.description))" : nil
+        guard !encoded.bytes.isEmpty else {
+            return "the decoded state \(state) is not written: \(encoded.diagnostics.map(\.description))"
         }
         let again = decoder.decode(contentState: encoded.bytes)
         guard again.state == state else {
