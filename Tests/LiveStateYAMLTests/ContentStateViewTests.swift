@@ -364,6 +364,111 @@ import LiveStateYAML
         #expect(decoder.view(contentState: Array(#"{"title":"t","status":"lost"}"#.utf8))["status"] == .string("pending"))
     }
 
+    /// A schema of nested objects and arrays of objects: required keys inside, a default and
+    /// a rejecting policy at the fields that hold them, `max-items`, an array of arrays of
+    /// objects.
+    static let nesting = """
+        activity: nest
+        versions:
+          - version: 1
+            content-state:
+              title: { type: string }
+              card:
+                type: object
+                default: { name: "none", count: 0 }
+                fields:
+                  name: { type: string }
+                  count: { type: int, default: 0, maximum: 9 }
+                  inner: { type: object, optional: true, fields: { id: { type: int } } }
+              pinned:
+                type: object
+                optional: true
+                on-invalid: reject
+                fields:
+                  name: { type: string }
+              lines:
+                type: array
+                default: []
+                max-items: 3
+                items:
+                  type: object
+                  fields:
+                    sku: { type: string, max-length: 8 }
+                    qty: { type: int, default: 1, minimum: 1 }
+                    tags: { type: array, default: [], items: { type: string } }
+                    box: { type: object, optional: true, fields: { w: { type: int } } }
+              maybe:
+                type: array
+                optional: true
+                items: { type: object, fields: { a: { type: int, default: 0 } } }
+              grid: { type: array, optional: true, items: { type: array, items: { type: object, fields: { v: { type: int } } } } }
+        """
+
+    /// Objects and arrays of objects, valid or not, are read on the tape: the full decoder's
+    /// object walk never runs for them, and the result is the full decode's, findings,
+    /// positions and pointers included.
+    @Test func objectsAndArraysOfObjectsAreReadOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array(Self.nesting.utf8), file: "nest.yaml")
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        let cases: [(json: String, codes: [String], accepted: Bool)] = [
+            (#"{"title":"t","card":{"name":"n","inner":{"id":1}},"lines":[{"sku":"a"},{"sku":"b","qty":2,"tags":["x"],"box":{"w":1}}]}"#,
+             [], true),
+            (#"{"title":"t","lines":[],"maybe":[{"a":1},{}]}"#, [], true),
+            (#" { "title" : "t" , "lines" : [ { "sku" : "a" } , { "sku" : "b" } ] } "#, [], true),
+            // Findings inside elements, worded with the element's pointer.
+            (#"{"title":"t","lines":[{"sku":"a","x":1},{"sku":"b","y":2,"y":3}]}"#, ["unknown-key", "unknown-key", "duplicate-key"], true),
+            (#"{"title":"t","lines":[{"sku":"a","qty":0}]}"#, ["invalid-defaulted"], true),
+            // A required key missing inside: the field that holds the object settles it.
+            (#"{"title":"t","card":{"count":1}}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","card":{"name":"n","inner":{}}}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","card":{"name":"n","count":10,"z":1}}"#, ["invalid-defaulted", "unknown-key"], true),
+            (#"{"title":"t","pinned":{}}"#, ["missing-required-key"], false),
+            (#"{"title":"t","pinned":{"name":5},"q":1}"#, ["wrong-type", "unknown-key"], false),
+            // An invalid element, an element that is not an object, too many: the array is
+            // invalid, and takes its default; elements after an invalid one are still read.
+            (#"{"title":"t","lines":[{"sku":"toolongsku"},{"sku":"b","w":1}]}"#, ["unknown-key", "invalid-defaulted"], true),
+            (#"{"title":"t","lines":[{"sku":"a"},"b",null]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","lines":[{"sku":"a"},{"sku":"b"},{"sku":"c"},{"sku":"d"}]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","lines":[{"box":{}}]}"#, ["invalid-defaulted", "invalid-defaulted"], true),
+            (#"{"title":"t","maybe":[{"a":"x"},{"b":1}]}"#, ["invalid-defaulted", "unknown-key"], true),
+            (#"{"card":{"name":1},"lines":[{}]}"#, ["invalid-defaulted", "invalid-defaulted", "missing-required-key"], false),
+        ]
+        for (json, codes, accepted) in cases {
+            let bytes = Array(json.utf8)
+            let walks = ObjectWalks.Counter()
+            let (tape, view) = ObjectWalks.$counter.withValue(walks) {
+                (bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) },
+                 decoder.view(contentState: bytes, file: "p.json"))
+            }
+            #expect(tape != nil, "\(json)")
+            #expect(walks.count == 0, "\(json)")
+            _ = Self.expectSame(decoder, bytes, json)
+            #expect(view.appDecodes == accepted, "\(json)")
+            #expect(view.diagnostics.map(\.code).filter { $0 != "defaulted" } == codes, "\(json)")
+            TapeDecoderTests.all(decoder, bytes)
+        }
+        // The cases cut, spliced and flipped: the same result either way.
+        var random = SplitMix64(state: 0x0B1EC7)
+        let tokens: [[UInt8]] = ["{", "}", "[", "]", ",", "null", "1", "\"", "{}", "[{}]", "\"sku\":", "\"name\":", "\"x\":"].map { Array($0.utf8) }
+        _ = random.rounds(2_000, mutating: cases.map { Array($0.json.utf8) }, tokens: tokens, subjects: [decoder]) { bytes, decoder in
+            Self.expectSame(decoder, bytes, "nest")
+        }
+        // An array of arrays of objects is left to the full decode, whose object walk the
+        // counter counts.
+        let grid = Array(#"{"title":"t","grid":[[{"v":1}],[]]}"#.utf8)
+        #expect(grid.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } == nil)
+        _ = Self.expectSame(decoder, grid, "grid")
+        let walks = ObjectWalks.Counter()
+        ObjectWalks.$counter.withValue(walks) { _ = decoder.decodeInFull(contentState: Array(#"{"title":"t","card":{"name":"n"}}"#.utf8)) }
+        #expect(walks.count == 2)
+        // Pointers and positions inside elements.
+        let view = decoder.view(contentState: Array(#"{"title":"t","lines":[{"sku":"a","tags":[]},{"x":1,"sku":5,"tags":[]}]}"#.utf8))
+        let findings = view.diagnostics.filter { $0.code != "defaulted" }
+        #expect(findings.map(\.pointer) == ["/lines/1/x", "/lines"])
+        #expect(findings.last?.message == "at /lines/1/sku: expected a string, found a number; 'lines' takes its default []")
+        #expect(findings.map { $0.position?.column } == [46, 58])
+    }
+
     /// Each seed state cut, spliced and flipped a few thousand ways with a fixed seed.
     @Test func mutatedPayloadsGiveTheFullResult() throws {
         let seeds = try Self.contentStates()

@@ -444,6 +444,9 @@ struct DecodeContext: JSONReading {
 
     /// Decodes an object against its fields. The reader is at `{`.
     mutating func decodeObject(_ plan: ObjectPlan, isRoot: Bool) throws(JSONError) -> Value? {
+        #if DEBUG
+        ObjectWalks.counter?.add()
+        #endif
         let objectStart = reader.offset
         try reader.beginObject()
         let count = plan.fields.count
@@ -574,11 +577,7 @@ struct DecodeContext: JSONReading {
                     report(.missingRequiredKey, Self.missingRequiredMessage(name, consequence: consequence),
                            at: objectStart, pointer: pointer(appending: name))
                 }
-                if invalid == nil {
-                    invalid = DecodeProblem(
-                        kind: .missingRequiredKey, message: "required key '\(name)' is missing", offset: objectStart,
-                        pointer: pointer(appending: name))
-                }
+                if invalid == nil { invalid = missingRequired(name, at: objectStart) }
             }
         }
 
@@ -588,6 +587,13 @@ struct DecodeContext: JSONReading {
             return nil
         }
         return .object(members)
+    }
+
+    /// Why an object is invalid when the key of its required field `name` is missing: the
+    /// full decode's and the tape's. The path ends at the object, which starts at `offset`.
+    func missingRequired(_ name: String, at offset: Int) -> DecodeProblem {
+        DecodeProblem(
+            kind: .missingRequiredKey, message: "required key '\(name)' is missing", offset: offset, pointer: pointer(appending: name))
     }
 
     /// Reports a key the version does not know, building the message in one allocation.
@@ -625,14 +631,25 @@ struct DecodeContext: JSONReading {
 
     /// The value at the reader of a field read under its own key, settled as `decodeObject`
     /// settles it: the value, or the replacement `on-invalid` gives; `nil` when the object that
-    /// holds the field becomes invalid. The tape builder asks this for the values it cannot
-    /// read itself. The path ends at that object.
+    /// holds the field becomes invalid, with `problem` saying why. The tape builder asks this
+    /// for the values it cannot read itself. The path ends at that object.
     mutating func decide(_ plan: FieldPlan, isRoot: Bool) throws(JSONError) -> Value? {
         path.push(plan)
         defer { path.pop() }
         if let value = try decodeValue(plan) { return value }
         guard let problem else { return nil }
+        guard let replacement = settle(plan, problem: problem, isRoot: isRoot) else { return nil }
         self.problem = nil
+        return replacement
+    }
+
+    /// Settles, as `decodeObject` settles it, a field read under its own key whose value is a
+    /// container the tape builder found invalid for `problem`: the replacement `on-invalid`
+    /// gives, or `nil` when the object that holds the field becomes invalid too. The path ends
+    /// at that object.
+    mutating func settle(_ plan: FieldPlan, rejected problem: DecodeProblem, isRoot: Bool) -> Value? {
+        path.push(plan)
+        defer { path.pop() }
         return settle(plan, problem: problem, isRoot: isRoot)
     }
 
@@ -909,6 +926,26 @@ struct DecodeContext: JSONReading {
         return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 }
+
+#if DEBUG
+/// Counts the full decoder's object walks (`DecodeContext.decodeObject`) inside
+/// `ObjectWalks.$counter.withValue`: tests hold the tape builder to reading every object of
+/// the inputs it does not give up on itself.
+enum ObjectWalks {
+    @TaskLocal static var counter: Counter?
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var walks = 0
+
+        init() {}
+
+        var count: Int { lock.withLock { walks } }
+
+        func add() { lock.withLock { walks += 1 } }
+    }
+}
+#endif
 
 /// The path from the root to the value being decoded, for JSON Pointers: each step a field
 /// (unretained: the plans outlive every decode) or an array index.

@@ -365,28 +365,40 @@ extension StateTape {
     private func pointer(ofHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> (String, ObjectPlan) {
         // Most findings are the root's.
         guard nodes[index].a >= 0 else { return ("", header.plan) }
-        let (fields, plan) = fields(toHeader: index, nodes: nodes)
-        return (fields.reduce(into: "") { $0 += $1.pointerToken }, plan)
+        let (steps, plan) = path(toHeader: index, nodes: nodes)
+        let pointer = steps.reduce(into: "") { pointer, step in
+            pointer += step.field.pointerToken
+            if let element = step.element { pointer += "/\(element)" }
+        }
+        return (pointer, plan)
     }
 
-    /// The fields from the root down to the object whose header is at `index`, and that
+    /// One step down from the root to an object on the tape: a field, and, when the object is
+    /// an element of that (array) field, the element's index.
+    struct Step {
+        let field: FieldPlan
+        let element: Int?
+    }
+
+    /// The steps from the root down to the object whose header is at `index`, and that
     /// object's plan.
-    func fields(toHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> ([FieldPlan], ObjectPlan) {
-        var steps: [Int] = []
+    func path(toHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> ([Step], ObjectPlan) {
+        var places: [Int] = []
         var header = index
         while nodes[header].a >= 0 {
-            steps.append(nodes[header].b)
+            places.append(nodes[header].b)
             header = nodes[header].a
         }
         var plan = self.header.plan
-        var fields: [FieldPlan] = []
-        for step in steps.reversed() {
-            let field = plan.fields[step]
-            fields.append(field)
-            guard let object = field.object else { break }
+        var steps: [Step] = []
+        for place in places.reversed() {
+            let (fieldIndex, element) = TapeNode.place(place)
+            let field = plan.fields[fieldIndex]
+            steps.append(Step(field: field, element: element))
+            guard let object = element == nil ? field.object : field.items?.object else { break }
             plan = object
         }
-        return (fields, plan)
+        return (steps, plan)
     }
 
     func objectValue(at first: Int, plan: ObjectPlan, nodes: UnsafeMutablePointer<TapeNode>, reader: JSONReader) -> Value {

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// An object's fields have one node each, in schema order, right after the object's header
 /// (reserved when the object opens, so members may arrive in any order); an array's elements
-/// are consecutive. Findings sit between them in the order they were made.
+/// are consecutive (an array of objects lays each object out where it stands, and its
+/// elements' nodes after them all). Findings sit between them in the order they were made.
 struct TapeNode {
     var kind: Kind
     var a: Int
@@ -70,7 +71,7 @@ struct TapeNode {
         /// not lay out. `a` is its index in the tape's `TapeDecisions.values`.
         case made
         /// An object's header: `a` is the enclosing object's header (-1 for the root), `b` the
-        /// field's index in the enclosing object.
+        /// object's place in it (see `TapeNode.place`).
         case header
         /// Finding: a key was absent. The field took its default (reported when it has a
         /// `defaulted` message), or it is required, and the root object is rejected. `a` is the
@@ -91,6 +92,21 @@ struct TapeNode {
         /// plus 1 (0 for an unknown key); `b` the end of its value plus, shifted left by 32,
         /// the end of its key.
         case span
+    }
+}
+
+extension TapeNode {
+    /// A header's `b`: the index of the field that holds the object in the enclosing object
+    /// and, when the object is an element of that (array) field, its index plus 1 shifted
+    /// left by 32.
+    static func place(field: Int, element: Int? = nil) -> Int {
+        field | (element.map { $0 &+ 1 } ?? 0) << 32
+    }
+
+    /// The field and element index in a header's `b`.
+    static func place(_ b: Int) -> (field: Int, element: Int?) {
+        let element = b >> 32
+        return (b & 0xFFFF_FFFF, element > 0 ? element &- 1 : nil)
     }
 }
 
@@ -156,16 +172,19 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 
 /// Builds a `StateTape` in one pass over the bytes, or gives up.
 ///
-/// It reads the values that have the right type and meet their constraints itself, and words
-/// only `defaulted` and `unknown-key`. A value it does not read (a problem, an enum's fallback,
-/// an array of containers, an escaped enum value, a date the validator flags, …) is decided by
-/// the full decoder where it stands (`decide`): the full decoder's rules, settling and words.
-/// A decision that rejects a nested object is the full decoder's to settle at the field that
-/// holds it; one that rejects the root object, or a missing required key at the root, rejects
-/// the tape, which is still read to its end for the findings after, as the full decoder reads.
+/// It reads the values that have the right type and meet their constraints itself, objects
+/// and arrays of objects included, and words only `defaulted` and `unknown-key`. A scalar it
+/// does not read (a problem, an enum's fallback, an array of arrays, an escaped enum value, a
+/// date the validator flags, …) is decided by the full decoder where it stands (`decide`):
+/// the full decoder's rules, settling and words. An object that is invalid (a value or a
+/// required key it lacks) is read to its end and settled at the field that holds it, by the
+/// full decoder's rule (`settle`); an array of objects with an invalid element, or too many,
+/// likewise. What rejects the root object rejects the tape, which is still read to its end
+/// for the findings after, as the full decoder reads.
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
 /// bytes that are not JSON; on escaped keys; on a field read under an alias and then again, or
-/// with an invalid value; on an object of more than 64 fields at the root.
+/// with an invalid value; on an object of more than 64 fields; so an object is read by the
+/// full decoder's object walk only in a whole input.
 /// For a strict app version it also gives up on any value it does not read itself and on any
 /// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
 /// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
@@ -198,6 +217,10 @@ struct TapeBuilder {
     private let isStrict: Bool
     /// Whether a decision or a missing required key rejected the root object.
     private var isRejected = false
+    /// Why the container just read is invalid: set by `object` when it read a whole object
+    /// that is (it returns `true` then), and by `value` when it read a whole object or array of
+    /// objects that is (it returns `false` then), for the field that holds it to settle.
+    private var rejection: DecodeProblem?
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
     /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
@@ -431,6 +454,9 @@ struct TapeBuilder {
         var aliased: UInt64 = 0
         var firstUnknown = -1
         var hint = 0
+        // Why the object is invalid: its first invalid value, or else its first missing
+        // required key, as the full decoder finds them.
+        var invalid: DecodeProblem?
         index &+= 1
         if nextByte() == JSONByte.closeBrace {
             index &+= 1
@@ -462,8 +488,17 @@ struct TapeBuilder {
                                 ? string(fieldPlan, slot: first &+ field)
                                 : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
                         }
-                        guard valid || decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept, depth: level)
-                        else { return false }
+                        if !valid {
+                            if let problem = rejection {
+                                // An invalid container, read whole: the field settles it.
+                                rejection = nil
+                                guard settle(plan.fields[field], rejected: problem, slot: first &+ field, header: header, invalid: &invalid)
+                                else { return false }
+                            } else {
+                                guard decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept,
+                                             depth: level, invalid: &invalid) else { return false }
+                            }
+                        }
                     }
                 } else if plan.mayBeAlias(length: length),
                           let alias = plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) {
@@ -482,6 +517,7 @@ struct TapeBuilder {
                         seen |= bit
                         aliased |= bit
                         guard value(plan.fields[alias.field], slot: first &+ alias.field, header: header, fieldIndex: alias.field) else {
+                            rejection = nil
                             return false
                         }
                     }
@@ -519,14 +555,19 @@ struct TapeBuilder {
             if isStrict, !plan.fieldRefs[field]._withUnsafeGuaranteedRef({ $0.isOptional }) { return false }
             if !hasMissingValue {
                 // A required key (a strict version has given up above): the root object is
-                // rejected; a nested one is the full decoder's to settle at the field that holds it.
-                guard nodes[header].a < 0 else { return false }
-                isRejected = true
-                append(.absent, objectStart, header | field << 32)
+                // rejected; a nested one is invalid, for the field that holds it to settle.
+                if nodes[header].a < 0 {
+                    isRejected = true
+                    append(.absent, objectStart, header | field << 32)
+                } else if invalid == nil {
+                    invalid = context(at: objectStart, depth: depth, header: header)
+                        .missingRequired(plan.fields[field].field.name, at: objectStart)
+                }
             } else if reportsDefault {
                 append(.absent, objectStart, header | field << 32)
             }
         }
+        if invalid != nil { rejection = invalid }
         return true
     }
 
@@ -568,33 +609,73 @@ struct TapeBuilder {
 
     /// Asks the full decoder for the value at `start` of a field of the object whose header is
     /// at `header`, which `value` could not read: a value with a problem, or one of a shape the
-    /// tape does not lay out (an array of objects, an escaped enum value, …). The full decoder
+    /// tape does not lay out (an array of arrays, an escaped enum value, …). The full decoder
     /// reads it as it reads that field in an object (`DecodeContext.decide`), so the rules,
     /// their settling (`on-invalid`, the enum fallback) and the findings' words stay its own.
     /// What it decides goes into `slot`, and its findings onto the tape in input order.
     ///
     /// `kept` and `level` are the node count and depth before `value` ran: what it appended is
-    /// dropped. When the decision rejects the root object, the tape is rejected and read on.
-    /// `false` (give up) when it rejects a nested object (the full decoder settles that at the
-    /// field that holds the object), for a strict version, or when the bytes are not JSON.
-    private mutating func decide(_ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
+    /// dropped. When the decision rejects the root object, the tape is rejected and read on;
+    /// when it rejects a nested one, that object is `invalid`. `false` (give up) for a strict
+    /// version, for an object (or an array that may hold objects) that `value` could not read,
+    /// which the full decoder's object walk would read, and when the bytes are not JSON.
+    private mutating func decide(
+        _ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int, invalid: inout DecodeProblem?
+    ) -> Bool {
         // Synthesized `Codable` fails on most such values, and the full decode words why.
         guard !isStrict else { return false }
         count = kept
         depth = level
+        rejection = nil
+        if plan.holdsObjects, start < end, base[start] == (plan.kind == .object ? JSONByte.openBrace : JSONByte.openBracket) {
+            return false
+        }
+        var context = context(at: start, depth: level, header: header)
+        let decided: Value?
+        do {
+            decided = try context.decide(plan, isRoot: nodes[header].a < 0)
+        } catch {
+            return false
+        }
+        index = context.reader.offset
+        return record(decided, problem: context.problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
+    }
+
+    /// Settles, by the full decoder's rule (`DecodeContext.settle`), a field of the object
+    /// whose header is at `header` whose value, a container read whole, is invalid for
+    /// `problem`: its replacement goes into `slot`, and its findings onto the tape; or the
+    /// object is rejected (the root: the tape is) or `invalid` (a nested one).
+    private mutating func settle(
+        _ plan: FieldPlan, rejected problem: DecodeProblem, slot: Int, header: Int, invalid: inout DecodeProblem?
+    ) -> Bool {
+        guard !isStrict else { return false }
+        var context = context(at: index, depth: depth, header: header)
+        let decided = context.settle(plan, rejected: problem, isRoot: nodes[header].a < 0)
+        return record(decided, problem: problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
+    }
+
+    /// The full decoder's context at `start`, `level` deep, with its path at the object whose
+    /// header is at `header`.
+    private func context(at start: Int, depth level: Int, header: Int) -> DecodeContext {
         let tapeHeader = tape.header
         var context = DecodeContext(reader: reader, file: tapeHeader.file, version: tapeHeader.version, strict: false)
         context.reader.move(toValueAt: start, depth: level)
         context.flagsUnixDates = flagsUnixDates
-        for field in tape.fields(toHeader: header, nodes: nodes).0 { context.path.push(field) }
-        context.consequence = tapeHeader.consequence
-        let isRoot = nodes[header].a < 0
-        let decided: Value?
-        do {
-            decided = try context.decide(plan, isRoot: isRoot)
-        } catch {
-            return false
+        for step in tape.path(toHeader: header, nodes: nodes).0 {
+            context.path.push(step.field)
+            if let element = step.element { context.path.push(index: element) }
         }
+        context.consequence = tapeHeader.consequence
+        return context
+    }
+
+    /// Puts what the full decoder decided for the field in `slot` of the object whose header
+    /// is at `header` onto the tape, with its `findings`: the value, or, for `nil`, the object
+    /// rejected (the root: the tape is) or `invalid` for `problem` (a nested one). `false`
+    /// (give up) for a nested object without a problem, which does not happen.
+    private mutating func record(
+        _ decided: Value?, problem: DecodeProblem?, slot: Int, header: Int, findings: [Diagnostic], invalid: inout DecodeProblem?
+    ) -> Bool {
         let decisions = self.decisions ?? TapeDecisions()
         self.decisions = decisions
         if let decided {
@@ -604,17 +685,16 @@ struct TapeBuilder {
                 nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
                 decisions.values.append(decided)
             }
-        } else {
-            // The object is rejected: at the root, the tape is, and is read on; a nested
-            // object is settled by the full decoder at the field that holds it.
-            guard isRoot else { return false }
+        } else if nodes[header].a < 0 {
             isRejected = true
+        } else {
+            guard let problem else { return false }
+            if invalid == nil { invalid = problem }
         }
-        if !context.diagnostics.isEmpty {
-            append(.reported, decisions.findings.count, context.diagnostics.count)
-            decisions.findings += context.diagnostics
+        if !findings.isEmpty {
+            append(.reported, decisions.findings.count, findings.count)
+            decisions.findings += findings
         }
-        index = context.reader.offset
         return true
     }
 
@@ -634,7 +714,8 @@ struct TapeBuilder {
 
     // MARK: - Values
 
-    /// Reads one value for a field into `slot`; `false` when it is not a clean, valid value.
+    /// Reads one value for a field into `slot`; `false` when it is not a clean, valid value,
+    /// with `rejection` set when it is a container read whole.
     private mutating func value(_ plan: FieldPlan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         let first = byte()
         if first == UInt8(ascii: "n") {
@@ -693,14 +774,14 @@ struct TapeBuilder {
             return true
         case .array:
             guard first == JSONByte.openBracket, let items = plan.itemsRef else { return false }
-            return items._withUnsafeGuaranteedRef { array(plan, items: $0, slot: slot) }
+            return items._withUnsafeGuaranteedRef { array(plan, items: $0, slot: slot, header: header, field: fieldIndex) }
         case .object:
             guard first == JSONByte.openBrace, let object = plan.objectRef else { return false }
             let objectHeader = count
             append(.header, header, fieldIndex)
             return object._withUnsafeGuaranteedRef {
                 nodes[slot] = TapeNode(kind: .object, a: count, b: $0.fieldCount)
-                return self.object($0, header: objectHeader)
+                return self.object($0, header: objectHeader) && rejection == nil
             }
         }
     }
@@ -728,10 +809,12 @@ struct TapeBuilder {
         return false
     }
 
-    /// An array of scalars: the elements are appended one after another.
-    private mutating func array(_ plan: FieldPlan, items: FieldPlan, slot: Int) -> Bool {
+    /// An array of scalars, whose elements are appended one after another, or of objects:
+    /// `field` is its index in the object whose header is at `header`.
+    private mutating func array(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
         switch items.kind {
-        case .array, .object, .dateRange: return false
+        case .object: return objects(plan, items: items, slot: slot, header: header, field: field)
+        case .array, .dateRange: return false
         default: break
         }
         depth &+= 1
@@ -766,6 +849,67 @@ struct TapeBuilder {
         guard plan.constraints.allowsCount(elements) else { return false }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         return true
+    }
+
+    /// An array of objects: each element's object is laid out where it stands (its header,
+    /// its fields, its findings), and the elements' nodes follow them all, one after another,
+    /// as readers find an array's elements. An element that is not an object is worded by the
+    /// full decoder (`decodeValue`, which reads no object then); an invalid element, or too
+    /// many, make the array invalid (`rejection`), as in the full decoder, which reads the
+    /// elements after an invalid one all the same: `false` then, with `rejection` set.
+    private mutating func objects(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
+        guard let object = items.objectRef else { return false }
+        let start = index
+        depth &+= 1
+        guard depth < maxDepth else { return false }
+        index &+= 1
+        skipWhitespace()
+        var elements: [TapeNode] = []
+        var problem: DecodeProblem?
+        if byte() == JSONByte.closeBracket {
+            index &+= 1
+        } else {
+            elements: while true {
+                let element = elements.count
+                if byte() == JSONByte.openBrace {
+                    let elementHeader = count
+                    append(.header, header, TapeNode.place(field: field, element: element))
+                    let fieldCount = object._withUnsafeGuaranteedRef { $0.fieldCount }
+                    guard object._withUnsafeGuaranteedRef({ self.object($0, header: elementHeader) }) else { return false }
+                    elements.append(TapeNode(kind: .object, a: elementHeader &+ 1, b: fieldCount))
+                    if let invalid = rejection {
+                        rejection = nil
+                        if problem == nil { problem = invalid }
+                    }
+                } else {
+                    // (Items are never optional: a `null` element is one of these.)
+                    guard !isStrict else { return false }
+                    var context = context(at: index, depth: depth, header: header)
+                    context.path.push(plan)
+                    context.path.push(index: element)
+                    guard (try? context.decodeValue(items)) == .some(nil), let invalid = context.problem else { return false }
+                    index = context.reader.offset
+                    if problem == nil { problem = invalid }
+                    elements.append(TapeNode(kind: .missing, a: 0, b: 0))
+                }
+                switch separator(closing: JSONByte.closeBracket) {
+                case .more: continue
+                case .closed: break elements
+                case .invalid: return false
+                }
+            }
+        }
+        depth &-= 1
+        nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
+        for element in elements { append(element.kind, element.a, element.b) }
+        if problem == nil, let message = plan.constraints.countProblem(elements.count) {
+            guard !isStrict else { return false }
+            var context = context(at: start, depth: depth, header: header)
+            context.path.push(plan)
+            problem = context.problem(.outOfRange, message, at: start)
+        }
+        rejection = problem
+        return problem == nil
     }
 
     // MARK: - Scalars

@@ -44,9 +44,12 @@ final class TapeDecoding {
         }
     }
 
-    /// The coding path of the object whose header is at `header`: its fields' names from the root.
+    /// The coding path of the object whose header is at `header`: its fields' names (and
+    /// element indices) from the root.
     func path(toHeader header: Int) -> [any CodingKey] {
-        tape.fields(toHeader: header, nodes: nodes).0.map { NameKey($0.field.name) }
+        tape.path(toHeader: header, nodes: nodes).0.flatMap { step -> [any CodingKey] in
+            [NameKey(step.field.field.name)] + (step.element.map { [IndexKey($0)] } ?? [])
+        }
     }
 
     /// The node at `slot` made whole (`missing` when the key was absent).

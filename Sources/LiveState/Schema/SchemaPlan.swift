@@ -262,6 +262,13 @@ final class FieldPlan: Sendable {
     /// `object` and `items`, unretained, for `TapeBuilder`: the plan keeps them alive.
     let objectRef: Unmanaged<ObjectPlan>?
     let itemsRef: Unmanaged<FieldPlan>?
+    /// Whether a value of the field may hold an object: an object, or an array whose elements
+    /// may. `TapeBuilder` reads every such value itself, so that the full decoder's object walk
+    /// reads only whole inputs.
+    var holdsObjects: Bool {
+        object != nil || items?.holdsObjects == true
+    }
+
     /// For an integer `enum` field: its raw values.
     let enumIntegers: [Int]
     /// For a string `enum` field: its raw values, compared as `String`s compare.
