@@ -339,12 +339,12 @@ import LiveStateYAML
             (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], true),
             (#"{"x":1,"title":"t","x":[2],"title":"u"}"#, ["unknown-key", "duplicate-key", "duplicate-key"], true),
             (#"{"title":"t","courier":{"name":"a","name":"b","q":1,"q":2}}"#, ["duplicate-key", "unknown-key", "duplicate-key"], true),
-            // Not JSON, a field read under an alias and then again or with an invalid value, an
-            // escaped key: the full decode reads it all.
+            // Not JSON, a field read under an alias and then again or with an invalid value: the
+            // full decode reads it all.
             (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
             (#"{"title":"t","subTitle":"s","subtitle":"u"}"#, [], false),
             (#"{"title":"t","subTitle":5}"#, ["invalid-defaulted"], false),
-            (#"{"title":"t","\u006cogo":"x"}"#, [], false),
+            (#"{"title":"t","\u006cogo":"x"}"#, [], true),
         ]
         for (json, codes, onTape) in cases {
             let bytes = Array(json.utf8)
@@ -467,6 +467,57 @@ import LiveStateYAML
         #expect(findings.map(\.pointer) == ["/lines/1/x", "/lines"])
         #expect(findings.last?.message == "at /lines/1/sku: expected a string, found a number; 'lines' takes its default []")
         #expect(findings.map { $0.position?.column } == [46, 58])
+    }
+
+    /// Escaped keys, and keys in another Unicode normalization than a non-ASCII schema's
+    /// names, are matched on the tape as the full decoder matches them: known, aliases,
+    /// unknown, repeated in another spelling, and in a body's envelope.
+    @Test func escapedAndNonASCIIKeysAreMatchedOnTheTape() throws {
+        let delivery = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        let accents = try SchemaLoader().load(yaml: Array("""
+            activity: accents
+            versions:
+              - version: 1
+                content-state:
+                  caf\u{E9}: { type: string, default: "" }
+                  na\u{EF}ve: { type: int, default: 0, aliases: [cr\u{E8}me] }
+            """.utf8), file: "accents.yaml")
+        let accented = try ContentStateDecoder(schema: accents, version: 1)
+        let cases: [(decoder: ContentStateDecoder, json: String, codes: [String])] = [
+            (delivery, #"{"\u0074itle":"t","\u006cogo":"x","cour\u0069er":{"n\u0061me":"n"}}"#, []),
+            (delivery, #"{"title":"t","\u0074itle":"u"}"#, ["duplicate-key"]),
+            (delivery, #"{"title":"t","x":1,"\u0078":2,"y\n":3,"y\u000a":4}"#, ["unknown-key", "duplicate-key", "unknown-key", "duplicate-key"]),
+            (delivery, #"{"title":"t","sub\u0054itle":"s"}"#, []),
+            (delivery, #"{"title":"t","courier":{"\u00e9":1}}"#, ["unknown-key"]),
+            // NFC names, given NFC, NFD and escaped; an alias in NFD.
+            (accented, #"{"caf\#u{E9}":"a","nai\#u{308}ve":1}"#, []),
+            (accented, #"{"cafe\#u{301}":"a","cre\#u{300}me":2}"#, []),
+            (accented, #"{"caf\u00e9":"a","caf\#u{E9}":"b","cafe\#u{301}":"c"}"#, ["duplicate-key", "duplicate-key"]),
+            (accented, #"{"cafe":"a","caf\u00e9s":1}"#, ["unknown-key", "unknown-key"]),
+        ]
+        for (decoder, json, codes) in cases {
+            let bytes = Array(json.utf8)
+            #expect(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } != nil, "\(json)")
+            #expect(Self.expectSame(decoder, bytes, json), "\(json)")
+            #expect(decoder.view(contentState: bytes).diagnostics.map(\.code).filter { $0 != "defaulted" } == codes, "\(json)")
+        }
+        let names = decoder(delivery, #"{"title":"t","x\u00e9":1,"y\"z":2}"#).diagnostics.filter { $0.code == "unknown-key" }.compactMap(\.pointer)
+        #expect(names == ["/x\u{E9}", "/y\"z"])
+        // In a body: escaped `aps` and `content-state` keys, and escaped keys in the budget's spans.
+        let validator = try PayloadValidator(schema: try Examples.schema("delivery"), version: 3)
+        for body in [
+            #"{"\u0061ps":{"content-st\u0061te":{"title":"t","\u006eote":"n"},"event":"update","timestamp":1}}"#,
+            #"{"aps":{"content-state":{"title":"t","\u0078":"n"},"event":"update","timestamp":1},"\u0061ps":1}"#,
+        ] {
+            let bytes = Array(body.utf8)
+            #expect(delivery.view(payload: bytes).isDeferred, "\(body)")
+            #expect(delivery.view(payload: bytes).result == delivery.decodeInFull(payload: bytes), "\(body)")
+            #expect(ValidatorOnePassTests.expectSame(validator, bytes, body), "\(body)")
+        }
+
+        func decoder(_ decoder: ContentStateDecoder, _ json: String) -> ContentStateView {
+            decoder.view(contentState: Array(json.utf8))
+        }
     }
 
     /// Each seed state cut, spliced and flipped a few thousand ways with a fixed seed.

@@ -1033,7 +1033,9 @@ struct KeyList {
         if first == nil { first = key } else { rest.append(key) }
     }
 
-    private static func same(_ a: JSONString, _ b: JSONString, in reader: JSONReader) -> Bool {
+    /// Whether two keys have the same value, escapes resolved: the full decoder's rule, and the
+    /// tape builder's.
+    static func same(_ a: JSONString, _ b: JSONString, in reader: JSONReader) -> Bool {
         if a.hasEscapes && b.hasEscapes { return reader.string(a) == reader.string(b) }
         // `matches` unescapes its token and compares it with raw bytes: give it the plain one.
         let (escaped, plain) = a.hasEscapes ? (a, b) : (b, a)

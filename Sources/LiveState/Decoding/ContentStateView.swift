@@ -16,10 +16,10 @@ import Foundation
 /// ```
 ///
 /// A value the tape does not hold itself (a wrong type or a value out of range that takes its
-/// default, an enum's fallback, an array of objects) is decided where it stands by the full
-/// decoder, and the view keeps the tape. For a payload the app version rejects, the view holds
-/// the result made from the tape. A payload with an escaped key in an object, a field read
-/// under an alias and then again, bytes that are not JSON, and, for a version under `clients.strict`, any payload
+/// default, an enum's fallback) is decided where it stands by the full decoder, and the view
+/// keeps the tape. For a payload the app version rejects, the view holds the result made from
+/// the tape. A payload with a field read under an alias and then again, an object of more than
+/// 64 fields, bytes that are not JSON, and, for a version under `clients.strict`, any payload
 /// synthesized `Codable` may fail on (a value the tape does not read itself, a missing key that
 /// is not optional) are decoded in full as `decode(contentState:)` does, and the view holds
 /// that result.
@@ -207,7 +207,7 @@ extension StateTape {
                         pointer: path + field.pointerToken))
                 case .unknownKey:
                     let (path, _) = pointer(ofHeader: node.b >> 32, nodes: nodes)
-                    let name = reader.string(JSONString(start: node.a, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                    let name = reader.string(TapeNode.key(start: node.a, end: node.b & 0xFFFF_FFFF))
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
                         message: DecodeContext.unknownKeyMessage(name, version: String(header.version)),
@@ -219,7 +219,7 @@ extension StateTape {
                     let field = node.a >> 32
                     let name = field > 0
                         ? plan.fields[field &- 1].field.name
-                        : reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                        : reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
                     let message = field > 0
                         ? DecodeContext.repeatedKeyMessage(name)
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: String(header.version))
@@ -247,10 +247,10 @@ extension StateTape {
             spans.reserveCapacity(header.plan.fieldCount &+ 4)
             for position in 0..<header.count where nodes[position].kind == .span {
                 let node = nodes[position]
-                let start = node.a & 0xFFFF_FFFF
+                let start = node.a & 0x7FFF_FFFF
                 let field = node.a >> 32
                 spans.append(DecodeContext.MemberSpan(
-                    key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: false), start: start,
+                    key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: node.a & TapeNode.escapedKey != 0), start: start,
                     end: node.b & 0xFFFF_FFFF, fieldName: field > 0 ? header.plan.memberNames[field &- 1] : nil))
             }
             return spans

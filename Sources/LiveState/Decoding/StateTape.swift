@@ -77,20 +77,21 @@ struct TapeNode {
         /// `defaulted` message), or it is required, and the root object is rejected. `a` is the
         /// object's offset, `b` its header plus the field's index shifted left by 32.
         case absent
-        /// Finding: a key the version does not know. `a` is the key's start, `b` its end plus
-        /// the object's header shifted left by 32.
+        /// Finding: a key the version does not know. `a` is the key's start, `b` its end (with
+        /// `escapedKey` for an escaped key) plus the object's header shifted left by 32.
         case unknownKey
         /// Finding: a key the object had already, whose value is skipped. `a` is the key's
         /// start plus, shifted left by 32, its field's index plus 1 (0 for a key the version
-        /// does not know); `b` its end plus the object's header shifted left by 32.
+        /// does not know); `b` its end (with `escapedKey`) plus the object's header shifted left
+        /// by 32.
         case repeatedKey
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
         case reported
         /// A member of the root object, recorded for the byte budget when asked for: `a` is
-        /// the offset of its key's opening quote plus, shifted left by 32, the field's index
-        /// plus 1 (0 for an unknown key); `b` the end of its value plus, shifted left by 32,
-        /// the end of its key.
+        /// the offset of its key's opening quote (with `escapedKey` for an escaped key) plus,
+        /// shifted left by 32, the field's index plus 1 (0 for an unknown key); `b` the end of
+        /// its value plus, shifted left by 32, the end of its key.
         case span
     }
 }
@@ -101,6 +102,16 @@ extension TapeNode {
     /// left by 32.
     static func place(field: Int, element: Int? = nil) -> Int {
         field | (element.map { $0 &+ 1 } ?? 0) << 32
+    }
+
+    /// Set in a finding's key offset (see `unknownKey`, `repeatedKey`, `span`) when the key has
+    /// escapes: offsets stay below 2 GiB, so bit 31 is free.
+    static let escapedKey = 1 << 31
+
+    /// The key whose start is `start` and whose end, with `escapedKey` for an escaped key, is
+    /// the low half of `end`.
+    static func key(start: Int, end: Int) -> JSONString {
+        JSONString(start: start, end: end & 0x7FFF_FFFF, hasEscapes: end & escapedKey != 0)
     }
 
     /// The field and element index in a header's `b`.
@@ -181,8 +192,9 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// full decoder's rule (`settle`); an array of objects with an invalid element, or too many,
 /// likewise. What rejects the root object rejects the tape, which is still read to its end
 /// for the findings after, as the full decoder reads.
+/// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included.
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON; on escaped keys; on a field read under an alias and then again, or
+/// bytes that are not JSON; on a field read under an alias and then again, or
 /// with an invalid value; on an object of more than 64 fields; so an object is read by the
 /// full decoder's object walk only in a whole input.
 /// For a strict app version it also gives up on any value it does not read itself and on any
@@ -381,11 +393,10 @@ struct TapeBuilder {
     }
 
     /// Walks a whole APNs body to the first `aps` object and its first `content-state` (the rule
-    /// `APNsBody` states for the other readers), which becomes the tape's root; every other
-    /// member is skipped, strictly, as the full decoder skips it. Gives up on an escaped key in
-    /// the body or `aps` (the full decoder unescapes them before it compares), an `aps` or a
-    /// content-state that is not an object, and a body without a content-state: the full
-    /// decoder words those.
+    /// `APNsBody` states for the other readers: keys compared unescaped), which becomes the
+    /// tape's root; every other member is skipped, strictly, as the full decoder skips it. Gives
+    /// up on an `aps` or a content-state that is not an object, and a body without a
+    /// content-state: the full decoder words those.
     private mutating func body(_ plan: ObjectPlan) -> Bool {
         guard nextByte() == JSONByte.openBrace, maxDepth > 2 else { return false }
         var found = false
@@ -419,7 +430,7 @@ struct TapeBuilder {
             return true
         }
         while true {
-            guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
+            guard byte() == JSONByte.quote, let key = string() else { return false }
             guard nextByte() == JSONByte.colon else { return false }
             index &+= 1
             skipWhitespace()
@@ -433,6 +444,7 @@ struct TapeBuilder {
     }
 
     private func keyIs(_ key: StringSpan, _ literal: StaticString) -> Bool {
+        if key.escaped { return reader.matches(key.token, literal) }
         let length = literal.utf8CodeUnitCount
         return key.end &- key.start == length && memcmp(base + key.start, literal.utf8Start, length) == 0
     }
@@ -462,13 +474,20 @@ struct TapeBuilder {
             index &+= 1
         } else {
             members: while true {
-                guard byte() == JSONByte.quote, let key = string(), !key.escaped else { return false }
+                guard byte() == JSONByte.quote, let key = string() else { return false }
                 guard nextByte() == JSONByte.colon else { return false }
                 index &+= 1
                 skipWhitespace()
                 let length = key.end &- key.start
                 var spanField = 0
-                if let field = plan.index(ofKey: base + key.start, length: length, hint: hint, wordReadable: key.start &+ 8 <= end) {
+                var found = key.escaped ? nil : plan.index(ofKey: base + key.start, length: length, hint: hint, wordReadable: key.start &+ 8 <= end)
+                if found == nil, key.escaped || plan.hasNonASCIIKeys {
+                    // An escaped key, or one that may name a field in another Unicode
+                    // normalization: the full decoder's lookup, which compares unescaped values
+                    // and, for non-ASCII names, `String`s, as Foundation's `JSONDecoder` does.
+                    found = plan.index(of: key.token, in: reader, hint: hint)
+                }
+                if let field = found {
                     spanField = field &+ 1
                     let bit: UInt64 = 1 &<< UInt64(field)
                     if seen & bit != 0 {
@@ -500,8 +519,8 @@ struct TapeBuilder {
                             }
                         }
                     }
-                } else if plan.mayBeAlias(length: length),
-                          let alias = plan.aliasIndex(of: JSONString(start: key.start, end: key.end, hasEscapes: false), in: reader) {
+                } else if key.escaped || plan.hasNonASCIIKeys || plan.mayBeAlias(length: length),
+                          let alias = plan.aliasIndex(of: key.token, in: reader) {
                     // A key read under an alias. Synthesized `Codable` does not read aliases; the
                     // full decoder settles an invalid value under an alias at the end of the
                     // object, and which of two aliases wins.
@@ -522,20 +541,19 @@ struct TapeBuilder {
                         }
                     }
                 } else {
-                    // A key that may name a field in another normalization: the full decoder's.
-                    if plan.hasNonASCIIKeys, UnsafeBufferPointer(start: base + key.start, count: length).contains(where: { $0 >= 0x80 }) {
-                        return false
-                    }
+                    let escapedKey = key.escaped ? TapeNode.escapedKey : 0
                     if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) {
-                        // A second unknown key with the same bytes: a duplicate.
-                        append(.repeatedKey, key.start, key.end | header << 32)
+                        // A second unknown key with the same value: a duplicate.
+                        append(.repeatedKey, key.start, key.end | escapedKey | header << 32)
                     } else {
                         if firstUnknown < 0 { firstUnknown = count }
-                        append(.unknownKey, key.start, key.end | header << 32)
+                        append(.unknownKey, key.start, key.end | escapedKey | header << 32)
                     }
                     guard skipValue() else { return false }
                 }
-                if header == spansHeader { append(.span, (key.start &- 1) | spanField << 32, index | key.end << 32) }
+                if header == spansHeader {
+                    append(.span, (key.start &- 1) | (key.escaped ? TapeNode.escapedKey : 0) | spanField << 32, index | key.end << 32)
+                }
                 switch separator(closing: JSONByte.closeBrace) {
                 case .more: continue
                 case .closed: break members
@@ -571,14 +589,20 @@ struct TapeBuilder {
         return true
     }
 
+    /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
+    /// the value of `key`: the same bytes, or, when either has escapes, the same unescaped
+    /// value (`KeyList.same`, the full decoder's rule).
     private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
         let length = key.end &- key.start
         for position in first..<count {
             let node = nodes[position]
             guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
-            let start = node.a
-            let end = node.b & 0xFFFF_FFFF
-            if end &- start == length, memcmp(base + start, base + key.start, length) == 0 { return true }
+            let earlier = TapeNode.key(start: node.a, end: node.b)
+            if earlier.hasEscapes || key.escaped {
+                if KeyList.same(earlier, key.token, in: reader) { return true }
+            } else if earlier.end &- earlier.start == length, memcmp(base + earlier.start, base + key.start, length) == 0 {
+                return true
+            }
         }
         return false
     }
@@ -921,6 +945,9 @@ struct TapeBuilder {
         var escaped: Bool
         /// The UTF-8 length of the value, escapes resolved.
         var length: Int
+
+        /// The string as a token of the input.
+        var token: JSONString { JSONString(start: start, end: end, hasEscapes: escaped) }
     }
 
     /// Reads the string whose opening quote is at `index` and moves past its closing quote.

@@ -84,7 +84,7 @@ final class ObjectPlan: @unchecked Sendable {
 
     /// Whether a field name or alias is not plain ASCII: then a key whose bytes match none may
     /// still name a field in another Unicode normalization, as Foundation's `JSONDecoder` finds
-    /// it (`==` on `String`s); the accept-only tape leaves such keys to the full decoder.
+    /// it (`==` on `String`s); the tape builder then looks every key up as the full decoder does.
     let hasNonASCIIKeys: Bool
 
     /// The nodes a `StateTape` of this object takes before any array element: a header and a
