@@ -42,17 +42,20 @@ import LiveStateYAML
     }
 
     @Test func aViewDecodedInFullHasTheSameTree() throws {
-        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        // A field read under an alias and then under its own name: the payload is decoded in
-        // full (a wrong-typed field that takes its default, or an escaped key, no longer makes
-        // it so), and still applied.
-        let bytes = Array(#"{"title":"t","subTitle":"x","subtitle":"s","courier":{"name":"n","rating":"high"},"items":["a"]}"#.utf8)
+        let schema = try SchemaLoader().load(yaml: Array(ContentStateViewTests.nesting.utf8), file: "nest.yaml")
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        // An array of arrays of objects: the payload is decoded in full (a wrong-typed field
+        // that takes its default, an escaped key or an alias read twice no longer makes it
+        // so), and still applied.
+        let bytes = Array(#"{"title":"t","grid":[[{"v":1}]],"lines":[{"sku":"a","qty":"x"}],"card":{"n\u0061me":"n"}}"#.utf8)
         let view = decoder.view(contentState: bytes)
         #expect(!view.isDeferred)
         let root = try #require(view.root)
         #expect(root["title"]?.string == "t")
-        #expect(root["items"]?[0]?.string == "a")
-        #expect(root["items"]?[1] == nil)
+        #expect(root["lines"]?[0]?["sku"]?.string == "a")
+        #expect(root["lines"]?[0]?["qty"]?.int == 1)
+        #expect(root["lines"]?[1] == nil)
+        #expect(root["grid"]?[0]?[0]?["v"]?.int == 1)
         #expect(NodeWalk.walk(root) == view.state)
     }
 

@@ -339,11 +339,14 @@ import LiveStateYAML
             (#"{"title":"t","logo":1,"logo":"x"}"#, ["invalid-defaulted", "duplicate-key"], true),
             (#"{"x":1,"title":"t","x":[2],"title":"u"}"#, ["unknown-key", "duplicate-key", "duplicate-key"], true),
             (#"{"title":"t","courier":{"name":"a","name":"b","q":1,"q":2}}"#, ["duplicate-key", "unknown-key", "duplicate-key"], true),
-            // Not JSON, a field read under an alias and then again or with an invalid value: the
-            // full decode reads it all.
+            // A field read under an alias and then under its name, or with an invalid value.
+            (#"{"title":"t","subTitle":"s","subtitle":"u"}"#, [], true),
+            (#"{"title":"t","subTitle":5}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","subTitle":5,"subtitle":"u"}"#, [], true),
+            (#"{"title":"t","subTitle":5,"subTitle":"u","x":1}"#, ["unknown-key", "invalid-defaulted"], true),
+            (#"{"title":"t","subtitle":5,"subTitle":"u"}"#, ["invalid-defaulted"], true),
+            // Not JSON: the full decode reads it all.
             (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
-            (#"{"title":"t","subTitle":"s","subtitle":"u"}"#, [], false),
-            (#"{"title":"t","subTitle":5}"#, ["invalid-defaulted"], false),
             (#"{"title":"t","\u006cogo":"x"}"#, [], true),
         ]
         for (json, codes, onTape) in cases {
@@ -366,19 +369,20 @@ import LiveStateYAML
 
     /// A schema of nested objects and arrays of objects: required keys inside, a default and
     /// a rejecting policy at the fields that hold them, `max-items`, an array of arrays of
-    /// objects.
+    /// objects, aliases at every level.
     static let nesting = """
         activity: nest
         versions:
           - version: 1
             content-state:
               title: { type: string }
+              label: { type: string, default: "", max-length: 4, aliases: [tag, name2] }
               card:
                 type: object
                 default: { name: "none", count: 0 }
                 fields:
                   name: { type: string }
-                  count: { type: int, default: 0, maximum: 9 }
+                  count: { type: int, default: 0, maximum: 9, aliases: [n] }
                   inner: { type: object, optional: true, fields: { id: { type: int } } }
               pinned:
                 type: object
@@ -393,7 +397,7 @@ import LiveStateYAML
                 items:
                   type: object
                   fields:
-                    sku: { type: string, max-length: 8 }
+                    sku: { type: string, max-length: 8, aliases: [code] }
                     qty: { type: int, default: 1, minimum: 1 }
                     tags: { type: array, default: [], items: { type: string } }
                     box: { type: object, optional: true, fields: { w: { type: int } } }
@@ -432,6 +436,18 @@ import LiveStateYAML
             (#"{"title":"t","lines":[{"box":{}}]}"#, ["invalid-defaulted", "invalid-defaulted"], true),
             (#"{"title":"t","maybe":[{"a":"x"},{"b":1}]}"#, ["invalid-defaulted", "unknown-key"], true),
             (#"{"card":{"name":1},"lines":[{}]}"#, ["invalid-defaulted", "invalid-defaulted", "missing-required-key"], false),
+            // Aliases: the better alias and the field's own name replace a value, valid or not;
+            // an invalid value under an alias is settled when its object ends.
+            (#"{"title":"t","name2":"b","tag":"a"}"#, [], true),
+            (#"{"title":"t","tag":"a","name2":"b","tag":"c"}"#, [], true),
+            (#"{"title":"t","tag":"toolong","name2":"b","x":1}"#, ["unknown-key", "invalid-defaulted"], true),
+            (#"{"title":"t","name2":"toolong","tag":"a"}"#, [], true),
+            (#"{"title":"t","tag":"toolong","label":"ok","tag":"x"}"#, [], true),
+            (#"{"title":"t","label":"toolong","tag":"ok"}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","card":{"name":"x","n":99,"y":1}}"#, ["unknown-key", "invalid-defaulted"], true),
+            (#"{"title":"t","card":{"n":{"a":1},"name":"x"}}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","lines":[{"code":"a"},{"code":5},{"code":"c","sku":"d"}]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","lines":[{"code":5,"sku":"b"}],"tag":[1]}"#, ["invalid-defaulted"], true),
         ]
         for (json, codes, accepted) in cases {
             let bytes = Array(json.utf8)
@@ -449,7 +465,10 @@ import LiveStateYAML
         }
         // The cases cut, spliced and flipped: the same result either way.
         var random = SplitMix64(state: 0x0B1EC7)
-        let tokens: [[UInt8]] = ["{", "}", "[", "]", ",", "null", "1", "\"", "{}", "[{}]", "\"sku\":", "\"name\":", "\"x\":"].map { Array($0.utf8) }
+        let tokens: [[UInt8]] = [
+            "{", "}", "[", "]", ",", "null", "1", "\"", "{}", "[{}]", "\"sku\":", "\"name\":", "\"x\":", "\"tag\":", "\"name2\":",
+            "\"code\":", "\"n\":", "\"label\":", "\"toolong\"",
+        ].map { Array($0.utf8) }
         _ = random.rounds(2_000, mutating: cases.map { Array($0.json.utf8) }, tokens: tokens, subjects: [decoder]) { bytes, decoder in
             Self.expectSame(decoder, bytes, "nest")
         }

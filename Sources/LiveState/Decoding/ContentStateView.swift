@@ -18,8 +18,8 @@ import Foundation
 /// A value the tape does not hold itself (a wrong type or a value out of range that takes its
 /// default, an enum's fallback) is decided where it stands by the full decoder, and the view
 /// keeps the tape. For a payload the app version rejects, the view holds the result made from
-/// the tape. A payload with a field read under an alias and then again, an object of more than
-/// 64 fields, bytes that are not JSON, and, for a version under `clients.strict`, any payload
+/// the tape. A payload with an object of more than 64 fields or an array of arrays of objects,
+/// bytes that are not JSON, and, for a version under `clients.strict`, any payload
 /// synthesized `Codable` may fail on (a value the tape does not read itself, a missing key that
 /// is not optional) are decoded in full as `decode(contentState:)` does, and the view holds
 /// that result.

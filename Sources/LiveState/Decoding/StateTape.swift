@@ -192,13 +192,14 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// full decoder's rule (`settle`); an array of objects with an invalid element, or too many,
 /// likewise. What rejects the root object rejects the tape, which is still read to its end
 /// for the findings after, as the full decoder reads.
-/// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included.
+/// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included, and
+/// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
+/// value read under an alias when the object ends, `aliasReads`).
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON; on a field read under an alias and then again, or
-/// with an invalid value; on an object of more than 64 fields; so an object is read by the
-/// full decoder's object walk only in a whole input.
-/// For a strict app version it also gives up on any value it does not read itself and on any
-/// missing key of a field that is not optional: synthesized `Codable` fails on those, and the
+/// bytes that are not JSON, on an object of more than 64 fields and on an array of arrays of
+/// objects; so an object is read by the full decoder's object walk only in a whole input.
+/// For a strict app version it also gives up on any value it does not read itself, on an alias
+/// and on any missing key of a field that is not optional: synthesized `Codable` fails on those, and the
 /// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
 /// does, and every problem is worded by one decoder.
 struct TapeBuilder {
@@ -229,6 +230,8 @@ struct TapeBuilder {
     private let isStrict: Bool
     /// Whether a decision or a missing required key rejected the root object.
     private var isRejected = false
+    /// The fields read under an alias in the objects being read, innermost last.
+    private var aliasReads = AliasReads()
     /// Why the container just read is invalid: set by `object` when it read a whole object
     /// that is (it returns `true` then), and by `value` when it read a whole object or array of
     /// objects that is (it returns `false` then), for the field that holds it to settle.
@@ -490,14 +493,22 @@ struct TapeBuilder {
                 if let field = found {
                     spanField = field &+ 1
                     let bit: UInt64 = 1 &<< UInt64(field)
-                    if seen & bit != 0 {
-                        // The key again. After a read under an alias, the full decoder settles
-                        // which value wins (`ReadAgain`: this one); else the first stays.
-                        guard aliased & bit == 0, case .keepsFirst(let reportsDuplicate) = ReadAgain(earlier: nil, now: nil)
-                        else { return false }
-                        if reportsDuplicate { append(.repeatedKey, key.start | spanField << 32, key.end | header << 32) }
-                        guard skipValue() else { return false }
-                    } else {
+                    var reads = seen & bit == 0
+                    if !reads {
+                        // The key again: the first value stays, or replaces one read under an
+                        // alias (`ReadAgain`).
+                        let earlier = aliased & bit != 0 ? aliasReads.rank(of: field, header: header) : nil
+                        switch ReadAgain(earlier: earlier, now: nil) {
+                        case .keepsFirst(let reportsDuplicate):
+                            if reportsDuplicate { append(.repeatedKey, key.start | spanField << 32, key.end | header << 32) }
+                            guard skipValue() else { return false }
+                        case .replaces:
+                            aliased &= ~bit
+                            aliasReads.forget(field, header: header)
+                            reads = true
+                        }
+                    }
+                    if reads {
                         seen |= bit
                         hint = field &+ 1
                         let (valueStart, kept, level) = (index, count, depth)
@@ -521,24 +532,29 @@ struct TapeBuilder {
                     }
                 } else if key.escaped || plan.hasNonASCIIKeys || plan.mayBeAlias(length: length),
                           let alias = plan.aliasIndex(of: key.token, in: reader) {
-                    // A key read under an alias. Synthesized `Codable` does not read aliases; the
-                    // full decoder settles an invalid value under an alias at the end of the
-                    // object, and which of two aliases wins.
+                    // A key read under an alias (synthesized `Codable` reads none: a strict
+                    // version's verdict is the full decoder's). Which value wins is `ReadAgain`'s;
+                    // an invalid value read under an alias is settled at the end of the object,
+                    // as the field's own key or a better alias may still replace it.
+                    guard !isStrict else { return false }
                     let bit: UInt64 = 1 &<< UInt64(alias.field)
-                    guard !isStrict, aliased & bit == 0 else { return false }
-                    if seen & bit != 0 {
-                        // The field was read under its own name: its value stays (`ReadAgain`),
-                        // and an alias met after it is not reported.
-                        guard case .keepsFirst(let reportsDuplicate) = ReadAgain(earlier: nil, now: alias.rank), !reportsDuplicate
-                        else { return false }
-                        guard skipValue() else { return false }
-                    } else {
+                    var reads = seen & bit == 0
+                    if !reads {
+                        let earlier = aliased & bit != 0 ? aliasReads.rank(of: alias.field, header: header) : nil
+                        switch ReadAgain(earlier: earlier, now: alias.rank) {
+                        case .keepsFirst:
+                            // An alias met after the field is never reported.
+                            guard skipValue() else { return false }
+                        case .replaces:
+                            aliasReads.forget(alias.field, header: header)
+                            reads = true
+                        }
+                    }
+                    if reads {
                         seen |= bit
                         aliased |= bit
-                        guard value(plan.fields[alias.field], slot: first &+ alias.field, header: header, fieldIndex: alias.field) else {
-                            rejection = nil
-                            return false
-                        }
+                        guard read(plan.fields[alias.field], field: alias.field, rank: alias.rank, slot: first &+ alias.field, header: header)
+                        else { return false }
                     }
                 } else {
                     let escapedKey = key.escaped ? TapeNode.escapedKey : 0
@@ -562,6 +578,14 @@ struct TapeBuilder {
             }
         }
         depth &-= 1
+        if aliased != 0 {
+            // The invalid values read under an alias and not replaced, settled in input order.
+            for read in aliasReads.removeAll(of: header) {
+                guard let problem = read.problem else { continue }
+                guard settle(plan.fields[read.field], rejected: problem, slot: first &+ read.field, header: header, invalid: &invalid)
+                else { return false }
+            }
+        }
         let all: UInt64 = fieldCount == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
         // The absent fields, lowest first.
         var absent = all & ~seen
@@ -651,9 +675,7 @@ struct TapeBuilder {
         count = kept
         depth = level
         rejection = nil
-        if plan.holdsObjects, start < end, base[start] == (plan.kind == .object ? JSONByte.openBrace : JSONByte.openBracket) {
-            return false
-        }
+        guard !walksObjects(plan, at: start) else { return false }
         var context = context(at: start, depth: level, header: header)
         let decided: Value?
         do {
@@ -663,6 +685,52 @@ struct TapeBuilder {
         }
         index = context.reader.offset
         return record(decided, problem: context.problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
+    }
+
+    /// Reads the value at `index` of a field met under the alias of position `rank` in its
+    /// `aliases`, the `field`th of the object whose header is at `header`, into `slot`, and
+    /// notes the read (`aliasReads`): with its problem, unsettled, when the value is invalid
+    /// (the full decoder words it, `DecodeContext.decodeValue`). `false` (give up) where
+    /// `decide` gives up.
+    private mutating func read(_ plan: FieldPlan, field: Int, rank: Int, slot: Int, header: Int) -> Bool {
+        let (start, kept, level) = (index, count, depth)
+        if value(plan, slot: slot, header: header, fieldIndex: field) {
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
+            return true
+        }
+        if let problem = rejection {
+            rejection = nil
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: problem))
+            return true
+        }
+        count = kept
+        depth = level
+        guard !walksObjects(plan, at: start) else { return false }
+        var context = context(at: start, depth: level, header: header)
+        context.path.push(plan)
+        let decided: Value?
+        do {
+            decided = try context.decodeValue(plan)
+        } catch {
+            return false
+        }
+        index = context.reader.offset
+        if let decided {
+            put(decided, in: slot)
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
+        } else {
+            guard let problem = context.problem else { return false }
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: problem))
+        }
+        keep(context.diagnostics)
+        return true
+    }
+
+    /// Whether the full decoder would read the value at `start` of a field with its object
+    /// walk: an object, or an array that may hold objects. The builder reads every such value
+    /// itself; one it could not read is a reason to give up.
+    private func walksObjects(_ plan: FieldPlan, at start: Int) -> Bool {
+        plan.holdsObjects && start < end && base[start] == (plan.kind == .object ? JSONByte.openBrace : JSONByte.openBracket)
     }
 
     /// Settles, by the full decoder's rule (`DecodeContext.settle`), a field of the object
@@ -700,26 +768,37 @@ struct TapeBuilder {
     private mutating func record(
         _ decided: Value?, problem: DecodeProblem?, slot: Int, header: Int, findings: [Diagnostic], invalid: inout DecodeProblem?
     ) -> Bool {
-        let decisions = self.decisions ?? TapeDecisions()
-        self.decisions = decisions
         if let decided {
-            if let scalar = Self.node(ofScalar: decided) {
-                nodes[slot] = scalar
-            } else {
-                nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
-                decisions.values.append(decided)
-            }
+            put(decided, in: slot)
         } else if nodes[header].a < 0 {
             isRejected = true
         } else {
             guard let problem else { return false }
             if invalid == nil { invalid = problem }
         }
-        if !findings.isEmpty {
-            append(.reported, decisions.findings.count, findings.count)
-            decisions.findings += findings
-        }
+        keep(findings)
         return true
+    }
+
+    /// Puts a value the full decoder decided into `slot`.
+    private mutating func put(_ value: Value, in slot: Int) {
+        if let scalar = Self.node(ofScalar: value) {
+            nodes[slot] = scalar
+        } else {
+            let decisions = self.decisions ?? TapeDecisions()
+            self.decisions = decisions
+            nodes[slot] = TapeNode(kind: .made, a: decisions.values.count, b: 0)
+            decisions.values.append(value)
+        }
+    }
+
+    /// Puts the findings the full decoder made onto the tape, where the builder is.
+    private mutating func keep(_ findings: [Diagnostic]) {
+        guard !findings.isEmpty else { return }
+        let decisions = self.decisions ?? TapeDecisions()
+        self.decisions = decisions
+        append(.reported, decisions.findings.count, findings.count)
+        decisions.findings += findings
     }
 
     /// The node that holds a scalar `Value`, as `TapeNode.scalar` reads it back; `nil` for a
@@ -1242,5 +1321,46 @@ struct TapeBuilder {
         guard first == JSONByte.quote, string() != nil, nextByte() == JSONByte.colon else { return false }
         index &+= 1
         return true
+    }
+}
+
+/// A field read under an alias, in an object the tape builder is reading: which alias, and
+/// why its value is invalid, until the object ends (see `ReadAgain`).
+struct AliasRead {
+    /// The object's header.
+    var header: Int
+    var field: Int
+    /// The alias's position in the field's `aliases`.
+    var rank: Int
+    /// Why the value is invalid, to be settled at the end of the object; `nil` for a valid one.
+    var problem: DecodeProblem?
+}
+
+/// The alias reads of the objects being read, in input order. An object's reads are at the end
+/// while it is read (those of the objects inside it are gone when they end), and removed when
+/// it ends. Empty, and never allocated, for payloads without aliases.
+struct AliasReads {
+    private var reads: [AliasRead] = []
+
+    /// The rank of the alias `field` of the object whose header is `header` was read under.
+    func rank(of field: Int, header: Int) -> Int? {
+        reads.last { $0.header == header && $0.field == field }?.rank
+    }
+
+    mutating func note(_ read: AliasRead) {
+        reads.append(read)
+    }
+
+    /// Forgets the read of `field`: its value is replaced.
+    mutating func forget(_ field: Int, header: Int) {
+        reads.removeAll { $0.header == header && $0.field == field }
+    }
+
+    /// Removes and returns the reads of the object whose header is `header`, in input order.
+    mutating func removeAll(of header: Int) -> [AliasRead] {
+        var start = reads.count
+        while start > 0, reads[start - 1].header == header { start -= 1 }
+        defer { reads.removeSubrange(start...) }
+        return Array(reads[start...])
     }
 }
