@@ -197,27 +197,39 @@ import LiveStateYAML
         #expect(result != expected)
     }
 
-    /// A strict version's payload is read on the tape while synthesized `Codable` would decode
-    /// it; one it may fail on (a missing key that is not optional, a value the tape does not
-    /// read itself) is decoded in full, which words the verdict.
-    @Test func strictVersionsUseTheTapeUntilCodableWouldFail() throws {
+    /// A strict version's payload is read on the tape, which finds the first field synthesized
+    /// `Codable` fails on (a missing key that is not optional, a wrong type, a field given only
+    /// under an alias, an enum value it does not know) as the full decoder does; the view keeps
+    /// the tape only for a state the app applies.
+    @Test func strictVersionsAreReadOnTheTapeWithTheirVerdict() throws {
         let schema = try Examples.schema("delivery")
         let decoder = try ContentStateDecoder(schema: schema, version: 1)
-        let cases: [(json: String, onTape: Bool, strictFailure: Bool)] = [
+        let cases: [(json: String, deferred: Bool, strictFailure: Bool)] = [
             (#"{"logo":"l","title":"t","subTitle":"s","progress":0.5}"#, true, false),
             (#"{"logo":"l","title":"t","subTitle":"s","progress":0.5,"x":[1]}"#, true, false),
             (#"{"title":"t","subTitle":"s","progress":0.5}"#, false, true),
             (#"{"logo":"l","title":"t","subTitle":5,"progress":0.5}"#, false, true),
+            (#"{"logo":"l","title":"t","subTitle":5,"progress":"x"}"#, false, true),
             // Codable does not check constraints: the tolerant decoder's error alone.
             (#"{"logo":"l","title":"t","subTitle":"s","progress":7}"#, false, false),
         ]
-        for (json, onTape, strictFailure) in cases {
+        for (json, deferred, strictFailure) in cases {
             let bytes = Array(json.utf8)
-            #expect(Self.expectSame(decoder, bytes, json) == onTape, "\(json)")
+            let walks = ObjectWalks.Counter()
+            ObjectWalks.$counter.withValue(walks) {
+                #expect(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } != nil, "\(json)")
+            }
+            #expect(walks.count == 0)
+            #expect(Self.expectSame(decoder, bytes, json) == deferred, "\(json)")
             let view = decoder.view(contentState: bytes)
             #expect(view.result.isStrictClient)
             #expect((view.result.strictFailure != nil) == strictFailure, "\(json)")
         }
+        // The first field in schema order, whatever the input order; nested and in arrays.
+        let grocery = try ContentStateDecoder(schema: try Examples.schema("grocery"), version: 1)
+        let late = Array(#"{"riderName":5,"minutesLeft":"x","progress":0.5}"#.utf8)
+        #expect(Self.expectSame(grocery, late, "grocery") == false)
+        #expect(grocery.view(contentState: late).result.strictFailure?.pointer == "/statusText")
         for (name, decoder) in try Self.decoders() where decoder.schema.isStrict(decoder.version.version) {
             for state in try Self.contentStates() { _ = Self.expectSame(decoder, state, name) }
         }
@@ -471,6 +483,28 @@ import LiveStateYAML
         ].map { Array($0.utf8) }
         _ = random.rounds(2_000, mutating: cases.map { Array($0.json.utf8) }, tokens: tokens, subjects: [decoder]) { bytes, decoder in
             Self.expectSame(decoder, bytes, "nest")
+        }
+        // The same under a strict app version: the verdict is found on the tape too, nested
+        // objects, elements and aliases included.
+        let strictSchema = try SchemaLoader().load(
+            yaml: Array(Self.nesting.replacingOccurrences(of: "activity: nest\n", with: "activity: nest\nclients:\n  strict: [1]\n").utf8),
+            file: "nest.yaml")
+        let strict = try ContentStateDecoder(schema: strictSchema, version: 1)
+        #expect(strict.isStrict)
+        var failures = 0
+        for (json, _, _) in cases {
+            let bytes = Array(json.utf8)
+            let walks = ObjectWalks.Counter()
+            let tape = ObjectWalks.$counter.withValue(walks) {
+                bytes.withUnsafeBytes { strict.tape(of: $0, keepingInput: false, file: nil, body: false) }
+            }
+            #expect(tape != nil && walks.count == 0, "strict \(json)")
+            _ = Self.expectSame(strict, bytes, "strict")
+            if strict.decode(contentState: bytes).strictFailure != nil { failures += 1 }
+        }
+        #expect(failures > 10)
+        _ = random.rounds(1_000, mutating: cases.map { Array($0.json.utf8) }, tokens: tokens, subjects: [strict]) { bytes, decoder in
+            Self.expectSame(decoder, bytes, "strict nest")
         }
         // An array of arrays of objects is left to the full decode, whose object walk the
         // counter counts.

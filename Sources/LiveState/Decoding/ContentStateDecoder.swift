@@ -180,7 +180,7 @@ public struct ContentStateDecoder: Sendable {
         try bytes.withUnsafeBytes { raw in
             // Through the tape when the payload has no problem (see `view(contentState:)`).
             if let tape = tape(of: raw, keepingInput: false, file: file, body: false) {
-                guard !tape.header.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
+                guard !tape.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
                 return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
             }
             let result = run(raw, file: file) { context throws(JSONError) in try context.decodeRoot(plan) }
@@ -562,9 +562,7 @@ struct DecodeContext: JSONReading {
             let fieldPlan = plan.fields[index]
             if strict, index < strictIndex, !fieldPlan.isOptional {
                 strictIndex = index
-                objectStrictProblem = DecodeProblem(
-                    kind: .missingRequiredKey, message: "key '\(fieldPlan.field.name)' is missing", offset: objectStart,
-                    pointer: pointer(appending: fieldPlan.field.name))
+                objectStrictProblem = missingForCodable(fieldPlan.field.name, at: objectStart)
             }
             if seen.contains(index) { continue }
             if fieldPlan.hasMissingValue {
@@ -594,6 +592,13 @@ struct DecodeContext: JSONReading {
     func missingRequired(_ name: String, at offset: Int) -> DecodeProblem {
         DecodeProblem(
             kind: .missingRequiredKey, message: "required key '\(name)' is missing", offset: offset, pointer: pointer(appending: name))
+    }
+
+    /// Why synthesized `Codable` fails on an object whose key of the field `name`, which is not
+    /// optional, is missing (or given only under an alias): the full decode's and the tape's.
+    /// The path ends at the object, which starts at `offset`.
+    func missingForCodable(_ name: String, at offset: Int) -> DecodeProblem {
+        DecodeProblem(kind: .missingRequiredKey, message: "key '\(name)' is missing", offset: offset, pointer: pointer(appending: name))
     }
 
     /// Reports a key the version does not know, building the message in one allocation.

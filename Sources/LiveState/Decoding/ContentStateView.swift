@@ -17,12 +17,11 @@ import Foundation
 ///
 /// A value the tape does not hold itself (a wrong type or a value out of range that takes its
 /// default, an enum's fallback) is decided where it stands by the full decoder, and the view
-/// keeps the tape. For a payload the app version rejects, the view holds the result made from
+/// keeps the tape. For a payload the app version rejects (for a version under
+/// `clients.strict`, one synthesized `Codable` fails on), the view holds the result made from
 /// the tape. A payload with an object of more than 64 fields or an array of arrays of objects,
-/// bytes that are not JSON, and, for a version under `clients.strict`, any payload
-/// synthesized `Codable` may fail on (a value the tape does not read itself, a missing key that
-/// is not optional) are decoded in full as `decode(contentState:)` does, and the view holds
-/// that result.
+/// and bytes that are not JSON, are decoded in full as `decode(contentState:)` does, and the
+/// view holds that result.
 public struct ContentStateView: Sendable {
     enum Storage: Sendable {
         case tape(SharedTape)
@@ -139,8 +138,9 @@ extension ContentStateDecoder {
     /// A view of `bytes`, a bare content-state or (`body`) a whole body.
     private func view(_ bytes: UnsafeRawBufferPointer, file: String?, body: Bool) -> ContentStateView {
         if let tape = tape(of: bytes, keepingInput: true, file: file, body: body) {
-            // A rejected state has nothing to read: the view holds the result.
-            return tape.header.isRejected ? ContentStateView(result: tape.result(in: bytes)) : ContentStateView(tape: tape)
+            // A rejected state has nothing to read, and one a strict app fails on is not applied:
+            // the view holds the result.
+            return tape.isApplied ? ContentStateView(tape: tape) : ContentStateView(result: tape.result(in: bytes))
         }
         return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
     }
@@ -158,7 +158,7 @@ extension StateTape {
 
     /// The state the version decodes: `nil` when it rejects the payload.
     func acceptedState(in bytes: UnsafeRawBufferPointer? = nil) -> Value? {
-        header.isRejected ? nil : state(in: bytes)
+        isRejected ? nil : state(in: bytes)
     }
 
     /// One top-level field, or `nil` when the version has no such field.
@@ -358,7 +358,18 @@ extension StateTape {
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
         DecodeResult(
-            state: acceptedState(in: bytes), diagnostics: diagnostics(in: bytes), isStrictClient: header.isStrict)
+            state: acceptedState(in: bytes), diagnostics: diagnostics(in: bytes), strictFailure: strictFailure(in: bytes),
+            isStrictClient: header.isStrict)
+    }
+
+    /// A strict version's verdict, worded as the full decode words it; `nil` when synthesized
+    /// `Codable` decodes the state (or the version is not strict).
+    func strictFailure(in bytes: UnsafeRawBufferPointer? = nil) -> Diagnostic? {
+        guard let problem = header.strictProblem else { return nil }
+        return read(bytes) { _, reader in
+            problem.strictFailure(
+                file: header.file, position: SourcePosition.locate(offset: problem.offset, in: reader.bytes), consequence: header.consequence)
+        }
     }
 
     /// The JSON Pointer of the object whose header is at `index`, and its plan.

@@ -139,6 +139,9 @@ struct StateTapeHeader {
     let consequence: DeviceConsequence
     /// Whether the root object is rejected: the result has no state.
     var isRejected = false
+    /// For a strict version: why synthesized `Codable` fails on the state, the first field in
+    /// schema order it fails on (`DecodeProblem.strictFailure` words the verdict).
+    var strictProblem: DecodeProblem?
     /// What the full decoder decided for the values the builder could not read itself;
     /// `nil` when there were none, as on most tapes.
     var decisions: TapeDecisions?
@@ -165,6 +168,18 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
             StateTapeHeader(count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
+    }
+
+    /// Whether the app version applies the state: not rejected, and, for a strict version,
+    /// decoded by synthesized `Codable`. (Read in place: `header` hands out a copy, which
+    /// retains and releases every reference in it.)
+    var isApplied: Bool {
+        withUnsafeMutablePointerToHeader { !$0.pointee.isRejected && $0.pointee.strictProblem == nil }
+    }
+
+    /// Whether the root object is rejected, read in place (see `isApplied`).
+    var isRejected: Bool {
+        withUnsafeMutablePointerToHeader { $0.pointee.isRejected }
     }
 
     /// Runs `body` with the input the tape keeps: empty when it keeps none.
@@ -198,10 +213,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
 /// bytes that are not JSON, on an object of more than 64 fields and on an array of arrays of
 /// objects; so an object is read by the full decoder's object walk only in a whole input.
-/// For a strict app version it also gives up on any value it does not read itself, on an alias
-/// and on any missing key of a field that is not optional: synthesized `Codable` fails on those, and the
-/// full decoder words that verdict. So what it accepts it accepts exactly as the full decoder
-/// does, and every problem is worded by one decoder.
+/// For a strict app version it also finds the first field, in schema order, that synthesized
+/// `Codable` fails on (a value the full decoder says so of, a missing key of a field that is not
+/// optional, a field read only under an alias), as the full decoder finds it: the tape's
+/// `strictProblem`, worded as its verdict. So what it accepts it accepts exactly as the full
+/// decoder does, and every problem is worded by one decoder.
 struct TapeBuilder {
     private let base: UnsafePointer<UInt8>
     private let end: Int
@@ -230,6 +246,11 @@ struct TapeBuilder {
     private let isStrict: Bool
     /// Whether a decision or a missing required key rejected the root object.
     private var isRejected = false
+    /// For a strict version: why synthesized `Codable` fails on the value just read (set by
+    /// `decide` and, for a container, by `object` and `objects`), for the object that holds
+    /// it to keep the first in schema order; and on the root object.
+    private var strictProblem: DecodeProblem?
+    private var rootStrictProblem: DecodeProblem?
     /// The fields read under an alias in the objects being read, innermost last.
     private var aliasReads = AliasReads()
     /// Why the container just read is invalid: set by `object` when it read a whole object
@@ -308,6 +329,7 @@ struct TapeBuilder {
         let count = self.count
         let decisions = self.decisions
         let isRejected = self.isRejected
+        let strictProblem = rootStrictProblem
         if keptInput > 0 {
             // The room after the last node (see `StateTape.make`) holds bytes from now on.
             UnsafeMutableRawPointer(nodes + count).bindMemory(to: UInt8.self, capacity: keptInput)
@@ -319,6 +341,7 @@ struct TapeBuilder {
             $0.pointee.inputCount = inputCount
             if let decisions { $0.pointee.decisions = decisions }
             if isRejected { $0.pointee.isRejected = true }
+            if let strictProblem { $0.pointee.strictProblem = strictProblem }
         }
         return tape
     }
@@ -469,9 +492,7 @@ struct TapeBuilder {
         var aliased: UInt64 = 0
         var firstUnknown = -1
         var hint = 0
-        // Why the object is invalid: its first invalid value, or else its first missing
-        // required key, as the full decoder finds them.
-        var invalid: DecodeProblem?
+        var verdict = ObjectVerdict()
         index &+= 1
         if nextByte() == JSONByte.closeBrace {
             index &+= 1
@@ -518,25 +539,17 @@ struct TapeBuilder {
                                 ? string(fieldPlan, slot: first &+ field)
                                 : value(fieldPlan, slot: first &+ field, header: header, fieldIndex: field)
                         }
-                        if !valid {
-                            if let problem = rejection {
-                                // An invalid container, read whole: the field settles it.
-                                rejection = nil
-                                guard settle(plan.fields[field], rejected: problem, slot: first &+ field, header: header, invalid: &invalid)
-                                else { return false }
-                            } else {
-                                guard decide(plan.fields[field], slot: first &+ field, header: header, at: valueStart, kept: kept,
-                                             depth: level, invalid: &invalid) else { return false }
-                            }
-                        }
+                        guard valid || unread(
+                            plan.fields[field], field: field, slot: first &+ field, header: header, at: valueStart, kept: kept,
+                            depth: level, verdict: &verdict)
+                        else { return false }
                     }
                 } else if key.escaped || plan.hasNonASCIIKeys || plan.mayBeAlias(length: length),
                           let alias = plan.aliasIndex(of: key.token, in: reader) {
-                    // A key read under an alias (synthesized `Codable` reads none: a strict
-                    // version's verdict is the full decoder's). Which value wins is `ReadAgain`'s;
+                    // A key read under an alias (synthesized `Codable` reads none: for a strict
+                    // version, the field's key is missing). Which value wins is `ReadAgain`'s;
                     // an invalid value read under an alias is settled at the end of the object,
                     // as the field's own key or a better alias may still replace it.
-                    guard !isStrict else { return false }
                     let bit: UInt64 = 1 &<< UInt64(alias.field)
                     var reads = seen & bit == 0
                     if !reads {
@@ -578,39 +591,92 @@ struct TapeBuilder {
             }
         }
         depth &-= 1
-        if aliased != 0 {
-            // The invalid values read under an alias and not replaced, settled in input order.
-            for read in aliasReads.removeAll(of: header) {
-                guard let problem = read.problem else { continue }
-                guard settle(plan.fields[read.field], rejected: problem, slot: first &+ read.field, header: header, invalid: &invalid)
-                else { return false }
-            }
-        }
         let all: UInt64 = fieldCount == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
+        if aliased != 0 {
+            guard settleAliasReads(plan, first: first, header: header, verdict: &verdict) else { return false }
+        }
+        if isStrict { findStrictProblem(plan, missing: all & ~seen | aliased, header: header, at: objectStart, verdict: &verdict) }
         // The absent fields, lowest first.
         var absent = all & ~seen
         while absent != 0 {
             let field = absent.trailingZeroBitCount
             absent &= absent &- 1
             let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
-            // Synthesized `Codable` fails on a missing key that is not optional.
-            if isStrict, !plan.fieldRefs[field]._withUnsafeGuaranteedRef({ $0.isOptional }) { return false }
             if !hasMissingValue {
-                // A required key (a strict version has given up above): the root object is
-                // rejected; a nested one is invalid, for the field that holds it to settle.
+                // A required key: the root object is rejected; a nested one is invalid, for
+                // the field that holds it to settle.
                 if nodes[header].a < 0 {
                     isRejected = true
                     append(.absent, objectStart, header | field << 32)
-                } else if invalid == nil {
-                    invalid = context(at: objectStart, depth: depth, header: header)
+                } else if verdict.invalid == nil {
+                    verdict.invalid = context(at: objectStart, depth: depth, header: header)
                         .missingRequired(plan.fields[field].field.name, at: objectStart)
                 }
             } else if reportsDefault {
                 append(.absent, objectStart, header | field << 32)
             }
         }
-        if invalid != nil { rejection = invalid }
+        if verdict.invalid != nil { rejection = verdict.invalid }
         return true
+    }
+
+    /// Reads a value of the `field`th field of the object whose header is at `header` that
+    /// `value` did not accept: settles a container it read whole (`settle`), or asks the full
+    /// decoder (`decide`), and keeps what that says of the object in `verdict`. Out of the
+    /// member loop, which it would otherwise crowd.
+    @inline(never)
+    private mutating func unread(
+        _ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int,
+        verdict: inout ObjectVerdict
+    ) -> Bool {
+        if let problem = rejection {
+            // An invalid container, read whole: the field settles it.
+            rejection = nil
+            guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
+        } else if strictProblem == nil {
+            guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid) else { return false }
+        }
+        // (Else a container read whole that synthesized `Codable` fails on.)
+        if let problem = strictProblem {
+            strictProblem = nil
+            verdict.failsCodable(field, problem)
+        }
+        return true
+    }
+
+    /// Settles, in input order, the invalid values read under an alias in the object whose
+    /// header is at `header` (and whose first field's node is `first`) that nothing replaced.
+    @inline(never)
+    private mutating func settleAliasReads(_ plan: ObjectPlan, first: Int, header: Int, verdict: inout ObjectVerdict) -> Bool {
+        for read in aliasReads.removeAll(of: header) {
+            guard let problem = read.problem else { continue }
+            guard settle(plan.fields[read.field], rejected: problem, slot: first &+ read.field, header: header, invalid: &verdict.invalid)
+            else { return false }
+        }
+        return true
+    }
+
+    /// For a strict version, at the end of the object whose header is at `header`: the first
+    /// field synthesized `Codable` fails on, among the values read (`verdict`) and the fields
+    /// in `missing` that are not optional (missing keys, and fields read only under an alias,
+    /// which it does not read). The root's goes into the tape; a nested one's into
+    /// `strictProblem`, for the field that holds the object.
+    @inline(never)
+    private mutating func findStrictProblem(
+        _ plan: ObjectPlan, missing: UInt64, header: Int, at objectStart: Int, verdict: inout ObjectVerdict
+    ) {
+        var missing = missing
+        while missing != 0 {
+            let field = missing.trailingZeroBitCount
+            missing &= missing &- 1
+            guard field < verdict.strictField else { break }
+            guard !plan.fields[field].isOptional else { continue }
+            verdict.failsCodable(field, context(at: objectStart, depth: depth, header: header)
+                .missingForCodable(plan.fields[field].field.name, at: objectStart))
+            break
+        }
+        guard let problem = verdict.strictProblem else { return }
+        if nodes[header].a < 0 { rootStrictProblem = problem } else { strictProblem = problem }
     }
 
     /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
@@ -664,17 +730,17 @@ struct TapeBuilder {
     ///
     /// `kept` and `level` are the node count and depth before `value` ran: what it appended is
     /// dropped. When the decision rejects the root object, the tape is rejected and read on;
-    /// when it rejects a nested one, that object is `invalid`. `false` (give up) for a strict
-    /// version, for an object (or an array that may hold objects) that `value` could not read,
-    /// which the full decoder's object walk would read, and when the bytes are not JSON.
+    /// when it rejects a nested one, that object is `invalid`. For a strict version, why
+    /// synthesized `Codable` fails on the value goes into `strictProblem`. `false` (give up)
+    /// for an object (or an array that may hold objects) that `value` could not read, which
+    /// the full decoder's object walk would read, and when the bytes are not JSON.
     private mutating func decide(
         _ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int, invalid: inout DecodeProblem?
     ) -> Bool {
-        // Synthesized `Codable` fails on most such values, and the full decode words why.
-        guard !isStrict else { return false }
         count = kept
         depth = level
         rejection = nil
+        strictProblem = nil
         guard !walksObjects(plan, at: start) else { return false }
         var context = context(at: start, depth: level, header: header)
         let decided: Value?
@@ -684,6 +750,7 @@ struct TapeBuilder {
             return false
         }
         index = context.reader.offset
+        strictProblem = context.strictProblem
         return record(decided, problem: context.problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
     }
 
@@ -694,7 +761,12 @@ struct TapeBuilder {
     /// `decide` gives up.
     private mutating func read(_ plan: FieldPlan, field: Int, rank: Int, slot: Int, header: Int) -> Bool {
         let (start, kept, level) = (index, count, depth)
-        if value(plan, slot: slot, header: header, fieldIndex: field) {
+        let valid = value(plan, slot: slot, header: header, fieldIndex: field)
+        // A container read whole that synthesized `Codable` fails on is valid here: a strict
+        // app reads no alias.
+        let strictOnly = !valid && rejection == nil && strictProblem != nil
+        strictProblem = nil
+        if valid || strictOnly {
             aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
             return true
         }
@@ -740,7 +812,6 @@ struct TapeBuilder {
     private mutating func settle(
         _ plan: FieldPlan, rejected problem: DecodeProblem, slot: Int, header: Int, invalid: inout DecodeProblem?
     ) -> Bool {
-        guard !isStrict else { return false }
         var context = context(at: index, depth: depth, header: header)
         let decided = context.settle(plan, rejected: problem, isRoot: nodes[header].a < 0)
         return record(decided, problem: problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
@@ -750,7 +821,7 @@ struct TapeBuilder {
     /// header is at `header`.
     private func context(at start: Int, depth level: Int, header: Int) -> DecodeContext {
         let tapeHeader = tape.header
-        var context = DecodeContext(reader: reader, file: tapeHeader.file, version: tapeHeader.version, strict: false)
+        var context = DecodeContext(reader: reader, file: tapeHeader.file, version: tapeHeader.version, strict: isStrict)
         context.reader.move(toValueAt: start, depth: level)
         context.flagsUnixDates = flagsUnixDates
         for step in tape.path(toHeader: header, nodes: nodes).0 {
@@ -818,7 +889,7 @@ struct TapeBuilder {
     // MARK: - Values
 
     /// Reads one value for a field into `slot`; `false` when it is not a clean, valid value,
-    /// with `rejection` set when it is a container read whole.
+    /// with `rejection` or `strictProblem` set when it is a container read whole.
     private mutating func value(_ plan: FieldPlan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         let first = byte()
         if first == UInt8(ascii: "n") {
@@ -884,7 +955,7 @@ struct TapeBuilder {
             append(.header, header, fieldIndex)
             return object._withUnsafeGuaranteedRef {
                 nodes[slot] = TapeNode(kind: .object, a: count, b: $0.fieldCount)
-                return self.object($0, header: objectHeader) && rejection == nil
+                return self.object($0, header: objectHeader) && rejection == nil && strictProblem == nil
             }
         }
     }
@@ -959,7 +1030,8 @@ struct TapeBuilder {
     /// as readers find an array's elements. An element that is not an object is worded by the
     /// full decoder (`decodeValue`, which reads no object then); an invalid element, or too
     /// many, make the array invalid (`rejection`), as in the full decoder, which reads the
-    /// elements after an invalid one all the same: `false` then, with `rejection` set.
+    /// elements after an invalid one all the same: `false` then, with `rejection` set (and, for
+    /// an element synthesized `Codable` fails on, with `strictProblem` set).
     private mutating func objects(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
         guard let object = items.objectRef else { return false }
         let start = index
@@ -969,6 +1041,8 @@ struct TapeBuilder {
         skipWhitespace()
         var elements: [TapeNode] = []
         var problem: DecodeProblem?
+        // For a strict version: the first element synthesized `Codable` fails on.
+        var strictElement: DecodeProblem?
         if byte() == JSONByte.closeBracket {
             index &+= 1
         } else {
@@ -984,15 +1058,19 @@ struct TapeBuilder {
                         rejection = nil
                         if problem == nil { problem = invalid }
                     }
+                    if let failure = strictProblem {
+                        strictProblem = nil
+                        if strictElement == nil { strictElement = failure }
+                    }
                 } else {
                     // (Items are never optional: a `null` element is one of these.)
-                    guard !isStrict else { return false }
                     var context = context(at: index, depth: depth, header: header)
                     context.path.push(plan)
                     context.path.push(index: element)
                     guard (try? context.decodeValue(items)) == .some(nil), let invalid = context.problem else { return false }
                     index = context.reader.offset
                     if problem == nil { problem = invalid }
+                    if strictElement == nil { strictElement = context.strictProblem }
                     elements.append(TapeNode(kind: .missing, a: 0, b: 0))
                 }
                 switch separator(closing: JSONByte.closeBracket) {
@@ -1006,13 +1084,13 @@ struct TapeBuilder {
         nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
         for element in elements { append(element.kind, element.a, element.b) }
         if problem == nil, let message = plan.constraints.countProblem(elements.count) {
-            guard !isStrict else { return false }
             var context = context(at: start, depth: depth, header: header)
             context.path.push(plan)
             problem = context.problem(.outOfRange, message, at: start)
         }
         rejection = problem
-        return problem == nil
+        strictProblem = strictElement
+        return problem == nil && strictElement == nil
     }
 
     // MARK: - Scalars
@@ -1362,5 +1440,22 @@ struct AliasReads {
         while start > 0, reads[start - 1].header == header { start -= 1 }
         defer { reads.removeSubrange(start...) }
         return Array(reads[start...])
+    }
+}
+
+/// What the tape builder found wrong with one object it reads, off the member loop's happy path.
+struct ObjectVerdict {
+    /// Why the object is invalid: its first invalid value, or else its first missing required
+    /// key, as the full decoder finds them.
+    var invalid: DecodeProblem?
+    /// For a strict version: the first field in schema order synthesized `Codable` fails on,
+    /// and why.
+    var strictField = Int.max
+    var strictProblem: DecodeProblem?
+
+    mutating func failsCodable(_ field: Int, _ problem: DecodeProblem) {
+        guard field < strictField else { return }
+        strictField = field
+        strictProblem = problem
     }
 }

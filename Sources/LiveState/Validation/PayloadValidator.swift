@@ -200,6 +200,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     enum ContentStateRead {
         case onTape(StateTape)
         case decoded(Decoded)
+
+        /// For a strict version: why synthesized `Codable` fails on the state.
+        var strictProblem: DecodeProblem? {
+            switch self {
+            case .onTape(let tape): tape.header.strictProblem
+            case .decoded(let decoded): decoded.strictProblem
+            }
+        }
     }
     /// The wording the content-state's findings were made with: the event's, when it came first.
     var contentStateConsequence = DeviceConsequence.update
@@ -702,19 +710,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             budget.contentState = contentState.end - contentState.start
             switch contentState.read {
             case .onTape(let tape):
-                if !tape.header.isRejected {
+                if !tape.isRejected {
                     acceptedTape = tape
                     budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
                 }
             case .decoded(let decoded):
                 state = decoded.value
                 if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
-                // The tape gives up on what synthesized `Codable` may fail on: only the full
-                // decoder finds a strict problem.
-                if isStrict, let problem = decoded.strictProblem {
-                    strictFailure = problem.strictFailure(
-                        file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
-                }
+            }
+            // Worded for the event, which may come after the content-state.
+            if isStrict, let problem = contentState.read.strictProblem {
+                strictFailure = problem.strictFailure(
+                    file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
             if validator.options.measuresFields || budget.headroom < 0 {
                 budget.fields = spans.enumerated().map { index, span in
