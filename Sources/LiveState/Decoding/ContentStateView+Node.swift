@@ -19,7 +19,7 @@ extension ContentStateView {
     /// ```
     public var root: Node? {
         switch storage {
-        case .tape(let shared): Node(.object(shared, first: 1, plan: .passUnretained(shared.tape.header.plan)))
+        case .tape(let shared): Node(.object(shared, first: 1, plan: .passUnretained(shared.tape.plan)))
         case .result(let result): result.state.map { Node(.value($0)) }
         }
     }

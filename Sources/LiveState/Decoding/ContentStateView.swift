@@ -152,7 +152,7 @@ extension StateTape {
     /// The whole state.
     func state(in bytes: UnsafeRawBufferPointer? = nil) -> Value {
         read(bytes) { nodes, reader in
-            objectValue(at: 1, plan: header.plan, nodes: nodes, reader: reader)
+            objectValue(at: 1, plan: plan, nodes: nodes, reader: reader)
         }
     }
 
@@ -163,7 +163,7 @@ extension StateTape {
 
     /// One top-level field, or `nil` when the version has no such field.
     func field(named name: String) -> Value? {
-        let plan = header.plan
+        let plan = self.plan
         guard let index = plan.index(ofName: name) else { return nil }
         return read(nil) { nodes, reader in
             value(at: 1 + index, field: plan.fields[index], missing: plan.initialMembers[index].value, nodes: nodes, reader: reader)
@@ -174,7 +174,7 @@ extension StateTape {
     func diagnostics(in bytes: UnsafeRawBufferPointer? = nil) -> [Diagnostic] {
         read(bytes) { nodes, reader in
             var findings = 0
-            for position in 0..<header.count {
+            for position in 0..<nodeCount {
                 switch nodes[position].kind {
                 case .absent, .unknownKey, .repeatedKey: findings &+= 1
                 case .reported: findings &+= nodes[position].b
@@ -185,7 +185,7 @@ extension StateTape {
             guard findings > 0 else { return diagnostics }
             diagnostics.reserveCapacity(findings)
             var locator = SourcePosition.Locator()
-            for position in 0..<header.count {
+            for position in 0..<nodeCount {
                 let node = nodes[position]
                 switch node.kind {
                 case .absent:
@@ -229,7 +229,7 @@ extension StateTape {
                         pointer: JSONPointer.appending(name, to: path)))
                 case .reported:
                     // Worded by the full decoder when it decided a value.
-                    guard let decided = header.decisions?.findings else { continue }
+                    guard let decided = decisions?.findings else { continue }
                     diagnostics += decided[node.a ..< node.a &+ node.b]
                 default:
                     continue
@@ -244,14 +244,14 @@ extension StateTape {
         withUnsafeMutablePointerToElements { nodes in
             var spans: [DecodeContext.MemberSpan] = []
             // Mostly one member per field: growing the array from empty cost more than the spans.
-            spans.reserveCapacity(header.plan.fieldCount &+ 4)
-            for position in 0..<header.count where nodes[position].kind == .span {
+            spans.reserveCapacity(plan.fieldCount &+ 4)
+            for position in 0..<nodeCount where nodes[position].kind == .span {
                 let node = nodes[position]
                 let start = node.a & 0x7FFF_FFFF
                 let field = node.a >> 32
                 spans.append(DecodeContext.MemberSpan(
                     key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: node.a & TapeNode.escapedKey != 0), start: start,
-                    end: node.b & 0xFFFF_FFFF, fieldName: field > 0 ? header.plan.memberNames[field &- 1] : nil))
+                    end: node.b & 0xFFFF_FFFF, fieldName: field > 0 ? plan.memberNames[field &- 1] : nil))
             }
             return spans
         }
@@ -264,7 +264,7 @@ extension StateTape {
 
     /// The value of a `made` node: one the full decoder decided.
     func madeValue(_ node: TapeNode) -> Value? {
-        header.decisions?.values[node.a]
+        decisions?.values[node.a]
     }
 
     /// A string of the input, escapes decoded.
@@ -309,7 +309,7 @@ extension StateTape {
     /// state (a string without escapes is measured where it lies in the input).
     func deviceWorstCase(in bytes: UnsafeRawBufferPointer? = nil) -> Int {
         read(bytes) { nodes, reader in
-            objectWorstCase(at: 1, plan: header.plan, nodes: nodes, reader: reader)
+            objectWorstCase(at: 1, plan: plan, nodes: nodes, reader: reader)
         }
     }
 
@@ -365,7 +365,7 @@ extension StateTape {
     /// A strict version's verdict, worded as the full decode words it; `nil` when synthesized
     /// `Codable` decodes the state (or the version is not strict).
     func strictFailure(in bytes: UnsafeRawBufferPointer? = nil) -> Diagnostic? {
-        guard let problem = header.strictProblem else { return nil }
+        guard let problem = strictProblem else { return nil }
         return read(bytes) { _, reader in
             problem.strictFailure(
                 file: header.file, position: SourcePosition.locate(offset: problem.offset, in: reader.bytes), consequence: header.consequence)
@@ -375,7 +375,7 @@ extension StateTape {
     /// The JSON Pointer of the object whose header is at `index`, and its plan.
     private func pointer(ofHeader index: Int, nodes: UnsafeMutablePointer<TapeNode>) -> (String, ObjectPlan) {
         // Most findings are the root's.
-        guard nodes[index].a >= 0 else { return ("", header.plan) }
+        guard nodes[index].a >= 0 else { return ("", plan) }
         let (steps, plan) = path(toHeader: index, nodes: nodes)
         let pointer = steps.reduce(into: "") { pointer, step in
             pointer += step.field.pointerToken
@@ -400,7 +400,7 @@ extension StateTape {
             places.append(nodes[header].b)
             header = nodes[header].a
         }
-        var plan = self.header.plan
+        var plan = self.plan
         var steps: [Step] = []
         for place in places.reversed() {
             let (fieldIndex, element) = TapeNode.place(place)

@@ -182,6 +182,12 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
         withUnsafeMutablePointerToHeader { $0.pointee.isRejected }
     }
 
+    /// The header's fields the readers ask for most, read in place (see `isApplied`).
+    var plan: ObjectPlan { withUnsafeMutablePointerToHeader { $0.pointee.plan } }
+    var nodeCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    var decisions: TapeDecisions? { withUnsafeMutablePointerToHeader { $0.pointee.decisions } }
+    var strictProblem: DecodeProblem? { withUnsafeMutablePointerToHeader { $0.pointee.strictProblem } }
+
     /// Runs `body` with the input the tape keeps: empty when it keeps none.
     ///
     /// A view's tape, and the validator's, hold a copy of their input after their nodes

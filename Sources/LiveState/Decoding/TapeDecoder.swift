@@ -15,7 +15,7 @@ final class TapeDecoding {
         self.tape = tape
         self.nodes = nodes
         self.reader = reader
-        self.root = tape.header.plan
+        self.root = tape.plan
     }
 
     func hint(_ header: Int) -> Int {

@@ -204,7 +204,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         /// For a strict version: why synthesized `Codable` fails on the state.
         var strictProblem: DecodeProblem? {
             switch self {
-            case .onTape(let tape): tape.header.strictProblem
+            case .onTape(let tape): tape.strictProblem
             case .decoded(let decoded): decoded.strictProblem
             }
         }
