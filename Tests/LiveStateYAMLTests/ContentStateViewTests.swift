@@ -522,6 +522,59 @@ import LiveStateYAML
         #expect(findings.map { $0.position?.column } == [46, 58])
     }
 
+    /// An object of more than 64 fields is read on the tape, its fields seen in a `FieldSet`
+    /// rather than one word: defaults, required keys, aliases, repeats and the strict verdict
+    /// past the 64th field, nested and at the root.
+    @Test func objectsOfMoreThan64FieldsAreReadOnTheTape() throws {
+        func fields(_ indent: String) -> String {
+            (0..<70).map { index in
+                switch index {
+                case 66: "\(indent)f66: { type: int }"
+                case 67: "\(indent)f67: { type: string, default: \"\", max-length: 3, aliases: [old67] }"
+                case 68: "\(indent)f68: { type: int, optional: true }"
+                default: "\(indent)f\(index): { type: int, default: \(index) }"
+                }
+            }.joined(separator: "\n")
+        }
+        let yaml = """
+            activity: wide
+            versions:
+              - version: 1
+                content-state:
+            \(fields("      "))
+                  inner:
+                    type: object
+                    default: { f66: 0 }
+                    fields:
+            \(fields("          "))
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "wide.yaml")
+        let strictSchema = try SchemaLoader().load(
+            yaml: Array(yaml.replacingOccurrences(of: "activity: wide\n", with: "activity: wide\nclients:\n  strict: [1]\n").utf8),
+            file: "wide.yaml")
+        let inputs = [
+            #"{"f66":1}"#, #"{"f66":1,"f0":2,"f69":3,"f65":4,"x":5}"#, #"{"f0":1}"#, #"{"f66":1,"f66":2,"f67":"ab"}"#,
+            #"{"f66":1,"old67":"ab"}"#, #"{"f66":1,"old67":"toolong","f65":"x"}"#, #"{"old67":"a","f66":1,"f67":"b"}"#,
+            #"{"f66":1,"inner":{"f66":2,"f68":null,"f64":64}}"#, #"{"f66":1,"inner":{"f65":1}}"#, #"{"f66":1,"inner":{"f66":"x"}}"#,
+            #"{"f66":1,"inner":{"f66":1,"old67":"ab"}}"#, #"{"f66":1,"f68":null,"f1":1}"#,
+        ]
+        for decoder in [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: strictSchema, version: 1)] {
+            for json in inputs {
+                let bytes = Array(json.utf8)
+                let walks = ObjectWalks.Counter()
+                let tape = ObjectWalks.$counter.withValue(walks) {
+                    bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) }
+                }
+                #expect(tape != nil && walks.count == 0, "\(json)")
+                _ = Self.expectSame(decoder, bytes, json)
+            }
+        }
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        #expect(decoder.view(contentState: Array(#"{"f66":1,"f69":3,"old67":"ab"}"#.utf8))["f69"] == .int(3))
+        let missing = decoder.view(contentState: Array(#"{"f0":1}"#.utf8)).diagnostics.filter { $0.code == "missing-required-key" }
+        #expect(missing.map(\.pointer) == ["/f66"])
+    }
+
     /// Escaped keys, and keys in another Unicode normalization than a non-ASCII schema's
     /// names, are matched on the tape as the full decoder matches them: known, aliases,
     /// unknown, repeated in another spelling, and in a body's envelope.

@@ -996,10 +996,9 @@ struct DecodePath {
 }
 
 /// A set of field indexes: a bit mask, spilling to an array past `maskCapacity` fields.
-struct FieldSet {
-    /// The fields one `UInt64` mask holds. The quick paths (the tape builder, the encoder's
-    /// check and completion) keep their seen-fields in one such mask and leave an object with
-    /// more fields to the full decoder and `Field.violation(of:)`.
+struct FieldSet: FieldBits {
+    /// The fields one `UInt64` mask holds. The tape builder keeps an object's fields in one such
+    /// mask, and in a `FieldSet` when it has more.
     static let maskCapacity = UInt64.bitWidth
 
     private var low: UInt64 = 0
@@ -1019,6 +1018,27 @@ struct FieldSet {
 
     mutating func remove(_ index: Int) {
         if index < Self.maskCapacity { low &= ~(1 << UInt64(index)) } else { high[index - Self.maskCapacity] = false }
+    }
+
+    var isEmpty: Bool { low == 0 && !high.contains(true) }
+
+    func complement(count: Int) -> FieldSet {
+        var other = FieldSet(count: count)
+        other.low = low.complement(count: min(count, Self.maskCapacity))
+        for index in other.high.indices { other.high[index] = !(index < high.count && high[index]) }
+        return other
+    }
+
+    mutating func formUnion(_ other: FieldSet) {
+        low |= other.low
+        for index in high.indices where index < other.high.count && other.high[index] { high[index] = true }
+    }
+
+    mutating func popFirst() -> Int? {
+        if let field = low.popFirst() { return field }
+        guard let index = high.firstIndex(of: true) else { return nil }
+        high[index] = false
+        return Self.maskCapacity + index
     }
 }
 

@@ -19,9 +19,8 @@ import Foundation
 /// default, an enum's fallback) is decided where it stands by the full decoder, and the view
 /// keeps the tape. For a payload the app version rejects (for a version under
 /// `clients.strict`, one synthesized `Codable` fails on), the view holds the result made from
-/// the tape. A payload with an object of more than 64 fields or an array of arrays of objects,
-/// and bytes that are not JSON, are decoded in full as `decode(contentState:)` does, and the
-/// view holds that result.
+/// the tape. A payload with an array of arrays of objects, and bytes that are not JSON, are
+/// decoded in full as `decode(contentState:)` does, and the view holds that result.
 public struct ContentStateView: Sendable {
     enum Storage: Sendable {
         case tape(SharedTape)

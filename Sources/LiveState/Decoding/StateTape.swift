@@ -217,8 +217,8 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
 /// value read under an alias when the object ends, `aliasReads`).
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON, on an object of more than 64 fields and on an array of arrays of
-/// objects; so an object is read by the full decoder's object walk only in a whole input.
+/// bytes that are not JSON and on an array of arrays of objects; so an object is read by the
+/// full decoder's object walk only in a whole input.
 /// For a strict app version it also finds the first field, in schema order, that synthesized
 /// `Codable` fails on (a value the full decoder says so of, a missing key of a field that is not
 /// optional, a field read only under an alias), as the full decoder finds it: the tape's
@@ -484,18 +484,23 @@ struct TapeBuilder {
     /// Reads the object at `index` (a `{`) into the slots after `header`, which the caller has
     /// appended; reserves the slots itself.
     private mutating func object(_ plan: ObjectPlan, header: Int) -> Bool {
+        // Its fields seen in one word, but for an object of more than 64 fields.
+        plan.fieldCount <= FieldSet.maskCapacity
+            ? object(plan, header: header, fields: UInt64.self) : object(plan, header: header, fields: FieldSet.self)
+    }
+
+    private mutating func object<Fields: FieldBits>(_ plan: ObjectPlan, header: Int, fields: Fields.Type) -> Bool {
         depth &+= 1
         let fieldCount = plan.fieldCount
-        // Past one mask of fields the full decoder's `FieldSet` spills to an array: leave those to it.
-        guard depth < maxDepth, fieldCount <= FieldSet.maskCapacity else { return false }
+        guard depth < maxDepth else { return false }
         let objectStart = index
         reserve(fieldCount)
         let first = count
         (nodes + first).initialize(repeating: TapeNode(kind: .missing, a: 0, b: 0), count: fieldCount)
         count &+= fieldCount
-        var seen: UInt64 = 0
+        var seen = Fields(count: fieldCount)
         // The fields read under an alias.
-        var aliased: UInt64 = 0
+        var aliased = Fields(count: fieldCount)
         var firstUnknown = -1
         var hint = 0
         var verdict = ObjectVerdict()
@@ -519,24 +524,23 @@ struct TapeBuilder {
                 }
                 if let field = found {
                     spanField = field &+ 1
-                    let bit: UInt64 = 1 &<< UInt64(field)
-                    var reads = seen & bit == 0
+                    var reads = !seen.contains(field)
                     if !reads {
                         // The key again: the first value stays, or replaces one read under an
                         // alias (`ReadAgain`).
-                        let earlier = aliased & bit != 0 ? aliasReads.rank(of: field, header: header) : nil
+                        let earlier = aliased.contains(field) ? aliasReads.rank(of: field, header: header) : nil
                         switch ReadAgain(earlier: earlier, now: nil) {
                         case .keepsFirst(let reportsDuplicate):
                             if reportsDuplicate { append(.repeatedKey, key.start | spanField << 32, key.end | header << 32) }
                             guard skipValue() else { return false }
                         case .replaces:
-                            aliased &= ~bit
+                            aliased.remove(field)
                             aliasReads.forget(field, header: header)
                             reads = true
                         }
                     }
                     if reads {
-                        seen |= bit
+                        seen.insert(field)
                         hint = field &+ 1
                         let (valueStart, kept, level) = (index, count, depth)
                         let valid = plan.fieldRefs[field]._withUnsafeGuaranteedRef { fieldPlan in
@@ -556,10 +560,9 @@ struct TapeBuilder {
                     // version, the field's key is missing). Which value wins is `ReadAgain`'s;
                     // an invalid value read under an alias is settled at the end of the object,
                     // as the field's own key or a better alias may still replace it.
-                    let bit: UInt64 = 1 &<< UInt64(alias.field)
-                    var reads = seen & bit == 0
+                    var reads = !seen.contains(alias.field)
                     if !reads {
-                        let earlier = aliased & bit != 0 ? aliasReads.rank(of: alias.field, header: header) : nil
+                        let earlier = aliased.contains(alias.field) ? aliasReads.rank(of: alias.field, header: header) : nil
                         switch ReadAgain(earlier: earlier, now: alias.rank) {
                         case .keepsFirst:
                             // An alias met after the field is never reported.
@@ -570,8 +573,8 @@ struct TapeBuilder {
                         }
                     }
                     if reads {
-                        seen |= bit
-                        aliased |= bit
+                        seen.insert(alias.field)
+                        aliased.insert(alias.field)
                         guard read(plan.fields[alias.field], field: alias.field, rank: alias.rank, slot: first &+ alias.field, header: header)
                         else { return false }
                     }
@@ -597,16 +600,17 @@ struct TapeBuilder {
             }
         }
         depth &-= 1
-        let all: UInt64 = fieldCount == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(fieldCount)) &- 1
-        if aliased != 0 {
+        if !aliased.isEmpty {
             guard settleAliasReads(plan, first: first, header: header, verdict: &verdict) else { return false }
         }
-        if isStrict { findStrictProblem(plan, missing: all & ~seen | aliased, header: header, at: objectStart, verdict: &verdict) }
         // The absent fields, lowest first.
-        var absent = all & ~seen
-        while absent != 0 {
-            let field = absent.trailingZeroBitCount
-            absent &= absent &- 1
+        var absent = seen.complement(count: fieldCount)
+        if isStrict {
+            var missing = absent
+            missing.formUnion(aliased)
+            findStrictProblem(plan, missing: missing, header: header, at: objectStart, verdict: &verdict)
+        }
+        while let field = absent.popFirst() {
             let (hasMissingValue, reportsDefault) = plan.fieldRefs[field]._withUnsafeGuaranteedRef { ($0.hasMissingValue, $0.reportsDefault) }
             if !hasMissingValue {
                 // A required key: the root object is rejected; a nested one is invalid, for
@@ -668,13 +672,11 @@ struct TapeBuilder {
     /// which it does not read). The root's goes into the tape; a nested one's into
     /// `strictProblem`, for the field that holds the object.
     @inline(never)
-    private mutating func findStrictProblem(
-        _ plan: ObjectPlan, missing: UInt64, header: Int, at objectStart: Int, verdict: inout ObjectVerdict
+    private mutating func findStrictProblem<Fields: FieldBits>(
+        _ plan: ObjectPlan, missing: Fields, header: Int, at objectStart: Int, verdict: inout ObjectVerdict
     ) {
         var missing = missing
-        while missing != 0 {
-            let field = missing.trailingZeroBitCount
-            missing &= missing &- 1
+        while let field = missing.popFirst() {
             guard field < verdict.strictField else { break }
             guard !plan.fields[field].isOptional else { continue }
             verdict.failsCodable(field, context(at: objectStart, depth: depth, header: header)
@@ -1463,5 +1465,60 @@ struct ObjectVerdict {
         guard field < strictField else { return }
         strictField = field
         strictProblem = problem
+    }
+}
+
+/// The fields of one object by index, as `TapeBuilder.object` keeps the ones it has seen: one
+/// word (`UInt64`) for an object of up to 64 fields, `FieldSet` beyond. The builder is written
+/// once over this and compiled for each.
+protocol FieldBits {
+    init(count: Int)
+    func contains(_ field: Int) -> Bool
+    mutating func insert(_ field: Int)
+    mutating func remove(_ field: Int)
+    var isEmpty: Bool { get }
+    /// The fields of `0 ..< count` that are not in the set.
+    func complement(count: Int) -> Self
+    mutating func formUnion(_ other: Self)
+    /// Removes the lowest field and returns it; `nil` when the set is empty.
+    mutating func popFirst() -> Int?
+}
+
+extension UInt64: FieldBits {
+    init(count: Int) {
+        self = 0
+    }
+
+    @inline(__always)
+    func contains(_ field: Int) -> Bool {
+        self & 1 &<< UInt64(field) != 0
+    }
+
+    @inline(__always)
+    mutating func insert(_ field: Int) {
+        self |= 1 &<< UInt64(field)
+    }
+
+    mutating func remove(_ field: Int) {
+        self &= ~(1 &<< UInt64(field))
+    }
+
+    var isEmpty: Bool { self == 0 }
+
+    func complement(count: Int) -> UInt64 {
+        let all: UInt64 = count == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(count)) &- 1
+        return all & ~self
+    }
+
+    mutating func formUnion(_ other: UInt64) {
+        self |= other
+    }
+
+    @inline(__always)
+    mutating func popFirst() -> Int? {
+        guard self != 0 else { return nil }
+        let field = trailingZeroBitCount
+        self &= self &- 1
+        return field
     }
 }
