@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 @testable import LiveState
 
@@ -71,6 +72,37 @@ import Testing
                 let expected = SourcePosition.locate(offset: offset, in: bytes)
                 #expect(locator.position(of: offset, in: bytes) == expected, "offset \(offset)")
             }
+        }
+        // Back and forth at random, on lines long, short and empty, from a line feed first.
+        var random = SplitMix64(state: 0x10CA7E)
+        let lines = Array(("\n" + (0..<40).map { String(repeating: "x", count: Int($0 * 7 % 23)) }.joined(separator: "\n")).utf8)
+        lines.withUnsafeBytes { bytes in
+            var locator = SourcePosition.Locator()
+            var offset = 0
+            for _ in 0..<2_000 {
+                offset = max(0, min(bytes.count, offset + Int(random.next() % 61) - 30))
+                #expect(locator.position(of: offset, in: bytes) == SourcePosition.locate(offset: offset, in: bytes), "offset \(offset)")
+            }
+        }
+    }
+
+    /// Thousands of objects with findings on lines of their own: each object's `defaulted`
+    /// findings, at its start, come after its members' findings, so the count of lines goes
+    /// back a little each time. It goes back from where it is, not from the start: the bytes
+    /// looked at stay a few times the input (counting from the start made this quadratic).
+    @Test func positionsOfThousandsOfFindingsAreFoundInLinearTime() throws {
+        let lines = Array(repeating: "{\"a\":\"x\",\n\"b\":1}", count: 5_000).joined(separator: ",\n")
+        let bytes = Array(("[" + lines + "]").utf8)
+        var offsets: [Int] = []
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "{") {
+            offsets += [index + 13, index]
+        }
+        bytes.withUnsafeBytes { raw in
+            var locator = SourcePosition.Locator()
+            for offset in offsets {
+                #expect(locator.position(of: offset, in: raw) == SourcePosition.locate(offset: offset, in: raw))
+            }
+            #expect(locator.bytesLooked < 4 * bytes.count, "\(locator.bytesLooked) bytes looked at for \(bytes.count)")
         }
     }
 

@@ -506,6 +506,12 @@ import LiveStateYAML
         _ = random.rounds(1_000, mutating: cases.map { Array($0.json.utf8) }, tokens: tokens, subjects: [strict]) { bytes, decoder in
             Self.expectSame(decoder, bytes, "strict nest")
         }
+        // Thousands of elements with findings, on lines of their own: the tape and the full
+        // decode agree, and neither counts lines from the start for each finding.
+        let many = Array(("{\"title\":\"t\",\"lines\":[" + Array(repeating: "{\"sku\":\"a\",\n\"qty\":0}", count: 5_000)
+            .joined(separator: ",\n") + "]}").utf8)
+        _ = Self.expectSame(decoder, many, "many")
+        #expect(decoder.view(contentState: many).diagnostics.count == 10_003)
         // An array of arrays of objects is left to the full decode, whose object walk the
         // counter counts.
         let grid = Array(#"{"title":"t","grid":[[{"v":1}],[]]}"#.utf8)

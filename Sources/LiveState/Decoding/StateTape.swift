@@ -257,6 +257,9 @@ struct TapeBuilder {
     /// it to keep the first in schema order; and on the root object.
     private var strictProblem: DecodeProblem?
     private var rootStrictProblem: DecodeProblem?
+    /// Counts lines for the positions of the findings the full decoder makes on this tape's
+    /// decisions, one for them all (see `context(at:depth:header:)`).
+    private var locator = SourcePosition.Locator()
     /// The fields read under an alias in the objects being read, innermost last.
     private var aliasReads = AliasReads()
     /// Why the container just read is invalid: set by `object` when it read a whole object
@@ -758,6 +761,7 @@ struct TapeBuilder {
             return false
         }
         index = context.reader.offset
+        locator = context.locator
         strictProblem = context.strictProblem
         return record(decided, problem: context.problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
     }
@@ -795,6 +799,7 @@ struct TapeBuilder {
             return false
         }
         index = context.reader.offset
+        locator = context.locator
         if let decided {
             put(decided, in: slot)
             aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
@@ -822,6 +827,7 @@ struct TapeBuilder {
     ) -> Bool {
         var context = context(at: index, depth: depth, header: header)
         let decided = context.settle(plan, rejected: problem, isRoot: nodes[header].a < 0)
+        locator = context.locator
         return record(decided, problem: problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
     }
 
@@ -837,6 +843,9 @@ struct TapeBuilder {
             if let element = step.element { context.path.push(index: element) }
         }
         context.consequence = tapeHeader.consequence
+        // Lines counted on from the last decision: a fresh count for each of thousands of
+        // findings would be quadratic.
+        context.locator = locator
         return context
     }
 

@@ -39,7 +39,9 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// Line and column for offsets asked for mostly in increasing order, as a decoder reports
-    /// its findings: each lookup counts line feeds from the previous one, not from the start.
+    /// its findings: each lookup counts line feeds from the previous one, forward or back, not
+    /// from the start (an object's `defaulted` findings come after its members', at its start:
+    /// counting from the start each time made thousands of such objects quadratic).
     struct Locator {
         /// The offset counted up to, the line it is on, and the offset where that line starts.
         private var counted = 0
@@ -47,6 +49,8 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
         private var lineStart = 0
         /// The offset of the first line feed (the count when there is none); -1 until looked up.
         private var firstLineFeed = -1
+        /// The bytes looked at so far, for the test that holds the count linear.
+        private(set) var bytesLooked = 0
 
         /// The position of `offset` in `bytes`; `bytes` must be the same text on every call.
         /// Asked only for findings, so kept out of line.
@@ -59,12 +63,21 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
                     .flatMap { base in memchr(base, 0x0A, bytes.count).map { UnsafeRawPointer($0) - base } } ?? bytes.count
             }
             if end <= firstLineFeed { return SourcePosition(offset: end, line: 1, column: end + 1) }
-            if end < counted {
-                counted = 0
-                line = 1
-                lineStart = 0
-            }
             var index = counted
+            if end < counted {
+                // Back: uncount the line feeds in between, and find where `end`'s line starts.
+                bytesLooked += index - end
+                while index > end {
+                    index -= 1
+                    if bytes[index] == 0x0A { line -= 1 }
+                }
+                if end < lineStart {
+                    lineStart = end
+                    while lineStart > 0, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+                    bytesLooked += end - lineStart
+                }
+            }
+            bytesLooked += max(end - index, 0)
             while index < end {
                 if bytes[index] == 0x0A {
                     line += 1
