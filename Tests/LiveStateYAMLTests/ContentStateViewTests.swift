@@ -381,7 +381,7 @@ import LiveStateYAML
 
     /// A schema of nested objects and arrays of objects: required keys inside, a default and
     /// a rejecting policy at the fields that hold them, `max-items`, an array of arrays of
-    /// objects, aliases at every level.
+    /// objects and of scalars, date ranges in an array, aliases at every level.
     static let nesting = """
         activity: nest
         versions:
@@ -418,6 +418,8 @@ import LiveStateYAML
                 optional: true
                 items: { type: object, fields: { a: { type: int, default: 0 } } }
               grid: { type: array, optional: true, items: { type: array, items: { type: object, fields: { v: { type: int } } } } }
+              pairs: { type: array, default: [], items: { type: array, max-items: 3, items: { type: int } } }
+              spans: { type: array, default: [], items: { type: date-range } }
         """
 
     /// Objects and arrays of objects, valid or not, are read on the tape: the full decoder's
@@ -460,6 +462,14 @@ import LiveStateYAML
             (#"{"title":"t","card":{"n":{"a":1},"name":"x"}}"#, ["invalid-defaulted"], true),
             (#"{"title":"t","lines":[{"code":"a"},{"code":5},{"code":"c","sku":"d"}]}"#, ["invalid-defaulted"], true),
             (#"{"title":"t","lines":[{"code":5,"sku":"b"}],"tag":[1]}"#, ["invalid-defaulted"], true),
+            // Arrays of arrays of objects, and of scalars.
+            (#"{"title":"t","grid":[[{"v":1}],[],[{"v":2},{"v":3,"w":4}]]}"#, ["unknown-key"], true),
+            (#"{"title":"t","grid":[[{"v":1}],[{"v":"x"}],[{"w":4}]]}"#, ["unknown-key", "invalid-defaulted"], true),
+            (#"{"title":"t","grid":[[{"v":1}],{"v":2},null,[[]]]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","grid":[[{"v":1}]],"pairs":[[1,2],[3],[4,"x"],[]]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","pairs":[[1,2],[3,4,5,6]]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","pairs":[[1,2],[3]],"spans":[[1,2],[5,3]]}"#, ["invalid-defaulted"], true),
+            (#"{"title":"t","spans":[[1,2],[3,4]]}"#, [], true),
         ]
         for (json, codes, accepted) in cases {
             let bytes = Array(json.utf8)
@@ -511,12 +521,12 @@ import LiveStateYAML
         let many = Array(("{\"title\":\"t\",\"lines\":[" + Array(repeating: "{\"sku\":\"a\",\n\"qty\":0}", count: 5_000)
             .joined(separator: ",\n") + "]}").utf8)
         _ = Self.expectSame(decoder, many, "many")
-        #expect(decoder.view(contentState: many).diagnostics.count == 10_003)
-        // An array of arrays of objects is left to the full decode, whose object walk the
-        // counter counts.
-        let grid = Array(#"{"title":"t","grid":[[{"v":1}],[]]}"#.utf8)
-        #expect(grid.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } == nil)
-        _ = Self.expectSame(decoder, grid, "grid")
+        #expect(decoder.view(contentState: many).diagnostics.count == 10_005)
+        // Bytes that are not JSON are left to the full decode, whose object walk the counter
+        // counts, as it counts the full decode's walks anywhere.
+        let broken = Array(#"{"title":"t","card":{"name":"n"},"lines":[}"#.utf8)
+        #expect(broken.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } == nil)
+        _ = Self.expectSame(decoder, broken, "broken")
         let walks = ObjectWalks.Counter()
         ObjectWalks.$counter.withValue(walks) { _ = decoder.decodeInFull(contentState: Array(#"{"title":"t","card":{"name":"n"}}"#.utf8)) }
         #expect(walks.count == 2)

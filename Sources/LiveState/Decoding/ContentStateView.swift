@@ -19,8 +19,8 @@ import Foundation
 /// default, an enum's fallback) is decided where it stands by the full decoder, and the view
 /// keeps the tape. For a payload the app version rejects (for a version under
 /// `clients.strict`, one synthesized `Codable` fails on), the view holds the result made from
-/// the tape. A payload with an array of arrays of objects, and bytes that are not JSON, are
-/// decoded in full as `decode(contentState:)` does, and the view holds that result.
+/// the tape. Bytes that are not JSON (or nest deeper than the limit) are decoded in full as
+/// `decode(contentState:)` does, and the view holds that result, the error.
 public struct ContentStateView: Sendable {
     enum Storage: Sendable {
         case tape(SharedTape)
@@ -378,16 +378,16 @@ extension StateTape {
         let (steps, plan) = path(toHeader: index, nodes: nodes)
         let pointer = steps.reduce(into: "") { pointer, step in
             pointer += step.field.pointerToken
-            if let element = step.element { pointer += "/\(element)" }
+            for element in step.elements { pointer += "/\(element)" }
         }
         return (pointer, plan)
     }
 
     /// One step down from the root to an object on the tape: a field, and, when the object is
-    /// an element of that (array) field, the element's index.
+    /// an element of that (array) field, the element's index (indices, in arrays of arrays).
     struct Step {
         let field: FieldPlan
-        let element: Int?
+        var elements: [Int]
     }
 
     /// The steps from the root down to the object whose header is at `index`, and that
@@ -403,10 +403,18 @@ extension StateTape {
         var steps: [Step] = []
         for place in places.reversed() {
             let (fieldIndex, element) = TapeNode.place(place)
-            let field = plan.fields[fieldIndex]
-            steps.append(Step(field: field, element: element))
-            guard let object = element == nil ? field.object : field.items?.object else { break }
-            plan = object
+            if fieldIndex == TapeNode.inArray {
+                // An element of the array the header before heads.
+                guard let element, !steps.isEmpty else { break }
+                steps[steps.count - 1].elements.append(element)
+            } else {
+                steps.append(Step(field: plan.fields[fieldIndex], elements: element.map { [$0] } ?? []))
+            }
+            guard let step = steps.last else { break }
+            var value: FieldPlan? = step.field
+            for _ in step.elements { value = value?.items }
+            // (An array's header heads no object: the plan stays.)
+            if let object = value?.object { plan = object }
         }
         return (steps, plan)
     }

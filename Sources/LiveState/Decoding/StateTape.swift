@@ -71,7 +71,8 @@ struct TapeNode {
         /// not lay out. `a` is its index in the tape's `TapeDecisions.values`.
         case made
         /// An object's header: `a` is the enclosing object's header (-1 for the root), `b` the
-        /// object's place in it (see `TapeNode.place`).
+        /// object's place in it (see `TapeNode.place`). Also the header of an array that is an
+        /// element of an array, so that the objects in it know their place (`TapeBuilder.arrays`).
         case header
         /// Finding: a key was absent. The field took its default (reported when it has a
         /// `defaulted` message), or it is required, and the root object is rejected. `a` is the
@@ -113,6 +114,10 @@ extension TapeNode {
     static func key(start: Int, end: Int) -> JSONString {
         JSONString(start: start, end: end & 0x7FFF_FFFF, hasEscapes: end & escapedKey != 0)
     }
+
+    /// The `field` of the place of an array's header (see `TapeBuilder.arrays`) and its
+    /// elements': an element of the array its enclosing header heads, not a field.
+    static let inArray = 0xFFFF_FFFF
 
     /// The field and element index in a header's `b`.
     static func place(_ b: Int) -> (field: Int, element: Int?) {
@@ -204,10 +209,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 
 /// Builds a `StateTape` in one pass over the bytes, or gives up.
 ///
-/// It reads the values that have the right type and meet their constraints itself, objects
-/// and arrays of objects included, and words only `defaulted` and `unknown-key`. A scalar it
-/// does not read (a problem, an enum's fallback, an array of arrays, an escaped enum value, a
-/// date the validator flags, …) is decided by the full decoder where it stands (`decide`):
+/// It reads the values that have the right type and meet their constraints itself, objects,
+/// arrays of objects and arrays of arrays included, and words only `defaulted` and
+/// `unknown-key`. A scalar it does not read (a problem, an enum's fallback, an array of scalars
+/// with a problem, an escaped enum value, a date the validator flags, …) is decided by the full
+/// decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects with an invalid element, or too many,
@@ -217,8 +223,8 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
 /// value read under an alias when the object ends, `aliasReads`).
 /// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON and on an array of arrays of objects; so an object is read by the
-/// full decoder's object walk only in a whole input.
+/// bytes that are not JSON (or nest deeper than the limit); so the full decoder's object walk
+/// reads only such inputs, to word the error.
 /// For a strict app version it also finds the first field, in schema order, that synthesized
 /// `Codable` fails on (a value the full decoder says so of, a missing key of a field that is not
 /// optional, a field read only under an alias), as the full decoder finds it: the tape's
@@ -733,8 +739,8 @@ struct TapeBuilder {
     // MARK: - Decisions
 
     /// Asks the full decoder for the value at `start` of a field of the object whose header is
-    /// at `header`, which `value` could not read: a value with a problem, or one of a shape the
-    /// tape does not lay out (an array of arrays, an escaped enum value, …). The full decoder
+    /// at `header`, which `value` could not read: a value with a problem, or one the tape does
+    /// not lay out (an escaped enum value, …). The full decoder
     /// reads it as it reads that field in an object (`DecodeContext.decide`), so the rules,
     /// their settling (`on-invalid`, the enum fallback) and the findings' words stay its own.
     /// What it decides goes into `slot`, and its findings onto the tape in input order.
@@ -832,16 +838,18 @@ struct TapeBuilder {
     }
 
     /// The full decoder's context at `start`, `level` deep, with its path at the object whose
-    /// header is at `header`.
-    private func context(at start: Int, depth level: Int, header: Int) -> DecodeContext {
+    /// header is at `header` (or the array, for the header of an array in an array), and then
+    /// at `field` when given.
+    private func context(at start: Int, depth level: Int, header: Int, field: FieldPlan? = nil) -> DecodeContext {
         let tapeHeader = tape.header
         var context = DecodeContext(reader: reader, file: tapeHeader.file, version: tapeHeader.version, strict: isStrict)
         context.reader.move(toValueAt: start, depth: level)
         context.flagsUnixDates = flagsUnixDates
         for step in tape.path(toHeader: header, nodes: nodes).0 {
             context.path.push(step.field)
-            if let element = step.element { context.path.push(index: element) }
+            for element in step.elements { context.path.push(index: element) }
         }
+        if let field { context.path.push(field) }
         context.consequence = tapeHeader.consequence
         // Lines counted on from the last decision: a fresh count for each of thousands of
         // findings would be quadratic.
@@ -1005,7 +1013,7 @@ struct TapeBuilder {
     private mutating func array(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
         switch items.kind {
         case .object: return objects(plan, items: items, slot: slot, header: header, field: field)
-        case .array, .dateRange: return false
+        case .array: return arrays(plan, items: items, slot: slot, header: header, field: field)
         default: break
         }
         depth &+= 1
@@ -1081,8 +1089,7 @@ struct TapeBuilder {
                     }
                 } else {
                     // (Items are never optional: a `null` element is one of these.)
-                    var context = context(at: index, depth: depth, header: header)
-                    context.path.push(plan)
+                    var context = context(at: index, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
                     context.path.push(index: element)
                     guard (try? context.decodeValue(items)) == .some(nil), let invalid = context.problem else { return false }
                     index = context.reader.offset
@@ -1101,9 +1108,100 @@ struct TapeBuilder {
         nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
         for element in elements { append(element.kind, element.a, element.b) }
         if problem == nil, let message = plan.constraints.countProblem(elements.count) {
-            var context = context(at: start, depth: depth, header: header)
-            context.path.push(plan)
-            problem = context.problem(.outOfRange, message, at: start)
+            problem = context(at: start, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
+                .problem(.outOfRange, message, at: start)
+        }
+        rejection = problem
+        strictProblem = strictElement
+        return problem == nil && strictElement == nil
+    }
+
+    /// An array of arrays: each element array is laid out where it stands, after a header of
+    /// its own that gives the objects in it (if any) their place, and the elements' nodes
+    /// follow them all, as in `objects`. An element that is not an array, or one the builder
+    /// does not read (of scalars: a problem, too many), is read by the full decoder
+    /// (`decodeValue`, which reads no object then); an invalid one makes the array invalid
+    /// (`rejection`), and one synthesized `Codable` fails on sets `strictProblem`, as in
+    /// `objects`.
+    private mutating func arrays(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
+        guard let inner = items.itemsRef else { return false }
+        let start = index
+        depth &+= 1
+        guard depth < maxDepth else { return false }
+        index &+= 1
+        skipWhitespace()
+        var elements: [TapeNode] = []
+        var problem: DecodeProblem?
+        var strictElement: DecodeProblem?
+        if byte() == JSONByte.closeBracket {
+            index &+= 1
+        } else {
+            elements: while true {
+                let element = elements.count
+                let (elementStart, kept, level) = (index, count, depth)
+                var read = false
+                if byte() == JSONByte.openBracket {
+                    let arrayHeader = count
+                    append(.header, header, TapeNode.place(field: field, element: element))
+                    append(.missing, 0, 0)
+                    let elementSlot = count &- 1
+                    read = inner._withUnsafeGuaranteedRef {
+                        array(items, items: $0, slot: elementSlot, header: arrayHeader, field: TapeNode.inArray)
+                    }
+                    if read || rejection != nil || strictProblem != nil {
+                        read = true
+                        elements.append(nodes[elementSlot])
+                        if let invalid = rejection {
+                            rejection = nil
+                            if problem == nil { problem = invalid }
+                        }
+                        if let failure = strictProblem {
+                            strictProblem = nil
+                            if strictElement == nil { strictElement = failure }
+                        }
+                    }
+                }
+                if !read {
+                    // Not an array, or one of scalars the builder does not read: the full
+                    // decoder's reading, which walks no object (one of objects it would is
+                    // given up on).
+                    (index, count, depth) = (elementStart, kept, level)
+                    guard !items.holdsObjects || byte() != JSONByte.openBracket else { return false }
+                    var context = context(at: elementStart, depth: level, header: header, field: field == TapeNode.inArray ? nil : plan)
+                    context.path.push(index: element)
+                    let decided: Value?
+                    do {
+                        decided = try context.decodeValue(items)
+                    } catch {
+                        return false
+                    }
+                    index = context.reader.offset
+                    locator = context.locator
+                    keep(context.diagnostics)
+                    if let decided {
+                        append(.missing, 0, 0)
+                        put(decided, in: count &- 1)
+                        elements.append(nodes[count &- 1])
+                    } else {
+                        guard let invalid = context.problem else { return false }
+                        if problem == nil { problem = invalid }
+                        elements.append(TapeNode(kind: .missing, a: 0, b: 0))
+                    }
+                    if strictElement == nil { strictElement = context.strictProblem }
+                }
+                switch separator(closing: JSONByte.closeBracket) {
+                case .more: continue
+                case .closed: break elements
+                case .invalid: return false
+                }
+            }
+        }
+        depth &-= 1
+        nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
+        for element in elements { append(element.kind, element.a, element.b) }
+        if problem == nil, let message = plan.constraints.countProblem(elements.count) {
+            problem = context(at: start, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
+                .problem(.outOfRange, message, at: start)
         }
         rejection = problem
         strictProblem = strictElement

@@ -48,7 +48,7 @@ final class TapeDecoding {
     /// element indices) from the root.
     func path(toHeader header: Int) -> [any CodingKey] {
         tape.path(toHeader: header, nodes: nodes).0.flatMap { step -> [any CodingKey] in
-            [NameKey(step.field.field.name)] + (step.element.map { [IndexKey($0)] } ?? [])
+            [NameKey(step.field.field.name)] + step.elements.map { IndexKey($0) }
         }
     }
 
