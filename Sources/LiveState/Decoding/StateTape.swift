@@ -796,16 +796,8 @@ struct TapeBuilder {
         count = kept
         depth = level
         guard !walksObjects(plan, at: start) else { return false }
-        var context = context(at: start, depth: level, header: header)
-        context.path.push(plan)
-        let decided: Value?
-        do {
-            decided = try context.decodeValue(plan)
-        } catch {
-            return false
-        }
-        index = context.reader.offset
-        locator = context.locator
+        var context = context(at: start, depth: level, header: header, field: plan)
+        guard let decided = readInFull(plan, &context) else { return false }
         if let decided {
             put(decided, in: slot)
             aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
@@ -1051,14 +1043,59 @@ struct TapeBuilder {
     }
 
     /// An array of objects: each element's object is laid out where it stands (its header,
-    /// its fields, its findings), and the elements' nodes follow them all, one after another,
-    /// as readers find an array's elements. An element that is not an object is worded by the
-    /// full decoder (`decodeValue`, which reads no object then); an invalid element, or too
-    /// many, make the array invalid (`rejection`), as in the full decoder, which reads the
-    /// elements after an invalid one all the same: `false` then, with `rejection` set (and, for
-    /// an element synthesized `Codable` fails on, with `strictProblem` set).
+    /// its fields, its findings), and the elements' nodes follow them all (`elements`).
     private mutating func objects(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
         guard let object = items.objectRef else { return false }
+        let fieldCount = object._withUnsafeGuaranteedRef { $0.fieldCount }
+        return elements(plan, items: items, slot: slot, header: header, field: field) { builder, element in
+            guard builder.byte() == JSONByte.openBrace else {
+                // (Items are never optional: a `null` element is one of these.)
+                return builder.elementByFullDecoder(plan, items: items, element: element, header: header, field: field)
+            }
+            let elementHeader = builder.count
+            builder.append(.header, header, TapeNode.place(field: field, element: element))
+            guard object._withUnsafeGuaranteedRef({ builder.object($0, header: elementHeader) }) else { return nil }
+            return TapeNode(kind: .object, a: elementHeader &+ 1, b: fieldCount)
+        }
+    }
+
+    /// An array of arrays: each element array is laid out where it stands, after a header of
+    /// its own that gives the objects in it (if any) their place, and the elements' nodes
+    /// follow them all (`elements`). An inner array of scalars the builder does not read (a
+    /// problem, too many) is read by the full decoder, as in `value`.
+    private mutating func arrays(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
+        guard let inner = items.itemsRef else { return false }
+        return elements(plan, items: items, slot: slot, header: header, field: field) { builder, element in
+            let (start, kept, level) = (builder.index, builder.count, builder.depth)
+            if builder.byte() == JSONByte.openBracket {
+                let arrayHeader = builder.count
+                builder.append(.header, header, TapeNode.place(field: field, element: element))
+                builder.append(.missing, 0, 0)
+                let elementSlot = builder.count &- 1
+                let read = inner._withUnsafeGuaranteedRef {
+                    builder.array(items, items: $0, slot: elementSlot, header: arrayHeader, field: TapeNode.inArray)
+                }
+                // Read whole, valid or not.
+                if read || builder.rejection != nil || builder.strictProblem != nil { return builder.nodes[elementSlot] }
+                // One the full decoder would walk objects in is given up on.
+                guard !items.holdsObjects else { return nil }
+                (builder.index, builder.count, builder.depth) = (start, kept, level)
+            }
+            return builder.elementByFullDecoder(plan, items: items, element: element, header: header, field: field)
+        }
+    }
+
+    /// The frame of `objects` and `arrays`: reads the array at `index` (a `[`), whose elements
+    /// `read` reads one by one into the tape (the `element`th's node, or `nil` to give up),
+    /// then appends the elements' nodes one after another, as readers find an array's
+    /// elements, and points `slot` at them. An invalid element, or too many, make the array
+    /// invalid, as in the full decoder, which reads the elements after an invalid one all the
+    /// same: `false` then, with `rejection` set; and, for an element synthesized `Codable` fails
+    /// on, with `strictProblem` set. `field` is the array's place in the object whose header is
+    /// at `header`, or `TapeNode.inArray` in an array's.
+    private mutating func elements(
+        _ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int, _ read: (inout TapeBuilder, _ element: Int) -> TapeNode?
+    ) -> Bool {
         let start = index
         depth &+= 1
         guard depth < maxDepth else { return false }
@@ -1072,30 +1109,15 @@ struct TapeBuilder {
             index &+= 1
         } else {
             elements: while true {
-                let element = elements.count
-                if byte() == JSONByte.openBrace {
-                    let elementHeader = count
-                    append(.header, header, TapeNode.place(field: field, element: element))
-                    let fieldCount = object._withUnsafeGuaranteedRef { $0.fieldCount }
-                    guard object._withUnsafeGuaranteedRef({ self.object($0, header: elementHeader) }) else { return false }
-                    elements.append(TapeNode(kind: .object, a: elementHeader &+ 1, b: fieldCount))
-                    if let invalid = rejection {
-                        rejection = nil
-                        if problem == nil { problem = invalid }
-                    }
-                    if let failure = strictProblem {
-                        strictProblem = nil
-                        if strictElement == nil { strictElement = failure }
-                    }
-                } else {
-                    // (Items are never optional: a `null` element is one of these.)
-                    var context = context(at: index, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
-                    context.path.push(index: element)
-                    guard (try? context.decodeValue(items)) == .some(nil), let invalid = context.problem else { return false }
-                    index = context.reader.offset
+                guard let node = read(&self, elements.count) else { return false }
+                elements.append(node)
+                if let invalid = rejection {
+                    rejection = nil
                     if problem == nil { problem = invalid }
-                    if strictElement == nil { strictElement = context.strictProblem }
-                    elements.append(TapeNode(kind: .missing, a: 0, b: 0))
+                }
+                if let failure = strictProblem {
+                    strictProblem = nil
+                    if strictElement == nil { strictElement = failure }
                 }
                 switch separator(closing: JSONByte.closeBracket) {
                 case .more: continue
@@ -1108,104 +1130,53 @@ struct TapeBuilder {
         nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
         for element in elements { append(element.kind, element.a, element.b) }
         if problem == nil, let message = plan.constraints.countProblem(elements.count) {
-            problem = context(at: start, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
-                .problem(.outOfRange, message, at: start)
+            problem = context(ofElementsOf: plan, field: field, header: header, at: start).problem(.outOfRange, message, at: start)
         }
         rejection = problem
         strictProblem = strictElement
         return problem == nil && strictElement == nil
     }
 
-    /// An array of arrays: each element array is laid out where it stands, after a header of
-    /// its own that gives the objects in it (if any) their place, and the elements' nodes
-    /// follow them all, as in `objects`. An element that is not an array, or one the builder
-    /// does not read (of scalars: a problem, too many), is read by the full decoder
-    /// (`decodeValue`, which reads no object then); an invalid one makes the array invalid
-    /// (`rejection`), and one synthesized `Codable` fails on sets `strictProblem`, as in
-    /// `objects`.
-    private mutating func arrays(_ plan: FieldPlan, items: FieldPlan, slot: Int, header: Int, field: Int) -> Bool {
-        guard let inner = items.itemsRef else { return false }
-        let start = index
-        depth &+= 1
-        guard depth < maxDepth else { return false }
-        index &+= 1
-        skipWhitespace()
-        var elements: [TapeNode] = []
-        var problem: DecodeProblem?
-        var strictElement: DecodeProblem?
-        if byte() == JSONByte.closeBracket {
-            index &+= 1
-        } else {
-            elements: while true {
-                let element = elements.count
-                let (elementStart, kept, level) = (index, count, depth)
-                var read = false
-                if byte() == JSONByte.openBracket {
-                    let arrayHeader = count
-                    append(.header, header, TapeNode.place(field: field, element: element))
-                    append(.missing, 0, 0)
-                    let elementSlot = count &- 1
-                    read = inner._withUnsafeGuaranteedRef {
-                        array(items, items: $0, slot: elementSlot, header: arrayHeader, field: TapeNode.inArray)
-                    }
-                    if read || rejection != nil || strictProblem != nil {
-                        read = true
-                        elements.append(nodes[elementSlot])
-                        if let invalid = rejection {
-                            rejection = nil
-                            if problem == nil { problem = invalid }
-                        }
-                        if let failure = strictProblem {
-                            strictProblem = nil
-                            if strictElement == nil { strictElement = failure }
-                        }
-                    }
-                }
-                if !read {
-                    // Not an array, or one of scalars the builder does not read: the full
-                    // decoder's reading, which walks no object (one of objects it would is
-                    // given up on).
-                    (index, count, depth) = (elementStart, kept, level)
-                    guard !items.holdsObjects || byte() != JSONByte.openBracket else { return false }
-                    var context = context(at: elementStart, depth: level, header: header, field: field == TapeNode.inArray ? nil : plan)
-                    context.path.push(index: element)
-                    let decided: Value?
-                    do {
-                        decided = try context.decodeValue(items)
-                    } catch {
-                        return false
-                    }
-                    index = context.reader.offset
-                    locator = context.locator
-                    keep(context.diagnostics)
-                    if let decided {
-                        append(.missing, 0, 0)
-                        put(decided, in: count &- 1)
-                        elements.append(nodes[count &- 1])
-                    } else {
-                        guard let invalid = context.problem else { return false }
-                        if problem == nil { problem = invalid }
-                        elements.append(TapeNode(kind: .missing, a: 0, b: 0))
-                    }
-                    if strictElement == nil { strictElement = context.strictProblem }
-                }
-                switch separator(closing: JSONByte.closeBracket) {
-                case .more: continue
-                case .closed: break elements
-                case .invalid: return false
-                }
-            }
+    /// The `element`th element, at `index`, of an array (see `elements`) read by the full
+    /// decoder (`decodeValue`, which walks no object here: the callers read every object
+    /// themselves): its node, with its problem in `rejection` and, for a strict version, why
+    /// synthesized `Codable` fails on it in `strictProblem`; `nil` to give up.
+    private mutating func elementByFullDecoder(_ plan: FieldPlan, items: FieldPlan, element: Int, header: Int, field: Int) -> TapeNode? {
+        var context = context(ofElementsOf: plan, field: field, header: header, at: index)
+        context.path.push(index: element)
+        guard let decided = readInFull(items, &context) else { return nil }
+        keep(context.diagnostics)
+        strictProblem = context.strictProblem
+        guard let decided else {
+            guard let problem = context.problem else { return nil }
+            rejection = problem
+            return TapeNode(kind: .missing, a: 0, b: 0)
         }
-        depth &-= 1
-        nodes[slot] = TapeNode(kind: .array, a: count, b: elements.count)
-        for element in elements { append(element.kind, element.a, element.b) }
-        if problem == nil, let message = plan.constraints.countProblem(elements.count) {
-            problem = context(at: start, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
-                .problem(.outOfRange, message, at: start)
+        append(.missing, 0, 0)
+        put(decided, in: count &- 1)
+        return nodes[count &- 1]
+    }
+
+    /// Reads the value at `context`'s reader as the full decoder reads a `plan` value
+    /// (`decodeValue`, without settling it), and goes on past it: the value, or `.some(nil)`
+    /// for an invalid one (why in `context.problem`); `nil` (give up) when the bytes are not JSON.
+    private mutating func readInFull(_ plan: FieldPlan, _ context: inout DecodeContext) -> Value?? {
+        let decided: Value?
+        do {
+            decided = try context.decodeValue(plan)
+        } catch {
+            return nil
         }
-        rejection = problem
-        strictProblem = strictElement
-        return problem == nil && strictElement == nil
+        index = context.reader.offset
+        locator = context.locator
+        return .some(decided)
+    }
+
+    /// The full decoder's context at `start`, with its path at the array `plan`, which is the
+    /// field at `field` of the object whose header is at `header`, or the array whose header
+    /// that is (`TapeNode.inArray`).
+    private func context(ofElementsOf plan: FieldPlan, field: Int, header: Int, at start: Int) -> DecodeContext {
+        context(at: start, depth: depth, header: header, field: field == TapeNode.inArray ? nil : plan)
     }
 
     // MARK: - Scalars
