@@ -4,8 +4,8 @@ import Foundation
 ///
 /// An object's fields have one node each, in schema order, right after the object's header
 /// (reserved when the object opens, so members may arrive in any order); an array's elements
-/// are consecutive (an array of objects lays each object out where it stands, and its
-/// elements' nodes after them all). Findings sit between them in the order they were made.
+/// are consecutive (an array of objects or of arrays lays each element out where it stands,
+/// and its elements' nodes after them all). Findings sit between them in the order they were made.
 struct TapeNode {
     var kind: Kind
     var a: Int
@@ -213,11 +213,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// arrays of objects and arrays of arrays included, and words only `defaulted` and
 /// `unknown-key`. A scalar it does not read (a problem, an enum's fallback, an array of scalars
 /// with a problem, an escaped enum value, a date the validator flags, …) is decided by the full
-/// decoder where it stands (`decide`):
-/// the full decoder's rules, settling and words. An object that is invalid (a value or a
-/// required key it lacks) is read to its end and settled at the field that holds it, by the
-/// full decoder's rule (`settle`); an array of objects with an invalid element, or too many,
-/// likewise. What rejects the root object rejects the tape, which is still read to its end
+/// decoder where it stands (`decide`): the full decoder's rules, settling and words. An object
+/// that is invalid (a value or a required key it lacks) is read to its end and settled at the
+/// field that holds it, by the full decoder's rule (`settle`); an array of objects or arrays
+/// with an invalid element, or too many, likewise. What rejects the root object rejects the tape, which is still read to its end
 /// for the findings after, as the full decoder reads.
 /// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included, and
 /// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
@@ -259,18 +258,19 @@ struct TapeBuilder {
     /// Whether a decision or a missing required key rejected the root object.
     private var isRejected = false
     /// For a strict version: why synthesized `Codable` fails on the value just read (set by
-    /// `decide` and, for a container, by `object` and `objects`), for the object that holds
+    /// `decide` and, for a container, by `object` and `elements`), for the object that holds
     /// it to keep the first in schema order; and on the root object.
     private var strictProblem: DecodeProblem?
     private var rootStrictProblem: DecodeProblem?
     /// Counts lines for the positions of the findings the full decoder makes on this tape's
-    /// decisions, one for them all (see `context(at:depth:header:)`).
+    /// decisions, one for them all (see `context(at:depth:header:field:)`).
     private var locator = SourcePosition.Locator()
     /// The fields read under an alias in the objects being read, innermost last.
     private var aliasReads = AliasReads()
     /// Why the container just read is invalid: set by `object` when it read a whole object
-    /// that is (it returns `true` then), and by `value` when it read a whole object or array of
-    /// objects that is (it returns `false` then), for the field that holds it to settle.
+    /// that is (it returns `true` then), and by `value` when it read a whole object, or array
+    /// of objects or arrays, that is (it returns `false` then), for the field that holds it to
+    /// settle.
     private var rejection: DecodeProblem?
 
     /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
@@ -740,8 +740,8 @@ struct TapeBuilder {
 
     /// Asks the full decoder for the value at `start` of a field of the object whose header is
     /// at `header`, which `value` could not read: a value with a problem, or one the tape does
-    /// not lay out (an escaped enum value, …). The full decoder
-    /// reads it as it reads that field in an object (`DecodeContext.decide`), so the rules,
+    /// not lay out (an escaped enum value, …). The full decoder reads it as it reads that field
+    /// in an object (`DecodeContext.decide`), so the rules,
     /// their settling (`on-invalid`, the enum fallback) and the findings' words stay its own.
     /// What it decides goes into `slot`, and its findings onto the tape in input order.
     ///
