@@ -1001,7 +1001,7 @@ struct FieldSet: FieldBits {
     /// mask, and in a `FieldSet` when it has more.
     static let maskCapacity = UInt64.bitWidth
 
-    private var low: UInt64 = 0
+    private var low = FieldMask(count: 0)
     private var high: [Bool]
 
     init(count: Int) {
@@ -1009,18 +1009,18 @@ struct FieldSet: FieldBits {
     }
 
     func contains(_ index: Int) -> Bool {
-        index < Self.maskCapacity ? low & (1 << UInt64(index)) != 0 : high[index - Self.maskCapacity]
+        index < Self.maskCapacity ? low.contains(index) : high[index - Self.maskCapacity]
     }
 
     mutating func insert(_ index: Int) {
-        if index < Self.maskCapacity { low |= 1 << UInt64(index) } else { high[index - Self.maskCapacity] = true }
+        if index < Self.maskCapacity { low.insert(index) } else { high[index - Self.maskCapacity] = true }
     }
 
     mutating func remove(_ index: Int) {
-        if index < Self.maskCapacity { low &= ~(1 << UInt64(index)) } else { high[index - Self.maskCapacity] = false }
+        if index < Self.maskCapacity { low.remove(index) } else { high[index - Self.maskCapacity] = false }
     }
 
-    var isEmpty: Bool { low == 0 && !high.contains(true) }
+    var isEmpty: Bool { low.isEmpty && !high.contains(true) }
 
     func complement(count: Int) -> FieldSet {
         var other = FieldSet(count: count)
@@ -1030,7 +1030,7 @@ struct FieldSet: FieldBits {
     }
 
     mutating func formUnion(_ other: FieldSet) {
-        low |= other.low
+        low.formUnion(other.low)
         for index in high.indices where index < other.high.count && other.high[index] { high[index] = true }
     }
 

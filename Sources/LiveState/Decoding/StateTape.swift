@@ -495,7 +495,7 @@ struct TapeBuilder {
     private mutating func object(_ plan: ObjectPlan, header: Int) -> Bool {
         // Its fields seen in one word, but for an object of more than 64 fields.
         plan.fieldCount <= FieldSet.maskCapacity
-            ? object(plan, header: header, fields: UInt64.self) : object(plan, header: header, fields: FieldSet.self)
+            ? object(plan, header: header, fields: FieldMask.self) : object(plan, header: header, fields: FieldSet.self)
     }
 
     private mutating func object<Fields: FieldBits>(_ plan: ObjectPlan, header: Int, fields: Fields.Type) -> Bool {
@@ -1547,7 +1547,7 @@ struct ObjectVerdict {
 }
 
 /// The fields of one object by index, as `TapeBuilder.object` keeps the ones it has seen: one
-/// word (`UInt64`) for an object of up to 64 fields, `FieldSet` beyond. The builder is written
+/// word (`FieldMask`) for an object of up to 64 fields, `FieldSet` beyond. The builder is written
 /// once over this and compiled for each.
 protocol FieldBits {
     init(count: Int)
@@ -1562,41 +1562,44 @@ protocol FieldBits {
     mutating func popFirst() -> Int?
 }
 
-extension UInt64: FieldBits {
-    init(count: Int) {
-        self = 0
-    }
+/// The fields of an object of up to 64 fields, one bit each.
+struct FieldMask: FieldBits {
+    private var bits: UInt64 = 0
+
+    init(count: Int) {}
 
     @inline(__always)
     func contains(_ field: Int) -> Bool {
-        self & 1 &<< UInt64(field) != 0
+        bits & 1 &<< UInt64(field) != 0
     }
 
     @inline(__always)
     mutating func insert(_ field: Int) {
-        self |= 1 &<< UInt64(field)
+        bits |= 1 &<< UInt64(field)
     }
 
     mutating func remove(_ field: Int) {
-        self &= ~(1 &<< UInt64(field))
+        bits &= ~(1 &<< UInt64(field))
     }
 
-    var isEmpty: Bool { self == 0 }
+    var isEmpty: Bool { bits == 0 }
 
-    func complement(count: Int) -> UInt64 {
+    func complement(count: Int) -> FieldMask {
         let all: UInt64 = count == FieldSet.maskCapacity ? ~0 : (1 &<< UInt64(count)) &- 1
-        return all & ~self
+        var other = FieldMask(count: count)
+        other.bits = all & ~bits
+        return other
     }
 
-    mutating func formUnion(_ other: UInt64) {
-        self |= other
+    mutating func formUnion(_ other: FieldMask) {
+        bits |= other.bits
     }
 
     @inline(__always)
     mutating func popFirst() -> Int? {
-        guard self != 0 else { return nil }
-        let field = trailingZeroBitCount
-        self &= self &- 1
+        guard bits != 0 else { return nil }
+        let field = bits.trailingZeroBitCount
+        bits &= bits &- 1
         return field
     }
 }
