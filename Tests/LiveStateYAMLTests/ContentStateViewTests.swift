@@ -225,7 +225,8 @@ import LiveStateYAML
             #expect(view.result.isStrictClient)
             #expect((view.result.strictFailure != nil) == strictFailure, "\(json)")
         }
-        // The first field in schema order, whatever the input order; nested and in arrays.
+        // The first field in schema order, whatever the input order (nested objects and arrays:
+        // `objectsAndArraysOfObjectsAreReadOnTheTape`).
         let grocery = try ContentStateDecoder(schema: try Examples.schema("grocery"), version: 1)
         let late = Array(#"{"riderName":5,"minutesLeft":"x","progress":0.5}"#.utf8)
         #expect(Self.expectSame(grocery, late, "grocery") == false)
@@ -357,9 +358,10 @@ import LiveStateYAML
             (#"{"title":"t","subTitle":5,"subtitle":"u"}"#, [], true),
             (#"{"title":"t","subTitle":5,"subTitle":"u","x":1}"#, ["unknown-key", "invalid-defaulted"], true),
             (#"{"title":"t","subtitle":5,"subTitle":"u"}"#, ["invalid-defaulted"], true),
+            // An escaped key.
+            (#"{"title":"t","\u006cogo":"x"}"#, [], true),
             // Not JSON: the full decode reads it all.
             (#"{"title":"t","courier":{"name":5},"items":[}"#, ["json-syntax"], false),
-            (#"{"title":"t","\u006cogo":"x"}"#, [], true),
         ]
         for (json, codes, onTape) in cases {
             let bytes = Array(json.utf8)
@@ -422,9 +424,10 @@ import LiveStateYAML
               spans: { type: array, default: [], items: { type: date-range } }
         """
 
-    /// Objects and arrays of objects, valid or not, are read on the tape: the full decoder's
-    /// object walk never runs for them, and the result is the full decode's, findings,
-    /// positions and pointers included.
+    /// Objects, arrays of objects and arrays of arrays, valid or not, are read on the tape,
+    /// aliases and a strict version's verdict included: the full decoder's object walk never
+    /// runs for them, and the result is the full decode's, findings, positions and pointers
+    /// included.
     @Test func objectsAndArraysOfObjectsAreReadOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.nesting.utf8), file: "nest.yaml")
         let decoder = try ContentStateDecoder(schema: schema, version: 1)

@@ -184,6 +184,10 @@ extension StateTape {
             guard findings > 0 else { return diagnostics }
             diagnostics.reserveCapacity(findings)
             var locator = SourcePosition.Locator()
+            // Read once, in place (see `StateTape.isApplied`), not once per finding.
+            let (file, consequence, version) = withUnsafeMutablePointerToHeader {
+                ($0.pointee.file, $0.pointee.consequence, String($0.pointee.version))
+            }
             for position in 0..<nodeCount {
                 let node = nodes[position]
                 switch node.kind {
@@ -198,19 +202,19 @@ extension StateTape {
                     } else {
                         // A required key of the root object.
                         code = .missingRequiredKey
-                        message = DecodeContext.missingRequiredMessage(field.field.name, consequence: header.consequence)
+                        message = DecodeContext.missingRequiredMessage(field.field.name, consequence: consequence)
                     }
                     diagnostics.append(Diagnostic(
                         code: code.rawValue, severity: code.severity, message: message,
-                        file: header.file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
+                        file: file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
                         pointer: path + field.pointerToken))
                 case .unknownKey:
                     let (path, _) = pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let name = reader.string(TapeNode.key(start: node.a, end: node.b & 0xFFFF_FFFF))
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
-                        message: DecodeContext.unknownKeyMessage(name, version: String(header.version)),
-                        file: header.file, position: locator.position(of: node.a &- 1, in: reader.bytes),
+                        message: DecodeContext.unknownKeyMessage(name, version: version),
+                        file: file, position: locator.position(of: node.a &- 1, in: reader.bytes),
                         scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
                 case .repeatedKey:
                     let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
@@ -221,10 +225,10 @@ extension StateTape {
                         : reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
                     let message = field > 0
                         ? DecodeContext.repeatedKeyMessage(name)
-                        : DecodeContext.repeatedUnknownKeyMessage(name, version: String(header.version))
+                        : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.duplicateKey.rawValue, severity: DecodeCode.duplicateKey.severity, message: message,
-                        file: header.file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
+                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
                         pointer: JSONPointer.appending(name, to: path)))
                 case .reported:
                     // Worded by the full decoder when it decided a value.
