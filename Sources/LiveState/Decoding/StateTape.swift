@@ -370,9 +370,11 @@ struct TapeBuilder {
 
     private mutating func grow(_ needed: Int) {
         let old = tape
+        // One copy of the header, not one per field read (see `StateTape.isApplied`).
+        let header = old.header
         let larger = StateTape.make(
-            capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: old.header.plan,
-            version: old.header.version, file: old.header.file, isStrict: old.header.isStrict, consequence: old.header.consequence)
+            capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: header.plan,
+            version: header.version, file: header.file, isStrict: header.isStrict, consequence: header.consequence)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
         tape = larger
@@ -760,14 +762,9 @@ struct TapeBuilder {
         strictProblem = nil
         guard !walksObjects(plan, at: start) else { return false }
         var context = context(at: start, depth: level, header: header)
-        let decided: Value?
-        do {
-            decided = try context.decide(plan, isRoot: nodes[header].a < 0)
-        } catch {
-            return false
-        }
-        index = context.reader.offset
-        locator = context.locator
+        let isRoot = nodes[header].a < 0
+        guard let decided = readInFull(&context, { context throws(JSONError) in try context.decide(plan, isRoot: isRoot) })
+        else { return false }
         strictProblem = context.strictProblem
         return record(decided, problem: context.problem, slot: slot, header: header, findings: context.diagnostics, invalid: &invalid)
     }
@@ -797,7 +794,7 @@ struct TapeBuilder {
         depth = level
         guard !walksObjects(plan, at: start) else { return false }
         var context = context(at: start, depth: level, header: header, field: plan)
-        guard let decided = readInFull(plan, &context) else { return false }
+        guard let decided = readInFull(&context, { context throws(JSONError) in try context.decodeValue(plan) }) else { return false }
         if let decided {
             put(decided, in: slot)
             aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
@@ -1144,7 +1141,7 @@ struct TapeBuilder {
     private mutating func elementByFullDecoder(_ plan: FieldPlan, items: FieldPlan, element: Int, header: Int, field: Int) -> TapeNode? {
         var context = context(ofElementsOf: plan, field: field, header: header, at: index)
         context.path.push(index: element)
-        guard let decided = readInFull(items, &context) else { return nil }
+        guard let decided = readInFull(&context, { context throws(JSONError) in try context.decodeValue(items) }) else { return nil }
         keep(context.diagnostics)
         strictProblem = context.strictProblem
         guard let decided else {
@@ -1157,13 +1154,16 @@ struct TapeBuilder {
         return nodes[count &- 1]
     }
 
-    /// Reads the value at `context`'s reader as the full decoder reads a `plan` value
-    /// (`decodeValue`, without settling it), and goes on past it: the value, or `.some(nil)`
-    /// for an invalid one (why in `context.problem`); `nil` (give up) when the bytes are not JSON.
-    private mutating func readInFull(_ plan: FieldPlan, _ context: inout DecodeContext) -> Value?? {
+    /// Reads the value at `context`'s reader with the full decoder (`read`: `decodeValue`, or
+    /// `decide`, which also settles it), and goes on past it, lines counted: the value, or
+    /// `.some(nil)` for an invalid one (why in `context.problem`); `nil` (give up) when the
+    /// bytes are not JSON.
+    private mutating func readInFull(
+        _ context: inout DecodeContext, _ read: (inout DecodeContext) throws(JSONError) -> Value?
+    ) -> Value?? {
         let decided: Value?
         do {
-            decided = try context.decodeValue(plan)
+            decided = try read(&context)
         } catch {
             return nil
         }
