@@ -93,6 +93,42 @@ import Testing
 
     // MARK: - Pull protocol
 
+    /// `JSONValidator.firstError` finds the error the validator and the skip find, and names
+    /// the innermost member or element it is in; an error in a container's own syntax (a key,
+    /// a comma, a colon) is the container's.
+    @Test func firstErrorNamesTheValueItIsIn() {
+        let cases: [(text: String, pointer: String?)] = [
+            (#"{"a":{"b":tru}}"#, "/a/b"),
+            (#"{"a":[1,2,]}"#, "/a"),
+            (#"{"a":[1,{"b" 1}]}"#, "/a/1"),
+            (#"{"a":[1,{"b":1}],"c":"x\u12"}"#, "/c"),
+            (#"{"a~/b":[tru]}"#, "/a~0~1b/0"),
+            (#"{"a":1,}"#, ""),
+            (#"{"a\x":1}"#, ""),
+            (#"{"a":1} x"#, ""),
+            ("[", ""),
+            ("", ""),
+            ("[[[1]]", ""),
+            (#"{"a":[[[1]]}"#, "/a"),
+            (#"{"a":1,"a":2}"#, nil),
+            (#"{"a":[1,{"b":null}]}"#, nil),
+        ]
+        for (text, pointer) in cases {
+            let found = Array(text.utf8).withUnsafeBytes { JSONValidator.firstError(in: $0, options: .init()) }
+            #expect(found?.pointer == pointer, "\(text)")
+            #expect(found?.error == validationError(text, options: .init(duplicateKeys: .ignore)), "\(text)")
+            #expect(found?.error == skipError(Array(text.utf8)), "\(text)")
+        }
+        // Limits: the input's size, before anything is read; the depth, where it is passed.
+        let big = Array(#"{"a":1}"#.utf8).withUnsafeBytes { JSONValidator.firstError(in: $0, options: .init(maxInputBytes: 4)) }
+        #expect(big?.error.kind == .limit)
+        #expect(big?.pointer == "")
+        let deep = Array(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
+        let tooDeep = deep.withUnsafeBytes { JSONValidator.firstError(in: $0, options: .init()) }
+        #expect(tooDeep?.error.kind == .limit)
+        #expect(tooDeep?.pointer == "/a" + String(repeating: "/0", count: 63))
+    }
+
     @Test func walksWorkedExampleFromReaderComment() throws {
         let document = #"{"id": 7, "tags": ["a", "b"]}"#
         let steps = try read(document) { (reader: inout JSONReader) throws(JSONError) -> [String] in

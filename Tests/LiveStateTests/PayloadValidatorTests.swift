@@ -216,10 +216,20 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     @Test func bytesThatAreNotJSONGetOnlyTheirSyntaxError() {
-        for text in [#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":7,"x":1"#, "[", #"{"aps":{"event":"update"},}"#] {
+        // The pointer names the value the error is in, from the body's root: none for the
+        // body's own syntax.
+        let cases: [(text: String, pointer: String?)] = [
+            (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":7,"x":1"#, "/aps/content-state"),
+            (#"{"aps":{"alert":{"title":"Goal","body":"1-0",}}}"#, "/aps/alert"),
+            (#"{"aps":{"content-state":{"score":[1,2,tru]}}}"#, "/aps/content-state/score/2"),
+            ("[", nil),
+            (#"{"aps":{"event":"update"},}"#, nil),
+        ]
+        for (text, pointer) in cases {
             let result = lint(text)
             #expect(result.diagnostics.map(\.code) == ["json-syntax"], "\(text)")
-            #expect(result.diagnostics.first?.pointer == nil)
+            #expect(result.diagnostics.first?.pointer == pointer, "\(text)")
+            #expect(result.diagnostics.first?.scope == .envelope)
             #expect(!result.appDecodes)
         }
     }

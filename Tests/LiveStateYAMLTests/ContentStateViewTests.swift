@@ -910,6 +910,34 @@ final class LockedCounter: @unchecked Sendable {
         #expect(deferred > 100)
     }
 
+    /// A start's `attributes` are read on a tape, as the content-state is: findings worded in
+    /// the attributes' scope and for a start, no object walk, and the reference decode's result.
+    @Test func startAttributesAreReadOnTheTape() throws {
+        let validator = try PayloadValidator(schema: try Examples.schema("delivery"), version: 3)
+        func body(_ attributes: String) -> [UInt8] {
+            Array(#"{"aps":{"timestamp":1,"event":"start","content-state":{"title":"t"},"attributes-type":"DeliveryAttributes","attributes":\#(attributes),"alert":{"title":"a","body":"b"}}}"#.utf8)
+        }
+        let cases: [(attributes: String, codes: [String], starts: Bool)] = [
+            (#"{"totalAmount":"$12","orderId":"A1"}"#, [], true),
+            (#"{"totalAmount":"$12","orderId":"A1","tip":2}"#, ["unknown-key"], true),
+            (#"{"totalAmount":"$12"}"#, ["missing-required-key"], false),
+            (#"{"totalAmount":"$12","orderId":5}"#, ["wrong-type"], false),
+            (#"{"totalAmount":"$12","order\u0049d":"A1","orderId":"B"}"#, ["duplicate-key"], true),
+            (#"{"totalAmount":"\#(String(repeating: "9", count: 30))","orderId":"A1"}"#, ["out-of-range"], false),
+        ]
+        for (attributes, codes, starts) in cases {
+            let bytes = body(attributes)
+            let walks = ObjectWalks.Counter()
+            let result = ObjectWalks.$counter.withValue(walks) { validator.validate(bytes, file: "b.json") }
+            #expect(walks.count == 0, "\(attributes)")
+            Self.expectSame(validator, bytes, attributes)
+            let found = result.diagnostics.filter { $0.scope == .attributes && $0.severity > .info }
+            #expect(found.map(\.code) == codes, "\(attributes): \(result.diagnostics)")
+            #expect(found.allSatisfy { $0.pointer?.hasPrefix("/") == true })
+            #expect(result.appDecodes == starts, "\(attributes): \(result.diagnostics)")
+        }
+    }
+
     @Test func datesThatLookLikeUNIXSecondsAndOverBudgetBodiesGiveTheFullResult() throws {
         let schema = try Examples.schema("delivery")
         let validator = try PayloadValidator(schema: schema, version: 3)

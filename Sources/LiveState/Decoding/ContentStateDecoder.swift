@@ -6,11 +6,12 @@ import Foundation
 /// default or reject the payload as the field says, and every such event is reported with a
 /// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
 /// into a flat tape of typed nodes (`view(contentState:)` keeps it and makes values only when
-/// asked); a value the tape does not hold itself (an invalid one, an enum's fallback, an array
-/// of objects) is decided where it stands by the full decode below, which reads with
-/// `JSONReader`, making values and wording every problem as it reads. Bytes that are not JSON,
-/// and keys the tape does not settle (escaped, a field read under an alias and then again),
-/// are read by the full decode alone. No intermediate document, no `[String: Any]`.
+/// asked); a value the tape does not hold itself (an invalid one, an enum's fallback) is decided
+/// where it stands by the full decoder's rules below (`DecodeContext.decide`), which read it
+/// with `JSONReader`, making its value and wording its problems. Bytes that are not JSON get
+/// the one error the scanner words (`JSONError.diagnostic`), and JSON of another shape (a
+/// content-state that is not an object, a body without one) its finding from `decodeRoot` or
+/// `decodeBody`. No intermediate document, no `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
@@ -86,18 +87,19 @@ public struct ContentStateDecoder: Sendable {
     /// - Returns: The state and everything noticed on the way.
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // A payload is read into a tape first and made from it, which costs less than reading
-        // and making at once; what the tape gives up on takes the full decode below.
+        // and making at once; what the tape does not read (bytes that are not JSON, JSON that is
+        // not an object) is worded by `run`.
         if let tape = tape(of: bytes, keepingInput: false, file: file, body: false) {
             return tape.result(in: bytes)
         }
-        return run(bytes, file: file) { context throws(JSONError) in
+        return run(bytes, file: file, isBody: false) { context throws(JSONError) in
             try context.decodeRoot(plan)
         }
     }
 
     /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping a copy of
-    /// them when `keepingInput` (a view's tape); `nil` when the full decode must read them, or
-    /// when `readsInOnePass` is off.
+    /// them when `keepingInput` (a view's tape); `nil` for bytes that are not JSON, JSON of
+    /// another shape, or when `readsInOnePass` is off.
     func tape(of bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?, body: Bool) -> StateTape? {
         guard readsInOnePass else { return nil }
         return TapeBuilder.build(
@@ -139,7 +141,7 @@ public struct ContentStateDecoder: Sendable {
         if let tape = tape(of: bytes, keepingInput: false, file: file, body: true) {
             return tape.result(in: bytes)
         }
-        return run(bytes, file: file) { context throws(JSONError) in
+        return run(bytes, file: file, isBody: true) { context throws(JSONError) in
             try context.decodeBody(plan)
         }
     }
@@ -183,7 +185,7 @@ public struct ContentStateDecoder: Sendable {
                 guard !tape.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
                 return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
             }
-            let result = run(raw, file: file) { context throws(JSONError) in try context.decodeRoot(plan) }
+            let result = run(raw, file: file, isBody: false) { context throws(JSONError) in try context.decodeRoot(plan) }
             guard let state = result.state else { throw DecodingRejected(result: result) }
             return (try ValueDecoder.decode(T.self, from: state, codingPath: []), result)
         }
@@ -201,8 +203,12 @@ public struct ContentStateDecoder: Sendable {
         }
     }
 
+    /// The full decode of `bytes` by `body` (`decodeRoot`, or `decodeBody` for a whole body):
+    /// what the tape does not read (JSON of another shape: a content-state that is not an
+    /// object, a body without one), what it stops on (bytes that are not JSON), and, with
+    /// `readsInOnePass` off, the reference decode.
     private func run(
-        _ bytes: UnsafeRawBufferPointer, file: String?,
+        _ bytes: UnsafeRawBufferPointer, file: String?, isBody: Bool,
         _ body: (inout DecodeContext) throws(JSONError) -> Decoded
     ) -> DecodeResult {
         var context: DecodeContext
@@ -210,8 +216,9 @@ public struct ContentStateDecoder: Sendable {
             context = DecodeContext(
                 reader: try JSONReader(bytes: bytes, options: options), file: file, version: version.version, strict: isStrict)
         } catch {
-            return DecodeResult(state: nil, diagnostics: [Self.diagnostic(for: error, file: file, pointer: nil)], isStrictClient: isStrict)
+            return refusal(error, bytes, file: file, isBody: isBody)
         }
+        context.isReference = !readsInOnePass
         do {
             let decoded = try body(&context)
             try context.reader.finish()
@@ -221,16 +228,16 @@ public struct ContentStateDecoder: Sendable {
             }
             return DecodeResult(state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict)
         } catch {
-            // Bytes that are not JSON are refused whole: what was read before the error says nothing.
-            let failure = Self.diagnostic(for: error, file: file, pointer: context.path.isEmpty ? nil : context.pointer())
-            return DecodeResult(state: nil, diagnostics: [failure], isStrictClient: isStrict)
+            return refusal(error, bytes, file: file, isBody: isBody)
         }
     }
 
-    static func diagnostic(for error: JSONError, file: String?, pointer: String?) -> Diagnostic {
-        Diagnostic(
-            code: error.code, severity: .error, message: error.message, file: file,
-            position: error.position, scope: .contentState, pointer: pointer)
+    /// The result for bytes that are not JSON: refused whole, as the device refuses them; what
+    /// was read before the error says nothing. The error is worded where the scanner found it
+    /// (`JSONError.diagnostic`), for a body relative to the body.
+    private func refusal(_ error: JSONError, _ bytes: UnsafeRawBufferPointer, file: String?, isBody: Bool) -> DecodeResult {
+        let failure = error.diagnostic(in: bytes, options: options, file: file, scope: isBody ? .envelope : .contentState)
+        return DecodeResult(state: nil, diagnostics: [failure], isStrictClient: isStrict)
     }
 }
 
@@ -316,6 +323,10 @@ struct DecodeContext: JSONReading {
     var problem: DecodeProblem?
     /// Why synthesized `Codable` fails on the value just decoded (strict clients only).
     var strictProblem: DecodeProblem?
+    /// Whether objects are read by this context's object walk (`decodeObject`) rather than on
+    /// a tape: the reference decode, which the tape's results are tested against
+    /// (`ContentStateDecoder.readsInOnePass` off).
+    var isReference = false
 
     /// One top-level member of the root object: from its key's opening quote to the end of its
     /// value.
@@ -375,17 +386,32 @@ struct DecodeContext: JSONReading {
 
     // MARK: - Whole inputs
 
-    /// Decodes the top-level value as the content-state object.
+    /// Decodes the top-level value as the content-state object: on a tape (`TapeBuilder`), or,
+    /// for the reference decode (`isReference`), with the object walk.
     mutating func decodeRoot(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
-        let start = reader.offset
         guard try reader.peek() == .objectStart else {
             report(.notAnObject, "the content-state must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
             try reader.skipValue()
-            _ = start
             return Decoded(value: nil)
         }
-        let value = try decodeObject(plan, isRoot: true)
-        return take(value)
+        guard !isReference else { return take(try decodeObject(plan, isRoot: true)) }
+        let start = reader.offset
+        guard let read = TapeBuilder.build(
+            object: start, in: reader.bytes, depth: reader.depth, plan: plan, version: version, file: file, isStrict: strict,
+            consequence: consequence, options: JSONScanOptions(maxDepth: reader.maxDepth), scope: scope, flagsUnixDates: flagsUnixDates)
+        else {
+            // The tape stops only where the bytes are not JSON, which the scanner finds, and on
+            // inputs of 2 GiB or more, whose offsets its nodes cannot hold.
+            try reader.skipValue()
+            throw reader.error(
+                .limit, reader.bytes.count >= 1 << 31
+                    ? "input of \(reader.bytes.count) bytes is larger than the 2 GiB a content-state is read from"
+                    : "the object could not be read; please report this payload", at: start)
+        }
+        diagnostics += read.tape.diagnostics(in: reader.bytes)
+        if spans != nil { spans = read.tape.spans() }
+        reader.move(to: read.end)
+        return Decoded(value: read.tape.acceptedState(in: reader.bytes), strictProblem: read.tape.strictProblem)
     }
 
     /// Decodes the content-state of an APNs body, found as `APNsBody` says, and skips

@@ -142,6 +142,9 @@ struct StateTapeHeader {
     let isStrict: Bool
     /// What the device does when the root object is rejected: the end of the messages that say so.
     let consequence: DeviceConsequence
+    /// The object the findings' pointers are relative to: the content-state, or a start's
+    /// attributes.
+    let scope: DiagnosticScope
     /// Whether the root object is rejected: the result has no state.
     var isRejected = false
     /// For a strict version: why synthesized `Codable` fails on the state, the first field in
@@ -166,11 +169,12 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
     /// A tape with room for `capacity` nodes and then `inputCount` bytes.
     static func make(
         capacity: Int, inputCount: Int, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool,
-        consequence: DeviceConsequence
+        consequence: DeviceConsequence, scope: DiagnosticScope = .contentState
     ) -> StateTape {
         let stride = MemoryLayout<TapeNode>.stride
         let buffer = StateTape.create(minimumCapacity: capacity &+ (inputCount &+ stride &- 1) / stride) { _ in
-            StateTapeHeader(count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
+            StateTapeHeader(
+                count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence, scope: scope)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
     }
@@ -221,9 +225,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included, and
 /// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
 /// value read under an alias when the object ends, `aliasReads`).
-/// It gives up, and the caller runs `ContentStateDecoder`'s full decode on the whole input, on
-/// bytes that are not JSON (or nest deeper than the limit); so the full decoder's object walk
-/// reads only such inputs, to word the error.
+/// It gives up only on bytes that are not JSON (or nest deeper than the limit, which it counts
+/// as the reader does), whose error the scanner words with where it is
+/// (`JSONError.diagnostic`), and, for a whole body, on JSON of another shape (a content-state
+/// that is not an object, a body without one), which `DecodeContext.decodeBody` words. The
+/// full decoder's object walk reads nothing but the reference decode the tests compare with.
 /// For a strict app version it also finds the first field, in schema order, that synthesized
 /// `Codable` fails on (a value the full decoder says so of, a missing key of a field that is not
 /// optional, a field read only under an alias), as the full decoder finds it: the tape's
@@ -294,13 +300,15 @@ struct TapeBuilder {
 
     /// Decodes the object at `offset` in `bytes` (a whole APNs body the validator walks,
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
-    /// and the offset past the object, or `nil` when the full decoder must read it. A date
-    /// that looks like UNIX seconds is decided by the full decoder, which reports it. The tape
-    /// keeps a copy of the whole body, so that the state can be made after `bytes` are gone
-    /// (`ValidationResult.state`).
+    /// and the offset past the object, or `nil` when the bytes are not JSON. When
+    /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
+    /// decided by the full decoder, which reports it. `scope`: what the findings' pointers are
+    /// relative to. The tape keeps a copy of the whole body, so that the state can be made
+    /// after `bytes` are gone (`ValidationResult.state`).
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions
+        isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions, scope: DiagnosticScope = .contentState,
+        flagsUnixDates: Bool = true
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: options.maxDepth, maxInputBytes: .max))
@@ -308,10 +316,10 @@ struct TapeBuilder {
         var builder = TapeBuilder(
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
             keptInput: bytes.count, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
-            maxDepth: options.maxDepth, reader: reader)
+            scope: scope, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
-        builder.flagsUnixDates = true
+        builder.flagsUnixDates = flagsUnixDates
         guard builder.byte() == JSONByte.openBrace else { return nil }
         builder.spansHeader = builder.count
         builder.append(.header, -1, 0)
@@ -322,13 +330,13 @@ struct TapeBuilder {
     /// A builder writing a new tape of `capacity` nodes.
     private init(
         base: UnsafePointer<UInt8>, end: Int, capacity: Int, keptInput: Int, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, consequence: DeviceConsequence, maxDepth: Int, reader: JSONReader
+        isStrict: Bool, consequence: DeviceConsequence, scope: DiagnosticScope = .contentState, maxDepth: Int, reader: JSONReader
     ) {
         self.base = base
         self.end = end
         tape = StateTape.make(
             capacity: capacity, inputCount: keptInput, plan: plan, version: version, file: file, isStrict: isStrict,
-            consequence: consequence)
+            consequence: consequence, scope: scope)
         self.keptInput = keptInput
         self.isStrict = isStrict
         nodes = tape.withUnsafeMutablePointerToElements { $0 }
@@ -374,7 +382,8 @@ struct TapeBuilder {
         let header = old.header
         let larger = StateTape.make(
             capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: header.plan,
-            version: header.version, file: header.file, isStrict: header.isStrict, consequence: header.consequence)
+            version: header.version, file: header.file, isStrict: header.isStrict, consequence: header.consequence,
+            scope: header.scope)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
         tape = larger
@@ -503,7 +512,8 @@ struct TapeBuilder {
     private mutating func object<Fields: FieldBits>(_ plan: ObjectPlan, header: Int, fields: Fields.Type) -> Bool {
         depth &+= 1
         let fieldCount = plan.fieldCount
-        guard depth < maxDepth else { return false }
+        // `depth` counts this object, as the reader's counts the containers around a value.
+        guard depth <= maxDepth else { return false }
         let objectStart = index
         reserve(fieldCount)
         let first = count
@@ -840,6 +850,7 @@ struct TapeBuilder {
         }
         if let field { context.path.push(field) }
         context.consequence = tapeHeader.consequence
+        context.scope = tapeHeader.scope
         // Lines counted on from the last decision: a fresh count for each of thousands of
         // findings would be quadratic.
         context.locator = locator
@@ -938,7 +949,7 @@ struct TapeBuilder {
             }
             return false
         case .dateRange:
-            guard first == JSONByte.openBracket, depth &+ 1 < maxDepth else { return false }
+            guard first == JSONByte.openBracket, depth < maxDepth else { return false }
             index &+= 1
             skipWhitespace()
             guard let lower = double() else { return false }
@@ -1006,7 +1017,7 @@ struct TapeBuilder {
         default: break
         }
         depth &+= 1
-        guard depth < maxDepth else { return false }
+        guard depth <= maxDepth else { return false }
         index &+= 1
         skipWhitespace()
         let first = count
@@ -1095,7 +1106,7 @@ struct TapeBuilder {
     ) -> Bool {
         let start = index
         depth &+= 1
-        guard depth < maxDepth else { return false }
+        guard depth <= maxDepth else { return false }
         index &+= 1
         skipWhitespace()
         var elements: [TapeNode] = []
@@ -1421,6 +1432,7 @@ struct TapeBuilder {
 
     /// Skips any valid value, strictly, the way the full decoder skips an unknown key's value.
     private mutating func skipValue() -> Bool {
+        let start = index
         // One bit per open container: 1 for an object.
         var stack: UInt64 = 0
         var level = 0
@@ -1430,7 +1442,9 @@ struct TapeBuilder {
             switch next {
             case JSONByte.openBrace, JSONByte.openBracket:
                 let isObject = next == JSONByte.openBrace
-                guard level < 64, depth &+ level &+ 1 < maxDepth else { return false }
+                guard depth &+ level < maxDepth else { return false }
+                // Deeper than the bit stack (a `maxDepth` over 64): the scanner's skip.
+                guard level < UInt64.bitWidth else { return skipDeepValue(from: start) }
                 index &+= 1
                 next = nextByte()
                 if next == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
@@ -1481,6 +1495,16 @@ struct TapeBuilder {
 
     /// Past a key whose first byte, at `index`, is `first`, and the colon after it.
     @inline(__always)
+    /// Skips the value at `start` with the scanner, which keeps any depth: `false` when it is
+    /// not JSON.
+    private mutating func skipDeepValue(from start: Int) -> Bool {
+        var scanner = reader
+        scanner.move(toValueAt: start, depth: depth)
+        guard (try? scanner.skipValue()) != nil else { return false }
+        index = scanner.offset
+        return true
+    }
+
     private mutating func skipKeyAndColon(_ first: UInt8) -> Bool {
         guard first == JSONByte.quote, string() != nil, nextByte() == JSONByte.colon else { return false }
         index &+= 1

@@ -37,3 +37,23 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(position.line):\(position.column): error: \(message) [\(code)]"
     }
 }
+
+extension JSONError {
+    /// The error as the one finding about a document that is not JSON, where the scanner found
+    /// it, with the JSON Pointer of the value it is in (`JSONValidator.firstError`): where the
+    /// bytes are wrong, the same for every schema and version. No pointer for an error in the
+    /// top-level value's own syntax.
+    /// - Parameters:
+    ///   - bytes: The whole document the error is in.
+    ///   - options: The limits it was read with.
+    ///   - file: The file name to put in the finding.
+    ///   - scope: What the document is: a bare content-state, or a whole body (`.envelope`).
+    func diagnostic(in bytes: UnsafeRawBufferPointer, options: JSONScanOptions, file: String?, scope: DiagnosticScope) -> Diagnostic {
+        var pointer: String?
+        if let first = JSONValidator.firstError(in: bytes, options: options), first.error.position.offset == position.offset,
+           !first.pointer.isEmpty {
+            pointer = first.pointer
+        }
+        return Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: scope, pointer: pointer)
+    }
+}

@@ -263,8 +263,8 @@ final class FieldPlan: Sendable {
     let objectRef: Unmanaged<ObjectPlan>?
     let itemsRef: Unmanaged<FieldPlan>?
     /// Whether a value of the field may hold an object: an object, or an array whose elements
-    /// may. `TapeBuilder` reads every such value itself, so that the full decoder's object walk
-    /// reads only whole inputs.
+    /// may. `TapeBuilder` reads every such value itself; the full decoder's object walk reads
+    /// only for the reference decode.
     var holdsObjects: Bool {
         object != nil || items?.holdsObjects == true
     }

@@ -195,8 +195,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// The content-state's bounds and how it was read.
     var contentState: (start: Int, end: Int, read: ContentStateRead)?
 
-    /// How the content-state was read: in one pass, on a tape (its state made only when the
-    /// result's `state` is asked for), or by the full decoder, which made its value.
+    /// How the content-state was read: on a tape (its state made only when the result's
+    /// `state` is asked for), or, for the reference decode, by the object walk, which made its
+    /// value.
     enum ContentStateRead {
         case onTape(StateTape)
         case decoded(Decoded)
@@ -252,6 +253,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return finish(failure: error, reader: nil, findings: [], limit: limit)
         }
         context.flagsUnixDates = true
+        context.isReference = !validator.readsInOnePass
         var failure: JSONError?
         do {
             try walkBody(&context)
@@ -429,8 +431,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     /// The content-state at `start` read in one pass, as `ContentStateDecoder.view` reads it:
     /// its value (`nil` when the version rejects it), findings and members' spans, or `nil`
-    /// when the full decoder must read it (see `TapeBuilder`). `consequence` ends the messages
-    /// that say the state is rejected.
+    /// for bytes that are not JSON, which `decodeRoot` then throws on, and for the reference
+    /// decode. `consequence` ends the messages that say the state is rejected.
     private func readInOnePass(at start: Int, depth: Int, consequence: DeviceConsequence) -> (tape: StateTape, end: Int)? {
         guard validator.readsInOnePass else { return nil }
         return validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
@@ -659,8 +661,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     mutating func finish(failure: JSONError?, reader: JSONReader?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
         if let failure {
             // APNs refuses bytes that are not JSON: that is the one finding, whatever came before it.
-            let only = Diagnostic(code: failure.code, severity: .error, message: failure.message, file: file,
-                                  position: failure.position, scope: .envelope, pointer: nil)
+            let only = failure.diagnostic(in: bytes, options: validator.decoder.options, file: file, scope: .envelope)
             return ValidationResult(diagnostics: [only], state: nil, event: nil, appDecodes: false,
                                     budget: ByteBudget(limit: limit, body: bytes.count))
         }
