@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import LiveState
+@_spi(Testing) import LiveState
 import LiveStateYAML
 
 /// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is

@@ -1,7 +1,7 @@
 import Foundation
 import LiveStateTestSupport
 import Testing
-@testable import LiveState
+@_spi(Testing) @testable import LiveState
 import LiveStateYAML
 
 /// `ContentStateDecoder.view(contentState:)` and `decode(contentState:)`, which read a payload

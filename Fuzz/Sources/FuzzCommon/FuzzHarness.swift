@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Scanner) import LiveState
+@_spi(Scanner) @_spi(Testing) import LiveState
 import LiveStateTooling
 import LiveStateYAML
 

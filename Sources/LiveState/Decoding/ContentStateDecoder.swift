@@ -26,9 +26,10 @@ public struct ContentStateDecoder: Sendable {
     /// Scanner limits.
     public var options: JSONScanOptions
     /// Whether a payload is read in one pass into a flat tape and its values made from that
-    /// (the default, and the faster), rather than made while it is read. Both give the same
-    /// result; `false` is for comparing the two.
-    public var readsInOnePass = true
+    /// (the default, the product), rather than by the reference decode's object walk
+    /// (`ReferenceDecode.swift`). Both give the same result; `false` is for the tests and
+    /// fuzzers that compare the two.
+    @_spi(Testing) public var readsInOnePass = true
 
     var plan: ObjectPlan { compiled.plan }
     var isStrict: Bool { compiled.isStrict }
@@ -304,7 +305,7 @@ struct DecodeContext: JSONReading {
     /// The app version that reads, for messages.
     let version: Int
     /// `version` as text.
-    private let versionText: String
+    let versionText: String
     var strict: Bool
     /// The object the pointers are relative to: the content-state, or a start's attributes.
     var scope: DiagnosticScope = .contentState
@@ -466,153 +467,6 @@ struct DecodeContext: JSONReading {
         }
     }
 
-    // MARK: - Objects
-
-    /// Decodes an object against its fields. The reader is at `{`.
-    mutating func decodeObject(_ plan: ObjectPlan, isRoot: Bool) throws(JSONError) -> Value? {
-        #if DEBUG
-        ObjectWalks.counter?.add()
-        #endif
-        let objectStart = reader.offset
-        try reader.beginObject()
-        let count = plan.fields.count
-        // The defaults copied into a new buffer (`map`): a copy of the shared array would be
-        // copied again, through the generic array copy, on the first store.
-        var members = plan.initialMembers.map { $0 }
-        var seen = FieldSet(count: count)
-        var fromAlias = FieldSet(count: count)
-        var invalid: DecodeProblem?
-        // An invalid value read under an alias is settled only at the end of the object: the
-        // field's own key, or an alias listed earlier, may still replace it.
-        var aliasProblems: [(index: Int, problem: DecodeProblem)] = []
-        // For a field read under an alias: the alias's position in the field's `aliases`.
-        var aliasRanks: [Int: Int] = [:]
-        // For strict clients: the first field, in schema order, that synthesized Codable fails on.
-        var strictIndex = Int.max
-        var objectStrictProblem: DecodeProblem?
-        // Keys the version does not know, so that a repeated one is reported as a duplicate.
-        var unknownKeys = KeyList()
-        var hint = 0
-        let recordsSpans = isRoot && spans != nil
-        var openSpan: MemberSpan?
-
-        while true {
-            if recordsSpans, var span = openSpan {
-                span.end = reader.offset
-                spans?.append(span)
-                openSpan = nil
-            }
-            guard let key = try reader.nextKey() else { break }
-            let keyOffset = key.start &- 1
-            if recordsSpans { openSpan = MemberSpan(key: key, start: keyOffset, end: keyOffset) }
-            var index = plan.index(of: key, in: reader, hint: hint)
-            var isAlias = false
-            var aliasRank = 0
-            if index == nil, let aliased = plan.aliasIndex(of: key, in: reader) {
-                index = aliased.field
-                aliasRank = aliased.rank
-                isAlias = true
-            }
-            if recordsSpans, !isAlias, let index { openSpan?.fieldName = plan.memberNames[index] }
-            guard let index else {
-                if unknownKeys.contains(key, in: reader) {
-                    reportRepeatedUnknownKey(key, at: keyOffset)
-                } else {
-                    unknownKeys.insert(key)
-                    reportUnknownKey(key, at: keyOffset)
-                }
-                try reader.skipValue()
-                continue
-            }
-            let fieldPlan = plan.fields[index]
-            if seen.contains(index) {
-                let earlier = fromAlias.contains(index) ? aliasRanks[index] : nil
-                switch ReadAgain(earlier: earlier, now: isAlias ? aliasRank : nil) {
-                case .replaces:
-                    if !isAlias { fromAlias.remove(index) }
-                    aliasProblems.removeAll { $0.index == index }
-                    members[index].value = plan.initialMembers[index].value
-                case .keepsFirst(let reportsDuplicate):
-                    if reportsDuplicate {
-                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan.field.name), at: keyOffset,
-                               pointer: pointer(appending: fieldPlan.field.name))
-                    }
-                    try reader.skipValue()
-                    continue
-                }
-            }
-            seen.insert(index)
-            if isAlias {
-                fromAlias.insert(index)
-                aliasRanks[index] = aliasRank
-            }
-            hint = index &+ 1
-            path.push(fieldPlan)
-            let value = try decodeValue(fieldPlan)
-            if let strictFailure = strictProblem {
-                strictProblem = nil
-                if strict && !isAlias, index < strictIndex {
-                    strictIndex = index
-                    objectStrictProblem = strictFailure
-                }
-            }
-            if let value {
-                members[index].value = value
-            } else if let fallbackProblem = problem {
-                problem = nil
-                if isAlias {
-                    aliasProblems.append((index, fallbackProblem))
-                } else if let replacement = settle(fieldPlan, problem: fallbackProblem, isRoot: isRoot) {
-                    members[index].value = replacement
-                } else if invalid == nil {
-                    invalid = fallbackProblem
-                }
-            }
-            path.pop()
-        }
-        for (index, problem) in aliasProblems {
-            let fieldPlan = plan.fields[index]
-            path.push(fieldPlan)
-            if let replacement = settle(fieldPlan, problem: problem, isRoot: isRoot) {
-                members[index].value = replacement
-            } else if invalid == nil {
-                invalid = problem
-            }
-            path.pop()
-        }
-
-        var index = 0
-        while index < count {
-            defer { index &+= 1 }
-            if seen.contains(index) && !(strict && fromAlias.contains(index)) { continue }
-            let fieldPlan = plan.fields[index]
-            if strict, index < strictIndex, !fieldPlan.isOptional {
-                strictIndex = index
-                objectStrictProblem = missingForCodable(fieldPlan.field.name, at: objectStart)
-            }
-            if seen.contains(index) { continue }
-            if fieldPlan.hasMissingValue {
-                if let message = fieldPlan.defaultedMessage {
-                    report(.defaulted, message, at: objectStart, pointer: pointer(appendingToken: fieldPlan.pointerToken))
-                }
-            } else {
-                let name = fieldPlan.field.name
-                if isRoot {
-                    report(.missingRequiredKey, Self.missingRequiredMessage(name, consequence: consequence),
-                           at: objectStart, pointer: pointer(appending: name))
-                }
-                if invalid == nil { invalid = missingRequired(name, at: objectStart) }
-            }
-        }
-
-        strictProblem = objectStrictProblem
-        if let invalid {
-            problem = invalid
-            return nil
-        }
-        return .object(members)
-    }
-
     /// Why an object is invalid when the key of its required field `name` is missing: the
     /// full decode's and the tape's. The path ends at the object, which starts at `offset`.
     func missingRequired(_ name: String, at offset: Int) -> DecodeProblem {
@@ -627,12 +481,6 @@ struct DecodeContext: JSONReading {
         DecodeProblem(kind: .missingRequiredKey, message: "key '\(name)' is missing", offset: offset, pointer: pointer(appending: name))
     }
 
-    /// Reports a key the version does not know, building the message in one allocation.
-    private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
-        let name = reader.string(key)
-        report(.unknownKey, Self.unknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
-    }
-
     /// The `missing-required-key` message of the root object: the full decode's and the tape's.
     static func missingRequiredMessage(_ name: String, consequence: DeviceConsequence) -> String {
         "required key '\(name)' is missing; \(consequence.rawValue)"
@@ -641,13 +489,6 @@ struct DecodeContext: JSONReading {
     /// The `unknown-key` message, in one allocation: the full decode's and the tape's.
     static func unknownKeyMessage(_ name: String, version: String) -> String {
         String.concatenating("unknown key '", name, "' is ignored by app version ", version)
-    }
-
-    /// Reports an unknown key that this object already had: a duplicate, which the device
-    /// ignores like the first.
-    private mutating func reportRepeatedUnknownKey(_ key: JSONString, at offset: Int) {
-        let name = reader.string(key)
-        report(.duplicateKey, Self.repeatedUnknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
     }
 
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
@@ -686,7 +527,7 @@ struct DecodeContext: JSONReading {
 
     /// Applies a field's `on-invalid` policy to an invalid value: the replacement, or `nil`
     /// when the object that holds the field becomes invalid itself. The path ends at the field.
-    private mutating func settle(_ plan: FieldPlan, problem: DecodeProblem, isRoot: Bool) -> Value? {
+    mutating func settle(_ plan: FieldPlan, problem: DecodeProblem, isRoot: Bool) -> Value? {
         let here = pointer()
         let reason = problem.pointer == here ? problem.message : "at \(problem.pointer): \(problem.message)"
         if let replacement = plan.invalidReplacement {
@@ -957,26 +798,6 @@ struct DecodeContext: JSONReading {
         return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 }
-
-#if DEBUG
-/// Counts the full decoder's object walks (`DecodeContext.decodeObject`) inside
-/// `ObjectWalks.$counter.withValue`: tests hold the tape builder to reading every object of
-/// the inputs it does not give up on itself.
-enum ObjectWalks {
-    @TaskLocal static var counter: Counter?
-
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var walks = 0
-
-        init() {}
-
-        var count: Int { lock.withLock { walks } }
-
-        func add() { lock.withLock { walks += 1 } }
-    }
-}
-#endif
 
 /// The path from the root to the value being decoded, for JSON Pointers: each step a field
 /// (unretained: the plans outlive every decode) or an array index.

@@ -35,10 +35,11 @@ public struct PayloadValidator: Sendable {
 
     /// The decoder for the content-state.
     public let decoder: ContentStateDecoder
-    /// Whether a content-state with nothing wrong in it is read in one pass, as
-    /// `ContentStateDecoder.view` reads it (the default); `false` reads every one with the full
-    /// decoder, for comparisons. The results are the same.
-    public var readsInOnePass = true
+    /// Whether the content-state and a start's attributes are read in one pass, on a tape, as
+    /// `ContentStateDecoder.view` reads them (the default, the product); `false` reads them with
+    /// the reference decode's object walk, for the tests and fuzzers that compare the two. The
+    /// results are the same.
+    @_spi(Testing) public var readsInOnePass = true
     /// The options.
     public var options: Options
     let attributesPlan: ObjectPlan
