@@ -103,8 +103,34 @@ public struct ContentStateDecoder: Sendable {
     /// another shape, or when `readsInOnePass` is off.
     func tape(of bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?, body: Bool) -> StateTape? {
         guard readsInOnePass else { return nil }
-        return TapeBuilder.build(
-            bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options, body: body)
+        guard body else {
+            return TapeBuilder.build(
+                bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
+        }
+        // The content-state where `APNsBody` finds it, as every reader of a body finds it.
+        guard let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
+        var context = DecodeContext(reader: reader, file: file, version: version.version, strict: isStrict)
+        var locator = TapeInBody(plan: plan, keepingInput: keepingInput)
+        do {
+            _ = try APNsBody.walk(&locator, &context)
+            try context.reader.finish()
+        } catch {
+            return nil
+        }
+        return locator.tape
+    }
+
+    /// A body's content-state read on a tape, the rest skipped; no tape when the body has no
+    /// content-state object (`decodeBody` words that).
+    private struct TapeInBody: APNsBodyVisitor {
+        let plan: ObjectPlan
+        let keepingInput: Bool
+        var tape: StateTape?
+
+        mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
+            guard isContentState, try context.reader.peek() == .objectStart else { return try context.reader.skipValue() }
+            tape = try context.tape(of: plan, keepingInput: keepingInput, recordsSpans: false)
+        }
     }
 
     /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
@@ -396,10 +422,23 @@ struct DecodeContext: JSONReading {
             return Decoded(value: nil)
         }
         guard !isReference else { return take(try decodeObject(plan, isRoot: true)) }
+        let tape = try tape(of: plan, keepingInput: false, recordsSpans: spans != nil)
+        diagnostics += tape.diagnostics(in: reader.bytes)
+        if spans != nil { spans = tape.spans() }
+        return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem)
+    }
+
+    /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this
+    /// context's version, scope and wording, and the reader moved past it. `keepingInput`: the
+    /// tape keeps a copy of the input (a view's, or a validation result's); `recordsSpans`: its
+    /// root members' spans, for the byte budget.
+    /// - Throws: The scanner's error where the bytes are not JSON.
+    mutating func tape(of plan: ObjectPlan, keepingInput: Bool, recordsSpans: Bool) throws(JSONError) -> StateTape {
         let start = reader.offset
         guard let read = TapeBuilder.build(
             object: start, in: reader.bytes, depth: reader.depth, plan: plan, version: version, file: file, isStrict: strict,
-            consequence: consequence, options: JSONScanOptions(maxDepth: reader.maxDepth), scope: scope, flagsUnixDates: flagsUnixDates)
+            consequence: consequence, options: JSONScanOptions(maxDepth: reader.maxDepth), scope: scope, flagsUnixDates: flagsUnixDates,
+            keepingInput: keepingInput, recordsSpans: recordsSpans)
         else {
             // The tape stops only where the bytes are not JSON, which the scanner finds, and on
             // inputs of 2 GiB or more, whose offsets its nodes cannot hold.
@@ -409,10 +448,8 @@ struct DecodeContext: JSONReading {
                     ? "input of \(reader.bytes.count) bytes is larger than the 2 GiB a content-state is read from"
                     : "the object could not be read; please report this payload", at: start)
         }
-        diagnostics += read.tape.diagnostics(in: reader.bytes)
-        if spans != nil { spans = read.tape.spans() }
         reader.move(to: read.end)
-        return Decoded(value: read.tape.acceptedState(in: reader.bytes), strictProblem: read.tape.strictProblem)
+        return read.tape
     }
 
     /// Decodes the content-state of an APNs body, found as `APNsBody` says, and skips

@@ -227,9 +227,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// value read under an alias when the object ends, `aliasReads`).
 /// It gives up only on bytes that are not JSON (or nest deeper than the limit, which it counts
 /// as the reader does), whose error the scanner words with where it is
-/// (`JSONError.diagnostic`), and, for a whole body, on JSON of another shape (a content-state
-/// that is not an object, a body without one), which `DecodeContext.decodeBody` words. The
-/// full decoder's object walk reads nothing but the reference decode the tests compare with.
+/// (`JSONError.diagnostic`), and on a root that is not an object, which
+/// `DecodeContext.decodeRoot` words. A whole body's content-state is read where `APNsBody`
+/// finds it. The full decoder's object walk reads nothing but the reference decode the tests
+/// compare with.
 /// For a strict app version it also finds the first field, in schema order, that synthesized
 /// `Codable` fails on (a value the full decoder says so of, a missing key of a field that is not
 /// optional, a field read only under an alias), as the full decoder finds it: the tape's
@@ -279,11 +280,12 @@ struct TapeBuilder {
     /// settle.
     private var rejection: DecodeProblem?
 
-    /// Decodes `bytes` as the root object of `plan`; `nil` when the full decoder must.
-    /// `body`: the bytes are a whole APNs body, and the tape is of its `aps.content-state`.
+    /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
+    /// an object. (A whole body's content-state is read with `build(object:in:…)` where
+    /// `APNsBody` finds it.)
     static func build(
         _ bytes: UnsafeRawBufferPointer, keepingInput: Bool, plan: ObjectPlan,
-        version: Int, file: String?, isStrict: Bool, options: JSONScanOptions, body: Bool = false
+        version: Int, file: String?, isStrict: Bool, options: JSONScanOptions
     ) -> StateTape? {
         // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
         // decoder reads the input.
@@ -294,7 +296,7 @@ struct TapeBuilder {
             keptInput: keepingInput ? bytes.count : 0,
             plan: plan, version: version, file: file, isStrict: isStrict, consequence: .update, maxDepth: options.maxDepth,
             reader: reader)
-        guard body ? builder.body(plan) : builder.root(plan) else { return nil }
+        guard builder.root(plan) else { return nil }
         return builder.finishedTape()
     }
 
@@ -303,25 +305,26 @@ struct TapeBuilder {
     /// and the offset past the object, or `nil` when the bytes are not JSON. When
     /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
     /// decided by the full decoder, which reports it. `scope`: what the findings' pointers are
-    /// relative to. The tape keeps a copy of the whole body, so that the state can be made
-    /// after `bytes` are gone (`ValidationResult.state`).
+    /// relative to. When `keepingInput`, the tape keeps a copy of the whole body, so that the
+    /// state can be made after `bytes` are gone (`ValidationResult.state`, a view).
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions, scope: DiagnosticScope = .contentState,
-        flagsUnixDates: Bool = true
+        flagsUnixDates: Bool = true, keepingInput: Bool = true, recordsSpans: Bool = true
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: options.maxDepth, maxInputBytes: .max))
         else { return nil }
         var builder = TapeBuilder(
-            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, capacity: plan.tapeSlots &+ plan.fieldCount &+ 16,
-            keptInput: bytes.count, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence,
-            scope: scope, maxDepth: options.maxDepth, reader: reader)
+            base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count,
+            capacity: plan.tapeSlots &+ (recordsSpans ? plan.fieldCount : 0) &+ 16,
+            keptInput: keepingInput ? bytes.count : 0, plan: plan, version: version, file: file, isStrict: isStrict,
+            consequence: consequence, scope: scope, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
         builder.flagsUnixDates = flagsUnixDates
         guard builder.byte() == JSONByte.openBrace else { return nil }
-        builder.spansHeader = builder.count
+        if recordsSpans { builder.spansHeader = builder.count }
         builder.append(.header, -1, 0)
         guard builder.object(plan, header: 0) else { return nil }
         return (builder.finishedTape(), builder.index)
@@ -442,63 +445,6 @@ struct TapeBuilder {
         guard object(plan, header: header) else { return false }
         skipWhitespace()
         return index == end
-    }
-
-    /// Walks a whole APNs body to the first `aps` object and its first `content-state` (the rule
-    /// `APNsBody` states for the other readers: keys compared unescaped), which becomes the
-    /// tape's root; every other member is skipped, strictly, as the full decoder skips it. Gives
-    /// up on an `aps` or a content-state that is not an object, and a body without a
-    /// content-state: the full decoder words those.
-    private mutating func body(_ plan: ObjectPlan) -> Bool {
-        guard nextByte() == JSONByte.openBrace, maxDepth > 2 else { return false }
-        var found = false
-        var sawAPS = false
-        guard members(depth: 1, { builder, key in
-            guard !sawAPS, builder.keyIs(key, "aps") else { return builder.skipValue() }
-            sawAPS = true
-            guard builder.byte() == JSONByte.openBrace else { return false }
-            return builder.members(depth: 2) { builder, key in
-                guard !found, builder.keyIs(key, "content-state") else { return builder.skipValue() }
-                found = true
-                guard builder.byte() == JSONByte.openBrace else { return false }
-                let header = builder.count
-                builder.append(.header, -1, 0)
-                return builder.object(plan, header: header)
-            }
-        }) else { return false }
-        skipWhitespace()
-        return found && index == end
-    }
-
-    /// The members of the object at `index` (a `{`), which is at `depth`: `member` reads each
-    /// value, with `index` at its first byte.
-    private mutating func members(depth level: Int, _ member: (inout TapeBuilder, StringSpan) -> Bool) -> Bool {
-        let outer = depth
-        depth = level
-        defer { depth = outer }
-        index &+= 1
-        if nextByte() == JSONByte.closeBrace {
-            index &+= 1
-            return true
-        }
-        while true {
-            guard byte() == JSONByte.quote, let key = string() else { return false }
-            guard nextByte() == JSONByte.colon else { return false }
-            index &+= 1
-            skipWhitespace()
-            guard member(&self, key) else { return false }
-            switch separator(closing: JSONByte.closeBrace) {
-            case .more: continue
-            case .closed: return true
-            case .invalid: return false
-            }
-        }
-    }
-
-    private func keyIs(_ key: StringSpan, _ literal: StaticString) -> Bool {
-        if key.escaped { return reader.matches(key.token, literal) }
-        let length = literal.utf8CodeUnitCount
-        return key.end &- key.start == length && memcmp(base + key.start, literal.utf8Start, length) == 0
     }
 
     /// Reads the object at `index` (a `{`) into the slots after `header`, which the caller has

@@ -1,5 +1,5 @@
-/// Where an APNs body keeps its content-state: the rule, written once for the readers that walk
-/// a body with `JSONReader` (the full decoder's `decode(payload:)`, `PayloadValidator` and
+/// Where an APNs body keeps its content-state: the rule, written once for every reader of a body
+/// (`ContentStateDecoder`'s `decode(payload:)` and `view(payload:)`, `PayloadValidator` and
 /// `ByteBudget.measure`).
 ///
 /// The body is an object. Its first `aps` member is the envelope, whatever its value, and the
@@ -7,9 +7,8 @@
 /// A later `aps` or `content-state` is not the one read, as Foundation's `JSONDecoder` keeps the
 /// first of a repeated key. Keys are compared unescaped. Every other member is skipped, strictly.
 ///
-/// The tape builder reads a body in its own one pass by the same rule, giving any body it cannot
-/// read that way to the full decoder; `everyReaderOfABodyFindsTheSameContentState` holds the
-/// four together.
+/// The content-state found, each reader reads it on a tape (`DecodeContext.tape(of:…)`);
+/// `everyReaderOfABodyFindsTheSameContentState` holds the readers together.
 enum APNsBody {
     /// What a body held where the envelope belongs.
     enum Envelope: Equatable {
