@@ -31,7 +31,11 @@ driver=.build/release/DecodeDriver
 scratch=$(mktemp -d /tmp/livestate-callgrind.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
-# instructions CONTENDER PAYLOAD N: the total instructions of one driver run.
+# instructions CONTENDER PAYLOAD N: the total instructions of one driver run. Swift seeds its
+# hashing at random in each process, which moves a count by up to about 100 instructions
+# between runs of one binary (sets and dictionaries probe differently); a fixed seed makes a
+# count repeat exactly.
+export SWIFT_DETERMINISTIC_HASHING=1
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$scratch/out" "$driver" "$1" "$2" "$3" 2>&1 >/dev/null \
         | sed -n 's/.*Collected : *//p' | tr -d ','

@@ -103,11 +103,16 @@ public struct ContentStateDecoder: Sendable {
     /// another shape, or when `readsInOnePass` is off.
     func tape(of bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?, body: Bool) -> StateTape? {
         guard readsInOnePass else { return nil }
-        guard body else {
-            return TapeBuilder.build(
-                bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
-        }
-        // The content-state where `APNsBody` finds it, as every reader of a body finds it.
+        guard !body else { return tape(ofBody: bytes, keepingInput: keepingInput, file: file) }
+        return TapeBuilder.build(
+            bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
+    }
+
+    /// The content-state of a whole body where `APNsBody` finds it, as every reader of a body
+    /// finds it, read on a tape; `nil` for a body that is not JSON or has no content-state
+    /// object. (Out of line: the bare content-state's read stays small.)
+    @inline(never)
+    private func tape(ofBody bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?) -> StateTape? {
         guard let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var context = DecodeContext(reader: reader, file: file, version: version.version, strict: isStrict)
         var locator = TapeInBody(plan: plan, keepingInput: keepingInput)
@@ -330,8 +335,9 @@ struct DecodeContext: JSONReading {
     var file: String?
     /// The app version that reads, for messages.
     let version: Int
-    /// `version` as text.
-    let versionText: String
+    /// `version` as text, made only for the messages that name it: a context is made for every
+    /// body and every decision, most of which word nothing.
+    var versionText: String { String(version) }
     var strict: Bool
     /// The object the pointers are relative to: the content-state, or a start's attributes.
     var scope: DiagnosticScope = .contentState
@@ -370,7 +376,6 @@ struct DecodeContext: JSONReading {
         self.reader = reader
         self.file = file
         self.version = version
-        self.versionText = String(version)
         self.strict = strict
     }
 
@@ -423,13 +428,18 @@ struct DecodeContext: JSONReading {
         }
         guard !isReference else { return take(try decodeObject(plan, isRoot: true)) }
         let tape = try tape(of: plan, keepingInput: false, recordsSpans: spans != nil)
-        diagnostics += tape.diagnostics(in: reader.bytes)
+        var found = tape.diagnostics(in: reader.bytes)
+        if scope != .contentState {
+            // A start's attributes: a tape's findings are the content-state's until told.
+            for index in found.indices { found[index].scope = scope }
+        }
+        diagnostics += found
         if spans != nil { spans = tape.spans() }
         return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem)
     }
 
     /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this
-    /// context's version, scope and wording, and the reader moved past it. `keepingInput`: the
+    /// context's version and wording (its findings in the content-state's scope), and the reader moved past it. `keepingInput`: the
     /// tape keeps a copy of the input (a view's, or a validation result's); `recordsSpans`: its
     /// root members' spans, for the byte budget.
     /// - Throws: The scanner's error where the bytes are not JSON.
@@ -437,7 +447,7 @@ struct DecodeContext: JSONReading {
         let start = reader.offset
         guard let read = TapeBuilder.build(
             object: start, in: reader.bytes, depth: reader.depth, plan: plan, version: version, file: file, isStrict: strict,
-            consequence: consequence, options: JSONScanOptions(maxDepth: reader.maxDepth), scope: scope, flagsUnixDates: flagsUnixDates,
+            consequence: consequence, options: JSONScanOptions(maxDepth: reader.maxDepth), flagsUnixDates: flagsUnixDates,
             keepingInput: keepingInput, recordsSpans: recordsSpans)
         else {
             // The tape stops only where the bytes are not JSON, which the scanner finds, and on

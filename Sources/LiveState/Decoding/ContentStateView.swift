@@ -185,8 +185,8 @@ extension StateTape {
             diagnostics.reserveCapacity(findings)
             var locator = SourcePosition.Locator()
             // Read once, in place (see `StateTape.isApplied`), not once per finding.
-            let (file, consequence, version, scope) = withUnsafeMutablePointerToHeader {
-                ($0.pointee.file, $0.pointee.consequence, String($0.pointee.version), $0.pointee.scope)
+            let (file, consequence, version) = withUnsafeMutablePointerToHeader {
+                ($0.pointee.file, $0.pointee.consequence, String($0.pointee.version))
             }
             for position in 0..<nodeCount {
                 let node = nodes[position]
@@ -206,7 +206,7 @@ extension StateTape {
                     }
                     diagnostics.append(Diagnostic(
                         code: code.rawValue, severity: code.severity, message: message,
-                        file: file, position: locator.position(of: node.a, in: reader.bytes), scope: scope,
+                        file: file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
                         pointer: path + field.pointerToken))
                 case .unknownKey:
                     let (path, _) = pointer(ofHeader: node.b >> 32, nodes: nodes)
@@ -215,7 +215,7 @@ extension StateTape {
                         code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
                         message: DecodeContext.unknownKeyMessage(name, version: version),
                         file: file, position: locator.position(of: node.a &- 1, in: reader.bytes),
-                        scope: scope, pointer: JSONPointer.appending(name, to: path)))
+                        scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
                 case .repeatedKey:
                     let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let start = node.a & 0xFFFF_FFFF
@@ -228,7 +228,7 @@ extension StateTape {
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.duplicateKey.rawValue, severity: DecodeCode.duplicateKey.severity, message: message,
-                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: scope,
+                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
                         pointer: JSONPointer.appending(name, to: path)))
                 case .reported:
                     // Worded by the full decoder when it decided a value.

@@ -142,9 +142,6 @@ struct StateTapeHeader {
     let isStrict: Bool
     /// What the device does when the root object is rejected: the end of the messages that say so.
     let consequence: DeviceConsequence
-    /// The object the findings' pointers are relative to: the content-state, or a start's
-    /// attributes.
-    let scope: DiagnosticScope
     /// Whether the root object is rejected: the result has no state.
     var isRejected = false
     /// For a strict version: why synthesized `Codable` fails on the state, the first field in
@@ -169,12 +166,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
     /// A tape with room for `capacity` nodes and then `inputCount` bytes.
     static func make(
         capacity: Int, inputCount: Int, plan: ObjectPlan, version: Int, file: String?, isStrict: Bool,
-        consequence: DeviceConsequence, scope: DiagnosticScope = .contentState
+        consequence: DeviceConsequence
     ) -> StateTape {
         let stride = MemoryLayout<TapeNode>.stride
         let buffer = StateTape.create(minimumCapacity: capacity &+ (inputCount &+ stride &- 1) / stride) { _ in
-            StateTapeHeader(
-                count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence, scope: scope)
+            StateTapeHeader(count: 0, plan: plan, version: version, file: file, isStrict: isStrict, consequence: consequence)
         }
         return unsafeDowncast(buffer, to: StateTape.self)
     }
@@ -304,12 +300,11 @@ struct TapeBuilder {
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
     /// and the offset past the object, or `nil` when the bytes are not JSON. When
     /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
-    /// decided by the full decoder, which reports it. `scope`: what the findings' pointers are
-    /// relative to. When `keepingInput`, the tape keeps a copy of the whole body, so that the
+    /// decided by the full decoder, which reports it. When `keepingInput`, the tape keeps a copy of the whole body, so that the
     /// state can be made after `bytes` are gone (`ValidationResult.state`, a view).
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions, scope: DiagnosticScope = .contentState,
+        isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions,
         flagsUnixDates: Bool = true, keepingInput: Bool = true, recordsSpans: Bool = true
     ) -> (tape: StateTape, end: Int)? {
         guard offset >= 0, offset < bytes.count, bytes.count < 1 << 31, let base = bytes.baseAddress,
@@ -319,7 +314,7 @@ struct TapeBuilder {
             base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count,
             capacity: plan.tapeSlots &+ (recordsSpans ? plan.fieldCount : 0) &+ 16,
             keptInput: keepingInput ? bytes.count : 0, plan: plan, version: version, file: file, isStrict: isStrict,
-            consequence: consequence, scope: scope, maxDepth: options.maxDepth, reader: reader)
+            consequence: consequence, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
         builder.depth = depth
         builder.flagsUnixDates = flagsUnixDates
@@ -333,13 +328,13 @@ struct TapeBuilder {
     /// A builder writing a new tape of `capacity` nodes.
     private init(
         base: UnsafePointer<UInt8>, end: Int, capacity: Int, keptInput: Int, plan: ObjectPlan, version: Int, file: String?,
-        isStrict: Bool, consequence: DeviceConsequence, scope: DiagnosticScope = .contentState, maxDepth: Int, reader: JSONReader
+        isStrict: Bool, consequence: DeviceConsequence, maxDepth: Int, reader: JSONReader
     ) {
         self.base = base
         self.end = end
         tape = StateTape.make(
             capacity: capacity, inputCount: keptInput, plan: plan, version: version, file: file, isStrict: isStrict,
-            consequence: consequence, scope: scope)
+            consequence: consequence)
         self.keptInput = keptInput
         self.isStrict = isStrict
         nodes = tape.withUnsafeMutablePointerToElements { $0 }
@@ -385,8 +380,7 @@ struct TapeBuilder {
         let header = old.header
         let larger = StateTape.make(
             capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: header.plan,
-            version: header.version, file: header.file, isStrict: header.isStrict, consequence: header.consequence,
-            scope: header.scope)
+            version: header.version, file: header.file, isStrict: header.isStrict, consequence: header.consequence)
         let target = larger.withUnsafeMutablePointerToElements { $0 }
         target.initialize(from: nodes, count: count)
         tape = larger
@@ -796,7 +790,6 @@ struct TapeBuilder {
         }
         if let field { context.path.push(field) }
         context.consequence = tapeHeader.consequence
-        context.scope = tapeHeader.scope
         // Lines counted on from the last decision: a fresh count for each of thousands of
         // findings would be quadratic.
         context.locator = locator
@@ -1439,10 +1432,9 @@ struct TapeBuilder {
         }
     }
 
-    /// Past a key whose first byte, at `index`, is `first`, and the colon after it.
-    @inline(__always)
     /// Skips the value at `start` with the scanner, which keeps any depth: `false` when it is
-    /// not JSON.
+    /// not JSON. (Out of line: the common skip stays small.)
+    @inline(never)
     private mutating func skipDeepValue(from start: Int) -> Bool {
         var scanner = reader
         scanner.move(toValueAt: start, depth: depth)
@@ -1451,6 +1443,8 @@ struct TapeBuilder {
         return true
     }
 
+    /// Past a key whose first byte, at `index`, is `first`, and the colon after it.
+    @inline(__always)
     private mutating func skipKeyAndColon(_ first: UInt8) -> Bool {
         guard first == JSONByte.quote, string() != nil, nextByte() == JSONByte.colon else { return false }
         index &+= 1
