@@ -46,7 +46,17 @@ import LiveStateYAML
     }
 
     static func expectSame(_ decoder: ContentStateDecoder, _ bytes: [UInt8], _ label: @autoclosure () -> String) -> Bool {
-        let view = decoder.view(contentState: bytes, file: "p.json")
+        // The product reads every object on a tape, whatever the bytes: the object walk is the
+        // reference decode's alone.
+        let walks = ObjectWalks.Counter()
+        let view = ObjectWalks.$counter.withValue(walks) {
+            let wrapped = Array(#"{"aps":{"content-state":"#.utf8) + bytes + Array("}}".utf8)
+            _ = decoder.decode(contentState: bytes, file: "p.json")
+            _ = decoder.decode(payload: wrapped, file: "b.json")
+            _ = decoder.view(payload: wrapped, file: "b.json")
+            return decoder.view(contentState: bytes, file: "p.json")
+        }
+        #expect(walks.count == 0, "object walks: \(label())")
         let full = decoder.decodeInFull(contentState: bytes, file: "p.json")
         let result = view.result
         #expect(result == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
@@ -891,7 +901,9 @@ final class LockedCounter: @unchecked Sendable {
     static func expectSame(_ validator: PayloadValidator, _ body: [UInt8], _ label: @autoclosure () -> String) -> Bool {
         var full = validator
         full.readsInOnePass = false
-        let one = validator.validate(body, file: "b.json")
+        let walks = ObjectWalks.Counter()
+        let one = ObjectWalks.$counter.withValue(walks) { validator.validate(body, file: "b.json") }
+        #expect(walks.count == 0, "object walks: \(label())")
         let other = full.validate(body, file: "b.json")
         #expect(one == other, "\(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
         // The one-pass result holds its state as a tape, the full one as a tree: they hash alike.
