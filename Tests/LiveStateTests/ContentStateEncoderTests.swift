@@ -70,6 +70,36 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(result.diagnostics.map(\.pointer) == ["/progress", "/bogus"])
     }
 
+    /// The state's own members keep the rule every object value's members keep, asked of one
+    /// place (`ObjectPlan.field(ofMember:)`): a field, given once, every required one given. The
+    /// state's words name the version; a nested object's are the value check's.
+    @Test func theStatesMembersKeepTheRuleOfEveryObjects() throws {
+        let schema = Schema(activity: "m", versions: [SchemaVersion(version: 4, contentState: [
+            Field(name: "a/b", type: .string),
+            Field(name: "card", type: .object(fields: [Field(name: "name", type: .string)]), isOptional: true),
+        ])])
+        let encoder = try ContentStateEncoder(schema: schema)
+        let given: [Value.Member] = [
+            .init("card", .null), .init("zz", .int(1)), .init("card", .null), .init("zz", .int(2)),
+        ]
+        let result = encoder.encode(.object(given))
+        #expect(result.bytes.isEmpty)
+        #expect(result.diagnostics.map(\.message) == [
+            "required field 'a/b' has no value",
+            "version 4 has no field 'zz'",
+            "member 'card' appears twice",
+            "version 4 has no field 'zz'",
+        ])
+        #expect(result.diagnostics.map(\.pointer) == ["/a~1b", "/zz", "/card", "/zz"])
+        // The same rules one object down, in the value check's words.
+        let card = try #require(schema.versions[0].contentState.last)
+        #expect(card.violation(of: .object([.init("zz", .int(1))])) == "unknown member 'zz'")
+        #expect(card.violation(of: .object([.init("name", .string("n")), .init("name", .string("m"))])) == "member 'name' appears twice")
+        #expect(card.violation(of: .object([])) == "missing required member 'name'")
+        // Given once and known, the state is written.
+        #expect(encoder.encode(.object([.init("a/b", .string("x"))])).succeeded)
+    }
+
     @Test func readStateFillsDefaultsAndRefusesWhatDoesNotFit() throws {
         let (state, problems) = encoder().readState(Array(#"{"title":"x","progress":0.5}"#.utf8))
         #expect(problems.isEmpty)

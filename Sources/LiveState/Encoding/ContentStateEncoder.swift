@@ -367,11 +367,26 @@ public struct ContentStateEncoder: Sendable {
         members.reserveCapacity(version.contentState.count)
         var problem = false
         var elided: Set<String> = []
+        // The state's own members keep the rule of every object's (`ObjectPlan.field(ofMember:)`):
+        // each a field of the version, given once. Reported after the fields' own problems.
+        var memberProblems: [Diagnostic] = []
+        var positions = Array(repeating: -1, count: plan.fieldCount)
+        var seen = FieldSet(count: plan.fieldCount)
+        for (position, member) in given.enumerated() {
+            do {
+                let index = try plan.field(ofMember: member.name, hint: position, seen: seen, version: version.version)
+                seen.insert(index)
+                positions[index] = position
+            } catch {
+                memberProblems.append(Self.error(.invalidState, error.message, pointer: JSONPointer.appending(member.name, to: "")))
+            }
+        }
         for (index, field) in version.contentState.enumerated() {
             let fieldPlan = plan.fields[index]
-            let value = given.first { $0.name == field.name }?.value ?? field.missingValue
+            let value = positions[index] >= 0 ? given[positions[index]].value : field.missingValue
             guard let value else {
-                diagnostics.append(Self.error(.invalidState, "required field '\(field.name)' has no value", pointer: "/" + field.name))
+                diagnostics.append(Self.error(
+                    .invalidState, RuleBroken.missingRequired(field.name, version: version.version).message, pointer: fieldPlan.pointerToken))
                 problem = true
                 continue
             }
@@ -394,14 +409,8 @@ public struct ContentStateEncoder: Sendable {
                 problem = true
             }
         }
-        // The state's own members keep the rule of every object's: each field once.
-        var names: Set<String> = []
-        for member in given where !names.insert(member.name).inserted {
-            diagnostics.append(Self.error(.invalidState, RuleBroken.appearsTwice(member.name).message, pointer: JSONPointer.appending(member.name, to: "")))
-            problem = true
-        }
-        for member in given where !version.contentState.contains(where: { $0.name == member.name }) {
-            diagnostics.append(Self.error(.invalidState, "version \(version.version) has no field '\(member.name)'", pointer: JSONPointer.appending(member.name, to: "")))
+        if !memberProblems.isEmpty {
+            diagnostics += memberProblems
             problem = true
         }
         if problem { return EncodeResult(bytes: [], diagnostics: diagnostics) }

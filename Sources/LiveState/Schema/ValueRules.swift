@@ -163,6 +163,17 @@ struct RuleBroken: Error {
         RuleBroken("member '\(name)' appears twice")
     }
 
+    /// A member that is not a field of its object; `version` for the content-state itself,
+    /// whose fields are the version's.
+    static func unknownMember(_ name: String, version: Int? = nil) -> RuleBroken {
+        RuleBroken(version.map { "version \($0) has no field '\(name)'" } ?? "unknown member '\(name)'")
+    }
+
+    /// A required field with no member (and so no value); `version` as for `unknownMember`.
+    static func missingRequired(_ name: String, version: Int? = nil) -> RuleBroken {
+        RuleBroken(version == nil ? "missing required member '\(name)'" : "required field '\(name)' has no value")
+    }
+
     /// The same problem, one container further out.
     func nested(under token: String) -> RuleBroken {
         let escaped = JSONPointer.escape(token)
@@ -317,6 +328,17 @@ extension FieldPlan {
 }
 
 extension ObjectPlan {
+    /// The field the member called `name` gives a value of, by the rule every object value's
+    /// members keep, the content-state's included: each is a field of the object, given once
+    /// (`seen`: the fields given before it). `hint`: the field to try first; `version`: for the
+    /// content-state's own members, the words that name the version.
+    /// - Throws: The rule the member breaks.
+    func field(ofMember name: String, hint: Int, seen: FieldSet, version: Int? = nil) throws(RuleBroken) -> Int {
+        guard let index = index(ofName: name, hint: hint) else { throw RuleBroken.unknownMember(name, version: version) }
+        guard !seen.contains(index) else { throw RuleBroken.appearsTwice(name) }
+        return index
+    }
+
     /// The members of an object value, then its missing fields (see `FieldPlan.walk`).
     func walk<Sink: ValueSink>(_ members: UnsafeBufferPointer<Value.Member>, into sink: inout Sink) throws(RuleBroken) -> Int {
         var extra = 0
@@ -325,8 +347,7 @@ extension ObjectPlan {
         for position in 0..<members.count {
             let member = members.baseAddress! + position
             let name = member.pointee.name
-            guard let index = index(ofName: name, hint: hint) else { throw RuleBroken("unknown member '\(name)'") }
-            guard !seen.contains(index) else { throw RuleBroken.appearsTwice(name) }
+            let index = try field(ofMember: name, hint: hint, seen: seen)
             if position > 0 { sink.putSeparator() }
             seen.insert(index)
             hint = index &+ 1
@@ -343,7 +364,7 @@ extension ObjectPlan {
         var first = members.isEmpty
         for (index, field) in fields.enumerated() where !seen.contains(index) {
             let name = memberNames[index]
-            guard let missing = field.missingValue else { throw RuleBroken("missing required member '\(name)'") }
+            guard let missing = field.missingValue else { throw RuleBroken.missingRequired(name) }
             if first { first = false } else { sink.putSeparator() }
             extra &+= sink.putKey(name)
             do throws(RuleBroken) {
