@@ -439,9 +439,9 @@ struct DecodeContext: JSONReading {
     }
 
     /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this
-    /// context's version and wording (its findings in the content-state's scope), and the reader moved past it. `keepingInput`: the
-    /// tape keeps a copy of the input (a view's, or a validation result's); `recordsSpans`: its
-    /// root members' spans, for the byte budget.
+    /// context's version and wording (its findings in the content-state's scope), and the
+    /// reader moved past it. `keepingInput`: the tape keeps a copy of the input (a view's, or a
+    /// validation result's); `recordsSpans`: its root members' spans, for the byte budget.
     /// - Throws: The scanner's error where the bytes are not JSON.
     mutating func tape(of plan: ObjectPlan, keepingInput: Bool, recordsSpans: Bool) throws(JSONError) -> StateTape {
         let start = reader.offset
