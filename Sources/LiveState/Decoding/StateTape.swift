@@ -300,8 +300,9 @@ struct TapeBuilder {
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
     /// and the offset past the object, or `nil` when the bytes are not JSON. When
     /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
-    /// decided by the full decoder, which reports it. When `keepingInput`, the tape keeps a copy of the whole body, so that the
-    /// state can be made after `bytes` are gone (`ValidationResult.state`, a view).
+    /// decided by the full decoder, which reports it. When `keepingInput`, the tape keeps a copy
+    /// of the whole body, so that the state can be made after `bytes` are gone
+    /// (`ValidationResult.state`, a view); when `recordsSpans`, its root members' spans.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions,

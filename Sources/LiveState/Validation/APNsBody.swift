@@ -7,8 +7,9 @@
 /// A later `aps` or `content-state` is not the one read, as Foundation's `JSONDecoder` keeps the
 /// first of a repeated key. Keys are compared unescaped. Every other member is skipped, strictly.
 ///
-/// The content-state found, each reader reads it on a tape (`DecodeContext.tape(of:…)`);
-/// `everyReaderOfABodyFindsTheSameContentState` holds the readers together.
+/// The decoder, the view and the validator read the content-state found on a tape
+/// (`DecodeContext.tape(of:…)`); `everyReaderOfABodyFindsTheSameContentState` holds the readers
+/// together.
 enum APNsBody {
     /// What a body held where the envelope belongs.
     enum Envelope: Equatable {
