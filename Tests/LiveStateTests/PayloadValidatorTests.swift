@@ -231,6 +231,11 @@ func body(_ aps: String, extra: String = "") -> String {
             #expect(result.diagnostics.first?.pointer == pointer, "\(text)")
             #expect(result.diagnostics.first?.scope == .envelope)
             #expect(!result.appDecodes)
+            // One wording of a syntax error: the decoder's and the view's of the same body are
+            // the validator's, word for word, place for place.
+            let decoder = try! ContentStateDecoder(schema: scoreSchema)
+            #expect(decoder.decode(payload: Array(text.utf8), file: "p.json").diagnostics == result.diagnostics, "\(text)")
+            #expect(decoder.view(payload: Array(text.utf8), file: "p.json").diagnostics == result.diagnostics, "\(text)")
         }
     }
 
