@@ -138,17 +138,6 @@ public struct ContentStateDecoder: Sendable {
         }
     }
 
-    /// The one-pass read of the content-state object at `offset` in a whole body, `depth`
-    /// levels down (the validator's), and the offset past it; `nil` as for `tape(of:)`.
-    func tape(
-        ofObject offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, file: String?, consequence: DeviceConsequence
-    ) -> (tape: StateTape, end: Int)? {
-        guard readsInOnePass else { return nil }
-        return TapeBuilder.build(
-            object: offset, in: bytes, depth: depth, plan: plan, version: version.version, file: file, isStrict: isStrict,
-            consequence: consequence, options: options)
-    }
-
     /// Decodes a bare content-state object without the tape: what the tape's result is tested
     /// against.
     func decodeInFull(contentState bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {

@@ -283,8 +283,8 @@ struct TapeBuilder {
         _ bytes: UnsafeRawBufferPointer, keepingInput: Bool, plan: ObjectPlan,
         version: Int, file: String?, isStrict: Bool, options: JSONScanOptions
     ) -> StateTape? {
-        // Findings keep an offset and an index in one word, 32 bits each: past 2 GiB the full
-        // decoder reads the input.
+        // Findings keep an offset and an index in one word, 32 bits each: an input of 2 GiB or
+        // more is refused (`DecodeContext.tape(of:)` words that).
         guard bytes.count <= options.maxInputBytes, bytes.count > 0, bytes.count < 1 << 31, let base = bytes.baseAddress,
               let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var builder = TapeBuilder(
@@ -702,8 +702,9 @@ struct TapeBuilder {
     /// dropped. When the decision rejects the root object, the tape is rejected and read on;
     /// when it rejects a nested one, that object is `invalid`. For a strict version, why
     /// synthesized `Codable` fails on the value goes into `strictProblem`. `false` (give up)
-    /// for an object (or an array that may hold objects) that `value` could not read, which
-    /// the full decoder's object walk would read, and when the bytes are not JSON.
+    /// when the bytes are not JSON, and so for an object (or an array that may hold objects)
+    /// that `value` could not read: it reads every valid or invalid one, and the full decoder
+    /// would walk it.
     private mutating func decide(
         _ plan: FieldPlan, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int, invalid: inout DecodeProblem?
     ) -> Bool {
@@ -759,7 +760,7 @@ struct TapeBuilder {
 
     /// Whether the full decoder would read the value at `start` of a field with its object
     /// walk: an object, or an array that may hold objects. The builder reads every such value
-    /// itself; one it could not read is a reason to give up.
+    /// itself; one it could not read is not JSON, and a reason to give up.
     private func walksObjects(_ plan: FieldPlan, at start: Int) -> Bool {
         plan.holdsObjects && start < end && base[start] == (plan.kind == .object ? JSONByte.openBrace : JSONByte.openBracket)
     }

@@ -356,15 +356,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             context.scope = .contentState
             contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
             context.consequence = contentStateConsequence
-            if let read = readInOnePass(at: start, depth: context.reader.depth, consequence: contentStateConsequence) {
-                // Checked on a tape; the findings join the full decoder's.
-                let found = read.tape.diagnostics(in: bytes)
+            if validator.readsInOnePass, try context.reader.peek() == .objectStart {
+                // Checked on a tape, as `ContentStateDecoder.view` reads it, keeping a copy of
+                // the body for the state made later; the scanner's error where it is not JSON.
+                // The findings join the attributes'.
+                let tape = try context.tape(of: validator.decoder.plan, keepingInput: true, recordsSpans: true)
+                let found = tape.diagnostics(in: bytes)
                 if context.diagnostics.isEmpty { context.diagnostics = found } else { context.diagnostics += found }
-                spans = read.tape.spans()
-                context.reader.move(to: read.end)
-                contentState = (start, read.end, .onTape(read.tape))
+                spans = tape.spans()
+                contentState = (start, context.reader.offset, .onTape(tape))
                 break
             }
+            // Not an object (`decodeRoot` words it), or the reference decode.
             context.spans = []
             let decoded = try context.decodeRoot(validator.decoder.plan)
             spans = context.spans ?? []
@@ -428,15 +431,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     private func skipToValue(_ context: inout DecodeContext) throws(JSONError) -> Int {
         _ = try context.reader.peek()
         return context.reader.offset
-    }
-
-    /// The content-state at `start` read in one pass, as `ContentStateDecoder.view` reads it:
-    /// its value (`nil` when the version rejects it), findings and members' spans, or `nil`
-    /// for bytes that are not JSON, which `decodeRoot` then throws on, and for the reference
-    /// decode. `consequence` ends the messages that say the state is rejected.
-    private func readInOnePass(at start: Int, depth: Int, consequence: DeviceConsequence) -> (tape: StateTape, end: Int)? {
-        guard validator.readsInOnePass else { return nil }
-        return validator.decoder.tape(ofObject: start, in: bytes, depth: depth, file: file, consequence: consequence)
     }
 
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
