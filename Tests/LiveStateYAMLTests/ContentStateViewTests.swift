@@ -48,15 +48,14 @@ import LiveStateYAML
     static func expectSame(_ decoder: ContentStateDecoder, _ bytes: [UInt8], _ label: @autoclosure () -> String) -> Bool {
         // The product reads every object on a tape, whatever the bytes: the object walk is the
         // reference decode's alone.
-        let walks = ObjectWalks.Counter()
-        let view = ObjectWalks.$counter.withValue(walks) {
+        let (view, walks) = ObjectWalks.counting {
             let wrapped = Array(#"{"aps":{"content-state":"#.utf8) + bytes + Array("}}".utf8)
             _ = decoder.decode(contentState: bytes, file: "p.json")
             _ = decoder.decode(payload: wrapped, file: "b.json")
             _ = decoder.view(payload: wrapped, file: "b.json")
             return decoder.view(contentState: bytes, file: "p.json")
         }
-        #expect(walks.count == 0, "object walks: \(label())")
+        #expect(walks == 0, "object walks: \(label())")
         let full = decoder.decodeInFull(contentState: bytes, file: "p.json")
         let result = view.result
         #expect(result == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
@@ -225,11 +224,11 @@ import LiveStateYAML
         ]
         for (json, deferred, strictFailure) in cases {
             let bytes = Array(json.utf8)
-            let walks = ObjectWalks.Counter()
-            ObjectWalks.$counter.withValue(walks) {
-                #expect(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } != nil, "\(json)")
+            let (tape, walks) = ObjectWalks.counting {
+                bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) }
             }
-            #expect(walks.count == 0)
+            #expect(tape != nil, "\(json)")
+            #expect(walks == 0)
             #expect(Self.expectSame(decoder, bytes, json) == deferred, "\(json)")
             let view = decoder.view(contentState: bytes)
             #expect(view.result.isStrictClient)
@@ -486,13 +485,12 @@ import LiveStateYAML
         ]
         for (json, codes, accepted) in cases {
             let bytes = Array(json.utf8)
-            let walks = ObjectWalks.Counter()
-            let (tape, view) = ObjectWalks.$counter.withValue(walks) {
+            let ((tape, view), walks) = ObjectWalks.counting {
                 (bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) },
                  decoder.view(contentState: bytes, file: "p.json"))
             }
             #expect(tape != nil, "\(json)")
-            #expect(walks.count == 0, "\(json)")
+            #expect(walks == 0, "\(json)")
             _ = Self.expectSame(decoder, bytes, json)
             #expect(view.appDecodes == accepted, "\(json)")
             #expect(view.diagnostics.map(\.code).filter { $0 != "defaulted" } == codes, "\(json)")
@@ -517,11 +515,10 @@ import LiveStateYAML
         var failures = 0
         for (json, _, _) in cases {
             let bytes = Array(json.utf8)
-            let walks = ObjectWalks.Counter()
-            let tape = ObjectWalks.$counter.withValue(walks) {
+            let (tape, walks) = ObjectWalks.counting {
                 bytes.withUnsafeBytes { strict.tape(of: $0, keepingInput: false, file: nil, body: false) }
             }
-            #expect(tape != nil && walks.count == 0, "strict \(json)")
+            #expect(tape != nil && walks == 0, "strict \(json)")
             _ = Self.expectSame(strict, bytes, "strict")
             if strict.decode(contentState: bytes).strictFailure != nil { failures += 1 }
         }
@@ -540,9 +537,8 @@ import LiveStateYAML
         let broken = Array(#"{"title":"t","card":{"name":"n"},"lines":[}"#.utf8)
         #expect(broken.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) } == nil)
         _ = Self.expectSame(decoder, broken, "broken")
-        let walks = ObjectWalks.Counter()
-        ObjectWalks.$counter.withValue(walks) { _ = decoder.decodeInFull(contentState: Array(#"{"title":"t","card":{"name":"n"}}"#.utf8)) }
-        #expect(walks.count == 2)
+        let (_, walks) = ObjectWalks.counting { decoder.decodeInFull(contentState: Array(#"{"title":"t","card":{"name":"n"}}"#.utf8)) }
+        #expect(walks == 2)
         // Pointers and positions inside elements.
         let view = decoder.view(contentState: Array(#"{"title":"t","lines":[{"sku":"a","tags":[]},{"x":1,"sku":5,"tags":[]}]}"#.utf8))
         let findings = view.diagnostics.filter { $0.code != "defaulted" }
@@ -590,11 +586,10 @@ import LiveStateYAML
         for decoder in [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: strictSchema, version: 1)] {
             for json in inputs {
                 let bytes = Array(json.utf8)
-                let walks = ObjectWalks.Counter()
-                let tape = ObjectWalks.$counter.withValue(walks) {
+                let (tape, walks) = ObjectWalks.counting {
                     bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) }
                 }
-                #expect(tape != nil && walks.count == 0, "\(json)")
+                #expect(tape != nil && walks == 0, "\(json)")
                 _ = Self.expectSame(decoder, bytes, json)
             }
         }
@@ -901,9 +896,8 @@ final class LockedCounter: @unchecked Sendable {
     static func expectSame(_ validator: PayloadValidator, _ body: [UInt8], _ label: @autoclosure () -> String) -> Bool {
         var full = validator
         full.readsInOnePass = false
-        let walks = ObjectWalks.Counter()
-        let one = ObjectWalks.$counter.withValue(walks) { validator.validate(body, file: "b.json") }
-        #expect(walks.count == 0, "object walks: \(label())")
+        let (one, walks) = ObjectWalks.counting { validator.validate(body, file: "b.json") }
+        #expect(walks == 0, "object walks: \(label())")
         let other = full.validate(body, file: "b.json")
         #expect(one == other, "\(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
         // The one-pass result holds its state as a tape, the full one as a tree: they hash alike.
@@ -939,9 +933,8 @@ final class LockedCounter: @unchecked Sendable {
         ]
         for (attributes, codes, starts) in cases {
             let bytes = body(attributes)
-            let walks = ObjectWalks.Counter()
-            let result = ObjectWalks.$counter.withValue(walks) { validator.validate(bytes, file: "b.json") }
-            #expect(walks.count == 0, "\(attributes)")
+            let (result, walks) = ObjectWalks.counting { validator.validate(bytes, file: "b.json") }
+            #expect(walks == 0, "\(attributes)")
             Self.expectSame(validator, bytes, attributes)
             let found = result.diagnostics.filter { $0.scope == .attributes && $0.severity > .info }
             #expect(found.map(\.code) == codes, "\(attributes): \(result.diagnostics)")

@@ -170,10 +170,16 @@ extension DecodeContext {
 
 #if DEBUG
 /// Counts the full decoder's object walks (`DecodeContext.decodeObject`) inside
-/// `ObjectWalks.$counter.withValue`: tests hold the tape builder to reading every object of
-/// the inputs it does not give up on itself.
+/// `ObjectWalks.counting`: tests hold the product to reading every object on a tape.
 enum ObjectWalks {
     @TaskLocal static var counter: Counter?
+
+    /// What `body` returns, and the object walks it made.
+    static func counting<Result>(_ body: () throws -> Result) rethrows -> (Result, walks: Int) {
+        let counter = Counter()
+        let result = try $counter.withValue(counter, operation: body)
+        return (result, counter.count)
+    }
 
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
