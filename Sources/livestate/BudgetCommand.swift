@@ -101,7 +101,9 @@ struct BudgetCommand: ParsableCommand {
     static func render(_ name: String, _ budget: ByteBudget) -> String {
         var lines = ["\(name): body \(budget.body) of \(budget.limit) bytes, headroom \(budget.headroom)"]
         if let contentState = budget.contentState {
-            lines.append("  content-state: \(contentState) bytes as sent, \(budget.deviceWorstCase.map(String.init) ?? "?") as the device may re-encode it (limit \(ByteBudget.contentStateLimit))")
+            // No re-encoded size when the app version drops the state: nothing is re-encoded.
+            let reencoded = budget.deviceWorstCase.map { "\($0) as the device may re-encode it" } ?? "none re-encoded (the app version drops it)"
+            lines.append("  content-state: \(contentState) bytes as sent, \(reencoded) (limit \(ByteBudget.contentStateLimit))")
         } else {
             lines.append("  no content-state")
         }

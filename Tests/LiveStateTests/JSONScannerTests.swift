@@ -444,7 +444,7 @@ import Testing
         let bytes = Array("[1, 2, 3]".utf8)
         let error = try #require(validationError(bytes, options: .init(maxInputBytes: 8)))
         #expect(error.kind == .limit)
-        #expect(error.message == "input of 9 bytes is larger than the limit of 8 bytes")
+        #expect(error.message == "input is larger than the limit of 8 bytes")
         #expect(error.position == SourcePosition(offset: 0, line: 1, column: 1))
         #expect(validationError(bytes, options: .init(maxInputBytes: 9)) == nil)
         #expect(validationError([UInt8](repeating: 0x20, count: (1 << 20) + 1))?.kind == .limit)

@@ -91,7 +91,8 @@
         guard bytes.count <= options.maxInputBytes else {
             throw JSONError(
                 kind: .limit,
-                message: "input of \(bytes.count) bytes is larger than the limit of \(options.maxInputBytes) bytes",
+                // The size is not worded: a reader of a file may stop one byte past the limit.
+                message: "input is larger than the limit of \(options.maxInputBytes) bytes",
                 position: SourcePosition(offset: 0, line: 1, column: 1))
         }
     }
