@@ -100,6 +100,7 @@ row scan cs600 scan jsondecoder foundation
 row decode-view-vs-tolerant cs600 view jsondecoder-tolerant tolerant
 row decode-view-read-all-vs-tolerant cs600 view-read jsondecoder-tolerant tolerant
 row decode-vs-tolerant cs600 value jsondecoder-tolerant tolerant
+row decode-then-findings-vs-tolerant cs600 value-findings jsondecoder-tolerant tolerant
 row decode-to-struct-view-vs-tolerant cs600 view-struct jsondecoder-tolerant tolerant
 for payload in cs200 cs600 cs4k; do row decode-to-struct-view "$payload" view-struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done

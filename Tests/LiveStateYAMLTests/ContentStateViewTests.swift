@@ -206,6 +206,50 @@ import LiveStateYAML
         #expect(result != expected)
     }
 
+    /// A decode result words its findings when they are first read, from the tape and a copy of
+    /// the input: after the caller's buffer is overwritten and freed, from many threads at
+    /// once, they are the full decoder's, and the result prints and compares as it reads.
+    @Test func aDecodeResultWordsItsFindingsWhenRead() async throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
+        // An unknown key, a repeated key, a default taken, an enum's fallback.
+        let bytes = Array(#"{"title":"T","colour":"red","title":"U","status":"teleported","progress":0.5}"#.utf8)
+        let expected = decoder.decodeInFull(contentState: bytes, file: "c.json")
+        #expect(Set(expected.diagnostics.map(\.code)).isSuperset(of: ["defaulted", "duplicate-key", "unknown-enum-value", "unknown-key"]))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        buffer.copyBytes(from: bytes)
+        var result = decoder.decode(contentState: UnsafeRawBufferPointer(buffer), file: "c.json")
+        buffer.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
+        buffer.deallocate()
+        guard case .onTape = result.findings else {
+            Issue.record("the findings were worded at once")
+            return
+        }
+        let shared = result
+        let readings = await withTaskGroup(of: [Diagnostic].self) { group in
+            for _ in 0..<16 { group.addTask { shared.diagnostics } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(readings.count == 16)
+        #expect(readings.allSatisfy { $0 == expected.diagnostics })
+        #expect(result == expected)
+        #expect(result.hashValue == expected.hashValue)
+        // It prints as the full result prints: the diagnostics, not the tape behind them.
+        #expect(String(describing: result) == String(describing: expected))
+        #expect(String(describing: result).contains("diagnostics: [c.json:1:14: warning: unknown key 'colour'"))
+        // Setting the findings replaces what the result holds.
+        result.diagnostics.removeAll()
+        #expect(result.diagnostics.isEmpty)
+        #expect(result != expected)
+        // A clean payload keeps nothing to word.
+        // (`note` is optional: its absence is no finding.)
+        let clean = decoder.decode(contentState: Array(#"""
+            {"logo":"","title":"T","subtitle":"","progress":0.5,"eta":1,"etaText":"","status":"preparing","delayMinutes":0,
+             "courier":{"name":"","rating":0},"items":[],"badge":""}
+            """#.utf8))
+        #expect(clean.state != nil && clean.diagnostics.isEmpty, "\(clean.diagnostics)")
+        if case .onTape = clean.findings { Issue.record("a payload without findings kept its tape: \(clean.diagnostics)") }
+    }
+
     /// A strict version's payload is read on the tape, which finds the first field synthesized
     /// `Codable` fails on (a missing key that is not optional, a wrong type, a field given only
     /// under an alias, an enum value it does not know) as the full decoder does; the view keeps

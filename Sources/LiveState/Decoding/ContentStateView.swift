@@ -171,15 +171,8 @@ extension StateTape {
 
     /// The findings, in the order they were made.
     func diagnostics(in bytes: UnsafeRawBufferPointer? = nil) -> [Diagnostic] {
-        read(bytes) { nodes, reader in
-            var findings = 0
-            for position in 0..<nodeCount {
-                switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey: findings &+= 1
-                case .reported: findings &+= nodes[position].b
-                default: continue
-                }
-            }
+        let findings = findingCount
+        return read(bytes) { nodes, reader in
             var diagnostics: [Diagnostic] = []
             guard findings > 0 else { return diagnostics }
             diagnostics.reserveCapacity(findings)
@@ -361,8 +354,30 @@ extension StateTape {
     /// The whole result, `decode(contentState:)`'s, made from the tape.
     func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
         DecodeResult(
-            state: acceptedState(in: bytes), diagnostics: diagnostics(in: bytes), strictFailure: strictFailure(in: bytes),
+            state: acceptedState(in: bytes), findings: findings(in: bytes), strictFailure: strictFailure(in: bytes),
             isStrictClient: header.isStrict)
+    }
+
+    /// The findings of `result(in:)`, worded when first read: none, or this tape and a copy of
+    /// `bytes` (none when `bytes` is `nil`: the tape keeps its input).
+    private func findings(in bytes: UnsafeRawBufferPointer?) -> DecodeResult.Findings {
+        guard findingCount > 0 else { return .worded([]) }
+        return .onTape(TapeFindings(tape: self, input: bytes.map { Array($0) }))
+    }
+
+    /// How many diagnostics `diagnostics(in:)` words at most.
+    private var findingCount: Int {
+        withUnsafeMutablePointerToElements { nodes in
+            var findings = 0
+            for position in 0..<nodeCount {
+                switch nodes[position].kind {
+                case .absent, .unknownKey, .repeatedKey: findings &+= 1
+                case .reported: findings &+= nodes[position].b
+                default: continue
+                }
+            }
+            return findings
+        }
     }
 
     /// A strict version's verdict, worded as the full decode words it; `nil` when synthesized

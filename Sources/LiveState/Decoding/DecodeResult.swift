@@ -1,11 +1,24 @@
+import Foundation
+
 /// What an app version sees when it decodes a content-state, and why.
-public struct DecodeResult: Sendable, Hashable {
+public struct DecodeResult: Sendable {
     /// The state in schema order with every field present, or `nil` when the tolerant decoder
     /// rejects the payload (a required key missing, a `reject` field invalid, bad JSON).
     public var state: Value?
     /// Everything the decoder noticed, in input order: defaults taken, unknown keys, invalid
     /// values, errors.
-    public var diagnostics: [Diagnostic]
+    ///
+    /// Worded when first read (a decode that finds something keeps what it read, and a copy
+    /// of the input, until then), so a caller that reads only `state` does not pay for them.
+    public var diagnostics: [Diagnostic] {
+        get {
+            switch findings {
+            case .worded(let diagnostics): diagnostics
+            case .onTape(let findings): findings.diagnostics
+            }
+        }
+        set { findings = .worded(newValue) }
+    }
     /// For a version under `clients.strict`: why synthesized `Codable` would fail on the device,
     /// naming the first field it fails on; `nil` when it would decode, or the version is tolerant.
     public var strictFailure: Diagnostic?
@@ -19,11 +32,23 @@ public struct DecodeResult: Sendable, Hashable {
     ///   - strictFailure: The strict verdict.
     ///   - isStrictClient: Whether the version decodes strictly.
     public init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false) {
+        self.init(state: state, findings: .worded(diagnostics), strictFailure: strictFailure, isStrictClient: isStrictClient)
+    }
+
+    init(state: Value?, findings: Findings, strictFailure: Diagnostic?, isStrictClient: Bool) {
         self.state = state
-        self.diagnostics = diagnostics
+        self.findings = findings
         self.strictFailure = strictFailure
         self.isStrictClient = isStrictClient
     }
+
+    /// The findings: worded, or still on the tape that found them.
+    enum Findings: Sendable {
+        case worded([Diagnostic])
+        case onTape(TapeFindings)
+    }
+
+    var findings: Findings
 
     /// Whether the app version applies the update: for a strict client, synthesized `Codable`
     /// succeeds on the bytes; otherwise the tolerant decoder produced a state.
@@ -49,5 +74,57 @@ public struct DecodeResult: Sendable, Hashable {
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool {
         allDiagnostics.contains { $0.severity == .error }
+    }
+}
+
+extension DecodeResult: Hashable {
+    /// Results are equal when they say the same: the state, the findings (worded to compare),
+    /// the strict verdict.
+    public static func == (lhs: DecodeResult, rhs: DecodeResult) -> Bool {
+        lhs.state == rhs.state && lhs.strictFailure == rhs.strictFailure && lhs.isStrictClient == rhs.isStrictClient
+            && lhs.diagnostics == rhs.diagnostics
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(state)
+        hasher.combine(diagnostics)
+        hasher.combine(strictFailure)
+        hasher.combine(isStrictClient)
+    }
+}
+
+extension DecodeResult: CustomReflectable {
+    /// The result as it reads, however its findings are held (so `print` and `dump` show the
+    /// diagnostics, not the tape behind them).
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["state": state as Any, "diagnostics": diagnostics, "strictFailure": strictFailure as Any,
+                       "isStrictClient": isStrictClient],
+            displayStyle: .struct)
+    }
+}
+
+/// A tape's findings, worded once, when first asked for: the tape and a copy of the input it
+/// was read from (`nil` when the tape keeps its own) until then.
+final class TapeFindings: @unchecked Sendable {
+    private let tape: StateTape
+    private let input: [UInt8]?
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var worded: [Diagnostic]?
+
+    init(tape: StateTape, input: [UInt8]?) {
+        self.tape = tape
+        self.input = input
+    }
+
+    var diagnostics: [Diagnostic] {
+        lock.withLock {
+            if let worded { return worded }
+            let diagnostics = input.map { input in input.withUnsafeBytes { tape.diagnostics(in: $0) } } ?? tape.diagnostics()
+            worded = diagnostics
+            return diagnostics
+        }
     }
 }
