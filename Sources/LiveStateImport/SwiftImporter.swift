@@ -239,7 +239,8 @@ struct TypeReader {
             let modifiers = Set(variable.modifiers.map(\.name.text))
             if modifiers.contains("static") || modifiers.contains("class") || modifiers.contains("lazy") { continue }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-            for binding in variable.bindings {
+            let types = Self.declaredTypes(of: variable.bindings)
+            for (binding, declaredType) in zip(variable.bindings, types) {
                 guard let name = (binding.pattern.as(IdentifierPatternSyntax.self)?.identifier).map(Self.name) else { continue }
                 if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
                 if isLet, binding.initializer != nil { continue }
@@ -253,8 +254,9 @@ struct TypeReader {
                 if let wrapper = variable.attributes.first?.as(AttributeSyntax.self) {
                     review("'\(name)' has the property wrapper \(wrapper.trimmedDescription), which decodes as the wrapper does", at: wrapper, file: file)
                 }
-                guard let typeSyntax = binding.typeAnnotation?.type else {
-                    review("'\(name)' has no type annotation; its type is inferred from \(binding.initializer?.value.trimmedDescription ?? "nothing")",
+                guard let typeSyntax = declaredType else {
+                    review("'\(name)' has no type annotation and its type is inferred from \(binding.initializer?.value.trimmedDescription ?? "nothing"), "
+                           + "which the import does not settle: it is left out of the schema, though synthesized Codable requires its key; add it by hand",
                            at: binding, file: file)
                     continue
                 }
@@ -266,6 +268,49 @@ struct TypeReader {
             }
         }
         return fields
+    }
+
+    /// Each binding's type, as the compiler settles it: its annotation; for one without an
+    /// annotation or a value, the annotation of the next binding that has one (`var x, y: Int`
+    /// declares two `Int`s); for one given a literal, the literal's default type (`var p = 5` is
+    /// an `Int`). `nil` where the type is inferred from anything else.
+    static func declaredTypes(of bindings: PatternBindingListSyntax) -> [TypeSyntax?] {
+        var types: [TypeSyntax?] = []
+        var following: TypeSyntax?
+        for binding in bindings.reversed() {
+            if let annotation = binding.typeAnnotation?.type {
+                following = annotation
+                types.append(annotation)
+            } else if let initial = binding.initializer?.value {
+                following = nil
+                types.append(literalType(of: initial))
+            } else {
+                types.append(following)
+            }
+        }
+        return types.reversed()
+    }
+
+    /// The type Swift gives a literal when nothing else settles it: `Int`, `Double`, `String`
+    /// or `Bool`; `nil` for any other expression.
+    static func literalType(of expression: ExprSyntax) -> TypeSyntax? {
+        var expression = expression
+        if let negated = expression.as(PrefixOperatorExprSyntax.self), negated.operator.text == "-" {
+            expression = negated.expression
+        }
+        let name: String
+        if expression.is(IntegerLiteralExprSyntax.self) {
+            name = "Int"
+        } else if expression.is(FloatLiteralExprSyntax.self) {
+            name = "Double"
+        } else if expression.is(StringLiteralExprSyntax.self) {
+            name = "String"
+        } else if expression.is(BooleanLiteralExprSyntax.self) {
+            name = "Bool"
+        } else {
+            return nil
+        }
+        return TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
     }
 
     static let protocols: Set<String> = [

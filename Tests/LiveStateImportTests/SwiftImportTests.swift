@@ -141,6 +141,37 @@ enum Corpus {
         ])
     }
 
+    /// `var x, y: Int` declares two `Int`s and `var p = 5` an `Int` that synthesized Codable
+    /// requires: both are fields. (They were left out, with a review that `x`'s type was
+    /// "inferred from nothing", so `lint` passed payloads without them that the app drops.)
+    @Test func propertiesDeclaredTogetherOrFromALiteralAreFields() throws {
+        let result = SwiftImporter.importActivities([("Multi.swift", """
+            struct MultiAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var x, y: Int
+                    var p = 5, q: String
+                    var r = -2.5, s = "hi", t = true
+                    var a, b: Int8, c: String?
+                    var made = Date()
+                    let fixed = 1
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        let fields = Dictionary(uniqueKeysWithValues: activity.contentState.map { ($0.name, $0) })
+        #expect(activity.contentState.map(\.name) == ["x", "y", "p", "q", "r", "s", "t", "a", "b", "c"])
+        #expect(fields["x"]?.type == .int && fields["y"]?.type == .int && fields["p"]?.type == .int)
+        #expect(fields["q"]?.type == .string && fields["s"]?.type == .string && fields["c"]?.type == .string)
+        #expect(fields["r"]?.type == .double && fields["t"]?.type == .bool)
+        #expect(fields["a"]?.constraints == fields["b"]?.constraints && fields["a"]?.constraints.maximum == 127)
+        #expect(fields["c"]?.isOptional == true && fields["x"]?.isOptional == false && fields["p"]?.isOptional == false)
+        // What the import cannot settle is said to be left out, where it is.
+        #expect(activity.reviews.map(\.message) == [
+            "'made' has no type annotation and its type is inferred from Date(), which the import does not settle: it is left out of the schema, though synthesized Codable requires its key; add it by hand",
+        ])
+        #expect(activity.reviews.first?.position?.line == 7)
+    }
+
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
     /// that compiles into what a schema cannot state is a review, not a file that does not load.
     @Test func whatASchemaCannotStateIsAReview() {
