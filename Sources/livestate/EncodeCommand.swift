@@ -11,9 +11,10 @@ struct EncodeCommand: ParsableCommand {
             STATE is a content-state object; missing fields take their defaults, and anything that \
             does not fit the version is an error. The payload goes to standard output, what the \
             encoder did to standard error (--format json wraps both). The body gets lint's verdict \
-            for the version. Exit status: 0 written, 1 the state does not fit the version or the \
-            budget, or the device would refuse the body (a start without an alert), 2 usage, I/O \
-            or schema errors.
+            for the version. Exit status: 0 written, 1 not written (to standard output; --format \
+            json still shows the body the encoder made, if any): the state does not fit the \
+            version or the budget, the device would refuse the body (a start without an alert), or \
+            a finding is at or above --fail-on; 2 usage, I/O or schema errors.
             """
     )
 
@@ -72,9 +73,11 @@ struct EncodeCommand: ParsableCommand {
             located.file = located.file ?? input.name
             return located
         }
+        let refused = result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings
         switch common.format {
         case .text:
-            if !result.bytes.isEmpty { FileHandle.standardOutput.write(Data(result.bytes + [0x0A])) }
+            // A body that is not to be sent is not written where a script takes it from.
+            if !refused { FileHandle.standardOutput.write(Data(result.bytes + [0x0A])) }
             Output.printText(diagnostics)
         case .json:
             let payload = result.bytes.isEmpty ? Value.null : (try? result.bytes.withUnsafeBytes { try Value.parse(json: $0) }) ?? .null
@@ -83,8 +86,6 @@ struct EncodeCommand: ParsableCommand {
                 .init("budget", result.budget?.jsonValue ?? .null),
             ]))
         }
-        if result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings {
-            throw ExitCode(ExitStatus.findings.rawValue)
-        }
+        if refused { throw ExitCode(ExitStatus.findings.rawValue) }
     }
 }

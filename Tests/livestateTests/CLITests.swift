@@ -482,8 +482,25 @@ struct CLI {
         #expect(result.status == 1)
         #expect(result.stderr.contains("state.json: error: a start needs aps.alert with title and body; the activity does not start (at /aps/alert) [missing-aps-key]"))
         #expect(result.stderr.contains("state.json: error: required key 'totalAmount' is missing; the activity does not start (at /totalAmount) [missing-required-key]"))
-        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(result.stdout.utf8))
+        // Not written where a script takes the body from; in JSON, shown beside the findings.
+        #expect(result.stdout.isEmpty)
+        let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                Self.fixture("state.json")])
+        #expect(json.status == 1)
+        let payload = try #require(try CLI.json(json.stdout)["payload"] as? [String: Any])
+        let body = try JSONSerialization.data(withJSONObject: payload)
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: body)
         #expect(lint.status == 1)
+        #expect(lint.stdout.contains("[missing-aps-key]"))
+    }
+
+    /// A body over the budget is not written to standard output, though the encoder made it:
+    /// `encode > body.json` must not leave a body that the device drops.
+    @Test func aBodyOverTheBudgetIsNotWritten() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("over-budget-fits.json")])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("[over-budget]"))
     }
 
     @Test func usageErrorsExitTwo() throws {
