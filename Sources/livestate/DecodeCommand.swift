@@ -50,15 +50,18 @@ struct DecodeCommand: ParsableCommand {
             let result = validator.validate(input.bytes, file: input.name)
             (state, diagnostics, decodes) = (result.state, result.diagnostics, result.appDecodes)
         }
+        // An update the app drops shows nothing, whatever the tolerant read of its content-state
+        // made (a start whose attributes fail, a strict version's Codable failing).
+        let shown = decodes ? state : nil
         switch common.format {
         case .text:
-            if let state { Output.out(JSONWriter.pretty(state)) }
+            if let shown { Output.out(JSONWriter.pretty(shown)) }
             Output.printText(diagnostics)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, [
                 .init("version", .int(decoder.version.version)),
                 .init("decodes", .bool(decodes)),
-                .init("state", state ?? .null),
+                .init("state", shown ?? .null),
             ]))
         }
         if !decodes || Output.status(diagnostics, failOn: common.failOn) == .findings {

@@ -107,6 +107,22 @@ struct CLI {
         #expect(!result.stderr.contains("[strict-decode-failure]"))
     }
 
+    /// A start whose content-state reads but whose attributes fail starts nothing: no state is
+    /// shown, in text or in JSON, as the command's reference says.
+    @Test func anUpdateTheAppDropsShowsNoState() throws {
+        let body = Data(#"""
+            {"aps":{"event":"start","timestamp":1795000600,"content-state":{"statusText":"x","minutesLeft":5,"progress":0.5,"riderName":"a"},
+            "alert":{"title":"a","body":"b"},"attributes-type":"GroceryDeliveryAttributes","attributes":{"orderId":1,"storeName":"s","screenWidth":300}}}
+            """#.utf8)
+        let text = try CLI.run(["decode", "--schema", "schemas/grocery.yaml", "--version", "1", "-"], stdin: body)
+        #expect(text.status == 1)
+        #expect(text.stdout.isEmpty)
+        #expect(text.stderr.contains("'orderId' has no default, so the activity does not start (at /orderId) [wrong-type]"))
+        let json = try CLI.json(try CLI.run(["decode", "--format", "json", "--schema", "schemas/grocery.yaml", "--version", "1", "-"], stdin: body).stdout)
+        #expect(json["decodes"] as? Bool == false)
+        #expect(json["state"] is NSNull)
+    }
+
     @Test func readsStandardInput() throws {
         let result = try CLI.run(["decode", "--schema", "schemas/pizza.yaml", "--content-state", "-"],
                                  stdin: Data(#"{"timer":[816000000,816001800]}"#.utf8))
