@@ -407,6 +407,9 @@ func body(_ aps: String, extra: String = "") -> String {
             #"{"aps":null}"#,
             #"{"APS":{\#(head),"content-state":{"a":9}}}"#,
             #"[{"aps":{"content-state":{"a":1}}}]"#,
+            // White space before the content-state is not the content-state's.
+            "{\"aps\":{\(head),\"content-state\": \n\t {\"a\":1} }}",
+            "{\"aps\":{\(head),\"content-state\":  [1] }}",
         ]
         for text in bodies {
             let bytes = Array(text.utf8)
@@ -422,6 +425,10 @@ func body(_ aps: String, extra: String = "") -> String {
         // The first of two: 7 bytes, not the 8 of the later one.
         let first = try Array(bodies[3].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
         #expect(first.contentState == #"{"a":1}"#.utf8.count)
+        let spaced = try Array(bodies[bodies.count - 2].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        #expect(spaced.contentState == #"{"a":1}"#.utf8.count)
+        let notAnObject = try Array(bodies[bodies.count - 1].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        #expect(notAnObject.contentState == 3)
     }
 
     /// A body without `aps` is reported at its `{`, after any white space before it.

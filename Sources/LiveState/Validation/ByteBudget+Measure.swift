@@ -30,8 +30,10 @@ extension ByteBudget {
 
         mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
             guard isContentState else { return try context.reader.skipValue() }
+            // From the value's first byte: `peek` moves past the white space before it.
+            let isObject = try context.reader.peek() == .objectStart
             let start = context.reader.offset
-            guard try context.reader.peek() == .objectStart else {
+            guard isObject else {
                 // Its size as sent; no app decodes it.
                 try context.reader.skipValue()
                 budget.contentState = context.reader.offset - start
