@@ -66,16 +66,17 @@ struct BudgetCommand: ParsableCommand {
                 diagnostics += result.diagnostics.filter { $0.code.hasSuffix("over-budget") || $0.code.hasPrefix("json-") }
                 reports.append((file.name, result.budget))
             } else {
-                let measured = file.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(JSONError) in try ByteBudget.measure(body: bytes, broadcast: broadcast, options: scan) }
-                }
-                switch measured {
-                case .success(let budget):
-                    diagnostics += budget.diagnostics(file: file.name, contentStatePosition: nil)
-                    reports.append((file.name, budget))
-                case .failure(let error):
-                    diagnostics.append(Diagnostic(code: error.code, severity: .error, message: error.message,
-                                                  file: file.name, position: error.position, scope: .envelope))
+                // Found and worded as lint finds them: the content-state's findings where it
+                // starts, a syntax error with the pointer of the value it is in.
+                file.bytes.withUnsafeBytes { bytes in
+                    do throws(JSONError) {
+                        let (budget, start) = try ByteBudget.measureLocated(body: bytes, broadcast: broadcast, options: scan)
+                        let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
+                        diagnostics += budget.diagnostics(file: file.name, contentStatePosition: position)
+                        reports.append((file.name, budget))
+                    } catch {
+                        diagnostics.append(error.diagnostic(in: bytes, options: scan, file: file.name, scope: .envelope))
+                    }
                 }
             }
         }

@@ -290,6 +290,24 @@ struct CLI {
         #expect(result.stdout.contains("headroom -"))
     }
 
+    /// Without a schema, findings are placed and worded as with one: the content-state's at its
+    /// first byte, a syntax error with the pointer of the value it is in.
+    @Test func findingsWithoutASchemaArePlacedAsWithOne() throws {
+        let body = Data(("{\"aps\":{\"event\":\"update\",\"timestamp\":1795000600,\"content-state\": {\"title\":\""
+            + String(repeating: "x", count: 5000) + "\"}}}").utf8)
+        for arguments in [["budget", "-"], ["budget", "--schema", "schemas/delivery.yaml", "-"]] {
+            let result = try CLI.run(arguments, stdin: body)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("<stdin>:1:66: error: the content-state is 5012 bytes as sent"), "\(arguments): \(result.stdout)")
+        }
+        let trailingComma = Data(#"{"aps":{"alert":{"a":1,}}}"#.utf8)
+        for arguments in [["budget", "-"], ["budget", "--schema", "schemas/delivery.yaml", "-"]] {
+            let result = try CLI.run(arguments, stdin: trailingComma)
+            #expect(result.stdout.contains("<stdin>:1:24: error: trailing comma: expected a string key after ',', found '}' (at /aps/alert) [json-syntax]"),
+                    "\(arguments): \(result.stdout)")
+        }
+    }
+
     @Test func aStateTheVersionDropsHasNoReencodedSize() throws {
         // pizza version 2 requires 'timer': the app drops this state, so nothing is re-encoded.
         let body = Data(#"{"aps":{"event":"update","timestamp":1,"content-state":{"name":"x","status":1}}}"#.utf8)

@@ -48,7 +48,7 @@ extension JSONError {
     ///   - options: The limits it was read with.
     ///   - file: The file name to put in the finding.
     ///   - scope: What the document is: a bare content-state, or a whole body (`.envelope`).
-    func diagnostic(in bytes: UnsafeRawBufferPointer, options: JSONScanOptions, file: String?, scope: DiagnosticScope) -> Diagnostic {
+    package func diagnostic(in bytes: UnsafeRawBufferPointer, options: JSONScanOptions, file: String?, scope: DiagnosticScope) -> Diagnostic {
         var pointer: String?
         if let first = JSONValidator.firstError(in: bytes, options: options), first.error.position.offset == position.offset,
            !first.pointer.isEmpty {

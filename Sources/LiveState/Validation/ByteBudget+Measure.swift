@@ -13,11 +13,19 @@ extension ByteBudget {
     /// - Returns: The budget.
     /// - Throws: `JSONError` when the body is not valid JSON.
     public static func measure(body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()) throws(JSONError) -> ByteBudget {
+        try measureLocated(body: bytes, broadcast: broadcast, options: options).budget
+    }
+
+    /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte
+    /// (for the findings' position), when the body has one.
+    package static func measureLocated(
+        body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
+    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         _ = try APNsBody.walk(&measure, &reading)
         try reading.reader.finish()
-        return measure.budget
+        return (measure.budget, measure.start)
     }
 
     private struct BodyReading: JSONReading {
@@ -27,12 +35,15 @@ extension ByteBudget {
     /// The content-state measured as sent, the rest of the body skipped.
     private struct StateMeasure: APNsBodyVisitor {
         var budget: ByteBudget
+        /// Where the content-state starts.
+        var start: Int?
 
         mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
             guard isContentState else { return try context.reader.skipValue() }
             // From the value's first byte: `peek` moves past the white space before it.
             let isObject = try context.reader.peek() == .objectStart
             let start = context.reader.offset
+            self.start = start
             guard isObject else {
                 // Its size as sent; no app decodes it.
                 try context.reader.skipValue()
