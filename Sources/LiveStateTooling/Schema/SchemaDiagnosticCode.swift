@@ -47,6 +47,8 @@ public struct SchemaDiagnosticCode: RawRepresentable, Sendable, Hashable, CaseIt
     public static let invalidConstraint = SchemaDiagnosticCode(rawValue: "schema-invalid-constraint")
     /// The file is empty or declares no versions.
     public static let empty = SchemaDiagnosticCode(rawValue: "schema-empty")
+    /// `attributes-type` is not a name Swift can declare a type by.
+    public static let invalidName = SchemaDiagnosticCode(rawValue: "schema-invalid-name")
 
     /// A one-line explanation of the code, for `--explain` style listings.
     public var explanation: String {
@@ -66,6 +68,7 @@ public struct SchemaDiagnosticCode: RawRepresentable, Sendable, Hashable, CaseIt
         case .activityMismatch: "activity differs from the file's stem"
         case .invalidConstraint: "a constraint is contradictory or does not apply to the field's type"
         case .empty: "the file is empty or declares no versions"
+        case .invalidName: "attributes-type is not a Swift type name"
         default: "a code this version of LiveState does not name"
         }
     }
@@ -87,5 +90,6 @@ public struct SchemaDiagnosticCode: RawRepresentable, Sendable, Hashable, CaseIt
         .activityMismatch,
         .invalidConstraint,
         .empty,
+        .invalidName,
     ]
 }

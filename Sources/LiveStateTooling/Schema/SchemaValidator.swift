@@ -22,6 +22,10 @@ public enum SchemaValidator {
         var run = ValidationRun(file: schema.file)
         run.checkVersionOrder(schema.versions)
         run.checkDeploymentTarget(schema.minIOS, at: nil, pointer: "/min-ios")
+        if let type = schema.attributesType, !SwiftIdentifier.isTypeName(type) {
+            run.report(.invalidName, "attributes-type '\(type)' is not a Swift type name: the app declares its ActivityAttributes type by it, "
+                       + "and a start's aps.attributes-type must name it", at: nil, pointer: "/attributes-type")
+        }
         if let newest = schema.versions.indices.last, schema.versions[newest].isRetired {
             run.report(.invalidConstraint, "the newest version, \(schema.versions[newest].version), cannot be retired: the server writes for it",
                        at: schema.versions[newest].position, pointer: "/versions/\(newest)/retired")
