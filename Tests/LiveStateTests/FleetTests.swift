@@ -32,6 +32,15 @@ import LiveStateTooling
         #expect(Fleet.parse(csv: "count,version,notes\n5,1,\"a, b\"\n", file: nil).0?.devices == [1: 5])
     }
 
+    /// A spreadsheet's UTF-8 CSV starts with a byte order mark: it is not part of the first
+    /// column's name, and positions after it are the file's bytes.
+    @Test func aByteOrderMarkIsNotTheFirstColumns() throws {
+        #expect(Fleet.parse(csv: "\u{FEFF}version,count\r\n1,100\r\n3,100\r\n", file: nil).0?.devices == [1: 100, 3: 100])
+        let (fleet, problems) = Fleet.parse(csv: "\u{FEFF}version,count\n1,x\n", file: nil)
+        #expect(fleet == nil)
+        #expect(problems.first?.position == SourcePosition(offset: 19, line: 2, column: 3))
+    }
+
     /// Every fleet code, with the line and column it points at.
     @Test(arguments: [
         ("", "fleet-empty", 1, 1),

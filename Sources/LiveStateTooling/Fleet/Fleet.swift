@@ -271,9 +271,11 @@ extension Fleet {
             (nil, [Diagnostic(code: code.rawValue, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
         }
         var lines: [(number: Int, offset: Int, text: Substring)] = []
-        var offset = 0
+        // A byte order mark, as spreadsheets write before UTF-8 CSV, is not the first column's.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var offset = text.utf8.starts(with: bom) ? bom.count : 0
         // By bytes: "\r\n" is one Character, which a split on "\n" would not see.
-        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        for (index, bytes) in text.utf8.dropFirst(offset).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let line = Substring(bytes)
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
             if !trimmed.trimmingCharacters(in: .whitespaces).isEmpty, !trimmed.hasPrefix("#") {
