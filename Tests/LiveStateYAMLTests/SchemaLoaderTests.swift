@@ -116,6 +116,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-invalid-constraint-array-without-items", .invalidConstraint, 5, 15),
         InvalidFixture("schema-invalid-constraint-object-without-fields", .invalidConstraint, 5, 18),
         InvalidFixture("schema-invalid-constraint-truncate-on-int", .invalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-fractional-int-bound", .invalidConstraint, 5, 32),
         InvalidFixture("schema-invalid-name-attributes-type", .invalidName, 2, 18),
         InvalidFixture("schema-invalid-constraint-strict-unknown-version", .invalidConstraint, 3, 15),
         InvalidFixture("schema-invalid-constraint-drop-priority-required", .invalidConstraint, 5, 45),

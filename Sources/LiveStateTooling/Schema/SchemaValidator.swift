@@ -175,6 +175,10 @@ private struct ValidationRun {
                 report(.invalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
             } else if constraint.measure != .number, bound < 0 {
                 report(.invalidConstraint, "\(key) of \(described) is negative (\(Field.format(bound)))", at: position, pointer: pointer + "/" + key)
+            } else if bound.rounded() != bound, constraint.measure != .number || type == .int {
+                let why = constraint.measure == .number ? "an int field holds whole numbers" : "it counts \(constraint.measure == .length ? "bytes" : "items")"
+                report(.invalidConstraint, "\(key) of \(described) is \(Field.format(bound)), not a whole number: \(why)",
+                       at: position, pointer: pointer + "/" + key)
             }
         }
         // A lower bound above the upper one of the same measure: no value passes.
