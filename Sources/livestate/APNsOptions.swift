@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LiveState
 import LiveStateAPNs
 
 extension APNsEnvironment: EnumerableFlag {}
@@ -44,30 +45,28 @@ struct APNsOptions: ParsableArguments {
     }
 
     /// The key; a key that cannot be read stops the command with status 2.
-    func providerKey() throws -> ProviderKey {
+    func providerKey(format: OutputFormat = .text) throws -> ProviderKey {
         do {
             return try ProviderKey(contentsOf: key, keyID: keyID, teamID: teamID)
         } catch {
-            Output.err(error.description)
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stop([Diagnostic(code: "bad-provider-key", severity: .error, message: error.message, file: error.file)], format: format)
         }
     }
 
     /// The HTTP/2 transport.
-    func transport() throws -> HTTPClientTransport {
+    func transport(format: OutputFormat = .text) throws -> HTTPClientTransport {
         var roots: String?
         if let trustRoot {
             guard let text = try? String(contentsOfFile: trustRoot, encoding: .utf8) else {
-                Output.err("\(trustRoot): error: cannot be read [io-error]")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw Output.stop([Diagnostic(code: "io-error", severity: .error, message: "cannot be read", file: trustRoot)], format: format)
             }
             roots = text
         }
         do {
             return try HTTPClientTransport(trustRootsPEM: roots)
         } catch {
-            Output.err("\(trustRoot ?? "--trust-root"): error: no certificate in it: \(error) [io-error]")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stop([Diagnostic(code: "io-error", severity: .error, message: "no certificate in it: \(error)", file: trustRoot ?? "--trust-root")],
+                              format: format)
         }
     }
 }

@@ -47,14 +47,13 @@ struct BudgetCommand: ParsableCommand {
         var validator: PayloadValidator?
         var worstCase: (version: Int, size: WorstCaseSize)?
         if let schema {
-            let loaded = try Output.loadSchema(schema)
+            let loaded = try Output.loadSchema(schema, format: common.format)
             do {
                 let made = try PayloadValidator(schema: loaded, version: version, options: .init(broadcast: broadcast, scan: scan))
                 validator = made
                 worstCase = (made.decoder.version.version, WorstCaseSize.contentState(of: made.decoder.version))
             } catch {
-                Output.err("\(schema): error: \(error) [unknown-version]")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
             }
         }
         let (files, ioErrors) = Output.readPayloads(payloads, limit: maxBytes)

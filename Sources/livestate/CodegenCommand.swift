@@ -50,7 +50,7 @@ struct CodegenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Output.loadSchema(schema)
+        let loaded = try Output.loadSchema(schema, format: common.format)
         let text: String
         do {
             switch target {

@@ -30,15 +30,14 @@ struct DecodeCommand: ParsableCommand {
     var payload: String
 
     func run() throws {
-        let loaded = try Output.loadSchema(schema)
+        let loaded = try Output.loadSchema(schema, format: common.format)
         let decoder: ContentStateDecoder
         do {
             decoder = try ContentStateDecoder(schema: loaded, version: version, options: JSONScanOptions(maxInputBytes: maxBytes))
         } catch {
-            Output.err("\(schema): error: \(error) [unknown-version]")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }
-        let input = try InputFile.readOrExit(payload, limit: maxBytes)
+        let input = try InputFile.readOrExit(payload, limit: maxBytes, format: common.format)
         // A whole body gets the validator's verdict, the one `lint` and the sidecar give: the
         // envelope counts too (a start whose attributes fail starts nothing).
         let (state, diagnostics, decodes): (Value?, [Diagnostic], Bool)

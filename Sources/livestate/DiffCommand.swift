@@ -73,14 +73,16 @@ struct DiffCommand: ParsableCommand {
             return
         }
         guard let schema else { throw ExitCode(ExitStatus.usage.rawValue) }
-        let loaded = try Output.loadSchema(schema)
+        // A stop is worded as JSON for --format json, as text for the other formats.
+        let stopFormat: OutputFormat = format == .json ? .json : .text
+        let loaded = try Output.loadSchema(schema, format: stopFormat)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
         var report: CompatibilityReport
         if let (from, to) = CompatibilityChecker.pair(in: loaded, from: from, to: to) {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
-                Output.err("\(schema): error: the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", ")) [unknown-version]")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                let message = "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
+                throw Output.stop([Diagnostic(code: "unknown-version", severity: .error, message: message, file: schema)], format: stopFormat)
             }
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {

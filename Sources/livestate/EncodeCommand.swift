@@ -49,16 +49,16 @@ struct EncodeCommand: ParsableCommand {
     func run() throws {
         // The envelope's rules (event, timestamp, a bare state without envelope flags) are
         // ContentStateEncoder.Request's, which the sidecar's encode route applies too.
-        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: timestamp, contentStateOnly: contentStateOnly))
-        let loaded = try Output.loadSchema(schema)
+        let envelope = try EnvelopeOptions.envelope(
+            of: envelopeOptions.request(timestamp: timestamp, contentStateOnly: contentStateOnly, format: common.format), format: common.format)
+        let loaded = try Output.loadSchema(schema, format: common.format)
         let encoder: ContentStateEncoder
         do {
             encoder = try ContentStateEncoder(schema: loaded, version: version, options: .init(elideDefaults: elideDefaults, fit: fit, broadcast: broadcast))
         } catch {
-            Output.err("\(schema): error: \(error) [unknown-version]")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }
-        let input = try InputFile.readOrExit(state, limit: 1 << 20)
+        let input = try InputFile.readOrExit(state, limit: 1 << 20, format: common.format)
         var (value, diagnostics) = encoder.readState(input.bytes, file: input.name)
         var result = EncodeResult(bytes: [], diagnostics: [])
         if let value {

@@ -32,7 +32,7 @@ struct EnvelopeOptions: ParsableArguments {
 
     /// The encode request these flags and the command's own make; an attributes file that
     /// cannot be read or parsed stops the command with status 2.
-    func request(timestamp: String?, contentStateOnly: Bool = false) throws -> ContentStateEncoder.Request {
+    func request(timestamp: String?, contentStateOnly: Bool = false, format: OutputFormat) throws -> ContentStateEncoder.Request {
         var request = ContentStateEncoder.Request()
         request.contentStateOnly = contentStateOnly
         request.event = event
@@ -44,23 +44,21 @@ struct EnvelopeOptions: ParsableArguments {
             request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
         }
         if let attributes {
-            let file = try InputFile.readOrExit(attributes, limit: 1 << 20)
+            let file = try InputFile.readOrExit(attributes, limit: 1 << 20, format: format)
             do {
                 request.attributes = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
             } catch {
-                Output.err("\(attributes): error: \(error) [json-syntax]")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw Output.stop([Diagnostic(code: "json-syntax", severity: .error, message: "\(error)", file: attributes)], format: format)
             }
         }
         return request
     }
 
     /// The envelope of `request`; a problem with it stops the command with status 2.
-    static func envelope(of request: ContentStateEncoder.Request) throws -> ContentStateEncoder.Envelope {
+    static func envelope(of request: ContentStateEncoder.Request, format: OutputFormat) throws -> ContentStateEncoder.Envelope {
         let (envelope, problem) = request.envelope(now: Date())
         guard let envelope else {
-            Output.err("error: \(problem ?? "bad envelope") [usage]")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stop([Diagnostic(code: "usage", severity: .error, message: problem ?? "bad envelope")], format: format)
         }
         return envelope
     }

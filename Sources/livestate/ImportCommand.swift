@@ -109,7 +109,7 @@ struct SwiftImportCommand: ParsableCommand {
     /// The schema file's text with the imported version appended as its next version, and that
     /// version listed among the strict clients.
     static func appended(_ imported: SwiftImporter.Activity, to path: String, source: String) throws -> String {
-        let schema = try Output.loadSchema(path)
+        let schema = try Output.loadSchema(path, format: .text)
         let number = (schema.latest?.version ?? 0) + 1
         var text = try String(contentsOfFile: path, encoding: .utf8)
         if !text.hasSuffix("\n") { text += "\n" }

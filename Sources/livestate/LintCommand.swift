@@ -49,14 +49,13 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Output.loadSchema(schema)
+        let loaded = try Output.loadSchema(schema, format: common.format)
         let options = PayloadValidator.Options(broadcast: broadcast, scan: JSONScanOptions(maxInputBytes: maxBytes), measuresFields: false)
         let validator: PayloadValidator
         do {
             validator = try PayloadValidator(schema: loaded, version: version, options: options)
         } catch {
-            Output.err("\(schema): error: \(error) [unknown-version]")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }
         let fleet = try fleetOptions.load(for: loaded)
         let (files, ioErrors) = Output.readPayloads(payloads, limit: maxBytes)

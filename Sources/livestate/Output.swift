@@ -94,12 +94,10 @@ struct InputFile {
 extension InputFile {
     /// Reads `path` like `read(_:limit:)`; a file that cannot be read is printed and stops the
     /// command with status 2.
-    static func readOrExit(_ path: String, limit: Int) throws -> InputFile {
+    static func readOrExit(_ path: String, limit: Int, format: OutputFormat) throws -> InputFile {
         switch read(path, limit: limit) {
         case .success(let file): return file
-        case .failure(let error):
-            Output.err(error.description)
-            throw ExitCode(ExitStatus.usage.rawValue)
+        case .failure(let error): throw Output.stop([error.diagnostic], format: format)
         }
     }
 }
@@ -110,7 +108,7 @@ struct InputError: Error, CustomStringConvertible {
     var message: String
 
     var diagnostic: Diagnostic {
-        Diagnostic(code: "io-error", severity: .error, message: "\(path) \(message)", file: path)
+        Diagnostic(code: "io-error", severity: .error, message: message, file: path)
     }
 
     var description: String { "\(path): error: \(message) [io-error]" }
@@ -118,13 +116,29 @@ struct InputError: Error, CustomStringConvertible {
 
 extension Output {
     /// Loads one schema file; on failure prints its diagnostics and exits 2.
-    static func loadSchema(_ path: String) throws -> Schema {
+    static func loadSchema(_ path: String, format: OutputFormat) throws -> Schema {
         do {
             return try SchemaLoader().load(contentsOf: path)
         } catch {
-            printWithSource(error.diagnostics)
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw stop(error.diagnostics, format: format, withSource: true)
         }
+    }
+
+    /// The stop of a command that is left nothing to do (a schema that does not load, an input
+    /// that cannot be read, a version the schema does not have): the findings as the command
+    /// prints every outcome (in text, compiler style on standard error, a schema's with their
+    /// source line; in JSON, the one document on standard output), and status 2 to throw.
+    static func stop(_ diagnostics: [Diagnostic], format: OutputFormat, withSource: Bool = false) -> ExitCode {
+        switch format {
+        case .text: withSource ? printWithSource(diagnostics) : printText(diagnostics)
+        case .json: out(jsonDocument(diagnostics))
+        }
+        return ExitCode(ExitStatus.usage.rawValue)
+    }
+
+    /// `stop` for a version the schema file `schema` does not have.
+    static func stopOnUnknownVersion(_ error: any Error, schema: String, format: OutputFormat) -> ExitCode {
+        stop([Diagnostic(code: "unknown-version", severity: .error, message: "\(error)", file: schema)], format: format)
     }
 
     /// Reads every payload argument; a folder stands for the `*.json` files in it (sorted, not

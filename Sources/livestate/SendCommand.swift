@@ -74,10 +74,10 @@ struct SendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Output.loadSchema(schema)
-        let key = try apns.providerKey()
-        let input = try InputFile.readOrExit(state, limit: 1 << 20)
-        let transport = try apns.transport()
+        let loaded = try Output.loadSchema(schema, format: common.format)
+        let key = try apns.providerKey(format: common.format)
+        let input = try InputFile.readOrExit(state, limit: 1 << 20, format: common.format)
+        let transport = try apns.transport(format: common.format)
         defer { Blocking.run { try? await transport.shutdown() } }
         let configuration = LiveActivitySender.Configuration(
             bundleID: apns.topic, environment: apns.environment,
@@ -88,8 +88,7 @@ struct SendCommand: ParsableCommand {
             sender = try LiveActivitySender(schema: loaded, versions: versions.isEmpty ? nil : versions,
                                             tokens: ProviderTokenCache(key: key), configuration: configuration, transport: transport)
         } catch {
-            Output.err("error: \(error)")
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stop([Diagnostic(code: "usage", severity: .error, message: "\(error)")], format: common.format)
         }
         let (content, readProblems) = try content(of: input, reader: sender)
         let target: PushTarget = if let token { .device(token: token) } else { .broadcast(channelID: channelID ?? "") }
@@ -127,14 +126,15 @@ struct SendCommand: ParsableCommand {
         let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
         if parsed?["aps"] != nil {
             if envelopeOptions.isGiven {
-                Output.err("\(input.name): error: the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, --stale-date, --dismissal-date, --relevance-score and --attributes do not apply [usage]")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                let message = "the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, "
+                    + "--stale-date, --dismissal-date, --relevance-score and --attributes do not apply"
+                throw Output.stop([Diagnostic(code: "usage", severity: .error, message: message, file: input.name)], format: common.format)
             }
             return (.payload(input.bytes), [])
         }
         // The envelope flags first: a wrong --event is a usage error whatever the state holds.
         // The sender sets the timestamp at each attempt.
-        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: nil))
+        let envelope = try EnvelopeOptions.envelope(of: envelopeOptions.request(timestamp: nil, format: common.format), format: common.format)
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
         return (.state(state, envelope: envelope), problems)

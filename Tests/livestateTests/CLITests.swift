@@ -243,8 +243,32 @@ struct CLI {
     @Test func emptyFolderAndMissingFileAreIOErrors() throws {
         let result = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "schemas/examples/pizza", "Tests/livestateTests/Fixtures", "no-such.json"])
         #expect(result.status == 2)
-        #expect(result.stdout.contains("Tests/livestateTests/Fixtures is a folder with no .json files"))
-        #expect(result.stdout.contains("no-such.json no such file"))
+        #expect(result.stdout.contains("Tests/livestateTests/Fixtures: error: is a folder with no .json files [io-error]"))
+        #expect(result.stdout.contains("no-such.json: error: no such file [io-error]"))
+    }
+
+    /// With --format json, a command that stops before its work (a schema or an input that
+    /// cannot be read, a version the schema lacks, a bad option value) still prints its one
+    /// JSON document, with the reason among its diagnostics, and exits 2.
+    @Test(arguments: [
+        (["decode", "--format", "json", "--schema", "schemas/delivery.yaml", "no-such.json"], "io-error"),
+        (["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "no-such.json"], "io-error"),
+        (["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--event", "begin", "-"], "usage"),
+        (["diff", "--format", "json", "--schema", "no-such.yaml"], "schema-io"),
+        (["diff", "--format", "json", "--schema", "schemas/delivery.yaml", "--from", "1", "--to", "9"], "unknown-version"),
+        (["codegen", "--format", "json", "swift", "--schema", "no-such.yaml"], "schema-io"),
+        (["lint", "--format", "json", "--schema", "no-such.yaml", "-"], "schema-io"),
+        (["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "--version", "9", "-"], "unknown-version"),
+        (["budget", "--format", "json", "--schema", "no-such.yaml", "-"], "schema-io"),
+        (["send", "--format", "json", "--dry-run", "--key", "no-such.p8", "--key-id", "ABCDEFGHIJ", "--team-id", "TEAM123456",
+          "--topic", "com.example.app", "--sandbox", "--schema", "schemas/delivery.yaml", "--token", "abcd", "-"], "bad-provider-key"),
+    ])
+    func aStopIsOneJSONDocument(arguments: [String], code: String) throws {
+        let result = try CLI.run(arguments, stdin: Data(#"{"title":"T"}"#.utf8))
+        #expect(result.status == 2, "\(result.stderr)")
+        let diagnostics = try #require(try CLI.json(result.stdout)["diagnostics"] as? [[String: Any]], "\(result.stdout)")
+        #expect(diagnostics.contains { $0["code"] as? String == code }, "\(diagnostics)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
     @Test func versionAndAllVersionsExcludeEachOther() throws {
