@@ -12,6 +12,12 @@ import LiveStateTooling
 /// let schema = try SchemaLoader().load(contentsOf: "schemas/delivery.yaml")
 /// ```
 public struct SchemaLoader: Sendable {
+    /// The activity id a schema file at `path` must declare: its stem (`schemas/pizza.yaml` →
+    /// `pizza`); `nil` for standard input.
+    package static func activityID(forFile path: String) -> String? {
+        SchemaBuilder.stem(of: path)
+    }
+
     /// Bounds that keep hostile input from costing unbounded time or memory.
     public struct Limits: Sendable, Hashable {
         /// The largest file accepted, in bytes; checked before reading. Default 4 MiB.

@@ -34,7 +34,7 @@ struct SwiftImportCommand: ParsableCommand {
     @Option(help: "Write the schema here instead of standard output.")
     var output: String?
 
-    @Option(help: "The schema id (default: the attributes type's name, lower-cased and hyphenated).")
+    @Option(help: "The schema id (default: the --output file's stem, or the attributes type's name, lower-cased and hyphenated).")
     var activity: String?
 
     @Option(name: .customLong("append-to"), help: "Append the imported version to this schema file, as its next version and a strict client.")
@@ -72,7 +72,9 @@ struct SwiftImportCommand: ParsableCommand {
             text = try Self.appended(imported, to: appendTo, source: source)
             target = output ?? appendTo
         } else {
-            text = SchemaYAMLWriter.schema(activity: activity ?? Self.id(for: imported.attributesType), imported, source: source)
+            // A schema file's activity is its stem: written to a file, the id is the file's.
+            let id = activity ?? output.flatMap(SchemaLoader.activityID(forFile:)) ?? Self.id(for: imported.attributesType)
+            text = SchemaYAMLWriter.schema(activity: id, imported, source: source)
             target = output ?? "-"
         }
         // What is written must load: the import states nothing the loader refuses.

@@ -863,6 +863,18 @@ struct CLI {
         #expect(decode.stderr.contains("key 'eta' is missing"))
     }
 
+    /// A schema file's activity must be its stem: written to `trips.yaml`, the import is
+    /// activity `trips` (it was `ride`, from the type's name, and then did not load).
+    @Test func theOutputFilesStemIsTheActivity() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("trips.yaml").path
+        let result = try CLI.run(["import", "swift", Self.ride, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("activity: trips\nattributes-type: RideAttributes\n"))
+        #expect(try CLI.run(["check", output]).status == 0)
+    }
+
     @Test func appendsTheShippedAppToAnExistingSchema() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
