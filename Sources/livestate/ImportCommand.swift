@@ -48,6 +48,11 @@ struct SwiftImportCommand: ParsableCommand {
 
     func run() throws {
         let (files, problems) = Self.read(sources)
+        // Nothing read: the files' own errors say why, without "no type in" no files.
+        if files.isEmpty, !problems.isEmpty {
+            Output.printText(problems)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
         var diagnostics = problems
         let result = SwiftImporter.importActivities(files)
         diagnostics += result.diagnostics

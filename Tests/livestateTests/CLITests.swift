@@ -863,6 +863,14 @@ struct CLI {
         #expect(decode.stderr.contains("key 'eta' is missing"))
     }
 
+    /// When no file could be read, their errors say why, and nothing claims that no type was
+    /// found in no files.
+    @Test func unreadableSourcesGetOnlyTheirOwnErrors() throws {
+        let result = try CLI.run(["import", "swift", "no-such.swift"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "no-such.swift: error: cannot read: no such file or directory [schema-io]\n")
+    }
+
     /// A schema file's activity must be its stem: written to `trips.yaml`, the import is
     /// activity `trips` (it was `ride`, from the type's name, and then did not load).
     @Test func theOutputFilesStemIsTheActivity() throws {
