@@ -83,7 +83,7 @@ struct EncodeCommand: ParsableCommand {
             let payload = result.bytes.isEmpty ? Value.null : (try? result.bytes.withUnsafeBytes { try Value.parse(json: $0) }) ?? .null
             Output.out(Output.jsonDocument(diagnostics, [
                 .init("payload", payload),
-                .init("budget", result.budget?.jsonValue ?? .null),
+                .init("budget", result.budgetWithFields(bare: contentStateOnly)?.jsonValue ?? .null),
             ]))
         }
         if refused { throw ExitCode(ExitStatus.findings.rawValue) }

@@ -515,6 +515,9 @@ struct CLI {
         let budget = try #require(document["budget"] as? [String: Any])
         #expect((budget["deviceWorstCase"] as? Int ?? .max) <= 4096)
         #expect(document["payload"] is [String: Any])
+        // The fields as budget counts them: each member with its comma, within the braces.
+        let fields = try #require(budget["fields"] as? [String: Int])
+        #expect(!fields.isEmpty && fields.values.reduce(0, +) == (budget["contentState"] as? Int ?? 0) - 2, "\(fields)")
     }
 
     @Test func cannotFitExitsOne() throws {

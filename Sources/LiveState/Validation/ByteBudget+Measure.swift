@@ -50,21 +50,47 @@ extension ByteBudget {
                 budget.contentState = context.reader.offset - start
                 return
             }
-            var fields: [FieldBytes] = []
-            var members: [Value.Member] = []
-            try context.reader.beginObject()
-            while let member = try context.reader.nextKey() {
-                let memberStart = member.start - 1
-                let value = try JSONValueParser.parse(&context.reader)
-                let name = context.reader.string(member)
-                fields.append(FieldBytes(name: name, bytes: context.reader.offset - memberStart))
-                members.append(.init(name, value))
-            }
-            // Every member but the last is followed by a comma.
-            for index in fields.indices.dropLast() { fields[index].bytes += 1 }
+            let (fields, members) = try ByteBudget.members(&context.reader)
             budget.contentState = context.reader.offset - start
             budget.fields = fields
             budget.deviceWorstCase = deviceWorstCase(.object(members))
         }
+    }
+
+    /// The members of the object at the reader (a `{`), each with its bytes as sent: key, value
+    /// and the comma after it.
+    private static func members(_ reader: inout JSONReader) throws(JSONError) -> (fields: [FieldBytes], members: [Value.Member]) {
+        var fields: [FieldBytes] = []
+        var members: [Value.Member] = []
+        try reader.beginObject()
+        while let member = try reader.nextKey() {
+            let memberStart = member.start - 1
+            let value = try JSONValueParser.parse(&reader)
+            let name = reader.string(member)
+            fields.append(FieldBytes(name: name, bytes: reader.offset - memberStart))
+            members.append(.init(name, value))
+        }
+        // Every member but the last is followed by a comma.
+        for index in fields.indices.dropLast() { fields[index].bytes += 1 }
+        return (fields, members)
+    }
+
+    /// The top-level content-state members of `bytes` (a whole body, or with `bare` the
+    /// content-state object itself) as `measure` counts them; none for bytes that are not JSON
+    /// or hold no content-state object.
+    package static func fields(in bytes: UnsafeRawBufferPointer, bare: Bool) -> [FieldBytes] {
+        guard bare else { return (try? measure(body: bytes))?.fields ?? [] }
+        guard var reader = try? JSONReader(bytes: bytes), (try? reader.peek()) == .objectStart else { return [] }
+        return (try? members(&reader))?.fields ?? []
+    }
+}
+
+extension EncodeResult {
+    /// `budget` with its fields counted in the written bytes (the encoder does not count them
+    /// as it writes), for a report; `bare` when the bytes are a content-state alone.
+    package func budgetWithFields(bare: Bool) -> ByteBudget? {
+        guard var budget else { return nil }
+        budget.fields = bytes.withUnsafeBytes { ByteBudget.fields(in: $0, bare: bare) }
+        return budget
     }
 }
