@@ -204,7 +204,8 @@ public struct ContentStateDecoder: Sendable {
             // Through the tape when the payload has no problem (see `view(contentState:)`).
             if let tape = tape(of: raw, keepingInput: false, file: file, body: false) {
                 guard !tape.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
-                return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw))
+                // The result's state is made if it is read: the caller has the value.
+                return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw, makingState: false))
             }
             let result = run(raw, file: file, isBody: false) { context throws(JSONError) in try context.decodeRoot(plan) }
             guard let state = result.state else { throw DecodingRejected(result: result) }

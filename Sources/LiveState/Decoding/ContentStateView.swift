@@ -352,17 +352,14 @@ extension StateTape {
     }
 
     /// The whole result, `decode(contentState:)`'s, made from the tape.
-    func result(in bytes: UnsafeRawBufferPointer? = nil) -> DecodeResult {
-        DecodeResult(
-            state: acceptedState(in: bytes), findings: findings(in: bytes), strictFailure: strictFailure(in: bytes),
-            isStrictClient: header.isStrict)
-    }
-
-    /// The findings of `result(in:)`, worded when first read: none, or this tape and a copy of
-    /// `bytes` (none when `bytes` is `nil`: the tape keeps its input).
-    private func findings(in bytes: UnsafeRawBufferPointer?) -> DecodeResult.Findings {
-        guard findingCount > 0 else { return .worded([]) }
-        return .onTape(TapeFindings(tape: self, input: bytes.map { Array($0) }))
+    /// The result of this read of `bytes` (`nil` when the tape keeps its input): its findings
+    /// worded when first asked for, and, unless `makingState`, its state too.
+    func result(in bytes: UnsafeRawBufferPointer? = nil, makingState: Bool = true) -> DecodeResult {
+        let hasFindings = findingCount > 0
+        let read = hasFindings || !makingState ? TapeRead(tape: self, input: bytes.map { Array($0) }) : nil
+        return DecodeResult(
+            state: makingState ? .some(acceptedState(in: bytes)) : nil, diagnostics: hasFindings ? nil : [], read: read,
+            strictFailure: strictFailure(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// How many diagnostics `diagnostics(in:)` words at most.

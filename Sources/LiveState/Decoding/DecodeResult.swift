@@ -4,26 +4,37 @@ import Foundation
 public struct DecodeResult: Sendable {
     /// The state in schema order with every field present, or `nil` when the tolerant decoder
     /// rejects the payload (a required key missing, a `reject` field invalid, bad JSON).
-    public var state: Value?
+    ///
+    /// Made when first read for a result that comes with a decoded value
+    /// (`decode(_:contentState:)`), whose caller mostly reads that value instead.
+    public var state: Value? {
+        get {
+            if let madeState { return madeState }
+            return read?.state ?? nil
+        }
+        set { madeState = .some(newValue) }
+    }
     /// Everything the decoder noticed, in input order: defaults taken, unknown keys, invalid
     /// values, errors.
     ///
     /// Worded when first read (a decode that finds something keeps what it read, and a copy
     /// of the input, until then), so a caller that reads only `state` does not pay for them.
     public var diagnostics: [Diagnostic] {
-        get {
-            switch findings {
-            case .worded(let diagnostics): diagnostics
-            case .onTape(let findings): findings.diagnostics
-            }
-        }
-        set { findings = .worded(newValue) }
+        get { wordedDiagnostics ?? read?.diagnostics ?? [] }
+        set { wordedDiagnostics = newValue }
     }
     /// For a version under `clients.strict`: why synthesized `Codable` would fail on the device,
     /// naming the first field it fails on; `nil` when it would decode, or the version is tolerant.
     public var strictFailure: Diagnostic?
     /// Whether the version is listed under `clients.strict`.
     public var isStrictClient: Bool
+
+    /// The state, once made; `nil` while it is still on `read`'s tape.
+    private var madeState: Value??
+    /// The findings, once worded; `nil` while they are still on `read`'s tape.
+    private var wordedDiagnostics: [Diagnostic]?
+    /// The tape what is not made yet is made from.
+    private let read: TapeRead?
 
     /// Creates a result.
     /// - Parameters:
@@ -32,23 +43,25 @@ public struct DecodeResult: Sendable {
     ///   - strictFailure: The strict verdict.
     ///   - isStrictClient: Whether the version decodes strictly.
     public init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false) {
-        self.init(state: state, findings: .worded(diagnostics), strictFailure: strictFailure, isStrictClient: isStrictClient)
-    }
-
-    init(state: Value?, findings: Findings, strictFailure: Diagnostic?, isStrictClient: Bool) {
-        self.state = state
-        self.findings = findings
+        self.madeState = .some(state)
+        self.wordedDiagnostics = diagnostics
+        self.read = nil
         self.strictFailure = strictFailure
         self.isStrictClient = isStrictClient
     }
 
-    /// The findings: worded, or still on the tape that found them.
-    enum Findings: Sendable {
-        case worded([Diagnostic])
-        case onTape(TapeFindings)
+    /// A result whose state (when `state` is `nil`) and findings (when `diagnostics` is `nil`)
+    /// are made from `read` when first asked for.
+    init(state: Value??, diagnostics: [Diagnostic]?, read: TapeRead?, strictFailure: Diagnostic?, isStrictClient: Bool) {
+        self.madeState = state
+        self.wordedDiagnostics = diagnostics
+        self.read = read
+        self.strictFailure = strictFailure
+        self.isStrictClient = isStrictClient
     }
 
-    var findings: Findings
+    /// Whether the findings are still on the tape, not worded (for tests).
+    var keepsTape: Bool { wordedDiagnostics == nil || madeState == nil }
 
     /// Whether the app version applies the update: for a strict client, synthesized `Codable`
     /// succeeds on the bytes; otherwise the tolerant decoder produced a state.
@@ -105,12 +118,14 @@ extension DecodeResult: CustomReflectable {
     }
 }
 
-/// A tape's findings, worded once, when first asked for: the tape and a copy of the input it
-/// was read from (`nil` when the tape keeps its own) until then.
-final class TapeFindings: @unchecked Sendable {
+/// A tape and a copy of the input it was read from (`nil` when the tape keeps its own), from
+/// which a result's state and findings are made once, when first asked for.
+final class TapeRead: @unchecked Sendable {
     private let tape: StateTape
     private let input: [UInt8]?
     private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var madeState: Value??
     /// Guarded by `lock`.
     private var worded: [Diagnostic]?
 
@@ -119,10 +134,25 @@ final class TapeFindings: @unchecked Sendable {
         self.input = input
     }
 
+    /// `body` with the input's bytes.
+    private func withInput<R>(_ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let input else { return body(nil) }
+        return input.withUnsafeBytes { body($0) }
+    }
+
+    var state: Value? {
+        lock.withLock {
+            if let madeState { return madeState }
+            let state = withInput { tape.acceptedState(in: $0) }
+            madeState = .some(state)
+            return state
+        }
+    }
+
     var diagnostics: [Diagnostic] {
         lock.withLock {
             if let worded { return worded }
-            let diagnostics = input.map { input in input.withUnsafeBytes { tape.diagnostics(in: $0) } } ?? tape.diagnostics()
+            let diagnostics = withInput { tape.diagnostics(in: $0) }
             worded = diagnostics
             return diagnostics
         }
