@@ -99,9 +99,12 @@ public struct LiveStateServer: Sendable {
     }
 
     /// The Hummingbird application: the router, the HTTP/1.1 server and the SIGHUP reload service.
-    /// - Parameter onServerRunning: Called with the bound port once the server listens.
+    /// - Parameters:
+    ///   - eventLoopGroup: The event loops that serve the connections; `nil` uses NIO's shared ones.
+    ///   - onServerRunning: Called with the bound port once the server listens.
     /// - Returns: The application; run it with `runService()`, or test it with `HummingbirdTesting`.
     public func application(
+        eventLoopGroup: (any EventLoopGroup)? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let routes = routes
@@ -113,6 +116,7 @@ public struct LiveStateServer: Sendable {
                 serverName: "livestate",
                 availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
             logger: logger)
         application.addServices(SchemaReloadService(store: store, logger: logger))
         if let interval = configuration.watchInterval {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Hummingbird
 @_spi(Scanner) import LiveState
@@ -9,7 +10,8 @@ import LiveStateTooling
 /// A request takes the store's snapshot once, checks its query (400) and schema id (404) before
 /// it reads any body, then reads at most `maxBodyBytes` (413 past that, refused from the
 /// `Content-Length` alone when there is one). Validation and encoding are synchronous work on a
-/// bounded body, done inline.
+/// bounded body, done inline; a batch's lines are validated on a Dispatch thread, off the event
+/// loop.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct SchemaRoutes: Sendable {
     let store: SchemaStore
@@ -278,20 +280,41 @@ struct SchemaRoutes: Sendable {
         let metrics = metrics
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: ResponseBody { writer in
             // Results go out 32 KiB at a time, as they are made.
-            var out = JSONWriter(capacity: 40 * 1024)
-            for (index, range) in lines.enumerated() {
-                body.withUnsafeReadableBytes { bytes in
-                    Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[range]), line: index + 1, to: &out, metrics: metrics)
-                }
-                out.append("\n")
-                if out.bytes.count >= 32 * 1024 {
-                    try await writer.write(ByteBuffer(bytes: out.bytes))
-                    out = JSONWriter(capacity: 40 * 1024)
-                }
+            var next = 0
+            while next < lines.count {
+                let (out, end) = await Self.results(validation, body, lines, from: next, metrics: metrics)
+                try await writer.write(ByteBuffer(bytes: out))
+                next = end
             }
-            if !out.bytes.isEmpty { try await writer.write(ByteBuffer(bytes: out.bytes)) }
             try await writer.finish(nil)
         })
+    }
+
+    /// Validates the lines of `body` from line index `start` on a Dispatch thread, until their
+    /// results pass 32 KiB or the lines run out.
+    ///
+    /// A batch is seconds of work. Under `livestate serve` tasks run on NIO's event loops, and a
+    /// loop runs its tasks until none is left before it reads its sockets again: validating
+    /// inline, even with `Task.yield()`, would leave every other connection on that loop
+    /// unanswered (`/health` included) until the batch ends.
+    /// - Returns: The results, one line each, and the index of the first line not validated.
+    static func results(
+        _ validation: Validation, _ body: ByteBuffer, _ lines: [Range<Int>], from start: Int, metrics: SidecarMetrics?
+    ) async -> (bytes: [UInt8], end: Int) {
+        await withCheckedContinuation { (done: CheckedContinuation<([UInt8], Int), Never>) in
+            DispatchQueue.global().async {
+                var out = JSONWriter(capacity: 40 * 1024)
+                var index = start
+                body.withUnsafeReadableBytes { bytes in
+                    while index < lines.count && out.bytes.count < 32 * 1024 {
+                        Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[lines[index]]), line: index + 1, to: &out, metrics: metrics)
+                        out.append("\n")
+                        index += 1
+                    }
+                }
+                done.resume(returning: (out.bytes, index))
+            }
+        }
     }
 
     /// Each line's bytes, without its `\n` or `\r\n`; an empty last line (after a final

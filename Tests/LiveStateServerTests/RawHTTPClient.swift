@@ -18,18 +18,27 @@ enum RawHTTPClient {
     /// and `Content-Length` bytes of body arrived, the peer closed, or `timeoutSeconds` passed.
     /// With `halfClose`, the client shuts its sending side once the chunks are sent, as a client
     /// that stops in the middle of a body does.
+    /// With `until`, it reads until that says the bytes received so far are the whole response
+    /// (a chunked one, say); `onReceive` sees them after every read.
     /// - Returns: The response text, head and body.
-    static func exchange(port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20) async throws -> String {
+    static func exchange(
+        port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20,
+        until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+    ) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    try blockingExchange(port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds)
+                    try blockingExchange(
+                        port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, isDone: isDone, onReceive: onReceive)
                 })
             }
         }
     }
 
-    private static func blockingExchange(port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int) throws -> String {
+    private static func blockingExchange(
+        port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int,
+        isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
+    ) throws -> String {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -66,13 +75,14 @@ enum RawHTTPClient {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             received += buffer[..<count]
-            if isComplete(received) { break }
+            onReceive(received)
+            if isDone(received) { break }
         }
         return String(decoding: received, as: UTF8.self)
     }
 
     /// Whether `bytes` hold a whole response: the head and `Content-Length` bytes after it.
-    private static func isComplete(_ bytes: [UInt8]) -> Bool {
+    static func isComplete(_ bytes: [UInt8]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let end = text.range(of: "\r\n\r\n") else { return false }
         let head = text[..<end.lowerBound].lowercased()

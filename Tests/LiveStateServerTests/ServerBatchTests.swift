@@ -3,6 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import LiveState
 import LiveStateServer
+import NIOCore
+import NIOPosix
 import Testing
 
 /// `POST /v1/schemas/{id}/validate-batch`: NDJSON in, one result per line out, in order.
@@ -44,6 +46,67 @@ import Testing
         }
     }
 
+    /// `livestate serve` runs every task on NIO's event loops, so a connection shares its loop
+    /// with others. Here the server has one loop, which runs its tasks too: a `/health` sent once
+    /// the first results of a long batch came must not wait for the whole batch.
+    @Test func aLongBatchLetsOtherRequestsThrough() async throws {
+        let good = String(decoding: try ServerFixtures.bytes("update-600.json"), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: "")
+        let body = Array(repeating: good, count: 6000).joined(separator: "\n")
+        let head = "POST /v1/schemas/delivery/validate-batch?version=all HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/x-ndjson\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        let server = try ServerFixtures.server()
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            try await Self.healthDuringBatch(on: loop, server: server, head: head, body: body)
+        } catch {
+            try await loop.shutdownGracefully()
+            throw error
+        }
+        try await loop.shutdownGracefully()
+    }
+
+    /// Serves from `loop` alone, tasks included, and times a `/health` sent during a batch.
+    private static func healthDuringBatch(
+        on loop: MultiThreadedEventLoopGroup, server: LiveStateServer, head: String, body: String
+    ) async throws {
+        let clock = ContinuousClock()
+        try await withTaskExecutorPreference(EventLoopTaskExecutor(loop: loop.next())) {
+            try await server.application(eventLoopGroup: loop).test(.live) { client in
+                let port = try #require(client.port)
+                let (firstResults, resultsCame) = AsyncStream<Void>.makeStream()
+                // The clients run off the server's loop; only the server runs on it.
+                let batch = Task.detached {
+                    let response = try await RawHTTPClient.exchange(
+                        port: port, chunks: [Array((head + body).utf8)],
+                        until: { $0.suffix(5).elementsEqual("0\r\n\r\n".utf8) },
+                        onReceive: { received in
+                            // The first results are in the first 64 KiB; past them, the search would slow the reads.
+                            if received.count < 64 * 1024, String(decoding: received, as: UTF8.self).contains(#"{"line":1,"#) {
+                                resultsCame.yield()
+                            }
+                        })
+                    return (response, clock.now)
+                }
+                let health = Task.detached {
+                    for await _ in firstResults { break }
+                    let sent = clock.now
+                    let response = try await RawHTTPClient.exchange(
+                        port: port, chunks: [Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)])
+                    return (RawHTTPClient.status(response), sent, clock.now)
+                }
+                let (healthStatus, healthSent, healthDone) = try await health.value
+                let (batchResponse, batchDone) = try await batch.value
+                #expect(healthStatus == 200)
+                #expect(RawHTTPClient.status(batchResponse) == 200)
+                #expect(batchResponse.components(separatedBy: #"{"line":"#).count - 1 == 6000)
+                // Loose enough for a loaded machine: /health takes less than half the rest of the batch.
+                #expect(healthDone - healthSent < (batchDone - healthSent) / 2,
+                        "/health took \(healthDone - healthSent) while the batch took \(batchDone - healthSent) more")
+            }
+        }
+    }
+
     @Test func theLimitsAreDocumentedErrors() async throws {
         let server = try ServerFixtures.server()
         try await server.application().test(.router) { client in
@@ -69,5 +132,21 @@ import Testing
                 uri: "/v1/schemas/delivery/validate-batch", method: .post, body: ServerFixtures.text(String(repeating: "{}\n", count: 50)))
             #expect(big.status == .contentTooLarge)
         }
+    }
+}
+
+/// Runs every job on one event loop, as `livestate serve` runs its tasks (on NIO's loops): the
+/// loop runs its tasks until none is left before it reads its sockets again.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let loop: any EventLoop
+
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    /// Runs `job` on the loop, after the tasks already queued there.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
