@@ -3,13 +3,20 @@ import Foundation
 import LiveStateYAML
 import Logging
 import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `livestate serve --watch`: reloads a `SchemaStore` when a schema or fleet file changes, as
 /// SIGHUP does.
 ///
 /// It polls: every `interval` it reads the size and modification time of every file the store
 /// loads (the `*.yaml`/`*.yml` files of its folders, its fleet files) and reloads when any was
-/// added, removed or changed. Polling works the same on every file system and in every
+/// added, removed or changed. A symbolic link is followed to the file it leads to, whose path
+/// counts too: a Kubernetes ConfigMap mounts `pizza.yaml -> ..data/pizza.yaml` with
+/// `..data -> ..2026_11_01_12_00_00.123`, and updates by swapping the `..data` link. Polling works the same on every file system and in every
 /// container, where file events do not always arrive. A reload swaps the snapshot whole:
 /// requests in flight finish on the old generation, and a file that does not load keeps the
 /// loaded set (reported on `/health`).
@@ -50,18 +57,26 @@ public struct SchemaWatchService: Service {
         }
     }
 
-    /// Each watched file's path, size and modification time, sorted by path: the files a
-    /// reload reads, listed as the loaders list them.
+    /// Each watched file's path, the path its links lead to, and that file's size and
+    /// modification time, sorted by path: the files a reload reads, listed as the loaders list them.
     static func fingerprint(of store: SchemaStore) -> [String] {
         var files = SchemaLoader.files(named: store.paths)
         if let fleetPath = store.fleetPath {
             files += SchemaSnapshot.fleetFiles(at: fleetPath).map(\.file)
         }
         return files.sorted().map { path in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            let target = resolved(path)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: target)
             let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
             let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-            return "\(path)\t\(size)\t\(modified)"
+            return "\(path)\t\(target)\t\(size)\t\(modified)"
         }
+    }
+
+    /// `path` with every symbolic link in it followed, or `path` itself when it leads nowhere.
+    static func resolved(_ path: String) -> String {
+        guard let target = realpath(path, nil) else { return path }
+        defer { free(target) }
+        return String(cString: target)
     }
 }

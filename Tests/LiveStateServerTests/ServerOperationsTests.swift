@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Hummingbird
 import HummingbirdTesting
 import LiveState
@@ -66,6 +71,39 @@ import Testing
                 uri: "/v1/schemas/pizza/validate", method: .post, body: ServerFixtures.text("{}"))
             #expect(response.status == .ok)
         }
+    }
+
+    /// A Kubernetes ConfigMap volume: `pizza.yaml -> ..data/pizza.yaml`, `..data -> ..2026_11_01`,
+    /// an update writing a new timestamped folder and swapping the `..data` link. Both the swap
+    /// and an edit of the file the links lead to are changes.
+    @Test func watchFollowsSymlinksAsAConfigMapMountsThem() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-configmap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = try String(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/pizza.yaml"), encoding: .utf8)
+        try Self.writeConfigMapFolder("..2026_11_01", holding: schema, in: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("..data").path, withDestinationPath: "..2026_11_01")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("pizza.yaml").path, withDestinationPath: "..data/pizza.yaml")
+        let store = try SchemaStore(paths: [folder.path])
+        let server = LiveStateServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, watchInterval: .milliseconds(50)))
+        try await server.application().test(.live) { _ in
+            #expect(store.snapshot.ids == ["pizza"])
+            // The update: a new folder, then `..data` swapped with one rename.
+            try Self.writeConfigMapFolder("..2026_11_02", holding: schema + "# the update\n", in: folder)
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("..data_tmp").path, withDestinationPath: "..2026_11_02")
+            #expect(rename(folder.appendingPathComponent("..data_tmp").path, folder.appendingPathComponent("..data").path) == 0)
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("..2026_11_01"))
+            #expect(try await Self.eventually { store.snapshot.generation == 2 }, "the swap of ..data was not seen")
+            // The file behind the links, edited in place.
+            try Data((schema + "# edited in place, and longer\n").utf8).write(to: folder.appendingPathComponent("..2026_11_02/pizza.yaml"))
+            #expect(try await Self.eventually { store.snapshot.generation == 3 }, "the edit behind the links was not seen")
+        }
+    }
+
+    /// Writes `folder/name/pizza.yaml`, as the kubelet writes a ConfigMap's timestamped folder.
+    static func writeConfigMapFolder(_ name: String, holding schema: String, in folder: URL) throws {
+        let data = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data(schema.utf8).write(to: data.appendingPathComponent("pizza.yaml"))
     }
 
     /// Polls `condition` for up to ten seconds.
