@@ -101,7 +101,8 @@ public final class SchemaSnapshot: Sendable {
     ///   - generation: The new snapshot's number.
     ///   - loader: The schema loader.
     ///   - fleetPath: A folder of fleet files named by schema id (`delivery.csv`), or one such
-    ///     file; each is read with its schema, and an error in one fails the load too.
+    ///     file; each is read with its schema, and an error in one fails the load too, as do
+    ///     two files for one schema (`delivery.csv` and `delivery.yaml`).
     /// - Returns: The snapshot.
     /// - Throws: `SchemaLoadError` with every error found.
     public static func load(
@@ -132,7 +133,16 @@ public final class SchemaSnapshot: Sendable {
                 errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
                                          message: "holds no fleet file (<schema id>.csv, .json or .yaml)", file: fleetPath, scope: .fleet))
             }
+            var firstFile: [String: String] = [:]
             for (id, file) in files {
+                if let first = firstFile[id] {
+                    // Which of the two holds the right counts is not for the server to guess.
+                    errors.append(Diagnostic(code: FleetCode.duplicateSchema.rawValue, severity: .error,
+                                             message: "gives the fleet of schema '\(id)', as \(first) does; keep one of the two files",
+                                             file: file, scope: .fleet))
+                    continue
+                }
+                firstFile[id] = file
                 guard let schema = schemas.first(where: { $0.activity == id }) else {
                     errors.append(Diagnostic(code: FleetCode.unknownVersion.rawValue, severity: .error,
                                              message: "names schema '\(id)', which is not loaded", file: file, scope: .fleet))

@@ -596,6 +596,26 @@ import Testing
         }
     }
 
+    /// `delivery.csv` and `delivery.yaml` in one folder: which holds the right counts is not
+    /// the server's to guess. Starting fails, and a reload keeps the loaded set.
+    @Test func twoFleetFilesForOneSchemaFailTheLoad() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "version,count\n1,5\n".write(to: folder.appendingPathComponent("delivery.csv"), atomically: true, encoding: .utf8)
+        let store = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path)
+        try "- { version: 1, count: 7 }\n".write(to: folder.appendingPathComponent("delivery.yaml"), atomically: true, encoding: .utf8)
+        guard case .kept(_, let errors) = store.reload() else {
+            Issue.record("a reload with two fleet files for delivery was loaded")
+            return
+        }
+        #expect(errors.map(\.code) == ["fleet-duplicate-schema"])
+        #expect(errors.first?.file == folder.path + "/delivery.yaml")
+        #expect(errors.first?.message == "gives the fleet of schema 'delivery', as \(folder.path)/delivery.csv does; keep one of the two files")
+        #expect(store.snapshot.entry(for: "delivery")?.fleet?.total == 5)
+        #expect(throws: SchemaLoadError.self) { try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path) }
+    }
+
     @Test func aBadFleetFileFailsTheLoadWithItsPosition() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

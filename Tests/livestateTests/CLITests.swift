@@ -691,7 +691,7 @@ struct CLI {
 @Suite struct FleetCommandTests {
     static let update = "schemas/examples/delivery/v3-update.json"
 
-    @Test(arguments: ["schemas/fleet/delivery.csv", "schemas/fleet/delivery.yaml"])
+    @Test(arguments: ["schemas/fleet/delivery.csv", "Tests/livestateTests/Fixtures/fleet/delivery.yaml"])
     func lintNamesTheShareThatDropsAndFailsOverTheThreshold(_ fleet: String) throws {
         let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", fleet, Self.update])
         #expect(result.status == 1)
@@ -986,6 +986,20 @@ struct CLI {
         // A flag wins over its variable.
         let flag = try CLI.run(["serve", "--port", "70000"], environment: ["LIVESTATE_PORT": "0"])
         #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
+    }
+
+    /// Two fleet files for one schema: `serve` does not start, and says which two.
+    @Test func twoFleetFilesForOneSchemaStopTheStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/fleet/delivery.csv", toPath: folder.path + "/delivery.csv")
+        try FileManager.default.copyItem(atPath: CLI.fixture("fleet/delivery.yaml"), toPath: folder.path + "/delivery.yaml")
+        let result = try CLI.run(["serve", "--port", "0", "--fleet", folder.path])
+        #expect(result.status == 2)
+        #expect((result.stdout + result.stderr).contains(
+            "\(folder.path)/delivery.yaml: error: gives the fleet of schema 'delivery', as \(folder.path)/delivery.csv does; keep one of the two files [fleet-duplicate-schema]"),
+            "\(result.stdout)\(result.stderr)")
     }
 
     /// SIGTERM while the schemas still load (here: a pipe the test has not written) is a clean

@@ -169,6 +169,9 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
     public static let unknownVersion = FleetCode(rawValue: "fleet-unknown-version")
     /// Devices on a retired version (warning).
     public static let retiredVersion = FleetCode(rawValue: "fleet-retired-version")
+    /// Two files of a fleet folder give the fleet of one schema: `delivery.csv` and
+    /// `delivery.yaml` (error).
+    public static let duplicateSchema = FleetCode(rawValue: "fleet-duplicate-schema")
 
     /// Every code this version names.
     public static let allCases: [FleetCode] = [
@@ -181,6 +184,7 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
         .invalidVersion,
         .unknownVersion,
         .retiredVersion,
+        .duplicateSchema,
     ]
 }
 
