@@ -675,7 +675,7 @@ public enum OpenAPIDocument {
       },
       "Diagnostic": {
         "type": "object",
-        "description": "One finding, as the CLI prints it. `line` and `column` are 1-based, in UTF-8 bytes; `pointer` is a JSON Pointer relative to `scope`'s object.",
+        "description": "One finding, as the CLI prints it. `line` and `column` are 1-based, in UTF-8 bytes; `pointer` is a JSON Pointer relative to `scope`'s object. `schema` and `fleet` findings are about the schema and fleet files the server loads (a failed reload's, on `/health`).",
         "required": [
           "code",
           "severity",
@@ -725,6 +725,7 @@ public enum OpenAPIDocument {
               "attributes",
               "envelope",
               "schema",
+              "fleet",
               null
             ]
           },

@@ -133,6 +133,7 @@ public final class SchemaSnapshot: Sendable {
                 errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
                                          message: "holds no fleet file (<schema id>.csv, .json or .yaml)", file: fleetPath, scope: .fleet))
             }
+            let loaded = schemas.isEmpty ? "none" : schemas.map(\.activity).sorted().joined(separator: ", ")
             var firstFile: [String: String] = [:]
             for (id, file) in files {
                 if let first = firstFile[id] {
@@ -144,8 +145,9 @@ public final class SchemaSnapshot: Sendable {
                 }
                 firstFile[id] = file
                 guard let schema = schemas.first(where: { $0.activity == id }) else {
-                    errors.append(Diagnostic(code: FleetCode.unknownVersion.rawValue, severity: .error,
-                                             message: "names schema '\(id)', which is not loaded", file: file, scope: .fleet))
+                    errors.append(Diagnostic(code: FleetCode.unknownSchema.rawValue, severity: .error,
+                                             message: "is named for schema '\(id)', which is not loaded (loaded: \(loaded))",
+                                             file: file, scope: .fleet))
                     continue
                 }
                 let (fleet, problems) = FleetLoader.load(contentsOf: file, for: schema)

@@ -57,6 +57,9 @@ import Testing
             // `Allow` comes from the same list).
             let routes = SchemaRoutes.routeMethods.map { "/" + $0.segments.map { $0 == ":id" ? "{id}" : String($0) }.joined(separator: "/") }
             #expect(Set(routes) == Set(document["paths"]?.keys ?? []))
+            // Every scope a diagnostic can have (a failed reload's `fleet` on /health among them).
+            let scopes = document["components"]?["schemas"]?["Diagnostic"]?["properties"]?["scope"]?["enum"]?.array ?? []
+            #expect(Set(scopes) == Set(DiagnosticScope.allCases.map { Value.string($0.rawValue) } + [.null]))
         }
     }
 
@@ -626,7 +629,10 @@ import Testing
             _ = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path)
             Issue.record("the load should fail")
         } catch {
-            #expect(error.diagnostics.map(\.code).sorted() == ["fleet-unknown-version", "fleet-unknown-version"])
+            #expect(error.diagnostics.map(\.code).sorted() == ["fleet-unknown-schema", "fleet-unknown-version"])
+            #expect(error.diagnostics.contains {
+                $0.message == "is named for schema 'nosuch', which is not loaded (loaded: delivery, flash-sale, grocery, match-score, pizza)"
+            })
             #expect(error.diagnostics.contains { $0.position?.line == 3 && $0.file?.hasSuffix("delivery.csv") == true })
         }
     }

@@ -172,6 +172,8 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
     /// Two files of a fleet folder give the fleet of one schema: `delivery.csv` and
     /// `delivery.yaml` (error).
     public static let duplicateSchema = FleetCode(rawValue: "fleet-duplicate-schema")
+    /// A fleet file of a folder named for a schema that is not loaded: `nosuch.csv` (error).
+    public static let unknownSchema = FleetCode(rawValue: "fleet-unknown-schema")
 
     /// Every code this version names.
     public static let allCases: [FleetCode] = [
@@ -185,6 +187,7 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
         .unknownVersion,
         .retiredVersion,
         .duplicateSchema,
+        .unknownSchema,
     ]
 }
 
