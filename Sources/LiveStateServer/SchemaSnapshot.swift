@@ -127,7 +127,11 @@ public final class SchemaSnapshot: Sendable {
                 message: "no schema found in \(paths.joined(separator: ", "))", file: paths.first, scope: .schema, pointer: ""))
         }
         var fleets: [String: Fleet] = [:]
-        if let fleetPath {
+        if let fleetPath, !FileManager.default.fileExists(atPath: fleetPath) {
+            // Before the name of a missing file is taken for a schema id.
+            errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
+                                     message: "cannot read: no such file or directory", file: fleetPath, scope: .fleet))
+        } else if let fleetPath {
             let files = fleetFiles(at: fleetPath)
             if files.isEmpty {
                 errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,

@@ -599,6 +599,17 @@ import Testing
         }
     }
 
+    /// A `--fleet` path that does not exist is a file that cannot be read, not a schema id.
+    @Test func aMissingFleetPathCannotBeRead() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-no-fleet-\(UUID().uuidString)").path
+        do {
+            _ = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: missing)
+            Issue.record("the load should fail")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == ["\(missing): error: cannot read: no such file or directory [fleet-io]"])
+        }
+    }
+
     /// `delivery.csv` and `delivery.yaml` in one folder: which holds the right counts is not
     /// the server's to guess. Starting fails, and a reload keeps the loaded set.
     @Test func twoFleetFilesForOneSchemaFailTheLoad() throws {

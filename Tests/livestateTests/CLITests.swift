@@ -1002,6 +1002,17 @@ struct CLI {
             "\(result.stdout)\(result.stderr)")
     }
 
+    /// A missing `--fleet` path is said to be one, as a missing `--schemas` path is.
+    @Test func aMissingFleetPathCannotBeRead() throws {
+        let result = try CLI.run(["serve", "--port", "0", "--fleet", "/nonexistent"])
+        #expect(result.status == 2)
+        #expect((result.stdout + result.stderr).contains("/nonexistent: error: cannot read: no such file or directory [fleet-io]"),
+                "\(result.stdout)\(result.stderr)")
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", "/nonexistent", "schemas/examples/delivery/v3-update.json"])
+        #expect(lint.status == 2)
+        #expect(lint.stderr.contains("/nonexistent: error: cannot read: no such file or directory [fleet-io]"), "\(lint.stderr)")
+    }
+
     /// SIGTERM while the schemas still load (here: a pipe the test has not written) is a clean
     /// stop as well.
     @Test func sigtermDuringStartupStopsCleanly() async throws {
