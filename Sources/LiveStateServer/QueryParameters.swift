@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// The query of one request, checked against the parameters an endpoint takes.
@@ -8,7 +9,8 @@ import Hummingbird
 /// An endpoint takes a handful of parameters and a request names one or two, so the values
 /// are a short list searched in order: no hashing, no dictionary per request. A query without
 /// `%` is split here exactly as `URI.queryParameters` splits it (its values would decode to
-/// themselves); any other goes through `URI.queryParameters`, which decodes the values.
+/// themselves); any other goes through `URI.queryParameters`, which decodes the values, and
+/// its names are decoded here.
 struct QueryParameters {
     private var values: [(name: Substring, value: Substring)] = []
 
@@ -18,7 +20,10 @@ struct QueryParameters {
         if let pairs = Self.split(query) {
             for pair in pairs { try add(pair.name, pair.value, allowed: allowed) }
         } else {
-            for (key, value) in request.uri.queryParameters { try add(key, value, allowed: allowed) }
+            // `queryParameters` decodes the values only: `%6Dode=full` names `mode`.
+            for (key, value) in request.uri.queryParameters {
+                try add(key.removingPercentEncoding.map { Substring($0) } ?? key, value, allowed: allowed)
+            }
         }
     }
 

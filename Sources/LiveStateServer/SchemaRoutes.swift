@@ -411,9 +411,10 @@ struct SchemaRoutes: Sendable {
     ]
     static let contentStateParameters = ["version", "fit", "elide-defaults"]
 
+    /// The schema id of the path, percent-decoded: `/v1/schemas/caf%C3%A9/validate` names `café`.
     private func schemaID(_ context: some RequestContext) throws(APIError) -> String {
         guard let id = context.parameters.get("id") else { throw .badQuery("the path names no schema") }
-        return id
+        return id.removingPercentEncoding ?? id
     }
 
     private func schemaEntry(_ id: String) throws(APIError) -> SchemaSnapshot.Entry {

@@ -122,7 +122,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["version=3", "version=3&", "version=%33", "version=3&broadcast=", "broadcast=0&version=%33"])
+    @Test(arguments: ["version=3", "version=3&", "version=%33", "version=3&broadcast=", "broadcast=0&version=%33", "%76ersion=3", "v%65rsion=%33"])
     func validateReadsQueriesAsHummingbirdSplitsThem(_ query: String) async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(
@@ -322,7 +322,8 @@ import Testing
         ("/v1/schemas/delivery/validate", HTTPResponse.Status.ok, nil),
         ("/v1//schemas/delivery/validate", .ok, nil),
         ("/v1/schemas/delivery/validate/", .ok, nil),
-        ("/v1/schemas/del%69very/validate", .notFound, "unknown-schema"),
+        ("/v1/schemas/del%69very/validate", .ok, nil),
+        ("/v1/schemas/d%C3%A9livery/validate", .notFound, "unknown-schema"),
         ("/v1/schemas/d\u{E9}livery/validate", .notFound, "unknown-schema"),
         ("/v1/schemas//validate", .notFound, "not-found"),
         ("/v1/schemas/a/b/validate", .notFound, "not-found"),
@@ -334,6 +335,27 @@ import Testing
             #expect(response.status == status)
             let body = try json(response)
             if let code { #expect(body.errorCode == code) } else { #expect(body["schema"]?.string == "delivery") }
+        }
+    }
+
+    /// Path ids and parameter names are percent-decoded, as values are: a schema whose id is
+    /// not ASCII can be called, and `%6Dode` is `mode`.
+    @Test func pathIdsAndParameterNamesArePercentDecoded() async throws {
+        let folder = try ServerFixtures.scratchSchemas([])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pizza = try String(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/pizza.yaml"), encoding: .utf8)
+        try pizza.replacingOccurrences(of: "activity: pizza", with: "activity: café")
+            .write(to: folder.appendingPathComponent("café.yaml"), atomically: true, encoding: .utf8)
+        let cafe = try ServerFixtures.server(paths: [folder.path])
+        #expect(cafe.store.snapshot.ids == ["café"])
+        try await cafe.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/caf%C3%A9/diff?%6Dode=full", method: .get)
+            #expect(response.status == .ok)
+            let body = try json(response)
+            #expect(body["activity"]?.string == "café")
+            #expect(body["mode"]?.string == "full")
+            let unknown = try await client.execute(uri: "/v1/schemas/caf%C3%A9/diff?m%6Fde=full&%78=1", method: .get)
+            #expect(try json(unknown)["error"]?["message"]?.string?.hasPrefix("unknown query parameter 'x';") == true)
         }
     }
 
