@@ -119,6 +119,15 @@ struct ServeCommand: ParsableCommand {
         return settings
     }
 
+    /// Writes the diagnostics of loading the schemas to standard error: as log lines with
+    /// `--log-format json` (errors `critical`, since the server stops on them), else as text.
+    static func report(_ diagnostics: [Diagnostic], json: Bool, logger: Logger) {
+        guard json else { return Output.printText(diagnostics) }
+        for diagnostic in diagnostics {
+            logger.log(level: diagnostic.severity == .error ? .critical : .warning, "\(diagnostic.description)", metadata: ["code": "\(diagnostic.code)"])
+        }
+    }
+
     func run() throws {
         if openapi {
             FileHandle.standardOutput.write(Data(OpenAPIDocument.json.utf8))
@@ -145,19 +154,21 @@ struct ServeCommand: ParsableCommand {
             Output.err("error: \(error.message)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        let logger = Logger(label: "livestate.serve") { label in
+            ServerLogHandler(label: label, format: settings.logFormat, level: settings.logLevel)
+        }
+        let json = settings.logFormat == .json
         let store: SchemaStore
         do {
             store = try SchemaStore(paths: [settings.schemas], fleetPath: settings.fleet)
         } catch {
-            Output.printText(error.diagnostics)
+            Self.report(error.diagnostics, json: json, logger: logger)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        Output.printText(store.snapshot.warnings)
+        Self.report(store.snapshot.warnings, json: json, logger: logger)
         if !["127.0.0.1", "localhost", "::1"].contains(settings.host) {
-            Output.err("warning: listening on \(settings.host): the sidecar has no authentication")
-        }
-        let logger = Logger(label: "livestate.serve") { label in
-            ServerLogHandler(label: label, format: settings.logFormat, level: settings.logLevel)
+            let warning = "listening on \(settings.host): the sidecar has no authentication"
+            if json { logger.warning("\(warning)") } else { Output.err("warning: " + warning) }
         }
         let server = LiveStateServer(
             store: store,
@@ -176,10 +187,11 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await server.run { port in
-                    Output.err("livestate serve: listening on http://\(host):\(port) with schemas \(ids)")
+                    let banner = "listening on http://\(host):\(port) with schemas \(ids)"
+                    if json { logger.notice("\(banner)") } else { Output.err("livestate serve: " + banner) }
                 }
             } catch {
-                Output.err("livestate serve: error: \(error)")
+                if json { logger.critical("\(error)") } else { Output.err("livestate serve: error: \(error)") }
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             stopped.signal()

@@ -1013,6 +1013,48 @@ struct CLI {
         #expect(lint.stderr.contains("/nonexistent: error: cannot read: no such file or directory [fleet-io]"), "\(lint.stderr)")
     }
 
+    /// With `--log-format json` every line on standard error is a JSON object: the schemas'
+    /// errors that stop the start, the warning of a listener beyond loopback, the banner.
+    @Test func jsonLogsHaveOnlyJSONLines() async throws {
+        let failed = try CLI.run(["serve", "--log-format", "json", "--schemas", "/nonexistent"])
+        #expect(failed.status == 2)
+        let failedLines = failed.stderr.split(separator: "\n")
+        #expect(!failedLines.isEmpty)
+        for line in failedLines {
+            let object = try? CLI.json(String(line))
+            #expect(object?["level"] as? String == "critical", "\(line)")
+            #expect(object?["code"] as? String == "schema-io", "\(line)")
+        }
+
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let errURL = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? err.close() }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--log-format", "json"]
+        process.currentDirectoryURL = CLI.packageRoot
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var log = ""
+        for _ in 0..<200 where !log.contains("listening on http://0.0.0.0:") {
+            try await Task.sleep(for: .milliseconds(50))
+            log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        let objects = log.split(separator: "\n").map { try? CLI.json(String($0)) }
+        #expect(objects.allSatisfy { $0 != nil }, "\(log)")
+        let messages = objects.compactMap { $0?["message"] as? String }
+        #expect(messages.contains("listening on 0.0.0.0: the sidecar has no authentication"), "\(log)")
+        #expect(messages.contains { $0.hasPrefix("listening on http://0.0.0.0:") && $0.contains("with schemas delivery") }, "\(log)")
+    }
+
     /// SIGTERM while the schemas still load (here: a pipe the test has not written) is a clean
     /// stop as well.
     @Test func sigtermDuringStartupStopsCleanly() async throws {
