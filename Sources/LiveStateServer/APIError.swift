@@ -6,7 +6,7 @@ import LiveState
 /// Codes are stable kebab-case strings: `bad-query` (400), `bad-request` (400, a body that is
 /// not valid HTTP), `unknown-schema` (404), `unknown-version` (404), `not-found` (404),
 /// `method-not-allowed` (405, with `Allow`), `no-fleet` (409), `payload-too-large` (413),
-/// `unsupported-media-type` (415), `internal` (500).
+/// `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500).
 public struct APIError: Error, HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
@@ -68,6 +68,13 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     static func unsupportedMediaType(_ type: String) -> APIError {
         APIError(.unsupportedMediaType, code: "unsupported-media-type",
                  message: "the body must be JSON (Content-Type application/json, or none), not \(type)")
+    }
+
+    /// A body with a `Content-Encoding` other than `identity` (415): the server reads bodies as
+    /// they are sent, and a compressed one would be read as garbage.
+    static func unsupportedContentEncoding(_ encoding: String) -> APIError {
+        APIError(.unsupportedMediaType, code: "unsupported-content-encoding",
+                 message: "the body must be sent uncompressed (Content-Encoding identity, or none), not Content-Encoding \(encoding)")
     }
 
     /// A body over the limit (413).

@@ -622,7 +622,7 @@ public enum OpenAPIDocument {
         }
       },
       "UnsupportedMediaType": {
-        "description": "The request's `Content-Type` is not JSON (`unsupported-media-type`): send `application/json`, an `application/…+json` type, or none.",
+        "description": "The request's `Content-Type` is not JSON (`unsupported-media-type`): send `application/json`, an `application/…+json` type, or none. Or the body has a `Content-Encoding` other than `identity`, such as `gzip` (`unsupported-content-encoding`): send it uncompressed.",
         "content": {
           "application/json": {
             "schema": {
@@ -1196,7 +1196,7 @@ public enum OpenAPIDocument {
               },
               "code": {
                 "type": "string",
-                "description": "A stable kebab-case code: `bad-query` and `bad-request` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` (415) or `internal` (500)."
+                "description": "A stable kebab-case code: `bad-query` and `bad-request` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415) or `internal` (500)."
               },
               "message": {
                 "type": "string"

@@ -433,13 +433,19 @@ struct SchemaRoutes: Sendable {
     }
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
-    /// reading anything, otherwise as soon as the bytes read pass the limit.
+    /// reading anything, otherwise as soon as the bytes read pass the limit. A type `accepting`
+    /// refuses and a `Content-Encoding` other than `identity` are 415.
     func collectBody(
         _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON
     ) async throws -> ByteBuffer {
         let limit = limit ?? maxBodyBytes
         if let type = request.headers[.contentType], !accepting(type) {
             throw APIError.unsupportedMediaType(type)
+        }
+        // Every coding but `identity` (`gzip`, `br`, `gzip, identity`) changes the bytes.
+        if let encoding = request.headers[.contentEncoding],
+           encoding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }) {
+            throw APIError.unsupportedContentEncoding(encoding)
         }
         if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
             throw APIError.payloadTooLarge(limit: limit)

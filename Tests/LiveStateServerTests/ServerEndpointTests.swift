@@ -359,6 +359,24 @@ import Testing
         }
     }
 
+    /// The server reads bodies as sent: a compressed one is refused, not read as garbage.
+    @Test(arguments: ["gzip", "br", "deflate", "gzip, identity"])
+    func aCompressedBodyIs415(_ encoding: String) async throws {
+        try await server.application().test(.router) { client in
+            for uri in ["/v1/schemas/delivery/validate", "/v1/schemas/delivery/encode", "/v1/schemas/delivery/validate-batch"] {
+                let response = try await client.execute(
+                    uri: uri, method: .post, headers: [.contentEncoding: encoding], body: try ServerFixtures.file("update-600.json"))
+                #expect(response.status == .unsupportedMediaType, "\(uri)")
+                let body = try json(response)
+                #expect(body.errorCode == "unsupported-content-encoding", "\(uri)")
+                #expect(body["error"]?["message"]?.string?.hasSuffix("not Content-Encoding \(encoding)") == true, "\(uri)")
+            }
+            let plain = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentEncoding: "Identity"], body: try ServerFixtures.file("update-600.json"))
+            #expect(plain.status == .ok)
+        }
+    }
+
     @Test func unknownSchemaDiffIs404() async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)
