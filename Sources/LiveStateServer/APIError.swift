@@ -64,10 +64,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         return error
     }
 
-    /// A body that is not JSON by its `Content-Type` (415).
-    static func unsupportedMediaType(_ type: String) -> APIError {
-        APIError(.unsupportedMediaType, code: "unsupported-media-type",
-                 message: "the body must be JSON (Content-Type application/json, or none), not \(type)")
+    /// A body whose `Content-Type` the route does not take (415); `expecting` says what it takes.
+    static func unsupportedMediaType(_ type: String, expecting: String) -> APIError {
+        APIError(.unsupportedMediaType, code: "unsupported-media-type", message: "the body must be \(expecting), not \(type)")
     }
 
     /// A body with a `Content-Encoding` other than `identity` (415): the server reads bodies as

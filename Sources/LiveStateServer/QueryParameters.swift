@@ -98,6 +98,15 @@ struct QueryParameters {
         return number
     }
 
+    /// A positive integer, if given: a version number.
+    func positiveInteger(_ name: String) throws(APIError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number > 0 else {
+            throw .badQuery("\(name) must be a positive integer, not '\(text)'")
+        }
+        return number
+    }
+
     /// A finite number, if given.
     func number(_ name: String) throws(APIError) -> Double? {
         guard let text = value(name) else { return nil }

@@ -121,8 +121,8 @@ struct SchemaRoutes: Sendable {
     func diff(_ request: Request, id: String) throws(APIError) -> Response {
         let query = try QueryParameters(request, allowed: Self.diffParameters)
         let mode = try query.choice("mode", as: CompatibilityMode.self)
-        let from = try query.integer("from")
-        let to = try query.integer("to")
+        let from = try query.positiveInteger("from")
+        let to = try query.positiveInteger("to")
         let failOn = try query.choice("fail-on", as: Severity.self) ?? .error
         let elision = try query.flag("assume-default-elision")
 
@@ -271,7 +271,8 @@ struct SchemaRoutes: Sendable {
     /// `maxBatchLines` lines and `maxBatchBytes` bytes.
     func validateBatch(_ request: Request, id: String) async throws -> Response {
         let validation = try validation(request, id: id)
-        let body = try await collectBody(request, limit: maxBatchBytes, accepting: Self.isNDJSON)
+        let body = try await collectBody(
+            request, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none")
         let lines = body.withUnsafeReadableBytes { Self.lineRanges($0) }
         guard lines.count <= Self.maxBatchLines else {
             throw APIError(.contentTooLarge, code: "too-many-lines",
@@ -352,6 +353,15 @@ struct SchemaRoutes: Sendable {
         let options = ContentStateEncoder.Options(
             elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
         let bare = try contentStateOnly || query.flag("content-state")
+        if bare && !contentStateOnly {
+            // As `/encode-content-state` answers: the bare content-state has no envelope.
+            let given = Self.envelopeParameters.filter { query.string($0) != nil }
+            if !given.isEmpty {
+                let taken = (Self.contentStateParameters + ["content-state"]).sorted().joined(separator: ", ")
+                throw APIError.badQuery(
+                    "content-state=true writes the bare content-state, which takes no envelope parameters (\(given.joined(separator: ", "))); it takes \(taken)")
+            }
+        }
         if query.string("event") == ActivityEvent.start.rawValue {
             throw APIError.badQuery("event=start needs the static attributes, which this endpoint does not take; write start pushes with livestate encode --attributes")
         }
@@ -410,6 +420,8 @@ struct SchemaRoutes: Sendable {
         "fit", "elide-defaults", "broadcast", "content-state",
     ]
     static let contentStateParameters = ["version", "fit", "elide-defaults"]
+    /// The parameters of `encode` that shape the APNs body around the content-state.
+    static let envelopeParameters = ["event", "timestamp", "stale-date", "dismissal-date", "relevance-score", "broadcast"]
 
     /// The schema id of the path, percent-decoded: `/v1/schemas/caf%C3%A9/validate` names `café`.
     private func schemaID(_ context: some RequestContext) throws(APIError) -> String {
@@ -434,13 +446,15 @@ struct SchemaRoutes: Sendable {
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit. A type `accepting`
-    /// refuses and a `Content-Encoding` other than `identity` are 415.
+    /// refuses (the message says the route takes `expecting`) and a `Content-Encoding` other than
+    /// `identity` are 415.
     func collectBody(
-        _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON
+        _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
+        expecting: String = "JSON (Content-Type application/json, or none)"
     ) async throws -> ByteBuffer {
         let limit = limit ?? maxBodyBytes
         if let type = request.headers[.contentType], !accepting(type) {
-            throw APIError.unsupportedMediaType(type)
+            throw APIError.unsupportedMediaType(type, expecting: expecting)
         }
         // Every coding but `identity` (`gzip`, `br`, `gzip, identity`) changes the bytes.
         if let encoding = request.headers[.contentEncoding],

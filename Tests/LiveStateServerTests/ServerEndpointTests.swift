@@ -234,12 +234,41 @@ import Testing
             for (query, message) in [
                 ("timestamp=yesterday", "timestamp must be now or a number of UNIX seconds, not 'yesterday'"),
                 ("event=events", "event must be start, update or end, not 'events'"),
-                ("content-state=true&timestamp=now", "the bare content-state takes no envelope parameters"),
+                ("content-state=true&timestamp=now",
+                 "content-state=true writes the bare content-state, which takes no envelope parameters (timestamp); it takes content-state, elide-defaults, fit, version"),
             ] {
                 let response = try await client.execute(uri: "/v1/schemas/delivery/encode?version=3&\(query)", method: .post, body: ServerFixtures.text(state))
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains(message), "\(query)")
             }
+        }
+    }
+
+    /// Small query rules, as the document words them: `from` and `to` are versions (1 or more),
+    /// `encode?content-state=true` refuses what `/encode-content-state` refuses (`broadcast`
+    /// among them), and a 415 says what the route takes.
+    @Test func queryRulesMatchTheDocument() async throws {
+        let state = #"{"title":"On the way"}"#
+        try await server.application().test(.router) { client in
+            for query in ["from=0", "to=0&from=1"] {
+                let response = try await client.execute(uri: "/v1/schemas/delivery/diff?\(query)", method: .get)
+                #expect(response.status == .badRequest, "\(query)")
+                #expect(try json(response)["error"]?["message"]?.string?.hasSuffix("must be a positive integer, not '0'") == true, "\(query)")
+            }
+            let broadcast = try await client.execute(
+                uri: "/v1/schemas/delivery/encode?content-state=true&broadcast=true", method: .post, body: ServerFixtures.text(state))
+            #expect(broadcast.status == .badRequest)
+            #expect(try json(broadcast)["error"]?["message"]?.string
+                == "content-state=true writes the bare content-state, which takes no envelope parameters (broadcast); it takes content-state, elide-defaults, fit, version")
+            let alone = try await client.execute(
+                uri: "/v1/schemas/delivery/encode-content-state?broadcast=true", method: .post, body: ServerFixtures.text(state))
+            #expect(alone.status == .badRequest)
+            let batch = try await client.execute(
+                uri: "/v1/schemas/delivery/validate-batch", method: .post, headers: [.contentType: "text/csv"], body: ServerFixtures.text("{}"))
+            #expect(try json(batch)["error"]?["message"]?.string == "the body must be NDJSON (Content-Type application/x-ndjson), JSON, or none, not text/csv")
+            let single = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: "text/csv"], body: ServerFixtures.text("{}"))
+            #expect(try json(single)["error"]?["message"]?.string == "the body must be JSON (Content-Type application/json, or none), not text/csv")
         }
     }
 
