@@ -404,7 +404,7 @@ struct SchemaRoutes: Sendable {
         writer.append(#","diagnostics":"#)
         writer.write(.array(diagnostics.map(\.jsonValue)))
         writer.append(#","budget":"#)
-        writer.write(result.budget?.jsonValue ?? .null)
+        writer.write(result.budgetWithFields(bare: bare)?.jsonValue ?? .null)
         writer.append("}")
         return JSONResponse.make(bytes: writer.bytes)
     }

@@ -130,8 +130,14 @@ extension Output {
     /// source line; in JSON, the one document on standard output), and status 2 to throw.
     static func stop(_ diagnostics: [Diagnostic], format: OutputFormat, withSource: Bool = false) -> ExitCode {
         switch format {
-        case .text: withSource ? printWithSource(diagnostics) : printText(diagnostics)
-        case .json: out(jsonDocument(diagnostics))
+        case .text where withSource:
+            printWithSource(diagnostics)
+        case .text:
+            // A finding of no file (a bad option) reads "error: …", not "<input>: error: …".
+            err(diagnostics.map { $0.file == nil && $0.position == nil ? "\($0.severity.rawValue): \($0.message) [\($0.code)]" : $0.description }
+                .joined(separator: "\n"))
+        case .json:
+            out(jsonDocument(diagnostics))
         }
         return ExitCode(ExitStatus.usage.rawValue)
     }

@@ -210,12 +210,14 @@ import Testing
             #expect(aps["content-state"]?["status"]?.string == "delivering")
             #expect(body["budget"]?["body"]?.int != nil)
 
-            // The payload it wrote validates.
+            // The payload it wrote validates, with the same budget, fields and all.
             let payload = String(decoding: response.body.readableBytesView, as: UTF8.self)
                 .components(separatedBy: #""payload":"#)[1].components(separatedBy: #","diagnostics""#)[0]
             let check = try json(try await client.execute(
                 uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ServerFixtures.text(payload)))
             #expect(check["ok"]?.bool == true)
+            #expect(body["budget"]?["fields"]?["title"]?.int == 21)
+            #expect(body["budget"]?["fields"] == check["budget"]?["fields"])
         }
     }
 
