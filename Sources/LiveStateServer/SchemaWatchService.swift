@@ -16,10 +16,10 @@ import Darwin
 /// loads (the `*.yaml`/`*.yml` files of its folders, its fleet files) and reloads when any was
 /// added, removed or changed. A symbolic link is followed to the file it leads to, whose path
 /// counts too: a Kubernetes ConfigMap mounts `pizza.yaml -> ..data/pizza.yaml` with
-/// `..data -> ..2026_11_01_12_00_00.123`, and updates by swapping the `..data` link. Polling works the same on every file system and in every
-/// container, where file events do not always arrive. A reload swaps the snapshot whole:
-/// requests in flight finish on the old generation, and a file that does not load keeps the
-/// loaded set (reported on `/health`).
+/// `..data -> ..2026_11_01_12_00_00.123`, and updates by swapping the `..data` link. Polling
+/// works the same on every file system and in every container, where file events do not always
+/// arrive. A reload swaps the snapshot whole: requests in flight finish on the old generation,
+/// and a file that does not load keeps the loaded set (reported on `/health`).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct SchemaWatchService: Service {
     /// The store to reload.
