@@ -27,12 +27,23 @@ public enum LivestateBinary {
         public var stderr: String
     }
 
-    /// Runs the binary to its end.
+    /// A run stopped because it did not end in time: a command that should finish did not (a
+    /// server started where a refusal was expected, a hang).
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var arguments: [String]
+        public var seconds: Double
+        public var description: String { "livestate \(arguments.joined(separator: " ")) did not end within \(seconds) s; it was stopped" }
+    }
+
+    /// Runs the binary to its end, or stops it after `timeout` seconds and throws `TimedOut`.
     /// - Parameters:
     ///   - arguments: The command line after the binary's name.
     ///   - stdin: What standard input reads (nothing by default).
     ///   - environment: Variables added to this process's environment.
-    public static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    ///   - timeout: How long the run may take.
+    public static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double = 120
+    ) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -61,7 +72,15 @@ public enum LivestateBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
+        if ended.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            if ended.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            throw TimedOut(arguments: arguments, seconds: timeout)
+        }
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,

@@ -977,6 +977,15 @@ struct CLI {
 
 /// `livestate serve` as a process: settings from flags and the environment, and a clean stop.
 @Suite struct ServeCommandTests {
+    /// A run that does not end (here a server that starts) is stopped and reported, so a
+    /// regression that lets `serve` start where a refusal is expected fails a test, not the
+    /// whole run by a hang.
+    @Test func aRunThatDoesNotEndIsStopped() throws {
+        #expect(throws: LivestateBinary.TimedOut.self) {
+            try LivestateBinary.run(["serve", "--port", "0", "--schemas", "schemas"], timeout: 3)
+        }
+    }
+
     @Test func environmentVariablesAreCheckedWithTheirNames() throws {
         for (variable, value) in [("LIVESTATE_PORT", "99999"), ("LIVESTATE_LOG_FORMAT", "xml"), ("LIVESTATE_MAX_BODY_BYTES", "-1"), ("LIVESTATE_LOG_LEVEL", "loud")] {
             let result = try CLI.run(["serve"], environment: [variable: value])
