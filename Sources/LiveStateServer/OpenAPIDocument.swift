@@ -14,7 +14,7 @@ public enum OpenAPIDocument {
     "title": "LiveState validation sidecar",
     "version": "1.0.0",
     "summary": "Validate and encode iOS Live Activity push payloads against LiveState YAML schemas.",
-    "description": "Started by `livestate serve`. Listens on loopback by default and has no authentication. Every body in and out is JSON. Diagnostics are the objects `livestate --format json` prints. Request bodies over 64 KiB are refused with 413. A payload that is invalid, even one that is not JSON, is still answered with 200: `ok` is false and the diagnostics say why. SIGHUP reloads the schemas; a reload that fails keeps the schemas already loaded. Every GET answers HEAD as well; a method a path does not serve gets 405 with `Allow` (`method-not-allowed`); every error body is the `Error` object."
+    "description": "Started by `livestate serve`. Listens on loopback by default and has no authentication. Every body in and out is JSON. Diagnostics are the objects `livestate --format json` prints. Request bodies over the limit (65536 bytes unless `serve --max-body-bytes` sets another) are refused with 413. A payload that is invalid, even one that is not JSON, is still answered with 200: `ok` is false and the diagnostics say why. SIGHUP reloads the schemas; a reload that fails keeps the schemas already loaded. Every GET answers HEAD as well; a method a path does not serve gets 405 with `Allow` (`method-not-allowed`); every error body is the `Error` object."
   },
   "servers": [
     {
@@ -224,7 +224,7 @@ public enum OpenAPIDocument {
         ],
         "requestBody": {
           "required": true,
-          "description": "The APNs body, at most 65536 bytes. Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
+          "description": "The APNs body, at most 65536 bytes (or `serve --max-body-bytes`). Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
           "content": {
             "application/json": {
               "schema": {},
@@ -290,7 +290,7 @@ public enum OpenAPIDocument {
         ],
         "requestBody": {
           "required": true,
-          "description": "NDJSON: one APNs body per line (`\\n` or `\\r\\n`; a final newline ends the last line), at most 10000 lines and 4194304 bytes (`serve --max-batch-bytes`). A line that is not JSON gets its own `json-syntax` result; the others go on.",
+          "description": "NDJSON: one APNs body per line (`\\n` or `\\r\\n`; a final newline ends the last line), at most 10000 lines and 4194304 bytes (or `serve --max-batch-bytes`). A line that is not JSON gets its own `json-syntax` result; the others go on.",
           "content": {
             "application/x-ndjson": {
               "schema": {}
@@ -438,7 +438,7 @@ public enum OpenAPIDocument {
         ],
         "requestBody": {
           "required": true,
-          "description": "A content-state object, at most 65536 bytes. Missing fields take their defaults; anything that does not fit the version is an error. Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
+          "description": "A content-state object, at most 65536 bytes (or `serve --max-body-bytes`). Missing fields take their defaults; anything that does not fit the version is an error. Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
           "content": {
             "application/json": {
               "schema": {},
@@ -513,7 +513,7 @@ public enum OpenAPIDocument {
         ],
         "requestBody": {
           "required": true,
-          "description": "A content-state object, at most 65536 bytes. Missing fields take their defaults; anything that does not fit the version is an error. Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
+          "description": "A content-state object, at most 65536 bytes (or `serve --max-body-bytes`). Missing fields take their defaults; anything that does not fit the version is an error. Any bytes are accepted: text that is not JSON, or JSON that is not an object, is answered with 200, `ok` false and the diagnostics that say why.",
           "content": {
             "application/json": {
               "schema": {},
@@ -632,7 +632,7 @@ public enum OpenAPIDocument {
         }
       },
       "PayloadTooLarge": {
-        "description": "The body is over 65536 bytes (`payload-too-large`); it is refused before it is read whole.",
+        "description": "The body is over the limit, 65536 bytes unless `serve --max-body-bytes` sets another (`payload-too-large`); it is refused before it is read whole.",
         "content": {
           "application/json": {
             "schema": {
