@@ -220,6 +220,7 @@ import LiveStateYAML
             buffer.deallocate()
             guard case .success(let (value, result)) = typed else { continue }
             #expect(result.keepsTape)
+            #expect(result.appDecodes == expected.appDecodes)
             #expect(result.state == expected.state)
             #expect(result == expected)
             #expect(try ValueDecoder.decode(DeliveryTypes.Full.self, from: try #require(result.state), codingPath: []) == value)

@@ -60,13 +60,19 @@ public struct DecodeResult: Sendable {
         self.isStrictClient = isStrictClient
     }
 
-    /// Whether the findings are still on the tape, not worded (for tests).
+    /// Whether the findings or the state are still on the tape, not made (for tests).
     var keepsTape: Bool { wordedDiagnostics == nil || madeState == nil }
+
+    /// Whether the tolerant decoder produced a state, without making one still on the tape.
+    private var hasState: Bool {
+        if let madeState { return madeState != nil }
+        return read?.hasState ?? false
+    }
 
     /// Whether the app version applies the update: for a strict client, synthesized `Codable`
     /// succeeds on the bytes; otherwise the tolerant decoder produced a state.
     public var appDecodes: Bool {
-        guard isStrictClient else { return state != nil }
+        guard isStrictClient else { return hasState }
         // Synthesized Codable ignores the schema's constraints and `on-invalid: reject`: only
         // what breaks the JSON itself, or the strict verdict, makes the device drop the update.
         let unreadable: Set<String> = [
@@ -139,6 +145,9 @@ final class TapeRead: @unchecked Sendable {
         guard let input else { return body(nil) }
         return input.withUnsafeBytes { body($0) }
     }
+
+    /// Whether the state is not rejected: whether `state` is not `nil`, without making it.
+    var hasState: Bool { !tape.isRejected }
 
     var state: Value? {
         lock.withLock {
