@@ -351,9 +351,9 @@ extension StateTape {
         }
     }
 
-    /// The whole result, `decode(contentState:)`'s, made from the tape.
-    /// The result of this read of `bytes` (`nil` when the tape keeps its input): its findings
-    /// worded when first asked for, and, unless `makingState`, its state too.
+    /// The result of this read of `bytes` (`nil` when the tape keeps its input), as
+    /// `decode(contentState:)` returns it: its findings worded when first asked for, and, unless
+    /// `makingState`, its state too.
     func result(in bytes: UnsafeRawBufferPointer? = nil, makingState: Bool = true) -> DecodeResult {
         let hasFindings = findingCount > 0
         let read = hasFindings || !makingState ? TapeRead(tape: self, input: bytes.map { Array($0) }) : nil
