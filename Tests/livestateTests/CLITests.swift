@@ -1035,28 +1035,12 @@ struct CLI {
             #expect(object?["code"] as? String == "schema-io", "\(line)")
         }
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let errURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? err.close() }
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["serve", "--host", "0.0.0.0", "--port", "0", "--log-format", "json"]
-        process.currentDirectoryURL = CLI.packageRoot
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var log = ""
-        for _ in 0..<200 where !log.contains("listening on http://0.0.0.0:") {
-            try await Task.sleep(for: .milliseconds(50))
-            log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        }
-        process.terminate()
-        process.waitUntilExit()
-        log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        let server = try ServeProcess(["serve", "--host", "0.0.0.0", "--port", "0", "--log-format", "json"])
+        defer { server.remove() }
+        _ = try await server.log(waitingFor: "listening on http://0.0.0.0:")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let log = try server.log()
         let objects = log.split(separator: "\n").map { try? CLI.json(String($0)) }
         #expect(objects.allSatisfy { $0 != nil }, "\(log)")
         let messages = objects.compactMap { $0?["message"] as? String }
@@ -1092,27 +1076,11 @@ struct CLI {
     }
 
     @Test func sigtermStopsTheServerCleanly() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let errURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? err.close() }
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["serve", "--watch"]
-        process.currentDirectoryURL = CLI.packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["LIVESTATE_PORT": "0", "LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_SCHEMAS": "schemas"]) { _, new in new }
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var log = ""
-        for _ in 0..<200 where !log.contains("listening on http://127.0.0.1:") {
-            try await Task.sleep(for: .milliseconds(50))
-            log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        }
+        let server = try ServeProcess(
+            ["serve", "--watch"], environment: ["LIVESTATE_PORT": "0", "LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_SCHEMAS": "schemas"])
+        defer { server.remove() }
+        let process = server.process
+        var log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
         #expect(log.contains("listening on http://127.0.0.1:"), "\(log)")
         process.terminate()  // SIGTERM
         for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
@@ -1120,8 +1088,55 @@ struct CLI {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
-        log = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        log = try server.log()
         // The framework's own lines come as JSON objects.
         #expect(log.split(separator: "\n").contains { $0.hasPrefix(#"{"time":"#) }, "\(log)")
+    }
+}
+
+/// A `livestate serve` started from the package root, its standard error written to a file the
+/// test reads as the log.
+private struct ServeProcess {
+    let process = Process()
+    private let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString)")
+    private let errURL: URL
+    private let err: FileHandle
+
+    /// Starts `livestate` with `arguments`, and `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        errURL = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        err = try FileHandle(forWritingTo: errURL)
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.packageRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The log so far.
+    func log() throws -> String {
+        String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+    }
+
+    /// The log once it contains `text`, or as it is after 10 s.
+    func log(waitingFor text: String) async throws -> String {
+        var log = ""
+        for _ in 0..<200 where !log.contains(text) {
+            try await Task.sleep(for: .milliseconds(50))
+            log = try self.log()
+        }
+        return log
+    }
+
+    /// Closes the log and removes its folder (the process is the test's to stop).
+    func remove() {
+        try? err.close()
+        try? FileManager.default.removeItem(at: scratch)
     }
 }
