@@ -98,11 +98,12 @@ struct QueryParameters {
         return number
     }
 
-    /// A positive integer, if given: a version number.
-    func positiveInteger(_ name: String) throws(APIError) -> Int? {
+    /// A positive integer, if given: a version number. `alternative`: the word the caller also
+    /// takes in its place (`all`), named in the refusal.
+    func positiveInteger(_ name: String, or alternative: String? = nil) throws(APIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number > 0 else {
-            throw .badQuery("\(name) must be a positive integer, not '\(text)'")
+            throw .badQuery("\(name) must be a positive integer\(alternative.map { " or \($0)" } ?? ""), not '\(text)'")
         }
         return number
     }

@@ -437,11 +437,7 @@ struct SchemaRoutes: Sendable {
 
     /// `version=N`, or `nil` for the newest.
     private func versionNumber(_ query: QueryParameters, orAll: Bool) throws(APIError) -> Int? {
-        guard let text = query.string("version") else { return nil }
-        guard let number = Int(text), number > 0 else {
-            throw .badQuery("version must be a positive integer\(orAll ? " or all" : ""), not '\(text)'")
-        }
-        return number
+        try query.positiveInteger("version", or: orAll ? "all" : nil)
     }
 
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
