@@ -840,6 +840,84 @@ private enum DeliveryTypes {
     }
 }
 
+/// Types that read the grocery schema's newest version, whose `substitutions` is an array of
+/// objects.
+private enum GroceryTypes {
+    struct Full: Decodable, Equatable {
+        enum Stage: String, Decodable { case picking, packing, onTheWay = "on-the-way", arrived }
+        struct Substitution: Decodable, Equatable { var original: String; var replacement: String }
+        var statusText: String
+        var minutesLeft: Int
+        var progress: Double
+        var riderName: String
+        var stage: Stage
+        var deliverBy: Date
+        var itemCount: Int
+        var substitutions: [Substitution]
+    }
+
+    /// An element's field of the wrong type: the error's path runs through the element.
+    struct WrongElement: Decodable, Equatable {
+        struct Substitution: Decodable, Equatable { var original: Int }
+        var substitutions: [Substitution]
+    }
+
+    /// Objects read as strings.
+    struct ElementsAsStrings: Decodable, Equatable {
+        var substitutions: [String]
+    }
+
+    /// Objects read as dictionaries, and the array as optional elements.
+    struct ElementsAsDictionaries: Decodable, Equatable {
+        var substitutions: [[String: String]]
+        var optional: [[String: String]?]
+        enum Keys: String, CodingKey { case substitutions }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            substitutions = try container.decode([[String: String]].self, forKey: .substitutions)
+            optional = try container.decode([[String: String]?].self, forKey: .substitutions)
+        }
+    }
+
+    /// The unkeyed container's every call, by hand: its count, each element's nested
+    /// container and coding path, `decodeNil`, a super decoder, and a read past the end.
+    struct ByHand: Decodable, Equatable {
+        var count: Int?
+        var originals: [String]
+        var paths: [String]
+        var nils: Int
+        var pastTheEnd: String
+        enum Keys: String, CodingKey { case substitutions }
+        enum SubstitutionKeys: String, CodingKey { case original }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            var elements = try container.nestedUnkeyedContainer(forKey: .substitutions)
+            count = elements.count
+            (originals, paths, nils) = ([], [], 0)
+            while !elements.isAtEnd {
+                if try elements.decodeNil() {
+                    nils += 1
+                    continue
+                }
+                let element = try elements.nestedContainer(keyedBy: SubstitutionKeys.self)
+                originals.append(try element.decode(String.self, forKey: .original))
+                paths.append(element.codingPath.map(\.stringValue).joined(separator: "/"))
+            }
+            var again = try container.nestedUnkeyedContainer(forKey: .substitutions)
+            if !again.isAtEnd {
+                let superDecoder = try again.superDecoder()
+                paths.append("super " + superDecoder.codingPath.map(\.stringValue).joined(separator: "/"))
+            }
+            do {
+                _ = try elements.decode(String.self)
+                pastTheEnd = ""
+            } catch {
+                pastTheEnd = String(describing: error)
+            }
+        }
+    }
+}
+
 @Suite struct TapeDecoderTests {
     /// `T` through the tape, and through `ValueDecoder` on the full decode's tree: the same
     /// value, or errors that read the same.
@@ -913,6 +991,41 @@ private enum DeliveryTypes {
                 }
             }
         }
+    }
+
+    /// Arrays of objects (grocery version 3's `substitutions`) read element by element on the
+    /// tape: the same values as `ValueDecoder`, and the same errors, coding paths included, for
+    /// elements of the wrong type, past the end, read by hand and read as other types; on the
+    /// bundled states, the benchmark's grocery payload, and mutations of them.
+    @Test func arraysOfObjectsAgree() throws {
+        let decoder = try ContentStateDecoder(schema: try Examples.schema("grocery"), version: 3)
+        let grocery = Examples.root.appendingPathComponent("Benchmarks/Payloads/grocery500.json")
+        var inputs = try ContentStateViewTests.contentStates() + [Array(try Data(contentsOf: grocery))]
+        inputs += [
+            #"{"substitutions":[]}"#, #"{"substitutions":[{}]}"#, #"{"substitutions":[{"original":"a"},{"replacement":"b"}]}"#,
+            #"{"substitutions":[{"original":"a","replacement":"b","extra":1},{"original":"é"","original":"c"}]}"#,
+            #"{"substitutions":[{"original":7}]}"#, #"{"substitutions":[null]}"#, #"{"substitutions":["a"]}"#,
+            #"{"substitutions":[{"original":"a"},{"original":"b"},{"original":"c"},{"original":"d"},{"original":"e"},{"original":"f"}]}"#,
+        ].map { Array($0.utf8) }
+        func all(_ bytes: [UInt8]) {
+            Self.expectSame(GroceryTypes.Full.self, decoder, bytes)
+            Self.expectSame(GroceryTypes.WrongElement.self, decoder, bytes)
+            Self.expectSame(GroceryTypes.ElementsAsStrings.self, decoder, bytes)
+            Self.expectSame(GroceryTypes.ElementsAsDictionaries.self, decoder, bytes)
+            Self.expectSame(GroceryTypes.ByHand.self, decoder, bytes)
+        }
+        for input in inputs { all(input) }
+        var random = SplitMix64(state: 0x6120CE)
+        for _ in 0..<1_000 {
+            var bytes = inputs[Int(random.next() % UInt64(inputs.count))]
+            guard !bytes.isEmpty else { continue }
+            bytes.remove(at: Int(random.next() % UInt64(bytes.count)))
+            all(bytes)
+        }
+        // The benchmark payload itself reads whole, through the tape's own containers.
+        let full = try decoder.view(contentState: Array(try Data(contentsOf: grocery))).decode(GroceryTypes.ByHand.self)
+        #expect(full.paths == ["substitutions/0", "substitutions/1", "substitutions/2", "substitutions/3", "super substitutions/0"])
+        #expect(full.originals.count == 4 && full.pastTheEnd.contains("no element 4"))
     }
 
     private struct Pizza: Decodable, Equatable {

@@ -83,9 +83,10 @@ private struct NameKey: CodingKey {
 /// A `Decoder` over a `StateTape`: any `Decodable` type read straight from the tape, with no
 /// `Value` tree in between.
 ///
-/// It reads objects, strings, numbers, `Date`, arrays of strings and raw-value enums itself.
-/// Everything else (a field that took its default, `null`, a date-range, a URL, arrays read
-/// element by element) is made into its `Value` and read by `ValueDecoder`, so a type sees
+/// It reads objects, strings, numbers, `Date`, raw-value enums and arrays (but arrays of arrays)
+/// itself, an array's elements through a `TapeUnkeyedContainer`. Everything else (a field that
+/// took its default, `null`, a date-range, a URL, an array of arrays) is made into its `Value`
+/// and read by `ValueDecoder`, so a type sees
 /// what it sees through `ValueDecoder` on the whole tree, errors included: the same
 /// `DecodingError` cases and text, the same coding path (an enclosing object's key in it is a
 /// plain name key, not the type's own `CodingKey`). `TapeDecoderTests` holds the two to that
@@ -111,6 +112,9 @@ struct TapeDecoder: Decoder {
 
     var codingPath: [any CodingKey] {
         guard let field else { return [] }
+        // An object knows its place from its header: an element of an array among them.
+        let node = context.nodes[slot]
+        if node.kind == .object { return context.path(toHeader: node.a &- 1) }
         return context.path(toHeader: parentHeader) + [NameKey(field.takeUnretainedValue().field.name)]
     }
 
@@ -143,7 +147,10 @@ struct TapeDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: made(), codingPath: codingPath).unkeyedContainer()
+        if let field, context.nodes[slot].kind == .array, let items = field.takeUnretainedValue().items, items.kind != .array {
+            return TapeUnkeyedContainer(array: self, items: items)
+        }
+        return try ValueDecoder(value: made(), codingPath: codingPath).unkeyedContainer()
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -232,7 +239,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     /// `T` from field `index`: the types `ValueDecoder` reads straight are read straight here,
-    /// objects and raw-value enums through a nested `TapeDecoder`, the rest through
+    /// objects, arrays and raw-value enums through a nested `TapeDecoder`, the rest through
     /// `ValueDecoder` on the field's value.
     private func decode<T: Decodable>(_ type: T.Type, at index: Int, key: Key) throws -> T {
         let slot = first &+ index
@@ -256,7 +263,8 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 }
                 return (strings as! T)
             }
-            return try viaValue(T.self, index, key)
+            // An array of arrays is made whole; any other is read element by element.
+            if plan.fields[index].items?.kind == .array { return try viaValue(T.self, index, key) }
         case .object:
             break
         default:
@@ -341,7 +349,11 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: made(try require(key)), codingPath: codingPath + [key]).unkeyedContainer()
+        let index = try require(key)
+        if context.nodes[first &+ index].kind == .array {
+            return try TapeDecoder(context: context, slot: first &+ index, parentHeader: header, field: plan.fields[index]).unkeyedContainer()
+        }
+        return try ValueDecoder(value: made(index), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
@@ -351,6 +363,126 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         ValueDecoder(value: find(key).map(made) ?? .null, codingPath: codingPath + [key])
+    }
+}
+
+/// A tape array's elements, in order: objects through a nested `TapeDecoder`, strings, integers,
+/// doubles and booleans straight from their nodes, anything else (and an element of another
+/// type than asked for) through `ValueDecoder` on the element's value, with the coding path and
+/// errors of `ValueDecoder`'s own unkeyed container. The elements' nodes are consecutive (see
+/// `TapeNode`); an array of arrays is never read here (`TapeDecoder.unkeyedContainer`).
+private struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
+    /// The decoder of the array: the context, the array's node, and its coding path.
+    let array: TapeDecoder
+    /// The node of the first element.
+    let first: Int
+    private let elementCount: Int
+    /// Unretained: the tape keeps the plan alive (see `TapeKeyedContainer`).
+    private let itemsReference: Unmanaged<FieldPlan>
+    private(set) var currentIndex = 0
+
+    init(array: TapeDecoder, items: FieldPlan) {
+        self.array = array
+        let node = array.context.nodes[array.slot]
+        first = node.a
+        elementCount = node.b
+        itemsReference = .passUnretained(items)
+    }
+
+    private var context: TapeDecoding { array.context }
+    private var items: FieldPlan { itemsReference.takeUnretainedValue() }
+
+    var codingPath: [any CodingKey] { array.codingPath }
+
+    var count: Int? { elementCount }
+
+    var isAtEnd: Bool { currentIndex >= elementCount }
+
+    /// The next element's node, the index moved past it.
+    private mutating func next() throws -> Int {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
+        }
+        defer { currentIndex &+= 1 }
+        return first &+ currentIndex
+    }
+
+    /// The element at `slot` made whole, and its coding path.
+    private func made(_ slot: Int) -> (Value, [any CodingKey]) {
+        (context.made(slot, items, missing: .null), codingPath + [IndexKey(slot &- first)])
+    }
+
+    /// `T` from the element at `slot` through `ValueDecoder`.
+    private func viaValue<T: Decodable>(_ type: T.Type, _ slot: Int) throws -> T {
+        let (value, path) = made(slot)
+        return try ValueDecoder.decode(T.self, from: value, codingPath: path)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { return false }
+        let slot = first &+ currentIndex
+        switch context.nodes[slot].kind {
+        case .null: break
+        case .made, .missing: guard made(slot).0.isNull else { return false }
+        default: return false
+        }
+        currentIndex &+= 1
+        return true
+    }
+
+    /// `Array`'s `init(from:)` asks for its elements here, whatever their type: the four read
+    /// straight are sent to their own methods.
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == String.self { return try decode(String.self) as! T }
+        if T.self == Int.self { return try decode(Int.self) as! T }
+        if T.self == Double.self { return try decode(Double.self) as! T }
+        if T.self == Bool.self { return try decode(Bool.self) as! T }
+        let slot = try next()
+        if context.nodes[slot].kind == .object {
+            return try T(from: TapeDecoder(context: context, slot: slot, parentHeader: -1, field: items))
+        }
+        return try viaValue(T.self, slot)
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        let slot = try next()
+        return try context.string(at: slot) ?? viaValue(String.self, slot)
+    }
+
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        let slot = try next()
+        let node = context.nodes[slot]
+        return node.kind == .int ? node.a : try viaValue(Int.self, slot)
+    }
+
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let slot = try next()
+        return try context.double(at: slot) ?? viaValue(Double.self, slot)
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let slot = try next()
+        let node = context.nodes[slot]
+        return node.kind == .bool ? node.a != 0 : try viaValue(Bool.self, slot)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let slot = try next()
+        if context.nodes[slot].kind == .object {
+            return try TapeDecoder(context: context, slot: slot, parentHeader: -1, field: items).container(keyedBy: type)
+        }
+        let (value, path) = made(slot)
+        return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (value, path) = made(try next())
+        return try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let (value, path) = made(try next())
+        return ValueDecoder(value: value, codingPath: path)
     }
 }
 
