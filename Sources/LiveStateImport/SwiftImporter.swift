@@ -510,10 +510,12 @@ struct TypeReader {
 
     /// The leaf types and what a schema makes of them: every number width as its `format`
     /// (`Int` and `Int64` are what an `int` field holds; `Double`, `CGFloat` and `Decimal` what
-    /// a `double` holds).
+    /// a `double` holds). The standard library's and Foundation's aliases of them are leaves too:
+    /// `TimeInterval` and `Float64` are `Double`, `Float32` is `Float`.
     static let leaves: [String: (type: FieldType, format: Field.NumberFormat?)] = [
         "String": (.string, nil), "Substring": (.string, nil), "Bool": (.bool, nil),
         "Double": (.double, nil), "CGFloat": (.double, nil), "Float": (.double, .float), "Decimal": (.double, nil),
+        "TimeInterval": (.double, nil), "Float64": (.double, nil), "Float32": (.double, .float),
         "Date": (.date, nil), "URL": (.url, nil),
         "Int": (.int, nil), "Int64": (.int, nil), "Int32": (.int, .int32), "Int16": (.int, .int16), "Int8": (.int, .int8),
         "UInt": (.int, .uint64), "UInt64": (.int, .uint64), "UInt32": (.int, .uint32), "UInt16": (.int, .uint16), "UInt8": (.int, .uint8),

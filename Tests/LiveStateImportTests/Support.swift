@@ -29,5 +29,6 @@ enum Compiled {
         "WeatherAttributes": decoder(WeatherAttributes.self),
         "LockerAttributes": decoder(LockerAttributes.self),
         "SignalAttributes": decoder(SignalAttributes.self),
+        "IterableLiveActivityAttributes": decoder(IterableLiveActivityAttributes.self),
     ]
 }

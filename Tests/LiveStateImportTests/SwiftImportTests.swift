@@ -81,6 +81,7 @@ enum Corpus {
         #expect(try Self.fields("Charge.swift")["mode"]?.type == .enumeration(.integers([-1, 0, 1, 10])))
         #expect(try Self.fields("Auction.swift").keys.sorted() == ["bid", "bidders", "ends"])
         #expect(try Self.fields("Transit.swift")["tripID"]?.type == .string)
+        #expect(try Self.fields("Iterable.swift")["duration"]?.type == .double)
     }
 
     @Test func nestedTypesCountingRawValuesAndAFolder() throws {
