@@ -69,7 +69,9 @@ struct SwiftImportCommand: ParsableCommand {
             }
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        Output.printText(diagnostics)
+        // Only the imported type's findings: another type's reviews say nothing of this schema,
+        // and the exit status is this type's.
+        Output.printText(imported.reviews)
         let source = sources.joined(separator: " ")
         let text: String
         let target: String

@@ -960,6 +960,41 @@ struct CLI {
         #expect(picked.stdout.contains("attributes-type: OrderAttributes"))
     }
 
+    /// A folder with several attributes types: the one picked is imported, with its findings
+    /// only. (Another type's needs-review warnings were printed too, though the exit status, 0,
+    /// was the picked type's.) Reduced from RoverPlatform/rover-ios (a nested type with its own
+    /// init(from:)) and Umar-M-Haroon/SportsCal (plain), side by side.
+    @Test func thePickedTypesFindingsOnly() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            public struct RoverNBAActivityAttributes: ActivityAttributes {
+                public var gameID: String
+                public typealias ContentState = NBAContentState
+            }
+            public struct NBAContentState: Codable, Hashable {
+                public var clock: String?
+                public var isClockPaused: Bool
+                public init(from decoder: Decoder) throws { fatalError() }
+            }
+            """.write(to: folder.appendingPathComponent("RoverNBAActivityAttributes.swift"), atomically: true, encoding: .utf8)
+        try """
+            struct LiveSportActivityAttributes: ActivityAttributes {
+                public struct ContentState: Codable, Hashable {
+                    var homeScore: Int
+                    var status: String?
+                }
+                var eventID: String
+            }
+            """.write(to: folder.appendingPathComponent("LiveSportActivityAttributes.swift"), atomically: true, encoding: .utf8)
+        let sport = try CLI.run(["import", "swift", folder.path, "--attributes-type", "LiveSportActivityAttributes"])
+        #expect(sport.status == 0)
+        #expect(sport.stderr.isEmpty, "\(sport.stderr)")
+        let rover = try CLI.run(["import", "swift", folder.path, "--attributes-type", "RoverNBAActivityAttributes"])
+        #expect(rover.status == 3)
+        #expect(rover.stderr.contains("RoverNBAActivityAttributes.swift:8:5: warning: NBAContentState has its own init(from:)"), "\(rover.stderr)")
+    }
+
     @Test func aFolderOfTwoThousandFilesImportsItsOneActivity() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
