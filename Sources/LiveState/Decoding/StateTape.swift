@@ -1051,6 +1051,8 @@ struct TapeBuilder {
         index &+= 1
         skipWhitespace()
         var elements: [TapeNode] = []
+        // Room for the usual list at once, not grown from one: at most `max-items`, or 8.
+        elements.reserveCapacity(min(plan.constraints.maxItems ?? 8, 8))
         var problem: DecodeProblem?
         // For a strict version: the first element synthesized `Codable` fails on.
         var strictElement: DecodeProblem?
