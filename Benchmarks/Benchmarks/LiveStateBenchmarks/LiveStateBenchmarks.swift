@@ -20,7 +20,9 @@ import LiveState
 //   livestate-encoder-value     ContentStateEncoder.encode writing the decoded Value tree
 //
 // and, on cs600-fallback (what an older app version gets: a fallback and a default taken),
-// livestate-value, livestate-view, jsondecoder-tolerant and jsonserialization-defaults.
+// livestate-value, livestate-view, jsondecoder-tolerant and jsonserialization-defaults. The same
+// decode contenders (with Grocery, TolerantGrocery and GroceryPush for the Foundation ones) run
+// on grocery500 and grocery500-body, an activity the speed work was not measured on.
 //
 // Decoders, encoders and input bytes are made once, outside the measured loop. One sample is
 // 1,000 operations (`scalingFactor: .kilo`): the two clock reads around a sample take about
@@ -36,16 +38,17 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 20_000
     )
 
-    let decoder = DeliverySchema.decoder()
-    let validator = DeliverySchema.validator()
-    let encoder = DeliverySchema.encoder()
     let jsonDecoder = JSONDecoder()
     let jsonEncoder = JSONEncoder()
 
-    // The contenders every content-state has: the Value tree, the view, and the two hand-written
-    // decodes that default as LiveState does (JSONDecoder with a tolerant init(from:), and
-    // JSONSerialization).
-    func decodeBenchmarks(_ name: String, _ bytes: [UInt8], _ data: Data) {
+    // The contenders every content-state has: the Value tree, the view, and JSONDecoder into the
+    // hand-written tolerant type, which defaults as LiveState does; with `typed`, also every
+    // value read through the view, the app's own type read by LiveState (two ways) and by
+    // JSONDecoder with synthesized Codable (which throws on a payload that needs a default).
+    func stateBenchmarks<Activity: BenchmarkActivity>(
+        _ activity: Activity.Type, _ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder, typed: Bool
+    ) {
+        let data = Data(bytes)
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(decoder.decode(contentState: bytes))
@@ -58,23 +61,10 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("jsondecoder-tolerant/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try jsonDecoder.decode(TolerantDelivery.self, from: data))
+                blackHole(try jsonDecoder.decode(Activity.Tolerant.self, from: data))
             }
         }
-        Benchmark("jsonserialization-defaults/\(name)") { benchmark in
-            for _ in benchmark.scaledIterations {
-                blackHole(SerializationDefaulting.decode(data))
-            }
-        }
-    }
-
-    for name in Payloads.contentStates {
-        let bytes = Payloads.bytes(name)
-        let data = Data(bytes)
-        let state = CrossCheck.contentState(name, bytes, decoder: decoder)
-        CrossCheck.encoding(name, state, encoder: encoder, decoder: decoder)
-
-        decodeBenchmarks(name, bytes, data)
+        guard typed else { return }
         Benchmark("livestate-view-read/\(name)") { benchmark in
             // The view, then every value read through its nodes, strings made.
             for _ in benchmark.scaledIterations {
@@ -83,19 +73,65 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("livestate-view-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try decoder.view(contentState: bytes).decode(Delivery.self))
+                blackHole(try decoder.view(contentState: bytes).decode(Activity.State.self))
             }
         }
         Benchmark("livestate-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try decoder.decode(Delivery.self, contentState: bytes))
+                blackHole(try decoder.decode(Activity.State.self, contentState: bytes))
             }
         }
         Benchmark("jsondecoder-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try jsonDecoder.decode(Delivery.self, from: data))
+                blackHole(try jsonDecoder.decode(Activity.State.self, from: data))
             }
         }
+    }
+
+    // A whole APNs body: decode(payload:), lint, and JSONDecoder into the body type.
+    func bodyBenchmarks<Activity: BenchmarkActivity>(_ activity: Activity.Type, _ name: String) {
+        let decoder = Activity.decoder()
+        let validator = Activity.validator()
+        let bytes = Payloads.bytes(name)
+        let data = Data(bytes)
+        CrossCheck.body(name, bytes, as: activity, decoder: decoder)
+        CrossCheck.lint(name, bytes, validator: validator, decoder: decoder)
+        Benchmark("livestate-body/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(decoder.decode(payload: bytes))
+            }
+        }
+        Benchmark("livestate-lint/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(validator.validate(bytes))
+            }
+        }
+        Benchmark("jsondecoder-body/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try jsonDecoder.decode(Activity.Push.self, from: data))
+            }
+        }
+    }
+
+    // JSONSerialization to [String: Any], then a hand-written default per field (delivery only).
+    func serializationBenchmark(_ name: String, _ bytes: [UInt8]) {
+        let data = Data(bytes)
+        Benchmark("jsonserialization-defaults/\(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(SerializationDefaulting.decode(data))
+            }
+        }
+    }
+
+    let decoder = DeliverySchema.decoder()
+    let encoder = DeliverySchema.encoder()
+    for name in Payloads.contentStates {
+        let bytes = Payloads.bytes(name)
+        let state = CrossCheck.contentState(name, bytes, decoder: decoder)
+        CrossCheck.encoding(name, state, encoder: encoder, decoder: decoder)
+
+        stateBenchmarks(DeliverySchema.self, name, bytes, decoder: decoder, typed: true)
+        serializationBenchmark(name, bytes)
         Benchmark("jsonencoder-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try jsonEncoder.encode(state))
@@ -115,35 +151,21 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
-
-    let body = Payloads.body
-    let bodyBytes = Payloads.bytes(body)
-    let bodyData = Data(bodyBytes)
-    CrossCheck.body(body, bodyBytes, decoder: decoder)
-    CrossCheck.lint(body, bodyBytes, validator: validator, decoder: decoder)
-
-    Benchmark("livestate-body/\(body)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(decoder.decode(payload: bodyBytes))
-        }
-    }
-    Benchmark("livestate-lint/\(body)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(validator.validate(bodyBytes))
-        }
-    }
-    Benchmark("jsondecoder-body/\(body)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try jsonDecoder.decode(DeliveryPush.self, from: bodyData))
-        }
-    }
+    bodyBenchmarks(DeliverySchema.self, Payloads.body)
 
     // What an older app version gets: a status it does not know and a logo of the wrong type.
     // `JSONDecoder` throws on it into the synthesized `Delivery`; the hand-written decodes
     // (`TolerantDelivery`, `JSONSerialization`) default as LiveState does.
     let fallback = Payloads.fallback
     let fallbackBytes = Payloads.bytes(fallback)
-    let fallbackData = Data(fallbackBytes)
     CrossCheck.fallback(fallback, fallbackBytes, decoder: decoder)
-    decodeBenchmarks(fallback, fallbackBytes, fallbackData)
+    stateBenchmarks(DeliverySchema.self, fallback, fallbackBytes, decoder: decoder, typed: false)
+    serializationBenchmark(fallback, fallbackBytes)
+
+    // An activity the speed work was not measured on: its content-state and its body.
+    let grocery = GrocerySchema.decoder()
+    let groceryBytes = Payloads.bytes(Payloads.untuned)
+    CrossCheck.state(Payloads.untuned, groceryBytes, as: GrocerySchema.self, decoder: grocery)
+    stateBenchmarks(GrocerySchema.self, Payloads.untuned, groceryBytes, decoder: grocery, typed: true)
+    bodyBenchmarks(GrocerySchema.self, Payloads.untunedBody)
 }

@@ -4,9 +4,8 @@ import Foundation
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
 /// so that no benchmark measures a failing or short-cut decode.
 public enum CrossCheck {
-    /// Decodes a content-state payload with LiveState (tree and struct), `JSONDecoder` (into
-    /// `Delivery` and `TolerantDelivery`) and `JSONSerialization`, and stops the process when
-    /// they disagree.
+    /// Decodes a content-state payload of the delivery activity with every contender of
+    /// `state(_:_:as:)`, and with `JSONSerialization`, and stops the process when they disagree.
     /// - Parameters:
     ///   - name: The payload's stem, for the message.
     ///   - bytes: The payload.
@@ -14,6 +13,29 @@ public enum CrossCheck {
     /// - Returns: The state, as LiveState decodes it into `Delivery`.
     @discardableResult
     public static func contentState(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) -> Delivery {
+        let live = state(name, bytes, as: DeliverySchema.self, decoder: decoder)
+        guard let handWritten = SerializationDefaulting.decode(Data(bytes)) else {
+            fail(name, "JSONSerialization with defaults rejected it")
+        }
+        guard live == handWritten else {
+            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONSerialization \(handWritten)")
+        }
+        return live
+    }
+
+    /// Decodes a content-state payload with LiveState (tree, view, nodes and struct) and
+    /// `JSONDecoder` (into the app's type and the hand-written tolerant one), and stops the
+    /// process when they disagree.
+    /// - Parameters:
+    ///   - name: The payload's stem, for the message.
+    ///   - bytes: The payload.
+    ///   - activity: The activity the payload is a state of.
+    ///   - decoder: The LiveState decoder.
+    /// - Returns: The state, as LiveState decodes it into the app's type.
+    @discardableResult
+    public static func state<Activity: BenchmarkActivity>(
+        _ name: String, _ bytes: [UInt8], as activity: Activity.Type, decoder: ContentStateDecoder
+    ) -> Activity.State {
         let result = decoder.decode(contentState: bytes)
         guard result.state != nil else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
         // The view must take its one-pass path on the benchmark payloads, and agree.
@@ -24,22 +46,22 @@ public enum CrossCheck {
         guard let root = view.root, root.value == result.state, NodeVisit.checksum(root) == NodeVisit.checksum(result.state!) else {
             fail(name, "the view's nodes disagree with decode(contentState:)")
         }
-        let live: Delivery
-        let foundation: Delivery
-        let tolerant: Delivery
+        let live: Activity.State
+        let foundation: Activity.State
+        let tolerant: Activity.State
         do {
-            live = try decoder.decode(Delivery.self, contentState: bytes).value
-            foundation = try JSONDecoder().decode(Delivery.self, from: Data(bytes))
-            tolerant = try JSONDecoder().decode(TolerantDelivery.self, from: Data(bytes)).delivery
+            live = try decoder.decode(Activity.State.self, contentState: bytes).value
+            guard try decoder.view(contentState: bytes).decode(Activity.State.self) == live else {
+                fail(name, "the view decodes another struct than decode(_:contentState:)")
+            }
+            foundation = try JSONDecoder().decode(Activity.State.self, from: Data(bytes))
+            tolerant = Activity.state(tolerant: try JSONDecoder().decode(Activity.Tolerant.self, from: Data(bytes)))
         } catch {
             fail(name, "\(error)")
         }
-        guard let handWritten = SerializationDefaulting.decode(Data(bytes)) else {
-            fail(name, "JSONSerialization with defaults rejected it")
-        }
         // LiveState fills every missing key from the schema; JSONDecoder leaves it nil.
-        guard live == handWritten, live == tolerant, live == foundation.withSchemaDefaults() else {
-            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONSerialization \(handWritten)\n  JSONDecoder \(foundation)\n  TolerantDelivery \(tolerant)")
+        guard live == tolerant, live == Activity.withSchemaDefaults(foundation) else {
+            fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONDecoder \(foundation)\n  tolerant \(tolerant)")
         }
         return live
     }
@@ -78,11 +100,13 @@ public enum CrossCheck {
     ///   - state: The state.
     ///   - encoder: The LiveState encoder.
     ///   - decoder: The LiveState decoder.
-    public static func encoding(_ name: String, _ state: Delivery, encoder: ContentStateEncoder, decoder: ContentStateDecoder) {
+    public static func encoding<State: Codable & Equatable>(
+        _ name: String, _ state: State, encoder: ContentStateEncoder, decoder: ContentStateDecoder
+    ) {
         do {
             let result = try encoder.encode(state)
             guard result.succeeded else { fail(name, "LiveState's encoder failed: \(result.diagnostics)") }
-            let back = try decoder.decode(Delivery.self, contentState: result.bytes).value
+            let back = try decoder.decode(State.self, contentState: result.bytes).value
             guard back == state else { fail(name, "the encoded state decodes to \(back), not \(state)") }
         } catch {
             fail(name, "\(error)")
@@ -106,17 +130,20 @@ public enum CrossCheck {
     /// - Parameters:
     ///   - name: The payload's stem, for the message.
     ///   - bytes: The body.
+    ///   - activity: The activity the body carries a state of.
     ///   - decoder: The LiveState decoder.
-    public static func body(_ name: String, _ bytes: [UInt8], decoder: ContentStateDecoder) {
+    public static func body<Activity: BenchmarkActivity>(
+        _ name: String, _ bytes: [UInt8], as activity: Activity.Type, decoder: ContentStateDecoder
+    ) {
         let result = decoder.decode(payload: bytes)
         guard let state = result.state else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
         do {
-            let push = try JSONDecoder().decode(DeliveryPush.self, from: Data(bytes))
+            let push = Activity.state(push: try JSONDecoder().decode(Activity.Push.self, from: Data(bytes)))
             var writer = JSONWriter()
             writer.write(state)
-            let fromTree = try decoder.decode(Delivery.self, contentState: writer.bytes).value
-            guard fromTree == push.aps.contentState.withSchemaDefaults() else {
-                fail(name, "the contenders disagree:\n  LiveState \(fromTree)\n  JSONDecoder \(push.aps.contentState)")
+            let fromTree = try decoder.decode(Activity.State.self, contentState: writer.bytes).value
+            guard fromTree == Activity.withSchemaDefaults(push) else {
+                fail(name, "the contenders disagree:\n  LiveState \(fromTree)\n  JSONDecoder \(push)")
             }
         } catch {
             fail(name, "\(error)")

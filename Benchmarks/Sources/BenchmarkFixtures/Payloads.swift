@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `cs200.json`, `cs600.json` and `cs4k.json` are byte for byte the shared benchmark payloads,
 /// so figures compare with other tools' figures on the same bytes. `body600.json` is a whole
-/// APNs body around `cs600.json`.
+/// APNs body around `cs600.json`. `grocery500.json` and its body are of another activity.
 public enum Payloads {
     /// The content-state payloads, smallest first.
     public static let contentStates = ["cs200", "cs600", "cs4k"]
@@ -17,6 +17,14 @@ public enum Payloads {
     /// payloads: it measures the decode of a payload with findings, against the hand-written
     /// `JSONSerialization` decode that defaults the same way (`JSONDecoder` throws on it).
     public static let fallback = "cs600-fallback"
+
+    /// A content-state of another activity (`GrocerySchema`), which the speed work was not
+    /// measured on: 518 bytes, an array of four objects, an enum, a date, and a key version 3
+    /// no longer has (`promoBanner`, which version 2 apps still read).
+    public static let untuned = "grocery500"
+
+    /// A whole APNs body around `untuned`.
+    public static let untunedBody = "grocery500-body"
 
     /// The folder holding the payloads: `LIVESTATE_PAYLOADS` when set, else the one beside this
     /// package's sources.

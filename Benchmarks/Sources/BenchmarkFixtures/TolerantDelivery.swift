@@ -28,39 +28,25 @@ public struct TolerantDelivery: Decodable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        guard let title = Self.string(container, .title, maxLength: 64) else { throw Rejected(field: "title") }
+        guard let title = container.tolerantString(.title, maxLength: 64) else { throw Rejected(field: "title") }
         let progress = try container.decodeIfPresent(Double.self, forKey: .progress) ?? 0
         guard (0 ... 1).contains(progress) else { throw Rejected(field: "progress") }
         let items = (try? container.decodeIfPresent([String].self, forKey: .items))
             .flatMap { $0 }
             .flatMap { $0.count <= 40 && $0.allSatisfy { $0.utf8.count <= 64 } ? $0 : nil }
         delivery = Delivery(
-            logo: Self.string(container, .logo, maxLength: 32) ?? "",
+            logo: container.tolerantString(.logo, maxLength: 32) ?? "",
             title: title,
-            subtitle: Self.string(container, .subtitle, maxLength: 96) ?? Self.string(container, .subTitle, maxLength: 96) ?? "",
+            subtitle: container.tolerantString(.subtitle, maxLength: 96) ?? container.tolerantString(.subTitle, maxLength: 96) ?? "",
             progress: progress,
             eta: (try? container.decodeIfPresent(Date.self, forKey: .eta)).flatMap { $0 } ?? Date(timeIntervalSinceReferenceDate: 0),
-            etaText: Self.string(container, .etaText, maxLength: 32) ?? "",
+            etaText: container.tolerantString(.etaText, maxLength: 32) ?? "",
             status: (try? container.decodeIfPresent(Delivery.Status.self, forKey: .status)).flatMap { $0 } ?? .pending,
-            delayMinutes: Self.number(container, .delayMinutes, in: 0 ... 600) ?? 0,
+            delayMinutes: container.tolerantNumber(.delayMinutes, in: 0 ... 600) ?? 0,
             courier: Self.courier(container),
             items: items ?? [],
-            note: Self.string(container, .note, maxLength: 160),
-            badge: Self.string(container, .badge, maxLength: 64) ?? "")
-    }
-
-    /// The string under `key`, or `nil` when it is missing, not a string, or too long.
-    private static func string<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K, maxLength: Int) -> String? {
-        guard let value = try? container.decodeIfPresent(String.self, forKey: key), value.utf8.count <= maxLength else { return nil }
-        return value
-    }
-
-    /// The number under `key`, or `nil` when it is missing, not such a number, or out of range.
-    private static func number<K: CodingKey, N: Decodable & Comparable>(
-        _ container: KeyedDecodingContainer<K>, _ key: K, in range: ClosedRange<N>
-    ) -> N? {
-        guard let value = try? container.decodeIfPresent(N.self, forKey: key), range.contains(value) else { return nil }
-        return value
+            note: container.tolerantString(.note, maxLength: 160),
+            badge: container.tolerantString(.badge, maxLength: 64) ?? "")
     }
 
     /// The courier, each field defaulted on its own; the empty courier when it is not an object.
@@ -69,7 +55,7 @@ public struct TolerantDelivery: Decodable, Sendable, Hashable {
             return Delivery.Courier(name: "", rating: 0)
         }
         return Delivery.Courier(
-            name: string(courier, .name, maxLength: 48) ?? "",
-            rating: number(courier, .rating, in: 0.0 ... 5.0) ?? 0)
+            name: courier.tolerantString(.name, maxLength: 48) ?? "",
+            rating: courier.tolerantNumber(.rating, in: 0.0 ... 5.0) ?? 0)
     }
 }

@@ -6,10 +6,11 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (view, view-read, view-state, value, value-findings, view-struct, struct, scan, body, lint, lint-state,
+// Arguments: CONTENDER (check: the cross-checks of every payload, then nothing measured; view, view-read, view-state, value, value-findings, view-struct, struct, scan, body, lint, lint-state,
 // jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
-// PAYLOAD (a stem in Payloads/; default cs600), COUNT (default 1000). `shape` as CONTENDER
+// PAYLOAD (a stem in Payloads/; default cs600; a stem starting `grocery` is decoded with the
+// grocery schema and types, any other with the delivery ones), COUNT (default 1000). `shape` as CONTENDER
 // prints what the Value tree of PAYLOAD holds instead: the strings longer than 15 UTF-8 bytes
 // (the ones Swift cannot store inline) and the containers.
 import BenchmarkFixtures
@@ -21,12 +22,14 @@ let contender = arguments.first ?? "value"
 let payload = arguments.dropFirst().first ?? "cs600"
 let count = arguments.dropFirst(2).first.flatMap(Int.init) ?? 1000
 
-let decoder = DeliverySchema.decoder()
+let isGrocery = payload.hasPrefix("grocery")
+let activity: any BenchmarkActivity.Type = isGrocery ? GrocerySchema.self : DeliverySchema.self
+let decoder = activity.decoder()
 let bytes = Payloads.bytes(payload)
 let data = Data(bytes)
 let jsonDecoder = JSONDecoder()
-let validator = DeliverySchema.validator()
-let encoder = DeliverySchema.encoder()
+let validator = activity.validator()
+let encoder = activity.encoder()
 let jsonEncoder = JSONEncoder()
 
 /// Counts what the decoded tree allocates for: long strings and containers.
@@ -47,6 +50,24 @@ func shape(of value: Value, into tally: inout (longStrings: Int, containers: Int
 
 var checksum = 0
 switch contender {
+case "check":
+    // The benchmark suite's cross-checks on every payload, without the suite: each contender
+    // must decode each payload to the same state (the process stops when one does not).
+    let delivery = DeliverySchema.decoder()
+    for name in Payloads.contentStates {
+        let state = CrossCheck.contentState(name, Payloads.bytes(name), decoder: delivery)
+        CrossCheck.encoding(name, state, encoder: DeliverySchema.encoder(), decoder: delivery)
+    }
+    CrossCheck.fallback(Payloads.fallback, Payloads.bytes(Payloads.fallback), decoder: delivery)
+    CrossCheck.body(Payloads.body, Payloads.bytes(Payloads.body), as: DeliverySchema.self, decoder: delivery)
+    CrossCheck.lint(Payloads.body, Payloads.bytes(Payloads.body), validator: DeliverySchema.validator(), decoder: delivery)
+    let grocery = GrocerySchema.decoder()
+    let groceryState = CrossCheck.state(Payloads.untuned, Payloads.bytes(Payloads.untuned), as: GrocerySchema.self, decoder: grocery)
+    CrossCheck.encoding(Payloads.untuned, groceryState, encoder: GrocerySchema.encoder(), decoder: grocery)
+    CrossCheck.body(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), as: GrocerySchema.self, decoder: grocery)
+    CrossCheck.lint(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), validator: GrocerySchema.validator(), decoder: grocery)
+    print("every contender agrees on every payload")
+    exit(0)
 case "shape":
     let result = payload.hasPrefix("body") ? decoder.decode(payload: bytes) : decoder.decode(contentState: bytes)
     guard let state = result.state else { fatalError("\(payload) was rejected: \(result.diagnostics)") }
@@ -68,10 +89,12 @@ case "view-state":
 case "view-read":
     // The view, then every value read through its nodes, strings made.
     for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).root.map(NodeVisit.checksum) ?? 0 }
-case "view-struct":
-    for _ in 0..<count { checksum &+= try! decoder.view(contentState: bytes).decode(Delivery.self).items.count }
-case "struct":
-    for _ in 0..<count { checksum &+= try! decoder.decode(Delivery.self, contentState: bytes).value.items.count }
+case "view-struct", "struct", "encoder", "jsonencoder", "jsondecoder", "jsondecoder-tolerant", "jsondecoder-body":
+    checksum = isGrocery ? typed(GrocerySchema.self) : typed(DeliverySchema.self)
+case "encoder-value":
+    // The Value path: the state decoded once into a tree, then written COUNT times.
+    guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
+    for _ in 0..<count { checksum &+= encoder.encode(state).bytes.count }
 case "body":
     for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
 case "lint":
@@ -79,23 +102,6 @@ case "lint":
 case "lint-state":
     // Lint, then the state made from its result (lint alone makes none).
     for _ in 0..<count { checksum &+= validator.validate(bytes).state == nil ? 0 : 1 }
-case "encoder", "jsonencoder":
-    let state = try! decoder.decode(Delivery.self, contentState: bytes).value
-    if contender == "encoder" {
-        for _ in 0..<count { checksum &+= try! encoder.encode(state).bytes.count }
-    } else {
-        for _ in 0..<count { checksum &+= try! jsonEncoder.encode(state).count }
-    }
-case "encoder-value":
-    // The Value path: the state decoded once into a tree, then written COUNT times.
-    guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
-    for _ in 0..<count { checksum &+= encoder.encode(state).bytes.count }
-case "jsondecoder":
-    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(Delivery.self, from: data).items.count }
-case "jsondecoder-tolerant":
-    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(TolerantDelivery.self, from: data).delivery.items.count }
-case "jsondecoder-body":
-    for _ in 0..<count { checksum &+= try! jsonDecoder.decode(DeliveryPush.self, from: data).aps.contentState.items.count }
 case "scan":
     // The strict scanner alone over the whole payload: no tree, no strings, no duplicate check.
     let options = JSONScanOptions(duplicateKeys: .ignore)
@@ -108,3 +114,32 @@ default:
     fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")
+
+/// Runs the contenders that read into the activity's own types.
+/// - Parameter activity: The activity of the payload.
+/// - Returns: The checksum of `count` operations.
+func typed<Activity: BenchmarkActivity>(_ activity: Activity.Type) -> Int {
+    var checksum = 0
+    switch contender {
+    case "view-struct":
+        for _ in 0..<count { checksum &+= Activity.checksum(try! decoder.view(contentState: bytes).decode(Activity.State.self)) }
+    case "struct":
+        for _ in 0..<count { checksum &+= Activity.checksum(try! decoder.decode(Activity.State.self, contentState: bytes).value) }
+    case "encoder", "jsonencoder":
+        let state = try! decoder.decode(Activity.State.self, contentState: bytes).value
+        if contender == "encoder" {
+            for _ in 0..<count { checksum &+= try! encoder.encode(state).bytes.count }
+        } else {
+            for _ in 0..<count { checksum &+= try! jsonEncoder.encode(state).count }
+        }
+    case "jsondecoder":
+        for _ in 0..<count { checksum &+= Activity.checksum(try! jsonDecoder.decode(Activity.State.self, from: data)) }
+    case "jsondecoder-tolerant":
+        for _ in 0..<count { checksum &+= Activity.checksum(Activity.state(tolerant: try! jsonDecoder.decode(Activity.Tolerant.self, from: data))) }
+    case "jsondecoder-body":
+        for _ in 0..<count { checksum &+= Activity.checksum(Activity.state(push: try! jsonDecoder.decode(Activity.Push.self, from: data))) }
+    default:
+        fatalError("not a typed contender: \(contender)")
+    }
+    return checksum
+}
