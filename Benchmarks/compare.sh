@@ -97,20 +97,21 @@ def line(operation, payload, ours, theirs, their_label):
 print(f"machine: {machine}")
 print("times are p50 wall clock per operation; ratio = Foundation / LiveState")
 ratios = {}
-# Each operation on the three content-states: (key in ratios, operation, ours, theirs, their label).
+# Each operation on a content-state: key in ratios -> (operation, ours, theirs, their label).
 # The "vs tolerant" rows are the issue's reference: JSONDecoder into a hand-written tolerant type
-# (TolerantDelivery).
-for key, operation, ours, theirs, label in (
-    ("view", "decode (view)", "livestate-view", "jsondecoder-struct", "foundation"),
-    ("read", "decode and read every value (view nodes)", "livestate-view-read", "jsondecoder-struct", "foundation"),
-    ("decode", "decode (value tree)", "livestate-value", "jsondecoder-struct", "foundation"),
-    ("struct", "decode-to-struct (view)", "livestate-view-struct", "jsondecoder-struct", "foundation"),
-    ("struct-result", "decode-to-struct (with DecodeResult)", "livestate-struct", "jsondecoder-struct", "foundation"),
-    ("view-tolerant", "decode (view) vs tolerant", "livestate-view", "jsondecoder-tolerant", "tolerant"),
-    ("read-tolerant", "decode and read every value vs tolerant", "livestate-view-read", "jsondecoder-tolerant", "tolerant"),
-    ("decode-tolerant", "decode (value tree) vs tolerant", "livestate-value", "jsondecoder-tolerant", "tolerant"),
-    ("serialization", "serialization", "livestate-value", "jsonserialization-defaults", "jsonserialization"),
-):
+# (TolerantDelivery, TolerantGrocery).
+operations = {
+    "view": ("decode (view)", "livestate-view", "jsondecoder-struct", "foundation"),
+    "read": ("decode and read every value (view nodes)", "livestate-view-read", "jsondecoder-struct", "foundation"),
+    "decode": ("decode (value tree)", "livestate-value", "jsondecoder-struct", "foundation"),
+    "struct": ("decode-to-struct (view)", "livestate-view-struct", "jsondecoder-struct", "foundation"),
+    "struct-result": ("decode-to-struct (with DecodeResult)", "livestate-struct", "jsondecoder-struct", "foundation"),
+    "view-tolerant": ("decode (view) vs tolerant", "livestate-view", "jsondecoder-tolerant", "tolerant"),
+    "read-tolerant": ("decode and read every value vs tolerant", "livestate-view-read", "jsondecoder-tolerant", "tolerant"),
+    "decode-tolerant": ("decode (value tree) vs tolerant", "livestate-value", "jsondecoder-tolerant", "tolerant"),
+    "serialization": ("serialization", "livestate-value", "jsonserialization-defaults", "jsonserialization"),
+}
+for key, (operation, ours, theirs, label) in operations.items():
     for payload in ("cs200", "cs600", "cs4k"):
         ratios[key, payload] = line(operation, payload, ours, theirs, label)
 line("body", "body600", "livestate-body", "jsondecoder-body", "foundation")
@@ -123,13 +124,8 @@ for theirs, label in (("jsondecoder-tolerant", "tolerant"), ("jsonserialization-
     line("decode with findings (value tree)", "cs600-fallback", "livestate-value", theirs, label)
 # An activity the speed work was not measured on (GrocerySchema): an array of objects, an enum,
 # a date, a key the version no longer has.
-for key, operation, ours, theirs, label in (
-    ("view-tolerant", "decode (view) vs tolerant", "livestate-view", "jsondecoder-tolerant", "tolerant"),
-    ("read-tolerant", "decode and read every value vs tolerant", "livestate-view-read", "jsondecoder-tolerant", "tolerant"),
-    ("decode-tolerant", "decode (value tree) vs tolerant", "livestate-value", "jsondecoder-tolerant", "tolerant"),
-    ("struct", "decode-to-struct (view)", "livestate-view-struct", "jsondecoder-struct", "foundation"),
-    ("struct-result", "decode-to-struct (with DecodeResult)", "livestate-struct", "jsondecoder-struct", "foundation"),
-):
+for key in ("view-tolerant", "read-tolerant", "decode-tolerant", "struct", "struct-result"):
+    operation, ours, theirs, label = operations[key]
     ratios[key, "grocery500"] = line(operation, "grocery500", ours, theirs, label)
 line("body", "grocery500-body", "livestate-body", "jsondecoder-body", "foundation")
 ratios["lint", "grocery500-body"] = line("lint", "grocery500-body", "livestate-lint", "jsondecoder-body", "foundation")
