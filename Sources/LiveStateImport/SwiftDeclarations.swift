@@ -2,7 +2,9 @@ import SwiftSyntax
 
 /// Every type declaration of the parsed files that the importer may need: structs, classes and
 /// enums by their qualified name (`Outer.Inner`), typealiases, and the extensions' conformances
-/// and members.
+/// and members. `#if` is read as an iOS app build compiles it (`BuildConditions`): only the
+/// active clause's declarations and members are in; an `#if` that cannot be settled is kept
+/// apart, for the reader to report.
 struct SwiftDeclarations {
     /// A struct, class or enum.
     struct TypeDecl {
@@ -10,11 +12,16 @@ struct SwiftDeclarations {
         var name: String
         var kind: Kind
         var inherited: [String]
-        var members: MemberBlockItemListSyntax
+        /// The members an iOS app build compiles.
+        var members: [MemberBlockItemSyntax]
         var file: String
         var node: Syntax
         /// Members added by extensions, in file order.
-        var extensionMembers: [(members: MemberBlockItemListSyntax, file: String)] = []
+        var extensionMembers: [(members: [MemberBlockItemSyntax], file: String)] = []
+        /// The `#if`s among the members (the extensions' included) that cannot be settled.
+        var unsettled: [(ifConfig: IfConfigDeclSyntax, file: String)] = []
+        /// The condition of an `#if` that cannot be settled and that holds this declaration.
+        var unsettledCondition: ExprSyntax?
     }
 
     /// Types by qualified name.
@@ -46,7 +53,9 @@ struct SwiftDeclarations {
     mutating func finish() {
         for pending in pendingExtensions {
             if let name = resolveName(pending.name, from: ""), types[name] != nil {
-                types[name]?.extensionMembers.append((pending.members, pending.file))
+                let compiled = BuildConditions.members(pending.members)
+                types[name]?.extensionMembers.append((compiled.members, pending.file))
+                types[name]?.unsettled += compiled.unsettled.map { ($0, pending.file) }
             }
         }
         pendingExtensions = []
@@ -84,6 +93,8 @@ struct SwiftDeclarations {
         var types: [TypeDecl] = []
         var aliases: [String: (type: TypeSyntax, scope: String, file: String)] = [:]
         var extensions: [(String, [String], MemberBlockItemListSyntax)] = []
+        /// The conditions of the `#if`s being walked, `nil` for those settled.
+        var conditions: [ExprSyntax?] = []
 
         init(path: String) {
             self.path = path
@@ -97,9 +108,26 @@ struct SwiftDeclarations {
         }
 
         private func enter(_ name: String, _ kind: TypeDecl.Kind, _ clause: InheritanceClauseSyntax?, _ members: MemberBlockSyntax, _ node: some SyntaxProtocol) {
-            types.append(TypeDecl(name: qualified(name), kind: kind, inherited: inherited(clause), members: members.members, file: path, node: Syntax(node)))
+            let compiled = BuildConditions.members(members.members)
+            types.append(TypeDecl(name: qualified(name), kind: kind, inherited: inherited(clause), members: compiled.members, file: path, node: Syntax(node),
+                                  unsettled: compiled.unsettled.map { ($0, path) }, unsettledCondition: conditions.last { $0 != nil } ?? nil))
             scope.append(name)
         }
+
+        /// Walks only the clause an iOS app build compiles; every clause of an `#if` that
+        /// cannot be settled, each declaration in it remembering the condition.
+        override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+            switch BuildConditions.outcome(of: node) {
+            case .active(let clause):
+                conditions.append(nil)
+                if let elements = clause?.elements { walk(elements) }
+                return .skipChildren
+            case .unsettled(let condition):
+                conditions.append(condition)
+                return .visitChildren
+            }
+        }
+        override func visitPost(_ node: IfConfigDeclSyntax) { conditions.removeLast() }
 
         override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
             enter(node.name.text, .struct, node.inheritanceClause, node.memberBlock, node)

@@ -10,8 +10,9 @@ import SwiftSyntax
 /// decide the keys and leave out what they omit; `let` with an initial value is not decoded;
 /// `var x = 4` is still required; optionality is semantic (`T?`, `Optional<T>`, `T!`, an alias
 /// to an optional); computed, `static` and `lazy` properties are not stored keys; raw-value
-/// enums list their raw values, implicit ones included. What a parse cannot see (a custom
-/// `init(from:)`, property wrappers, associated values, types not in the files) is never
+/// enums list their raw values, implicit ones included; `#if` is read as an iOS app build
+/// compiles it (`BuildConditions`). What a parse cannot see (a custom `init(from:)`, property
+/// wrappers, associated values, types not in the files, an `#if` builds differ on) is never
 /// guessed: the field is kept as best it can be and marked for review, with the reason and the
 /// position.
 ///
@@ -232,18 +233,15 @@ struct TypeReader {
                 review("\(type.name) has its own init(from:): the keys it reads are not the declaration's", at: initializer, file: file)
             }
         }
+        reviewUnsettled(type)
         let codingKeys = self.codingKeys(of: type)
         var fields: [Field] = []
         for (member, file) in all {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            let modifiers = Set(variable.modifiers.map(\.name.text))
-            if modifiers.contains("static") || modifiers.contains("class") || modifiers.contains("lazy") { continue }
-            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             let types = Self.declaredTypes(of: variable.bindings)
             for (binding, declaredType) in zip(variable.bindings, types) {
-                guard let name = (binding.pattern.as(IdentifierPatternSyntax.self)?.identifier).map(Self.name) else { continue }
-                if let accessors = binding.accessorBlock, Self.isComputed(accessors) { continue }
-                if isLet, binding.initializer != nil { continue }
+                guard let name = (binding.pattern.as(IdentifierPatternSyntax.self)?.identifier).map(Self.name),
+                      Self.isDecoded(binding, of: variable) else { continue }
                 let key: String
                 if let codingKeys {
                     guard let mapped = codingKeys[name] else { continue }
@@ -318,6 +316,60 @@ struct TypeReader {
         "CustomStringConvertible", "CustomDebugStringConvertible", "Comparable",
     ]
 
+    /// Whether synthesized `Codable` decodes a binding: a stored instance property (not `static`,
+    /// `class`, `lazy` or computed) that is not a `let` with an initial value.
+    static func isDecoded(_ binding: PatternBindingSyntax, of variable: VariableDeclSyntax) -> Bool {
+        let modifiers = Set(variable.modifiers.map(\.name.text))
+        if modifiers.contains("static") || modifiers.contains("class") || modifiers.contains("lazy") { return false }
+        if let accessors = binding.accessorBlock, isComputed(accessors) { return false }
+        return !(variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil)
+    }
+
+    /// Reports what `#if` hides from the import in `type`: a declaration inside an `#if` that
+    /// cannot be settled, and, for each such `#if` among its members, what its clauses declare
+    /// that synthesized `Codable` reads (stored properties, cases, an `init(from:)`), none of
+    /// which is in the schema.
+    mutating func reviewUnsettled(_ type: SwiftDeclarations.TypeDecl) {
+        if let condition = type.unsettledCondition {
+            review("\(type.name) is declared inside #if \(condition.trimmedDescription), which this import cannot settle for an iOS app build; "
+                   + "it read this declaration", at: condition, file: type.file)
+        }
+        for (ifConfig, file) in type.unsettled {
+            let names = Self.decodedNames(in: ifConfig)
+            guard let condition = ifConfig.clauses.first?.condition, !names.isEmpty else { continue }
+            review("#if \(condition.trimmedDescription) in \(type.name) cannot be settled for an iOS app build (debug and release builds, or SDKs, may differ), "
+                   + "so what its clauses declare is left out of the schema: \(names.joined(separator: ", ")); "
+                   + "synthesized Codable reads those of the clause the app was built with",
+                   at: condition, file: file)
+        }
+    }
+
+    /// What synthesized `Codable` reads that the clauses of `ifConfig` (nested ones too)
+    /// declare: stored properties and cases by name, and `init(from:)`.
+    static func decodedNames(in ifConfig: IfConfigDeclSyntax) -> [String] {
+        var names: [String] = []
+        for clause in ifConfig.clauses {
+            guard case .decls(let members)? = clause.elements else { continue }
+            for member in members {
+                if let nested = member.decl.as(IfConfigDeclSyntax.self) {
+                    names += decodedNames(in: nested)
+                } else if let variable = member.decl.as(VariableDeclSyntax.self) {
+                    names += variable.bindings.compactMap { binding in
+                        guard isDecoded(binding, of: variable), let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier else { return nil }
+                        return "'\(name(identifier))'"
+                    }
+                } else if let cases = member.decl.as(EnumCaseDeclSyntax.self) {
+                    names += cases.elements.map { "case \(name($0.name))" }
+                } else if let initializer = member.decl.as(InitializerDeclSyntax.self),
+                          initializer.signature.parameterClause.parameters.first?.firstName.text == "from" {
+                    names.append("init(from:)")
+                }
+            }
+        }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
+    }
+
     /// Whether a property's accessors make it computed (a getter), not stored (observers).
     static func isComputed(_ block: AccessorBlockSyntax) -> Bool {
         switch block.accessors {
@@ -332,6 +384,7 @@ struct TypeReader {
         guard let name = declarations.resolveName("CodingKeys", from: type.name),
               name.hasPrefix(type.name + ".") || declarations.aliases[name] != nil,
               let keys = typeDecl(named: name, from: type.name), keys.kind == .enum else { return nil }
+        reviewUnsettled(keys)
         var map: [String: String] = [:]
         for member in keys.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
@@ -406,6 +459,7 @@ struct TypeReader {
 
     /// A raw-value enum as an `enum` field: its raw values, implicit ones included.
     mutating func enumField(named name: String, _ decl: SwiftDeclarations.TypeDecl) -> Field {
+        reviewUnsettled(decl)
         let raw = decl.inherited.first { ["String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"].contains($0) }
         var strings: [String] = []
         var integers: [Int] = []

@@ -30,5 +30,6 @@ enum Compiled {
         "LockerAttributes": decoder(LockerAttributes.self),
         "SignalAttributes": decoder(SignalAttributes.self),
         "IterableLiveActivityAttributes": decoder(IterableLiveActivityAttributes.self),
+        "KioskAttributes": decoder(KioskAttributes.self),
     ]
 }

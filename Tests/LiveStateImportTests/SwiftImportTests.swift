@@ -173,6 +173,59 @@ enum Corpus {
         #expect(activity.reviews.first?.position?.line == 7)
     }
 
+    /// Stored properties inside `#if` are read as an iOS app build compiles them (they were
+    /// skipped, so `lint` passed payloads without the keys the app requires).
+    @Test func propertiesInsideIfAreReadAsAnIOSBuildCompilesThem() throws {
+        #expect(try Corpus.activity("Kiosk.swift").contentState.map(\.name) == ["queue", "counter", "waitMinutes"])
+        let result = SwiftImporter.importActivities([("If.swift", """
+            struct IfAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    #if os(iOS) && canImport(ActivityKit)
+                    var a: Int
+                    #endif
+                    #if !os(iOS) || DEBUG
+                    var b: Int
+                    #endif
+                    #if DEBUG
+                    var trace: String
+                    #else
+                    var build: Int
+                    static var c: Int = 1
+                    #endif
+                    #if swift(>=5.9)
+                    func describe() {}
+                    #endif
+                    var z: Kind
+                }
+                #if canImport(UIKit)
+                enum Kind: String, Codable, Hashable { case x }
+                #else
+                enum Kind: Int, Codable, Hashable { case x }
+                #endif
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.contentState.map(\.name) == ["a", "z"])
+        #expect(activity.contentState.last?.type == .enumeration(.strings(["x"])))
+        // What cannot be settled is said, where, with what it leaves out; an #if that
+        // declares nothing Codable reads is no finding.
+        #expect(activity.reviews.map(\.message) == [
+            "#if !os(iOS) || DEBUG in IfAttributes.ContentState cannot be settled for an iOS app build (debug and release builds, or SDKs, may differ), so what its clauses declare is left out of the schema: 'b'; synthesized Codable reads those of the clause the app was built with",
+            "#if DEBUG in IfAttributes.ContentState cannot be settled for an iOS app build (debug and release builds, or SDKs, may differ), so what its clauses declare is left out of the schema: 'trace', 'build'; synthesized Codable reads those of the clause the app was built with",
+        ])
+        #expect(activity.reviews.map { $0.position.map { [$0.line, $0.column] } } == [[6, 13], [9, 13]])
+        // A whole declaration inside an #if that cannot be settled: the first is read, and said.
+        let debug = SwiftImporter.importActivities([("Debug.swift", """
+            #if DEBUG
+            struct DebugAttributes: ActivityAttributes { struct ContentState: Codable, Hashable { var a: Int } }
+            #endif
+            """)])
+        #expect(debug.activities.first?.reviews.map(\.message) == [
+            "DebugAttributes is declared inside #if DEBUG, which this import cannot settle for an iOS app build; it read this declaration",
+            "DebugAttributes.ContentState is declared inside #if DEBUG, which this import cannot settle for an iOS app build; it read this declaration",
+        ])
+    }
+
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
     /// that compiles into what a schema cannot state is a review, not a file that does not load.
     @Test func whatASchemaCannotStateIsAReview() {
