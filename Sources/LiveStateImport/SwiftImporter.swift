@@ -249,7 +249,7 @@ struct TypeReader {
                 } else {
                     key = name
                 }
-                if let wrapper = variable.attributes.first?.as(AttributeSyntax.self) {
+                for wrapper in Self.propertyWrappers(in: variable.attributes) {
                     review("'\(name)' has the property wrapper \(wrapper.trimmedDescription), which decodes as the wrapper does", at: wrapper, file: file)
                 }
                 guard let typeSyntax = declaredType else {
@@ -369,6 +369,46 @@ struct TypeReader {
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
     }
+
+    /// The attributes of a property that may be property wrappers: every attribute that names a
+    /// type, that is, every one that is not Swift's own (`@available`, `@objc`, `@MainActor`, …),
+    /// which leave synthesized `Codable` as it is. An `#if` among them is read as an iOS app build
+    /// compiles it; every clause of one that cannot be settled.
+    static func propertyWrappers(in attributes: AttributeListSyntax) -> [AttributeSyntax] {
+        attributes.flatMap { element -> [AttributeSyntax] in
+            switch element {
+            case .attribute(let attribute):
+                return builtInAttributes.contains(named(attribute.attributeName).base) ? [] : [attribute]
+            case .ifConfigDecl(let ifConfig):
+                let clauses: [IfConfigClauseSyntax]
+                switch BuildConditions.outcome(of: ifConfig) {
+                case .active(let clause): clauses = clause.map { [$0] } ?? []
+                case .unsettled: clauses = Array(ifConfig.clauses)
+                }
+                return clauses.flatMap { clause -> [AttributeSyntax] in
+                    guard case .attributes(let inner)? = clause.elements else { return [] }
+                    return propertyWrappers(in: inner)
+                }
+            }
+        }
+    }
+
+    /// Swift's own declaration attributes, and the standard library's global actor: none is a
+    /// property wrapper. (A new one missing here is reported for review, never taken silently.)
+    static let builtInAttributes: Set<String> = [
+        "available", "objc", "nonobjc", "objcMembers", "MainActor", "preconcurrency", "discardableResult", "inlinable",
+        "usableFromInline", "inline", "_spi", "spi", "backDeployed", "NSCopying", "NSManaged", "IBOutlet", "IBInspectable",
+        "GKInspectable", "IBAction", "IBSegueAction", "IBDesignable", "frozen", "dynamicMemberLookup", "dynamicCallable",
+        "warn_unqualified_access", "transparent", "_transparent", "_alwaysEmitIntoClient", "_disfavoredOverload",
+        "_documentation", "_implements", "_optimize", "_semantics", "_silgen_name", "_cdecl", "_dynamicReplacement",
+        "_originallyDefinedIn", "_nonSendable", "_unavailableFromAsync", "unavailableFromAsync", "_hasStorage",
+        "_hasInitialValue", "_fixed_layout", "_borrowed", "_nonoverride", "_effects", "_specialize", "specialize",
+        "_noImplicitCopy", "_eagerMove", "_noEagerMove", "_lexicalLifetimes", "_weakLinked", "_private",
+        "_projectedValueProperty", "_objcRuntimeName", "_show_in_interface", "_spi_available", "_staticExclusiveOnly",
+        "_compilerInitialized", "_unavailableInEmbedded", "_section", "section", "_used", "used", "exclusivity",
+        "noDerivative", "differentiable", "derivative", "transpose", "unsafe", "safe", "abi", "extern", "c",
+        "storageRestrictions", "Sendable", "nonisolated", "isolated", "concurrent", "export", "lifetime", "_lifetime",
+    ]
 
     /// Whether a property's accessors make it computed (a getter), not stored (observers).
     static func isComputed(_ block: AccessorBlockSyntax) -> Bool {

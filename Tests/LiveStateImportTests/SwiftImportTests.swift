@@ -226,6 +226,32 @@ enum Corpus {
         ])
     }
 
+    /// Only an attribute that names a type may be a property wrapper, and each is looked at
+    /// (every attribute was reported as a wrapper, and only the first was looked at).
+    @Test func swiftsOwnAttributesAreNoPropertyWrappers() throws {
+        let result = SwiftImporter.importActivities([("Attributed.swift", """
+            struct AttributedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    @available(*, deprecated, message: "use b") var a: Int
+                    @objc @MainActor @preconcurrency var b: Int
+                    @available(iOS 17, *) @Clamped(0...10) var c: Int
+                    @NSCopying @_spi(Live) @usableFromInline @Swift.MainActor var d: String
+                    #if os(iOS)
+                    @Lenient
+                    #endif
+                    var e: Int
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.contentState.map(\.name) == ["a", "b", "c", "d", "e"])
+        #expect(activity.reviews.map(\.message) == [
+            "'c' has the property wrapper @Clamped(0...10), which decodes as the wrapper does",
+            "'e' has the property wrapper @Lenient, which decodes as the wrapper does",
+        ])
+        #expect(activity.reviews.first?.position.map { [$0.line, $0.column] } == [5, 31])
+    }
+
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
     /// that compiles into what a schema cannot state is a review, not a file that does not load.
     @Test func whatASchemaCannotStateIsAReview() {
