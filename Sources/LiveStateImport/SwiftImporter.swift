@@ -497,45 +497,119 @@ struct TypeReader {
         return Field(name: name, type: .string)
     }
 
-    /// A raw-value enum as an `enum` field: its raw values, implicit ones included.
+    /// A raw-value enum as the field synthesized `Codable` makes of it: an `enum` of its `String`
+    /// or integer raw values, implicit ones included; a `double` bounded by its `Double` or
+    /// `Float` raw values, which a schema cannot list (reviewed); the SE-0295 shape for any other.
     mutating func enumField(named name: String, _ decl: SwiftDeclarations.TypeDecl) -> Field {
         reviewUnsettled(decl)
-        let raw = decl.inherited.first { ["String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64"].contains($0) }
+        let coding = Self.rawCoding(of: decl)
         var strings: [String] = []
         var integers: [Int] = []
-        var next = 0
+        var numbers: [Double] = []
         for member in decl.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
                 if element.parameterClause != nil {
                     review("enum \(decl.name) has associated values: the app decodes {\"\(Self.name(element.name))\": {…its values by label, or _0, _1…}} (SE-0295), which a schema does not state", at: element, file: decl.file)
                 }
-                if raw == "String" {
+                switch coding {
+                case .strings?:
                     if let value = element.rawValue?.value {
                         guard let string = stringLiteral(value, file: decl.file) else { continue }
                         strings.append(string)
                     } else {
                         strings.append(Self.name(element.name))
                     }
-                } else if raw != nil {
+                case .integers?:
                     if let value = element.rawValue?.value {
                         guard let integer = Self.integerLiteral(value) else {
                             review("enum \(decl.name)'s raw value \(value.trimmedDescription) is not an integer literal this import reads", at: value, file: decl.file)
                             continue
                         }
-                        next = integer
+                        integers.append(integer)
+                    } else {
+                        integers.append(integers.last.map { $0 &+ 1 } ?? 0)
                     }
-                    integers.append(next)
-                    next &+= 1
+                case .numbers?:
+                    if let value = element.rawValue?.value {
+                        guard let number = Self.numberLiteral(value) else {
+                            review("enum \(decl.name)'s raw value \(value.trimmedDescription) is not a number literal this import reads", at: value, file: decl.file)
+                            continue
+                        }
+                        numbers.append(number)
+                    } else {
+                        numbers.append(numbers.last.map { $0 + 1 } ?? 0)
+                    }
+                case nil:
+                    break
                 }
             }
         }
-        guard raw != nil else {
-            review("enum \(decl.name) has no String or Int raw values; synthesized Codable writes its cases in the SE-0295 shape",
+        switch coding {
+        case .strings?:
+            return Field(name: name, type: .enumeration(.strings(strings)))
+        case .integers?:
+            return Field(name: name, type: .enumeration(.integers(integers)))
+        case .numbers(let format)?:
+            return numberEnumField(named: name, decl, values: numbers, format: format)
+        case nil:
+            let rawType = decl.inherited.first ?? ""
+            let written = decl.members.contains { $0.decl.as(EnumCaseDeclSyntax.self)?.elements.contains { $0.rawValue != nil } == true }
+            review(written
+                   ? "enum \(decl.name)'s raw type \(rawType) is not one synthesized Codable writes as the raw value (String, an integer, Double or Float); like an enum without raw values, it writes its cases in the SE-0295 shape"
+                   : "enum \(decl.name) has no String, integer, Double or Float raw values; synthesized Codable writes its cases in the SE-0295 shape",
                    at: decl.node, file: decl.file)
             return Field(name: name, type: .object(fields: []))
         }
-        return Field(name: name, type: .enumeration(raw == "String" ? .strings(strings) : .integers(integers)))
+    }
+
+    /// An enum of `Double` or `Float` raw values: the app decodes a number, only one of them. A
+    /// schema lists only string and integer values, so it is a `double` bounded by the least and
+    /// the greatest, the values in its description, and a review.
+    mutating func numberEnumField(named name: String, _ decl: SwiftDeclarations.TypeDecl, values: [Double], format: Field.NumberFormat?) -> Field {
+        var field = Field(name: name, type: .double)
+        field.constraints.minimum = values.min()
+        field.constraints.maximum = values.max()
+        if let format { field.setNumberFormat(format) }
+        let listed = values.map(SchemaYAMLWriter.number).joined(separator: ", ")
+        field.documentation = "One of \(listed): the raw values of enum \(decl.name)."
+        review("enum \(decl.name) has \(format == .float ? "Float" : "Double") raw values: the app decodes a number, only \(listed); "
+               + "a schema lists no such values, so '\(name)' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
+               at: decl.node, file: decl.file)
+        return field
+    }
+
+    /// How synthesized `Codable` writes an enum's raw values: the standard library writes the raw
+    /// value of a `String`, integer, `Double` or `Float` raw type (its `RawRepresentable`
+    /// conformances), and of no other (a `Character` or `CGFloat` raw type is written in the
+    /// SE-0295 shape, as an enum without raw values).
+    enum RawCoding: Equatable {
+        case strings, integers
+        /// `Double` or `Float` (its format) raw values.
+        case numbers(Field.NumberFormat?)
+    }
+
+    /// An enum's raw coding, from the first type it inherits; `nil` when it is none of them.
+    static func rawCoding(of decl: SwiftDeclarations.TypeDecl) -> RawCoding? {
+        guard let first = decl.inherited.first else { return nil }
+        let written = first.hasPrefix("Swift.") || first.hasPrefix("Foundation.") ? String(first.split(separator: ".").last ?? "") : first
+        switch written {
+        case "String": return .strings
+        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64": return .integers
+        case "Double", "Float64", "TimeInterval": return .numbers(nil)
+        case "Float", "Float32": return .numbers(.float)
+        default: return nil
+        }
+    }
+
+    /// A number literal's value, integer or floating-point, with a leading `-`.
+    static func numberLiteral(_ expression: ExprSyntax) -> Double? {
+        if let integer = integerLiteral(expression) { return Double(integer) }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let magnitude = prefix.expression.as(FloatLiteralExprSyntax.self)?.representedLiteralValue {
+            return -magnitude
+        }
+        return expression.as(FloatLiteralExprSyntax.self)?.representedLiteralValue
     }
 
     /// What a dictionary is on the wire, which a schema cannot state: synthesized `Codable`

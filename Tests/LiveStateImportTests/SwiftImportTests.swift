@@ -252,6 +252,42 @@ enum Corpus {
         #expect(activity.reviews.first?.position.map { [$0.line, $0.column] } == [5, 31])
     }
 
+    /// The standard library writes a `Double` or `Float` raw value as a number: the field is a
+    /// `double` bounded by the values, which are listed (it was an empty object, said to be
+    /// SE-0295's shape). A `Character` raw value it does not write (`Character` is not
+    /// `Codable`): the compiler writes such an enum's cases in SE-0295's shape, as the real
+    /// compiler shows, `{"b":{}}`.
+    @Test func doubleAndFloatRawValuesAreNumbers() throws {
+        let result = SwiftImporter.importActivities([("Raw.swift", """
+            struct RawAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    enum Speed: Double, Codable, Hashable { case slow = 0.5, normal = 1, fast = 2.5 }
+                    enum Step: Float, Codable, Hashable { case none, one, two }
+                    enum Grade: Character, Codable, Hashable { case a = "A", b = "B" }
+                    var speed: Speed
+                    var step: Step?
+                    var grade: Grade
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        let fields = Dictionary(uniqueKeysWithValues: activity.contentState.map { ($0.name, $0) })
+        #expect(fields["speed"]?.type == .double)
+        #expect(fields["speed"]?.constraints.minimum == 0.5 && fields["speed"]?.constraints.maximum == 2.5)
+        #expect(fields["speed"]?.documentation == "One of 0.5, 1, 2.5: the raw values of enum RawAttributes.ContentState.Speed.")
+        #expect(fields["step"]?.type == .double && fields["step"]?.numberFormat == .float && fields["step"]?.isOptional == true)
+        #expect(fields["step"]?.constraints.minimum == 0 && fields["step"]?.constraints.maximum == 2)
+        #expect(fields["grade"]?.type == .object(fields: []))
+        #expect(activity.reviews.map(\.message) == [
+            "enum RawAttributes.ContentState.Speed has Double raw values: the app decodes a number, only 0.5, 1, 2.5; a schema lists no such values, so 'speed' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
+            "enum RawAttributes.ContentState.Step has Float raw values: the app decodes a number, only 0, 1, 2; a schema lists no such values, so 'step' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
+            "enum RawAttributes.ContentState.Grade's raw type Character is not one synthesized Codable writes as the raw value (String, an integer, Double or Float); like an enum without raw values, it writes its cases in the SE-0295 shape",
+        ])
+        // The schema written loads back with the bounds.
+        let schema = try Corpus.schema(activity)
+        #expect(schema.versions.first?.contentState.first { $0.name == "speed" }?.constraints.maximum == 2.5)
+    }
+
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
     /// that compiles into what a schema cannot state is a review, not a file that does not load.
     @Test func whatASchemaCannotStateIsAReview() {
