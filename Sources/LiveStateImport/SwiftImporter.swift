@@ -509,9 +509,6 @@ struct TypeReader {
         for member in decl.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
-                if element.parameterClause != nil {
-                    review("enum \(decl.name) has associated values: the app decodes {\"\(Self.name(element.name))\": {…its values by label, or _0, _1…}} (SE-0295), which a schema does not state", at: element, file: decl.file)
-                }
                 switch coding {
                 case .strings?:
                     if let value = element.rawValue?.value {
@@ -553,14 +550,38 @@ struct TypeReader {
         case .numbers(let format)?:
             return numberEnumField(named: name, decl, values: numbers, format: format)
         case nil:
-            let rawType = decl.inherited.first ?? ""
-            let written = decl.members.contains { $0.decl.as(EnumCaseDeclSyntax.self)?.elements.contains { $0.rawValue != nil } == true }
-            review(written
-                   ? "enum \(decl.name)'s raw type \(rawType) is not one synthesized Codable writes as the raw value (String, an integer, Double or Float); like an enum without raw values, it writes its cases in the SE-0295 shape"
-                   : "enum \(decl.name) has no String, integer, Double or Float raw values; synthesized Codable writes its cases in the SE-0295 shape",
-                   at: decl.node, file: decl.file)
+            review(Self.se0295Review(decl), at: decl.node, file: decl.file)
             return Field(name: name, type: .object(fields: []))
         }
+    }
+
+    /// The one finding for an enum synthesized `Codable` writes in SE-0295's shape: why (its
+    /// associated values, a raw type the standard library does not write, or no raw type) and
+    /// what the app decodes, each case named.
+    static func se0295Review(_ decl: SwiftDeclarations.TypeDecl) -> String {
+        let elements = decl.members.flatMap { $0.decl.as(EnumCaseDeclSyntax.self)?.elements.map { $0 } ?? [] }
+        let why: String
+        if elements.contains(where: { $0.parameterClause != nil }) {
+            why = "has associated values"
+        } else if elements.contains(where: { $0.rawValue != nil }) {
+            why = "has the raw type \(decl.inherited.first ?? ""), whose raw values synthesized Codable does not write (only String, integer, Double and Float ones)"
+        } else {
+            why = "has no String, integer, Double or Float raw values"
+        }
+        let shapes = elements.map(se0295Shape)
+        let listed = shapes.count > 1 ? "one of " + shapes.joined(separator: ", ") : shapes.joined()
+        return "enum \(decl.name) \(why): the app decodes \(listed) (SE-0295), which a schema does not state"
+    }
+
+    /// A case as SE-0295 writes it: `{"case": {"label": …, "_1": …}}`, unlabeled values by their
+    /// position, `{"case": {}}` for a case without values.
+    static func se0295Shape(_ element: EnumCaseElementSyntax) -> String {
+        let parameters = element.parameterClause?.parameters.enumerated().map { index, parameter -> String in
+            let written = parameter.firstName.map { Self.name($0) }
+            let label = written == nil || written == "_" ? "_\(index)" : written ?? ""
+            return "\"\(label)\": …"
+        } ?? []
+        return "{\"\(name(element.name))\": {\(parameters.joined(separator: ", "))}}"
     }
 
     /// An enum of `Double` or `Float` raw values: the app decodes a number, only one of them. A

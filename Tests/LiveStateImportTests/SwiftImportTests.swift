@@ -126,13 +126,13 @@ enum Corpus {
             """
         let result = SwiftImporter.importActivities([("Wrapped.swift", source)])
         let reviews = result.activities.first?.reviews ?? []
-        #expect(reviews.count == 7, "\(reviews)")
+        #expect(reviews.count == 6, "\(reviews)")
         #expect(reviews.contains { $0.message == "'id' is a UUID, a string that must be a UUID or the update is dropped; a schema states only a string" })
         #expect(reviews.allSatisfy { $0.code == "needs-review" && $0.severity == .warning && $0.position != nil })
         #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 8 })
         #expect(reviews.contains { $0.message.contains("@Clamped") && $0.position?.line == 3 })
         #expect(reviews.contains { $0.message == "'tags' is a dictionary, which the app decodes from a JSON object keyed by strings; a schema states no map type, so it is written as an empty object" })
-        #expect(reviews.contains { $0.message.hasPrefix(#"enum Mood has associated values: the app decodes {"happy": {…"#) })
+        #expect(reviews.contains { $0.message == #"enum Mood has associated values: the app decodes {"happy": {"level": …}} (SE-0295), which a schema does not state"# })
         let keyed = SwiftImporter.importActivities([("Keyed.swift", """
             struct K: ActivityAttributes { struct ContentState: Codable, Hashable { var byDay: Dictionary<Day, Int> } }
             enum Day: String, Codable, Hashable { case mon }
@@ -281,11 +281,32 @@ enum Corpus {
         #expect(activity.reviews.map(\.message) == [
             "enum RawAttributes.ContentState.Speed has Double raw values: the app decodes a number, only 0.5, 1, 2.5; a schema lists no such values, so 'speed' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
             "enum RawAttributes.ContentState.Step has Float raw values: the app decodes a number, only 0, 1, 2; a schema lists no such values, so 'step' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
-            "enum RawAttributes.ContentState.Grade's raw type Character is not one synthesized Codable writes as the raw value (String, an integer, Double or Float); like an enum without raw values, it writes its cases in the SE-0295 shape",
+            #"enum RawAttributes.ContentState.Grade has the raw type Character, whose raw values synthesized Codable does not write (only String, integer, Double and Float ones): the app decodes one of {"a": {}}, {"b": {}} (SE-0295), which a schema does not state"#,
         ])
         // The schema written loads back with the bounds.
         let schema = try Corpus.schema(activity)
         #expect(schema.versions.first?.contentState.first { $0.name == "speed" }?.constraints.maximum == 2.5)
+    }
+
+    /// An enum with associated values is one finding that says what the app decodes, each case
+    /// named (it was one per case with values, and one more for having no raw values).
+    @Test func anEnumWithAssociatedValuesIsOneFinding() throws {
+        let result = SwiftImporter.importActivities([("Assoc.swift", """
+            struct AssocAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var phase: Phase; var plain: Plain }
+            }
+            enum Phase: Codable, Hashable {
+                case waiting
+                case running(lap: Int, Double), paused(_ reason: String)
+            }
+            enum Plain: Codable, Hashable { case on, off }
+            """)])
+        let reviews = try #require(result.activities.first).reviews
+        #expect(reviews.map(\.message) == [
+            #"enum Phase has associated values: the app decodes one of {"waiting": {}}, {"running": {"lap": …, "_1": …}}, {"paused": {"_0": …}} (SE-0295), which a schema does not state"#,
+            #"enum Plain has no String, integer, Double or Float raw values: the app decodes one of {"on": {}}, {"off": {}} (SE-0295), which a schema does not state"#,
+        ])
+        #expect(reviews.map { $0.position?.line } == [4, 8])
     }
 
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
