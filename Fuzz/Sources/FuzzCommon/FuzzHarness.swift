@@ -314,6 +314,14 @@ public enum FuzzHarness {
         if view.root.map(walk) != reference.state || view.root?.value != reference.state {
             return "view nodes, \(target.schema.activity) v\(target.version): \(String(describing: view.root.map(walk))), in full \(String(describing: reference.state))"
         }
+        // A Decodable type read on the tape (through decode(_:contentState:) and the view)
+        // sees what it sees through ValueDecoder on the full decode's tree: values and errors.
+        let probedOnTape = String(describing: Result { try decoder.decode(DecodeProbe.self, contentState: body).value })
+        let probedInFull = String(describing: Result { try full.decode(DecodeProbe.self, contentState: body).value })
+        let probedInView = String(describing: Result { try view.decode(DecodeProbe.self) })
+        if probedOnTape != probedInFull || probedInView != probedInFull {
+            return "Decodable, \(target.schema.activity) v\(target.version): on the tape \(probedOnTape), in the view \(probedInView), in full \(probedInFull)"
+        }
         if let failure = encodes(reference.state, target, decoder: decoder) {
             return "encoder, \(target.schema.activity) v\(target.version): \(failure)"
         }
