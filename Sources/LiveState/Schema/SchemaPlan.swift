@@ -40,7 +40,7 @@ final class ObjectPlan: @unchecked Sendable {
     ///   - urls: How the app version's devices read `url` values.
     init(fields: [Field], urls: URLRule) {
         self.fields = fields.map { FieldPlan($0, urls: urls) }
-        self.tapeSlots = self.fields.reduce(1 + fields.count) { $0 + ($1.object?.tapeSlots ?? 0) }
+        self.tapeSlots = min(self.fields.reduce(1 + fields.count) { $0 + $1.tapeNodes }, Self.maxTapeSlots)
         self.initialMembers = fields.initialMembers
         var aliases: [(bytes: [UInt8], field: Int, rank: Int)] = []
         for (index, field) in fields.enumerated() {
@@ -87,9 +87,14 @@ final class ObjectPlan: @unchecked Sendable {
     /// it (`==` on `String`s); the tape builder then looks every key up as the full decoder does.
     let hasNonASCIIKeys: Bool
 
-    /// The nodes a `StateTape` of this object takes before any array element: a header and a
-    /// slot per field, nested objects included.
+    /// The nodes a `StateTape` of this object is made with room for: a header and a slot per
+    /// field, nested objects included, and each array's first elements (`FieldPlan.tapeNodes`),
+    /// so that the builder seldom grows the tape of a usual state. At most `maxTapeSlots`: room
+    /// is a guess, and the builder grows a tape that needs more.
     let tapeSlots: Int
+
+    /// The most nodes `tapeSlots` asks for (24 KiB of nodes), however the schema nests its arrays.
+    static let maxTapeSlots = 1024
 
     /// The index of the field whose name is the `length` bytes at `key` (no escapes), trying
     /// `hint` first (payloads mostly follow schema order). `wordReadable`: eight bytes can be
@@ -267,6 +272,15 @@ final class FieldPlan: Sendable {
     /// only for the reference decode.
     var holdsObjects: Bool {
         object != nil || items?.holdsObjects == true
+    }
+
+    /// The nodes a value of this field takes on a tape besides its own slot: a nested object's
+    /// (`ObjectPlan.tapeSlots`), or for an array, up to eight elements (fewer when `max-items`
+    /// says so) with what each takes.
+    var tapeNodes: Int {
+        if let object { return object.tapeSlots }
+        guard kind == .array, let items else { return 0 }
+        return min(constraints.maxItems ?? 8, 8) &* (1 &+ min(items.tapeNodes, ObjectPlan.maxTapeSlots))
     }
 
     /// For an integer `enum` field: its raw values.
