@@ -835,7 +835,8 @@ struct TapeBuilder {
         let decisions = self.decisions ?? TapeDecisions()
         self.decisions = decisions
         append(.reported, decisions.findings.count, findings.count)
-        decisions.findings += findings
+        // The first ones are taken as they are, not copied one by one into a new array.
+        if decisions.findings.isEmpty { decisions.findings = findings } else { decisions.findings += findings }
     }
 
     /// The node that holds a scalar `Value`, as `TapeNode.scalar` reads it back; `nil` for a
