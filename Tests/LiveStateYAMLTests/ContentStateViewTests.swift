@@ -498,6 +498,73 @@ import LiveStateYAML
               spans: { type: array, default: [], items: { type: date-range } }
         """
 
+    static let fallbacks = """
+        activity: fallbacks
+        clients:
+          strict: [2]
+        versions:
+          - version: 1
+            content-state:
+              title: { type: string }
+              status: { type: enum, values: [waiting, moving, done], default: waiting, fallback: waiting, aliases: [state] }
+              card:
+                type: object
+                default: { kind: plain }
+                fields:
+                  kind: { type: enum, values: [plain, gold], default: plain, fallback: plain }
+              marks: { type: array, default: [], items: { type: enum, values: [x, y], fallback: x } }
+              drink: { type: enum, values: [café, thé], default: café, fallback: café }
+              strictless: { type: enum, values: [a, b], default: a }
+          - version: 2
+            content-state:
+              title: { type: string }
+              status: { type: enum, values: [waiting, moving, done], default: waiting, fallback: waiting }
+        """
+
+    /// A string enum's value that is none of its raw values takes the field's fallback on the
+    /// tape, its finding worded when read, where the full decoder would decide just that: the
+    /// results are the reference decode's, in every place such a value can be, and the tape
+    /// decides it itself (no `reported` node) in an object's field, its own name or an alias,
+    /// nested or not, and leaves it to the full decoder in an array, for raw values that are
+    /// not ASCII, for a strict version, and for an escaped string.
+    @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
+        let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
+        let cases: [(json: String, version: Int, onTape: Int, decided: Int)] = [
+            (#"{"title":"t","status":"lost"}"#, 1, 1, 0),
+            (#"{"title":"t","card":{"kind":"platinum"},"state":"lost"}"#, 1, 2, 0),
+            (#"{"title":"t","status":"lost","status":"gone"}"#, 1, 1, 0),
+            (#"{"title":"t","state":"lost","status":"moving"}"#, 1, 1, 0),
+            (#"{"title":"t","status":"","card":{"kind":"platinum"}}"#, 1, 2, 0),
+            (#"{"card":{"kind":"platinum"},"title":"t","x":1,"status":"lost"}"#, 1, 2, 0),
+            (#"{"title":"t","marks":["x","z"]}"#, 1, 0, 1),
+            (#"{"title":"t","drink":"tea"}"#, 1, 0, 1),
+            (#"{"title":"t","status":"lo\u0073t"}"#, 1, 0, 1),
+            (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
+            (#"{"title":"t","strictless":"c","status":7}"#, 1, 0, 2),
+        ]
+        for (json, version, onTape, decided) in cases {
+            let bytes = Array(json.utf8)
+            let decoder = decoders[version - 1]
+            _ = Self.expectSame(decoder, bytes, json)
+            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
+            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            #expect(kinds.count { $0 == .fallbackTaken } == onTape, "\(json)")
+            #expect(kinds.count { $0 == .reported } == decided, "\(json)")
+        }
+        // The words, where they point, and the state, in full.
+        let result = decoders[0].decode(contentState: Array(#"{"title":"t","card":{"kind":"platinum"},"state":"lost"}"#.utf8), file: "p.json")
+        #expect(result.diagnostics.map(\.description) == [
+            #"p.json:1:29: warning: "platinum" is not one of ["plain", "gold"]; it takes the fallback "plain" (at /card/kind) [unknown-enum-value]"#,
+            #"p.json:1:49: warning: "lost" is not one of ["waiting", "moving", "done"]; it takes the fallback "waiting" (at /status) [unknown-enum-value]"#,
+            "p.json:1:1: info: key 'marks' is missing; it takes its default [] (at /marks) [defaulted]",
+            #"p.json:1:1: info: key 'drink' is missing; it takes its default "café" (at /drink) [defaulted]"#,
+            #"p.json:1:1: info: key 'strictless' is missing; it takes its default "a" (at /strictless) [defaulted]"#,
+        ])
+        #expect(result.state?["status"] == .string("waiting"))
+        #expect(result.state?["card"]?["kind"] == .string("plain"))
+    }
+
     /// Objects, arrays of objects and arrays of arrays, valid or not, are read on the tape,
     /// aliases and a strict version's verdict included: the full decoder's object walk never
     /// runs for them, and the result is the full decode's, findings, positions and pointers

@@ -739,6 +739,12 @@ struct DecodeContext: JSONReading {
                at: offset, pointer: pointer())
     }
 
+    /// The `unknown-enum-value` message of a value, shown as `text`, that is none of `plan`'s
+    /// raw values: the fallback is taken.
+    static func unknownEnumMessage(_ text: String, of plan: FieldPlan) -> String {
+        "\(text) is not one of \(plan.enumListText)\(plan.fallbackSuffix)"
+    }
+
     private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
         let raw: Value
         switch plan.kind {
@@ -761,7 +767,7 @@ struct DecodeContext: JSONReading {
         let text = ValueText.render(raw)
         if strict { strictProblem = problem(.outOfRange, "\(text) is not a raw value of the enum", at: start) }
         if let fallback = plan.fallback {
-            report(.unknownEnumValue, "\(text) is not one of \(plan.enumListText)\(plan.fallbackSuffix)", at: start, pointer: pointer())
+            report(.unknownEnumValue, Self.unknownEnumMessage(text, of: plan), at: start, pointer: pointer())
             return fallback
         }
         return invalid("\(text) is not one of \(plan.enumListText)", kind: .outOfRange, at: start)

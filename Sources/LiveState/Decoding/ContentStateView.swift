@@ -223,6 +223,16 @@ extension StateTape {
                         code: DecodeCode.duplicateKey.rawValue, severity: DecodeCode.duplicateKey.severity, message: message,
                         file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
                         pointer: JSONPointer.appending(name, to: path)))
+                case .fallbackTaken:
+                    let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let field = plan.fields[node.a >> 32]
+                    let start = node.a & 0xFFFF_FFFF
+                    let text = reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.unknownEnumValue.rawValue, severity: DecodeCode.unknownEnumValue.severity,
+                        message: DecodeContext.unknownEnumMessage(ValueText.render(.string(text)), of: field),
+                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
+                        pointer: path + field.pointerToken))
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }
@@ -346,7 +356,8 @@ extension StateTape {
             return missing
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .reported,
+             .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -368,7 +379,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -463,7 +474,8 @@ extension StateTape {
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .made:
             return madeValue(node) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .reported,
+             .span:
             return node.scalar ?? missing
         }
     }

@@ -39,7 +39,8 @@ struct TapeNode {
         case .double: .double(doubleA)
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
-        case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .reported, .span: nil
+        case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
+             .reported, .span: nil
         }
     }
 
@@ -86,6 +87,11 @@ struct TapeNode {
         /// does not know); `b` its end (with `escapedKey`) plus the object's header shifted left
         /// by 32.
         case repeatedKey
+        /// Finding: a string enum field's value is none of its raw values, and the field took
+        /// its fallback (`unknown-enum-value`, worded as `DecodeContext.unknownEnumMessage`).
+        /// `a` is the start of the string's content plus the field's index shifted left by 32;
+        /// `b` its end plus the object's header shifted left by 32.
+        case fallbackTaken
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
         case reported
@@ -908,7 +914,7 @@ struct TapeBuilder {
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
             return true
         case .stringEnum:
-            return stringEnumeration(plan, first: first, slot: slot)
+            return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
             guard let int = integer(), plan.enumIntegers.contains(int) else { return false }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
@@ -936,8 +942,9 @@ struct TapeBuilder {
         return true
     }
 
-    /// A string enum's value into `slot`, if its bytes are one of the raw values'.
-    private mutating func stringEnumeration(_ plan: FieldPlan, first: UInt8, slot: Int) -> Bool {
+    /// A string enum's value into `slot`, if its bytes are one of the raw values', or else its
+    /// fallback where `takesFallback` says the full decoder would take it.
+    private mutating func stringEnumeration(_ plan: FieldPlan, first: UInt8, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         guard first == JSONByte.quote, let text = string(), !text.escaped else { return false }
         let length = text.end &- text.start
         for candidate in plan.enumStrings where candidate.bytes.count == length {
@@ -947,7 +954,22 @@ struct TapeBuilder {
                 return true
             }
         }
-        return false
+        return takesFallback(plan, text, slot: slot, header: header, fieldIndex: fieldIndex)
+    }
+
+    /// The fallback of a string enum field whose value, `text`, is none of its raw values, into
+    /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
+    /// version most often meets. Only where the full decoder (`DecodeContext.decodeEnum`) would
+    /// decide just that: a field of an object (an element's finding names its index), raw values
+    /// that are plain ASCII (the full decoder compares them byte for byte then, as here), and
+    /// not for a strict version, which also records why synthesized `Codable` fails. `false`
+    /// leaves the value to the full decoder.
+    @inline(never)
+    private mutating func takesFallback(_ plan: FieldPlan, _ text: StringSpan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
+        guard let fallback = plan.fallback, header >= 0, !plan.enumHasNonASCII, !isStrict else { return false }
+        put(fallback, in: slot)
+        append(.fallbackTaken, text.start | fieldIndex << 32, text.end | header << 32)
+        return true
     }
 
     /// An array of scalars, whose elements are appended one after another, or of objects:
