@@ -521,12 +521,15 @@ import LiveStateYAML
               status: { type: enum, values: [waiting, moving, done], default: waiting, fallback: waiting }
         """
 
-    /// A string enum's value that is none of its raw values takes the field's fallback on the
-    /// tape, its finding worded when read, where the full decoder would decide just that: the
-    /// results are the reference decode's, in every place such a value can be, and the tape
-    /// decides it itself (no `reported` node) in an object's field, its own name or an alias,
-    /// nested or not, and leaves it to the full decoder in an array, for raw values that are
-    /// not ASCII, for a strict version, and for an escaped string.
+    /// What an older app version most often meets is decided on the tape, its finding worded
+    /// when read, where the full decoder would decide just that: a string enum's value that is
+    /// none of its raw values takes the fallback, and a value of another JSON type takes the
+    /// default of a field whose invalid values take it. The results are the reference decode's
+    /// in every place such a value can be; the tape decides it itself (a `fallbackTaken` or
+    /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
+    /// alias, nested or not, and leaves it to the full decoder in an array, for raw values that
+    /// are not ASCII, for `null`, for a field without a default, for a strict version, and for
+    /// an escaped string.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -541,7 +544,17 @@ import LiveStateYAML
             (#"{"title":"t","drink":"tea"}"#, 1, 0, 1),
             (#"{"title":"t","status":"lo\u0073t"}"#, 1, 0, 1),
             (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
-            (#"{"title":"t","strictless":"c","status":7}"#, 1, 0, 2),
+            (#"{"title":"t","strictless":"c","status":7}"#, 1, 1, 1),
+            // Values of another JSON type.
+            (#"{"title":"t","status":7}"#, 1, 1, 0),
+            (#"{"title":"t","status":{"a":[1,{"b":null}]},"strictless":false}"#, 1, 2, 0),
+            (#"{"title":"t","card":{"kind":true}}"#, 1, 1, 0),
+            (#"{"title":"t","card":{"kind":true},"status":[1]}"#, 1, 2, 0),
+            (#"{"title":"t","card":[1],"marks":"x","drink":-1.5e3}"#, 1, 3, 0),
+            (#"{"title":"t","state":7}"#, 1, 0, 1),
+            (#"{"title":"t","status":null}"#, 1, 0, 1),
+            (#"{"title":5}"#, 1, 0, 1),
+            (#"{"title":"t","status":7}"#, 2, 0, 1),
         ]
         for (json, version, onTape, decided) in cases {
             let bytes = Array(json.utf8)
@@ -549,7 +562,7 @@ import LiveStateYAML
             _ = Self.expectSame(decoder, bytes, json)
             let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
             let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
-            #expect(kinds.count { $0 == .fallbackTaken } == onTape, "\(json)")
+            #expect(kinds.count { $0 == .fallbackTaken || $0 == .defaultTaken } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
         // The words, where they point, and the state, in full.
@@ -563,6 +576,11 @@ import LiveStateYAML
         ])
         #expect(result.state?["status"] == .string("waiting"))
         #expect(result.state?["card"]?["kind"] == .string("plain"))
+        let mismatched = decoders[0].decode(contentState: Array(#"{"title":"t","card":{"kind":true},"status":[1]}"#.utf8), file: "p.json")
+        #expect(mismatched.diagnostics.prefix(2).map(\.description) == [
+            #"p.json:1:29: warning: expected one of the enum's string values, found a boolean; 'kind' takes its default "plain" (at /card/kind) [invalid-defaulted]"#,
+            #"p.json:1:44: warning: expected one of the enum's string values, found an array; 'status' takes its default "waiting" (at /status) [invalid-defaulted]"#,
+        ])
     }
 
     /// Objects, arrays of objects and arrays of arrays, valid or not, are read on the tape,

@@ -494,7 +494,12 @@ struct DecodeContext: JSONReading {
     }
 
     private mutating func describeNext() throws(JSONError) -> String {
-        switch try reader.peek() {
+        Self.described(try reader.peek())
+    }
+
+    /// A value that starts with `token`, in a message: "a string", "an object", …
+    static func described(_ token: JSONToken) -> String {
+        switch token {
         case .objectStart: "an object"
         case .arrayStart: "an array"
         case .string: "a string"
@@ -502,6 +507,11 @@ struct DecodeContext: JSONReading {
         case .true, .false: "a boolean"
         case .null: "null"
         }
+    }
+
+    /// Why a value that starts with `token` is invalid for `field`, whose JSON type it is not.
+    static func mismatchMessage(_ field: Field, found token: JSONToken) -> String {
+        "expected \(field.type.article), found \(described(token))"
     }
 
     /// Why an object is invalid when the key of its required field `name` is missing: the
@@ -595,9 +605,9 @@ struct DecodeContext: JSONReading {
             if plan.isOptional { return .null }
             return invalid("null is not a \(plan.field.type.name)", at: start)
         }
+        guard plan.kind.accepts(token) else { return try mismatch(plan.field, token, at: start) }
         switch plan.kind {
         case .string, .url:
-            guard token == .string else { return try mismatch(plan.field, token, at: start) }
             let text = reader.string(try reader.readString())
             // A URL first, as `Field.violation(of:)` checks it: synthesized `Codable` throws on a
             // string that is not one whatever its length, which a strict verdict must hear.
@@ -612,7 +622,6 @@ struct DecodeContext: JSONReading {
             return .string(text)
 
         case .int:
-            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
@@ -626,7 +635,6 @@ struct DecodeContext: JSONReading {
             return .int(int)
 
         case .double, .date:
-            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             let double = reader.double(number)
             guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
@@ -649,29 +657,25 @@ struct DecodeContext: JSONReading {
             return value
 
         case .bool:
-            switch token {
-            case .true, .false: return .bool(try reader.readBool())
-            default: return try mismatch(plan.field, token, at: start)
-            }
+            return .bool(try reader.readBool())
 
         case .dateRange:
-            return try decodeDateRange(plan.field, token, at: start)
+            return try decodeDateRange(plan.field, at: start)
 
         case .stringEnum, .intEnum:
-            return try decodeEnum(plan, token, at: start)
+            return try decodeEnum(plan, at: start)
 
         case .array:
-            guard token == .arrayStart, let items = plan.items else { return try mismatch(plan.field, token, at: start) }
+            guard let items = plan.items else { return try mismatch(plan.field, token, at: start) }
             return try decodeArray(plan, items: items, at: start)
 
         case .object:
-            guard token == .objectStart, let object = plan.object else { return try mismatch(plan.field, token, at: start) }
+            guard let object = plan.object else { return try mismatch(plan.field, token, at: start) }
             return try decodeObject(object, isRoot: false)
         }
     }
 
-    private mutating func decodeDateRange(_ field: Field, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
-        guard token == .arrayStart else { return try mismatch(field, token, at: start) }
+    private mutating func decodeDateRange(_ field: Field, at start: Int) throws(JSONError) -> Value? {
         try reader.beginArray()
         var bounds: (lower: Double, upper: Double) = (0, 0)
         var count = 0
@@ -745,16 +749,14 @@ struct DecodeContext: JSONReading {
         "\(text) is not one of \(plan.enumListText)\(plan.fallbackSuffix)"
     }
 
-    private mutating func decodeEnum(_ plan: FieldPlan, _ token: JSONToken, at start: Int) throws(JSONError) -> Value? {
+    private mutating func decodeEnum(_ plan: FieldPlan, at start: Int) throws(JSONError) -> Value? {
         let raw: Value
         switch plan.kind {
         case .stringEnum:
-            guard token == .string else { return try mismatch(plan.field, token, at: start) }
             let string = try reader.readString()
             if let value = plan.enumValue(matching: string, in: reader) { return value }
             raw = .string(reader.string(string))
         case .intEnum:
-            guard token == .number else { return try mismatch(plan.field, token, at: start) }
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
                 return invalid("\(numberText(number)) is not an integer raw value", at: start)
@@ -829,10 +831,8 @@ struct DecodeContext: JSONReading {
     }
 
     private mutating func mismatch(_ field: Field, _ token: JSONToken, at offset: Int) throws(JSONError) -> Value? {
-        let found = try describeNext()
         try reader.skipValue()
-        _ = token
-        return invalid("expected \(field.type.article), found \(found)", at: offset)
+        return invalid(Self.mismatchMessage(field, found: token), at: offset)
     }
 
     private func numberText(_ number: JSONNumber) -> String {

@@ -233,6 +233,19 @@ extension StateTape {
                         message: DecodeContext.unknownEnumMessage(ValueText.render(.string(text)), of: field),
                         file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
                         pointer: path + field.pointerToken))
+                case .defaultTaken:
+                    let (path, plan) = pointer(ofHeader: node.b, nodes: nodes)
+                    let field = plan.fields[node.a >> 32]
+                    let start = node.a & 0xFFFF_FFFF
+                    var peek = reader
+                    peek.move(toValueAt: start, depth: 0)
+                    // Peeked when the tape was built: it is there.
+                    let found = (try? peek.peek()) ?? .null
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.invalidDefaulted.rawValue, severity: DecodeCode.invalidDefaulted.severity,
+                        message: DecodeContext.mismatchMessage(field.field, found: found) + (field.invalidReplacement?.suffix ?? ""),
+                        file: file, position: locator.position(of: start, in: reader.bytes), scope: .contentState,
+                        pointer: path + field.pointerToken))
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }
@@ -356,8 +369,8 @@ extension StateTape {
             return missing
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .reported,
-             .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
+             .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -379,7 +392,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -474,8 +487,8 @@ extension StateTape {
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .made:
             return madeValue(node) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .reported,
-             .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
+             .reported, .span:
             return node.scalar ?? missing
         }
     }

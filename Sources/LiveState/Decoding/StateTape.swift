@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .reported, .span: nil
+             .defaultTaken, .reported, .span: nil
         }
     }
 
@@ -92,6 +92,11 @@ struct TapeNode {
         /// `a` is the start of the string's content plus the field's index shifted left by 32;
         /// `b` its end plus the object's header shifted left by 32.
         case fallbackTaken
+        /// Finding: a value of another JSON type than its field's, which took its default
+        /// (`invalid-defaulted`, worded as `DecodeContext.mismatchMessage` and the field's
+        /// `invalidReplacement` suffix). `a` is the value's offset plus the field's index shifted
+        /// left by 32; `b` the object's header.
+        case defaultTaken
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
         case reported
@@ -612,13 +617,35 @@ struct TapeBuilder {
             rejection = nil
             guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
         } else if strictProblem == nil {
-            guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid) else { return false }
+            guard takesDefault(plan, field: field, slot: slot, header: header, at: start, kept: kept, depth: level)
+                || decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
+            else { return false }
         }
         // (Else a container read whole that synthesized `Codable` fails on.)
         if let problem = strictProblem {
             strictProblem = nil
             verdict.failsCodable(field, problem)
         }
+        return true
+    }
+
+    /// The default of a field whose invalid values take it, into `slot`, for a value at `start`
+    /// of another JSON type than the field's (`FieldKind.accepts`), with the `invalid-defaulted`
+    /// finding worded when it is read: what an older app version meets when a field changed
+    /// type. Only where the full decoder (`DecodeContext.decide`) would decide just that: not
+    /// for `null` (read as missing, or worded otherwise), not for a strict version, which also
+    /// records why synthesized `Codable` fails, and only for a value that is JSON. `false`
+    /// leaves the value to the full decoder.
+    @inline(never)
+    private mutating func takesDefault(_ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
+        guard let replacement = plan.invalidReplacement, !isStrict else { return false }
+        var peek = reader
+        peek.move(toValueAt: start, depth: level)
+        guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
+        (index, count, depth) = (start, kept, level)
+        guard skipValue() else { return false }
+        put(replacement.value, in: slot)
+        append(.defaultTaken, start | field << 32, header)
         return true
     }
 

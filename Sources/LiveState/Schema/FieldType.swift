@@ -120,6 +120,19 @@ public enum EnumValues: Sendable, Hashable {
 enum FieldKind: Sendable {
     case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object
 
+    /// Whether a value that starts with `token` (not `null`) has this kind's JSON type. A value
+    /// of another type is a `wrong-type` mismatch whatever its content: the full decoder's rule
+    /// (`DecodeContext.decodeValue`) and the tape builder's (`TapeBuilder.takesDefault`).
+    func accepts(_ token: JSONToken) -> Bool {
+        switch self {
+        case .string, .url, .stringEnum: token == .string
+        case .int, .double, .date, .intEnum: token == .number
+        case .bool: token == .true || token == .false
+        case .dateRange, .array: token == .arrayStart
+        case .object: token == .objectStart
+        }
+    }
+
     init(_ type: FieldType) {
         self = switch type {
         case .string: .string
