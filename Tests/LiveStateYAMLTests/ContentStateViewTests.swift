@@ -565,6 +565,14 @@ import LiveStateYAML
             #expect(kinds.count { $0 == .fallbackTaken || $0 == .defaultTaken } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
+        // A value of another type nested past the limit, or not JSON: what the full decoder says.
+        for json in [
+            #"{"title":"t","status":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",
+            #"{"title":"t","status":[1,],"x":1}"#, #"{"title":"t","status":{"a":tru}}"#,
+        ] {
+            _ = Self.expectSame(decoders[0], Array(json.utf8), json)
+            #expect(decoders[0].decode(contentState: Array(json.utf8)).diagnostics.map(\.severity) == [.error], "\(json)")
+        }
         // The words, where they point, and the state, in full.
         let result = decoders[0].decode(contentState: Array(#"{"title":"t","card":{"kind":"platinum"},"state":"lost"}"#.utf8), file: "p.json")
         #expect(result.diagnostics.map(\.description) == [
