@@ -515,6 +515,14 @@ import LiveStateYAML
               marks: { type: array, default: [], items: { type: enum, values: [x, y], fallback: x } }
               drink: { type: enum, values: [café, thé], default: café, fallback: café }
               strictless: { type: enum, values: [a, b], default: a }
+              stops:
+                type: array
+                default: []
+                items:
+                  type: object
+                  fields:
+                    state: { type: enum, values: [open, shut], default: open, fallback: open }
+                    n: { type: int, default: 0 }
           - version: 2
             content-state:
               title: { type: string }
@@ -551,6 +559,8 @@ import LiveStateYAML
             (#"{"title":"t","card":{"kind":true}}"#, 1, 1, 0),
             (#"{"title":"t","card":{"kind":true},"status":[1]}"#, 1, 2, 0),
             (#"{"title":"t","card":[1],"marks":"x","drink":-1.5e3}"#, 1, 3, 0),
+            // In the objects of an array: the findings name the element.
+            (#"{"title":"t","stops":[{"state":"ajar"},{"n":"7","state":"shut"},{"state":[],"n":true}]}"#, 1, 4, 0),
             (#"{"title":"t","state":7}"#, 1, 0, 1),
             (#"{"title":"t","status":null}"#, 1, 0, 1),
             (#"{"title":5}"#, 1, 0, 1),
@@ -581,7 +591,10 @@ import LiveStateYAML
             "p.json:1:1: info: key 'marks' is missing; it takes its default [] (at /marks) [defaulted]",
             #"p.json:1:1: info: key 'drink' is missing; it takes its default "café" (at /drink) [defaulted]"#,
             #"p.json:1:1: info: key 'strictless' is missing; it takes its default "a" (at /strictless) [defaulted]"#,
+            "p.json:1:1: info: key 'stops' is missing; it takes its default [] (at /stops) [defaulted]",
         ])
+        let inArray = decoders[0].decode(contentState: Array(#"{"title":"t","stops":[{"n":1},{"state":"ajar","n":"7"}]}"#.utf8))
+        #expect(inArray.diagnostics.filter { $0.severity == .warning }.map(\.pointer) == ["/stops/1/state", "/stops/1/n"])
         #expect(result.state?["status"] == .string("waiting"))
         #expect(result.state?["card"]?["kind"] == .string("plain"))
         let mismatched = decoders[0].decode(contentState: Array(#"{"title":"t","card":{"kind":true},"status":[1]}"#.utf8), file: "p.json")

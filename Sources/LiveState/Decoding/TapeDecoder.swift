@@ -86,11 +86,11 @@ private struct NameKey: CodingKey {
 /// It reads objects, strings, numbers, `Date`, raw-value enums and arrays (but arrays of arrays)
 /// itself, an array's elements through a `TapeUnkeyedContainer`. Everything else (a field that
 /// took its default, `null`, a date-range, a URL, an array of arrays) is made into its `Value`
-/// and read by `ValueDecoder`, so a type sees
-/// what it sees through `ValueDecoder` on the whole tree, errors included: the same
-/// `DecodingError` cases and text, the same coding path (an enclosing object's key in it is a
-/// plain name key, not the type's own `CodingKey`). `TapeDecoderTests` holds the two to that
-/// on every bundled state and on mutations of them, for types that fit and types that do not.
+/// and read by `ValueDecoder`, so a type sees what it sees through `ValueDecoder` on the whole
+/// tree, errors included: the same `DecodingError` cases and text, the same coding path (an
+/// enclosing object's key in it is a plain name key, not the type's own `CodingKey`).
+/// `TapeDecoderTests` holds the two to that on every bundled state and on mutations of them,
+/// for types that fit and types that do not, and FuzzDecode on every input (`DecodeProbe`).
 ///
 /// Three words, so that passing it as `any Decoder` allocates nothing.
 struct TapeDecoder: Decoder {
