@@ -18,19 +18,27 @@ public protocol APNsTransport: Sendable {
 }
 
 /// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host.
+///
+/// A connection that cannot be made fails the request at once (after at most `connectTimeout`),
+/// so that the sender's `RetryPolicy` alone decides whether and when to try again: a host that
+/// refuses connections is reported after the policy's attempts, not after the client has kept
+/// reconnecting behind each of them.
 public actor HTTPClientTransport: APNsTransport {
     private var client: HTTPClient
     private let configuration: HTTPClient.Configuration
     /// How long one request may take.
     public nonisolated let timeout: TimeAmount
+    /// How long making a connection (TCP and TLS) may take.
+    public nonisolated let connectTimeout: TimeAmount
 
     /// Creates a transport.
     /// - Parameters:
     ///   - trustRootsPEM: Certificates (PEM) to trust instead of the system's roots: a proxy's or a
     ///     test server's. `nil` trusts the system's roots, which is what APNs needs.
     ///   - timeout: How long one request may take.
+    ///   - connectTimeout: How long making a connection may take (within `timeout`).
     /// - Throws: `NIOSSLError` when the PEM holds no certificate.
-    public init(trustRootsPEM: String? = nil, timeout: TimeAmount = .seconds(30)) throws {
+    public init(trustRootsPEM: String? = nil, timeout: TimeAmount = .seconds(30), connectTimeout: TimeAmount = .seconds(10)) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trustRootsPEM {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustRootsPEM.utf8)))
@@ -39,6 +47,12 @@ public actor HTTPClientTransport: APNsTransport {
         // APNs speaks HTTP/2 only; ALPN picks it, and requests share one connection.
         configuration.httpVersion = .automatic
         configuration.decompression = .disabled
+        // A failed connection fails the request; the sender's retry policy retries it. Left on,
+        // the client would reconnect with back-off until the request's deadline under every one
+        // of the sender's attempts (30 s of reconnecting per attempt to a host that refuses).
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = connectTimeout
+        self.connectTimeout = connectTimeout
         self.configuration = configuration
         self.timeout = timeout
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

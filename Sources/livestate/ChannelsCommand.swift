@@ -10,7 +10,8 @@ struct ChannelsCommand: ParsableCommand {
         abstract: "Create, list, read and delete the app's broadcast channels (iOS 18).",
         discussion: """
             Channel requests go to APNs's management host (port 2195 sandbox, 2196 production) \
-            with the same key flags as send. Exit status: 0 done, 1 APNs answered an error, 2 \
+            with the same key flags as send. Exit status: 0 done, 1 APNs answered an error or did \
+            not answer, 2 \
             usage, key or I/O errors.
             """,
         subcommands: [Create.self, List.self, Read.self, Delete.self]

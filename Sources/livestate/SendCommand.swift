@@ -14,7 +14,8 @@ struct SendCommand: ParsableCommand {
             targeted app version must decode it, and the request must be one APNs accepts: \
             otherwise nothing is sent and the findings are printed. --dry-run prints the exact \
             request instead of sending it. Exit status: 0 sent and answered 200 (or, with \
-            --dry-run, a request printed), 1 refused before sending or answered with an error, 2 \
+            --dry-run, a request printed), 1 refused before sending, answered with an error or not \
+            answered after 3 attempts, 2 \
             usage, key, schema or I/O errors.
             """
     )

@@ -1,6 +1,7 @@
 import Crypto
 import FakeAPNs
 import Foundation
+import Glibc
 import Testing
 
 /// `livestate send` and `livestate channels` as processes, against a loopback fake APNs.
@@ -459,6 +460,27 @@ import Testing
         }
     }
 
+    // MARK: - No answer
+
+    /// A host that takes connections and closes them is tried once per attempt of the retry
+    /// policy (3), then reported: the HTTP client does not also keep reconnecting behind each
+    /// attempt, which made a send to a host that refuses take half a minute.
+    @Test func aHostThatClosesEveryConnectionIsTriedOncePerAttemptThenReported() async throws {
+        try await Setup.with { setup in
+            let server = try ClosingServer()
+            defer { server.stop() }
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken,
+                                         "--apns-host", "localhost:\(server.port)", state])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("no answer: "), "\(result.stdout)")
+            #expect(result.stdout.contains("3 attempts"))
+            #expect(result.stdout.contains("retry-later: "))
+            #expect(server.connections == 3, "one connection per attempt, not reconnections behind each")
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
     // MARK: - Keys
 
     @Test func aMissingKeyFileExitsTwoAndSendsNothing() async throws {
@@ -662,5 +684,49 @@ private struct Setup {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while !base64.count.isMultiple(of: 4) { base64 += "=" }
         return Data(base64Encoded: base64)
+    }
+}
+
+/// A loopback TCP server that accepts connections and closes each at once, without a TLS
+/// handshake: a host that is there but never answers a request. It counts the connections.
+private final class ClosingServer: @unchecked Sendable {
+    private let socket: Int32
+    private let lock = NSLock()
+    private var accepted = 0
+    let port: Int
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && listen(socket, 64) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard socket >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        self.socket = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in
+            while true {
+                let connection = accept(self.socket, nil, nil)
+                guard connection >= 0 else { return }
+                lock.withLock { accepted += 1 }
+                close(connection)
+            }
+        }
+        thread.start()
+    }
+
+    /// The connections accepted so far.
+    var connections: Int { lock.withLock { accepted } }
+
+    /// Stops accepting.
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
     }
 }
