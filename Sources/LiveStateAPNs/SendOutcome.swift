@@ -62,7 +62,8 @@ public struct SendOutcome: Sendable {
             if let reason = response.reason { parts.append("reason \(reason)") }
             if let timestamp = response.timestamp { parts.append("invalid since \(Int(timestamp.timeIntervalSince1970 * 1000)) ms") }
         } else if let transportError {
-            parts.append("no answer: \(transportError)")
+            let host = request.map { " from \($0.host):\($0.port)" } ?? ""
+            parts.append("no answer\(host): \(transportError)")
         }
         parts.append("\(environment)")
         if attempts > 1 { parts.append("\(attempts) attempts") }
