@@ -52,7 +52,13 @@ public struct SendOutcome: Sendable {
 
     /// One line per fact: status, ids, reason and remedy.
     public var summary: String {
-        if refused { return "refused before sending: \(diagnostics.filter { $0.severity == .error }.count) error(s)" }
+        if refused {
+            // The most severe findings refused it: errors, or warnings (infos) when the caller
+            // refuses those too, as `--fail-on warning` does.
+            let worst = diagnostics.map(\.severity).max() ?? .error
+            let count = diagnostics.filter { $0.severity == worst }.count
+            return "refused before sending: \(count) " + (worst == .info ? "info finding(s)" : "\(worst.rawValue)(s)")
+        }
         var parts: [String] = []
         if let response {
             parts.append("status \(response.status)")

@@ -586,6 +586,7 @@ import Testing
             #expect(result.stderr.contains("warning:"), "\(result.stderr)")
             #expect(result.status == 1)
             #expect(!result.stdout.contains(":method:"))
+            #expect(result.stdout == "refused before sending: 2 warning(s)\n", "the findings that refused it, not 0 errors")
             let sent = try setup.send(["--version", "2", "--token", Setup.deviceToken, "--fail-on", "warning", path])
             #expect(sent.status == 1)
             #expect(setup.fake.requests.isEmpty)
