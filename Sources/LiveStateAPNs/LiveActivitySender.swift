@@ -277,7 +277,12 @@ public final class LiveActivitySender: Sendable {
             case (_, .expiredProviderToken?) where !renewedToken:
                 // Retried once with a new token, if the rejected one is old enough to renew.
                 renewedToken = true
-                guard await tokens.renew(after: prepared.token, for: environment) else { return outcome }
+                guard await tokens.renew(after: prepared.token, for: environment) else {
+                    if let problem = await clockProblem(rejected: prepared.token, environment: environment) {
+                        outcome.diagnostics.append(problem)
+                    }
+                    return outcome
+                }
                 await transport.reconnect()
             case (_, .badDeviceToken?) where configuration.retryOtherEnvironment && !triedOtherEnvironment:
                 triedOtherEnvironment = true
@@ -306,6 +311,12 @@ public final class LiveActivitySender: Sendable {
                 return outcome
             }
         }
+    }
+
+    /// After `ExpiredProviderToken` that no new token can cure: why, when the clock is to blame.
+    private func clockProblem(rejected token: String, environment: APNsEnvironment) async -> Diagnostic? {
+        guard let issuedAt = await tokens.issuedAt(of: token, for: environment) else { return nil }
+        return PushRequestRules.clockProblem(tokenIssuedAt: issuedAt, now: clock(), minimumLifetime: tokens.minimumLifetime)
     }
 }
 

@@ -71,6 +71,15 @@ public actor ProviderTokenCache {
         return true
     }
 
+    /// When the cache minted a token, by its own clock.
+    /// - Parameters:
+    ///   - token: A token this cache gave out.
+    ///   - environment: Its environment.
+    /// - Returns: Its `iat`, or `nil` when it is not the environment's current token.
+    public func issuedAt(of token: String, for environment: APNsEnvironment) -> Date? {
+        current[environment].flatMap { $0.token == token ? $0.issuedAt : nil }
+    }
+
     /// After `TooManyProviderTokenUpdates`: stops minting until `minimumLifetime` after the last token.
     /// - Parameter environment: The environment.
     /// - Returns: When minting may resume.

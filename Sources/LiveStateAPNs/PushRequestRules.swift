@@ -1,3 +1,4 @@
+import Foundation
 import LiveState
 
 /// The rules APNs applies to a request's path and headers, checked before anything is sent:
@@ -66,6 +67,23 @@ enum PushRequestRules {
             findings.append(finding(.badCollapseID, "apns-collapse-id is \(collapse.utf8.count) bytes; APNs takes at most 64"))
         }
         return findings
+    }
+
+    /// After `ExpiredProviderToken`: a `clock-behind` finding when the rejected token is younger
+    /// than the cache's minimum lifetime, or `nil`. APNs calls a token expired when its `iat` is
+    /// more than an hour old by APNs's clock, so a token minted minutes ago means this machine's
+    /// clock is behind, and a new token would be just as old: the key is not at fault.
+    /// - Parameters:
+    ///   - issuedAt: The rejected token's `iat`.
+    ///   - now: This machine's time.
+    ///   - minimumLifetime: How long a token is kept at least (`ProviderTokenCache`).
+    static func clockProblem(tokenIssuedAt issuedAt: Date, now: Date, minimumLifetime: TimeInterval) -> Diagnostic? {
+        let age = Int(now.timeIntervalSince(issuedAt))
+        guard Double(age) < minimumLifetime else { return nil }
+        return finding(.clockBehind, "APNs answered ExpiredProviderToken to a provider token issued \(age) s ago "
+            + "(iat \(Int(issuedAt.timeIntervalSince1970))); APNs expires a token an hour after its iat by APNs's clock, so "
+            + "this machine's clock is behind by more than an hour: set it right (NTP); the key is not at fault, and a new "
+            + "token would be just as old")
     }
 
     /// Why a device token cannot be one, or `nil`. Apple says not to assume its length.

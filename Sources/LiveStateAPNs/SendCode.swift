@@ -1,7 +1,8 @@
 import LiveState
 
-/// The diagnostic codes of the request checks a send makes before it connects: what APNs would
-/// answer 400 to. The payload's own codes are `ValidationCode`s and `DecodeCode`s.
+/// The diagnostic codes of the request checks a send makes before it connects (what APNs would
+/// answer 400 to), and of what an answer shows about this machine (`clock-behind`). The
+/// payload's own codes are `ValidationCode`s and `DecodeCode`s.
 public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The code, as it appears in diagnostics and documents.
     public let rawValue: String
@@ -28,8 +29,11 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
     public static let badAPNsID = SendCode(rawValue: "bad-apns-id")
     /// `apns-collapse-id` is over 64 bytes (`BadCollapseId`).
     public static let badCollapseID = SendCode(rawValue: "bad-collapse-id")
+    /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
+    /// is behind APNs's by more than an hour.
+    public static let clockBehind = SendCode(rawValue: "clock-behind")
 
-    /// Every request check is an error: APNs refuses the request.
+    /// Every code is an error: APNs refuses the request.
     public var severity: Severity { .error }
 
     /// Every code this version names.
@@ -42,5 +46,6 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
         .missingExpiration,
         .badAPNsID,
         .badCollapseID,
+        .clockBehind,
     ]
 }

@@ -77,6 +77,10 @@ import Testing
         seen.formUnion(codes(.device(token: "0"), .init(priority: 3, expiration: -1, apnsID: "X", collapseID: String(repeating: "a", count: 65))))
         seen.formUnion(codes(.broadcast(channelID: "!")))
         if let problem = PushRequestRules.bundleID(from: "a.push-type.voip").problem { seen.insert(problem.code) }
+        let now = Date()
+        if let problem = PushRequestRules.clockProblem(tokenIssuedAt: now.addingTimeInterval(-5), now: now, minimumLifetime: 1200) {
+            seen.insert(problem.code)
+        }
         #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
     }
 }

@@ -531,6 +531,22 @@ import Testing
         }
     }
 
+    /// A clock more than an hour behind APNs's makes every new token expired on arrival: the
+    /// send says the clock is at fault, not the key, and does not mint again.
+    @Test func anExpiredProviderTokenJustMintedBlamesTheClock() async throws {
+        try await Setup.with(configure: { $0.now = { Date().addingTimeInterval(2 * 3600) } }) { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("reason ExpiredProviderToken"), "\(result.stdout)")
+            #expect(result.stderr.contains("<request>: error: APNs answered ExpiredProviderToken to a provider token issued "), "\(result.stderr)")
+            #expect(result.stderr.contains("this machine's clock is behind by more than an hour: set it right (NTP)"))
+            #expect(result.stderr.contains("[clock-behind]"))
+            #expect(setup.fake.requests.map(\.reason) == ["ExpiredProviderToken"], "a new token would be just as old")
+        }
+    }
+
     /// A production token sent to the sandbox is answered `BadDeviceToken`; with
     /// `--retry-other-environment` it is tried once in production, where it is delivered.
     @Test func retryOtherEnvironmentDeliversAProductionTokenSentToTheSandbox() async throws {
@@ -615,8 +631,9 @@ private struct Setup {
 
     /// Runs `body` with a fresh setup, and shuts the fake down and removes the folder after it,
     /// whether it returns or throws.
-    static func with(_ environment: FakeAPNs.Environment = .sandbox, _ body: (Setup) async throws -> Void) async throws {
-        let setup = try await start(environment)
+    static func with(_ environment: FakeAPNs.Environment = .sandbox, configure: (inout FakeAPNs.Configuration) -> Void = { _ in },
+                     _ body: (Setup) async throws -> Void) async throws {
+        let setup = try await start(environment, configure: configure)
         do {
             try await body(setup)
         } catch {
@@ -626,15 +643,17 @@ private struct Setup {
         await setup.stop()
     }
 
-    static func start(_ environment: FakeAPNs.Environment) async throws -> Setup {
+    static func start(_ environment: FakeAPNs.Environment, configure: (inout FakeAPNs.Configuration) -> Void) async throws -> Setup {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-send-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = P256.Signing.PrivateKey()
         let keyPath = folder.appendingPathComponent("AuthKey_\(keyID).p8").path
         try key.pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
-        let fake = try await FakeAPNs.start(FakeAPNs.Configuration(
+        var configuration = FakeAPNs.Configuration(
             environment: environment, bundleIDs: [bundleID],
-            keys: [FakeAPNs.Key(keyID: keyID, teamID: teamID, publicKey: key.publicKey)]))
+            keys: [FakeAPNs.Key(keyID: keyID, teamID: teamID, publicKey: key.publicKey)])
+        configure(&configuration)
+        let fake = try await FakeAPNs.start(configuration)
         let certificatePath = folder.appendingPathComponent("fake-apns.pem").path
         do {
             try fake.certificatePEM.write(toFile: certificatePath, atomically: true, encoding: .utf8)
