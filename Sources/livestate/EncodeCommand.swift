@@ -68,11 +68,11 @@ struct EncodeCommand: ParsableCommand {
                 result = encoder.encodePayload(value, envelope: envelope)
             }
         }
-        diagnostics += result.diagnostics.map { diagnostic in
+        diagnostics += envelopeOptions.placingAttributeFindings(result.diagnostics.map { diagnostic in
             var located = diagnostic
             located.file = located.file ?? input.name
             return located
-        }
+        })
         let refused = result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings
         switch common.format {
         case .text:

@@ -54,6 +54,19 @@ struct EnvelopeOptions: ParsableArguments {
         return request
     }
 
+    /// Findings about the static attributes of a body written from a state file, placed in the
+    /// file the attributes came from rather than in the state file, which does not hold them; with
+    /// no `--attributes`, the finding names the option, since what it should give is missing.
+    func placingAttributeFindings(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.map { diagnostic in
+            guard diagnostic.scope == .attributes else { return diagnostic }
+            var placed = diagnostic
+            placed.file = attributes ?? "--attributes"
+            placed.position = nil
+            return placed
+        }
+    }
+
     /// The envelope of `request`; a problem with it stops the command with status 2.
     static func envelope(of request: ContentStateEncoder.Request, format: OutputFormat) throws -> ContentStateEncoder.Envelope {
         let (envelope, problem) = request.envelope(now: Date())

@@ -101,7 +101,7 @@ struct SendCommand: ParsableCommand {
         // warnings too; the sender checks every attempt again.
         let push = LiveActivityPush(target: target, content: content, headers: headers, file: input.name)
         let prepared = Blocking.run { await sender.prepare(push) }
-        let diagnostics = readProblems + prepared.diagnostics
+        let diagnostics = readProblems + placed(prepared.diagnostics, content)
         guard let request = prepared.request, Output.status(diagnostics, failOn: common.failOn) == .clean else {
             try refuse(diagnostics)
         }
@@ -110,8 +110,15 @@ struct SendCommand: ParsableCommand {
             return
         }
         let outcome = Blocking.run { await sender.send(push) }
-        report(request: nil, outcome: outcome, diagnostics: readProblems + outcome.diagnostics)
+        report(request: nil, outcome: outcome, diagnostics: readProblems + placed(outcome.diagnostics, content))
         if !outcome.delivered { throw ExitCode(ExitStatus.findings.rawValue) }
+    }
+
+    /// The sender's findings, with those about the attributes of a body written from a state
+    /// file placed in the `--attributes` file (a whole body holds its attributes itself).
+    private func placed(_ diagnostics: [Diagnostic], _ content: LiveActivityPush.Content) -> [Diagnostic] {
+        if case .payload = content { return diagnostics }
+        return envelopeOptions.placingAttributeFindings(diagnostics)
     }
 
     /// Prints a refusal (nothing was or would be sent) and exits 1.

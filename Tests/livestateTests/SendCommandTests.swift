@@ -96,6 +96,27 @@ import Testing
         }
     }
 
+    /// A finding about the static attributes is placed in the --attributes file, or names the
+    /// option when none was given, never in the state file, which does not hold them.
+    @Test func findingsAboutTheAttributesArePlacedInTheAttributesFile() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", #"{"totalAmount":"$12.50"}"#)
+            let start = ["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--event", "start",
+                         "--alert-title", "T", "--alert-body", "B", "--dry-run"]
+            let partial = try setup.send(start + ["--attributes", attributes, state])
+            #expect(partial.status == 1)
+            #expect(partial.stderr.contains("\(attributes): error: app version 3: required key 'orderId' is missing; the activity does not start (at /orderId) [missing-required-key]"),
+                    "\(partial.stderr)")
+            #expect(!partial.stderr.contains("\(state): error"), "\(partial.stderr)")
+            let none = try setup.send(start + [state])
+            #expect(none.status == 1)
+            #expect(none.stderr.contains("--attributes: error: app version 3: required key 'totalAmount' is missing"), "\(none.stderr)")
+            #expect(!none.stderr.contains("\(state): error"), "\(none.stderr)")
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
     @Test func endWithADismissalDateIsDelivered() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
