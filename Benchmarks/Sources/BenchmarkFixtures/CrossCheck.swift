@@ -4,6 +4,24 @@ import Foundation
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
 /// so that no benchmark measures a failing or short-cut decode.
 public enum CrossCheck {
+    /// Every check of every payload: what the benchmark suite and `DecodeDriver check` run
+    /// before anything is measured. The process stops at the first disagreement.
+    public static func everyPayload() {
+        let delivery = DeliverySchema.decoder()
+        for name in Payloads.contentStates {
+            let state = contentState(name, Payloads.bytes(name), decoder: delivery)
+            encoding(name, state, encoder: DeliverySchema.encoder(), decoder: delivery)
+        }
+        fallback(Payloads.fallback, Payloads.bytes(Payloads.fallback), decoder: delivery)
+        body(Payloads.body, Payloads.bytes(Payloads.body), as: DeliverySchema.self, decoder: delivery)
+        lint(Payloads.body, Payloads.bytes(Payloads.body), validator: DeliverySchema.validator(), decoder: delivery)
+        let grocery = GrocerySchema.decoder()
+        let groceryState = state(Payloads.untuned, Payloads.bytes(Payloads.untuned), as: GrocerySchema.self, decoder: grocery)
+        encoding(Payloads.untuned, groceryState, encoder: GrocerySchema.encoder(), decoder: grocery)
+        body(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), as: GrocerySchema.self, decoder: grocery)
+        lint(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), validator: GrocerySchema.validator(), decoder: grocery)
+    }
+
     /// Decodes a content-state payload of the delivery activity with every contender of
     /// `state(_:_:as:)`, and with `JSONSerialization`, and stops the process when they disagree.
     /// - Parameters:

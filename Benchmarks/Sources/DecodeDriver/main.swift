@@ -53,19 +53,7 @@ switch contender {
 case "check":
     // The benchmark suite's cross-checks on every payload, without the suite: each contender
     // must decode each payload to the same state (the process stops when one does not).
-    let delivery = DeliverySchema.decoder()
-    for name in Payloads.contentStates {
-        let state = CrossCheck.contentState(name, Payloads.bytes(name), decoder: delivery)
-        CrossCheck.encoding(name, state, encoder: DeliverySchema.encoder(), decoder: delivery)
-    }
-    CrossCheck.fallback(Payloads.fallback, Payloads.bytes(Payloads.fallback), decoder: delivery)
-    CrossCheck.body(Payloads.body, Payloads.bytes(Payloads.body), as: DeliverySchema.self, decoder: delivery)
-    CrossCheck.lint(Payloads.body, Payloads.bytes(Payloads.body), validator: DeliverySchema.validator(), decoder: delivery)
-    let grocery = GrocerySchema.decoder()
-    let groceryState = CrossCheck.state(Payloads.untuned, Payloads.bytes(Payloads.untuned), as: GrocerySchema.self, decoder: grocery)
-    CrossCheck.encoding(Payloads.untuned, groceryState, encoder: GrocerySchema.encoder(), decoder: grocery)
-    CrossCheck.body(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), as: GrocerySchema.self, decoder: grocery)
-    CrossCheck.lint(Payloads.untunedBody, Payloads.bytes(Payloads.untunedBody), validator: GrocerySchema.validator(), decoder: grocery)
+    CrossCheck.everyPayload()
     print("every contender agrees on every payload")
     exit(0)
 case "shape":
