@@ -183,12 +183,15 @@ extension StateTape {
             }
             for position in 0..<nodeCount {
                 let node = nodes[position]
+                // What each finding node says: its code, words, offset and pointer.
+                let code: DecodeCode
+                let message: String
+                let offset: Int
+                let pointer: String
                 switch node.kind {
                 case .absent:
-                    let (path, plan) = pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     let field = plan.fields[node.b >> 32]
-                    let code: DecodeCode
-                    let message: String
                     if field.hasMissingValue {
                         guard let defaulted = field.defaultedMessage else { continue }
                         (code, message) = (.defaulted, defaulted)
@@ -197,62 +200,53 @@ extension StateTape {
                         code = .missingRequiredKey
                         message = DecodeContext.missingRequiredMessage(field.field.name, consequence: consequence)
                     }
-                    diagnostics.append(Diagnostic(
-                        code: code.rawValue, severity: code.severity, message: message,
-                        file: file, position: locator.position(of: node.a, in: reader.bytes), scope: .contentState,
-                        pointer: path + field.pointerToken))
+                    (offset, pointer) = (node.a, path + field.pointerToken)
                 case .unknownKey:
-                    let (path, _) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let (path, _) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let name = reader.string(TapeNode.key(start: node.a, end: node.b & 0xFFFF_FFFF))
-                    diagnostics.append(Diagnostic(
-                        code: DecodeCode.unknownKey.rawValue, severity: DecodeCode.unknownKey.severity,
-                        message: DecodeContext.unknownKeyMessage(name, version: version),
-                        file: file, position: locator.position(of: node.a &- 1, in: reader.bytes),
-                        scope: .contentState, pointer: JSONPointer.appending(name, to: path)))
+                    (code, message) = (.unknownKey, DecodeContext.unknownKeyMessage(name, version: version))
+                    (offset, pointer) = (node.a &- 1, JSONPointer.appending(name, to: path))
                 case .repeatedKey:
-                    let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let start = node.a & 0xFFFF_FFFF
                     let field = node.a >> 32
                     let name = field > 0
                         ? plan.fields[field &- 1].field.name
                         : reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
-                    let message = field > 0
+                    code = .duplicateKey
+                    message = field > 0
                         ? DecodeContext.repeatedKeyMessage(name)
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
-                    diagnostics.append(Diagnostic(
-                        code: DecodeCode.duplicateKey.rawValue, severity: DecodeCode.duplicateKey.severity, message: message,
-                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
-                        pointer: JSONPointer.appending(name, to: path)))
+                    (offset, pointer) = (start &- 1, JSONPointer.appending(name, to: path))
                 case .fallbackTaken:
-                    let (path, plan) = pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
                     let text = reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
-                    diagnostics.append(Diagnostic(
-                        code: DecodeCode.unknownEnumValue.rawValue, severity: DecodeCode.unknownEnumValue.severity,
-                        message: DecodeContext.unknownEnumMessage(ValueText.render(.string(text)), of: field),
-                        file: file, position: locator.position(of: start &- 1, in: reader.bytes), scope: .contentState,
-                        pointer: path + field.pointerToken))
+                    (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(.string(text)), of: field))
+                    (offset, pointer) = (start &- 1, path + field.pointerToken)
                 case .defaultTaken:
-                    let (path, plan) = pointer(ofHeader: node.b, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
                     var peek = reader
                     peek.move(toValueAt: start, depth: 0)
                     // Peeked when the tape was built: it is there.
                     let found = (try? peek.peek()) ?? .null
-                    diagnostics.append(Diagnostic(
-                        code: DecodeCode.invalidDefaulted.rawValue, severity: DecodeCode.invalidDefaulted.severity,
-                        message: DecodeContext.mismatchMessage(field.field, found: found) + (field.invalidReplacement?.suffix ?? ""),
-                        file: file, position: locator.position(of: start, in: reader.bytes), scope: .contentState,
-                        pointer: path + field.pointerToken))
+                    code = .invalidDefaulted
+                    message = DecodeContext.mismatchMessage(field.field, found: found) + (field.invalidReplacement?.suffix ?? "")
+                    (offset, pointer) = (start, path + field.pointerToken)
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }
                     diagnostics += decided[node.a ..< node.a &+ node.b]
+                    continue
                 default:
                     continue
                 }
+                diagnostics.append(Diagnostic(
+                    code: code.rawValue, severity: code.severity, message: message, file: file,
+                    position: locator.position(of: offset, in: reader.bytes), scope: .contentState, pointer: pointer))
             }
             return diagnostics
         }
