@@ -610,16 +610,23 @@ struct TypeReader {
         case numbers(Field.NumberFormat?)
     }
 
+    /// The raw types whose raw values the standard library writes (its `RawRepresentable`
+    /// `Codable` conformances): `String`, the integers, `Double` and `Float`, and their aliases.
+    /// What each is in a schema is its entry in `leaves`.
+    static let writtenRawTypes: Set<String> = [
+        "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float64", "TimeInterval", "Float", "Float32",
+    ]
+
     /// An enum's raw coding, from the first type it inherits; `nil` when it is none of them.
     static func rawCoding(of decl: SwiftDeclarations.TypeDecl) -> RawCoding? {
         guard let first = decl.inherited.first else { return nil }
         let written = first.hasPrefix("Swift.") || first.hasPrefix("Foundation.") ? String(first.split(separator: ".").last ?? "") : first
-        switch written {
-        case "String": return .strings
-        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64": return .integers
-        case "Double", "Float64", "TimeInterval": return .numbers(nil)
-        case "Float", "Float32": return .numbers(.float)
-        default: return nil
+        guard writtenRawTypes.contains(written), let leaf = leaves[written] else { return nil }
+        switch leaf.type {
+        case .string: return .strings
+        case .int: return .integers
+        default: return .numbers(leaf.format)
         }
     }
 
