@@ -15,8 +15,7 @@ struct SendCommand: ParsableCommand {
             otherwise nothing is sent and the findings are printed. --dry-run prints the exact \
             request instead of sending it. Exit status: 0 sent and answered 200 (or, with \
             --dry-run, a request printed), 1 refused before sending, answered with an error or not \
-            answered after 3 attempts, 2 \
-            usage, key, schema or I/O errors.
+            answered after 3 attempts, 2 usage, key, schema or I/O errors.
             """
     )
 
