@@ -536,8 +536,8 @@ import LiveStateYAML
     /// in every place such a value can be; the tape decides it itself (a `fallbackTaken` or
     /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
     /// alias, nested or not, and leaves it to the full decoder in an array, for raw values that
-    /// are not ASCII, for `null`, for a field without a default, for a strict version, and for
-    /// an escaped string.
+    /// are not ASCII, for a field without a default, for a strict version, and for an escaped
+    /// string.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -552,7 +552,7 @@ import LiveStateYAML
             (#"{"title":"t","drink":"tea"}"#, 1, 0, 1),
             (#"{"title":"t","status":"lo\u0073t"}"#, 1, 0, 1),
             (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
-            (#"{"title":"t","strictless":"c","status":7}"#, 1, 1, 1),
+            (#"{"title":"t","strictless":"c","status":7}"#, 1, 2, 0),
             // Values of another JSON type.
             (#"{"title":"t","status":7}"#, 1, 1, 0),
             (#"{"title":"t","status":{"a":[1,{"b":null}]},"strictless":false}"#, 1, 2, 0),
@@ -562,7 +562,7 @@ import LiveStateYAML
             // In the objects of an array: the findings name the element.
             (#"{"title":"t","stops":[{"state":"ajar"},{"n":"7","state":"shut"},{"state":[],"n":true}]}"#, 1, 4, 0),
             (#"{"title":"t","state":7}"#, 1, 0, 1),
-            (#"{"title":"t","status":null}"#, 1, 0, 1),
+            (#"{"title":"t","status":null}"#, 1, 1, 0),
             (#"{"title":5}"#, 1, 0, 1),
             (#"{"title":"t","status":7}"#, 2, 0, 1),
         ]
@@ -602,6 +602,114 @@ import LiveStateYAML
             #"p.json:1:29: warning: expected one of the enum's string values, found a boolean; 'kind' takes its default "plain" (at /card/kind) [invalid-defaulted]"#,
             #"p.json:1:44: warning: expected one of the enum's string values, found an array; 'status' takes its default "waiting" (at /status) [invalid-defaulted]"#,
         ])
+    }
+
+    static let tightened = """
+        activity: tightened
+        clients:
+          strict: [2]
+        versions:
+          - version: 1
+            content-state:
+              title: { type: string }
+              eta: { type: int, default: 0, minimum: 0, maximum: 120, aliases: [minutes] }
+              small: { type: int, format: int8, default: 1 }
+              ratio: { type: double, default: 0.5, minimum: 0, maximum: 1 }
+              when: { type: date, default: 0, maximum: 2000000000 }
+              name: { type: string, default: "-", min-length: 1, max-length: 4 }
+              link: { type: url, default: "https://example.com" }
+              mode: { type: enum, values: [a, b], default: a }
+              note: { type: string, optional: true, max-length: 4 }
+              courier:
+                type: object
+                default: { name: "x" }
+                fields:
+                  name: { type: string, default: "x", max-length: 4 }
+              tags: { type: array, default: [], items: { type: string, max-length: 2 } }
+              kept: { type: string, default: "", max-length: 4, on-invalid: reject }
+              code: { type: string, optional: true, max-length: 2, on-invalid: reject }
+          - version: 2
+            content-state:
+              title: { type: string }
+              eta: { type: int, default: 0, maximum: 120 }
+        """
+
+    /// What an older app version meets when a constraint was tightened (a number out of range
+    /// or beyond the app's number type, a string too long or too short, a URL its devices do
+    /// not all read, an enum value it does not know, `null` for a field that is not optional)
+    /// is decided on the tape, the field taking its default, with the finding worded when read
+    /// by the full decoder's own words (`DecodeContext.invalidDefaultedMessage`). The results
+    /// are the reference decode's in every place; the tape decides it itself in an object's
+    /// field, and leaves to the full decoder what takes no default (a field that rejects
+    /// invalid values, a strict version), an alias, an array's element, and a date the
+    /// validator also reports as UNIX time.
+    @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
+        let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
+        let cases: [(json: String, version: Int, onTape: Int, decided: Int)] = [
+            (#"{"title":"t","eta":121}"#, 1, 1, 0),
+            (#"{"title":"t","eta":-1,"small":128,"ratio":1.5}"#, 1, 3, 0),
+            (#"{"title":"t","when":2000000001,"ratio":-0.25e1}"#, 1, 2, 0),
+            (#"{"title":"t","name":"toolong","note":"also too long"}"#, 1, 2, 0),
+            (#"{"title":"t","name":"","link":"https://x.com/a b"}"#, 1, 2, 0),
+            (#"{"title":"t","name":"\u00e9\u00e9\u00e9"}"#, 1, 1, 0),
+            (#"{"title":"t","mode":"c","courier":{"name":"longer"}}"#, 1, 2, 0),
+            (#"{"title":"t","eta":null,"name":null,"mode":null,"note":null}"#, 1, 3, 0),
+            (#"{"title":"t","eta":1000,"eta":5}"#, 1, 1, 0),
+            (#"{"title":"t","eta":5,"eta":1000}"#, 1, 0, 0),
+            // What the full decoder decides: no default to take, an alias, an element, a strict version.
+            (#"{"title":"t","kept":"toolong"}"#, 1, 0, 1),
+            (#"{"title":"t","code":"toolong"}"#, 1, 0, 1),
+            (#"{"title":"t","minutes":121}"#, 1, 0, 1),
+            (#"{"title":"t","tags":["abc"]}"#, 1, 0, 1),
+            (#"{"title":"t","eta":121}"#, 2, 0, 1),
+            (#"{"title":"toolong","eta":121}"#, 2, 0, 1),
+        ]
+        for (json, version, onTape, decided) in cases {
+            let bytes = Array(json.utf8)
+            let decoder = decoders[version - 1]
+            _ = Self.expectSame(decoder, bytes, json)
+            TapeDecoderTests.expectSame(Tightened.self, decoder, bytes)
+            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
+            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            #expect(kinds.count { $0 == .defaultTaken } == onTape, "\(json)")
+            #expect(kinds.count { $0 == .reported } == decided, "\(json)")
+        }
+        // A date that also looks like UNIX time, as the validator reads it: both findings.
+        let validator = try PayloadValidator(schema: schema, version: 1)
+        let body = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","when":2000000001}}}"#.utf8)
+        #expect(ValidatorOnePassTests.expectSame(validator, body, "when"))
+        #expect(validator.validate(body).diagnostics.map(\.code).contains("unix-date-in-date-field"))
+        // The words, where they point, and the state.
+        let result = decoders[0].decode(
+            contentState: Array(#"{"title":"t","eta":121,"small":-129,"name":"toolong","link":"https://x.com/a b","mode":"c","note":"12345","courier":{"name":null}}"#.utf8),
+            file: "p.json")
+        #expect(result.diagnostics.filter { $0.code != "defaulted" }.map(\.description) == [
+            "p.json:1:20: warning: 121 is greater than maximum 120; 'eta' takes its default 0 (at /eta) [invalid-defaulted]",
+            "p.json:1:32: warning: -129 does not fit the app's Int8; 'small' takes its default 1 (at /small) [invalid-defaulted]",
+            #"p.json:1:44: warning: 7 bytes is longer than max-length 4; 'name' takes its default "-" (at /name) [invalid-defaulted]"#,
+            #"p.json:1:61: warning: 'https://x.com/a b' is no URL on iOS 16 (min-ios 16.1): URL(string:) there refuses a space at byte 15, which iOS 17 and later percent-encode; send 'https://x.com/a%20b'; 'link' takes its default "https://example.com" (at /link) [invalid-defaulted]"#,
+            #"p.json:1:88: warning: "c" is not one of ["a", "b"]; 'mode' takes its default "a" (at /mode) [invalid-defaulted]"#,
+            "p.json:1:99: warning: 5 bytes is longer than max-length 4; 'note' takes its default null (at /note) [invalid-defaulted]",
+            #"p.json:1:125: warning: null is not a string; 'name' takes its default "x" (at /courier/name) [invalid-defaulted]"#,
+        ])
+        #expect(result.state?["eta"] == .int(0))
+        #expect(result.state?["courier"]?["name"] == .string("x"))
+    }
+
+    /// The `tightened` schema's version 1 as an app declares it.
+    struct Tightened: Decodable, Equatable {
+        struct Courier: Decodable, Equatable { var name: String }
+        var title: String
+        var eta: Int
+        var small: Int8
+        var ratio: Double
+        var name: String
+        var link: URL
+        var mode: String
+        var note: String?
+        var courier: Courier
+        var tags: [String]
     }
 
     /// Objects, arrays of objects and arrays of arrays, valid or not, are read on the tape,

@@ -509,11 +509,6 @@ struct DecodeContext: JSONReading {
         }
     }
 
-    /// Why a value that starts with `token` is invalid for `field`, whose JSON type it is not.
-    static func mismatchMessage(_ field: Field, found token: JSONToken) -> String {
-        "expected \(field.type.article), found \(described(token))"
-    }
-
     /// Why an object is invalid when the key of its required field `name` is missing: the
     /// full decode's and the tape's. The path ends at the object, which starts at `offset`.
     func missingRequired(_ name: String, at offset: Int) -> DecodeProblem {
@@ -578,6 +573,7 @@ struct DecodeContext: JSONReading {
         let here = pointer()
         let reason = problem.pointer == here ? problem.message : "at \(problem.pointer): \(problem.message)"
         if let replacement = plan.invalidReplacement {
+            // As `invalidDefaultedMessage` words a default the tape takes.
             report(.invalidDefaulted, reason + replacement.suffix, at: problem.offset, pointer: here)
             return replacement.value
         }
@@ -587,6 +583,17 @@ struct DecodeContext: JSONReading {
             report(problem.kind, "\(reason); \(policy), so \(consequence.rawValue)", at: problem.offset, pointer: here)
         }
         return nil
+    }
+
+    /// The `invalid-defaulted` message of a scalar value at `start` of `plan`'s field, which
+    /// is invalid there and takes the field's default: the tape decides that itself
+    /// (`TapeNode.Kind.defaultTaken`) and words it, when read, by asking this, which decodes the
+    /// value again for the full decoder's reason, as `settle` words it.
+    static func invalidDefaultedMessage(_ plan: FieldPlan, at start: Int, in reader: JSONReader) -> String {
+        var context = DecodeContext(reader: reader, file: nil, version: 0, strict: false)
+        context.reader.move(toValueAt: start, depth: 0)
+        _ = try? context.decodeValue(plan)
+        return (context.problem?.message ?? "") + (plan.invalidReplacement?.suffix ?? "")
     }
 
     // MARK: - Values
@@ -832,7 +839,7 @@ struct DecodeContext: JSONReading {
 
     private mutating func mismatch(_ field: Field, _ token: JSONToken, at offset: Int) throws(JSONError) -> Value? {
         try reader.skipValue()
-        return invalid(Self.mismatchMessage(field, found: token), at: offset)
+        return invalid("expected \(field.type.article), found \(Self.described(token))", at: offset)
     }
 
     private func numberText(_ number: JSONNumber) -> String {

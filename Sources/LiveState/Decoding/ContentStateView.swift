@@ -229,12 +229,7 @@ extension StateTape {
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
-                    var peek = reader
-                    peek.move(toValueAt: start, depth: 0)
-                    // Peeked when the tape was built: it is there.
-                    let found = (try? peek.peek()) ?? .null
-                    code = .invalidDefaulted
-                    message = DecodeContext.mismatchMessage(field.field, found: found) + (field.invalidReplacement?.suffix ?? "")
+                    (code, message) = (.invalidDefaulted, DecodeContext.invalidDefaultedMessage(field, at: start, in: reader))
                     (offset, pointer) = (start, path + field.pointerToken)
                 case .reported:
                     // Worded by the full decoder when it decided a value.

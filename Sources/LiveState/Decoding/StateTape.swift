@@ -92,10 +92,10 @@ struct TapeNode {
         /// `a` is the start of the string's content plus the field's index shifted left by 32;
         /// `b` its end plus the object's header shifted left by 32.
         case fallbackTaken
-        /// Finding: a value of another JSON type than its field's, which took its default
-        /// (`invalid-defaulted`, worded as `DecodeContext.mismatchMessage` and the field's
-        /// `invalidReplacement` suffix). `a` is the value's offset plus the field's index shifted
-        /// left by 32; `b` the object's header.
+        /// Finding: a value invalid for its field (of another JSON type, or one a rule of the
+        /// field refuses), which took the field's default (`invalid-defaulted`, worded by
+        /// `DecodeContext.invalidDefaultedMessage`). `a` is the value's offset plus the field's
+        /// index shifted left by 32; `b` the object's header.
         case defaultTaken
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
@@ -286,6 +286,11 @@ struct TapeBuilder {
     /// of objects or arrays, that is (it returns `false` then), for the field that holds it to
     /// settle.
     private var rejection: DecodeProblem?
+    /// The start of the last scalar value that `value` read whole and a rule of its field
+    /// refused (a number out of range, a string of a length it does not allow, a URL the app's
+    /// devices do not all read, `null` for a field that is not optional), for `unread` to
+    /// give the field its default (`takesDefault`); -1 for none.
+    private var ruleBroken = -1
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
     /// an object. (A whole body's content-state is read with `build(object:in:…)` where
@@ -617,7 +622,9 @@ struct TapeBuilder {
             rejection = nil
             guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
         } else if strictProblem == nil {
-            guard takesDefault(plan, field: field, slot: slot, header: header, at: start, kept: kept, depth: level)
+            let brokeRule = ruleBroken == start
+            ruleBroken = -1
+            guard takesDefault(plan, field: field, slot: slot, header: header, at: start, kept: kept, depth: level, brokeRule: brokeRule)
                 || decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
             else { return false }
         }
@@ -630,20 +637,25 @@ struct TapeBuilder {
     }
 
     /// The default of a field whose invalid values take it, into `slot`, for a value at `start`
-    /// of another JSON type than the field's (`FieldKind.accepts`), with the `invalid-defaulted`
-    /// finding worded when it is read: what an older app version meets when a field changed
-    /// type. Only where the full decoder (`DecodeContext.decide`) would decide just that: not
-    /// for `null` (read as missing, or worded otherwise), not for a strict version, which also
-    /// records why synthesized `Codable` fails, and only for a value that is JSON. `false`
-    /// leaves the value to the full decoder.
+    /// that is invalid there, with the `invalid-defaulted` finding worded when it is read
+    /// (`DecodeContext.invalidDefaultedMessage`): what an older app version meets when a field
+    /// changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
+    /// tightened (`brokeRule`: a scalar `value` read whole and a rule of the field refused, the
+    /// reader past it). Only where the full decoder (`DecodeContext.decide`) would decide just
+    /// that: not for a strict version, which also records why synthesized `Codable` fails, and
+    /// only for a value that is JSON. `false` leaves the value to the full decoder.
     @inline(never)
-    private mutating func takesDefault(_ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int) -> Bool {
+    private mutating func takesDefault(
+        _ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int, brokeRule: Bool
+    ) -> Bool {
         guard let replacement = plan.invalidReplacement, !isStrict else { return false }
-        var peek = reader
-        peek.move(toValueAt: start, depth: level)
-        guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
-        (index, count, depth) = (start, kept, level)
-        guard skipValue() else { return false }
+        if !brokeRule {
+            var peek = reader
+            peek.move(toValueAt: start, depth: level)
+            guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
+            (index, count, depth) = (start, kept, level)
+            guard skipValue() else { return false }
+        }
         put(replacement.value, in: slot)
         append(.defaultTaken, start | field << 32, header)
         return true
@@ -892,8 +904,10 @@ struct TapeBuilder {
     /// with `rejection` or `strictProblem` set when it is a container read whole.
     private mutating func value(_ plan: FieldPlan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         let first = byte()
+        let start = index
         if first == UInt8(ascii: "n") {
-            guard plan.isOptional, literal("null") else { return false }
+            guard literal("null") else { return false }
+            guard plan.isOptional else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .null, a: 0, b: 0)
             return true
         }
@@ -903,14 +917,17 @@ struct TapeBuilder {
         case .url:
             guard first == JSONByte.quote, string(plan, slot: slot) else { return false }
             // A URL (rare in payloads) is checked by the rule on a made string.
-            return plan.urls.problem(reader.string(nodes[slot].string)) == nil
+            return plan.urls.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
         case .int:
-            guard let int = integer(), !plan.isOutOfRange(Double(int)) else { return false }
+            guard let int = integer() else { return false }
+            guard !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .double, .date:
-            guard let double = double(), !plan.isOutOfRange(double) else { return false }
+            guard let double = double() else { return false }
+            // A date that looks like UNIX time is also reported (by the full decoder), in range or not.
             if flagsUnixDates, plan.kind == .date, DecodeContext.looksLikeUnixTime(double) { return false }
+            guard !plan.isOutOfRange(double) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
             return true
         case .bool:
@@ -960,13 +977,22 @@ struct TapeBuilder {
         }
     }
 
-    /// The string at `index` (a quote) into `slot`, if it is no longer than the field allows.
+    /// The string at `index` (a quote) into `slot`, if its length is one the field allows.
     @inline(__always)
     private mutating func string(_ plan: FieldPlan, slot: Int) -> Bool {
+        let start = index
         guard let text = string() else { return false }
-        guard plan.constraints.allowsLength(text.length) else { return false }
+        guard plan.constraints.allowsLength(text.length) else { return refused(at: start) }
         nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
         return true
+    }
+
+    /// Notes that a rule of the field refused the scalar value at `start`, read whole
+    /// (`ruleBroken`), and returns `false`: the value is not the field's.
+    @inline(never)
+    private mutating func refused(at start: Int) -> Bool {
+        ruleBroken = start
+        return false
     }
 
     /// A string enum's value into `slot`, if its bytes are one of the raw values', or else its
@@ -993,7 +1019,9 @@ struct TapeBuilder {
     /// leaves the value to the full decoder.
     @inline(never)
     private mutating func takesFallback(_ plan: FieldPlan, _ text: StringSpan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
-        guard let fallback = plan.fallback, header >= 0, !plan.enumHasNonASCII, !isStrict else { return false }
+        guard header >= 0, !plan.enumHasNonASCII, !isStrict else { return false }
+        // Without a fallback, the value is refused, and may take the field's default.
+        guard let fallback = plan.fallback else { return refused(at: text.start &- 1) }
         put(fallback, in: slot)
         append(.fallbackTaken, text.start | fieldIndex << 32, text.end | header << 32)
         return true
