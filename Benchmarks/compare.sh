@@ -69,6 +69,8 @@ expected = [
 ] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"] + [
     f"{contender}/cs600-fallback" for contender in ("livestate-value", "livestate-view", "jsondecoder-tolerant", "jsonserialization-defaults")
 ] + [
+    f"{contender}/cs600-tightened" for contender in ("livestate-value", "livestate-view", "jsondecoder-tolerant")
+] + [
     f"{contender}/grocery500" for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-struct",
                                                 "livestate-view-struct", "jsondecoder-struct", "jsondecoder-tolerant")
 ] + ["livestate-body/grocery500-body", "livestate-lint/grocery500-body", "jsondecoder-body/grocery500-body"]
@@ -122,6 +124,9 @@ line("lint vs decode", "body600", "livestate-lint", "livestate-body", "decode")
 for theirs, label in (("jsondecoder-tolerant", "tolerant"), ("jsonserialization-defaults", "jsonserialization")):
     line("decode with findings (view)", "cs600-fallback", "livestate-view", theirs, label)
     line("decode with findings (value tree)", "cs600-fallback", "livestate-value", theirs, label)
+# When a later schema allows more (too long, out of range): against the tolerant type alone.
+line("decode with findings (view)", "cs600-tightened", "livestate-view", "jsondecoder-tolerant", "tolerant")
+line("decode with findings (value tree)", "cs600-tightened", "livestate-value", "jsondecoder-tolerant", "tolerant")
 # An activity the speed work was not measured on (GrocerySchema): an array of objects, an enum,
 # a date, a key the version no longer has.
 for key in ("view-tolerant", "read-tolerant", "decode-tolerant", "struct", "struct-result"):

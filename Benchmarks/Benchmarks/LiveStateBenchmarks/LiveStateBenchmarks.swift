@@ -20,7 +20,8 @@ import LiveState
 //   livestate-encoder-value     ContentStateEncoder.encode writing the decoded Value tree
 //
 // and, on cs600-fallback (what an older app version gets: a fallback and a default taken),
-// livestate-value, livestate-view, jsondecoder-tolerant and jsonserialization-defaults. The same
+// livestate-value, livestate-view, jsondecoder-tolerant and jsonserialization-defaults (and the
+// first three on cs600-tightened, where a string is too long and a number out of range). The same
 // decode contenders (with Grocery, TolerantGrocery and GroceryPush for the Foundation ones) run
 // on grocery500 and grocery500-body, an activity the speed work was not measured on.
 //
@@ -159,6 +160,8 @@ let benchmarks: @Sendable () -> Void = {
     let fallbackBytes = Payloads.bytes(fallback)
     stateBenchmarks(DeliverySchema.self, fallback, fallbackBytes, decoder: decoder, typed: false)
     serializationBenchmark(fallback, fallbackBytes)
+    // And when a later schema allows more: against the tolerant type, which checks the same bounds.
+    stateBenchmarks(DeliverySchema.self, Payloads.tightened, Payloads.bytes(Payloads.tightened), decoder: decoder, typed: false)
 
     // An activity the speed work was not measured on: its content-state and its body.
     let grocery = GrocerySchema.decoder()

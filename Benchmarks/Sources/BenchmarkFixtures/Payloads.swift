@@ -18,6 +18,13 @@ public enum Payloads {
     /// `JSONSerialization` decode that defaults the same way (`JSONDecoder` throws on it).
     public static let fallback = "cs600-fallback"
 
+    /// What an older app version gets when the server sends what a later schema allows:
+    /// `cs600.json` with a logo longer than version 3's `max-length` and a `delayMinutes` above
+    /// its `maximum` (both take their default). Not one of the shared payloads; measured against
+    /// the hand-written tolerant `JSONDecoder` type, which checks the same lengths and ranges
+    /// (`JSONSerialization` with defaults checks none).
+    public static let tightened = "cs600-tightened"
+
     /// A content-state of another activity (`GrocerySchema`), which the speed work was not
     /// measured on: 518 bytes, an array of four objects, an enum, a date, and a key version 3
     /// no longer has (`promoBanner`, which version 2 apps still read).

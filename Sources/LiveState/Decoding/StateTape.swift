@@ -222,13 +222,17 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 ///
 /// It reads the values that have the right type and meet their constraints itself, objects,
 /// arrays of objects and arrays of arrays included, and words only `defaulted` and
-/// `unknown-key`. A scalar it does not read (a problem, an enum's fallback, an array of scalars
-/// with a problem, an escaped enum value, a date the validator flags, …) is decided by the full
-/// decoder where it stands (`decide`): the full decoder's rules, settling and words. An object
-/// that is invalid (a value or a required key it lacks) is read to its end and settled at the
-/// field that holds it, by the full decoder's rule (`settle`); an array of objects or arrays
-/// with an invalid element, or too many, likewise. What rejects the root object rejects the tape, which is still read to its end
-/// for the findings after, as the full decoder reads.
+/// `unknown-key` as it goes. What an older app version most often meets in an object's field
+/// it decides too, worded when read by the full decoder's words: an unknown string enum value
+/// takes the fallback (`takesFallback`), and a value of another type, or a scalar a rule of the
+/// field refuses, takes the field's default (`takesDefault`). Any other scalar it does not read
+/// (a value with no default to take, an array of scalars with a problem, an escaped enum value,
+/// a date the validator flags, …) is decided by the full decoder where it stands (`decide`):
+/// the full decoder's rules, settling and words. An object that is invalid (a value or a
+/// required key it lacks) is read to its end and settled at the field that holds it, by the
+/// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
+/// too many, likewise. What rejects the root object rejects the tape, which is still read to
+/// its end for the findings after, as the full decoder reads.
 /// Keys are matched as the full decoder matches them, escaped and non-ASCII ones included, and
 /// a field met again under its name or an alias is settled by its rule (`ReadAgain`; an invalid
 /// value read under an alias when the object ends, `aliasReads`).
