@@ -35,6 +35,25 @@ enum RawHTTPClient {
         }
     }
 
+    /// `exchange` on a thread of its own, made for it, rather than on Dispatch's shared pool:
+    /// for a test whose timing must not hang on pools that a full parallel test run keeps busy.
+    /// With `after`, the thread waits for the semaphore before it connects.
+    static func exchangeOnOwnThread(
+        port: Int, chunks: [[UInt8]], after start: DispatchSemaphore? = nil,
+        until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+    ) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                if let start, start.wait(timeout: .now() + 20) == .timedOut {
+                    return continuation.resume(throwing: Failure(description: "waited 20 s to start"))
+                }
+                continuation.resume(with: Result {
+                    try blockingExchange(port: port, chunks: chunks, halfClose: false, timeoutSeconds: 20, isDone: isDone, onReceive: onReceive)
+                })
+            }
+        }
+    }
+
     private static func blockingExchange(
         port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int,
         isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
