@@ -561,7 +561,7 @@ import LiveStateYAML
             (#"{"title":"t","card":[1],"marks":"x","drink":-1.5e3}"#, 1, 3, 0),
             // In the objects of an array: the findings name the element.
             (#"{"title":"t","stops":[{"state":"ajar"},{"n":"7","state":"shut"},{"state":[],"n":true}]}"#, 1, 4, 0),
-            (#"{"title":"t","state":7}"#, 1, 0, 1),
+            (#"{"title":"t","state":7}"#, 1, 1, 0),
             (#"{"title":"t","status":null}"#, 1, 1, 0),
             (#"{"title":5}"#, 1, 0, 1),
             (#"{"title":"t","status":7}"#, 2, 0, 1),
@@ -640,9 +640,9 @@ import LiveStateYAML
     /// is decided on the tape, the field taking its default, with the finding worded when read
     /// by the full decoder's own words (`DecodeContext.invalidDefaultedMessage`). The results
     /// are the reference decode's in every place; the tape decides it itself in an object's
-    /// field, and leaves to the full decoder what takes no default (a field that rejects
-    /// invalid values, a strict version), an alias, an array's element, and a date the
-    /// validator also reports as UNIX time.
+    /// field, under its own name or an alias, and leaves to the full decoder what takes no
+    /// default (a field that rejects invalid values, a strict version), an array's element, and
+    /// a date the validator also reports as UNIX time.
     @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -657,10 +657,13 @@ import LiveStateYAML
             (#"{"title":"t","eta":null,"name":null,"mode":null,"note":null}"#, 1, 3, 0),
             (#"{"title":"t","eta":1000,"eta":5}"#, 1, 1, 0),
             (#"{"title":"t","eta":5,"eta":1000}"#, 1, 0, 0),
-            // What the full decoder decides: no default to take, an alias, an element, a strict version.
+            // Under an alias: settled when the object ends, unless the field's own key replaces it.
+            (#"{"title":"t","minutes":121}"#, 1, 1, 0),
+            (#"{"title":"t","minutes":121,"eta":5}"#, 1, 0, 0),
+            (#"{"title":"t","minutes":"x","x":1}"#, 1, 1, 0),
+            // What the full decoder decides: no default to take, an element, a strict version.
             (#"{"title":"t","kept":"toolong"}"#, 1, 0, 1),
             (#"{"title":"t","code":"toolong"}"#, 1, 0, 1),
-            (#"{"title":"t","minutes":121}"#, 1, 0, 1),
             (#"{"title":"t","tags":["abc"]}"#, 1, 0, 1),
             (#"{"title":"t","eta":121}"#, 2, 0, 1),
             (#"{"title":"toolong","eta":121}"#, 2, 0, 1),

@@ -292,8 +292,8 @@ struct TapeBuilder {
     private var rejection: DecodeProblem?
     /// The start of the last scalar value that `value` read whole and a rule of its field
     /// refused (a number out of range, a string of a length it does not allow, a URL the app's
-    /// devices do not all read, `null` for a field that is not optional), for `unread` to
-    /// give the field its default (`takesDefault`); -1 for none.
+    /// devices do not all read, `null` for a field that is not optional), for `takesDefault` to
+    /// give the field its default; -1 for none.
     private var ruleBroken = -1
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
@@ -626,11 +626,12 @@ struct TapeBuilder {
             rejection = nil
             guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
         } else if strictProblem == nil {
-            let brokeRule = ruleBroken == start
-            ruleBroken = -1
-            guard takesDefault(plan, field: field, slot: slot, header: header, at: start, kept: kept, depth: level, brokeRule: brokeRule)
-                || decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
-            else { return false }
+            if takesDefault(plan, at: start, kept: kept, depth: level) {
+                takeDefault(plan, field: field, slot: slot, header: header, at: start)
+            } else {
+                guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
+                else { return false }
+            }
         }
         // (Else a container read whole that synthesized `Codable` fails on.)
         if let problem = strictProblem {
@@ -640,29 +641,33 @@ struct TapeBuilder {
         return true
     }
 
-    /// The default of a field whose invalid values take it, into `slot`, for a value at `start`
-    /// that is invalid there, with the `invalid-defaulted` finding worded when it is read
-    /// (`DecodeContext.invalidDefaultedMessage`): what an older app version meets when a field
-    /// changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
-    /// tightened (`brokeRule`: a scalar `value` read whole and a rule of the field refused, the
-    /// reader past it). Only where the full decoder (`DecodeContext.decide`) would decide just
-    /// that: not for a strict version, which also records why synthesized `Codable` fails, and
-    /// only for a value that is JSON. `false` leaves the value to the full decoder.
+    /// Whether the value at `start`, which `value` did not accept, is invalid for a field whose
+    /// invalid values take its default, and takes it: what an older app version meets when a
+    /// field changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
+    /// tightened (a scalar `value` read whole and a rule of the field refused, `ruleBroken`).
+    /// Only where the full decoder (`DecodeContext.decodeValue`) would find just that: not for a
+    /// strict version, which also records why synthesized `Codable` fails, and only for a value
+    /// that is JSON. `true` leaves the reader past the value; `false` leaves the value to the
+    /// full decoder.
     @inline(never)
-    private mutating func takesDefault(
-        _ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int, kept: Int, depth level: Int, brokeRule: Bool
-    ) -> Bool {
-        guard let replacement = plan.invalidReplacement, !isStrict else { return false }
-        if !brokeRule {
-            var peek = reader
-            peek.move(toValueAt: start, depth: level)
-            guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
-            (index, count, depth) = (start, kept, level)
-            guard skipValue() else { return false }
-        }
-        put(replacement.value, in: slot)
+    private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int) -> Bool {
+        let brokeRule = ruleBroken == start
+        ruleBroken = -1
+        guard plan.invalidReplacement != nil, !isStrict else { return false }
+        guard !brokeRule else { return true }
+        var peek = reader
+        peek.move(toValueAt: start, depth: level)
+        guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
+        (index, count, depth) = (start, kept, level)
+        return skipValue()
+    }
+
+    /// The default of the `field`th field of the object whose header is at `header` into
+    /// `slot`, for the invalid value at `start` (`takesDefault`), with the `invalid-defaulted`
+    /// finding worded when it is read (`DecodeContext.invalidDefaultedMessage`).
+    private mutating func takeDefault(_ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int) {
+        put(plan.invalidReplacement?.value ?? .null, in: slot)
         append(.defaultTaken, start | field << 32, header)
-        return true
     }
 
     /// Settles, in input order, the invalid values read under an alias in the object whose
@@ -670,9 +675,15 @@ struct TapeBuilder {
     @inline(never)
     private mutating func settleAliasReads(_ plan: ObjectPlan, first: Int, header: Int, verdict: inout ObjectVerdict) -> Bool {
         for read in aliasReads.removeAll(of: header) {
-            guard let problem = read.problem else { continue }
-            guard settle(plan.fields[read.field], rejected: problem, slot: first &+ read.field, header: header, invalid: &verdict.invalid)
-            else { return false }
+            switch read.outcome {
+            case .valid:
+                continue
+            case .takesDefault(let start):
+                takeDefault(plan.fields[read.field], field: read.field, slot: first &+ read.field, header: header, at: start)
+            case .invalid(let problem):
+                guard settle(plan.fields[read.field], rejected: problem, slot: first &+ read.field, header: header, invalid: &verdict.invalid)
+                else { return false }
+            }
         }
         return true
     }
@@ -783,12 +794,16 @@ struct TapeBuilder {
         let strictOnly = !valid && rejection == nil && strictProblem != nil
         strictProblem = nil
         if valid || strictOnly {
-            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, outcome: .valid))
             return true
         }
         if let problem = rejection {
             rejection = nil
-            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: problem))
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, outcome: .invalid(problem)))
+            return true
+        }
+        if takesDefault(plan, at: start, kept: kept, depth: level) {
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, outcome: .takesDefault(at: start)))
             return true
         }
         count = kept
@@ -798,10 +813,10 @@ struct TapeBuilder {
         guard let decided = readInFull(&context, { context throws(JSONError) in try context.decodeValue(plan) }) else { return false }
         if let decided {
             put(decided, in: slot)
-            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: nil))
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, outcome: .valid))
         } else {
             guard let problem = context.problem else { return false }
-            aliasReads.note(AliasRead(header: header, field: field, rank: rank, problem: problem))
+            aliasReads.note(AliasRead(header: header, field: field, rank: rank, outcome: .invalid(problem)))
         }
         keep(context.diagnostics)
         return true
@@ -1546,8 +1561,17 @@ struct AliasRead {
     var field: Int
     /// The alias's position in the field's `aliases`.
     var rank: Int
-    /// Why the value is invalid, to be settled at the end of the object; `nil` for a valid one.
-    var problem: DecodeProblem?
+    var outcome: Outcome
+
+    /// What the read found, to be settled at the end of the object.
+    enum Outcome {
+        case valid
+        /// The value at the offset is invalid, and takes the field's default
+        /// (`TapeBuilder.takesDefault`), worded when read.
+        case takesDefault(at: Int)
+        /// The value is invalid for the problem, which the full decoder's rule settles.
+        case invalid(DecodeProblem)
+    }
 }
 
 /// The alias reads of the objects being read, in input order. An object's reads are at the end
