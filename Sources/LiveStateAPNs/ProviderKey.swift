@@ -12,7 +12,9 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
     /// The P-256 signing key.
     let privateKey: P256.Signing.PrivateKey
 
-    /// Reads a key from the text of a `.p8` file (PEM, PKCS #8).
+    /// Reads a key from the text of a `.p8` file (PEM, PKCS #8), or of the same key in SEC 1
+    /// form (`BEGIN EC PRIVATE KEY`, as `openssl ec` writes it, with or without an
+    /// `EC PARAMETERS` block before it).
     /// - Parameters:
     ///   - pem: The file's text.
     ///   - keyID: The Key ID.
@@ -23,17 +25,30 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
         for (name, value) in [("--key-id", keyID), ("--team-id", teamID)] where !Self.isIdentifier(value) {
             throw ProviderKeyError(file: file, message: "\(name) must be the 10-character id from the developer account, not '\(value)'")
         }
-        guard pem.contains("-----BEGIN PRIVATE KEY-----") else {
+        guard let block = Self.keyBlock(in: pem) else {
             throw ProviderKeyError(file: file, message: "not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line (download the key from Certificates, Identifiers & Profiles > Keys)")
         }
         do {
-            privateKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+            privateKey = try P256.Signing.PrivateKey(pemRepresentation: block)
         } catch {
             // The error's text is the library's; the key's bytes are never part of it.
             throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): the PEM block does not parse")
         }
         self.keyID = keyID
         self.teamID = teamID
+    }
+
+    /// The PEM block of the private key in `pem`, PKCS #8 or SEC 1, from its `BEGIN` line to its
+    /// `END` line: the other blocks a file may hold (`EC PARAMETERS`) are left out, as the PEM
+    /// reader takes one block.
+    static func keyBlock(in pem: String) -> String? {
+        for label in ["PRIVATE KEY", "EC PRIVATE KEY"] {
+            guard let begin = pem.range(of: "-----BEGIN \(label)-----"),
+                  let end = pem.range(of: "-----END \(label)-----", range: begin.upperBound ..< pem.endIndex)
+            else { continue }
+            return String(pem[begin.lowerBound ..< end.upperBound])
+        }
+        return nil
     }
 
     /// Reads a key from a `.p8` file.

@@ -104,6 +104,45 @@ final class TestClock: @unchecked Sendable {
         #expect(first != second)
     }
 
+    /// One test key (made for this test alone) as `openssl ecparam -genkey` writes it, SEC 1
+    /// after an `EC PARAMETERS` block, and as `openssl pkcs8 -topk8` makes it of that.
+    static let sec1 = """
+        -----BEGIN EC PARAMETERS-----
+        BggqhkjOPQMBBw==
+        -----END EC PARAMETERS-----
+        -----BEGIN EC PRIVATE KEY-----
+        MHcCAQEEIN7+z+318T88XQonkGKlieBayuIQlut9886nqFu4NOiZoAoGCCqGSM49
+        AwEHoUQDQgAEqvDy+sekaOO9r0YBj13NjsCqEGWB/yxJ5iQkWdOY5plEGY13UwgU
+        VhwNsCeDCJ43z83WyGKwNeSJitA7B3PeKg==
+        -----END EC PRIVATE KEY-----
+
+        """
+    static let pkcs8 = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg3v7P7fXxPzxdCieQ
+        YqWJ4FrK4hCW633zzqeoW7g06JmhRANCAASq8PL6x6Ro472vRgGPXc2OwKoQZYH/
+        LEnmJCRZ05jmmUQZjXdTCBRWHA2wJ4MInjfPzdbIYrA15ImK0DsHc94q
+        -----END PRIVATE KEY-----
+
+        """
+
+    /// A key converted with `openssl ec` (SEC 1) is the same key as its `.p8`: read either way,
+    /// it signs tokens the other's public key verifies.
+    @Test func aSEC1KeyIsReadAsItsP8IsRead() throws {
+        let fromSEC1 = try ProviderKey(pem: Self.sec1, keyID: Self.keyID, teamID: Self.teamID)
+        let fromP8 = try ProviderKey(pem: Self.pkcs8, keyID: Self.keyID, teamID: Self.teamID)
+        #expect(fromSEC1.privateKey.publicKey.rawRepresentation == fromP8.privateKey.publicKey.rawRepresentation)
+        let without = Self.sec1.components(separatedBy: "-----END EC PARAMETERS-----\n")[1]
+        #expect(try ProviderKey(pem: without, keyID: Self.keyID, teamID: Self.teamID).privateKey.rawRepresentation
+            == fromP8.privateKey.rawRepresentation)
+        let message = Data("header.claims".utf8)
+        let signature = try fromSEC1.privateKey.signature(for: message)
+        #expect(fromP8.privateKey.publicKey.isValidSignature(signature, for: message))
+        // The parameters alone are no key.
+        let parameters = Self.sec1.components(separatedBy: "-----BEGIN EC PRIVATE KEY-----")[0]
+        #expect(throws: ProviderKeyError.self) { try ProviderKey(pem: parameters, keyID: Self.keyID, teamID: Self.teamID) }
+    }
+
     @Test func unreadableOrMalformedKeysSayWhatIsWrongAndNeverPrintTheKey() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
