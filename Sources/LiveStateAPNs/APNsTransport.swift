@@ -23,8 +23,26 @@ public protocol APNsTransport: Sendable {
 /// so that the sender's `RetryPolicy` alone decides whether and when to try again: a host that
 /// refuses connections is reported after the policy's attempts, not after the client has kept
 /// reconnecting behind each of them.
+///
+/// One transport may serve many concurrent sends (a server's). `reconnect()` sends the requests
+/// after it over a new client and lets the requests still on the old one finish there: the old
+/// client is shut down when its last request ends. (Shut down at once, it would cancel them,
+/// and the sender would send again pushes APNs had already taken.)
 public actor HTTPClientTransport: APNsTransport {
-    private var client: HTTPClient
+    /// A client and the requests on it.
+    private final class Lease {
+        let client: HTTPClient
+        var requests = 0
+        /// Replaced by `reconnect()`: shut down when its last request ends.
+        var isRetired = false
+
+        init(_ client: HTTPClient) {
+            self.client = client
+        }
+    }
+
+    /// The client new requests go to.
+    private var current: Lease
     private let configuration: HTTPClient.Configuration
     /// How long one request may take.
     public nonisolated let timeout: TimeAmount
@@ -55,7 +73,7 @@ public actor HTTPClientTransport: APNsTransport {
         self.connectTimeout = connectTimeout
         self.configuration = configuration
         self.timeout = timeout
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
     }
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
@@ -63,27 +81,37 @@ public actor HTTPClientTransport: APNsTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if !request.body.isEmpty { outgoing.body = .bytes(request.body) }
-        let response = try await client.execute(outgoing, timeout: timeout)
+        let lease = current
+        lease.requests += 1
+        defer { release(lease) }
+        let response = try await lease.client.execute(outgoing, timeout: timeout)
         let body = try await response.body.collect(upTo: 1 << 20)
         return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
                             body: Array(buffer: body))
     }
 
+    /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
+    private func release(_ lease: Lease) {
+        lease.requests -= 1
+        if lease.isRetired, lease.requests == 0 { lease.client.shutdown { _ in } }
+    }
+
     public func reconnect() async {
-        let old = client
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        try? await old.shutdown()
+        let old = current
+        current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+        old.isRetired = true
+        if old.requests == 0 { try? await old.client.shutdown() }
     }
 
-    /// Closes the connections. Call once, when done.
+    /// Closes the connections. Call once, when done: requests still in flight are cancelled.
     public func shutdown() async throws {
-        try await client.shutdown()
+        try await current.client.shutdown()
     }
 
-    deinit {
+    isolated deinit {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
-        client.shutdown { _ in }
+        current.client.shutdown { _ in }
     }
 }
 

@@ -253,6 +253,14 @@ public final class FakeAPNs: Sendable {
         }
     }
 
+    /// Makes every answer from now on wait `delay` before it is written, as a slow network
+    /// would: a request is then in flight for that long, for tests of what happens to it
+    /// meanwhile. The answer itself is decided (and the request recorded) when it arrives.
+    /// - Parameter delay: The wait; `.zero` answers at once again.
+    public func delayAnswers(by delay: TimeAmount) {
+        core.state.withLockedValue { $0.answerDelay = delay }
+    }
+
     /// The channel identifiers an app has, in the order they were created.
     /// - Parameter bundleID: The app.
     /// - Returns: The channel identifiers (base64).

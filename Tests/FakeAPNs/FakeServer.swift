@@ -181,6 +181,19 @@ final class RequestHandler: ChannelInboundHandler {
         )
         body = []
         let answer = core.answer(request, role: role)
+        let delay = core.state.withLockedValue { $0.answerDelay }
+        guard delay == .zero else {
+            let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: delay) {
+                loopBoundSelf.value.write(answer, context: loopBoundContext.value)
+            }
+            return
+        }
+        write(answer, context: context)
+    }
+
+    private func write(_ answer: Answer, context: ChannelHandlerContext) {
 
         var responseHeaders = HTTPHeaders()
         for header in answer.headers {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The shared core of a fake: its configuration and its mutable state behind one lock.
 final class FakeCore: Sendable {
@@ -65,6 +66,8 @@ struct FakeState {
     var pushTimes: [String: [Date]] = [:]
     var channels: [ChannelRecord] = []
     var scriptedAnswers: [ScriptedAnswer] = []
+    /// How long each answer waits before it is written (``FakeAPNs/delayAnswers(by:)``).
+    var answerDelay: TimeAmount = .zero
     var requests: [FakeAPNs.Request] = []
     var tokensSeen: Set<String> = []
     /// Provider tokens whose signature was verified, by their text: a token is verified once,

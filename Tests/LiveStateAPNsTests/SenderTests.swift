@@ -193,6 +193,31 @@ import Testing
         #expect(harness.fake.requests.allSatisfy { $0.status == 200 })
     }
 
+    /// A server shares one transport between its sends. One send's reconnect (after
+    /// `IdleTimeout`, `Shutdown`, …) opens a new connection for the requests after it, and lets
+    /// the requests still on the old one finish there rather than cancelling them.
+    @Test func aReconnectLetsTheSendsInFlightFinish() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        // A first push opens the connection.
+        #expect(await sender.send(Harness.update()).delivered)
+        harness.fake.delayAnswers(by: .milliseconds(400))
+        let inFlight = Task { await sender.send(Harness.update()) }
+        // Once the fake has the request, its answer is on the way: reconnect meanwhile.
+        while harness.fake.requests.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        await harness.transport.reconnect()
+        let outcome = await inFlight.value
+        harness.fake.delayAnswers(by: .zero)
+        #expect(outcome.delivered, "\(outcome)")
+        // Taken by APNs once: not cancelled, and so not sent again.
+        #expect(outcome.attempts == 1)
+        #expect(await sender.send(Harness.update()).delivered)
+        try await harness.stop()
+        #expect(harness.fake.requests.count == 3)
+        #expect(harness.fake.connectionCount == 2)
+    }
+
     @Test func broadcastsGoToTheChannelWithoutTopicAndNeverStart() async throws {
         let harness = try await Harness.start()
         let channels = try harness.channels()
