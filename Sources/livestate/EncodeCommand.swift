@@ -68,7 +68,7 @@ struct EncodeCommand: ParsableCommand {
                 result = encoder.encodePayload(value, envelope: envelope)
             }
         }
-        diagnostics += envelopeOptions.placingAttributeFindings(result.diagnostics.map { diagnostic in
+        diagnostics += envelopeOptions.placingOptionFindings(result.diagnostics.map { diagnostic in
             var located = diagnostic
             located.file = located.file ?? input.name
             return located

@@ -54,17 +54,40 @@ struct EnvelopeOptions: ParsableArguments {
         return request
     }
 
-    /// Findings about the static attributes of a body written from a state file, placed in the
-    /// file the attributes came from rather than in the state file, which does not hold them; with
-    /// no `--attributes`, the finding names the option, since what it should give is missing.
-    func placingAttributeFindings(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    /// Findings about what these options put in a body written from a state file, placed where
+    /// it came from rather than in the state file, which does not hold it: those about the static
+    /// attributes in the `--attributes` file, and those about an `aps` key the options write
+    /// (`/aps/dismissal-date`) at the option that sets it (`--dismissal-date`). With no
+    /// `--attributes`, its findings name the option, since what it should give is missing.
+    func placingOptionFindings(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.map { diagnostic in
-            guard diagnostic.scope == .attributes else { return diagnostic }
             var placed = diagnostic
-            placed.file = attributes ?? "--attributes"
+            switch diagnostic.scope {
+            case .attributes:
+                placed.file = attributes ?? "--attributes"
+            case .envelope:
+                guard let option = Self.option(setting: diagnostic.pointer) else { return diagnostic }
+                placed.file = option
+            default:
+                return diagnostic
+            }
             placed.position = nil
             return placed
         }
+    }
+
+    /// The options that write each `aps` key of a body made from a state file.
+    private static let optionsByKey = [
+        "event": "--event", "timestamp": "--timestamp", "stale-date": "--stale-date", "dismissal-date": "--dismissal-date",
+        "relevance-score": "--relevance-score", "alert": "--alert-title/--alert-body", "attributes": "--attributes",
+    ]
+
+    /// The option that writes the `aps` key `pointer` is at or inside (`/aps/alert/title`);
+    /// `nil` for the content-state and for anything the options do not write.
+    static func option(setting pointer: String?) -> String? {
+        guard let pointer, pointer.hasPrefix("/aps/") else { return nil }
+        let key = pointer.dropFirst(5).prefix { $0 != "/" }
+        return optionsByKey[String(key)]
     }
 
     /// The envelope of `request`; a problem with it stops the command with status 2.

@@ -113,11 +113,12 @@ struct SendCommand: ParsableCommand {
         if !outcome.delivered { throw ExitCode(ExitStatus.findings.rawValue) }
     }
 
-    /// The sender's findings, with those about the attributes of a body written from a state
-    /// file placed in the `--attributes` file (a whole body holds its attributes itself).
+    /// The sender's findings, with those about what the options put in a body written from a
+    /// state file placed where it came from (`EnvelopeOptions.placingOptionFindings`; a whole
+    /// body holds all of it itself).
     private func placed(_ diagnostics: [Diagnostic], _ content: LiveActivityPush.Content) -> [Diagnostic] {
         if case .payload = content { return diagnostics }
-        return envelopeOptions.placingAttributeFindings(diagnostics)
+        return envelopeOptions.placingOptionFindings(diagnostics)
     }
 
     /// Prints a refusal (nothing was or would be sent) and exits 1.

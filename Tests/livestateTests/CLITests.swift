@@ -541,8 +541,9 @@ struct CLI {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
                                   Self.fixture("state.json")])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("state.json: error: a start needs aps.alert with title and body; the activity does not start (at /aps/alert) [missing-aps-key]"))
-        // The attributes are not in the state file: the finding names the option that lacks them.
+        // The alert and the attributes are not in the state file: the findings name the options
+        // that lack them.
+        #expect(result.stderr.contains("--alert-title/--alert-body: error: a start needs aps.alert with title and body; the activity does not start (at /aps/alert) [missing-aps-key]"))
         #expect(result.stderr.contains("\n--attributes: error: required key 'totalAmount' is missing; the activity does not start (at /totalAmount) [missing-required-key]"))
         // Not written where a script takes the body from; in JSON, shown beside the findings.
         #expect(result.stdout.isEmpty)
@@ -554,6 +555,19 @@ struct CLI {
         let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: body)
         #expect(lint.status == 1)
         #expect(lint.stdout.contains("[missing-aps-key]"))
+    }
+
+    /// A finding about an `aps` key an option wrote names the option, not the state file, which
+    /// holds no such key (its pointer is in the written body).
+    @Test func aFindingAboutAnOptionNamesTheOption() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000",
+                                  "--dismissal-date", "1795000600", Self.fixture("state.json")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "--dismissal-date: warning: dismissal-date has no effect on update; it only counts on end (at /aps/dismissal-date) [dismissal-date-outside-end]\n")
+        let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000",
+                                "--dismissal-date", "1795000600", Self.fixture("state.json")])
+        let diagnostics = try #require(try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["file"] as? String } == ["--dismissal-date"])
     }
 
     /// A body over the budget is not written to standard output, though the encoder made it:
