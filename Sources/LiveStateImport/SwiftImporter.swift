@@ -270,8 +270,9 @@ struct TypeReader {
 
     /// Each binding's type, as the compiler settles it: its annotation; for one without an
     /// annotation or a value, the annotation of the next binding that has one (`var x, y: Int`
-    /// declares two `Int`s); for one given a literal, the literal's default type (`var p = 5` is
-    /// an `Int`). `nil` where the type is inferred from anything else.
+    /// declares two `Int`s); for one given a literal or one of Foundation's values whose type
+    /// is plain (`inferredType(of:)`), that type (`var p = 5` is an `Int`, `var id = UUID()` a
+    /// `UUID`). `nil` where the type is inferred from anything else.
     static func declaredTypes(of bindings: PatternBindingListSyntax) -> [TypeSyntax?] {
         var types: [TypeSyntax?] = []
         var following: TypeSyntax?
@@ -281,7 +282,7 @@ struct TypeReader {
                 types.append(annotation)
             } else if let initial = binding.initializer?.value {
                 following = nil
-                types.append(literalType(of: initial))
+                types.append(inferredType(of: initial))
             } else {
                 types.append(following)
             }
@@ -289,15 +290,25 @@ struct TypeReader {
         return types.reversed()
     }
 
-    /// The type Swift gives a literal when nothing else settles it: `Int`, `Double`, `String`
-    /// or `Bool`; `nil` for any other expression.
-    static func literalType(of expression: ExprSyntax) -> TypeSyntax? {
+    /// The type of an initial value whose type is plain without the compiler: a literal's
+    /// default type (`Int`, `Double`, `String` or `Bool`), `Date` for `Date(…)` and `Date.now`
+    /// (no initializer of `Date` can fail), and `UUID` for `UUID()` (but not `UUID(uuidString:)`,
+    /// which can, and so makes an `Optional`); `nil` for any other expression, whose type would
+    /// take the compiler to settle.
+    static func inferredType(of expression: ExprSyntax) -> TypeSyntax? {
         var expression = expression
         if let negated = expression.as(PrefixOperatorExprSyntax.self), negated.operator.text == "-" {
             expression = negated.expression
         }
         let name: String
-        if expression.is(IntegerLiteralExprSyntax.self) {
+        if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+           let called = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           called == "Date" || (called == "UUID" && call.arguments.isEmpty) {
+            name = called
+        } else if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "now",
+                  member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Date" {
+            name = "Date"
+        } else if expression.is(IntegerLiteralExprSyntax.self) {
             name = "Int"
         } else if expression.is(FloatLiteralExprSyntax.self) {
             name = "Double"
