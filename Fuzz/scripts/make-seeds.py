@@ -17,7 +17,8 @@ root = fuzz.parent
 corpus = fuzz / "Corpus"
 MAX = 16384
 
-schemas = sorted((root / "schemas").glob("*.yaml"))
+# In BundledSchemas' order (bundle-schemas.py): schemas/, then the fuzzers' own.
+schemas = sorted((root / "schemas").glob("*.yaml")) + sorted((fuzz / "Schemas").glob("*.yaml"))
 targets = []  # (activity, version)
 for path in schemas:
     for match in re.finditer(r"^  - version: (\d+)", path.read_text(encoding="utf-8"), re.M):
@@ -57,6 +58,22 @@ for path in sorted((root / "schemas" / "examples").rglob("*.json")):
     seeds["FuzzDecode"][f"{stem}-body"] = bytes([index]) + raw
     if state is not None:
         seeds["FuzzDecode"][f"{stem}"] = bytes([index]) + state
+
+# The fuzzers' rules schema: a value that keeps every rule, and values that break one each.
+RULES = [
+    '{"title":"t","eta":5,"small":-3,"count":7,"ratio":0.25,"scale":2.5,"when":100,"window":[1,2],"name":"ab","link":"https://a.b/c",'
+    '"image":null,"mode":"b","level":2,"size":2,"state":"off","note":"n","kept":"k","code":"c","flag":true,'
+    '"courier":{"name":"li","stars":4.5,"phone":"555"},"tags":["x","y"],"levels":[1,9],"stops":[{"n":1,"at":"here"},{}]}',
+    '{"title":"","eta":121,"small":128,"count":70000,"ratio":-1,"scale":1e39,"when":2000000001,"name":"toolong",'
+    '"link":"https://x.com/a b","mode":"c","level":7,"size":3,"state":"dim","note":null,"kept":"toolong"}',
+    '{"title":"t","minutes":121,"label":"","status":"dim","courier":{"nick":"toolong","stars":6},"tags":["abc"],"levels":[10],"stops":[{"n":100}]}',
+    '{"title":"t","eta":null,"name":null,"mode":null,"state":null,"code":"toolong","tags":["a","b","c","d"],"window":[2,1]}',
+]
+for number, state in enumerate(RULES):
+    for version in (1, 2):
+        seeds["FuzzDecode"][f"rules-v{version}-{number}"] = bytes([selector("rules", version)]) + state.encode()
+        body = '{"aps":{"timestamp":1,"event":"update","content-state":' + state + '}}'
+        seeds["FuzzEnvelope"][f"rules-v{version}-{number}"] = bytes([selector("rules", version)]) + body.encode()
 
 for path in sorted((root / "Tests" / "LiveStateTests" / "Fixtures" / "json").glob("*.json")):
     seeds["FuzzJSON"][f"conformance-{path.stem}.json"] = path.read_bytes()
