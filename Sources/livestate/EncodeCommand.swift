@@ -72,7 +72,7 @@ struct EncodeCommand: ParsableCommand {
             var located = diagnostic
             located.file = located.file ?? input.name
             return located
-        })
+        }, timestampOption: true)
         let refused = result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings
         switch common.format {
         case .text:

@@ -59,14 +59,16 @@ struct EnvelopeOptions: ParsableArguments {
     /// attributes in the `--attributes` file, and those about an `aps` key the options write
     /// (`/aps/dismissal-date`) at the option that sets it (`--dismissal-date`). With no
     /// `--attributes`, its findings name the option, since what it should give is missing.
-    func placingOptionFindings(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    /// - Parameter timestampOption: Whether the command has `--timestamp` (`encode`; `send`
+    ///   sets the timestamp itself, and its findings stay where they are).
+    func placingOptionFindings(_ diagnostics: [Diagnostic], timestampOption: Bool = false) -> [Diagnostic] {
         diagnostics.map { diagnostic in
             var placed = diagnostic
             switch diagnostic.scope {
             case .attributes:
                 placed.file = attributes ?? "--attributes"
             case .envelope:
-                guard let option = Self.option(setting: diagnostic.pointer) else { return diagnostic }
+                guard let option = Self.option(setting: diagnostic.pointer), timestampOption || option != "--timestamp" else { return diagnostic }
                 placed.file = option
             default:
                 return diagnostic

@@ -568,6 +568,8 @@ struct CLI {
                                 "--dismissal-date", "1795000600", Self.fixture("state.json")])
         let diagnostics = try #require(try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.map { $0["file"] as? String } == ["--dismissal-date"])
+        let milliseconds = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000000", Self.fixture("state.json")])
+        #expect(milliseconds.stderr.hasPrefix("--timestamp: error: timestamp 1795000000000 is in milliseconds"), "\(milliseconds.stderr)")
     }
 
     /// A body over the budget is not written to standard output, though the encoder made it:

@@ -292,8 +292,8 @@ struct TapeBuilder {
     private var rejection: DecodeProblem?
     /// The start of the last scalar value that `value` read whole and a rule of its field
     /// refused (a number out of range, a string of a length it does not allow, a URL the app's
-    /// devices do not all read, `null` for a field that is not optional), for `takesDefault` to
-    /// give the field its default; -1 for none.
+    /// devices do not all read, a string enum value without a fallback, `null` for a field that
+    /// is not optional), for `takesDefault` to give the field its default; -1 for none.
     private var ruleBroken = -1
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
