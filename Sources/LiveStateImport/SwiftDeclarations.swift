@@ -30,6 +30,8 @@ struct SwiftDeclarations {
     var aliases: [String: (type: TypeSyntax, scope: String, file: String)] = [:]
     /// Conformances declared on extensions, by the extended type's name as written.
     var extensionConformances: [String: [String]] = [:]
+    /// Protocols by name as written, with the protocols each inherits.
+    var protocols: [String: [String]] = [:]
 
     /// Collects the declarations of one file.
     mutating func add(_ file: SourceFileSyntax, path: String) {
@@ -40,6 +42,9 @@ struct SwiftDeclarations {
         }
         for (name, alias) in collector.aliases where aliases[name] == nil {
             aliases[name] = alias
+        }
+        for (name, inherited) in collector.protocols where protocols[name] == nil {
+            protocols[name] = inherited
         }
         for (name, inherited, members) in collector.extensions {
             extensionConformances[name, default: []] += inherited
@@ -79,11 +84,35 @@ struct SwiftDeclarations {
         return nil
     }
 
-    /// Whether a type conforms to `ActivityAttributes`, on its declaration or an extension.
-    func conformsToActivityAttributes(_ type: TypeDecl) -> Bool {
+    /// How a type conforms to `ActivityAttributes`, when it does.
+    enum Conformance: Equatable {
+        /// It names `ActivityAttributes`, or a protocol of the given files that inherits it.
+        case declared
+        /// It names a protocol that is not in the given files and whose name ends in
+        /// `ActivityAttributes` (`OneSignalLiveActivityAttributes`): an SDK's, which refines it.
+        case assumed(protocolName: String)
+    }
+
+    /// How `type` conforms to `ActivityAttributes`, on its declaration or an extension: itself,
+    /// through protocols of the given files
+    /// (`protocol AppAttributes: ActivityAttributes`), or, taken on its name, through a
+    /// protocol that is not in them (`assumed`); `nil` when it does not.
+    func activityAttributesConformance(_ type: TypeDecl) -> Conformance? {
         let simple = type.name.split(separator: ".").last.map(String.init) ?? type.name
         let all = type.inherited + (extensionConformances[type.name] ?? []) + (type.name == simple ? [] : extensionConformances[simple] ?? [])
-        return all.contains { $0 == "ActivityAttributes" || $0.hasSuffix(".ActivityAttributes") }
+        var assumed: String?
+        var seen: Set<String> = []
+        var pending = all
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            if name == "ActivityAttributes" || name.hasSuffix(".ActivityAttributes") { return .declared }
+            if let inherited = protocols[name] {
+                pending += inherited
+            } else if name.hasSuffix("ActivityAttributes") {
+                assumed = assumed ?? name
+            }
+        }
+        return assumed.map { .assumed(protocolName: $0) }
     }
 
     /// Walks one file, naming nested types by their enclosing types.
@@ -93,6 +122,7 @@ struct SwiftDeclarations {
         var types: [TypeDecl] = []
         var aliases: [String: (type: TypeSyntax, scope: String, file: String)] = [:]
         var extensions: [(String, [String], MemberBlockItemListSyntax)] = []
+        var protocols: [(String, [String])] = []
         /// The conditions of the `#if`s being walked, `nil` for those settled.
         var conditions: [ExprSyntax?] = []
 
@@ -146,6 +176,11 @@ struct SwiftDeclarations {
             return .visitChildren
         }
         override func visitPost(_ node: EnumDeclSyntax) { scope.removeLast() }
+
+        override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+            protocols.append((node.name.text, inherited(node.inheritanceClause)))
+            return .skipChildren
+        }
 
         override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
             aliases[qualified(node.name.text)] = (node.initializer.value, scope.joined(separator: "."), path)

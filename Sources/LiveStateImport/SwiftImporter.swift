@@ -139,8 +139,13 @@ public enum SwiftImporter {
         var reader = TypeReader(declarations: declarations, converters: converters)
         var activities: [Activity] = []
         for name in declarations.types.keys.sorted() {
-            guard let type = declarations.types[name], declarations.conformsToActivityAttributes(type) else { continue }
+            guard let type = declarations.types[name], let conformance = declarations.activityAttributesConformance(type) else { continue }
             reader.reviews = []
+            if case .assumed(let protocolName) = conformance {
+                reader.review("\(type.name) conforms to \(protocolName), which is not in the given files: it is read as an ActivityAttributes "
+                              + "type, as the protocol's name says; the keys the protocol itself requires are not known (pass its declaration too)",
+                              at: type.node, file: type.file)
+            }
             let attributes = reader.fields(of: type, role: "attributes")
             var contentState: [Field] = []
             if let stateName = declarations.resolveName("ContentState", from: type.name),

@@ -145,6 +145,35 @@ enum Corpus {
     /// `var x, y: Int` declares two `Int`s and `var p = 5` an `Int` that synthesized Codable
     /// requires: both are fields. (They were left out, with a review that `x`'s type was
     /// "inferred from nothing", so `lint` passed payloads without them that the app drops.)
+    /// A type conforms to `ActivityAttributes` through a protocol of the given files, or, with
+    /// a review, through an SDK's protocol named so (OneSignal's `OneSignalLiveActivityAttributes`),
+    /// where the import found no activity before.
+    @Test func conformanceThroughAProtocolIsFollowed() throws {
+        let result = SwiftImporter.importActivities([("Protocols.swift", """
+            protocol AppActivity: ActivityAttributes {}
+            protocol BrandedActivity: AppActivity {}
+            struct OwnAttributes: BrandedActivity {
+                struct ContentState: Codable, Hashable { var step: Int }
+            }
+            struct PushAttributes: OneSignalLiveActivityAttributes {
+                public struct ContentState: OneSignalLiveActivityContentState {
+                    var message: String
+                }
+                var onesignal: OneSignalLiveActivityAttributeData
+            }
+            struct Plain: Codable { var x: Int }
+            struct Other: SomeProtocol {}
+            """)])
+        #expect(result.activities.map(\.attributesType) == ["OwnAttributes", "PushAttributes"])
+        let own = try #require(result.activities.first)
+        #expect(own.contentState.map(\.name) == ["step"] && own.reviews.isEmpty)
+        let push = try #require(result.activities.last)
+        #expect(push.contentState.map(\.name) == ["message"])
+        #expect(push.reviews.first?.message
+            == "PushAttributes conforms to OneSignalLiveActivityAttributes, which is not in the given files: it is read as an ActivityAttributes type, as the protocol's name says; the keys the protocol itself requires are not known (pass its declaration too)")
+        #expect(push.reviews.first?.position?.line == 6)
+    }
+
     @Test func propertiesDeclaredTogetherOrFromALiteralAreFields() throws {
         let result = SwiftImporter.importActivities([("Multi.swift", """
             struct MultiAttributes: ActivityAttributes {
