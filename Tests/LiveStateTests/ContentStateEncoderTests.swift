@@ -110,6 +110,27 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(badProblems.last?.message == "version 2 has no field 'other'")
     }
 
+    /// A state that gives a field under two of its names (its own and an alias) with two
+    /// values gets the value the decoder's rule keeps (the field's own name, then the earliest
+    /// alias) written, and a warning at each other one; the same value twice says nothing.
+    @Test func readStateWarnsOfAFieldGivenTwiceUnderItsNames() throws {
+        let schema = Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "title", type: .string, defaultValue: .string(""), aliases: ["heading", "caption"]),
+            Field(name: "eta", type: .date, defaultValue: .date(0), aliases: ["when"]),
+        ])])
+        let encoder = try ContentStateEncoder(schema: schema)
+        let (state, problems) = encoder.readState(Array(#"{"caption":"c","heading":"h","when":5,"eta":5,"title":"t"}"#.utf8), file: "s.json")
+        #expect(state?["title"] == .string("t"))
+        #expect(problems.map(\.description) == [
+            "s.json:1:2: warning: 'caption' gives 'title' again, with another value than 'title', whose value is written (at /caption) [duplicate-key]",
+            "s.json:1:16: warning: 'heading' gives 'title' again, with another value than 'title', whose value is written (at /heading) [duplicate-key]",
+        ])
+        let (aliases, aliasProblems) = encoder.readState(Array(#"{"caption":"c","heading":"h"}"#.utf8))
+        #expect(aliases?["title"] == .string("h"))
+        #expect(aliasProblems.map(\.message) == ["'caption' gives 'title' again, with another value than 'heading', whose value is written"])
+        #expect(encoder.readState(Array(#"{"heading":"h","title":"h"}"#.utf8)).diagnostics.isEmpty)
+    }
+
     @Test func elidesOnlyDefaultsEveryVersionShares() {
         // title and progress exist in version 1 with the same defaults; the rest only in version 2.
         let result = encoder(.init(elideDefaults: true)).encode(.object([.init("title", .string("")), .init("count", .int(3))]))

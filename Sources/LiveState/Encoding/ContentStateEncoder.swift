@@ -215,8 +215,50 @@ public struct ContentStateEncoder: Sendable {
             }
             problems.append(diagnostic)
         }
+        if result.state != nil { problems += namesGivenTwice(bytes, file: file) }
         let failed = problems.contains { $0.severity == .error }
         return (failed ? nil : result.state, problems)
+    }
+
+    /// A `duplicate-key` warning for each member of the state object that gives a field under
+    /// another of its names (the field's own and its aliases) than the member whose value is
+    /// written (by the decoder's rule, `ReadAgain`), with another value: a state that gives
+    /// `subtitle` and its older name `subTitle` gets `subtitle`'s value written, and the other
+    /// would be lost without a word. The state object's own members only.
+    private func namesGivenTwice(_ bytes: some ContiguousBytes, file: String?) -> [Diagnostic] {
+        let plan = stateReader.plan
+        guard !plan.aliases.isEmpty else { return [] }
+        return bytes.withUnsafeBytes { buffer -> [Diagnostic] in
+            guard var reader = try? JSONReader(bytes: buffer), (try? reader.beginObject()) != nil else { return [] }
+            // Each member that names an aliased field: its key, where, its value, and the
+            // alias's rank (`nil` for the field's own name).
+            var members: [(field: Int, key: String, offset: Int, value: Value, rank: Int?)] = []
+            while let key = try? reader.nextKey() {
+                let start = reader.offset
+                guard (try? reader.skipValue()) != nil else { return [] }
+                let own = plan.index(of: key, in: reader, hint: 0)
+                let alias = own == nil ? plan.aliasIndex(of: key, in: reader) : nil
+                guard let field = own ?? alias?.field, plan.aliases.contains(where: { $0.field == field }),
+                      let value = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: buffer[start ..< reader.offset])) else { continue }
+                members.append((field, reader.string(key), key.start &- 1, value, alias?.rank))
+            }
+            var diagnostics: [Diagnostic] = []
+            var locator = SourcePosition.Locator()
+            for field in Set(members.map(\.field)).sorted() {
+                let given = members.filter { $0.field == field }
+                guard given.count > 1 else { continue }
+                var written = given[0]
+                for member in given.dropFirst() where ReadAgain(earlier: written.rank, now: member.rank) == .replaces { written = member }
+                for member in given where member.offset != written.offset && member.value != written.value {
+                    diagnostics.append(Diagnostic(
+                        code: DecodeCode.duplicateKey.rawValue, severity: .warning,
+                        message: "'\(member.key)' gives '\(plan.memberNames[field])' again, with another value than '\(written.key)', whose value is written",
+                        file: file, position: locator.position(of: member.offset, in: buffer), scope: .contentState,
+                        pointer: JSONPointer.appending(member.key, to: "")))
+                }
+            }
+            return diagnostics.sorted { ($0.position?.offset ?? 0) < ($1.position?.offset ?? 0) }
+        }
     }
 
     /// The error for every state given a retired version: nothing is written for it.
