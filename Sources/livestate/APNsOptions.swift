@@ -32,6 +32,15 @@ struct APNsOptions: ParsableArguments {
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Trust only the certificates in this PEM file (a proxy's or a test server's).", visibility: .hidden))
     var trustRoot: String?
 
+    @Option(help: "Seconds one attempt may wait for APNs's answer, from 1 to 300; making a connection may take 10 of them.")
+    var timeout: Int = 30
+
+    mutating func validate() throws {
+        guard (1 ... 300).contains(timeout) else {
+            throw ValidationError("--timeout must be a whole number of seconds from 1 to 300, not \(timeout)")
+        }
+    }
+
     /// The hosts, Apple's unless overridden.
     func endpoints(_ environment: APNsEnvironment) -> APNsEndpoints {
         var endpoints = APNsEndpoints.apple(environment)
@@ -63,7 +72,8 @@ struct APNsOptions: ParsableArguments {
             roots = text
         }
         do {
-            return try HTTPClientTransport(trustRootsPEM: roots)
+            return try HTTPClientTransport(
+                trustRootsPEM: roots, timeout: .seconds(Int64(timeout)), connectTimeout: .seconds(Int64(min(timeout, 10))))
         } catch {
             throw Output.stop([Diagnostic(code: "io-error", severity: .error, message: "no certificate in it: \(error)", file: trustRoot ?? "--trust-root")],
                               format: format)

@@ -502,6 +502,28 @@ import Testing
         }
     }
 
+    /// `--timeout` bounds each attempt's wait for an answer: a host that takes the request and
+    /// answers late is reported after the policy's three attempts, not after three times 30 s.
+    @Test func aTimeoutBoundsEachAttemptsWait() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            setup.fake.delayAnswers(by: .seconds(20))
+            let state = try setup.write("state.json", Setup.state)
+            let started = Date()
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--timeout", "1", state])
+            setup.fake.delayAnswers(by: .zero)
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("no answer from localhost:\(setup.fake.pushPort): "), "\(result.stdout)")
+            #expect(result.stdout.contains("3 attempts"))
+            #expect(setup.fake.requests.count == 3)
+            // Three attempts of 1 s and the waits of 1 s and 2 s between them.
+            #expect(Date().timeIntervalSince(started) < 15)
+            let invalid = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--timeout", "0", state])
+            #expect(invalid.status == 2)
+            #expect(invalid.stderr.contains("--timeout must be a whole number of seconds from 1 to 300, not 0"), "\(invalid.stderr)")
+        }
+    }
+
     // MARK: - Keys
 
     @Test func aMissingKeyFileExitsTwoAndSendsNothing() async throws {
