@@ -129,6 +129,9 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(aliases?["title"] == .string("h"))
         #expect(aliasProblems.map(\.message) == ["'caption' gives 'title' again, with another value than 'heading', whose value is written"])
         #expect(encoder.readState(Array(#"{"heading":"h","title":"h"}"#.utf8)).diagnostics.isEmpty)
+        // The same name twice is one duplicate-key finding, the decoder's.
+        let (_, again) = encoder.readState(Array(#"{"title":"a","title":"b","caption":"a"}"#.utf8))
+        #expect(again.map(\.message) == ["key 'title' appears again; the first value is kept, as on the device"])
     }
 
     @Test func elidesOnlyDefaultsEveryVersionShares() {

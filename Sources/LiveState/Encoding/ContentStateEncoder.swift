@@ -249,7 +249,8 @@ public struct ContentStateEncoder: Sendable {
                 guard given.count > 1 else { continue }
                 var written = given[0]
                 for member in given.dropFirst() where ReadAgain(earlier: written.rank, now: member.rank) == .replaces { written = member }
-                for member in given where member.offset != written.offset && member.value != written.value {
+                // The same key again is the decoder's `duplicate-key` already.
+                for member in given where member.key != written.key && member.value != written.value {
                     diagnostics.append(Diagnostic(
                         code: DecodeCode.duplicateKey.rawValue, severity: .warning,
                         message: "'\(member.key)' gives '\(plan.memberNames[field])' again, with another value than '\(written.key)', whose value is written",
