@@ -156,12 +156,14 @@ public enum SwiftImporter {
             }
             // What compiles is not always what a schema can state (an enum without cases, ...):
             // the schema's own checks say so here, as a review, instead of a file that does not load.
-            let draft = Schema(activity: "imported", versions: [SchemaVersion(version: 1, contentState: contentState, attributes: attributes)])
+            // Its name too: the schema names the type (`attributes-type`), as a start's body must.
+            let attributesType = type.name.split(separator: ".").last.map(String.init) ?? type.name
+            let draft = Schema(activity: "imported", attributesType: attributesType,
+                               versions: [SchemaVersion(version: 1, contentState: contentState, attributes: attributes)])
             for problem in SchemaValidator.validate(draft) where problem.severity == .error {
                 reader.review("a schema cannot state \(type.name) as imported: \(problem.message)", at: type.node, file: type.file)
             }
-            activities.append(Activity(attributesType: type.name.split(separator: ".").last.map(String.init) ?? type.name,
-                                       contentState: contentState, attributes: attributes, reviews: reader.reviews))
+            activities.append(Activity(attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews))
             diagnostics += reader.reviews
         }
         if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {

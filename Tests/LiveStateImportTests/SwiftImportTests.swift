@@ -389,6 +389,23 @@ enum Corpus {
         }
     }
 
+    /// A type name a schema cannot name (Swift takes `$` inside an identifier; a schema's
+    /// `attributes-type` does not) is a review, so nothing is written that does not load.
+    /// (FuzzSwiftImport found `SignalAttribute$s`: `type-name-with-dollar-sign` in its fail cases.)
+    @Test func anAttributesTypeNameASchemaCannotNameIsAReview() throws {
+        let result = SwiftImporter.importActivities([("Dollar.swift", """
+            struct Signal$s: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var level: Int }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.attributesType == "Signal$s")
+        #expect(activity.reviews.map(\.message) == [
+            "a schema cannot state Signal$s as imported: attributes-type 'Signal$s' is not a Swift type name: the app declares its ActivityAttributes type by it, and a start's aps.attributes-type must name it",
+        ])
+        #expect(activity.reviews.first?.position?.line == 1)
+    }
+
     /// Raw values holding characters YAML refuses raw (a C1 control, DEL, the byte-order mark)
     /// are escaped in the schema written, which loads with the same values. (FuzzSwiftImport
     /// found `\u{81}`: `c1-control-in-raw-value-yaml` in its fail cases.)
