@@ -29,8 +29,9 @@ public protocol APNsTransport: Sendable {
 /// client is shut down when its last request ends. (Shut down at once, it would cancel them,
 /// and the sender would send again pushes APNs had already taken.)
 public actor HTTPClientTransport: APNsTransport {
-    /// A client and the requests on it.
-    private final class Lease {
+    /// A client and the requests on it. Its counts are read and written on the actor only;
+    /// `deinit` reads its `client`, a constant.
+    private final class Lease: @unchecked Sendable {
         let client: HTTPClient
         var requests = 0
         /// Replaced by `reconnect()`: shut down when its last request ends.
@@ -108,7 +109,7 @@ public actor HTTPClientTransport: APNsTransport {
         try await current.client.shutdown()
     }
 
-    isolated deinit {
+    deinit {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
         current.client.shutdown { _ in }
