@@ -946,6 +946,32 @@ import LiveStateYAML
         }
         #expect(deferred > 100)
     }
+
+    /// The fuzzers' schema with every rule a field can carry (`Fuzz/Schemas/rules.yaml`): its
+    /// seeds and mutations of them give the full decode's result through the tape, under both
+    /// versions (the second strict), whichever rule each value keeps or breaks.
+    @Test func everyRuleGivesTheFullResultUnderMutation() throws {
+        let fuzz = Examples.root.appendingPathComponent("Fuzz")
+        let schema = try SchemaLoader().load(contentsOf: fuzz.appendingPathComponent("Schemas/rules.yaml").path)
+        let decoders = try [1, 2].map { (name: "rules v\($0)", decoder: try ContentStateDecoder(schema: schema, version: $0)) }
+        let corpus = fuzz.appendingPathComponent("Corpus/FuzzDecode")
+        // A seed is a selector byte, then the content-state.
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("rules-v1-") }.sorted()
+            .map { Array(try Data(contentsOf: corpus.appendingPathComponent($0)).dropFirst()) }
+        #expect(seeds.count == 4)
+        for seed in seeds {
+            for subject in decoders { _ = Self.expectSame(subject.decoder, seed, subject.name) }
+        }
+        var random = SplitMix64(state: 0x2B1E5)
+        let tokens: [[UInt8]] = [
+            "\"", "{", "}", "[", "]", ",", ":", "null", "true", "-1", "128", "70000", "1e39", "0.5", "2000000001", "\"https://x.com/a b\"",
+            "\"toolong\"", "\"\"", "\"c\"", "7", "\"minutes\":", "\"label\":", "\"status\":", "\"nick\":", "\u{00E9}",
+        ].map { Array($0.utf8) }
+        let deferred = random.rounds(2_000, mutating: seeds, tokens: tokens, subjects: decoders) { bytes, subject in
+            Self.expectSame(subject.decoder, bytes, subject.name)
+        }
+        #expect(deferred > 50)
+    }
 }
 
 extension SplitMix64 {
