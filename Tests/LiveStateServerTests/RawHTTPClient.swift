@@ -8,7 +8,7 @@ import Darwin
 
 /// A blocking HTTP/1.1 client over one loopback TCP socket, for requests a well-behaved client
 /// would not send: a body larger than declared limits, a `Content-Length` never followed by
-/// the body. It runs on a Dispatch thread, never on the test's cooperative pool.
+/// the body. It runs on a thread of its own, never on the test's cooperative pool.
 enum RawHTTPClient {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -19,36 +19,24 @@ enum RawHTTPClient {
     /// With `halfClose`, the client shuts its sending side once the chunks are sent, as a client
     /// that stops in the middle of a body does.
     /// With `until`, it reads until that says the bytes received so far are the whole response
-    /// (a chunked one, say); `onReceive` sees them after every read.
+    /// (a chunked one, say); `onReceive` sees them after every read. With `after`, it waits for
+    /// the semaphore (at most `timeoutSeconds`) before it connects.
+    ///
+    /// Each exchange runs on a thread of its own, made for it, not on a shared pool: a test whose
+    /// timing counts must not wait for a turn on pools that a full parallel test run keeps busy.
     /// - Returns: The response text, head and body.
     static func exchange(
-        port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20,
-        until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
-    ) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try blockingExchange(
-                        port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, isDone: isDone, onReceive: onReceive)
-                })
-            }
-        }
-    }
-
-    /// `exchange` on a thread of its own, made for it, rather than on Dispatch's shared pool:
-    /// for a test whose timing must not hang on pools that a full parallel test run keeps busy.
-    /// With `after`, the thread waits for the semaphore before it connects.
-    static func exchangeOnOwnThread(
-        port: Int, chunks: [[UInt8]], after start: DispatchSemaphore? = nil,
+        port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20, after start: DispatchSemaphore? = nil,
         until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
     ) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                if let start, start.wait(timeout: .now() + 20) == .timedOut {
-                    return continuation.resume(throwing: Failure(description: "waited 20 s to start"))
+                if let start, start.wait(timeout: .now() + .seconds(timeoutSeconds)) == .timedOut {
+                    return continuation.resume(throwing: Failure(description: "waited \(timeoutSeconds) s to start"))
                 }
                 continuation.resume(with: Result {
-                    try blockingExchange(port: port, chunks: chunks, halfClose: false, timeoutSeconds: 20, isDone: isDone, onReceive: onReceive)
+                    try blockingExchange(
+                        port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, isDone: isDone, onReceive: onReceive)
                 })
             }
         }

@@ -84,7 +84,7 @@ import Testing
                 let resultsCame = DispatchSemaphore(value: 0)
                 // The clients run off the server's loop; only the server runs on it.
                 let batch = Task.detached {
-                    try await RawHTTPClient.exchangeOnOwnThread(
+                    try await RawHTTPClient.exchange(
                         port: port, chunks: [Array((head + body).utf8)],
                         until: { $0.suffix(5).elementsEqual("0\r\n\r\n".utf8) },
                         onReceive: { bytes in
@@ -96,7 +96,7 @@ import Testing
                         })
                 }
                 let health = Task.detached {
-                    try await RawHTTPClient.exchangeOnOwnThread(
+                    try await RawHTTPClient.exchange(
                         port: port, chunks: [Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)], after: resultsCame,
                         onReceive: { bytes in
                             if RawHTTPClient.isComplete(bytes) { receivedAtHealth.value.store(received.value.load(ordering: .relaxed), ordering: .relaxed) }
