@@ -628,6 +628,11 @@ import LiveStateYAML
               tags: { type: array, default: [], items: { type: string, max-length: 2 } }
               kept: { type: string, default: "", max-length: 4, on-invalid: reject }
               code: { type: string, optional: true, max-length: 2, on-invalid: reject }
+              rating: { type: enum, values: [1, 2, 3], default: 3, fallback: 1 }
+              level: { type: enum, values: [1, 2], default: 2 }
+              window: { type: date-range, default: [0, 1] }
+              scores: { type: array, default: [0], max-items: 2, items: { type: int, maximum: 9 } }
+              stamps: { type: array, default: [], items: { type: date } }
           - version: 2
             content-state:
               title: { type: string }
@@ -636,13 +641,14 @@ import LiveStateYAML
 
     /// What an older app version meets when a constraint was tightened (a number out of range
     /// or beyond the app's number type, a string too long or too short, a URL its devices do
-    /// not all read, an enum value it does not know, `null` for a field that is not optional)
-    /// is decided on the tape, the field taking its default, with the finding worded when read
-    /// by the full decoder's own words (`DecodeContext.invalidDefaultedMessage`). The results
+    /// not all read, an enum value it does not know, a date range out of order, `null` for a
+    /// field that is not optional, an array of scalars with such an element or too many) is
+    /// decided on the tape, the field taking its fallback or default, with the finding worded
+    /// when read by the full decoder's own words (`DecodeContext.invalidDefaulted`). The results
     /// are the reference decode's in every place; the tape decides it itself in an object's
     /// field, under its own name or an alias, and leaves to the full decoder what takes no
-    /// default (a field that rejects invalid values, a strict version), an array's element, and
-    /// a date the validator also reports as UNIX time.
+    /// default (a field that rejects invalid values, a strict version), an integer enum value
+    /// that is not plain digits, and a date the validator also reports as UNIX time.
     @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -661,10 +667,21 @@ import LiveStateYAML
             (#"{"title":"t","minutes":121}"#, 1, 1, 0),
             (#"{"title":"t","minutes":121,"eta":5}"#, 1, 0, 0),
             (#"{"title":"t","minutes":"x","x":1}"#, 1, 1, 0),
-            // What the full decoder decides: no default to take, an element, a strict version.
+            // An integer enum's value it does not know: the fallback, or else the default.
+            (#"{"title":"t","rating":7,"level":-3}"#, 1, 1, 0),
+            // A date range out of order.
+            (#"{"title":"t","window":[5,2]}"#, 1, 1, 0),
+            (#"{"title":"t","window":[ 9 , 1.5 ]}"#, 1, 1, 0),
+            // An array of scalars with an element a rule refuses, of another type, or too many.
+            (#"{"title":"t","tags":["abc"],"scores":[1,10]}"#, 1, 2, 0),
+            (#"{"title":"t","tags":["a",1,"b"],"scores":[1,null]}"#, 1, 2, 0),
+            (#"{"title":"t","tags":["a","b"],"scores":[1,2,3]}"#, 1, 1, 0),
+            (#"{"title":"t","minutes":1,"tags":[ "a" , "abc" , {"x":[1]} ]}"#, 1, 1, 0),
+            // What the full decoder decides: no default to take, an integer enum's value that
+            // is not plain digits, a strict version.
             (#"{"title":"t","kept":"toolong"}"#, 1, 0, 1),
             (#"{"title":"t","code":"toolong"}"#, 1, 0, 1),
-            (#"{"title":"t","tags":["abc"]}"#, 1, 0, 1),
+            (#"{"title":"t","rating":1.5}"#, 1, 0, 1),
             (#"{"title":"t","eta":121}"#, 2, 0, 1),
             (#"{"title":"toolong","eta":121}"#, 2, 0, 1),
         ]
@@ -696,6 +713,18 @@ import LiveStateYAML
             "p.json:1:99: warning: 5 bytes is longer than max-length 4; 'note' takes its default null (at /note) [invalid-defaulted]",
             #"p.json:1:125: warning: null is not a string; 'name' takes its default "x" (at /courier/name) [invalid-defaulted]"#,
         ])
+        let later = decoders[0].decode(
+            contentState: Array(#"{"title":"t","rating":7,"level":9,"window":[5,2],"tags":["a","abc"],"scores":[1,2,3]}"#.utf8),
+            file: "p.json")
+        #expect(later.diagnostics.filter { $0.code != "defaulted" }.map(\.description) == [
+            "p.json:1:23: warning: 7 is not one of [1, 2, 3]; it takes the fallback 1 (at /rating) [unknown-enum-value]",
+            "p.json:1:33: warning: 9 is not one of [1, 2]; 'level' takes its default 2 (at /level) [invalid-defaulted]",
+            "p.json:1:44: warning: the date-range's lower bound 5 is after its upper bound 2; 'window' takes its default [0,1] (at /window) [invalid-defaulted]",
+            "p.json:1:62: warning: at /tags/1: 3 bytes is longer than max-length 2; 'tags' takes its default [] (at /tags) [invalid-defaulted]",
+            "p.json:1:78: warning: 3 items is more than max-items 2; 'scores' takes its default [0] (at /scores) [invalid-defaulted]",
+        ])
+        #expect(later.state?["rating"] == .int(1))
+        #expect(later.state?["tags"] == .array([]))
         #expect(result.state?["eta"] == .int(0))
         #expect(result.state?["courier"]?["name"] == .string("x"))
     }
@@ -713,6 +742,11 @@ import LiveStateYAML
         var note: String?
         var courier: Courier
         var tags: [String]
+        var rating: Int
+        var level: Int
+        var window: ClosedRange<Date>
+        var scores: [Int]
+        var stamps: [Date]
     }
 
     /// Objects, arrays of objects and arrays of arrays, valid or not, are read on the tape,

@@ -571,9 +571,9 @@ struct DecodeContext: JSONReading {
     /// when the object that holds the field becomes invalid itself. The path ends at the field.
     mutating func settle(_ plan: FieldPlan, problem: DecodeProblem, isRoot: Bool) -> Value? {
         let here = pointer()
-        let reason = problem.pointer == here ? problem.message : "at \(problem.pointer): \(problem.message)"
+        let reason = Self.reason(problem.message, at: problem.pointer, inFieldAt: here)
         if let replacement = plan.invalidReplacement {
-            // As `invalidDefaultedMessage` words a default the tape takes.
+            // As `invalidDefaulted` words a default the tape takes.
             report(.invalidDefaulted, reason + replacement.suffix, at: problem.offset, pointer: here)
             return replacement.value
         }
@@ -585,15 +585,27 @@ struct DecodeContext: JSONReading {
         return nil
     }
 
-    /// The `invalid-defaulted` message of a scalar value at `start` of `plan`'s field, which
-    /// is invalid there and takes the field's default: the tape decides that itself
-    /// (`TapeNode.Kind.defaultTaken`) and words it, when read, by asking this, which decodes the
-    /// value again for the full decoder's reason, as `settle` words it.
-    static func invalidDefaultedMessage(_ plan: FieldPlan, at start: Int, in reader: JSONReader) -> String {
+    /// Why a field's value is invalid: the problem's `message`, after the place it is at
+    /// (`pointer`) when that is inside the field's value (`here`), an array's element.
+    static func reason(_ message: String, at pointer: String, inFieldAt here: String) -> String {
+        pointer == here ? message : "at \(pointer): \(message)"
+    }
+
+    /// The `invalid-defaulted` message of a value at `start` of `plan`'s field, whose pointer
+    /// is `here`, which is invalid there and takes the field's default: the tape decides that
+    /// itself (`TapeNode.Kind.defaultTaken`) for a scalar, or an array of scalars, and words it,
+    /// when read, by asking this, which decodes the value again for the full decoder's reason,
+    /// as `settle` words it; with where the problem is (an array's element's, for an array).
+    static func invalidDefaulted(
+        _ plan: FieldPlan, at start: Int, pointer here: String, in reader: JSONReader
+    ) -> (message: String, offset: Int) {
         var context = DecodeContext(reader: reader, file: nil, version: 0, strict: false)
         context.reader.move(toValueAt: start, depth: 0)
         _ = try? context.decodeValue(plan)
-        return (context.problem?.message ?? "") + (plan.invalidReplacement?.suffix ?? "")
+        let suffix = plan.invalidReplacement?.suffix ?? ""
+        guard let problem = context.problem else { return (suffix, start) }
+        // The problem's pointer is from the value's: the path here is empty.
+        return (reason(problem.message, at: here + problem.pointer, inFieldAt: here) + suffix, problem.offset)
     }
 
     // MARK: - Values

@@ -223,14 +223,18 @@ extension StateTape {
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
                     let text = reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
-                    (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(.string(text)), of: field))
-                    (offset, pointer) = (start &- 1, path + field.pointerToken)
+                    // A string's text is between its quotes; an integer's is its digits.
+                    let isString = field.kind == .stringEnum
+                    let value = isString ? Value.string(text) : Value.int(Int(text) ?? 0)
+                    (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: field))
+                    (offset, pointer) = (isString ? start &- 1 : start, path + field.pointerToken)
                 case .defaultTaken:
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
-                    (code, message) = (.invalidDefaulted, DecodeContext.invalidDefaultedMessage(field, at: start, in: reader))
-                    (offset, pointer) = (start, path + field.pointerToken)
+                    pointer = path + field.pointerToken
+                    code = .invalidDefaulted
+                    (message, offset) = DecodeContext.invalidDefaulted(field, at: start, pointer: pointer, in: reader)
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }

@@ -94,7 +94,7 @@ struct TapeNode {
         case fallbackTaken
         /// Finding: a value invalid for its field (of another JSON type, or one a rule of the
         /// field refuses), which took the field's default (`invalid-defaulted`, worded by
-        /// `DecodeContext.invalidDefaultedMessage`). `a` is the value's offset plus the field's
+        /// `DecodeContext.invalidDefaulted`). `a` is the value's offset plus the field's
         /// index shifted left by 32; `b` the object's header.
         case defaultTaken
         /// Findings the full decoder made while it decided a value: `a` is the first one's
@@ -223,11 +223,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// It reads the values that have the right type and meet their constraints itself, objects,
 /// arrays of objects and arrays of arrays included, and words only `defaulted` and
 /// `unknown-key` as it goes. What an older app version most often meets in an object's field
-/// it decides too, worded when read by the full decoder's words: an unknown string enum value
-/// takes the fallback (`takesFallback`), and a value of another type, or a scalar a rule of the
-/// field refuses, takes the field's default (`takesDefault`). Any other scalar it does not read
-/// (a value with no default to take, an array of scalars with a problem, an escaped enum value,
-/// a date the validator flags, …) is decided by the full decoder where it stands (`decide`):
+/// it decides too, worded when read by the full decoder's words: an unknown enum value takes
+/// the fallback (`takesFallback`), and a value of another type, or a scalar or array of scalars
+/// a rule of the field refuses, takes the field's default (`takesDefault`). Any other scalar it
+/// does not read (a value with no default to take, an escaped enum value, a date the validator
+/// flags, …) is decided by the full decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -290,10 +290,11 @@ struct TapeBuilder {
     /// of objects or arrays, that is (it returns `false` then), for the field that holds it to
     /// settle.
     private var rejection: DecodeProblem?
-    /// The start of the last scalar value that `value` read whole and a rule of its field
-    /// refused (a number out of range, a string of a length it does not allow, a URL the app's
-    /// devices do not all read, a string enum value without a fallback, `null` for a field that
-    /// is not optional), for `takesDefault` to give the field its default; -1 for none.
+    /// The start of the last value that `value` read and a rule of its field refused (a number
+    /// out of range, a string of a length it does not allow, a URL the app's devices do not all
+    /// read, an enum value without a fallback, a date range out of order, `null` for a field
+    /// that is not optional; an array of scalars with such an element or one of another type,
+    /// or too many), for `takesDefault` to give the field its default; -1 for none.
     private var ruleBroken = -1
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
@@ -644,7 +645,7 @@ struct TapeBuilder {
     /// Whether the value at `start`, which `value` did not accept, is invalid for a field whose
     /// invalid values take its default, and takes it: what an older app version meets when a
     /// field changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
-    /// tightened (a scalar `value` read whole and a rule of the field refused, `ruleBroken`).
+    /// tightened (a scalar or an array of scalars a rule of the field refused, `ruleBroken`).
     /// Only where the full decoder (`DecodeContext.decodeValue`) would find just that: not for a
     /// strict version, which also records why synthesized `Codable` fails, and only for a value
     /// that is JSON. `true` leaves the reader past the value; `false` leaves the value to the
@@ -654,17 +655,24 @@ struct TapeBuilder {
         let brokeRule = ruleBroken == start
         ruleBroken = -1
         guard plan.invalidReplacement != nil, !isStrict else { return false }
-        guard !brokeRule else { return true }
-        var peek = reader
-        peek.move(toValueAt: start, depth: level)
-        guard let token = try? peek.peek(), token != .null, !plan.kind.accepts(token) else { return false }
+        guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
+        // From the value's start: an array whose element broke a rule was left where it did.
         (index, count, depth) = (start, kept, level)
         return skipValue()
     }
 
+    /// Whether the value at `start`, `level` deep, is JSON of a type `plan`'s field does not
+    /// take (`null` aside, which `value` refuses itself where the field is not optional).
+    private func isOfAnotherType(_ plan: FieldPlan, at start: Int, depth level: Int) -> Bool {
+        var peek = reader
+        peek.move(toValueAt: start, depth: level)
+        guard let token = try? peek.peek() else { return false }
+        return token != .null && !plan.kind.accepts(token)
+    }
+
     /// The default of the `field`th field of the object whose header is at `header` into
     /// `slot`, for the invalid value at `start` (`takesDefault`), with the `invalid-defaulted`
-    /// finding worded when it is read (`DecodeContext.invalidDefaultedMessage`).
+    /// finding worded when it is read (`DecodeContext.invalidDefaulted`).
     private mutating func takeDefault(_ plan: FieldPlan, field: Int, slot: Int, header: Int, at start: Int) {
         put(plan.invalidReplacement?.value ?? .null, in: slot)
         append(.defaultTaken, start | field << 32, header)
@@ -970,8 +978,9 @@ struct TapeBuilder {
             guard let upper = double() else { return false }
             guard nextByte() == JSONByte.closeBracket else { return false }
             index &+= 1
+            // Bounds out of order or out of range are refused before any is read as UNIX time.
             guard Field.Constraints.allowsOrder(lower: lower, upper: upper), !plan.isOutOfRange(lower), !plan.isOutOfRange(upper)
-            else { return false }
+            else { return refused(at: start) }
             // The upper bound is the later: when the lower looks like UNIX time, so does it.
             if flagsUnixDates, DecodeContext.looksLikeUnixTime(upper) { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
@@ -979,7 +988,10 @@ struct TapeBuilder {
         case .stringEnum:
             return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
-            guard let int = integer(), plan.enumIntegers.contains(int) else { return false }
+            guard let int = integer() else { return false }
+            guard plan.enumIntegers.contains(int) else {
+                return takesFallback(plan, at: start, span: (start, index), slot: slot, header: header, fieldIndex: fieldIndex)
+            }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .array:
@@ -1026,23 +1038,26 @@ struct TapeBuilder {
                 return true
             }
         }
-        return takesFallback(plan, text, slot: slot, header: header, fieldIndex: fieldIndex)
+        return takesFallback(plan, at: text.start &- 1, span: (text.start, text.end), slot: slot, header: header, fieldIndex: fieldIndex)
     }
 
-    /// The fallback of a string enum field whose value, `text`, is none of its raw values, into
+    /// The fallback of an enum field whose value, at `start`, is none of its raw values, into
     /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
-    /// version most often meets. Only where the full decoder (`DecodeContext.decodeEnum`) would
-    /// decide just that: a field of an object (an element's finding names its index), raw values
-    /// that are plain ASCII (the full decoder compares them byte for byte then, as here), and
-    /// not for a strict version, which also records why synthesized `Codable` fails. `false`
-    /// leaves the value to the full decoder.
+    /// version most often meets. `span` is the value's text: a string's between its quotes, an
+    /// integer's digits. Only where the full decoder (`DecodeContext.decodeEnum`) would decide
+    /// just that: a field of an object (an element's finding names its index), raw values that
+    /// are plain ASCII (the full decoder compares them byte for byte then, as here), and not for
+    /// a strict version, which also records why synthesized `Codable` fails. `false` leaves the
+    /// value to the full decoder.
     @inline(never)
-    private mutating func takesFallback(_ plan: FieldPlan, _ text: StringSpan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
+    private mutating func takesFallback(
+        _ plan: FieldPlan, at start: Int, span: (start: Int, end: Int), slot: Int, header: Int, fieldIndex: Int
+    ) -> Bool {
         guard header >= 0, !plan.enumHasNonASCII, !isStrict else { return false }
         // Without a fallback, the value is refused, and may take the field's default.
-        guard let fallback = plan.fallback else { return refused(at: text.start &- 1) }
+        guard let fallback = plan.fallback else { return refused(at: start) }
         put(fallback, in: slot)
-        append(.fallbackTaken, text.start | fieldIndex << 32, text.end | header << 32)
+        append(.fallbackTaken, span.start | fieldIndex << 32, span.end | header << 32)
         return true
     }
 
@@ -1054,6 +1069,7 @@ struct TapeBuilder {
         case .array: return arrays(plan, items: items, slot: slot, header: header, field: field)
         default: break
         }
+        let start = index
         depth &+= 1
         guard depth <= maxDepth else { return false }
         index &+= 1
@@ -1066,13 +1082,16 @@ struct TapeBuilder {
             index &+= 1
         } else {
             elements: while true {
-                if plainStrings {
-                    guard byte() == JSONByte.quote, let text = string(),
-                          constraints.allowsLength(text.length) else { return false }
+                if plainStrings, byte() == JSONByte.quote {
+                    guard let text = string() else { return false }
+                    guard constraints.allowsLength(text.length) else { return refused(at: start) }
                     append(text.escaped ? .escapedString : .string, text.start, text.end)
                 } else {
+                    let elementStart = index
                     append(.missing, 0, 0)
-                    guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else { return false }
+                    guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else {
+                        return refusedElement(items, at: elementStart, depth: depth, array: start)
+                    }
                 }
                 switch separator(closing: JSONByte.closeBracket) {
                 case .more: continue
@@ -1083,9 +1102,23 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        guard plan.constraints.allowsCount(elements) else { return false }
+        guard plan.constraints.allowsCount(elements) else { return refused(at: start) }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         return true
+    }
+
+    /// Whether the element at `start`, `level` deep, of an array of scalars at `array`, which
+    /// `value` did not accept, makes the array invalid as the full decoder finds it (a rule of
+    /// the items refused it, or it is of another JSON type): the array is refused then, as
+    /// its field's rules refuse a scalar, and may take the field's default (`takesDefault`).
+    /// Anything else (an enum value it may take a fallback for, a date the validator flags,
+    /// bytes that are not JSON) is left to the full decoder. Returns `false` either way.
+    @inline(never)
+    private mutating func refusedElement(_ items: FieldPlan, at start: Int, depth level: Int, array: Int) -> Bool {
+        let brokeRule = ruleBroken == start
+        ruleBroken = -1
+        guard brokeRule || isOfAnotherType(items, at: start, depth: level) else { return false }
+        return refused(at: array)
     }
 
     /// An array of objects: each element's object is laid out where it stands (its header,
@@ -1123,6 +1156,8 @@ struct TapeBuilder {
                 }
                 // Read whole, valid or not.
                 if read || builder.rejection != nil || builder.strictProblem != nil { return builder.nodes[elementSlot] }
+                // An inner array a rule refused is decided by the full decoder here too.
+                builder.ruleBroken = -1
                 // One the full decoder would walk objects in is given up on.
                 guard !items.holdsObjects else { return nil }
                 (builder.index, builder.count, builder.depth) = (start, kept, level)
