@@ -213,6 +213,16 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(codes(#"{"title":{"loc-key":"T"},"body":{"loc-key":"B","loc-args":["A"]}}"#) == [])
         #expect(codes("{}", event: "update") == [])
         #expect(codes("1") == ["invalid-aps-value"])
+        // A sound names a sound file, or "default"; any other shape but APNs' object plays none.
+        #expect(codes(#"{"title":"t","body":"b","sound":"chime.aiff"}"#) == [])
+        #expect(codes(#"{"title":"t","body":"b","sound":{"critical":1,"name":"default","volume":0.5}}"#) == [])
+        for sound in ["1", "true", "null", #"["default"]"#] {
+            #expect(codes(#"{"title":"t","body":"b","sound":"# + sound + "}", event: "update") == ["no-effect-aps-key"], "\(sound)")
+        }
+        let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"score":1},"alert":{"title":"t","body":"b","sound":1}"#))
+        #expect(result.diagnostics.filter { $0.code == "no-effect-aps-key" }.map(\.description) == [
+            #"p.json:1:117: warning: alert sound must be the name of a sound file in the app bundle, or "default"; a number plays no sound when the alert shows (at /aps/alert/sound) [no-effect-aps-key]"#,
+        ])
     }
 
     @Test func bytesThatAreNotJSONGetOnlyTheirSyntaxError() {

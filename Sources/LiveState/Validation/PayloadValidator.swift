@@ -550,6 +550,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 }
                 if name == "title" { found.hasTitle = found.hasTitle || present }
                 if name == "body" { found.hasBody = found.hasBody || present }
+            case "sound":
+                // A sound file's name or "default" (`AlertConfiguration.AlertSound`); APNs also
+                // documents a `{critical, name, volume}` object, which is left as it is.
+                let token = try context.reader.peek()
+                try context.reader.skipValue()
+                if token != .string, token != .objectStart {
+                    report(.noEffectAPSKey, "alert sound must be the name of a sound file in the app bundle, or \"default\"; "
+                           + "\(DecodeContext.described(token)) plays no sound when the alert shows",
+                           at: valueOffset, pointer: JSONPointer.appending(name, to: pointer))
+                }
             default:
                 try context.reader.skipValue()
             }

@@ -38,7 +38,8 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     /// or end, where the device ignores them (warning).
     public static let startOnlyKey = ValidationCode(rawValue: "start-only-key")
     /// A standard APNs key that does nothing for a Live Activity: `sound` outside `alert`,
-    /// `badge`, `content-available` and the keys of ordinary notifications (warning).
+    /// `badge`, `content-available` and the keys of ordinary notifications; or an alert's
+    /// `sound` that names no sound (a number, a boolean, an array, `null`) (warning).
     public static let noEffectAPSKey = ValidationCode(rawValue: "no-effect-aps-key")
     /// A key inside `aps` that APNs does not know, such as a typo; APNs ignores it (warning).
     public static let unknownAPSKey = ValidationCode(rawValue: "unknown-aps-key")
