@@ -3,29 +3,29 @@ import LiveState
 /// Writes imported versions as schema YAML, in the bundled schemas' style: one flow mapping per
 /// field, objects in block style.
 public enum SchemaYAMLWriter {
-    /// A whole schema file holding one version, a strict client.
+    /// A whole schema file holding one version: a strict client when the app decodes it with
+    /// synthesized `Codable` (`SwiftImporter.Activity.isSynthesized`).
     /// - Parameters:
     ///   - id: The schema id.
     ///   - imported: The imported activity.
     ///   - source: Where it was imported from, for the description.
     public static func schema(activity id: String, _ imported: SwiftImporter.Activity, source: String) -> String {
         """
-        # Imported by `livestate import swift` from \(source): what the shipped app's synthesized
-        # Codable accepts. Review every field marked needs-review before you trust a verdict.
+        # Imported by `livestate import swift` from \(source): what the shipped app's
+        # \(imported.isSynthesized ? "synthesized Codable" : "own init(from:)") accepts. Review every field marked needs-review before you trust a verdict.
         activity: \(key(id))
         attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
         min-ios: "16.1"
-        clients:
-          strict: [1]
-        versions:
+        \(imported.isSynthesized ? "clients:\n  strict: [1]\n" : "")versions:
         \(version(1, imported, source: source))
         """
     }
 
     /// One version entry of the `versions:` sequence, indented as a schema file has it.
     public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String) -> String {
-        var lines = ["  - version: \(number)", "    description: \(quoted("Imported from \(source); decoded with synthesized Codable."))"]
+        let decoding = activity.isSynthesized ? "synthesized Codable" : "its own init(from:)"
+        var lines = ["  - version: \(number)", "    description: \(quoted("Imported from \(source); decoded with \(decoding)."))"]
         lines += object("content-state", activity.contentState, indent: 4)
         if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
         return lines.joined(separator: "\n") + "\n"
@@ -44,6 +44,8 @@ public enum SchemaYAMLWriter {
         if case .object(let fields) = field.type {
             var lines = ["\(pad)\(key(field.name)):", "\(pad)  type: object"]
             if field.isOptional { lines.append("\(pad)  optional: true") }
+            if let value = field.defaultValue { lines.append("\(pad)  default: \(yaml(value))") }
+            if field.onInvalid == .reject { lines.append("\(pad)  on-invalid: reject") }
             if let documentation = field.documentation { lines.append("\(pad)  description: \(quoted(documentation))") }
             lines += object("fields", fields, indent: indent + 2)
             return lines
@@ -68,6 +70,8 @@ public enum SchemaYAMLWriter {
             parts.append("type: \(field.type.name)")
         }
         if field.isOptional { parts.append("optional: true") }
+        if let value = field.defaultValue { parts.append("default: \(yaml(value))") }
+        if field.onInvalid == .reject { parts.append("on-invalid: reject") }
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
@@ -75,6 +79,20 @@ public enum SchemaYAMLWriter {
         if let maximum = field.constraints.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
         if let documentation = field.documentation { parts.append("description: \(quoted(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
+    /// A value as a YAML flow node: strings quoted, numbers as `number` writes them.
+    static func yaml(_ value: Value) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): bool ? "true" : "false"
+        case .int(let int): String(int)
+        case .double(let double), .date(let double): number(double)
+        case .dateRange(let lower, let upper): "[\(number(lower)), \(number(upper))]"
+        case .string(let string): quoted(string)
+        case .array(let elements): "[" + elements.map(yaml).joined(separator: ", ") + "]"
+        case .object(let members): "{" + members.map { "\(key($0.name)): \(yaml($0.value))" }.joined(separator: ", ") + "}"
+        }
     }
 
     /// `64`, not `64.0`.

@@ -31,6 +31,11 @@ public enum SwiftImporter {
         public var attributes: [Field]
         /// What the parse could not settle, each with where it is.
         public var reviews: [Diagnostic]
+        /// Whether the app decodes the content state with synthesized `Codable` throughout: no
+        /// type in it has an `init(from:)` of its own that the import read. Such a version is
+        /// a strict client (`clients.strict`); one read from its own `init(from:)` states that
+        /// initializer's defaults and is not.
+        public var isSynthesized: Bool
     }
 
     /// What an import found.
@@ -148,6 +153,7 @@ public enum SwiftImporter {
             }
             let attributes = reader.fields(of: type, role: "attributes")
             var contentState: [Field] = []
+            let initializersBefore = reader.initializersRead
             if let stateName = declarations.resolveName("ContentState", from: type.name),
                let state = reader.typeDecl(named: stateName, from: type.name) {
                 contentState = reader.fields(of: state, role: "content-state")
@@ -163,7 +169,9 @@ public enum SwiftImporter {
             for problem in SchemaValidator.validate(draft) where problem.severity == .error {
                 reader.review("a schema cannot state \(type.name) as imported: \(problem.message)", at: type.node, file: type.file)
             }
-            activities.append(Activity(attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews))
+            activities.append(Activity(
+                attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews,
+                isSynthesized: reader.initializersRead == initializersBefore))
             diagnostics += reader.reviews
         }
         if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
@@ -181,6 +189,12 @@ struct TypeReader {
     let declarations: SwiftDeclarations
     let converters: [String: SourceLocationConverter]
     var reviews: [Diagnostic] = []
+    /// The raw value of each case of the raw-value enums read so far, by the enum's name: what
+    /// a default written as `.case` is on the wire.
+    var caseValues: [String: [String: Value]] = [:]
+    /// How many `init(from:)` bodies were read (`DecodingInitializer`): a type decoded by one
+    /// is not decoded by synthesized `Codable`.
+    var initializersRead = 0
     /// The types being read and the typealiases being followed, against recursion.
     private var reading: Set<String> = []
     private var following: Set<String> = []
@@ -235,9 +249,16 @@ struct TypeReader {
         }
         let all = members(of: type)
         for (member, file) in all {
-            if let initializer = member.decl.as(InitializerDeclSyntax.self),
-               initializer.signature.parameterClause.parameters.first?.firstName.text == "from" {
-                review("\(type.name) has its own init(from:): the keys it reads are not the declaration's", at: initializer, file: file)
+            guard let initializer = member.decl.as(InitializerDeclSyntax.self),
+                  initializer.signature.parameterClause.parameters.first?.firstName.text == "from" else { continue }
+            // Its own init(from:) decides the keys: read when it reads them one by one.
+            switch DecodingInitializer.read(initializer) {
+            case .success(let reads):
+                reviewUnsettled(type)
+                return fields(readBy: reads, in: type, file: file)
+            case .failure(let unread):
+                review("\(type.name) has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
+                       + "from one keyed container: \(unread.reason); the keys it reads are not the declaration's", at: unread.node, file: file)
             }
         }
         reviewUnsettled(type)
@@ -443,6 +464,11 @@ struct TypeReader {
               name.hasPrefix(type.name + ".") || declarations.aliases[name] != nil,
               let keys = typeDecl(named: name, from: type.name), keys.kind == .enum else { return nil }
         reviewUnsettled(keys)
+        return caseKeys(of: keys)
+    }
+
+    /// The key of each case of a `CodingKey` enum: its raw value, or its name.
+    mutating func caseKeys(of keys: SwiftDeclarations.TypeDecl) -> [String: String] {
         var map: [String: String] = [:]
         for member in keys.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
@@ -524,9 +550,18 @@ struct TypeReader {
         var strings: [String] = []
         var integers: [Int] = []
         var numbers: [Double] = []
+        var named: [String: Value] = [:]
+        defer { caseValues[decl.name] = named }
         for member in decl.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
+                let listed = strings.count &+ integers.count &+ numbers.count
+                defer {
+                    // The value this case listed, if it listed one (a raw value not read lists none).
+                    if strings.count &+ integers.count &+ numbers.count > listed {
+                        named[Self.name(element.name)] = strings.last.map(Value.string) ?? integers.last.map(Value.int) ?? numbers.last.map(Value.double)
+                    }
+                }
                 switch coding {
                 case .strings?:
                     if let value = element.rawValue?.value {

@@ -5,7 +5,8 @@ import LiveStateTooling
 import LiveStateImport
 import LiveStateYAML
 
-/// `livestate import swift`: the shipped app's `ContentState` as a strict schema version.
+/// `livestate import swift`: the shipped app's `ContentState` as a schema version, a strict
+/// client when the app decodes it with synthesized `Codable`.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -17,14 +18,16 @@ struct ImportCommand: ParsableCommand {
 struct SwiftImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swift",
-        abstract: "Read Swift files (or folders of them) and write the schema version their synthesized Codable accepts.",
+        abstract: "Read Swift files (or folders of them) and write the schema version their Codable accepts.",
         discussion: """
             Finds each type conforming to ActivityAttributes (on its declaration or an extension), \
             its ContentState (nested, or a typealias) and its stored properties, and writes one \
-            version marked as a strict client. What a parse cannot settle (a custom init(from:), a \
-            property wrapper, a type not in the files) is reported as needs-review with its \
-            position. Exit status: 0 imported, 3 imported with needs-review findings, 2 on syntax \
-            errors, unreadable files, or no ActivityAttributes type.
+            version: a strict client when synthesized Codable decodes it. An init(from:) of its \
+            own that reads each key with decode or decodeIfPresent is read: its keys, what is \
+            required or optional, and its ?? defaults. What a parse cannot settle (any other \
+            init(from:), a property wrapper, a type not in the files) is reported as needs-review \
+            with its position. Exit status: 0 imported, 3 imported with needs-review findings, 2 \
+            on syntax errors, unreadable files, or no ActivityAttributes type.
             """
     )
 
@@ -37,7 +40,7 @@ struct SwiftImportCommand: ParsableCommand {
     @Option(help: "The schema id (default: the --output file's stem, or the attributes type's name, lower-cased and hyphenated).")
     var activity: String?
 
-    @Option(name: .customLong("append-to"), help: "Append the imported version to this schema file, as its next version and a strict client.")
+    @Option(name: .customLong("append-to"), help: "Append the imported version to this schema file, as its next version (a strict client when synthesized Codable decodes it).")
     var appendTo: String?
 
     @Option(name: .customLong("attributes-type"), help: "Import this ActivityAttributes type when the files hold several.")
@@ -116,12 +119,13 @@ struct SwiftImportCommand: ParsableCommand {
     }
 
     /// The schema file's text with the imported version appended as its next version, and that
-    /// version listed among the strict clients.
+    /// version listed among the strict clients when the app decodes it with synthesized `Codable`.
     static func appended(_ imported: SwiftImporter.Activity, to path: String, source: String) throws -> String {
         let schema = try Output.loadSchema(path, format: .text)
         let number = (schema.latest?.version ?? 0) + 1
         var text = try String(contentsOfFile: path, encoding: .utf8)
         if !text.hasSuffix("\n") { text += "\n" }
+        guard imported.isSynthesized else { return text + SchemaYAMLWriter.version(number, imported, source: source) }
         var lines = text.components(separatedBy: "\n")
         let strict = (schema.strictClients + [number]).map(String.init).joined(separator: ", ")
         if let index = lines.firstIndex(where: { $0.hasPrefix("  strict:") }) {

@@ -934,6 +934,44 @@ struct CLI {
         #expect(lint.stdout.contains("app version 3: the app drops this update; first error: missing-required-key at /toppings in the content-state"), "\(lint.stdout)")
     }
 
+    /// An app whose `ContentState` reads its keys in its own `init(from:)` is appended as it
+    /// decodes: not a strict client, with the defaults its `??`s give, so a payload without a
+    /// defaulted key passes and one with a value of another type does not.
+    @Test func appendsAnAppWithItsOwnInitializerAsItDecodes() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let swift = folder.appendingPathComponent("Pizza.swift").path
+        try """
+            struct PizzaDeliveryAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var driverName: String
+                    var minutes: Int
+                    init(from decoder: Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        driverName = try container.decode(String.self, forKey: .driverName)
+                        minutes = try container.decodeIfPresent(Int.self, forKey: .minutes) ?? 30
+                    }
+                }
+                var numberOfPizzas: Int
+                var totalAmount: String
+                var orderNumber: String
+            }
+            """.write(toFile: swift, atomically: true, encoding: .utf8)
+        let schema = folder.appendingPathComponent("pizza.yaml").path
+        try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, toPath: schema)
+        let result = try CLI.run(["import", "swift", swift, "--append-to", schema])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        #expect(text.contains("  - version: 3\n"))
+        #expect(!text.contains("strict: [3]") && !text.contains("strict: [1, 3]"), "\(text)")
+        #expect(text.contains(#"      minutes: { type: int, optional: true, default: 30, on-invalid: reject, description: "init(from:) reads 'minutes' with decodeIfPresent ?? 30: a missing key or null reads as 30; a value that does not decode as Int is refused." }"#), "\(text)")
+        let state = { (json: String) in try CLI.run(["decode", "--schema", schema, "--content-state", "-"], stdin: Data(json.utf8)) }
+        #expect(try state(#"{"driverName":"Ana"}"#).status == 0)
+        let wrong = try state(#"{"driverName":"Ana","minutes":"soon"}"#)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("/minutes"), "\(wrong.stderr)")
+    }
+
     @Test func needsReviewExitsThree() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -1009,7 +1047,7 @@ struct CLI {
         #expect(sport.stderr.isEmpty, "\(sport.stderr)")
         let rover = try CLI.run(["import", "swift", folder.path, "--attributes-type", "RoverNBAActivityAttributes"])
         #expect(rover.status == 3)
-        #expect(rover.stderr.contains("RoverNBAActivityAttributes.swift:8:5: warning: NBAContentState has its own init(from:)"), "\(rover.stderr)")
+        #expect(rover.stderr.contains("RoverNBAActivityAttributes.swift:8:49: warning: NBAContentState has its own init(from:)"), "\(rover.stderr)")
     }
 
     @Test func aFolderOfTwoThousandFilesImportsItsOneActivity() throws {

@@ -1,0 +1,351 @@
+import Foundation
+import LiveState
+import SwiftParser
+import SwiftSyntax
+
+/// What a hand-written `init(from:)` reads, when it reads its keys one by one from one keyed
+/// container, the way teams write a tolerant `ContentState` by hand:
+///
+/// ```swift
+/// init(from decoder: Decoder) throws {
+///     let container = try decoder.container(keyedBy: CodingKeys.self)
+///     stage = try container.decode(String.self, forKey: .stage)                        // required
+///     minutesLeft = try container.decodeIfPresent(Int.self, forKey: .minutesLeft) ?? 0   // missing or null: 0
+///     note = try container.decodeIfPresent(String.self, forKey: .note)                   // optional
+///     rating = (try? container.decode(Double.self, forKey: .rating)) ?? 5                // anything invalid: 5
+/// }
+/// ```
+///
+/// Each read is what Foundation's `KeyedDecodingContainer` does with it: `decode` throws on a
+/// missing key, `null` or a value of another type; `decodeIfPresent` gives `nil` for a missing
+/// key or `null` and throws on another type; `try?` turns any throw into `nil`, and `?? value`
+/// any `nil` into that value. So the field is required; optional, rejecting a value of another
+/// type; given a default, rejecting such values or taking the default for them too.
+/// (FACTS-SENDING §4.2: scan the body for `decode(_:forKey:)` and `decodeIfPresent`.)
+///
+/// A body that does anything else (a condition, a nested or single-value container, a call
+/// that is handed the decoder, `super.init(from:)`, …) is not read: `read` says why, and the
+/// type is reviewed whole.
+struct DecodingInitializer {
+    /// How a property is read.
+    enum Read {
+        /// `try c.decode(T.self, forKey: .k)`.
+        case required
+        /// `try c.decodeIfPresent(T.self, forKey: .k)`: `nil` for a missing key or `null`.
+        case ifPresent
+        /// `try c.decodeIfPresent(T.self, forKey: .k) ?? value`: `value` for a missing key or
+        /// `null`; another type throws.
+        case ifPresentOr(ExprSyntax)
+        /// `try? c.decode…(T.self, forKey: .k)`, with `?? value` or not: `value` (or `nil`)
+        /// for anything that is not a `T`.
+        case tolerant(ExprSyntax?)
+    }
+
+    /// One property read from one key.
+    struct Assignment {
+        /// The property's name.
+        var property: String
+        /// The key's case in the container's `CodingKeys`.
+        var keyCase: String
+        /// The type read: `T` of `T.self`.
+        var type: TypeSyntax
+        var read: Read
+        /// The assignment, for findings.
+        var node: Syntax
+        /// Why the import is unsure of this read (the value goes through an expression), or `nil`.
+        var doubt: String?
+    }
+
+    /// The container's `CodingKeys` type, as written in `keyedBy:`.
+    var keys: String
+    var assignments: [Assignment]
+
+    /// Reads `initializer`'s body: the reads, or why it is not read (with where).
+    static func read(_ initializer: InitializerDeclSyntax) -> Result<DecodingInitializer, Unread> {
+        guard let body = initializer.body else { return .failure(Unread("it has no body", at: Syntax(initializer))) }
+        guard let decoder = initializer.signature.parameterClause.parameters.first.map({ ($0.secondName ?? $0.firstName).text }) else {
+            return .failure(Unread("it takes no decoder", at: Syntax(initializer)))
+        }
+        var containers: [String: String] = [:]
+        var assignments: [Assignment] = []
+        for item in body.statements {
+            switch item.item {
+            case .decl(let decl):
+                // `let container = try decoder.container(keyedBy: CodingKeys.self)`
+                guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+                      let binding = variable.bindings.first,
+                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let value = binding.initializer?.value,
+                      let keys = keyedContainer(value, decoder: decoder)
+                else { return .failure(Unread("it declares something other than a keyed container", at: Syntax(decl))) }
+                containers[name] = keys
+            case .expr(let expression):
+                guard let sequence = expression.as(SequenceExprSyntax.self) else {
+                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: Syntax(expression)))
+                }
+                let elements = Array(sequence.elements)
+                guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), let property = propertyName(elements[0]) else {
+                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: Syntax(expression)))
+                }
+                let value = Array(elements.dropFirst(2))
+                switch assignment(of: property, value, containers: containers, decoder: decoder, node: Syntax(expression)) {
+                case .reads(let read): assignments.append(read)
+                case .readsNothing: continue
+                case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
+                }
+            case .stmt(let statement):
+                return .failure(Unread("it has a \(short(statement)) statement, whose paths the import does not follow", at: Syntax(statement)))
+            }
+        }
+        let used = Set(containers.values)
+        guard used.count <= 1 else {
+            return .failure(Unread("it reads from containers keyed by \(used.sorted().joined(separator: " and "))", at: Syntax(body)))
+        }
+        guard let keys = used.first else { return .failure(Unread("it reads no keyed container", at: Syntax(body))) }
+        return .success(DecodingInitializer(keys: keys, assignments: assignments))
+    }
+
+    /// Why a body is not read, and where.
+    struct Unread: Error {
+        var reason: String
+        var node: Syntax
+        init(_ reason: String, at node: Syntax) {
+            self.reason = reason
+            self.node = node
+        }
+    }
+
+    private enum Outcome {
+        case reads(Assignment)
+        /// A value that reads no key (`id = UUID()`): the property is not decoded.
+        case readsNothing
+        case unread(String)
+    }
+
+    /// What `property = value…` reads, `value` being the elements after `=` of an unfolded
+    /// sequence: one read, alone or followed by `?? fallback`.
+    private static func assignment(
+        of property: String, _ value: [ExprSyntax], containers: [String: String], decoder: String, node: Syntax
+    ) -> Outcome {
+        var calls: [DecodeCalls.Call] = []
+        for part in value {
+            let found = DecodeCalls.in(part, containers: containers, decoder: decoder)
+            // The decoder or a container used otherwise: a nested container, `contains`, a helper…
+            guard found.strayUses == 0 else { return .unread("'\(property)' is read in a way the import does not follow (\(short(part)))") }
+            calls += found.calls
+        }
+        guard !calls.isEmpty else { return .readsNothing }
+        guard calls.count == 1, let call = calls.first else {
+            return .unread("'\(property)' is made of \(calls.count) reads")
+        }
+        var fallback: ExprSyntax?
+        if value.count == 3, value[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
+            fallback = value[2]
+        } else if value.count != 1 {
+            return .unread("'\(property)' = \(value.map(\.trimmedDescription).joined(separator: " ")) is not one read")
+        }
+        // The read alone, or inside parentheses, with its `try`.
+        var head = value[0]
+        while let tuple = head.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            head = only.expression
+        }
+        var read: Read
+        var doubt: String?
+        if let attempt = head.as(TryExprSyntax.self), attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id {
+            if attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
+                read = .tolerant(fallback)
+            } else if attempt.questionOrExclamationMark == nil {
+                read = call.ifPresent ? (fallback.map(Read.ifPresentOr) ?? .ifPresent) : .required
+                // `try c.decode(…) ?? x`: `decode` gives no `nil`, so `x` is never used.
+                if !call.ifPresent, fallback != nil { read = .required }
+            } else {
+                return .unread("'\(property)' is read with try!, which traps where the others throw")
+            }
+        } else {
+            // The read sits inside an expression (`Date(timeIntervalSince1970: try c.decode(…))`):
+            // the key and its type are known, what the app makes of the value is not.
+            read = call.ifPresent ? .ifPresent : .required
+            doubt = "'\(property)' is made from key '\(call.keyCase)' by \(short(value.map(\.trimmedDescription).joined(separator: " "))); "
+                + "the schema states the key as read, \(call.type.trimmedDescription)"
+        }
+        return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, doubt: doubt))
+    }
+
+    /// `name` of `name` or `self.name`.
+    private static func propertyName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return TypeReader.name(reference.baseName) }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            return TypeReader.name(member.declName.baseName)
+        }
+        return nil
+    }
+
+    /// `K` of `try decoder.container(keyedBy: K.self)`.
+    private static func keyedContainer(_ value: ExprSyntax, decoder: String) -> String? {
+        guard let attempt = value.as(TryExprSyntax.self), attempt.questionOrExclamationMark == nil,
+              let call = attempt.expression.as(FunctionCallExprSyntax.self),
+              let called = call.calledExpression.as(MemberAccessExprSyntax.self), called.declName.baseName.text == "container",
+              called.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == decoder,
+              call.arguments.count == 1, let argument = call.arguments.first, argument.label?.text == "keyedBy",
+              let type = metatype(argument.expression)
+        else { return nil }
+        return type.trimmedDescription
+    }
+
+    /// `T` of `T.self`.
+    static func metatype(_ expression: ExprSyntax) -> TypeSyntax? {
+        guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.tokenKind == .keyword(.self),
+              let base = member.base else { return nil }
+        if let type = base.as(TypeExprSyntax.self) { return type.type }
+        // `String.self`, `[Int].self`, `Optional<Int>.self` parse as expressions: read again as a type.
+        var parser = Parser(base.trimmedDescription)
+        let type = TypeSyntax.parse(from: &parser)
+        return type.hasError || type.trimmedDescription != base.trimmedDescription ? nil : type
+    }
+
+    /// The first 40 characters of a piece of code, for a finding.
+    static func short(_ node: some SyntaxProtocol) -> String { short(node.trimmedDescription) }
+
+    static func short(_ text: String) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        return flat.count > 40 ? String(flat.prefix(40)) + "…" : flat
+    }
+}
+
+/// The `decode(_:forKey:)` and `decodeIfPresent(_:forKey:)` calls on known containers in an
+/// expression.
+private final class DecodeCalls: SyntaxVisitor {
+    struct Call {
+        var node: FunctionCallExprSyntax
+        var ifPresent: Bool
+        var type: TypeSyntax
+        var keyCase: String
+    }
+
+    private let containers: [String: String]
+    private let decoder: String
+    private var calls: [Call] = []
+    /// Uses of the decoder or a container other than the two reads (`nestedContainer`, …).
+    private var strayUses = 0
+
+    private init(containers: [String: String], decoder: String) {
+        self.containers = containers
+        self.decoder = decoder
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func `in`(_ expression: ExprSyntax, containers: [String: String], decoder: String) -> (calls: [Call], strayUses: Int) {
+        let visitor = DecodeCalls(containers: containers, decoder: decoder)
+        visitor.walk(expression)
+        return (visitor.calls, visitor.strayUses)
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.baseName.text
+        if name == decoder || containers[name] != nil { strayUses += 1 }
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let called = node.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = called.base?.as(DeclReferenceExprSyntax.self)?.baseName.text, containers[base] != nil
+        else { return .visitChildren }
+        let name = called.declName.baseName.text
+        let arguments = Array(node.arguments)
+        guard name == "decode" || name == "decodeIfPresent", arguments.count == 2, arguments[0].label == nil,
+              arguments[1].label?.text == "forKey", let type = DecodingInitializer.metatype(arguments[0].expression),
+              let key = arguments[1].expression.as(MemberAccessExprSyntax.self)
+        else { return .visitChildren }
+        calls.append(Call(node: node, ifPresent: name == "decodeIfPresent", type: type, keyCase: TypeReader.name(key.declName.baseName)))
+        // The type and the key read no further; the container is this read's.
+        return .skipChildren
+    }
+}
+
+extension TypeReader {
+    /// The fields an `init(from:)` of `type`, in `file`, reads (`reads`), in the order it reads
+    /// them: each key as its `CodingKeys` case names it, of the type it reads, required,
+    /// optional or defaulted as Foundation's container reads it (see `DecodingInitializer`).
+    mutating func fields(readBy reads: DecodingInitializer, in type: SwiftDeclarations.TypeDecl, file: String) -> [Field] {
+        initializersRead += 1
+        var keys: [String: String]?
+        if let name = declarations.resolveName(reads.keys, from: type.name), let decl = typeDecl(named: name, from: type.name), decl.kind == .enum {
+            reviewUnsettled(decl)
+            keys = caseKeys(of: decl)
+        } else if reads.keys == "CodingKeys" {
+            // The compiler's own `CodingKeys`: a case per stored property, named as it is.
+            keys = Dictionary(reads.assignments.map { ($0.keyCase, $0.keyCase) }, uniquingKeysWith: { first, _ in first })
+        }
+        var fields: [Field] = []
+        for assignment in reads.assignments {
+            guard let key = keys?[assignment.keyCase] else {
+                review("'\(assignment.property)' is read from key .\(assignment.keyCase), which is not a case of \(reads.keys) in the given files; "
+                       + "it is left out of the schema", at: assignment.node, file: file)
+                continue
+            }
+            if let doubt = assignment.doubt { review(doubt, at: assignment.node, file: file) }
+            var field = self.field(named: key, type: assignment.type, scope: type.name, file: file)
+            let read = "init(from:) reads '\(key)'"
+            let refused = "a value that does not decode as \(assignment.type.trimmedDescription) is refused"
+            switch assignment.read {
+            case .required:
+                field.documentation = "\(read) with decode: required."
+            case .ifPresent:
+                field.isOptional = true
+                field.onInvalid = .reject
+                field.documentation = "\(read) with decodeIfPresent: optional; \(refused)."
+            case .ifPresentOr(let fallback):
+                field.isOptional = true
+                field.onInvalid = .reject
+                if let value = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file) {
+                    field.defaultValue = value
+                    field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
+                        + "\(fallback.trimmedDescription); \(refused)."
+                }
+            case .tolerant(let fallback):
+                field.onInvalid = .useDefault
+                if let fallback, let value = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file) {
+                    field.defaultValue = value
+                    field.documentation = "\(read) with try? … ?? \(fallback.trimmedDescription): anything else reads as \(fallback.trimmedDescription)."
+                } else {
+                    field.isOptional = true
+                    field.documentation = "\(read) with try?: anything else reads as nil."
+                }
+            }
+            fields.append(field)
+        }
+        return fields
+    }
+
+    /// The value of `?? fallback` as the field's default: a literal, `[]`, or a case of a
+    /// raw-value enum (`.pending`); `nil` with a review for anything else (`Date()`, a call),
+    /// whose value a schema cannot state, and for `nil`, which states none.
+    private mutating func defaultValue(_ fallback: ExprSyntax, of field: Field, type: TypeSyntax, scope: String, file: String) -> Value? {
+        if fallback.is(NilLiteralExprSyntax.self) { return nil }
+        var value: Value?
+        switch field.type {
+        case .int:
+            value = Self.integerLiteral(fallback).map(Value.int)
+        case .double, .date:
+            value = Self.numberLiteral(fallback).map(Value.double)
+        case .string, .url:
+            value = fallback.as(StringLiteralExprSyntax.self)?.representedLiteralValue.map(Value.string)
+        case .bool:
+            value = fallback.as(BooleanLiteralExprSyntax.self).map { Value.bool($0.literal.tokenKind == .keyword(.true)) }
+        case .array:
+            if let array = fallback.as(ArrayExprSyntax.self), array.elements.isEmpty { value = .array([]) }
+        case .enumeration:
+            if let member = fallback.as(MemberAccessExprSyntax.self), member.base == nil,
+               let name = declarations.resolveName(Self.named(Self.optionalWrapped(type) ?? type).base, from: scope) {
+                value = caseValues[name]?[Self.name(member.declName.baseName)]
+            }
+        case .dateRange, .object:
+            break
+        }
+        if value == nil {
+            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in init(from:), which a schema cannot state; "
+                   + "it is written as optional, without the default", at: fallback, file: file)
+        }
+        return value
+    }
+}
