@@ -52,8 +52,10 @@ struct DecodingInitializer {
         var read: Read
         /// The assignment, for findings.
         var node: Syntax
-        /// Why the import is unsure of this read (the value goes through an expression), or `nil`.
-        var doubt: String?
+        /// The expression the read sits inside, when it is not the value itself
+        /// (`Date(timeIntervalSince1970: try c.decode(…))`): what the app makes of the value is
+        /// not known.
+        var madeBy: String?
     }
 
     /// The container's `CodingKeys` type, as written in `keyedBy:`.
@@ -94,7 +96,7 @@ struct DecodingInitializer {
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
                 }
             case .stmt(let statement):
-                return .failure(Unread("it has a \(short(statement)) statement, whose paths the import does not follow", at: Syntax(statement)))
+                return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
             }
         }
         let used = Set(containers.values)
@@ -140,7 +142,8 @@ struct DecodingInitializer {
         }
         var fallback: ExprSyntax?
         if value.count == 3, value[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
-            fallback = value[2]
+            // `?? nil` gives what the read gives.
+            fallback = value[2].is(NilLiteralExprSyntax.self) ? nil : value[2]
         } else if value.count != 1 {
             return .unread("'\(property)' = \(value.map(\.trimmedDescription).joined(separator: " ")) is not one read")
         }
@@ -150,7 +153,7 @@ struct DecodingInitializer {
             head = only.expression
         }
         var read: Read
-        var doubt: String?
+        var madeBy: String?
         if let attempt = head.as(TryExprSyntax.self), attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id {
             if attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
                 read = .tolerant(fallback)
@@ -165,10 +168,9 @@ struct DecodingInitializer {
             // The read sits inside an expression (`Date(timeIntervalSince1970: try c.decode(…))`):
             // the key and its type are known, what the app makes of the value is not.
             read = call.ifPresent ? .ifPresent : .required
-            doubt = "'\(property)' is made from key '\(call.keyCase)' by \(short(value.map(\.trimmedDescription).joined(separator: " "))); "
-                + "the schema states the key as read, \(call.type.trimmedDescription)"
+            madeBy = short(value.map(\.trimmedDescription).joined(separator: " "))
         }
-        return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, doubt: doubt))
+        return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
     }
 
     /// `name` of `name` or `self.name`.
@@ -283,7 +285,10 @@ extension TypeReader {
                        + "it is left out of the schema", at: assignment.node, file: file)
                 continue
             }
-            if let doubt = assignment.doubt { review(doubt, at: assignment.node, file: file) }
+            if let expression = assignment.madeBy {
+                review("'\(assignment.property)' is made from key '\(key)' by \(expression); the schema states the key as read, "
+                       + assignment.type.trimmedDescription, at: assignment.node, file: file)
+            }
             var field = self.field(named: key, type: assignment.type, scope: type.name, file: file)
             let read = "init(from:) reads '\(key)'"
             let refused = "a value that does not decode as \(assignment.type.trimmedDescription) is refused"
@@ -297,16 +302,16 @@ extension TypeReader {
             case .ifPresentOr(let fallback):
                 field.isOptional = true
                 field.onInvalid = .reject
-                if let value = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file) {
-                    field.defaultValue = value
-                    field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
-                        + "\(fallback.trimmedDescription); \(refused)."
-                }
+                field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
+                field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
+                    + "\(fallback.trimmedDescription)\(field.defaultValue == nil ? ", which a schema cannot state" : ""); \(refused)."
             case .tolerant(let fallback):
                 field.onInvalid = .useDefault
-                if let fallback, let value = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file) {
-                    field.defaultValue = value
-                    field.documentation = "\(read) with try? … ?? \(fallback.trimmedDescription): anything else reads as \(fallback.trimmedDescription)."
+                if let fallback {
+                    field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
+                    field.isOptional = field.defaultValue == nil
+                    field.documentation = "\(read) with try? … ?? \(fallback.trimmedDescription): anything else reads as \(fallback.trimmedDescription)"
+                        + (field.defaultValue == nil ? ", which a schema cannot state." : ".")
                 } else {
                     field.isOptional = true
                     field.documentation = "\(read) with try?: anything else reads as nil."
@@ -319,9 +324,8 @@ extension TypeReader {
 
     /// The value of `?? fallback` as the field's default: a literal, `[]`, or a case of a
     /// raw-value enum (`.pending`); `nil` with a review for anything else (`Date()`, a call),
-    /// whose value a schema cannot state, and for `nil`, which states none.
+    /// whose value a schema cannot state.
     private mutating func defaultValue(_ fallback: ExprSyntax, of field: Field, type: TypeSyntax, scope: String, file: String) -> Value? {
-        if fallback.is(NilLiteralExprSyntax.self) { return nil }
         var value: Value?
         switch field.type {
         case .int:

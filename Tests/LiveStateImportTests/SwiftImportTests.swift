@@ -173,7 +173,7 @@ enum Corpus {
         #expect(read.contentState.map(\.isRequired) == [true, true])
         #expect(read.contentState.last?.type == .double)
         #expect(read.reviews.map(\.message) == [
-            "'at' is made from key 'at' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
+            "'at' is made from key 'when' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
         ])
         #expect(read.reviews.first?.position?.line == 10)
         // A default a schema cannot state: optional, reviewed.
@@ -186,7 +186,7 @@ enum Corpus {
         // Not read: each body is reviewed at what the import does not follow, and the
         // declaration's keys are written as synthesized Codable reads them.
         let unread: [(body: String, reason: String)] = [
-            ("if c.contains(.title) { title = \"\" } else { title = try c.decode(String.self, forKey: .title) }", "it has a if c.contains(.title) { title = \"\" } els… statement"),
+            ("if c.contains(.title) { title = \"\" } else { title = try c.decode(String.self, forKey: .title) }", "it has the statement `if c.contains(.title) { title = \"\" } els…`, whose paths"),
             ("title = try c.nestedContainer(keyedBy: Keys.self, forKey: .title).decode(String.self, forKey: .x)", "'title' is read in a way the import does not follow"),
             ("title = try! c.decode(String.self, forKey: .title)", "'title' is read with try!, which traps where the others throw"),
             ("try super.init(from: decoder)", "it does more than assign what it reads (try super.init(from: decoder))"),
