@@ -134,6 +134,30 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(again.map(\.message) == ["key 'title' appears again; the first value is kept, as on the device"])
     }
 
+    /// The same inside objects and arrays' objects, with their pointers.
+    @Test func readStateWarnsOfAFieldGivenTwiceInsideObjects() throws {
+        let stop = Field(name: "stop", type: .object(fields: [Field(name: "label", type: .string, defaultValue: .string(""), aliases: ["name"])]),
+                         defaultValue: .object([.init("label", .string(""))]))
+        let schema = Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "title", type: .string, defaultValue: .string("")),
+            stop,
+            Field(name: "stops", type: .array(items: stop), defaultValue: .array([])),
+        ])])
+        let encoder = try ContentStateEncoder(schema: schema)
+        let json = #"{"title":"t","stop":{"name":"a","label":"b"},"stops":[{"label":"c"},{"name":"d","label":"e"}]}"#
+        let (state, problems) = encoder.readState(Array(json.utf8), file: "s.json")
+        #expect(state?["stop"]?["label"] == .string("b"))
+        #expect(problems.map(\.description) == [
+            "s.json:1:22: warning: 'name' gives 'label' again, with another value than 'label', whose value is written (at /stop/name) [duplicate-key]",
+            "s.json:1:70: warning: 'name' gives 'label' again, with another value than 'label', whose value is written (at /stops/1/name) [duplicate-key]",
+        ])
+        // A schema without aliases reads no state twice.
+        let plain = try ContentStateEncoder(schema: Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "title", type: .string, defaultValue: .string("")),
+        ])]))
+        #expect(plain.readState(Array(#"{"title":"t"}"#.utf8)).diagnostics.isEmpty)
+    }
+
     @Test func elidesOnlyDefaultsEveryVersionShares() {
         // title and progress exist in version 1 with the same defaults; the rest only in version 2.
         let result = encoder(.init(elideDefaults: true)).encode(.object([.init("title", .string("")), .init("count", .int(3))]))

@@ -220,45 +220,76 @@ public struct ContentStateEncoder: Sendable {
         return (failed ? nil : result.state, problems)
     }
 
-    /// A `duplicate-key` warning for each member of the state object that gives a field under
-    /// another of its names (the field's own and its aliases) than the member whose value is
-    /// written (by the decoder's rule, `ReadAgain`), with another value: a state that gives
+    /// A `duplicate-key` warning for each member of an object of the state that gives a field
+    /// under another of its names (the field's own and its aliases) than the member whose value
+    /// is written (by the decoder's rule, `ReadAgain`), with another value: a state that gives
     /// `subtitle` and its older name `subTitle` gets `subtitle`'s value written, and the other
-    /// would be lost without a word. The state object's own members only.
+    /// would be lost without a word. Nested objects and arrays' objects too.
     private func namesGivenTwice(_ bytes: some ContiguousBytes, file: String?) -> [Diagnostic] {
         let plan = stateReader.plan
-        guard !plan.aliases.isEmpty else { return [] }
+        guard plan.hasAliases else { return [] }
         return bytes.withUnsafeBytes { buffer -> [Diagnostic] in
-            guard var reader = try? JSONReader(bytes: buffer), (try? reader.beginObject()) != nil else { return [] }
-            // Each member that names an aliased field: its key, where, its value, and the
-            // alias's rank (`nil` for the field's own name).
-            var members: [(field: Int, key: String, offset: Int, value: Value, rank: Int?)] = []
-            while let key = try? reader.nextKey() {
-                let start = reader.offset
-                guard (try? reader.skipValue()) != nil else { return [] }
-                let own = plan.index(of: key, in: reader, hint: 0)
-                let alias = own == nil ? plan.aliasIndex(of: key, in: reader) : nil
-                guard let field = own ?? alias?.field, plan.aliases.contains(where: { $0.field == field }),
-                      let value = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: buffer[start ..< reader.offset])) else { continue }
-                members.append((field, reader.string(key), key.start &- 1, value, alias?.rank))
-            }
-            var diagnostics: [Diagnostic] = []
+            guard var reader = try? JSONReader(bytes: buffer) else { return [] }
+            var found: [(offset: Int, message: String, pointer: String)] = []
+            guard (try? Self.namesGivenTwice(in: &reader, plan: plan, pointer: "", into: &found)) != nil else { return [] }
             var locator = SourcePosition.Locator()
-            for field in Set(members.map(\.field)).sorted() {
-                let given = members.filter { $0.field == field }
-                guard given.count > 1 else { continue }
-                var written = given[0]
-                for member in given.dropFirst() where ReadAgain(earlier: written.rank, now: member.rank) == .replaces { written = member }
-                // The same key again is the decoder's `duplicate-key` already.
-                for member in given where member.key != written.key && member.value != written.value {
-                    diagnostics.append(Diagnostic(
-                        code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-                        message: "'\(member.key)' gives '\(plan.memberNames[field])' again, with another value than '\(written.key)', whose value is written",
-                        file: file, position: locator.position(of: member.offset, in: buffer), scope: .contentState,
-                        pointer: JSONPointer.appending(member.key, to: "")))
-                }
+            return found.sorted { $0.offset < $1.offset }.map {
+                Diagnostic(
+                    code: DecodeCode.duplicateKey.rawValue, severity: .warning, message: $0.message, file: file,
+                    position: locator.position(of: $0.offset, in: buffer), scope: .contentState, pointer: $0.pointer)
             }
-            return diagnostics.sorted { ($0.position?.offset ?? 0) < ($1.position?.offset ?? 0) }
+        }
+    }
+
+    /// What `namesGivenTwice` finds in the object at `reader` of `plan`, at `pointer`, and in
+    /// the objects inside it whose plans have aliases.
+    private static func namesGivenTwice(
+        in reader: inout JSONReader, plan: ObjectPlan, pointer: String, into found: inout [(offset: Int, message: String, pointer: String)]
+    ) throws(JSONError) {
+        guard try reader.peek() == .objectStart else { return try reader.skipValue() }
+        try reader.beginObject()
+        // Each member that names an aliased field: its key, where, its value, and the alias's
+        // rank (`nil` for the field's own name).
+        var members: [(field: Int, key: String, offset: Int, value: Value, rank: Int?)] = []
+        while let key = try reader.nextKey() {
+            let start = reader.offset
+            let own = plan.index(of: key, in: reader, hint: 0)
+            let alias = own == nil ? plan.aliasIndex(of: key, in: reader) : nil
+            guard let field = own ?? alias?.field else {
+                try reader.skipValue()
+                continue
+            }
+            let name = reader.string(key)
+            let fieldPlan = plan.fieldRefs[field].takeUnretainedValue()
+            if let object = fieldPlan.objectRef?.takeUnretainedValue(), object.hasAliases {
+                try namesGivenTwice(in: &reader, plan: object, pointer: JSONPointer.appending(name, to: pointer), into: &found)
+            } else if let items = fieldPlan.itemsRef?.takeUnretainedValue(), let object = items.objectRef?.takeUnretainedValue(),
+                      object.hasAliases, try reader.peek() == .arrayStart {
+                try reader.beginArray()
+                var index = 0
+                while try reader.nextElement() {
+                    let element = JSONPointer.appending(index, to: JSONPointer.appending(name, to: pointer))
+                    try namesGivenTwice(in: &reader, plan: object, pointer: element, into: &found)
+                    index += 1
+                }
+            } else {
+                try reader.skipValue()
+            }
+            guard plan.aliases.contains(where: { $0.field == field }),
+                  let value = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: reader.bytes[start ..< reader.offset])) else { continue }
+            members.append((field, name, key.start &- 1, value, alias?.rank))
+        }
+        for field in Set(members.map(\.field)).sorted() {
+            let given = members.filter { $0.field == field }
+            guard given.count > 1 else { continue }
+            var written = given[0]
+            for member in given.dropFirst() where ReadAgain(earlier: written.rank, now: member.rank) == .replaces { written = member }
+            // The same key again is the decoder's `duplicate-key` already.
+            for member in given where member.key != written.key && member.value != written.value {
+                found.append((member.offset,
+                              "'\(member.key)' gives '\(plan.memberNames[field])' again, with another value than '\(written.key)', whose value is written",
+                              JSONPointer.appending(member.key, to: pointer)))
+            }
         }
     }
 

@@ -15,6 +15,8 @@ final class ObjectPlan: @unchecked Sendable {
     let initialMembers: [Value.Member]
     /// Alias bytes, the index of the field they name, and their position in its `aliases`.
     let aliases: [(bytes: [UInt8], field: Int, rank: Int)]
+    /// Whether a field of this object, or of an object inside it at any depth, has an alias.
+    let hasAliases: Bool
     /// Every field's key as UTF-8, one after another, and where each one starts and ends in
     /// it: read through pointers that live as long as the plan, so a lookup retains nothing.
     private let keyBytes: UnsafeMutablePointer<UInt8>
@@ -49,6 +51,11 @@ final class ObjectPlan: @unchecked Sendable {
             }
         }
         self.aliases = aliases
+        func aliasesBelow(_ plan: FieldPlan) -> Bool {
+            if let object = plan.objectRef { return object.takeUnretainedValue().hasAliases }
+            return plan.itemsRef.map { aliasesBelow($0.takeUnretainedValue()) } ?? false
+        }
+        self.hasAliases = !aliases.isEmpty || self.fields.contains(where: aliasesBelow)
         self.hasNonASCIIKeys = fields.contains { field in !field.name.isASCII || field.aliases.contains { !$0.isASCII } }
         self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
