@@ -349,6 +349,11 @@ extension TypeReader {
         if value == nil {
             review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in init(from:), which a schema cannot state; "
                    + "it is written as optional, without the default", at: fallback, file: file)
+        } else if let value, let problem = field.violation(of: value) {
+            // What the compiler would refuse (`?? 300` for a UInt8): never written, as it would not load.
+            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in init(from:), which the field does not hold "
+                   + "(\(problem)); it is written as optional, without the default", at: fallback, file: file)
+            return nil
         }
         return value
     }

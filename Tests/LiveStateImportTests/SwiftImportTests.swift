@@ -183,6 +183,15 @@ enum Corpus {
             """))
         #expect(now.contentState.last?.isOptional == true && now.contentState.last?.defaultValue == nil)
         #expect(now.reviews.map(\.message) == ["'when' defaults to Date() in init(from:), which a schema cannot state; it is written as optional, without the default"])
+        // A default the field does not hold (Swift would refuse it) is not written: what is
+        // written must load.
+        let wide = try #require(imported("""
+            title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+            at = try c.decodeIfPresent(Date.self, forKey: .at) ?? -1e400
+            """))
+        #expect(wide.contentState.last?.defaultValue == nil)
+        #expect(wide.reviews.count == 1 && wide.reviews.first?.message.hasPrefix("'when' defaults to -1e400 in init(from:), which the field does not hold") == true, "\(wide.reviews)")
+        #expect(throws: Never.self) { try Corpus.schema(wide) }
         // Not read: each body is reviewed at what the import does not follow, and the
         // declaration's keys are written as synthesized Codable reads them.
         let unread: [(body: String, reason: String)] = [
