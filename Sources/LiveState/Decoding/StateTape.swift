@@ -656,8 +656,12 @@ struct TapeBuilder {
         ruleBroken = -1
         guard plan.invalidReplacement != nil, !isStrict else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
-        // From the value's start: an array whose element broke a rule was left where it did.
-        (index, count, depth) = (start, kept, level)
+        // A value read whole leaves the reader past it; an array whose element broke a rule,
+        // inside it (one level deeper), and another type's value, at its start: skipped from there.
+        let readWhole = brokeRule && depth == level
+        count = kept
+        guard !readWhole else { return true }
+        (index, depth) = (start, level)
         return skipValue()
     }
 
