@@ -903,18 +903,15 @@ struct CLI {
         #expect(try CLI.run(["check", output]).status == 0)
     }
 
-    @Test func appendsTheShippedAppToAnExistingSchema() throws {
-        let folder = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// Imports a `PizzaDeliveryAttributes` whose `ContentState` has `members` into a copy of
+    /// the bundled `pizza.yaml` in `folder` with `--append-to`: the schema's path, and the text
+    /// written.
+    static func appendPizza(_ members: String, in folder: URL) throws -> (schema: String, text: String) {
         let swift = folder.appendingPathComponent("Pizza.swift").path
         try """
             struct PizzaDeliveryAttributes: ActivityAttributes {
                 struct ContentState: Codable, Hashable {
-                    var name: String
-                    var status: Int
-                    var timer: ClosedRange<Date>
-                    var driverName: String
-                    var toppings: [String]
+            \(members)
                 }
                 var numberOfPizzas: Int
                 var totalAmount: String
@@ -925,7 +922,19 @@ struct CLI {
         try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, toPath: schema)
         let result = try CLI.run(["import", "swift", swift, "--append-to", schema])
         #expect(result.status == 0, "\(result.stderr)")
-        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        return (schema, try String(contentsOfFile: schema, encoding: .utf8))
+    }
+
+    @Test func appendsTheShippedAppToAnExistingSchema() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (schema, text) = try Self.appendPizza("""
+                    var name: String
+                    var status: Int
+                    var timer: ClosedRange<Date>
+                    var driverName: String
+                    var toppings: [String]
+            """, in: folder)
         #expect(text.contains("  - version: 3\n"))
         #expect(text.contains("strict: [3]"))
         // The current v2 payloads lack 'toppings': the shipped app version 3 drops them.
@@ -940,10 +949,7 @@ struct CLI {
     @Test func appendsAnAppWithItsOwnInitializerAsItDecodes() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let swift = folder.appendingPathComponent("Pizza.swift").path
-        try """
-            struct PizzaDeliveryAttributes: ActivityAttributes {
-                struct ContentState: Codable, Hashable {
+        let (schema, text) = try Self.appendPizza("""
                     var driverName: String
                     var minutes: Int
                     init(from decoder: Decoder) throws {
@@ -951,17 +957,7 @@ struct CLI {
                         driverName = try container.decode(String.self, forKey: .driverName)
                         minutes = try container.decodeIfPresent(Int.self, forKey: .minutes) ?? 30
                     }
-                }
-                var numberOfPizzas: Int
-                var totalAmount: String
-                var orderNumber: String
-            }
-            """.write(toFile: swift, atomically: true, encoding: .utf8)
-        let schema = folder.appendingPathComponent("pizza.yaml").path
-        try FileManager.default.copyItem(atPath: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, toPath: schema)
-        let result = try CLI.run(["import", "swift", swift, "--append-to", schema])
-        #expect(result.status == 0, "\(result.stderr)")
-        let text = try String(contentsOfFile: schema, encoding: .utf8)
+            """, in: folder)
         #expect(text.contains("  - version: 3\n"))
         #expect(!text.contains("strict: [3]") && !text.contains("strict: [1, 3]"), "\(text)")
         #expect(text.contains(#"      minutes: { type: int, optional: true, default: 30, on-invalid: reject, description: "init(from:) reads 'minutes' with decodeIfPresent ?? 30: a missing key or null reads as 30; a value that does not decode as Int is refused." }"#), "\(text)")
