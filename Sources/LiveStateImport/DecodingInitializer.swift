@@ -36,9 +36,12 @@ struct DecodingInitializer {
         /// `try c.decodeIfPresent(T.self, forKey: .k) ?? value`: `value` for a missing key or
         /// `null`; another type throws.
         case ifPresentOr(ExprSyntax)
-        /// `try? c.decode…(T.self, forKey: .k)`, with `?? value` or not: `value` (or `nil`)
-        /// for anything that is not a `T`.
+        /// `(try? c.decode…(T.self, forKey: .k)) ?? value`, or without `?? value`: `value`
+        /// (or `nil`) for anything that is not a `T`.
         case tolerant(ExprSyntax?)
+        /// `try? c.decodeIfPresent(T.self, forKey: .k) ?? value`, whose `try?` covers the `??`:
+        /// `value` for a missing key or `null`, `nil` for anything else that is not a `T`.
+        case tolerantIfPresentOr(ExprSyntax)
     }
 
     /// One property read from one key.
@@ -149,14 +152,20 @@ struct DecodingInitializer {
         }
         // The read alone, or inside parentheses, with its `try`.
         var head = value[0]
+        var parenthesized = false
         while let tuple = head.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
             head = only.expression
+            parenthesized = true
         }
         var read: Read
         var madeBy: String?
         if let attempt = head.as(TryExprSyntax.self), attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id {
             if attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
                 read = .tolerant(fallback)
+                if let fallback, !parenthesized {
+                    // `try? c.decode(…) ?? v` is `try? (c.decode(…) ?? v)`: `v` only where the read gives nil.
+                    read = call.ifPresent ? .tolerantIfPresentOr(fallback) : .tolerant(nil)
+                }
             } else if attempt.questionOrExclamationMark == nil {
                 read = call.ifPresent ? (fallback.map(Read.ifPresentOr) ?? .ifPresent) : .required
                 // `try c.decode(…) ?? x`: `decode` gives no `nil`, so `x` is never used.
@@ -305,6 +314,12 @@ extension TypeReader {
                 field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
                 field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
                     + "\(fallback.trimmedDescription)\(field.defaultValue == nil ? ", which a schema cannot state" : ""); \(refused)."
+            case .tolerantIfPresentOr(let fallback):
+                field.isOptional = true
+                field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
+                field.documentation = "\(read) with try? decodeIfPresent … ?? \(fallback.trimmedDescription), whose try? covers the ??: "
+                    + "a missing key or null reads as \(fallback.trimmedDescription), any other value that does not decode as "
+                    + "\(assignment.type.trimmedDescription) as nil."
             case .tolerant(let fallback):
                 field.onInvalid = .useDefault
                 if let fallback {
@@ -330,7 +345,7 @@ extension TypeReader {
         switch field.type {
         case .int:
             value = Self.integerLiteral(fallback).map(Value.int)
-        case .double, .date:
+        case .double:
             value = Self.numberLiteral(fallback).map(Value.double)
         case .string, .url:
             value = fallback.as(StringLiteralExprSyntax.self)?.representedLiteralValue.map(Value.string)
@@ -343,7 +358,8 @@ extension TypeReader {
                let name = declarations.resolveName(Self.named(Self.optionalWrapped(type) ?? type).base, from: scope) {
                 value = caseValues[name]?[Self.name(member.declName.baseName)]
             }
-        case .dateRange, .object:
+        case .date, .dateRange, .object:
+            // No literal is a `Date`: `Date(timeIntervalSinceReferenceDate: 0)` and the like are calls.
             break
         }
         if value == nil {

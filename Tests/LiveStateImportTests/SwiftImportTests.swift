@@ -176,6 +176,16 @@ enum Corpus {
             "'at' is made from key 'when' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
         ])
         #expect(read.reviews.first?.position?.line == 10)
+        // `try?` without parentheses covers the `??`: `decode`'s fallback is never used, and
+        // `decodeIfPresent`'s only for a missing key or null.
+        let unparenthesized = try #require(imported("""
+            title = try? c.decode(String.self, forKey: .title) ?? "x"
+            at = try? c.decodeIfPresent(Double.self, forKey: .at) ?? 5
+            """))
+        #expect(unparenthesized.reviews.isEmpty, "\(unparenthesized.reviews)")
+        #expect(unparenthesized.contentState.map(\.isOptional) == [true, true])
+        #expect(unparenthesized.contentState.map(\.defaultValue) == [nil, .double(5)])
+        #expect(unparenthesized.contentState.last?.documentation?.contains("any other value that does not decode as Double as nil") == true)
         // A default a schema cannot state: optional, reviewed.
         let now = try #require(imported("""
             title = try c.decode(String.self, forKey: .title)
@@ -187,10 +197,10 @@ enum Corpus {
         // written must load.
         let wide = try #require(imported("""
             title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
-            at = try c.decodeIfPresent(Date.self, forKey: .at) ?? -1e400
+            at = try c.decodeIfPresent(Int8.self, forKey: .at) ?? 300
             """))
         #expect(wide.contentState.last?.defaultValue == nil)
-        #expect(wide.reviews.count == 1 && wide.reviews.first?.message.hasPrefix("'when' defaults to -1e400 in init(from:), which the field does not hold") == true, "\(wide.reviews)")
+        #expect(wide.reviews.count == 1 && wide.reviews.first?.message.hasPrefix("'when' defaults to 300 in init(from:), which the field does not hold") == true, "\(wide.reviews)")
         #expect(throws: Never.self) { try Corpus.schema(wide) }
         // Not read: each body is reviewed at what the import does not follow, and the
         // declaration's keys are written as synthesized Codable reads them.
