@@ -85,6 +85,20 @@ struct DecodingInitializer {
                 else { return .failure(Unread("it declares something other than a keyed container", at: Syntax(decl))) }
                 containers[name] = keys
             case .expr(let expression):
+                if let call = delegation(expression) {
+                    // `self.init(stage: try c.decode(…), …)`: each argument is read as an
+                    // assignment would be (the key is the read's; the label names it in findings).
+                    for (index, argument) in call.arguments.enumerated() {
+                        let name = argument.label.map(TypeReader.name) ?? "argument \(index + 1) of self.init"
+                        let value = argument.expression.as(SequenceExprSyntax.self).map { Array($0.elements) } ?? [argument.expression]
+                        switch assignment(of: name, value, containers: containers, decoder: decoder, node: Syntax(argument)) {
+                        case .reads(let read): assignments.append(read)
+                        case .readsNothing: continue
+                        case .unread(let reason): return .failure(Unread(reason, at: Syntax(argument)))
+                        }
+                    }
+                    continue
+                }
                 guard let sequence = expression.as(SequenceExprSyntax.self) else {
                     return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: Syntax(expression)))
                 }
@@ -159,20 +173,21 @@ struct DecodingInitializer {
         }
         var read: Read
         var madeBy: String?
-        if let attempt = head.as(TryExprSyntax.self), attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id {
-            if attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark {
-                read = .tolerant(fallback)
-                if let fallback, !parenthesized {
-                    // `try? c.decode(…) ?? v` is `try? (c.decode(…) ?? v)`: `v` only where the read gives nil.
-                    read = call.ifPresent ? .tolerantIfPresentOr(fallback) : .tolerant(nil)
-                }
-            } else if attempt.questionOrExclamationMark == nil {
-                read = call.ifPresent ? (fallback.map(Read.ifPresentOr) ?? .ifPresent) : .required
-                // `try c.decode(…) ?? x`: `decode` gives no `nil`, so `x` is never used.
-                if !call.ifPresent, fallback != nil { read = .required }
-            } else {
+        func isTheRead(_ expression: ExprSyntax?) -> Bool { expression?.as(FunctionCallExprSyntax.self)?.id == call.node.id }
+        let attempt = head.as(TryExprSyntax.self)
+        if let attempt, isTheRead(attempt.expression), let mark = attempt.questionOrExclamationMark {
+            guard mark.tokenKind == .postfixQuestionMark else {
                 return .unread("'\(property)' is read with try!, which traps where the others throw")
             }
+            read = .tolerant(fallback)
+            if let fallback, !parenthesized {
+                // `try? c.decode(…) ?? v` is `try? (c.decode(…) ?? v)`: `v` only where the read gives nil.
+                read = call.ifPresent ? .tolerantIfPresentOr(fallback) : .tolerant(nil)
+            }
+        } else if isTheRead(attempt?.expression) || isTheRead(head) {
+            // `try c.decode…(…)`, or the read alone under the `try` of a `self.init(…)`.
+            // `try c.decode(…) ?? x`: `decode` gives no `nil`, so `x` is never used.
+            read = call.ifPresent ? (fallback.map(Read.ifPresentOr) ?? .ifPresent) : .required
         } else {
             // The read sits inside an expression (`Date(timeIntervalSince1970: try c.decode(…))`):
             // the key and its type are known, what the app makes of the value is not.
@@ -180,6 +195,17 @@ struct DecodingInitializer {
             madeBy = short(value.map(\.trimmedDescription).joined(separator: " "))
         }
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
+    }
+
+    /// The call of `self.init(…)` or `try self.init(…)`, delegating to another initializer.
+    private static func delegation(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var expression = expression
+        if let attempt = expression.as(TryExprSyntax.self), attempt.questionOrExclamationMark == nil { expression = attempt.expression }
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+              let called = call.calledExpression.as(MemberAccessExprSyntax.self), called.declName.baseName.tokenKind == .keyword(.`init`),
+              called.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        else { return nil }
+        return call
     }
 
     /// `name` of `name` or `self.name`.

@@ -186,6 +186,22 @@ enum Corpus {
         #expect(unparenthesized.contentState.map(\.isOptional) == [true, true])
         #expect(unparenthesized.contentState.map(\.defaultValue) == [nil, .double(5)])
         #expect(unparenthesized.contentState.last?.documentation?.contains("any other value that does not decode as Double as nil") == true)
+        // Delegating to another initializer: each argument is a read.
+        let delegated = try #require(imported("""
+            self.init(title: try c.decodeIfPresent(String.self, forKey: .title) ?? "none", at: Date(), extra: 1)
+            """))
+        #expect(delegated.reviews.isEmpty, "\(delegated.reviews)")
+        #expect(delegated.contentState.map(\.name) == ["title"])
+        #expect(delegated.contentState.first?.defaultValue == .string("none"))
+        let underOneTry = try #require(imported("""
+            try self.init(title: c.decode(String.self, forKey: .title), at: Date())
+            """))
+        #expect(underOneTry.reviews.isEmpty, "\(underOneTry.reviews)")
+        #expect(underOneTry.contentState.map(\.isRequired) == [true])
+        let delegatedTwice = try #require(imported("""
+            try self.init(title: c.decode(String.self, forKey: .title) + c.decode(String.self, forKey: .at), at: Date())
+            """))
+        #expect(delegatedTwice.reviews.first?.message.contains("'title' is made of 2 reads") == true, "\(delegatedTwice.reviews)")
         // A default a schema cannot state: optional, reviewed.
         let now = try #require(imported("""
             title = try c.decode(String.self, forKey: .title)
