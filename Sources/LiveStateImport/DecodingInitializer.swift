@@ -306,12 +306,16 @@ extension TypeReader {
     mutating func fields(readBy reads: DecodingInitializer, in type: SwiftDeclarations.TypeDecl, file: String) -> [Field] {
         initializersRead += 1
         var keys: [String: String]?
-        if let name = declarations.resolveName(reads.keys, from: type.name), let decl = typeDecl(named: name, from: type.name), decl.kind == .enum {
+        if reads.keys == "CodingKeys" {
+            // The type's own `CodingKeys` (`codingKeys(of:)` takes no outer type's: the
+            // compiler's, made in the type, come first), or else the compiler's: a case per
+            // stored property, named as it is.
+            keys = codingKeys(of: type)
+                ?? Dictionary(reads.assignments.map { ($0.keyCase, $0.keyCase) }, uniquingKeysWith: { first, _ in first })
+        } else if let name = declarations.resolveName(reads.keys, from: type.name), let decl = typeDecl(named: name, from: type.name),
+                  decl.kind == .enum {
             reviewUnsettled(decl)
             keys = caseKeys(of: decl)
-        } else if reads.keys == "CodingKeys" {
-            // The compiler's own `CodingKeys`: a case per stored property, named as it is.
-            keys = Dictionary(reads.assignments.map { ($0.keyCase, $0.keyCase) }, uniquingKeysWith: { first, _ in first })
         }
         var fields: [Field] = []
         for assignment in reads.assignments {

@@ -267,6 +267,22 @@ enum Corpus {
             }
             """)]).activities.first
         #expect(nested?.isSynthesized == false)
+        // An outer type's CodingKeys are not the compiler's own of a type that declares none.
+        let outer = SwiftImporter.importActivities([("Outer.swift", """
+            struct O: ActivityAttributes {
+                enum CodingKeys: String, CodingKey { case label = "name" }
+                var label: String
+                struct ContentState: Codable, Hashable {
+                    var label: String
+                    init(from decoder: Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        label = try container.decode(String.self, forKey: .label)
+                    }
+                }
+            }
+            """)]).activities.first
+        #expect(outer?.contentState.map(\.name) == ["label"])
+        #expect(outer?.attributes.map(\.name) == ["name"])
         guard case .object(let legFields)? = nested?.contentState.first?.type else { Issue.record("no leg"); return }
         #expect(legFields.first?.defaultValue == .int(-1))
         #expect(try Corpus.activity("Ride.swift").isSynthesized)
