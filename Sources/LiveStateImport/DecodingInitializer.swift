@@ -240,12 +240,11 @@ struct DecodingInitializer {
         return type.hasError || type.trimmedDescription != base.trimmedDescription ? nil : type
     }
 
-    /// The first 40 characters of a piece of code, for a finding.
+    /// A piece of code on one line, for a finding (`clipped`).
     static func short(_ node: some SyntaxProtocol) -> String { short(node.trimmedDescription) }
 
     static func short(_ text: String) -> String {
-        let flat = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return flat.count > 40 ? String(flat.prefix(40)) + "…" : flat
+        clipped(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
     }
 }
 

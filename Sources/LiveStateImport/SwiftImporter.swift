@@ -796,9 +796,7 @@ final class SyntaxProblems: SyntaxVisitor {
 
     override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
         guard problems.count < limit else { return .skipChildren }
-        let text = node.trimmedDescription
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        problems.append((node.positionAfterSkippingLeadingTrivia, "unexpected code '\(shown)'"))
+        problems.append((node.positionAfterSkippingLeadingTrivia, "unexpected code '\(clipped(node.trimmedDescription))'"))
         return .skipChildren
     }
 
@@ -818,6 +816,11 @@ final class SyntaxProblems: SyntaxVisitor {
         }
         return token.text.isEmpty ? "a name" : "'\(token.text)'"
     }
+}
+
+/// Code in a finding: its first 40 characters, and `…` when there is more.
+func clipped(_ text: String) -> String {
+    text.count > 40 ? String(text.prefix(40)) + "…" : text
 }
 
 extension SourcePosition {
