@@ -648,7 +648,8 @@ import LiveStateYAML
     /// are the reference decode's in every place; the tape decides it itself in an object's
     /// field, under its own name or an alias, and leaves to the full decoder what takes no
     /// default (a field that rejects invalid values, a strict version), an integer enum value
-    /// that is not plain digits, and a date the validator also reports as UNIX time.
+    /// that is not plain digits, and a date out of range that the validator also reports as
+    /// UNIX time.
     @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -727,6 +728,74 @@ import LiveStateYAML
         #expect(later.state?["tags"] == .array([]))
         #expect(result.state?["eta"] == .int(0))
         #expect(result.state?["courier"]?["name"] == .string("x"))
+    }
+
+    /// A date whose seconds look like UNIX time, read as the validator reads (which reports
+    /// it), is kept on the tape with a `unixDate` finding worded when read, in an object's field
+    /// at any depth, under an alias, and in a date range (a finding per bound); the full decoder
+    /// still decides such a date out of its field's range (both findings) and an element of an
+    /// array of dates (whose finding names its index). Each result is the reference decode's.
+    @Test func unixDatesAreReportedOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array("""
+            activity: dates
+            clients:
+              strict: [2]
+            versions:
+              - version: 1
+                content-state:
+                  when: { type: date, default: 0, aliases: [at] }
+                  window: { type: date-range, optional: true }
+                  stops: { type: array, default: [], items: { type: object, fields: { eta: { type: date } } } }
+                  stamps: { type: array, default: [], items: { type: date } }
+                  limited: { type: date, default: 0, maximum: 2000000000 }
+              - version: 2
+                content-state:
+                  when: { type: date, default: 0 }
+                  window: { type: date-range, optional: true }
+            """.utf8), file: "dates.yaml")
+        let cases: [(state: String, version: Int, onTape: Int, decided: Int)] = [
+            (#"{"when":1732800000}"#, 1, 1, 0),
+            (#"{"when":754000000}"#, 1, 0, 0),
+            (#"{"at":1732800000}"#, 1, 1, 0),
+            (#"{"at":1732800000,"when":5}"#, 1, 1, 0),
+            (#"{"when":1732800000,"when":5}"#, 1, 1, 0),
+            (#"{"window":[1732800000,1732803600]}"#, 1, 2, 0),
+            (#"{"window":[ 754000000 , 1.7328036e9 ]}"#, 1, 1, 0),
+            (#"{"window":[1732803600,1732800000]}"#, 1, 0, 0),
+            (#"{"stops":[{"eta":754000000},{"eta":1732800000000}]}"#, 1, 1, 0),
+            (#"{"when":1732800000,"window":[1,1732800000]}"#, 2, 2, 0),
+            // What the full decoder decides: out of the field's range too, an array's element.
+            (#"{"limited":2000000001}"#, 1, 0, 1),
+            (#"{"stamps":[5,1732800000]}"#, 1, 0, 1),
+        ]
+        for (state, version, onTape, decided) in cases {
+            let validator = try PayloadValidator(schema: schema, version: version)
+            let body = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":\#(state)}}"#.utf8)
+            _ = ValidatorOnePassTests.expectSame(validator, body, state)
+            let bytes = Array(state.utf8)
+            let decoder = try ContentStateDecoder(schema: schema, version: version)
+            let tape = try #require(bytes.withUnsafeBytes {
+                TapeBuilder.build(
+                    object: 0, in: $0, depth: 0, plan: decoder.plan, version: version, file: nil, isStrict: version == 2,
+                    consequence: .update, options: .init())
+            }?.tape)
+            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            #expect(kinds.count { $0 == .unixDate } == onTape, "\(state)")
+            #expect(kinds.count { $0 == .reported } == decided, "\(state)")
+        }
+        // The words, where they point (a value read under an alias, at its field), and the
+        // values kept.
+        let validator = try PayloadValidator(schema: schema, version: 1)
+        let result = validator.validate(
+            Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"at":1732800000,"window":[754000000,1732803600],"stops":[{"eta":1732800000000}]}}}"#.utf8),
+            file: "b.json")
+        #expect(result.diagnostics.filter { $0.code == "unix-date-in-date-field" }.map(\.description) == [
+            "b.json:1:62: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /when) [unix-date-in-date-field]",
+            "b.json:1:82: warning: 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400 (at /window) [unix-date-in-date-field]",
+            "b.json:1:121: warning: 1732800000000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 56911; send 754492800 (at /stops/0/eta) [unix-date-in-date-field]",
+        ])
+        #expect(result.state?["when"] == .date(1_732_800_000))
+        #expect(result.state?["window"] == .dateRange(lower: 754_000_000, upper: 1_732_803_600))
     }
 
     /// The `tightened` schema's version 1 as an app declares it.

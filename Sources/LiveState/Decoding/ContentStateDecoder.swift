@@ -6,9 +6,10 @@ import Foundation
 /// default or reject the payload as the field says, and every such event is reported with a
 /// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
 /// into a flat tape of typed nodes (`view(contentState:)` keeps it and makes values only when
-/// asked); a value the tape does not hold itself (an invalid one, an enum's fallback) is decided
-/// where it stands by the full decoder's rules below (`DecodeContext.decide`), which read it
-/// with `JSONReader`, making its value and wording its problems. Bytes that are not JSON get
+/// asked); a value the tape does not decide itself (an invalid one with no default to take, an
+/// escaped enum value, …: `TapeBuilder`) is decided where it stands by the full decoder's rules
+/// below (`DecodeContext.decide`), which read it with `JSONReader`, making its value and
+/// wording its problems. Bytes that are not JSON get
 /// the one error the scanner words (`JSONError.diagnostic`), and JSON of another shape (a
 /// content-state that is not an object, a body without one) its finding from `decodeRoot` or
 /// `decodeBody`. No intermediate document, no `[String: Any]`.
@@ -742,8 +743,9 @@ struct DecodeContext: JSONReading {
     /// 1e9 is September 2032 as a 2001-based date, and September 2001 as UNIX time.
     static let unixDateThreshold = 1e9
 
-    /// Whether a date's seconds look like UNIX time sent by mistake (see `unixDateThreshold`):
-    /// the full decode words it, the tape builder hands such a date to it.
+    /// Whether a date's seconds look like UNIX time sent by mistake (see `unixDateThreshold`),
+    /// which the validator reports (`unixDateMessage`): the full decoder as it reads the date,
+    /// the tape builder with a `unixDate` node worded when read.
     @inline(__always)
     static func looksLikeUnixTime(_ seconds: Double) -> Bool {
         seconds >= unixDateThreshold
@@ -751,15 +753,18 @@ struct DecodeContext: JSONReading {
 
     private mutating func flagUnixDate(_ seconds: Double, at offset: Int) {
         guard Self.looksLikeUnixTime(seconds) else { return }
+        report(.unixDateInDateField, Self.unixDateMessage(seconds), at: offset, pointer: pointer())
+    }
+
+    /// The `unix-date-in-date-field` message of a date's `seconds` that look like UNIX time.
+    static func unixDateMessage(_ seconds: Double) -> String {
         // Any finite double may arrive here: keep the arithmetic in Double and the year in range.
         let years = (seconds / 31_556_952).rounded(.down)
         let when = years < 1e6 ? "the year \(2001 + Int(years))" : "far in the future"
         // At 1e11 and above the value is more likely UNIX milliseconds.
         let unixSeconds = seconds >= 1e11 ? (seconds / 1000).rounded(.down) : seconds
         let converted = unixSeconds - 978_307_200
-        report(.unixDateInDateField,
-               "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))",
-               at: offset, pointer: pointer())
+        return "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))"
     }
 
     /// The `unknown-enum-value` message of a value, shown as `text`, that is none of `plan`'s

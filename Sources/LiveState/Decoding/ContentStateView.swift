@@ -235,6 +235,13 @@ extension StateTape {
                     pointer = path + field.pointerToken
                     code = .invalidDefaulted
                     (message, offset) = DecodeContext.invalidDefaulted(field, at: start, pointer: pointer, in: reader)
+                case .unixDate:
+                    let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
+                    var number = reader
+                    number.move(toValueAt: node.b >> 32, depth: 0)
+                    guard let seconds = (try? number.readNumber()).map(reader.double) else { continue }
+                    (code, message) = (.unixDateInDateField, DecodeContext.unixDateMessage(seconds))
+                    (offset, pointer) = (node.a & 0xFFFF_FFFF, path + plan.fields[node.a >> 32].pointerToken)
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }
@@ -363,7 +370,7 @@ extension StateTape {
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
-             .reported, .span:
+             .unixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -385,7 +392,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken, .unixDate: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -481,7 +488,7 @@ extension StateTape {
         case .made:
             return madeValue(node) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
-             .reported, .span:
+             .unixDate, .reported, .span:
             return node.scalar ?? missing
         }
     }

@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .defaultTaken, .reported, .span: nil
+             .defaultTaken, .unixDate, .reported, .span: nil
         }
     }
 
@@ -97,6 +97,12 @@ struct TapeNode {
         /// `DecodeContext.invalidDefaulted`). `a` is the value's offset plus the field's
         /// index shifted left by 32; `b` the object's header.
         case defaultTaken
+        /// Finding: a date (or a bound of a date range) whose seconds look like UNIX time, read
+        /// as the validator reads (`unix-date-in-date-field`, worded as
+        /// `DecodeContext.unixDateMessage`). `a` is the offset it is reported at (the date's, or
+        /// its range's) plus the field's index shifted left by 32; `b` the object's header plus
+        /// the offset of the number shifted left by 32.
+        case unixDate
         /// Findings the full decoder made while it decided a value: `a` is the first one's
         /// index in the tape's `TapeDecisions.findings`, `b` the count.
         case reported
@@ -225,9 +231,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// `unknown-key` as it goes. What an older app version most often meets in an object's field
 /// it decides too, worded when read by the full decoder's words: an unknown enum value takes
 /// the fallback (`takesFallback`), and a value of another type, or a scalar or array of scalars
-/// a rule of the field refuses, takes the field's default (`takesDefault`). Any other scalar it
-/// does not read (a value with no default to take, an escaped enum value, a date the validator
-/// flags, …) is decided by the full decoder where it stands (`decide`):
+/// a rule of the field refuses, takes the field's default (`takesDefault`); a date that looks
+/// like UNIX time, read as the validator reads, is kept and reported (`flagsUnixDate`). Any
+/// other scalar it does not read (a value with no default to take, an escaped enum value, such
+/// a date out of its field's range, …) is decided by the full decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -262,8 +269,8 @@ struct TapeBuilder {
     private let maxDepth: Int
     /// The header of the object whose members get `span` nodes; -1 for none.
     private var spansHeader = -1
-    /// Whether a `date` value that looks like UNIX seconds goes to the full decoder, which
-    /// reports it (the validator's reading).
+    /// Whether a `date` value that looks like UNIX seconds is reported (the validator's
+    /// reading, `flagsUnixDate`).
     private var flagsUnixDates = false
     /// The full decoder's scanner over the same bytes: escapes and UTF-8 sequences are checked
     /// by its code, and numbers converted. (Its number and literal scanners cost a tenth more
@@ -321,7 +328,7 @@ struct TapeBuilder {
     /// `depth` levels down) as the root of `plan`, and records its members' spans; the tape
     /// and the offset past the object, or `nil` when the bytes are not JSON. When
     /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
-    /// decided by the full decoder, which reports it. When `keepingInput`, the tape keeps a copy
+    /// reported. When `keepingInput`, the tape keeps a copy
     /// of the whole body, so that the state can be made after `bytes` are gone
     /// (`ValidationResult.state`, a view); when `recordsSpans`, its root members' spans.
     static func build(
@@ -956,11 +963,16 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double() else { return false }
-            // A date that looks like UNIX time is also reported (by the full decoder), in range or not.
-            if flagsUnixDates, plan.kind == .date, DecodeContext.looksLikeUnixTime(double) { return false }
-            guard !plan.isOutOfRange(double) else { return refused(at: start) }
-            nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
-            return true
+            guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
+                guard !plan.isOutOfRange(double) else { return refused(at: start) }
+                nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
+                return true
+            }
+            // A date that looks like UNIX time is reported too; one out of the field's range as
+            // well is decided by the full decoder, which words both.
+            guard !plan.isOutOfRange(double) else { return false }
+            nodes[slot] = TapeNode(kind: .date, double: double)
+            return flagsUnixDate(at: start, reportedAt: start, field: fieldIndex, header: header)
         case .bool:
             if first == UInt8(ascii: "t"), literal("true") {
                 nodes[slot] = TapeNode(kind: .bool, a: 1, b: 0)
@@ -975,20 +987,26 @@ struct TapeBuilder {
             guard first == JSONByte.openBracket, depth < maxDepth else { return false }
             index &+= 1
             skipWhitespace()
+            let lowerStart = index
             guard let lower = double() else { return false }
             guard nextByte() == JSONByte.comma else { return false }
             index &+= 1
             skipWhitespace()
+            let upperStart = index
             guard let upper = double() else { return false }
             guard nextByte() == JSONByte.closeBracket else { return false }
             index &+= 1
             // Bounds out of order or out of range are refused before any is read as UNIX time.
             guard Field.Constraints.allowsOrder(lower: lower, upper: upper), !plan.isOutOfRange(lower), !plan.isOutOfRange(upper)
             else { return refused(at: start) }
-            // The upper bound is the later: when the lower looks like UNIX time, so does it.
-            if flagsUnixDates, DecodeContext.looksLikeUnixTime(upper) { return false }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
-            return true
+            // Each bound that looks like UNIX time is reported at the range, lower first. (The
+            // upper bound is the later: when the lower looks like UNIX time, so does it.)
+            guard flagsUnixDates, DecodeContext.looksLikeUnixTime(upper) else { return true }
+            if DecodeContext.looksLikeUnixTime(lower) {
+                guard flagsUnixDate(at: lowerStart, reportedAt: start, field: fieldIndex, header: header) else { return false }
+            }
+            return flagsUnixDate(at: upperStart, reportedAt: start, field: fieldIndex, header: header)
         case .stringEnum:
             return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
@@ -1019,6 +1037,18 @@ struct TapeBuilder {
         guard let text = string() else { return false }
         guard plan.constraints.allowsLength(text.length) else { return refused(at: start) }
         nodes[slot] = TapeNode(kind: text.escaped ? .escapedString : .string, a: text.start, b: text.end)
+        return true
+    }
+
+    /// Notes that the date whose seconds are the number at `number` looks like UNIX time, as
+    /// the validator reports (`unixDate`, worded when read by `DecodeContext.unixDateMessage`)
+    /// at `offset` (the date's, or its range's), in the `field`th field of the object whose
+    /// header is at `header`; `false` (for the full decoder) outside an object's field, an
+    /// element of an array, whose finding names its index.
+    @inline(never)
+    private mutating func flagsUnixDate(at number: Int, reportedAt offset: Int, field: Int, header: Int) -> Bool {
+        guard header >= 0 else { return false }
+        append(.unixDate, offset | field << 32, header | number << 32)
         return true
     }
 
@@ -1115,7 +1145,7 @@ struct TapeBuilder {
     /// `value` did not accept, makes the array invalid as the full decoder finds it (a rule of
     /// the items refused it, or it is of another JSON type): the array is refused then, as
     /// its field's rules refuse a scalar, and may take the field's default (`takesDefault`).
-    /// Anything else (an enum value it may take a fallback for, a date the validator flags,
+    /// Anything else (an enum value it may take a fallback for, a date the validator reports,
     /// bytes that are not JSON) is left to the full decoder. Returns `false` either way.
     @inline(never)
     private mutating func refusedElement(_ items: FieldPlan, at start: Int, depth level: Int, array: Int) -> Bool {
