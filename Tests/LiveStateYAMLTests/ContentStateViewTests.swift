@@ -535,9 +535,9 @@ import LiveStateYAML
     /// default of a field whose invalid values take it. The results are the reference decode's
     /// in every place such a value can be; the tape decides it itself (a `fallbackTaken` or
     /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
-    /// alias, nested or not, and leaves it to the full decoder in an array, for raw values that
-    /// are not ASCII, for a field without a default, for a strict version, and for an escaped
-    /// string.
+    /// alias, nested or not, for raw values that are not ASCII and for an escaped string
+    /// (`escapedAndNonASCIIEnumValuesAreDecidedOnTheTape`), and leaves it to the full decoder
+    /// in an array, for a field without a default, and for a strict version.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -549,8 +549,8 @@ import LiveStateYAML
             (#"{"title":"t","status":"","card":{"kind":"platinum"}}"#, 1, 2, 0),
             (#"{"card":{"kind":"platinum"},"title":"t","x":1,"status":"lost"}"#, 1, 2, 0),
             (#"{"title":"t","marks":["x","z"]}"#, 1, 0, 1),
-            (#"{"title":"t","drink":"tea"}"#, 1, 0, 1),
-            (#"{"title":"t","status":"lo\u0073t"}"#, 1, 0, 1),
+            (#"{"title":"t","drink":"tea"}"#, 1, 1, 0),
+            (#"{"title":"t","status":"lo\u0073t"}"#, 1, 1, 0),
             (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
             (#"{"title":"t","strictless":"c","status":7}"#, 1, 2, 0),
             // Values of another JSON type.
@@ -796,6 +796,72 @@ import LiveStateYAML
         ])
         #expect(result.state?["when"] == .date(1_732_800_000))
         #expect(result.state?["window"] == .dateRange(lower: 754_000_000, upper: 1_732_803_600))
+    }
+
+    /// A string enum value with escapes, or for raw values that are not plain ASCII, is
+    /// compared as the full decoder compares it (unescaped, and as `String`s, so a canonically
+    /// equivalent spelling matches) and decided on the tape: the value, the fallback (worded with
+    /// the value unescaped), or, without a fallback, the field's default; an element of an array
+    /// without a fallback makes the array take its default. The full decoder still decides for
+    /// a strict version and an array's element that takes a fallback. Each result is the
+    /// reference decode's.
+    @Test func escapedAndNonASCIIEnumValuesAreDecidedOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array("""
+            activity: drinks
+            clients:
+              strict: [2]
+            versions:
+              - version: 1
+                content-state:
+                  drink: { type: enum, values: [café, thé], default: thé, fallback: thé }
+                  size: { type: enum, values: [small, large], default: small }
+                  mode: { type: enum, values: [a, b], default: a, fallback: b }
+                  sizes: { type: array, default: [], items: { type: enum, values: [small, large] } }
+                  modes: { type: array, default: [], items: { type: enum, values: [a, b], fallback: b } }
+              - version: 2
+                content-state:
+                  drink: { type: enum, values: [café, thé], default: thé }
+            """.utf8), file: "drinks.yaml")
+        let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
+        let cases: [(json: String, version: Int, fallbacks: Int, defaults: Int, decided: Int)] = [
+            (#"{"drink":"café","size":"large"}"#, 1, 0, 0, 0),
+            (#"{"drink":"caf\u00e9","size":"l\u0061rge","mode":"\u0062"}"#, 1, 0, 0, 0),
+            // Decomposed: the same `String` as the precomposed raw value.
+            (#"{"drink":"cafe\u0301"}"#, 1, 0, 0, 0),
+            ("{\"drink\":\"cafe\u{301}\"}", 1, 0, 0, 0),
+            (#"{"drink":"d\u00e9j\u00e0","mode":"\u0063"}"#, 1, 2, 0, 0),
+            (#"{"drink":"cafe","mode":"c\n"}"#, 1, 2, 0, 0),
+            (#"{"size":"l\u0061rg"}"#, 1, 0, 1, 0),
+            (#"{"sizes":["small","l\u0061rge"],"modes":["\u0061"]}"#, 1, 0, 0, 0),
+            (#"{"sizes":["small","medium","large"]}"#, 1, 0, 1, 0),
+            (#"{"sizes":["sm\u0061ll","medi\u0075m"]}"#, 1, 0, 1, 0),
+            // What the full decoder decides: an array's element that takes a fallback, a strict version.
+            (#"{"modes":["a","c"]}"#, 1, 0, 0, 1),
+            (#"{"drink":"caf\u00e9"}"#, 2, 0, 0, 0),
+            (#"{"drink":"cafe"}"#, 2, 0, 0, 1),
+        ]
+        for (json, version, fallbacks, defaults, decided) in cases {
+            let bytes = Array(json.utf8)
+            let decoder = decoders[version - 1]
+            _ = Self.expectSame(decoder, bytes, json)
+            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
+            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            #expect(kinds.count { $0 == .fallbackTaken } == fallbacks, "\(json)")
+            #expect(kinds.count { $0 == .defaultTaken } == defaults, "\(json)")
+            #expect(kinds.count { $0 == .reported } == decided, "\(json)")
+        }
+        // The words, with the value unescaped, and the state.
+        let result = decoders[0].decode(
+            contentState: Array(#"{"drink":"d\u00e9j\u00e0","size":"l\u0061rg","mode":"cafe\u0301","sizes":["x"]}"#.utf8),
+            file: "p.json")
+        #expect(result.diagnostics.filter { $0.code != "defaulted" }.map(\.description) == [
+            #"p.json:1:10: warning: "déjà" is not one of ["café", "thé"]; it takes the fallback "thé" (at /drink) [unknown-enum-value]"#,
+            #"p.json:1:34: warning: "larg" is not one of ["small", "large"]; 'size' takes its default "small" (at /size) [invalid-defaulted]"#,
+            #"p.json:1:53: warning: "café" is not one of ["a", "b"]; it takes the fallback "b" (at /mode) [unknown-enum-value]"#,
+            #"p.json:1:75: warning: at /sizes/0: "x" is not one of ["small", "large"]; 'sizes' takes its default [] (at /sizes) [invalid-defaulted]"#,
+        ])
+        #expect(result.state?["drink"] == .string("thé"))
+        #expect(decoders[0].decode(contentState: Array(#"{"drink":"cafe\u0301"}"#.utf8)).state?["drink"] == .string("café"))
     }
 
     /// The `tightened` schema's version 1 as an app declares it.

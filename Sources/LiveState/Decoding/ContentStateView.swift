@@ -222,7 +222,7 @@ extension StateTape {
                     let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
-                    let text = reader.string(JSONString(start: start, end: node.b & 0xFFFF_FFFF, hasEscapes: false))
+                    let text = reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
                     // A string's text is between its quotes; an integer's is its digits.
                     let isString = field.kind == .stringEnum
                     let value = isString ? Value.string(text) : Value.int(Int(text) ?? 0)

@@ -87,10 +87,11 @@ struct TapeNode {
         /// does not know); `b` its end (with `escapedKey`) plus the object's header shifted left
         /// by 32.
         case repeatedKey
-        /// Finding: a string enum field's value is none of its raw values, and the field took
-        /// its fallback (`unknown-enum-value`, worded as `DecodeContext.unknownEnumMessage`).
-        /// `a` is the start of the string's content plus the field's index shifted left by 32;
-        /// `b` its end plus the object's header shifted left by 32.
+        /// Finding: an enum field's value is none of its raw values, and the field took its
+        /// fallback (`unknown-enum-value`, worded as `DecodeContext.unknownEnumMessage`). `a` is
+        /// the start of the string's content (an integer's digits) plus the field's index
+        /// shifted left by 32; `b` its end (with `escapedKey` for a string with escapes) plus
+        /// the object's header shifted left by 32.
         case fallbackTaken
         /// Finding: a value invalid for its field (of another JSON type, or one a rule of the
         /// field refuses), which took the field's default (`invalid-defaulted`, worded by
@@ -123,7 +124,8 @@ extension TapeNode {
     }
 
     /// Set in a finding's key offset (see `unknownKey`, `repeatedKey`, `span`) when the key has
-    /// escapes: offsets stay below 2 GiB, so bit 31 is free.
+    /// escapes, and in `fallbackTaken`'s end for a string with escapes: offsets stay below
+    /// 2 GiB, so bit 31 is free.
     static let escapedKey = 1 << 31
 
     /// The key whose start is `start` and whose end, with `escapedKey` for an escaped key, is
@@ -1060,36 +1062,46 @@ struct TapeBuilder {
         return false
     }
 
-    /// A string enum's value into `slot`, if its bytes are one of the raw values', or else its
-    /// fallback where `takesFallback` says the full decoder would take it.
+    /// A string enum's value into `slot`, if it is one of the raw values, or else its fallback
+    /// where `takesFallback` says the full decoder would take it. A value is compared byte for
+    /// byte; one with escapes, or for raw values that are not plain ASCII, as the full decoder
+    /// compares it (`FieldPlan.enumValue(matching:in:)`: unescaped, and as `String`s).
     private mutating func stringEnumeration(_ plan: FieldPlan, first: UInt8, slot: Int, header: Int, fieldIndex: Int) -> Bool {
-        guard first == JSONByte.quote, let text = string(), !text.escaped else { return false }
-        let length = text.end &- text.start
-        for candidate in plan.enumStrings where candidate.bytes.count == length {
-            let same = length == 0 || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, base + text.start, length) == 0 }
-            if same {
-                nodes[slot] = TapeNode(kind: .string, a: text.start, b: text.end)
-                return true
+        guard first == JSONByte.quote, let text = string() else { return false }
+        if !text.escaped {
+            let length = text.end &- text.start
+            for candidate in plan.enumStrings where candidate.bytes.count == length {
+                let same = length == 0 || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, base + text.start, length) == 0 }
+                if same {
+                    nodes[slot] = TapeNode(kind: .string, a: text.start, b: text.end)
+                    return true
+                }
             }
         }
-        return takesFallback(plan, at: text.start &- 1, span: (text.start, text.end), slot: slot, header: header, fieldIndex: fieldIndex)
+        if text.escaped || plan.enumHasNonASCII, let value = plan.enumValue(matching: text.token, in: reader) {
+            put(value, in: slot)
+            return true
+        }
+        let end = text.escaped ? text.end | TapeNode.escapedKey : text.end
+        return takesFallback(plan, at: text.start &- 1, span: (text.start, end), slot: slot, header: header, fieldIndex: fieldIndex)
     }
 
     /// The fallback of an enum field whose value, at `start`, is none of its raw values, into
     /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
-    /// version most often meets. `span` is the value's text: a string's between its quotes, an
-    /// integer's digits. Only where the full decoder (`DecodeContext.decodeEnum`) would decide
-    /// just that: a field of an object (an element's finding names its index), raw values that
-    /// are plain ASCII (the full decoder compares them byte for byte then, as here), and not for
-    /// a strict version, which also records why synthesized `Codable` fails. `false` leaves the
-    /// value to the full decoder.
+    /// version most often meets. `span` is the value's text: a string's between its quotes (its
+    /// end with `TapeNode.escapedKey` when it has escapes), an integer's digits. Without a
+    /// fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
+    /// where the full decoder (`DecodeContext.decodeEnum`) would decide just that: not for a
+    /// strict version, which also records why synthesized `Codable` fails, and a fallback only
+    /// in a field of an object (an element's finding names its index). `false` leaves the value
+    /// to the full decoder.
     @inline(never)
     private mutating func takesFallback(
         _ plan: FieldPlan, at start: Int, span: (start: Int, end: Int), slot: Int, header: Int, fieldIndex: Int
     ) -> Bool {
-        guard header >= 0, !plan.enumHasNonASCII, !isStrict else { return false }
-        // Without a fallback, the value is refused, and may take the field's default.
+        guard !isStrict else { return false }
         guard let fallback = plan.fallback else { return refused(at: start) }
+        guard header >= 0 else { return false }
         put(fallback, in: slot)
         append(.fallbackTaken, span.start | fieldIndex << 32, span.end | header << 32)
         return true
