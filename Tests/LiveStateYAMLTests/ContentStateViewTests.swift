@@ -535,9 +535,9 @@ import LiveStateYAML
     /// default of a field whose invalid values take it. The results are the reference decode's
     /// in every place such a value can be; the tape decides it itself (a `fallbackTaken` or
     /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
-    /// alias, nested or not, for raw values that are not ASCII and for an escaped string
-    /// (`escapedAndNonASCIIEnumValuesAreDecidedOnTheTape`), and leaves it to the full decoder
-    /// in an array, for a field without a default, and for a strict version.
+    /// alias, nested or not, in an array, for raw values that are not ASCII and for an escaped
+    /// string (`enumValuesAreDecidedOnTheTape`), and leaves it to the full decoder for a field
+    /// without a default and for a strict version.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -548,7 +548,7 @@ import LiveStateYAML
             (#"{"title":"t","state":"lost","status":"moving"}"#, 1, 1, 0),
             (#"{"title":"t","status":"","card":{"kind":"platinum"}}"#, 1, 2, 0),
             (#"{"card":{"kind":"platinum"},"title":"t","x":1,"status":"lost"}"#, 1, 2, 0),
-            (#"{"title":"t","marks":["x","z"]}"#, 1, 0, 1),
+            (#"{"title":"t","marks":["x","z"]}"#, 1, 1, 0),
             (#"{"title":"t","drink":"tea"}"#, 1, 1, 0),
             (#"{"title":"t","status":"lo\u0073t"}"#, 1, 1, 0),
             (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
@@ -572,7 +572,7 @@ import LiveStateYAML
             _ = Self.expectSame(decoder, bytes, json)
             let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
             let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
-            #expect(kinds.count { $0 == .fallbackTaken || $0 == .defaultTaken } == onTape, "\(json)")
+            #expect(kinds.count { [.fallbackTaken, .elementFallbackTaken, .defaultTaken].contains($0) } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
         // A value of another type nested past the limit, or not JSON: what the full decoder says.
@@ -802,10 +802,11 @@ import LiveStateYAML
     /// compared as the full decoder compares it (unescaped, and as `String`s, so a canonically
     /// equivalent spelling matches) and decided on the tape: the value, the fallback (worded with
     /// the value unescaped), or, without a fallback, the field's default; an element of an array
-    /// without a fallback makes the array take its default. The full decoder still decides for
-    /// a strict version and an array's element that takes a fallback. Each result is the
+    /// without a fallback makes the array take its default, and one with a fallback takes it,
+    /// worded with its index. The full decoder still decides for a strict version, an array in
+    /// an array, and an array with a fallback taken that is invalid as well. Each result is the
     /// reference decode's.
-    @Test func escapedAndNonASCIIEnumValuesAreDecidedOnTheTape() throws {
+    @Test func enumValuesAreDecidedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
             activity: drinks
             clients:
@@ -818,9 +819,19 @@ import LiveStateYAML
                   mode: { type: enum, values: [a, b], default: a, fallback: b }
                   sizes: { type: array, default: [], items: { type: enum, values: [small, large] } }
                   modes: { type: array, default: [], items: { type: enum, values: [a, b], fallback: b } }
+                  ranks: { type: array, default: [], max-items: 2, items: { type: enum, values: [1, 2], fallback: 1 } }
+                  grid: { type: array, default: [], items: { type: array, items: { type: enum, values: [a], fallback: a } } }
+                  legs:
+                    type: array
+                    default: []
+                    items:
+                      type: object
+                      fields:
+                        modes: { type: array, default: [], items: { type: enum, values: [a, b], fallback: b } }
               - version: 2
                 content-state:
                   drink: { type: enum, values: [café, thé], default: thé }
+                  modes: { type: array, default: [], items: { type: enum, values: [a, b], fallback: b } }
             """.utf8), file: "drinks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
         let cases: [(json: String, version: Int, fallbacks: Int, defaults: Int, decided: Int)] = [
@@ -835,8 +846,17 @@ import LiveStateYAML
             (#"{"sizes":["small","l\u0061rge"],"modes":["\u0061"]}"#, 1, 0, 0, 0),
             (#"{"sizes":["small","medium","large"]}"#, 1, 0, 1, 0),
             (#"{"sizes":["sm\u0061ll","medi\u0075m"]}"#, 1, 0, 1, 0),
-            // What the full decoder decides: an array's element that takes a fallback, a strict version.
-            (#"{"modes":["a","c"]}"#, 1, 0, 0, 1),
+            // An array's elements that take the items' fallback, worded after the elements.
+            (#"{"modes":["a","c"]}"#, 1, 1, 0, 0),
+            (#"{"modes":["c","a","\u0064"],"sizes":["x"]}"#, 1, 2, 1, 0),
+            (#"{"ranks":[7, 2]}"#, 1, 1, 0, 0),
+            (#"{"legs":[{},{"modes":["a","z"]}]}"#, 1, 1, 0, 0),
+            // What the full decoder decides: an array with a fallback taken and a problem (too
+            // many, an element of another type), in an array of arrays, a strict version.
+            (#"{"ranks":[7,1,2]}"#, 1, 0, 0, 1),
+            (#"{"ranks":[7,"x"]}"#, 1, 0, 0, 1),
+            (#"{"grid":[["a"],["b"]]}"#, 1, 0, 0, 1),
+            (#"{"modes":["c"]}"#, 2, 0, 0, 1),
             (#"{"drink":"caf\u00e9"}"#, 2, 0, 0, 0),
             (#"{"drink":"cafe"}"#, 2, 0, 0, 1),
         ]
@@ -846,7 +866,7 @@ import LiveStateYAML
             _ = Self.expectSame(decoder, bytes, json)
             let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
             let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
-            #expect(kinds.count { $0 == .fallbackTaken } == fallbacks, "\(json)")
+            #expect(kinds.count { $0 == .fallbackTaken || $0 == .elementFallbackTaken } == fallbacks, "\(json)")
             #expect(kinds.count { $0 == .defaultTaken } == defaults, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
@@ -861,6 +881,15 @@ import LiveStateYAML
             #"p.json:1:75: warning: at /sizes/0: "x" is not one of ["small", "large"]; 'sizes' takes its default [] (at /sizes) [invalid-defaulted]"#,
         ])
         #expect(result.state?["drink"] == .string("thé"))
+        let elements = decoders[0].decode(
+            contentState: Array(#"{"modes":["c","a"],"legs":[{"modes":["\u0064"]}],"ranks":[ 7 ]}"#.utf8), file: "p.json")
+        #expect(elements.diagnostics.filter { $0.code != "defaulted" }.map(\.description) == [
+            #"p.json:1:11: warning: "c" is not one of ["a", "b"]; it takes the fallback "b" (at /modes/0) [unknown-enum-value]"#,
+            #"p.json:1:38: warning: "d" is not one of ["a", "b"]; it takes the fallback "b" (at /legs/0/modes/0) [unknown-enum-value]"#,
+            "p.json:1:60: warning: 7 is not one of [1, 2]; it takes the fallback 1 (at /ranks/0) [unknown-enum-value]",
+        ])
+        #expect(elements.state?["modes"] == .array([.string("b"), .string("a")]))
+        #expect(elements.state?["ranks"] == .array([.int(1)]))
         #expect(decoders[0].decode(contentState: Array(#"{"drink":"cafe\u0301"}"#.utf8)).state?["drink"] == .string("café"))
     }
 

@@ -228,6 +228,13 @@ extension StateTape {
                     let value = isString ? Value.string(text) : Value.int(Int(text) ?? 0)
                     (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: field))
                     (offset, pointer) = (isString ? start &- 1 : start, path + field.pointerToken)
+                case .elementFallbackTaken:
+                    let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
+                    let field = plan.fields[node.b >> 32]
+                    let start = node.a & 0xFFFF_FFFF
+                    guard let items = field.items, let value = Self.enumValue(of: items, at: start, in: reader) else { continue }
+                    (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: items))
+                    (offset, pointer) = (start, path + field.pointerToken + "/\(node.a >> 32)")
                 case .defaultTaken:
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
@@ -256,6 +263,15 @@ extension StateTape {
             }
             return diagnostics
         }
+    }
+
+    /// The value at `start` of an enum of `plan`, as its `unknown-enum-value` finding shows it:
+    /// a string unescaped, or an integer.
+    private static func enumValue(of plan: FieldPlan, at start: Int, in reader: JSONReader) -> Value? {
+        var token = reader
+        token.move(toValueAt: start, depth: 0)
+        if plan.kind == .stringEnum { return (try? token.readString()).map { .string(reader.string($0)) } }
+        return (try? token.readNumber()).flatMap(reader.integer).map(Value.int)
     }
 
     /// The root object's members, in input order, from its `span` nodes.
@@ -369,8 +385,8 @@ extension StateTape {
             return missing
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
-             .unixDate, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
+             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -392,7 +408,7 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken, .unixDate: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .unixDate: findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -487,8 +503,8 @@ extension StateTape {
             return objectValue(at: node.a, plan: object, nodes: nodes, reader: reader)
         case .made:
             return madeValue(node) ?? missing
-        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken, .defaultTaken,
-             .unixDate, .reported, .span:
+        case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
+             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span:
             return node.scalar ?? missing
         }
     }

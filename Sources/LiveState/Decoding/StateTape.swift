@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .defaultTaken, .unixDate, .reported, .span: nil
+             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span: nil
         }
     }
 
@@ -98,6 +98,11 @@ struct TapeNode {
         /// `DecodeContext.invalidDefaulted`). `a` is the value's offset plus the field's
         /// index shifted left by 32; `b` the object's header.
         case defaultTaken
+        /// Finding: an element of an array of enums is none of the items' raw values, and took
+        /// their fallback (`unknown-enum-value`, worded as for `fallbackTaken`). `a` is the
+        /// element's offset plus its index shifted left by 32; `b` the header of the object
+        /// whose field the array is plus the field's index shifted left by 32.
+        case elementFallbackTaken
         /// Finding: a date (or a bound of a date range) whose seconds look like UNIX time, read
         /// as the validator reads (`unix-date-in-date-field`, worded as
         /// `DecodeContext.unixDateMessage`). `a` is the offset it is reported at (the date's, or
@@ -231,12 +236,13 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// It reads the values that have the right type and meet their constraints itself, objects,
 /// arrays of objects and arrays of arrays included, and words only `defaulted` and
 /// `unknown-key` as it goes. What an older app version most often meets in an object's field
-/// it decides too, worded when read by the full decoder's words: an unknown enum value takes
-/// the fallback (`takesFallback`), and a value of another type, or a scalar or array of scalars
-/// a rule of the field refuses, takes the field's default (`takesDefault`); a date that looks
-/// like UNIX time, read as the validator reads, is kept and reported (`flagsUnixDate`). Any
-/// other scalar it does not read (a value with no default to take, an escaped enum value, such
-/// a date out of its field's range, …) is decided by the full decoder where it stands (`decide`):
+/// it decides too, worded when read by the full decoder's words: an unknown enum value, in a
+/// field or an array, takes the fallback (`takesFallback`), and a value of another type, or a
+/// scalar or array of scalars a rule of the field refuses, takes the field's default
+/// (`takesDefault`); a date that looks like UNIX time, read as the validator reads, is kept and
+/// reported (`flagsUnixDate`). Any other scalar it does not read (a value with no default to
+/// take, a strict version's invalid value, such a date out of its field's range, …) is decided
+/// by the full decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -305,6 +311,10 @@ struct TapeBuilder {
     /// that is not optional; an array of scalars with such an element or one of another type,
     /// or too many), for `takesDefault` to give the field its default; -1 for none.
     private var ruleBroken = -1
+    /// The start of the element, just read by `value`, that took its items' enum fallback
+    /// (`takesFallback`), for `array` to note its finding (`elementFallbackTaken`) after the
+    /// elements; -1 for none.
+    private var elementFallback = -1
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
     /// an object. (A whole body's content-state is read with `build(object:in:…)` where
@@ -1092,17 +1102,21 @@ struct TapeBuilder {
     /// end with `TapeNode.escapedKey` when it has escapes), an integer's digits. Without a
     /// fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
     /// where the full decoder (`DecodeContext.decodeEnum`) would decide just that: not for a
-    /// strict version, which also records why synthesized `Codable` fails, and a fallback only
-    /// in a field of an object (an element's finding names its index). `false` leaves the value
-    /// to the full decoder.
+    /// strict version, which also records why synthesized `Codable` fails. For an element of an
+    /// array of scalars (no `header`), the finding is left to the array (`elementFallback`),
+    /// whose elements are consecutive nodes. `false` leaves the value to the full decoder.
     @inline(never)
     private mutating func takesFallback(
         _ plan: FieldPlan, at start: Int, span: (start: Int, end: Int), slot: Int, header: Int, fieldIndex: Int
     ) -> Bool {
         guard !isStrict else { return false }
         guard let fallback = plan.fallback else { return refused(at: start) }
-        guard header >= 0 else { return false }
         put(fallback, in: slot)
+        guard header >= 0 else {
+            // An element of an array of scalars: its finding follows the array's elements.
+            elementFallback = start
+            return true
+        }
         append(.fallbackTaken, span.start | fieldIndex << 32, span.end | header << 32)
         return true
     }
@@ -1121,6 +1135,10 @@ struct TapeBuilder {
         index &+= 1
         skipWhitespace()
         let first = count
+        // The elements that took the items' fallback: each one's offset plus its index
+        // shifted left by 32.
+        var fallbacks: [Int] = []
+        defer { elementFallback = -1 }
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
         let constraints = items.constraints
@@ -1136,7 +1154,16 @@ struct TapeBuilder {
                     let elementStart = index
                     append(.missing, 0, 0)
                     guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else {
+                        // With a fallback taken, the full decoder words it and the array's problem.
+                        guard fallbacks.isEmpty else { return false }
                         return refusedElement(items, at: elementStart, depth: depth, array: start)
+                    }
+                    if elementFallback >= 0 {
+                        // Worded at its place in an object's field; in an array's array, by the
+                        // full decoder.
+                        guard field != TapeNode.inArray else { return false }
+                        fallbacks.append(elementFallback | (count &- 1 &- first) << 32)
+                        elementFallback = -1
                     }
                 }
                 switch separator(closing: JSONByte.closeBracket) {
@@ -1148,8 +1175,9 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        guard plan.constraints.allowsCount(elements) else { return refused(at: start) }
+        guard plan.constraints.allowsCount(elements) else { return fallbacks.isEmpty && refused(at: start) }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
+        for taken in fallbacks { append(.elementFallbackTaken, taken, header | field << 32) }
         return true
     }
 
