@@ -647,9 +647,8 @@ import LiveStateYAML
     /// when read by the full decoder's own words (`DecodeContext.invalidDefaulted`). The results
     /// are the reference decode's in every place; the tape decides it itself in an object's
     /// field, under its own name or an alias, and leaves to the full decoder what takes no
-    /// default (a field that rejects invalid values, a strict version), an integer enum value
-    /// that is not plain digits, and a date out of range that the validator also reports as
-    /// UNIX time.
+    /// default (a field that rejects invalid values, a strict version) and a date out of range
+    /// that the validator also reports as UNIX time.
     @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -678,11 +677,13 @@ import LiveStateYAML
             (#"{"title":"t","tags":["a",1,"b"],"scores":[1,null]}"#, 1, 2, 0),
             (#"{"title":"t","tags":["a","b"],"scores":[1,2,3]}"#, 1, 1, 0),
             (#"{"title":"t","minutes":1,"tags":[ "a" , "abc" , {"x":[1]} ]}"#, 1, 1, 0),
-            // What the full decoder decides: no default to take, an integer enum's value that
-            // is not plain digits, a strict version.
+            // A number that is not plain digits: converted as the full decoder converts it.
+            (#"{"title":"t","rating":1.5,"level":1e0,"eta":2.0e1,"small":12345678901234567890}"#, 1, 2, 0),
+            (#"{"title":"t","rating":2.0,"scores":[1e0,-0.0]}"#, 1, 0, 0),
+            (#"{"title":"t","scores":[1.25]}"#, 1, 1, 0),
+            // What the full decoder decides: no default to take, a strict version.
             (#"{"title":"t","kept":"toolong"}"#, 1, 0, 1),
             (#"{"title":"t","code":"toolong"}"#, 1, 0, 1),
-            (#"{"title":"t","rating":1.5}"#, 1, 0, 1),
             (#"{"title":"t","eta":121}"#, 2, 0, 1),
             (#"{"title":"toolong","eta":121}"#, 2, 0, 1),
         ]
@@ -1156,7 +1157,7 @@ import LiveStateYAML
         // A seed is a selector byte, then the content-state.
         let seeds = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("rules-v1-") }.sorted()
             .map { Array(try Data(contentsOf: corpus.appendingPathComponent($0)).dropFirst()) }
-        #expect(seeds.count == 4)
+        #expect(seeds.count == 7)
         for seed in seeds {
             for subject in decoders { _ = Self.expectSame(subject.decoder, seed, subject.name) }
         }

@@ -969,8 +969,8 @@ struct TapeBuilder {
             // A URL (rare in payloads) is checked by the rule on a made string.
             return plan.urls.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
         case .int:
-            guard let int = integer() else { return false }
-            guard !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
+            guard let read = integer().map(Optional.some) ?? integerByReader(from: start) else { return false }
+            guard let int = read, !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .double, .date:
@@ -1022,7 +1022,8 @@ struct TapeBuilder {
         case .stringEnum:
             return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
-            guard let int = integer() else { return false }
+            guard let read = integer().map(Optional.some) ?? integerByReader(from: start) else { return false }
+            guard let int = read else { return refused(at: start) }
             guard plan.enumIntegers.contains(int) else {
                 return takesFallback(plan, at: start, span: (start, index), slot: slot, header: header, fieldIndex: fieldIndex)
             }
@@ -1503,8 +1504,8 @@ struct TapeBuilder {
         return (start, isInteger)
     }
 
-    /// An integer field's value: plain digits that fit 18 digits; anything else is left to the
-    /// full decoder (which also takes `2.0` and `1e2`).
+    /// An integer field's value: plain digits that fit 18 digits; anything else is read by
+    /// `integerByReader` (which also takes `2.0` and `1e2`).
     private mutating func integer() -> Int? {
         guard let (start, isInteger) = number(), isInteger else { return nil }
         var position = start
@@ -1517,6 +1518,19 @@ struct TapeBuilder {
             position &+= 1
         }
         return negative ? -value : value
+    }
+
+    /// An integer field's value at `start` that `integer` does not read (a fraction, an
+    /// exponent, 19 digits or more), converted as the full decoder converts it
+    /// (`JSONReader.integer`): `.some(nil)` for a number that is not an integer that fits `Int`,
+    /// which the field refuses; `nil` for what is not a number.
+    @inline(never)
+    private mutating func integerByReader(from start: Int) -> Int?? {
+        var number = reader
+        number.move(toValueAt: start, depth: depth)
+        guard let token = try? number.readNumber() else { return nil }
+        index = number.offset
+        return .some(reader.integer(token))
     }
 
     /// A double field's value, converted exactly as the full decoder converts it; `nil` for
