@@ -319,8 +319,8 @@ versions:
 # Not an activity: a schema for the fuzzers alone, with every rule a field can carry, so that
 # FuzzDecode and FuzzEnvelope compare the tape with the reference decode on each: number
 # formats, ranges, lengths, URLs, enums with and without a fallback, `on-invalid: reject`,
-# optional fields with and without a default, aliases, nested objects and arrays, date ranges,
-# and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
+# optional fields with and without a default, aliases, nested objects and arrays (of enums and
+# dates too), date ranges, and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
 # targets.
 activity: rules
 clients:
@@ -365,6 +365,10 @@ versions:
           fields:
             n: { type: int, default: 0, maximum: 99 }
             at: { type: string, max-length: 6 }
+      drink: { type: enum, values: [café, thé], default: thé, fallback: thé }
+      marks: { type: array, default: [], max-items: 3, items: { type: enum, values: [x, "ü"], fallback: x } }
+      ranks: { type: array, optional: true, items: { type: enum, values: [1, 2] } }
+      stamps: { type: array, default: [], items: { type: date } }
   - version: 2
     content-state:
       title: { type: string, max-length: 8 }
