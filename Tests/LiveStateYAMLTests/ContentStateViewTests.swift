@@ -563,7 +563,7 @@ import LiveStateYAML
             (#"{"title":"t","stops":[{"state":"ajar"},{"n":"7","state":"shut"},{"state":[],"n":true}]}"#, 1, 4, 0),
             (#"{"title":"t","state":7}"#, 1, 1, 0),
             (#"{"title":"t","status":null}"#, 1, 1, 0),
-            (#"{"title":5}"#, 1, 0, 1),
+            (#"{"title":5}"#, 1, 1, 0),
             (#"{"title":"t","status":7}"#, 2, 0, 1),
         ]
         for (json, version, onTape, decided) in cases {
@@ -572,7 +572,7 @@ import LiveStateYAML
             _ = Self.expectSame(decoder, bytes, json)
             let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
             let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
-            #expect(kinds.count { [.fallbackTaken, .elementFallbackTaken, .defaultTaken].contains($0) } == onTape, "\(json)")
+            #expect(kinds.count { [.fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected].contains($0) } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
         // A value of another type nested past the limit, or not JSON: what the full decoder says.
@@ -681,9 +681,11 @@ import LiveStateYAML
             (#"{"title":"t","rating":1.5,"level":1e0,"eta":2.0e1,"small":12345678901234567890}"#, 1, 2, 0),
             (#"{"title":"t","rating":2.0,"scores":[1e0,-0.0]}"#, 1, 0, 0),
             (#"{"title":"t","scores":[1.25]}"#, 1, 1, 0),
-            // What the full decoder decides: no default to take, a strict version.
-            (#"{"title":"t","kept":"toolong"}"#, 1, 0, 1),
-            (#"{"title":"t","code":"toolong"}"#, 1, 0, 1),
+            // No default to take: the payload is rejected
+            // (`invalidValuesOfRootFieldsWithoutADefaultRejectOnTheTape`).
+            (#"{"title":"t","kept":"toolong"}"#, 1, 0, 0),
+            (#"{"title":"t","code":"toolong"}"#, 1, 0, 0),
+            // What the full decoder decides: a strict version.
             (#"{"title":"t","eta":121}"#, 2, 0, 1),
             (#"{"title":"toolong","eta":121}"#, 2, 0, 1),
         ]
@@ -892,6 +894,64 @@ import LiveStateYAML
         #expect(elements.state?["modes"] == .array([.string("b"), .string("a")]))
         #expect(elements.state?["ranks"] == .array([.int(1)]))
         #expect(decoders[0].decode(contentState: Array(#"{"drink":"cafe\u0301"}"#.utf8)).state?["drink"] == .string("café"))
+    }
+
+    /// A root field's value that is invalid (of another type, or one a rule refuses) where the
+    /// field takes no default (`on-invalid: reject`, or a required field) rejects the payload on
+    /// the tape, worded when read as the full decoder's `settle` words it, with the findings
+    /// after it still made. The full decoder still decides a field of a nested object (the
+    /// object's problem is settled by the field that holds it) and a strict version's values.
+    /// Each result is the reference decode's.
+    @Test func invalidValuesOfRootFieldsWithoutADefaultRejectOnTheTape() throws {
+        let schema = try SchemaLoader().load(yaml: Array("""
+            activity: orders
+            clients:
+              strict: [2]
+            versions:
+              - version: 1
+                content-state:
+                  title: { type: string, max-length: 4 }
+                  code: { type: string, default: "", max-length: 2, on-invalid: reject }
+                  tags: { type: array, items: { type: int, maximum: 9 } }
+                  card: { type: object, fields: { n: { type: int } } }
+              - version: 2
+                content-state:
+                  title: { type: string }
+            """.utf8), file: "orders.yaml")
+        let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
+        let cases: [(json: String, version: Int, rejected: Int, decided: Int)] = [
+            (#"{"title":5,"tags":[],"card":{"n":1}}"#, 1, 1, 0),
+            (#"{"title":"toolong","tags":[1,10],"card":{"n":1},"x":1}"#, 1, 2, 0),
+            (#"{"title":"t","code":"abc","tags":[1],"card":{"n":1}}"#, 1, 1, 0),
+            (#"{"title":null,"code":[],"tags":[1,"2"],"card":{"n":1}}"#, 1, 3, 0),
+            (#"{"title":"t","tags":[1],"card":{"n":1},"title":5}"#, 1, 0, 0),
+            // What the full decoder decides: a nested object's field, a strict version.
+            (#"{"title":"t","tags":[1],"card":{"n":"x"}}"#, 1, 0, 1),
+            (#"{"title":5}"#, 2, 0, 1),
+        ]
+        for (json, version, rejected, decided) in cases {
+            let bytes = Array(json.utf8)
+            let decoder = decoders[version - 1]
+            _ = Self.expectSame(decoder, bytes, json)
+            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
+            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            #expect(kinds.count { $0 == .rejected } == rejected, "\(json)")
+            #expect(kinds.count { $0 == .reported } == decided, "\(json)")
+        }
+        // The words, where they point, and the verdict; a start's words name its consequence.
+        let result = decoders[0].decode(
+            contentState: Array(#"{"title":"toolong","code":7,"tags":[1,10],"card":{"n":1}}"#.utf8), file: "p.json")
+        #expect(result.state == nil)
+        #expect(result.diagnostics.map(\.description) == [
+            "p.json:1:10: error: 7 bytes is longer than max-length 4; 'title' has no default, so the app drops this update (at /title) [out-of-range]",
+            "p.json:1:27: error: expected a string, found a number; 'code' rejects invalid values, so the app drops this update (at /code) [wrong-type]",
+            "p.json:1:39: error: at /tags/1: 10 is greater than maximum 9; 'tags' has no default, so the app drops this update (at /tags) [out-of-range]",
+        ])
+        let validator = try PayloadValidator(schema: schema, version: 1)
+        let start = Array(#"{"aps":{"timestamp":1,"event":"start","attributes-type":"A","attributes":{},"alert":{"title":"a","body":"b"},"content-state":{"title":5,"tags":[],"card":{"n":1}}}}"#.utf8)
+        _ = ValidatorOnePassTests.expectSame(validator, start, "start")
+        #expect(validator.validate(start).diagnostics.map(\.message).contains(
+            "expected a string, found a number; 'title' has no default, so the activity does not start"))
     }
 
     /// The `tightened` schema's version 1 as an app declares it.

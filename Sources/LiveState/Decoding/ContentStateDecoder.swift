@@ -579,11 +579,15 @@ struct DecodeContext: JSONReading {
             return replacement.value
         }
         if isRoot {
-            let field = plan.field
-            let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
-            report(problem.kind, "\(reason); \(policy), so \(consequence.rawValue)", at: problem.offset, pointer: here)
+            report(problem.kind, Self.rejection(reason, of: plan.field, consequence: consequence), at: problem.offset, pointer: here)
         }
         return nil
+    }
+
+    /// The message of a root field's invalid value that rejects the payload, for `reason`.
+    static func rejection(_ reason: String, of field: Field, consequence: DeviceConsequence) -> String {
+        let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
+        return "\(reason); \(policy), so \(consequence.rawValue)"
     }
 
     /// Why a field's value is invalid: the problem's `message`, after the place it is at
@@ -600,13 +604,33 @@ struct DecodeContext: JSONReading {
     static func invalidDefaulted(
         _ plan: FieldPlan, at start: Int, pointer here: String, in reader: JSONReader
     ) -> (message: String, offset: Int) {
+        let suffix = plan.invalidReplacement?.suffix ?? ""
+        guard let problem = problem(of: plan, at: start, in: reader) else { return (suffix, start) }
+        // The problem's pointer is from the value's: the path here is empty.
+        return (reason(problem.message, at: here + problem.pointer, inFieldAt: here) + suffix, problem.offset)
+    }
+
+    /// The finding of a value at `start` of a root field that takes no default (`plan`'s,
+    /// whose pointer is `here`), which is invalid there and rejects the payload with
+    /// `consequence`: the tape decides that itself (`TapeNode.Kind.rejected`) for a scalar, or
+    /// an array of scalars, and words it, when read, by asking this, as `settle` words it.
+    static func rejected(
+        _ plan: FieldPlan, at start: Int, pointer here: String, consequence: DeviceConsequence, in reader: JSONReader
+    ) -> (code: DecodeCode, message: String, offset: Int) {
+        guard let problem = problem(of: plan, at: start, in: reader) else {
+            return (.wrongType, rejection("invalid", of: plan.field, consequence: consequence), start)
+        }
+        let reason = reason(problem.message, at: here + problem.pointer, inFieldAt: here)
+        return (problem.kind, rejection(reason, of: plan.field, consequence: consequence), problem.offset)
+    }
+
+    /// Why the value at `start` of `plan`'s field is invalid, as `decodeValue` finds it, with
+    /// its pointer from the value's; `nil` for a valid value.
+    private static func problem(of plan: FieldPlan, at start: Int, in reader: JSONReader) -> DecodeProblem? {
         var context = DecodeContext(reader: reader, file: nil, version: 0, strict: false)
         context.reader.move(toValueAt: start, depth: 0)
         _ = try? context.decodeValue(plan)
-        let suffix = plan.invalidReplacement?.suffix ?? ""
-        guard let problem = context.problem else { return (suffix, start) }
-        // The problem's pointer is from the value's: the path here is empty.
-        return (reason(problem.message, at: here + problem.pointer, inFieldAt: here) + suffix, problem.offset)
+        return context.problem
     }
 
     // MARK: - Values

@@ -249,6 +249,11 @@ extension StateTape {
                     guard let seconds = (try? number.readNumber()).map(reader.double) else { continue }
                     (code, message) = (.unixDateInDateField, DecodeContext.unixDateMessage(seconds))
                     (offset, pointer) = (node.a & 0xFFFF_FFFF, path + plan.fields[node.a >> 32].pointerToken)
+                case .rejected:
+                    let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
+                    pointer = path + plan.fields[node.a >> 32].pointerToken
+                    (code, message, offset) = DecodeContext.rejected(
+                        plan.fields[node.a >> 32], at: node.a & 0xFFFF_FFFF, pointer: pointer, consequence: consequence, in: reader)
                 case .reported:
                     // Worded by the full decoder when it decided a value.
                     guard let decided = decisions?.findings else { continue }
@@ -386,7 +391,7 @@ extension StateTape {
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -408,7 +413,8 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .unixDate: findings &+= 1
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected, .unixDate:
+                    findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
                 }
@@ -504,7 +510,7 @@ extension StateTape {
         case .made:
             return madeValue(node) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span:
             return node.scalar ?? missing
         }
     }

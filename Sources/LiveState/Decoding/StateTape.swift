@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .unixDate, .reported, .span: nil
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span: nil
         }
     }
 
@@ -98,6 +98,11 @@ struct TapeNode {
         /// `DecodeContext.invalidDefaulted`). `a` is the value's offset plus the field's
         /// index shifted left by 32; `b` the object's header.
         case defaultTaken
+        /// Finding: a value invalid for a field of the root object that takes no default (of
+        /// another JSON type, or one a rule of the field refuses): the payload is rejected
+        /// (worded by `DecodeContext.rejected`, with the problem's code). `a` is the value's
+        /// offset plus the field's index shifted left by 32; `b` the root's header.
+        case rejected
         /// Finding: an element of an array of enums is none of the items' raw values, and took
         /// their fallback (`unknown-enum-value`, worded as for `fallbackTaken`). `a` is the
         /// element's offset plus its index shifted left by 32; `b` the header of the object
@@ -646,8 +651,15 @@ struct TapeBuilder {
             rejection = nil
             guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
         } else if strictProblem == nil {
-            if takesDefault(plan, at: start, kept: kept, depth: level) {
-                takeDefault(plan, field: field, slot: slot, header: header, at: start)
+            let isRoot = nodes[header].a < 0
+            if takesDefault(plan, at: start, kept: kept, depth: level, orRejectsRoot: isRoot) {
+                if plan.invalidReplacement != nil {
+                    takeDefault(plan, field: field, slot: slot, header: header, at: start)
+                } else {
+                    // A root field that takes no default: the payload is rejected.
+                    isRejected = true
+                    append(.rejected, start | field << 32, header)
+                }
             } else {
                 guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
                 else { return false }
@@ -665,15 +677,16 @@ struct TapeBuilder {
     /// invalid values take its default, and takes it: what an older app version meets when a
     /// field changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
     /// tightened (a scalar or an array of scalars a rule of the field refused, `ruleBroken`).
-    /// Only where the full decoder (`DecodeContext.decodeValue`) would find just that: not for a
-    /// strict version, which also records why synthesized `Codable` fails, and only for a value
-    /// that is JSON. `true` leaves the reader past the value; `false` leaves the value to the
-    /// full decoder.
+    /// With `orRejectsRoot` (a field of the root object), also for a field that takes no
+    /// default: the payload is rejected then. Only where the full decoder
+    /// (`DecodeContext.decodeValue`) would find just that: not for a strict version, which also
+    /// records why synthesized `Codable` fails, and only for a value that is JSON. `true` leaves
+    /// the reader past the value; `false` leaves the value to the full decoder.
     @inline(never)
-    private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int) -> Bool {
+    private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int, orRejectsRoot: Bool = false) -> Bool {
         let brokeRule = ruleBroken == start
         ruleBroken = -1
-        guard plan.invalidReplacement != nil, !isStrict else { return false }
+        guard plan.invalidReplacement != nil || orRejectsRoot, !isStrict else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
         // A value read whole leaves the reader past it; an array whose element broke a rule,
         // inside it (one level deeper), and another type's value, at its start: skipped from there.
