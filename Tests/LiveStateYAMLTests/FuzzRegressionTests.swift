@@ -35,6 +35,25 @@ import Testing
         #expect(finding.message.hasPrefix("\(shown) looks like UNIX time: the device reads seconds since 2001-01-01, so this is far in the future"), "\(finding.message)")
     }
 
+    /// FuzzDecode `enum-fallback-after-invalid-element`: an array whose element is invalid takes
+    /// its default on the tape, which read no further; but the elements after it are still
+    /// decoded on the device, and one that takes the items' enum fallback (or, as the validator
+    /// reads, a date that looks like UNIX time) is reported. The one-pass read and the full
+    /// decode differ in nothing.
+    @Test func findingsOfElementsAfterAnInvalidOneAreKept() throws {
+        let schema = try SchemaLoader().load(
+            contentsOf: Self.schemas.deletingLastPathComponent().appendingPathComponent("Fuzz/Schemas/rules.yaml").path)
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        let state = #"{"titue":"t","drink":"d\u00e9j\u00e0","mode":"\u00e9","state":"o\u006e","marks":[1,"["],"ranks":null,"stamps":["x"]}"#
+        _ = ContentStateViewTests.expectSame(decoder, Array(state.utf8), "fail case")
+        let result = decoder.decode(contentState: Array(state.utf8))
+        #expect(result.diagnostics.contains { $0.pointer == "/marks/1" && $0.code == "unknown-enum-value" })
+        let validator = try PayloadValidator(schema: schema, version: 1)
+        let body = Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"title":"t","stamps":["x",1732800000]}}}"#.utf8)
+        _ = ValidatorOnePassTests.expectSame(validator, body, "unix date after an invalid element")
+        #expect(validator.validate(body).diagnostics.contains { $0.pointer == "/stamps/1" && $0.code == "unix-date-in-date-field" })
+    }
+
     /// FuzzSchemaYAML `url-default-foundation-rejects*`: the loader took a `url` default that
     /// `URL(string:)` (so the device) refuses.
     @Test func aURLDefaultTheDeviceRefusesDoesNotLoad() {

@@ -1153,6 +1153,9 @@ struct TapeBuilder {
         // shifted left by 32.
         var fallbacks: [Int] = []
         defer { elementFallback = -1 }
+        // Whether a valid element may have a finding (a fallback taken, a date reported): the
+        // full decoder reads the elements after an invalid one all the same, and words them.
+        let elementsReport = items.fallback != nil || (flagsUnixDates && (items.kind == .date || items.kind == .dateRange))
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
         let constraints = items.constraints
@@ -1168,8 +1171,8 @@ struct TapeBuilder {
                     let elementStart = index
                     append(.missing, 0, 0)
                     guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else {
-                        // With a fallback taken, the full decoder words it and the array's problem.
-                        guard fallbacks.isEmpty else { return false }
+                        // Then the full decoder words the array's problem and the elements' findings.
+                        guard !elementsReport else { return false }
                         return refusedElement(items, at: elementStart, depth: depth, array: start)
                     }
                     if elementFallback >= 0 {
