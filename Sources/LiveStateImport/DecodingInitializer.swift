@@ -244,7 +244,7 @@ struct DecodingInitializer {
     static func short(_ node: some SyntaxProtocol) -> String { short(node.trimmedDescription) }
 
     static func short(_ text: String) -> String {
-        clipped(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+        ValueText.clipped(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
     }
 }
 

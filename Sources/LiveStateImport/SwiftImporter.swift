@@ -796,7 +796,7 @@ final class SyntaxProblems: SyntaxVisitor {
 
     override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
         guard problems.count < limit else { return .skipChildren }
-        problems.append((node.positionAfterSkippingLeadingTrivia, "unexpected code '\(clipped(node.trimmedDescription))'"))
+        problems.append((node.positionAfterSkippingLeadingTrivia, "unexpected code '\(ValueText.clipped(node.trimmedDescription))'"))
         return .skipChildren
     }
 
@@ -816,11 +816,6 @@ final class SyntaxProblems: SyntaxVisitor {
         }
         return token.text.isEmpty ? "a name" : "'\(token.text)'"
     }
-}
-
-/// Code in a finding: its first 40 characters, and `…` when there is more.
-func clipped(_ text: String) -> String {
-    text.count > 40 ? String(text.prefix(40)) + "…" : text
 }
 
 extension SourcePosition {

@@ -147,7 +147,7 @@ enum YAMLScalarValue: Sendable, Hashable {
         case .float(let double) where double.isInfinite: "the number \(double < 0 ? "-" : "").inf"
         case .float(let double): "the number \(double)"
         case .largeInteger(let text): "the integer \(text)"
-        case .string(let text): "the string '\(text.count > 40 ? String(text.prefix(40)) + "…" : text)'"
+        case .string(let text): "the string '\(ValueText.clipped(text))'"
         }
     }
 

@@ -885,8 +885,7 @@ struct DecodeContext: JSONReading {
 
     private func numberText(_ number: JSONNumber) -> String {
         let slice = UnsafeRawBufferPointer(rebasing: reader.bytes[number.start..<number.end])
-        let text = String(decoding: slice, as: UTF8.self)
-        return text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text
+        return ValueText.clipped(String(decoding: slice, as: UTF8.self))
     }
 }
 

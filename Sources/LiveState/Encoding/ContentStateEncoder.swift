@@ -471,7 +471,7 @@ public struct ContentStateEncoder: Sendable {
                 for made in builder.portableURLs {
                     diagnostics.append(Self.note(
                         .urlMadePortable,
-                        "'\(Field.shortened(made.given))' is written '\(Field.shortened(made.written))': iOS 16 (min-ios \(urls.minIOS)) refuses "
+                        "'\(ValueText.clipped(made.given))' is written '\(ValueText.clipped(made.written))': iOS 16 (min-ios \(urls.minIOS)) refuses "
                             + "\(made.character) in a URL, and iOS 17 and later read both as one URL",
                         pointer: fieldPlan.pointerToken + made.pointer))
                 }

@@ -82,6 +82,12 @@ package enum ValueText {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// Text a message quotes (input, code): its first 40 characters, and `…` when there is
+    /// more. Every module's messages clip with this.
+    package static func clipped(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
     /// A list of values: `[a, b, c]`.
     package static func list(_ values: [Value]) -> String {
         "[" + values.map(render).joined(separator: ", ") + "]"

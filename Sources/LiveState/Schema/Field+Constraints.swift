@@ -46,7 +46,7 @@ extension Field {
         case .bool(let bool): "the boolean \(bool)"
         case .int(let int): "the integer \(int)"
         case .double(let double): "the number \(format(double))"
-        case .string(let string): "the string '\(shortened(string))'"
+        case .string(let string): "the string '\(ValueText.clipped(string))'"
         case .date(let date): "the date \(format(date))"
         case .dateRange: "a date range"
         case .array: "an array"
@@ -60,9 +60,5 @@ extension Field {
         case .integers(let integers): integers.prefix(10).map(String.init)
         }
         return shown.joined(separator: ", ") + (values.count > 10 ? ", …" : "")
-    }
-
-    static func shortened(_ string: String) -> String {
-        string.count > 40 ? String(string.prefix(40)) + "…" : string
     }
 }

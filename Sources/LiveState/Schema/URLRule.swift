@@ -57,14 +57,14 @@ public struct URLRule: Sendable, Hashable {
     ///   - problem: The problem.
     ///   - string: The value.
     public func message(_ problem: Problem, in string: String) -> String {
-        let shown = Field.shortened(string)
+        let shown = ValueText.clipped(string)
         switch problem {
         case .notAURL:
             return "'\(shown)' is not a URL"
         case .notAbsolute:
             return "'\(shown)' is not an absolute URL"
         case .refusedBeforeIOS17(let offset, let character, let portable):
-            let fix = portable.map { "; send '\(Field.shortened($0))'" } ?? ""
+            let fix = portable.map { "; send '\(ValueText.clipped($0))'" } ?? ""
             return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
                 + "which iOS 17 and later percent-encode\(fix)"
         }
