@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Writes imported versions as schema YAML, in the bundled schemas' style: one flow mapping per
 /// field, objects in block style.
@@ -108,31 +109,8 @@ public enum SchemaYAMLWriter {
         return plain ? name : quoted(name)
     }
 
-    /// A double-quoted YAML string. Characters a YAML reader refuses raw (C0 and C1 controls,
-    /// DEL, the byte-order mark, U+FFFE and U+FFFF) are escaped.
+    /// A double-quoted YAML string (`yamlScalar`, the tooling's one quoting).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                switch scalar.value {
-                case 0..<0x20, 0x7F...0x9F:
-                    out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(2)
-                case 0xFEFF, 0xFFFE, 0xFFFF:
-                    out += "\\u" + String(scalar.value, radix: 16, uppercase: true)
-                default:
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        yamlScalar(text)
     }
-}
-
-private extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

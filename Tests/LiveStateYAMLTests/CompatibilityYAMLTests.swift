@@ -39,6 +39,23 @@ private struct Expectation {
 }
 
 @Suite struct CompatibilityYAMLTests {
+    /// The one YAML quoting (the YAML report, the rule catalog, the import's schema writer)
+    /// writes text libyaml reads back as it was: quotes, backslashes, C0 and C1 controls, DEL,
+    /// the byte-order mark and the noncharacters libyaml refuses raw, and text beyond ASCII. (The
+    /// reports once wrote JSON's escapes, which leave C1 controls and DEL raw.)
+    @Test func quotedTextReadsBackAsItWas() throws {
+        let text = "a\"b\\c\nd\te\u{1}\r\u{7F}\u{85}\u{9F}\u{FEFF}\u{FFFE}é😀 "
+        let yaml = """
+            activity: quoting
+            versions:
+              - version: 1
+                content-state:
+                  title: { type: string, description: \(yamlScalar(text)) }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "quoting.yaml")
+        #expect(schema.versions.first?.contentState.first?.documentation == text)
+    }
+
     @Test(arguments: CompatibilityPaths.ruleFixtures())
     func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
         let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path

@@ -161,8 +161,9 @@ public struct URLRule: Sendable, Hashable {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String {
+extension String {
+    /// The text with zeros before it, `width` characters at least (`"7"` is `"07"` for 2).
+    package func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -202,9 +202,27 @@ extension CompatibilityReport {
     }
 }
 
-/// A double-quoted YAML scalar: JSON's escapes are valid YAML ones. Shared by the report and catalog renderings.
-func yamlScalar(_ string: String) -> String {
-    var writer = JSONWriter(capacity: string.utf8.count + 2)
-    writer.writeString(string)
-    return String(decoding: writer.bytes, as: UTF8.self)
+/// A double-quoted YAML scalar, as the report and catalog renderings and the import's schema
+/// writer write one. Characters a YAML reader refuses raw (C0 and C1 controls, DEL, the
+/// byte-order mark, U+FFFE and U+FFFF) are escaped, as are the quote and the backslash.
+package func yamlScalar(_ string: String) -> String {
+    var out = "\""
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        default:
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F:
+                out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            case 0xFEFF, 0xFFFE, 0xFFFF:
+                out += "\\u" + String(scalar.value, radix: 16, uppercase: true)
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
 }
