@@ -1086,10 +1086,8 @@ struct TapeBuilder {
         return false
     }
 
-    /// A string enum's value into `slot`, if it is one of the raw values, or else its fallback
-    /// where `takesFallback` says the full decoder would take it. A value is compared byte for
-    /// byte; one with escapes, or for raw values that are not plain ASCII, as the full decoder
-    /// compares it (`FieldPlan.enumValue(matching:in:)`: unescaped, and as `String`s).
+    /// A string enum's value into `slot`, if its bytes are one of the raw values', or else as
+    /// `unlistedEnumeration` decides.
     private mutating func stringEnumeration(_ plan: FieldPlan, first: UInt8, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         guard first == JSONByte.quote, let text = string() else { return false }
         if !text.escaped {
@@ -1102,6 +1100,15 @@ struct TapeBuilder {
                 }
             }
         }
+        return unlistedEnumeration(plan, text, slot: slot, header: header, fieldIndex: fieldIndex)
+    }
+
+    /// A string enum's value `text` whose bytes are none of the raw values': one with escapes,
+    /// or for raw values that are not plain ASCII, compared as the full decoder compares it
+    /// (`FieldPlan.enumValue(matching:in:)`: unescaped, and as `String`s), into `slot`; else its
+    /// fallback where `takesFallback` says the full decoder would take it.
+    @inline(never)
+    private mutating func unlistedEnumeration(_ plan: FieldPlan, _ text: StringSpan, slot: Int, header: Int, fieldIndex: Int) -> Bool {
         if text.escaped || plan.enumHasNonASCII, let value = plan.enumValue(matching: text.token, in: reader) {
             put(value, in: slot)
             return true
@@ -1153,9 +1160,6 @@ struct TapeBuilder {
         // shifted left by 32.
         var fallbacks: [Int] = []
         defer { elementFallback = -1 }
-        // Whether a valid element may have a finding (a fallback taken, a date reported): the
-        // full decoder reads the elements after an invalid one all the same, and words them.
-        let elementsReport = items.fallback != nil || (flagsUnixDates && (items.kind == .date || items.kind == .dateRange))
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
         let constraints = items.constraints
@@ -1172,7 +1176,7 @@ struct TapeBuilder {
                     append(.missing, 0, 0)
                     guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else {
                         // Then the full decoder words the array's problem and the elements' findings.
-                        guard !elementsReport else { return false }
+                        guard !elementsMayReport(items) else { return false }
                         return refusedElement(items, at: elementStart, depth: depth, array: start)
                     }
                     if elementFallback >= 0 {
@@ -1196,6 +1200,13 @@ struct TapeBuilder {
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         for taken in fallbacks { append(.elementFallbackTaken, taken, header | field << 32) }
         return true
+    }
+
+    /// Whether a valid element of `items` may have a finding (a fallback taken, a date the
+    /// validator reports): the full decoder reads the elements after an invalid one all the same,
+    /// and words them.
+    private func elementsMayReport(_ items: FieldPlan) -> Bool {
+        items.fallback != nil || (flagsUnixDates && (items.kind == .date || items.kind == .dateRange))
     }
 
     /// Whether the element at `start`, `level` deep, of an array of scalars at `array`, which
