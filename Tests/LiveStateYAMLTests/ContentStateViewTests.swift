@@ -735,9 +735,10 @@ import LiveStateYAML
 
     /// A date whose seconds look like UNIX time, read as the validator reads (which reports
     /// it), is kept on the tape with a `unixDate` finding worded when read, in an object's field
-    /// at any depth, under an alias, and in a date range (a finding per bound); the full decoder
-    /// still decides such a date out of its field's range (both findings) and an element of an
-    /// array of dates (whose finding names its index). Each result is the reference decode's.
+    /// at any depth, under an alias, in a date range (a finding per bound) and as an element of
+    /// an array (the finding names its index, after the elements); the full decoder still
+    /// decides such a date out of its field's range (both findings), and an array with one and an
+    /// invalid element. Each result is the reference decode's.
     @Test func unixDatesAreReportedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
             activity: dates
@@ -767,9 +768,11 @@ import LiveStateYAML
             (#"{"window":[1732803600,1732800000]}"#, 1, 0, 0),
             (#"{"stops":[{"eta":754000000},{"eta":1732800000000}]}"#, 1, 1, 0),
             (#"{"when":1732800000,"window":[1,1732800000]}"#, 2, 2, 0),
-            // What the full decoder decides: out of the field's range too, an array's element.
+            (#"{"stamps":[5,1732800000,1.7328e9]}"#, 1, 2, 0),
+            // What the full decoder decides: out of the field's range too, an array with an
+            // invalid element.
             (#"{"limited":2000000001}"#, 1, 0, 1),
-            (#"{"stamps":[5,1732800000]}"#, 1, 0, 1),
+            (#"{"stamps":[1732800000,"x"]}"#, 1, 0, 1),
         ]
         for (state, version, onTape, decided) in cases {
             let validator = try PayloadValidator(schema: schema, version: version)
@@ -783,19 +786,20 @@ import LiveStateYAML
                     consequence: .update, options: .init())
             }?.tape)
             let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
-            #expect(kinds.count { $0 == .unixDate } == onTape, "\(state)")
+            #expect(kinds.count { $0 == .unixDate || $0 == .elementUnixDate } == onTape, "\(state)")
             #expect(kinds.count { $0 == .reported } == decided, "\(state)")
         }
         // The words, where they point (a value read under an alias, at its field), and the
         // values kept.
         let validator = try PayloadValidator(schema: schema, version: 1)
         let result = validator.validate(
-            Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"at":1732800000,"window":[754000000,1732803600],"stops":[{"eta":1732800000000}]}}}"#.utf8),
+            Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"at":1732800000,"window":[754000000,1732803600],"stops":[{"eta":1732800000000}],"stamps":[5,1732800000]}}}"#.utf8),
             file: "b.json")
         #expect(result.diagnostics.filter { $0.code == "unix-date-in-date-field" }.map(\.description) == [
             "b.json:1:62: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /when) [unix-date-in-date-field]",
             "b.json:1:82: warning: 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400 (at /window) [unix-date-in-date-field]",
             "b.json:1:121: warning: 1732800000000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 56911; send 754492800 (at /stops/0/eta) [unix-date-in-date-field]",
+            "b.json:1:149: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /stamps/1) [unix-date-in-date-field]",
         ])
         #expect(result.state?["when"] == .date(1_732_800_000))
         #expect(result.state?["window"] == .dateRange(lower: 754_000_000, upper: 1_732_803_600))

@@ -228,12 +228,18 @@ extension StateTape {
                     let value = isString ? Value.string(text) : Value.int(Int(text) ?? 0)
                     (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: field))
                     (offset, pointer) = (isString ? start &- 1 : start, path + field.pointerToken)
-                case .elementFallbackTaken:
+                case .elementFallbackTaken, .elementUnixDate:
                     let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     let field = plan.fields[node.b >> 32]
                     let start = node.a & 0xFFFF_FFFF
-                    guard let items = field.items, let value = Self.enumValue(of: items, at: start, in: reader) else { continue }
-                    (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: items))
+                    guard let items = field.items else { continue }
+                    if node.kind == .elementUnixDate {
+                        guard let seconds = Self.number(at: start, in: reader) else { continue }
+                        (code, message) = (.unixDateInDateField, DecodeContext.unixDateMessage(seconds))
+                    } else {
+                        guard let value = Self.enumValue(of: items, at: start, in: reader) else { continue }
+                        (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: items))
+                    }
                     (offset, pointer) = (start, path + field.pointerToken + "/\(node.a >> 32)")
                 case .defaultTaken:
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
@@ -244,9 +250,7 @@ extension StateTape {
                     (message, offset) = DecodeContext.invalidDefaulted(field, at: start, pointer: pointer, in: reader)
                 case .unixDate:
                     let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
-                    var number = reader
-                    number.move(toValueAt: node.b >> 32, depth: 0)
-                    guard let seconds = (try? number.readNumber()).map(reader.double) else { continue }
+                    guard let seconds = Self.number(at: node.b >> 32, in: reader) else { continue }
                     (code, message) = (.unixDateInDateField, DecodeContext.unixDateMessage(seconds))
                     (offset, pointer) = (node.a & 0xFFFF_FFFF, path + plan.fields[node.a >> 32].pointerToken)
                 case .rejected:
@@ -268,6 +272,13 @@ extension StateTape {
             }
             return diagnostics
         }
+    }
+
+    /// The number at `start`, as the full decoder converts it.
+    private static func number(at start: Int, in reader: JSONReader) -> Double? {
+        var number = reader
+        number.move(toValueAt: start, depth: 0)
+        return (try? number.readNumber()).map(reader.double)
     }
 
     /// The value at `start` of an enum of `plan`, as its `unknown-enum-value` finding shows it:
@@ -391,7 +402,7 @@ extension StateTape {
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -413,7 +424,8 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected, .unixDate:
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected, .unixDate,
+                     .elementUnixDate:
                     findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
@@ -510,7 +522,7 @@ extension StateTape {
         case .made:
             return madeValue(node) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span:
             return node.scalar ?? missing
         }
     }

@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .reported, .span: nil
+             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span: nil
         }
     }
 
@@ -108,6 +108,10 @@ struct TapeNode {
         /// element's offset plus its index shifted left by 32; `b` the header of the object
         /// whose field the array is plus the field's index shifted left by 32.
         case elementFallbackTaken
+        /// Finding: an element of an array of dates whose seconds look like UNIX time, read as
+        /// the validator reads (worded as for `unixDate`). `a` and `b` as for
+        /// `elementFallbackTaken`.
+        case elementUnixDate
         /// Finding: a date (or a bound of a date range) whose seconds look like UNIX time, read
         /// as the validator reads (`unix-date-in-date-field`, worded as
         /// `DecodeContext.unixDateMessage`). `a` is the offset it is reported at (the date's, or
@@ -316,10 +320,11 @@ struct TapeBuilder {
     /// that is not optional; an array of scalars with such an element or one of another type,
     /// or too many), for `takesDefault` to give the field its default; -1 for none.
     private var ruleBroken = -1
-    /// The start of the element, just read by `value`, that took its items' enum fallback
-    /// (`takesFallback`), for `array` to note its finding (`elementFallbackTaken`) after the
-    /// elements; -1 for none.
-    private var elementFallback = -1
+    /// The finding of the element just read by `value` (the kind of its node and the element's
+    /// offset): its items' enum fallback taken (`elementFallbackTaken`, by `takesFallback`), or a
+    /// date that looks like UNIX time (`elementUnixDate`, by `flagsUnixDate`), for `array` to
+    /// append after the elements, which are consecutive nodes.
+    private var elementFinding: (kind: TapeNode.Kind, offset: Int)?
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
     /// an object. (A whole body's content-state is read with `build(object:in:…)` where
@@ -1069,11 +1074,16 @@ struct TapeBuilder {
     /// Notes that the date whose seconds are the number at `number` looks like UNIX time, as
     /// the validator reports (`unixDate`, worded when read by `DecodeContext.unixDateMessage`)
     /// at `offset` (the date's, or its range's), in the `field`th field of the object whose
-    /// header is at `header`; `false` (for the full decoder) outside an object's field, an
-    /// element of an array, whose finding names its index.
+    /// header is at `header`. For an element of an array (no `header`), the finding is left to
+    /// the array (`elementFinding`); `false` (for the full decoder) for a date range's bound
+    /// there.
     @inline(never)
     private mutating func flagsUnixDate(at number: Int, reportedAt offset: Int, field: Int, header: Int) -> Bool {
-        guard header >= 0 else { return false }
+        guard header >= 0 else {
+            guard number == offset else { return false }
+            elementFinding = (.elementUnixDate, number)
+            return true
+        }
         append(.unixDate, offset | field << 32, header | number << 32)
         return true
     }
@@ -1124,7 +1134,7 @@ struct TapeBuilder {
     /// fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
     /// where the full decoder (`DecodeContext.decodeEnum`) would decide just that: not for a
     /// strict version, which also records why synthesized `Codable` fails. For an element of an
-    /// array of scalars (no `header`), the finding is left to the array (`elementFallback`),
+    /// array of scalars (no `header`), the finding is left to the array (`elementFinding`),
     /// whose elements are consecutive nodes. `false` leaves the value to the full decoder.
     @inline(never)
     private mutating func takesFallback(
@@ -1135,7 +1145,7 @@ struct TapeBuilder {
         put(fallback, in: slot)
         guard header >= 0 else {
             // An element of an array of scalars: its finding follows the array's elements.
-            elementFallback = start
+            elementFinding = (.elementFallbackTaken, start)
             return true
         }
         append(.fallbackTaken, span.start | fieldIndex << 32, span.end | header << 32)
@@ -1156,10 +1166,10 @@ struct TapeBuilder {
         index &+= 1
         skipWhitespace()
         let first = count
-        // The elements that took the items' fallback: each one's offset plus its index
-        // shifted left by 32.
-        var fallbacks: [Int] = []
-        defer { elementFallback = -1 }
+        // The elements' findings (`elementFinding`), each node's `a` the element's offset plus
+        // its index shifted left by 32.
+        var findings: [TapeNode] = []
+        defer { elementFinding = nil }
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
         let constraints = items.constraints
@@ -1179,12 +1189,12 @@ struct TapeBuilder {
                         guard !elementsMayReport(items) else { return false }
                         return refusedElement(items, at: elementStart, depth: depth, array: start)
                     }
-                    if elementFallback >= 0 {
+                    if let found = elementFinding {
                         // Worded at its place in an object's field; in an array's array, by the
                         // full decoder.
                         guard field != TapeNode.inArray else { return false }
-                        fallbacks.append(elementFallback | (count &- 1 &- first) << 32)
-                        elementFallback = -1
+                        findings.append(TapeNode(kind: found.kind, a: found.offset | (count &- 1 &- first) << 32, b: 0))
+                        elementFinding = nil
                     }
                 }
                 switch separator(closing: JSONByte.closeBracket) {
@@ -1196,9 +1206,9 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        guard plan.constraints.allowsCount(elements) else { return fallbacks.isEmpty && refused(at: start) }
+        guard plan.constraints.allowsCount(elements) else { return findings.isEmpty && refused(at: start) }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
-        for taken in fallbacks { append(.elementFallbackTaken, taken, header | field << 32) }
+        for finding in findings { append(finding.kind, finding.a, header | field << 32) }
         return true
     }
 
