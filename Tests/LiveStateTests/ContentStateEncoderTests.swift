@@ -134,7 +134,8 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(again.map(\.message) == ["key 'title' appears again; the first value is kept, as on the device"])
     }
 
-    /// The same inside objects and arrays' objects, with their pointers.
+    /// The same inside objects, arrays' objects and arrays of arrays of objects, with their
+    /// pointers.
     @Test func readStateWarnsOfAFieldGivenTwiceInsideObjects() throws {
         let stop = Field(name: "stop", type: .object(fields: [Field(name: "label", type: .string, defaultValue: .string(""), aliases: ["name"])]),
                          defaultValue: .object([.init("label", .string(""))]))
@@ -142,14 +143,16 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
             Field(name: "title", type: .string, defaultValue: .string("")),
             stop,
             Field(name: "stops", type: .array(items: stop), defaultValue: .array([])),
+            Field(name: "legs", type: .array(items: Field(name: "leg", type: .array(items: stop))), defaultValue: .array([])),
         ])])
         let encoder = try ContentStateEncoder(schema: schema)
-        let json = #"{"title":"t","stop":{"name":"a","label":"b"},"stops":[{"label":"c"},{"name":"d","label":"e"}]}"#
+        let json = #"{"title":"t","stop":{"name":"a","label":"b"},"stops":[{"label":"c"},{"name":"d","label":"e"}],"legs":[[],[{"label":"f","name":"g"}]]}"#
         let (state, problems) = encoder.readState(Array(json.utf8), file: "s.json")
         #expect(state?["stop"]?["label"] == .string("b"))
         #expect(problems.map(\.description) == [
             "s.json:1:22: warning: 'name' gives 'label' again, with another value than 'label', whose value is written (at /stop/name) [duplicate-key]",
             "s.json:1:70: warning: 'name' gives 'label' again, with another value than 'label', whose value is written (at /stops/1/name) [duplicate-key]",
+            "s.json:1:120: warning: 'name' gives 'label' again, with another value than 'label', whose value is written (at /legs/1/0/name) [duplicate-key]",
         ])
         // A schema without aliases reads no state twice.
         let plain = try ContentStateEncoder(schema: Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [

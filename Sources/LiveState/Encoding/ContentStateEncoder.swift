@@ -260,21 +260,9 @@ public struct ContentStateEncoder: Sendable {
                 continue
             }
             let name = reader.string(key)
-            let fieldPlan = plan.fieldRefs[field].takeUnretainedValue()
-            if let object = fieldPlan.objectRef?.takeUnretainedValue(), object.hasAliases {
-                try namesGivenTwice(in: &reader, plan: object, pointer: JSONPointer.appending(name, to: pointer), into: &found)
-            } else if let items = fieldPlan.itemsRef?.takeUnretainedValue(), let object = items.objectRef?.takeUnretainedValue(),
-                      object.hasAliases, try reader.peek() == .arrayStart {
-                try reader.beginArray()
-                var index = 0
-                while try reader.nextElement() {
-                    let element = JSONPointer.appending(index, to: JSONPointer.appending(name, to: pointer))
-                    try namesGivenTwice(in: &reader, plan: object, pointer: element, into: &found)
-                    index += 1
-                }
-            } else {
-                try reader.skipValue()
-            }
+            try namesGivenTwice(
+                inValueOf: plan.fieldRefs[field].takeUnretainedValue(), in: &reader, pointer: JSONPointer.appending(name, to: pointer),
+                into: &found)
             guard plan.aliases.contains(where: { $0.field == field }),
                   let value = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: reader.bytes[start ..< reader.offset])) else { continue }
             members.append((field, name, key.start &- 1, value, alias?.rank))
@@ -290,6 +278,27 @@ public struct ContentStateEncoder: Sendable {
                               "'\(member.key)' gives '\(plan.memberNames[field])' again, with another value than '\(written.key)', whose value is written",
                               JSONPointer.appending(member.key, to: pointer)))
             }
+        }
+    }
+
+    /// What `namesGivenTwice` finds in the value at `reader` of `field`, at `pointer`: in an
+    /// object whose plan has aliases (in it or below), and in each element of an array, or an
+    /// array of arrays, of such objects.
+    private static func namesGivenTwice(
+        inValueOf field: FieldPlan, in reader: inout JSONReader, pointer: String,
+        into found: inout [(offset: Int, message: String, pointer: String)]
+    ) throws(JSONError) {
+        if let object = field.objectRef?.takeUnretainedValue(), object.hasAliases {
+            return try namesGivenTwice(in: &reader, plan: object, pointer: pointer, into: &found)
+        }
+        guard let items = field.itemsRef?.takeUnretainedValue(), items.holdsObjects, try reader.peek() == .arrayStart else {
+            return try reader.skipValue()
+        }
+        try reader.beginArray()
+        var index = 0
+        while try reader.nextElement() {
+            try namesGivenTwice(inValueOf: items, in: &reader, pointer: JSONPointer.appending(index, to: pointer), into: &found)
+            index += 1
         }
     }
 
