@@ -679,6 +679,7 @@ import LiveStateYAML
             (#"{"title":"t","minutes":1,"tags":[ "a" , "abc" , {"x":[1]} ]}"#, 1, 1, 0),
             // A number that is not plain digits: converted as the full decoder converts it.
             (#"{"title":"t","rating":1.5,"level":1e0,"eta":2.0e1,"small":12345678901234567890}"#, 1, 2, 0),
+            (#"{"title":"t","rating":7.0,"level":3e0}"#, 1, 1, 0),
             (#"{"title":"t","rating":2.0,"scores":[1e0,-0.0]}"#, 1, 0, 0),
             (#"{"title":"t","scores":[1.25]}"#, 1, 1, 0),
             // No default to take: the payload is rejected
@@ -720,6 +721,9 @@ import LiveStateYAML
         let later = decoders[0].decode(
             contentState: Array(#"{"title":"t","rating":7,"level":9,"window":[5,2],"tags":["a","abc"],"scores":[1,2,3]}"#.utf8),
             file: "p.json")
+        // An integer enum's value written otherwise is shown as the integer it is.
+        #expect(decoders[0].decode(contentState: Array(#"{"title":"t","rating":7.0}"#.utf8)).diagnostics.map(\.message).contains(
+            "7 is not one of [1, 2, 3]; it takes the fallback 1"))
         #expect(later.diagnostics.filter { $0.code != "defaulted" }.map(\.description) == [
             "p.json:1:23: warning: 7 is not one of [1, 2, 3]; it takes the fallback 1 (at /rating) [unknown-enum-value]",
             "p.json:1:33: warning: 9 is not one of [1, 2]; 'level' takes its default 2 (at /level) [invalid-defaulted]",

@@ -219,15 +219,12 @@ extension StateTape {
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
                     (offset, pointer) = (start &- 1, JSONPointer.appending(name, to: path))
                 case .fallbackTaken:
-                    let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]
                     let start = node.a & 0xFFFF_FFFF
-                    let text = reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
-                    // A string's text is between its quotes; an integer's is its digits.
-                    let isString = field.kind == .stringEnum
-                    let value = isString ? Value.string(text) : Value.int(Int(text) ?? 0)
+                    guard let value = Self.enumValue(of: field, at: start, in: reader) else { continue }
                     (code, message) = (.unknownEnumValue, DecodeContext.unknownEnumMessage(ValueText.render(value), of: field))
-                    (offset, pointer) = (isString ? start &- 1 : start, path + field.pointerToken)
+                    (offset, pointer) = (start, path + field.pointerToken)
                 case .elementFallbackTaken, .elementUnixDate:
                     let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     let field = plan.fields[node.b >> 32]

@@ -88,10 +88,9 @@ struct TapeNode {
         /// by 32.
         case repeatedKey
         /// Finding: an enum field's value is none of its raw values, and the field took its
-        /// fallback (`unknown-enum-value`, worded as `DecodeContext.unknownEnumMessage`). `a` is
-        /// the start of the string's content (an integer's digits) plus the field's index
-        /// shifted left by 32; `b` its end (with `escapedKey` for a string with escapes) plus
-        /// the object's header shifted left by 32.
+        /// fallback (`unknown-enum-value`, worded as `DecodeContext.unknownEnumMessage`, with the
+        /// value read again as the full decoder reads it). `a` is the value's offset plus the
+        /// field's index shifted left by 32; `b` the object's header.
         case fallbackTaken
         /// Finding: a value invalid for its field (of another JSON type, or one a rule of the
         /// field refuses), which took the field's default (`invalid-defaulted`, worded by
@@ -138,8 +137,7 @@ extension TapeNode {
     }
 
     /// Set in a finding's key offset (see `unknownKey`, `repeatedKey`, `span`) when the key has
-    /// escapes, and in `fallbackTaken`'s end for a string with escapes: offsets stay below
-    /// 2 GiB, so bit 31 is free.
+    /// escapes: offsets stay below 2 GiB, so bit 31 is free.
     static let escapedKey = 1 << 31
 
     /// The key whose start is `start` and whose end, with `escapedKey` for an escaped key, is
@@ -1043,7 +1041,7 @@ struct TapeBuilder {
             guard let read = integer().map(Optional.some) ?? integerByReader(from: start) else { return false }
             guard let int = read else { return refused(at: start) }
             guard plan.enumIntegers.contains(int) else {
-                return takesFallback(plan, at: start, span: (start, index), slot: slot, header: header, fieldIndex: fieldIndex)
+                return takesFallback(plan, at: start, slot: slot, header: header, fieldIndex: fieldIndex)
             }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
@@ -1123,22 +1121,19 @@ struct TapeBuilder {
             put(value, in: slot)
             return true
         }
-        let end = text.escaped ? text.end | TapeNode.escapedKey : text.end
-        return takesFallback(plan, at: text.start &- 1, span: (text.start, end), slot: slot, header: header, fieldIndex: fieldIndex)
+        return takesFallback(plan, at: text.start &- 1, slot: slot, header: header, fieldIndex: fieldIndex)
     }
 
     /// The fallback of an enum field whose value, at `start`, is none of its raw values, into
     /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
-    /// version most often meets. `span` is the value's text: a string's between its quotes (its
-    /// end with `TapeNode.escapedKey` when it has escapes), an integer's digits. Without a
-    /// fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
+    /// version most often meets. Without a fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
     /// where the full decoder (`DecodeContext.decodeEnum`) would decide just that: not for a
     /// strict version, which also records why synthesized `Codable` fails. For an element of an
     /// array of scalars (no `header`), the finding is left to the array (`elementFinding`),
     /// whose elements are consecutive nodes. `false` leaves the value to the full decoder.
     @inline(never)
     private mutating func takesFallback(
-        _ plan: FieldPlan, at start: Int, span: (start: Int, end: Int), slot: Int, header: Int, fieldIndex: Int
+        _ plan: FieldPlan, at start: Int, slot: Int, header: Int, fieldIndex: Int
     ) -> Bool {
         guard !isStrict else { return false }
         guard let fallback = plan.fallback else { return refused(at: start) }
@@ -1148,7 +1143,7 @@ struct TapeBuilder {
             elementFinding = (.elementFallbackTaken, start)
             return true
         }
-        append(.fallbackTaken, span.start | fieldIndex << 32, span.end | header << 32)
+        append(.fallbackTaken, start | fieldIndex << 32, header)
         return true
     }
 
