@@ -536,8 +536,9 @@ import LiveStateYAML
     /// in every place such a value can be; the tape decides it itself (a `fallbackTaken` or
     /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
     /// alias, nested or not, in an array, for raw values that are not ASCII and for an escaped
-    /// string (`enumValuesAreDecidedOnTheTape`), and leaves it to the full decoder for a field
-    /// without a default and for a strict version.
+    /// string (`enumValuesAreDecidedOnTheTape`), and for a strict version (the full decoder
+    /// asked only why `Codable` fails), and leaves it to the full decoder for a field without a
+    /// default in a nested object.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -564,7 +565,7 @@ import LiveStateYAML
             (#"{"title":"t","state":7}"#, 1, 1, 0),
             (#"{"title":"t","status":null}"#, 1, 1, 0),
             (#"{"title":5}"#, 1, 1, 0),
-            (#"{"title":"t","status":7}"#, 2, 0, 1),
+            (#"{"title":"t","status":7}"#, 2, 1, 0),
         ]
         for (json, version, onTape, decided) in cases {
             let bytes = Array(json.utf8)
@@ -647,8 +648,8 @@ import LiveStateYAML
     /// when read by the full decoder's own words (`DecodeContext.invalidDefaulted`). The results
     /// are the reference decode's in every place; the tape decides it itself in an object's
     /// field, under its own name or an alias, and leaves to the full decoder what takes no
-    /// default (a field that rejects invalid values, a strict version) and a date out of range
-    /// that the validator also reports as UNIX time.
+    /// default in a nested object and a date out of range that the validator also reports as
+    /// UNIX time; for a strict version, it asks the full decoder only why `Codable` fails.
     @Test func tightenedConstraintsTakeTheDefaultOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.tightened.utf8), file: "tightened.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -686,9 +687,10 @@ import LiveStateYAML
             // (`invalidValuesOfRootFieldsWithoutADefaultRejectOnTheTape`).
             (#"{"title":"t","kept":"toolong"}"#, 1, 0, 0),
             (#"{"title":"t","code":"toolong"}"#, 1, 0, 0),
-            // What the full decoder decides: a strict version.
-            (#"{"title":"t","eta":121}"#, 2, 0, 1),
-            (#"{"title":"toolong","eta":121}"#, 2, 0, 1),
+            // A strict version: the same on the tape, the full decoder asked only why `Codable`
+            // fails (here it does not: a range is the schema's own rule).
+            (#"{"title":"t","eta":121}"#, 2, 1, 0),
+            (#"{"title":"toolong","eta":121}"#, 2, 1, 0),
         ]
         for (json, version, onTape, decided) in cases {
             let bytes = Array(json.utf8)
@@ -814,8 +816,8 @@ import LiveStateYAML
     /// equivalent spelling matches) and decided on the tape: the value, the fallback (worded with
     /// the value unescaped), or, without a fallback, the field's default; an element of an array
     /// without a fallback makes the array take its default, and one with a fallback takes it,
-    /// worded with its index. The full decoder still decides for a strict version, an array in
-    /// an array, and an array with a fallback taken that is invalid as well. Each result is the
+    /// worded with its index. The full decoder still decides a strict version's fallback, an
+    /// array in an array, and an array with a fallback taken that is invalid as well. Each result is the
     /// reference decode's.
     @Test func enumValuesAreDecidedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
@@ -863,13 +865,14 @@ import LiveStateYAML
             (#"{"ranks":[7, 2]}"#, 1, 1, 0, 0),
             (#"{"legs":[{},{"modes":["a","z"]}]}"#, 1, 1, 0, 0),
             // What the full decoder decides: an array with a fallback taken and a problem (too
-            // many, an element of another type), in an array of arrays, a strict version.
+            // many, an element of another type), in an array of arrays, a strict version's
+            // fallback. (A strict version without a fallback takes the default on the tape.)
             (#"{"ranks":[7,1,2]}"#, 1, 0, 0, 1),
             (#"{"ranks":[7,"x"]}"#, 1, 0, 0, 1),
             (#"{"grid":[["a"],["b"]]}"#, 1, 0, 0, 1),
             (#"{"modes":["c"]}"#, 2, 0, 0, 1),
             (#"{"drink":"caf\u00e9"}"#, 2, 0, 0, 0),
-            (#"{"drink":"cafe"}"#, 2, 0, 0, 1),
+            (#"{"drink":"cafe"}"#, 2, 0, 1, 0),
         ]
         for (json, version, fallbacks, defaults, decided) in cases {
             let bytes = Array(json.utf8)
@@ -907,8 +910,8 @@ import LiveStateYAML
     /// A root field's value that is invalid (of another type, or one a rule refuses) where the
     /// field takes no default (`on-invalid: reject`, or a required field) rejects the payload on
     /// the tape, worded when read as the full decoder's `settle` words it, with the findings
-    /// after it still made. The full decoder still decides a field of a nested object (the
-    /// object's problem is settled by the field that holds it) and a strict version's values.
+    /// after it still made, for a strict version too. The full decoder still decides a field of a
+    /// nested object (the object's problem is settled by the field that holds it).
     /// Each result is the reference decode's.
     @Test func invalidValuesOfRootFieldsWithoutADefaultRejectOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
@@ -933,9 +936,10 @@ import LiveStateYAML
             (#"{"title":"t","code":"abc","tags":[1],"card":{"n":1}}"#, 1, 1, 0),
             (#"{"title":null,"code":[],"tags":[1,"2"],"card":{"n":1}}"#, 1, 3, 0),
             (#"{"title":"t","tags":[1],"card":{"n":1},"title":5}"#, 1, 0, 0),
-            // What the full decoder decides: a nested object's field, a strict version.
+            // A strict version too, with why `Codable` fails.
+            (#"{"title":5}"#, 2, 1, 0),
+            // What the full decoder decides: a nested object's field.
             (#"{"title":"t","tags":[1],"card":{"n":"x"}}"#, 1, 0, 1),
-            (#"{"title":5}"#, 2, 0, 1),
         ]
         for (json, version, rejected, decided) in cases {
             let bytes = Array(json.utf8)
@@ -955,6 +959,9 @@ import LiveStateYAML
             "p.json:1:27: error: expected a string, found a number; 'code' rejects invalid values, so the app drops this update (at /code) [wrong-type]",
             "p.json:1:39: error: at /tags/1: 10 is greater than maximum 9; 'tags' has no default, so the app drops this update (at /tags) [out-of-range]",
         ])
+        let strict = decoders[1].decode(contentState: Array(#"{"title":5}"#.utf8))
+        #expect(strict.strictFailure?.pointer == "/title")
+        #expect(strict.strictFailure?.message.contains("expected a string, found a number") == true, "\(String(describing: strict.strictFailure))")
         let validator = try PayloadValidator(schema: schema, version: 1)
         let start = Array(#"{"aps":{"timestamp":1,"event":"start","attributes-type":"A","attributes":{},"alert":{"title":"a","body":"b"},"content-state":{"title":5,"tags":[],"card":{"n":1}}}}"#.utf8)
         _ = ValidatorOnePassTests.expectSame(validator, start, "start")

@@ -246,10 +246,12 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// it decides too, worded when read by the full decoder's words: an unknown enum value, in a
 /// field or an array, takes the fallback (`takesFallback`), and a value of another type, or a
 /// scalar or array of scalars a rule of the field refuses, takes the field's default
-/// (`takesDefault`); a date that looks like UNIX time, read as the validator reads, is kept and
-/// reported (`flagsUnixDate`). Any other scalar it does not read (a value with no default to
-/// take, a strict version's invalid value, such a date out of its field's range, …) is decided
-/// by the full decoder where it stands (`decide`):
+/// (`takesDefault`; for a strict version, the full decoder is asked only why synthesized
+/// `Codable` fails on it, `codableFailure`); a date that looks like UNIX time, read as the
+/// validator reads, is kept and reported (`flagsUnixDate`). Any other scalar it does not read (a
+/// value in a nested object's field with no default to take, a strict version's enum value that
+/// a fallback would take, such a date out of its field's range, …) is decided by the full
+/// decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -663,6 +665,7 @@ struct TapeBuilder {
                     isRejected = true
                     append(.rejected, start | field << 32, header)
                 }
+                if isStrict { strictProblem = codableFailure(plan, at: start, depth: level, header: header) }
             } else {
                 guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
                 else { return false }
@@ -682,14 +685,15 @@ struct TapeBuilder {
     /// tightened (a scalar or an array of scalars a rule of the field refused, `ruleBroken`).
     /// With `orRejectsRoot` (a field of the root object), also for a field that takes no
     /// default: the payload is rejected then. Only where the full decoder
-    /// (`DecodeContext.decodeValue`) would find just that: not for a strict version, which also
-    /// records why synthesized `Codable` fails, and only for a value that is JSON. `true` leaves
-    /// the reader past the value; `false` leaves the value to the full decoder.
+    /// (`DecodeContext.decodeValue`) would find just that, and only for a value that is JSON.
+    /// (For a strict version, the caller also asks why synthesized `Codable` fails on the value,
+    /// `codableFailure`.) `true` leaves the reader past the value; `false` leaves the value to
+    /// the full decoder.
     @inline(never)
     private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int, orRejectsRoot: Bool = false) -> Bool {
         let brokeRule = ruleBroken == start
         ruleBroken = -1
-        guard plan.invalidReplacement != nil || orRejectsRoot, !isStrict else { return false }
+        guard plan.invalidReplacement != nil || orRejectsRoot else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
         // A value read whole leaves the reader past it; an array whose element broke a rule,
         // inside it (one level deeper), and another type's value, at its start: skipped from there.
@@ -698,6 +702,18 @@ struct TapeBuilder {
         guard !readWhole else { return true }
         (index, depth) = (start, level)
         return skipValue()
+    }
+
+    /// For a strict version, why synthesized `Codable` fails on the invalid value at `start`,
+    /// `level` deep, of `plan`'s field in the object whose header is at `header`, which the tape
+    /// decided (`takesDefault`): the full decoder's answer (`DecodeContext.decodeValue`, which
+    /// alone knows which refusals `Codable` shares), with its pointer; `nil` when `Codable`
+    /// takes the value (a schema's own constraint, such as a length or a range).
+    @inline(never)
+    private func codableFailure(_ plan: FieldPlan, at start: Int, depth level: Int, header: Int) -> DecodeProblem? {
+        var context = context(at: start, depth: level, header: header, field: plan)
+        _ = try? context.decodeValue(plan)
+        return context.strictProblem
     }
 
     /// Whether the value at `start`, `level` deep, is JSON of a type `plan`'s field does not
@@ -1126,17 +1142,18 @@ struct TapeBuilder {
 
     /// The fallback of an enum field whose value, at `start`, is none of its raw values, into
     /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
-    /// version most often meets. Without a fallback, the value is refused (`refused(at:)`), and may take the field's default. Only
-    /// where the full decoder (`DecodeContext.decodeEnum`) would decide just that: not for a
-    /// strict version, which also records why synthesized `Codable` fails. For an element of an
-    /// array of scalars (no `header`), the finding is left to the array (`elementFinding`),
-    /// whose elements are consecutive nodes. `false` leaves the value to the full decoder.
+    /// version most often meets. Without a fallback, the value is refused (`refused(at:)`), and
+    /// may take the field's default. Only where the full decoder (`DecodeContext.decodeEnum`)
+    /// would decide just that: a fallback not for a strict version (whose synthesized `Codable`
+    /// has none, and fails). For an element of an array of scalars (no `header`), the finding
+    /// is left to the array (`elementFinding`), whose elements are consecutive nodes. `false`
+    /// leaves the value to the full decoder.
     @inline(never)
     private mutating func takesFallback(
         _ plan: FieldPlan, at start: Int, slot: Int, header: Int, fieldIndex: Int
     ) -> Bool {
-        guard !isStrict else { return false }
         guard let fallback = plan.fallback else { return refused(at: start) }
+        guard !isStrict else { return false }
         put(fallback, in: slot)
         guard header >= 0 else {
             // An element of an array of scalars: its finding follows the array's elements.
