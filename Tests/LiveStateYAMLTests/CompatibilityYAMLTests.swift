@@ -41,10 +41,11 @@ private struct Expectation {
 @Suite struct CompatibilityYAMLTests {
     /// The one YAML quoting (the YAML report, the rule catalog, the import's schema writer)
     /// writes text libyaml reads back as it was: quotes, backslashes, C0 and C1 controls, DEL,
-    /// the byte-order mark and the noncharacters libyaml refuses raw, and text beyond ASCII. (The
+    /// the line and paragraph separators, the byte-order mark and the noncharacters libyaml
+    /// refuses raw, and text beyond ASCII. (The
     /// reports once wrote JSON's escapes, which leave C1 controls and DEL raw.)
     @Test func quotedTextReadsBackAsItWas() throws {
-        let text = "a\"b\\c\nd\te\u{1}\r\u{7F}\u{85}\u{9F}\u{FEFF}\u{FFFE}é😀 "
+        let text = "a\"b\\c\nd\te\u{1}\r\u{7F}\u{85}\u{9F}\u{2028}\u{2029}\u{FEFF}\u{FFFE}é😀 "
         let yaml = """
             activity: quoting
             versions:

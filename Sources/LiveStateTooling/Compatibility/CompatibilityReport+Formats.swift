@@ -204,7 +204,8 @@ extension CompatibilityReport {
 
 /// A double-quoted YAML scalar, as the report and catalog renderings and the import's schema
 /// writer write one. Characters a YAML reader refuses raw (C0 and C1 controls, DEL, the
-/// byte-order mark, U+FFFE and U+FFFF) are escaped, as are the quote and the backslash.
+/// byte-order mark, U+FFFE and U+FFFF) or that YAML 1.1 counts as line breaks (U+2028, U+2029)
+/// are escaped, as are the quote and the backslash.
 package func yamlScalar(_ string: String) -> String {
     var out = "\""
     for scalar in string.unicodeScalars {
@@ -217,7 +218,7 @@ package func yamlScalar(_ string: String) -> String {
             switch scalar.value {
             case 0..<0x20, 0x7F...0x9F:
                 out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-            case 0xFEFF, 0xFFFE, 0xFFFF:
+            case 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF:
                 out += "\\u" + String(scalar.value, radix: 16, uppercase: true)
             default:
                 out.unicodeScalars.append(scalar)
