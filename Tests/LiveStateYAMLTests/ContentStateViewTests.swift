@@ -537,8 +537,8 @@ import LiveStateYAML
     /// `defaultTaken` node, no `reported` one) in an object's field, under its own name or an
     /// alias, nested or not, in an array, for raw values that are not ASCII and for an escaped
     /// string (`enumValuesAreDecidedOnTheTape`), and for a strict version (the full decoder
-    /// asked only why `Codable` fails), and leaves it to the full decoder for a field without a
-    /// default in a nested object.
+    /// asked only why `Codable` fails, which has no fallback), and leaves it to the full decoder
+    /// for a field without a default in a nested object.
     @Test func unknownEnumValuesTakeTheirFallbackOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array(Self.fallbacks.utf8), file: "fallbacks.yaml")
         let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
@@ -552,7 +552,7 @@ import LiveStateYAML
             (#"{"title":"t","marks":["x","z"]}"#, 1, 1, 0),
             (#"{"title":"t","drink":"tea"}"#, 1, 1, 0),
             (#"{"title":"t","status":"lo\u0073t"}"#, 1, 1, 0),
-            (#"{"title":"t","status":"lost"}"#, 2, 0, 1),
+            (#"{"title":"t","status":"lost"}"#, 2, 1, 0),
             (#"{"title":"t","strictless":"c","status":7}"#, 1, 2, 0),
             // Values of another JSON type.
             (#"{"title":"t","status":7}"#, 1, 1, 0),
@@ -576,6 +576,11 @@ import LiveStateYAML
             #expect(kinds.count { [.fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected].contains($0) } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
+        // A strict version takes the fallback too, and its app drops the update: the verdict says why.
+        let strict = decoders[1].decode(contentState: Array(#"{"title":"t","status":"lost"}"#.utf8))
+        #expect(strict.state?["status"] == .string("waiting"))
+        #expect(strict.strictFailure?.pointer == "/status")
+        #expect(strict.strictFailure?.message.contains("\"lost\" is not a raw value of the enum") == true, "\(String(describing: strict.strictFailure))")
         // A value of another type nested past the limit, or not JSON: what the full decoder says.
         for json in [
             #"{"title":"t","status":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",

@@ -706,7 +706,7 @@ struct TapeBuilder {
 
     /// For a strict version, why synthesized `Codable` fails on the invalid value at `start`,
     /// `level` deep, of `plan`'s field in the object whose header is at `header`, which the tape
-    /// decided (`takesDefault`): the full decoder's answer (`DecodeContext.decodeValue`, which
+    /// decided (`takesDefault`, `takesFallback`): the full decoder's answer (`DecodeContext.decodeValue`, which
     /// alone knows which refusals `Codable` shares), with its pointer; `nil` when `Codable`
     /// takes the value (a schema's own constraint, such as a length or a range).
     @inline(never)
@@ -1144,24 +1144,30 @@ struct TapeBuilder {
     /// `slot`, with the `unknown-enum-value` finding worded when it is read: what an older app
     /// version most often meets. Without a fallback, the value is refused (`refused(at:)`), and
     /// may take the field's default. Only where the full decoder (`DecodeContext.decodeEnum`)
-    /// would decide just that: a fallback not for a strict version (whose synthesized `Codable`
-    /// has none, and fails). For an element of an array of scalars (no `header`), the finding
-    /// is left to the array (`elementFinding`), whose elements are consecutive nodes. `false`
-    /// leaves the value to the full decoder.
+    /// would decide just that. For a strict version, whose synthesized `Codable` has no fallback
+    /// and fails, the fallback is taken all the same and `strictProblem` says why (`false` then,
+    /// for `unread` to record it). For an element of an array of scalars (no `header`), the
+    /// finding is left to the array (`elementFinding`), whose elements are consecutive nodes;
+    /// `false` (the full decoder) for a strict version's there.
     @inline(never)
     private mutating func takesFallback(
         _ plan: FieldPlan, at start: Int, slot: Int, header: Int, fieldIndex: Int
     ) -> Bool {
         guard let fallback = plan.fallback else { return refused(at: start) }
-        guard !isStrict else { return false }
         put(fallback, in: slot)
         guard header >= 0 else {
-            // An element of an array of scalars: its finding follows the array's elements.
+            // An element of an array of scalars: its finding follows the array's elements. (A
+            // strict version's verdict names the element: the full decoder's.)
+            guard !isStrict else { return false }
             elementFinding = (.elementFallbackTaken, start)
             return true
         }
         append(.fallbackTaken, start | fieldIndex << 32, header)
-        return true
+        guard isStrict else { return true }
+        // Synthesized `Codable` has no fallback and fails: the value is the fallback all the
+        // same, and `unread` records why for the verdict.
+        strictProblem = codableFailure(plan, at: start, depth: depth, header: header)
+        return strictProblem == nil
     }
 
     /// An array of scalars, whose elements are appended one after another, or of objects:
