@@ -568,11 +568,7 @@ import LiveStateYAML
             (#"{"title":"t","status":7}"#, 2, 1, 0),
         ]
         for (json, version, onTape, decided) in cases {
-            let bytes = Array(json.utf8)
-            let decoder = decoders[version - 1]
-            _ = Self.expectSame(decoder, bytes, json)
-            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
-            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            let kinds = try Self.kindsOnTape(decoders[version - 1], json)
             #expect(kinds.count { [.fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected].contains($0) } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
@@ -608,6 +604,16 @@ import LiveStateYAML
             #"p.json:1:29: warning: expected one of the enum's string values, found a boolean; 'kind' takes its default "plain" (at /card/kind) [invalid-defaulted]"#,
             #"p.json:1:44: warning: expected one of the enum's string values, found an array; 'status' takes its default "waiting" (at /status) [invalid-defaulted]"#,
         ])
+    }
+
+    /// The kinds of the nodes of the tape `decoder` reads `json` into, once its results are
+    /// held to the reference decode's (`expectSame`): what the tests of what the tape decides
+    /// count.
+    static func kindsOnTape(_ decoder: ContentStateDecoder, _ json: String) throws -> [TapeNode.Kind] {
+        let bytes = Array(json.utf8)
+        _ = expectSame(decoder, bytes, json)
+        let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
+        return (0..<tape.nodeCount).map { tape.node(at: $0).kind }
     }
 
     static let tightened = """
@@ -698,12 +704,8 @@ import LiveStateYAML
             (#"{"title":"toolong","eta":121}"#, 2, 1, 0),
         ]
         for (json, version, onTape, decided) in cases {
-            let bytes = Array(json.utf8)
-            let decoder = decoders[version - 1]
-            _ = Self.expectSame(decoder, bytes, json)
-            TapeDecoderTests.expectSame(Tightened.self, decoder, bytes)
-            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
-            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            let kinds = try Self.kindsOnTape(decoders[version - 1], json)
+            TapeDecoderTests.expectSame(Tightened.self, decoders[version - 1], Array(json.utf8))
             #expect(kinds.count { $0 == .defaultTaken } == onTape, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
@@ -880,11 +882,7 @@ import LiveStateYAML
             (#"{"drink":"cafe"}"#, 2, 0, 1, 0),
         ]
         for (json, version, fallbacks, defaults, decided) in cases {
-            let bytes = Array(json.utf8)
-            let decoder = decoders[version - 1]
-            _ = Self.expectSame(decoder, bytes, json)
-            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
-            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            let kinds = try Self.kindsOnTape(decoders[version - 1], json)
             #expect(kinds.count { $0 == .fallbackTaken || $0 == .elementFallbackTaken } == fallbacks, "\(json)")
             #expect(kinds.count { $0 == .defaultTaken } == defaults, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
@@ -947,11 +945,7 @@ import LiveStateYAML
             (#"{"title":"t","tags":[1],"card":{"n":"x"}}"#, 1, 0, 1),
         ]
         for (json, version, rejected, decided) in cases {
-            let bytes = Array(json.utf8)
-            let decoder = decoders[version - 1]
-            _ = Self.expectSame(decoder, bytes, json)
-            let tape = try #require(bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) })
-            let kinds = (0..<tape.nodeCount).map { tape.node(at: $0).kind }
+            let kinds = try Self.kindsOnTape(decoders[version - 1], json)
             #expect(kinds.count { $0 == .rejected } == rejected, "\(json)")
             #expect(kinds.count { $0 == .reported } == decided, "\(json)")
         }
