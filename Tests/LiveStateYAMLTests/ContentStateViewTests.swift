@@ -823,9 +823,9 @@ import LiveStateYAML
     /// equivalent spelling matches) and decided on the tape: the value, the fallback (worded with
     /// the value unescaped), or, without a fallback, the field's default; an element of an array
     /// without a fallback makes the array take its default, and one with a fallback takes it,
-    /// worded with its index. The full decoder still decides a strict version's fallback, an
-    /// array in an array, and an array with a fallback taken that is invalid as well. Each result is the
-    /// reference decode's.
+    /// worded with its index. The full decoder still decides a strict version's array element
+    /// that takes a fallback, an array in an array, and an array with a fallback taken that is
+    /// invalid as well. Each result is the reference decode's.
     @Test func enumValuesAreDecidedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
             activity: drinks
@@ -873,7 +873,8 @@ import LiveStateYAML
             (#"{"legs":[{},{"modes":["a","z"]}]}"#, 1, 1, 0, 0),
             // What the full decoder decides: an array with a fallback taken and a problem (too
             // many, an element of another type), in an array of arrays, a strict version's
-            // fallback. (A strict version without a fallback takes the default on the tape.)
+            // element that takes a fallback. (A strict version's field takes its fallback, or
+            // without one its default, on the tape.)
             (#"{"ranks":[7,1,2]}"#, 1, 0, 0, 1),
             (#"{"ranks":[7,"x"]}"#, 1, 0, 0, 1),
             (#"{"grid":[["a"],["b"]]}"#, 1, 0, 0, 1),
