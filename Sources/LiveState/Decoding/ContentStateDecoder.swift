@@ -9,10 +9,10 @@ import Foundation
 /// asked); a value the tape does not decide itself (an invalid one with no default to take, an
 /// escaped enum value, …: `TapeBuilder`) is decided where it stands by the full decoder's rules
 /// below (`DecodeContext.decide`), which read it with `JSONReader`, making its value and
-/// wording its problems. Bytes that are not JSON get
-/// the one error the scanner words (`JSONError.diagnostic`), and JSON of another shape (a
-/// content-state that is not an object, a body without one) its finding from `decodeRoot` or
-/// `decodeBody`. No intermediate document, no `[String: Any]`.
+/// wording its problems. Bytes that are not JSON get the one error the scanner words
+/// (`JSONError.diagnostic`), and JSON of another shape (a content-state that is not an object, a
+/// body without one) its finding from `decodeRoot` or `decodeBody`. No intermediate document, no
+/// `[String: Any]`.
 ///
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)

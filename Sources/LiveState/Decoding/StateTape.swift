@@ -706,9 +706,10 @@ struct TapeBuilder {
 
     /// For a strict version, why synthesized `Codable` fails on the invalid value at `start`,
     /// `level` deep, of `plan`'s field in the object whose header is at `header`, which the tape
-    /// decided (`takesDefault`, `takesFallback`): the full decoder's answer (`DecodeContext.decodeValue`, which
-    /// alone knows which refusals `Codable` shares), with its pointer; `nil` when `Codable`
-    /// takes the value (a schema's own constraint, such as a length or a range).
+    /// decided (`takesDefault`, `takesFallback`): the full decoder's answer
+    /// (`DecodeContext.decodeValue`, which alone knows which refusals `Codable` shares), with
+    /// its pointer; `nil` when `Codable` takes the value (a schema's own constraint, such as a
+    /// length or a range).
     @inline(never)
     private func codableFailure(_ plan: FieldPlan, at start: Int, depth level: Int, header: Int) -> DecodeProblem? {
         var context = context(at: start, depth: level, header: header, field: plan)
@@ -1001,7 +1002,7 @@ struct TapeBuilder {
             // A URL (rare in payloads) is checked by the rule on a made string.
             return plan.urls.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
         case .int:
-            guard let read = integer().map(Optional.some) ?? integerByReader(from: start) else { return false }
+            guard let read = integer(from: start) else { return false }
             guard let int = read, !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
@@ -1054,7 +1055,7 @@ struct TapeBuilder {
         case .stringEnum:
             return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
-            guard let read = integer().map(Optional.some) ?? integerByReader(from: start) else { return false }
+            guard let read = integer(from: start) else { return false }
             guard let int = read else { return refused(at: start) }
             guard plan.enumIntegers.contains(int) else {
                 return takesFallback(plan, at: start, slot: slot, header: header, fieldIndex: fieldIndex)
@@ -1241,8 +1242,9 @@ struct TapeBuilder {
     /// `value` did not accept, makes the array invalid as the full decoder finds it (a rule of
     /// the items refused it, or it is of another JSON type): the array is refused then, as
     /// its field's rules refuse a scalar, and may take the field's default (`takesDefault`).
-    /// Anything else (an enum value it may take a fallback for, a date the validator reports,
-    /// bytes that are not JSON) is left to the full decoder. Returns `false` either way.
+    /// Anything else (a strict version's enum value a fallback would take, a date the validator
+    /// reports that is out of range too or a date range's bound, bytes that are not JSON) is
+    /// left to the full decoder. Returns `false` either way.
     @inline(never)
     private mutating func refusedElement(_ items: FieldPlan, at start: Int, depth level: Int, array: Int) -> Bool {
         let brokeRule = ruleBroken == start
@@ -1559,8 +1561,17 @@ struct TapeBuilder {
         return (start, isInteger)
     }
 
-    /// An integer field's value: plain digits that fit 18 digits; anything else is read by
-    /// `integerByReader` (which also takes `2.0` and `1e2`).
+    /// An integer field's value at `start` (where `index` is): plain digits that fit 18 digits
+    /// read here (`integer()`), anything else as `integerByReader` reads it. `.some(nil)` for a
+    /// number that is not an integer that fits `Int`, which the field refuses; `nil` for what is
+    /// not a number.
+    @inline(__always)
+    private mutating func integer(from start: Int) -> Int?? {
+        if let plain = integer() { return plain }
+        return integerByReader(from: start)
+    }
+
+    /// Plain digits that fit 18 digits, at `index`; `nil` for anything else.
     private mutating func integer() -> Int? {
         guard let (start, isInteger) = number(), isInteger else { return nil }
         var position = start
