@@ -26,7 +26,7 @@ public enum SchemaYAMLWriter {
     /// One version entry of the `versions:` sequence, indented as a schema file has it.
     public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String) -> String {
         let decoding = activity.isSynthesized ? "synthesized Codable" : "its own init(from:)"
-        var lines = ["  - version: \(number)", "    description: \(quoted("Imported from \(source); decoded with \(decoding)."))"]
+        var lines = ["  - version: \(number)", "    description: \(yamlScalar("Imported from \(source); decoded with \(decoding)."))"]
         lines += object("content-state", activity.contentState, indent: 4)
         if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
         return lines.joined(separator: "\n") + "\n"
@@ -47,7 +47,7 @@ public enum SchemaYAMLWriter {
             if field.isOptional { lines.append("\(pad)  optional: true") }
             if let value = field.defaultValue { lines.append("\(pad)  default: \(yaml(value))") }
             if field.onInvalid == .reject { lines.append("\(pad)  on-invalid: reject") }
-            if let documentation = field.documentation { lines.append("\(pad)  description: \(quoted(documentation))") }
+            if let documentation = field.documentation { lines.append("\(pad)  description: \(yamlScalar(documentation))") }
             lines += object("fields", fields, indent: indent + 2)
             return lines
         }
@@ -59,7 +59,7 @@ public enum SchemaYAMLWriter {
         var parts: [String] = []
         switch field.type {
         case .enumeration(.strings(let values)):
-            parts += ["type: enum", "values: [\(values.map(quoted).joined(separator: ", "))]"]
+            parts += ["type: enum", "values: [\(values.map(yamlScalar).joined(separator: ", "))]"]
         case .enumeration(.integers(let values)):
             parts += ["type: enum", "values: [\(values.map(String.init).joined(separator: ", "))]"]
         case .array(let items):
@@ -78,7 +78,7 @@ public enum SchemaYAMLWriter {
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
         if let minimum = field.constraints.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
         if let maximum = field.constraints.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
-        if let documentation = field.documentation { parts.append("description: \(quoted(documentation))") }
+        if let documentation = field.documentation { parts.append("description: \(yamlScalar(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
     }
 
@@ -90,7 +90,7 @@ public enum SchemaYAMLWriter {
         case .int(let int): String(int)
         case .double(let double), .date(let double): number(double)
         case .dateRange(let lower, let upper): "[\(number(lower)), \(number(upper))]"
-        case .string(let string): quoted(string)
+        case .string(let string): yamlScalar(string)
         case .array(let elements): "[" + elements.map(yaml).joined(separator: ", ") + "]"
         case .object(let members): "{" + members.map { "\(key($0.name)): \(yaml($0.value))" }.joined(separator: ", ") + "}"
         }
@@ -106,11 +106,6 @@ public enum SchemaYAMLWriter {
         let plain = !name.isEmpty && name.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         } && !(0x30...0x39).contains(name.utf8.first!) && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"].contains(name.lowercased())
-        return plain ? name : quoted(name)
-    }
-
-    /// A double-quoted YAML string (`yamlScalar`, the tooling's one quoting).
-    static func quoted(_ text: String) -> String {
-        yamlScalar(text)
+        return plain ? name : yamlScalar(name)
     }
 }
