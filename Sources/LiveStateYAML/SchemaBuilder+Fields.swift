@@ -112,6 +112,14 @@ extension SchemaBuilder {
                     at: pair.value.position, pointer: at("on-invalid"))
             }
         }
+        if let pair = members["on-null"], let text = string(pair, key: "on-null", pointer: at("on-null")) {
+            // One value: the rule the key adds. A field without it reads `null` by its type.
+            if text == "default" {
+                field.nullTakesDefault = true
+            } else {
+                report(.wrongType, "'on-null' must be default, found '\(text)'", at: pair.value.position, pointer: at("on-null"))
+            }
+        }
         for constraint in Field.Constraint.allCases {
             let key = constraint.rawValue
             guard let pair = members[key] else { continue }

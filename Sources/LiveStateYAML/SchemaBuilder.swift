@@ -372,11 +372,11 @@ enum SchemaKeys {
     static let top = ["activity", "attributes-type", "compatibility", "min-ios", "clients", "versions", "description"]
     static let clients = ["strict"]
     static let version = ["version", "content-state", "attributes", "removed", "min-ios", "retired", "retired-on", "retired-reason", "description"]
-    static let field = ["type", "default", "optional", "on-invalid"] + Field.Constraint.allCases.map(\.rawValue) + [
+    static let field = ["type", "default", "optional", "on-invalid", "on-null"] + Field.Constraint.allCases.map(\.rawValue) + [
         "format", "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",
         "items", "fields",
     ]
     /// An array's `items`: no name, so nothing that concerns a key being present or absent.
     static let items = field.filter { !notForItems.contains($0) }
-    static let notForItems: Set<String> = ["default", "optional", "aliases", "deprecated", "drop-priority"]
+    static let notForItems: Set<String> = ["default", "optional", "on-null", "aliases", "deprecated", "drop-priority"]
 }

@@ -969,6 +969,73 @@ import LiveStateYAML
             "expected a string, found a number; 'title' has no default, so the activity does not start"))
     }
 
+    /// `on-null: default` (an app's `decodeIfPresent … ?? default`): a `null` takes the field's
+    /// default, as a missing key does, with a `defaulted` finding at the `null` (not the
+    /// `invalid-defaulted` warning of a field without it), under an alias and in a nested
+    /// object too; any other invalid value keeps its `on-invalid`. A strict version still drops
+    /// the update: synthesized `Codable` has no such rule. Each result is the reference decode's
+    /// (`expectSame`), and a `Decodable` type reads the default.
+    @Test func nullTakesTheDefaultWithOnNull() throws {
+        let schema = try SchemaLoader().load(yaml: Array("""
+            activity: score
+            clients:
+              strict: [2]
+            versions:
+              - version: 1
+                content-state:
+                  home: { type: int, default: 0, on-invalid: reject, on-null: default }
+                  period: { type: string, default: "1st", on-null: default }
+                  minutes: { type: int, default: 30, on-null: default, aliases: [mins] }
+                  note: { type: string, default: "-" }
+                  score: { type: object, default: { points: 0 }, fields: { points: { type: int, default: 0, on-null: default } } }
+              - version: 2
+                content-state:
+                  home: { type: int, default: 0, on-null: default }
+            """.utf8), file: "score.yaml")
+        let decoders = [try ContentStateDecoder(schema: schema, version: 1), try ContentStateDecoder(schema: schema, version: 2)]
+        let cases: [(json: String, version: Int, findings: [String])] = [
+            (#"{"home":null,"period":null,"score":{"points":null}}"#, 1, [
+                "p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]",
+                "p.json:1:23: info: 'period' is null; it takes its default \"1st\" (at /period) [defaulted]",
+                "p.json:1:46: info: 'points' is null; it takes its default 0 (at /score/points) [defaulted]",
+                "p.json:1:1: info: key 'minutes' is missing; it takes its default 30 (at /minutes) [defaulted]",
+                "p.json:1:1: info: key 'note' is missing; it takes its default \"-\" (at /note) [defaulted]",
+            ]),
+            (#"{"mins":null,"note":null,"home":1,"period":"2nd","score":{"points":3}}"#, 1, [
+                "p.json:1:9: info: 'minutes' is null; it takes its default 30 (at /minutes) [defaulted]",
+                "p.json:1:21: warning: null is not a string; 'note' takes its default \"-\" (at /note) [invalid-defaulted]",
+            ]),
+            (#"{"home":null,"home":4,"period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, [
+                "p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]",
+                "p.json:1:14: warning: key 'home' appears again; the first value is kept, as on the device (at /home) [duplicate-key]",
+            ]),
+            (#"{"home":"x","period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, [
+                "p.json:1:9: error: expected an integer, found a string; 'home' rejects invalid values, so the app drops this update (at /home) [wrong-type]",
+            ]),
+            (#"{"home":null}"#, 2, ["p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]"]),
+        ]
+        for (json, version, findings) in cases {
+            let decoder = decoders[version - 1]
+            _ = Self.expectSame(decoder, Array(json.utf8), json)
+            let result = decoder.decode(contentState: Array(json.utf8), file: "p.json")
+            #expect(result.diagnostics.map(\.description) == findings, "\(json)")
+        }
+        let first = decoders[0].decode(contentState: Array(#"{"home":null,"period":null,"score":{"points":null}}"#.utf8))
+        #expect(first.appDecodes)
+        #expect(first.state?["home"] == .int(0))
+        #expect(first.state?["period"] == .string("1st"))
+        #expect(first.state?["score"] == .object([.init("points", .int(0))]))
+        #expect(decoders[0].decode(contentState: Array(#"{"mins":null}"#.utf8)).state?["minutes"] == .int(30))
+        // A type that holds no optional reads the defaults.
+        struct Score: Decodable, Equatable { var home: Int; var period: String }
+        #expect(try decoders[0].view(contentState: Array(#"{"home":null,"period":null}"#.utf8)).decode(Score.self) == Score(home: 0, period: "1st"))
+        // Synthesized `Codable` fails on the null: the strict version drops the update.
+        let strict = decoders[1].decode(contentState: Array(#"{"home":null}"#.utf8))
+        #expect(!strict.appDecodes)
+        #expect(strict.strictFailure?.pointer == "/home")
+        #expect(strict.strictFailure?.message.hasPrefix("null is not an integer; the app decodes with synthesized Codable") == true, "\(String(describing: strict.strictFailure))")
+    }
+
     /// The `tightened` schema's version 1 as an app declares it.
     struct Tightened: Decodable, Equatable {
         struct Courier: Decodable, Equatable { var name: String }

@@ -67,6 +67,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-wrong-type-versions-mapping", .wrongType, 2, 11),
         InvalidFixture("schema-wrong-type-field-scalar", .wrongType, 5, 14),
         InvalidFixture("schema-wrong-type-optional-yes", .wrongType, 5, 39),
+        InvalidFixture("schema-wrong-type-on-null-value", .wrongType, 5, 47),
         InvalidFixture("schema-wrong-type-compatibility", .wrongType, 2, 16),
         InvalidFixture("schema-wrong-type-version-string", .wrongType, 3, 14),
         InvalidFixture("schema-wrong-type-tag", .wrongType, 5, 14),
@@ -120,6 +121,8 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-invalid-name-attributes-type", .invalidName, 2, 18),
         InvalidFixture("schema-invalid-constraint-strict-unknown-version", .invalidConstraint, 3, 15),
         InvalidFixture("schema-invalid-constraint-drop-priority-required", .invalidConstraint, 5, 45),
+        InvalidFixture("schema-invalid-constraint-on-null-without-default", .invalidConstraint, 5, 35),
+        InvalidFixture("schema-invalid-constraint-on-null-optional", .invalidConstraint, 5, 48),
 
         InvalidFixture("schema-empty-empty-file", .empty, 1, 1),
         InvalidFixture("schema-empty-comments-only", .empty, 1, 1),

@@ -529,6 +529,11 @@ struct DecodeContext: JSONReading {
         "required key '\(name)' is missing; \(consequence.rawValue)"
     }
 
+    /// The `defaulted` message of a `null` that takes the field's default (`on-null: default`).
+    static func nullDefaultedMessage(_ name: String, _ value: Value) -> String {
+        "'\(name)' is null; it takes its default \(ValueText.render(value))"
+    }
+
     /// The `unknown-key` message, in one allocation: the full decode's and the tape's.
     static func unknownKeyMessage(_ name: String, version: String) -> String {
         String.concatenating("unknown key '", name, "' is ignored by app version ", version)
@@ -647,7 +652,15 @@ struct DecodeContext: JSONReading {
         if token == .null {
             try reader.readNull()
             if plan.isOptional { return .null }
-            return invalid("null is not a \(plan.field.type.name)", at: start)
+            let refusal = "null is not \(plan.field.type.article)"
+            if plan.nullTakesDefault, let value = plan.missingValue {
+                // `on-null: default`: the app's `decodeIfPresent … ?? default`. Synthesized
+                // `Codable` has no such rule: a strict version still fails on the `null`.
+                report(.defaulted, Self.nullDefaultedMessage(plan.field.name, value), at: start, pointer: pointer())
+                if strict { strictProblem = problem(.wrongType, refusal, at: start) }
+                return value
+            }
+            return invalid(refusal, at: start)
         }
         guard plan.kind.accepts(token) else { return try mismatch(plan.field, token, at: start) }
         switch plan.kind {

@@ -990,7 +990,9 @@ struct TapeBuilder {
         let start = index
         if first == UInt8(ascii: "n") {
             guard literal("null") else { return false }
-            guard plan.isOptional else { return refused(at: start) }
+            // A `null` that takes the default (`on-null: default`) is the full decoder's to
+            // decide and word (`DecodeContext.decodeValue`), as a finding beside the default.
+            guard plan.isOptional else { return plan.nullTakesDefault ? false : refused(at: start) }
             nodes[slot] = TapeNode(kind: .null, a: 0, b: 0)
             return true
         }

@@ -54,6 +54,10 @@ public struct Field: Sendable, Hashable {
     public var isOptional: Bool
     /// What a decoder does with an invalid value.
     public var onInvalid: InvalidPolicy
+    /// Whether `null` reads as the default, as a missing key does (`on-null: default`): what an
+    /// app's own `init(from:)` does with `decodeIfPresent(…) ?? default` into a property that is
+    /// not optional. Without it, `null` is `nil` for an optional field and invalid otherwise.
+    public var nullTakesDefault: Bool
     /// The limits on the field's values beyond its type: `minimum`, `max-length`, …
     public var constraints: Constraints
     /// The enum value used for an unknown raw value.
@@ -81,6 +85,7 @@ public struct Field: Sendable, Hashable {
     ///   - defaultValue: The default, fully resolved.
     ///   - isOptional: Whether the key may be absent without a default.
     ///   - onInvalid: What to do with invalid values.
+    ///   - nullTakesDefault: Whether `null` reads as the default (`on-null: default`).
     ///   - constraints: The field's bounds (`[.maxLength: 64]`, `[.minimum: 0, .maximum: 1]`).
     ///   - fallback: The enum value for unknown raw values.
     ///   - aliases: Older names.
@@ -95,6 +100,7 @@ public struct Field: Sendable, Hashable {
         defaultValue: Value? = nil,
         isOptional: Bool = false,
         onInvalid: InvalidPolicy = .useDefault,
+        nullTakesDefault: Bool = false,
         constraints: Constraints = [:],
         fallback: Value? = nil,
         aliases: [String] = [],
@@ -109,6 +115,7 @@ public struct Field: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isOptional = isOptional
         self.onInvalid = onInvalid
+        self.nullTakesDefault = nullTakesDefault
         self.constraints = constraints
         self.fallback = fallback
         self.aliases = aliases
@@ -139,8 +146,14 @@ public struct Field: Sendable, Hashable {
     }
 
     /// Whether `null` reads as a missing key does: an optional field with no default, whose
-    /// missing key is `null`. The encoder leaves such a `null` out.
-    package var nullReadsAsMissing: Bool { isOptional && defaultValue == nil }
+    /// missing key is `null`, or a field whose `null` takes its default (`on-null: default`).
+    /// The encoder leaves such a `null` out.
+    package var nullReadsAsMissing: Bool { (isOptional && defaultValue == nil) || (nullTakesDefault && defaultValue != nil) }
+
+    /// Whether an app version reads `null` in this field without a problem: as `nil` (an
+    /// optional field) or as the default (`on-null: default`). Compatibility asks it of both
+    /// sides: may a payload carry `null` here, and does the reader take it.
+    package var takesNull: Bool { isOptional || (nullTakesDefault && defaultValue != nil) }
 
     /// The value an invalid value takes (`on-invalid: use-default`): the value for a missing
     /// key, when there is one; `nil` when an invalid value makes the object that holds the field

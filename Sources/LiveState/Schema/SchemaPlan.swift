@@ -254,8 +254,10 @@ final class FieldPlan: Sendable {
     /// The device's worst case for the whole member `"name":value` when the encoder leaves it
     /// out and the device fills in `missingValue` (0 for a required field).
     let missingMemberWorstCase: Int
-    /// `null` is not written: the field is optional without a default.
+    /// `null` is not written: it reads as a missing key does (`Field.nullReadsAsMissing`).
     let skipsNull: Bool
+    /// `null` takes the default (`on-null: default`), with a `defaulted` finding.
+    let nullTakesDefault: Bool
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
     let kind: FieldKind
@@ -345,6 +347,7 @@ final class FieldPlan: Sendable {
         self.missingMemberWorstCase = ByteBudget.memberLength(
             escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
         self.skipsNull = field.nullReadsAsMissing
+        self.nullTakesDefault = field.nullTakesDefault && field.defaultValue != nil
         self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil

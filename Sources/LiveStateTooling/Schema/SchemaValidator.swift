@@ -136,6 +136,18 @@ private struct ValidationRun {
             if field.isOptional {
                 report(.invalidConstraint, "items may not be optional", at: position, pointer: pointer + "/optional")
             }
+            if field.nullTakesDefault {
+                report(.invalidConstraint, "items may not have on-null: an array's elements have no default", at: position, pointer: pointer + "/on-null")
+            }
+        } else if field.nullTakesDefault, field.defaultValue?.isNull ?? true {
+            report(
+                .invalidConstraint, "\(described) has on-null: default but no default for null to take",
+                at: position, pointer: pointer + "/on-null")
+        } else if field.nullTakesDefault, field.isOptional {
+            report(
+                .invalidConstraint,
+                "\(described) has on-null: default and optional: true; null takes the default, so the field is never null: leave out optional",
+                at: position, pointer: pointer + "/optional")
         } else if field.dropPriority != nil, field.isRequired {
             report(
                 .invalidConstraint,
