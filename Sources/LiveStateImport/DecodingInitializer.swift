@@ -338,14 +338,18 @@ extension TypeReader {
                 field.onInvalid = .reject
                 field.documentation = "\(read) with decodeIfPresent: optional; \(refused)."
             case .ifPresentOr(let fallback):
-                field.isOptional = true
                 field.onInvalid = .reject
                 field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
+                // A missing key and null both read as the fallback: the default, and `on-null`.
+                // A fallback a schema cannot state leaves the field optional (null as null).
+                field.nullTakesDefault = field.defaultValue != nil
+                field.isOptional = field.defaultValue == nil
                 field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
                     + "\(fallback.trimmedDescription)\(field.defaultValue == nil ? ", which a schema cannot state" : ""); \(refused)."
             case .tolerantIfPresentOr(let fallback):
-                field.isOptional = true
                 field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
+                field.nullTakesDefault = field.defaultValue != nil
+                field.isOptional = field.defaultValue == nil
                 field.documentation = "\(read) with try? decodeIfPresent … ?? \(fallback.trimmedDescription), whose try? covers the ??: "
                     + "a missing key or null reads as \(fallback.trimmedDescription), any other value that does not decode as "
                     + "\(assignment.type.trimmedDescription) as nil."

@@ -47,6 +47,7 @@ public enum SchemaYAMLWriter {
             if field.isOptional { lines.append("\(pad)  optional: true") }
             if let value = field.defaultValue { lines.append("\(pad)  default: \(yaml(value))") }
             if field.onInvalid == .reject { lines.append("\(pad)  on-invalid: reject") }
+            if field.nullTakesDefault { lines.append("\(pad)  on-null: default") }
             if let documentation = field.documentation { lines.append("\(pad)  description: \(yamlScalar(documentation))") }
             lines += object("fields", fields, indent: indent + 2)
             return lines
@@ -73,6 +74,7 @@ public enum SchemaYAMLWriter {
         if field.isOptional { parts.append("optional: true") }
         if let value = field.defaultValue { parts.append("default: \(yaml(value))") }
         if field.onInvalid == .reject { parts.append("on-invalid: reject") }
+        if field.nullTakesDefault { parts.append("on-null: default") }
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }

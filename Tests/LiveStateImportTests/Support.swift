@@ -6,13 +6,18 @@ protocol ActivityAttributes: Decodable {
 }
 
 /// Decodes JSON into each corpus type's real `ContentState`, with Foundation's `JSONDecoder`,
-/// as the device does.
+/// as the device does: the state the app holds, written back by its `Encodable` side as
+/// `JSONSerialization` reads it (`nil` when the app drops the update).
 enum Compiled {
-    static func decoder<A: ActivityAttributes>(_ type: A.Type) -> @Sendable (Data) -> Bool {
-        { (try? JSONDecoder().decode(A.ContentState.self, from: $0)) != nil }
+    static func decoder<A: ActivityAttributes>(_ type: A.Type) -> @Sendable (Data) -> [String: Any]? {
+        { data in
+            guard let state = try? JSONDecoder().decode(A.ContentState.self, from: data) else { return nil }
+            let written = try! JSONEncoder().encode(state)
+            return try! JSONSerialization.jsonObject(with: written) as? [String: Any]
+        }
     }
 
-    static let types: [String: @Sendable (Data) -> Bool] = [
+    static let types: [String: @Sendable (Data) -> [String: Any]?] = [
         "RideAttributes": decoder(RideAttributes.self),
         "OrderAttributes": decoder(OrderAttributes.self),
         "ScoreAttributes": decoder(ScoreAttributes.self),

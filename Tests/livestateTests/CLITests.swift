@@ -960,7 +960,7 @@ struct CLI {
             """, in: folder)
         #expect(text.contains("  - version: 3\n"))
         #expect(!text.contains("strict: [3]") && !text.contains("strict: [1, 3]"), "\(text)")
-        #expect(text.contains(#"      minutes: { type: int, optional: true, default: 30, on-invalid: reject, description: "init(from:) reads 'minutes' with decodeIfPresent ?? 30: a missing key or null reads as 30; a value that does not decode as Int is refused." }"#), "\(text)")
+        #expect(text.contains(#"      minutes: { type: int, default: 30, on-invalid: reject, on-null: default, description: "init(from:) reads 'minutes' with decodeIfPresent ?? 30: a missing key or null reads as 30; a value that does not decode as Int is refused." }"#), "\(text)")
         let state = { (json: String) in try CLI.run(["decode", "--schema", schema, "--content-state", "-"], stdin: Data(json.utf8)) }
         #expect(try state(#"{"driverName":"Ana"}"#).status == 0)
         let wrong = try state(#"{"driverName":"Ana","minutes":"soon"}"#)
