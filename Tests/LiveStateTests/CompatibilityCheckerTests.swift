@@ -170,6 +170,30 @@ import LiveStateTooling
         #expect(CompatibilityChecker().findings(madeRequired, reader: 2, writer: 1).map(\.rule) == ["field-made-required"])
     }
 
+    /// A field whose null takes its default (`on-null: default`) takes a null as a missing key:
+    /// a payload may carry null where its own version takes it, and a reader without the rule
+    /// calls it invalid.
+    @Test func aNullThatTakesTheDefaultIsComparedAsTheReaderReadsIt() {
+        var nullTakesDefault = F.int("home", default: 0, onInvalid: .reject)
+        nullTakesDefault.nullTakesDefault = true
+        let plain = F.int("home", default: 0, onInvalid: .reject)
+        let optional = Field(name: "home", type: .int, isOptional: true)
+        let checker = CompatibilityChecker()
+        // The writer's app reads null as 0; the reader's refuses it.
+        let refused = checker.findings(compatSchema([nullTakesDefault], [plain]), reader: 2, writer: 1)
+        #expect(refused.map(\.rule) == ["field-made-required"])
+        #expect(refused.first?.severity == .error)
+        #expect(refused.first?.message == "app v2 reading v1 payloads: 'home' reads null as its default in v1 (on-null: default) and not in v2: a missing key takes v2's default, but null is invalid; app v2 drops the update", "\(refused)")
+        // The reader takes what either writer sends.
+        #expect(checker.findings(compatSchema([nullTakesDefault], [plain]), reader: 1, writer: 2).isEmpty)
+        #expect(checker.findings(compatSchema([nullTakesDefault, nullTakesDefault]), reader: 2, writer: 1).isEmpty)
+        // An optional writer's null is the reader's default, not a refusal.
+        let fromOptional = checker.findings(compatSchema([optional], [nullTakesDefault]), reader: 2, writer: 1)
+        #expect(fromOptional.map(\.rule) == ["default-changed"], "\(fromOptional)")
+        // Without the rule, the same reader refuses the optional writer's null.
+        #expect(checker.findings(compatSchema([optional], [plain]), reader: 2, writer: 1).map(\.rule) == ["field-made-required"])
+    }
+
     @Test func invalidNestedValueWithoutDefaultFallsBackToTheEnclosingField() {
         let courier = { (type: FieldType) in
             Field(name: "courier", type: .object(fields: [Field(name: "rating", type: type)]), defaultValue: .object([.init("rating", .int(0))]))

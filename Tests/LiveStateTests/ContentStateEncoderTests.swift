@@ -62,6 +62,36 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(result.budget?.body == result.bytes.count)
     }
 
+    /// A null in a field whose null takes its default (`on-null: default`) stands for the
+    /// default: written as the default (another version may need the key), left out when
+    /// defaults are elided, in a nested object too; in a field without the rule it is refused.
+    @Test func aNullThatTakesTheDefaultIsWrittenAsTheDefault() throws {
+        let home = { (nullTakesDefault: Bool) in
+            Field(name: "home", type: .int, defaultValue: .int(0), onInvalid: .reject, nullTakesDefault: nullTakesDefault)
+        }
+        let schema = { (field: Field) in Schema(activity: "score", attributesType: "ScoreAttributes", versions: [SchemaVersion(version: 1, contentState: [field])]) }
+        let state = Value.object([.init("home", .null)])
+        let taking = try ContentStateEncoder(schema: schema(home(true)), version: 1)
+        #expect(text(taking.encode(state).bytes) == #"{"home":0}"#)
+        let eliding = try ContentStateEncoder(schema: schema(home(true)), version: 1, options: .init(elideDefaults: true))
+        #expect(text(eliding.encode(state).bytes) == "{}")
+        let refusing = try ContentStateEncoder(schema: schema(home(false)), version: 1).encode(state)
+        #expect(!refusing.succeeded)
+        #expect(refusing.diagnostics.map(\.pointer) == ["/home"])
+        let score = Field(name: "score", type: .object(fields: [home(true)]), defaultValue: .object([.init("home", .int(0))]))
+        let nested = try ContentStateEncoder(schema: schema(score), version: 1)
+        #expect(text(nested.encode(.object([.init("score", .object([.init("home", .null)]))])).bytes) == #"{"score":{"home":0}}"#)
+        // The long way (a URL made portable) reads the null as the fast one does.
+        let link = Field(name: "link", type: .url, defaultValue: .string("https://example.com"))
+        let both = Schema(activity: "score", attributesType: "ScoreAttributes", versions: [SchemaVersion(version: 1, contentState: [home(true), link])])
+        let spaced = Value.object([.init("home", .null), .init("link", .string("https://example.com/a b"))])
+        let long = try ContentStateEncoder(schema: both, version: 1).encode(spaced)
+        #expect(long.diagnostics.map(\.code) == ["url-made-portable"])
+        #expect(text(long.bytes) == #"{"home":0,"link":"https://example.com/a%20b"}"#)
+        let longElided = try ContentStateEncoder(schema: both, version: 1, options: .init(elideDefaults: true)).encode(spaced)
+        #expect(text(longElided.bytes) == #"{"link":"https://example.com/a%20b"}"#)
+    }
+
     @Test func invalidStateIsRefused() {
         let result = encoder().encode(.object([.init("progress", .double(2)), .init("bogus", .int(1))]))
         #expect(result.bytes.isEmpty)

@@ -27,6 +27,12 @@ import LiveStateTooling
     @Test func enumsCountTheirLongestRawValueAndOptionalsAtLeastNull() {
         #expect(WorstCaseSize(fields: [Field(name: "s", type: .enumeration(.strings(["a", "abc"])))]).bytes == 2 + 4 + 5)
         #expect(WorstCaseSize(fields: [Field(name: "s", type: .string, isOptional: true, constraints: [.maxLength: 1])]).bytes == 2 + 4 + 4)
+        // A null that takes the default (`on-null: default`) may be sent too.
+        let level = { (nullTakesDefault: Bool) in
+            Field(name: "s", type: .enumeration(.integers([1, 2])), defaultValue: .int(1), nullTakesDefault: nullTakesDefault)
+        }
+        #expect(WorstCaseSize(fields: [level(false)]).bytes == 2 + 4 + 1)
+        #expect(WorstCaseSize(fields: [level(true)]).bytes == 2 + 4 + 4)
     }
 
     @Test func arraysAndObjectsNest() {

@@ -8,8 +8,8 @@ import Foundation
 /// The keyed container of a generated `init(from:)`: reads each field as `ContentStateDecoder`
 /// does for its schema version.
 ///
-/// The field's own key wins over its aliases; `null` is `nil` for an optional field and invalid
-/// otherwise; a missing key takes the default; an invalid value takes the default unless the
+/// The field's own key wins over its aliases; `null` is `nil` for an optional field, the default
+/// for a field with `on-null: default`, and invalid otherwise; a missing key takes the default; an invalid value takes the default unless the
 /// field rejects invalid values (`on-invalid: reject`) or has none.
 ///
 /// ```swift
@@ -34,12 +34,14 @@ public struct TolerantContainer<Key: CodingKey> {
     }
 
     /// A field with a default: a missing key takes it, and so do `null` and an invalid value
-    /// unless the field rejects invalid values.
+    /// unless the field rejects invalid values; `null` takes it then too when `nullTakesDefault`
+    /// (`on-null: default`).
     public func defaulted<T>(
-        _ key: Key, aliases: [Key] = [], default defaultValue: T, rejectsInvalid: Bool = false,
+        _ key: Key, aliases: [Key] = [], default defaultValue: T, rejectsInvalid: Bool = false, nullTakesDefault: Bool = false,
         _ read: (TolerantValue) throws -> T
     ) throws -> T {
         guard let present = presentKey(key, aliases) else { return defaultValue }
+        if nullTakesDefault, (try? container.decodeNil(forKey: present)) == true { return defaultValue }
         do {
             return try value(at: present, read)
         } catch {

@@ -366,8 +366,12 @@ public struct ContentStateEncoder: Sendable {
                             if let index = Self.index(of: field.field.name, in: given, hint: hint) {
                                 matched &+= 1
                                 hint = index &+ 1
-                                return writeMember((given.baseAddress! + index).pointer(to: \.value)!, of: field, elidable: elidable,
-                                                   to: &writer, first: &first, diagnostics: &diagnostics)
+                                let value = (given.baseAddress! + index).pointer(to: \.value)!
+                                // A null that stands for the default (`on-null: default`) is
+                                // written, or elided, as the default.
+                                if !field.nullTakesDefault || !value.pointee.isNull {
+                                    return writeMember(value, of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
+                                }
                             }
                             guard let missing = field.missingValue else { return nil }
                             return withUnsafePointer(to: missing) { missing in
@@ -466,7 +470,9 @@ public struct ContentStateEncoder: Sendable {
         }
         for (index, field) in version.contentState.enumerated() {
             let fieldPlan = plan.fields[index]
-            let value = positions[index] >= 0 ? given[positions[index]].value : field.missingValue
+            var value = positions[index] >= 0 ? given[positions[index]].value : field.missingValue
+            // A null that stands for the default (`on-null: default`) is written, or elided, as it.
+            if fieldPlan.nullTakesDefault, value?.isNull == true { value = field.missingValue }
             guard let value else {
                 diagnostics.append(Self.error(
                     .invalidState, RuleBroken.missingRequired(field.name, version: version.version).message, pointer: fieldPlan.pointerToken))

@@ -146,9 +146,9 @@ public struct Field: Sendable, Hashable {
     }
 
     /// Whether `null` reads as a missing key does: an optional field with no default, whose
-    /// missing key is `null`, or a field whose `null` takes its default (`on-null: default`).
-    /// The encoder leaves such a `null` out.
-    package var nullReadsAsMissing: Bool { (isOptional && defaultValue == nil) || (nullTakesDefault && defaultValue != nil) }
+    /// missing key is `null`. The encoder leaves such a `null` out. (A `null` that takes the
+    /// default, `on-null: default`, is written as the default: another version may need the key.)
+    package var nullReadsAsMissing: Bool { isOptional && defaultValue == nil }
 
     /// Whether an app version reads `null` in this field without a problem: as `nil` (an
     /// optional field) or as the default (`on-null: default`). Compatibility asks it of both

@@ -254,7 +254,7 @@ final class FieldPlan: Sendable {
     /// The device's worst case for the whole member `"name":value` when the encoder leaves it
     /// out and the device fills in `missingValue` (0 for a required field).
     let missingMemberWorstCase: Int
-    /// `null` is not written: it reads as a missing key does (`Field.nullReadsAsMissing`).
+    /// `null` is not written: the field is optional without a default.
     let skipsNull: Bool
     /// `null` takes the default (`on-null: default`), with a `defaulted` finding.
     let nullTakesDefault: Bool

@@ -203,9 +203,13 @@ extension FieldPlan {
     func walk<Sink: ValueSink>(_ value: UnsafePointer<Value>, into sink: inout Sink) throws(RuleBroken) -> Int {
         switch value.pointee {
         case .null:
-            guard isOptional else { throw RuleBroken("null, but the field is not optional") }
-            sink.putNull()
-            return 0
+            if isOptional {
+                sink.putNull()
+                return 0
+            }
+            // `on-null: default`: the null stands for the default, as the decoder reads it.
+            guard nullTakesDefault, let missingValue else { throw RuleBroken("null, but the field is not optional") }
+            return try withUnsafePointer(to: missingValue) { missing throws(RuleBroken) in try walk(missing, into: &sink) }
         case .string(let string):
             switch kind {
             case .string:

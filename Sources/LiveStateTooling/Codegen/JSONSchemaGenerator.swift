@@ -85,6 +85,12 @@ public struct JSONSchemaGenerator: Sendable {
         return members
     }
 
+    /// Whether `null` is a value a payload may carry: for synthesized `Codable` (`strict`), only
+    /// in an optional field; for the schema's own decoding, also where it takes the default.
+    private func takesNull(_ field: Field, strict: Bool) -> Bool {
+        strict ? field.isOptional : field.takesNull
+    }
+
     private func objectMembers(_ fields: [Field], strict: Bool) -> [Value.Member] {
         var members: [Value.Member] = [.init("type", .string("object"))]
         members.append(.init("properties", .object(fields.map { .init($0.name, .object(fieldMembers($0, strict: strict))) })))
@@ -125,7 +131,7 @@ public struct JSONSchemaGenerator: Sendable {
             case .strings: types = ["string"]
             case .integers: types = ["integer"]
             }
-            members.append(.init("enum", .array(values.values + (field.isOptional ? [.null] : []))))
+            members.append(.init("enum", .array(values.values + (takesNull(field, strict: strict) ? [.null] : []))))
             if let fallback = field.fallback {
                 notes.append("An unknown value reads as \(ValueText.render(fallback)).")
             }
@@ -164,12 +170,15 @@ public struct JSONSchemaGenerator: Sendable {
             }
         }
         if case .dateRange = field.type { members.append(.init("maxItems", .int(2))) }
-        if field.isOptional, !types.isEmpty { types.append("null") }
+        if takesNull(field, strict: strict), !types.isEmpty { types.append("null") }
         let typeValue: Value = types.count == 1 ? .string(types[0]) : .array(types.map(Value.string))
         members.insert(.init("type", typeValue), at: 0)
         if let defaultValue = field.defaultValue, !strict { members.append(.init("default", defaultValue)) }
         if field.onInvalid == .reject, field.missingValue != nil, !strict {
             notes.append("An invalid value is not replaced by the default: the app drops the update.")
+        }
+        if field.nullTakesDefault, !field.isOptional, !strict {
+            notes.append("A null reads as the default (on-null: default).")
         }
         if field.isDeprecated { members.append(.init("deprecated", .bool(true))) }
         if !field.aliases.isEmpty {

@@ -296,6 +296,7 @@ public struct SwiftGenerator: Sendable {
             method = "defaulted"
             arguments.append("default: " + (try literal(defaultValue, of: property.type, field: field)))
             if field.onInvalid == .reject { arguments.append("rejectsInvalid: true") }
+            if field.nullTakesDefault { arguments.append("nullTakesDefault: true") }
         } else {
             method = "required"
         }
@@ -342,6 +343,7 @@ public struct SwiftGenerator: Sendable {
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
         if !field.aliases.isEmpty { parts.append("aliases " + field.aliases.map { "`\($0)`" }.joined(separator: ", ")) }
         if field.onInvalid == .reject { parts.append("on-invalid: reject") }
+        if field.nullTakesDefault { parts.append("on-null: default") }
         if field.isDeprecated { parts.append("deprecated") }
         if field.truncate { parts.append("truncate") }
         if let dropPriority = field.dropPriority { parts.append("drop-priority \(dropPriority)") }

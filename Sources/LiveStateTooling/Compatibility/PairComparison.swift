@@ -222,15 +222,19 @@ struct PairComparison {
             return
         }
         let rule: CompatibilityRule = readerIsNewer ? .fieldMadeRequired : .fieldMadeOptional
-        if writer.isOptional && !reader.isOptional {
+        // A payload may carry null where the writer's app version takes it: as nil, or as the
+        // default (`on-null: default`).
+        if writer.takesNull && !reader.takesNull {
+            let takesNull = writer.isOptional
+                ? "is optional in v\(writerNumber)" : "reads null as its default in v\(writerNumber) (on-null: default)"
             if reader.missingValue == nil {
                 report(rule, severity(place.onInvalid),
-                       "'\(name)' is optional in v\(writerNumber) and required in v\(readerNumber): a payload without it (or with null) makes \(consequence(place.onInvalid))",
+                       "'\(name)' \(takesNull) and required in v\(readerNumber): a payload without it (or with null) makes \(consequence(place.onInvalid))",
                        at: place)
             } else {
                 let reaction = invalidReaction(of: reader, at: place)
                 report(rule, severity(reaction),
-                       "'\(name)' is optional in v\(writerNumber) and not in v\(readerNumber): a missing key takes v\(readerNumber)'s default, but null is invalid; \(consequence(reaction))",
+                       "'\(name)' \(takesNull) and not in v\(readerNumber): a missing key takes v\(readerNumber)'s default, but null is invalid; \(consequence(reaction))",
                        at: place)
             }
             return

@@ -102,7 +102,7 @@ private struct Measure {
 
     mutating func value(_ field: Field, pointer: String, position: SourcePosition?) -> Size {
         var size = bareValue(field, pointer: pointer, position: position)
-        if field.isOptional {
+        if field.takesNull {
             size.bytes = max(size.bytes, 4)
             size.fittedBytes = size.fittedBytes.map { max($0, 4) }
         }

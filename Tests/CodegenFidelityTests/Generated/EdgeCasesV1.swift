@@ -50,6 +50,10 @@ enum EdgeCasesV1 {
             var home: URL
             /// Schema: `date`, optional, minimum 0.
             var when: Date?
+            /// Schema: `int`, default `4`, maximum 9, on-invalid: reject, on-null: default.
+            var nullDefault: Int
+            /// Schema: `string`, default `"n"`, max-length 3 (UTF-8 bytes), on-null: default.
+            var nullDefaultTolerant: String
             /// Schema: `array`, default `[[1,2]]`, items max-items 2.
             var matrix: [[Int]]
             /// Schema: `array`, default `[]`.
@@ -80,6 +84,8 @@ enum EdgeCasesV1 {
                 links: [URL] = [URL(string: "https://example.com")!],
                 home: URL = URL(string: "https://example.com/home")!,
                 when: Date? = nil,
+                nullDefault: Int = 4,
+                nullDefaultTolerant: String = "n",
                 matrix: [[Int]] = [[1, 2]],
                 tags: [TagsItem] = [],
                 strictTags: [StrictTagsItem]? = nil,
@@ -101,6 +107,8 @@ enum EdgeCasesV1 {
                 self.links = links
                 self.home = home
                 self.when = when
+                self.nullDefault = nullDefault
+                self.nullDefaultTolerant = nullDefaultTolerant
                 self.matrix = matrix
                 self.tags = tags
                 self.strictTags = strictTags
@@ -237,16 +245,21 @@ enum EdgeCasesV1 {
             struct RequiredObject: Codable, Hashable, Sendable {
                 /// Schema: `string`, default `""`.
                 var label: String
+                /// Schema: `int`, default `0`, on-invalid: reject, on-null: default.
+                var total: Int
 
                 /// Creates a value; an argument left out takes the schema's default.
                 init(
-                    label: String = ""
+                    label: String = "",
+                    total: Int = 0
                 ) {
                     self.label = label
+                    self.total = total
                 }
 
                 enum CodingKeys: String, CodingKey {
                     case label
+                    case total
                 }
 
                 /// Decodes tolerantly: a missing key takes its default, and an invalid value its default
@@ -254,12 +267,14 @@ enum EdgeCasesV1 {
                 init(from decoder: any Decoder) throws {
                     let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
                     self.label = try container.defaulted(.label, default: "") { try $0.string() }
+                    self.total = try container.defaulted(.total, default: 0, rejectsInvalid: true, nullTakesDefault: true) { try $0.int() }
                 }
 
                 /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.label, forKey: .label)
+                    try container.encode(self.total, forKey: .total)
                 }
             }
 
@@ -331,6 +346,8 @@ enum EdgeCasesV1 {
                 case links
                 case home
                 case when
+                case nullDefault
+                case nullDefaultTolerant
                 case matrix
                 case tags
                 case strictTags
@@ -361,6 +378,8 @@ enum EdgeCasesV1 {
                 self.links = try container.defaulted(.links, default: [URL(string: "https://example.com")!]) { try $0.array { try $0.url([.maxLength: 40]) } }
                 self.home = try container.defaulted(.home, default: URL(string: "https://example.com/home")!) { try $0.url() }
                 self.when = try container.optional(.when) { try $0.date([.minimum: 0]) }
+                self.nullDefault = try container.defaulted(.nullDefault, default: 4, rejectsInvalid: true, nullTakesDefault: true) { try $0.int([.maximum: 9]) }
+                self.nullDefaultTolerant = try container.defaulted(.nullDefaultTolerant, default: "n", nullTakesDefault: true) { try $0.string([.maxLength: 3]) }
                 self.matrix = try container.defaulted(.matrix, default: [[1, 2]]) { try $0.array { try $0.array([.maxItems: 2]) { try $0.int([.minimum: 0]) } } }
                 self.tags = try container.defaulted(.tags, default: []) { try $0.array { try $0.decode(TagsItem.self) } }
                 self.strictTags = try container.optional(.strictTags) { try $0.array { try $0.decode(StrictTagsItem.self) } }
@@ -387,6 +406,8 @@ enum EdgeCasesV1 {
                 try container.encode(self.links, forKey: .links)
                 try container.encode(self.home, forKey: .home)
                 try container.encodeIfPresent(self.when, forKey: .when)
+                try container.encode(self.nullDefault, forKey: .nullDefault)
+                try container.encode(self.nullDefaultTolerant, forKey: .nullDefaultTolerant)
                 try container.encode(self.matrix, forKey: .matrix)
                 try container.encode(self.tags, forKey: .tags)
                 try container.encodeIfPresent(self.strictTags, forKey: .strictTags)
