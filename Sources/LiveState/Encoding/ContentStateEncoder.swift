@@ -366,12 +366,8 @@ public struct ContentStateEncoder: Sendable {
                             if let index = Self.index(of: field.field.name, in: given, hint: hint) {
                                 matched &+= 1
                                 hint = index &+ 1
-                                let value = (given.baseAddress! + index).pointer(to: \.value)!
-                                // A null that stands for the default (`on-null: default`) is
-                                // written, or elided, as the default.
-                                if !field.nullTakesDefault || !value.pointee.isNull {
-                                    return writeMember(value, of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
-                                }
+                                return writeMember((given.baseAddress! + index).pointer(to: \.value)!, of: field, elidable: elidable,
+                                                   to: &writer, first: &first, diagnostics: &diagnostics)
                             }
                             guard let missing = field.missingValue else { return nil }
                             return withUnsafePointer(to: missing) { missing in
@@ -407,9 +403,12 @@ public struct ContentStateEncoder: Sendable {
     @inline(__always)
     private func writeMember(_ value: UnsafePointer<Value>, of field: FieldPlan, elidable: Bool, to writer: inout StateWriter,
                              first: inout Bool, diagnostics: inout [Diagnostic]) -> Int? {
-        if field.skipsNull, case .null = value.pointee {
+        if case .null = value.pointee {
             // Optional, so valid.
-            return field.missingMemberWorstCase
+            if field.skipsNull { return field.missingMemberWorstCase }
+            if field.nullTakesDefault {
+                return writeDefault(of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
+            }
         }
         if elides(value.pointee, of: field.field, elidable: elidable) {
             var check = RuleCheck()
@@ -423,6 +422,15 @@ public struct ContentStateEncoder: Sendable {
         // Checked as it is written: a value that breaks a rule goes the long way, which words it.
         guard let extra = try? field.walk(value, into: &writer) else { return nil }
         return writer.count &- before &+ extra &+ field.keyExtra
+    }
+
+    /// Writes, or elides, a field's default for a `null` that stands for it (`on-null: default`).
+    /// Out of line: `writeMember` stays small.
+    @inline(never)
+    private func writeDefault(of field: FieldPlan, elidable: Bool, to writer: inout StateWriter, first: inout Bool,
+                              diagnostics: inout [Diagnostic]) -> Int? {
+        guard let missing = field.missingValue else { return nil }
+        return withUnsafePointer(to: missing) { writeMember($0, of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics) }
     }
 
     /// Whether a field's member is left out: defaults are elided, this field's may be (every
