@@ -74,6 +74,24 @@ for number, state in enumerate(RULES):
         seeds["FuzzDecode"][f"rules-v{version}-{number}"] = bytes([selector("rules", version)]) + state.encode()
         body = '{"aps":{"timestamp":1,"event":"update","content-state":' + state + '}}'
         seeds["FuzzEnvelope"][f"rules-v{version}-{number}"] = bytes([selector("rules", version)]) + body.encode()
+# Version 1 only, for rules added later: arrays of enums and dates, non-ASCII enums, UNIX-looking
+# dates (FuzzDecode 4 to 6, FuzzEnvelope 4 and 5), nulls that take the default (7).
+RULES_V1_DECODE = {
+    4: r'{"title":"t","drink":"caf\u00e9","marks":["x","z","\u00fc"],"ranks":[1,2],"stamps":[754000000,5]}',
+    5: r'{"title":"t","drink":"cafe\u0301","marks":["q","x","y","z"],"ranks":[3],"stamps":[1732800000],"when":1732800000,"window":[1732800000,1732803600]}',
+    6: r'{"title":"t","drink":"d\u00e9j\u00e0","mode":"\u00e9","state":"o\u006e","marks":[1,"x"],"ranks":null,"stamps":["x"]}',
+    7: r'{"title":"t","home":null,"period":null,"courier":{"rank":null},"score":null,"home":2}',
+}
+RULES_V1_ENVELOPE = {
+    4: r'{"title":"t","drink":"caf\u00e9","marks":["x","z"],"stamps":[754000000,1732800000],"when":1732800000,"window":[754000000,1732803600]}',
+    5: r'{"title":"t","when":2000000001,"window":[1732800000,1732803600],"courier":{"nick":"x"},"marks":["q"]}',
+    7: r'{"title":"t","score":null,"period":"2nd","courier":{"rank":null,"name":null}}',
+}
+for number, state in RULES_V1_DECODE.items():
+    seeds["FuzzDecode"][f"rules-v1-{number}"] = bytes([selector("rules", 1)]) + state.encode()
+for number, state in RULES_V1_ENVELOPE.items():
+    body = '{"aps":{"timestamp":1,"event":"update","content-state":' + state + '}}'
+    seeds["FuzzEnvelope"][f"rules-v1-{number}"] = bytes([selector("rules", 1)]) + body.encode()
 
 for path in sorted((root / "Tests" / "LiveStateTests" / "Fixtures" / "json").glob("*.json")):
     seeds["FuzzJSON"][f"conformance-{path.stem}.json"] = path.read_bytes()

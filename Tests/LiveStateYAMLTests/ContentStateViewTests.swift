@@ -1299,7 +1299,7 @@ import LiveStateYAML
         // A seed is a selector byte, then the content-state.
         let seeds = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("rules-v1-") }.sorted()
             .map { Array(try Data(contentsOf: corpus.appendingPathComponent($0)).dropFirst()) }
-        #expect(seeds.count == 7)
+        #expect(seeds.count == 8)
         for seed in seeds {
             for subject in decoders { _ = Self.expectSame(subject.decoder, seed, subject.name) }
         }

@@ -319,7 +319,7 @@ versions:
 # Not an activity: a schema for the fuzzers alone, with every rule a field can carry, so that
 # FuzzDecode and FuzzEnvelope compare the tape with the reference decode on each: number
 # formats, ranges, lengths, URLs, enums with and without a fallback, `on-invalid: reject`,
-# optional fields with and without a default, aliases, nested objects and arrays (of enums and
+# `on-null: default`, optional fields with and without a default, aliases, nested objects and arrays (of enums and
 # dates too), date ranges, and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
 # targets.
 activity: rules
@@ -354,6 +354,7 @@ versions:
           name: { type: string, default: "x", max-length: 4, aliases: [nick] }
           stars: { type: double, default: 0, minimum: 0, maximum: 5 }
           phone: { type: string, optional: true, max-length: 12 }
+          rank: { type: int, default: 0, on-null: default, on-invalid: reject }
       tags: { type: array, default: [], max-items: 3, items: { type: string, max-length: 2 } }
       levels: { type: array, optional: true, items: { type: int, minimum: 0, maximum: 9 } }
       stops:
@@ -369,12 +370,15 @@ versions:
       marks: { type: array, default: [], max-items: 3, items: { type: enum, values: [x, "ü"], fallback: x } }
       ranks: { type: array, optional: true, items: { type: enum, values: [1, 2] } }
       stamps: { type: array, default: [], items: { type: date } }
+      home: { type: int, default: 0, on-invalid: reject, on-null: default, aliases: [score] }
+      period: { type: string, default: "1st", max-length: 4, on-null: default }
   - version: 2
     content-state:
       title: { type: string, max-length: 8 }
       eta: { type: int, default: 0, maximum: 120, aliases: [minutes] }
       name: { type: string, optional: true, max-length: 4 }
       mode: { type: enum, values: [a, b], default: a, fallback: a }
+      home: { type: int, default: 0, on-null: default }
 """#),
     ]
 }
