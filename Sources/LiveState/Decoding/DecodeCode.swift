@@ -11,7 +11,7 @@ public struct DecodeCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cu
 
     public var description: String { rawValue }
 
-    /// A key was missing; the field took its default (info).
+    /// A key was missing, or null where `on-null: default`; the field took its default (info).
     public static let defaulted = DecodeCode(rawValue: "defaulted")
     /// A key the version does not declare; it was ignored (warning).
     public static let unknownKey = DecodeCode(rawValue: "unknown-key")
