@@ -245,6 +245,12 @@ extension StateTape {
                     pointer = path + field.pointerToken
                     code = .invalidDefaulted
                     (message, offset) = DecodeContext.invalidDefaulted(field, at: start, pointer: pointer, in: reader)
+                case .nullDefaulted:
+                    let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
+                    let field = plan.fields[node.a >> 32]
+                    guard let value = field.missingValue else { continue }
+                    (code, message) = (.defaulted, DecodeContext.nullDefaultedMessage(field.field.name, value))
+                    (offset, pointer) = (node.a & 0xFFFF_FFFF, path + field.pointerToken)
                 case .unixDate:
                     let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     guard let seconds = Self.number(at: node.b >> 32, in: reader) else { continue }
@@ -399,7 +405,7 @@ extension StateTape {
         case .made:
             return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
     }
@@ -421,8 +427,8 @@ extension StateTape {
             var findings = 0
             for position in 0..<nodeCount {
                 switch nodes[position].kind {
-                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .rejected, .unixDate,
-                     .elementUnixDate:
+                case .absent, .unknownKey, .repeatedKey, .fallbackTaken, .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected,
+                     .unixDate, .elementUnixDate:
                     findings &+= 1
                 case .reported: findings &+= nodes[position].b
                 default: continue
@@ -519,7 +525,7 @@ extension StateTape {
         case .made:
             return madeValue(node) ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span:
+             .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span:
             return node.scalar ?? missing
         }
     }

@@ -40,7 +40,7 @@ struct TapeNode {
         case .date: .date(doubleA)
         case .dateRange: .dateRange(lower: doubleA, upper: doubleB)
         case .missing, .string, .escapedString, .array, .object, .made, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
-             .elementFallbackTaken, .defaultTaken, .rejected, .unixDate, .elementUnixDate, .reported, .span: nil
+             .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span: nil
         }
     }
 
@@ -97,6 +97,11 @@ struct TapeNode {
         /// `DecodeContext.invalidDefaulted`). `a` is the value's offset plus the field's
         /// index shifted left by 32; `b` the object's header.
         case defaultTaken
+        /// Finding: a `null` that took its field's default (`on-null: default`; `defaulted`,
+        /// worded by `DecodeContext.nullDefaultedMessage`). The field's slot stays `missing`.
+        /// `a` is the `null`'s offset plus the field's index shifted left by 32; `b` the
+        /// object's header.
+        case nullDefaulted
         /// Finding: a value invalid for a field of the root object that takes no default (of
         /// another JSON type, or one a rule of the field refuses): the payload is rejected
         /// (worded by `DecodeContext.rejected`, with the problem's code). `a` is the value's
@@ -990,9 +995,7 @@ struct TapeBuilder {
         let start = index
         if first == UInt8(ascii: "n") {
             guard literal("null") else { return false }
-            // A `null` that takes the default (`on-null: default`) is the full decoder's to
-            // decide and word (`DecodeContext.decodeValue`), as a finding beside the default.
-            guard plan.isOptional else { return plan.nullTakesDefault ? false : refused(at: start) }
+            guard plan.isOptional else { return nullTakesDefault(plan, at: start, header: header, fieldIndex: fieldIndex) }
             nodes[slot] = TapeNode(kind: .null, a: 0, b: 0)
             return true
         }
@@ -1102,6 +1105,18 @@ struct TapeBuilder {
             return true
         }
         append(.unixDate, offset | field << 32, header | number << 32)
+        return true
+    }
+
+    /// A `null` at `start` for a field that is not optional: with `on-null: default`, the
+    /// field keeps its `missing` slot (the default) and the finding is noted, for a version
+    /// that is not strict (a strict one's `Codable` fails on it: the full decoder says why, in
+    /// `decodeValue`, which words both); otherwise refused.
+    @inline(never)
+    private mutating func nullTakesDefault(_ plan: FieldPlan, at start: Int, header: Int, fieldIndex: Int) -> Bool {
+        guard plan.nullTakesDefault else { return refused(at: start) }
+        guard !isStrict else { return false }
+        append(.nullDefaulted, start | fieldIndex << 32, header)
         return true
     }
 
