@@ -1013,6 +1013,14 @@ import LiveStateYAML
             (#"{"home":"x","period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, 0, [
                 "p.json:1:9: error: expected an integer, found a string; 'home' rejects invalid values, so the app drops this update (at /home) [wrong-type]",
             ]),
+            // An alias's null, replaced by the field's own key, is still reported, as the full
+            // decoder reports what it read; the own key's null wins over an alias's value.
+            (#"{"mins":null,"minutes":5,"home":1,"period":"2nd","note":"n","score":{"points":3}}"#, 1, 1, [
+                "p.json:1:9: info: 'minutes' is null; it takes its default 30 (at /minutes) [defaulted]",
+            ]),
+            (#"{"minutes":null,"mins":5,"home":1,"period":"2nd","note":"n","score":{"points":3}}"#, 1, 1, [
+                "p.json:1:12: info: 'minutes' is null; it takes its default 30 (at /minutes) [defaulted]",
+            ]),
             (#"{"home":null}"#, 2, 0, ["p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]"]),
         ]
         for (json, version, onTape, findings) in cases {
