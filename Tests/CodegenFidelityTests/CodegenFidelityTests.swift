@@ -200,35 +200,13 @@ enum Fidelity {
 /// does on the device. The generated code follows Foundation (it runs on it); each case is
 /// reported with a proposed fix to the library instead of being worked around.
 enum KnownLibraryIssue: String, Sendable {
-    /// Foundation's `JSONDecoder` refuses `0e1`…`0e9` (and `0E…`) and numbers that underflow
-    /// to zero (`1e-400`) when it decodes a `Double` (so a `Date`); LiveState reads them as 0.
-    case foundationRefusesNumber = "Foundation refuses 0e1-0e9 and underflowing numbers as Double"
     /// A lone surrogate escape (`"\\ud800"`) fails only the value it is in when Foundation
     /// decodes it (the field's policy applies); LiveState rejects the whole payload (json-syntax).
     case loneSurrogate = "a lone surrogate escape fails one value in Foundation, the whole payload in LiveState"
-    /// An invalid value under an alias, followed by a valid value under the field's own key:
-    /// the own key wins, but LiveState keeps the alias's problem and rejects the object.
-    case invalidAliasBeforeOwnKey = "an invalid aliased value still rejects the object after the field's own key wins"
-    /// Two aliases present: LiveState takes the first in the input, a decoder with
-    /// `KeyedDecodingContainer` (which has no member order) the first in the schema.
-    case aliasesInInputOrder = "with two aliases present, LiveState takes the first in input order, not schema order"
 
     /// The issue a replacement value hits in a field, if any.
     static func classify(_ replacement: JSONText, for field: Field) -> KnownLibraryIssue? {
-        let text = replacement.text
-        if text.contains("\\ud800") { return .loneSurrogate }
-        if readsDoubles(field), text.contains("1e-400") || text.range(of: #"(^|[^0-9.eE+-])0[eE][1-9]($|[^0-9])"#, options: .regularExpression) != nil {
-            return .foundationRefusesNumber
-        }
-        return nil
-    }
-
-    private static func readsDoubles(_ field: Field) -> Bool {
-        switch field.type {
-        case .double, .date, .dateRange: true
-        case .array(let items): readsDoubles(items)
-        default: false
-        }
+        replacement.text.contains("\\ud800") ? .loneSurrogate : nil
     }
 }
 
