@@ -37,6 +37,22 @@ import Testing
         #expect(SchemaValidator.validate(schema).isEmpty)
     }
 
+    /// `on-null: default` needs a default for the null to take, stands without `optional`, and
+    /// has no place in an array's items (which have no default).
+    @Test func nullTakesTheDefaultOnlyWhereThereIsOne() {
+        let home = { (defaultValue: Value?, optional: Bool) in
+            Field(name: "home", type: .int, defaultValue: defaultValue, isOptional: optional, nullTakesDefault: true)
+        }
+        #expect(codes(schema([home(.int(0), false)])).isEmpty)
+        let withoutDefault = SchemaValidator.validate(schema([home(nil, false)]))
+        #expect(withoutDefault.map(\.message) == ["field 'home' has on-null: default but no default for null to take"])
+        #expect(withoutDefault.first?.pointer == "/versions/0/content-state/home/on-null")
+        #expect(SchemaValidator.validate(schema([home(.int(0), true)])).map(\.pointer) == ["/versions/0/content-state/home/optional"])
+        let items = Field(name: "", type: .int, nullTakesDefault: true)
+        let list = SchemaValidator.validate(schema([Field(name: "list", type: .array(items: items), defaultValue: .array([]))]))
+        #expect(list.map(\.message) == ["items may not have on-null: an array's elements have no default"])
+    }
+
     @Test func diagnosticsCarryFileScopePointerAndTheFieldPosition() throws {
         var schema = schema([Field(name: "count", type: .int, defaultValue: .int(11), constraints: [.maximum: 10], position: here)])
         schema.file = "a.yaml"

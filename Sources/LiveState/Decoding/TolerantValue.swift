@@ -9,8 +9,9 @@ import Foundation
 /// does for its schema version.
 ///
 /// The field's own key wins over its aliases; `null` is `nil` for an optional field, the default
-/// for a field with `on-null: default`, and invalid otherwise; a missing key takes the default; an invalid value takes the default unless the
-/// field rejects invalid values (`on-invalid: reject`) or has none.
+/// for a field with `on-null: default`, and invalid otherwise; a missing key takes the default;
+/// an invalid value takes the default unless the field rejects invalid values
+/// (`on-invalid: reject`) or has none.
 ///
 /// ```swift
 /// let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)

@@ -404,7 +404,7 @@ public struct ContentStateEncoder: Sendable {
     private func writeMember(_ value: UnsafePointer<Value>, of field: FieldPlan, elidable: Bool, to writer: inout StateWriter,
                              first: inout Bool, diagnostics: inout [Diagnostic]) -> Int? {
         if case .null = value.pointee {
-            // Optional, so valid.
+            // Optional without a default, so valid and left out; or the default's stand-in.
             if field.skipsNull { return field.missingMemberWorstCase }
             if field.nullTakesDefault {
                 return writeDefault(of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
