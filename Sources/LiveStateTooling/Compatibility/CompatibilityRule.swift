@@ -149,9 +149,10 @@ extension CompatibilityRule {
         id: "field-made-required", defaultSeverity: .error,
         summary: "a field optional (or defaulted) in the older version is non-optional in the newer app",
         reasoning: """
-            Older payloads may omit the key or send null. A newer app that requires the key drops the \
-            update; one with a default takes it for a missing key, and treats null as invalid \
-            (on-invalid: default falls back, a warning; reject drops the update). When the older \
+            Older payloads may omit the key or send null (also where the older app reads null as its \
+            default, on-null: default). A newer app that requires the key drops the update; one with \
+            a default takes it for a missing key, and treats null as invalid unless it has on-null: \
+            default (on-invalid: default falls back, a warning; reject drops the update). When the older \
             field only has a default, the key is missing only if the server elides defaults: an error \
             with assumeDefaultElision, otherwise a warning.
             """)
@@ -161,9 +162,10 @@ extension CompatibilityRule {
         id: "field-made-optional", defaultSeverity: .error,
         summary: "a field non-optional in the older app is optional (or defaulted) in the newer version",
         reasoning: """
-            Newer payloads may omit the key or send null. An older app that requires the key drops \
-            the update; one with a default takes it for a missing key, and treats null as invalid \
-            (on-invalid: default falls back, a warning; reject drops the update). When the newer \
+            Newer payloads may omit the key or send null (also where the newer app reads null as its \
+            default, on-null: default). An older app that requires the key drops the update; one with \
+            a default takes it for a missing key, and treats null as invalid unless it has on-null: \
+            default (on-invalid: default falls back, a warning; reject drops the update). When the newer \
             field only gained a default, the key is missing only if the server elides defaults: an \
             error with assumeDefaultElision, otherwise a warning.
             """)
