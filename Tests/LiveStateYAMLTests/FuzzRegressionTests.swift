@@ -54,6 +54,35 @@ import Testing
         #expect(validator.validate(body).diagnostics.contains { $0.pointer == "/stamps/1" && $0.code == "unix-date-in-date-field" })
     }
 
+    /// FuzzSchemaYAML `on-null-with-a-null-default*`: a field with `on-null: default` whose
+    /// default is `null` made the rule walk read a `null` as the default, itself `null`, without
+    /// end (a stack overflow while the schema validator checked the default). Such a field
+    /// takes no default for a `null` (`Field.nullReplacement`), and the schema does not load.
+    @Test func onNullWithANullDefaultDoesNotLoad() {
+        let yaml = """
+            activity: x
+            versions:
+              - version: 1
+                content-state:
+                  home: { type: int, default: null, on-null: default }
+            """
+        #expect {
+            try SchemaLoader().load(yaml: Array(yaml.utf8), file: "x.yaml")
+        } throws: { error in
+            guard let error = error as? SchemaLoadError else { return false }
+            return error.diagnostics.map(\.description) == [
+                "x.yaml:5:35: error: default of field 'home' is invalid: null, but the field is not optional (at /versions/0/content-state/home/default) [schema-invalid-default]",
+                "x.yaml:5:50: error: field 'home' has on-null: default but no default for null to take (at /versions/0/content-state/home/on-null) [schema-invalid-constraint]",
+            ]
+        }
+        var field = Field(name: "home", type: .int, defaultValue: .null, nullTakesDefault: true)
+        #expect(field.nullReplacement == nil && !field.takesNull)
+        #expect(field.violation(of: .null) != nil)
+        field.defaultValue = .int(0)
+        #expect(field.nullReplacement == .int(0) && field.takesNull)
+        #expect(field.violation(of: .null) == nil)
+    }
+
     /// FuzzSchemaYAML `url-default-foundation-rejects*`: the loader took a `url` default that
     /// `URL(string:)` (so the device) refuses.
     @Test func aURLDefaultTheDeviceRefusesDoesNotLoad() {

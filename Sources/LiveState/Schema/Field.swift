@@ -150,10 +150,18 @@ public struct Field: Sendable, Hashable {
     /// default, `on-null: default`, is written as the default: another version may need the key.)
     package var nullReadsAsMissing: Bool { isOptional && defaultValue == nil }
 
+    /// The value a `null` takes (`on-null: default`): the default, when the field has the rule
+    /// and a default that is not itself `null` (the schema validator refuses any other, which
+    /// would make a `null` take a `null`). Every reader asks this, not `nullTakesDefault`.
+    package var nullReplacement: Value? {
+        guard nullTakesDefault, let defaultValue, !defaultValue.isNull else { return nil }
+        return defaultValue
+    }
+
     /// Whether an app version reads `null` in this field without a problem: as `nil` (an
     /// optional field) or as the default (`on-null: default`). Compatibility asks it of both
     /// sides: may a payload carry `null` here, and does the reader take it.
-    package var takesNull: Bool { isOptional || (nullTakesDefault && defaultValue != nil) }
+    package var takesNull: Bool { isOptional || nullReplacement != nil }
 
     /// The value an invalid value takes (`on-invalid: use-default`): the value for a missing
     /// key, when there is one; `nil` when an invalid value makes the object that holds the field

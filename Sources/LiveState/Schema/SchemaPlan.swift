@@ -256,7 +256,8 @@ final class FieldPlan: Sendable {
     let missingMemberWorstCase: Int
     /// `null` is not written: the field is optional without a default.
     let skipsNull: Bool
-    /// `null` takes the default (`on-null: default`), with a `defaulted` finding.
+    /// `null` takes the default (`on-null: default`, `Field.nullReplacement`; `missingValue`
+    /// is then that default, never `null`), with a `defaulted` finding.
     let nullTakesDefault: Bool
     /// The field's type without its payload, and the constraints the decoder checks on every
     /// value: flat copies, so that the hot path never copies `field`.
@@ -347,7 +348,7 @@ final class FieldPlan: Sendable {
         self.missingMemberWorstCase = ByteBudget.memberLength(
             escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
         self.skipsNull = field.nullReadsAsMissing
-        self.nullTakesDefault = field.nullTakesDefault && field.defaultValue != nil
+        self.nullTakesDefault = field.nullReplacement != nil
         self.kind = FieldKind(field.type)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil

@@ -139,7 +139,7 @@ private struct ValidationRun {
             if field.nullTakesDefault {
                 report(.invalidConstraint, "items may not have on-null: an array's elements have no default", at: position, pointer: pointer + "/on-null")
             }
-        } else if field.nullTakesDefault, field.defaultValue?.isNull ?? true {
+        } else if field.nullTakesDefault, field.nullReplacement == nil {
             report(
                 .invalidConstraint, "\(described) has on-null: default but no default for null to take",
                 at: position, pointer: pointer + "/on-null")
