@@ -403,12 +403,9 @@ public struct ContentStateEncoder: Sendable {
     @inline(__always)
     private func writeMember(_ value: UnsafePointer<Value>, of field: FieldPlan, elidable: Bool, to writer: inout StateWriter,
                              first: inout Bool, diagnostics: inout [Diagnostic]) -> Int? {
-        if case .null = value.pointee {
-            // Optional without a default, so valid and left out; or the default's stand-in.
-            if field.skipsNull { return field.missingMemberWorstCase }
-            if field.nullTakesDefault {
-                return writeDefault(of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics)
-            }
+        if field.skipsNull, case .null = value.pointee {
+            // Optional, so valid.
+            return field.missingMemberWorstCase
         }
         if elides(value.pointee, of: field.field, elidable: elidable) {
             var check = RuleCheck()
@@ -424,21 +421,15 @@ public struct ContentStateEncoder: Sendable {
         return writer.count &- before &+ extra &+ field.keyExtra
     }
 
-    /// Writes, or elides, a field's default for a `null` that stands for it (`on-null: default`).
-    /// Out of line: `writeMember` stays small.
-    @inline(never)
-    private func writeDefault(of field: FieldPlan, elidable: Bool, to writer: inout StateWriter, first: inout Bool,
-                              diagnostics: inout [Diagnostic]) -> Int? {
-        guard let missing = field.missingValue else { return nil }
-        return withUnsafePointer(to: missing) { writeMember($0, of: field, elidable: elidable, to: &writer, first: &first, diagnostics: &diagnostics) }
-    }
-
     /// Whether a field's member is left out: defaults are elided, this field's may be (every
     /// version that reads it has the same one), and `value`, as given, is it. Both ways of
     /// encoding ask this.
     @inline(__always)
     private func elides(_ value: Value, of field: Field, elidable: Bool) -> Bool {
-        options.elideDefaults && elidable && value == field.defaultValue
+        guard options.elideDefaults, elidable else { return false }
+        // A null that stands for the default (`on-null: default`) is the default; written, the
+        // rule walk writes the default for it.
+        return value == field.defaultValue || (value.isNull && field.nullReplacement != nil)
     }
 
     private static func elidedNote(_ name: String) -> Diagnostic {
@@ -478,9 +469,7 @@ public struct ContentStateEncoder: Sendable {
         }
         for (index, field) in version.contentState.enumerated() {
             let fieldPlan = plan.fields[index]
-            var value = positions[index] >= 0 ? given[positions[index]].value : field.missingValue
-            // A null that stands for the default (`on-null: default`) is written, or elided, as it.
-            if fieldPlan.nullTakesDefault, value?.isNull == true { value = field.missingValue }
+            let value = positions[index] >= 0 ? given[positions[index]].value : field.missingValue
             guard let value else {
                 diagnostics.append(Self.error(
                     .invalidState, RuleBroken.missingRequired(field.name, version: version.version).message, pointer: fieldPlan.pointerToken))
