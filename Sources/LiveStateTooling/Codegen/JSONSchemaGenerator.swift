@@ -177,7 +177,7 @@ public struct JSONSchemaGenerator: Sendable {
         if field.onInvalid == .reject, field.missingValue != nil, !strict {
             notes.append("An invalid value is not replaced by the default: the app drops the update.")
         }
-        if field.nullTakesDefault, !field.isOptional, !strict {
+        if field.nullReplacement != nil, !field.isOptional, !strict {
             notes.append("A null reads as the default (on-null: default).")
         }
         if field.isDeprecated { members.append(.init("deprecated", .bool(true))) }

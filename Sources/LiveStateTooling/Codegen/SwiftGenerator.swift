@@ -296,7 +296,7 @@ public struct SwiftGenerator: Sendable {
             method = "defaulted"
             arguments.append("default: " + (try literal(defaultValue, of: property.type, field: field)))
             if field.onInvalid == .reject { arguments.append("rejectsInvalid: true") }
-            if field.nullTakesDefault { arguments.append("nullTakesDefault: true") }
+            if field.nullReplacement != nil { arguments.append("nullTakesDefault: true") }
         } else {
             method = "required"
         }
