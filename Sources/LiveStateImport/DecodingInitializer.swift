@@ -66,7 +66,9 @@ struct DecodingInitializer {
     var assignments: [Assignment]
 
     /// Reads `initializer`'s body: the reads, or why it is not read (with where).
-    static func read(_ initializer: InitializerDeclSyntax) -> Result<DecodingInitializer, Unread> {
+    /// `initialValues` holds each stored property's value before the body runs (its `= value`,
+    /// or `nil` for an optional `var` without one): what an `if let` without `else` leaves.
+    static func read(_ initializer: InitializerDeclSyntax, initialValues: [String: ExprSyntax] = [:]) -> Result<DecodingInitializer, Unread> {
         guard let body = initializer.body else { return .failure(Unread("it has no body", at: Syntax(initializer))) }
         guard let decoder = initializer.signature.parameterClause.parameters.first.map({ ($0.secondName ?? $0.firstName).text }) else {
             return .failure(Unread("it takes no decoder", at: Syntax(initializer)))
@@ -113,7 +115,17 @@ struct DecodingInitializer {
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
                 }
             case .stmt(let statement):
-                return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
+                // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`.
+                guard let bound = boundAssignment(statement, initialValues: initialValues) else {
+                    return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
+                }
+                let parts = [bound.read] + (bound.fallback.map { [$0] } ?? [])
+                switch assignment(of: bound.property, parts, head: bound.read, fallback: bound.fallback, parenthesized: true,
+                                  containers: containers, decoder: decoder, node: Syntax(statement)) {
+                case .reads(let read): assignments.append(read)
+                case .readsNothing: continue
+                case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
+                }
             }
         }
         let used = Set(containers.values)
@@ -146,8 +158,34 @@ struct DecodingInitializer {
     private static func assignment(
         of property: String, _ value: [ExprSyntax], containers: [String: String], decoder: String, node: Syntax
     ) -> Outcome {
+        var fallback: ExprSyntax?
+        var shape: String?
+        if value.count == 3, value[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
+            fallback = value[2]
+        } else if value.count != 1 {
+            shape = "'\(property)' = \(value.map(\.trimmedDescription).joined(separator: " ")) is not one read"
+        }
+        // The read alone, or inside parentheses, with its `try`.
+        var head = value[0]
+        var parenthesized = false
+        while let tuple = head.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            head = only.expression
+            parenthesized = true
+        }
+        return assignment(of: property, value, head: head, fallback: fallback, parenthesized: parenthesized, notOneRead: shape,
+                          containers: containers, decoder: decoder, node: node)
+    }
+
+    /// What `property = head ?? fallback` reads, `parts` being every expression of the value (the
+    /// reads are looked for in each); `parenthesized` when a `try?` in `head` does not cover the
+    /// `??` (`(try? c.decode(…)) ?? v`, or the binding of an `if let`); `notOneRead`, why a value
+    /// with one read is still not read.
+    private static func assignment(
+        of property: String, _ parts: [ExprSyntax], head: ExprSyntax, fallback: ExprSyntax?, parenthesized: Bool,
+        notOneRead: String? = nil, containers: [String: String], decoder: String, node: Syntax
+    ) -> Outcome {
         var calls: [DecodeCalls.Call] = []
-        for part in value {
+        for part in parts {
             let found = DecodeCalls.in(part, containers: containers, decoder: decoder)
             // The decoder or a container used otherwise: a nested container, `contains`, a helper…
             guard found.strayUses == 0 else { return .unread("'\(property)' is read in a way the import does not follow (\(short(part)))") }
@@ -157,20 +195,9 @@ struct DecodingInitializer {
         guard calls.count == 1, let call = calls.first else {
             return .unread("'\(property)' is made of \(calls.count) reads")
         }
-        var fallback: ExprSyntax?
-        if value.count == 3, value[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
-            // `?? nil` gives what the read gives.
-            fallback = value[2].is(NilLiteralExprSyntax.self) ? nil : value[2]
-        } else if value.count != 1 {
-            return .unread("'\(property)' = \(value.map(\.trimmedDescription).joined(separator: " ")) is not one read")
-        }
-        // The read alone, or inside parentheses, with its `try`.
-        var head = value[0]
-        var parenthesized = false
-        while let tuple = head.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
-            head = only.expression
-            parenthesized = true
-        }
+        if let notOneRead { return .unread(notOneRead) }
+        // `?? nil` gives what the read gives.
+        let fallback = fallback?.is(NilLiteralExprSyntax.self) == true ? nil : fallback
         var read: Read
         var madeBy: String?
         func isTheRead(_ expression: ExprSyntax?) -> Bool { expression?.as(FunctionCallExprSyntax.self)?.id == call.node.id }
@@ -192,9 +219,44 @@ struct DecodingInitializer {
             // The read sits inside an expression (`Date(timeIntervalSince1970: try c.decode(…))`):
             // the key and its type are known, what the app makes of the value is not.
             read = call.ifPresent ? .ifPresent : .required
-            madeBy = short(value.map(\.trimmedDescription).joined(separator: " "))
+            madeBy = short(parts.map(\.trimmedDescription).joined(separator: " "))
         }
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
+    }
+
+    /// `if let x = read { property = x } else { property = fallback }` (or `var x`, `self.`):
+    /// the property is `(read) ?? fallback`, as Foundation reads it; without `else`, the fallback
+    /// is the property's initial value. `nil` for any other statement, or an `if` with more
+    /// conditions, statements or branches.
+    private static func boundAssignment(
+        _ statement: StmtSyntax, initialValues: [String: ExprSyntax]
+    ) -> (property: String, read: ExprSyntax, fallback: ExprSyntax?)? {
+        guard let branch = statement.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self),
+              branch.conditions.count == 1, case .optionalBinding(let binding) = branch.conditions.first?.condition,
+              let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let read = binding.initializer?.value,
+              let (property, value) = onlyAssignment(in: branch.body),
+              value.count == 1, value[0].as(DeclReferenceExprSyntax.self)?.baseName.text == bound
+        else { return nil }
+        switch branch.elseBody {
+        case .codeBlock(let otherwise):
+            guard let (other, fallback) = onlyAssignment(in: otherwise), other == property, fallback.count == 1 else { return nil }
+            return (property, read, fallback[0])
+        case nil:
+            guard let initial = initialValues[property] else { return nil }
+            return (property, read, initial)
+        default:
+            return nil
+        }
+    }
+
+    /// The property and value (the elements after `=`) of a block that is one assignment.
+    private static func onlyAssignment(in block: CodeBlockSyntax) -> (property: String, value: [ExprSyntax])? {
+        guard block.statements.count == 1, case .expr(let expression) = block.statements.first?.item,
+              let elements = expression.as(SequenceExprSyntax.self).map({ Array($0.elements) }),
+              elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), let property = propertyName(elements[0])
+        else { return nil }
+        return (property, Array(elements.dropFirst(2)))
     }
 
     /// The call of `self.init(…)` or `try self.init(…)`, delegating to another initializer.

@@ -252,7 +252,7 @@ struct TypeReader {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self),
                   initializer.signature.parameterClause.parameters.first?.firstName.text == "from" else { continue }
             // Its own init(from:) decides the keys: read when it reads them one by one.
-            switch DecodingInitializer.read(initializer) {
+            switch DecodingInitializer.read(initializer, initialValues: Self.initialValues(all.map(\.0))) {
             case .success(let reads):
                 reviewUnsettled(type)
                 return fields(readBy: reads, in: type, file: file)
@@ -294,6 +294,25 @@ struct TypeReader {
             }
         }
         return fields
+    }
+
+    /// Each stored `var`'s value before an initializer's body runs: its `= value`, or `nil` for
+    /// an optional one without it.
+    static func initialValues(_ members: [MemberBlockItemSyntax]) -> [String: ExprSyntax] {
+        var values: [String: ExprSyntax] = [:]
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var) else { continue }
+            for (binding, type) in zip(variable.bindings, declaredTypes(of: variable.bindings)) {
+                guard let name = (binding.pattern.as(IdentifierPatternSyntax.self)?.identifier).map(Self.name),
+                      isDecoded(binding, of: variable) else { continue }
+                if let initial = binding.initializer?.value {
+                    values[name] = initial
+                } else if let type, optionalWrapped(type) != nil {
+                    values[name] = ExprSyntax(NilLiteralExprSyntax())
+                }
+            }
+        }
+        return values
     }
 
     /// Each binding's type, as the compiler settles it: its annotation; for one without an
@@ -501,7 +520,8 @@ struct TypeReader {
         }
         let (base, arguments) = Self.named(type)
         switch (base, arguments.count) {
-        case ("Array", 1):
+        case ("Array", 1), ("ContiguousArray", 1), ("ArraySlice", 1), ("Set", 1):
+            // Each decodes from a JSON array of its elements (a `Set` keeps one of equal ones).
             return Field(name: name, type: .array(items: field(named: "", type: arguments[0], scope: scope, file: file)))
         case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
             return Field(name: name, type: .dateRange)
@@ -755,7 +775,7 @@ struct TypeReader {
     }
 
     /// Leaf types that are strings of a format the schema cannot state.
-    static let formattedStrings = ["UUID": "a UUID", "Data": "base64"]
+    static let formattedStrings = ["UUID": "a UUID", "Data": "base64", "Character": "one character"]
 
     /// The leaf types and what a schema makes of them: every number width as its `format`
     /// (`Int` and `Int64` are what an `int` field holds; `Double`, `CGFloat` and `Decimal` what

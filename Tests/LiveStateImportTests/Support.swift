@@ -36,5 +36,6 @@ enum Compiled {
         "SignalAttributes": decoder(SignalAttributes.self),
         "IterableLiveActivityAttributes": decoder(IterableLiveActivityAttributes.self),
         "KioskAttributes": decoder(KioskAttributes.self),
+        "RentalAttributes": decoder(RentalAttributes.self),
     ]
 }

@@ -82,6 +82,72 @@ enum Corpus {
         #expect(try Self.fields("Auction.swift").keys.sorted() == ["bid", "bidders", "ends"])
         #expect(try Self.fields("Transit.swift")["tripID"]?.type == .string)
         #expect(try Self.fields("Iterable.swift")["duration"]?.type == .double)
+        // `Set`, `ContiguousArray` and `ArraySlice` decode from a JSON array, as `Array` does.
+        let rental = try Self.fields("Rental.swift")
+        #expect(rental["warnings"]?.type == .array(items: Field(name: "", type: .string)))
+        #expect(rental["stations"]?.type == .array(items: Field(name: "", type: .int)))
+    }
+
+    /// `if let x = read { p = x } else { p = v }` is `p = (read) ?? v`; without `else`, `v` is
+    /// the property's initial value (`nil` for an optional `var` without one).
+    @Test func anIfLetIsTheFallbackItEquals() throws {
+        func imported(_ body: String, members: String = "var title: String\n var count: Int") throws -> SwiftImporter.Activity {
+            try #require(SwiftImporter.importActivities([("IfLet.swift", """
+                struct IfLetAttributes: ActivityAttributes {
+                    struct ContentState: Codable, Hashable {
+                        \(members)
+                        init(from decoder: Decoder) throws {
+                            let c = try decoder.container(keyedBy: CodingKeys.self)
+                            \(body)
+                        }
+                    }
+                }
+                """)]).activities.first)
+        }
+        let read = try imported("""
+            if let title = try c.decodeIfPresent(String.self, forKey: .title) {
+                self.title = title
+            } else {
+                self.title = "none"
+            }
+            if var n = try? c.decode(Int.self, forKey: .count) { count = n } else { count = 7 }
+            """)
+        #expect(read.reviews.isEmpty, "\(read.reviews)")
+        #expect(!read.isSynthesized)
+        #expect(read.contentState.map(\.defaultValue) == [.string("none"), .int(7)])
+        #expect(read.contentState.map(\.nullTakesDefault) == [true, false])
+        #expect(read.contentState.map(\.onInvalid) == [.reject, .useDefault])
+        // No `else`: the initial value, or nil; `try?` in the binding covers only the read.
+        let kept = try imported("""
+            if let title = try c.decodeIfPresent(String.self, forKey: .title) { self.title = title }
+            if let n = try? c.decodeIfPresent(Int.self, forKey: .count) { count = n }
+            if let note = try c.decodeIfPresent(String.self, forKey: .note) { self.note = note }
+            """, members: "var title = \"t\"\n var count: Int = 2\n var note: String?")
+        #expect(kept.reviews.isEmpty, "\(kept.reviews)")
+        #expect(kept.contentState.map(\.defaultValue) == [.string("t"), .int(2), nil])
+        #expect(kept.contentState.map(\.isOptional) == [false, false, true])
+        #expect(kept.contentState.map(\.onInvalid) == [.reject, .useDefault, .reject])
+        // Any other `if` is not read, and the type is reviewed whole.
+        let unread = [
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title), !t.isEmpty { title = t } else { title = \"\" }\ncount = 1",
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t.uppercased() } else { title = \"\" }\ncount = 1",
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else if true { title = \"\" } else { title = \"-\" }\ncount = 1",
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else { count = 0 }\ncount = 1",
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t; count = 1 } else { title = \"\" }",
+            // No `else`, and no initial value: the compiler refuses it; never guessed.
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t }\ncount = 1",
+        ]
+        for body in unread {
+            let activity = try imported(body)
+            #expect(activity.isSynthesized, "\(body)")
+            #expect(activity.reviews.first?.message.contains("whose paths the import does not follow") == true, "\(body): \(activity.reviews)")
+        }
+        // The fallback is read as any `??`'s: one that reads a key makes two reads.
+        let twice = try imported("""
+            if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else { title = try c.decode(String.self, forKey: .count) }
+            count = 1
+            """)
+        #expect(twice.reviews.first?.message.contains("'title' is made of 2 reads") == true, "\(twice.reviews)")
     }
 
     @Test func nestedTypesCountingRawValuesAndAFolder() throws {
