@@ -169,9 +169,14 @@ public enum SwiftImporter {
             for problem in SchemaValidator.validate(draft) where problem.severity == .error {
                 reader.review("a schema cannot state \(type.name) as imported: \(problem.message)", at: type.node, file: type.file)
             }
+            let isSynthesized = reader.initializersRead == initializersBefore
+            if isSynthesized {
+                // A strict client refuses such values already: the content-state says no more.
+                contentState = contentState.map(Self.strictClientsOwn)
+            }
             activities.append(Activity(
                 attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews,
-                isSynthesized: reader.initializersRead == initializersBefore))
+                isSynthesized: isSynthesized))
             diagnostics += reader.reviews
         }
         if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
@@ -181,6 +186,21 @@ public enum SwiftImporter {
                 file: files.first?.path, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .schema))
         }
         return Result(activities: activities, diagnostics: diagnostics)
+    }
+}
+
+extension SwiftImporter {
+    /// `field` without the `on-invalid: reject` of an optional field read by synthesized
+    /// `Codable`, which a strict client (`clients.strict`) implies, in nested objects and arrays too.
+    static func strictClientsOwn(_ field: Field) -> Field {
+        var field = field
+        if field.isOptional { field.onInvalid = .useDefault }
+        switch field.type {
+        case .object(let fields): field.type = .object(fields: fields.map(strictClientsOwn))
+        case .array(let items): field.type = .array(items: strictClientsOwn(items))
+        default: break
+        }
+        return field
     }
 }
 
@@ -287,6 +307,10 @@ struct TypeReader {
                     continue
                 }
                 var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file)
+                if field.isOptional {
+                    // `decodeIfPresent`: a value of another type throws.
+                    field.onInvalid = .reject
+                }
                 if let initial = binding.initializer?.value {
                     field.documentation = "Swift default \(initial.trimmedDescription); synthesized Codable ignores it, so the key is required."
                 }

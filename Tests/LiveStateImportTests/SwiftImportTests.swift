@@ -679,28 +679,10 @@ enum Corpus {
         #expect(activity.reviews.isEmpty, "\(activity.reviews)")
         let decoder = try ContentStateDecoder(schema: try Corpus.schema(activity), version: 1)
         let complete = activity.contentState.map { ($0.name, Self.sample($0)) }
-        var payloads: [(label: String, members: [(String, String)])] = [("complete", complete), ("extra key", complete + [("zzExtra", "1")])]
-        for index in complete.indices {
-            var missing = complete
-            missing.remove(at: index)
-            payloads.append(("without \(complete[index].0)", missing))
-            var wrong = complete
-            wrong[index].1 = complete[index].1.hasPrefix("\"") ? "12" : "\"x\""
-            payloads.append(("\(complete[index].0) of another kind", wrong))
-            wrong[index].1 = "null"
-            payloads.append(("\(complete[index].0) null", wrong))
-            // Just past the type's range: Int8's 128, UInt's -1, Float's 3.5e38.
-            let field = activity.contentState[index]
-            for (bound, step) in [(field.constraints.maximum, 1.0), (field.constraints.minimum, -1.0)] {
-                // UInt64's maximum is past what Int holds: LiveState refuses such numbers for all.
-                guard let bound, abs(bound) < 1e18 || field.type != .int else { continue }
-                wrong[index].1 = field.type == .int ? String(Int(bound) + Int(step)) : String(bound * 1.03)
-                payloads.append(("\(complete[index].0) past \(bound)", wrong))
-            }
-        }
+        let payloads = [("complete", complete), ("extra key", complete + [("zzExtra", "1")])] + Self.spoiled(activity.contentState)
         var accepted = 0
         for (label, members) in payloads {
-            let json = "{" + members.map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+            let json = Self.object(members)
             let data = Data(json.utf8)
             let result = decoder.decode(contentState: data)
             let held = device(data)
@@ -716,8 +698,47 @@ enum Corpus {
             }
         }
         // The comparison means something only if the real type takes the complete payload.
-        #expect(device(Data(("{" + complete.map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}").utf8)) != nil, "\(name): the compiled type refuses the complete payload")
+        #expect(device(Data(Self.object(complete).utf8)) != nil, "\(name): the compiled type refuses the complete payload")
         #expect(accepted >= 2)
+    }
+
+    /// The members of an object of `fields`, each spoiled one at a time, at any depth (inside an
+    /// object, or the one object of an array of objects): missing, of another JSON kind, `null`,
+    /// just past its number type's range (Int8's 128, UInt's -1, Float's 3.5e38).
+    static func spoiled(_ fields: [Field]) -> [(label: String, members: [(String, String)])] {
+        let complete = fields.map { ($0.name, sample($0)) }
+        var payloads: [(label: String, members: [(String, String)])] = []
+        for (index, field) in fields.enumerated() {
+            var missing = complete
+            missing.remove(at: index)
+            payloads.append(("without \(field.name)", missing))
+            var wrong = complete
+            wrong[index].1 = complete[index].1.hasPrefix("\"") ? "12" : "\"x\""
+            payloads.append(("\(field.name) of another kind", wrong))
+            wrong[index].1 = "null"
+            payloads.append(("\(field.name) null", wrong))
+            for (bound, step) in [(field.constraints.maximum, 1.0), (field.constraints.minimum, -1.0)] {
+                // UInt64's maximum is past what Int holds: LiveState refuses such numbers for all.
+                guard let bound, abs(bound) < 1e18 || field.type != .int else { continue }
+                wrong[index].1 = field.type == .int ? String(Int(bound) + Int(step)) : String(bound * 1.03)
+                payloads.append(("\(field.name) past \(bound)", wrong))
+            }
+            var inner: (fields: [Field], inArray: Bool)?
+            if case .object(let fields) = field.type { inner = (fields, false) }
+            if case .array(let items) = field.type, case .object(let fields) = items.type { inner = (fields, true) }
+            guard let inner else { continue }
+            for (label, members) in spoiled(inner.fields) {
+                var nested = complete
+                nested[index].1 = inner.inArray ? "[" + object(members) + "]" : object(members)
+                payloads.append(("\(field.name): \(label)", nested))
+            }
+        }
+        return payloads
+    }
+
+    /// A JSON object of `members`, each a key and a JSON value.
+    static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// Whether LiveState's value is the one the app holds, as its `Encodable` side writes it
@@ -764,7 +785,7 @@ enum Corpus {
         case .enumeration(.strings(let values)): quoted(values.first ?? "")
         case .enumeration(.integers(let values)): "\(values.first ?? 0)"
         case .array(let items): "[\(sample(items))]"
-        case .object(let fields): "{" + fields.map { "\(quoted($0.name)):\(sample($0))" }.joined(separator: ",") + "}"
+        case .object(let fields): object(fields.map { ($0.name, sample($0)) })
         }
     }
 }

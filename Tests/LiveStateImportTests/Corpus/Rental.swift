@@ -4,6 +4,8 @@ import Foundation
 /// one (the property keeps its initial value, or `nil`), with `try?` in the binding; and the
 /// collections that decode from a JSON array (`Set`, `ContiguousArray`). The import reads each
 /// `if let` as the `??` it equals, and the version it writes must give this type's verdicts.
+/// The nested types decode with synthesized `Codable` inside a version that is not a strict
+/// client: their optional fields refuse a value of another type, as `decodeIfPresent` does.
 struct RentalAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         enum Lock: String, Codable, Hashable { case locked, unlocked }
@@ -16,9 +18,11 @@ struct RentalAttributes: ActivityAttributes {
         var warnings: Set<String>
         var stations: ContiguousArray<Int>
         var riders: Int
+        var scooter: Scooter
+        var docks: [Dock]
 
         enum CodingKeys: String, CodingKey {
-            case battery, zone, lock, rate, warnings, stations, riders
+            case battery, zone, lock, rate, warnings, stations, riders, scooter, docks
             case endsAt = "ends_at"
         }
 
@@ -38,7 +42,21 @@ struct RentalAttributes: ActivityAttributes {
             warnings = try container.decodeIfPresent(Set<String>.self, forKey: .warnings) ?? []
             stations = try container.decode(ContiguousArray<Int>.self, forKey: .stations)
             if let riders = try? container.decodeIfPresent(Int.self, forKey: .riders) { self.riders = riders } else { self.riders = 1 }
+            scooter = try container.decode(Scooter.self, forKey: .scooter)
+            docks = try container.decodeIfPresent([Dock].self, forKey: .docks) ?? []
         }
     }
     var scooterID: String
+}
+
+struct Scooter: Codable, Hashable {
+    var plate: String
+    var color: String?
+    var rangeKm: Int8?
+    var seats = 1
+}
+
+struct Dock: Codable, Hashable {
+    var name: String
+    var freeSince: Date?
 }
