@@ -75,6 +75,7 @@ public enum SchemaYAMLWriter {
         if let value = field.defaultValue { parts.append("default: \(yaml(value))") }
         if field.onInvalid == .reject { parts.append("on-invalid: reject") }
         if field.nullTakesDefault { parts.append("on-null: default") }
+        if let fallback = field.fallback { parts.append("fallback: \(yaml(fallback))") }
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }

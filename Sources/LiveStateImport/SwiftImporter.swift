@@ -641,15 +641,48 @@ struct TypeReader {
         }
         switch coding {
         case .strings?:
-            return Field(name: name, type: .enumeration(.strings(strings)))
+            return ownDecoding(of: decl, Field(name: name, type: .enumeration(.strings(strings))), cases: named)
         case .integers?:
-            return Field(name: name, type: .enumeration(.integers(integers)))
+            return ownDecoding(of: decl, Field(name: name, type: .enumeration(.integers(integers))), cases: named)
         case .numbers(let format)?:
             return numberEnumField(named: name, decl, values: numbers, format: format)
         case nil:
             review(Self.se0295Review(decl), at: decl.node, file: decl.file)
             return Field(name: name, type: .object(fields: []))
         }
+    }
+
+    /// `field`, an enum of `decl`'s raw values, as `decl`'s own `init(from:)` decodes it, if it
+    /// has one (`EnumInitializer`): a `fallback` for any other raw value, refusing a value of
+    /// another type; reviewed where the import does not read it. `cases` holds each case's value.
+    mutating func ownDecoding(of decl: SwiftDeclarations.TypeDecl, _ field: Field, cases: [String: Value]) -> Field {
+        let members = decl.members.map { ($0, decl.file) } + decl.extensionMembers.flatMap { block in block.members.map { ($0, block.file) } }
+        guard let (initializer, file) = members.lazy.compactMap({ member, file in
+            member.decl.as(InitializerDeclSyntax.self).flatMap { $0.signature.parameterClause.parameters.first?.firstName.text == "from" ? ($0, file) : nil }
+        }).first else { return field }
+        let rawType = decl.inherited.first.map { String($0.split(separator: ".").last ?? "") } ?? ""
+        switch EnumInitializer.read(initializer, enumName: decl.name.split(separator: ".").last.map(String.init) ?? decl.name) {
+        case .success(let read) where [rawType, "RawValue", "Self.RawValue", "\(decl.name).RawValue"].contains(read.rawType):
+            guard let fallback = cases[read.fallbackCase] else {
+                review("enum \(decl.name)'s init(from:) falls back to .\(read.fallbackCase), which is not a case this import reads; "
+                       + "it is written as its raw values", at: initializer, file: file)
+                return field
+            }
+            initializersRead += 1
+            var field = field
+            field.fallback = fallback
+            field.onInvalid = .reject
+            field.documentation = "\(decl.name)'s init(from:) reads its raw value and takes .\(read.fallbackCase) for any other; "
+                + "a value of another type is refused."
+            return field
+        case .success(let read):
+            review("enum \(decl.name)'s init(from:) reads a \(read.rawType), not its raw type \(rawType); it is written as its raw values",
+                   at: initializer, file: file)
+        case .failure(let unread):
+            review("enum \(decl.name) has its own init(from:), which the import reads only as Enum(rawValue: decode(…)) ?? .case: "
+                   + "\(unread.reason); it is written as its raw values, which it may not require", at: unread.node, file: file)
+        }
+        return field
     }
 
     /// The one finding for an enum synthesized `Codable` writes in SE-0295's shape: why (its

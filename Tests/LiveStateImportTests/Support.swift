@@ -37,5 +37,6 @@ enum Compiled {
         "IterableLiveActivityAttributes": decoder(IterableLiveActivityAttributes.self),
         "KioskAttributes": decoder(KioskAttributes.self),
         "RentalAttributes": decoder(RentalAttributes.self),
+        "CourierAttributes": decoder(CourierAttributes.self),
     ]
 }

@@ -83,9 +83,60 @@ enum Corpus {
         #expect(try Self.fields("Transit.swift")["tripID"]?.type == .string)
         #expect(try Self.fields("Iterable.swift")["duration"]?.type == .double)
         // `Set`, `ContiguousArray` and `ArraySlice` decode from a JSON array, as `Array` does.
+        // An enum's own `init(from:)` that takes a case for any other raw value: its fallback.
+        let courier = try Corpus.activity("Courier.swift")
+        #expect(!courier.isSynthesized)
+        #expect(courier.contentState.map(\.fallback) == [.string("unknown"), nil, nil, .int(1), nil])
+        #expect(courier.contentState.map(\.onInvalid) == [.reject, .reject, .useDefault, .reject, .reject])
+        guard case .object(let stop)? = courier.contentState.first(where: { $0.name == "lastStop" })?.type else {
+            Issue.record("lastStop is an object")
+            return
+        }
+        #expect(stop.map(\.fallback) == [.string("other"), nil])
         let rental = try Self.fields("Rental.swift")
         #expect(rental["warnings"]?.type == .array(items: Field(name: "", type: .string)))
         #expect(rental["stations"]?.type == .array(items: Field(name: "", type: .int)))
+    }
+
+    /// An enum's own `init(from:)` other than `Enum(rawValue: decode(RawValue)) ?? .case` is
+    /// reviewed, and the enum written as its raw values (the version stays a strict client).
+    @Test func anEnumsOwnInitializerIsReadOrReviewed() throws {
+        func imported(_ body: String) throws -> SwiftImporter.Activity {
+            try #require(SwiftImporter.importActivities([("Enum.swift", """
+                struct EnumAttributes: ActivityAttributes {
+                    struct ContentState: Codable, Hashable { var phase: Phase }
+                }
+                enum Phase: String, Codable {
+                    case live, done
+                    init(from decoder: Decoder) throws {
+                        \(body)
+                    }
+                }
+                """)]).activities.first)
+        }
+        let read = try imported("let c = try decoder.singleValueContainer()\nlet s = try c.decode(RawValue.self)\nself = Self.init(rawValue: s) ?? Phase.done")
+        #expect(read.reviews.isEmpty, "\(read.reviews)")
+        #expect(read.contentState.first?.fallback == .string("done"))
+        #expect(!read.isSynthesized)
+        let unread: [(body: String, reason: String)] = [
+            ("self = (try? Phase(rawValue: decoder.singleValueContainer().decode(String.self))) ?? .live", "it has the statement `self = (try? Phase(rawValue:"),
+            ("self = try Phase(rawValue: decoder.singleValueContainer().decode(String.self).lowercased()) ?? .live", "it has the statement"),
+            ("let s = try decoder.singleValueContainer().decode(String.self)\nswitch s { case \"a\": self = .live\n default: self = .done }", "it has the statement `switch s"),
+            ("self = .live", "it has the statement `self = .live`"),
+        ]
+        for (body, reason) in unread {
+            let activity = try imported(body)
+            #expect(activity.isSynthesized, "\(body)")
+            #expect(activity.contentState.first?.fallback == nil, "\(body)")
+            #expect(activity.reviews.count == 1 && activity.reviews.first.map {
+                $0.message.hasPrefix("enum Phase has its own init(from:), which the import reads only as Enum(rawValue: decode(…)) ?? .case: ")
+                    && $0.message.contains(reason)
+            } == true, "\(body): \(activity.reviews)")
+        }
+        let otherType = try imported("self = try Phase(rawValue: decoder.singleValueContainer().decode(Substring.self)) ?? .live")
+        #expect(otherType.reviews.map(\.message) == ["enum Phase's init(from:) reads a Substring, not its raw type String; it is written as its raw values"])
+        let notACase = try imported("self = try Phase(rawValue: decoder.singleValueContainer().decode(String.self)) ?? .unknown")
+        #expect(notACase.reviews.map(\.message) == ["enum Phase's init(from:) falls back to .unknown, which is not a case this import reads; it is written as its raw values"])
     }
 
     /// `if let x = read { p = x } else { p = v }` is `p = (read) ?? v`; without `else`, `v` is
@@ -717,6 +768,11 @@ enum Corpus {
             payloads.append(("\(field.name) of another kind", wrong))
             wrong[index].1 = "null"
             payloads.append(("\(field.name) null", wrong))
+            // A raw value the enum does not list: its fallback, or the update dropped.
+            if case .enumeration(let values) = field.type {
+                if case .strings = values { wrong[index].1 = "\"zzUnlisted\"" } else { wrong[index].1 = "987654" }
+                payloads.append(("\(field.name) unlisted", wrong))
+            }
             for (bound, step) in [(field.constraints.maximum, 1.0), (field.constraints.minimum, -1.0)] {
                 // UInt64's maximum is past what Int holds: LiveState refuses such numbers for all.
                 guard let bound, abs(bound) < 1e18 || field.type != .int else { continue }
