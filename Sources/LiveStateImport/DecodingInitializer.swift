@@ -115,6 +115,17 @@ struct DecodingInitializer {
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
                 }
             case .stmt(let statement):
+                if let caught = caughtAssignment(statement) {
+                    // `do { p = try c.decode(…) } catch { p = v }`: `p = (try? c.decode(…)) ?? v`.
+                    let parts = [caught.read, caught.fallback]
+                    switch assignment(of: caught.property, parts, head: caught.read, fallback: caught.fallback, parenthesized: true,
+                                      caught: true, containers: containers, decoder: decoder, node: Syntax(statement)) {
+                    case .reads(let read): assignments.append(read)
+                    case .readsNothing: continue
+                    case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
+                    }
+                    continue
+                }
                 // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`.
                 guard let bound = boundAssignment(statement, initialValues: initialValues) else {
                     return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
@@ -178,11 +189,12 @@ struct DecodingInitializer {
 
     /// What `property = head ?? fallback` reads, `parts` being every expression of the value (the
     /// reads are looked for in each); `parenthesized` when a `try?` in `head` does not cover the
-    /// `??` (`(try? c.decode(…)) ?? v`, or the binding of an `if let`); `notOneRead`, why a value
-    /// with one read is still not read.
+    /// `??` (`(try? c.decode(…)) ?? v`, or the binding of an `if let`); `caught` when a `catch`
+    /// assigns the fallback, as `try?` would; `notOneRead`, why a value with one read is still
+    /// not read.
     private static func assignment(
         of property: String, _ parts: [ExprSyntax], head: ExprSyntax, fallback: ExprSyntax?, parenthesized: Bool,
-        notOneRead: String? = nil, containers: [String: String], decoder: String, node: Syntax
+        caught: Bool = false, notOneRead: String? = nil, containers: [String: String], decoder: String, node: Syntax
     ) -> Outcome {
         var calls: [DecodeCalls.Call] = []
         for part in parts {
@@ -211,6 +223,13 @@ struct DecodingInitializer {
                 // `try? c.decode(…) ?? v` is `try? (c.decode(…) ?? v)`: `v` only where the read gives nil.
                 read = call.ifPresent ? .tolerantIfPresentOr(fallback) : .tolerant(nil)
             }
+        } else if caught {
+            // Only `decode`, which gives no `nil`: a `catch` after `decodeIfPresent` would take
+            // the fallback for a value of another type, and leave `nil` for a missing key.
+            guard isTheRead(attempt?.expression), !call.ifPresent else {
+                return .unread("'\(property)' is read in a do-catch other than do { \(property) = try c.decode(…) } catch { \(property) = v }")
+            }
+            read = .tolerant(fallback)
         } else if isTheRead(attempt?.expression) || isTheRead(head) {
             // `try c.decode…(…)`, or the read alone under the `try` of a `self.init(…)`.
             // `try c.decode(…) ?? x`: `decode` gives no `nil`, so `x` is never used.
@@ -248,6 +267,18 @@ struct DecodingInitializer {
         default:
             return nil
         }
+    }
+
+    /// `do { property = read } catch { property = fallback }`, one assignment in each, the `catch`
+    /// taking every error. `nil` for any other statement.
+    private static func caughtAssignment(_ statement: StmtSyntax) -> (property: String, read: ExprSyntax, fallback: ExprSyntax)? {
+        guard let attempt = statement.as(DoStmtSyntax.self), attempt.throwsClause == nil,
+              attempt.catchClauses.count == 1, let clause = attempt.catchClauses.first, clause.catchItems.isEmpty,
+              let (property, value) = onlyAssignment(in: attempt.body), value.count == 1,
+              value[0].as(TryExprSyntax.self)?.questionOrExclamationMark == nil,
+              let (other, fallback) = onlyAssignment(in: clause.body), other == property, fallback.count == 1
+        else { return nil }
+        return (property, value[0], fallback[0])
     }
 
     /// The property and value (the elements after `=`) of a block that is one assignment.

@@ -193,6 +193,29 @@ enum Corpus {
             #expect(activity.isSynthesized, "\(body)")
             #expect(activity.reviews.first?.message.contains("whose paths the import does not follow") == true, "\(body): \(activity.reviews)")
         }
+        // `do { p = try c.decode(…) } catch { p = v }` is `p = (try? c.decode(…)) ?? v`.
+        let caught = try imported("""
+            do { title = try c.decode(String.self, forKey: .title) } catch { title = "none" }
+            do {
+                self.count = try c.decode(Int.self, forKey: .count)
+            } catch {
+                self.count = 0
+            }
+            """)
+        #expect(caught.reviews.isEmpty, "\(caught.reviews)")
+        #expect(caught.contentState.map(\.defaultValue) == [.string("none"), .int(0)])
+        #expect(caught.contentState.map(\.onInvalid) == [.useDefault, .useDefault])
+        #expect(caught.contentState.map(\.nullTakesDefault) == [false, false])
+        for body in [
+            // A missing key would be nil, another type the fallback: not a schema's field.
+            "do { title = try c.decodeIfPresent(String.self, forKey: .title) ?? \"\" } catch { title = \"-\" }\ncount = 1",
+            "do { title = try c.decode(String.self, forKey: .title) } catch let error as DecodingError { title = \"-\" }\ncount = 1",
+            "do { title = try c.decode(String.self, forKey: .title) } catch { count = 0 }\ncount = 1",
+        ] {
+            let activity = try imported(body)
+            #expect(activity.isSynthesized, "\(body)")
+            #expect(activity.reviews.count == 1, "\(body): \(activity.reviews)")
+        }
         // The fallback is read as any `??`'s: one that reads a key makes two reads.
         let twice = try imported("""
             if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else { title = try c.decode(String.self, forKey: .count) }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A custom `init(from:)` written with `if let`: with an `else` that assigns the fallback, without
-/// one (the property keeps its initial value, or `nil`), with `try?` in the binding; and the
+/// one (the property keeps its initial value, or `nil`), with `try?` in the binding; `do`-`catch`
+/// with the fallback in the `catch`; and the
 /// collections that decode from a JSON array (`Set`, `ContiguousArray`). The import reads each
 /// `if let` as the `??` it equals, and the version it writes must give this type's verdicts.
 /// The nested types decode with synthesized `Codable` inside a version that is not a strict
@@ -20,9 +21,10 @@ struct RentalAttributes: ActivityAttributes {
         var riders: Int
         var scooter: Scooter
         var docks: [Dock]
+        var plan: Int
 
         enum CodingKeys: String, CodingKey {
-            case battery, zone, lock, rate, warnings, stations, riders, scooter, docks
+            case battery, zone, lock, rate, warnings, stations, riders, scooter, docks, plan
             case endsAt = "ends_at"
         }
 
@@ -44,6 +46,11 @@ struct RentalAttributes: ActivityAttributes {
             if let riders = try? container.decodeIfPresent(Int.self, forKey: .riders) { self.riders = riders } else { self.riders = 1 }
             scooter = try container.decode(Scooter.self, forKey: .scooter)
             docks = try container.decodeIfPresent([Dock].self, forKey: .docks) ?? []
+            do {
+                plan = try container.decode(Int.self, forKey: .plan)
+            } catch {
+                plan = 30
+            }
         }
     }
     var scooterID: String
