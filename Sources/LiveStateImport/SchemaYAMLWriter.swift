@@ -13,7 +13,7 @@ public enum SchemaYAMLWriter {
     public static func schema(activity id: String, _ imported: SwiftImporter.Activity, source: String) -> String {
         """
         # Imported by `livestate import swift` from \(source): what the shipped app's
-        # \(imported.isSynthesized ? "synthesized Codable" : "own init(from:)") accepts. Review every field marked needs-review before you trust a verdict.
+        # \(imported.isSynthesized ? "synthesized Codable" : "Codable (an init(from:) of its own where it has one)") accepts. Review every field marked needs-review before you trust a verdict.
         activity: \(key(id))
         attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
@@ -25,7 +25,7 @@ public enum SchemaYAMLWriter {
 
     /// One version entry of the `versions:` sequence, indented as a schema file has it.
     public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String) -> String {
-        let decoding = activity.isSynthesized ? "synthesized Codable" : "its own init(from:)"
+        let decoding = activity.isSynthesized ? "synthesized Codable" : "an init(from:) of its own where it has one, synthesized Codable elsewhere"
         var lines = ["  - version: \(number)", "    description: \(yamlScalar("Imported from \(source); decoded with \(decoding)."))"]
         lines += object("content-state", activity.contentState, indent: 4)
         if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
