@@ -115,24 +115,14 @@ struct DecodingInitializer {
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
                 }
             case .stmt(let statement):
-                if let caught = caughtAssignment(statement) {
-                    // `do { p = try c.decode(…) } catch { p = v }`: `p = (try? c.decode(…)) ?? v`.
-                    let parts = [caught.read, caught.fallback]
-                    switch assignment(of: caught.property, parts, head: caught.read, fallback: caught.fallback, parenthesized: true,
-                                      caught: true, containers: containers, decoder: decoder, node: Syntax(statement)) {
-                    case .reads(let read): assignments.append(read)
-                    case .readsNothing: continue
-                    case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
-                    }
-                    continue
-                }
-                // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`.
-                guard let bound = boundAssignment(statement, initialValues: initialValues) else {
+                // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`;
+                // `do { p = try c.decode(…) } catch { p = v }`: `p = (try? c.decode(…)) ?? v`.
+                guard let branched = caughtAssignment(statement) ?? boundAssignment(statement, initialValues: initialValues) else {
                     return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
                 }
-                let parts = [bound.read] + (bound.fallback.map { [$0] } ?? [])
-                switch assignment(of: bound.property, parts, head: bound.read, fallback: bound.fallback, parenthesized: true,
-                                  containers: containers, decoder: decoder, node: Syntax(statement)) {
+                let parts = [branched.read] + (branched.fallback.map { [$0] } ?? [])
+                switch assignment(of: branched.property, parts, head: branched.read, fallback: branched.fallback, parenthesized: true,
+                                  caught: branched.caught, containers: containers, decoder: decoder, node: Syntax(statement)) {
                 case .reads(let read): assignments.append(read)
                 case .readsNothing: continue
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
@@ -243,13 +233,20 @@ struct DecodingInitializer {
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
     }
 
+    /// One property assigned a read in one branch of a statement and a fallback in the other.
+    private struct Branched {
+        var property: String
+        var read: ExprSyntax
+        var fallback: ExprSyntax?
+        /// Whether a `catch` assigns the fallback (as `try?` would), not an `else`.
+        var caught: Bool
+    }
+
     /// `if let x = read { property = x } else { property = fallback }` (or `var x`, `self.`):
     /// the property is `(read) ?? fallback`, as Foundation reads it; without `else`, the fallback
     /// is the property's initial value. `nil` for any other statement, or an `if` with more
     /// conditions, statements or branches.
-    private static func boundAssignment(
-        _ statement: StmtSyntax, initialValues: [String: ExprSyntax]
-    ) -> (property: String, read: ExprSyntax, fallback: ExprSyntax?)? {
+    private static func boundAssignment(_ statement: StmtSyntax, initialValues: [String: ExprSyntax]) -> Branched? {
         guard let branch = statement.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self),
               branch.conditions.count == 1, case .optionalBinding(let binding) = branch.conditions.first?.condition,
               let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
@@ -260,10 +257,10 @@ struct DecodingInitializer {
         switch branch.elseBody {
         case .codeBlock(let otherwise):
             guard let (other, fallback) = onlyAssignment(in: otherwise), other == property, fallback.count == 1 else { return nil }
-            return (property, read, fallback[0])
+            return Branched(property: property, read: read, fallback: fallback[0], caught: false)
         case nil:
             guard let initial = initialValues[property] else { return nil }
-            return (property, read, initial)
+            return Branched(property: property, read: read, fallback: initial, caught: false)
         default:
             return nil
         }
@@ -271,14 +268,14 @@ struct DecodingInitializer {
 
     /// `do { property = read } catch { property = fallback }`, one assignment in each, the `catch`
     /// taking every error. `nil` for any other statement.
-    private static func caughtAssignment(_ statement: StmtSyntax) -> (property: String, read: ExprSyntax, fallback: ExprSyntax)? {
+    private static func caughtAssignment(_ statement: StmtSyntax) -> Branched? {
         guard let attempt = statement.as(DoStmtSyntax.self), attempt.throwsClause == nil,
               attempt.catchClauses.count == 1, let clause = attempt.catchClauses.first, clause.catchItems.isEmpty,
               let (property, value) = onlyAssignment(in: attempt.body), value.count == 1,
               value[0].as(TryExprSyntax.self)?.questionOrExclamationMark == nil,
               let (other, fallback) = onlyAssignment(in: clause.body), other == property, fallback.count == 1
         else { return nil }
-        return (property, value[0], fallback[0])
+        return Branched(property: property, read: value[0], fallback: fallback[0], caught: true)
     }
 
     /// The property and value (the elements after `=`) of a block that is one assignment.
