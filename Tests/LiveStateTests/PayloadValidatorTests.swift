@@ -156,6 +156,47 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!result.appDecodes)
     }
 
+    /// A strict app version's attributes type decodes with synthesized `Codable` too (its
+    /// `ContentState` is nested in it): a default or an optional field's tolerance is the
+    /// schema's, not the app's, and the start fails where `Codable` does. A version that is not
+    /// strict reads the same attributes by the schema's rules.
+    @Test func aStrictVersionsAttributesDecodeAsSynthesizedCodable() throws {
+        let attributes = [
+            Field(name: "team", type: .string),
+            Field(name: "city", type: .string, defaultValue: .string("")),
+            Field(name: "seats", type: .int, isOptional: true),
+        ]
+        let schema = Schema(activity: "s", attributesType: "SAttributes", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "score", type: .string)], attributes: attributes),
+            SchemaVersion(version: 2, contentState: [Field(name: "score", type: .string)], attributes: attributes),
+        ])
+        func start(_ attributes: String, version: Int) throws -> ValidationResult {
+            let validator = try PayloadValidator(schema: schema, version: version)
+            let aps = #""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"SAttributes","attributes":"# + attributes + #","alert":{"title":"t","body":"b"}"#
+            return validator.validate(Array(body(aps).utf8), file: "p.json")
+        }
+        let clean = #"{"team":"A","city":"Rome","seats":3}"#
+        #expect(try start(clean, version: 1).appDecodes)
+        let withoutCity = #"{"team":"A","seats":3}"#
+        let strict = try start(withoutCity, version: 1)
+        #expect(!strict.appDecodes)
+        let verdict = try #require(strict.diagnostics.first { $0.code == "strict-decode-failure" })
+        #expect(verdict.scope == .attributes && verdict.pointer == "/city" && verdict.severity == .error)
+        #expect(verdict.message == "key 'city' is missing; the app decodes with synthesized Codable, which fails on it, so the activity does not start")
+        #expect(try start(withoutCity, version: 2).appDecodes)
+        let seatsAsText = #"{"team":"A","city":"Rome","seats":"3"}"#
+        let refused = try start(seatsAsText, version: 1)
+        #expect(!refused.appDecodes)
+        #expect(refused.diagnostics.contains { $0.code == "strict-decode-failure" && $0.pointer == "/seats" })
+        let tolerated = try start(seatsAsText, version: 2)
+        #expect(tolerated.appDecodes)
+        #expect(tolerated.diagnostics.contains { $0.code == "invalid-defaulted" && $0.pointer == "/seats" })
+        // One cause, one error: the tolerant decoder's refusal carries the strict verdict.
+        let teamAsNumber = try start(#"{"team":1,"city":"Rome"}"#, version: 1)
+        #expect(teamAsNumber.diagnostics.filter { $0.severity == .error }.map(\.code) == ["wrong-type"])
+        #expect(teamAsNumber.diagnostics.first { $0.code == "wrong-type" }?.message.hasSuffix("(the app decodes with synthesized Codable, which fails on it too)") == true)
+    }
+
     @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
         let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
         let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })

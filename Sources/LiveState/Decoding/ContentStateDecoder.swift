@@ -284,11 +284,13 @@ final class DecodeProblem {
     }
 
     /// The `strict-decode-failure` verdict for a strict app version that fails on this problem.
-    func strictFailure(file: String?, position: SourcePosition, consequence: DeviceConsequence = .update) -> Diagnostic {
+    func strictFailure(
+        file: String?, position: SourcePosition, consequence: DeviceConsequence = .update, scope: DiagnosticScope = .contentState
+    ) -> Diagnostic {
         Diagnostic(
             code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
             message: "\(message); the app decodes with synthesized Codable, which fails on it, so \(consequence.rawValue)",
-            file: file, position: position, scope: .contentState, pointer: pointer)
+            file: file, position: position, scope: scope, pointer: pointer)
     }
 
     /// Adds a strict app version's verdict to `findings`: as its own `strict-decode-failure`

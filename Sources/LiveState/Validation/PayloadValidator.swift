@@ -491,7 +491,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     }
 
     /// Decodes a start's static attributes like a content-state, with pointers relative to
-    /// them; the findings are kept for a start.
+    /// them; the findings are kept for a start. A strict app version's attributes type decodes
+    /// with synthesized `Codable` too: its `ContentState` is nested in it, and the same team's
+    /// choice.
     private mutating func readAttributes(_ context: inout DecodeContext, pointer: String) throws(JSONError) {
         let offset = context.reader.offset
         guard try context.reader.peek() == .objectStart else {
@@ -501,16 +503,20 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                            at: offset, pointer: pointer)
             return
         }
-        let strict = context.strict
         var outside: [Diagnostic] = []
         swap(&outside, &context.diagnostics)
-        context.strict = false
         context.scope = .attributes
         context.consequence = .start
         context.path.removeAll()
-        attributesDecode = try context.decodeRoot(validator.attributesPlan).value != nil
+        let decoded = try context.decodeRoot(validator.attributesPlan)
+        attributesDecode = decoded.value != nil && decoded.strictProblem == nil
+        if context.strict, let problem = decoded.strictProblem {
+            let verdict = problem.strictFailure(
+                file: context.file, position: SourcePosition.locate(offset: problem.offset, in: context.reader.bytes),
+                consequence: .start, scope: .attributes)
+            DecodeProblem.add(strictFailure: verdict, to: &context.diagnostics)
+        }
         context.scope = .contentState
-        context.strict = strict
         swap(&outside, &context.diagnostics)
         startFindings += outside
     }
