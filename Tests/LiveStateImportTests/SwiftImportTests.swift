@@ -86,8 +86,13 @@ enum Corpus {
         // An enum's own `init(from:)` that takes a case for any other raw value: its fallback.
         let courier = try Corpus.activity("Courier.swift")
         #expect(!courier.isSynthesized)
-        #expect(courier.contentState.map(\.fallback) == [.string("unknown"), nil, nil, .int(1), nil])
-        #expect(courier.contentState.map(\.onInvalid) == [.reject, .reject, .useDefault, .reject, .reject])
+        #expect(courier.contentState.map(\.fallback) == [.string("unknown"), nil, nil, .int(1), nil, nil])
+        #expect(courier.contentState.map(\.onInvalid) == [.reject, .reject, .useDefault, .reject, .reject, .useDefault])
+        guard case .array(let history)? = courier.contentState.last?.type else {
+            Issue.record("history is an array")
+            return
+        }
+        #expect(history.fallback == .string("unknown") && history.onInvalid == .reject)
         guard case .object(let stop)? = courier.contentState.first(where: { $0.name == "lastStop" })?.type else {
             Issue.record("lastStop is an object")
             return
@@ -791,6 +796,16 @@ enum Corpus {
             payloads.append(("\(field.name) of another kind", wrong))
             wrong[index].1 = "null"
             payloads.append(("\(field.name) null", wrong))
+            // An element of another kind beside one that reads.
+            if case .array(let items) = field.type {
+                let element = sample(items)
+                wrong[index].1 = "[" + element + "," + (element.hasPrefix("\"") ? "12" : "\"x\"") + "]"
+                payloads.append(("\(field.name) with an element of another kind", wrong))
+                if case .enumeration(let values) = items.type {
+                    if case .strings = values { wrong[index].1 = "[" + element + ",\"zzUnlisted\"]" } else { wrong[index].1 = "[" + element + ",987654]" }
+                    payloads.append(("\(field.name) with an unlisted element", wrong))
+                }
+            }
             // A raw value the enum does not list: its fallback, or the update dropped.
             if case .enumeration(let values) = field.type {
                 if case .strings = values { wrong[index].1 = "\"zzUnlisted\"" } else { wrong[index].1 = "987654" }

@@ -34,6 +34,7 @@ struct CourierAttributes: ActivityAttributes {
         var lastStop: Stop
         var size: Size?
         var note: String?
+        var history: [Status]
     }
     var orderID: String
 }
