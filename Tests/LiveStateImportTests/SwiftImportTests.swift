@@ -796,6 +796,18 @@ enum Corpus {
             payloads.append(("\(field.name) of another kind", wrong))
             wrong[index].1 = "null"
             payloads.append(("\(field.name) null", wrong))
+            // Numbers in the forms JSON allows, which Foundation reads by the number type.
+            let forms: [String] = switch field.type {
+            case .int: ["1.0", "1.5", "1e2", "-0", "100000000000000000000"]
+            case .double: ["1", "-0", "1e-400", "2e308"]
+            case .bool: ["1", "0"]
+            case .date: ["1e3", "-1.5"]
+            default: []
+            }
+            for form in forms {
+                wrong[index].1 = form
+                payloads.append(("\(field.name) as \(form)", wrong))
+            }
             // An element of another kind beside one that reads.
             if case .array(let items) = field.type {
                 let element = sample(items)
