@@ -680,7 +680,7 @@ struct TypeReader {
                    at: initializer, file: file)
         case .failure(let unread):
             review("enum \(decl.name) has its own init(from:), which the import reads only as Enum(rawValue: decode(…)) ?? .case: "
-                   + "\(unread.reason); it is written as its raw values, which it may not require", at: unread.node, file: file)
+                   + "\(unread.reason); it is written as synthesized Codable reads it, its raw values only", at: unread.node, file: file)
         }
         return field
     }
