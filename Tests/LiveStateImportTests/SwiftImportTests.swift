@@ -794,6 +794,9 @@ enum Corpus {
             var wrong = complete
             wrong[index].1 = complete[index].1.hasPrefix("\"") ? "12" : "\"x\""
             payloads.append(("\(field.name) of another kind", wrong))
+            // The key twice, one value of another kind, first or last.
+            payloads.append(("\(field.name) again after, of another kind", complete + [wrong[index]]))
+            payloads.append(("\(field.name) again before, of another kind", [wrong[index]] + complete))
             wrong[index].1 = "null"
             payloads.append(("\(field.name) null", wrong))
             // Numbers in the forms JSON allows, which Foundation reads by the number type.
