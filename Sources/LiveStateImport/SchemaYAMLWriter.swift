@@ -17,16 +17,19 @@ public enum SchemaYAMLWriter {
         activity: \(key(id))
         attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
-        min-ios: "16.1"
+        min-ios: "\(imported.minIOS ?? .liveActivities)"
         \(imported.isSynthesized ? "clients:\n  strict: [1]\n" : "")versions:
-        \(version(1, imported, source: source))
+        \(version(1, imported, source: source, statesMinIOS: false))
         """
     }
 
-    /// One version entry of the `versions:` sequence, indented as a schema file has it.
-    public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String) -> String {
+    /// One version entry of the `versions:` sequence, indented as a schema file has it, with its
+    /// own `min-ios` where the activity's types say one (`statesMinIOS`: not for a new file, whose
+    /// top level says it).
+    public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String, statesMinIOS: Bool = true) -> String {
         let decoding = activity.isSynthesized ? "synthesized Codable" : "an init(from:) of its own where it has one, synthesized Codable elsewhere"
         var lines = ["  - version: \(number)", "    description: \(yamlScalar("Imported from \(source); decoded with \(decoding)."))"]
+        if statesMinIOS, let minIOS = activity.minIOS { lines.append("    min-ios: \"\(minIOS)\"") }
         lines += object("content-state", activity.contentState, indent: 4)
         if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
         return lines.joined(separator: "\n") + "\n"

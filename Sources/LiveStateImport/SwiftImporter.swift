@@ -36,6 +36,10 @@ public enum SwiftImporter {
         /// a strict client (`clients.strict`); one read from its own `init(from:)` states that
         /// initializer's defaults and is not.
         public var isSynthesized: Bool
+        /// The least iOS a device that runs the activity has: the highest `@available(iOS …)` on
+        /// the attributes type or its `ContentState`, when it is above 16.1 (the first iOS with
+        /// Live Activities); `nil` otherwise. `url` verdicts follow it (`min-ios`).
+        public var minIOS: IOSVersion?
     }
 
     /// What an import found.
@@ -154,9 +158,11 @@ public enum SwiftImporter {
             let attributes = reader.fields(of: type, role: "attributes")
             var contentState: [Field] = []
             let initializersBefore = reader.initializersRead
+            var available = [Self.availableIOS(type.node)]
             if let stateName = declarations.resolveName("ContentState", from: type.name),
                let state = reader.typeDecl(named: stateName, from: type.name) {
                 contentState = reader.fields(of: state, role: "content-state")
+                available.append(Self.availableIOS(state.node))
             } else {
                 reader.review("\(type.name) has no ContentState this import can find", at: type.node, file: type.file)
             }
@@ -176,7 +182,7 @@ public enum SwiftImporter {
             }
             activities.append(Activity(
                 attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews,
-                isSynthesized: isSynthesized))
+                isSynthesized: isSynthesized, minIOS: available.compactMap { $0 }.max().flatMap { $0 > .liveActivities ? $0 : nil }))
             diagnostics += reader.reviews
         }
         if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
@@ -190,6 +196,35 @@ public enum SwiftImporter {
 }
 
 extension SwiftImporter {
+    /// The iOS version of an `@available(iOS 17.0, *)` (or `iOS, introduced: 17.0`) on a
+    /// declaration: no device below it runs the type.
+    static func availableIOS(_ node: Syntax) -> IOSVersion? {
+        guard let attributes = node.asProtocol(WithAttributesSyntax.self)?.attributes else { return nil }
+        var found: IOSVersion?
+        for case .attribute(let attribute) in attributes where attribute.attributeName.trimmedDescription == "available" {
+            guard case .availability(let arguments)? = attribute.arguments else { continue }
+            // `@available(iOS, introduced: 17.0)`: the platform alone first, then its labels.
+            let forIOSAlone = arguments.first.map { argument in
+                if case .token(let token) = argument.argument { token.text == "iOS" } else { false }
+            } ?? false
+            for argument in arguments {
+                var version: VersionTupleSyntax?
+                switch argument.argument {
+                case .availabilityVersionRestriction(let restriction) where restriction.platform.text == "iOS":
+                    version = restriction.version
+                case .availabilityLabeledArgument(let labeled) where forIOSAlone && labeled.label.text == "introduced":
+                    if case .version(let tuple) = labeled.value { version = tuple }
+                default:
+                    continue
+                }
+                if let version, let ios = IOSVersion(version.trimmedDescription), found.map({ ios > $0 }) ?? true {
+                    found = ios
+                }
+            }
+        }
+        return found
+    }
+
     /// `field` without the `on-invalid: reject` of an optional field read by synthesized
     /// `Codable`, which a strict client (`clients.strict`) implies, in nested objects and arrays too.
     static func strictClientsOwn(_ field: Field) -> Field {

@@ -103,6 +103,37 @@ enum Corpus {
         #expect(rental["stations"]?.type == .array(items: Field(name: "", type: .int)))
     }
 
+    /// `@available(iOS 17, *)` on the attributes type or its `ContentState`: no device below it
+    /// runs the activity, so the schema's `min-ios` (which `url` verdicts follow) is that.
+    @Test func anAvailabilityAboveLiveActivitiesIsTheMinIOS() throws {
+        func imported(_ outer: String, _ inner: String = "") throws -> SwiftImporter.Activity {
+            try #require(SwiftImporter.importActivities([("A.swift", """
+                \(outer)
+                struct AvAttributes: ActivityAttributes {
+                    \(inner)
+                    struct ContentState: Codable, Hashable { var link: URL }
+                }
+                """)]).activities.first)
+        }
+        #expect(try imported("").minIOS == nil)
+        #expect(try imported("@available(iOS 15.0, *)").minIOS == nil)
+        #expect(try imported("@available(macOS 14, *)").minIOS == nil)
+        #expect(try imported("@available(iOS, unavailable)").minIOS == nil)
+        #expect(try imported("@available(iOS 17, macOS 14, *)").minIOS == IOSVersion(17, 0))
+        #expect(try imported("@available(iOS 16.2, *)", "@available(iOS, introduced: 17.2)").minIOS == IOSVersion(17, 2))
+        #expect(try imported("@available(iOS 18.0, *)\n@available(iOSApplicationExtension 16.1, *)").minIOS == IOSVersion(18, 0))
+        // Written at the top of a new file, on the version appended to another.
+        let activity = try imported("@available(iOS 17.0, *)")
+        let file = SchemaYAMLWriter.schema(activity: "av", activity, source: "A.swift")
+        #expect(file.contains("\nmin-ios: \"17.0\"\n") && !file.contains("    min-ios:"), "\(file)")
+        #expect(SchemaYAMLWriter.version(2, activity, source: "A.swift").contains("\n    min-ios: \"17.0\"\n"))
+        let schema = try Corpus.schema(activity)
+        #expect(schema.minIOS == IOSVersion(17, 0))
+        // iOS 17 reads a URL with a space, which a strict iOS 16 app would refuse.
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        #expect(decoder.decode(contentState: Data(#"{"link":"https://example.com/a b"}"#.utf8)).appDecodes)
+    }
+
     /// An enum's own `init(from:)` other than `Enum(rawValue: decode(RawValue)) ?? .case` is
     /// reviewed, and the enum written as its raw values (the version stays a strict client).
     @Test func anEnumsOwnInitializerIsReadOrReviewed() throws {
