@@ -92,8 +92,15 @@ struct EnvelopeOptions: ParsableArguments {
         return optionsByKey[String(key)]
     }
 
-    /// The envelope of `request`; a problem with it stops the command with status 2.
+    /// The envelope of `request`; a problem with it stops the command with status 2, worded with
+    /// the command's options where the request's names differ from them.
     static func envelope(of request: ContentStateEncoder.Request, format: OutputFormat) throws -> ContentStateEncoder.Envelope {
+        if request.contentStateOnly, !request.envelopeParameters.isEmpty {
+            let given = request.envelopeParameters.map { optionsByKey[$0] ?? $0 }.joined(separator: ", ")
+            throw Output.stop([Diagnostic(code: "usage", severity: .error,
+                                          message: "--content-state writes the bare content-state, which takes no envelope options (given: \(given))")],
+                              format: format)
+        }
         let (envelope, problem) = request.envelope(now: Date())
         guard let envelope else {
             throw Output.stop([Diagnostic(code: "usage", severity: .error, message: problem ?? "bad envelope")], format: format)

@@ -496,6 +496,18 @@ struct CLI {
         #expect(result.stderr.contains("[elided-default]"))
     }
 
+    /// The bare content-state has no envelope: the options given for one are named as the
+    /// command spells them.
+    @Test func aBareContentStateRefusesEnvelopeOptionsByName() throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--content-state", "--event", "end",
+                                  "--alert-body", "b", "--timestamp", "1795000000", Self.fixture("state.json")])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(
+            "error: --content-state writes the bare content-state, which takes no envelope options (given: --event, --timestamp, --alert-title/--alert-body) [usage]"),
+            "\(result.stderr)")
+    }
+
     @Test func stateThatDoesNotFitTheVersionExitsOne() throws {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", Self.fixture("invalid-state.json")])
         #expect(result.status == 1)

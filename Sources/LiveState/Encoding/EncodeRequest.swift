@@ -25,6 +25,14 @@ extension ContentStateEncoder {
         /// Creates an empty request: an update stamped now.
         public init() {}
 
+        /// The envelope parameters given, by their names (`event`, `timestamp`, `stale-date`,
+        /// `dismissal-date`, `relevance-score`, `alert`, `attributes`), in that order.
+        public var envelopeParameters: [String] {
+            [("event", event != nil), ("timestamp", timestamp != nil), ("stale-date", staleDate != nil),
+             ("dismissal-date", dismissalDate != nil), ("relevance-score", relevanceScore != nil),
+             ("alert", alert != nil), ("attributes", attributes != nil)].filter(\.1).map(\.0)
+        }
+
         /// The envelope the request asks for, or what is wrong with it, worded with the
         /// parameters' names (`event`, `timestamp`, …).
         /// - Parameter now: The time `now` stands for.
@@ -41,9 +49,8 @@ extension ContentStateEncoder {
                 }
                 seconds = value
             }
-            if contentStateOnly && (event != nil || timestamp != nil || staleDate != nil || dismissalDate != nil
-                                    || relevanceScore != nil || alert != nil || attributes != nil) {
-                return (nil, "the bare content-state takes no envelope parameters (event, timestamp, stale-date, dismissal-date, relevance-score, alert, attributes)")
+            if contentStateOnly, !envelopeParameters.isEmpty {
+                return (nil, "the bare content-state takes no envelope parameters (given: \(envelopeParameters.joined(separator: ", ")))")
             }
             return (Envelope(event: kind, timestamp: seconds, staleDate: staleDate, dismissalDate: dismissalDate,
                              relevanceScore: relevanceScore, alert: alert, attributes: attributes), nil)
