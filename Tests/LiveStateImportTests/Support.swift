@@ -9,15 +9,21 @@ protocol ActivityAttributes: Decodable {
 /// as the device does: the state the app holds, written back by its `Encodable` side as
 /// `JSONSerialization` reads it (`nil` when the app drops the update).
 enum Compiled {
-    static func decoder<A: ActivityAttributes>(_ type: A.Type) -> @Sendable (Data) -> [String: Any]? {
-        { data in
+    /// One corpus type: its `ContentState` as the app holds it, and whether the attributes decode.
+    struct Activity: Sendable {
+        var state: @Sendable (Data) -> [String: Any]?
+        var attributesDecode: @Sendable (Data) -> Bool
+    }
+
+    static func decoder<A: ActivityAttributes>(_ type: A.Type) -> Activity {
+        Activity(state: { data in
             guard let state = try? JSONDecoder().decode(A.ContentState.self, from: data) else { return nil }
             let written = try! JSONEncoder().encode(state)
             return try! JSONSerialization.jsonObject(with: written) as? [String: Any]
-        }
+        }, attributesDecode: { data in (try? JSONDecoder().decode(A.self, from: data)) != nil })
     }
 
-    static let types: [String: @Sendable (Data) -> [String: Any]?] = [
+    static let types: [String: Activity] = [
         "RideAttributes": decoder(RideAttributes.self),
         "OrderAttributes": decoder(OrderAttributes.self),
         "ScoreAttributes": decoder(ScoreAttributes.self),

@@ -779,7 +779,7 @@ enum Corpus {
     @Test(arguments: Corpus.names)
     func importedSchemaGivesTheCompiledTypesVerdict(_ name: String) throws {
         let activity = try Corpus.activity(name)
-        let device = try #require(Compiled.types[activity.attributesType], "no compiled type for \(activity.attributesType)")
+        let device = try #require(Compiled.types[activity.attributesType]?.state, "no compiled type for \(activity.attributesType)")
         // A type the parse cannot see through is marked, never guessed; its verdicts are not
         // claimed, so they are not compared.
         if let reviewed = Self.reviewed[activity.attributesType] {
@@ -810,6 +810,30 @@ enum Corpus {
         // The comparison means something only if the real type takes the complete payload.
         #expect(device(Data(Self.object(complete).utf8)) != nil, "\(name): the compiled type refuses the complete payload")
         #expect(accepted >= 2)
+    }
+
+    /// The attributes too: a start push whose content-state the app takes, with the attributes
+    /// spoiled as the state is, must start the activity exactly when the compiled attributes
+    /// type decodes them (synthesized `Codable`, a strict version's or not).
+    @Test(arguments: Corpus.names)
+    func importedSchemaGivesTheCompiledAttributesVerdict(_ name: String) throws {
+        let activity = try Corpus.activity(name)
+        let device = try #require(Compiled.types[activity.attributesType]?.attributesDecode)
+        guard Self.reviewed[activity.attributesType] == nil else { return }
+        let validator = try PayloadValidator(schema: try Corpus.schema(activity), version: 1)
+        let state = Self.object(activity.contentState.map { ($0.name, Self.sample($0)) })
+        let complete = activity.attributes.map { ($0.name, Self.sample($0)) }
+        var started = 0
+        for (label, members) in [("complete", complete), ("extra key", complete + [("zzExtra", "1")])] + Self.spoiled(activity.attributes) {
+            let attributes = Self.object(members)
+            let body = #"{"aps":{"timestamp":1795000000,"event":"start","content-state":"# + state + #","attributes-type":"#
+                + Self.quoted(activity.attributesType) + #","attributes":"# + attributes + #","alert":{"title":"t","body":"b"}}}"#
+            let result = validator.validate(Array(body.utf8), file: "p.json")
+            let starts = device(Data(attributes.utf8))
+            #expect(result.appDecodes == starts, "\(name) attributes \(label): LiveState says \(result.appDecodes) for \(attributes): \(result.diagnostics.filter { $0.severity == .error })")
+            if starts { started += 1 }
+        }
+        #expect(started >= 2, "\(name): the compiled attributes type refuses the complete attributes")
     }
 
     /// The members of an object of `fields`, each spoiled one at a time, at any depth (inside an

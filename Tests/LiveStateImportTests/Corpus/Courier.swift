@@ -4,7 +4,7 @@ import Foundation
 /// make an enum take a value a later server sends: `Enum(rawValue: …) ?? .case` in the enum's
 /// own `init(from:)` (in one line, in three, in an extension). Such an enum has a `fallback`, so
 /// the version is not a strict client, and the optional properties refuse a value of another
-/// type as `decodeIfPresent` does.
+/// type as `decodeIfPresent` does, in the attributes too.
 struct CourierAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         enum Status: String, Codable, Hashable {
@@ -37,6 +37,13 @@ struct CourierAttributes: ActivityAttributes {
         var history: [Status]
     }
     var orderID: String
+    var placedAt: Date?
+    var store: Store
+
+    struct Store: Codable, Hashable {
+        var name: String
+        var tipCap: Int8?
+    }
 }
 
 enum Size: Int, Codable, Hashable {
