@@ -788,6 +788,12 @@ enum Corpus {
         }
         #expect(activity.reviews.isEmpty, "\(activity.reviews)")
         let decoder = try ContentStateDecoder(schema: try Corpus.schema(activity), version: 1)
+        // A strict client ignores the schema's defaults: given some, its verdicts must not change.
+        var defaulted = try Corpus.schema(activity)
+        if activity.isSynthesized {
+            defaulted.versions[0].contentState = defaulted.versions[0].contentState.map(Self.withSimpleDefault)
+        }
+        let strictWithDefaults = try ContentStateDecoder(schema: defaulted, version: 1)
         let complete = activity.contentState.map { ($0.name, Self.sample($0)) }
         let payloads = [("complete", complete), ("extra key", complete + [("zzExtra", "1")])] + Self.spoiled(activity.contentState)
         var accepted = 0
@@ -797,6 +803,7 @@ enum Corpus {
             let result = decoder.decode(contentState: data)
             let held = device(data)
             #expect(result.appDecodes == (held != nil), "\(name) \(label): LiveState says \(result.appDecodes) for \(json)")
+            #expect(strictWithDefaults.decode(contentState: data).appDecodes == (held != nil), "\(name) \(label), with defaults: \(json)")
             guard let held else { continue }
             accepted += 1
             // The values too. (No corpus type reads `try? decodeIfPresent … ?? v`, whose value of
@@ -824,17 +831,7 @@ enum Corpus {
         if activity.isSynthesized {
             // A strict client's attributes type ignores the schema's defaults, as its
             // `ContentState` does: given some, the verdicts must not change.
-            for index in schema.versions[0].attributes.indices where schema.versions[0].attributes[index].isRequired {
-                let field = schema.versions[0].attributes[index]
-                let value: Value? = switch field.type {
-                case .string: .string("d")
-                case .int: .int(0)
-                case .double: .double(0)
-                case .bool: .bool(false)
-                default: nil
-                }
-                schema.versions[0].attributes[index].defaultValue = value
-            }
+            schema.versions[0].attributes = schema.versions[0].attributes.map(Self.withSimpleDefault)
         }
         let validator = try PayloadValidator(schema: schema, version: 1)
         let state = Self.object(activity.contentState.map { ($0.name, Self.sample($0)) })
@@ -850,6 +847,20 @@ enum Corpus {
             if starts { started += 1 }
         }
         #expect(started >= 2, "\(name): the compiled attributes type refuses the complete attributes")
+    }
+
+    /// `field` with a default, where it is required and of a type a literal states.
+    static func withSimpleDefault(_ field: Field) -> Field {
+        guard field.isRequired else { return field }
+        var field = field
+        field.defaultValue = switch field.type {
+        case .string: .string("d")
+        case .int: .int(0)
+        case .double: .double(0)
+        case .bool: .bool(false)
+        default: nil
+        }
+        return field
     }
 
     /// The members of an object of `fields`, each spoiled one at a time, at any depth (inside an
