@@ -44,5 +44,6 @@ enum Compiled {
         "KioskAttributes": decoder(KioskAttributes.self),
         "RentalAttributes": decoder(RentalAttributes.self),
         "CourierAttributes": decoder(CourierAttributes.self),
+        "StadiumAttributes": decoder(StadiumAttributes.self),
     ]
 }

@@ -887,6 +887,8 @@ enum Corpus {
             case .double: ["1", "-0", "1e-400", "2e308"]
             case .bool: ["1", "0"]
             case .date: ["1e3", "-1.5"]
+            // A relative reference, which `URL(string:)` takes; nothing it takes.
+            case .url: ["\"x/y?z\"", "\"\""]
             default: []
             }
             for form in forms {

@@ -164,9 +164,14 @@ func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.cod
         #expect(codes(decodeV2(#"{"orderId":"A","window":["a","b"]}"#)).contains("invalid-defaulted"))
     }
 
-    @Test func urlMustBeAbsolute() {
+    /// A `url` is what the app's `URL` reads: a relative reference too, but not a string
+    /// `URL(string:)` makes nothing of.
+    @Test func aURLIsWhatURLStringReads() {
         #expect(decodeV2(#"{"orderId":"A","link":"app://order?id=1"}"#).state?["link"] == .string("app://order?id=1"))
-        #expect(codes(decodeV2(#"{"orderId":"A","link":"order"}"#)).contains("invalid-defaulted"))
+        let relative = decodeV2(#"{"orderId":"A","link":"order"}"#)
+        #expect(relative.state?["link"] == .string("order"))
+        #expect(!codes(relative).contains("invalid-defaulted"))
+        #expect(codes(decodeV2(#"{"orderId":"A","link":"https://a b"}"#)).contains("invalid-defaulted"))
     }
 
     @Test func aliasFillsRenamedFieldAndNameWins() {

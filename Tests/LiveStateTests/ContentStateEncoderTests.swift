@@ -804,7 +804,7 @@ struct StateGenerator {
         try check(Reversed(), succeeds: true)
         struct ShortRange: Encodable { var window = [1.0] }
         try check(ShortRange(), succeeds: false)
-        struct BadURL: Encodable { var link = "not a url" }
+        struct BadURL: Encodable { var link = "https://a b" }
         try check(BadURL(), succeeds: false)
         struct TooMany: Encodable { var items = Array(repeating: "x", count: 61) }
         try check(TooMany(), succeeds: false)

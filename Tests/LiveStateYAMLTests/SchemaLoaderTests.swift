@@ -85,7 +85,6 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-invalid-default-enum-kind", .invalidDefault, 5, 57),
         InvalidFixture("schema-invalid-default-fallback", .invalidDefault, 5, 82),
         InvalidFixture("schema-invalid-default-null-required", .invalidDefault, 5, 39),
-        InvalidFixture("schema-invalid-default-relative-url", .invalidDefault, 5, 35),
         InvalidFixture("schema-invalid-default-date-range-order", .invalidDefault, 5, 35),
         InvalidFixture("schema-invalid-default-infinity", .invalidDefault, 5, 42),
         InvalidFixture("schema-invalid-default-array-element", .invalidDefault, 5, 83),

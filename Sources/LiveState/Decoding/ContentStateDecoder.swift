@@ -671,8 +671,7 @@ struct DecodeContext: JSONReading {
             // A URL first, as `Field.violation(of:)` checks it: synthesized `Codable` throws on a
             // string that is not one whatever its length, which a strict verdict must hear.
             if plan.kind == .url, let problem = plan.urls.problem(text) {
-                let message = plan.urls.message(problem, in: text)
-                return problem.failsDecoding ? invalid(message, at: start) : outOfRange(message, at: start)
+                return invalid(plan.urls.message(problem, in: text), at: start)
             }
             // `utf8.count` is O(1) on a native string: no second pass over an escaped one.
             if let message = plan.constraints.lengthProblem(text.utf8.count) {

@@ -100,12 +100,13 @@ public struct TolerantValue {
         return string
     }
 
-    /// A string that this device's `URL(string:)` parses into a URL with a scheme: on the
-    /// device, Foundation is the rule that `URLRule` models for each iOS release.
+    /// A string that this device's `URL(string:)` parses, as `URL`'s own `Decodable` reads it (a
+    /// relative reference too): on the device, Foundation is the rule that `URLRule` models for
+    /// each iOS release.
     public func url(_ constraints: Field.Constraints = [:]) throws -> URL {
         let string = try self.string(constraints)
-        guard let url = URL(string: string), url.scheme != nil else {
-            throw invalid("'\(string)' is not an absolute URL")
+        guard let url = URL(string: string) else {
+            throw invalid("'\(string)' is not a URL")
         }
         return url
     }

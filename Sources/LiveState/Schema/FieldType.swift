@@ -12,7 +12,7 @@ public indirect enum FieldType: Sendable, Hashable {
     case date
     /// `date-range`: `[lower, upper]`, both dates, `lower <= upper` (`ClosedRange<Date>`).
     case dateRange
-    /// `url`: a string holding an absolute URL.
+    /// `url`: a string `URL(string:)` reads on every iOS the app supports (a relative reference too).
     case url
     /// `enum`: string or integer raw values.
     case enumeration(EnumValues)

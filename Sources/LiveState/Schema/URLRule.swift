@@ -12,8 +12,8 @@ import Foundation
 /// and a synthesized `Codable` state with that field throws. An app whose `min-ios` is below 17
 /// has devices of both kinds, so its URLs must pass both parsers.
 ///
-/// A `url` field also asks for a scheme: a relative reference is a URL to Foundation, but not
-/// what a `url` field holds.
+/// A relative reference (`/orders/1`, `x?y`) is a URL to both, as it is to the app's `URL`
+/// property: a `url` field takes it.
 public struct URLRule: Sendable, Hashable {
     /// The oldest iOS the app version runs on.
     public var minIOS: IOSVersion
@@ -34,12 +34,6 @@ public struct URLRule: Sendable, Hashable {
         /// iOS 16 makes no URL of it, iOS 17 and later do: `offset` is the byte of the first
         /// character iOS 16 refuses, `portable` the form both read alike, when there is one.
         case refusedBeforeIOS17(offset: Int, character: String, portable: String?)
-        /// A URL without a scheme (a relative reference), which a `url` field does not take.
-        case notAbsolute
-
-        /// Whether synthesized `Codable` fails on it (on some device): every problem but a
-        /// missing scheme, which is the schema's own constraint.
-        public var failsDecoding: Bool { self != .notAbsolute }
     }
 
     /// What is wrong with `string` as a `url` value on the app's devices, or `nil`.
@@ -49,7 +43,7 @@ public struct URLRule: Sendable, Hashable {
         if hasLegacyParser, let refusal = Self.legacyRefusal(string) {
             return .refusedBeforeIOS17(offset: refusal.offset, character: refusal.character, portable: Self.portable(url))
         }
-        return url.scheme == nil ? .notAbsolute : nil
+        return nil
     }
 
     /// The sentence for a problem with `string`.
@@ -61,8 +55,6 @@ public struct URLRule: Sendable, Hashable {
         switch problem {
         case .notAURL:
             return "'\(shown)' is not a URL"
-        case .notAbsolute:
-            return "'\(shown)' is not an absolute URL"
         case .refusedBeforeIOS17(let offset, let character, let portable):
             let fix = portable.map { "; send '\(ValueText.clipped($0))'" } ?? ""
             return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "

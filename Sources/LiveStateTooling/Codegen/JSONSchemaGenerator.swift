@@ -109,8 +109,8 @@ public struct JSONSchemaGenerator: Sendable {
             types = ["string"]
         case .url:
             types = ["string"]
-            members.append(.init("format", .string("uri")))
-            notes.append("An absolute URL (with a scheme).")
+            members.append(.init("format", .string("uri-reference")))
+            notes.append("A URL as Foundation's URL(string:) reads it, a relative reference too.")
         case .int:
             types = ["integer"]
         case .double:

@@ -394,10 +394,10 @@ public struct SwiftGenerator: Sendable {
         case (.string, .string(let string)):
             return SwiftLiteral.string(string)
         case (.url, .string(let string)):
-            guard let url = URL(string: string), url.scheme != nil else {
+            guard URL(string: string) != nil else {
                 throw CodegenError(
                     code: "unparsable-url-default",
-                    message: "the default '\(string)' of url field '\(field.name)' is not an absolute URL to Foundation's URL(string:)")
+                    message: "the default '\(string)' of url field '\(field.name)' is not a URL to Foundation's URL(string:)")
             }
             return "URL(string: \(SwiftLiteral.string(string)))!"
         case (.int, .int(let int)):

@@ -75,7 +75,7 @@ enum TypePromotion: Equatable {
         case (.double, .enumeration(.integers)), (.date, .enumeration(.integers)), (.int, .enumeration(.integers)):
             return .narrowed("only the enum's listed raw values decode")
         case (.string, .url), (.enumeration(.strings), .url):
-            return .narrowed("a url rejects strings that are not absolute URLs")
+            return .narrowed("a url rejects strings that URL(string:) does not read")
         case (.string, .enumeration(.strings)), (.url, .enumeration(.strings)):
             return .narrowed("only the enum's listed raw values decode")
         default:
