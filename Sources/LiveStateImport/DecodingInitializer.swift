@@ -65,6 +65,15 @@ struct DecodingInitializer {
     var keys: String
     var assignments: [Assignment]
 
+    /// Whether `initializer` is `Decodable`'s `init(from:)`: one parameter, labelled `from`, of a
+    /// `Decoder` type (`Decoder`, `any Decoder`, `some Decoder`), not another `init(from model:)`.
+    static func isDecodable(_ initializer: InitializerDeclSyntax) -> Bool {
+        let parameters = initializer.signature.parameterClause.parameters
+        guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == "from" else { return false }
+        let type = parameter.type.trimmedDescription
+        return ["Decoder", "any Decoder", "some Decoder", "Swift.Decoder", "any Swift.Decoder", "some Swift.Decoder"].contains(type)
+    }
+
     /// Reads `initializer`'s body: the reads, or why it is not read (with where).
     /// `initialValues` holds each stored property's value before the body runs (its `= value`,
     /// or `nil` for an optional `var` without one): what an `if let` without `else` leaves.

@@ -305,7 +305,7 @@ struct TypeReader {
         let all = members(of: type)
         for (member, file) in all {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self),
-                  initializer.signature.parameterClause.parameters.first?.firstName.text == "from" else { continue }
+                  DecodingInitializer.isDecodable(initializer) else { continue }
             // Its own init(from:) decides the keys: read when it reads them one by one.
             switch DecodingInitializer.read(initializer, initialValues: Self.initialValues(all.map(\.0))) {
             case .success(let reads):
@@ -477,8 +477,7 @@ struct TypeReader {
                     }
                 } else if let cases = member.decl.as(EnumCaseDeclSyntax.self) {
                     names += cases.elements.map { "case \(name($0.name))" }
-                } else if let initializer = member.decl.as(InitializerDeclSyntax.self),
-                          initializer.signature.parameterClause.parameters.first?.firstName.text == "from" {
+                } else if let initializer = member.decl.as(InitializerDeclSyntax.self), DecodingInitializer.isDecodable(initializer) {
                     names.append("init(from:)")
                 }
             }
@@ -693,7 +692,7 @@ struct TypeReader {
     mutating func ownDecoding(of decl: SwiftDeclarations.TypeDecl, _ field: Field, cases: [String: Value]) -> Field {
         let members = decl.members.map { ($0, decl.file) } + decl.extensionMembers.flatMap { block in block.members.map { ($0, block.file) } }
         guard let (initializer, file) = members.lazy.compactMap({ member, file in
-            member.decl.as(InitializerDeclSyntax.self).flatMap { $0.signature.parameterClause.parameters.first?.firstName.text == "from" ? ($0, file) : nil }
+            member.decl.as(InitializerDeclSyntax.self).flatMap { DecodingInitializer.isDecodable($0) ? ($0, file) : nil }
         }).first else { return field }
         let rawType = decl.inherited.first.map { String($0.split(separator: ".").last ?? "") } ?? ""
         switch EnumInitializer.read(initializer, enumName: decl.name.split(separator: ".").last.map(String.init) ?? decl.name) {

@@ -169,6 +169,22 @@ enum Corpus {
                     && $0.message.contains(reason)
             } == true, "\(body): \(activity.reviews)")
         }
+        // An initializer that takes something other than a decoder is not `Decodable`'s.
+        let plain = try #require(SwiftImporter.importActivities([("Plain.swift", """
+            struct PlainAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var phase: Phase
+                    init(from model: String) { phase = .live }
+                }
+            }
+            enum Phase: String, Codable {
+                case live, done
+                init(from text: String) { self = text.isEmpty ? .live : .done }
+            }
+            """)]).activities.first)
+        #expect(plain.reviews.isEmpty, "\(plain.reviews)")
+        #expect(plain.isSynthesized)
+        #expect(plain.contentState.first?.fallback == nil)
         let otherType = try imported("self = try Phase(rawValue: decoder.singleValueContainer().decode(Substring.self)) ?? .live")
         #expect(otherType.reviews.map(\.message) == ["enum Phase's init(from:) reads a Substring, not its raw type String; it is written as its raw values"])
         let notACase = try imported("self = try Phase(rawValue: decoder.singleValueContainer().decode(String.self)) ?? .unknown")
