@@ -427,52 +427,58 @@ extension TypeReader {
                        + assignment.type.trimmedDescription, at: assignment.node, file: file)
             }
             var field = self.field(named: key, type: assignment.type, scope: type.name, file: file)
-            let read = "init(from:) reads '\(key)'"
-            let refused = "a value that does not decode as \(assignment.type.trimmedDescription) is refused"
-            switch assignment.read {
-            case .required:
-                field.documentation = "\(read) with decode: required."
-            case .ifPresent:
-                field.isOptional = true
-                field.onInvalid = .reject
-                field.documentation = "\(read) with decodeIfPresent: optional; \(refused)."
-            case .ifPresentOr(let fallback):
-                field.onInvalid = .reject
-                field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
-                // A missing key and null both read as the fallback: the default, and `on-null`.
-                // A fallback a schema cannot state leaves the field optional (null as null).
-                field.nullTakesDefault = field.defaultValue != nil
-                field.isOptional = field.defaultValue == nil
-                field.documentation = "\(read) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
-                    + "\(fallback.trimmedDescription)\(field.defaultValue == nil ? ", which a schema cannot state" : ""); \(refused)."
-            case .tolerantIfPresentOr(let fallback):
-                field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
-                field.nullTakesDefault = field.defaultValue != nil
-                field.isOptional = field.defaultValue == nil
-                field.documentation = "\(read) with try? decodeIfPresent … ?? \(fallback.trimmedDescription), whose try? covers the ??: "
-                    + "a missing key or null reads as \(fallback.trimmedDescription), any other value that does not decode as "
-                    + "\(assignment.type.trimmedDescription) as nil."
-            case .tolerant(let fallback):
-                field.onInvalid = .useDefault
-                if let fallback {
-                    field.defaultValue = defaultValue(fallback, of: field, type: assignment.type, scope: type.name, file: file)
-                    field.isOptional = field.defaultValue == nil
-                    field.documentation = "\(read) with try? … ?? \(fallback.trimmedDescription): anything else reads as \(fallback.trimmedDescription)"
-                        + (field.defaultValue == nil ? ", which a schema cannot state." : ".")
-                } else {
-                    field.isOptional = true
-                    field.documentation = "\(read) with try?: anything else reads as nil."
-                }
-            }
+            apply(assignment.read, to: &field, type: assignment.type, by: "init(from:)", scope: type.name, file: file)
             fields.append(field)
         }
         return fields
     }
 
+    /// `field`'s rules and description as `reader` (an `init(from:)`, or a property wrapper)
+    /// reads its key, `type` being what it reads.
+    mutating func apply(_ read: DecodingInitializer.Read, to field: inout Field, type: TypeSyntax, by reader: String, scope: String, file: String) {
+        let reads = "\(reader) reads '\(field.name)'"
+        let refused = "a value that does not decode as \(type.trimmedDescription) is refused"
+        switch read {
+        case .required:
+            field.documentation = "\(reads) with decode: required."
+        case .ifPresent:
+            field.isOptional = true
+            field.onInvalid = .reject
+            field.documentation = "\(reads) with decodeIfPresent: optional; \(refused)."
+        case .ifPresentOr(let fallback):
+            field.onInvalid = .reject
+            field.defaultValue = defaultValue(fallback, of: field, type: type, scope: scope, file: file, in: reader)
+            // A missing key and null both read as the fallback: the default, and `on-null`.
+            // A fallback a schema cannot state leaves the field optional (null as null).
+            field.nullTakesDefault = field.defaultValue != nil
+            field.isOptional = field.defaultValue == nil
+            field.documentation = "\(reads) with decodeIfPresent ?? \(fallback.trimmedDescription): a missing key or null reads as "
+                + "\(fallback.trimmedDescription)\(field.defaultValue == nil ? ", which a schema cannot state" : ""); \(refused)."
+        case .tolerantIfPresentOr(let fallback):
+            field.defaultValue = defaultValue(fallback, of: field, type: type, scope: scope, file: file, in: reader)
+            field.nullTakesDefault = field.defaultValue != nil
+            field.isOptional = field.defaultValue == nil
+            field.documentation = "\(reads) with try? decodeIfPresent … ?? \(fallback.trimmedDescription), whose try? covers the ??: "
+                + "a missing key or null reads as \(fallback.trimmedDescription), any other value that does not decode as "
+                + "\(type.trimmedDescription) as nil."
+        case .tolerant(let fallback):
+            field.onInvalid = .useDefault
+            if let fallback {
+                field.defaultValue = defaultValue(fallback, of: field, type: type, scope: scope, file: file, in: reader)
+                field.isOptional = field.defaultValue == nil
+                field.documentation = "\(reads) with try? … ?? \(fallback.trimmedDescription): anything else reads as \(fallback.trimmedDescription)"
+                    + (field.defaultValue == nil ? ", which a schema cannot state." : ".")
+            } else {
+                field.isOptional = true
+                field.documentation = "\(reads) with try?: anything else reads as nil."
+            }
+        }
+    }
+
     /// The value of `?? fallback` as the field's default: a literal, `[]`, or a case of a
     /// raw-value enum (`.pending`); `nil` with a review for anything else (`Date()`, a call),
     /// whose value a schema cannot state.
-    private mutating func defaultValue(_ fallback: ExprSyntax, of field: Field, type: TypeSyntax, scope: String, file: String) -> Value? {
+    private mutating func defaultValue(_ fallback: ExprSyntax, of field: Field, type: TypeSyntax, scope: String, file: String, in reader: String) -> Value? {
         var value: Value?
         switch field.type {
         case .int:
@@ -495,11 +501,11 @@ extension TypeReader {
             break
         }
         if value == nil {
-            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in init(from:), which a schema cannot state; "
+            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in \(reader), which a schema cannot state; "
                    + "it is written as optional, without the default", at: fallback, file: file)
         } else if let value, let problem = field.violation(of: value) {
             // What the compiler would refuse (`?? 300` for a UInt8): never written, as it would not load.
-            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in init(from:), which the field does not hold "
+            review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in \(reader), which the field does not hold "
                    + "(\(problem)); it is written as optional, without the default", at: fallback, file: file)
             return nil
         }

@@ -26,7 +26,7 @@ struct EnumInitializer {
         guard let body = initializer.body, let parameter = initializer.signature.parameterClause.parameters.first else {
             return .failure(.init("it has no body", at: Syntax(initializer)))
         }
-        var reader = EnumInitializer.Reader(decoder: (parameter.secondName ?? parameter.firstName).text, enumName: enumName)
+        var reader = EnumInitializer.Reader(reads: SingleValueReads(decoder: (parameter.secondName ?? parameter.firstName).text), enumName: enumName)
         for item in body.statements {
             if let result = reader.statement(item) { return result }
         }
@@ -35,9 +35,8 @@ struct EnumInitializer {
 
     /// Follows the statements: names bound to the single value container and to the raw value.
     private struct Reader {
-        let decoder: String
+        var reads: SingleValueReads
         let enumName: String
-        var containers: Set<String> = []
         var raws: [String: String] = [:]
 
         /// `nil` to go on; the result at `self = …`, or at a statement it does not follow.
@@ -45,18 +44,10 @@ struct EnumInitializer {
             let unread = Result<EnumInitializer, DecodingInitializer.Unread>.failure(
                 .init("it has the statement `\(DecodingInitializer.short(item))`, which the import does not follow", at: Syntax(item)))
             switch item.item {
-            case .decl(let decl):
-                guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1, let binding = variable.bindings.first,
-                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let value = binding.initializer?.value.as(TryExprSyntax.self), value.questionOrExclamationMark == nil
-                else { return unread }
-                if isContainer(value.expression) {
-                    containers.insert(name)
-                } else if let type = rawRead(value.expression) {
-                    raws[name] = type
-                } else {
-                    return unread
-                }
+            case .decl:
+                if reads.bindsContainer(item) { return nil }
+                guard let (name, value) = SingleValueReads.binding(item), let type = reads.read(value.expression) else { return unread }
+                raws[name] = type
                 return nil
             case .expr(let expression):
                 guard let elements = expression.as(SequenceExprSyntax.self).map({ Array($0.elements) }),
@@ -85,33 +76,11 @@ struct EnumInitializer {
                 if let name = raw.as(DeclReferenceExprSyntax.self)?.baseName.text, let type = raws[name] {
                     return .success(EnumInitializer(fallbackCase: fallback, rawType: type))
                 }
-                guard underTry, let type = rawRead(raw) else { return unread }
+                guard underTry, let type = reads.read(raw) else { return unread }
                 return .success(EnumInitializer(fallbackCase: fallback, rawType: type))
             case .stmt:
                 return unread
             }
-        }
-
-        /// `decoder.singleValueContainer()`.
-        func isContainer(_ expression: ExprSyntax) -> Bool {
-            guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
-                  let called = call.calledExpression.as(MemberAccessExprSyntax.self),
-                  called.declName.baseName.text == "singleValueContainer",
-                  called.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == decoder
-            else { return false }
-            return true
-        }
-
-        /// `T` of `c.decode(T.self)`, `c` a container bound before or `decoder.singleValueContainer()`.
-        func rawRead(_ expression: ExprSyntax) -> String? {
-            guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-                  let argument = call.arguments.first, argument.label == nil,
-                  let called = call.calledExpression.as(MemberAccessExprSyntax.self), called.declName.baseName.text == "decode",
-                  let base = called.base,
-                  base.as(DeclReferenceExprSyntax.self).map({ containers.contains($0.baseName.text) }) ?? isContainer(base),
-                  let type = DecodingInitializer.metatype(argument.expression)
-            else { return nil }
-            return type.trimmedDescription
         }
 
         /// `Enum`, `Self`, `Enum.init` or `.init`.

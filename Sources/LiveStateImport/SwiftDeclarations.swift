@@ -32,6 +32,9 @@ struct SwiftDeclarations {
     var extensionConformances: [String: [String]] = [:]
     /// Protocols by name as written, with the protocols each inherits.
     var protocols: [String: [String]] = [:]
+    /// The members of extensions of `KeyedDecodingContainer`, where a property wrapper's
+    /// `decode(_:forKey:)` is (see `PropertyWrapperReading`), in file order.
+    var keyedDecodingMembers: [(members: [MemberBlockItemSyntax], file: String)] = []
 
     /// Collects the declarations of one file.
     mutating func add(_ file: SourceFileSyntax, path: String) {
@@ -61,6 +64,8 @@ struct SwiftDeclarations {
                 let compiled = BuildConditions.members(pending.members)
                 types[name]?.extensionMembers.append((compiled.members, pending.file))
                 types[name]?.unsettled += compiled.unsettled.map { ($0, pending.file) }
+            } else if ["KeyedDecodingContainer", "Swift.KeyedDecodingContainer"].contains(pending.name) {
+                keyedDecodingMembers.append((BuildConditions.members(pending.members).members, pending.file))
             }
         }
         pendingExtensions = []

@@ -278,6 +278,21 @@ struct TypeReader {
         return nil
     }
 
+    /// How synthesized `Codable` reads a property that has the property wrapper `attribute`
+    /// (`PropertyWrapperReading`), or why the import does not say.
+    mutating func wrapperReading(_ attribute: AttributeSyntax, scope: String) -> Result<DecodingInitializer.Read, PropertyWrapperReading.Unread> {
+        let name = Self.named(attribute.attributeName).base
+        guard let resolved = declarations.resolveName(name, from: scope), let decl = typeDecl(named: resolved, from: scope) else {
+            return .failure(PropertyWrapperReading.Unread("its declaration is not in the given files (pass it, and its KeyedDecodingContainer extension, to read it)"))
+        }
+        let attributes = decl.node.asProtocol(WithAttributesSyntax.self)?.attributes ?? []
+        guard attributes.contains(where: { $0.as(AttributeSyntax.self).map { Self.named($0.attributeName).base == "propertyWrapper" } ?? false }) else {
+            return .failure(PropertyWrapperReading.Unread("\(decl.name) is not declared @propertyWrapper"))
+        }
+        reviewUnsettled(decl)
+        return PropertyWrapperReading.read(decl, members: members(of: decl), keyedDecoding: declarations.keyedDecodingMembers).map(\.read)
+    }
+
     /// Every member of a type, its extensions' included, with the file each is in.
     private func members(of type: SwiftDeclarations.TypeDecl) -> [(MemberBlockItemSyntax, String)] {
         type.members.map { ($0, type.file) } + type.extensionMembers.flatMap { block in block.members.map { ($0, block.file) } }
@@ -332,8 +347,24 @@ struct TypeReader {
                 } else {
                     key = name
                 }
-                for wrapper in Self.propertyWrappers(in: variable.attributes) {
-                    review("'\(name)' has the property wrapper \(wrapper.trimmedDescription), which decodes as the wrapper does", at: wrapper, file: file)
+                // A property wrapper declared in the files is read (`PropertyWrapperReading`).
+                let wrappers = Self.propertyWrappers(in: variable.attributes)
+                var wrapperRead: (wrapper: AttributeSyntax, read: DecodingInitializer.Read)?
+                for wrapper in wrappers {
+                    let reading: Result<DecodingInitializer.Read, PropertyWrapperReading.Unread>
+                    if wrappers.count > 1 {
+                        reading = .failure(PropertyWrapperReading.Unread("one of \(wrappers.count), each decoding the next"))
+                    } else if let declaredType, Self.optionalWrapped(declaredType) != nil {
+                        reading = .failure(PropertyWrapperReading.Unread("the import reads a wrapper only of a property that is not optional"))
+                    } else {
+                        reading = wrapperReading(wrapper, scope: type.name)
+                    }
+                    switch reading {
+                    case .success(let read): wrapperRead = (wrapper, read)
+                    case .failure(let reason):
+                        review("'\(name)' has the property wrapper \(wrapper.trimmedDescription), which decodes as the wrapper does: \(reason.reason)",
+                               at: wrapper, file: file)
+                    }
                 }
                 guard let typeSyntax = declaredType else {
                     review("'\(name)' has no type annotation and its type is inferred from \(binding.initializer?.value.trimmedDescription ?? "nothing"), "
@@ -342,6 +373,13 @@ struct TypeReader {
                     continue
                 }
                 var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file)
+                if let (wrapper, read) = wrapperRead {
+                    apply(read, to: &field, type: typeSyntax, by: wrapper.trimmedDescription, scope: type.name, file: file)
+                    // A wrapper that reads the key as a strict client does leaves the version strict.
+                    if case .required = read {} else { initializersRead += 1 }
+                    fields.append(field)
+                    continue
+                }
                 if field.isOptional {
                     // `decodeIfPresent`: a value of another type throws.
                     field.onInvalid = .reject

@@ -45,5 +45,6 @@ enum Compiled {
         "RentalAttributes": decoder(RentalAttributes.self),
         "CourierAttributes": decoder(CourierAttributes.self),
         "StadiumAttributes": decoder(StadiumAttributes.self),
+        "TrackerAttributes": decoder(TrackerAttributes.self),
     ]
 }

@@ -191,6 +191,71 @@ enum Corpus {
         #expect(notACase.reviews.map(\.message) == ["enum Phase's init(from:) falls back to .unknown, which is not a case this import reads; it is written as its raw values"])
     }
 
+    /// A property wrapper declared in the given files is read: its `init(from:)` and its
+    /// `KeyedDecodingContainer.decode(_:forKey:)` (`PropertyWrapperReading`); a wrapper the
+    /// import does not read is reviewed, saying why.
+    @Test func aPropertyWrapperInTheFilesIsReadOrReviewed() throws {
+        func imported(_ property: String, _ declarations: String) throws -> SwiftImporter.Activity {
+            try #require(SwiftImporter.importActivities([("Wrapped.swift", """
+                struct WrappedAttributes: ActivityAttributes {
+                    struct ContentState: Codable, Hashable { \(property) }
+                }
+                \(declarations)
+                """)]).activities.first)
+        }
+        func wrapper(_ name: String = "W", _ type: String = "Int", read: String, extras: String = "") -> String {
+            """
+            @propertyWrapper struct \(name): Codable, Hashable {
+                var wrappedValue: \(type)
+                init(wrappedValue: \(type)) { self.wrappedValue = wrappedValue }
+                init(from decoder: Decoder) throws { \(read) }
+                \(extras)
+            }
+            """
+        }
+        let strictRead = "wrappedValue = try decoder.singleValueContainer().decode(Int.self)"
+        let lenientRead = "let c = try decoder.singleValueContainer()\n self.wrappedValue = (try? c.decode(Int.self)) ?? 7"
+        func method(_ body: String) -> String {
+            "extension KeyedDecodingContainer { func decode(_ type: W.Type, forKey key: Key) throws -> W { \(body) } }"
+        }
+
+        // `(try? decodeIfPresent …) ?? v` with a strict `init(from:)`: anything that throws reads as v.
+        let tolerant = try imported("@W var n: Int", wrapper(read: strictRead) + method("(try? decodeIfPresent(type, forKey: key)) ?? W(wrappedValue: 7)"))
+        #expect(tolerant.reviews.isEmpty, "\(tolerant.reviews)")
+        #expect(!tolerant.isSynthesized)
+        let n = try #require(tolerant.contentState.first)
+        #expect(n.defaultValue == .int(7) && n.onInvalid == .useDefault && !n.isOptional)
+        // Without a method, a strict wrapper changes nothing: the version stays a strict client.
+        let plain = try imported("@W var n: Int", wrapper(read: strictRead))
+        #expect(plain.reviews.isEmpty && plain.isSynthesized && plain.contentState.first?.isRequired == true, "\(plain.reviews)")
+        // Through a typealias, `return` and `self.` in the method, `W.self` as the type.
+        let aliased = try imported("@Seven var n: Int", "typealias Seven = W\n" + wrapper(read: lenientRead)
+            + method("return self.decodeIfPresent(W.self, forKey: key) ?? .init(wrappedValue: 7)").replacingOccurrences(of: "return self", with: "return try self"))
+        #expect(aliased.reviews.isEmpty, "\(aliased.reviews)")
+        #expect(aliased.contentState.first?.defaultValue == .int(7))
+
+        let unread: [(property: String, declarations: String, reason: String)] = [
+            ("@W var n: Int", wrapper(read: lenientRead),
+             "W's init(from:) takes 7 for a value that does not decode, but no KeyedDecodingContainer.decode(_:forKey:) for it is in the given files, so a missing key drops the update"),
+            ("@W var n: Int", wrapper(read: lenientRead) + method("try decodeIfPresent(type, forKey: key) ?? W(wrappedValue: 0)"),
+             "a missing key or null reads as 0, but a value that does not decode as 7; a schema states one default"),
+            ("@W var n: Int", wrapper(read: "wrappedValue = try decoder.singleValueContainer().decode(String.self).count"),
+             "W's init(from:) has the statement `wrappedValue = try decoder.singleValueCo…`, which the import does not follow"),
+            ("@W var n: Int", "@propertyWrapper struct W: Codable, Hashable { var wrappedValue: Int }",
+             "W has no init(from:) of its own in the given files"),
+            ("@W var n: Int", "struct W: Codable, Hashable { var wrappedValue: Int }", "W is not declared @propertyWrapper"),
+            ("@W var n: Int?", wrapper(read: strictRead), "the import reads a wrapper only of a property that is not optional"),
+            ("@W var n: Int", wrapper(read: strictRead) + method("try decodeIfPresent(type, forKey: key) ?? W(wrappedValue: Int.random(in: 0...9))"),
+             "defaults to Int.random(in: 0...9) in @W, which a schema cannot state"),
+            ("@W var n: Int", wrapper(read: strictRead) + method("guard let v = try decodeIfPresent(type, forKey: key) else { return W(wrappedValue: 0) }\n return v"),
+             "its KeyedDecodingContainer.decode(_:forKey:) is not `decodeIfPresent(…) ?? W(wrappedValue: v)` or `if let` of it"),
+        ]
+        for (property, declarations, reason) in unread {
+            let activity = try imported(property, declarations)
+            #expect(activity.reviews.count == 1 && activity.reviews.first?.message.contains(reason) == true, "\(declarations): \(activity.reviews)")
+        }
+    }
+
     /// `if let x = read { p = x } else { p = v }` is `p = (read) ?? v`; without `else`, `v` is
     /// the property's initial value (`nil` for an optional `var` without one).
     @Test func anIfLetIsTheFallbackItEquals() throws {
@@ -603,6 +668,8 @@ enum Corpus {
         ])
     }
 
+    static let wrapperNotGiven = "its declaration is not in the given files (pass it, and its KeyedDecodingContainer extension, to read it)"
+
     /// Only an attribute that names a type may be a property wrapper, and each is looked at
     /// (every attribute was reported as a wrapper, and only the first was looked at).
     @Test func swiftsOwnAttributesAreNoPropertyWrappers() throws {
@@ -623,8 +690,8 @@ enum Corpus {
         let activity = try #require(result.activities.first)
         #expect(activity.contentState.map(\.name) == ["a", "b", "c", "d", "e"])
         #expect(activity.reviews.map(\.message) == [
-            "'c' has the property wrapper @Clamped(0...10), which decodes as the wrapper does",
-            "'e' has the property wrapper @Lenient, which decodes as the wrapper does",
+            "'c' has the property wrapper @Clamped(0...10), which decodes as the wrapper does: " + Self.wrapperNotGiven,
+            "'e' has the property wrapper @Lenient, which decodes as the wrapper does: " + Self.wrapperNotGiven,
         ])
         #expect(activity.reviews.first?.position.map { [$0.line, $0.column] } == [5, 31])
     }
