@@ -3,7 +3,8 @@ import SwiftSyntax
 /// How synthesized `Codable` reads a property that has a property wrapper declared in the given
 /// files: `container.decode(Wrapper.self, forKey: key)`, which is the wrapper's own
 /// `KeyedDecodingContainer.decode(_:forKey:)` where the files declare one (Swift picks it over
-/// the generic method), and the wrapper's `init(from:)` for the value. Read in the shapes teams
+/// the generic method; one declared on `KeyedDecodingContainerProtocol` too), and the wrapper's
+/// `init(from:)` for the value. Read in the shapes teams
 /// and libraries write them:
 ///
 /// ```swift

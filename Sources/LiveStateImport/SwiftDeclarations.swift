@@ -32,9 +32,13 @@ struct SwiftDeclarations {
     var extensionConformances: [String: [String]] = [:]
     /// Protocols by name as written, with the protocols each inherits.
     var protocols: [String: [String]] = [:]
-    /// The members of extensions of `KeyedDecodingContainer`, where a property wrapper's
-    /// `decode(_:forKey:)` is (see `PropertyWrapperReading`), in file order.
+    /// The members of extensions of `KeyedDecodingContainer` (or of its protocol, whose method
+    /// synthesized `Codable` calls too), where a property wrapper's `decode(_:forKey:)` is (see
+    /// `PropertyWrapperReading`), in file order.
     var keyedDecodingMembers: [(members: [MemberBlockItemSyntax], file: String)] = []
+    static let keyedDecodingNames: Set<String> = [
+        "KeyedDecodingContainer", "Swift.KeyedDecodingContainer", "KeyedDecodingContainerProtocol", "Swift.KeyedDecodingContainerProtocol",
+    ]
 
     /// Collects the declarations of one file.
     mutating func add(_ file: SourceFileSyntax, path: String) {
@@ -64,7 +68,7 @@ struct SwiftDeclarations {
                 let compiled = BuildConditions.members(pending.members)
                 types[name]?.extensionMembers.append((compiled.members, pending.file))
                 types[name]?.unsettled += compiled.unsettled.map { ($0, pending.file) }
-            } else if ["KeyedDecodingContainer", "Swift.KeyedDecodingContainer"].contains(pending.name) {
+            } else if Self.keyedDecodingNames.contains(pending.name) {
                 keyedDecodingMembers.append((BuildConditions.members(pending.members).members, pending.file))
             }
         }

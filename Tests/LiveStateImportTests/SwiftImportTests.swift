@@ -233,6 +233,10 @@ enum Corpus {
             + method("return self.decodeIfPresent(W.self, forKey: key) ?? .init(wrappedValue: 7)").replacingOccurrences(of: "return self", with: "return try self"))
         #expect(aliased.reviews.isEmpty, "\(aliased.reviews)")
         #expect(aliased.contentState.first?.defaultValue == .int(7))
+        // A method on the protocol is the one synthesized `Codable` calls too (checked with swiftc).
+        let onProtocol = try imported("@W var n: Int", wrapper(read: strictRead)
+            + method("try decodeIfPresent(type, forKey: key) ?? W(wrappedValue: 5)").replacingOccurrences(of: "extension KeyedDecodingContainer ", with: "extension KeyedDecodingContainerProtocol "))
+        #expect(onProtocol.reviews.isEmpty && onProtocol.contentState.first?.defaultValue == .int(5), "\(onProtocol.reviews)")
 
         let unread: [(property: String, declarations: String, reason: String)] = [
             ("@W var n: Int", wrapper(read: lenientRead),
