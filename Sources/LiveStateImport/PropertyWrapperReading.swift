@@ -53,11 +53,12 @@ struct PropertyWrapperReading {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Reads the wrapper `wrapper` (declared as `decl`) with the `KeyedDecodingContainer`
-    /// extensions' members of the given files, or says why not.
+    /// Reads the wrapper declared as `decl` with the `KeyedDecodingContainer` extensions'
+    /// members of the given files, or says why not; `resolve` gives the value a default such as
+    /// `Strategy.defaultValue` stands for.
     static func read(
         _ decl: SwiftDeclarations.TypeDecl, members: [(MemberBlockItemSyntax, String)],
-        keyedDecoding: [(members: [MemberBlockItemSyntax], file: String)]
+        keyedDecoding: [(members: [MemberBlockItemSyntax], file: String)], resolving resolve: (ExprSyntax) -> ExprSyntax = { $0 }
     ) -> Result<PropertyWrapperReading, Unread> {
         let simpleName = decl.name.split(separator: ".").last.map(String.init) ?? decl.name
         guard let initializer = members.lazy.compactMap({ member, _ in
@@ -67,7 +68,7 @@ struct PropertyWrapperReading {
         }
         let valueRead: ExprSyntax??
         switch Self.valueRead(initializer) {
-        case .success(let fallback): valueRead = fallback
+        case .success(let fallback): valueRead = fallback.map(resolve)
         case .failure(let reason): return .failure(Unread("\(decl.name)'s init(from:) \(reason.reason)"))
         }
         let wrappedInitial = members.lazy.compactMap { member, _ -> ExprSyntax? in
@@ -80,7 +81,8 @@ struct PropertyWrapperReading {
             for member in members {
                 guard let function = member.decl.as(FunctionDeclSyntax.self), Self.decodes(function, simpleName) else { continue }
                 switch Self.keyRead(function, wrapper: simpleName, wrappedInitial: wrappedInitial) {
-                case .success(let read): keyRead = read
+                case .success(.ifPresentOr(let fallback)): keyRead = .ifPresentOr(resolve(fallback))
+                case .success(.tolerantIfPresentOr(let fallback)): keyRead = .tolerantIfPresentOr(resolve(fallback))
                 case .failure(let reason): return .failure(Unread("its KeyedDecodingContainer.decode(_:forKey:) \(reason.reason)"))
                 }
             }

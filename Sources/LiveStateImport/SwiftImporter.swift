@@ -281,8 +281,7 @@ struct TypeReader {
     /// How synthesized `Codable` reads a property that has the property wrapper `attribute`
     /// (`PropertyWrapperReading`), or why the import does not say.
     mutating func wrapperReading(_ attribute: AttributeSyntax, scope: String) -> Result<DecodingInitializer.Read, PropertyWrapperReading.Unread> {
-        let name = Self.named(attribute.attributeName).base
-        guard let resolved = declarations.resolveName(name, from: scope), let decl = typeDecl(named: resolved, from: scope) else {
+        guard let (decl, arguments) = appliedType(attribute.attributeName, from: scope) else {
             return .failure(PropertyWrapperReading.Unread("its declaration is not in the given files (pass it, and its KeyedDecodingContainer extension, to read it)"))
         }
         let attributes = decl.node.asProtocol(WithAttributesSyntax.self)?.attributes ?? []
@@ -290,7 +289,57 @@ struct TypeReader {
             return .failure(PropertyWrapperReading.Unread("\(decl.name) is not declared @propertyWrapper"))
         }
         reviewUnsettled(decl)
-        return PropertyWrapperReading.read(decl, members: members(of: decl), keyedDecoding: declarations.keyedDecodingMembers).map(\.read)
+        // A generic wrapper's default may be its one type argument's (`DefaultCodable<Strategy>`
+        // takes `Strategy.defaultValue`, whatever the parameter is called where it is read).
+        let strategy = arguments.count == 1 ? appliedType(arguments[0], from: scope)?.decl : nil
+        let resolve = { (value: ExprSyntax) -> ExprSyntax in
+            guard let strategy, let member = value.as(MemberAccessExprSyntax.self), let base = member.base?.as(DeclReferenceExprSyntax.self),
+                  self.typeDecl(named: self.declarations.resolveName(base.baseName.text, from: scope) ?? "", from: scope) == nil,
+                  let stated = Self.staticValue(member.declName.baseName.text, of: strategy) else { return value }
+            return stated
+        }
+        return PropertyWrapperReading.read(decl, members: members(of: decl), keyedDecoding: declarations.keyedDecodingMembers, resolving: resolve)
+            .map(\.read)
+    }
+
+    /// The declaration `type` names, typealiases followed, and the type arguments it is given
+    /// where it is named last (`DefaultFalse` → `DefaultCodable`, `[DefaultFalseStrategy]`).
+    func appliedType(_ type: TypeSyntax, from scope: String) -> (decl: SwiftDeclarations.TypeDecl, arguments: [TypeSyntax])? {
+        var (name, arguments) = Self.named(type)
+        var scope = scope
+        for _ in 0..<16 {
+            guard let resolved = declarations.resolveName(name, from: scope) else { return nil }
+            if let decl = declarations.types[resolved] { return (decl, arguments) }
+            guard let alias = declarations.aliases[resolved] else { return nil }
+            (name, arguments) = Self.named(alias.type)
+            scope = alias.scope
+        }
+        return nil
+    }
+
+    /// The value of `type`'s `static let name = v`, `static var name: T = v`, or
+    /// `static var name: T { v }` (or `{ return v }`).
+    static func staticValue(_ name: String, of type: SwiftDeclarations.TypeDecl) -> ExprSyntax? {
+        for member in type.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }),
+                  variable.bindings.count == 1, let binding = variable.bindings.first,
+                  binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { continue }
+            if let value = binding.initializer?.value { return value }
+            var statements: CodeBlockItemListSyntax?
+            switch binding.accessorBlock?.accessors {
+            case .getter(let body)?: statements = body
+            case .accessors(let accessors)?:
+                statements = accessors.first { $0.accessorSpecifier.tokenKind == .keyword(.get) }?.body?.statements
+            case nil: break
+            }
+            guard let statements, statements.count == 1, let item = statements.first else { return nil }
+            switch item.item {
+            case .expr(let expression): return expression
+            case .stmt(let statement): return statement.as(ReturnStmtSyntax.self)?.expression
+            case .decl: return nil
+            }
+        }
+        return nil
     }
 
     /// Every member of a type, its extensions' included, with the file each is in.

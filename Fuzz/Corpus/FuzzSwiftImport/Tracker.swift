@@ -6,7 +6,9 @@ import Foundation
 /// method that takes a missing key or `null` as the same default (written as an `if let`); one
 /// whose `init(from:)` refuses such a value, with a method of one line (`?? .init()`, the default
 /// the wrapper's `wrappedValue` starts with; and `?? Wrapper(wrappedValue: 0)`); and one without
-/// such a method, which changes nothing. The version is not a strict client.
+/// such a method, which changes nothing; and a generic wrapper whose default is its strategy's
+/// (BetterCodable's `DefaultCodable` shape), named directly and through a typealias. The version
+/// is not a strict client.
 struct TrackerAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         @LenientFalse var isLive: Bool
@@ -14,6 +16,8 @@ struct TrackerAttributes: ActivityAttributes {
         @ZeroIfAbsent var steps: Int
         @Verbatim var title: String
         @LenientFalse var paused: Bool
+        @Defaulted<NoSubtitle> var subtitle: String
+        @RetriesOrZero var retries: Int
         var pace: Double?
     }
     @ZeroIfAbsent var goal: Int
@@ -91,7 +95,47 @@ struct Verbatim: Codable, Hashable {
     }
 }
 
+protocol DefaultStrategy {
+    associatedtype Value: Codable & Hashable & Sendable
+    static var defaultValue: Value { get }
+}
+
+enum NoSubtitle: DefaultStrategy {
+    static var defaultValue: String { "none" }
+}
+
+enum ZeroRetries: DefaultStrategy {
+    static let defaultValue = 0
+}
+
+typealias RetriesOrZero = Defaulted<ZeroRetries>
+
+@propertyWrapper
+struct Defaulted<Strategy: DefaultStrategy>: Codable, Hashable, Sendable {
+    var wrappedValue: Strategy.Value
+
+    init(wrappedValue: Strategy.Value) {
+        self.wrappedValue = wrappedValue
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = (try? container.decode(Strategy.Value.self)) ?? Strategy.defaultValue
+    }
+
+    func encode(to encoder: Encoder) throws {
+        try wrappedValue.encode(to: encoder)
+    }
+}
+
 extension KeyedDecodingContainer {
+    func decode<S>(_: Defaulted<S>.Type, forKey key: Key) throws -> Defaulted<S> {
+        if let value = try decodeIfPresent(Defaulted<S>.self, forKey: key) {
+            return value
+        }
+        return Defaulted(wrappedValue: S.defaultValue)
+    }
+
     func decode(_ type: LenientFalse.Type, forKey key: Key) throws -> LenientFalse {
         if let value = try decodeIfPresent(type, forKey: key) {
             return value
