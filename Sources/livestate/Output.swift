@@ -67,11 +67,12 @@ struct InputFile {
     var name: String
     var bytes: [UInt8]
 
-    /// Reads `path` (`-` is standard input), refusing directories and files over `limit` bytes
-    /// before reading them.
+    /// Reads `path` (`-` is standard input), refusing directories; of a file or standard input
+    /// over `limit` bytes, it reads one byte past the limit, so that the scanner reports the
+    /// breach as `json-limit` (an endless input, `/dev/zero` or a pipe, is not read to its end).
     static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
             return .success(InputFile(name: "<stdin>", bytes: [UInt8](data)))
         }
         var isDirectory: ObjCBool = false
@@ -85,7 +86,6 @@ struct InputFile {
             return .failure(InputError(path: path, message: "cannot be opened for reading"))
         }
         defer { try? handle.close() }
-        // Read one byte past the limit so the scanner reports the breach as `json-limit`.
         let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
         return .success(InputFile(name: path, bytes: [UInt8](data)))
     }

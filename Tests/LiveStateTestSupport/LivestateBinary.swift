@@ -39,10 +39,11 @@ public enum LivestateBinary {
     /// - Parameters:
     ///   - arguments: The command line after the binary's name.
     ///   - stdin: What standard input reads (nothing by default).
+    ///   - stdinPath: A file standard input reads instead (`/dev/zero`, which never ends).
     ///   - environment: Variables added to this process's environment.
     ///   - timeout: How long the run may take.
     public static func run(
-        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double = 120
+        _ arguments: [String], stdin: Data? = nil, stdinPath: String? = nil, environment: [String: String] = [:], timeout: Double = 120
     ) throws -> Result {
         let process = Process()
         process.executableURL = url
@@ -63,7 +64,7 @@ public enum LivestateBinary {
         _ = FileManager.default.createFile(atPath: inURL.path, contents: stdin ?? Data())
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let input = try FileHandle(forReadingFrom: inURL)
+        let input = try FileHandle(forReadingFrom: stdinPath.map(URL.init(fileURLWithPath:)) ?? inURL)
         defer {
             try? out.close()
             try? err.close()

@@ -148,6 +148,20 @@ struct CLI {
         #expect(result.stderr.contains("<stdin>:1:1: error: input is larger than the limit of 1048576 bytes [json-limit]"))
     }
 
+    /// Standard input is read one byte past the limit, as a file is: an endless input (a pipe
+    /// left open, `/dev/zero`) is a limit error, not a hang that fills memory.
+    @Test(arguments: [
+        ["lint", "--max-bytes", "100", "--schema", "schemas/match-score.yaml", "-"],
+        ["budget", "--schema", "schemas/match-score.yaml", "-"],
+        ["decode", "--schema", "schemas/match-score.yaml", "-"],
+        ["encode", "--schema", "schemas/match-score.yaml", "--content-state", "-"],
+    ])
+    func endlessStandardInputIsALimitError(_ arguments: [String]) throws {
+        let result = try LivestateBinary.run(arguments, stdinPath: "/dev/zero", timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains("<stdin>:1:1: error: input is larger than the limit of "), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func deepNestingIsALimitError() throws {
         let deep = Data(String(repeating: "[", count: 100_000).utf8)
         let result = try CLI.run(["decode", "--schema", "schemas/pizza.yaml", "--content-state", "-"], stdin: deep)
