@@ -7,8 +7,9 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Print the content-state as an app version decodes it, and why.",
         discussion: """
-            Exit status: 0 when the app version would decode the update, 1 when it would drop it, \
-            2 on usage, I/O or schema errors.
+            Exit status: 0 when the app version would decode the update, 1 when it would drop it \
+            (or, for a strict version, which applies it, when a value breaks a constraint of the \
+            schema), 2 on usage, I/O or schema errors.
             """
     )
 

@@ -197,6 +197,44 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(teamAsNumber.diagnostics.first { $0.code == "wrong-type" }?.message.hasSuffix("(the app decodes with synthesized Codable, which fails on it too)") == true)
     }
 
+    /// Synthesized `Codable` checks none of the schema's constraints: a strict version applies
+    /// a push whose values break one, content-state and attributes alike. The finding stays an
+    /// error (the schema refuses the value) and says the push applies; a tolerant version
+    /// drops it, and says so. (The error said the strict app dropped it, while `appDecodes` said
+    /// it applied it; a start was called failed.)
+    @Test func aStrictVersionAppliesValuesOnlyTheSchemasConstraintsRefuse() throws {
+        let state = [Field(name: "progress", type: .double, constraints: [.minimum: 0, .maximum: 1])]
+        let attributes = [Field(name: "team", type: .string, constraints: [.maxLength: 4])]
+        let schema = Schema(activity: "s", attributesType: "SAttributes", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: state, attributes: attributes),
+            SchemaVersion(version: 2, contentState: state, attributes: attributes),
+        ])
+        let applies = "so the schema refuses it, but this app version decodes with synthesized Codable, which does not check that: the push applies"
+        func start(_ state: String, _ attributes: String, version: Int) throws -> ValidationResult {
+            let validator = try PayloadValidator(schema: schema, version: version)
+            let aps = #""timestamp":1795000000,"event":"start","content-state":"# + state + #","attributes-type":"SAttributes","attributes":"# + attributes + #","alert":{"title":"t","body":"b"}"#
+            return validator.validate(Array(body(aps).utf8), file: "p.json")
+        }
+        let strict = try start(#"{"progress":1.5}"#, #"{"team":"Barcelona"}"#, version: 1)
+        #expect(strict.appDecodes)
+        #expect(strict.diagnostics.filter { $0.severity == .error }.map(\.code) == ["out-of-range", "out-of-range"])
+        #expect(strict.diagnostics.first { $0.scope == .contentState }?.message == "1.5 is greater than maximum 1; 'progress' has no default, " + applies)
+        #expect(strict.diagnostics.first { $0.scope == .attributes }?.message.hasSuffix(applies) == true)
+        let tolerant = try start(#"{"progress":1.5}"#, #"{"team":"Barcelona"}"#, version: 2)
+        #expect(!tolerant.appDecodes)
+        #expect(tolerant.diagnostics.filter { $0.severity == .error }.allSatisfy { $0.message.hasSuffix("so the activity does not start") })
+        // Where synthesized Codable fails on something, the push is dropped: every error says so.
+        let dropped = try start(#"{"progress":"full"}"#, #"{"team":"Barcelona"}"#, version: 1)
+        #expect(!dropped.appDecodes)
+        #expect(dropped.diagnostics.first { $0.scope == .attributes }?.message.hasSuffix(applies) == true)
+        #expect(dropped.diagnostics.first { $0.code == "wrong-type" }?.message.contains("so the activity does not start") == true)
+        // The decoder's result words it so too.
+        let decoded = try ContentStateDecoder(schema: schema, version: 1).decode(contentState: Data(#"{"progress":1.5}"#.utf8))
+        #expect(decoded.appDecodes && decoded.state == nil)
+        #expect(decoded.allDiagnostics.map(\.message) == ["1.5 is greater than maximum 1; 'progress' has no default, " + applies])
+        #expect(decoded.diagnostics.first?.message.hasSuffix("so the app drops this update") == true)
+    }
+
     @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
         let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
         let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })

@@ -293,6 +293,21 @@ final class DecodeProblem {
             file: file, position: position, scope: scope, pointer: pointer)
     }
 
+    /// Rewords, for a strict app version whose synthesized `Codable` decodes the whole object
+    /// (content-state or attributes, `scope`), each error that says a rule of the schema makes
+    /// the app drop the push: synthesized `Codable` checks none of the schema's constraints
+    /// (`maximum`, `max-length`, `max-items`, …) and has no `on-invalid`, so the push applies,
+    /// though the schema refuses the value. (Where it fails on something, every such error is
+    /// true as it stands: the push is dropped.)
+    static func strictClientApplies(_ findings: inout [Diagnostic], scope: DiagnosticScope) {
+        for index in findings.indices where findings[index].severity == .error && findings[index].scope == scope {
+            for consequence in DeviceConsequence.allCases where findings[index].message.hasSuffix(", so " + consequence.rawValue) {
+                findings[index].message = findings[index].message.dropLast(consequence.rawValue.count)
+                    + "the schema refuses it, but this app version decodes with synthesized Codable, which does not check that: the push applies"
+            }
+        }
+    }
+
     /// Adds a strict app version's verdict to `findings`: as its own `strict-decode-failure`
     /// error, or, when the tolerant decoder already rejects the same value, as a note on that
     /// error, so that one cause makes one error.

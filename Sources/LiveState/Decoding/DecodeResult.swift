@@ -84,7 +84,12 @@ public struct DecodeResult: Sendable {
 
     /// Every diagnostic, with the strict verdict last, or told within the error it repeats.
     public var allDiagnostics: [Diagnostic] {
-        guard let strictFailure else { return diagnostics }
+        guard let strictFailure else {
+            guard isStrictClient else { return diagnostics }
+            var all = diagnostics
+            DecodeProblem.strictClientApplies(&all, scope: .contentState)
+            return all
+        }
         var all = diagnostics
         DecodeProblem.add(strictFailure: strictFailure, to: &all)
         return all

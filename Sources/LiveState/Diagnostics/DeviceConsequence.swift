@@ -1,6 +1,6 @@
 /// What the device does with a push whose content-state (or, on a start, attributes) it cannot
 /// decode, in the push's own terms: the end of every message that reports such a failure.
-package enum DeviceConsequence: String, Sendable {
+package enum DeviceConsequence: String, Sendable, CaseIterable {
     case update = "the app drops this update"
     case broadcastUpdate = "the app drops this broadcast update"
     case start = "the activity does not start"

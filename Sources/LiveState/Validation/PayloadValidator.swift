@@ -509,12 +509,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         context.consequence = .start
         context.path.removeAll()
         let decoded = try context.decodeRoot(validator.attributesPlan)
-        attributesDecode = decoded.value != nil && decoded.strictProblem == nil
+        // A strict version's synthesized `Codable` checks none of the schema's constraints: its
+        // verdict is the strict one alone.
+        attributesDecode = decoded.strictProblem == nil && (context.strict || decoded.value != nil)
         if context.strict, let problem = decoded.strictProblem {
             let verdict = problem.strictFailure(
                 file: context.file, position: SourcePosition.locate(offset: problem.offset, in: context.reader.bytes),
                 consequence: .start, scope: .attributes)
             DecodeProblem.add(strictFailure: verdict, to: &context.diagnostics)
+        } else if context.strict {
+            DecodeProblem.strictClientApplies(&context.diagnostics, scope: .attributes)
         }
         context.scope = .contentState
         swap(&outside, &context.diagnostics)
@@ -745,7 +749,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             }
         }
         all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
-        if let strictFailure { DecodeProblem.add(strictFailure: strictFailure, to: &all) }
+        if let strictFailure {
+            DecodeProblem.add(strictFailure: strictFailure, to: &all)
+        } else if isStrict {
+            DecodeProblem.strictClientApplies(&all, scope: .contentState)
+        }
 
         let stateDecodes: Bool
         if isStrict {
