@@ -598,8 +598,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             checkStart(event: event, apsStart: apsStart)
         } else {
             for key in startOnlyKeys {
-                report(.startOnlyKey, "\(key.name) only counts on start; the device ignores it on this \(event.name): leave it out",
-                       at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
+                if validator.options.broadcast {
+                    // Apple's broadcast rules: a channel's pushes update and end, and carry no start's keys.
+                    report(.broadcastStartOnlyKey, "\(key.name) only counts on start, and a broadcast push never starts an activity: "
+                           + "leave it out of the channel's \(event.name)", at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
+                } else {
+                    report(.startOnlyKey, "\(key.name) only counts on start; the device ignores it on this \(event.name): leave it out",
+                           at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
+                }
             }
             if let timestamp, timestamp.value < Self.liveActivitiesRelease {
                 report(.timestampTooOld, "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(Self.liveActivitiesRelease)): "

@@ -28,6 +28,9 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     public static let attributesTypeMismatch = ValidationCode(rawValue: "attributes-type-mismatch")
     /// `event: start` in a broadcast push, which can only update and end (error).
     public static let broadcastStart = ValidationCode(rawValue: "broadcast-start")
+    /// A key only a start reads (`attributes`, `attributes-type`, `input-push-token`,
+    /// `input-push-channel`) in a broadcast push, which never starts an activity (error).
+    public static let broadcastStartOnlyKey = ValidationCode(rawValue: "broadcast-start-only-key")
     /// `dismissal-date` on a start or update, where it has no effect (warning).
     public static let dismissalDateOutsideEnd = ValidationCode(rawValue: "dismissal-date-outside-end")
     /// `stale-date` before `timestamp`: the activity is stale on arrival (warning).
@@ -80,6 +83,7 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
         .dateInMilliseconds,
         .attributesTypeMismatch,
         .broadcastStart,
+        .broadcastStartOnlyKey,
         .dismissalDateOutsideEnd,
         .staleDateBeforeTimestamp,
         .inputPushConflict,
