@@ -235,6 +235,24 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(decoded.diagnostics.first?.message.hasSuffix("so the app drops this update") == true)
     }
 
+    /// A localized title or body (`{"loc-key": …, "loc-args": […]}`) is read: a `loc-key` that
+    /// is not a string and `loc-args` that are not strings are `invalid-aps-value`, and one
+    /// without a `loc-key` has no text, which a start's alert needs (they all passed unread).
+    @Test func aLocalizedTitleOrBodyIsRead() throws {
+        func start(_ alert: String) -> ValidationResult {
+            lint(body(#""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":"# + alert))
+        }
+        let clean = start(#"{"title":{"loc-key":"KICKOFF","loc-args":["A","B"]},"body":{"loc-key":"KICKOFF_BODY"}}"#)
+        #expect(clean.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(clean.diagnostics)")
+        let wrong = start(#"{"title":{"loc-key":5,"loc-args":"A"},"body":{"loc-key":"B","loc-args":["x",2]}}"#)
+        #expect(wrong.diagnostics.filter { $0.code == "invalid-aps-value" }.map(\.pointer) == ["/aps/alert/title/loc-key", "/aps/alert/title/loc-args", "/aps/alert/body/loc-args"])
+        #expect(wrong.diagnostics.first { $0.pointer == "/aps/alert/title/loc-key" }?.message
+            == "loc-key must be a string, the key of the text in the app's Localizable.strings; a number names no text")
+        let noKey = start(#"{"title":{"loc-key":""},"body":{"loc-args":["x"]}}"#)
+        #expect(noKey.diagnostics.map(\.code).contains("incomplete-alert"))
+        #expect(!noKey.diagnostics.contains { $0.code == "invalid-aps-value" })
+    }
+
     @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
         let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
         let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })

@@ -551,7 +551,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 let present: Bool
                 switch token {
                 case .string: present = !context.reader.string(try context.reader.readString()).isEmpty
-                case .objectStart: present = true; try context.reader.skipValue()
+                case .objectStart: present = try readLocalized(&context, pointer: JSONPointer.appending(name, to: pointer))
                 default:
                     present = false
                     try context.reader.skipValue()
@@ -574,6 +574,48 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 try context.reader.skipValue()
             }
         }
+    }
+
+    /// Reads an alert's `title`, `body` or `subtitle` given as `{"loc-key": …, "loc-args": […]}`
+    /// (the app's `Localizable.strings` key and the strings its format takes): whether it names
+    /// a key, so that the device has a text to show. A `loc-key` that is not a string and
+    /// `loc-args` that are not an array of strings are `invalid-aps-value`.
+    private mutating func readLocalized(_ context: inout DecodeContext, pointer: String) throws(JSONError) -> Bool {
+        var present = false
+        try context.reader.beginObject()
+        while let key = try context.reader.nextKey() {
+            let name = context.reader.string(key)
+            let valueOffset = context.reader.offset
+            let token = try context.reader.peek()
+            switch name {
+            case "loc-key":
+                if token == .string {
+                    present = !context.reader.string(try context.reader.readString()).isEmpty
+                } else {
+                    try context.reader.skipValue()
+                    report(.invalidAPSValue, "loc-key must be a string, the key of the text in the app's Localizable.strings; "
+                           + "\(DecodeContext.described(token)) names no text", at: valueOffset, pointer: JSONPointer.appending(name, to: pointer))
+                }
+            case "loc-args":
+                var allStrings = token == .arrayStart
+                if allStrings {
+                    try context.reader.beginArray()
+                    while try context.reader.nextElement() {
+                        if try context.reader.peek() != .string { allStrings = false }
+                        try context.reader.skipValue()
+                    }
+                } else {
+                    try context.reader.skipValue()
+                }
+                if !allStrings {
+                    report(.invalidAPSValue, "loc-args must be an array of strings, the values of the loc-key's format",
+                           at: valueOffset, pointer: JSONPointer.appending(name, to: pointer))
+                }
+            default:
+                try context.reader.skipValue()
+            }
+        }
+        return present
     }
 
     // MARK: - Rules across keys
