@@ -42,6 +42,7 @@ struct DecodeCommand: ParsableCommand {
         // A whole body gets the validator's verdict, the one `lint` and the sidecar give: the
         // envelope counts too (a start whose attributes fail starts nothing).
         let (state, diagnostics, decodes): (Value?, [Diagnostic], Bool)
+        var hasContentState = true
         if contentState {
             let result = decoder.decode(contentState: input.bytes, file: input.name)
             (state, diagnostics, decodes) = (result.state, result.allDiagnostics, result.appDecodes)
@@ -49,13 +50,22 @@ struct DecodeCommand: ParsableCommand {
             let validator = PayloadValidator(decoder: decoder, options: .init(scan: decoder.options, measuresFields: false))
             let result = validator.validate(input.bytes, file: input.name)
             (state, diagnostics, decodes) = (result.state, result.diagnostics, result.appDecodes)
+            hasContentState = result.budget.contentState != nil
         }
         // An update the app drops shows nothing, whatever the tolerant read of its content-state
         // made (a start whose attributes fail, a strict version's Codable failing).
         let shown = decodes ? state : nil
         switch common.format {
         case .text:
-            if let shown { Output.out(JSONWriter.pretty(shown)) }
+            if let shown {
+                Output.out(JSONWriter.pretty(shown))
+            } else if decodes, !hasContentState {
+                // An end without a content-state: it applies, and there is no state to show.
+                Output.out("no content-state: the activity ends showing the state it has")
+            } else if decodes {
+                // A strict version applies a state whose values break only the schema's constraints.
+                Output.out("no state: the schema refuses it (see the errors), but this app version applies it as synthesized Codable reads it")
+            }
             Output.printText(diagnostics)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, [

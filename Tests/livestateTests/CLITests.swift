@@ -132,6 +132,20 @@ struct CLI {
         #expect(try CLI.json(result.stdout)["driverName"] as? String == "")
     }
 
+    /// What `decode` shows when the app applies a push but there is no state to print: an end
+    /// without a content-state, and a strict version applying values only the schema's
+    /// constraints refuse (it printed nothing, exit 0, for the end).
+    @Test func decodeSaysWhyThereIsNoStateToShow() throws {
+        let end = try CLI.run(["decode", "--schema", "schemas/match-score.yaml", "-"], stdin: Data(#"{"aps":{"timestamp":1795000000,"event":"end"}}"#.utf8))
+        #expect(end.status == 0)
+        #expect(end.stdout == "no content-state: the activity ends showing the state it has\n")
+        let strict = try CLI.run(["decode", "--schema", "schemas/delivery.yaml", "--version", "1", "-"],
+                                 stdin: Data(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"logo":"a","title":"t","subTitle":"s","progress":1.2}}}"#.utf8))
+        #expect(strict.status == 1)
+        #expect(strict.stdout.hasPrefix("no state: the schema refuses it (see the errors), but this app version applies it"))
+        #expect(strict.stderr.contains("so the schema refuses it, but this app version decodes with synthesized Codable, which does not check that: the push applies"))
+    }
+
     @Test func syntaxErrorExitsOneWithLineAndColumn() throws {
         let result = try CLI.run(["decode", "--schema", "schemas/pizza.yaml", "--content-state", "-"],
                                  stdin: Data("{\n  \"timer\": [1, 2".utf8))
