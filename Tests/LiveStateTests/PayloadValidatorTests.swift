@@ -253,6 +253,19 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!noKey.diagnostics.contains { $0.code == "invalid-aps-value" })
     }
 
+    /// A timestamp that is not an integer says which of three it is: a whole number written
+    /// with a fraction or an exponent (with the integer to send), a fraction, or too large.
+    @Test func aTimestampThatIsNotAnIntegerSaysWhy() {
+        func message(_ timestamp: String) -> String? {
+            lint(body(#""timestamp":"# + timestamp + #","event":"end""#)).diagnostics.first { $0.pointer == "/aps/timestamp" }?.message
+        }
+        #expect(message("1.795e9") == "timestamp must be an integer of UNIX seconds, written without a fraction or an exponent: send 1795000000")
+        #expect(message("1795000000.0") == "timestamp must be an integer of UNIX seconds, written without a fraction or an exponent: send 1795000000")
+        #expect(message("1795000000.5") == "timestamp must be an integer of UNIX seconds, not a fraction")
+        #expect(message("1e30") == "timestamp must be an integer of UNIX seconds, not a number that large")
+        #expect(message("1795000000") == nil)
+    }
+
     @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
         let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
         let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })

@@ -443,7 +443,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         let number = try context.reader.readNumber()
         guard let seconds = context.reader.integer(number), number.isInteger else {
-            report(.invalidAPSValue, "\(name) must be an integer of UNIX seconds, not a fraction or a number that large", at: offset, pointer: pointer)
+            let why: String
+            if let whole = context.reader.integer(number) {
+                // `1795000000.0`, `1.795e9`: a whole number, written as a JSON number with a fraction or an exponent.
+                why = "written without a fraction or an exponent: send \(whole)"
+            } else if context.reader.double(number).rounded() != context.reader.double(number) {
+                why = "not a fraction"
+            } else {
+                why = "not a number that large"
+            }
+            report(.invalidAPSValue, "\(name) must be an integer of UNIX seconds, \(why)", at: offset, pointer: pointer)
             return nil
         }
         if seconds < 0 {
