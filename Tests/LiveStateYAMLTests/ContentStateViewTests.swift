@@ -810,7 +810,7 @@ import LiveStateYAML
             file: "b.json")
         #expect(result.diagnostics.filter { $0.code == "unix-date-in-date-field" }.map(\.description) == [
             "b.json:1:62: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /when) [unix-date-in-date-field]",
-            "b.json:1:82: warning: 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400 (at /window) [unix-date-in-date-field]",
+            "b.json:1:93: warning: 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400 (at /window/1) [unix-date-in-date-field]",
             "b.json:1:121: warning: 1732800000000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 56911; send 754492800 (at /stops/0/eta) [unix-date-in-date-field]",
             "b.json:1:149: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /stamps/1) [unix-date-in-date-field]",
         ])
@@ -1677,6 +1677,38 @@ final class LockedCounter: @unchecked Sendable {
         // The one-pass result holds its state as a tape, the full one as a tree: they hash alike.
         #expect(one.hashValue == other.hashValue)
         return validator.decoder.view(payload: body).isDeferred
+    }
+
+    /// A date range's bound is reported at its own place (`/window/1`), in a field and in an
+    /// array, on the tape and in the reference decode alike; a bound Foundation does not decode
+    /// says why, as a date does; a date in milliseconds since 2001 is told as such, not turned
+    /// into a negative date.
+    @Test func aDateRangesBoundIsReportedAtItsPlace() throws {
+        let schema = Schema(activity: "d", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "window", type: .dateRange, isOptional: true),
+            Field(name: "windows", type: .array(items: Field(name: "", type: .dateRange)), isOptional: true),
+            Field(name: "eta", type: .date, isOptional: true),
+        ])])
+        let validator = try PayloadValidator(schema: schema, version: 1)
+        func findings(_ state: String) -> [String] {
+            let body = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":"#.utf8) + Array(state.utf8) + Array("}}".utf8)
+            Self.expectSame(validator, body, state)
+            return validator.validate(body, file: "b.json").diagnostics.map { "\($0.position.map { "\($0.column)" } ?? "-") \($0.pointer ?? "") \($0.message)" }
+        }
+        #expect(findings(#"{"window":[ 1732800000 , 1732803600 ]}"#) == [
+            "77 /window/0 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800",
+            "90 /window/1 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400",
+        ])
+        #expect(findings(#"{"windows":[[754000000,1732803600]]}"#) == [
+            "88 /windows/0/1 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400",
+        ])
+        _ = findings(#"{"window":[754000000,0e1]}"#)
+        let refused = validator.validate(Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"window":[754000000,0e1]}}}"#.utf8))
+        #expect(refused.diagnostics.first?.message.hasPrefix("at /window/1: 0e1 is a number Foundation's JSONDecoder does not decode as a Double") == true,
+                "\(refused.diagnostics)")
+        #expect(findings(#"{"eta":816692800000}"#) == [
+            "72 /eta 816692800000 looks like milliseconds since 2001-01-01: the device reads seconds, so this is the year 27880; send 816692800",
+        ])
     }
 
     @Test func everyBodyGivesTheFullResult() throws {

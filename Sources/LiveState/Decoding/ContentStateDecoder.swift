@@ -751,11 +751,16 @@ struct DecodeContext: JSONReading {
     private mutating func decodeDateRange(_ field: Field, at start: Int) throws(JSONError) -> Value? {
         try reader.beginArray()
         var bounds: (lower: Double, upper: Double) = (0, 0)
+        var starts = (lower: start, upper: start)
         var count = 0
         var valid = true
+        // A bound that is a number Foundation does not decode as a `Double`: why, where.
+        var refusedBound: (index: Int, message: String, offset: Int)?
         while try reader.nextElement() {
             // `ClosedRange<Date>` reads the first two elements and ignores the rest.
             if count < 2 {
+                let offset = reader.offset
+                if count == 0 { starts.lower = offset } else { starts.upper = offset }
                 if try reader.peek() == .number {
                     let number = try reader.readNumber()
                     let double = reader.double(number)
@@ -763,6 +768,10 @@ struct DecodeContext: JSONReading {
                         if count == 0 { bounds.lower = double } else { bounds.upper = double }
                     } else {
                         valid = false
+                        if refusedBound == nil {
+                            let why = double.isFinite ? "is a number Foundation's JSONDecoder does not decode as a Double" : "is too large for a Double"
+                            refusedBound = (count, "\(numberText(number)) \(why)", offset)
+                        }
                     }
                 } else {
                     valid = false
@@ -772,6 +781,12 @@ struct DecodeContext: JSONReading {
                 try reader.skipValue()
             }
             count += 1
+        }
+        if let refusedBound, count >= 2 {
+            // Worded as a date's, at the bound.
+            path.push(index: refusedBound.index)
+            defer { path.pop() }
+            return invalid(refusedBound.message, at: refusedBound.offset)
         }
         guard valid, count >= 2 else {
             return invalid("a date-range must be [lower, upper], two numbers", at: start)
@@ -786,8 +801,9 @@ struct DecodeContext: JSONReading {
             return outOfRange(message, at: start)
         }
         if flagsUnixDates {
-            flagUnixDate(bounds.lower, at: start)
-            flagUnixDate(bounds.upper, at: start)
+            // Each bound at its place (`/range/0`, `/range/1`).
+            flagUnixDate(bounds.lower, at: starts.lower, element: 0)
+            flagUnixDate(bounds.upper, at: starts.upper, element: 1)
         }
         return .dateRange(lower: bounds.lower, upper: bounds.upper)
     }
@@ -804,9 +820,11 @@ struct DecodeContext: JSONReading {
         seconds >= unixDateThreshold
     }
 
-    private mutating func flagUnixDate(_ seconds: Double, at offset: Int) {
+    /// Reports a date (or, at `element`, a date range's bound) that looks like UNIX time.
+    private mutating func flagUnixDate(_ seconds: Double, at offset: Int, element: Int? = nil) {
         guard Self.looksLikeUnixTime(seconds) else { return }
-        report(.unixDateInDateField, Self.unixDateMessage(seconds), at: offset, pointer: pointer())
+        let here = pointer()
+        report(.unixDateInDateField, Self.unixDateMessage(seconds), at: offset, pointer: element.map { here + "/\($0)" } ?? here)
     }
 
     /// The `unix-date-in-date-field` message of a date's `seconds` that look like UNIX time.
@@ -814,8 +832,13 @@ struct DecodeContext: JSONReading {
         // Any finite double may arrive here: keep the arithmetic in Double and the year in range.
         let years = (seconds / 31_556_952).rounded(.down)
         let when = years < 1e6 ? "the year \(2001 + Int(years))" : "far in the future"
-        // At 1e11 and above the value is more likely UNIX milliseconds.
+        // At 1e11 and above the value is more likely milliseconds: UNIX ones, or, below the
+        // milliseconds of 2001-01-01 in UNIX time, the right date in milliseconds.
         let unixSeconds = seconds >= 1e11 ? (seconds / 1000).rounded(.down) : seconds
+        if unixSeconds < 978_307_200 {
+            return "\(ValueText.number(seconds)) looks like milliseconds since 2001-01-01: the device reads seconds, so this is \(when); "
+                + "send \(ValueText.number(unixSeconds))"
+        }
         let converted = unixSeconds - 978_307_200
         return "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))"
     }

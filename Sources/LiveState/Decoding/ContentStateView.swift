@@ -255,7 +255,10 @@ extension StateTape {
                     let (path, plan) = self.pointer(ofHeader: node.b & 0xFFFF_FFFF, nodes: nodes)
                     guard let seconds = Self.number(at: node.b >> 32, in: reader) else { continue }
                     (code, message) = (.unixDateInDateField, DecodeContext.unixDateMessage(seconds))
-                    (offset, pointer) = (node.a & 0xFFFF_FFFF, path + plan.fields[node.a >> 32].pointerToken)
+                    let field = plan.fields[node.a >> 32]
+                    // A date range's bound is reported at its place: after `[` the lower, after `,` the upper.
+                    let bound = field.kind != .dateRange ? "" : Self.isFirstElement(at: node.b >> 32, in: reader) ? "/0" : "/1"
+                    (offset, pointer) = (node.a & 0xFFFF_FFFF, path + field.pointerToken + bound)
                 case .rejected:
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     pointer = path + plan.fields[node.a >> 32].pointerToken
@@ -278,6 +281,14 @@ extension StateTape {
     }
 
     /// The number at `start`, as the full decoder converts it.
+    /// Whether the value at `start` is the first element of its array: `[` is the byte before
+    /// it, white space aside.
+    private static func isFirstElement(at start: Int, in reader: JSONReader) -> Bool {
+        var index = start &- 1
+        while index >= 0, JSONByte.isWhitespace(reader.bytes[index]) { index &-= 1 }
+        return index >= 0 && reader.bytes[index] == JSONByte.openBracket
+    }
+
     private static func number(at start: Int, in reader: JSONReader) -> Double? {
         var number = reader
         number.move(toValueAt: start, depth: 0)

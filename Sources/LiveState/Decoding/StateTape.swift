@@ -1050,13 +1050,15 @@ struct TapeBuilder {
             guard Field.Constraints.allowsOrder(lower: lower, upper: upper), !plan.isOutOfRange(lower), !plan.isOutOfRange(upper)
             else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .dateRange, double: lower, upper: upper)
-            // Each bound that looks like UNIX time is reported at the range, lower first. (The
-            // upper bound is the later: when the lower looks like UNIX time, so does it.)
+            // Each bound that looks like UNIX time is reported at its place, lower first. (The
+            // upper bound is the later: when the lower looks like UNIX time, so does it.) A
+            // range that is an element of an array is left to the full decoder.
             guard flagsUnixDates, DecodeContext.looksLikeUnixTime(upper) else { return true }
+            guard header >= 0 else { return false }
             if DecodeContext.looksLikeUnixTime(lower) {
-                guard flagsUnixDate(at: lowerStart, reportedAt: start, field: fieldIndex, header: header) else { return false }
+                guard flagsUnixDate(at: lowerStart, reportedAt: lowerStart, field: fieldIndex, header: header) else { return false }
             }
-            return flagsUnixDate(at: upperStart, reportedAt: start, field: fieldIndex, header: header)
+            return flagsUnixDate(at: upperStart, reportedAt: upperStart, field: fieldIndex, header: header)
         case .stringEnum:
             return stringEnumeration(plan, first: first, slot: slot, header: header, fieldIndex: fieldIndex)
         case .intEnum:
