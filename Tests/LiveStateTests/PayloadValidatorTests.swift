@@ -266,6 +266,18 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(message("1795000000") == nil)
     }
 
+    /// A body over the APNs limit names its largest parts, so that the bulk is found where it
+    /// is: an alert, a key beside `aps` (it named only the content-state's fields).
+    @Test func anOverBudgetBodyNamesItsLargestParts() throws {
+        let text = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"},"alert":{"title":"t","body":""#
+            + String(repeating: "x", count: 4000) + #""}},"analytics":{"campaign":""# + String(repeating: "c", count: 80) + #""}}"#
+        let over = try #require(lint(text).diagnostics.first { $0.code == "over-budget" })
+        #expect(over.message.contains("; largest parts: /aps/alert 4031 B, /analytics 107 B; largest content-state fields: score 13 B"), "\(over.message)")
+        let budget = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        #expect(budget.largestParts.map(\.name) == ["/aps/alert", "/analytics"])
+        #expect(lint(body(#""timestamp":1795000000,"event":"end""#)).diagnostics.allSatisfy { $0.code != "over-budget" })
+    }
+
     @Test func contentStateFindingsAreWordedForTheEventThatFollowsThem() throws {
         let result = lint(#"{"aps":{"content-state":{"period":9},"timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}}}"#)
         let error = try #require(result.diagnostics.first { $0.code == "out-of-range" })

@@ -25,6 +25,7 @@ extension ByteBudget {
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         _ = try APNsBody.walk(&measure, &reading)
         try reading.reader.finish()
+        if measure.budget.headroom < 0 { measure.budget.largestParts = largestParts(of: bytes) }
         return (measure.budget, measure.start)
     }
 
@@ -73,6 +74,35 @@ extension ByteBudget {
         // Every member but the last is followed by a comma.
         for index in fields.indices.dropLast() { fields[index].bytes += 1 }
         return (fields, members)
+    }
+
+    /// The largest parts of the body `bytes` as sent (see `largestParts`): of each member of its
+    /// first `aps` object and each other member of the body, key and value, the
+    /// largest and, after it, those of 64 bytes or more; none for bytes that are not a JSON object.
+    package static func largestParts(of bytes: UnsafeRawBufferPointer, count: Int = 3) -> [FieldBytes] {
+        guard var reader = try? JSONReader(bytes: bytes, options: .init(maxInputBytes: .max)) else { return [] }
+        var parts: [FieldBytes] = []
+        /// The members of the object at the reader, each named under `pointer`; with `inside`,
+        /// the first member so named is read as an object of members in turn.
+        func members(under pointer: String, inside: String?) throws(JSONError) {
+            try reader.beginObject()
+            var insideSeen = false
+            while let key = try reader.nextKey() {
+                let start = key.start - 1
+                let name = reader.string(key)
+                if let inside, name == inside, !insideSeen, try reader.peek() == .objectStart {
+                    insideSeen = true
+                    try members(under: JSONPointer.appending(name, to: pointer), inside: nil)
+                    continue
+                }
+                try reader.skipValue()
+                parts.append(FieldBytes(name: JSONPointer.appending(name, to: pointer), bytes: reader.offset - start))
+            }
+        }
+        guard (try? reader.peek()) == .objectStart, (try? members(under: "", inside: "aps")) != nil else { return [] }
+        // The bulk, not the envelope's small keys: the largest part, and others of 64 bytes or more.
+        let sorted = parts.sorted { $0.bytes > $1.bytes }
+        return Array(sorted.prefix(1) + sorted.dropFirst().prefix(count - 1).filter { $0.bytes >= 64 })
     }
 
     /// The top-level content-state members of `bytes` (a whole body, or with `bare` the

@@ -24,6 +24,10 @@ public struct ByteBudget: Sendable, Hashable {
     public var deviceWorstCase: Int?
     /// Each top-level content-state member as sent: key, value and the separator after it.
     public var fields: [FieldBytes]
+    /// For a body over its limit: its largest parts as sent, of each member of `aps` and each
+    /// key beside it, named by JSON Pointer (`/aps/alert`, `/analytics`), largest first, at most
+    /// three (the largest, and others of 64 bytes or more).
+    public var largestParts: [FieldBytes] = []
 
     /// The bytes of one top-level content-state member.
     public struct FieldBytes: Sendable, Hashable {
@@ -114,9 +118,11 @@ public struct ByteBudget: Sendable, Hashable {
         let top = fields.sorted { $0.bytes > $1.bytes }.prefix(3)
         let biggest = top.isEmpty ? "" : "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
         if headroom < 0 {
+            // The body's own largest parts first: the bulk may be an alert or a key beside `aps`.
+            let parts = largestParts.isEmpty ? "" : "; largest parts: " + largestParts.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
             found.append(Diagnostic(
                 code: ValidationCode.overBudget.rawValue, severity: .error,
-                message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(biggest)",
+                message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(parts)\(biggest)",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
         if let contentState, contentState > Self.contentStateLimit {

@@ -805,6 +805,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 }
             }
         }
+        if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
         all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
         if let strictFailure {
             DecodeProblem.add(strictFailure: strictFailure, to: &all)
