@@ -280,7 +280,6 @@ extension StateTape {
         }
     }
 
-    /// The number at `start`, as the full decoder converts it.
     /// Whether the value at `start` is the first element of its array: `[` is the byte before
     /// it, white space aside.
     private static func isFirstElement(at start: Int, in reader: JSONReader) -> Bool {
@@ -289,6 +288,7 @@ extension StateTape {
         return index >= 0 && reader.bytes[index] == JSONByte.openBracket
     }
 
+    /// The number at `start`, as the full decoder converts it.
     private static func number(at start: Int, in reader: JSONReader) -> Double? {
         var number = reader
         number.move(toValueAt: start, depth: 0)
