@@ -253,6 +253,8 @@ struct TypeReader {
     /// The types being read and the typealiases being followed, against recursion.
     private var reading: Set<String> = []
     private var following: Set<String> = []
+    /// The property whose array's elements are being read (an element field has no name).
+    private var arrayOwner = ""
 
     init(declarations: SwiftDeclarations, converters: [String: SourceLocationConverter]) {
         self.declarations = declarations
@@ -649,6 +651,22 @@ struct TypeReader {
         return map
     }
 
+    /// The field a property that is an array of `element` is. A schema's items cannot be `null`:
+    /// an array of optionals (`[Int?]`) is written as an array of its wrapped type, reviewed, as
+    /// the app holds `nil` for a `null` element where the schema refuses the array.
+    mutating func arrayField(named name: String, element: TypeSyntax, scope: String, file: String) -> Field {
+        let outer = arrayOwner
+        if !name.isEmpty { arrayOwner = name }
+        defer { arrayOwner = outer }
+        var items = field(named: "", type: element, scope: scope, file: file)
+        if items.isOptional {
+            items.isOptional = false
+            review("'\(arrayOwner)' is an array of optionals, whose elements may be null; a schema's items cannot be: it states an array of \((Self.optionalWrapped(element) ?? element).trimmedDescription), so a null element refuses the array where the app holds nil",
+                   at: element, file: file)
+        }
+        return Field(name: name, type: .array(items: items))
+    }
+
     /// The field a property of `type` is.
     mutating func field(named name: String, type: TypeSyntax, scope: String, file: String) -> Field {
         if let wrapped = Self.optionalWrapped(type) {
@@ -657,7 +675,7 @@ struct TypeReader {
             return field
         }
         if let array = type.as(ArrayTypeSyntax.self) {
-            return Field(name: name, type: .array(items: field(named: "", type: array.element, scope: scope, file: file)))
+            return arrayField(named: name, element: array.element, scope: scope, file: file)
         }
         if let dictionary = type.as(DictionaryTypeSyntax.self) {
             review(Self.dictionaryReview(name, key: dictionary.key), at: type, file: file)
@@ -667,7 +685,7 @@ struct TypeReader {
         switch (base, arguments.count) {
         case ("Array", 1), ("ContiguousArray", 1), ("ArraySlice", 1), ("Set", 1):
             // Each decodes from a JSON array of its elements (a `Set` keeps one of equal ones).
-            return Field(name: name, type: .array(items: field(named: "", type: arguments[0], scope: scope, file: file)))
+            return arrayField(named: name, element: arguments[0], scope: scope, file: file)
         case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
             return Field(name: name, type: .dateRange)
         case ("Dictionary", 2):

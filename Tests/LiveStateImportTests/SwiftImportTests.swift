@@ -103,6 +103,28 @@ enum Corpus {
         #expect(rental["stations"]?.type == .array(items: Field(name: "", type: .int)))
     }
 
+    /// An array of optionals: a schema's items cannot be `null`, so the import writes an array
+    /// of the wrapped type, reviewed at the element type, and what it writes loads.
+    @Test func anArrayOfOptionalsIsWrittenAndReviewed() throws {
+        let result = SwiftImporter.importActivities([("A.swift", """
+            struct ListAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var laps: [Int?]; var names: Array<String?>?; var grid: [[Double?]] }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.contentState.map(\.type) == [
+            .array(items: Field(name: "", type: .int)), .array(items: Field(name: "", type: .string)),
+            .array(items: Field(name: "", type: .array(items: Field(name: "", type: .double)))),
+        ])
+        #expect(activity.contentState.map(\.isOptional) == [false, true, false])
+        let reviews = activity.reviews.map(\.message)
+        #expect(reviews.count == 3, "\(reviews)")
+        #expect(reviews.first?.hasPrefix("'laps' is an array of optionals, whose elements may be null; a schema's items cannot be: it states an array of Int") == true, "\(reviews)")
+        #expect(activity.reviews.first?.position?.column == 57, "\(activity.reviews)")
+        let schema = try Corpus.schema(activity)
+        #expect(schema.versions.first?.contentState.count == 3)
+    }
+
     /// `@available(iOS 17, *)` on the attributes type or its `ContentState`: no device below it
     /// runs the activity, so the schema's `min-ios` (which `url` verdicts follow) is that.
     @Test func anAvailabilityAboveLiveActivitiesIsTheMinIOS() throws {
