@@ -329,6 +329,29 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(many.diagnostics.last?.message.contains("does not fit even") == true)
     }
 
+    /// A strict version (synthesized `Codable`) drops an update without a key it declares that
+    /// is not optional, whatever its default: fitting keeps such a field and says why.
+    @Test func fitKeepsAFieldAStrictVersionNeeds() throws {
+        var schema = encodingSchema
+        schema.versions[0].contentState.append(Field(name: "badge", type: .string, defaultValue: .string("")))
+        schema.strictClients = [1]
+        let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
+        let result = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        #expect(!result.diagnostics.contains { $0.pointer == "/badge" }, "\(result.diagnostics)")
+        #expect(result.diagnostics.contains { $0.code == "dropped-to-fit" && $0.pointer == "/banner" })
+        #expect(text(result.bytes).contains(#""badge":"xxx"#))
+        // Version 1 reads the fitted body, as it does every update with a badge.
+        let lint = try PayloadValidator(schema: schema, version: 1).validate(result.bytes)
+        #expect(lint.appDecodes, "\(lint.diagnostics)")
+        // Too big even so: the error names the field kept and the version that needs it.
+        let huge = Value.object([.init("badge", .string(big(1000))), .init("items", .array((0..<60).map { _ in .string(big(48)) })),
+                                 .init("title", .string(big(64))), .init("banner", .string(big(1000))), .init("note", .string(big(10)))])
+        let over = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encode(huge)
+        #expect(over.diagnostics.last?.code == "over-budget")
+        #expect(over.diagnostics.last?.message.hasSuffix("; 'badge' (drop-priority 1) is kept, as app version 1 drops an update without it") == true,
+                "\(over.diagnostics)")
+    }
+
     @Test func broadcastFitsAgainst5120() {
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
         let result = encoder(.init(fit: true, broadcast: true)).encodePayload(state, envelope: .init(timestamp: 1))

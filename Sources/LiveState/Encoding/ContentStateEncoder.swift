@@ -92,6 +92,8 @@ public struct ContentStateEncoder: Sendable {
     let plan: ObjectPlan
     /// For each field of `plan`, whether its default may be left out (`elidableFields`).
     let elidableFields: [Bool]
+    /// For each field of `plan`, whether `--fit` may leave it out (`droppableFields`).
+    let droppableFields: [Bool]
     /// How the version's devices read `url` values.
     let urls: URLRule
 
@@ -131,6 +133,7 @@ public struct ContentStateEncoder: Sendable {
         // The version compiled once: the validator's decoder has the same plan to lend.
         self.plan = validator?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
         self.elidableFields = Self.elidableFields(schema: schema, version: found)
+        self.droppableFields = Self.droppableFields(schema: schema, version: found)
     }
 
     /// For each top-level field of `version`, in schema order, whether its default may be left
@@ -139,11 +142,33 @@ public struct ContentStateEncoder: Sendable {
     static func elidableFields(schema: Schema, version: SchemaVersion) -> [Bool] {
         version.contentState.map { field in
             guard let value = field.defaultValue else { return false }
-            return schema.liveVersions.allSatisfy { other in
-                let known = other.contentState.first { $0.name == field.name || $0.aliases.contains(field.name) }
-                guard let known else { return true }
-                return !schema.isStrict(other.version) && known.defaultValue == value
-            }
+            return versions(of: schema, notReadingWithout: field) { known, strict in !strict && known.defaultValue == value }.isEmpty
+        }
+    }
+
+    /// For each top-level field of `version`, whether fitting the budget may leave it out: it
+    /// has a `drop-priority`, and every live version either does not know the key or reads the
+    /// update without it (a default or an optional; a strict version, as synthesized `Codable`
+    /// does, only an optional), so that no app version drops the update for the key fitting took.
+    static func droppableFields(schema: Schema, version: SchemaVersion) -> [Bool] {
+        version.contentState.map { field in
+            field.dropPriority != nil && field.missingValue != nil && versionsNeeding(field, in: schema).isEmpty
+        }
+    }
+
+    /// The live versions of `schema` that drop an update without `field`'s key.
+    static func versionsNeeding(_ field: Field, in schema: Schema) -> [Int] {
+        versions(of: schema, notReadingWithout: field) { known, strict in strict ? known.isOptional : known.missingValue != nil }
+    }
+
+    /// The live versions of `schema` that know `field`'s key (by name or alias) and do not
+    /// `read` a state without it as they should; `reads` is given that version's field and
+    /// whether the version is a strict client.
+    private static func versions(of schema: Schema, notReadingWithout field: Field, _ reads: (Field, Bool) -> Bool) -> [Int] {
+        schema.liveVersions.compactMap { other in
+            guard let known = other.contentState.first(where: { $0.name == field.name || $0.aliases.contains(field.name) }),
+                  !reads(known, schema.isStrict(other.version)) else { return nil }
+            return other.version
         }
     }
 
@@ -514,7 +539,18 @@ public struct ContentStateEncoder: Sendable {
             output = fit(members, envelope: envelope, diagnostics: &diagnostics)
         }
         if !output.budget.fits {
-            diagnostics.append(Self.error(.overBudget, output.budget.overMessage(fitted: options.fit)))
+            var message = output.budget.overMessage(fitted: options.fit)
+            if options.fit {
+                // Fields fitting may not take, named, so that the reader knows why they stayed.
+                let kept = zip(version.contentState, droppableFields).filter { field, droppable in
+                    !droppable && field.dropPriority != nil && members.contains { $0.name == field.name }
+                }
+                for (field, _) in kept {
+                    let needing = Self.versionsNeeding(field, in: schema).map(String.init).joined(separator: ", ")
+                    message += "; '\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is kept, as app version \(needing) drops an update without it"
+                }
+            }
+            diagnostics.append(Self.error(.overBudget, message))
         }
         return EncodeResult(bytes: output.bytes, diagnostics: diagnostics, budget: output.budget.byteBudget)
     }
@@ -549,7 +585,7 @@ public struct ContentStateEncoder: Sendable {
         func overMessage(fitted: Bool) -> String {
             let sizes = "body \(body) of \(limit) bytes, content-state \(contentState) of \(ByteBudget.contentStateLimit), device worst case \(worstCase) of \(ByteBudget.contentStateLimit)"
             return fitted
-                ? "the payload does not fit even with every drop-priority field dropped and every truncate string shortened as far as its constraints allow: \(sizes)"
+                ? "the payload does not fit even with every drop-priority field every app version reads without dropped and every truncate string shortened as far as its constraints allow: \(sizes)"
                 : "the payload is over budget (\(sizes)); --fit may drop or shorten fields the schema allows"
         }
     }
@@ -615,9 +651,9 @@ public struct ContentStateEncoder: Sendable {
     private func fit(_ original: [Value.Member], envelope: Envelope?, diagnostics: inout [Diagnostic]) -> Written {
         var members = original
         var output = write(members, envelope: envelope)
-        // 1. Drop `drop-priority` fields, lowest first.
-        let droppable = version.contentState
-            .filter { $0.dropPriority != nil && $0.missingValue != nil }
+        // 1. Drop `drop-priority` fields that every app version reads the update without,
+        //    lowest first.
+        let droppable = zip(version.contentState, droppableFields).filter(\.1).map(\.0)
             .sorted { ($0.dropPriority ?? 0, $0.name) < ($1.dropPriority ?? 0, $1.name) }
         for field in droppable where !output.budget.fits {
             guard let index = members.firstIndex(where: { $0.name == field.name }) else { continue }
