@@ -20,7 +20,7 @@ struct BudgetCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The schema file (optional).")
+    @Option(help: "The schema file (optional); - reads standard input.")
     var schema: String?
 
     @Option(help: "The app version, with --schema (default: the newest).")
@@ -40,6 +40,7 @@ struct BudgetCommand: ParsableCommand {
             throw ValidationError("name at least one payload file, or - for standard input, or a --schema to size")
         }
         if version != nil && schema == nil { throw ValidationError("--version needs --schema") }
+        try Output.refuseStandardInputTwice([schema] + payloads)
     }
 
     func run() throws {

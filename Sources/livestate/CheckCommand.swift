@@ -28,16 +28,27 @@ struct CheckCommand: ParsableCommand {
         if suggestRetire != nil, fleetOptions.fleet == nil {
             throw ValidationError("--suggest-retire needs --fleet")
         }
+        try Output.refuseStandardInputTwice(paths)
     }
 
     @Option(help: "The gate for every schema: backward, forward, full, their -transitive forms, or none (default: each schema's compatibility:).")
     var mode: CompatibilityMode?
 
-    @Argument(help: "Schema files or folders of them (*.yaml, *.yml).")
+    @Argument(help: "Schema files or folders of them (*.yaml, *.yml); - reads standard input.")
     var paths: [String] = ["schemas"]
 
     func run() throws {
-        let (schemas, loadDiagnostics) = SchemaLoader().loadAll(paths)
+        var schemas: [Schema] = []
+        var loadDiagnostics: [Diagnostic] = []
+        for path in paths {
+            if path == "-" {
+                do throws(SchemaLoadError) { schemas.append(try Output.loadSchema(path)) } catch { loadDiagnostics += error.diagnostics }
+            } else {
+                let loaded = SchemaLoader().loadAll([path])
+                schemas += loaded.schemas
+                loadDiagnostics += loaded.diagnostics
+            }
+        }
         var gate = CompatibilityGate.run(schemas, mode: mode)
         var impact: FleetImpact?
         var retire: [RetireSuggestion] = []

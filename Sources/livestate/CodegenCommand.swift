@@ -28,7 +28,7 @@ struct CodegenCommand: ParsableCommand {
     @Argument(help: "What to generate: swift or json-schema.")
     var target: Target
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
     @Option(help: "The app version (swift default: the newest; json-schema default: every version).")

@@ -15,7 +15,7 @@ struct DecodeCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
     @Option(help: "The app version to decode as (default: the newest).")
@@ -29,6 +29,10 @@ struct DecodeCommand: ParsableCommand {
 
     @Argument(help: "The payload file; - reads standard input.")
     var payload: String
+
+    func validate() throws {
+        try Output.refuseStandardInputTwice([schema, payload])
+    }
 
     func run() throws {
         let loaded = try Output.loadSchema(schema, format: common.format)

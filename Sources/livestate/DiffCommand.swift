@@ -34,7 +34,7 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String?
 
     @Option(help: "One version of the pair to check (default with --to: the oldest live version).")
@@ -82,7 +82,7 @@ struct DiffCommand: ParsableCommand {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
                 let message = "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
-                throw Output.stop([Diagnostic(code: "unknown-version", severity: .error, message: message, file: schema)], format: stopFormat)
+                throw Output.stop([Diagnostic(code: "unknown-version", severity: .error, message: message, file: Output.displayName(schema))], format: stopFormat)
             }
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {

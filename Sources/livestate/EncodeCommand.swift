@@ -20,7 +20,7 @@ struct EncodeCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
     @Option(help: "The version to write for (default: the newest).")
@@ -45,6 +45,10 @@ struct EncodeCommand: ParsableCommand {
 
     @Argument(help: "The state file (a content-state object); - reads standard input.")
     var state: String
+
+    func validate() throws {
+        try Output.refuseStandardInputTwice([schema, state, envelopeOptions.attributes])
+    }
 
     func run() throws {
         // The envelope's rules (event, timestamp, a bare state without envelope flags) are
@@ -80,9 +84,7 @@ struct EncodeCommand: ParsableCommand {
             if !refused { FileHandle.standardOutput.write(Data(result.bytes + [0x0A])) }
             Output.printText(diagnostics)
         case .json:
-            let payload = result.bytes.isEmpty ? Value.null : (try? result.bytes.withUnsafeBytes { try Value.parse(json: $0) }) ?? .null
-            Output.out(Output.jsonDocument(diagnostics, [
-                .init("payload", payload),
+            Output.out(Output.jsonDocument(diagnostics, verbatim: "payload", result.bytes, [
                 .init("budget", result.budgetWithFields(bare: contentStateOnly)?.jsonValue ?? .null),
             ]))
         }

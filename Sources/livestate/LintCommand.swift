@@ -18,7 +18,7 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup var fleetOptions: FleetOptions
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
     @Option(help: "The app version to check for (default: the newest).")
@@ -46,6 +46,7 @@ struct LintCommand: ParsableCommand {
         if payloads.isEmpty {
             throw ValidationError("name at least one payload file, or - for standard input")
         }
+        try Output.refuseStandardInputTwice([schema] + payloads)
     }
 
     func run() throws {

@@ -55,6 +55,23 @@ enum Output {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// `jsonDocument` whose first member, `name`, is JSON text kept as it was written (the body
+    /// the encoder made, which a `Value` would change: `-0` would be `0`), `null` when empty.
+    static func jsonDocument(_ diagnostics: [Diagnostic], verbatim name: String, _ json: [UInt8], _ extra: [Value.Member]) -> String {
+        var writer = JSONWriter()
+        writer.append("{")
+        writer.writeString(name)
+        writer.append(":" + (json.isEmpty ? "null" : String(decoding: json, as: UTF8.self)))
+        for member in extra + [.init("diagnostics", .array(diagnostics.map(\.jsonValue)))] {
+            writer.append(",")
+            writer.writeString(member.name)
+            writer.append(":")
+            writer.write(member.value)
+        }
+        writer.append("}")
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     /// The exit status for a set of findings.
     static func status(_ diagnostics: [Diagnostic], failOn: Severity) -> ExitStatus {
         diagnostics.contains { $0.severity >= failOn } ? .findings : .clean
@@ -73,7 +90,7 @@ struct InputFile {
     static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
         if path == "-" {
             let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
-            return .success(InputFile(name: "<stdin>", bytes: [UInt8](data)))
+            return .success(InputFile(name: Output.displayName(path), bytes: [UInt8](data)))
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -115,12 +132,30 @@ struct InputError: Error, CustomStringConvertible {
 }
 
 extension Output {
-    /// Loads one schema file; on failure prints its diagnostics and exits 2.
+    /// Loads one schema file (`-` is standard input, named `<stdin>`); on failure prints its
+    /// diagnostics and exits 2.
     static func loadSchema(_ path: String, format: OutputFormat) throws -> Schema {
         do {
-            return try SchemaLoader().load(contentsOf: path)
+            return try loadSchema(path)
         } catch {
             throw stop(error.diagnostics, format: format, withSource: true)
+        }
+    }
+
+    /// Loads one schema file, `-` being standard input (read to one byte past the loader's
+    /// size limit, so that an endless input is refused as a file too large is).
+    static func loadSchema(_ path: String) throws(SchemaLoadError) -> Schema {
+        let loader = SchemaLoader()
+        guard path == "-" else { return try loader.load(contentsOf: path) }
+        let data = (try? FileHandle.standardInput.read(upToCount: loader.limits.maxFileBytes + 1)) ?? Data()
+        return try loader.load(yaml: [UInt8](data), file: displayName(path))
+    }
+
+    /// Refuses `-` named twice among a command's inputs (`--schema -` and a payload `-`):
+    /// standard input can be read once.
+    static func refuseStandardInputTwice(_ inputs: [String?]) throws {
+        if inputs.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("standard input can be read once: name - for one input only (the schema, a payload or the attributes)")
         }
     }
 
@@ -144,7 +179,12 @@ extension Output {
 
     /// `stop` for a version the schema file `schema` does not have.
     static func stopOnUnknownVersion(_ error: any Error, schema: String, format: OutputFormat) -> ExitCode {
-        stop([Diagnostic(code: "unknown-version", severity: .error, message: "\(error)", file: schema)], format: format)
+        stop([Diagnostic(code: "unknown-version", severity: .error, message: "\(error)", file: displayName(schema))], format: format)
+    }
+
+    /// The name diagnostics give an input: its path, or `<stdin>` for `-`.
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "<stdin>" : path
     }
 
     /// Reads every payload argument; a folder stands for the `*.json` files in it (sorted, not

@@ -22,7 +22,7 @@ struct SendCommand: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @OptionGroup var apns: APNsOptions
 
-    @Option(help: "The schema file.")
+    @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
     @Option(name: .customLong("version"), help: "An app version the push must reach (repeat for several; default: every live version). The state is written for the newest.")
@@ -71,6 +71,7 @@ struct SendCommand: ParsableCommand {
         if broadcast && (apnsID != nil || collapseID != nil) {
             throw ValidationError("--apns-id and --collapse-id are headers of device pushes; a broadcast has neither")
         }
+        try Output.refuseStandardInputTwice([schema, state, envelopeOptions.attributes])
     }
 
     func run() throws {

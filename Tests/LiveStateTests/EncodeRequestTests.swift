@@ -42,6 +42,17 @@ import LiveState
         #expect(problem?.hasPrefix(message) == true, "\(problem ?? "")")
     }
 
+    /// JSON has no NaN or infinity (Swift parses "nan" and "inf" as a `Double`): a relevance
+    /// score that is not finite is the request's problem, not a body the validator refuses.
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aRelevanceScoreThatIsNotFiniteIsAProblem(_ score: Double) {
+        var request = ContentStateEncoder.Request()
+        request.relevanceScore = score
+        let (envelope, problem) = request.envelope(now: now)
+        #expect(envelope == nil)
+        #expect(problem == "relevance-score must be a finite number, not \(score)")
+    }
+
     @Test func aBareStateWithoutEnvelopeParametersPasses() {
         var request = ContentStateEncoder.Request()
         request.contentStateOnly = true

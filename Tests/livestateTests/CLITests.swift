@@ -176,6 +176,39 @@ struct CLI {
         #expect((result.stdout + result.stderr).contains("<stdin>:1:1: error: input is larger than the limit of "), "\(result.stdout)\(result.stderr)")
     }
 
+    /// `--schema -` (and `check -`) reads the schema from standard input, as every command reads
+    /// `-` (SPEC section 7); findings name it `<stdin>`.
+    @Test(arguments: [
+        ["lint", "--schema", "-", "schemas/examples/pizza/v2-update.json"],
+        ["budget", "--schema", "-", "schemas/examples/pizza/v2-update.json"],
+        ["decode", "--schema", "-", "schemas/examples/pizza/v2-update.json"],
+        ["diff", "--schema", "-"],
+        ["codegen", "swift", "--schema", "-"],
+        ["check", "-"],
+    ])
+    func aSchemaIsReadFromStandardInput(_ arguments: [String]) throws {
+        let schema = try Data(contentsOf: URL(fileURLWithPath: "schemas/pizza.yaml"))
+        let result = try CLI.run(arguments, stdin: schema)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let broken = try CLI.run(arguments, stdin: Data("activity: pizza\nversions: 3\n".utf8))
+        #expect(broken.status == 2)
+        #expect(broken.stdout.contains("<stdin>:2:11: error: ") || broken.stderr.contains("<stdin>:2:11: error: "), "\(broken.stdout)\(broken.stderr)")
+    }
+
+    /// Standard input can be read once: `-` for the schema and for a payload is a usage error,
+    /// not a payload read as empty.
+    @Test(arguments: [
+        ["lint", "--schema", "-", "-"],
+        ["decode", "--schema", "-", "-"],
+        ["encode", "--schema", "-", "--content-state", "-"],
+        ["check", "-", "-"],
+    ])
+    func standardInputNamedTwiceIsAUsageError(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments, stdin: Data())
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("standard input can be read once"), "\(result.stderr)")
+    }
+
     @Test func deepNestingIsALimitError() throws {
         let deep = Data(String(repeating: "[", count: 100_000).utf8)
         let result = try CLI.run(["decode", "--schema", "schemas/pizza.yaml", "--content-state", "-"], stdin: deep)
@@ -596,6 +629,33 @@ struct CLI {
         let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: body)
         #expect(lint.status == 1)
         #expect(lint.stdout.contains("[missing-aps-key]"))
+    }
+
+    /// `--format json` shows the body as the encoder wrote it: `-0` stays `-0` (text output and
+    /// the sidecar keep it), where a parse into a `Value` wrote `0`.
+    @Test func theJSONDocumentShowsTheBodyAsWritten() throws {
+        let state = Data(#"{"title": "On its way", "progress": -0, "courier": {"name": "Li", "rating": -0.0}}"#.utf8)
+        let text = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", "-"], stdin: state)
+        #expect(text.status == 0, "\(text.stderr)")
+        let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", "-"], stdin: state)
+        #expect(json.status == 0, "\(json.stderr)")
+        let body = text.stdout.trimmingCharacters(in: .newlines)
+        #expect(body.contains(#""progress":-0"#), "\(body)")
+        #expect(json.stdout.hasPrefix(#"{"payload":"# + body + #","budget":{"#), "\(json.stdout)")
+        let empty = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", "-"],
+                                stdin: Data(#"{"progress": 2}"#.utf8))
+        #expect(empty.status == 1)
+        #expect(empty.stdout.hasPrefix(#"{"payload":null,"budget":null,"diagnostics":[{"#), "\(empty.stdout)")
+        _ = try CLI.json(json.stdout)
+    }
+
+    /// Swift reads `nan` and `inf` as a `Double`; JSON has neither, so the option is a usage
+    /// error (status 2), as the command's help says of every envelope option.
+    @Test(arguments: ["nan", "inf", "-inf"])
+    func aRelevanceScoreThatIsNotFiniteIsAUsageError(_ score: String) throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--relevance-score=\(score)", Self.fixture("state.json")])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("error: relevance-score must be a finite number, not "), "\(result.stderr)")
     }
 
     /// A finding about an `aps` key an option wrote names the option, not the state file, which

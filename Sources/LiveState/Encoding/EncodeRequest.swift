@@ -49,6 +49,10 @@ extension ContentStateEncoder {
                 }
                 seconds = value
             }
+            if let relevanceScore, !relevanceScore.isFinite {
+                // JSON has no NaN or infinity: the body could not carry it.
+                return (nil, "relevance-score must be a finite number, not \(relevanceScore)")
+            }
             if contentStateOnly, !envelopeParameters.isEmpty {
                 return (nil, "the bare content-state takes no envelope parameters (given: \(envelopeParameters.joined(separator: ", ")))")
             }
