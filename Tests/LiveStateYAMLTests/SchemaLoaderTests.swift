@@ -96,6 +96,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-tombstone-reuse-next-version", .tombstoneReuse, 11, 7),
         InvalidFixture("schema-tombstone-reuse-accumulated", .tombstoneReuse, 16, 7),
 
+        InvalidFixture("schema-removed-unknown-in-a-later-version", .removedUnknown, 11, 15),
         InvalidFixture("schema-removed-unknown-not-in-previous", .removedUnknown, 7, 15),
         InvalidFixture("schema-removed-unknown-still-present", .removedUnknown, 7, 15),
         InvalidFixture("schema-removed-unknown-first-version", .removedUnknown, 4, 15),

@@ -290,9 +290,18 @@ private struct ValidationRun {
                     scope.fields(of: previous).first { $0.name == name }.map { (scope, $0) }
                 }.first
                 guard let (scope, field) = owner else {
+                    // A tombstone belongs to the version that dropped the field: say which one,
+                    // where an earlier version declares it.
+                    let lastDeclaring = versions[..<(index - 1)].last { earlier in
+                        Scope.allCases.contains { scope in scope.fields(of: earlier).contains { $0.name == name } }
+                    }
+                    let hint = lastDeclaring.map { earlier in
+                        let next = versions[versions.firstIndex { $0.version == earlier.version }! + 1]
+                        return "; version \(earlier.version) is the last to declare it, so list it in version \(next.version)'s removed"
+                    } ?? ""
                     report(
                         .removedUnknown,
-                        "version \(version.version) removes '\(name)', which version \(previous.version) does not declare",
+                        "version \(version.version) removes '\(name)', which version \(previous.version) does not declare" + hint,
                         at: version.position, pointer: removedPointer)
                     continue
                 }
