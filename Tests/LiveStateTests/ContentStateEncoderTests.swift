@@ -161,7 +161,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(encoder.readState(Array(#"{"heading":"h","title":"h"}"#.utf8)).diagnostics.isEmpty)
         // The same name twice is one duplicate-key finding, the decoder's.
         let (_, again) = encoder.readState(Array(#"{"title":"a","title":"b","caption":"a"}"#.utf8))
-        #expect(again.map(\.message) == ["key 'title' appears again; the first value is kept, as on the device"])
+        #expect(again.map(\.message) == ["key 'title' appears again; the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)"])
     }
 
     /// The same inside objects, arrays' objects and arrays of arrays of objects, with their

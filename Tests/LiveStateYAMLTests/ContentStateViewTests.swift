@@ -1008,7 +1008,7 @@ import LiveStateYAML
             ]),
             (#"{"home":null,"home":4,"period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, 1, [
                 "p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]",
-                "p.json:1:14: warning: key 'home' appears again; the first value is kept, as on the device (at /home) [duplicate-key]",
+                "p.json:1:14: warning: key 'home' appears again; the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented) (at /home) [duplicate-key]",
             ]),
             (#"{"home":"x","period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, 0, [
                 "p.json:1:9: error: expected an integer, found a string; 'home' rejects invalid values, so the app drops this update (at /home) [wrong-type]",

@@ -558,7 +558,7 @@ struct DecodeContext: JSONReading {
 
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
     static func repeatedKeyMessage(_ name: String) -> String {
-        "key '\(name)' appears again; the first value is kept, as on the device"
+        "key '\(name)' appears again; the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)"
     }
 
     /// The `duplicate-key` message for an unknown key that comes again: the full decode's and the tape's.

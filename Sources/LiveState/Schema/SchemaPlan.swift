@@ -413,8 +413,9 @@ final class FieldPlan: Sendable {
 ///
 /// The field's own name wins over an alias read first, and an alias listed earlier in the
 /// schema over one listed later, whatever the input order: what a decoder that asks for the
-/// keys in schema order sees. Otherwise the value read first stays, as on the device, and the
-/// field's own name met again is reported as a duplicate (an alias met after the name is not).
+/// keys in schema order sees. Otherwise the value read first stays, as `JSONDecoder` keeps it,
+/// and the field's own name met again is reported as a duplicate (an alias met after the name
+/// is not).
 enum ReadAgain: Equatable {
     /// The value read first stays; `reportsDuplicate`: the key met now is the field's own name.
     case keepsFirst(reportsDuplicate: Bool)
