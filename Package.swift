@@ -176,8 +176,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Compiles the Swift that `livestate codegen swift` writes for every bundled schema
-        // version (Generated/, one namespace enum per version) and checks it against the golden
-        // files in Fixtures/codegen and against ContentStateDecoder.
+        // version (Generated/, one namespace enum per version, which are also its golden files)
+        // and checks it against ContentStateDecoder; Fixtures/codegen holds the JSON Schemas.
         .testTarget(
             name: "CodegenFidelityTests",
             dependencies: ["LiveState", "LiveStateTooling", "LiveStateYAML", "livestate", "LiveStateTestSupport"],

@@ -12,7 +12,7 @@ import Testing
         defer { Scratch.remove(output) }
         let command = try CodegenCommand.parse(["swift", "--schema", Scratch.schema("delivery"), "--output", output.path])
         try command.run()
-        let golden = try String(contentsOf: CodegenPaths.golden.appendingPathComponent("delivery-v3.swift"), encoding: .utf8)
+        let golden = try CodegenPaths.plainGolden(activity: "delivery", version: 3)
         #expect(try String(contentsOf: output, encoding: .utf8) == golden)
     }
 
@@ -72,7 +72,7 @@ import Testing
     func builtBinaryPrintsTheGoldenFileToStandardOutput() throws {
         let result = try Binary.run(["codegen", "swift", "--schema", "schemas/grocery.yaml", "--version", "2"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == (try String(contentsOf: CodegenPaths.golden.appendingPathComponent("grocery-v2.swift"), encoding: .utf8)))
+        #expect(result.stdout == (try CodegenPaths.plainGolden(activity: "grocery", version: 2)))
         #expect(result.stderr.isEmpty)
     }
 

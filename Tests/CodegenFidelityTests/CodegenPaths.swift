@@ -48,6 +48,26 @@ enum CodegenPaths {
         return words.joined() + "V\(version)"
     }
 
+    /// What `livestate codegen swift` writes for a version without `--namespace`: its compiled
+    /// file in `Generated/` outside the namespace enum, four spaces less indented. The plain
+    /// output is held to this rather than to a second golden copy of every file.
+    static func plainGolden(activity: String, version: Int) throws -> String {
+        let namespace = namespace(activity: activity, version: version)
+        let compiled = try String(contentsOf: generated.appendingPathComponent("\(namespace).swift"), encoding: .utf8)
+        var lines = compiled.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let open = lines.firstIndex(of: "enum \(namespace) {"), open > 0,
+              lines[open - 1].hasPrefix("/// The types generated for app version"),
+              let close = lines[open...].firstIndex(of: "}") else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        for index in open + 1..<close where lines[index].hasPrefix("    ") {
+            lines[index].removeFirst(4)
+        }
+        lines.remove(at: close)
+        lines.removeSubrange(open - 1...open)
+        return lines.joined(separator: "\n").replacingOccurrences(of: "extension \(namespace).", with: "extension ")
+    }
+
     /// The example payloads of an activity: every `*.json` under its folder, failing ones too.
     static func examples(_ activity: String) -> [URL] {
         let folder = examples.appendingPathComponent(activity)
