@@ -80,6 +80,10 @@ for target in "${targets[@]}"; do
     # A FUZZ_WORK folder from an earlier run keeps its corpus: the seeds are copied over it.
     mkdir -p "$corpus" "$artifacts"
     cp Corpus/"$target"/* "$corpus"/
+    # The importer's seeds are also the import tests' fidelity corpus, read where it is.
+    if [ "$target" = FuzzSwiftImport ]; then
+        find ../Tests/LiveStateImportTests/Corpus -name '*.swift' -exec cp {} "$corpus"/ \;
+    fi
     echo "== run $target for ${seconds}s (log $log)"
     SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0" "$bin/$target" \
         -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 -rss_limit_mb=2048 \
