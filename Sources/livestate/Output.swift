@@ -147,7 +147,14 @@ extension Output {
     static func loadSchema(_ path: String) throws(SchemaLoadError) -> Schema {
         let loader = SchemaLoader()
         guard path == "-" else { return try loader.load(contentsOf: path) }
-        let data = (try? FileHandle.standardInput.read(upToCount: loader.limits.maxFileBytes + 1)) ?? Data()
+        let limit = loader.limits.maxFileBytes
+        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
+        if data.count > limit {
+            // Read one byte past the limit: the input's size is not known, only that it is over.
+            throw SchemaLoadError(diagnostics: [Diagnostic(
+                code: "schema-io", severity: .error, message: "is more than \(limit) bytes, over the limit of \(limit) bytes for a schema file",
+                file: displayName(path))])
+        }
         return try loader.load(yaml: [UInt8](data), file: displayName(path))
     }
 

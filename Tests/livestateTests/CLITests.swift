@@ -195,6 +195,15 @@ struct CLI {
         #expect(broken.stdout.contains("<stdin>:2:11: error: ") || broken.stderr.contains("<stdin>:2:11: error: "), "\(broken.stdout)\(broken.stderr)")
     }
 
+    /// A schema on standard input is read one byte past the loader's limit, as a payload is: an
+    /// endless input is a `schema-io` error that does not claim to know its size.
+    @Test func anEndlessSchemaOnStandardInputIsRefused() throws {
+        let result = try LivestateBinary.run(["check", "-"], stdinPath: "/dev/zero", timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("<stdin>: error: is more than 4194304 bytes, over the limit of 4194304 bytes for a schema file [schema-io]"),
+                "\(result.stdout)\(result.stderr)")
+    }
+
     /// Standard input can be read once: `-` for the schema and for a payload is a usage error,
     /// not a payload read as empty.
     @Test(arguments: [
@@ -769,6 +778,7 @@ struct CLI {
 
     @Test func onIOS16AStrictClientDropsTheUpdateAndATolerantOneTakesItsDefault() throws {
         let schema = try Self.schema(minIOS: #""16.1""#)
+        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
         let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
         #expect(strict.status == 1)
         #expect(strict.stdout.contains(
@@ -787,6 +797,7 @@ struct CLI {
 
     @Test func onIOS17TheSameURLIsFine() throws {
         let schema = try Self.schema(minIOS: "17")
+        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
         let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
         #expect(strict.status == 0, "\(strict.stdout)")
         #expect(strict.stdout.isEmpty)
@@ -797,6 +808,7 @@ struct CLI {
     @Test(arguments: [("\"15.4\"", "[schema-invalid-constraint]"), ("sixteen", "[schema-wrong-type]"), ("[16]", "[schema-wrong-type]")])
     func checkRefusesADeploymentTargetBeforeLiveActivities(_ value: String, _ code: String) throws {
         let schema = try Self.schema(minIOS: value)
+        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
         let result = try CLI.run(["check", schema])
         #expect(result.status == 2)
         #expect(result.stdout.contains("links.yaml:2:10: error:") || result.stderr.contains("links.yaml:2:10: error:"), "\(result.stdout)\(result.stderr)")
@@ -903,8 +915,14 @@ struct CLI {
         return path
     }
 
+    /// Removes the folder `retiredDelivery` wrote `path` in.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+
     @Test func aRetiredVersionNoLongerGatesNorDrops() throws {
         let schema = try Self.retiredDelivery()
+        defer { Self.remove(schema) }
         let check = try CLI.run(["check", schema])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("delivery loads (versions 1, 2, 3) and passes its forward-transitive gate"))
@@ -917,6 +935,7 @@ struct CLI {
 
     @Test func lintAndEncodeSaySoForTheRetiredVersion() throws {
         let schema = try Self.retiredDelivery()
+        defer { Self.remove(schema) }
         let lint = try CLI.run(["lint", "--schema", schema, "--version", "1", "schemas/examples/delivery/v1-update.json"])
         #expect(lint.stdout.contains("warning: app version 1 is retired on 2026-11-01: 0.2% of devices; no app in the field reads this push [retired-version]"), "\(lint.stdout)")
         let encode = try CLI.run(["encode", "--schema", schema, "--version", "1", "-"], stdin: Data(#"{"title":"x"}"#.utf8))
@@ -927,6 +946,7 @@ struct CLI {
 
     @Test func theFleetWarnsOfDevicesOnARetiredVersion() throws {
         let schema = try Self.retiredDelivery()
+        defer { Self.remove(schema) }
         let check = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", schema])
         #expect(check.status == 0)
         #expect(check.stderr.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more (at /1) [fleet-retired-version]"), "\(check.stderr)")
@@ -944,11 +964,16 @@ struct CLI {
     }
 
     @Test func retirementsTheSchemaRefuses() throws {
-        let stray = try CLI.run(["check", try Self.retiredDelivery("    retired-on: \"2026-11-01\"\n")])
+        let strayPath = try Self.retiredDelivery("    retired-on: \"2026-11-01\"\n")
+        defer { Self.remove(strayPath) }
+        let stray = try CLI.run(["check", strayPath])
         #expect(stray.status == 2)
         #expect(stray.stdout.contains("'retired-on' describes a retirement; add retired: true, or leave it out"), "\(stray.stdout)")
         let text = try String(contentsOfFile: CLI.packageRoot.appendingPathComponent("schemas/pizza.yaml").path, encoding: .utf8)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-retired-\(UUID().uuidString)-pizza.yaml").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-retired-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("pizza.yaml").path
         try text.replacingOccurrences(of: "  - version: 2\n", with: "  - version: 2\n    retired: true\n").write(toFile: path, atomically: true, encoding: .utf8)
         let newest = try CLI.run(["check", path])
         #expect(newest.status == 2)
