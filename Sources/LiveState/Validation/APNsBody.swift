@@ -34,7 +34,7 @@ enum APNsBody {
         try context.reader.beginObject()
         while let key = try context.reader.nextKey() {
             guard context.reader.matches(key, "aps") else {
-                try context.reader.skipValue()
+                try visitor.otherMember(key, &context)
                 continue
             }
             guard case .missing = envelope else {
@@ -77,6 +77,8 @@ protocol APNsBodyVisitor {
     mutating func apsIsNotAnObject(_ context: inout Context) throws(JSONError)
     /// A member of the first `aps` object: `isContentState` for its first `content-state`.
     mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout Context) throws(JSONError)
+    /// A member of the body beside `aps` (data for the app); `key` is its key.
+    mutating func otherMember(_ key: JSONString, _ context: inout Context) throws(JSONError)
 }
 
 extension APNsBodyVisitor {
@@ -89,6 +91,10 @@ extension APNsBodyVisitor {
     }
 
     mutating func apsIsNotAnObject(_ context: inout Context) throws(JSONError) {
+        try context.reader.skipValue()
+    }
+
+    mutating func otherMember(_ key: JSONString, _ context: inout Context) throws(JSONError) {
         try context.reader.skipValue()
     }
 }

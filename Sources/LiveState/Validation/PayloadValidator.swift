@@ -220,6 +220,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// The keys only a start uses (`attributes`, `attributes-type`, `input-push-token`,
     /// `input-push-channel`), each with its key's offset, in input order.
     var startOnlyKeys: [(name: String, offset: Int)] = []
+    /// Live Activity `aps` keys met beside `aps`, by their index in `knownKeys`, with their
+    /// key's offset: reported at the end for each one `aps` does not also hold.
+    var keysBesideAPS: [(index: Int, offset: Int)] = []
     /// Whether the start's attributes decode; `nil` when the body has none.
     var attributesDecode: Bool?
     /// The findings about the values of start-only keys, the attributes' included: they count
@@ -290,6 +293,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     mutating func walkBody(_ context: inout DecodeContext) throws(JSONError) {
         switch try APNsBody.walk(&self, &context) {
         case .object(let apsStart):
+            checkKeysBesideAPS()
             checkEvent(at: apsStart)
         case .missing(let bodyStart):
             report(.missingAPS, "the body has no aps object", at: bodyStart, pointer: "/aps")
@@ -309,6 +313,15 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             code: DecodeCode.duplicateKey.rawValue, severity: .warning,
             message: "aps appears again; only the first is checked, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)", file: file,
             position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
+        try context.reader.skipValue()
+    }
+
+    /// A member beside `aps` is data for the app; one named as a Live Activity key of `aps`
+    /// is noted, since the device reads those keys only inside `aps`.
+    mutating func otherMember(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
+        if let known = Self.knownKeys.firstIndex(where: { context.reader.matches(key, $0) }) {
+            keysBesideAPS.append((known, key.start - 1))
+        }
         try context.reader.skipValue()
     }
 
@@ -629,9 +642,20 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     // MARK: - Rules across keys
 
+    /// A Live Activity key beside `aps` that `aps` does not hold: the sender meant it for `aps`
+    /// (an SDK's custom-payload setter puts keys there), where the device would read it.
+    mutating func checkKeysBesideAPS() {
+        for key in keysBesideAPS where apsKeysSeen & (1 << UInt32(key.index)) == 0 {
+            let name = Self.knownNames[key.index]
+            report(.apsKeyOutsideAPS, "'\(name)' is beside aps, where a body keeps data for the app: the device reads it only inside aps, "
+                   + "so it has no effect here; move it into aps", at: key.offset, pointer: JSONPointer.appending(name, to: ""))
+        }
+    }
+
     mutating func checkEvent(at apsStart: Int) {
         if timestamp == nil, !diagnostics.contains(where: { $0.pointer == "/aps/timestamp" }) {
-            report(.missingAPSKey, "aps has no timestamp (integer UNIX seconds); the device ignores updates without one",
+            report(.missingAPSKey, "aps has no timestamp (integer UNIX seconds); "
+                   + DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast).rawValue,
                    at: apsStart, pointer: "/aps/timestamp")
         }
         guard let event else {

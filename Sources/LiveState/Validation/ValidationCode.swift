@@ -31,6 +31,9 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     /// A key only a start reads (`attributes`, `attributes-type`, `input-push-token`,
     /// `input-push-channel`) in a broadcast push, which never starts an activity (error).
     public static let broadcastStartOnlyKey = ValidationCode(rawValue: "broadcast-start-only-key")
+    /// A Live Activity `aps` key (`dismissal-date`, `stale-date`, …) beside `aps` instead of in
+    /// it, which `aps` does not hold: the device does not read it there (warning).
+    public static let apsKeyOutsideAPS = ValidationCode(rawValue: "aps-key-outside-aps")
     /// `dismissal-date` on a start or update, where it has no effect (warning).
     public static let dismissalDateOutsideEnd = ValidationCode(rawValue: "dismissal-date-outside-end")
     /// `stale-date` before `timestamp`: the activity is stale on arrival (warning).
@@ -68,7 +71,7 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     public var severity: Severity {
         switch self {
         case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
-            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion:
+            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS:
             .warning
         default: .error
         }
@@ -84,6 +87,7 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
         .attributesTypeMismatch,
         .broadcastStart,
         .broadcastStartOnlyKey,
+        .apsKeyOutsideAPS,
         .dismissalDateOutsideEnd,
         .staleDateBeforeTimestamp,
         .inputPushConflict,
