@@ -558,8 +558,12 @@ struct DecodeContext: JSONReading {
 
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
     static func repeatedKeyMessage(_ name: String) -> String {
-        "key '\(name)' appears again; the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)"
+        "key '\(name)' appears again; the first value is read, " + firstOfRepeatedKey
     }
+
+    /// Why the first of a repeated key is the one read, and what is not known: every
+    /// `duplicate-key` message of a key whose value counts says it.
+    static let firstOfRepeatedKey = "as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)"
 
     /// The `duplicate-key` message for an unknown key that comes again: the full decode's and the tape's.
     static func repeatedUnknownKeyMessage(_ name: String, version: String) -> String {

@@ -546,8 +546,9 @@ public struct ContentStateEncoder: Sendable {
                     !droppable && field.dropPriority != nil && members.contains { $0.name == field.name }
                 }
                 for (field, _) in kept {
-                    let needing = Self.versionsNeeding(field, in: schema).map(String.init).joined(separator: ", ")
-                    message += "; '\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is kept, as app version \(needing) drops an update without it"
+                    let needing = Self.versionsNeeding(field, in: schema)
+                    let versions = needing.count == 1 ? "app version \(needing[0]) drops" : "app versions \(needing.map(String.init).joined(separator: ", ")) drop"
+                    message += "; '\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is kept, as \(versions) an update without it"
                 }
             }
             diagnostics.append(Self.error(.overBudget, message))

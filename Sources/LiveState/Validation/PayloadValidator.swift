@@ -311,7 +311,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     mutating func repeatedAPS(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
         diagnostics.append(Diagnostic(
             code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-            message: "aps appears again; only the first is checked, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)", file: file,
+            message: "aps appears again; only the first is checked, " + DecodeContext.firstOfRepeatedKey, file: file,
             position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
         try context.reader.skipValue()
     }
@@ -342,7 +342,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if apsKeysSeen & bit != 0 {
             diagnostics.append(Diagnostic(
                 code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-                message: "aps key '\(name)' appears again; only the first is checked, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)", file: file,
+                message: "aps key '\(name)' appears again; only the first is checked, " + DecodeContext.firstOfRepeatedKey, file: file,
                 position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
             try context.reader.skipValue()
             return
