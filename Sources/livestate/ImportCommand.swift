@@ -103,16 +103,24 @@ struct SwiftImportCommand: ParsableCommand {
         if !imported.reviews.isEmpty { throw ExitCode(3) }
     }
 
-    /// `DeliveryAttributes` → `delivery`.
+    /// `DeliveryAttributes` → `delivery`, `FoodOrderAttributes` → `food-order`; a run of capitals
+    /// is one word (`HALiveActivityAttributes` → `ha-live`, `ETAAttributes` → `eta`).
     static func id(for typeName: String) -> String {
         var name = typeName
         for suffix in ["ActivityAttributes", "Attributes"] where name.hasSuffix(suffix) && name.count > suffix.count {
             name.removeLast(suffix.count)
             break
         }
+        let characters = Array(name)
         var id = ""
-        for (index, character) in name.enumerated() {
-            if character.isUppercase, index > 0 { id.append("-") }
+        for (index, character) in characters.enumerated() {
+            // A word starts at a capital after a lowercase letter or digit, or at the last
+            // capital of a run that a lowercase letter follows (`HALive`: `ha`, `live`).
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if !previous.isUppercase || next?.isLowercase == true { id.append("-") }
+            }
             id += character.lowercased()
         }
         return id

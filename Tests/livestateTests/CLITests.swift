@@ -985,6 +985,20 @@ struct CLI {
 @Suite struct ImportSwiftCommandTests {
     static let ride = "Tests/LiveStateImportTests/Corpus/Ride.swift"
 
+    /// The activity's id is the type's name in kebab case, a run of capitals one word.
+    @Test(arguments: [("HALiveActivityAttributes", "ha-live"), ("FoodOrderAttributes", "food-order"), ("ETAAttributes", "eta"),
+                      ("Game2ScoreAttributes", "game2-score"), ("DeliveryActivityAttributes", "delivery")])
+    func theActivityIsTheTypesNameInKebabCase(_ type: String, _ id: String) throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("A.swift").path
+        try "struct \(type): ActivityAttributes { struct ContentState: Codable, Hashable { var title: String } }\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["import", "swift", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\nactivity: \(id)\n"), "\(result.stdout)")
+    }
+
     static func scratch() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
