@@ -13,7 +13,7 @@ public enum SchemaYAMLWriter {
     public static func schema(activity id: String, _ imported: SwiftImporter.Activity, source: String) -> String {
         """
         # Imported by `livestate import swift` from \(source): what the shipped app's
-        # \(imported.isSynthesized ? "synthesized Codable" : "Codable (an init(from:) of its own where it has one)") accepts. Review every field marked needs-review before you trust a verdict.
+        # \(imported.isSynthesized && !imported.hasUnreadInitializer ? "synthesized Codable" : "Codable (\(decoding(imported)))") accepts. Review every field marked needs-review before you trust a verdict.
         activity: \(key(id))
         attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
@@ -27,12 +27,20 @@ public enum SchemaYAMLWriter {
     /// own `min-ios` where the activity's types say one (`statesMinIOS`: not for a new file, whose
     /// top level says it).
     public static func version(_ number: Int, _ activity: SwiftImporter.Activity, source: String, statesMinIOS: Bool = true) -> String {
-        let decoding = activity.isSynthesized ? "synthesized Codable" : "an init(from:) of its own where it has one, synthesized Codable elsewhere"
-        var lines = ["  - version: \(number)", "    description: \(yamlScalar("Imported from \(source); decoded with \(decoding)."))"]
+        var lines = ["  - version: \(number)", "    description: \(yamlScalar("Imported from \(source); decoded with \(decoding(activity))."))"]
         if statesMinIOS, let minIOS = activity.minIOS { lines.append("    min-ios: \"\(minIOS)\"") }
         lines += object("content-state", activity.contentState, indent: 4)
         if !activity.attributes.isEmpty { lines += object("attributes", activity.attributes, indent: 4) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How the app decodes the imported types, as the header and the description say it.
+    static func decoding(_ activity: SwiftImporter.Activity) -> String {
+        switch (activity.isSynthesized, activity.hasUnreadInitializer) {
+        case (true, false): "synthesized Codable"
+        case (true, true): "an init(from:) of its own that the import could not read; its fields are the declaration's, as synthesized Codable reads them"
+        case (false, _): "an init(from:) of its own where it has one, synthesized Codable elsewhere"
+        }
     }
 
     static func object(_ name: String, _ fields: [Field], indent: Int) -> [String] {

@@ -36,6 +36,10 @@ public enum SwiftImporter {
         /// a strict client (`clients.strict`); one read from its own `init(from:)` states that
         /// initializer's defaults and is not.
         public var isSynthesized: Bool
+        /// Whether a type in it has an `init(from:)` of its own that the import could not read
+        /// (reviewed): its fields are written from the declaration, as synthesized `Codable`
+        /// would read them, and the version stays a strict client, the most cautious reading.
+        public var hasUnreadInitializer: Bool
         /// The least iOS a device that runs the activity has: the highest `@available(iOS …)` on
         /// the attributes type or its `ContentState`, when it is above 16.1 (the first iOS with
         /// Live Activities); `nil` otherwise. `url` verdicts follow it (`min-ios`).
@@ -158,6 +162,7 @@ public enum SwiftImporter {
             let attributes = reader.fields(of: type, role: "attributes")
             var contentState: [Field] = []
             let initializersBefore = reader.initializersRead
+            let unreadBefore = reader.initializersUnread
             var available = [Self.availableIOS(type.node)]
             if let stateName = declarations.resolveName("ContentState", from: type.name),
                let state = reader.typeDecl(named: stateName, from: type.name) {
@@ -182,7 +187,7 @@ public enum SwiftImporter {
             }
             activities.append(Activity(
                 attributesType: attributesType, contentState: contentState, attributes: attributes, reviews: reader.reviews,
-                isSynthesized: isSynthesized, minIOS: available.compactMap { $0 }.max().flatMap { $0 > .liveActivities ? $0 : nil }))
+                isSynthesized: isSynthesized, hasUnreadInitializer: reader.initializersUnread > unreadBefore, minIOS: available.compactMap { $0 }.max().flatMap { $0 > .liveActivities ? $0 : nil }))
             diagnostics += reader.reviews
         }
         if activities.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
@@ -250,6 +255,9 @@ struct TypeReader {
     /// How many `init(from:)` bodies were read (`DecodingInitializer`): a type decoded by one
     /// is not decoded by synthesized `Codable`.
     var initializersRead = 0
+    /// How many `init(from:)` bodies of a struct or class the import could not read (each
+    /// reviewed): the fields written for such a type are the declaration's.
+    var initializersUnread = 0
     /// The types being read and the typealiases being followed, against recursion.
     private var reading: Set<String> = []
     private var following: Set<String> = []
@@ -378,8 +386,10 @@ struct TypeReader {
                 reviewUnsettled(type)
                 return fields(readBy: reads, in: type, file: file)
             case .failure(let unread):
+                initializersUnread += 1
                 review("\(type.name) has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
-                       + "from one keyed container: \(unread.reason); the keys it reads are not the declaration's", at: unread.node, file: file)
+                       + "from one keyed container: \(unread.reason); the fields written are the declaration's, which may not be what it reads",
+                       at: unread.node, file: file)
             }
         }
         reviewUnsettled(type)

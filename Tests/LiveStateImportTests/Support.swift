@@ -46,5 +46,8 @@ enum Compiled {
         "CourierAttributes": decoder(CourierAttributes.self),
         "StadiumAttributes": decoder(StadiumAttributes.self),
         "TrackerAttributes": decoder(TrackerAttributes.self),
+        "GlucoseAttributes": decoder(GlucoseAttributes.self),
+        "StopwatchAttributes": decoder(StopwatchAttributes.self),
+        "CountdownAttributes": decoder(CountdownAttributes.self),
     ]
 }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A home-automation countdown's shape: snake_case `CodingKeys`, and an `init(from:)` of its own
+/// that turns a number of UNIX seconds into a `Date` behind an `if let`, which the import does
+/// not follow: it is reviewed, and the version is not written as a synthesized `Codable` client.
+struct CountdownAttributes: ActivityAttributes {
+    struct ContentState: Codable, Hashable {
+        var message: String
+        var endsAt: Date?
+        var progress: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case message
+            case endsAt = "ends_at"
+            case progress
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            message = try container.decode(String.self, forKey: .message)
+            if let seconds = try container.decodeIfPresent(Double.self, forKey: .endsAt) {
+                endsAt = Date(timeIntervalSince1970: seconds)
+            } else {
+                endsAt = nil
+            }
+            progress = try container.decodeIfPresent(Double.self, forKey: .progress)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(message, forKey: .message)
+            try container.encodeIfPresent(endsAt.map(\.timeIntervalSince1970), forKey: .endsAt)
+            try container.encodeIfPresent(progress, forKey: .progress)
+        }
+    }
+
+    var webhookID: String
+
+    enum CodingKeys: String, CodingKey {
+        case webhookID = "webhook_id"
+    }
+}
