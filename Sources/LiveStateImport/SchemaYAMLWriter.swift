@@ -92,6 +92,7 @@ public enum SchemaYAMLWriter {
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
         if let minimum = field.constraints.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
         if let maximum = field.constraints.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
+        if let maxItems = field.constraints.maxItems { parts.append("max-items: \(maxItems)") }
         if let documentation = field.documentation { parts.append("description: \(yamlScalar(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
     }

@@ -701,6 +701,20 @@ struct TypeReader {
         case ("Dictionary", 2):
             review(Self.dictionaryReview(name, key: arguments[0]), at: type, file: file)
             return Field(name: name, type: .object(fields: []))
+        case ("ClosedRange", 1), ("Range", 1):
+            // The standard library's `Codable` writes a range as `[lower, upper]`.
+            var field = arrayField(named: name, element: arguments[0], scope: scope, file: file)
+            field.constraints.maxItems = 2
+            review("'\(name)' is a \(type.trimmedDescription), which the app decodes from [lower, upper] and refuses with bounds out of order; "
+                   + "a schema states an array of at most 2 elements, which does not refuse fewer or bounds out of order", at: type, file: file)
+            return field
+        case ("Duration", 0):
+            // `Duration`'s `Codable` writes the two 64-bit halves of its count of attoseconds.
+            var field = Field(name: name, type: .array(items: Field(name: "", type: .int)))
+            field.constraints.maxItems = 2
+            review("'\(name)' is a Duration, which the app decodes from two integers, the high and low 64 bits of its attoseconds; "
+                   + "a schema states an array of at most 2 int", at: type, file: file)
+            return field
         default:
             break
         }

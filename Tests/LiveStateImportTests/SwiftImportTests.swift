@@ -122,6 +122,25 @@ enum Corpus {
         #expect(try Self.fields("Stopwatch.swift")["period"]?.type == .dateRange)
     }
 
+    /// A range of anything but dates, and `Duration`, decode from a JSON array of two: written as
+    /// an array of at most 2 elements, reviewed (it was "not in the given files; stated as a
+    /// string"), and what is written loads with its `max-items`.
+    @Test func rangesAndDurationsAreArraysOfTwo() throws {
+        let result = SwiftImporter.importActivities([("R.swift", """
+            struct RangeAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var r: ClosedRange<Int>; var h: Range<Double>?; var d: Duration }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.contentState.map(\.type) == [
+            .array(items: Field(name: "", type: .int)), .array(items: Field(name: "", type: .double)), .array(items: Field(name: "", type: .int)),
+        ])
+        #expect(activity.contentState.map(\.constraints.maxItems) == [2, 2, 2])
+        #expect(activity.reviews.map { String($0.message.prefix(40)) } == ["'r' is a ClosedRange<Int>, which the app", "'h' is a Range<Double>, which the app de", "'d' is a Duration, which the app decodes"])
+        let schema = try Corpus.schema(activity)
+        #expect(schema.versions.first?.contentState.map(\.constraints.maxItems) == [2, 2, 2])
+    }
+
     /// An array of optionals: a schema's items cannot be `null`, so the import writes an array
     /// of the wrapped type, reviewed at the element type, and what it writes loads.
     @Test func anArrayOfOptionalsIsWrittenAndReviewed() throws {
