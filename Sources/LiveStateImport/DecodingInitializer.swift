@@ -132,7 +132,9 @@ struct DecodingInitializer {
                 let parts = [branched.read] + (branched.fallback.map { [$0] } ?? [])
                 switch assignment(of: branched.property, parts, head: branched.read, fallback: branched.fallback, parenthesized: true,
                                   caught: branched.caught, containers: containers, decoder: decoder, node: Syntax(statement)) {
-                case .reads(let read): assignments.append(read)
+                case .reads(var read):
+                    read.madeBy = branched.madeBy ?? read.madeBy
+                    assignments.append(read)
                 case .readsNothing: continue
                 case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
                 }
@@ -249,27 +251,38 @@ struct DecodingInitializer {
         var fallback: ExprSyntax?
         /// Whether a `catch` assigns the fallback (as `try?` would), not an `else`.
         var caught: Bool
+        /// The expression the bound value is made into (`Date(timeIntervalSince1970: seconds)`),
+        /// when the branch assigns that rather than the value itself.
+        var madeBy: String?
     }
 
     /// `if let x = read { property = x } else { property = fallback }` (or `var x`, `self.`):
     /// the property is `(read) ?? fallback`, as Foundation reads it; without `else`, the fallback
-    /// is the property's initial value. `nil` for any other statement, or an `if` with more
-    /// conditions, statements or branches.
+    /// is the property's initial value. A branch that makes `x` into something
+    /// (`property = Date(timeIntervalSince1970: x)`) is `read.map { … } ?? fallback`: the key reads
+    /// as `read` does, and what the app makes of it is noted (`madeBy`). `nil` for any other
+    /// statement, or an `if` with more conditions, statements or branches.
     private static func boundAssignment(_ statement: StmtSyntax, initialValues: [String: ExprSyntax]) -> Branched? {
         guard let branch = statement.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self),
               branch.conditions.count == 1, case .optionalBinding(let binding) = branch.conditions.first?.condition,
               let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let read = binding.initializer?.value,
-              let (property, value) = onlyAssignment(in: branch.body),
-              value.count == 1, value[0].as(DeclReferenceExprSyntax.self)?.baseName.text == bound
+              let (property, value) = onlyAssignment(in: branch.body), value.count == 1
         else { return nil }
+        var madeBy: String?
+        if value[0].as(DeclReferenceExprSyntax.self)?.baseName.text != bound {
+            // Made from the bound value, once, and from nothing else read.
+            let uses = value[0].tokens(viewMode: .sourceAccurate).filter { $0.tokenKind == .identifier(bound) }.count
+            guard uses == 1, !value[0].tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) else { return nil }
+            madeBy = short(value[0])
+        }
         switch branch.elseBody {
         case .codeBlock(let otherwise):
             guard let (other, fallback) = onlyAssignment(in: otherwise), other == property, fallback.count == 1 else { return nil }
-            return Branched(property: property, read: read, fallback: fallback[0], caught: false)
+            return Branched(property: property, read: read, fallback: fallback[0], caught: false, madeBy: madeBy)
         case nil:
             guard let initial = initialValues[property] else { return nil }
-            return Branched(property: property, read: read, fallback: initial, caught: false)
+            return Branched(property: property, read: read, fallback: initial, caught: false, madeBy: madeBy)
         default:
             return nil
         }
@@ -284,7 +297,7 @@ struct DecodingInitializer {
               value[0].as(TryExprSyntax.self)?.questionOrExclamationMark == nil,
               let (other, fallback) = onlyAssignment(in: clause.body), other == property, fallback.count == 1
         else { return nil }
-        return Branched(property: property, read: value[0], fallback: fallback[0], caught: true)
+        return Branched(property: property, read: value[0], fallback: fallback[0], caught: true, madeBy: nil)
     }
 
     /// The property and value (the elements after `=`) of a block that is one assignment.

@@ -105,16 +105,35 @@ enum Corpus {
 
     /// An `init(from:)` the import cannot read is reviewed; its fields are the declaration's and
     /// the version stays a strict client, the most cautious reading, but the schema does not say
-    /// the app decodes with synthesized `Codable`.
+    /// the app decodes with synthesized `Codable`. An `if let` that makes the value it binds into
+    /// another (`Date(timeIntervalSince1970: seconds)`) is read: the key as read, reviewed.
     @Test func anUnreadInitializerIsSaidAsSuch() throws {
-        let activity = try Corpus.activity("Countdown.swift")
+        let countdown = try Corpus.activity("Countdown.swift")
+        #expect(!countdown.isSynthesized && !countdown.hasUnreadInitializer)
+        #expect(countdown.contentState.map(\.name) == ["message", "ends_at", "progress"])
+        #expect(countdown.contentState[1].type == .double && countdown.contentState[1].isOptional && countdown.contentState[1].onInvalid == .reject)
+        #expect(countdown.reviews.map(\.message) == [
+            "'endsAt' is made from key 'ends_at' by Date(timeIntervalSince1970: seconds); the schema states the key as read, Double",
+        ])
+        let result = SwiftImporter.importActivities([("U.swift", """
+            struct UnreadAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var title: String
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        if c.contains(.title) { title = try c.decode(String.self, forKey: .title) } else { title = "" }
+                    }
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
         #expect(activity.isSynthesized && activity.hasUnreadInitializer)
         #expect(activity.reviews.map(\.message) == [
-            "CountdownAttributes.ContentState has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
-                + "from one keyed container: it has the statement `if let seconds = try container.decodeIfP…`, whose paths the import does not follow; "
+            "UnreadAttributes.ContentState has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
+                + "from one keyed container: it has the statement `if c.contains(.title) { title = try c.de…`, whose paths the import does not follow; "
                 + "the fields written are the declaration's, which may not be what it reads",
         ])
-        let yaml = SchemaYAMLWriter.schema(activity: "countdown", activity, source: "Countdown.swift")
+        let yaml = SchemaYAMLWriter.schema(activity: "unread", activity, source: "U.swift")
         #expect(yaml.contains("strict: [1]") && !yaml.contains("synthesized Codable accepts") && !yaml.contains("decoded with synthesized Codable."), "\(yaml)")
         #expect(yaml.contains("decoded with an init(from:) of its own that the import could not read; its fields are the declaration's, as synthesized Codable reads them."), "\(yaml)")
         #expect(try Self.fields("Glucose")["alerts"]?.type == .array(items: Field(name: "", type: .enumeration(.strings(["Below range", "Above range", "No reading"])))))
@@ -362,7 +381,6 @@ enum Corpus {
         // Any other `if` is not read, and the type is reviewed whole.
         let unread = [
             "if let t = try c.decodeIfPresent(String.self, forKey: .title), !t.isEmpty { title = t } else { title = \"\" }\ncount = 1",
-            "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t.uppercased() } else { title = \"\" }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else if true { title = \"\" } else { title = \"-\" }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else { count = 0 }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t; count = 1 } else { title = \"\" }",
@@ -374,6 +392,11 @@ enum Corpus {
             #expect(activity.isSynthesized, "\(body)")
             #expect(activity.reviews.first?.message.contains("whose paths the import does not follow") == true, "\(body): \(activity.reviews)")
         }
+        // A branch that makes the bound value into another is read as the key reads, reviewed.
+        let made = try imported("if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t.uppercased() } else { title = \"\" }\ncount = 1")
+        #expect(!made.isSynthesized)
+        #expect(made.contentState.first?.defaultValue == .string("") && made.contentState.first?.onInvalid == .reject)
+        #expect(made.reviews.map(\.message) == ["'title' is made from key 'title' by t.uppercased(); the schema states the key as read, String"])
         // `do { p = try c.decode(…) } catch { p = v }` is `p = (try? c.decode(…)) ?? v`.
         let caught = try imported("""
             do { title = try c.decode(String.self, forKey: .title) } catch { title = "none" }
@@ -1111,7 +1134,7 @@ enum Corpus {
 
     /// The corpus types marked for review, each with what the review must say.
     static let reviewed: [String: String] = [
-        "CountdownAttributes": "if let seconds = try container.decodeIfP…`, whose paths the import does not follow",
+        "CountdownAttributes": "'endsAt' is made from key 'ends_at' by Date(timeIntervalSince1970: seconds); the schema states the key as read, Double",
     ]
 
     /// A JSON value the field takes.

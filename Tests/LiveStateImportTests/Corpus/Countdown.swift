@@ -1,8 +1,9 @@
 import Foundation
 
 /// A home-automation countdown's shape: snake_case `CodingKeys`, and an `init(from:)` of its own
-/// that turns a number of UNIX seconds into a `Date` behind an `if let`, which the import does
-/// not follow: it is reviewed, and the version is not written as a synthesized `Codable` client.
+/// that turns a number of UNIX seconds into a `Date` behind an `if let`: the import reads the key
+/// as the `Double` it is on the wire (not a `date`, whose seconds count from 2001) and reviews
+/// what the app makes of it.
 struct CountdownAttributes: ActivityAttributes {
     struct ContentState: Codable, Hashable {
         var message: String
