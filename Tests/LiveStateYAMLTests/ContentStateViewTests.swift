@@ -1010,6 +1010,10 @@ import LiveStateYAML
                 "p.json:1:9: info: 'home' is null; it takes its default 0 (at /home) [defaulted]",
                 "p.json:1:14: warning: key 'home' appears again; the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented) (at /home) [duplicate-key]",
             ]),
+            // A later value this version would not read as sent is named in the warning.
+            (#"{"home":4,"home":"x","period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, 0, [
+                "p.json:1:11: warning: key 'home' appears again, with a value this app version does not read as sent (expected an integer, found a string); the first value is read, as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented) (at /home) [duplicate-key]",
+            ]),
             (#"{"home":"x","period":"2nd","minutes":1,"note":"n","score":{"points":3}}"#, 1, 0, [
                 "p.json:1:9: error: expected an integer, found a string; 'home' rejects invalid values, so the app drops this update (at /home) [wrong-type]",
             ]),

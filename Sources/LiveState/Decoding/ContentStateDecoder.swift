@@ -561,6 +561,25 @@ struct DecodeContext: JSONReading {
         "key '\(name)' appears again; the first value is read, " + firstOfRepeatedKey
     }
 
+    /// The `duplicate-key` message of `plan`'s field met again, whose value is the one after
+    /// `offset` (after the key's colon): a value this app version would not read as sent is
+    /// named, since a device that keeps the last value would meet it. The full decode's and,
+    /// when read, the tape's.
+    static func repeatedKeyMessage(_ plan: FieldPlan, valueAfter offset: Int, in reader: JSONReader) -> String {
+        guard let problem = problem(of: plan, at: offset, in: reader) else { return repeatedKeyMessage(plan.field.name) }
+        let reason = reason(problem.message, at: problem.pointer, inFieldAt: "")
+        return "key '\(plan.field.name)' appears again, with a value this app version does not read as sent (\(reason)); the first value is read, "
+            + firstOfRepeatedKey
+    }
+
+    /// The offset after the colon that follows a key whose closing quote is at `keyEnd`.
+    static func valueOffset(afterKeyEndingAt keyEnd: Int, in reader: JSONReader) -> Int {
+        let bytes = reader.bytes
+        var index = keyEnd + 1
+        while index < bytes.count, JSONByte.isWhitespace(bytes[index]) { index += 1 }
+        return index < bytes.count && bytes[index] == UInt8(ascii: ":") ? index + 1 : index
+    }
+
     /// Why the first of a repeated key is the one read, and what is not known: every
     /// `duplicate-key` message of a key whose value counts says it.
     static let firstOfRepeatedKey = "as JSONDecoder keeps it (JSONSerialization keeps the last; which one the device keeps is not documented)"

@@ -215,7 +215,9 @@ extension StateTape {
                         : reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
                     code = .duplicateKey
                     message = field > 0
-                        ? DecodeContext.repeatedKeyMessage(name)
+                        ? DecodeContext.repeatedKeyMessage(
+                            plan.fields[field &- 1],
+                            valueAfter: DecodeContext.valueOffset(afterKeyEndingAt: Int(node.b & 0x7FFF_FFFF), in: reader), in: reader)
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
                     (offset, pointer) = (start &- 1, JSONPointer.appending(name, to: path))
                 case .fallbackTaken:

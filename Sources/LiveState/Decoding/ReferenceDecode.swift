@@ -75,7 +75,7 @@ extension DecodeContext {
                     members[index].value = plan.initialMembers[index].value
                 case .keepsFirst(let reportsDuplicate):
                     if reportsDuplicate {
-                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan.field.name), at: keyOffset,
+                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan, valueAfter: reader.offset, in: reader), at: keyOffset,
                                pointer: pointer(appending: fieldPlan.field.name))
                     }
                     try reader.skipValue()
