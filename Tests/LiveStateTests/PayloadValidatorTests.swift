@@ -235,6 +235,16 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(decoded.diagnostics.first?.message.hasSuffix("so the app drops this update") == true)
     }
 
+    /// Live Activity keys beside `aps`: a warning at each one `aps` does not hold, and, where the
+    /// body has no `aps`, the `missing-aps` error names them (an envelope written without it).
+    @Test func liveActivityKeysBesideAPSAreNamed() throws {
+        let unwrapped = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}}"#.utf8))
+        #expect(unwrapped.diagnostics.map(\.message) == [#"the body has no aps object; its timestamp, event, content-state belong inside it: {"aps": {…}}"#])
+        let beside = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"aps":{"timestamp":1795000000,"event":"end","content-state":{"score":"1-0"}},"event":"goal","stale-date":1795000600}"#.utf8))
+        #expect(beside.appDecodes)
+        #expect(beside.diagnostics.filter { $0.severity >= .warning }.map { "\($0.code) \($0.pointer ?? "")" } == ["aps-key-outside-aps /stale-date"])
+    }
+
     /// A localized title or body (`{"loc-key": …, "loc-args": […]}`) is read: a `loc-key` that
     /// is not a string and `loc-args` that are not strings are `invalid-aps-value`, and one
     /// without a `loc-key` has no text, which a start's alert needs (they all passed unread).

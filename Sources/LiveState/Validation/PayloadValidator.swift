@@ -296,7 +296,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             checkKeysBesideAPS()
             checkEvent(at: apsStart)
         case .missing(let bodyStart):
-            report(.missingAPS, "the body has no aps object", at: bodyStart, pointer: "/aps")
+            // Live Activity keys at the top level: the envelope written without its `aps`.
+            let names = keysBesideAPS.map { Self.knownNames[$0.index] }
+            let hint = names.isEmpty ? "" : "; its \(names.joined(separator: ", ")) belong inside it: {\"aps\": {…}}"
+            report(.missingAPS, "the body has no aps object" + hint, at: bodyStart, pointer: "/aps")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.
             break
