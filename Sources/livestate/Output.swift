@@ -58,18 +58,13 @@ enum Output {
     /// `jsonDocument` whose first member, `name`, is JSON text kept as it was written (the body
     /// the encoder made, which a `Value` would change: `-0` would be `0`), `null` when empty.
     static func jsonDocument(_ diagnostics: [Diagnostic], verbatim name: String, _ json: [UInt8], _ extra: [Value.Member]) -> String {
+        // The rest of the document as `jsonDocument` writes it, the verbatim member spliced in
+        // after its opening brace.
         var writer = JSONWriter()
         writer.append("{")
         writer.writeString(name)
-        writer.append(":" + (json.isEmpty ? "null" : String(decoding: json, as: UTF8.self)))
-        for member in extra + [.init("diagnostics", .array(diagnostics.map(\.jsonValue)))] {
-            writer.append(",")
-            writer.writeString(member.name)
-            writer.append(":")
-            writer.write(member.value)
-        }
-        writer.append("}")
-        return String(decoding: writer.bytes, as: UTF8.self)
+        writer.append(":" + (json.isEmpty ? "null" : String(decoding: json, as: UTF8.self)) + ",")
+        return String(decoding: writer.bytes, as: UTF8.self) + jsonDocument(diagnostics, extra).dropFirst()
     }
 
     /// The exit status for a set of findings.
@@ -84,14 +79,17 @@ struct InputFile {
     var name: String
     var bytes: [UInt8]
 
+    /// Standard input, named `<stdin>`, read to one byte past `limit` (see `read(_:limit:)`).
+    static func standardInput(limit: Int) -> InputFile {
+        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
+        return InputFile(name: Output.displayName("-"), bytes: [UInt8](data))
+    }
+
     /// Reads `path` (`-` is standard input), refusing directories; of a file or standard input
     /// over `limit` bytes, it reads one byte past the limit, so that the scanner reports the
     /// breach as `json-limit` (an endless input, `/dev/zero` or a pipe, is not read to its end).
     static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
-        if path == "-" {
-            let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
-            return .success(InputFile(name: Output.displayName(path), bytes: [UInt8](data)))
-        }
+        if path == "-" { return .success(standardInput(limit: limit)) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(InputError(path: path, message: "no such file"))
@@ -148,14 +146,14 @@ extension Output {
         let loader = SchemaLoader()
         guard path == "-" else { return try loader.load(contentsOf: path) }
         let limit = loader.limits.maxFileBytes
-        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
-        if data.count > limit {
-            // Read one byte past the limit: the input's size is not known, only that it is over.
+        let input = InputFile.standardInput(limit: limit)
+        if input.bytes.count > limit {
+            // The input's size is not known, only that it is over.
             throw SchemaLoadError(diagnostics: [Diagnostic(
                 code: "schema-io", severity: .error, message: "is more than \(limit) bytes, over the limit of \(limit) bytes for a schema file",
-                file: displayName(path))])
+                file: input.name)])
         }
-        return try loader.load(yaml: [UInt8](data), file: displayName(path))
+        return try loader.load(yaml: input.bytes, file: input.name)
     }
 
     /// Refuses `-` named twice among a command's inputs (`--schema -` and a payload `-`):
