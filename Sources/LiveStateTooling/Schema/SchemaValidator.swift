@@ -247,6 +247,11 @@ private struct ValidationRun {
             case .attributes: version.attributes
             }
         }
+
+        /// Whether `version` declares a field called `name`, in either scope.
+        static func declares(_ version: SchemaVersion, _ name: String) -> Bool {
+            allCases.contains { scope in scope.fields(of: version).contains { $0.name == name } }
+        }
     }
 
     mutating func checkTombstones(_ versions: [SchemaVersion]) {
@@ -271,7 +276,7 @@ private struct ValidationRun {
                     report(.duplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
                     continue
                 }
-                if Scope.allCases.contains(where: { scope in scope.fields(of: version).contains { $0.name == name } }) {
+                if Scope.declares(version, name) {
                     report(
                         .removedUnknown,
                         "version \(version.version) removes '\(name)' but still declares it",
@@ -292,12 +297,9 @@ private struct ValidationRun {
                 guard let (scope, field) = owner else {
                     // A tombstone belongs to the version that dropped the field: say which one,
                     // where an earlier version declares it.
-                    let lastDeclaring = versions[..<(index - 1)].last { earlier in
-                        Scope.allCases.contains { scope in scope.fields(of: earlier).contains { $0.name == name } }
-                    }
+                    let lastDeclaring = versions[..<(index - 1)].lastIndex { Scope.declares($0, name) }
                     let hint = lastDeclaring.map { earlier in
-                        let next = versions[versions.firstIndex { $0.version == earlier.version }! + 1]
-                        return "; version \(earlier.version) is the last to declare it, so list it in version \(next.version)'s removed"
+                        "; version \(versions[earlier].version) is the last to declare it, so list it in version \(versions[earlier + 1].version)'s removed"
                     } ?? ""
                     report(
                         .removedUnknown,
