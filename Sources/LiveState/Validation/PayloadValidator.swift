@@ -322,7 +322,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// A member beside `aps` is data for the app; one named as a Live Activity key of `aps`
     /// is noted, since the device reads those keys only inside `aps`.
     mutating func otherMember(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
-        if let known = Self.knownKeys.firstIndex(where: { context.reader.matches(key, $0) }) {
+        if let known = Self.knownIndex(of: key, in: context.reader) {
             keysBesideAPS.append((known, key.start - 1))
         }
         try context.reader.skipValue()
@@ -337,7 +337,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// `content-state` is the state, as `APNsBody` says).
     mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
         let keyOffset = key.start - 1
-        let known = Self.knownKeys.firstIndex { context.reader.matches(key, $0) }
+        let known = Self.knownIndex(of: key, in: context.reader)
         let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
         let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
         let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
@@ -439,6 +439,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     /// The `aps` keys of Live Activity pushes.
     static let knownKeys = APSKeys.liveActivity
+    /// The index in `knownKeys` of the key `key` spells, compared unescaped.
+    static func knownIndex(of key: JSONString, in reader: JSONReader) -> Int? {
+        knownKeys.firstIndex { reader.matches(key, $0) }
+    }
     /// The known keys' names and pointers, made once.
     static let knownNames = knownKeys.map(\.description)
     static let knownPointers = knownNames.map { JSONPointer.appending($0, to: "/aps") }
