@@ -542,10 +542,8 @@ public struct ContentStateEncoder: Sendable {
             var message = output.budget.overMessage(fitted: options.fit)
             if options.fit {
                 // Fields fitting may not take, named, so that the reader knows why they stayed.
-                let kept = zip(version.contentState, droppableFields).filter { field, droppable in
-                    !droppable && field.dropPriority != nil && members.contains { $0.name == field.name }
-                }
-                for (field, _) in kept {
+                for (field, droppable) in zip(version.contentState, droppableFields)
+                where !droppable && field.dropPriority != nil && members.contains(where: { $0.name == field.name }) {
                     let needing = Self.versionsNeeding(field, in: schema)
                     let versions = needing.count == 1 ? "app version \(needing[0]) drops" : "app versions \(needing.map(String.init).joined(separator: ", ")) drop"
                     message += "; '\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is kept, as \(versions) an update without it"
