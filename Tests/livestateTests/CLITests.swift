@@ -778,7 +778,7 @@ struct CLI {
 
     @Test func onIOS16AStrictClientDropsTheUpdateAndATolerantOneTakesItsDefault() throws {
         let schema = try Self.schema(minIOS: #""16.1""#)
-        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
+        defer { RetiredVersionTests.remove(schema) }
         let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
         #expect(strict.status == 1)
         #expect(strict.stdout.contains(
@@ -797,7 +797,7 @@ struct CLI {
 
     @Test func onIOS17TheSameURLIsFine() throws {
         let schema = try Self.schema(minIOS: "17")
-        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
+        defer { RetiredVersionTests.remove(schema) }
         let strict = try CLI.run(["lint", "--schema", schema, "--version", "1", "-"], stdin: Self.body)
         #expect(strict.status == 0, "\(strict.stdout)")
         #expect(strict.stdout.isEmpty)
@@ -808,7 +808,7 @@ struct CLI {
     @Test(arguments: [("\"15.4\"", "[schema-invalid-constraint]"), ("sixteen", "[schema-wrong-type]"), ("[16]", "[schema-wrong-type]")])
     func checkRefusesADeploymentTargetBeforeLiveActivities(_ value: String, _ code: String) throws {
         let schema = try Self.schema(minIOS: value)
-        defer { try? FileManager.default.removeItem(atPath: (schema as NSString).deletingLastPathComponent) }
+        defer { RetiredVersionTests.remove(schema) }
         let result = try CLI.run(["check", schema])
         #expect(result.status == 2)
         #expect(result.stdout.contains("links.yaml:2:10: error:") || result.stderr.contains("links.yaml:2:10: error:"), "\(result.stdout)\(result.stderr)")
@@ -915,7 +915,8 @@ struct CLI {
         return path
     }
 
-    /// Removes the folder `retiredDelivery` wrote `path` in.
+    /// Removes the scratch folder a schema at `path` was written in (`retiredDelivery`'s,
+    /// `MinIOSCommandTests.schema`'s).
     static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
