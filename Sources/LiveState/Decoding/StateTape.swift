@@ -251,12 +251,14 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// it decides too, worded when read by the full decoder's words: an unknown enum value, in a
 /// field or an array, takes the fallback (`takesFallback`), and a value of another type, or a
 /// scalar or array of scalars a rule of the field refuses, takes the field's default
-/// (`takesDefault`; for a strict version, the full decoder is asked only why synthesized
-/// `Codable` fails on it, `codableFailure`); a date that looks like UNIX time, read as the
-/// validator reads, is kept and reported (`flagsUnixDate`). Any other scalar it does not read (a
-/// value in a nested object's field with no default to take, a strict version's enum value that
-/// a fallback would take, such a date out of its field's range, …) is decided by the full
-/// decoder where it stands (`decide`):
+/// (`takesDefault`), or, in a field that takes none, rejects the root object or makes the
+/// nested object that holds it invalid; a `null` takes the default of an `on-null: default`
+/// field (`nullTakesDefault`). For a strict version, the full decoder is asked only why
+/// synthesized `Codable` fails on such a value, and for a nested object's, why it is invalid
+/// (`problems`, its words). A date that looks like UNIX time, read as the validator reads, is
+/// kept and reported (`flagsUnixDate`). Any other scalar it does not read (an element of an
+/// array in an array with a problem, such a date out of its field's range, …) is decided by
+/// the full decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -661,16 +663,23 @@ struct TapeBuilder {
             rejection = nil
             guard settle(plan, rejected: problem, slot: slot, header: header, invalid: &verdict.invalid) else { return false }
         } else if strictProblem == nil {
-            let isRoot = nodes[header].a < 0
-            if takesDefault(plan, at: start, kept: kept, depth: level, orRejectsRoot: isRoot) {
+            if takesDefault(plan, at: start, kept: kept, depth: level, orRejects: true) {
+                // Asked only where needed: a default taken or a root rejected is worded when read.
+                let isNested = plan.invalidReplacement == nil && nodes[header].a >= 0
+                let problems = isNested || isStrict ? problems(plan, at: start, depth: level, header: header) : (invalid: nil, strict: nil)
                 if plan.invalidReplacement != nil {
                     takeDefault(plan, field: field, slot: slot, header: header, at: start)
-                } else {
+                } else if nodes[header].a < 0 {
                     // A root field that takes no default: the payload is rejected.
                     isRejected = true
                     append(.rejected, start | field << 32, header)
+                } else {
+                    // A nested object's: the object is invalid, for the field that holds it to
+                    // settle (`settle`), as a required key it lacks makes it.
+                    guard let problem = problems.invalid else { return false }
+                    if verdict.invalid == nil { verdict.invalid = problem }
                 }
-                if isStrict { strictProblem = codableFailure(plan, at: start, depth: level, header: header) }
+                if isStrict { strictProblem = problems.strict }
             } else {
                 guard decide(plan, slot: slot, header: header, at: start, kept: kept, depth: level, invalid: &verdict.invalid)
                 else { return false }
@@ -688,17 +697,17 @@ struct TapeBuilder {
     /// invalid values take its default, and takes it: what an older app version meets when a
     /// field changed type (a value of another JSON type, `FieldKind.accepts`) or a constraint was
     /// tightened (a scalar or an array of scalars a rule of the field refused, `ruleBroken`).
-    /// With `orRejectsRoot` (a field of the root object), also for a field that takes no
-    /// default: the payload is rejected then. Only where the full decoder
-    /// (`DecodeContext.decodeValue`) would find just that, and only for a value that is JSON.
-    /// (For a strict version, the caller also asks why synthesized `Codable` fails on the value,
-    /// `codableFailure`.) `true` leaves the reader past the value; `false` leaves the value to
-    /// the full decoder.
+    /// With `orRejects`, also for a field that takes no default: the payload is rejected then (a
+    /// field of the root object), or the object that holds the field is invalid. Only where the
+    /// full decoder (`DecodeContext.decodeValue`) would find just that, and only for a value
+    /// that is JSON. (The caller asks why the value is invalid, and for a strict version why
+    /// synthesized `Codable` fails on it, `problems`.) `true` leaves the reader past the value;
+    /// `false` leaves the value to the full decoder.
     @inline(never)
-    private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int, orRejectsRoot: Bool = false) -> Bool {
+    private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int, orRejects: Bool = false) -> Bool {
         let brokeRule = ruleBroken == start
         ruleBroken = -1
-        guard plan.invalidReplacement != nil || orRejectsRoot else { return false }
+        guard plan.invalidReplacement != nil || orRejects else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
         // A value read whole leaves the reader past it; an array whose element broke a rule,
         // inside it (one level deeper), and another type's value, at its start: skipped from there.
@@ -709,17 +718,19 @@ struct TapeBuilder {
         return skipValue()
     }
 
-    /// For a strict version, why synthesized `Codable` fails on the invalid value at `start`,
-    /// `level` deep, of `plan`'s field in the object whose header is at `header`, which the tape
-    /// decided (`takesDefault`, `takesFallback`): the full decoder's answer
-    /// (`DecodeContext.decodeValue`, which alone knows which refusals `Codable` shares), with
-    /// its pointer; `nil` when `Codable` takes the value (a schema's own constraint, such as a
-    /// length or a range).
+    /// Why the value at `start`, `level` deep, of `plan`'s field in the object whose header is at
+    /// `header`, which the tape decided (`takesDefault`, `takesFallback`, `nullTakesDefault`), is
+    /// invalid, and for a strict version why synthesized `Codable` fails on it: the full
+    /// decoder's answers (`DecodeContext.decodeValue`, whose words they are, and which alone
+    /// knows which refusals `Codable` shares), with their pointers. `strict` is `nil` when
+    /// `Codable` takes the value (a schema's own constraint, such as a length or a range).
     @inline(never)
-    private func codableFailure(_ plan: FieldPlan, at start: Int, depth level: Int, header: Int) -> DecodeProblem? {
+    private func problems(
+        _ plan: FieldPlan, at start: Int, depth level: Int, header: Int
+    ) -> (invalid: DecodeProblem?, strict: DecodeProblem?) {
         var context = context(at: start, depth: level, header: header, field: plan)
         _ = try? context.decodeValue(plan)
-        return context.strictProblem
+        return (context.problem, context.strictProblem)
     }
 
     /// Whether the value at `start`, `level` deep, is JSON of a type `plan`'s field does not
@@ -1111,15 +1122,20 @@ struct TapeBuilder {
     }
 
     /// A `null` at `start` for a field that is not optional: with `on-null: default`, the
-    /// field keeps its `missing` slot (the default) and the finding is noted, for a version
-    /// that is not strict (a strict one's `Codable` fails on it: the full decoder says why, in
-    /// `decodeValue`, which words both); otherwise refused.
+    /// field keeps its `missing` slot (the default) and the finding is noted; otherwise
+    /// refused. For a strict version, whose synthesized `Codable` has no such rule and fails
+    /// on the `null`, the default is taken all the same and `strictProblem` says why (`false`
+    /// then, for `unread` to record it), as for an enum's fallback (`takesFallback`).
     @inline(never)
     private mutating func nullTakesDefault(_ plan: FieldPlan, at start: Int, header: Int, fieldIndex: Int) -> Bool {
         guard plan.nullTakesDefault else { return refused(at: start) }
-        guard !isStrict else { return false }
+        // (An array's element has no default: a schema built in code that gives one to a
+        // strict version's items is left to the full decoder.)
+        guard header >= 0 || !isStrict else { return false }
         append(.nullDefaulted, start | fieldIndex << 32, header)
-        return true
+        guard isStrict else { return true }
+        strictProblem = problems(plan, at: start, depth: depth, header: header).strict
+        return strictProblem == nil
     }
 
     /// Notes that a rule of the field refused the scalar value at `start`, read whole
@@ -1176,9 +1192,8 @@ struct TapeBuilder {
         guard let fallback = plan.fallback else { return refused(at: start) }
         put(fallback, in: slot)
         guard header >= 0 else {
-            // An element of an array of scalars: its finding follows the array's elements. (A
-            // strict version's verdict names the element: the full decoder's.)
-            guard !isStrict else { return false }
+            // An element of an array of scalars: its finding follows the array's elements, and
+            // `array` asks why a strict version's `Codable` fails on the first such element.
             elementFinding = (.elementFallbackTaken, start)
             return true
         }
@@ -1186,7 +1201,7 @@ struct TapeBuilder {
         guard isStrict else { return true }
         // Synthesized `Codable` has no fallback and fails: the value is the fallback all the
         // same, and `unread` records why for the verdict.
-        strictProblem = codableFailure(plan, at: start, depth: depth, header: header)
+        strictProblem = problems(plan, at: start, depth: depth, header: header).strict
         return strictProblem == nil
     }
 
@@ -1207,6 +1222,9 @@ struct TapeBuilder {
         // The elements' findings (`elementFinding`), each node's `a` the element's offset plus
         // its index shifted left by 32.
         var findings: [TapeNode] = []
+        // For a strict version: why synthesized `Codable`, which has no fallback, fails on the
+        // first element that took one.
+        var strictElement: DecodeProblem?
         defer { elementFinding = nil }
         // Strings that may not be null, the usual array: read here, without a call per element.
         let plainStrings = items.kind == .string && !items.isOptional
@@ -1231,8 +1249,12 @@ struct TapeBuilder {
                         // Worded at its place in an object's field; in an array's array, by the
                         // full decoder.
                         guard field != TapeNode.inArray else { return false }
-                        findings.append(TapeNode(kind: found.kind, a: found.offset | (count &- 1 &- first) << 32, b: 0))
+                        let element = count &- 1 &- first
+                        findings.append(TapeNode(kind: found.kind, a: found.offset | element << 32, b: 0))
                         elementFinding = nil
+                        if isStrict, found.kind == .elementFallbackTaken, strictElement == nil {
+                            strictElement = strictFailure(of: items, element: element, at: found.offset, in: plan, header: header, field: field)
+                        }
                     }
                 }
                 switch separator(closing: JSONByte.closeBracket) {
@@ -1247,7 +1269,23 @@ struct TapeBuilder {
         guard plan.constraints.allowsCount(elements) else { return findings.isEmpty && refused(at: start) }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         for finding in findings { append(finding.kind, finding.a, header | field << 32) }
-        return true
+        // The array is read; a strict version's `Codable` fails on it (`unread` records why).
+        strictProblem = strictElement
+        return strictElement == nil
+    }
+
+    /// For a strict version, why synthesized `Codable` fails on the `element`th element, at
+    /// `start`, of the array field `plan` (the `field`th of the object whose header is at
+    /// `header`), which the tape read as valid: the full decoder's answer, with the element's
+    /// pointer, as `problems` asks it for a field.
+    @inline(never)
+    private func strictFailure(
+        of items: FieldPlan, element: Int, at start: Int, in plan: FieldPlan, header: Int, field: Int
+    ) -> DecodeProblem? {
+        var context = context(ofElementsOf: plan, field: field, header: header, at: start)
+        context.path.push(index: element)
+        _ = try? context.decodeValue(items)
+        return context.strictProblem
     }
 
     /// Whether a valid element of `items` may have a finding (a fallback taken, a date the
@@ -1261,9 +1299,9 @@ struct TapeBuilder {
     /// `value` did not accept, makes the array invalid as the full decoder finds it (a rule of
     /// the items refused it, or it is of another JSON type): the array is refused then, as
     /// its field's rules refuse a scalar, and may take the field's default (`takesDefault`).
-    /// Anything else (a strict version's enum value a fallback would take, a date the validator
-    /// reports that is out of range too or a date range's bound, bytes that are not JSON) is
-    /// left to the full decoder. Returns `false` either way.
+    /// Anything else (a date the validator reports that is out of range too or a date range's
+    /// bound, a strict version's `null` in items given a default in code, bytes that are not
+    /// JSON) is left to the full decoder. Returns `false` either way.
     @inline(never)
     private mutating func refusedElement(_ items: FieldPlan, at start: Int, depth level: Int, array: Int) -> Bool {
         let brokeRule = ruleBroken == start
