@@ -12,6 +12,14 @@ import LiveStateTooling
 /// `Content-Length` alone when there is one). Validation and encoding are synchronous work on a
 /// bounded body, done inline; a batch's lines are validated on a Dispatch thread, off the event
 /// loop.
+///
+/// The handlers are written here, not generated from `openapi.yaml` by swift-openapi-generator:
+/// its server code decodes an `application/json` body with `JSONDecoder` before a handler sees
+/// it, so a payload that is not JSON would be refused by the runtime with its own error, not
+/// answered with LiveState's `json-syntax` finding and its line, column and pointer, and a
+/// valid one would reach LiveState re-read (its duplicate keys gone, `-0` and long numbers
+/// changed, its byte count lost for the budget). The contract stays the YAML's:
+/// `scripts/contract.py` and schemathesis hold every response to it.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct SchemaRoutes: Sendable {
     let store: SchemaStore
