@@ -724,12 +724,21 @@ struct TapeBuilder {
     /// decoder's answers (`DecodeContext.decodeValue`, whose words they are, and which alone
     /// knows which refusals `Codable` shares), with their pointers. `strict` is `nil` when
     /// `Codable` takes the value (a schema's own constraint, such as a length or a range).
+    /// `element` asks it of that array field's `element`th element, its items' value.
     @inline(never)
     private func problems(
-        _ plan: FieldPlan, at start: Int, depth level: Int, header: Int
+        _ plan: FieldPlan, at start: Int, depth level: Int, header: Int, element: (index: Int, field: Int)? = nil
     ) -> (invalid: DecodeProblem?, strict: DecodeProblem?) {
-        var context = context(at: start, depth: level, header: header, field: plan)
-        _ = try? context.decodeValue(plan)
+        var context: DecodeContext
+        var valuePlan = plan
+        if let element, let items = plan.items {
+            context = self.context(ofElementsOf: plan, field: element.field, header: header, at: start)
+            context.path.push(index: element.index)
+            valuePlan = items
+        } else {
+            context = self.context(at: start, depth: level, header: header, field: plan)
+        }
+        _ = try? context.decodeValue(valuePlan)
         return (context.problem, context.strictProblem)
     }
 
@@ -1253,7 +1262,7 @@ struct TapeBuilder {
                         findings.append(TapeNode(kind: found.kind, a: found.offset | element << 32, b: 0))
                         elementFinding = nil
                         if isStrict, found.kind == .elementFallbackTaken, strictElement == nil {
-                            strictElement = strictFailure(of: items, element: element, at: found.offset, in: plan, header: header, field: field)
+                            strictElement = problems(plan, at: found.offset, depth: depth, header: header, element: (element, field)).strict
                         }
                     }
                 }
@@ -1272,20 +1281,6 @@ struct TapeBuilder {
         // The array is read; a strict version's `Codable` fails on it (`unread` records why).
         strictProblem = strictElement
         return strictElement == nil
-    }
-
-    /// For a strict version, why synthesized `Codable` fails on the `element`th element, at
-    /// `start`, of the array field `plan` (the `field`th of the object whose header is at
-    /// `header`), which the tape read as valid: the full decoder's answer, with the element's
-    /// pointer, as `problems` asks it for a field.
-    @inline(never)
-    private func strictFailure(
-        of items: FieldPlan, element: Int, at start: Int, in plan: FieldPlan, header: Int, field: Int
-    ) -> DecodeProblem? {
-        var context = context(ofElementsOf: plan, field: field, header: header, at: start)
-        context.path.push(index: element)
-        _ = try? context.decodeValue(items)
-        return context.strictProblem
     }
 
     /// Whether a valid element of `items` may have a finding (a fallback taken, a date the
