@@ -379,6 +379,12 @@ versions:
       name: { type: string, optional: true, max-length: 4 }
       mode: { type: enum, values: [a, b], default: a, fallback: a }
       home: { type: int, default: 0, on-null: default }
+      marks: { type: array, default: [], max-items: 3, items: { type: enum, values: [x, "ü"], fallback: x } }
+      courier:
+        type: object
+        default: { rank: 0 }
+        fields:
+          rank: { type: int, default: 0, maximum: 9, on-invalid: reject, on-null: default }
 """#),
     ]
 }
