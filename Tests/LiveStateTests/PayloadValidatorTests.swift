@@ -446,7 +446,15 @@ func body(_ aps: String, extra: String = "") -> String {
         let validator = try PayloadValidator(schema: schema)
         let text = body(#""timestamp":1795000000,"event":"update","content-state":{"t\u0069tle":"a","subTitle":"b","x/y":1,"title":"c"}"#)
         let result = validator.validate(Array(text.utf8))
-        #expect(result.budget.fields.map(\.name) == ["title", "subTitle", "x/y", "title"])
+        // A key sent twice (here once escaped) is one entry with both members' bytes, in the
+        // one pass and in `measure`, so that the JSON report's `fields` holds each name once.
+        #expect(result.budget.fields.map(\.name) == ["title", "subTitle", "x/y"])
+        let twice = #""t\u0069tle":"a","#.utf8.count + #""title":"c""#.utf8.count
+        #expect(result.budget.fields.map(\.bytes) == [twice, #""subTitle":"b","#.utf8.count, #""x/y":1,"#.utf8.count])
+        let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        #expect(measured.fields == result.budget.fields)
+        let json = measured.jsonValue
+        #expect(json["fields"] == .object([.init("title", .int(twice)), .init("subTitle", .int(15)), .init("x/y", .int(8))]))
     }
 
     @Test func measuresBodyContentStateAndFields() throws {

@@ -63,17 +63,39 @@ extension ByteBudget {
     private static func members(_ reader: inout JSONReader) throws(JSONError) -> (fields: [FieldBytes], members: [Value.Member]) {
         var fields: [FieldBytes] = []
         var members: [Value.Member] = []
+        var names = Set<String>()
         try reader.beginObject()
         while let member = try reader.nextKey() {
             let memberStart = member.start - 1
             let value = try JSONValueParser.parse(&reader)
             let name = reader.string(member)
             fields.append(FieldBytes(name: name, bytes: reader.offset - memberStart))
-            members.append(.init(name, value))
+            // The state the device re-encodes holds a key once (the first, as `JSONDecoder`
+            // reads it).
+            if names.insert(name).inserted { members.append(.init(name, value)) }
         }
         // Every member but the last is followed by a comma.
         for index in fields.indices.dropLast() { fields[index].bytes += 1 }
-        return (fields, members)
+        return (merged(fields), members)
+    }
+
+    /// `parts` with each name once: a key sent twice is one entry, at its first place, with the
+    /// bytes of every member that has it (all of them are in the body, and a report keyed by
+    /// name, such as the JSON `fields` object, may hold a name once).
+    static func merged(_ parts: [FieldBytes]) -> [FieldBytes] {
+        var merged: [FieldBytes] = []
+        merged.reserveCapacity(parts.count)
+        var places: [String: Int] = [:]
+        places.reserveCapacity(parts.count)
+        for part in parts {
+            if let index = places[part.name] {
+                merged[index].bytes += part.bytes
+            } else {
+                places[part.name] = merged.count
+                merged.append(part)
+            }
+        }
+        return merged
     }
 
     /// The largest parts of the body `bytes` as sent (see `largestParts`): of each member of its
@@ -101,7 +123,7 @@ extension ByteBudget {
         }
         guard (try? reader.peek()) == .objectStart, (try? members(under: "", inside: "aps")) != nil else { return [] }
         // The bulk, not the envelope's small keys: the largest part, and others of 64 bytes or more.
-        let sorted = parts.sorted { $0.bytes > $1.bytes }
+        let sorted = merged(parts).sorted { $0.bytes > $1.bytes }
         return Array(sorted.prefix(1) + sorted.dropFirst().prefix(count - 1).filter { $0.bytes >= 64 })
     }
 

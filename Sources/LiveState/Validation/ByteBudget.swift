@@ -22,7 +22,8 @@ public struct ByteBudget: Sendable, Hashable {
     public var contentState: Int?
     /// The worst-case size of the content-state as the device re-encodes the decoded state.
     public var deviceWorstCase: Int?
-    /// Each top-level content-state member as sent: key, value and the separator after it.
+    /// Each top-level content-state member as sent: key, value and the separator after it. A
+    /// key sent twice is one entry, at its first place, with the bytes of both members.
     public var fields: [FieldBytes]
     /// For a body over its limit: its largest parts as sent, of each member of `aps` and each
     /// key beside it, named by JSON Pointer (`/aps/alert`, `/analytics`), largest first, at most

@@ -828,12 +828,12 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                     file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
             if validator.options.measuresFields || budget.headroom < 0 {
-                budget.fields = spans.enumerated().map { index, span in
+                budget.fields = ByteBudget.merged(spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
                     let name = span.fieldName ?? reader.string(span.key)
                     return .init(name: name, bytes: span.end - span.start + separator)
-                }
+                })
             }
         }
         if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
