@@ -238,12 +238,58 @@ import LiveStateTooling
         #expect(CompatibilityChecker().findings(schema, from: 1, to: 2).allSatisfy { $0.rule != "default-changed" })
     }
 
-    @Test func writerScopedSizeFindingsAreReportedOncePerWriterVersion() {
+    /// The budget is each live version's own: measured once per version, after the pairs'
+    /// findings, whatever pairs the mode reads (a schema of one version, the newest under
+    /// `backward`), with the version as its own reader; not under `none`, which checks nothing.
+    @Test func budgetFindingsAreEveryLiveVersionsOnce() {
         let note = F.string("note", optional: true, maxLength: nil)
         let schema = compatSchema([note], [note], [note])
         let report = CompatibilityChecker().check(schema, mode: .fullTransitive)
         let unbounded = report.findings.filter { $0.rule == "unbounded-size" }
-        #expect(unbounded.map(\.writerVersion) == [2, 1, 3])
+        #expect(unbounded.map(\.writerVersion) == [1, 2, 3])
+        #expect(unbounded.allSatisfy { $0.readerVersion == $0.writerVersion && $0.message.hasPrefix("v\($0.writerVersion) payloads: ") })
+        let big = F.string("big", default: "", maxLength: 5000)
+        let alone = compatSchema([big])
+        let newest = compatSchema([F.string("a")], [F.string("a"), big])
+        for (schema, mode) in [(alone, CompatibilityMode.backward), (newest, .backward), (newest, .forward)] {
+            let sizes = CompatibilityChecker().check(schema, mode: mode).findings.filter { $0.rule == "worst-case-size-over-budget" }
+            #expect(sizes.map(\.writerVersion) == [schema.versions.count], "\(mode)")
+            #expect(sizes.first?.severity == .error)
+        }
+        #expect(CompatibilityChecker().check(newest, mode: CompatibilityMode.none).findings.isEmpty)
+        // One pair: the versions the pair's ways write.
+        #expect(CompatibilityChecker().check(newest, from: 1, to: 2, mode: .backward).findings.allSatisfy { $0.rule != "worst-case-size-over-budget" })
+        #expect(CompatibilityChecker().check(newest, from: 1, to: 2, mode: .forward).findings.contains { $0.rule == "worst-case-size-over-budget" })
+    }
+
+    /// A fleet weighs a version's budget findings by every device (APNs refuses the body for
+    /// all), so `--max-drop` does not let an oversized version pass; and a field a reader only
+    /// ignores is not a fallback to defaults.
+    @Test func aFleetWeighsBudgetFindingsByEveryDevice() throws {
+        let schema = compatSchema([F.string("a", maxLength: 50)], [F.string("a", maxLength: 50), F.string("b", default: "", maxLength: 5000)])
+        let fleet = Fleet(devices: [1: 10, 2: 990])
+        let report = CompatibilityChecker().check(schema, mode: .forward).weighed(by: fleet, maxDrop: try #require(FleetThreshold("5%")))
+        let size = try #require(report.findings.first { $0.rule == "worst-case-size-over-budget" })
+        #expect(size.severity == .error)
+        #expect(size.message.hasSuffix("(every app version: 100.0% of devices (1,000 of 1,000), refused)"), "\(size.message)")
+        #expect(report.fleet?.dropping == 1000)
+        #expect(report.fleet?.accepted == false)
+        let unbounded = compatSchema([F.string("a", maxLength: 50)], [F.string("a", maxLength: 50), F.string("b", default: "", maxLength: nil)])
+        let weighed = CompatibilityChecker().check(unbounded, mode: .forward).weighed(by: fleet, maxDrop: try #require(FleetThreshold("5%")))
+        let risk = try #require(weighed.findings.first { $0.rule == "unbounded-size" })
+        #expect(risk.message.hasSuffix("(every app version: 100.0% of devices (1,000 of 1,000), at risk)"), "\(risk.message)")
+        #expect(weighed.fleet?.degraded == 0)
+    }
+
+    /// A strict reader (synthesized `Codable`) holds `nil` for a missing optional key, whatever
+    /// default the schema gives it.
+    @Test func aStrictReaderHoldsNullForAMissingOptionalWhateverItsDefault() {
+        let optional = Field(name: "od", type: .int, defaultValue: .int(4), isOptional: true)
+        let schema = compatSchema([F.int("k"), optional], [F.int("k")], strict: [1])
+        let removed = CompatibilityChecker().check(schema, mode: .forward).findings.first { $0.rule == "field-removed-defaulted" }
+        #expect(removed?.message.hasSuffix("'od' was removed in v2; app v1 shows null forever") == true, "\(String(describing: removed?.message))")
+        let tolerant = compatSchema([F.int("k"), optional], [F.int("k")])
+        #expect(CompatibilityChecker().check(tolerant, mode: .forward).findings.contains { $0.message.hasSuffix("shows its default 4 forever") })
     }
 
     @Test func byteBudgetIsAnOption() {

@@ -69,10 +69,13 @@ public struct CompatibilityChecker: Sendable {
         return comparison.findings
     }
 
-    /// Runs a compatibility gate over a schema: every pair the mode covers.
+    /// Runs a compatibility gate over a schema: every pair the mode covers, and every live
+    /// version's payloads against the byte budget (`worst-case-size-over-budget`,
+    /// `unbounded-size`), once per version whatever the pairs are (a schema of one version, or
+    /// the newest under `backward`, is measured too), unless the mode is `none`.
     ///
-    /// Findings about a writer version as a whole (`tombstone-reuse`, `worst-case-size-over-budget`,
-    /// `unbounded-size`) are reported once per writer version, in the first pair that has them.
+    /// `tombstone-reuse`, about a writer version as a whole, is reported once per writer
+    /// version, in the first pair that has it.
     /// - Parameters:
     ///   - schema: The schema.
     ///   - mode: The gate; `nil` uses the schema's `compatibility:`.
@@ -80,7 +83,8 @@ public struct CompatibilityChecker: Sendable {
     public func check(_ schema: Schema, mode: CompatibilityMode? = nil) -> CompatibilityReport {
         let mode = mode ?? schema.compatibility
         // A retired version is in no app in the field, and no server writes for it.
-        return report(schema, mode: mode, pairs: mode.pairs(of: schema.liveVersions.map(\.version)))
+        let live = schema.liveVersions.map(\.version)
+        return report(schema, mode: mode, pairs: mode.pairs(of: live), written: mode == .none ? [] : live)
     }
 
     /// The pair that `from` and `to` name when at least one is given: a missing `from` is the
@@ -111,20 +115,30 @@ public struct CompatibilityChecker: Sendable {
             if directions.contains(.oldAppReadsNew) { pairs.append(CompatibilityPair(readerVersion: older, writerVersion: newer)) }
             if directions.contains(.newAppReadsOld) { pairs.append(CompatibilityPair(readerVersion: newer, writerVersion: older)) }
         }
-        return report(schema, mode: mode ?? .full, pairs: pairs)
+        // The versions written are the pairs' writers: the newer one for `forward`, both for `full`.
+        return report(schema, mode: mode ?? .full, pairs: pairs, written: Array(Set(pairs.map(\.writerVersion))).sorted())
     }
 
-    private func report(_ schema: Schema, mode: CompatibilityMode, pairs: [CompatibilityPair]) -> CompatibilityReport {
+    /// The findings of `pairs`, then the budget's of each version in `written`.
+    private func report(_ schema: Schema, mode: CompatibilityMode, pairs: [CompatibilityPair], written: [Int]) -> CompatibilityReport {
         var findings: [CompatibilityFinding] = []
         var reported = Set<WriterScopedKey>()
         for pair in pairs {
-            for finding in self.findings(schema, reader: pair.readerVersion, writer: pair.writerVersion) {
+            for finding in self.findings(schema, reader: pair.readerVersion, writer: pair.writerVersion)
+            where !PairComparison.budgetRules.contains(finding.rule) {
                 if PairComparison.writerScopedRules.contains(finding.rule) {
                     let key = WriterScopedKey(rule: finding.rule, writer: finding.writerVersion, scope: finding.scope, pointer: finding.pointer)
                     guard reported.insert(key).inserted else { continue }
                 }
                 findings.append(finding)
             }
+        }
+        for version in written {
+            guard let writer = schema.version(version) else { continue }
+            // No reader but the version's own: the finding is about its payloads alone.
+            var comparison = PairComparison(schema: schema, reader: writer, writer: writer, options: options)
+            comparison.checkSize()
+            findings += comparison.findings
         }
         return CompatibilityReport(
             activity: schema.activity, file: schema.file, mode: mode,

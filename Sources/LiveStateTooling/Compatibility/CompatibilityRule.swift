@@ -315,7 +315,9 @@ extension CompatibilityRule {
             integers at the width of their bounds and doubles and dates at 24 bytes (17 significant \
             digits, as the device re-encodes them). Over 4096 bytes APNs answers 413 and the device \
             rejects the update. A warning when dropping drop-priority fields and emptying truncate \
-            strings (the encoder's --fit) brings it within the budget.
+            strings (the encoder's --fit) brings it within the budget. Checked once for every live \
+            version, whichever pairs the gate reads; with --fleet it weighs every device, since APNs \
+            refuses the body whichever app would read it.
             """)
 
     /// A version's content-state has no size bound.
@@ -324,7 +326,8 @@ extension CompatibilityRule {
         summary: "a string without max-length or an array without max-items makes the worst-case size unbounded",
         reasoning: """
             Without a bound, nothing stops a payload from passing 4096 bytes; give the field a \
-            max-length or max-items so the worst case can be checked against the budget.
+            max-length or max-items so the worst case can be checked against the budget. Checked \
+            once for every live version, as worst-case-size-over-budget is.
             """)
 
     /// Every rule, in the order `--list-rules` prints them.

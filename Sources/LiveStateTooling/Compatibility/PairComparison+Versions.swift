@@ -7,6 +7,12 @@ extension PairComparison {
         CompatibilityRule.tombstoneReuse.id, CompatibilityRule.worstCaseSizeOverBudget.id, CompatibilityRule.unboundedSize.id,
     ]
 
+    /// The rules of a version's payloads against the byte budget (`checkSize`): APNs refuses
+    /// an oversized body for every device, whichever app version would read it, so
+    /// `CompatibilityChecker` checks them once per version written, not per pair, and a fleet
+    /// weighs them by every device.
+    static let budgetRules: Set<String> = [CompatibilityRule.worstCaseSizeOverBudget.id, CompatibilityRule.unboundedSize.id]
+
     /// Names the writer's version brings back, with another type, after an earlier version
     /// listed them under `removed`. Reported where the name returns.
     mutating func checkTombstones() {

@@ -128,6 +128,13 @@ struct PairComparison {
 
     // MARK: - Missing, ignored and renamed fields
 
+    /// What the reader holds for `field` when its key is missing: its default, or `null` when
+    /// optional; for a strict reader (synthesized `Codable`, which applies no default) `null`
+    /// for an optional field, and nothing for another.
+    private func readerMissingValue(_ field: Field) -> Value? {
+        isStrict ? (field.isOptional ? .null : nil) : field.missingValue
+    }
+
     /// The reader has a field the writer's version does not have.
     private mutating func missing(_ field: Field, at parent: Place) {
         let pointer = JSONPointer.appending(field.name, to: parent.readerPointer)
@@ -138,7 +145,7 @@ struct PairComparison {
                 report(.fieldAddedStrictClient, .error,
                        "'\(name)' was added in v\(readerNumber) and is missing from every v\(writerNumber) payload; \(strictDrop)",
                        at: parent, pointer: pointer, position: position)
-            } else if let value = field.missingValue {
+            } else if let value = readerMissingValue(field) {
                 report(.fieldAddedWithDefault, .info,
                        "'\(name)' was added in v\(readerNumber); v\(writerNumber) payloads lack it, so it \(takes(value))",
                        at: parent, pointer: pointer, position: position)
@@ -152,7 +159,7 @@ struct PairComparison {
                 report(.fieldRemovedStrictClient, .error,
                        "'\(name)' was removed in v\(writerNumber); \(strictDrop) on the missing key",
                        at: parent, pointer: pointer, position: position)
-            } else if let value = field.missingValue {
+            } else if let value = readerMissingValue(field) {
                 report(.fieldRemovedDefaulted, field.isDeprecated ? .info : .warning,
                        "'\(name)' was removed in v\(writerNumber); app v\(readerNumber) \(field.isDeprecated ? "(where it is deprecated) " : "")\(shows(value)) forever",
                        at: parent, pointer: pointer, position: position)

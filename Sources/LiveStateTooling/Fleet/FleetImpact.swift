@@ -137,23 +137,32 @@ extension CompatibilityReport {
     /// version (broken for an error: a strict client throws or a tolerant one drops; degraded
     /// for a warning: it falls back to defaults), and when the versions with errors hold no
     /// more of the fleet than `maxDrop`, their errors become warnings that say the gate accepts
-    /// them.
+    /// them. A finding about a version's payloads against the byte budget is every device's:
+    /// APNs refuses an oversized body whichever app would read it (refused for an error, at risk
+    /// for a warning, which does not count as falling back to defaults).
     /// - Parameters:
     ///   - fleet: The fleet.
     ///   - maxDrop: The most of the fleet that may break.
     /// - Returns: The weighed report; `fleet` holds the impact.
     public func weighed(by fleet: Fleet, maxDrop: FleetThreshold) -> CompatibilityReport {
         var report = self
+        let isBudget = { (finding: CompatibilityFinding) in PairComparison.budgetRules.contains(finding.rule) }
+        let everyVersion = findings.contains { isBudget($0) && $0.severity == .error } ? Array(fleet.devices.keys) : []
         let impact = FleetImpact(
             fleet: fleet,
-            dropping: findings.filter { $0.severity == .error }.map(\.readerVersion),
-            degraded: findings.filter { $0.severity == .warning }.map(\.readerVersion),
+            dropping: findings.filter { $0.severity == .error && !isBudget($0) }.map(\.readerVersion) + everyVersion,
+            degraded: findings.filter { $0.severity == .warning && !isBudget($0) }.map(\.readerVersion),
             maxDrop: maxDrop)
         for index in report.findings.indices where report.findings[index].severity >= .warning {
             let finding = report.findings[index]
-            let devices = fleet.devices[finding.readerVersion] ?? 0
-            report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices)), "
-                + (finding.severity == .error ? "broken)" : "degraded)")
+            if isBudget(finding) {
+                report.findings[index].message += " (every app version: \(fleet.describe(fleet.total)), "
+                    + (finding.severity == .error ? "refused)" : "at risk)")
+            } else {
+                let devices = fleet.devices[finding.readerVersion] ?? 0
+                report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices)), "
+                    + (finding.severity == .error ? "broken)" : "degraded)")
+            }
             if impact.accepted, finding.severity == .error {
                 report.findings[index].severity = .warning
                 report.findings[index].message += impact.acceptedNote
