@@ -120,8 +120,9 @@ struct BudgetCommand: ParsableCommand {
         let limit = ByteBudget.contentStateLimit
         // WorstCaseSize counts strings at max-length before escaping and numbers at 17 digits.
         let method = "strings at max-length bytes before escaping, numbers at 17 digits; limit \(limit)"
+        // Not "at its largest": escaping (`/` written `\/` by the device) can add to it.
         let total = size.isBounded
-            ? "at its largest: \(size.bytes) bytes (\(method))"
+            ? "before escaping, at most: \(size.bytes) bytes (\(method))"
             : "unbounded: at least \(size.bytes) bytes, and no bound on \(size.unbounded.count) field(s) (\(method))"
         var lines = ["\(schema): version \(version) content-state \(total)"]
         if let fitted = size.fittedBytes, fitted != size.bytes || !size.isBounded {

@@ -49,7 +49,9 @@ struct CheckCommand: ParsableCommand {
                 loadDiagnostics += loaded.diagnostics
             }
         }
-        var gate = CompatibilityGate.run(schemas, mode: mode)
+        // Infos are findings only for `--fail-on info`.
+        let reported = min(Severity.warning, common.failOn)
+        var gate = CompatibilityGate.run(schemas, mode: mode, minimumSeverity: reported)
         var impact: FleetImpact?
         var retire: [RetireSuggestion] = []
         if fleetOptions.fleet != nil, loadDiagnostics.isEmpty {
@@ -58,10 +60,9 @@ struct CheckCommand: ParsableCommand {
                 Output.err("--fleet weighs one schema's versions; name one schema file (found \(schemas.count))")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
-            let fleet = try fleetOptions.load(for: schema)
-            if let fleet {
+            if let (fleet, warnings) = try fleetOptions.load(for: schema, format: common.format) {
                 let report = CompatibilityChecker().check(schema, mode: mode).weighed(by: fleet, maxDrop: fleetOptions.threshold)
-                gate = report.findings.filter { $0.severity >= .warning }.map(\.diagnostic)
+                gate = warnings + report.findings.filter { $0.severity >= reported }.map(\.diagnostic)
                 impact = report.fleet
                 if let suggestRetire { retire = RetireSuggestion.list(schema, fleet: fleet, under: suggestRetire) }
             }

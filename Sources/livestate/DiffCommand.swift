@@ -88,7 +88,10 @@ struct DiffCommand: ParsableCommand {
         } else {
             report = checker.check(loaded, mode: mode)
         }
-        if let fleet = try fleetOptions.load(for: loaded) {
+        if let (fleet, warnings) = try fleetOptions.load(for: loaded, format: stopFormat) {
+            // The report is the document on standard output; the fleet file's own warnings go
+            // to standard error in every format.
+            Output.printText(warnings)
             report = report.weighed(by: fleet, maxDrop: fleetOptions.threshold)
         }
         Self.write(report.rendered(as: format.reportFormat))

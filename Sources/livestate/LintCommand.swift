@@ -58,9 +58,10 @@ struct LintCommand: ParsableCommand {
         } catch {
             throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }
-        let fleet = try fleetOptions.load(for: loaded)
+        let weighing = try fleetOptions.load(for: loaded, format: common.format)
+        let fleet = weighing?.fleet
         let (files, ioErrors) = Output.readPayloads(payloads, limit: maxBytes)
-        var diagnostics = ioErrors
+        var diagnostics = ioErrors + (weighing?.warnings ?? [])
         var reports: [Value] = []
         var summaries: [String] = []
         for file in files {

@@ -48,14 +48,15 @@ struct FleetOptions: ParsableArguments {
     /// The threshold: `--max-drop`, or 0%.
     var threshold: FleetThreshold { maxDrop ?? FleetThreshold("0")! }
 
-    /// Reads the fleet file, when one is given, and checks it against `schema`; prints every
-    /// problem and exits 2 on any.
-    func load(for schema: Schema) throws -> Fleet? {
+    /// Reads the fleet file, when one is given, and checks it against `schema`. An error stops
+    /// the command with status 2, printed as `format` prints a stop (`Output.stop`: in JSON, the
+    /// one document on standard output); the warnings come back with the fleet, for the command
+    /// to report with its own findings.
+    func load(for schema: Schema, format: OutputFormat) throws -> (fleet: Fleet, warnings: [Diagnostic])? {
         guard let path = fleet else { return nil }
         let (fleet, problems) = FleetLoader.load(contentsOf: path, for: schema)
-        Output.printText(problems)
-        guard let fleet else { throw ExitCode(ExitStatus.usage.rawValue) }
-        return fleet
+        guard let fleet else { throw Output.stop(problems, format: format) }
+        return (fleet, problems)
     }
 }
 

@@ -88,7 +88,10 @@ import LiveStateTooling
     @Test func versionsTheSchemaLacksAreReportedWhereTheyAre() throws {
         let fleet = try #require(Fleet.parse(csv: "version,count\n1,5\n7,3\n", file: "f.csv").0)
         let problems = fleet.check(against: scoreSchema)
-        #expect(problems.map(\.code) == ["fleet-unknown-version"])
+        // And version 2, which the fleet has no row for, is said to count as no devices.
+        #expect(problems.map(\.code) == ["fleet-unknown-version", "fleet-missing-version"])
+        #expect(problems.last?.pointer == "/2")
+        #expect(problems.last?.severity == .warning)
         #expect(problems.first?.position?.line == 3)
         #expect(problems.first?.message.contains("version 7, which score does not have (it has 1, 2)") == true)
     }

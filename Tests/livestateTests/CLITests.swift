@@ -423,7 +423,7 @@ struct CLI {
     @Test func schemaAloneSizesTheVersionsWorstCase() throws {
         let result = try CLI.run(["budget", "--schema", "schemas/delivery.yaml", "--version", "3"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasPrefix("schemas/delivery.yaml: version 3 content-state at its largest: "))
+        #expect(result.stdout.hasPrefix("schemas/delivery.yaml: version 3 content-state before escaping, at most: "))
         #expect(result.stdout.contains(" bytes (strings at max-length bytes before escaping, numbers at 17 digits; limit 4096)"))
         // items: 40 strings of at most 64 bytes is the largest field.
         let firstField = result.stdout.split(separator: "\n").first { $0.hasPrefix("  ") && !$0.hasPrefix("  after") }
@@ -493,6 +493,16 @@ struct CLI {
     @Test func failOnWarningCountsWarnings() throws {
         #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml"]).status == 0)
         #expect(try CLI.run(["diff", "--fail-on", "warning", "--schema", "schemas/pizza.yaml"]).status == 1)
+    }
+
+    /// `--fail-on info` counts the informational findings, in `check` as in `diff`, and shows them.
+    @Test func failOnInfoCountsInfos() throws {
+        #expect(try CLI.run(["check", "schemas/flash-sale.yaml"]).status == 0)
+        let check = try CLI.run(["check", "--fail-on", "info", "schemas/flash-sale.yaml"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("info: ") && check.stdout.contains("[field-added-ignored]"), "\(check.stdout)")
+        #expect(check.stdout.contains("fails its"), "\(check.stdout)")
+        #expect(try CLI.run(["diff", "--fail-on", "info", "--schema", "schemas/flash-sale.yaml"]).status == 1)
     }
 
     @Test func fromAndToPickOnePair() throws {
@@ -950,7 +960,44 @@ struct CLI {
         defer { Self.remove(schema) }
         let check = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", schema])
         #expect(check.status == 0)
-        #expect(check.stderr.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more (at /1) [fleet-retired-version]"), "\(check.stderr)")
+        #expect(check.stdout.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more (at /1) [fleet-retired-version]"), "\(check.stdout)")
+        // With the command's findings: in JSON, in the one document.
+        let json = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--format", "json", schema])
+        let codes = (try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        #expect(codes.contains("fleet-retired-version"), "\(json.stdout)")
+    }
+
+    @Test func aLiveVersionWithoutARowIsCountedAsNoDevicesAndSaidSo() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleet-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "version,count\n3,9400\n".write(toFile: path, atomically: true, encoding: .utf8)
+        for command in [["check", "--fleet", path, "schemas/delivery.yaml"], ["lint", "--schema", "schemas/delivery.yaml", "--fleet", path, FleetCommandTests.update]] {
+            let result = try CLI.run(command)
+            for version in [1, 2] {
+                #expect(result.stdout.contains(
+                    "\(path): warning: the fleet has no row for version \(version), a live version of delivery; it is counted as no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it) (at /\(version)) [fleet-missing-version]"),
+                    "\(command[0]): \(result.stdout)")
+            }
+        }
+        let diff = try CLI.run(["diff", "--schema", "schemas/delivery.yaml", "--fleet", path, "--format", "json"])
+        #expect(diff.stderr.contains("[fleet-missing-version]"), "\(diff.stderr)")
+        _ = try CLI.json(diff.stdout)
+    }
+
+    @Test func aFleetThatDoesNotLoadStopsInTheJSONDocument() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleet-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "version,count\n1,-5\n2,3\n3,10\n".write(toFile: path, atomically: true, encoding: .utf8)
+        for command in [
+            ["check", "--fleet", path, "--format", "json", "schemas/delivery.yaml"],
+            ["diff", "--schema", "schemas/delivery.yaml", "--fleet", path, "--format", "json"],
+            ["lint", "--schema", "schemas/delivery.yaml", "--fleet", path, "--format", "json", FleetCommandTests.update],
+        ] {
+            let result = try CLI.run(command)
+            #expect(result.status == 2, "\(command[0])")
+            let codes = (try CLI.json(result.stdout)["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+            #expect(codes == ["fleet-invalid-count"], "\(command[0]): \(result.stdout)")
+        }
     }
 
     @Test func suggestRetireListsTheSmallVersionsWithTheirYAML() throws {

@@ -94,12 +94,22 @@ public struct Fleet: Sendable, Hashable {
     }
 
     /// Findings about a fleet read for `schema`: a version the schema does not have
-    /// (`fleet-unknown-version`, an error), and devices on a retired version
-    /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for them).
+    /// (`fleet-unknown-version`, an error), devices on a retired version
+    /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
+    /// them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
+    /// it is counted as no devices, so its drops weigh nothing, and the old versions a new
+    /// token registry misses are the ones that break).
     /// - Parameter schema: The schema the fleet's versions belong to.
-    /// - Returns: The findings; empty when every version is the schema's and live.
+    /// - Returns: The findings; empty when the fleet counts every live version and only those.
     public func check(against schema: Schema) -> [Diagnostic] {
-        devices.keys.sorted().compactMap { version in
+        let missing = schema.liveVersions.map(\.version).filter { devices[$0] == nil }.map { version in
+            Diagnostic(
+                code: FleetCode.missingVersion.rawValue, severity: .warning,
+                message: "the fleet has no row for version \(version), a live version of \(schema.activity); it is counted as "
+                    + "no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it)",
+                file: file, position: nil, scope: .fleet, pointer: "/\(version)")
+        }
+        return devices.keys.sorted().compactMap { version in
             guard let found = schema.version(version) else {
                 return Diagnostic(
                     code: FleetCode.unknownVersion.rawValue, severity: .error,
@@ -113,7 +123,7 @@ public struct Fleet: Sendable, Hashable {
                 message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
                     + "nothing is checked for them any more",
                 file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
-        }
+        } + missing
     }
 }
 
@@ -169,6 +179,8 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
     public static let unknownVersion = FleetCode(rawValue: "fleet-unknown-version")
     /// Devices on a retired version (warning).
     public static let retiredVersion = FleetCode(rawValue: "fleet-retired-version")
+    /// No row for a live version of the schema: counted as no devices (warning).
+    public static let missingVersion = FleetCode(rawValue: "fleet-missing-version")
     /// Two files of a fleet folder give the fleet of one schema: `delivery.csv` and
     /// `delivery.yaml` (error).
     public static let duplicateSchema = FleetCode(rawValue: "fleet-duplicate-schema")
@@ -186,6 +198,7 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
         .invalidVersion,
         .unknownVersion,
         .retiredVersion,
+        .missingVersion,
         .duplicateSchema,
         .unknownSchema,
     ]
