@@ -119,11 +119,11 @@ struct BudgetCommand: ParsableCommand {
     static func render(_ schema: String, version: Int, _ size: WorstCaseSize) -> String {
         let limit = ByteBudget.contentStateLimit
         // WorstCaseSize counts strings at max-length before escaping and numbers at 17 digits.
-        let method = "strings at max-length bytes before escaping, numbers at 17 digits; limit \(limit)"
+        let method = "strings at max-length bytes, numbers at 17 digits; limit \(limit)"
         // Not "at its largest": escaping (`/` written `\/` by the device) can add to it.
         let total = size.isBounded
-            ? "before escaping, at most: \(size.bytes) bytes (\(method))"
-            : "unbounded: at least \(size.bytes) bytes, and no bound on \(size.unbounded.count) field(s) (\(method))"
+            ? "at most \(size.bytes) bytes before escaping (\(method))"
+            : "unbounded: at least \(size.bytes) bytes before escaping, and no bound on \(size.unbounded.count) field(s) (\(method))"
         var lines = ["\(schema): version \(version) content-state \(total)"]
         if let fitted = size.fittedBytes, fitted != size.bytes || !size.isBounded {
             lines.append("  after --fit (drop-priority fields dropped, truncate strings emptied): \(fitted) bytes")
