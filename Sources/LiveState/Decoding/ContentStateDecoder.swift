@@ -442,7 +442,7 @@ struct DecodeContext: JSONReading {
             for index in found.indices { found[index].scope = scope }
         }
         diagnostics += found
-        if spans != nil { spans = tape.spans() }
+        if spans != nil { spans = tape.spans().spans }
         return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem)
     }
 

@@ -306,21 +306,33 @@ extension StateTape {
         return (try? token.readNumber()).flatMap(reader.integer).map(Value.int)
     }
 
-    /// The root object's members, in input order, from its `span` nodes.
-    func spans() -> [DecodeContext.MemberSpan] {
+    /// The root object's members, in input order, from its `span` nodes, and whether a key may
+    /// be among them twice: a field's own key met again, or more than one key that is no
+    /// field's own (for `ByteBudget.merged` to be asked only then; it hashes every name).
+    func spans() -> (spans: [DecodeContext.MemberSpan], mayRepeatKeys: Bool) {
         withUnsafeMutablePointerToElements { nodes in
             var spans: [DecodeContext.MemberSpan] = []
             // Mostly one member per field: growing the array from empty cost more than the spans.
             spans.reserveCapacity(plan.fieldCount &+ 4)
+            var seen: UInt64 = 0
+            var others = 0
+            var mayRepeatKeys = false
             for position in 0..<nodeCount where nodes[position].kind == .span {
                 let node = nodes[position]
                 let start = node.a & 0x7FFF_FFFF
                 let field = node.a >> 32
+                if field > 0 && field <= 64 {
+                    let bit: UInt64 = 1 << UInt64(field &- 1)
+                    if seen & bit != 0 { mayRepeatKeys = true }
+                    seen |= bit
+                } else {
+                    others &+= 1
+                }
                 spans.append(DecodeContext.MemberSpan(
                     key: JSONString(start: start &+ 1, end: node.b >> 32, hasEscapes: node.a & TapeNode.escapedKey != 0), start: start,
                     end: node.b & 0xFFFF_FFFF, fieldName: field > 0 ? plan.memberNames[field &- 1] : nil))
             }
-            return spans
+            return (spans, mayRepeatKeys || others > 1)
         }
     }
 

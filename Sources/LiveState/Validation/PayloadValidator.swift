@@ -217,6 +217,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     var inputPushToken: Int?
     var inputPushChannel: Int?
     var spans: [DecodeContext.MemberSpan] = []
+    /// Whether a key may be among `spans` twice (`StateTape.spans`); the reference decode's may.
+    var spansMayRepeatKeys = true
     /// The keys only a start uses (`attributes`, `attributes-type`, `input-push-token`,
     /// `input-push-channel`), each with its key's offset, in input order.
     var startOnlyKeys: [(name: String, offset: Int)] = []
@@ -379,7 +381,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 let tape = try context.tape(of: validator.decoder.plan, keepingInput: true, recordsSpans: true)
                 let found = tape.diagnostics(in: bytes)
                 if context.diagnostics.isEmpty { context.diagnostics = found } else { context.diagnostics += found }
-                spans = tape.spans()
+                (spans, spansMayRepeatKeys) = tape.spans()
                 contentState = (start, context.reader.offset, .onTape(tape))
                 break
             }
@@ -828,12 +830,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                     file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
             if validator.options.measuresFields || budget.headroom < 0 {
-                budget.fields = ByteBudget.merged(spans.enumerated().map { index, span in
+                let fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
                     let name = span.fieldName ?? reader.string(span.key)
-                    return .init(name: name, bytes: span.end - span.start + separator)
-                })
+                    return ByteBudget.FieldBytes(name: name, bytes: span.end - span.start + separator)
+                }
+                budget.fields = spansMayRepeatKeys ? ByteBudget.merged(fields) : fields
             }
         }
         if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
