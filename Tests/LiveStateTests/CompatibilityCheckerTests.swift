@@ -194,6 +194,21 @@ import LiveStateTooling
         #expect(checker.findings(compatSchema([optional], [plain]), reader: 2, writer: 1).map(\.rule) == ["field-made-required"])
     }
 
+    /// "makes" takes the consequence with its verbs bare: "makes app v1 drop the update", and,
+    /// for a member of an object with a default, "makes 'courier' take its default".
+    @Test func aFieldMadeOptionalSaysWhatAMissingKeyMakesTheOlderAppDo() {
+        let required = Field(name: "r2o", type: .int)
+        let optional = Field(name: "r2o", type: .int, isOptional: true)
+        let checker = CompatibilityChecker()
+        let dropped = checker.findings(compatSchema([required], [optional]), reader: 1, writer: 2)
+        #expect(dropped.map(\.message) == ["app v1 reading v2 payloads: 'r2o' is optional in v2 and required in v1: a payload without it (or with null) makes app v1 drop the update"])
+        let courier = { (member: Field) in
+            Field(name: "courier", type: .object(fields: [member]), defaultValue: .object([.init("r2o", .int(0))]))
+        }
+        let fellBack = checker.findings(compatSchema([courier(required)], [courier(optional)]), reader: 1, writer: 2)
+        #expect(fellBack.map(\.message) == ["app v1 reading v2 payloads: 'courier/r2o' is optional in v2 and required in v1: a payload without it (or with null) makes 'courier' take its default in app v1"])
+    }
+
     @Test func invalidNestedValueWithoutDefaultFallsBackToTheEnclosingField() {
         let courier = { (type: FieldType) in
             Field(name: "courier", type: .object(fields: [Field(name: "rating", type: type)]), defaultValue: .object([.init("rating", .int(0))]))

@@ -236,7 +236,7 @@ struct PairComparison {
                 ? "is optional in v\(writerNumber)" : "reads null as its default in v\(writerNumber) (on-null: default)"
             if reader.missingValue == nil {
                 report(rule, severity(place.onInvalid),
-                       "'\(name)' \(takesNull) and required in v\(readerNumber): a payload without it (or with null) makes \(consequence(place.onInvalid))",
+                       "'\(name)' \(takesNull) and required in v\(readerNumber): a payload without it (or with null) makes \(consequence(place.onInvalid, form: .afterMakes))",
                        at: place)
             } else {
                 let reaction = invalidReaction(of: reader, at: place)
@@ -327,19 +327,36 @@ struct PairComparison {
         return reaction == .drops ? .error : .warning
     }
 
-    /// What the reader ends up doing, as a clause.
-    func consequence(_ reaction: Reaction) -> String {
-        if isStrict { return strictDrop }
-        switch reaction {
-        case .drops:
-            return "app v\(readerNumber) drops the update"
-        case .fallsBack(let pointer, let isNull):
-            return isNull ? "'\(display(pointer))' becomes null" : "'\(display(pointer))' takes its default in app v\(readerNumber)"
+    /// How a clause's verbs are written: on their own ("app v1 drops the update"), or bare,
+    /// after "makes" ("makes app v1 drop the update").
+    enum ClauseForm {
+        case finite
+        case afterMakes
+
+        /// The verb `bare` in this form: `drop` or `drops`.
+        func verb(_ bare: String) -> String {
+            self == .finite ? bare + "s" : bare
         }
     }
 
-    var strictDrop: String {
-        "app v\(readerNumber) decodes with synthesized Codable and drops the update"
+    /// What the reader ends up doing, as a clause, its verbs in `form`.
+    func consequence(_ reaction: Reaction, form: ClauseForm = .finite) -> String {
+        if isStrict { return strictDrop(form) }
+        switch reaction {
+        case .drops:
+            return "app v\(readerNumber) \(form.verb("drop")) the update"
+        case .fallsBack(let pointer, let isNull):
+            return isNull
+                ? "'\(display(pointer))' \(form.verb("become")) null"
+                : "'\(display(pointer))' \(form.verb("take")) its default in app v\(readerNumber)"
+        }
+    }
+
+    var strictDrop: String { strictDrop(.finite) }
+
+    /// A strict reader's drop, as a clause, its verbs in `form`.
+    func strictDrop(_ form: ClauseForm) -> String {
+        "app v\(readerNumber) \(form.verb("decode")) with synthesized Codable and \(form.verb("drop")) the update"
     }
 
     /// `takes its default X` or `is null`.
