@@ -239,7 +239,11 @@ func body(_ aps: String, extra: String = "") -> String {
     /// body has no `aps`, the `missing-aps` error names them (an envelope written without it).
     @Test func liveActivityKeysBesideAPSAreNamed() throws {
         let unwrapped = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"}}"#.utf8))
-        #expect(unwrapped.diagnostics.map(\.message) == [#"the body has no aps object; its timestamp, event, content-state belong inside it: {"aps": {…}}"#])
+        #expect(unwrapped.diagnostics.map(\.message) == [#"the body has no aps object; its keys timestamp, event and content-state belong inside it: {"aps": {…}}"#])
+        let two = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1795000000,"event":"update"}"#.utf8))
+        #expect(two.diagnostics.map(\.message) == [#"the body has no aps object; its keys timestamp and event belong inside it: {"aps": {…}}"#])
+        let one = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1795000000}"#.utf8))
+        #expect(one.diagnostics.map(\.message) == [#"the body has no aps object; its key timestamp belongs inside it: {"aps": {…}}"#])
         let beside = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"aps":{"timestamp":1795000000,"event":"end","content-state":{"score":"1-0"}},"event":"goal","stale-date":1795000600}"#.utf8))
         #expect(beside.appDecodes)
         #expect(beside.diagnostics.filter { $0.severity >= .warning }.map { "\($0.code) \($0.pointer ?? "")" } == ["aps-key-outside-aps /stale-date"])

@@ -300,7 +300,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         case .missing(let bodyStart):
             // Live Activity keys at the top level: the envelope written without its `aps`.
             let names = keysBesideAPS.map { Self.knownNames[$0.index] }
-            let hint = names.isEmpty ? "" : "; its \(names.joined(separator: ", ")) belong inside it: {\"aps\": {…}}"
+            // "its key timestamp belongs inside it", "its keys timestamp and event belong inside it".
+            let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names.joined()
+            let hint = names.isEmpty ? ""
+                : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"
+                : "; its keys \(listed) belong inside it: {\"aps\": {…}}"
             report(.missingAPS, "the body has no aps object" + hint, at: bodyStart, pointer: "/aps")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.
