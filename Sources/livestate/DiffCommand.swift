@@ -13,7 +13,8 @@ struct DiffCommand: ParsableCommand {
             Without --from and --to, checks every pair of versions the mode covers (default: the \
             schema's compatibility:). With either, checks that one pair, both ways unless --mode \
             picks a direction; a missing --from is the oldest live version, a missing --to the \
-            newest. --list-rules prints the rule catalog.
+            newest (--from the newest, or --to the oldest, alone names no pair: a usage error). \
+            --list-rules prints the rule catalog.
             Exit status: 0 when the gate holds (no finding at or above --fail-on), 1 when it \
             fails, 2 on usage, I/O or schema-load errors.
             """
@@ -83,6 +84,14 @@ struct DiffCommand: ParsableCommand {
             for version in [from, to] where !available.contains(version) {
                 let message = "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
                 throw Output.stop([Diagnostic(code: "unknown-version", severity: .error, message: message, file: Output.displayName(schema))], format: stopFormat)
+            }
+            // One end named and the other left to its default, which is the same version: there
+            // is no pair to check, which passing would hide.
+            if from == to, self.from == nil || self.to == nil {
+                let message = self.from != nil
+                    ? "--from \(from) is the newest live version, which a missing --to stands for: there is no pair to check; name --to, or leave out --from to check every pair"
+                    : "--to \(to) is the oldest live version, which a missing --from stands for: there is no pair to check; name --from, or leave out --to to check every pair"
+                throw ValidationError(message)
             }
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {

@@ -549,6 +549,18 @@ struct CLI {
         #expect(same.status == 0)
     }
 
+    /// `--from` the newest version alone, or `--to` the oldest alone, names no pair: a usage
+    /// error that says so, not a gate that passes on nothing.
+    @Test func anEndWhoseDefaultPartnerIsItselfIsAUsageError() throws {
+        let newest = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "2"])
+        #expect(newest.status == 2)
+        #expect(newest.stdout.isEmpty)
+        #expect(newest.stderr.contains("--from 2 is the newest live version, which a missing --to stands for: there is no pair to check; name --to, or leave out --from to check every pair"), "\(newest.stderr)")
+        let oldest = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--to", "1"])
+        #expect(oldest.status == 2)
+        #expect(oldest.stderr.contains("--to 1 is the oldest live version, which a missing --from stands for: there is no pair to check; name --from, or leave out --to to check every pair"), "\(oldest.stderr)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try CLI.run(["diff"]).status == 2)
         #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9"]).status == 2)
