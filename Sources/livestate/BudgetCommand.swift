@@ -82,7 +82,7 @@ struct BudgetCommand: ParsableCommand {
         }
         switch common.format {
         case .text:
-            for report in reports { Output.out(Self.render(report.name, report.budget)) }
+            for report in reports { Output.out(Self.render(report.name, report.budget, decodedBySchema: validator != nil)) }
             if let schema, let worstCase { Output.out(Self.render(schema, version: worstCase.version, worstCase.size)) }
             Output.printText(diagnostics, toStandardOutput: true)
         case .json:
@@ -99,11 +99,16 @@ struct BudgetCommand: ParsableCommand {
         }
     }
 
-    static func render(_ name: String, _ budget: ByteBudget) -> String {
+    /// A body's budget, one line for the body, one for the content-state and one per field.
+    /// - Parameter decodedBySchema: Whether an app version decoded the state (`--schema`), so
+    ///   that a state not re-encoded is one that version drops; without a schema, it is a
+    ///   content-state that is not an object, which no app decodes.
+    static func render(_ name: String, _ budget: ByteBudget, decodedBySchema: Bool) -> String {
         var lines = ["\(name): body \(budget.body) of \(budget.limit) bytes, headroom \(budget.headroom)"]
         if let contentState = budget.contentState {
-            // No re-encoded size when the app version drops the state: nothing is re-encoded.
-            let reencoded = budget.deviceWorstCase.map { "\($0) as the device may re-encode it" } ?? "none re-encoded (the app version drops it)"
+            // No re-encoded size when the app drops the state: nothing is re-encoded.
+            let dropped = decodedBySchema ? "the app version drops it" : "it is not an object, which no app decodes"
+            let reencoded = budget.deviceWorstCase.map { "\($0) as the device may re-encode it" } ?? "none re-encoded (\(dropped))"
             lines.append("  content-state: \(contentState) bytes as sent, \(reencoded) (limit \(ByteBudget.contentStateLimit))")
         } else {
             lines.append("  no content-state")

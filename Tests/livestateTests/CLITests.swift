@@ -412,6 +412,11 @@ struct CLI {
         let json = try CLI.run(["budget", "--format", "json", "--schema", "schemas/pizza.yaml", "-"], stdin: body)
         let budget = try #require(try CLI.json(json.stdout)["budget"] as? [String: Any])
         #expect(budget["deviceWorstCase"] is NSNull)
+        // Without a schema there is no app version: a state that is not an object is what no
+        // app decodes.
+        let notAnObject = try CLI.run(["budget", "-"], stdin: Data(#"{"aps":{"content-state":"x"}}"#.utf8))
+        #expect(notAnObject.stdout.contains("  content-state: 3 bytes as sent, none re-encoded (it is not an object, which no app decodes) (limit 4096)"),
+                "\(notAnObject.stdout)")
     }
 
     @Test func broadcastRaisesTheLimit() throws {
