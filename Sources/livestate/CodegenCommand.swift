@@ -73,13 +73,12 @@ struct CodegenCommand: ParsableCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        do throws(InputError) {
+            try Output.write(text, toFile: output)
         } catch {
-            let failure = InputError(path: output, message: "cannot be written: \(error.localizedDescription)")
             switch common.format {
-            case .text: Output.err(failure.description)
-            case .json: Output.out(Output.jsonDocument([failure.diagnostic]))
+            case .text: Output.err(error.description)
+            case .json: Output.out(Output.jsonDocument([error.diagnostic]))
             }
             throw ExitCode(ExitStatus.usage.rawValue)
         }

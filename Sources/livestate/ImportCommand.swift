@@ -78,6 +78,13 @@ struct SwiftImportCommand: ParsableCommand {
         let source = sources.joined(separator: " ")
         let text: String
         let target: String
+        // A folder is refused before its name is taken for the activity's id.
+        if let output {
+            do throws(InputError) { try Output.refuseFolder(output) } catch {
+                Output.err(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
         if let appendTo {
             text = try Self.appended(imported, to: appendTo, source: source)
             target = output ?? appendTo
@@ -98,7 +105,12 @@ struct SwiftImportCommand: ParsableCommand {
         if target == "-" {
             FileHandle.standardOutput.write(Data(text.utf8))
         } else {
-            try text.write(toFile: target, atomically: true, encoding: .utf8)
+            do throws(InputError) {
+                try Output.write(text, toFile: target)
+            } catch {
+                Output.err(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
         }
         if !imported.reviews.isEmpty { throw ExitCode(3) }
     }

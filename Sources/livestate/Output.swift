@@ -106,6 +106,28 @@ struct InputFile {
     }
 }
 
+extension Output {
+    /// Writes `text` to the file `path` (an `--output`), replacing it.
+    /// - Throws: An `io-error` naming the path: for a folder, which holds no text, or for a
+    ///   file that cannot be written, with the system's reason.
+    static func write(_ text: String, toFile path: String) throws(InputError) {
+        try refuseFolder(path)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError(path: path, message: "cannot be written: \(error.localizedDescription)")
+        }
+    }
+
+    /// Refuses an `--output` that is a folder, which `write(_:toFile:)` cannot replace.
+    static func refuseFolder(_ path: String) throws(InputError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError(path: path, message: "is a folder, not a file: --output names the file to write")
+        }
+    }
+}
+
 extension InputFile {
     /// Reads `path` like `read(_:limit:)`; a file that cannot be read is printed and stops the
     /// command with status 2.

@@ -64,6 +64,17 @@ import Testing
         }
     }
 
+    /// An --output that is a folder is named as one, not as a Cocoa error number.
+    @Test(.enabled(if: Binary.hasCodegen, "livestate's subcommand list does not have CodegenCommand yet"))
+    func anOutputThatIsAFolderIsSaidToBeOne() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        for target in ["swift", "json-schema"] {
+            let result = try Binary.run(["codegen", target, "--schema", "schemas/pizza.yaml", "--output", folder])
+            #expect(result.status == 2)
+            #expect(result.stderr == "\(folder): error: is a folder, not a file: --output names the file to write [io-error]\n", "\(result.stderr)")
+        }
+    }
+
     @Test func unknownTargetIsAUsageError() {
         #expect(throws: (any Error).self) { _ = try CodegenCommand.parse(["kotlin", "--schema", Scratch.schema("pizza")]) }
     }

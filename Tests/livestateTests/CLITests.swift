@@ -1096,6 +1096,17 @@ struct CLI {
         #expect(result.stderr == "no-such.swift: error: cannot read: no such file or directory [schema-io]\n")
     }
 
+    /// An --output that is a folder is refused as one, before its name is taken for the
+    /// activity's id, and nothing is written.
+    @Test func anOutputThatIsAFolderIsRefused() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(["import", "swift", Self.ride, "--output", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("\(folder.path): error: is a folder, not a file: --output names the file to write [io-error]\n"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// A schema file's activity must be its stem: written to `trips.yaml`, the import is
     /// activity `trips` (it was `ride`, from the type's name, and then did not load).
     @Test func theOutputFilesStemIsTheActivity() throws {
