@@ -900,7 +900,8 @@ struct CLI {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let cases = [
-            ("unknown.csv", "version,count\n1,5\n4,10\n", "unknown.csv:3:1: error: the fleet counts devices on version 4, which delivery does not have (it has 1, 2, 3) (at /4) [fleet-unknown-version]"),
+            ("unknown.csv", "version,count\n1,5\n4,10\n", "unknown.csv:3:1: error: the fleet counts devices on version 4, which delivery does not have (it has 1, 2, 3) [fleet-unknown-version]"),
+            ("extra.csv", "version,count\n1,5\n3,10,extra\n", "extra.csv:3:6: error: this row has 3 cells and the header 2 columns: 'extra' is under none [fleet-syntax]"),
             ("negative.csv", "version,count\n1,-5\n", "negative.csv:2:3: error: count '-5' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
             ("empty.csv", "", "empty.csv:1:1: error: the fleet file is empty; it needs a header (version,count) and a row per schema version [fleet-empty]"),
             ("rows.yaml", "- { version: 1, count: x }\n", "rows.yaml:1:24: error: count 'x' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
@@ -977,7 +978,7 @@ struct CLI {
         defer { Self.remove(schema) }
         let check = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", schema])
         #expect(check.status == 0)
-        #expect(check.stdout.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more (at /1) [fleet-retired-version]"), "\(check.stdout)")
+        #expect(check.stdout.contains("warning: the fleet counts 3.1% of devices (310 of 10,000) on version 1, which is retired on 2026-11-01: 0.2% of devices; nothing is checked for them any more [fleet-retired-version]"), "\(check.stdout)")
         // With the command's findings: in JSON, in the one document.
         let json = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--format", "json", schema])
         let codes = (try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
@@ -992,7 +993,7 @@ struct CLI {
             let result = try CLI.run(command)
             for version in [1, 2] {
                 #expect(result.stdout.contains(
-                    "\(path): warning: the fleet has no row for version \(version), a live version of delivery; it is counted as no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it) (at /\(version)) [fleet-missing-version]"),
+                    "\(path): warning: the fleet has no row for version \(version), a live version of delivery; it is counted as no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it) [fleet-missing-version]"),
                     "\(command[0]): \(result.stdout)")
             }
         }

@@ -98,7 +98,9 @@ public struct Fleet: Sendable, Hashable {
     /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
     /// them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
     /// it is counted as no devices, so its drops weigh nothing, and the old versions a new
-    /// token registry misses are the ones that break).
+    /// token registry misses are the ones that break). Each is placed at the version's first
+    /// row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
+    /// would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
     /// - Parameter schema: The schema the fleet's versions belong to.
     /// - Returns: The findings; empty when the fleet counts every live version and only those.
     public func check(against schema: Schema) -> [Diagnostic] {
@@ -107,7 +109,7 @@ public struct Fleet: Sendable, Hashable {
                 code: FleetCode.missingVersion.rawValue, severity: .warning,
                 message: "the fleet has no row for version \(version), a live version of \(schema.activity); it is counted as "
                     + "no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it)",
-                file: file, position: nil, scope: .fleet, pointer: "/\(version)")
+                file: file, position: nil, scope: .fleet, pointer: nil)
         }
         return devices.keys.sorted().compactMap { version in
             guard let found = schema.version(version) else {
@@ -115,14 +117,14 @@ public struct Fleet: Sendable, Hashable {
                     code: FleetCode.unknownVersion.rawValue, severity: .error,
                     message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
                         + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
-                    file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
+                    file: file, position: positions[version], scope: .fleet, pointer: nil)
             }
             guard let retired = found.retired, let count = devices[version], count > 0 else { return nil }
             return Diagnostic(
                 code: FleetCode.retiredVersion.rawValue, severity: .warning,
                 message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
                     + "nothing is checked for them any more",
-                file: file, position: positions[version], scope: .fleet, pointer: "/\(version)")
+                file: file, position: positions[version], scope: .fleet, pointer: nil)
         } + missing
     }
 }
@@ -163,7 +165,8 @@ public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cus
 
     /// The file cannot be read (error).
     public static let io = FleetCode(rawValue: "fleet-io")
-    /// The file is not CSV, JSON or YAML of the expected shape (error).
+    /// The file is not CSV, JSON or YAML of the expected shape, such as a CSV row with a cell
+    /// past the header's columns (error).
     public static let syntax = FleetCode(rawValue: "fleet-syntax")
     /// The file has no rows, or counts no device (error).
     public static let empty = FleetCode(rawValue: "fleet-empty")
@@ -322,16 +325,38 @@ extension Fleet {
                            at: SourcePosition(offset: header.offset, line: header.number, column: 1))
         }
         var rows: [Row] = []
+        var extraCells: [Diagnostic] = []
         for line in lines.dropFirst() {
             var row = Row(cells: [:], position: SourcePosition(offset: line.offset, line: line.number, column: 1))
-            for (index, cell) in cells(of: line.text).enumerated() where index < names.count {
+            let lineCells = cells(of: line.text)
+            for (index, cell) in lineCells.enumerated() {
+                let position = SourcePosition(offset: line.offset + cell.start, line: line.number, column: cell.start + 1)
+                guard index < names.count else {
+                    // A cell past the header's columns belongs to none, and may be part of
+                    // another (`1,2,150`, a count with a thousands separator, would count 2):
+                    // refused, as a row without a column it needs is. Empty ones, which
+                    // spreadsheets write after the last column, say nothing.
+                    if extraCells.last?.position?.line != line.number, !cell.text.trimmingCharacters(in: .whitespaces).isEmpty {
+                        let shown = cell.text.count > 32 ? cell.text.prefix(32) + "…" : cell.text
+                        let hint = wholeNumber(cell.text) == nil ? "" : "; a count is plain digits, without a thousands separator"
+                        extraCells.append(Diagnostic(
+                            code: FleetCode.syntax.rawValue, severity: .error,
+                            message: "this row has \(lineCells.count) cells and the header \(names.count) columns: '\(shown)' is under none\(hint)",
+                            file: file, position: position, scope: .fleet, pointer: nil))
+                    }
+                    continue
+                }
                 let name = names[index]
                 guard columns.contains(name) else { continue }
-                row.cells[name] = (cell.text, SourcePosition(offset: line.offset + cell.start, line: line.number, column: cell.start + 1))
+                row.cells[name] = (cell.text, position)
             }
             rows.append(row)
         }
-        return build(rows: rows, file: file, start: start)
+        let (fleet, problems) = build(rows: rows, file: file, start: start)
+        guard !extraCells.isEmpty else { return (fleet, problems) }
+        // In the file's order: a row's extra cells beside its other problems.
+        let all = (extraCells + problems).sorted { ($0.position?.offset ?? 0) < ($1.position?.offset ?? 0) }
+        return (nil, all)
     }
 
     /// The cells of one CSV line, unquoted, each with the byte it starts at.
