@@ -180,15 +180,18 @@ struct SchemaBuilder {
         return nil
     }
 
-    /// `delivery` for `schemas/delivery.yaml`; `nil` for stdin and other names that are not files.
+    /// `delivery` for `schemas/delivery.yaml` (and for `delivery.txt`: the name without its
+    /// extension); `nil` for stdin and other names that are not files.
     static func stem(of file: String) -> String? {
         if file.isEmpty || file == "-" || file.hasPrefix("<") { return nil }
         var name = Substring(file)
         if let slash = name.lastIndex(of: "/") {
             name = name[name.index(after: slash)...]
         }
-        for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) && name.count > suffix.count {
-            return String(name.dropLast(suffix.count))
+        // Without its extension, whichever it is (`pizza.txt` is `pizza`); a name that starts
+        // with its only dot (`.yaml`) has none.
+        if let dot = name.lastIndex(of: "."), dot > name.startIndex {
+            return String(name[..<dot])
         }
         return String(name)
     }

@@ -467,6 +467,13 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(mismatch.map(\.code) == ["schema-activity-mismatch"])
     }
 
+    /// The stem is the name without its extension, whichever it is: `pizza.txt` is `pizza`.
+    @Test func theStemDropsAnyExtension() throws {
+        #expect(try load("activity: pizza\nversions: [{version: 1, content-state: {}}]\n", file: "dir/pizza.txt").activity == "pizza")
+        let mismatch = try errors("activity: pizza\nversions: [{version: 1, content-state: {}}]\n", file: "dir/pizza.v2.txt")
+        #expect(mismatch.map(\.message) == ["activity 'pizza' differs from the file's stem 'pizza.v2'"])
+    }
+
     @Test func nullOnlyDefaultsAnOptionalField() throws {
         let schema = try load(fields("      note: { type: string, optional: true, default: null }\n"))
         #expect(schema.versions[0].contentState.first?.missingValue == .null)
