@@ -103,6 +103,11 @@ struct CheckCommand: ParsableCommand {
                 .init("retire", .array(retire.map(\.jsonValue))),
             ]))
         }
+        // A fleet weighs one schema that loads; with a path that gave none, the gate ran
+        // without it, which must not pass for a weighed verdict.
+        if let fleet = fleetOptions.fleet, !loadDiagnostics.isEmpty {
+            Output.err("--fleet \(fleet) was not applied: it weighs the versions of one schema, and not every path named gave a schema that loads")
+        }
         if loadDiagnostics.contains(where: { $0.severity == .error }) {
             throw ExitCode(ExitStatus.usage.rawValue)
         }

@@ -973,6 +973,15 @@ struct CLI {
         #expect(encode.stderr.contains("[retired-version]"))
     }
 
+    /// A schema that does not load beside one that does: the gate runs on the one, and the
+    /// fleet, which weighs one schema, is said not to be applied.
+    @Test func aFleetBesideASchemaThatDoesNotLoadIsSaidNotToApply() throws {
+        let result = try CLI.run(["check", "schemas/delivery.yaml", "no-such.yaml", "--fleet", "schemas/fleet/delivery.csv"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--fleet schemas/fleet/delivery.csv was not applied: it weighs the versions of one schema, and not every path named gave a schema that loads"), "\(result.stderr)")
+        #expect(!result.stdout.contains("of devices"), "\(result.stdout)")
+    }
+
     @Test func theFleetWarnsOfDevicesOnARetiredVersion() throws {
         let schema = try Self.retiredDelivery()
         defer { Self.remove(schema) }
