@@ -50,7 +50,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "Output format: text (compiler style), json, yaml, markdown or github (workflow annotations).")
     var format: Format = .text
 
-    @Option(name: .customLong("fail-on"), help: "The lowest severity that makes the exit status 1: error or warning.")
+    @Option(name: .customLong("fail-on"), help: "The lowest severity that makes the exit status 1: info, warning or error.")
     var failOn: Severity = .error
 
     @Flag(name: .customLong("assume-default-elision"), help: "Assume servers omit values equal to the writer's default: default changes become errors.")

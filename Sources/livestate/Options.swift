@@ -24,7 +24,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: "Output format: text (compiler style) or json.")
     var format: OutputFormat = .text
 
-    @Option(name: .customLong("fail-on"), help: "The lowest severity that makes the exit status 1: error or warning.")
+    @Option(name: .customLong("fail-on"), help: "The lowest severity that makes the exit status 1: info, warning or error.")
     var failOn: Severity = .error
 }
 

@@ -38,6 +38,15 @@ struct CLI {
         }
     }
 
+    /// `--fail-on` takes info too, and every command's help says so (help text is wrapped, so
+    /// it is compared with its white space as single spaces).
+    @Test(arguments: [["check"], ["diff"], ["budget"], ["lint"], ["decode"], ["encode"], ["codegen"]])
+    func failOnHelpNamesEverySeverity(_ command: [String]) throws {
+        let result = try CLI.run(command + ["--help"])
+        let help = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("The lowest severity that makes the exit status 1: info, warning or error."), "\(result.stdout)")
+    }
+
     @Test func modeNoneTurnsTheGateOff() throws {
         #expect(try CLI.run(["check", "--mode", "none", "schemas"]).status == 0)
     }
