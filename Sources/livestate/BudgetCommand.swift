@@ -83,7 +83,7 @@ struct BudgetCommand: ParsableCommand {
         switch common.format {
         case .text:
             for report in reports { Output.out(Self.render(report.name, report.budget, decodedBySchema: validator != nil)) }
-            if let schema, let worstCase { Output.out(Self.render(schema, version: worstCase.version, worstCase.size)) }
+            if let schema, let worstCase { Output.out(Self.render(Output.displayName(schema), version: worstCase.version, worstCase.size)) }
             Output.printText(diagnostics, toStandardOutput: true)
         case .json:
             var extra: [Value.Member] = [.init("files", .array(reports.map {

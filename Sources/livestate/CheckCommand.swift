@@ -73,11 +73,12 @@ struct CheckCommand: ParsableCommand {
             Output.printWithSource(loadDiagnostics, toStandardOutput: true)
             Output.printText(gate, toStandardOutput: true)
             for schema in schemas {
-                let versions = schema.versions.map { String($0.version) }.joined(separator: ", ")
+                let numbers = schema.versions.map { String($0.version) }.joined(separator: ", ")
+                let versions = (schema.versions.count == 1 ? "version " : "versions ") + numbers
                 let findings = gate.filter { $0.file == schema.file }
                 let verdict = findings.contains { $0.severity >= common.failOn }
                     ? "fails its \(mode?.rawValue ?? schema.compatibility.rawValue) gate" : "passes its \(mode?.rawValue ?? schema.compatibility.rawValue) gate"
-                Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (versions \(versions)) and \(verdict)")
+                Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (\(versions)) and \(verdict)")
             }
             if let impact { Output.out("fleet: \(impact.sentence(losing: "updates"))") }
             if let suggestRetire, let schema = schemas.first {

@@ -47,6 +47,16 @@ struct CLI {
         #expect(help.contains("The lowest severity that makes the exit status 1: info, warning or error."), "\(result.stdout)")
     }
 
+    /// One version is "version 1", and standard input is `<stdin>`, as every command names it.
+    @Test func aSchemaOfOneVersionFromStandardInput() throws {
+        let yaml = Data("activity: solo\nversions: [{version: 1, content-state: {n: {type: int, maximum: 9}}}]\n".utf8)
+        let check = try CLI.run(["check", "-"], stdin: yaml)
+        #expect(check.status == 0)
+        #expect(check.stdout.contains("<stdin>: solo loads (version 1) and passes its forward-transitive gate\n"), "\(check.stdout)")
+        let budget = try CLI.run(["budget", "--schema", "-"], stdin: yaml)
+        #expect(budget.stdout.hasPrefix("<stdin>: version 1 content-state"), "\(budget.stdout)")
+    }
+
     @Test func modeNoneTurnsTheGateOff() throws {
         #expect(try CLI.run(["check", "--mode", "none", "schemas"]).status == 0)
     }
