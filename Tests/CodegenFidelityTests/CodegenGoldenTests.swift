@@ -1,6 +1,7 @@
 import Foundation
 import LiveState
 import LiveStateTooling
+import LiveStateYAML
 import Testing
 import LiveStateTestSupport
 
@@ -41,6 +42,39 @@ import LiveStateTestSupport
     @Test func regeneratedSingleVersionJSONSchemaMatchesTheGoldenFileByteForByte() throws {
         let text = try JSONSchemaGenerator().generate(try CodegenPaths.schema("delivery"), version: 3)
         try Golden.check(text, at: CodegenPaths.golden.appendingPathComponent("delivery-v3.schema.json"))
+    }
+
+    /// A strict version decodes with synthesized Codable, which knows no defaults, fallbacks or
+    /// aliases: its JSON Schema says none of them, as its root says defaults do not apply; the
+    /// tolerant version beside it keeps them.
+    @Test func aStrictVersionsJSONSchemaHasNoFallbackDefaultOrAliases() throws {
+        let yaml = """
+            activity: js
+            clients: { strict: [1] }
+            versions:
+              - version: 1
+                content-state:
+                  e: { type: enum, values: [x, y], fallback: x, default: x, aliases: [kind] }
+              - version: 2
+                content-state:
+                  e: { type: enum, values: [x, y], fallback: x, default: x, aliases: [kind] }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "js.yaml")
+        let property = { (version: Int) throws -> [String: Value] in
+            let document = try JSONSchemaGenerator().document(schema, version: version)
+            guard case .object(let properties)? = document["properties"], case .object(let members)? = properties.first(where: { $0.name == "e" })?.value else {
+                Issue.record("no property e in \(document)")
+                return [:]
+            }
+            return Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+        let strict = try property(1)
+        #expect(strict["x-livestate-fallback"] == nil && strict["default"] == nil && strict["x-livestate-aliases"] == nil, "\(strict)")
+        #expect(strict["description"] == nil, "\(strict)")
+        let tolerant = try property(2)
+        #expect(tolerant["x-livestate-fallback"] == .string("x") && tolerant["default"] == .string("x"), "\(tolerant)")
+        #expect(tolerant["x-livestate-aliases"] == .array([.string("kind")]))
+        #expect(tolerant["description"] == .string(#"An unknown value reads as "x"."#), "\(tolerant)")
     }
 
     @Test func everySchemaVersionHasGeneratedTypesInThisTarget() throws {

@@ -11,7 +11,9 @@
 /// What JSON Schema cannot say is written in `description` and in `x-livestate-…` keywords:
 /// `max-length` counts UTF-8 bytes (`x-livestate-max-bytes`; `maxLength` counts characters, so
 /// it is emitted as a looser bound), dates are seconds since 2001-01-01, a date-range's lower
-/// bound is not after its upper one, an enum's `fallback`, a field's aliases.
+/// bound is not after its upper one, an enum's `fallback`, a field's aliases. A version under
+/// `clients.strict` decodes with synthesized `Codable`, which knows no defaults, fallbacks or
+/// aliases, so its document says none of them.
 public struct JSONSchemaGenerator: Sendable {
     /// The dialect every document declares.
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"
@@ -132,7 +134,8 @@ public struct JSONSchemaGenerator: Sendable {
             case .integers: types = ["integer"]
             }
             members.append(.init("enum", .array(values.values + (takesNull(field, strict: strict) ? [.null] : []))))
-            if let fallback = field.fallback {
+            // Synthesized Codable (strict) knows no fallback: an unknown value drops the update.
+            if let fallback = field.fallback, !strict {
                 notes.append("An unknown value reads as \(ValueText.render(fallback)).")
             }
         case .array(let items):
@@ -181,10 +184,11 @@ public struct JSONSchemaGenerator: Sendable {
             notes.append("A null reads as the default (on-null: default).")
         }
         if field.isDeprecated { members.append(.init("deprecated", .bool(true))) }
-        if !field.aliases.isEmpty {
+        // Nor aliases: a strict version reads a key by its name alone.
+        if !field.aliases.isEmpty, !strict {
             members.append(.init("x-livestate-aliases", .array(field.aliases.map(Value.string))))
         }
-        if let fallback = field.fallback { members.append(.init("x-livestate-fallback", fallback)) }
+        if let fallback = field.fallback, !strict { members.append(.init("x-livestate-fallback", fallback)) }
         if field.truncate { members.append(.init("x-livestate-truncate", .bool(true))) }
         if let dropPriority = field.dropPriority { members.append(.init("x-livestate-drop-priority", .int(dropPriority))) }
         if !notes.isEmpty { members.insert(.init("description", .string(notes.joined(separator: " "))), at: 0) }
