@@ -23,7 +23,7 @@ public struct PushHeaders: Sendable, Hashable {
     public var expiration: Int?
     /// `apns-id`: a lower-case UUID; APNs makes one when omitted.
     public var apnsID: String?
-    /// `apns-collapse-id`: at most 64 bytes.
+    /// `apns-collapse-id`: 1 to 64 bytes, with no control characters and no space at either end.
     public var collapseID: String?
     /// `apns-request-id` (broadcast): a UUID echoed in the answer.
     public var requestID: String?

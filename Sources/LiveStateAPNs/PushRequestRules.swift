@@ -14,10 +14,10 @@ enum PushRequestRules {
         var bundle = topic
         if bundle.hasSuffix(topicSuffix) { bundle.removeLast(topicSuffix.utf8.count) }
         if let other = bundle.range(of: ".push-type.") {
-            return (nil, finding(.badTopic, "the topic names push type '\(bundle[other.upperBound...])'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
+            return (nil, finding(.badTopic, "the topic names push type '\(printable(bundle[other.upperBound...]))'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
         }
         guard !bundle.isEmpty, bundle.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) else {
-            return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app, not '\(topic)'"))
+            return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app, not '\(printable(topic))'"))
         }
         return (bundle, nil)
     }
@@ -58,15 +58,58 @@ enum PushRequestRules {
             findings.append(finding(.missingExpiration, "a broadcast needs apns-expiration (UNIX seconds; 0 for a channel that stores no message)"))
         }
         if let id = headers.apnsID, !isLowercaseUUID(id) {
-            findings.append(finding(.badAPNsID, "apns-id must be a lower-case UUID such as 123e4567-e89b-12d3-a456-426614174000, not '\(id)'"))
+            findings.append(finding(.badAPNsID, "apns-id must be a lower-case UUID such as 123e4567-e89b-12d3-a456-426614174000, not '\(printable(id))'"))
         }
         if let id = headers.requestID, !isLowercaseUUID(id) {
-            findings.append(finding(.badAPNsID, "apns-request-id must be a lower-case UUID, not '\(id)'"))
+            findings.append(finding(.badAPNsID, "apns-request-id must be a lower-case UUID, not '\(printable(id))'"))
         }
-        if let collapse = headers.collapseID, collapse.utf8.count > 64 {
-            findings.append(finding(.badCollapseID, "apns-collapse-id is \(collapse.utf8.count) bytes; APNs takes at most 64"))
+        if let collapse = headers.collapseID {
+            if let problem = headerValueProblem(collapse) {
+                findings.append(finding(.badCollapseID, "apns-collapse-id \(problem)"))
+            } else if collapse.utf8.count > 64 {
+                findings.append(finding(.badCollapseID, "apns-collapse-id is \(collapse.utf8.count) bytes; APNs takes at most 64"))
+            }
         }
         return findings
+    }
+
+    /// Why a header value given by the user cannot be sent as it is, or `nil`: an HTTP/2 field
+    /// value may not hold CR, LF or NUL (a CR LF would end the header and start another), nor
+    /// begin or end with a space or a tab. Every other control character is refused too, and an
+    /// empty value, which is better left out. The reason follows the header's name.
+    /// - Parameter value: The value, as given.
+    static func headerValueProblem(_ value: String) -> String? {
+        let bytes = Array(value.utf8)
+        if bytes.isEmpty { return "is empty; leave the header out to send none" }
+        if let index = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
+            let names: [UInt8: String] = [0x00: "NUL", 0x09: "a tab", 0x0A: "LF", 0x0D: "CR"]
+            let name = names[bytes[index]] ?? "a control character"
+            return "holds \(name) (byte \(index + 1) is 0x\(hex(bytes[index]))): a header value may not hold control characters, "
+                + "and a CR or LF would end the header and start another; '\(printable(value))' is not one"
+        }
+        if bytes.first == 0x20 || bytes.last == 0x20 {
+            return "begins or ends with a space, which HTTP/2 does not allow in a header value; '\(printable(value))' is not one"
+        }
+        return nil
+    }
+
+    /// `text` for a message, with its control characters written as `\u{…}`, so that a value
+    /// with a line break stays on the message's line.
+    static func printable(_ text: some StringProtocol) -> String {
+        var result = ""
+        for scalar in text.prefix(80).unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
     }
 
     /// After `ExpiredProviderToken`: a `clock-behind` finding when the rejected token is younger
@@ -89,7 +132,7 @@ enum PushRequestRules {
     /// Why a device token cannot be one, or `nil`. Apple says not to assume its length.
     static func tokenProblem(_ token: String) -> String? {
         if token.isEmpty { return "the device token is empty" }
-        guard token.utf8.allSatisfy(isHexDigit) else { return "the device token must be hex digits, as the app received it; '\(token.prefix(80))' is not" }
+        guard token.utf8.allSatisfy(isHexDigit) else { return "the device token must be hex digits, as the app received it; '\(printable(token))' is not" }
         guard token.utf8.count.isMultiple(of: 2) else { return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing" }
         return nil
     }
@@ -102,7 +145,7 @@ enum PushRequestRules {
         let padding = bytes.count - body.count
         let isBase64 = body.allSatisfy { isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
             && bytes.dropFirst(body.count).allSatisfy { $0 == 0x3D } && padding <= 2 && bytes.count.isMultiple(of: 4)
-        return isBase64 ? nil : "the channel id must be the base64 id APNs gave when the channel was created, not '\(channel.prefix(80))'"
+        return isBase64 ? nil : "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
     }
 
     /// 8-4-4-4-12 lower-case hex digits.

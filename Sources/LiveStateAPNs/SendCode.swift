@@ -27,7 +27,8 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
     public static let missingExpiration = SendCode(rawValue: "missing-expiration")
     /// `apns-id` is not a lower-case canonical UUID (`BadMessageId`).
     public static let badAPNsID = SendCode(rawValue: "bad-apns-id")
-    /// `apns-collapse-id` is over 64 bytes (`BadCollapseId`).
+    /// `apns-collapse-id` is empty, over 64 bytes, holds a control character (CR, LF and NUL
+    /// would split or end the HTTP/2 header), or begins or ends with a space (`BadCollapseId`).
     public static let badCollapseID = SendCode(rawValue: "bad-collapse-id")
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.

@@ -48,7 +48,7 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("apns-id"), help: "apns-id: a lower-case UUID (APNs makes one when omitted).")
     var apnsID: String?
 
-    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id: at most 64 bytes.")
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id: 1 to 64 bytes, no control characters and no space at either end.")
     var collapseID: String?
 
     @Flag(name: .customLong("retry-other-environment"), help: "After BadDeviceToken, try the token once in the other environment.")

@@ -61,6 +61,45 @@ import Testing
         #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32) + "x")) == [SendCode.badCollapseID.rawValue])
     }
 
+    /// An HTTP/2 header value may not hold CR, LF or NUL: a collapse id with a CR LF would end
+    /// the header and start another (`x-evil: 1`). Such a value, an empty one and one with a
+    /// space at either end are refused, and the message shows the value on one line.
+    @Test(arguments: [
+        ("a\r\nx-evil: 1", "holds CR (byte 2 is 0x0D)"),
+        ("a\nb", "holds LF (byte 2 is 0x0A)"),
+        ("a\u{0}b", "holds NUL (byte 2 is 0x00)"),
+        ("a\tb", "holds a tab (byte 2 is 0x09)"),
+        ("a\u{7F}", "holds a control character (byte 2 is 0x7F)"),
+        ("", "is empty; leave the header out"),
+        (" a", "begins or ends with a space"),
+        ("a ", "begins or ends with a space"),
+    ])
+    func aCollapseIDWithControlCharactersOrEmptyIsRefused(collapse: String, message: String) throws {
+        let findings = PushRequestRules.check(.device(token: Self.token), .init(collapseID: collapse))
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1)
+        #expect(finding.code == SendCode.badCollapseID.rawValue)
+        #expect(finding.message.hasPrefix("apns-collapse-id " + message), "\(finding.message)")
+        #expect(!finding.message.contains("\r") && !finding.message.contains("\n"), "\(finding.message)")
+    }
+
+    @Test func aCollapseIDWithASpaceInsideIsFine() {
+        #expect(codes(.device(token: Self.token), .init(collapseID: "order 42")) == [])
+    }
+
+    /// The other header values the user gives are refused with control characters in them too,
+    /// by their own rules, and named on one line.
+    @Test func theOtherHeaderValuesRefuseControlCharacters() {
+        let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(expiration: 0))
+        #expect(channel.map(\.code) == [SendCode.badChannelID.rawValue])
+        #expect(channel.first?.message.contains("YWJj\\u{D}\\u{A}x-evil: 1") == true, "\(channel)")
+        let topic = PushRequestRules.bundleID(from: "com.example.app\r\nx-evil: 1")
+        #expect(topic.problem?.code == SendCode.badTopic.rawValue)
+        #expect(topic.problem?.message.contains("\n") == false)
+        #expect(PushRequestRules.bundleID(from: "com.example.app\u{0}").problem?.code == SendCode.badTopic.rawValue)
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567-e89b-12d3-a456-426614174000\r\n")) == [SendCode.badAPNsID.rawValue])
+    }
+
     @Test func topicTakesTheBundleWithOrWithoutItsSuffixAndRefusesOtherPushTypes() {
         #expect(PushRequestRules.bundleID(from: "com.example.app").bundle == "com.example.app")
         #expect(PushRequestRules.bundleID(from: "com.example.app.push-type.liveactivity").bundle == "com.example.app")

@@ -300,6 +300,10 @@ import Testing
                 message: "<request>: error: apns-id must be a lower-case UUID"),
         Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", String(repeating: "c", count: 65)],
                 message: "<request>: error: apns-collapse-id is 65 bytes; APNs takes at most 64"),
+        Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", "a\r\nx-evil: 1"],
+                message: #"<request>: error: apns-collapse-id holds CR (byte 2 is 0x0D): a header value may not hold control characters, and a CR or LF would end the header and start another; 'a\u{D}\u{A}x-evil: 1' is not one"#),
+        Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", ""],
+                message: "<request>: error: apns-collapse-id is empty; leave the header out to send none"),
         Refusal(code: "unknown-key", arguments: ["--token", Setup.deviceToken], state: #"{"title":"On its way","bogus":1}"#,
                 message: "state.json:1:23: error: version 3 has no field 'bogus' (at /bogus)"),
         Refusal(code: "json-syntax", arguments: ["--token", Setup.deviceToken], state: "{\n  \"title\": \"On its way\",\n  \"progress\": }",
@@ -316,6 +320,19 @@ import Testing
             #expect(result.stderr.contains("[\(refusal.code)]"), "\(result.stderr)")
             #expect(result.stderr.contains(refusal.message), "\(result.stderr)")
             #expect(setup.fake.requests.isEmpty, "nothing is sent")
+        }
+    }
+
+    /// A dry run refuses a collapse id that would split the header, as a send does, and prints
+    /// no request.
+    @Test func aDryRunRefusesACollapseIDThatWouldSplitTheHeader() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken,
+                                         "--collapse-id", "a\r\nx-evil: 1", "--dry-run", state])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            #expect(!result.stdout.contains("x-evil"), "\(result.stdout)")
+            #expect(result.stderr.contains("[bad-collapse-id]"), "\(result.stderr)")
         }
     }
 
