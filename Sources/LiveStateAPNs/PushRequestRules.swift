@@ -132,7 +132,16 @@ enum PushRequestRules {
     /// Why a device token cannot be one, or `nil`. Apple says not to assume its length.
     static func tokenProblem(_ token: String) -> String? {
         if token.isEmpty { return "the device token is empty" }
-        guard token.utf8.allSatisfy(isHexDigit) else { return "the device token must be hex digits, as the app received it; '\(printable(token))' is not" }
+        guard token.utf8.allSatisfy(isHexDigit) else {
+            // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
+            if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
+               token.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
+                return "the device token must be hex digits only; '\(printable(token))' has spaces or angle brackets, which come from "
+                    + "printing Data's description: remove them (in the app, make the token with "
+                    + "token.map { String(format: \"%02x\", $0) }.joined())"
+            }
+            return "the device token must be hex digits, as the app received it; '\(printable(token))' is not"
+        }
         guard token.utf8.count.isMultiple(of: 2) else { return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing" }
         return nil
     }

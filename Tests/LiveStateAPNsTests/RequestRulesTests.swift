@@ -19,7 +19,9 @@ import Testing
     @Test(arguments: [
         ("", "the device token is empty"),
         ("0a1", "odd number of hex digits (3)"),
-        ("<0a1b 2c3d>", "must be hex digits"),
+        ("<0a1b 2c3d>", "has spaces or angle brackets, which come from printing Data's description: remove them"),
+        ("0a1b 2c3d", "has spaces or angle brackets, which come from printing Data's description: remove them"),
+        ("0a1b-2c3d", "must be hex digits, as the app received it"),
         ("0x0a1b", "must be hex digits"),
     ])
     func badDeviceTokens(token: String, message: String) throws {

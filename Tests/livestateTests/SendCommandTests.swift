@@ -292,6 +292,8 @@ import Testing
     static let refusals: [Refusal] = [
         Refusal(code: "bad-device-token", arguments: ["--token", "abc"],
                 message: "<request>: error: the device token has an odd number of hex digits (3): a digit is missing"),
+        Refusal(code: "bad-device-token", arguments: ["--token", "<5e5e5e5e 5e5e5e5e>"],
+                message: "<request>: error: the device token must be hex digits only; '<5e5e5e5e 5e5e5e5e>' has spaces or angle brackets, which come from printing Data's description: remove them"),
         Refusal(code: "bad-priority", arguments: ["--token", Setup.deviceToken, "--priority", "7"],
                 message: "<request>: error: apns-priority must be 5 or 10, not 7"),
         Refusal(code: "bad-expiration", arguments: ["--token", Setup.deviceToken, "--expiration", "1800000000000"],
