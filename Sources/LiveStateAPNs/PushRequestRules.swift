@@ -34,7 +34,7 @@ enum PushRequestRules {
     /// - Parameters:
     ///   - target: The device token or channel.
     ///   - headers: The optional headers.
-    /// - Returns: The findings (errors).
+    /// - Returns: The findings: errors, and a warning for a broadcast at priority 1.
     static func check(_ target: PushTarget, _ headers: PushHeaders) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         switch target {
@@ -47,6 +47,10 @@ enum PushRequestRules {
         if let priority = headers.priority, !priorities.contains(priority) {
             let allowed = target.isBroadcast ? "1, 5 or 10" : "5 or 10"
             findings.append(finding(.badPriority, "apns-priority must be \(allowed), not \(priority)"))
+        } else if target.isBroadcast, headers.priority == 1 {
+            findings.append(finding(.broadcastPriorityOne, "apns-priority 1 is in Apple's broadcast document, but its ActivityKit push "
+                + "article names only 5 and 10 for Live Activity updates: whether a device updates the activity at 1 is not "
+                + "documented; send 5 (or 10) unless you have seen 1 work"))
         }
         if let expiration = headers.expiration {
             if expiration < 0 {

@@ -1,8 +1,9 @@
 import LiveState
 
 /// The diagnostic codes of the request checks a send makes before it connects (what APNs would
-/// answer 400 to), and of what an answer shows about this machine (`clock-behind`). The
-/// payload's own codes are `ValidationCode`s and `DecodeCode`s.
+/// answer 400 to, and one header Apple's documents disagree on), and of what an answer shows
+/// about this machine (`clock-behind`). The payload's own codes are `ValidationCode`s and
+/// `DecodeCode`s.
 public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The code, as it appears in diagnostics and documents.
     public let rawValue: String
@@ -30,12 +31,16 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
     /// `apns-collapse-id` is empty, over 64 bytes, holds a control character (CR, LF and NUL
     /// would split or end the HTTP/2 header), or begins or ends with a space (`BadCollapseId`).
     public static let badCollapseID = SendCode(rawValue: "bad-collapse-id")
+    /// A broadcast at `apns-priority` 1, which Apple's broadcast document allows but its
+    /// ActivityKit push article does not name (it names 5 and 10): a warning.
+    public static let broadcastPriorityOne = SendCode(rawValue: "broadcast-priority-one")
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.
     public static let clockBehind = SendCode(rawValue: "clock-behind")
 
-    /// Every code is an error: APNs refuses the request.
-    public var severity: Severity { .error }
+    /// Every code is an error (APNs refuses the request) but `broadcast-priority-one`, a
+    /// warning (APNs takes it; whether the device updates the activity is not documented).
+    public var severity: Severity { self == .broadcastPriorityOne ? .warning : .error }
 
     /// Every code this version names.
     public static let allCases: [SendCode] = [
@@ -47,6 +52,7 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
         .missingExpiration,
         .badAPNsID,
         .badCollapseID,
+        .broadcastPriorityOne,
         .clockBehind,
     ]
 }

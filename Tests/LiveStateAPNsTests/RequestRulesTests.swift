@@ -13,7 +13,7 @@ import Testing
     @Test func aValidDevicePushAndBroadcastPass() {
         #expect(codes(.device(token: Self.token), .init(priority: 5, expiration: 0, apnsID: "123e4567-e89b-12d3-a456-426614174000", collapseID: "x")) == [])
         #expect(codes(.device(token: "ab")) == [], "Apple: do not assume a token length")
-        #expect(codes(.broadcast(channelID: "dHdvIHBsdXMgdHdv"), .init(priority: 1, expiration: 1_800_000_000)) == [])
+        #expect(codes(.broadcast(channelID: "dHdvIHBsdXMgdHdv"), .init(priority: 5, expiration: 1_800_000_000)) == [])
     }
 
     @Test(arguments: [
@@ -43,8 +43,22 @@ import Testing
     @Test func priorityIsFiveOrTenForDevicesAndAlsoOneForBroadcasts() {
         #expect(codes(.device(token: Self.token), .init(priority: 1)) == [SendCode.badPriority.rawValue])
         #expect(codes(.device(token: Self.token), .init(priority: 7)) == [SendCode.badPriority.rawValue])
-        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)) == [])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)) == [SendCode.broadcastPriorityOne.rawValue])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5, expiration: 0)) == [])
         #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 7, expiration: 0)) == [SendCode.badPriority.rawValue])
+    }
+
+    /// Priority 1 is in Apple's broadcast document but not in its ActivityKit push article: a
+    /// broadcast at 1 is sent, with a warning that says so.
+    @Test func aBroadcastAtPriorityOneIsAWarning() throws {
+        let findings = PushRequestRules.check(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0))
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1)
+        #expect(finding.code == "broadcast-priority-one")
+        #expect(finding.severity == .warning)
+        #expect(finding.description.hasPrefix("<request>: warning: apns-priority 1 is in Apple's broadcast document"), "\(finding)")
+        #expect(SendCode.broadcastPriorityOne.severity == .warning)
+        #expect(SendCode.badPriority.severity == .error)
     }
 
     @Test func expirationIsSecondsAndABroadcastNeedsOne() {
@@ -117,6 +131,7 @@ import Testing
         var seen: Set<String> = []
         seen.formUnion(codes(.device(token: "0"), .init(priority: 3, expiration: -1, apnsID: "X", collapseID: String(repeating: "a", count: 65))))
         seen.formUnion(codes(.broadcast(channelID: "!")))
+        seen.formUnion(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)))
         if let problem = PushRequestRules.bundleID(from: "a.push-type.voip").problem { seen.insert(problem.code) }
         let now = Date()
         if let problem = PushRequestRules.clockProblem(tokenIssuedAt: now.addingTimeInterval(-5), now: now, minimumLifetime: 1200) {

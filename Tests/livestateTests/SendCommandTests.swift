@@ -170,6 +170,30 @@ import Testing
             #expect(broadcast.header("apns-expiration") == "0")
             #expect(broadcast.header("apns-priority") == "1")
             #expect(try Setup.aps(of: broadcast)["event"] as? String == "update")
+            #expect(result.stderr.contains("<request>: warning: apns-priority 1 is in Apple's broadcast document"), "\(result.stderr)")
+            #expect(result.stderr.contains("[broadcast-priority-one]"), "\(result.stderr)")
+        }
+    }
+
+    /// A broadcast at priority 1 prints a warning on a dry run and is not refused for it, unless
+    /// `--fail-on warning` asks for that; at 5 there is nothing to say.
+    @Test func aBroadcastAtPriorityOneIsWarnedAbout() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let broadcast = ["--version", "2", "--version", "3", "--broadcast", "--channel-id", Setup.someChannel, "--expiration", "0", "--dry-run"]
+            let one = try setup.send(broadcast + ["--priority", "1", state])
+            #expect(one.status == 0, "\(one.stderr)")
+            #expect(one.stdout.contains("apns-priority: 1"), "\(one.stdout)")
+            #expect(one.stderr.contains("warning: apns-priority 1 is in Apple's broadcast document, but its ActivityKit push article names only 5 and 10"),
+                    "\(one.stderr)")
+            #expect(one.stderr.contains("[broadcast-priority-one]"))
+            let strict = try setup.send(broadcast + ["--priority", "1", "--fail-on", "warning", state])
+            #expect(strict.status == 1)
+            #expect(strict.stdout == "refused before sending: 1 warning(s)\n", "\(strict.stdout)")
+            let five = try setup.send(broadcast + ["--priority", "5", state])
+            #expect(five.status == 0)
+            #expect(!five.stderr.contains("broadcast-priority-one"), "\(five.stderr)")
+            #expect(setup.fake.requests.isEmpty)
         }
     }
 
