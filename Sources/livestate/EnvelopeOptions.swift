@@ -22,7 +22,7 @@ struct EnvelopeOptions: ParsableArguments {
     @Option(name: .customLong("alert-body"), help: "The alert's body.")
     var alertBody: String?
 
-    @Option(help: "A JSON file with the static attributes, for a start.")
+    @Option(help: "A JSON file with the static attributes; only with --event start.")
     var attributes: String?
 
     /// Whether any of these flags is given.
@@ -31,8 +31,10 @@ struct EnvelopeOptions: ParsableArguments {
     }
 
     /// The encode request these flags and the command's own make; an attributes file that
-    /// cannot be read or parsed stops the command with status 2.
+    /// cannot be read or parsed, or a start-only option with another event, stops the command
+    /// with status 2.
     func request(timestamp: String?, contentStateOnly: Bool = false, format: OutputFormat) throws -> ContentStateEncoder.Request {
+        try refuseStartOnlyOptions(format: format)
         var request = ContentStateEncoder.Request()
         request.contentStateOnly = contentStateOnly
         request.event = event
@@ -52,6 +54,19 @@ struct EnvelopeOptions: ParsableArguments {
             }
         }
         return request
+    }
+
+    /// Stops the command with status 2 when an option only a start takes (`--attributes`) is
+    /// given with another event, before its file is read: an update or an end carries no static
+    /// attributes, so they would be left out without a word. An event that is not one is left
+    /// for `envelope(of:format:)` to name.
+    private func refuseStartOnlyOptions(format: OutputFormat) throws {
+        let given = event ?? ActivityEvent.update.rawValue
+        guard attributes != nil, let kind = ActivityEvent(rawValue: given), kind != .start else { return }
+        let push = kind == .end ? "an end" : "an update"
+        let message = "--attributes is for --event start: the static attributes go only in a start, and \(push) "
+            + "(--event \(given)\(event == nil ? ", the default" : "")) would leave them out; give --event start, or leave --attributes out"
+        throw Output.stop([Diagnostic(code: "usage", severity: .error, message: message)], format: format)
     }
 
     /// Findings about what these options put in a body written from a state file, placed where

@@ -624,6 +624,30 @@ struct CLI {
             "\(result.stderr)")
     }
 
+    /// `--attributes` without `--event start` is a usage error (the attributes would be left
+    /// out of an update), checked before the file is read, as `send` checks it; with
+    /// `--format json` it is the one JSON document.
+    @Test func attributesWithoutAStartAreAUsageError() throws {
+        let attributes = Self.fixture("attributes.json")
+        let update = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--attributes", attributes, Self.fixture("state.json")])
+        #expect(update.status == 2)
+        #expect(update.stdout.isEmpty, "\(update.stdout)")
+        #expect(update.stderr.contains(
+            "error: --attributes is for --event start: the static attributes go only in a start, and an update (--event update, the default) would leave them out; give --event start, or leave --attributes out [usage]"),
+            "\(update.stderr)")
+        let end = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "end", "--attributes", "no-such.json", Self.fixture("state.json")])
+        #expect(end.status == 2)
+        #expect(end.stderr.contains("and an end (--event end) would leave them out"), "\(end.stderr)")
+        let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--attributes", attributes, Self.fixture("state.json")])
+        #expect(json.status == 2)
+        let diagnostics = try #require(try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]], "\(json.stdout)")
+        #expect(diagnostics.first?["code"] as? String == "usage")
+        let start = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--alert-title", "T", "--alert-body", "B",
+                                 "--attributes", attributes, Self.fixture("state.json")])
+        #expect(start.status == 0, "\(start.stderr)")
+        #expect(start.stdout.contains(#""attributes":{"#), "\(start.stdout)")
+    }
+
     @Test func stateThatDoesNotFitTheVersionExitsOne() throws {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", Self.fixture("invalid-state.json")])
         #expect(result.status == 1)

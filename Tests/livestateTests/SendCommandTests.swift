@@ -404,6 +404,26 @@ import Testing
         }
     }
 
+    /// `--attributes` is for a start: with the default event (update) or `--event end` it is a
+    /// usage error naming the option, not attributes left out without a word.
+    @Test func attributesWithoutAStartAreAUsageError() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", Setup.attributes)
+            for event in [[], ["--event", "update"], ["--event", "end"]] {
+                let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, "--dry-run", "--attributes", attributes]
+                                            + event + [state])
+                #expect(result.status == 2, "\(event): \(result.stdout)\(result.stderr)")
+                #expect(result.stdout.isEmpty, "\(result.stdout)")
+                #expect(result.stderr.contains("error: --attributes is for --event start: the static attributes go only in a start"), "\(result.stderr)")
+                #expect(result.stderr.contains("[usage]"))
+            }
+            let defaulted = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", "--attributes", attributes, state])
+            #expect(defaulted.stderr.contains("an update (--event update, the default) would leave them out"), "\(defaulted.stderr)")
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
     @Test func aWholeBodyWithEnvelopeFlagsIsAUsageError() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
