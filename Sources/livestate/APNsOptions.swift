@@ -20,8 +20,17 @@ struct APNsOptions: ParsableArguments {
     @Option(help: "The app's bundle id; the .push-type.liveactivity suffix is added (and checked if given).")
     var topic: String
 
-    @Flag(help: "The environment: --sandbox for Xcode builds, --production for TestFlight and the App Store.")
-    var environment: APNsEnvironment
+    /// `--sandbox` or `--production`, as given. Optional so that `validate()`, not the parser,
+    /// says that one is missing: the parser would name `--sandbox` as if it took a value.
+    @Flag(help: "The environment, one of them required: --sandbox for Xcode builds, --production for TestFlight and the App Store.")
+    var givenEnvironment: APNsEnvironment?
+
+    /// The environment; `validate()` has made sure that one was given.
+    var environment: APNsEnvironment { givenEnvironment ?? .sandbox }
+
+    /// How the usage lines of `send` and `channels` write these options: the environment as
+    /// the one choice it is, which the generated line shows as two flags both required.
+    static let synopsis = "--key <key> --key-id <key-id> --team-id <team-id> --topic <topic> (--sandbox | --production)"
 
     @Option(name: .customLong("apns-host"), help: ArgumentHelp("Send pushes to HOST:PORT instead of Apple's host (a proxy or a test server); sandbox=HOST:PORT or production=HOST:PORT for one environment (repeatable).", visibility: .hidden))
     var pushHosts: [HostPort] = []
@@ -36,6 +45,9 @@ struct APNsOptions: ParsableArguments {
     var timeout: Int = 30
 
     mutating func validate() throws {
+        guard givenEnvironment != nil else {
+            throw ValidationError("give the environment: --sandbox for Xcode builds, or --production for TestFlight and the App Store")
+        }
         guard (1 ... 300).contains(timeout) else {
             throw ValidationError("--timeout must be a whole number of seconds from 1 to 300, not \(timeout)")
         }

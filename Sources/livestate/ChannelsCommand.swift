@@ -17,7 +17,9 @@ struct ChannelsCommand: ParsableCommand {
     )
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a channel and print its id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a channel and print its id.",
+            usage: "livestate channels create \(APNsOptions.synopsis) [<options>]")
         @OptionGroup var apns: APNsOptions
         @Option(name: .customLong("storage-policy"), help: "none (no message stored; broadcasts need --expiration 0) or latest (the most recent message is stored).")
         var storagePolicy: StoragePolicyArgument = .none
@@ -33,7 +35,9 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the app's channel ids, one per line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the app's channel ids, one per line.",
+            usage: "livestate channels list \(APNsOptions.synopsis) [<options>]")
         @OptionGroup var apns: APNsOptions
         @Flag(name: .customLong("dry-run"), help: "Print the request and send nothing.")
         var dryRun = false
@@ -46,7 +50,9 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     struct Read: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a channel's storage policy and push type.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a channel's storage policy and push type.",
+            usage: "livestate channels read \(APNsOptions.synopsis) [<options>] <id>")
         @OptionGroup var apns: APNsOptions
         @OptionGroup var channel: OneChannel
 
@@ -61,7 +67,9 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a channel (for good; stored messages may still arrive).")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a channel (for good; stored messages may still arrive).",
+            usage: "livestate channels delete \(APNsOptions.synopsis) [<options>] <id>")
         @OptionGroup var apns: APNsOptions
         @OptionGroup var channel: OneChannel
 

@@ -8,6 +8,8 @@ struct SendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Check a Live Activity push against the schema versions in the field and APNs's rules, then send it.",
+        usage: "livestate send --schema <schema> \(APNsOptions.synopsis) "
+            + "(--token <token> | --broadcast --channel-id <channel-id> --expiration <expiration>) [<options>] <state>",
         discussion: """
             STATE is a content-state object (wrapped in an aps envelope built from the flags, with \
             timestamp now) or a whole APNs body with an "aps" object (sent as written). Every \

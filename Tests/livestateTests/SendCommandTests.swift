@@ -424,6 +424,36 @@ import Testing
         }
     }
 
+    /// The environment is one choice of two flags: without either, the error says so and the
+    /// usage line shows the choice, not `--sandbox <sandbox>` and two flags both required; both
+    /// at once are refused. `channels` shares the options and the line.
+    @Test func theEnvironmentIsOneChoiceOfTwoFlags() throws {
+        let credentials = ["--key", "AuthKey.p8", "--key-id", "ABC123DEFG", "--team-id", "TEAM123456", "--topic", "com.example.app"]
+        let neither = try CLI.run(["send"] + credentials + ["--schema", "schemas/delivery.yaml", "--token", "abcd", "state.json"])
+        #expect(neither.status == 2, "\(neither.stderr)")
+        #expect(neither.stderr.contains("Error: give the environment: --sandbox for Xcode builds, or --production for TestFlight and the App Store"),
+                "\(neither.stderr)")
+        #expect(!neither.stderr.contains("<sandbox>"), "\(neither.stderr)")
+        #expect(neither.stderr.contains("(--sandbox | --production)"), "\(neither.stderr)")
+        #expect(!neither.stderr.contains("--sandbox --production"), "\(neither.stderr)")
+        let both = try CLI.run(["send"] + credentials + ["--sandbox", "--production", "--schema", "schemas/delivery.yaml", "--token", "abcd", "state.json"])
+        #expect(both.status == 2, "\(both.stderr)")
+        #expect(both.stderr.contains("--production") && both.stderr.contains("--sandbox"), "\(both.stderr)")
+        let help = try CLI.run(["send", "--help"])
+        #expect(help.stdout.contains("USAGE: livestate send --schema <schema> --key <key> --key-id <key-id> --team-id <team-id> --topic <topic> (--sandbox | --production) (--token <token> | --broadcast"),
+                "\(help.stdout)")
+        #expect(help.stdout.contains("--sandbox/--production"), "\(help.stdout)")
+        for subcommand in ["create", "list", "read", "delete"] {
+            let channels = try CLI.run(["channels", subcommand, "--help"])
+            #expect(channels.stdout.contains("USAGE: livestate channels \(subcommand) --key <key> --key-id <key-id> --team-id <team-id> --topic <topic> (--sandbox | --production)"),
+                    "\(channels.stdout)")
+        }
+        let list = try CLI.run(["channels", "list"] + credentials)
+        #expect(list.status == 2)
+        #expect(list.stderr.contains("Error: give the environment: --sandbox"), "\(list.stderr)")
+        #expect(!list.stderr.contains("<sandbox>"), "\(list.stderr)")
+    }
+
     @Test func aWholeBodyWithEnvelopeFlagsIsAUsageError() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
