@@ -40,7 +40,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-batch-bytes"), help: "The largest validate-batch body, in bytes (env LIVESTATE_MAX_BATCH_BYTES; default 4194304).")
     var maxBatchBytes: Int?
 
-    @Flag(help: "Reload the schemas when a schema or fleet file changes, as SIGHUP does (env LIVESTATE_WATCH=1).")
+    @Flag(help: "Reload the schemas when a schema or fleet file changes, as SIGHUP does (env LIVESTATE_WATCH: 1, true, yes or on; 0, false, no or off).")
     var watch = false
 
     @Option(name: .customLong("watch-interval"), help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
@@ -98,7 +98,8 @@ struct ServeCommand: ParsableCommand {
             guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
             settings.maxBatchBytes = bytes
         }
-        let watching = watch || ["1", "true", "yes"].contains(environment["LIVESTATE_WATCH"]?.lowercased() ?? "")
+        // A switch has no value on the command line: its variable is read only without the flag.
+        let watching = try watch || switchValue(environment, "LIVESTATE_WATCH") ?? false
         if let (text, source) = value(watchInterval.map { String($0) }, "watch-interval") {
             guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
                 throw ValidationError("\(source) must be between 0.05 and 3600 seconds, not \(text)")
@@ -117,6 +118,21 @@ struct ServeCommand: ParsableCommand {
             settings.logLevel = level
         }
         return settings
+    }
+
+    /// The words a switch's environment variable takes, in any case: `on` first, then `off`.
+    static let switchWords = (on: ["1", "true", "yes", "on"], off: ["0", "false", "no", "off"])
+
+    /// A switch's environment variable (`LIVESTATE_WATCH`): `true` for 1, true, yes or on,
+    /// `false` for 0, false, no or off, in any case; `nil` when it is not set.
+    /// - Throws: `ValidationError` naming the variable, for any other value (an empty one too).
+    func switchValue(_ environment: [String: String], _ variable: String) throws -> Bool? {
+        guard let text = environment[variable] else { return nil }
+        let word = text.lowercased()
+        if Self.switchWords.on.contains(word) { return true }
+        if Self.switchWords.off.contains(word) { return false }
+        let words = { (list: [String]) in list.dropLast().joined(separator: ", ") + " or " + list.last! }
+        throw ValidationError("\(variable) must be \(words(Self.switchWords.on)) (on), or \(words(Self.switchWords.off)) (off), not '\(text)'")
     }
 
     /// Writes the diagnostics of loading the schemas to standard error: as log lines with

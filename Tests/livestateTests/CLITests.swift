@@ -1342,14 +1342,45 @@ struct CLI {
     }
 
     @Test func environmentVariablesAreCheckedWithTheirNames() throws {
-        for (variable, value) in [("LIVESTATE_PORT", "99999"), ("LIVESTATE_LOG_FORMAT", "xml"), ("LIVESTATE_MAX_BODY_BYTES", "-1"), ("LIVESTATE_LOG_LEVEL", "loud")] {
+        for (variable, value) in [("LIVESTATE_PORT", "99999"), ("LIVESTATE_LOG_FORMAT", "xml"), ("LIVESTATE_MAX_BODY_BYTES", "-1"), ("LIVESTATE_LOG_LEVEL", "loud"),
+                                  ("LIVESTATE_WATCH", "maybe"), ("LIVESTATE_WATCH", ""), ("LIVESTATE_WATCH", "enabled")] {
             let result = try CLI.run(["serve"], environment: [variable: value])
-            #expect(result.status != 0, "\(variable)")
+            #expect(result.status == 2, "\(variable)")
             #expect(result.stderr.contains("\(variable) must be"), "\(variable): \(result.stderr)")
         }
+        let watch = try CLI.run(["serve"], environment: ["LIVESTATE_WATCH": "maybe"])
+        #expect(watch.stderr.contains("LIVESTATE_WATCH must be 1, true, yes or on (on), or 0, false, no or off (off), not 'maybe'"), "\(watch.stderr)")
         // A flag wins over its variable.
         let flag = try CLI.run(["serve", "--port", "70000"], environment: ["LIVESTATE_PORT": "0"])
         #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
+    }
+
+    /// `LIVESTATE_WATCH` takes on and off as well as 1 and 0, in any case: `On` watches (a
+    /// changed schema file is reloaded), `OFF` starts without watching rather than being
+    /// refused, and `--watch` wins over a variable it does not read.
+    @Test func theWatchVariableTakesOnAndOff() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = folder.appendingPathComponent("pizza.yaml")
+        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/pizza.yaml", toPath: schema.path)
+        let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path],
+                                      environment: ["LIVESTATE_WATCH": "On", "LIVESTATE_WATCH_INTERVAL": "0.05"])
+        defer { server.remove() }
+        _ = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        let handle = try FileHandle(forWritingTo: schema)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("# changed\n".utf8))
+        try handle.close()
+        let log = try await server.log(waitingFor: "schema files changed: reloading")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(log.contains("schema files changed: reloading"), "\(log)")
+        for (arguments, value) in [([String](), "OFF"), (["--watch"], "maybe")] {
+            #expect(throws: LivestateBinary.TimedOut.self, "\(arguments) \(value): it starts") {
+                try LivestateBinary.run(["serve", "--port", "0", "--schemas", "schemas"] + arguments, environment: ["LIVESTATE_WATCH": value], timeout: 3)
+            }
+        }
     }
 
     /// Two fleet files for one schema: `serve` does not start, and says which two.
