@@ -160,6 +160,8 @@ try:
     check("POST", "/v1/schemas/{id}/encode-content-state", "/v1/schemas/delivery/encode-content-state?fit=1", state, expect=200)
     check("POST", "/v1/schemas/{id}/encode-content-state", "/v1/schemas/delivery/encode-content-state?event=end", state, expect=400)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/pizza/validate?version=all&max-drop=1", update, expect=409)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=3&max-drop=1", update, expect=400)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/pizza/validate?version=all&max-drop=abc", update, expect=400)
     check("GET", None, "/nothing", expect=404)
     check("GET", None, "/v1/schemas/delivery/validate", expect=405)
     status, headers, data = call("HEAD", "/health")

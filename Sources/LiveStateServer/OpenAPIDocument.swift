@@ -584,7 +584,7 @@ public enum OpenAPIDocument {
       "MaxDrop": {
         "name": "max-drop",
         "in": "query",
-        "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, from `0` to `100`, with or without `%` (default 0%). For a schema served without a fleet file, 409 (`no-fleet`).",
+        "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, from `0` to `100`, with or without `%` (default 0%). Given with one version or with none, or malformed, it is a bad query (400, `bad-query`), whether or not the schema has a fleet file; well formed with `version=all` for a schema served without a fleet file, 409 (`no-fleet`).",
         "schema": {
           "type": "string",
           "pattern": "^0*(100(\\.0*)?|[0-9]{1,2}(\\.[0-9]*)?|\\.[0-9]+)%?$"
@@ -602,7 +602,7 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "BadQuery": {
-        "description": "A query parameter is unknown, repeated or malformed (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
+        "description": "A query parameter is unknown, repeated or malformed, or `max-drop` is given without `version=all` (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
         "content": {
           "application/json": {
             "schema": {

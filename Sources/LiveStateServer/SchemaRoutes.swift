@@ -174,12 +174,28 @@ struct SchemaRoutes: Sendable {
         var fleet: (fleet: Fleet, maxDrop: FleetThreshold)?
     }
 
-    /// Checks the query (400), the schema id (404) and the version (400) of a validation.
+    /// Checks the query (400), the schema id (404), `max-drop` without `version=all` (400), the
+    /// version (404) and, for `max-drop`, the fleet (409) of a validation.
     func validation(_ request: Request, id: String) throws(APIError) -> Validation {
         let query = try QueryParameters(request, allowed: Self.validateParameters)
         let broadcast = try query.flag("broadcast")
-        let entry = try schemaEntry(id)
         var all = query.has("version", equalTo: "all")
+        // `max-drop` is a query matter before the fleet is looked for: malformed, or without
+        // `version=all` (the gate weighs every version's verdict), it is a bad query whether or
+        // not the schema has a fleet.
+        var maxDrop: FleetThreshold?
+        if let text = query.string("max-drop") {
+            guard let threshold = FleetThreshold(text) else {
+                throw APIError.badQuery("max-drop must be a percentage such as 1% or 1, not '\(text)'")
+            }
+            maxDrop = threshold
+        }
+        let entry = try schemaEntry(id)
+        if maxDrop != nil, !all {
+            let given = query.string("version").map { "version=\($0)" } ?? "no version (the newest)"
+            throw APIError.badQuery("max-drop applies only with version=all, where the fleet weighs every version's verdict; "
+                + "this request has \(given): give version=all, or leave max-drop out")
+        }
         // Every version still in the field: a retired one drops nothing.
         var validators = entry.validators.filter { !$0.decoder.version.isRetired }
         if !all {
@@ -198,12 +214,8 @@ struct SchemaRoutes: Sendable {
         }
         var fleet: (Fleet, FleetThreshold)?
         if let known = entry.fleet {
-            let text = query.string("max-drop") ?? "0"
-            guard let maxDrop = FleetThreshold(text) else {
-                throw APIError.badQuery("max-drop must be a percentage such as 1% or 1, not '\(text)'")
-            }
-            fleet = (known, maxDrop)
-        } else if query.string("max-drop") != nil {
+            fleet = (known, maxDrop ?? FleetThreshold("0")!)
+        } else if maxDrop != nil {
             throw APIError.noFleet(id)
         }
         return Validation(id: id, validators: validators, allVersions: all, fleet: fleet)

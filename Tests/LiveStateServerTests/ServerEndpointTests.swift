@@ -670,6 +670,39 @@ import Testing
         }
     }
 
+    /// `max-drop` applies with `version=all`: with one version, or none, it is a bad query (400)
+    /// rather than ignored; so is a malformed value, before the schema's fleet is looked for
+    /// (409 is for a well-formed request the server cannot answer). `validate-batch` answers
+    /// the same.
+    @Test func maxDropWithoutAllVersionsOrMalformedIsABadQuery() async throws {
+        try await Self.server().application().test(.router) { client in
+            for path in ["validate", "validate-batch"] {
+                for query in ["version=3&max-drop=5", "max-drop=5", "version=1&max-drop=5%25"] {
+                    let response = try await client.execute(
+                        uri: "/v1/schemas/delivery/\(path)?\(query)", method: .post, body: ByteBuffer(bytes: Self.update))
+                    #expect(response.status == .badRequest, "\(path)?\(query)")
+                    let body = try json(response)
+                    #expect(body.errorCode == "bad-query", "\(path)?\(query)")
+                    #expect(body["error"]?["message"]?.string?.hasPrefix("max-drop applies only with version=all") == true, "\(body)")
+                }
+            }
+            let one = try await client.execute(uri: "/v1/schemas/delivery/validate?version=3&max-drop=5", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(try json(one)["error"]?["message"]?.string
+                    == "max-drop applies only with version=all, where the fleet weighs every version's verdict; this request has version=3: give version=all, or leave max-drop out")
+            // Malformed on a schema without a fleet: the query is wrong first.
+            let malformed = try await client.execute(
+                uri: "/v1/schemas/pizza/validate?version=all&max-drop=abc", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(malformed.status == .badRequest)
+            #expect(try json(malformed).errorCode == "bad-query")
+            let withoutAll = try await client.execute(
+                uri: "/v1/schemas/pizza/validate?version=2&max-drop=1", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(withoutAll.status == .badRequest)
+            let wellFormed = try await client.execute(
+                uri: "/v1/schemas/pizza/validate?version=all&max-drop=1", method: .post, body: ByteBuffer(bytes: Self.update))
+            #expect(wellFormed.status == .conflict)
+        }
+    }
+
     /// A `--fleet` path that does not exist is a file that cannot be read, not a schema id.
     @Test func aMissingFleetPathCannotBeRead() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-no-fleet-\(UUID().uuidString)").path
