@@ -258,7 +258,7 @@ struct SchemaRoutes: Sendable {
             var (results, all) = PayloadValidator.validateAllVersions(validation.validators, body, fleet: validation.fleet?.fleet)
             var impact: FleetImpact?
             if let (fleet, maxDrop) = validation.fleet {
-                (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop)
+                (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)
             }
             metrics?.validation(schema: validation.id, version: "all", ok: !all.contains { $0.severity == .error }, diagnostics: all)
             writer.append(all.contains { $0.severity == .error } ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)

@@ -659,6 +659,10 @@ import Testing
             #expect(body["ok"]?.bool == true)
             #expect(body["fleet"]?["accepted"]?.bool == true)
             #expect(body["diagnostics"]?.array?.contains { $0["severity"]?.string == "error" } == false)
+            // The note names the threshold as this request gave it, a query parameter.
+            let messages = body["diagnostics"]?.array?.compactMap { $0["message"]?.string } ?? []
+            #expect(messages.contains { $0.contains("(accepted by max-drop=5%: 3.1% of devices drop it)") }, "\(messages)")
+            #expect(!messages.contains { $0.contains("--max-drop") }, "\(messages)")
             let malformed = try await client.execute(
                 uri: "/v1/schemas/delivery/validate?version=all&max-drop=lots", method: .post, body: ByteBuffer(bytes: Self.update))
             #expect(malformed.status == .badRequest)

@@ -159,6 +159,19 @@ import LiveStateTooling
         #expect(dropped.message.hasSuffix("(accepted by --max-drop 5%: 3.0% of devices drop it)"))
     }
 
+    /// The caller says how its users give the threshold: the sidecar's notes name the query
+    /// parameter, not the command line's option.
+    @Test func theNotesNameTheThresholdAsTheCallerSpellsIt() throws {
+        #expect(FleetThreshold("5")?.spelled(.option) == "--max-drop 5%")
+        #expect(FleetThreshold("0.5%")?.spelled(.queryParameter) == "max-drop=0.5%")
+        let bytes = Array(body(#""timestamp":1795000000,"event":"update","content-state":{"scoreA":1}"#).utf8)
+        let all = PayloadValidator.validateAllVersions(scoreSchema, bytes, file: "p.json", fleet: Self.fleet)
+        let (diagnostics, impact) = PayloadValidator.weigh(all, by: Self.fleet, maxDrop: FleetThreshold("5")!, spelling: .queryParameter)
+        let dropped = try #require(diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(dropped.message.hasSuffix("(accepted by max-drop=5%: 3.0% of devices drop it)"), "\(dropped.message)")
+        #expect(impact.sentence(losing: "this update").hasSuffix("; within max-drop=5%"))
+    }
+
     @Test func aVersionNoDeviceRunsDropsNothing() {
         let (diagnostics, impact) = Self.lintAllVersions(#"{"scoreA":1}"#, fleet: Fleet(devices: [1: 0, 2: 50]), maxDrop: "0%")
         #expect(impact.dropping == 0)

@@ -150,6 +150,23 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `share` of the fleet dropping an update passes this gate.
     public func accepts(_ share: Double) -> Bool { share <= self.share + 1e-12 }
+
+    /// How a caller's users give the threshold, for the messages that name it.
+    public enum Spelling: Sendable, Hashable {
+        /// A command-line option: `--max-drop 5%`.
+        case option
+        /// The sidecar's query parameter: `max-drop=5%`.
+        case queryParameter
+    }
+
+    /// The threshold as the caller's users give it: `--max-drop 5%` or `max-drop=5%`.
+    /// - Parameter spelling: The caller's spelling.
+    public func spelled(_ spelling: Spelling) -> String {
+        switch spelling {
+        case .option: "--max-drop \(self)"
+        case .queryParameter: "max-drop=\(self)"
+        }
+    }
 }
 
 /// The diagnostic codes of fleet files.

@@ -1,7 +1,7 @@
 import LiveState
 
 /// What share of a fleet a verdict touches: the devices whose app drops the update, the devices
-/// whose app falls back to defaults, and whether a `--max-drop` gate accepts the drop.
+/// whose app falls back to defaults, and whether a `max-drop` gate accepts the drop.
 ///
 /// Without fleet data every drop fails a gate; with it, a drop that reaches no more of the fleet
 /// than the threshold is accepted, and its errors are reported as warnings that say so.
@@ -18,6 +18,9 @@ public struct FleetImpact: Sendable, Hashable {
     public var degraded: Int
     /// The most of the fleet the gate lets drop an update.
     public var maxDrop: FleetThreshold
+    /// How the messages name the threshold: as the command line's option (the default) or as
+    /// the sidecar's query parameter.
+    public var spelling: FleetThreshold.Spelling
 
     /// Weighs versions by a fleet.
     /// - Parameters:
@@ -25,9 +28,11 @@ public struct FleetImpact: Sendable, Hashable {
     ///   - dropping: The versions that drop.
     ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
     ///   - maxDrop: The gate's threshold.
-    public init(fleet: Fleet, dropping: some Sequence<Int>, degraded: some Sequence<Int>, maxDrop: FleetThreshold) {
+    ///   - spelling: How the messages name the threshold.
+    public init(fleet: Fleet, dropping: some Sequence<Int>, degraded: some Sequence<Int>, maxDrop: FleetThreshold,
+                spelling: FleetThreshold.Spelling = .option) {
         self.init(fleet: fleet, droppingDevices: Dictionary(Set(dropping).map { ($0, fleet.devices[$0] ?? 0) }) { first, _ in first },
-                  degraded: degraded, maxDrop: maxDrop)
+                  degraded: degraded, maxDrop: maxDrop, spelling: spelling)
     }
 
     /// Weighs versions by a fleet, with the devices that drop on each dropping version given
@@ -37,13 +42,16 @@ public struct FleetImpact: Sendable, Hashable {
     ///   - droppingDevices: The devices that drop, by version.
     ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
     ///   - maxDrop: The gate's threshold.
-    public init(fleet: Fleet, droppingDevices: [Int: Int], degraded: some Sequence<Int>, maxDrop: FleetThreshold) {
+    ///   - spelling: How the messages name the threshold.
+    public init(fleet: Fleet, droppingDevices: [Int: Int], degraded: some Sequence<Int>, maxDrop: FleetThreshold,
+                spelling: FleetThreshold.Spelling = .option) {
         total = fleet.total
         droppingVersions = droppingDevices.keys.sorted()
         dropping = droppingDevices.values.reduce(0, +)
         degradedVersions = Set(degraded).subtracting(droppingDevices.keys).sorted()
         self.degraded = fleet.devices(on: degradedVersions)
         self.maxDrop = maxDrop
+        self.spelling = spelling
     }
 
     /// The share of the fleet that drops, from 0 to 1.
@@ -55,7 +63,7 @@ public struct FleetImpact: Sendable, Hashable {
 
     /// The note on a finding the gate accepts.
     public var acceptedNote: String {
-        " (accepted by --max-drop \(maxDrop): \(Fleet.percent(droppingShare)) of devices drop it)"
+        " (accepted by \(maxDrop.spelled(spelling)): \(Fleet.percent(droppingShare)) of devices drop it)"
     }
 
     /// `3.1% of devices (310 of 10,000) would lose this update (app version 1); 21.5% (2,150) would fall back to defaults (app version 2)`.
@@ -68,7 +76,7 @@ public struct FleetImpact: Sendable, Hashable {
         return "\(Fleet.percent(droppingShare)) of devices (\(Fleet.grouped(dropping)) of \(Fleet.grouped(total))) would lose \(what)"
             + versions(droppingVersions)
             + "; \(Fleet.percent(degradedShare)) (\(Fleet.grouped(degraded))) would fall back to defaults" + versions(degradedVersions)
-            + "; \(gate) --max-drop \(maxDrop)"
+            + "; \(gate) \(maxDrop.spelled(spelling))"
     }
 
     /// `{total, dropping: {versions, devices, share, percent}, degraded: {…}, maxDrop, accepted}`.
@@ -109,10 +117,12 @@ extension PayloadValidator {
     ///   - validation: What `validateAllVersions` returned, given the same `fleet`.
     ///   - fleet: The fleet.
     ///   - maxDrop: The most of the fleet that may drop the update.
+    ///   - spelling: How the notes name `maxDrop`: as the command line's option (the default) or
+    ///     as the sidecar's query parameter.
     /// - Returns: The findings, gated, and the impact.
     public static func weigh(
         _ validation: (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]),
-        by fleet: Fleet, maxDrop: FleetThreshold
+        by fleet: Fleet, maxDrop: FleetThreshold, spelling: FleetThreshold.Spelling = .option
     ) -> (diagnostics: [Diagnostic], impact: FleetImpact) {
         let fallbacks: Set<String> = [DecodeCode.invalidDefaulted.rawValue, DecodeCode.unknownEnumValue.rawValue]
         var dropping: [Int: Int] = [:]
@@ -125,7 +135,7 @@ extension PayloadValidator {
             degraded: validation.results.filter { entry in
                 entry.result.diagnostics.contains { fallbacks.contains($0.code) }
             }.map(\.version),
-            maxDrop: maxDrop)
+            maxDrop: maxDrop, spelling: spelling)
         var diagnostics = validation.diagnostics
         impact.gate(&diagnostics) { $0.scope != .envelope || $0.code == ValidationCode.droppedByVersion.rawValue }
         return (diagnostics, impact)
