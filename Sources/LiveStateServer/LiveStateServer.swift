@@ -1,7 +1,9 @@
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// `livestate serve`: the HTTP validation sidecar, built on Hummingbird.
 ///
@@ -137,8 +139,79 @@ public struct LiveStateServer: Sendable {
 
     /// Runs until SIGTERM or SIGINT; SIGHUP reloads the schemas.
     /// - Parameter onServerRunning: Called with the bound port once the server listens.
-    /// - Throws: When the address cannot be bound.
+    /// - Throws: `ListenError` when the server cannot listen on its address (the port is taken,
+    ///   the host is not this machine's); what stopped it otherwise.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(onServerRunning: onServerRunning).runService()
+        let listening = ListeningFlag()
+        do {
+            try await application { port in
+                listening.set()
+                await onServerRunning(port)
+            }.runService()
+        } catch let error where !listening.isSet {
+            throw ListenError(host: configuration.host, port: configuration.port, reason: ListenError.reason(of: error))
+        }
     }
+}
+
+/// The server could not listen on its address: the port is taken, the host is not one of this
+/// machine's addresses or does not resolve, or the port needs privileges.
+public struct ListenError: Error, CustomStringConvertible {
+    /// The address asked for.
+    public var host: String
+    /// The port asked for.
+    public var port: Int
+    /// Why, in plain words: `address already in use`.
+    public var reason: String
+
+    /// The diagnostic code a caller reports it with: an I/O error, as the commands call one.
+    public static let code = "io-error"
+
+    /// Creates the error.
+    /// - Parameters:
+    ///   - host: The address asked for.
+    ///   - port: The port asked for.
+    ///   - reason: Why, in plain words.
+    public init(host: String, port: Int, reason: String) {
+        self.host = host
+        self.port = port
+        self.reason = reason
+    }
+
+    /// `cannot listen on 127.0.0.1:8080: address already in use` (an IPv6 host in brackets).
+    public var description: String {
+        let address = host.contains(":") ? "[\(host)]" : host
+        return "cannot listen on \(address):\(port): \(reason)"
+    }
+
+    /// The system's words for a socket error (`address already in use`), rather than NIO's
+    /// description, which names the system call; the error's description for anything else.
+    static func reason(of error: any Error) -> String {
+        if let error = error as? IOError {
+            var words = String(cString: strerror(error.errnoCode))
+            if let first = words.first, words.dropFirst().first?.isLowercase ?? true {
+                words.replaceSubrange(...words.startIndex, with: first.lowercased())
+            }
+            return words
+        }
+        if let error = error as? SocketAddressError, case .unsupported = error {
+            return "the address is not one a server can listen on"
+        }
+        if error is SocketAddressError.UnknownHost {
+            return "the host name does not resolve"
+        }
+        return "\(error)"
+    }
+}
+
+/// Whether the server has started listening, set from the callback that says so.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class ListeningFlag: Sendable {
+    private let state = Mutex(false)
+
+    /// Records that the server listens.
+    func set() { state.withLock { $0 = true } }
+
+    /// Whether the server has listened.
+    var isSet: Bool { state.withLock { $0 } }
 }

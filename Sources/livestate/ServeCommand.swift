@@ -207,7 +207,10 @@ struct ServeCommand: ParsableCommand {
                     if json { logger.notice("\(banner)") } else { Output.err("livestate serve: " + banner) }
                 }
             } catch {
-                if json { logger.critical("\(error)") } else { Output.err("livestate serve: error: \(error)") }
+                // Like the schemas' errors: critical with its code in JSON, compiler style in text
+                // (`ListenError`: cannot listen on 127.0.0.1:8080: address already in use).
+                Self.report([Diagnostic(code: ListenError.code, severity: .error, message: "\(error)", file: "livestate serve")],
+                            json: json, logger: logger)
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             stopped.signal()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LiveStateTestSupport
 import Testing
 
@@ -1381,6 +1382,36 @@ struct CLI {
                 try LivestateBinary.run(["serve", "--port", "0", "--schemas", "schemas"] + arguments, environment: ["LIVESTATE_WATCH": value], timeout: 3)
             }
         }
+    }
+
+    /// A port another socket listens on: `serve` says it cannot listen there and why, with the
+    /// host, the port and the code, as text or as one critical JSON line, and exits 2.
+    @Test func aBusyPortIsSaidPlainlyWithItsCode() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && listen(socket, 8) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        try #require(listening)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let text = try CLI.run(["serve", "--port", "\(port)"])
+        #expect(text.status == 2, "\(text.stderr)")
+        #expect(text.stderr.contains("livestate serve: error: cannot listen on 127.0.0.1:\(port): address already in use [io-error]"), "\(text.stderr)")
+        #expect(!text.stderr.contains("bind(descriptor"), "\(text.stderr)")
+        let json = try CLI.run(["serve", "--port", "\(port)", "--log-format", "json"])
+        #expect(json.status == 2, "\(json.stderr)")
+        let lines = json.stderr.split(separator: "\n").map { try? CLI.json(String($0)) }
+        #expect(lines.allSatisfy { $0 != nil }, "\(json.stderr)")
+        let critical = try #require(lines.compactMap { $0 }.first { $0["level"] as? String == "critical" }, "\(json.stderr)")
+        #expect(critical["code"] as? String == "io-error", "\(critical)")
+        #expect((critical["message"] as? String)?.contains("cannot listen on 127.0.0.1:\(port): address already in use") == true, "\(critical)")
     }
 
     /// Two fleet files for one schema: `serve` does not start, and says which two.
