@@ -13,9 +13,11 @@ import Synchronization
 /// try await server.run()                  // until SIGTERM or SIGINT; SIGHUP reloads the schemas
 /// ```
 ///
-/// Endpoints (JSON in and out; `openapiDocument` describes them):
-/// `GET /health`, `GET /openapi.json`, `GET /v1/schemas`, `GET /v1/schemas/{id}/diff`,
-/// `POST /v1/schemas/{id}/validate`, `POST /v1/schemas/{id}/encode`.
+/// Endpoints (JSON in and out but for `/metrics` and `validate-batch`; `OpenAPIDocument`
+/// describes them): `GET /health`, `GET /ready`, `GET /metrics`, `GET /openapi.json`,
+/// `GET /v1/schemas`, `GET /v1/schemas/{id}/diff`, `POST /v1/schemas/{id}/validate`,
+/// `POST /v1/schemas/{id}/validate-batch`, `POST /v1/schemas/{id}/encode`,
+/// `POST /v1/schemas/{id}/encode-content-state`.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public struct LiveStateServer: Sendable {
     /// Where the server listens and what it accepts.

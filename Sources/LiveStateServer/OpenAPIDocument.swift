@@ -136,7 +136,7 @@ public enum OpenAPIDocument {
           {
             "name": "mode",
             "in": "query",
-            "description": "The gate; default: the schema's `compatibility:`. With `from` and `to`, which ways to read the pair.",
+            "description": "Without `from` and `to`: the gate, which says the pairs to check; default: the schema's `compatibility:`. With `from` or `to` (one pair): which ways to read the pair; default: both ways, and the answer's `mode` is `full`, whatever the schema's `compatibility:`.",
             "schema": {
               "$ref": "#/components/schemas/CompatibilityMode"
             }

@@ -11,9 +11,11 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve validation, encoding and compatibility checks over HTTP (JSON), on loopback by default.",
         discussion: """
-            Endpoints: GET /health, GET /openapi.json, GET /v1/schemas, GET /v1/schemas/{id}/diff, \
-            POST /v1/schemas/{id}/validate?version=N|all, POST /v1/schemas/{id}/encode?version=N. \
-            GET /ready (503 while no schema set is loaded). Bodies over --max-body-bytes get 413. \
+            Endpoints: GET /health, GET /ready (503 while no schema set is loaded), GET /metrics \
+            (Prometheus text), GET /openapi.json, GET /v1/schemas, GET /v1/schemas/{id}/diff, \
+            POST /v1/schemas/{id}/validate?version=N|all, POST /v1/schemas/{id}/validate-batch?version=N|all \
+            (NDJSON), POST /v1/schemas/{id}/encode?version=N, POST \
+            /v1/schemas/{id}/encode-content-state?version=N. Bodies over --max-body-bytes get 413. \
             SIGHUP (and, with --watch, a changed file) reloads the schemas; a reload that fails \
             keeps the schemas already loaded, logs why and shows it on /health. SIGTERM and SIGINT \
             stop the server after the requests in flight. Every option has an environment \

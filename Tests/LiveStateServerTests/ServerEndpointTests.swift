@@ -88,6 +88,19 @@ import Testing
         }
     }
 
+    /// One pair without `mode` is read both ways, whatever the schema's gate (delivery's is
+    /// forward-transitive): the answer's `mode` is `full`, as openapi.yaml says.
+    @Test func onePairWithoutAModeIsReadBothWays() async throws {
+        try await server.application().test(.router) { client in
+            for query in ["from=1", "to=2", "from=1&to=3"] {
+                let body = try json(try await client.execute(uri: "/v1/schemas/delivery/diff?\(query)", method: .get))
+                #expect(body["mode"]?.string == "full", "\(query)")
+                let pairs = try #require(body["pairs"]?.array, "\(query)")
+                #expect(pairs.count == 2, "\(query): both directions")
+            }
+        }
+    }
+
     @Test func diffFailOnWarningTurnsWarningsIntoAFailedGate() async throws {
         try await server.application().test(.router) { client in
             let lenient = try json(try await client.execute(uri: "/v1/schemas/pizza/diff?fail-on=error", method: .get))

@@ -1384,6 +1384,22 @@ struct CLI {
         }
     }
 
+    /// `serve --help` names every path of the OpenAPI document, `/metrics`, `validate-batch`
+    /// and `encode-content-state` among them.
+    @Test func helpListsEveryEndpointOfTheDocument() throws {
+        let yaml = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Sources/LiveStateServer/openapi.yaml"), encoding: .utf8)
+        let paths = yaml.split(separator: "\n").filter { $0.hasPrefix("  /") && $0.hasSuffix(":") }.map { String($0.dropFirst(2).dropLast()) }
+        #expect(paths.count >= 10, "\(paths)")
+        let help = try CLI.run(["serve", "--help"])
+        #expect(help.status == 0)
+        let named = Set(help.stdout.split(whereSeparator: \.isWhitespace).map { word in
+            String(word.prefix { $0 != "?" }).trimmingCharacters(in: CharacterSet(charactersIn: ",.;()"))
+        })
+        for path in paths {
+            #expect(named.contains(path), "serve --help does not name \(path)")
+        }
+    }
+
     /// A port another socket listens on: `serve` says it cannot listen there and why, with the
     /// host, the port and the code, as text or as one critical JSON line, and exits 2.
     @Test func aBusyPortIsSaidPlainlyWithItsCode() throws {
