@@ -145,8 +145,15 @@ public final class LiveActivitySender: Sendable {
             body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: now)
         }
         if configuration.validates && !body.isEmpty {
-            var findings = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file).diagnostics }
-            if case .payload = push.content {} else {
+            let validation = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file) }
+            var findings = validation.diagnostics
+            if case .payload = push.content {
+                // A body given whole keeps its own timestamp on the first attempt.
+                if let timestamp = validation.results.first?.result.timestamp,
+                   let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
+                    findings.append(ahead)
+                }
+            } else {
                 // The body was written here: a line and column in it are nowhere in the state
                 // file. The finding keeps the file and its JSON Pointer.
                 for index in findings.indices { findings[index].position = nil }

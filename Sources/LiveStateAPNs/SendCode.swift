@@ -34,13 +34,17 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
     /// A broadcast at `apns-priority` 1, which Apple's broadcast document allows but its
     /// ActivityKit push article does not name (it names 5 and 10): a warning.
     public static let broadcastPriorityOne = SendCode(rawValue: "broadcast-priority-one")
+    /// A whole body's `aps.timestamp` more than 8 hours after this machine's clock: a device
+    /// that applies it ignores every later update stamped before it (a warning).
+    public static let timestampInFuture = SendCode(rawValue: "timestamp-in-future")
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.
     public static let clockBehind = SendCode(rawValue: "clock-behind")
 
-    /// Every code is an error (APNs refuses the request) but `broadcast-priority-one`, a
-    /// warning (APNs takes it; whether the device updates the activity is not documented).
-    public var severity: Severity { self == .broadcastPriorityOne ? .warning : .error }
+    /// Every code is an error (APNs refuses the request) but `broadcast-priority-one` (APNs
+    /// takes it; whether the device updates the activity is not documented) and
+    /// `timestamp-in-future` (APNs takes it; the harm is to the updates after it): warnings.
+    public var severity: Severity { self == .broadcastPriorityOne || self == .timestampInFuture ? .warning : .error }
 
     /// Every code this version names.
     public static let allCases: [SendCode] = [
@@ -53,6 +57,7 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
         .badAPNsID,
         .badCollapseID,
         .broadcastPriorityOne,
+        .timestampInFuture,
         .clockBehind,
     ]
 }

@@ -61,6 +61,24 @@ import Testing
         #expect(SendCode.badPriority.severity == .error)
     }
 
+    /// A body stamped more than 8 hours past the clock is a warning at `/aps/timestamp`, in
+    /// hours or, from two days on, in days; up to 8 hours ahead (a clock a little behind) is not.
+    @Test func aTimestampFarPastTheClockIsAWarning() throws {
+        let now = 1_795_000_000
+        #expect(PushRequestRules.futureTimestamp(now, now: now, file: "b.json") == nil)
+        #expect(PushRequestRules.futureTimestamp(now + 8 * 3600, now: now, file: "b.json") == nil)
+        let hours = try #require(PushRequestRules.futureTimestamp(now + 9 * 3600, now: now, file: "b.json"))
+        #expect(hours.code == "timestamp-in-future")
+        #expect(hours.severity == .warning)
+        #expect(hours.pointer == "/aps/timestamp")
+        #expect(hours.message == "timestamp 1795032400 is 9 hours after this machine's clock (1795000000): a device that applies this update "
+            + "ignores every later one stamped before 1795032400, since it drops updates older than the last it applied; "
+            + "stamp it with the current UNIX time in seconds")
+        let days = try #require(PushRequestRules.futureTimestamp(now + 30 * 86_400, now: now, file: nil))
+        #expect(days.message.contains("is 30 days after"))
+        #expect(SendCode.timestampInFuture.severity == .warning)
+    }
+
     @Test func expirationIsSecondsAndABroadcastNeedsOne() {
         #expect(codes(.device(token: Self.token), .init(expiration: -1)) == [SendCode.badExpiration.rawValue])
         let milliseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000))
@@ -137,6 +155,7 @@ import Testing
         if let problem = PushRequestRules.clockProblem(tokenIssuedAt: now.addingTimeInterval(-5), now: now, minimumLifetime: 1200) {
             seen.insert(problem.code)
         }
+        if let ahead = PushRequestRules.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
         #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
     }
 }

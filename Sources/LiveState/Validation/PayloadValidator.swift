@@ -110,6 +110,9 @@ public struct ValidationResult: Sendable, Hashable {
     public var appDecodes: Bool
     /// The byte budget.
     public var budget: ByteBudget
+    /// `aps.timestamp` as read, when it is a whole number of seconds: for a sender to hold
+    /// against its clock (a timestamp far ahead makes the device ignore every update after it).
+    public var timestamp: Int?
 
     /// Where `state` comes from: made already, or an accepted state's tape (which keeps a copy
     /// of the body).
@@ -153,7 +156,7 @@ public struct ValidationResult: Sendable, Hashable {
     /// budget, however the state is held.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.diagnostics == rhs.diagnostics && lhs.event == rhs.event && lhs.appDecodes == rhs.appDecodes
-            && lhs.budget == rhs.budget && lhs.state == rhs.state
+            && lhs.budget == rhs.budget && lhs.timestamp == rhs.timestamp && lhs.state == rhs.state
     }
 
     /// Hashes what `==` compares.
@@ -164,6 +167,7 @@ public struct ValidationResult: Sendable, Hashable {
         hasher.combine(event)
         hasher.combine(appDecodes)
         hasher.combine(budget)
+        hasher.combine(timestamp)
     }
 }
 
@@ -862,9 +866,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
             && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
-        if let acceptedTape {
-            return ValidationResult(diagnostics: all, acceptedStateOf: acceptedTape, event: event?.name, appDecodes: applies, budget: budget)
-        }
-        return ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
+        var result = acceptedTape.map {
+            ValidationResult(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
+        } ?? ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
+        result.timestamp = timestamp?.value
+        return result
     }
 }
