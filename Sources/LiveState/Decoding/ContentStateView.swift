@@ -314,17 +314,18 @@ extension StateTape {
             var spans: [DecodeContext.MemberSpan] = []
             // Mostly one member per field: growing the array from empty cost more than the spans.
             spans.reserveCapacity(plan.fieldCount &+ 4)
-            var seen: UInt64 = 0
+            // The fields of a mask's width are told apart; a key beyond them counts with the
+            // keys no field owns.
+            var seen = FieldMask(count: FieldSet.maskCapacity)
             var others = 0
             var mayRepeatKeys = false
             for position in 0..<nodeCount where nodes[position].kind == .span {
                 let node = nodes[position]
                 let start = node.a & 0x7FFF_FFFF
                 let field = node.a >> 32
-                if field > 0 && field <= 64 {
-                    let bit: UInt64 = 1 << UInt64(field &- 1)
-                    if seen & bit != 0 { mayRepeatKeys = true }
-                    seen |= bit
+                if field > 0 && field <= FieldSet.maskCapacity {
+                    if seen.contains(field &- 1) { mayRepeatKeys = true }
+                    seen.insert(field &- 1)
                 } else {
                     others &+= 1
                 }
