@@ -76,11 +76,7 @@ struct CodegenCommand: ParsableCommand {
         do throws(InputError) {
             try Output.write(text, toFile: output)
         } catch {
-            switch common.format {
-            case .text: Output.err(error.description)
-            case .json: Output.out(Output.jsonDocument([error.diagnostic]))
-            }
-            throw ExitCode(ExitStatus.usage.rawValue)
+            throw Output.stop([error.diagnostic], format: common.format)
         }
     }
 }

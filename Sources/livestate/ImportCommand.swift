@@ -81,8 +81,7 @@ struct SwiftImportCommand: ParsableCommand {
         // A folder is refused before its name is taken for the activity's id.
         if let output {
             do throws(InputError) { try Output.refuseFolder(output) } catch {
-                Output.err(error.description)
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw Output.stop([error.diagnostic], format: .text)
             }
         }
         if let appendTo {
@@ -108,8 +107,7 @@ struct SwiftImportCommand: ParsableCommand {
             do throws(InputError) {
                 try Output.write(text, toFile: target)
             } catch {
-                Output.err(error.description)
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw Output.stop([error.diagnostic], format: .text)
             }
         }
         if !imported.reviews.isEmpty { throw ExitCode(3) }
