@@ -214,7 +214,7 @@ struct SchemaRoutes: Sendable {
         }
         var fleet: (Fleet, FleetThreshold)?
         if let known = entry.fleet {
-            fleet = (known, maxDrop ?? FleetThreshold("0")!)
+            fleet = (known, maxDrop ?? .noDrop)
         } else if maxDrop != nil {
             throw APIError.noFleet(id)
         }

@@ -46,7 +46,7 @@ struct FleetOptions: ParsableArguments {
     }
 
     /// The threshold: `--max-drop`, or 0%.
-    var threshold: FleetThreshold { maxDrop ?? FleetThreshold("0")! }
+    var threshold: FleetThreshold { maxDrop ?? .noDrop }
 
     /// Reads the fleet file, when one is given, and checks it against `schema`. An error stops
     /// the command with status 2, printed as `format` prints a stop (`Output.stop`: in JSON, the

@@ -142,6 +142,9 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
         share = value / 100
     }
 
+    /// No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
+    public static let noDrop = FleetThreshold("0")!
+
     /// `1%`, `0.5%`.
     public var description: String {
         let percent = share * 100
@@ -354,7 +357,7 @@ extension Fleet {
                     // refused, as a row without a column it needs is. Empty ones, which
                     // spreadsheets write after the last column, say nothing.
                     if extraCells.last?.position?.line != line.number, !cell.text.trimmingCharacters(in: .whitespaces).isEmpty {
-                        let shown = cell.text.count > 32 ? cell.text.prefix(32) + "…" : cell.text
+                        let shown = ValueText.clipped(cell.text)
                         let hint = wholeNumber(cell.text) == nil ? "" : "; a count is plain digits, without a thousands separator"
                         extraCells.append(Diagnostic(
                             code: FleetCode.syntax.rawValue, severity: .error,
