@@ -6,8 +6,10 @@ import LiveStateTooling
 ///
 /// Each attempt encodes the state for the newest targeted version, checks the whole body against
 /// every targeted version (the content-state, the `aps` envelope, the event's rules, the byte
-/// budget as sent and as the device re-encodes it) and the request's path and headers. An error
-/// refuses the push before a connection is made. Then it sends with the shared provider token
+/// budget as sent and as the device re-encodes it), the request's path and headers, and the
+/// pushes APNs accepted from this sender before (a whole body stamped before the last one for
+/// its activity, updates closer than 5 seconds, a start repeated with the same attributes). An
+/// error refuses the push before a connection is made. Then it sends with the shared provider token
 /// and classifies the answer (`SendRemedy`): a token that is dead, a request to fix,
 /// credentials, a throttle, or a problem on Apple's side, retried per `RetryPolicy` with the
 /// state re-rendered and a fresh `timestamp`.
@@ -25,7 +27,8 @@ public final class LiveActivitySender: Sendable {
         public var retryOtherEnvironment: Bool
         /// Retries of what may pass later.
         public var retry: RetryPolicy
-        /// Whether pushes are checked before sending. Off only to measure what the checks cost.
+        /// Whether pushes are checked before sending. Off only to measure what the checks cost;
+        /// each update is still stamped newer than the last one APNs accepted for its activity.
         public var validates: Bool
 
         /// Creates a configuration.
@@ -59,6 +62,8 @@ public final class LiveActivitySender: Sendable {
         public var diagnostics: [Diagnostic]
         /// The JWT the request carries.
         var token: String
+        /// The push as the history records it once APNs accepts it.
+        var push: PushHistory.Push
     }
 
     /// The schema.
@@ -78,6 +83,7 @@ public final class LiveActivitySender: Sendable {
     let clock: @Sendable () -> Date
     let sleep: @Sendable (Duration) async throws -> Void
     let backoff = TokenBackoff()
+    let history = PushHistory()
 
     /// Creates a sender.
     /// - Parameters:
@@ -132,40 +138,54 @@ public final class LiveActivitySender: Sendable {
     func prepare(_ push: LiveActivityPush, environment: APNsEnvironment, attempt: Int) async -> Prepared {
         let broadcast = push.target.isBroadcast ? 1 : 0
         var diagnostics: [Diagnostic] = []
-        let now = Int(clock().timeIntervalSince1970)
+        let clockNow = clock()
+        let now = Int(clockNow.timeIntervalSince1970)
+        let entry = await history.entry(for: push.target)
+        // Each update or end written here is newer than the last one APNs accepted for the activity.
+        let stamp = PushHistory.stamp(now: now, after: entry)
+        var made = PushHistory.Push(target: push.target)
         let body: [UInt8]
         switch push.content {
         case .state(let state, var envelope):
-            envelope.timestamp = now
+            envelope.timestamp = stamp
+            (made.event, made.timestamp, made.attributes) = (envelope.event, stamp, envelope.attributes?.hashValue)
             (body, diagnostics) = encode(state, envelope, broadcast: broadcast, file: push.file)
         case .latest(let render, var envelope):
-            envelope.timestamp = now
+            envelope.timestamp = stamp
+            (made.event, made.timestamp, made.attributes) = (envelope.event, stamp, envelope.attributes?.hashValue)
             (body, diagnostics) = encode(await render(), envelope, broadcast: broadcast, file: push.file)
         case .payload(let bytes):
-            body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: now)
+            body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: stamp)
         }
+        // A body given whole keeps its own timestamp on the first attempt.
+        let givenWhole = if case .payload = push.content, attempt == 1 { true } else { false }
         if configuration.validates && !body.isEmpty {
             let validation = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file) }
             var findings = validation.diagnostics
-            if case .payload = push.content {
-                // A body given whole keeps its own timestamp on the first attempt.
-                if let timestamp = validation.results.first?.result.timestamp,
+            if case .payload = push.content, let result = validation.results.first?.result {
+                made.event = result.event
+                made.timestamp = givenWhole ? result.timestamp : stamp
+                if result.event == .start { made.attributes = Self.attributes(of: body)?.hashValue }
+                if givenWhole, let timestamp = result.timestamp,
                    let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
                     findings.append(ahead)
                 }
-            } else {
+            }
+            if case .payload = push.content {} else {
                 // The body was written here: a line and column in it are nowhere in the state
                 // file. The finding keeps the file and its JSON Pointer.
                 for index in findings.indices { findings[index].position = nil }
             }
             diagnostics += findings
             diagnostics += PushRequestRules.check(push.target, push.headers)
+            diagnostics += PushHistory.findings(made, entry, stampedHere: !givenWhole, now: clockNow, file: push.file)
         }
         let token = await tokens.token(for: environment)
         guard !body.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) else {
-            return Prepared(request: nil, diagnostics: diagnostics, token: token)
+            return Prepared(request: nil, diagnostics: diagnostics, token: token, push: made)
         }
-        return Prepared(request: request(push, body: body, token: token, environment: environment), diagnostics: diagnostics, token: token)
+        return Prepared(request: request(push, body: body, token: token, environment: environment), diagnostics: diagnostics,
+                        token: token, push: made)
     }
 
     private func encode(_ state: Value, _ envelope: ContentStateEncoder.Envelope, broadcast: Int, file: String?) -> ([UInt8], [Diagnostic]) {
@@ -176,6 +196,13 @@ public final class LiveActivitySender: Sendable {
             return located
         }
         return (result.succeeded ? result.bytes : [], diagnostics)
+    }
+
+    /// The `aps.attributes` of a whole body, when it has them.
+    static func attributes(of bytes: [UInt8]) -> Value? {
+        guard case .object(let members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
+              case .object(let aps)? = members.first(where: { $0.name == "aps" })?.value else { return nil }
+        return aps.first { $0.name == "attributes" }?.value
     }
 
     /// A whole body with `aps.timestamp` set anew; the body as it was when it is not an object
@@ -280,6 +307,7 @@ public final class LiveActivitySender: Sendable {
             let canRetry = outcome.attempts < configuration.retry.maxAttempts
             switch (outcome.remedy, response.reason) {
             case (.delivered, _):
+                await history.accepted(prepared.push, at: clock())
                 return outcome
             case (_, .expiredProviderToken?) where !renewedToken:
                 // Retried once with a new token, if the rejected one is old enough to renew.
