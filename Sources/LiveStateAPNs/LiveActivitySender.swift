@@ -148,11 +148,11 @@ public final class LiveActivitySender: Sendable {
         switch push.content {
         case .state(let state, var envelope):
             envelope.timestamp = stamp
-            (made.event, made.timestamp, made.attributes) = (envelope.event, stamp, envelope.attributes?.hashValue)
+            made = PushHistory.Push(target: push.target, envelope: envelope)
             (body, diagnostics) = encode(state, envelope, broadcast: broadcast, file: push.file)
         case .latest(let render, var envelope):
             envelope.timestamp = stamp
-            (made.event, made.timestamp, made.attributes) = (envelope.event, stamp, envelope.attributes?.hashValue)
+            made = PushHistory.Push(target: push.target, envelope: envelope)
             (body, diagnostics) = encode(await render(), envelope, broadcast: broadcast, file: push.file)
         case .payload(let bytes):
             body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: stamp)

@@ -55,6 +55,16 @@ actor PushHistory {
         var timestamp: Int?
         /// Its `attributes`, hashed, for a start.
         var attributes: Int?
+
+        init(target: PushTarget, event: ActivityEvent? = nil, timestamp: Int? = nil, attributes: Int? = nil) {
+            (self.target, self.event, self.timestamp, self.attributes) = (target, event, timestamp, attributes)
+        }
+
+        /// A push the sender writes with `envelope`.
+        init(target: PushTarget, envelope: ContentStateEncoder.Envelope) {
+            self.init(target: target, event: envelope.event, timestamp: envelope.timestamp,
+                      attributes: envelope.event == .start ? envelope.attributes?.hashValue : nil)
+        }
     }
 
     /// Updates closer than this to the one before are warned of: iOS 18 is reported to apply
