@@ -558,7 +558,7 @@ public enum OpenAPIDocument {
       "ValidateVersion": {
         "name": "version",
         "in": "query",
-        "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). Default: the newest.",
+        "description": "The app version to check for, or `all` for every version (the answer then says which versions drop the update). With `all`, a finding that depends on the version starts with `app version N: ` and is given once: every finding of the newest version, only the errors of the older ones. Default: the newest.",
         "schema": {
           "oneOf": [
             {
