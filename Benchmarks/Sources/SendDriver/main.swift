@@ -5,8 +5,8 @@
 //     .build/release/SendDriver [SECONDS (60)] [IN-FLIGHT (100)]
 //
 // The state is cs600 (the shared 604-byte content-state) as app version 3 decodes it, sent as an
-// update that versions 2 and 3 must both decode, to 50,000 device tokens in turn, as a server
-// fans one state out: each activity then gets an update about every 10 seconds, not several a
+// update that versions 2 and 3 must both decode, to 100,000 device tokens in turn, as a server
+// fans one state out: each activity then gets an update every 10 seconds or more, not several a
 // second (which the sender would warn of, as iOS 18 is reported to apply at most one per 5 s). The run alternates 5-second rounds of each
 // mode after a 2-second warm-up, so that both see the same machine; it prints pushes/s per
 // mode, what the checks cost, and how many provider tokens were minted and seen (one is right:
@@ -22,7 +22,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let seconds = arguments.first.flatMap(Double.init) ?? 60
 let inFlight = arguments.dropFirst().first.flatMap(Int.init) ?? 100
 let bundleID = "com.example.delivery"
-let inFlightTokens = 500
+let inFlightTokens = 1_000
 let deviceTokens = (0..<inFlight * inFlightTokens).map { String(repeating: "0", count: 56) + String(format: "%08x", $0) }
 
 let privateKey = P256.Signing.PrivateKey()
@@ -51,28 +51,38 @@ func push(to token: String) -> LiveActivityPush {
 let checked = try sender(validates: true)
 let unchecked = try sender(validates: false)
 
+/// Each task's next token, per sender: a round goes on where the sender's last one stopped.
+var cursors: [ObjectIdentifier: [Int]] = [:]
+
 /// Sends with `inFlight` concurrent pushes for `duration` seconds, each task to its own tokens in
 /// turn; returns (sent, not delivered, with a finding).
-func round(_ sender: LiveActivitySender, _ duration: Double) async -> (sent: Int, failed: Int, found: Int) {
+@MainActor func round(_ sender: LiveActivitySender, _ duration: Double) async -> (sent: Int, failed: Int, found: Int) {
     let deadline = ContinuousClock.now + .milliseconds(Int(duration * 1000))
-    return await withTaskGroup(of: (Int, Int, Int).self) { group in
+    let starts = cursors[ObjectIdentifier(sender)] ?? Array(repeating: 0, count: inFlight)
+    let ends = await withTaskGroup(of: (task: Int, next: Int, sent: Int, failed: Int, found: Int).self) { group in
         for task in 0..<inFlight {
             group.addTask {
                 let pushes = deviceTokens[task * inFlightTokens ..< (task + 1) * inFlightTokens].map(push(to:))
+                var next = starts[task]
                 var sent = 0
                 var failed = 0
                 var found = 0
                 while ContinuousClock.now < deadline {
-                    let outcome = await sender.send(pushes[sent % inFlightTokens])
+                    let outcome = await sender.send(pushes[next])
+                    next = (next + 1) % inFlightTokens
                     sent += 1
                     if !outcome.delivered { failed += 1 }
                     if !outcome.diagnostics.isEmpty { found += 1 }
                 }
-                return (sent, failed, found)
+                return (task, next, sent, failed, found)
             }
         }
-        return await group.reduce((0, 0, 0)) { ($0.0 + $1.0, $0.1 + $1.1, $0.2 + $1.2) }
+        var ends: [(task: Int, next: Int, sent: Int, failed: Int, found: Int)] = []
+        for await end in group { ends.append(end) }
+        return ends
     }
+    cursors[ObjectIdentifier(sender)] = ends.sorted { $0.task < $1.task }.map(\.next)
+    return ends.reduce((0, 0, 0)) { ($0.0 + $1.sent, $0.1 + $1.failed, $0.2 + $1.found) }
 }
 
 _ = await round(checked, 1)
