@@ -1,4 +1,5 @@
 import LiveState
+import LiveStateTooling
 
 /// Where a push goes.
 public enum PushTarget: Sendable, Hashable {
@@ -11,6 +12,14 @@ public enum PushTarget: Sendable, Hashable {
     public var isBroadcast: Bool {
         if case .broadcast = self { return true }
         return false
+    }
+
+    /// The target as the history of pushes keys it.
+    var historyTarget: PushHistory.Target {
+        switch self {
+        case .device(let token): PushHistory.Target(id: token, isBroadcast: false)
+        case .broadcast(let channel): PushHistory.Target(id: channel, isBroadcast: true)
+        }
     }
 }
 

@@ -140,19 +140,20 @@ public final class LiveActivitySender: Sendable {
         var diagnostics: [Diagnostic] = []
         let clockNow = clock()
         let now = Int(clockNow.timeIntervalSince1970)
-        let entry = await history.entry(for: push.target)
+        let target = push.target.historyTarget
+        let entry = await history.entry(for: target)
         // Each update or end written here is newer than the last one APNs accepted for the activity.
         let stamp = PushHistory.stamp(now: now, after: entry)
-        var made = PushHistory.Push(target: push.target)
+        var made = PushHistory.Push(target: target)
         let body: [UInt8]
         switch push.content {
         case .state(let state, var envelope):
             envelope.timestamp = stamp
-            made = PushHistory.Push(target: push.target, envelope: envelope)
+            made = PushHistory.Push(target: target, envelope: envelope)
             (body, diagnostics) = encode(state, envelope, broadcast: broadcast, file: push.file)
         case .latest(let render, var envelope):
             envelope.timestamp = stamp
-            made = PushHistory.Push(target: push.target, envelope: envelope)
+            made = PushHistory.Push(target: target, envelope: envelope)
             (body, diagnostics) = encode(await render(), envelope, broadcast: broadcast, file: push.file)
         case .payload(let bytes):
             body = attempt == 1 ? bytes : Self.restamped(bytes, timestamp: stamp)

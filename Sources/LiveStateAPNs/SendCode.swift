@@ -1,9 +1,9 @@
 import LiveState
 
 /// The diagnostic codes of the request checks a send makes before it connects (what APNs would
-/// answer 400 to, and one header Apple's documents disagree on), of the checks against the
-/// pushes the same sender made before (`PushHistory`), and of what an answer shows about this
-/// machine (`clock-behind`). The payload's own codes are `ValidationCode`s and
+/// answer 400 to, and one header Apple's documents disagree on), and of what an answer shows
+/// about this machine (`clock-behind`). The checks against the pushes the same sender made
+/// before have `PushHistoryCode`s. The payload's own codes are `ValidationCode`s and
 /// `DecodeCode`s.
 public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The code, as it appears in diagnostics and documents.
@@ -38,33 +38,14 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
     /// A whole body's `aps.timestamp` more than 8 hours after this machine's clock: a device
     /// that applies it ignores every later update stamped before it (a warning).
     public static let timestampInFuture = SendCode(rawValue: "timestamp-in-future")
-    /// A whole body stamped before the last `timestamp` APNs accepted for the activity from this
-    /// sender: the device ignores an update older than the last one it applied.
-    public static let olderTimestamp = SendCode(rawValue: "older-timestamp")
-    /// A whole body stamped the same as the last push APNs accepted for the activity from this
-    /// sender: what the device does with it is not documented (a warning).
-    public static let repeatedTimestamp = SendCode(rawValue: "repeated-timestamp")
-    /// An update less than 5 seconds after the last one APNs accepted for the activity from this
-    /// sender: iOS 18 is reported to apply updates at most every 5 to 15 seconds (a warning).
-    public static let updateCadence = SendCode(rawValue: "update-cadence")
-    /// A start to a push-to-start token that APNs accepted a start with the same attributes for
-    /// in the last 10 minutes: the device shows a second activity beside the first (a warning).
-    public static let duplicateStart = SendCode(rawValue: "duplicate-start")
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.
     public static let clockBehind = SendCode(rawValue: "clock-behind")
 
-    /// Every code is an error (APNs refuses the request, or the device drops the push) but
-    /// these warnings: `broadcast-priority-one` (APNs takes it; whether the device updates the
-    /// activity is not documented), `timestamp-in-future` (APNs takes it; the harm is to the
-    /// updates after it), `repeated-timestamp` (not documented), `update-cadence` (a
-    /// third-party report) and `duplicate-start` (the first start may have ended).
-    public var severity: Severity {
-        switch self {
-        case .broadcastPriorityOne, .timestampInFuture, .repeatedTimestamp, .updateCadence, .duplicateStart: .warning
-        default: .error
-        }
-    }
+    /// Every code is an error (APNs refuses the request) but `broadcast-priority-one` (APNs
+    /// takes it; whether the device updates the activity is not documented) and
+    /// `timestamp-in-future` (APNs takes it; the harm is to the updates after it): warnings.
+    public var severity: Severity { self == .broadcastPriorityOne || self == .timestampInFuture ? .warning : .error }
 
     /// Every code this version names.
     public static let allCases: [SendCode] = [
@@ -78,10 +59,6 @@ public struct SendCode: RawRepresentable, Sendable, Hashable, CaseIterable, Cust
         .badCollapseID,
         .broadcastPriorityOne,
         .timestampInFuture,
-        .olderTimestamp,
-        .repeatedTimestamp,
-        .updateCadence,
-        .duplicateStart,
         .clockBehind,
     ]
 }

@@ -1,6 +1,7 @@
 import FakeAPNs
 import Foundation
 import LiveState
+import LiveStateTooling
 import Testing
 @testable import LiveStateAPNs
 
@@ -44,7 +45,7 @@ import Testing
         #expect(harness.fake.requests.map(\.timestamp) == [now, now + 1, now + 2, now + 10],
                 "each push is newer than the last one the device applied; the clock wins once it is ahead")
         #expect(Self.codes(first).isEmpty)
-        #expect(Self.codes(second) == [SendCode.updateCadence.rawValue])
+        #expect(Self.codes(second) == [PushHistoryCode.updateCadence.rawValue])
         #expect(second.diagnostics.first?.message.contains("an update for this activity 0 s ago") == true, "\(second.diagnostics)")
         #expect(second.diagnostics.first?.severity == .warning)
         #expect(Self.codes(third).isEmpty, "an end is not an update to coalesce")
@@ -64,7 +65,7 @@ import Testing
         try await harness.stop()
         #expect(first.delivered && Self.codes(first).isEmpty)
         #expect(older.refused && olderEnd.refused)
-        #expect(Self.codes(older) == [SendCode.olderTimestamp.rawValue])
+        #expect(Self.codes(older) == [PushHistoryCode.olderTimestamp.rawValue])
         let refusal = try #require(Self.findings(older).first)
         #expect(refusal.severity == .error)
         #expect(refusal.pointer == "/aps/timestamp")
@@ -72,7 +73,7 @@ import Testing
                 "\(refusal.message)")
         #expect(Self.findings(olderEnd).first?.message.contains("so it drops this end") == true)
         #expect(same.delivered)
-        #expect(Self.codes(same) == [SendCode.repeatedTimestamp.rawValue])
+        #expect(Self.codes(same) == [PushHistoryCode.repeatedTimestamp.rawValue])
         #expect(harness.fake.requests.map(\.timestamp) == [now, now], "nothing the device ignores is sent")
     }
 
@@ -105,12 +106,12 @@ import Testing
         try await harness.stop()
         #expect([first, again, other, late, whole].allSatisfy { $0.delivered }, "a warning does not stop a push")
         #expect(Self.codes(first).isEmpty)
-        #expect(Self.codes(again) == [SendCode.duplicateStart.rawValue])
+        #expect(Self.codes(again) == [PushHistoryCode.duplicateStart.rawValue])
         #expect(again.diagnostics.first?.message.hasPrefix("APNs accepted a start with the same attributes for this push-to-start token 2 min ago") == true,
                 "\(again.diagnostics)")
         #expect(Self.codes(other).isEmpty, "other attributes start another activity on purpose")
         #expect(Self.codes(late).isEmpty)
-        #expect(Self.codes(whole) == [SendCode.duplicateStart.rawValue])
+        #expect(Self.codes(whole) == [PushHistoryCode.duplicateStart.rawValue])
         #expect(harness.fake.requests.map(\.timestamp).allSatisfy { $0 != nil })
     }
 
@@ -148,12 +149,12 @@ import Testing
         let history = PushHistory()
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         for index in 0..<10_000 {
-            await history.accepted(.init(target: .device(token: String(index, radix: 16)), event: .update, timestamp: 1), at: start)
+            await history.accepted(.init(target: .init(id: String(index, radix: 16), isBroadcast: false), event: .update, timestamp: 1), at: start)
         }
         #expect(await history.count == 10_000)
         let later = start.addingTimeInterval(PushHistory.lifetime + 1)
-        await history.accepted(.init(target: .broadcast(channelID: "YWJj"), event: .update, timestamp: 1), at: later)
+        await history.accepted(.init(target: .init(id: "YWJj", isBroadcast: true), event: .update, timestamp: 1), at: later)
         #expect(await history.count == 1, "only the push of the last 8 hours is kept")
-        #expect(await history.entry(for: .device(token: "0")).activity == nil)
+        #expect(await history.entry(for: .init(id: "0", isBroadcast: false)).activity == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 import Testing
 @testable import LiveStateAPNs
 
@@ -156,16 +157,20 @@ import Testing
             seen.insert(problem.code)
         }
         if let ahead = PushRequestRules.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
-        // The checks against the pushes before (PushHistory).
+        #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
+    }
+
+    @Test func everyPushHistoryCodeIsProducedByARule() {
         let past = Date(timeIntervalSince1970: 1_795_000_000)
         let entry = PushHistory.Entry(activity: .init(timestamp: 1_795_000_000, updatedAt: past, at: past), start: .init(attributes: 7, at: past))
-        let device = PushTarget.device(token: "5e")
+        let device = PushHistory.Target(id: "5e", isBroadcast: false)
+        var seen: Set<String> = []
         for push in [PushHistory.Push(target: device, event: .update, timestamp: 1_794_999_999),
                      PushHistory.Push(target: device, event: .update, timestamp: 1_795_000_000),
                      PushHistory.Push(target: device, event: .start, timestamp: 1_795_000_001, attributes: 7)] {
             seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), file: nil).map(\.code))
         }
-        #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
+        #expect(seen == Set(PushHistoryCode.allCases.map(\.rawValue)))
     }
 }
 

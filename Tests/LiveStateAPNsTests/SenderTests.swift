@@ -1,6 +1,7 @@
 import FakeAPNs
 import Foundation
 import LiveState
+import LiveStateTooling
 import Testing
 @testable import LiveStateAPNs
 
@@ -247,7 +248,7 @@ import Testing
         #expect(refused.refused && refused.diagnostics.contains { $0.code == ValidationCode.broadcastStart.rawValue })
         // The channel was sent an update a moment before: the cadence is a channel's too.
         #expect(missing.refused && missing.diagnostics.map(\.code)
-            == [SendCode.broadcastPriorityOne.rawValue, SendCode.missingExpiration.rawValue, SendCode.updateCadence.rawValue])
+            == [SendCode.broadcastPriorityOne.rawValue, SendCode.missingExpiration.rawValue, PushHistoryCode.updateCadence.rawValue])
         #expect(outcome.diagnostics.map(\.code) == [SendCode.broadcastPriorityOne.rawValue], "priority 1 is sent, with its warning")
         #expect(harness.fake.requests.filter { $0.path.hasPrefix("/4/") }.count == 1)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import LiveState
 
-/// What one sender has had APNs accept, per activity, for the checks that depend on the pushes
-/// before a push (FACTS-SENDING §2, "stateful checks") and for its `timestamp`:
+/// What one sender (`LiveActivitySender`) has had APNs accept, or one sidecar has found valid,
+/// per activity, for the checks that depend on the pushes before a push (FACTS-SENDING §2,
+/// "stateful checks") and for its `timestamp`:
 ///
 /// - each update or end a sender writes is stamped with the current second, or one past the
 ///   last `timestamp` APNs accepted for that activity when that is not earlier, so that two
@@ -17,51 +18,76 @@ import LiveState
 ///   for in the last 10 minutes is warned of (`duplicate-start`).
 ///
 /// An activity is the device token an update or end goes to, or the broadcast channel. What is
-/// kept is what APNs answered 200 to, in memory: a sender made anew (each `livestate send`)
-/// starts with none, and an entry is forgotten 8 hours after its last push, when the activity
-/// it describes has ended.
-actor PushHistory {
+/// kept is in memory: a sender keeps what APNs answered 200 to, the sidecar what it answered
+/// `ok` to. One made anew (each `livestate send`) starts with none, and an entry is forgotten 8
+/// hours after its last push, when the activity it describes has ended.
+package actor PushHistory {
+    /// Where a push goes: a device token (an activity's push token, or a push-to-start token
+    /// for a start) or a broadcast channel.
+    package struct Target: Sendable, Hashable {
+        /// The token or channel id, as given.
+        package var id: String
+        /// Whether `id` is a broadcast channel's.
+        package var isBroadcast: Bool
+
+        package init(id: String, isBroadcast: Bool) {
+            (self.id, self.isBroadcast) = (id, isBroadcast)
+        }
+    }
+
     /// The last update or end APNs accepted for one activity.
-    struct Activity: Sendable, Hashable {
+    package struct Activity: Sendable, Hashable {
         /// The largest `timestamp` accepted.
-        var timestamp: Int
+        package var timestamp: Int
         /// When the last update was accepted, by the sender's clock; `nil` after only an end.
-        var updatedAt: Date?
+        package var updatedAt: Date?
         /// When the last push was accepted, for forgetting it.
-        var at: Date
+        package var at: Date
+
+        package init(timestamp: Int, updatedAt: Date? = nil, at: Date) {
+            (self.timestamp, self.updatedAt, self.at) = (timestamp, updatedAt, at)
+        }
     }
 
     /// The last start APNs accepted for one push-to-start token.
-    struct Start: Sendable, Hashable {
+    package struct Start: Sendable, Hashable {
         /// The `attributes` it carried, hashed.
-        var attributes: Int
+        package var attributes: Int
         /// When it was accepted.
-        var at: Date
+        package var at: Date
+
+        package init(attributes: Int, at: Date) {
+            (self.attributes, self.at) = (attributes, at)
+        }
     }
 
     /// What the history holds for one push's target.
-    struct Entry: Sendable, Hashable {
-        var activity: Activity?
-        var start: Start?
+    package struct Entry: Sendable, Hashable {
+        package var activity: Activity?
+        package var start: Start?
+
+        package init(activity: Activity? = nil, start: Start? = nil) {
+            (self.activity, self.start) = (activity, start)
+        }
     }
 
     /// A push the sender is about to make, as the history needs it.
-    struct Push: Sendable, Hashable {
+    package struct Push: Sendable, Hashable {
         /// Where it goes.
-        var target: PushTarget
+        package var target: Target
         /// Its event, when known.
-        var event: ActivityEvent?
+        package var event: ActivityEvent?
         /// Its `aps.timestamp`, when known.
-        var timestamp: Int?
+        package var timestamp: Int?
         /// Its `attributes`, hashed, for a start.
-        var attributes: Int?
+        package var attributes: Int?
 
-        init(target: PushTarget, event: ActivityEvent? = nil, timestamp: Int? = nil, attributes: Int? = nil) {
+        package init(target: Target, event: ActivityEvent? = nil, timestamp: Int? = nil, attributes: Int? = nil) {
             (self.target, self.event, self.timestamp, self.attributes) = (target, event, timestamp, attributes)
         }
 
         /// A push the sender writes with `envelope`.
-        init(target: PushTarget, envelope: ContentStateEncoder.Envelope) {
+        package init(target: Target, envelope: ContentStateEncoder.Envelope) {
             self.init(target: target, event: envelope.event, timestamp: envelope.timestamp,
                       attributes: envelope.event == .start ? envelope.attributes?.hashValue : nil)
         }
@@ -69,37 +95,37 @@ actor PushHistory {
 
     /// Updates closer than this to the one before are warned of: iOS 18 is reported to apply
     /// Live Activity updates at most every 5 to 15 seconds (FACTS-SENDING §1, a third-party report).
-    static let cadence: TimeInterval = 5
+    package static let cadence: TimeInterval = 5
     /// A second start with the same attributes within this time is warned of. The sender cannot
     /// see when the app hands its server the new activity's token, so it cannot tell that the
     /// first start is still pending, which is what makes the second a duplicate; a start with
     /// the same attributes this soon after the first is most often a retry, or an update sent
     /// as a start, and the device shows a second activity beside the first.
-    static let startWindow: TimeInterval = 10 * 60
+    package static let startWindow: TimeInterval = 10 * 60
     /// How long an entry is kept after its last push: an activity lives at most 8 hours.
-    static let lifetime: TimeInterval = 8 * 3600
+    package static let lifetime: TimeInterval = 8 * 3600
 
-    private var activities: [PushTarget: Activity] = [:]
+    private var activities: [Target: Activity] = [:]
     private var starts: [String: Start] = [:]
     /// The count past which entries older than `lifetime` are forgotten; doubled when that
     /// leaves many, so that forgetting is paid for once per doubling.
     private var limit = 10_000
 
     /// The activities and push-to-start tokens remembered.
-    var count: Int { activities.count + starts.count }
+    package var count: Int { activities.count + starts.count }
+
+    package init() {}
 
     /// What the history holds for `target`.
-    func entry(for target: PushTarget) -> Entry {
-        var entry = Entry(activity: activities[target])
-        if case .device(let token) = target { entry.start = starts[token] }
-        return entry
+    package func entry(for target: Target) -> Entry {
+        Entry(activity: activities[target], start: target.isBroadcast ? nil : starts[target.id])
     }
 
     /// Records a push APNs accepted.
     /// - Parameters:
     ///   - push: The push.
     ///   - now: When it was accepted, by the sender's clock.
-    func accepted(_ push: Push, at now: Date) {
+    package func accepted(_ push: Push, at now: Date) {
         switch push.event {
         case .update?, .end?:
             guard let timestamp = push.timestamp else { return }
@@ -109,8 +135,8 @@ actor PushHistory {
             if push.event == .update { activity.updatedAt = now }
             activities[push.target] = activity
         case .start?:
-            guard case .device(let token) = push.target, let attributes = push.attributes else { return }
-            starts[token] = Start(attributes: attributes, at: now)
+            guard !push.target.isBroadcast, let attributes = push.attributes else { return }
+            starts[push.target.id] = Start(attributes: attributes, at: now)
         case nil:
             return
         }
@@ -123,7 +149,7 @@ actor PushHistory {
 
     /// The `timestamp` for an update or end the sender writes at `now`: `now`, or one past the
     /// last one APNs accepted for the activity when that is `now` or later.
-    static func stamp(now: Int, after entry: Entry) -> Int {
+    package static func stamp(now: Int, after entry: Entry) -> Int {
         guard let last = entry.activity?.timestamp, last >= now else { return now }
         return last + 1
     }
@@ -135,7 +161,7 @@ actor PushHistory {
     ///   - stampedHere: Whether the sender wrote its `timestamp` (then it is newer by `stamp`).
     ///   - now: The sender's clock.
     ///   - file: The body's file, for the findings.
-    static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Date, file: String?) -> [Diagnostic] {
+    package static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Date, file: String?) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let event = push.event.map { "\($0)" } ?? "push"
         if let activity = entry.activity, let timestamp = push.timestamp, !stampedHere, push.event == .update || push.event == .end {
@@ -153,7 +179,7 @@ actor PushHistory {
         if push.event == .update, let updatedAt = entry.activity?.updatedAt {
             let since = now.timeIntervalSince(updatedAt)
             if since >= 0 && since < cadence {
-                findings.append(PushRequestRules.finding(.updateCadence, "APNs accepted an update for this activity \(seconds(since)) ago: iOS 18 "
+                findings.append(finding(.updateCadence, "APNs accepted an update for this activity \(seconds(since)) ago: iOS 18 "
                     + "is reported to apply Live Activity updates at most every 5 to 15 seconds, so the device may show this one "
                     + "late or not at all; send the latest state at most every 5 seconds"))
             }
@@ -161,7 +187,7 @@ actor PushHistory {
         if push.event == .start, let start = entry.start, let attributes = push.attributes, attributes == start.attributes {
             let since = now.timeIntervalSince(start.at)
             if since >= 0 && since < startWindow {
-                findings.append(PushRequestRules.finding(.duplicateStart, "APNs accepted a start with the same attributes for this push-to-start "
+                findings.append(finding(.duplicateStart, "APNs accepted a start with the same attributes for this push-to-start "
                     + "token \(seconds(since)) ago: each start the device receives shows another activity, so it shows this one "
                     + "beside the first; send updates to the first activity's own push token"))
             }
@@ -177,8 +203,46 @@ actor PushHistory {
         return "\(whole / 3600) h"
     }
 
+    /// A finding about the push as a whole, placed at `<request>`.
+    private static func finding(_ code: PushHistoryCode, _ message: String) -> Diagnostic {
+        Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: "<request>")
+    }
+
     /// A finding on the body's `aps.timestamp`.
-    private static func timestampFinding(_ code: SendCode, _ message: String, file: String?) -> Diagnostic {
+    private static func timestampFinding(_ code: PushHistoryCode, _ message: String, file: String?) -> Diagnostic {
         Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
     }
+}
+
+/// The diagnostic codes of the checks against the pushes before (`PushHistory`): made by
+/// `LiveActivitySender` for what APNs accepted from it, and by the sidecar's `validate` route
+/// for the bodies it answered `ok` to for the same `activity`.
+public struct PushHistoryCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The code, as it appears in diagnostics and documents.
+    public let rawValue: String
+
+    /// A code by its text; codes this version does not name are kept as they are.
+    /// - Parameter rawValue: The kebab-case code.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// A body stamped before the last `timestamp` of its activity: the device ignores an update
+    /// older than the last one it applied (an error).
+    public static let olderTimestamp = PushHistoryCode(rawValue: "older-timestamp")
+    /// A body stamped the same as the last push of its activity: what the device does with it
+    /// is not documented (a warning).
+    public static let repeatedTimestamp = PushHistoryCode(rawValue: "repeated-timestamp")
+    /// An update less than 5 seconds after the last one of its activity: iOS 18 is reported to
+    /// apply updates at most every 5 to 15 seconds (a warning).
+    public static let updateCadence = PushHistoryCode(rawValue: "update-cadence")
+    /// A start to a push-to-start token that was given a start with the same attributes in the
+    /// last 10 minutes: the device shows a second activity beside the first (a warning).
+    public static let duplicateStart = PushHistoryCode(rawValue: "duplicate-start")
+
+    /// `older-timestamp` is an error (the device drops the push); the others are warnings.
+    public var severity: Severity { self == .olderTimestamp ? .error : .warning }
+
+    /// Every code this version names.
+    public static let allCases: [PushHistoryCode] = [.olderTimestamp, .repeatedTimestamp, .updateCadence, .duplicateStart]
 }
