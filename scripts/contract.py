@@ -162,6 +162,12 @@ try:
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/pizza/validate?version=all&max-drop=1", update, expect=409)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=3&max-drop=1", update, expect=400)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/pizza/validate?version=all&max-drop=abc", update, expect=400)
+    token = "5e" * 32
+    check("POST", "/v1/schemas/{id}/validate", f"/v1/schemas/delivery/validate?token={token}", update, expect=200)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?broadcast=true&channel-id=YWJj", update, expect=200)
+    check("POST", "/v1/schemas/{id}/validate", f"/v1/schemas/delivery/validate?token={token}&broadcast=true", update, expect=400)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?channel-id=YWJj", update, expect=400)
+    check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?token=a%20b", update, expect=400)
     check("GET", None, "/nothing", expect=404)
     check("GET", None, "/v1/schemas/delivery/validate", expect=405)
     status, headers, data = call("HEAD", "/health")

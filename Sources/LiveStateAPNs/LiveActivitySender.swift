@@ -166,7 +166,7 @@ public final class LiveActivitySender: Sendable {
             if case .payload = push.content, let result = validation.results.first?.result {
                 made.event = result.event
                 made.timestamp = givenWhole ? result.timestamp : stamp
-                if result.event == .start { made.attributes = Self.attributes(of: body)?.hashValue }
+                if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
                 if givenWhole, let timestamp = result.timestamp,
                    let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
                     findings.append(ahead)
@@ -179,7 +179,7 @@ public final class LiveActivitySender: Sendable {
             }
             diagnostics += findings
             diagnostics += PushRequestRules.check(push.target, push.headers)
-            diagnostics += PushHistory.findings(made, entry, stampedHere: !givenWhole, now: clockNow, file: push.file)
+            diagnostics += PushHistory.findings(made, entry, stampedHere: !givenWhole, now: clockNow, source: .sender, file: push.file)
         }
         let token = await tokens.token(for: environment)
         guard !body.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) else {
@@ -197,13 +197,6 @@ public final class LiveActivitySender: Sendable {
             return located
         }
         return (result.succeeded ? result.bytes : [], diagnostics)
-    }
-
-    /// The `aps.attributes` of a whole body, when it has them.
-    static func attributes(of bytes: [UInt8]) -> Value? {
-        guard case .object(let members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
-              case .object(let aps)? = members.first(where: { $0.name == "aps" })?.value else { return nil }
-        return aps.first { $0.name == "attributes" }?.value
     }
 
     /// A whole body with `aps.timestamp` set anew; the body as it was when it is not an object

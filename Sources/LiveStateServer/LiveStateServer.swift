@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LiveStateTooling
 import Logging
 import NIOCore
 import NIOPosix
@@ -72,6 +73,10 @@ public struct LiveStateServer: Sendable {
     public let logger: Logger
     /// What `GET /metrics` serves.
     let metrics = SidecarMetrics()
+    /// The bodies `validate` answered `ok` per device token or channel, shared by every router made here.
+    let history = PushHistory()
+    /// The time the checks against the pushes before read (tests move it).
+    var clock: @Sendable () -> Date = Date.init
 
     /// Creates a server.
     /// - Parameters:
@@ -92,7 +97,8 @@ public struct LiveStateServer: Sendable {
     }
 
     private var routes: SchemaRoutes {
-        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes, maxBatchBytes: configuration.maxBatchBytes, metrics: metrics)
+        SchemaRoutes(store: store, maxBodyBytes: configuration.maxBodyBytes, maxBatchBytes: configuration.maxBatchBytes, metrics: metrics,
+                     history: history, clock: clock)
     }
 
     private func router(routes: SchemaRoutes) -> Router<BasicRequestContext> {

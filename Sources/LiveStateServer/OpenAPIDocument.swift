@@ -220,6 +220,12 @@ public enum OpenAPIDocument {
           },
           {
             "$ref": "#/components/parameters/MaxDrop"
+          },
+          {
+            "$ref": "#/components/parameters/Token"
+          },
+          {
+            "$ref": "#/components/parameters/ChannelID"
           }
         ],
         "requestBody": {
@@ -590,6 +596,28 @@ public enum OpenAPIDocument {
           "pattern": "^0*(100(\\.0*)?|[0-9]{1,2}(\\.[0-9]*)?|\\.[0-9]+)%?$"
         }
       },
+      "Token": {
+        "name": "token",
+        "in": "query",
+        "description": "The device token the body goes to (an activity's push token, or a push-to-start token for a start): the body is also checked against the last body this sidecar answered `ok` to for it, and remembered when it is answered `ok`. A body stamped before that one is an error (`older-timestamp`: the device ignores an update older than the last it applied); stamped the same, a warning (`repeated-timestamp`); an update less than 5 seconds after the last, a warning (`update-cadence`); a start with the same `attributes` as one in the last 10 minutes, a warning (`duplicate-start`). The sidecar cannot see whether the body was sent, and each sidecar process remembers its own, in memory, for 8 hours. Not with `broadcast` (give `channel-id`).",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512,
+          "pattern": "^[!-~]+$"
+        }
+      },
+      "ChannelID": {
+        "name": "channel-id",
+        "in": "query",
+        "description": "With `broadcast`: the channel the body goes to, checked against the bodies before it as `token` is (a channel has no start).",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 512,
+          "pattern": "^[!-~]+$"
+        }
+      },
       "SchemaID": {
         "name": "id",
         "in": "path",
@@ -602,7 +630,7 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "BadQuery": {
-        "description": "A query parameter is unknown, repeated or malformed, or `max-drop` is given without `version=all` (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
+        "description": "A query parameter is unknown, repeated or malformed, `max-drop` is given without `version=all`, or `token` with `broadcast`, `channel-id` without it, or both (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
         "content": {
           "application/json": {
             "schema": {

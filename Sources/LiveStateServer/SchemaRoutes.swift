@@ -30,6 +30,10 @@ struct SchemaRoutes: Sendable {
     static let maxBatchLines = 10_000
     /// Where requests, bodies and validations are counted.
     var metrics: SidecarMetrics?
+    /// The bodies answered `ok` per device token or channel, for the checks against the pushes before.
+    let history: PushHistory
+    /// The time, for those checks (tests move it).
+    var clock: @Sendable () -> Date = Date.init
 
     /// Registers every route on `router`.
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -160,8 +164,26 @@ struct SchemaRoutes: Sendable {
     /// Validates the body of `request` against schema `id` and answers.
     func validate(_ request: Request, id: String) async throws -> Response {
         // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
-        let validation = try validation(request, id: id)
-        return respond(to: validation, body: try await collectBody(request))
+        let validation = try validation(request, id: id, allowed: Self.validateParameters + ["token", "channel-id"])
+        let body = try await collectBody(request)
+        guard let activity = validation.activity else { return respond(to: validation, body: body) }
+        // With a token or channel: checked against the last body answered `ok` for that
+        // activity, and remembered when this one is.
+        let entry = await history.entry(for: activity)
+        let now = clock()
+        var writer = JSONWriter(capacity: 2048)
+        var accepted: PushHistory.Push?
+        body.withUnsafeReadableBytes { bytes in
+            let ok = Self.write(validation, bytes, line: nil, to: &writer, metrics: metrics) { result in
+                var push = PushHistory.Push(target: activity, event: result.event, timestamp: result.timestamp)
+                if result.event == .start { push.attributes = PushHistory.attributesHash(ofBody: bytes) }
+                accepted = push
+                return PushHistory.findings(push, entry, stampedHere: false, now: now, source: .sidecar, file: nil)
+            }
+            if !ok { accepted = nil }
+        }
+        if let accepted { await history.accepted(accepted, at: now) }
+        return JSONResponse.make(bytes: writer.bytes)
     }
 
     /// What a validation will run, settled from the query and the path before the body is read.
@@ -172,13 +194,30 @@ struct SchemaRoutes: Sendable {
         let allVersions: Bool
         /// Devices per version, with the gate's threshold, when the schema has a fleet file.
         var fleet: (fleet: Fleet, maxDrop: FleetThreshold)?
+        /// The device token or broadcast channel the body goes to (`token`, `channel-id`), when given.
+        var activity: PushHistory.Target?
     }
 
-    /// Checks the query (400), the schema id (404), `max-drop` without `version=all` (400), the
-    /// version (404) and, for `max-drop`, the fleet (409) of a validation.
-    func validation(_ request: Request, id: String) throws(APIError) -> Validation {
-        let query = try QueryParameters(request, allowed: Self.validateParameters)
+    /// Checks the query (400), the schema id (404), `max-drop` without `version=all`, `token` or
+    /// `channel-id` against `broadcast` (400), the version (404) and, for `max-drop`, the fleet
+    /// (409) of a validation.
+    /// - Parameter allowed: The query parameters the route takes.
+    func validation(_ request: Request, id: String, allowed: [String] = Self.validateParameters) throws(APIError) -> Validation {
+        let query = try QueryParameters(request, allowed: allowed)
         let broadcast = try query.flag("broadcast")
+        // The activity the body goes to, as `livestate send` names it: a device's token, or a
+        // broadcast's channel. A device token is hex and a channel id base64: printable ASCII.
+        // (Which of them goes with `broadcast` is checked once the schema is found, as `max-drop`'s
+        // rule is: an unknown schema is a 404 first.)
+        var activity: PushHistory.Target?
+        for (name, isChannel) in [("token", false), ("channel-id", true)] {
+            guard let id = query.string(name) else { continue }
+            guard !id.isEmpty, id.utf8.count <= Self.maxActivityBytes, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw APIError.badQuery("\(name) must be 1 to \(Self.maxActivityBytes) printable ASCII characters without spaces, "
+                    + "not '\(ValueText.clipped(id))'")
+            }
+            activity = PushHistory.Target(id: id, isBroadcast: isChannel)
+        }
         var all = query.has("version", equalTo: "all")
         // `max-drop` is a query matter before the fleet is looked for: malformed, or without
         // `version=all` (the gate weighs every version's verdict), it is a bad query whether or
@@ -195,6 +234,12 @@ struct SchemaRoutes: Sendable {
             let given = query.string("version").map { "version=\($0)" } ?? "no version (the newest)"
             throw APIError.badQuery("max-drop applies only with version=all, where the fleet weighs every version's verdict; "
                 + "this request has \(given): give version=all, or leave max-drop out")
+        }
+        if query.string("token") != nil && query.string("channel-id") != nil {
+            throw APIError.badQuery("token and channel-id exclude each other: a push goes to a device or a channel")
+        }
+        if let activity, activity.isBroadcast != broadcast {
+            throw APIError.badQuery(broadcast ? "token names a device; a broadcast goes to a channel-id" : "channel-id goes with broadcast=true")
         }
         // Every version still in the field: a retired one drops nothing.
         var validators = entry.validators.filter { !$0.decoder.version.isRetired }
@@ -218,21 +263,27 @@ struct SchemaRoutes: Sendable {
         } else if maxDrop != nil {
             throw APIError.noFleet(id)
         }
-        return Validation(id: id, validators: validators, allVersions: all, fleet: fleet)
+        return Validation(id: id, validators: validators, allVersions: all, fleet: fleet, activity: activity)
     }
 
     /// Validates `body` and writes the response: `{"ok", "schema", "version", "decodes",
     /// "diagnostics", "budget"}`, straight from the results, with no `Value` tree per diagnostic.
     func respond(to validation: Validation, body: ByteBuffer) -> Response {
         var writer = JSONWriter(capacity: 2048)
-        body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer, metrics: metrics) }
+        _ = body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer, metrics: metrics) }
         return JSONResponse.make(bytes: writer.bytes)
     }
 
     /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
+    /// `more` gives the findings of the pushes before (`token`, `channel-id`), from the newest version's
+    /// result: they count as the others do.
+    /// - Returns: Whether the answer is `ok`.
+    @discardableResult
     static func write(
-        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter, metrics: SidecarMetrics?
-    ) {
+        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter, metrics: SidecarMetrics?,
+        more: ((ValidationResult) -> [Diagnostic])? = nil
+    ) -> Bool {
+        let ok: Bool
         if let line {
             writer.append(#"{"line":"#)
             writer.writeInt(line)
@@ -241,10 +292,12 @@ struct SchemaRoutes: Sendable {
             writer.append("{")
         }
         if !validation.allVersions, let validator = validation.validators.first {
-            let result = validator.validate(body)
+            var result = validator.validate(body)
+            if let more { result.diagnostics += more(result) }
             let version = validator.decoder.version.version
-            metrics?.validation(schema: validation.id, version: String(version), ok: !result.hasErrors, diagnostics: result.diagnostics)
-            writer.append(result.hasErrors ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
+            ok = !result.hasErrors
+            metrics?.validation(schema: validation.id, version: String(version), ok: ok, diagnostics: result.diagnostics)
+            writer.append(ok ? #""ok":true,"schema":"# : #""ok":false,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"#)
             writer.writeInt(version)
@@ -260,8 +313,10 @@ struct SchemaRoutes: Sendable {
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)
             }
-            metrics?.validation(schema: validation.id, version: "all", ok: !all.contains { $0.severity == .error }, diagnostics: all)
-            writer.append(all.contains { $0.severity == .error } ? #""ok":false,"schema":"# : #""ok":true,"schema":"#)
+            if let more, let newest = results.last?.result { all += more(newest) }
+            ok = !all.contains { $0.severity == .error }
+            metrics?.validation(schema: validation.id, version: "all", ok: ok, diagnostics: all)
+            writer.append(ok ? #""ok":true,"schema":"# : #""ok":false,"schema":"#)
             writer.writeString(validation.id)
             writer.append(#","version":"all","decodes":{"#)
             for (index, (version, result)) in results.enumerated() {
@@ -281,6 +336,7 @@ struct SchemaRoutes: Sendable {
             }
         }
         writer.append("}")
+        return ok
     }
 
     // MARK: - POST /v1/schemas/{id}/validate-batch
@@ -435,6 +491,9 @@ struct SchemaRoutes: Sendable {
     static let listParameters: [String] = []
     static let diffParameters = ["mode", "from", "to", "fail-on", "assume-default-elision"]
     static let validateParameters = ["version", "broadcast", "max-drop"]
+    /// The longest `token` or `channel-id`: a device token is 64 hex digits today, and Apple
+    /// says its length may change.
+    static let maxActivityBytes = 512
     static let encodeParameters = [
         "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
         "fit", "elide-defaults", "broadcast", "content-state",

@@ -46,7 +46,8 @@ import Testing
                 "each push is newer than the last one the device applied; the clock wins once it is ahead")
         #expect(Self.codes(first).isEmpty)
         #expect(Self.codes(second) == [PushHistoryCode.updateCadence.rawValue])
-        #expect(second.diagnostics.first?.message.contains("an update for this activity 0 s ago") == true, "\(second.diagnostics)")
+        #expect(second.diagnostics.first?.message.hasPrefix("the last update APNs accepted for this activity was 0 s ago: iOS 18") == true,
+                "\(second.diagnostics)")
         #expect(second.diagnostics.first?.severity == .warning)
         #expect(Self.codes(third).isEmpty, "an end is not an update to coalesce")
         #expect(Self.codes(later).isEmpty)
@@ -69,7 +70,7 @@ import Testing
         let refusal = try #require(Self.findings(older).first)
         #expect(refusal.severity == .error)
         #expect(refusal.pointer == "/aps/timestamp")
-        #expect(refusal.message.hasPrefix("timestamp \(now - 60) is older than \(now), the timestamp of the last push APNs accepted for this activity 60 s ago"),
+        #expect(refusal.message.hasPrefix("timestamp \(now - 60) is older than \(now), that of the last push APNs accepted for this activity, 60 s ago: "),
                 "\(refusal.message)")
         #expect(Self.findings(olderEnd).first?.message.contains("so it drops this end") == true)
         #expect(same.delivered)
@@ -107,7 +108,7 @@ import Testing
         #expect([first, again, other, late, whole].allSatisfy { $0.delivered }, "a warning does not stop a push")
         #expect(Self.codes(first).isEmpty)
         #expect(Self.codes(again) == [PushHistoryCode.duplicateStart.rawValue])
-        #expect(again.diagnostics.first?.message.hasPrefix("APNs accepted a start with the same attributes for this push-to-start token 2 min ago") == true,
+        #expect(again.diagnostics.first?.message.hasPrefix("the last start APNs accepted for this push-to-start token, 2 min ago, had the same attributes") == true,
                 "\(again.diagnostics)")
         #expect(Self.codes(other).isEmpty, "other attributes start another activity on purpose")
         #expect(Self.codes(late).isEmpty)
@@ -156,5 +157,18 @@ import Testing
         await history.accepted(.init(target: .init(id: "YWJj", isBroadcast: true), event: .update, timestamp: 1), at: later)
         #expect(await history.count == 1, "only the push of the last 8 hours is kept")
         #expect(await history.entry(for: .init(id: "0", isBroadcast: false)).activity == nil)
+    }
+
+    @Test func pastItsCapacityTheEntriesOfThePushesLongestAgoAreForgotten() async {
+        let history = PushHistory(capacity: 8)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<9 {
+            await history.accepted(.init(target: .init(id: "\(index)", isBroadcast: false), event: .update, timestamp: 1),
+                                   at: start.addingTimeInterval(Double(index)))
+        }
+        #expect(await history.count == 6, "three quarters of the capacity are kept")
+        #expect(await history.entry(for: .init(id: "2", isBroadcast: false)).activity == nil)
+        #expect(await history.entry(for: .init(id: "3", isBroadcast: false)).activity?.timestamp == 1)
+        #expect(await history.entry(for: .init(id: "8", isBroadcast: false)).activity != nil)
     }
 }

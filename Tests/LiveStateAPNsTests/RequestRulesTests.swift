@@ -168,7 +168,7 @@ import Testing
         for push in [PushHistory.Push(target: device, event: .update, timestamp: 1_794_999_999),
                      PushHistory.Push(target: device, event: .update, timestamp: 1_795_000_000),
                      PushHistory.Push(target: device, event: .start, timestamp: 1_795_000_001, attributes: 7)] {
-            seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), file: nil).map(\.code))
+            seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), source: .sender, file: nil).map(\.code))
         }
         #expect(seen == Set(PushHistoryCode.allCases.map(\.rawValue)))
     }

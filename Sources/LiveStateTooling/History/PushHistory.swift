@@ -110,11 +110,18 @@ package actor PushHistory {
     /// The count past which entries older than `lifetime` are forgotten; doubled when that
     /// leaves many, so that forgetting is paid for once per doubling.
     private var limit = 10_000
+    /// The most entries kept: past it, those of the pushes longest ago are forgotten until a
+    /// quarter of it is free (a sidecar's clients name any activity they like). Forgetting an
+    /// entry forgets its findings, never refuses a push.
+    private let capacity: Int
 
     /// The activities and push-to-start tokens remembered.
     package var count: Int { activities.count + starts.count }
 
-    package init() {}
+    /// - Parameter capacity: The most entries kept (at least 4).
+    package init(capacity: Int = 1_000_000) {
+        self.capacity = max(capacity, 4)
+    }
 
     /// What the history holds for `target`.
     package func entry(for target: Target) -> Entry {
@@ -140,11 +147,28 @@ package actor PushHistory {
         case nil:
             return
         }
-        if count > limit {
+        if count > min(limit, capacity) {
             activities = activities.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
             starts = starts.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
+            if count > capacity * 3 / 4 {
+                // Still full: the entries of the pushes longest ago go.
+                let entries: [(at: Date, activity: Target?, start: String?)] =
+                    activities.map { ($0.value.at, $0.key, nil) } + starts.map { ($0.value.at, nil, $0.key) }
+                for entry in entries.sorted(by: { $0.at < $1.at }).prefix(count - capacity * 3 / 4) {
+                    if let activity = entry.activity { activities[activity] = nil }
+                    if let start = entry.start { starts[start] = nil }
+                }
+            }
             limit = max(10_000, 2 * count)
         }
+    }
+
+    /// The `aps.attributes` of a whole body, hashed, when it has them: what a start is compared
+    /// by.
+    package static func attributesHash(ofBody bytes: some ContiguousBytes) -> Int? {
+        guard case .object(let members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
+              case .object(let aps)? = members.first(where: { $0.name == "aps" })?.value else { return nil }
+        return aps.first { $0.name == "attributes" }?.value.hashValue
     }
 
     /// The `timestamp` for an update or end the sender writes at `now`: `now`, or one past the
@@ -154,42 +178,59 @@ package actor PushHistory {
         return last + 1
     }
 
+    /// Who remembers the pushes before, as the findings say it.
+    package enum Source: Sendable {
+        /// A sender: what APNs accepted.
+        case sender
+        /// The sidecar: the bodies it answered `ok` to.
+        case sidecar
+
+        /// `the last update APNs accepted`, `the last body this sidecar answered ok to`.
+        func last(_ push: String) -> String {
+            switch self {
+            case .sender: "the last \(push) APNs accepted"
+            case .sidecar: "the last \(push == "push" ? "body" : push) this sidecar answered ok to"
+            }
+        }
+    }
+
     /// The findings for `push` given what the history holds for its target.
     /// - Parameters:
     ///   - push: The push.
     ///   - entry: What the history holds for its target.
     ///   - stampedHere: Whether the sender wrote its `timestamp` (then it is newer by `stamp`).
-    ///   - now: The sender's clock.
+    ///   - now: The clock of whoever remembers.
+    ///   - source: Who remembers, for the words.
     ///   - file: The body's file, for the findings.
-    package static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Date, file: String?) -> [Diagnostic] {
+    package static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Date, source: Source, file: String?) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let event = push.event.map { "\($0)" } ?? "push"
         if let activity = entry.activity, let timestamp = push.timestamp, !stampedHere, push.event == .update || push.event == .end {
-            let ago = seconds(now.timeIntervalSince(activity.at))
+            let last = "\(source.last("push")) for this activity, \(seconds(now.timeIntervalSince(activity.at))) ago"
             if timestamp < activity.timestamp {
-                findings.append(timestampFinding(.olderTimestamp, "timestamp \(timestamp) is older than \(activity.timestamp), the timestamp of "
-                    + "the last push APNs accepted for this activity \(ago) ago: the device ignores an update older than the last "
-                    + "one it applied, so it drops this \(event); stamp it with the current UNIX time, later than the last", file: file))
+                findings.append(timestampFinding(.olderTimestamp, "timestamp \(timestamp) is older than \(activity.timestamp), that of "
+                    + "\(last): the device ignores an update older than the last one it applied, so it drops this \(event); stamp "
+                    + "it with the current UNIX time, later than the last", file: file))
             } else if timestamp == activity.timestamp {
-                findings.append(timestampFinding(.repeatedTimestamp, "timestamp \(timestamp) is the same as that of the last push APNs "
-                    + "accepted for this activity \(ago) ago: whether the device applies an update stamped the same as the last "
-                    + "one it applied is not documented; give each push to an activity a later timestamp", file: file))
+                findings.append(timestampFinding(.repeatedTimestamp, "timestamp \(timestamp) is the same as that of \(last): whether "
+                    + "the device applies an update stamped the same as the last one it applied is not documented; give each "
+                    + "push to an activity a later timestamp", file: file))
             }
         }
         if push.event == .update, let updatedAt = entry.activity?.updatedAt {
             let since = now.timeIntervalSince(updatedAt)
             if since >= 0 && since < cadence {
-                findings.append(finding(.updateCadence, "APNs accepted an update for this activity \(seconds(since)) ago: iOS 18 "
-                    + "is reported to apply Live Activity updates at most every 5 to 15 seconds, so the device may show this one "
-                    + "late or not at all; send the latest state at most every 5 seconds"))
+                findings.append(finding(.updateCadence, "\(source.last("update")) for this activity was \(seconds(since)) ago: "
+                    + "iOS 18 is reported to apply Live Activity updates at most every 5 to 15 seconds, so the device may show "
+                    + "this one late or not at all; send the latest state at most every 5 seconds"))
             }
         }
         if push.event == .start, let start = entry.start, let attributes = push.attributes, attributes == start.attributes {
             let since = now.timeIntervalSince(start.at)
             if since >= 0 && since < startWindow {
-                findings.append(finding(.duplicateStart, "APNs accepted a start with the same attributes for this push-to-start "
-                    + "token \(seconds(since)) ago: each start the device receives shows another activity, so it shows this one "
-                    + "beside the first; send updates to the first activity's own push token"))
+                findings.append(finding(.duplicateStart, "\(source.last("start")) for this push-to-start token, \(seconds(since)) "
+                    + "ago, had the same attributes: each start the device receives shows another activity, so it shows this "
+                    + "one beside the first; send updates to the first activity's own push token"))
             }
         }
         return findings

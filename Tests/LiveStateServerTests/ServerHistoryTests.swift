@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LiveState
+@testable import LiveStateServer
+import Testing
+
+/// `validate` with `token` or `channel-id`: each body checked against the last one the sidecar
+/// answered `ok` to for that activity.
+@Suite struct ServerHistoryTests {
+    /// The sidecar's clock, moved by the test.
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = Date(timeIntervalSince1970: 1_795_000_000)
+        func advance(seconds: Double) { lock.withLock { now = now.addingTimeInterval(seconds) } }
+        var function: @Sendable () -> Date { { [self] in lock.withLock { now } } }
+    }
+
+    static let token = String(repeating: "5e", count: 32)
+
+    static func update(_ timestamp: Int, event: String = "update") -> ByteBuffer {
+        ServerFixtures.text(#"{"aps":{"timestamp":\#(timestamp),"event":"\#(event)","content-state":{"title":"On the way","progress":0.5}}}"#)
+    }
+
+    static func start(_ timestamp: Int, order: String) -> ByteBuffer {
+        ServerFixtures.text(#"{"aps":{"timestamp":\#(timestamp),"event":"start","attributes-type":"DeliveryAttributes","#
+            + #""attributes":{"totalAmount":"$12","orderId":"\#(order)"},"alert":{"title":"Order","body":"On its way"},"#
+            + #""content-state":{"title":"On the way","progress":0}}}"#)
+    }
+
+    /// The errors' and warnings' codes of an answer (a body's missing keys are infos).
+    static func findings(_ body: Value) -> [String] {
+        body["diagnostics"]?.array?.filter { $0["severity"]?.string != "info" }.compactMap { $0["code"]?.string } ?? []
+    }
+
+    func server(_ clock: Clock) throws -> LiveStateServer {
+        var server = try ServerFixtures.server()
+        server.clock = clock.function
+        return server
+    }
+
+    @Test func aBodyStampedBeforeTheLastOneAnsweredOKIsRefused() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.router) { client in
+            let uri = "/v1/schemas/delivery/validate?token=\(Self.token)"
+            let first = try json(try await client.execute(uri: uri, method: .post, body: Self.update(1_795_000_000)))
+            #expect(first["ok"]?.bool == true && Self.findings(first).isEmpty, "\(first)")
+            clock.advance(seconds: 60)
+            let older = try json(try await client.execute(uri: uri, method: .post, body: Self.update(1_794_999_940)))
+            #expect(older["ok"]?.bool == false)
+            #expect(Self.findings(older) == ["older-timestamp"])
+            let finding = try #require(older["diagnostics"]?.array?.first { $0["code"]?.string == "older-timestamp" })
+            #expect(finding["pointer"]?.string == "/aps/timestamp")
+            #expect(finding["message"]?.string?.hasPrefix("timestamp 1794999940 is older than 1795000000, that of the last body this sidecar answered ok to for this activity, 60 s ago") == true, "\(finding)")
+            // A refused body is not remembered: the next in order is checked against the first.
+            let same = try json(try await client.execute(uri: uri, method: .post, body: Self.update(1_795_000_000)))
+            #expect(same["ok"]?.bool == true)
+            #expect(Self.findings(same) == ["repeated-timestamp"])
+            // Another device's activity has its own order; a body without a token is not checked.
+            let other = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?token=\(String(repeating: "7a", count: 32))", method: .post, body: Self.update(1_794_000_000)))
+            #expect(other["ok"]?.bool == true && Self.findings(other).isEmpty)
+            let none = try json(try await client.execute(uri: "/v1/schemas/delivery/validate", method: .post, body: Self.update(1_794_000_000)))
+            #expect(none["ok"]?.bool == true && Self.findings(none).isEmpty)
+        }
+    }
+
+    @Test func updatesCloserThanFiveSecondsAreWarnedOfPerActivity() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.router) { client in
+            let three = "/v1/schemas/delivery/validate?token=\(Self.token)&version=3"
+            _ = try await client.execute(uri: three, method: .post, body: Self.update(1_795_000_000))
+            clock.advance(seconds: 2)
+            let all = "/v1/schemas/delivery/validate?token=\(Self.token)&version=all"
+            let soon = try json(try await client.execute(uri: all, method: .post, body: Self.update(1_795_000_002)))
+            // Version 1 drops this body (it lacks subTitle): the warning is given beside its
+            // errors, and an answer that is not ok is not remembered.
+            #expect(soon["ok"]?.bool == false)
+            #expect(Self.findings(soon).contains("update-cadence"), "\(soon)")
+            clock.advance(seconds: 2)
+            let ok = try json(try await client.execute(uri: three, method: .post, body: Self.update(1_795_000_004)))
+            #expect(Self.findings(ok) == ["update-cadence"])
+            #expect(try #require(ok["diagnostics"]?.array?.first { $0["code"]?.string == "update-cadence" })["message"]?.string?
+                .hasPrefix("the last update this sidecar answered ok to for this activity was 4 s ago") == true)
+            clock.advance(seconds: 6)
+            let later = try json(try await client.execute(uri: three, method: .post, body: Self.update(1_795_000_010)))
+            #expect(later["ok"]?.bool == true && Self.findings(later).isEmpty, "\(later)")
+            // A broadcast channel is an activity too.
+            let channel = "/v1/schemas/delivery/validate?broadcast=true&channel-id=YWJjZA%3D%3D"
+            _ = try await client.execute(uri: channel, method: .post, body: Self.update(1_795_000_010))
+            let again = try json(try await client.execute(uri: channel, method: .post, body: Self.update(1_795_000_011)))
+            #expect(Self.findings(again) == ["update-cadence"])
+        }
+    }
+
+    @Test func aSecondStartWithTheSameAttributesIsWarnedOf() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.router) { client in
+            let uri = "/v1/schemas/delivery/validate?token=\(Self.token)"
+            let first = try json(try await client.execute(uri: uri, method: .post, body: Self.start(1_795_000_000, order: "A-1")))
+            #expect(first["ok"]?.bool == true && Self.findings(first).isEmpty, "\(first)")
+            clock.advance(seconds: 30)
+            let again = try json(try await client.execute(uri: uri, method: .post, body: Self.start(1_795_000_030, order: "A-1")))
+            #expect(Self.findings(again) == ["duplicate-start"])
+            let other = try json(try await client.execute(uri: uri, method: .post, body: Self.start(1_795_000_031, order: "B-2")))
+            #expect(Self.findings(other).isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        ("token=5e&broadcast=true", "token names a device; a broadcast goes to a channel-id"),
+        ("channel-id=YWJj", "channel-id goes with broadcast=true"),
+        ("token=5e&channel-id=YWJj&broadcast=true", "token and channel-id exclude each other: a push goes to a device or a channel"),
+        ("token=5e&channel-id=YWJj", "token and channel-id exclude each other: a push goes to a device or a channel"),
+        ("token=", "token must be 1 to 512 printable ASCII characters without spaces, not ''"),
+        ("token=5e%205e", "token must be 1 to 512 printable ASCII characters without spaces, not '5e 5e'"),
+    ])
+    func aTokenOrChannelItCannotBeIsABadQuery(_ query: String, _ message: String) async throws {
+        try await ServerFixtures.server().application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/delivery/validate?\(query)", method: .post, body: Self.update(1))
+            #expect(response.status == .badRequest)
+            #expect(try json(response)["error"]?["message"]?.string == message)
+        }
+    }
+
+    @Test func aBatchTakesNoToken() async throws {
+        try await ServerFixtures.server().application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate-batch?token=5e", method: .post,
+                headers: [.contentType: "application/x-ndjson"], body: Self.update(1))
+            #expect(response.status == .badRequest)
+            #expect(try json(response)["error"]?["message"]?.string == "unknown query parameter 'token'; this endpoint takes broadcast, max-drop, version")
+        }
+    }
+}
