@@ -163,16 +163,18 @@ public final class LiveActivitySender: Sendable {
         if configuration.validates && !body.isEmpty {
             let validation = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file) }
             var findings = validation.diagnostics
-            if case .payload = push.content, let result = validation.results.first?.result {
-                made.event = result.event
-                made.timestamp = givenWhole ? result.timestamp : stamp
-                if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
-                if givenWhole, let timestamp = result.timestamp,
-                   let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
-                    findings.append(ahead)
+            if case .payload = push.content {
+                // What the history needs of a body written elsewhere is what the validator read.
+                if let result = validation.results.first?.result {
+                    made.event = result.event
+                    made.timestamp = givenWhole ? result.timestamp : stamp
+                    if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
+                    if givenWhole, let timestamp = result.timestamp,
+                       let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
+                        findings.append(ahead)
+                    }
                 }
-            }
-            if case .payload = push.content {} else {
+            } else {
                 // The body was written here: a line and column in it are nowhere in the state
                 // file. The finding keeps the file and its JSON Pointer.
                 for index in findings.indices { findings[index].position = nil }
