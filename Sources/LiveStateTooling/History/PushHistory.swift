@@ -35,11 +35,13 @@ package actor PushHistory {
         }
     }
 
-    /// The last update or end APNs accepted for one activity.
+    /// The last update or end accepted for one activity (by APNs, for a sender; answered `ok`,
+    /// for the sidecar).
     package struct Activity: Sendable, Hashable {
         /// The largest `timestamp` accepted.
         package var timestamp: Int
-        /// When the last update was accepted, by the sender's clock; `nil` after only an end.
+        /// When the last update was accepted, by the clock of whoever remembers; `nil` after only
+        /// an end.
         package var updatedAt: Date?
         /// When the last push was accepted, for forgetting it.
         package var at: Date
@@ -49,7 +51,7 @@ package actor PushHistory {
         }
     }
 
-    /// The last start APNs accepted for one push-to-start token.
+    /// The last start accepted for one push-to-start token.
     package struct Start: Sendable, Hashable {
         /// The `attributes` it carried, hashed.
         package var attributes: Int
@@ -63,7 +65,9 @@ package actor PushHistory {
 
     /// What the history holds for one push's target.
     package struct Entry: Sendable, Hashable {
+        /// The activity's last update or end, when the target is an activity's token or a channel.
         package var activity: Activity?
+        /// The last start, when the target is a push-to-start token.
         package var start: Start?
 
         package init(activity: Activity? = nil, start: Start? = nil) {
@@ -71,7 +75,7 @@ package actor PushHistory {
         }
     }
 
-    /// A push the sender is about to make, as the history needs it.
+    /// A push about to be made (or a body the sidecar checks), as the history needs it.
     package struct Push: Sendable, Hashable {
         /// Where it goes.
         package var target: Target
@@ -128,10 +132,10 @@ package actor PushHistory {
         Entry(activity: activities[target], start: target.isBroadcast ? nil : starts[target.id])
     }
 
-    /// Records a push APNs accepted.
+    /// Records a push APNs accepted (for a sender), or a body answered `ok` (for the sidecar).
     /// - Parameters:
     ///   - push: The push.
-    ///   - now: When it was accepted, by the sender's clock.
+    ///   - now: When it was accepted, by the clock of whoever remembers.
     package func accepted(_ push: Push, at now: Date) {
         switch push.event {
         case .update?, .end?:
