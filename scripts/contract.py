@@ -115,6 +115,13 @@ def check(method, template, path, body=None, content_type="application/json", ex
     schema = content["schema"]
     if type_ == "application/json":
         validate(json.loads(data), schema, where)
+    elif type_ == "application/schema+json":
+        answer = json.loads(data)
+        validate(answer, schema, where)
+        try:
+            jsonschema.Draft202012Validator.check_schema(answer)
+        except jsonschema.exceptions.SchemaError as error:
+            failures.append(f"{where}: not a valid JSON Schema: {error.message}")
     elif type_ == "application/x-ndjson":
         line_schema = {"allOf": [{"$ref": "#/components/schemas/ValidateResponse"}],
                        "required": ["line"], "properties": {"line": {"type": "integer", "minimum": 1}}}
@@ -141,6 +148,10 @@ try:
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1", expect=200)
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/delivery/diff?from=1&to=9", expect=404)
     check("GET", "/v1/schemas/{id}/diff", "/v1/schemas/nope/diff", expect=404)
+    check("GET", "/v1/schemas/{id}/json-schema", "/v1/schemas/delivery/json-schema", expect=200)
+    check("GET", "/v1/schemas/{id}/json-schema", "/v1/schemas/delivery/json-schema?version=2", expect=200)
+    check("GET", "/v1/schemas/{id}/json-schema", "/v1/schemas/delivery/json-schema?version=9", expect=404)
+    check("GET", "/v1/schemas/{id}/json-schema", "/v1/schemas/delivery/json-schema?version=0", expect=400)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=3", update, expect=200)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate", b"{not json", expect=200)
     check("POST", "/v1/schemas/{id}/validate", "/v1/schemas/delivery/validate?version=all&max-drop=1%25", update, expect=200)

@@ -12,6 +12,13 @@ enum JSONResponse {
         return make(bytes: writer.bytes, status: status)
     }
 
+    /// A JSON Schema document (`application/schema+json`).
+    static func makeSchema(_ value: Value) -> Response {
+        var writer = JSONWriter(capacity: 8192)
+        writer.write(value)
+        return Response(status: .ok, headers: [.contentType: "application/schema+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
     /// A response whose body is JSON text already written.
     static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -204,6 +204,53 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/v1/schemas/{id}/json-schema": {
+      "get": {
+        "operationId": "schemaJSONSchema",
+        "summary": "The JSON Schema (draft 2020-12) of one version's content-state, its attributes under `$defs/attributes`, or of every version under `$defs/vN`, as `livestate codegen json-schema` writes it: what a server in another language makes its types or its own checks from.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/SchemaID"
+          },
+          {
+            "name": "version",
+            "in": "query",
+            "description": "The version. Default: every version, the document's root the newest.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 9223372036854775807
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The JSON Schema document. What JSON Schema cannot say is in `description` and in `x-livestate-…` keywords (`max-length` in UTF-8 bytes, an enum's fallback, aliases).",
+            "content": {
+              "application/schema+json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "$schema"
+                  ],
+                  "properties": {
+                    "$schema": {
+                      "const": "https://json-schema.org/draft/2020-12/schema"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadQuery"
+          },
+          "404": {
+            "$ref": "#/components/responses/UnknownSchema"
+          }
+        }
+      }
+    },
     "/v1/schemas/{id}/validate": {
       "post": {
         "operationId": "validatePayload",

@@ -53,6 +53,7 @@ struct SchemaRoutes: Sendable {
         get("/openapi.json") { _, _ in JSONResponse.make(bytes: OpenAPIDocument.bytes) }
         get("/v1/schemas") { request, _ in try listSchemas(request) }
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
+        get("/v1/schemas/:id/json-schema") { request, context in try jsonSchema(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode-content-state") { request, context in
@@ -157,6 +158,23 @@ struct SchemaRoutes: Sendable {
             document = .object(members)
         }
         return JSONResponse.make(document, capacity: 4096)
+    }
+
+    // MARK: - GET /v1/schemas/{id}/json-schema
+
+    /// The JSON Schema of one version, or of every version (`livestate codegen json-schema`):
+    /// what a server in another language makes its types or its own checks from.
+    func jsonSchema(_ request: Request, id: String) throws(APIError) -> Response {
+        let query = try QueryParameters(request, allowed: Self.jsonSchemaParameters)
+        let version = try query.positiveInteger("version")
+        let entry = try schemaEntry(id)
+        if let version, !entry.versions.contains(version) { throw .unknownVersion(version, available: entry.versions) }
+        do {
+            return JSONResponse.makeSchema(try JSONSchemaGenerator().document(entry.schema, version: version))
+        } catch {
+            // A loaded schema passed the validator the generator asks, and the version is known.
+            throw APIError(.internalServerError, code: error.code, message: error.message)
+        }
     }
 
     // MARK: - POST /v1/schemas/{id}/validate
@@ -490,6 +508,7 @@ struct SchemaRoutes: Sendable {
     /// The query parameters each endpoint takes; anything else is a 400.
     static let listParameters: [String] = []
     static let diffParameters = ["mode", "from", "to", "fail-on", "assume-default-elision"]
+    static let jsonSchemaParameters = ["version"]
     static let validateParameters = ["version", "broadcast", "max-drop"]
     /// The longest `token` or `channel-id`: a device token is 64 hex digits today, and Apple
     /// says its length may change.
@@ -563,7 +582,7 @@ struct SchemaRoutes: Sendable {
     /// The routes and the methods each answers, for 405's `Allow`; `:id` matches one segment.
     static let routeMethods: [(segments: [Substring], allow: String)] = [
         ("/health", "GET, HEAD"), ("/ready", "GET, HEAD"), ("/metrics", "GET, HEAD"), ("/openapi.json", "GET, HEAD"), ("/v1/schemas", "GET, HEAD"),
-        ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
+        ("/v1/schemas/:id/diff", "GET, HEAD"), ("/v1/schemas/:id/json-schema", "GET, HEAD"), ("/v1/schemas/:id/validate", "POST"), ("/v1/schemas/:id/encode", "POST"),
         ("/v1/schemas/:id/encode-content-state", "POST"),
         ("/v1/schemas/:id/validate-batch", "POST"),
     ].map { ($0.0.split(separator: "/"), $0.1) }

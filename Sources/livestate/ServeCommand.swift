@@ -13,6 +13,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Endpoints: GET /health, GET /ready (503 while no schema set is loaded), GET /metrics \
             (Prometheus text), GET /openapi.json, GET /v1/schemas, GET /v1/schemas/{id}/diff, \
+            GET /v1/schemas/{id}/json-schema?version=N, \
             POST /v1/schemas/{id}/validate?version=N|all, POST /v1/schemas/{id}/validate-batch?version=N|all \
             (NDJSON), POST /v1/schemas/{id}/encode?version=N, POST \
             /v1/schemas/{id}/encode-content-state?version=N. Bodies over --max-body-bytes get 413. \

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 @_spi(Scanner) import LiveState
 @testable import LiveStateServer
+import LiveStateTooling
 import LiveStateYAML
 import Testing
 
@@ -50,7 +51,7 @@ import Testing
             #expect(document["openapi"]?.string == "3.1.0")
             #expect(document["paths"]?.keys == [
                 "/health", "/ready", "/metrics", "/openapi.json", "/v1/schemas", "/v1/schemas/{id}/diff",
-                "/v1/schemas/{id}/validate", "/v1/schemas/{id}/validate-batch", "/v1/schemas/{id}/encode",
+                "/v1/schemas/{id}/json-schema", "/v1/schemas/{id}/validate", "/v1/schemas/{id}/validate-batch", "/v1/schemas/{id}/encode",
                 "/v1/schemas/{id}/encode-content-state",
             ])
             // Every documented route is one the server answers (and the other way round: 405's
@@ -60,6 +61,26 @@ import Testing
             // Every scope a diagnostic can have (a failed reload's `fleet` on /health among them).
             let scopes = document["components"]?["schemas"]?["Diagnostic"]?["properties"]?["scope"]?["enum"]?.array ?? []
             #expect(Set(scopes) == Set(DiagnosticScope.allCases.map { Value.string($0.rawValue) } + [.null]))
+        }
+    }
+
+    @Test func jsonSchemaIsWhatCodegenWritesForOneVersionOrEvery() async throws {
+        try await server.application().test(.router) { client in
+            let one = try await client.execute(uri: "/v1/schemas/pizza/json-schema?version=2", method: .get)
+            #expect(one.status == .ok)
+            #expect(one.headers[.contentType] == "application/schema+json")
+            let schema = try SchemaLoader().load(contentsOf: ServerFixtures.packageRoot.appendingPathComponent("schemas/pizza.yaml").path)
+            var writer = JSONWriter(capacity: 4096)
+            writer.write(try JSONSchemaGenerator().document(schema, version: 2))
+            #expect(Array(one.body.readableBytesView) == writer.bytes, "the codegen document, byte for byte")
+            let every = try json(try await client.execute(uri: "/v1/schemas/pizza/json-schema", method: .get))
+            #expect(every["$ref"]?.string == "#/$defs/v2")
+            #expect(every["$defs"]?["v1"]?["$defs"]?["attributes"] != nil)
+            let unknown = try await client.execute(uri: "/v1/schemas/pizza/json-schema?version=9", method: .get)
+            #expect(unknown.status == .notFound)
+            #expect(try json(unknown).errorCode == "unknown-version")
+            let head = try await client.execute(uri: "/v1/schemas/pizza/json-schema", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
         }
     }
 
