@@ -757,9 +757,10 @@ import LiveStateYAML
     /// A date whose seconds look like UNIX time, read as the validator reads (which reports
     /// it), is kept on the tape with a `unixDate` finding worded when read, in an object's field
     /// at any depth, under an alias, in a date range (a finding per bound) and as an element of
-    /// an array (the finding names its index, after the elements); the full decoder still
-    /// decides such a date out of its field's range (both findings), and an array with one and an
-    /// invalid element. Each result is the reference decode's.
+    /// an array (the finding names its index, after the elements), and out of its field's range
+    /// (the finding kept, then the field's rule: default, rejection, an invalid object); the full
+    /// decoder still decides an array with one and an invalid element. Each result is the
+    /// reference decode's.
     @Test func unixDatesAreReportedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
             activity: dates
@@ -768,15 +769,18 @@ import LiveStateYAML
             versions:
               - version: 1
                 content-state:
-                  when: { type: date, default: 0, aliases: [at] }
+                  when: { type: date, default: 0, aliases: [at], maximum: 2000000000 }
                   window: { type: date-range, optional: true }
-                  stops: { type: array, default: [], items: { type: object, fields: { eta: { type: date } } } }
+                  stops: { type: array, default: [], items: { type: object, fields: { eta: { type: date, maximum: 2000000000 } } } }
                   stamps: { type: array, default: [], items: { type: date } }
                   limited: { type: date, default: 0, maximum: 2000000000 }
+                  hard: { type: date, optional: true, maximum: 2000000000, on-invalid: reject }
+                  box: { type: object, optional: true, fields: { due: { type: date, maximum: 2000000000 } } }
               - version: 2
                 content-state:
                   when: { type: date, default: 0 }
                   window: { type: date-range, optional: true }
+                  limited: { type: date, default: 0, maximum: 2000000000 }
             """.utf8), file: "dates.yaml")
         let cases: [(state: String, version: Int, onTape: Int, decided: Int)] = [
             (#"{"when":1732800000}"#, 1, 1, 0),
@@ -787,12 +791,24 @@ import LiveStateYAML
             (#"{"window":[1732800000,1732803600]}"#, 1, 2, 0),
             (#"{"window":[ 754000000 , 1.7328036e9 ]}"#, 1, 1, 0),
             (#"{"window":[1732803600,1732800000]}"#, 1, 0, 0),
-            (#"{"stops":[{"eta":754000000},{"eta":1732800000000}]}"#, 1, 1, 0),
+            // (The second stop is out of its range too: the stop is invalid, and the array
+            // settled by the full decoder's rule, a `reported` node, as any invalid element is.)
+            (#"{"stops":[{"eta":754000000},{"eta":1732800000000}]}"#, 1, 1, 1),
             (#"{"when":1732800000,"window":[1,1732800000]}"#, 2, 2, 0),
             (#"{"stamps":[5,1732800000,1.7328e9]}"#, 1, 2, 0),
-            // What the full decoder decides: out of the field's range too, an array with an
-            // invalid element.
-            (#"{"limited":2000000001}"#, 1, 0, 1),
+            // Out of the field's range too: reported, then the field's default, the payload
+            // rejected, or the object that holds it invalid (settled at the field that holds
+            // it by the full decoder's rule, a `reported` node); under an alias; for a strict
+            // version.
+            (#"{"limited":2000000001}"#, 1, 1, 0),
+            (#"{"limited":2000000001,"when":1732800000}"#, 1, 2, 0),
+            (#"{"hard":2000000001}"#, 1, 1, 0),
+            (#"{"box":{"due":2000000001}}"#, 1, 1, 1),
+            (#"{"at":2000000001}"#, 1, 1, 0),
+            (#"{"at":2000000001,"when":5}"#, 1, 1, 0),
+            (#"{"stops":[{"eta":2000000001}]}"#, 1, 1, 1),
+            (#"{"limited":2000000001}"#, 2, 1, 0),
+            // What the full decoder decides: an array with an invalid element.
             (#"{"stamps":[1732800000,"x"]}"#, 1, 0, 1),
         ]
         for (state, version, onTape, decided) in cases {

@@ -256,9 +256,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// field (`nullTakesDefault`). For a strict version, the full decoder is asked only why
 /// synthesized `Codable` fails on such a value, and for a nested object's, why it is invalid
 /// (`problems`, its words). A date that looks like UNIX time, read as the validator reads, is
-/// kept and reported (`flagsUnixDate`). Any other scalar it does not read (an element of an
-/// array in an array with a problem, such a date out of its field's range, …) is decided by
-/// the full decoder where it stands (`decide`):
+/// kept and reported (`flagsUnixDate`), and out of its field's range too, reported and then
+/// refused as any value a rule refuses. Any other scalar it does not read (an element of an
+/// array in an array with a problem, an array's element that is such a date out of range, …)
+/// is decided by the full decoder where it stands (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -327,6 +328,10 @@ struct TapeBuilder {
     /// that is not optional; an array of scalars with such an element or one of another type,
     /// or too many), for `takesDefault` to give the field its default; -1 for none.
     private var ruleBroken = -1
+    /// A date of an object's field that looks like UNIX time and that a rule refused (its
+    /// offset, the field, the object's header): the full decoder reports it before it finds the
+    /// value out of range, so `takesDefault` puts the finding back after it rolls the tape back.
+    private var refusedUnixDate: (start: Int, field: Int, header: Int)?
     /// The finding of the element just read by `value` (the kind of its node and the element's
     /// offset): its items' enum fallback taken (`elementFallbackTaken`, by `takesFallback`), or a
     /// date that looks like UNIX time (`elementUnixDate`, by `flagsUnixDate`), for `array` to
@@ -707,12 +712,17 @@ struct TapeBuilder {
     private mutating func takesDefault(_ plan: FieldPlan, at start: Int, kept: Int, depth level: Int, orRejects: Bool = false) -> Bool {
         let brokeRule = ruleBroken == start
         ruleBroken = -1
+        let unixDate = refusedUnixDate
+        refusedUnixDate = nil
         guard plan.invalidReplacement != nil || orRejects else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
         // A value read whole leaves the reader past it; an array whose element broke a rule,
         // inside it (one level deeper), and another type's value, at its start: skipped from there.
         let readWhole = brokeRule && depth == level
         count = kept
+        if let unixDate, unixDate.start == start {
+            _ = flagsUnixDate(at: start, reportedAt: start, field: unixDate.field, header: unixDate.header)
+        }
         guard !readWhole else { return true }
         (index, depth) = (start, level)
         return skipValue()
@@ -1038,9 +1048,13 @@ struct TapeBuilder {
                 nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
                 return true
             }
-            // A date that looks like UNIX time is reported too; one out of the field's range as
-            // well is decided by the full decoder, which words both.
-            guard !plan.isOutOfRange(double) else { return false }
+            // A date that looks like UNIX time is reported too, out of the field's range as well
+            // (`refusedUnixDate`); an element of an array that is both is left to the full decoder.
+            guard !plan.isOutOfRange(double) else {
+                guard header >= 0 else { return false }
+                refusedUnixDate = (start, fieldIndex, header)
+                return refused(at: start)
+            }
             nodes[slot] = TapeNode(kind: .date, double: double)
             return flagsUnixDate(at: start, reportedAt: start, field: fieldIndex, header: header)
         case .bool:
@@ -1294,9 +1308,9 @@ struct TapeBuilder {
     /// `value` did not accept, makes the array invalid as the full decoder finds it (a rule of
     /// the items refused it, or it is of another JSON type): the array is refused then, as
     /// its field's rules refuse a scalar, and may take the field's default (`takesDefault`).
-    /// Anything else (a date the validator reports that is out of range too or a date range's
-    /// bound, a strict version's `null` in items given a default in code, bytes that are not
-    /// JSON) is left to the full decoder. Returns `false` either way.
+    /// Anything else (an element that is a date the validator reports and out of range too, or
+    /// a date range's bound, a strict version's `null` in items given a default in code, bytes
+    /// that are not JSON) is left to the full decoder. Returns `false` either way.
     @inline(never)
     private mutating func refusedElement(_ items: FieldPlan, at start: Int, depth level: Int, array: Int) -> Bool {
         let brokeRule = ruleBroken == start
