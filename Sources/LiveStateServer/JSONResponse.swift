@@ -16,11 +16,11 @@ enum JSONResponse {
     static func makeSchema(_ value: Value) -> Response {
         var writer = JSONWriter(capacity: 8192)
         writer.write(value)
-        return Response(status: .ok, headers: [.contentType: "application/schema+json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+        return make(bytes: writer.bytes, headers: [.contentType: "application/schema+json"])
     }
 
     /// A response whose body is JSON text already written.
-    static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+    static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = Self.headers) -> Response {
         Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
