@@ -570,6 +570,11 @@ import LiveStateYAML
             // An array's elements too: the verdict names the first one `Codable` fails on.
             (#"{"title":"t","marks":["x","z","w"]}"#, 2, 2, 0),
             (#"{"title":"t","marks":["x","z"],"status":"lost"}"#, 2, 2, 0),
+            // An array with an invalid element: every element's fallback, before and after it,
+            // then the field's default.
+            (#"{"title":"t","marks":["z",7,"w"]}"#, 1, 3, 0),
+            (#"{"title":"t","marks":[null,"z",["y"],"x"]}"#, 1, 2, 0),
+            (#"{"title":"t","marks":["z",7,"w"]}"#, 2, 3, 0),
         ]
         for (json, version, onTape, decided) in cases {
             let kinds = try Self.kindsOnTape(decoders[version - 1], json)
@@ -758,9 +763,9 @@ import LiveStateYAML
     /// it), is kept on the tape with a `unixDate` finding worded when read, in an object's field
     /// at any depth, under an alias, in a date range (a finding per bound) and as an element of
     /// an array (the finding names its index, after the elements), and out of its field's range
-    /// (the finding kept, then the field's rule: default, rejection, an invalid object); the full
-    /// decoder still decides an array with one and an invalid element. Each result is the
-    /// reference decode's.
+    /// (the finding kept, then the field's rule: default, rejection, an invalid object), and in an
+    /// array with an invalid element (every element's finding, then the field's rule). Each
+    /// result is the reference decode's.
     @Test func unixDatesAreReportedOnTheTape() throws {
         let schema = try SchemaLoader().load(yaml: Array("""
             activity: dates
@@ -808,8 +813,13 @@ import LiveStateYAML
             (#"{"at":2000000001,"when":5}"#, 1, 1, 0),
             (#"{"stops":[{"eta":2000000001}]}"#, 1, 1, 1),
             (#"{"limited":2000000001}"#, 2, 1, 0),
-            // What the full decoder decides: an array with an invalid element.
-            (#"{"stamps":[1732800000,"x"]}"#, 1, 0, 1),
+            // An array with an invalid element: every element's finding, before it and after it,
+            // then the field's default (the elements after an invalid one are read on, as the
+            // full decoder reads them).
+            (#"{"stamps":[1732800000,"x"]}"#, 1, 1, 0),
+            (#"{"stamps":["x",1732800000]}"#, 1, 1, 0),
+            (#"{"stamps":[1732800000,{"a":[1]},1.7328e9,true,5]}"#, 1, 2, 0),
+            (#"{"stamps":[1732800000,"x"],"when":1732800000}"#, 1, 2, 0),
         ]
         for (state, version, onTape, decided) in cases {
             let validator = try PayloadValidator(schema: schema, version: version)
@@ -899,10 +909,12 @@ import LiveStateYAML
             // default) on the tape, the full decoder asked only why `Codable` fails.
             (#"{"modes":["c"]}"#, 2, 1, 0, 0),
             (#"{"modes":["a","c","\u0064"]}"#, 2, 2, 0, 0),
-            // What the full decoder decides: an array with a fallback taken and a problem (too
-            // many, an element of another type), in an array of arrays.
+            // An array with a fallback taken and an element of another type: the fallback's
+            // finding, then the field's default.
+            (#"{"ranks":[7,"x"]}"#, 1, 1, 1, 0),
+            // What the full decoder decides: an array with a fallback taken and too many
+            // elements, in an array of arrays.
             (#"{"ranks":[7,1,2]}"#, 1, 0, 0, 1),
-            (#"{"ranks":[7,"x"]}"#, 1, 0, 0, 1),
             (#"{"grid":[["a"],["b"]]}"#, 1, 0, 0, 1),
             (#"{"drink":"caf\u00e9"}"#, 2, 0, 0, 0),
             (#"{"drink":"cafe"}"#, 2, 0, 1, 0),

@@ -257,9 +257,11 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// synthesized `Codable` fails on such a value, and for a nested object's, why it is invalid
 /// (`problems`, its words). A date that looks like UNIX time, read as the validator reads, is
 /// kept and reported (`flagsUnixDate`), and out of its field's range too, reported and then
-/// refused as any value a rule refuses. Any other scalar it does not read (an element of an
-/// array in an array with a problem, an array's element that is such a date out of range, …)
-/// is decided by the full decoder where it stands (`decide`):
+/// refused as any value a rule refuses. An array of scalars with an invalid element is read on
+/// to its end for its elements' findings (`invalidElement`), as the full decoder reads on. Any
+/// other scalar it does not read (an element of an array in an array with a problem, an array's
+/// element that is such a date out of range, …) is decided by the full decoder where it stands
+/// (`decide`):
 /// the full decoder's rules, settling and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
@@ -332,6 +334,11 @@ struct TapeBuilder {
     /// offset, the field, the object's header): the full decoder reports it before it finds the
     /// value out of range, so `takesDefault` puts the finding back after it rolls the tape back.
     private var refusedUnixDate: (start: Int, field: Int, header: Int)?
+    /// The findings of the elements of an array of scalars that an invalid element refused (the
+    /// array's offset, and the finding nodes as `array` appends them): the full decoder reports
+    /// every element's before it finds the array invalid, so `takesDefault` puts them back after
+    /// it rolls the tape back.
+    private var refusedArrayFindings: (start: Int, nodes: [TapeNode])?
     /// The finding of the element just read by `value` (the kind of its node and the element's
     /// offset): its items' enum fallback taken (`elementFallbackTaken`, by `takesFallback`), or a
     /// date that looks like UNIX time (`elementUnixDate`, by `flagsUnixDate`), for `array` to
@@ -714,6 +721,8 @@ struct TapeBuilder {
         ruleBroken = -1
         let unixDate = refusedUnixDate
         refusedUnixDate = nil
+        let arrayFindings = refusedArrayFindings
+        refusedArrayFindings = nil
         guard plan.invalidReplacement != nil || orRejects else { return false }
         guard brokeRule || isOfAnotherType(plan, at: start, depth: level) else { return false }
         // A value read whole leaves the reader past it; an array whose element broke a rule,
@@ -722,6 +731,9 @@ struct TapeBuilder {
         count = kept
         if let unixDate, unixDate.start == start {
             _ = flagsUnixDate(at: start, reportedAt: start, field: unixDate.field, header: unixDate.header)
+        }
+        if let arrayFindings, arrayFindings.start == start {
+            for node in arrayFindings.nodes { append(node.kind, node.a, node.b) }
         }
         guard !readWhole else { return true }
         (index, depth) = (start, level)
@@ -1264,9 +1276,12 @@ struct TapeBuilder {
                     let elementStart = index
                     append(.missing, 0, 0)
                     guard value(items, slot: count &- 1, header: -1, fieldIndex: 0) else {
-                        // Then the full decoder words the array's problem and the elements' findings.
-                        guard !elementsMayReport(items) else { return false }
-                        return refusedElement(items, at: elementStart, depth: depth, array: start)
+                        guard elementsMayReport(items) else { return refusedElement(items, at: elementStart, depth: depth, array: start) }
+                        // The elements after it may have findings, which the full decoder reports
+                        // (in an array's array, it words them).
+                        guard field != TapeNode.inArray else { return false }
+                        return invalidElement(
+                            items, array: start, at: elementStart, index: count &- 1 &- first, findings: findings, header: header, field: field)
                     }
                     if let found = elementFinding {
                         // Worded at its place in an object's field; in an array's array, by the
@@ -1297,9 +1312,56 @@ struct TapeBuilder {
         return strictElement == nil
     }
 
+    /// Reads on to the end of an array of scalars whose element `element` at `elementStart`
+    /// `value` did not accept, when that element makes the array invalid as the full decoder
+    /// finds it (as in `refusedElement`), reading on as the full decoder reads on: the findings
+    /// of the elements after it are kept with those before (`findings`) for `takesDefault` to
+    /// put back (`refusedArrayFindings`), and the array is refused. Returns `false` either way;
+    /// nothing is kept (the full decoder decides) at an element it cannot read, or an invalid
+    /// one with a finding of its own.
+    @inline(never)
+    private mutating func invalidElement(
+        _ items: FieldPlan, array start: Int, at elementStart: Int, index element: Int, findings: [TapeNode], header: Int, field: Int
+    ) -> Bool {
+        var findings = findings
+        var element = element
+        var elementStart = elementStart
+        var valid = false
+        while true {
+            if let found = elementFinding {
+                elementFinding = nil
+                guard valid else { return false }
+                findings.append(TapeNode(kind: found.kind, a: found.offset | element << 32, b: header | field << 32))
+            } else if !valid {
+                // Invalid: read whole, or of another type, skipped as the full decoder skips it.
+                let brokeRule = ruleBroken == elementStart
+                ruleBroken = -1
+                guard brokeRule || isOfAnotherType(items, at: elementStart, depth: depth) else { return false }
+                if !brokeRule {
+                    index = elementStart
+                    guard skipValue() else { return false }
+                }
+            }
+            switch separator(closing: JSONByte.closeBracket) {
+            case .more: break
+            case .closed:
+                depth &-= 1
+                refusedArrayFindings = (start, findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) })
+                return refused(at: start)
+            case .invalid: return false
+            }
+            element &+= 1
+            elementStart = index
+            let kept = count
+            append(.missing, 0, 0)
+            valid = value(items, slot: count &- 1, header: -1, fieldIndex: 0)
+            count = kept
+        }
+    }
+
     /// Whether a valid element of `items` may have a finding (a fallback taken, a date the
     /// validator reports): the full decoder reads the elements after an invalid one all the same,
-    /// and words them.
+    /// and words them (`invalidElement` reads on as it does).
     private func elementsMayReport(_ items: FieldPlan) -> Bool {
         items.fallback != nil || (flagsUnixDates && (items.kind == .date || items.kind == .dateRange))
     }
