@@ -1312,10 +1312,10 @@ struct TapeBuilder {
         return strictElement == nil
     }
 
-    /// Reads on to the end of an array of scalars whose element `element` at `elementStart`
-    /// `value` did not accept, when that element makes the array invalid as the full decoder
-    /// finds it (as in `refusedElement`), reading on as the full decoder reads on: the findings
-    /// of the elements after it are kept with those before (`findings`) for `takesDefault` to
+    /// Reads an array of scalars at `start` on to its end from its `element`th element, at
+    /// `elementStart`, which `value` did not accept, when that element makes the array invalid
+    /// as the full decoder finds it (as in `refusedElement`); the full decoder reads on too. The
+    /// findings of the elements after it join those before (`findings`) for `takesDefault` to
     /// put back (`refusedArrayFindings`), and the array is refused. Returns `false` either way;
     /// nothing is kept (the full decoder decides) at an element it cannot read, or an invalid
     /// one with a finding of its own.
@@ -1331,7 +1331,7 @@ struct TapeBuilder {
             if let found = elementFinding {
                 elementFinding = nil
                 guard valid else { return false }
-                findings.append(TapeNode(kind: found.kind, a: found.offset | element << 32, b: header | field << 32))
+                findings.append(TapeNode(kind: found.kind, a: found.offset | element << 32, b: 0))
             } else if !valid {
                 // Invalid: read whole, or of another type, skipped as the full decoder skips it.
                 let brokeRule = ruleBroken == elementStart
@@ -1346,6 +1346,7 @@ struct TapeBuilder {
             case .more: break
             case .closed:
                 depth &-= 1
+                // Placed as `array` places them: at the field, after the elements.
                 refusedArrayFindings = (start, findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) })
                 return refused(at: start)
             case .invalid: return false
