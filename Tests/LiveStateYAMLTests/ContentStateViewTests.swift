@@ -781,11 +781,13 @@ import LiveStateYAML
                   limited: { type: date, default: 0, maximum: 2000000000 }
                   hard: { type: date, optional: true, maximum: 2000000000, on-invalid: reject }
                   box: { type: object, optional: true, fields: { due: { type: date, maximum: 2000000000 } } }
+                  few: { type: array, default: [], max-items: 1, items: { type: date } }
               - version: 2
                 content-state:
                   when: { type: date, default: 0 }
                   window: { type: date-range, optional: true }
                   limited: { type: date, default: 0, maximum: 2000000000 }
+                  few: { type: array, default: [], max-items: 1, items: { type: date } }
             """.utf8), file: "dates.yaml")
         let cases: [(state: String, version: Int, onTape: Int, decided: Int)] = [
             (#"{"when":1732800000}"#, 1, 1, 0),
@@ -820,6 +822,9 @@ import LiveStateYAML
             (#"{"stamps":["x",1732800000]}"#, 1, 1, 0),
             (#"{"stamps":[1732800000,{"a":[1]},1.7328e9,true,5]}"#, 1, 2, 0),
             (#"{"stamps":[1732800000,"x"],"when":1732800000}"#, 1, 2, 0),
+            // Too many elements: the same.
+            (#"{"few":[1732800000,1.7328e9]}"#, 1, 2, 0),
+            (#"{"few":[1732800000,1]}"#, 2, 1, 0),
         ]
         for (state, version, onTape, decided) in cases {
             let validator = try PayloadValidator(schema: schema, version: version)
@@ -909,12 +914,11 @@ import LiveStateYAML
             // default) on the tape, the full decoder asked only why `Codable` fails.
             (#"{"modes":["c"]}"#, 2, 1, 0, 0),
             (#"{"modes":["a","c","\u0064"]}"#, 2, 2, 0, 0),
-            // An array with a fallback taken and an element of another type: the fallback's
-            // finding, then the field's default.
+            // An array with a fallback taken and an element of another type, or too many
+            // elements: the fallback's finding, then the field's default.
             (#"{"ranks":[7,"x"]}"#, 1, 1, 1, 0),
-            // What the full decoder decides: an array with a fallback taken and too many
-            // elements, in an array of arrays.
-            (#"{"ranks":[7,1,2]}"#, 1, 0, 0, 1),
+            (#"{"ranks":[7,1,2]}"#, 1, 1, 1, 0),
+            // What the full decoder decides: in an array of arrays.
             (#"{"grid":[["a"],["b"]]}"#, 1, 0, 0, 1),
             (#"{"drink":"caf\u00e9"}"#, 2, 0, 0, 0),
             (#"{"drink":"cafe"}"#, 2, 0, 1, 0),

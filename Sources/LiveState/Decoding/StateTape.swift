@@ -258,7 +258,8 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// (`problems`, its words). A date that looks like UNIX time, read as the validator reads, is
 /// kept and reported (`flagsUnixDate`), and out of its field's range too, reported and then
 /// refused as any value a rule refuses. An array of scalars with an invalid element is read on
-/// to its end for its elements' findings (`invalidElement`), as the full decoder reads on. Any
+/// to its end for its elements' findings (`invalidElement`), as the full decoder reads on, and
+/// one with too many keeps them too. Any
 /// other scalar it does not read (an element of an array in an array with a problem, an array's
 /// element that is such a date out of range, …) is decided by the full decoder where it stands
 /// (`decide`):
@@ -334,8 +335,8 @@ struct TapeBuilder {
     /// offset, the field, the object's header): the full decoder reports it before it finds the
     /// value out of range, so `takesDefault` puts the finding back after it rolls the tape back.
     private var refusedUnixDate: (start: Int, field: Int, header: Int)?
-    /// The findings of the elements of an array of scalars that an invalid element refused (the
-    /// array's offset, and the finding nodes as `array` appends them): the full decoder reports
+    /// The findings of the elements of an array of scalars that an invalid element, or too many
+    /// elements, refused (the array's offset, and the finding nodes as `array` appends them): the full decoder reports
     /// every element's before it finds the array invalid, so `takesDefault` puts them back after
     /// it rolls the tape back.
     private var refusedArrayFindings: (start: Int, nodes: [TapeNode])?
@@ -1304,7 +1305,11 @@ struct TapeBuilder {
         }
         depth &-= 1
         let elements = count &- first
-        guard plan.constraints.allowsCount(elements) else { return findings.isEmpty && refused(at: start) }
+        guard plan.constraints.allowsCount(elements) else {
+            // Too many: every element's finding, then the field's rule, as the full decoder finds it.
+            if !findings.isEmpty { refusedArrayFindings = (start, findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) }) }
+            return refused(at: start)
+        }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
         for finding in findings { append(finding.kind, finding.a, header | field << 32) }
         // The array is read; a strict version's `Codable` fails on it (`unread` records why).
