@@ -259,11 +259,10 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
 /// kept and reported (`flagsUnixDate`), and out of its field's range too, reported and then
 /// refused as any value a rule refuses. An array of scalars with an invalid element is read on
 /// to its end for its elements' findings (`invalidElement`), as the full decoder reads on, and
-/// one with too many keeps them too. Any
-/// other scalar it does not read (an element of an array in an array with a problem, an array's
-/// element that is such a date out of range, …) is decided by the full decoder where it stands
-/// (`decide`):
-/// the full decoder's rules, settling and words. An object that is invalid (a value or a
+/// one with too many keeps them too. Any other scalar it does not read (an element of an array
+/// in an array with a problem, an array's element that is such a date out of range, …) is
+/// decided by the full decoder where it stands (`decide`): the full decoder's rules, settling
+/// and words. An object that is invalid (a value or a
 /// required key it lacks) is read to its end and settled at the field that holds it, by the
 /// full decoder's rule (`settle`); an array of objects or arrays with an invalid element, or
 /// too many, likewise. What rejects the root object rejects the tape, which is still read to
@@ -336,9 +335,9 @@ struct TapeBuilder {
     /// value out of range, so `takesDefault` puts the finding back after it rolls the tape back.
     private var refusedUnixDate: (start: Int, field: Int, header: Int)?
     /// The findings of the elements of an array of scalars that an invalid element, or too many
-    /// elements, refused (the array's offset, and the finding nodes as `array` appends them): the full decoder reports
-    /// every element's before it finds the array invalid, so `takesDefault` puts them back after
-    /// it rolls the tape back.
+    /// elements, refused (the array's offset, and the finding nodes as `array` appends them):
+    /// the full decoder reports every element's before it finds the array invalid, so
+    /// `takesDefault` puts them back after it rolls the tape back.
     private var refusedArrayFindings: (start: Int, nodes: [TapeNode])?
     /// The finding of the element just read by `value` (the kind of its node and the element's
     /// offset): its items' enum fallback taken (`elementFallbackTaken`, by `takesFallback`), or a
