@@ -1306,7 +1306,7 @@ struct TapeBuilder {
         let elements = count &- first
         guard plan.constraints.allowsCount(elements) else {
             // Too many: every element's finding, then the field's rule, as the full decoder finds it.
-            if !findings.isEmpty { refusedArrayFindings = (start, findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) }) }
+            if !findings.isEmpty { refusedArrayFindings = (start, Self.placed(findings, header: header, field: field)) }
             return refused(at: start)
         }
         nodes[slot] = TapeNode(kind: .array, a: first, b: elements)
@@ -1350,8 +1350,7 @@ struct TapeBuilder {
             case .more: break
             case .closed:
                 depth &-= 1
-                // Placed as `array` places them: at the field, after the elements.
-                refusedArrayFindings = (start, findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) })
+                refusedArrayFindings = (start, Self.placed(findings, header: header, field: field))
                 return refused(at: start)
             case .invalid: return false
             }
@@ -1362,6 +1361,12 @@ struct TapeBuilder {
             valid = value(items, slot: count &- 1, header: -1, fieldIndex: 0)
             count = kept
         }
+    }
+
+    /// An array's element findings as they are put back after a refused array: at the `field`th
+    /// field of the object whose header is at `header`, where `array` appends them.
+    private static func placed(_ findings: [TapeNode], header: Int, field: Int) -> [TapeNode] {
+        findings.map { TapeNode(kind: $0.kind, a: $0.a, b: header | field << 32) }
     }
 
     /// Whether a valid element of `items` may have a finding (a fallback taken, a date the
