@@ -88,7 +88,7 @@ enum PushRequestRules {
         if let index = bytes.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
             let names: [UInt8: String] = [0x00: "NUL", 0x09: "a tab", 0x0A: "LF", 0x0D: "CR"]
             let name = names[bytes[index]] ?? "a control character"
-            return "holds \(name) (byte \(index + 1) is 0x\(hex(bytes[index]))): a header value may not hold control characters, "
+            return "holds \(name) (byte \(index + 1) is 0x\(String(bytes[index], radix: 16, uppercase: true).leftPadded(to: 2))): a header value may not hold control characters, "
                 + "and a CR or LF would end the header and start another; '\(printable(value))' is not one"
         }
         if bytes.first == 0x20 || bytes.last == 0x20 {
@@ -109,11 +109,6 @@ enum PushRequestRules {
             }
         }
         return result
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
     }
 
     /// After `ExpiredProviderToken`: a `clock-behind` finding when the rejected token is younger
