@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 
 /// The rules APNs applies to a request's path and headers, checked before anything is sent:
 /// each one APNs answers with a 400 reason (`SendCode` names them).
@@ -179,8 +180,9 @@ enum PushRequestRules {
     }
 
     /// How far past this machine's clock a body's `timestamp` may be: an activity lives at most
-    /// 8 hours (FACTS-SENDING: `timestamp` at most now + 8 h).
-    static let timestampLead = 8 * 3600
+    /// 8 hours (FACTS-SENDING: `timestamp` at most now + 8 h), the lifetime the history of
+    /// pushes keeps an entry for.
+    static let timestampLead = Int(PushHistory.lifetime)
 
     /// A `timestamp-in-future` warning for a whole body stamped `timestamp` when it is more than
     /// `timestampLead` seconds after `now`, or `nil`. The device ignores an update older than
