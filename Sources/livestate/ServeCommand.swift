@@ -134,8 +134,9 @@ struct ServeCommand: ParsableCommand {
         let word = text.lowercased()
         if Self.switchWords.on.contains(word) { return true }
         if Self.switchWords.off.contains(word) { return false }
-        let words = { (list: [String]) in list.dropLast().joined(separator: ", ") + " or " + list.last! }
-        throw ValidationError("\(variable) must be \(words(Self.switchWords.on)) (on), or \(words(Self.switchWords.off)) (off), not '\(text)'")
+        let on = ValueText.listed(Self.switchWords.on, "or")
+        let off = ValueText.listed(Self.switchWords.off, "or")
+        throw ValidationError("\(variable) must be \(on) (on), or \(off) (off), not '\(text)'")
     }
 
     /// Writes the diagnostics of loading the schemas to standard error: as log lines with

@@ -88,6 +88,12 @@ package enum ValueText {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
+    /// Words listed as a sentence lists them: `a`, `a and b`, `a, b and c` (or `or`).
+    package static func listed(_ words: [String], _ conjunction: String = "and") -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
     /// A list of values: `[a, b, c]`.
     package static func list(_ values: [Value]) -> String {
         "[" + values.map(render).joined(separator: ", ") + "]"

@@ -305,7 +305,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             // Live Activity keys at the top level: the envelope written without its `aps`.
             let names = keysBesideAPS.map { Self.knownNames[$0.index] }
             // "its key timestamp belongs inside it", "its keys timestamp and event belong inside it".
-            let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names.joined()
+            let listed = ValueText.listed(names)
             let hint = names.isEmpty ? ""
                 : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"
                 : "; its keys \(listed) belong inside it: {\"aps\": {…}}"
