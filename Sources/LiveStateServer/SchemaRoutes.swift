@@ -184,24 +184,20 @@ struct SchemaRoutes: Sendable {
         // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
         let validation = try validation(request, id: id, allowed: Self.validateParameters + ["token", "channel-id"])
         let body = try await collectBody(request)
-        guard let activity = validation.activity else { return respond(to: validation, body: body) }
+        guard let activity = validation.activity else { return respond(to: validation, body: body).response }
         // With a token or channel: checked against the last body answered `ok` for that
         // activity, and remembered when this one is.
         let entry = await history.entry(for: activity)
         let now = clock()
-        var writer = JSONWriter(capacity: 2048)
-        var accepted: PushHistory.Push?
-        body.withUnsafeReadableBytes { bytes in
-            let ok = Self.write(validation, bytes, line: nil, to: &writer, metrics: metrics) { result in
-                var push = PushHistory.Push(target: activity, event: result.event, timestamp: result.timestamp)
-                if result.event == .start { push.attributes = PushHistory.attributesHash(ofBody: bytes) }
-                accepted = push
-                return PushHistory.findings(push, entry, stampedHere: false, now: now, source: .sidecar, file: nil)
-            }
-            if !ok { accepted = nil }
+        var checked: PushHistory.Push?
+        let (response, ok) = respond(to: validation, body: body) { bytes, result in
+            var push = PushHistory.Push(target: activity, event: result.event, timestamp: result.timestamp)
+            if result.event == .start { push.attributes = PushHistory.attributesHash(ofBody: bytes) }
+            checked = push
+            return PushHistory.findings(push, entry, stampedHere: false, now: now, source: .sidecar, file: nil)
         }
-        if let accepted { await history.accepted(accepted, at: now) }
-        return JSONResponse.make(bytes: writer.bytes)
+        if ok, let checked { await history.accepted(checked, at: now) }
+        return response
     }
 
     /// What a validation will run, settled from the query and the path before the body is read.
@@ -286,10 +282,16 @@ struct SchemaRoutes: Sendable {
 
     /// Validates `body` and writes the response: `{"ok", "schema", "version", "decodes",
     /// "diagnostics", "budget"}`, straight from the results, with no `Value` tree per diagnostic.
-    func respond(to validation: Validation, body: ByteBuffer) -> Response {
+    /// `more`, as in `write`, also gets the body's bytes.
+    /// - Returns: The response, and whether it says `ok`.
+    func respond(
+        to validation: Validation, body: ByteBuffer, more: ((UnsafeRawBufferPointer, ValidationResult) -> [Diagnostic])? = nil
+    ) -> (response: Response, ok: Bool) {
         var writer = JSONWriter(capacity: 2048)
-        _ = body.withUnsafeReadableBytes { Self.write(validation, $0, line: nil, to: &writer, metrics: metrics) }
-        return JSONResponse.make(bytes: writer.bytes)
+        let ok = body.withUnsafeReadableBytes { bytes in
+            Self.write(validation, bytes, line: nil, to: &writer, metrics: metrics, more: more.map { more in { more(bytes, $0) } })
+        }
+        return (JSONResponse.make(bytes: writer.bytes), ok)
     }
 
     /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
