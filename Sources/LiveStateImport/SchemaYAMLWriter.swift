@@ -90,9 +90,10 @@ public enum SchemaYAMLWriter {
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
-        if let minimum = field.constraints.minimum, minimum != range?.lowerBound { parts.append("minimum: \(number(minimum))") }
-        if let maximum = field.constraints.maximum, maximum != range?.upperBound { parts.append("maximum: \(number(maximum))") }
-        if let maxItems = field.constraints.maxItems { parts.append("max-items: \(maxItems)") }
+        for (constraint, bound) in field.constraints.bounds
+        where bound != (constraint.isLowerBound ? range?.lowerBound : range?.upperBound) || constraint.measure != .number {
+            parts.append("\(constraint.rawValue): \(number(bound))")
+        }
         if let documentation = field.documentation { parts.append("description: \(yamlScalar(documentation))") }
         return "{ " + parts.joined(separator: ", ") + " }"
     }

@@ -1377,7 +1377,7 @@ import LiveStateYAML
     @Test func everyRuleGivesTheFullResultUnderMutation() throws {
         let fuzz = Examples.root.appendingPathComponent("Fuzz")
         let schema = try SchemaLoader().load(contentsOf: fuzz.appendingPathComponent("Schemas/rules.yaml").path)
-        let decoders = try [1, 2].map { (name: "rules v\($0)", decoder: try ContentStateDecoder(schema: schema, version: $0)) }
+        let decoders = try [1, 2].map { (version: Int) in (name: "rules v\(version)", decoder: try ContentStateDecoder(schema: schema, version: version)) }
         let corpus = fuzz.appendingPathComponent("Corpus/FuzzDecode")
         // A seed is a selector byte, then the content-state.
         let seeds = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasPrefix("rules-v1-") }.sorted()

@@ -16,6 +16,8 @@ extension Field {
         case minLength = "min-length"
         /// The longest allowed string, in UTF-8 bytes (`string`, `url`).
         case maxLength = "max-length"
+        /// The fewest elements an array may hold.
+        case minItems = "min-items"
         /// The most elements an array may hold.
         case maxItems = "max-items"
 
@@ -28,14 +30,14 @@ extension Field {
             switch self {
             case .minimum, .maximum: .number
             case .minLength, .maxLength: .length
-            case .maxItems: .count
+            case .minItems, .maxItems: .count
             }
         }
 
         /// Whether the constraint is a lower bound (`minimum`, `min-length`) rather than an upper one.
         package var isLowerBound: Bool {
             switch self {
-            case .minimum, .minLength: true
+            case .minimum, .minLength, .minItems: true
             case .maximum, .maxLength, .maxItems: false
             }
         }
@@ -108,6 +110,8 @@ extension Field {
         public var minLength: Int?
         /// The longest allowed string, in UTF-8 bytes.
         public var maxLength: Int?
+        /// The fewest elements an array may hold.
+        public var minItems: Int?
         /// The most elements an array may hold.
         public var maxItems: Int?
 
@@ -115,11 +119,12 @@ extension Field {
         public init() {}
 
         /// Creates a set of constraints; `nil` leaves a constraint out.
-        public init(minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, maxItems: Int? = nil) {
+        public init(minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, minItems: Int? = nil, maxItems: Int? = nil) {
             self.minimum = minimum
             self.maximum = maximum
             self.minLength = minLength
             self.maxLength = maxLength
+            self.minItems = minItems
             self.maxItems = maxItems
         }
 
@@ -137,6 +142,7 @@ extension Field {
                 case .maximum: maximum
                 case .minLength: minLength.map(Double.init)
                 case .maxLength: maxLength.map(Double.init)
+                case .minItems: minItems.map(Double.init)
                 case .maxItems: maxItems.map(Double.init)
                 }
             }
@@ -146,6 +152,7 @@ extension Field {
                 case .maximum: maximum = newValue
                 case .minLength: minLength = newValue.flatMap(Self.whole)
                 case .maxLength: maxLength = newValue.flatMap(Self.whole)
+                case .minItems: minItems = newValue.flatMap(Self.whole)
                 case .maxItems: maxItems = newValue.flatMap(Self.whole)
                 }
             }
@@ -179,10 +186,11 @@ extension Field {
         @inline(__always)
         func allowsCount(_ count: Int) -> Bool {
             if let maxItems, count > maxItems { return false }
+            if let minItems, count < minItems { return false }
             return true
         }
 
-        func countProblem(_ count: Int) -> String? {
+        package func countProblem(_ count: Int) -> String? {
             problem(Double(count), measure: .count)
         }
 

@@ -167,6 +167,9 @@ public struct JSONSchemaGenerator: Sendable {
                 members.append(.init("maxLength", .int(maxLength)))
                 members.append(.init("x-livestate-max-bytes", .int(maxLength)))
                 notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
+            case .minItems:
+                guard let minItems = constraints.minItems else { continue }
+                members.append(.init("minItems", .int(minItems)))
             case .maxItems:
                 guard let maxItems = constraints.maxItems else { continue }
                 members.append(.init("maxItems", .int(maxItems)))

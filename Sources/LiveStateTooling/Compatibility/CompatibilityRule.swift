@@ -274,10 +274,13 @@ extension CompatibilityRule {
 
     // MARK: Constraints
 
+    /// Every constraint's key, as the constraint rules' summaries list them.
+    private static let constraintNames = ValueText.listed(Field.Constraint.allCases.map(\.rawValue), "or")
+
     /// The newer reader's constraint rejects values the older writer allows.
     public static let constraintTightened = CompatibilityRule(
         id: "constraint-tightened", defaultSeverity: .error,
-        summary: "minimum, maximum, max-length or max-items tightened: older payloads may break the newer app's constraint",
+        summary: "\(constraintNames) tightened: older payloads may break the newer app's constraint",
         reasoning: """
             The older version allows values the newer app rejects. The tolerant decoder drops the \
             update, or falls back to the default with on-invalid: default (a warning). Synthesized \
@@ -287,7 +290,7 @@ extension CompatibilityRule {
     /// The newer writer allows values the older reader's constraint rejects.
     public static let constraintLoosened = CompatibilityRule(
         id: "constraint-loosened", defaultSeverity: .error,
-        summary: "minimum, maximum, max-length or max-items loosened: newer payloads may break the older app's constraint",
+        summary: "\(constraintNames) loosened: newer payloads may break the older app's constraint",
         reasoning: """
             The newer version allows values the older app rejects. The tolerant decoder drops the \
             update, or falls back to the default with on-invalid: default (a warning). Synthesized \

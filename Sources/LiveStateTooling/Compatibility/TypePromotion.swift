@@ -9,7 +9,7 @@ import LiveState
 /// | int → double, int enum → int/double/date | `compatible`: every integer is a valid number |
 /// | date ↔ double, int → date | `epochChanged`: the same JSON number, another epoch (2001 against 1970) |
 /// | url → string, string enum → string | `compatible`: the same JSON string |
-/// | date-range → array of double/date (max-items ≥ 2) | `compatible`: `[lower, upper]` |
+/// | date-range → array of double/date that allows two items | `compatible`: `[lower, upper]` |
 /// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
@@ -52,8 +52,8 @@ enum TypePromotion: Equatable {
         case (.dateRange, .array(let items)):
             switch items.type {
             case .double, .date:
-                if let maxItems = reader.constraints.maxItems, maxItems < 2 {
-                    return .narrowed("a date-range is two numbers, and max-items is \(maxItems)")
+                if let problem = reader.constraints.countProblem(2) {
+                    return .narrowed("a date-range is two numbers: \(problem)")
                 }
                 return .compatible("a date-range is a JSON array of two numbers")
             case .int:
