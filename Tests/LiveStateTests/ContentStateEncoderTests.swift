@@ -260,9 +260,9 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     }
 
     @Test func warningsJoinTheResultAndInfosDoNot() {
-        let result = encoder(.init(elideDefaults: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        let result = encoder(.init(elideDefaults: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000, staleDate: 1_794_999_000))
         #expect(result.succeeded)
-        #expect(result.diagnostics.map(\.code).contains("timestamp-too-old"))
+        #expect(result.diagnostics.map(\.code).contains("stale-date-before-timestamp"))
         #expect(!result.diagnostics.map(\.code).contains("defaulted"))
         #expect(encoder().encode(state).diagnostics.isEmpty)
     }
@@ -307,7 +307,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         // 3000 bytes as sent, 4000 as the device may write them ('/' escaped): only the
         // re-encoding is over budget.
         let note = String(repeating: "é/", count: 1000)
-        let result = encoder(.init(fit: true)).encodePayload(.object([.init("note", .string(note))]), envelope: .init(timestamp: 1))
+        let result = encoder(.init(fit: true)).encodePayload(.object([.init("note", .string(note))]), envelope: .init(timestamp: 1_795_000_000))
         #expect(result.succeeded, "\(result.diagnostics)")
         let validator = try PayloadValidator(schema: encodingSchema)
         let lint = validator.validate(result.bytes)
@@ -336,7 +336,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         schema.versions[0].contentState.append(Field(name: "badge", type: .string, defaultValue: .string("")))
         schema.strictClients = [1]
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        let result = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         #expect(!result.diagnostics.contains { $0.pointer == "/badge" }, "\(result.diagnostics)")
         #expect(result.diagnostics.contains { $0.code == "dropped-to-fit" && $0.pointer == "/banner" })
         #expect(text(result.bytes).contains(#""badge":"xxx"#))
@@ -354,7 +354,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func broadcastFitsAgainst5120() {
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = encoder(.init(fit: true, broadcast: true)).encodePayload(state, envelope: .init(timestamp: 1))
+        let result = encoder(.init(fit: true, broadcast: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         // The body may pass 4096 for broadcast, but the content-state limit on the device still holds.
         #expect(result.succeeded, "\(result.diagnostics)")
         #expect((result.budget?.contentState ?? .max) <= 4096)

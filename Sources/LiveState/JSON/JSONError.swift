@@ -41,8 +41,8 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 extension JSONError {
     /// The error as the one finding about a document that is not JSON, where the scanner found
     /// it, with the JSON Pointer of the value it is in (`JSONValidator.firstError`): where the
-    /// bytes are wrong, the same for every schema and version. No pointer for an error in the
-    /// top-level value's own syntax.
+    /// bytes are wrong, the same for every schema and version: `""`, the whole document, for an
+    /// error in the top-level value's own syntax.
     /// - Parameters:
     ///   - bytes: The whole document the error is in.
     ///   - options: The limits it was read with.
@@ -50,8 +50,7 @@ extension JSONError {
     ///   - scope: What the document is: a bare content-state, or a whole body (`.envelope`).
     package func diagnostic(in bytes: UnsafeRawBufferPointer, options: JSONScanOptions, file: String?, scope: DiagnosticScope) -> Diagnostic {
         var pointer: String?
-        if let first = JSONValidator.firstError(in: bytes, options: options), first.error.position.offset == position.offset,
-           !first.pointer.isEmpty {
+        if let first = JSONValidator.firstError(in: bytes, options: options), first.error.position.offset == position.offset {
             pointer = first.pointer
         }
         return Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: scope, pointer: pointer)

@@ -240,8 +240,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var offset: Int
         var isObject = false
         var isString = false
+        /// A non-empty `title`, a non-empty `body`.
         var hasTitle = false
         var hasBody = false
+        /// Whether `title` or `body` is there at all, empty or not.
+        var namesTitleOrBody = false
     }
 
     init(validator: PayloadValidator, bytes: UnsafeRawBufferPointer, file: String?) {
@@ -324,7 +327,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     mutating func repeatedAPS(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
         diagnostics.append(Diagnostic(
             code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-            message: "aps appears again; only the first is checked, " + DecodeContext.firstOfRepeatedKey, file: file,
+            message: "aps appears again; " + Self.firstOfRepeatedAPSKey, file: file,
             position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
         try context.reader.skipValue()
     }
@@ -355,7 +358,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if apsKeysSeen & bit != 0 {
             diagnostics.append(Diagnostic(
                 code: DecodeCode.duplicateKey.rawValue, severity: .warning,
-                message: "aps key '\(name)' appears again; only the first is checked, " + DecodeContext.firstOfRepeatedKey, file: file,
+                message: "aps key '\(name)' appears again; " + Self.firstOfRepeatedAPSKey, file: file,
                 position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
             try context.reader.skipValue()
             return
@@ -466,9 +469,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
     private mutating func readSeconds(_ context: inout DecodeContext, name: String, pointer: String) throws(JSONError) -> Int? {
         let offset = context.reader.offset
-        guard try context.reader.peek() == .number else {
+        let token = try context.reader.peek()
+        guard token == .number else {
             try context.reader.skipValue()
-            report(.invalidAPSValue, "\(name) must be an integer of UNIX seconds", at: offset, pointer: pointer)
+            report(.invalidAPSValue, "\(name) must be an integer of UNIX seconds, found \(DecodeContext.described(token))", at: offset, pointer: pointer)
             return nil
         }
         let number = try context.reader.readNumber()
@@ -490,7 +494,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return nil
         }
         if seconds >= 100_000_000_000 {
-            report(.dateInMilliseconds, "\(name) \(seconds) is in milliseconds; APNs wants UNIX seconds: \(seconds / 1000)", at: offset, pointer: pointer)
+            let consequence = switch name {
+            case "timestamp": "every later push stamped in seconds is older, and the device ignores it"
+            case "stale-date": "the activity never goes stale"
+            default: "the ended activity is not dismissed at that time"
+            }
+            report(.dateInMilliseconds, "\(name) \(seconds) is in milliseconds; the device reads UNIX seconds, a date thousands of years "
+                   + "ahead (\(consequence)): send \(seconds / 1000)", at: offset, pointer: pointer)
             return nil
         }
         return seconds
@@ -599,6 +609,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 }
                 if name == "title" { found.hasTitle = found.hasTitle || present }
                 if name == "body" { found.hasBody = found.hasBody || present }
+                if name != "subtitle" { found.namesTitleOrBody = true }
             case "sound":
                 // A sound file's name or "default" (`AlertConfiguration.AlertSound`); APNs also
                 // documents a `{critical, name, volume}` object, which is left as it is.
@@ -700,9 +711,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 }
             }
             if let timestamp, timestamp.value < Self.liveActivitiesRelease {
-                report(.timestampTooOld, "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(Self.liveActivitiesRelease)): "
-                       + "older than any activity's content, so the device ignores this \(event.name); send the current UNIX time in seconds",
-                       at: timestamp.offset, pointer: "/aps/timestamp")
+                let before = "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(Self.liveActivitiesRelease))"
+                if event.name == .end {
+                    // Apple's end(_:dismissalPolicy:timestamp:) says an older end is ignored;
+                    // forum thread 776165 reports an end with an old timestamp that still ended.
+                    report(.endTimestampTooOld, before + ": older than any activity's content, so the device may ignore this end "
+                           + "(Apple documents that it does; a forum report says an end still ended); send the current UNIX time in seconds",
+                           at: timestamp.offset, pointer: "/aps/timestamp")
+                } else {
+                    report(.timestampTooOld, before + ": older than any activity's content, so the device ignores this update "
+                           + "(an update older than the content it shows is ignored); send the current UNIX time in seconds",
+                           at: timestamp.offset, pointer: "/aps/timestamp")
+                }
             }
         }
         if let alert, alert.isString {
@@ -718,6 +738,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                    at: staleDate.offset, pointer: "/aps/stale-date")
         }
     }
+
+    /// What a repeated key of the envelope means: the system reads `aps`, not the app's
+    /// `JSONDecoder`, and which of the two it keeps is not documented.
+    static let firstOfRepeatedAPSKey = "only the first is checked; which one APNs and the device keep is not documented: send it once"
 
     /// The release of iOS 16.1, the first with Live Activities, in UNIX seconds (2022-10-24).
     static let liveActivitiesRelease = 1_666_569_600
@@ -737,7 +761,12 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         diagnostics += startFindings
         if let alert {
-            if alert.isObject, !(alert.hasTitle && alert.hasBody) {
+            if alert.isObject, !alert.namesTitleOrBody {
+                // APNSwift #232: a start with "alert": {} never arrived; the same start with a
+                // title and a body did.
+                report(.emptyAlert, "a start's alert needs a title and a body, and this one has neither: as without an alert, "
+                       + #"the activity does not start; send "alert": {"title": …, "body": …}"#, at: alert.offset, pointer: "/aps/alert")
+            } else if alert.isObject, !(alert.hasTitle && alert.hasBody) {
                 report(.incompleteAlert, "a start's alert needs a non-empty title and body: the device shows them when the activity starts, "
                        + "and Apple Watch shows only them", at: alert.offset, pointer: "/aps/alert")
             }

@@ -49,12 +49,19 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     public static let noEffectAPSKey = ValidationCode(rawValue: "no-effect-aps-key")
     /// A key inside `aps` that APNs does not know, such as a typo; APNs ignores it (warning).
     public static let unknownAPSKey = ValidationCode(rawValue: "unknown-aps-key")
-    /// An update's or end's `timestamp` before 1666569600, the release of iOS 16.1: older than
-    /// any activity's content, so the device ignores the push (warning).
+    /// An update's `timestamp` before 1666569600, the release of iOS 16.1: older than any
+    /// activity's content, so the device ignores the update (error).
     public static let timestampTooOld = ValidationCode(rawValue: "timestamp-too-old")
+    /// An end's `timestamp` before 1666569600: Apple documents that the device ignores an end
+    /// older than the activity's content, and a forum report says such an end still ended it
+    /// (warning).
+    public static let endTimestampTooOld = ValidationCode(rawValue: "end-timestamp-too-old")
     /// `alert` is a string; Live Activity alerts are objects with `title` and `body` (warning).
     public static let stringAlert = ValidationCode(rawValue: "string-alert")
-    /// A start's `alert` without a non-empty `title` and `body` (warning).
+    /// A start's `alert` with neither `title` nor `body` (`{}`, or only a `sound`): as without an
+    /// alert, the activity does not start (error).
+    public static let emptyAlert = ValidationCode(rawValue: "empty-alert")
+    /// A start's `alert` with a `title` or a `body` but not both non-empty (warning).
     public static let incompleteAlert = ValidationCode(rawValue: "incomplete-alert")
     /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error).
     public static let overBudget = ValidationCode(rawValue: "over-budget")
@@ -71,7 +78,7 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     public var severity: Severity {
         switch self {
         case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
-            .unknownAPSKey, .timestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS:
+            .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS:
             .warning
         default: .error
         }
@@ -95,7 +102,9 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
         .noEffectAPSKey,
         .unknownAPSKey,
         .timestampTooOld,
+        .endTimestampTooOld,
         .stringAlert,
+        .emptyAlert,
         .incompleteAlert,
         .overBudget,
         .contentStateOverBudget,
