@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "LiveStateImport",
             dependencies: [
-                "LiveState", "LiveStateTooling",
+                "LiveState", "LiveStateTooling", "LiveStateYAML",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],

@@ -78,6 +78,11 @@ struct SwiftDeclarations {
     /// The qualified name a type name written in `scope` refers to: `Inner` inside `Outer` is
     /// `Outer.Inner` when that exists, else the name itself; typealiases are followed.
     func resolveName(_ written: String, from scope: String) -> String? {
+        // `Self.Phase` in a member of `scope` is `scope`'s own `Phase`.
+        if written.hasPrefix("Self."), !scope.isEmpty {
+            let member = scope + "." + written.dropFirst(5)
+            return types[member] != nil || aliases[member] != nil ? member : nil
+        }
         var scopes = scope.isEmpty ? [] : [scope]
         var parts = scope.split(separator: ".").map(String.init)
         while !parts.isEmpty {

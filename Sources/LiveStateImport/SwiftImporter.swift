@@ -1,5 +1,6 @@
 import LiveState
 import LiveStateTooling
+import LiveStateYAML
 import SwiftParser
 import SwiftSyntax
 
@@ -169,7 +170,15 @@ public enum SwiftImporter {
                 contentState = reader.fields(of: state, role: "content-state")
                 available.append(Self.availableIOS(state.node))
             } else {
-                reader.review("\(type.name) has no ContentState this import can find", at: type.node, file: type.file)
+                // A generic type's fields depend on its arguments, which the import does not substitute.
+                let alias = declarations.resolveName("ContentState", from: type.name).flatMap { declarations.aliases[$0] }
+                let why = alias.map { alias in
+                    TypeReader.named(alias.type).arguments.isEmpty
+                        ? ": its typealias names \(alias.type.trimmedDescription), which is not in the given files"
+                        : ": it is \(alias.type.trimmedDescription), a generic type whose fields the import does not specialize"
+                } ?? ""
+                reader.review("\(type.name) has no ContentState this import can find\(why); the version written states no field, "
+                              + "so it accepts every payload: write its fields by hand", at: alias.map { Syntax($0.type) } ?? type.node, file: alias?.file ?? type.file)
             }
             // What compiles is not always what a schema can state (an enum without cases, ...):
             // the schema's own checks say so here, as a review, instead of a file that does not load.
@@ -263,6 +272,14 @@ struct TypeReader {
     private var following: Set<String> = []
     /// The property whose array's elements are being read (an element field has no name).
     private var arrayOwner = ""
+    /// How deep the mapping of the field being read sits in the schema file the import writes:
+    /// the document, `versions`, the version and `content-state` (or `attributes`) hold a root
+    /// field's at 5. An object's fields sit 2 deeper (`fields:`, then each field), an array's
+    /// items 1 (`items:`).
+    private var depth = 5
+    /// The deepest a field may sit and still hold an empty `fields:` or `items:` within the
+    /// nesting `SchemaLoader` reads, so that what the import writes loads.
+    private static let deepestField = SchemaLoader.Limits().maxDepth - 1
 
     init(declarations: SwiftDeclarations, converters: [String: SourceLocationConverter]) {
         self.declarations = declarations
@@ -446,7 +463,9 @@ struct TypeReader {
                     field.onInvalid = .reject
                 }
                 if let initial = binding.initializer?.value {
-                    field.documentation = "Swift default \(initial.trimmedDescription); synthesized Codable ignores it, so the key is required."
+                    field.documentation = field.isOptional
+                        ? "Swift default \(initial.trimmedDescription); synthesized Codable ignores it: a missing key or null reads as nil."
+                        : "Swift default \(initial.trimmedDescription); synthesized Codable ignores it, so the key is required."
                 }
                 fields.append(field)
             }
@@ -643,14 +662,17 @@ struct TypeReader {
         return caseKeys(of: keys)
     }
 
-    /// The key of each case of a `CodingKey` enum: its raw value, or its name.
+    /// The key of each case of a `CodingKey` enum: its `String` raw value, or its name. A raw
+    /// value of another type (`enum CodingKeys: Int, CodingKey`) is the key's `intValue`; its
+    /// `stringValue`, the key `JSONDecoder` reads, is still the case's name.
     mutating func caseKeys(of keys: SwiftDeclarations.TypeDecl) -> [String: String] {
         var map: [String: String] = [:]
+        let rawStrings = Self.rawCoding(of: keys) == .strings
         for member in keys.members {
             guard let cases = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
             for element in cases.elements {
                 let name = Self.name(element.name)
-                if let value = element.rawValue?.value {
+                if rawStrings, let value = element.rawValue?.value {
                     guard let key = stringLiteral(value, file: keys.file) else { continue }
                     map[name] = key
                 } else {
@@ -668,6 +690,13 @@ struct TypeReader {
         let outer = arrayOwner
         if !name.isEmpty { arrayOwner = name }
         defer { arrayOwner = outer }
+        guard depth + 1 <= Self.deepestField else {
+            review("'\(arrayOwner)' nests arrays deeper than a schema file holds (\(Self.deepestField + 1) levels of YAML); "
+                   + "stated as an array of strings", at: element, file: file)
+            return Field(name: name, type: .array(items: Field(name: "", type: .string)))
+        }
+        depth += 1
+        defer { depth -= 1 }
         var items = field(named: "", type: element, scope: scope, file: file)
         if items.isOptional {
             items.isOptional = false
@@ -741,6 +770,13 @@ struct TypeReader {
             }
             if let decl = typeDecl(named: resolved, from: scope) {
                 if decl.kind == .enum { return enumField(named: name, decl) }
+                guard depth + 2 <= Self.deepestField else {
+                    review("'\(name)' nests objects deeper than a schema file holds (\(Self.deepestField + 1) levels of YAML); "
+                           + "stated as an object without fields", at: type, file: file)
+                    return Field(name: name, type: .object(fields: []))
+                }
+                depth += 2
+                defer { depth -= 2 }
                 return Field(name: name, type: .object(fields: fields(of: decl, role: "'\(name)'")))
             }
         }

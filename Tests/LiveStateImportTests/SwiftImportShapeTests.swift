@@ -1,0 +1,104 @@
+import LiveState
+import LiveStateImport
+import LiveStateYAML
+import Testing
+
+/// Shapes of `ContentState` met in real apps' sources that the import read wrong: each as the
+/// app's synthesized `Codable` decodes it (checked with `JSONDecoder`, Swift 6.3.1).
+@Suite struct SwiftImportShapeTests {
+    private static func imported(_ source: String) throws -> SwiftImporter.Activity {
+        let result = SwiftImporter.importActivities([("S.swift", source)])
+        #expect(!result.diagnostics.contains { $0.severity == .error }, "\(result.diagnostics)")
+        return try #require(result.activities.first)
+    }
+
+    /// `enum CodingKeys: Int, CodingKey`: the raw value is the key's `intValue`; `JSONDecoder`
+    /// reads its `stringValue`, the case's name. `{"first":1,"second":"s"}` decodes,
+    /// `{"1":1,"2":"s"}` and `{"second":"s"}` do not.
+    @Test func anIntRawCodingKeyIsItsCasesName() throws {
+        let activity = try Self.imported("""
+            struct IntKeysAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var first: Int
+                    var second: String
+                    enum CodingKeys: Int, CodingKey { case first = 1, second }
+                }
+            }
+            """)
+        #expect(activity.contentState.map(\.name) == ["first", "second"])
+        #expect(activity.contentState.allSatisfy { $0.isRequired })
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+    }
+
+    /// `Self.Phase` in a member of the type is the type's own `Phase`, here declared in an
+    /// extension.
+    @Test func selfNamesTheEnclosingType() throws {
+        let activity = try Self.imported("""
+            struct PhaseAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var phase: Self.Phase }
+            }
+            extension PhaseAttributes.ContentState {
+                enum Phase: String, Codable, Hashable { case on, off }
+            }
+            """)
+        #expect(activity.contentState.first?.type == .enumeration(.strings(["on", "off"])))
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+    }
+
+    /// `var x: Int? = 5`: synthesized `Codable` decodes it with `decodeIfPresent`, so a missing
+    /// key reads as `nil`, not 5, and the key is not required.
+    @Test func anOptionalsInitialValueIsNotItsDefault() throws {
+        let activity = try Self.imported("""
+            struct InitialAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var count: Int? = 5; var total = 3 }
+            }
+            """)
+        let count = try #require(activity.contentState.first)
+        #expect(count.isOptional && count.defaultValue == nil)
+        #expect(count.documentation == "Swift default 5; synthesized Codable ignores it: a missing key or null reads as nil.")
+        #expect(activity.contentState.last?.documentation == "Swift default 3; synthesized Codable ignores it, so the key is required.")
+    }
+
+    /// A chain of 300 nested types, which the compiler takes: no stack overflow. Objects nested
+    /// deeper than a schema file holds are reviewed at the property, written without fields,
+    /// and what is written loads.
+    @Test func objectsNestedPastWhatASchemaHoldsAreReviewedNotFollowed() throws {
+        var lines = [
+            "struct ChainAttributes: ActivityAttributes {",
+            "    struct ContentState: Codable, Hashable { var next: N0 }",
+            "}",
+        ]
+        for index in 0..<300 { lines.append("struct N\(index): Codable, Hashable { var next: N\(index + 1)? }") }
+        lines.append("struct N300: Codable, Hashable { var end: Int }")
+        let activity = try Self.imported(lines.joined(separator: "\n"))
+        let deep = activity.reviews.filter { $0.message.contains("nests objects deeper than a schema file holds") }
+        #expect(deep.count == 1, "\(activity.reviews)")
+        #expect(deep.first?.position?.line == 16)
+        let yaml = SchemaYAMLWriter.schema(activity: "chain", activity, source: "test")
+        _ = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "chain.yaml")
+
+        // Twelve levels below the content-state's field load whole.
+        var short = Array(lines.prefix(3))
+        for index in 0..<12 { short.append("struct N\(index): Codable, Hashable { var next: N\(index + 1) }") }
+        short.append("struct N12: Codable, Hashable { var end: Int }")
+        let whole = try Self.imported(short.joined(separator: "\n"))
+        #expect(whole.reviews.isEmpty, "\(whole.reviews)")
+        _ = try SchemaLoader().load(yaml: Array(SchemaYAMLWriter.schema(activity: "chain", whole, source: "test").utf8), file: "chain.yaml")
+    }
+
+    /// `typealias ContentState = Box<Int>`: the review says why no field is read, and that the
+    /// version written accepts every payload.
+    @Test func aGenericContentStateIsSaidToBeUnread() throws {
+        let activity = try Self.imported("""
+            struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T; var label: String }
+            struct GenericAttributes: ActivityAttributes {
+                typealias ContentState = Box<Int>
+            }
+            """)
+        #expect(activity.contentState.isEmpty)
+        let review = try #require(activity.reviews.first)
+        #expect(review.message == "GenericAttributes has no ContentState this import can find: it is Box<Int>, a generic type whose fields "
+            + "the import does not specialize; the version written states no field, so it accepts every payload: write its fields by hand")
+        #expect(review.position?.line == 3 && review.position?.column == 30)
+    }
+}
