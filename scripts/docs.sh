@@ -13,6 +13,8 @@ out="${DOCS_OUT:-.build/docs}"
 mkdir -p "$out"
 includes=(-I "$bin/Modules")
 for shim in .build/checkouts/*/Sources/*/include; do includes+=(-I "$shim"); done
+# The system library targets (CYAML, which LiveStateImport reaches through LiveStateYAML).
+for map in Sources/*/module.modulemap; do includes+=(-I "$(dirname "$map")"); done
 # C targets without a module map of their own (CNIOAtomics, …) get one generated in the build.
 for map in "$bin"/*.build/module.modulemap; do includes+=(-Xcc "-fmodule-map-file=$map"); done
 triple="$(swiftc -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
