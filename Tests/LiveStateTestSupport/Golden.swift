@@ -13,6 +13,7 @@ public enum Golden {
     public static func check(_ text: String, at file: URL, update: String, rerun: String,
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
         if ProcessInfo.processInfo.environment[update] == "1" {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file, options: .atomic)
             return
         }

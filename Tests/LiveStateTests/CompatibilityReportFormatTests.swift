@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveState
+import LiveStateTestSupport
 import LiveStateTooling
 
 /// `Fixtures/compat/golden.yaml` built in Swift, with the positions the YAML loader gives its keys.
@@ -51,17 +52,13 @@ let goldenCompatibilitySchema: Schema = {
         strictClients: [1], versions: [v1, v2, v3], file: "golden.yaml")
 }()
 
-/// Compares `text` with a golden file under `Fixtures/compat/golden/`; with `UPDATE_GOLDEN=1`
-/// in the environment, rewrites the file instead.
+/// Compares `text` with a golden file under `Fixtures/compat/golden/` (`Golden.check`;
+/// `LIVESTATE_UPDATE_GOLDEN=1` rewrites it).
 func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/compat/golden").appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-        try Data(text.utf8).write(to: url)
-        return
-    }
-    let golden = try String(contentsOf: url, encoding: .utf8)
-    #expect(text == golden, "differs from golden \(name); rerun with UPDATE_GOLDEN=1 to accept", sourceLocation: sourceLocation)
+    try Golden.check(text, at: url, update: "LIVESTATE_UPDATE_GOLDEN", rerun: "swift test --filter CompatibilityReportFormatTests",
+                     sourceLocation: sourceLocation)
 }
 
 @Suite struct CompatibilityReportFormatTests {

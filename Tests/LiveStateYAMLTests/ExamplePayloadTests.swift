@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(Scanner) import LiveState
 import LiveStateYAML
+import LiveStateTestSupport
 import LiveStateTooling
 
 /// The bundled schemas and their example payloads, as the README's main command runs them.
@@ -58,12 +59,7 @@ enum Examples {
         #expect(result.appDecodes)
         let state = JSONWriter.pretty(result.state ?? .null) + "\n"
         let goldenFile = Examples.golden.appendingPathComponent(payload.path.replacingOccurrences(of: "schemas/examples/", with: ""))
-        if ProcessInfo.processInfo.environment["LIVESTATE_UPDATE_GOLDEN"] == "1" {
-            try FileManager.default.createDirectory(at: goldenFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(state.utf8).write(to: goldenFile)
-        }
-        let expected = try String(contentsOf: goldenFile, encoding: .utf8)
-        #expect(state == expected)
+        try Golden.check(state, at: goldenFile, update: "LIVESTATE_UPDATE_GOLDEN", rerun: "swift test --filter ExamplePayloadTests")
     }
 
     /// Every failing example produces the code its `_expect` key names, against the newest version.
