@@ -272,6 +272,9 @@ struct TypeReader {
     private var following: Set<String> = []
     /// The property whose array's elements are being read (an element field has no name).
     private var arrayOwner = ""
+    /// The declaration or `init(from:)` read of the property being read: where a finding about
+    /// a type the file does not spell is placed.
+    var readAt: Syntax?
     /// How deep the mapping of the field being read sits in the schema file the import writes:
     /// the document, `versions`, the version and `content-state` (or `attributes`) hold a root
     /// field's at 5. An object's fields sit 2 deeper (`fields:`, then each field), an array's
@@ -287,7 +290,10 @@ struct TypeReader {
     }
 
     mutating func review(_ message: String, at node: some SyntaxProtocol, file: String) {
-        let location = converters[file].map { node.startLocation(converter: $0) }
+        // A type the file does not spell (inferred from `= UUID()`, or named by `T.self`) is a
+        // node of its own tree, placed nowhere in the file: the finding goes where it was read.
+        let place = node.root.is(SourceFileSyntax.self) ? Syntax(node) : (readAt ?? Syntax(node))
+        let location = converters[file].map { place.startLocation(converter: $0) }
         reviews.append(Diagnostic(
             code: SwiftImporter.needsReview, severity: .warning, message: message, file: file,
             position: location.map(SourcePosition.init), scope: .schema))
@@ -450,7 +456,10 @@ struct TypeReader {
                            at: binding, file: file)
                     continue
                 }
+                let outerRead = readAt
+                readAt = Syntax(binding)
                 var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file)
+                readAt = outerRead
                 if let (wrapper, read) = wrapperRead {
                     apply(read, to: &field, type: typeSyntax, by: wrapper.trimmedDescription, scope: type.name, file: file)
                     // A wrapper that reads the key as a strict client does leaves the version strict.

@@ -59,6 +59,33 @@ import Testing
         #expect(activity.contentState.last?.documentation == "Swift default 3; synthesized Codable ignores it, so the key is required.")
     }
 
+    /// A type the file does not spell, inferred from `= UUID()` or named by `T.self` in an
+    /// `init(from:)`, is reviewed where the property is declared or read, not at 1:1.
+    @Test func aTypeTheFileDoesNotSpellIsReviewedWhereItIsRead() throws {
+        let activity = try Self.imported("""
+            struct MarkAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var id = UUID()
+                    var model: Model
+                    init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        id = try container.decode(UUID.self, forKey: .id)
+                        model = try container.decode(Model.self, forKey: .model)
+                    }
+                }
+            }
+            """)
+        let places = activity.reviews.map { "\($0.position?.line ?? 0):\($0.position?.column ?? 0) \($0.message.prefix(24))" }
+        #expect(places.contains("7:13 'id' is a UUID, a string"), "\(places)")
+        #expect(places.contains("8:13 'model' has the type Mod"), "\(places)")
+        let inferred = try Self.imported("""
+            struct MarkAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var id = UUID() }
+            }
+            """)
+        #expect(inferred.reviews.map { "\($0.position?.line ?? 0):\($0.position?.column ?? 0)" } == ["2:50"])
+    }
+
     /// A chain of 300 nested types, which the compiler takes: no stack overflow. Objects nested
     /// deeper than a schema file holds are reviewed at the property, written without fields,
     /// and what is written loads.
