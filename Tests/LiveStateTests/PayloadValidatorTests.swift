@@ -50,6 +50,12 @@ func body(_ aps: String, extra: String = "") -> String {
         let missing = result.diagnostics.filter { $0.code == "missing-aps-key" }
         #expect(missing.map(\.pointer) == ["/aps/timestamp", "/aps/event"])
         #expect(missing.allSatisfy { $0.scope == .envelope && $0.position?.column == 8 })
+        // Each says what follows, as every error that drops the push does.
+        #expect(missing.map(\.message) == [
+            "aps has no timestamp (integer UNIX seconds); the app drops this update",
+            "aps has no event (start, update or end); the device drops the push, as it cannot tell what it is "
+                + "(node-apn 5.2.3's pushes, which wrote 'events', were logged as without an event type)",
+        ])
         #expect(!result.appDecodes)
     }
 
@@ -286,7 +292,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let text = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":"1-0"},"alert":{"title":"t","body":""#
             + String(repeating: "x", count: 4000) + #""}},"analytics":{"campaign":""# + String(repeating: "c", count: 80) + #""}}"#
         let over = try #require(lint(text).diagnostics.first { $0.code == "over-budget" })
-        #expect(over.message.contains("; largest parts: /aps/alert 4031 B, /analytics 107 B; largest content-state fields: score 13 B"), "\(over.message)")
+        #expect(over.message.contains("; largest members, key and value: /aps/alert 4031 B, /analytics 107 B; largest content-state fields: score 13 B"), "\(over.message)")
         let budget = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
         #expect(budget.largestParts.map(\.name) == ["/aps/alert", "/analytics"])
         #expect(lint(body(#""timestamp":1795000000,"event":"end""#)).diagnostics.allSatisfy { $0.code != "over-budget" })

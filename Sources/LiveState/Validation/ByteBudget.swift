@@ -120,7 +120,7 @@ public struct ByteBudget: Sendable, Hashable {
         let biggest = top.isEmpty ? "" : "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
         if headroom < 0 {
             // The body's own largest parts first: the bulk may be an alert or a key beside `aps`.
-            let parts = largestParts.isEmpty ? "" : "; largest parts: " + largestParts.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
+            let parts = largestParts.isEmpty ? "" : "; largest members, key and value: " + largestParts.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
             found.append(Diagnostic(
                 code: ValidationCode.overBudget.rawValue, severity: .error,
                 message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(parts)\(biggest)",

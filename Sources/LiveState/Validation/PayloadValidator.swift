@@ -688,7 +688,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         guard let event else {
             if !diagnostics.contains(where: { $0.pointer == "/aps/event" }) {
-                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed))", at: apsStart, pointer: "/aps/event")
+                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed)); the device drops the push, as it cannot tell "
+                       + "what it is (node-apn 5.2.3's pushes, which wrote 'events', were logged as without an event type)",
+                       at: apsStart, pointer: "/aps/event")
             }
             return
         }
