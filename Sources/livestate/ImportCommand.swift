@@ -58,7 +58,9 @@ struct SwiftImportCommand: ParsableCommand {
         }
         var diagnostics = problems
         let result = SwiftImporter.importActivities(files)
-        diagnostics += result.diagnostics
+        // Two types that hold the same type each review it: one line for each finding.
+        var seen = Set<Diagnostic>()
+        diagnostics += result.diagnostics.filter { seen.insert($0).inserted }
         let chosen = result.activities.filter { attributesType == nil || $0.attributesType == attributesType }
         if chosen.count > 1 {
             Output.printText(diagnostics)

@@ -1249,6 +1249,24 @@ struct CLI {
         #expect(result.stdout.contains("owner: { type: string }"))
     }
 
+    /// Two attributes types that hold the same state: without --attributes-type, a usage
+    /// error, and each finding about the shared type printed once, not once per type.
+    @Test func severalAttributesTypesPrintEachFindingOnce() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("Two.swift").path
+        try """
+            struct Shared: Codable, Hashable { var kind: Elsewhere }
+            struct OneAttributes: ActivityAttributes { typealias ContentState = Shared }
+            struct TwoAttributes: ActivityAttributes { typealias ContentState = Shared }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["import", "swift", path])
+        #expect(run.status == 2)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("'kind' has the type Elsewhere") }.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("several ActivityAttributes types (OneAttributes, TwoAttributes)"))
+    }
+
     @Test func badSourcesStopWithTheirPosition() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
