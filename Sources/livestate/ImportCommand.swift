@@ -158,13 +158,29 @@ struct SwiftImportCommand: ParsableCommand {
         return lines.joined(separator: "\n") + SchemaYAMLWriter.version(number, imported, source: source)
     }
 
+    /// Where the first byte that is not part of a UTF-8 character is, in bytes that are not
+    /// UTF-8.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return min(offset, bytes.count - 1)
+            case .emptyInput: return max(bytes.count - 1, 0)
+            }
+        }
+    }
+
     /// Every Swift file named, folders searched (sorted, `.` entries skipped), each read whole
     /// with a size bound; what cannot be read is a `schema-io` error.
     static func read(_ paths: [String]) -> (files: [(path: String, source: String)], problems: [Diagnostic]) {
         var files: [(String, String)] = []
         var problems: [Diagnostic] = []
-        func problem(_ path: String, _ message: String) {
-            problems.append(Diagnostic(code: SchemaDiagnosticCode.io.rawValue, severity: .error, message: message, file: path, scope: .schema))
+        func problem(_ path: String, _ message: String, at position: SourcePosition? = nil) {
+            problems.append(Diagnostic(code: SchemaDiagnosticCode.io.rawValue, severity: .error, message: message, file: path,
+                                       position: position, scope: .schema))
         }
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -189,7 +205,9 @@ struct SwiftImportCommand: ParsableCommand {
                     continue
                 }
                 guard let source = String(validating: bytes, as: UTF8.self) else {
-                    problem(name, "is not UTF-8 text, so not Swift source")
+                    let offset = Self.firstInvalidUTF8(in: bytes)
+                    problem(name, "is not UTF-8 text, so not Swift source: byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) here "
+                            + "starts no UTF-8 character", at: SourcePosition.locate(offset: offset, in: bytes))
                     continue
                 }
                 files.append((name, source))

@@ -1276,6 +1276,12 @@ struct CLI {
         #expect(syntax.status == 2)
         #expect(syntax.stderr.contains("Broken.swift:2:10: error: expected type [swift-syntax]"), "\(syntax.stderr)")
         #expect(syntax.stderr.contains("[swift-syntax]"))
+        let latin1 = folder.appendingPathComponent("Latin1.swift")
+        try Data("struct A {\n  var x = \"caf".utf8 + [0xE9] + "\"\n}\n".utf8).write(to: latin1)
+        let notUTF8 = try CLI.run(["import", "swift", latin1.path])
+        #expect(notUTF8.status == 2)
+        #expect(notUTF8.stderr.contains("Latin1.swift:2:15: error: is not UTF-8 text, so not Swift source: byte 0xE9 here starts no UTF-8 character [schema-io]"),
+                "\(notUTF8.stderr)")
         let plain = folder.appendingPathComponent("Plain.swift").path
         try "struct A { var x: Int }".write(toFile: plain, atomically: true, encoding: .utf8)
         let none = try CLI.run(["import", "swift", plain])
