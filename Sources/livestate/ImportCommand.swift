@@ -31,7 +31,7 @@ struct SwiftImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Swift files, or folders searched for *.swift.")
+    @Argument(help: "Swift files, or folders searched for *.swift; - reads standard input.")
     var sources: [String]
 
     @Option(help: "Write the schema here instead of standard output.")
@@ -77,7 +77,7 @@ struct SwiftImportCommand: ParsableCommand {
         // Only the imported type's findings: another type's reviews say nothing of this schema,
         // and the exit status is this type's.
         Output.printText(imported.reviews)
-        let source = sources.joined(separator: " ")
+        let source = sources.map(Output.displayName).joined(separator: " ")
         let text: String
         let target: String
         // A folder is refused before its name is taken for the activity's id.
@@ -182,7 +182,25 @@ struct SwiftImportCommand: ParsableCommand {
             problems.append(Diagnostic(code: SchemaDiagnosticCode.io.rawValue, severity: .error, message: message, file: path,
                                        position: position, scope: .schema))
         }
+        func add(_ name: String, _ bytes: [UInt8]) {
+            guard let source = String(validating: bytes, as: UTF8.self) else {
+                let offset = Self.firstInvalidUTF8(in: bytes)
+                problem(name, "is not UTF-8 text, so not Swift source: byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) here "
+                        + "starts no UTF-8 character", at: SourcePosition.locate(offset: offset, in: bytes))
+                return
+            }
+            files.append((name, source))
+        }
         for path in paths {
+            if path == "-" {
+                let input = InputFile.standardInput(limit: maxFileBytes)
+                if input.bytes.count > maxFileBytes {
+                    problem(input.name, "is over the limit of \(maxFileBytes) bytes for a Swift file")
+                } else {
+                    add(input.name, input.bytes)
+                }
+                continue
+            }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 problem(path, "cannot read: no such file or directory")
@@ -204,13 +222,7 @@ struct SwiftImportCommand: ParsableCommand {
                     problem(name, error.message)
                     continue
                 }
-                guard let source = String(validating: bytes, as: UTF8.self) else {
-                    let offset = Self.firstInvalidUTF8(in: bytes)
-                    problem(name, "is not UTF-8 text, so not Swift source: byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) here "
-                            + "starts no UTF-8 character", at: SourcePosition.locate(offset: offset, in: bytes))
-                    continue
-                }
-                files.append((name, source))
+                add(name, bytes)
             }
         }
         return (files, problems)

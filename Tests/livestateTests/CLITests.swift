@@ -1267,6 +1267,18 @@ struct CLI {
         #expect(run.stderr.contains("several ActivityAttributes types (OneAttributes, TwoAttributes)"))
     }
 
+    /// `-` reads the Swift source from standard input, as every other path argument does.
+    @Test func importReadsStandardInput() throws {
+        let source = "struct TapAttributes: ActivityAttributes {\n  struct ContentState: Codable, Hashable { var taps: Int }\n}\n"
+        let run = try CLI.run(["import", "swift", "-"], stdin: Data(source.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#"description: "Imported from <stdin>; decoded with synthesized Codable.""#), "\(run.stdout)")
+        #expect(run.stdout.contains("taps: { type: int }"))
+        let latin1 = try CLI.run(["import", "swift", "-"], stdin: Data("// caf".utf8 + [0xE9]))
+        #expect(latin1.status == 2)
+        #expect(latin1.stderr.contains("<stdin>:1:7: error: is not UTF-8 text"), "\(latin1.stderr)")
+    }
+
     @Test func badSourcesStopWithTheirPosition() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
