@@ -90,8 +90,9 @@ public enum SchemaYAMLWriter {
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
         if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
-        for (constraint, bound) in field.constraints.bounds
-        where bound != (constraint.isLowerBound ? range?.lowerBound : range?.upperBound) || constraint.measure != .number {
+        for (constraint, bound) in field.constraints.bounds {
+            // A bound at the format's own edge is the format's, and goes unwritten.
+            if constraint.measure == .number, bound == (constraint.isLowerBound ? range?.lowerBound : range?.upperBound) { continue }
             parts.append("\(constraint.rawValue): \(number(bound))")
         }
         if let documentation = field.documentation { parts.append("description: \(yamlScalar(documentation))") }

@@ -86,6 +86,25 @@ import Testing
         #expect(inferred.reviews.map { "\($0.position?.line ?? 0):\($0.position?.column ?? 0)" } == ["2:50"])
     }
 
+    /// The YAML writer writes every bound a field carries, each by its schema key, and what it
+    /// writes loads with the same constraints; a number format's own range goes unwritten.
+    @Test func theWriterWritesEveryConstraint() throws {
+        var activity = try Self.imported("""
+            struct BoundAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var code: String; var legs: [Int]; var small: Int8 }
+            }
+            """)
+        activity.contentState[0].constraints = [.minLength: 2, .maxLength: 8]
+        activity.contentState[1].constraints = [.minItems: 1, .maxItems: 4]
+        activity.contentState[2].constraints.maximum = 100
+        let yaml = SchemaYAMLWriter.schema(activity: "bound", activity, source: "test")
+        #expect(yaml.contains("code: { type: string, min-length: 2, max-length: 8 }"), "\(yaml)")
+        #expect(yaml.contains("min-items: 1, max-items: 4"), "\(yaml)")
+        #expect(yaml.contains("small: { type: int, format: int8, maximum: 100 }"), "\(yaml)")
+        let loaded = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "bound.yaml")
+        #expect(loaded.versions[0].contentState.map(\.constraints) == activity.contentState.map(\.constraints))
+    }
+
     /// A chain of 300 nested types, which the compiler takes: no stack overflow. Objects nested
     /// deeper than a schema file holds are reviewed at the property, written without fields,
     /// and what is written loads.
