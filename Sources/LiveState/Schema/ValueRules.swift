@@ -261,14 +261,16 @@ extension FieldPlan {
             return 0
         case .dateRange(let lower, let upper):
             guard kind == .dateRange else { throw mismatch(value.pointee) }
-            if let problem = Field.Constraints.orderProblem(lower: lower, upper: upper)
+            // The quick checks first; the words only for a range that breaks one.
+            if !Field.Constraints.allowsOrder(lower: lower, upper: upper) || !constraints.allowsNumber(lower) || !constraints.allowsNumber(upper),
+               let problem = Field.Constraints.orderProblem(lower: lower, upper: upper)
                 ?? constraints.rangeProblem(lower) ?? constraints.rangeProblem(upper) {
                 throw RuleBroken(problem)
             }
             return sink.putDateRange(lower: lower, upper: upper)
         case .array(let elements):
             guard kind == .array, let items = itemsRef else { throw mismatch(value.pointee) }
-            if let problem = constraints.countProblem(elements.count) { throw RuleBroken(problem) }
+            if !constraints.allowsCount(elements.count), let problem = constraints.countProblem(elements.count) { throw RuleBroken(problem) }
             sink.beginArray()
             let extra = try elements.withUnsafeBufferPointer { elements throws(RuleBroken) in
                 var extra = 0
