@@ -439,10 +439,7 @@ extension TypeReader {
                 review("'\(assignment.property)' is made from key '\(key)' by \(expression); the schema states the key as read, "
                        + assignment.type.trimmedDescription, at: assignment.node, file: file)
             }
-            let outerRead = readAt
-            readAt = Syntax(assignment.node)
-            var field = self.field(named: key, type: assignment.type, scope: type.name, file: file)
-            readAt = outerRead
+            var field = self.field(named: key, type: assignment.type, scope: type.name, file: file, readAt: assignment.node)
             apply(assignment.read, to: &field, type: assignment.type, by: "init(from:)", scope: type.name, file: file)
             fields.append(field)
         }

@@ -166,17 +166,12 @@ public enum SwiftImporter {
             let unreadBefore = reader.initializersUnread
             var available = [Self.availableIOS(type.node)]
             if let stateName = declarations.resolveName("ContentState", from: type.name),
-               let state = reader.typeDecl(named: stateName, from: type.name) {
-                contentState = reader.fields(of: state, role: "content-state")
+               let (state, arguments) = reader.specializedTypeDecl(named: stateName) {
+                contentState = reader.fields(of: state, arguments: arguments, role: "content-state")
                 available.append(Self.availableIOS(state.node))
             } else {
-                // A generic type's fields depend on its arguments, which the import does not substitute.
                 let alias = declarations.resolveName("ContentState", from: type.name).flatMap { declarations.aliases[$0] }
-                let why = alias.map { alias in
-                    TypeReader.named(alias.type).arguments.isEmpty
-                        ? ": its typealias names \(alias.type.trimmedDescription), which is not in the given files"
-                        : ": it is \(alias.type.trimmedDescription), a generic type whose fields the import does not specialize"
-                } ?? ""
+                let why = alias.map { ": its typealias names \($0.type.trimmedDescription), which is not in the given files" } ?? ""
                 reader.review("\(type.name) has no ContentState this import can find\(why); the version written states no field, "
                               + "so it accepts every payload: write its fields by hand", at: alias.map { Syntax($0.type) } ?? type.node, file: alias?.file ?? type.file)
             }
@@ -272,6 +267,16 @@ struct TypeReader {
     private var following: Set<String> = []
     /// The property whose array's elements are being read (an element field has no name).
     private var arrayOwner = ""
+    /// A generic type's argument as written where it was given: `Int` of `Box<Int>`, read in
+    /// the scope and with the generic parameters of the place that wrote it.
+    struct GenericArgument {
+        var type: TypeSyntax
+        var scope: String
+        var parameters: [String: GenericArgument]
+    }
+    /// The generic parameters of the type being read, each with its argument (`T` of
+    /// `struct Box<T>` read as `Box<Int>`): a property of type `T` is read as `Int`.
+    private var parameters: [String: GenericArgument] = [:]
     /// The declaration or `init(from:)` read of the property being read: where a finding about
     /// a type the file does not spell is placed.
     var readAt: Syntax?
@@ -301,14 +306,44 @@ struct TypeReader {
 
     /// The type a name refers to, typealiases followed.
     func typeDecl(named name: String, from scope: String) -> SwiftDeclarations.TypeDecl? {
+        specializedTypeDecl(named: name)?.decl
+    }
+
+    /// The type a name refers to, typealiases followed, and the generic arguments the last
+    /// typealias that gives any gives it (`typealias ContentState = Box<Int>`).
+    func specializedTypeDecl(named name: String) -> (decl: SwiftDeclarations.TypeDecl, arguments: [GenericArgument])? {
         var current = name
+        var arguments: [GenericArgument] = []
         for _ in 0..<16 {
-            if let type = declarations.types[current] { return type }
-            guard let alias = declarations.aliases[current],
-                  let next = declarations.resolveName(alias.type.trimmedDescription, from: alias.scope) else { return nil }
+            if let type = declarations.types[current] { return (type, arguments) }
+            guard let alias = declarations.aliases[current] else { return nil }
+            let (base, written) = Self.named(alias.type)
+            guard let next = declarations.resolveName(base, from: alias.scope) else { return nil }
+            if !written.isEmpty {
+                arguments = written.map { GenericArgument(type: $0, scope: alias.scope, parameters: parameters) }
+            }
             current = next
         }
         return nil
+    }
+
+    /// The fields of `type`, with its generic parameters read as `arguments` (none for a type
+    /// that is not generic, or that is given none: a property of a parameter's type is then
+    /// "not in the given files").
+    mutating func fields(of type: SwiftDeclarations.TypeDecl, arguments: [GenericArgument], role: String) -> [Field] {
+        let names = Self.genericParameters(of: type.node)
+        let outer = parameters
+        parameters = names.count == arguments.count ? Dictionary(zip(names, arguments), uniquingKeysWith: { first, _ in first }) : [:]
+        defer { parameters = outer }
+        return fields(of: type, role: role)
+    }
+
+    /// The names of a struct's, class's or enum's generic parameters, in order.
+    static func genericParameters(of node: Syntax) -> [String] {
+        let clause = node.as(StructDeclSyntax.self)?.genericParameterClause
+            ?? node.as(ClassDeclSyntax.self)?.genericParameterClause
+            ?? node.as(EnumDeclSyntax.self)?.genericParameterClause
+        return clause?.parameters.map(\.name.text) ?? []
     }
 
     /// How synthesized `Codable` reads a property that has the property wrapper `attribute`
@@ -382,12 +417,14 @@ struct TypeReader {
 
     /// The keys synthesized `Codable` decodes for a struct or class, in declaration order.
     mutating func fields(of type: SwiftDeclarations.TypeDecl, role: String) -> [Field] {
-        guard !reading.contains(type.name) else {
+        // A generic type is itself only with the same arguments (`Box<Box<Int>>` holds a `Box<Int>`).
+        let readingKey = type.name + parameters.sorted { $0.key < $1.key }.map { "<\($0.key)=\($0.value.type.trimmedDescription)>" }.joined()
+        guard !reading.contains(readingKey) else {
             review("\(type.name) contains itself; a schema cannot state a recursive type", at: type.node, file: type.file)
             return []
         }
-        reading.insert(type.name)
-        defer { reading.remove(type.name) }
+        reading.insert(readingKey)
+        defer { reading.remove(readingKey) }
         if type.kind == .enum {
             review("\(role) \(type.name) is an enum; a schema states objects", at: type.node, file: type.file)
             return []
@@ -456,10 +493,7 @@ struct TypeReader {
                            at: binding, file: file)
                     continue
                 }
-                let outerRead = readAt
-                readAt = Syntax(binding)
-                var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file)
-                readAt = outerRead
+                var field = self.field(named: key, type: typeSyntax, scope: type.name, file: file, readAt: binding)
                 if let (wrapper, read) = wrapperRead {
                     apply(read, to: &field, type: typeSyntax, by: wrapper.trimmedDescription, scope: type.name, file: file)
                     // A wrapper that reads the key as a strict client does leaves the version strict.
@@ -472,9 +506,8 @@ struct TypeReader {
                     field.onInvalid = .reject
                 }
                 if let initial = binding.initializer?.value {
-                    field.documentation = field.isOptional
-                        ? "Swift default \(initial.trimmedDescription); synthesized Codable ignores it: a missing key or null reads as nil."
-                        : "Swift default \(initial.trimmedDescription); synthesized Codable ignores it, so the key is required."
+                    let missing = field.isOptional ? ": a missing key or null reads as nil." : ", so the key is required."
+                    field.documentation = "Swift default \(initial.trimmedDescription); synthesized Codable ignores it" + missing
                 }
                 fields.append(field)
             }
@@ -716,7 +749,24 @@ struct TypeReader {
     }
 
     /// The field a property of `type` is.
+    /// The field of a property declared or read at `node`, where a finding about a type the
+    /// file does not spell is placed (`readAt`).
+    mutating func field(named name: String, type: TypeSyntax, scope: String, file: String, readAt node: some SyntaxProtocol) -> Field {
+        let outerRead = readAt
+        readAt = Syntax(node)
+        defer { readAt = outerRead }
+        return field(named: name, type: type, scope: scope, file: file)
+    }
+
     mutating func field(named name: String, type: TypeSyntax, scope: String, file: String) -> Field {
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
+           let argument = parameters[identifier.name.text] {
+            // A generic parameter: its argument, read where it was written.
+            let inner = parameters
+            parameters = argument.parameters
+            defer { parameters = inner }
+            return field(named: name, type: argument.type, scope: argument.scope, file: file)
+        }
         if let wrapped = Self.optionalWrapped(type) {
             var field = self.field(named: name, type: wrapped, scope: scope, file: file)
             field.isOptional = true
@@ -786,7 +836,8 @@ struct TypeReader {
                 }
                 depth += 2
                 defer { depth -= 2 }
-                return Field(name: name, type: .object(fields: fields(of: decl, role: "'\(name)'")))
+                let given = arguments.map { GenericArgument(type: $0, scope: scope, parameters: parameters) }
+                return Field(name: name, type: .object(fields: fields(of: decl, arguments: given, role: "'\(name)'")))
             }
         }
         review("'\(name)' has the type \(type.trimmedDescription), which is not in the given files; stated as a string", at: type, file: file)

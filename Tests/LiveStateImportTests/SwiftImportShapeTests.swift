@@ -132,19 +132,58 @@ import Testing
         _ = try SchemaLoader().load(yaml: Array(SchemaYAMLWriter.schema(activity: "chain", whole, source: "test").utf8), file: "chain.yaml")
     }
 
-    /// `typealias ContentState = Box<Int>`: the review says why no field is read, and that the
-    /// version written accepts every payload.
-    @Test func aGenericContentStateIsSaidToBeUnread() throws {
+    /// `typealias ContentState = Box<Int>`: synthesized `Codable` decodes `Box<Int>` with `T`
+    /// read as `Int`; `{"value":1,"label":"a"}` decodes, `{"value":"1","label":"a"}` does not.
+    @Test func aGenericContentStateIsSpecializedByItsArguments() throws {
         let activity = try Self.imported("""
             struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T; var label: String }
             struct GenericAttributes: ActivityAttributes {
                 typealias ContentState = Box<Int>
             }
             """)
+        #expect(activity.contentState.map(\.name) == ["value", "label"])
+        #expect(activity.contentState.map(\.type) == [.int, .string])
+        #expect(activity.contentState.allSatisfy { $0.isRequired })
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+    }
+
+    /// A generic property's arguments reach its type's fields through every wrapping: an
+    /// optional, an array, a nested generic (`Pair<Box<T>>` inside `Box<T>`), and the same
+    /// generic type with other arguments is not taken for a recursive one.
+    @Test func genericArgumentsReachNestedFields() throws {
+        let activity = try Self.imported("""
+            struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T }
+            struct Pair<A: Codable & Hashable, B: Codable & Hashable>: Codable, Hashable { var first: A; var second: [B]? }
+            struct NestedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var score: Pair<Int, Box<String>>
+                    var boxed: Box<Box<Bool>>
+                }
+            }
+            """)
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+        let score = try #require(activity.contentState.first)
+        guard case .object(let pair) = score.type else { Issue.record("\(score.type)"); return }
+        #expect(pair.map(\.name) == ["first", "second"])
+        #expect(pair[0].type == .int)
+        #expect(pair[1].isOptional)
+        #expect(pair[1].type == .array(items: Field(name: "", type: .object(fields: [Field(name: "value", type: .string)]))))
+        let boxed = try #require(activity.contentState.last)
+        #expect(boxed.type == .object(fields: [Field(name: "value", type: .object(fields: [Field(name: "value", type: .bool)]))]))
+    }
+
+    /// A typealias to a type the files do not declare: the version written states no field, and
+    /// the review says so where the typealias is.
+    @Test func aContentStateNotInTheFilesIsSaidToBeUnread() throws {
+        let activity = try Self.imported("""
+            struct ElsewhereAttributes: ActivityAttributes {
+                typealias ContentState = SharedState
+            }
+            """)
         #expect(activity.contentState.isEmpty)
         let review = try #require(activity.reviews.first)
-        #expect(review.message == "GenericAttributes has no ContentState this import can find: it is Box<Int>, a generic type whose fields "
-            + "the import does not specialize; the version written states no field, so it accepts every payload: write its fields by hand")
-        #expect(review.position?.line == 3 && review.position?.column == 30)
+        #expect(review.message == "ElsewhereAttributes has no ContentState this import can find: its typealias names SharedState, which is not "
+            + "in the given files; the version written states no field, so it accepts every payload: write its fields by hand")
+        #expect(review.position?.line == 2 && review.position?.column == 30)
     }
 }

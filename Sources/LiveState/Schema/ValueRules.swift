@@ -262,7 +262,7 @@ extension FieldPlan {
         case .dateRange(let lower, let upper):
             guard kind == .dateRange else { throw mismatch(value.pointee) }
             // The quick checks first; the words only for a range that breaks one.
-            if !Field.Constraints.allowsOrder(lower: lower, upper: upper) || !constraints.allowsNumber(lower) || !constraints.allowsNumber(upper),
+            if !Field.Constraints.allowsOrder(lower: lower, upper: upper) || isOutOfRange(lower) || isOutOfRange(upper),
                let problem = Field.Constraints.orderProblem(lower: lower, upper: upper)
                 ?? constraints.rangeProblem(lower) ?? constraints.rangeProblem(upper) {
                 throw RuleBroken(problem)
