@@ -884,7 +884,7 @@ public enum OpenAPIDocument {
           },
           "decodes": {
             "type": "object",
-            "description": "Per app version (one, or every one with `version=all`): whether it applies the update.",
+            "description": "Per app version (one, or every one with `version=all`): whether it applies the update. A push may be applied and still not `ok`: a date in milliseconds is an error the device applies all the same.",
             "additionalProperties": {
               "type": "boolean"
             }

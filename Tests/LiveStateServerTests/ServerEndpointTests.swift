@@ -204,6 +204,20 @@ import Testing
         }
     }
 
+    /// A stale-date in milliseconds fails the check, but the device applies the update (it just
+    /// never goes stale): `ok` is false, `decodes` true.
+    @Test func aDateInMillisecondsIsNotOkButApplies() async throws {
+        let payload = #"{"aps":{"timestamp":1795000000,"stale-date":1795000900000,"event":"update","content-state":{"title":"x","progress":0.5}}}"#
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?version=3", method: .post, body: ServerFixtures.text(payload))
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.filter { $0 != "defaulted" } == ["date-in-milliseconds"])
+            #expect(body["decodes"] == .object([.init("3", .bool(true))]))
+        }
+    }
+
     @Test(arguments: ["{\"aps\":", "not json", "", "{\"aps\":{\"timestamp\":1,}}", "\u{FF}\u{FE}"])
     func malformedJSONGets200WithJSONSyntax(_ text: String) async throws {
         try await server.application().test(.router) { client in

@@ -180,10 +180,20 @@ import LiveStateTooling
     }
 
     @Test func envelopeErrorsDropEveryVersion() {
-        let (diagnostics, impact) = Self.lintAllVersions(#"{"score":"1-0","minute":0}"#, maxDrop: "50%", timestamp: "1795000000000")
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"score":"1-0","minute":0}"#, maxDrop: "50%", timestamp: #""1795000000""#)
         #expect(impact.droppingVersions == [1, 2])
         #expect(!impact.accepted)
+        #expect(diagnostics.contains { $0.code == "invalid-aps-value" && $0.severity == .error })
+    }
+
+    /// A timestamp in milliseconds is an error, but the device applies the update (a date far
+    /// ahead, which makes it ignore the later ones): no version drops it, so no share is counted.
+    @Test func aDateInMillisecondsIsAnErrorThatDropsNoVersion() {
+        let (diagnostics, impact) = Self.lintAllVersions(#"{"score":"1-0","minute":0}"#, maxDrop: "0%", timestamp: "1795000000000")
+        #expect(impact.droppingVersions == [])
+        #expect(impact.dropping == 0)
         #expect(diagnostics.contains { $0.code == "date-in-milliseconds" && $0.severity == .error })
+        #expect(!diagnostics.contains { $0.code == "dropped-by-version" })
     }
 
     @Test func fallbacksCountAsDegraded() {

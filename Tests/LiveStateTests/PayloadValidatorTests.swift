@@ -66,6 +66,9 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(finding.position?.column == 21)
         #expect(finding.message.contains("1795000000"))
         #expect(!result.diagnostics.contains { $0.code == "missing-aps-key" })
+        // The device applies it, with a date thousands of years ahead.
+        #expect(result.appDecodes)
+        #expect(result.hasErrors)
     }
 
     @Test func fractionalOrStringTimestampIsInvalid() {

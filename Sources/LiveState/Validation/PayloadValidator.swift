@@ -106,7 +106,9 @@ public struct ValidationResult: Sendable, Hashable {
     /// The `event`, when it is `start`, `update` or `end`.
     public var event: ActivityEvent?
     /// Whether the app version applies the update: its content-state decodes (synthesized
-    /// `Codable` included, for a strict client) and the body is no larger than APNs accepts.
+    /// `Codable` included, for a strict client), the body is no larger than APNs accepts, and
+    /// the envelope has no error that makes the device drop it. A date in milliseconds is an
+    /// error the device applies all the same (`date-in-milliseconds`): `true`, with the error.
     public var appDecodes: Bool
     /// The byte budget.
     public var budget: ByteBudget
@@ -896,7 +898,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         // A start whose attributes fail starts nothing.
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
-            && budget.headroom >= 0 && !all.contains { $0.scope == .envelope && $0.severity == .error }
+            && budget.headroom >= 0
+            && !all.contains { $0.scope == .envelope && $0.severity == .error && !ValidationCode(rawValue: $0.code).pushStillApplies }
         var result = acceptedTape.map {
             ValidationResult(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
         } ?? ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
