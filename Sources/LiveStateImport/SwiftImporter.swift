@@ -277,6 +277,8 @@ struct TypeReader {
     /// The generic parameters of the type being read, each with its argument (`T` of
     /// `struct Box<T>` read as `Box<Int>`): a property of type `T` is read as `Int`.
     private var parameters: [String: GenericArgument] = [:]
+    /// The generic type whose parameters `parameters` binds: a type nested in it sees them too.
+    private var parametersOwner = ""
     /// The declaration or `init(from:)` read of the property being read: where a finding about
     /// a type the file does not spell is placed.
     var readAt: Syntax?
@@ -327,14 +329,20 @@ struct TypeReader {
         return nil
     }
 
-    /// The fields of `type`, with its generic parameters read as `arguments` (none for a type
-    /// that is not generic, or that is given none: a property of a parameter's type is then
-    /// "not in the given files").
+    /// The fields of `type`, with its generic parameters read as `arguments` (a property of a
+    /// parameter's type given no argument is "not in the given files"). A type nested in the
+    /// generic type being read sees that type's parameters too, as in Swift.
     mutating func fields(of type: SwiftDeclarations.TypeDecl, arguments: [GenericArgument], role: String) -> [Field] {
         let names = Self.genericParameters(of: type.node)
-        let outer = parameters
-        parameters = names.count == arguments.count ? Dictionary(zip(names, arguments), uniquingKeysWith: { first, _ in first }) : [:]
-        defer { parameters = outer }
+        let (outer, outerOwner) = (parameters, parametersOwner)
+        defer { (parameters, parametersOwner) = (outer, outerOwner) }
+        if !type.name.hasPrefix(parametersOwner + ".") || parametersOwner.isEmpty { parameters = [:] }
+        if !names.isEmpty {
+            parametersOwner = type.name
+            if names.count == arguments.count {
+                for (name, argument) in zip(names, arguments) { parameters[name] = argument }
+            }
+        }
         return fields(of: type, role: role)
     }
 

@@ -172,6 +172,27 @@ import Testing
         #expect(boxed.type == .object(fields: [Field(name: "value", type: .object(fields: [Field(name: "value", type: .bool)]))]))
     }
 
+    /// A type nested in a generic type sees its parameters (`Tagged<Double>.Reading`'s `value`
+    /// is a `Double`); a type outside it does not, though a parameter shares its name.
+    @Test func aTypeNestedInAGenericTypeSeesItsParameters() throws {
+        let activity = try Self.imported("""
+            struct Tagged<T: Codable & Hashable>: Codable, Hashable {
+                struct Reading: Codable, Hashable { var value: T; var unit: String }
+                var reading: Reading
+                var other: Plain
+            }
+            struct Plain: Codable, Hashable { var value: T }
+            struct T: Codable, Hashable { var id: Int }
+            struct SensorAttributes: ActivityAttributes {
+                typealias ContentState = Tagged<Double>
+            }
+            """)
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+        #expect(activity.contentState.map(\.name) == ["reading", "other"])
+        #expect(activity.contentState.first?.type == .object(fields: [Field(name: "value", type: .double), Field(name: "unit", type: .string)]))
+        #expect(activity.contentState.last?.type == .object(fields: [Field(name: "value", type: .object(fields: [Field(name: "id", type: .int)]))]))
+    }
+
     /// A typealias to a type the files do not declare: the version written states no field, and
     /// the review says so where the typealias is.
     @Test func aContentStateNotInTheFilesIsSaidToBeUnread() throws {
