@@ -272,13 +272,16 @@ struct TypeReader {
     struct GenericArgument {
         var type: TypeSyntax
         var scope: String
-        var parameters: [String: GenericArgument]
+        var generics: Generics
     }
-    /// The generic parameters of the type being read, each with its argument (`T` of
-    /// `struct Box<T>` read as `Box<Int>`): a property of type `T` is read as `Int`.
-    private var parameters: [String: GenericArgument] = [:]
-    /// The generic type whose parameters `parameters` binds: a type nested in it sees them too.
-    private var parametersOwner = ""
+    /// The generic parameters in force, each with its argument (`T` of `struct Box<T>` read as
+    /// `Box<Int>`: a property of type `T` is read as `Int`), and the generic type that binds
+    /// them, whose nested types see them too.
+    struct Generics {
+        var parameters: [String: GenericArgument] = [:]
+        var owner = ""
+    }
+    private var generics = Generics()
     /// The declaration or `init(from:)` read of the property being read: where a finding about
     /// a type the file does not spell is placed.
     var readAt: Syntax?
@@ -322,7 +325,7 @@ struct TypeReader {
             let (base, written) = Self.named(alias.type)
             guard let next = declarations.resolveName(base, from: alias.scope) else { return nil }
             if !written.isEmpty {
-                arguments = written.map { GenericArgument(type: $0, scope: alias.scope, parameters: parameters) }
+                arguments = written.map { GenericArgument(type: $0, scope: alias.scope, generics: generics) }
             }
             current = next
         }
@@ -334,13 +337,13 @@ struct TypeReader {
     /// generic type being read sees that type's parameters too, as in Swift.
     mutating func fields(of type: SwiftDeclarations.TypeDecl, arguments: [GenericArgument], role: String) -> [Field] {
         let names = Self.genericParameters(of: type.node)
-        let (outer, outerOwner) = (parameters, parametersOwner)
-        defer { (parameters, parametersOwner) = (outer, outerOwner) }
-        if !type.name.hasPrefix(parametersOwner + ".") || parametersOwner.isEmpty { parameters = [:] }
+        let outer = generics
+        defer { generics = outer }
+        if !type.name.hasPrefix(generics.owner + ".") { generics.parameters = [:] }
         if !names.isEmpty {
-            parametersOwner = type.name
+            generics.owner = type.name
             if names.count == arguments.count {
-                for (name, argument) in zip(names, arguments) { parameters[name] = argument }
+                for (name, argument) in zip(names, arguments) { generics.parameters[name] = argument }
             }
         }
         return fields(of: type, role: role)
@@ -426,7 +429,7 @@ struct TypeReader {
     /// The keys synthesized `Codable` decodes for a struct or class, in declaration order.
     mutating func fields(of type: SwiftDeclarations.TypeDecl, role: String) -> [Field] {
         // A generic type is itself only with the same arguments (`Box<Box<Int>>` holds a `Box<Int>`).
-        let readingKey = type.name + parameters.sorted { $0.key < $1.key }.map { "<\($0.key)=\($0.value.type.trimmedDescription)>" }.joined()
+        let readingKey = type.name + generics.parameters.sorted { $0.key < $1.key }.map { "<\($0.key)=\($0.value.type.trimmedDescription)>" }.joined()
         guard !reading.contains(readingKey) else {
             review("\(type.name) contains itself; a schema cannot state a recursive type", at: type.node, file: type.file)
             return []
@@ -756,7 +759,6 @@ struct TypeReader {
         return Field(name: name, type: .array(items: items))
     }
 
-    /// The field a property of `type` is.
     /// The field of a property declared or read at `node`, where a finding about a type the
     /// file does not spell is placed (`readAt`).
     mutating func field(named name: String, type: TypeSyntax, scope: String, file: String, readAt node: some SyntaxProtocol) -> Field {
@@ -766,13 +768,14 @@ struct TypeReader {
         return field(named: name, type: type, scope: scope, file: file)
     }
 
+    /// The field a property of `type` is.
     mutating func field(named name: String, type: TypeSyntax, scope: String, file: String) -> Field {
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
-           let argument = parameters[identifier.name.text] {
+           let argument = generics.parameters[identifier.name.text] {
             // A generic parameter: its argument, read where it was written.
-            let inner = parameters
-            parameters = argument.parameters
-            defer { parameters = inner }
+            let inner = generics
+            generics = argument.generics
+            defer { generics = inner }
             return field(named: name, type: argument.type, scope: argument.scope, file: file)
         }
         if let wrapped = Self.optionalWrapped(type) {
@@ -844,7 +847,7 @@ struct TypeReader {
                 }
                 depth += 2
                 defer { depth -= 2 }
-                let given = arguments.map { GenericArgument(type: $0, scope: scope, parameters: parameters) }
+                let given = arguments.map { GenericArgument(type: $0, scope: scope, generics: generics) }
                 return Field(name: name, type: .object(fields: fields(of: decl, arguments: given, role: "'\(name)'")))
             }
         }

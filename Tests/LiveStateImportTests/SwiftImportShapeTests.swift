@@ -193,6 +193,24 @@ import Testing
         #expect(activity.contentState.last?.type == .object(fields: [Field(name: "value", type: .object(fields: [Field(name: "id", type: .int)]))]))
     }
 
+    /// A generic argument is read with the generic parameters of the place that wrote it, the
+    /// type that binds them included: `Box<Reading>` written in `Outer<Int>` reads `Reading`'s
+    /// `X` as `Int`, though `Box` is the type being read.
+    @Test func anArgumentKeepsTheParametersOfWhereItWasWritten() throws {
+        let activity = try Self.imported("""
+            struct Box<T: Codable & Hashable>: Codable, Hashable { var value: T }
+            struct Outer<X: Codable & Hashable>: Codable, Hashable {
+                struct Reading: Codable, Hashable { var v: X }
+                var box: Box<Reading>
+            }
+            struct OuterAttributes: ActivityAttributes {
+                typealias ContentState = Outer<Int>
+            }
+            """)
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+        #expect(activity.contentState.first?.type == .object(fields: [Field(name: "value", type: .object(fields: [Field(name: "v", type: .int)]))]))
+    }
+
     /// A typealias to a type the files do not declare: the version written states no field, and
     /// the review says so where the typealias is.
     @Test func aContentStateNotInTheFilesIsSaidToBeUnread() throws {
