@@ -117,6 +117,22 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!lint(body(start)).diagnostics.contains { $0.code == "broadcast-start" })
     }
 
+    /// A start's key on a channel's update breaks Apple's broadcast rules (an error), but nothing
+    /// reports the device dropping the update: it still applies, so no version counts it dropped.
+    @Test func aStartKeyOnABroadcastUpdateIsAnErrorTheDeviceApplies() throws {
+        let update = #""timestamp":1795000000,"event":"update","content-state":{"score":"1-0"},"input-push-channel":"Y2g=""#
+        let broadcast = lint(body(update), broadcast: true)
+        let finding = try #require(broadcast.diagnostics.first { $0.code == "broadcast-start-only-key" })
+        #expect(finding.severity == .error)
+        #expect(finding.pointer == "/aps/input-push-channel")
+        #expect(finding.message.contains("the update still applies"))
+        #expect(broadcast.hasErrors)
+        #expect(broadcast.appDecodes)
+        let device = lint(body(update))
+        #expect(device.diagnostics.contains { $0.code == "start-only-key" && $0.severity == .warning })
+        #expect(!device.hasErrors)
+    }
+
     @Test func heuristicsAreWarnings() throws {
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"startsAt":1795000000},"dismissal-date":1795003600,"stale-date":1794000000,"sound":"x""#))
         let codes = Dictionary(grouping: result.diagnostics, by: \.code)

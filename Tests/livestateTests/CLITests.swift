@@ -138,7 +138,7 @@ struct CLI {
         #expect(text.status == 1)
         #expect(text.stdout.isEmpty)
         // Version 1 is a strict client: its attributes type decodes with synthesized Codable too.
-        #expect(text.stderr.contains("'orderId' has no default, so the activity does not start (the app decodes with synthesized Codable, which fails on it too) (at /orderId) [wrong-type]"), "\(text.stderr)")
+        #expect(text.stderr.contains("'orderId' has no default, so the activity does not start (the app decodes with synthesized Codable, which fails on it too) (at /orderId in attributes) [wrong-type]"), "\(text.stderr)")
         let json = try CLI.json(try CLI.run(["decode", "--format", "json", "--schema", "schemas/grocery.yaml", "--version", "1", "-"], stdin: body).stdout)
         #expect(json["decodes"] as? Bool == false)
         #expect(json["state"] is NSNull)
@@ -698,7 +698,7 @@ struct CLI {
         // The alert and the attributes are not in the state file: the findings name the options
         // that lack them.
         #expect(result.stderr.contains("--alert-title/--alert-body: error: a start needs aps.alert with title and body; the activity does not start (at /aps/alert) [missing-aps-key]"))
-        #expect(result.stderr.contains("\n--attributes: error: required key 'totalAmount' is missing; the activity does not start (at /totalAmount) [missing-required-key]"))
+        #expect(result.stderr.contains("\n--attributes: error: required key 'totalAmount' is missing; the activity does not start (at /totalAmount in attributes) [missing-required-key]"))
         // Not written where a script takes the body from; in JSON, shown beside the findings.
         #expect(result.stdout.isEmpty)
         let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",

@@ -79,16 +79,21 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
         self.pointer = pointer
     }
 
-    /// The compiler-style line: `file:line:column: severity: message [code]`.
+    /// The compiler-style line: `file:line:column: severity: message (at pointer) [code]`.
+    ///
+    /// A pointer into a start's `attributes` says so (`(at /teamA in attributes)`): in a whole
+    /// body's findings, a bare `/teamA` reads as a key of the content-state.
     public var description: String {
         var prefix = file ?? "<input>"
         if let position {
             prefix += ":\(position.line):\(position.column)"
         }
-        var text = "\(prefix): \(severity.rawValue): \(message)"
-        if let pointer, !pointer.isEmpty {
-            text += " (at \(pointer))"
-        }
-        return text + " [\(code)]"
+        return "\(prefix): \(severity.rawValue): \(message)\(placeText) [\(code)]"
+    }
+
+    /// ` (at /teamA)`, ` (at /teamA in attributes)`, or nothing when there is no pointer.
+    package var placeText: String {
+        guard let pointer, !pointer.isEmpty else { return "" }
+        return scope == .attributes ? " (at \(pointer) in attributes)" : " (at \(pointer))"
     }
 }

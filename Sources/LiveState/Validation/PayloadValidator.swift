@@ -707,8 +707,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             for key in startOnlyKeys {
                 if validator.options.broadcast {
                     // Apple's broadcast rules: a channel's pushes update and end, and carry no start's keys.
+                    // Nothing reports a device dropping such a push (Adobe's broadcast examples carry them),
+                    // so the error fails the check while the push still applies.
                     report(.broadcastStartOnlyKey, "\(key.name) only counts on start, and a broadcast push never starts an activity: "
-                           + "leave it out of the channel's \(event.name)", at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
+                           + "Apple's broadcast rules leave it out, and the device ignores it on the channel's \(event.name) "
+                           + "(the \(event.name) still applies): leave it out", at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
                 } else {
                     report(.startOnlyKey, "\(key.name) only counts on start; the device ignores it on this \(event.name): leave it out",
                            at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))

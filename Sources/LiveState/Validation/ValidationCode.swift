@@ -87,8 +87,9 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     /// Whether the device still applies a push with this error (`ValidationResult/appDecodes`
     /// stays true): the push is wrong and fails the check, but it is not dropped. A date in
     /// milliseconds reads as one thousands of years ahead: the update shows, and what the date
-    /// sets goes wrong (the order of later updates, going stale, the dismissal).
-    package var pushStillApplies: Bool { self == .dateInMilliseconds }
+    /// sets goes wrong (the order of later updates, going stale, the dismissal). A start's key on
+    /// a broadcast update or end breaks Apple's broadcast rules, and the device ignores the key.
+    package var pushStillApplies: Bool { self == .dateInMilliseconds || self == .broadcastStartOnlyKey }
 
     /// Every code this version names.
     public static let allCases: [ValidationCode] = [

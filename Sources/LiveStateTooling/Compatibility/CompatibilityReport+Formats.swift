@@ -185,9 +185,8 @@ extension CompatibilityReport {
                 properties.append("col=\(position.column)")
             }
             properties.append("title=\(Self.githubProperty(finding.rule))")
-            var message = finding.message
-            if !finding.pointer.isEmpty { message += " (at \(finding.pointer))" }
-            return "::\(command) \(properties.joined(separator: ","))::\(Self.githubData(message + " [\(finding.rule)]"))\n"
+            let message = finding.message + finding.diagnostic.placeText + " [\(finding.rule)]"
+            return "::\(command) \(properties.joined(separator: ","))::\(Self.githubData(message))\n"
         }.joined()
     }
 

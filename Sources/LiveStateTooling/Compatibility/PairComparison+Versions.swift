@@ -26,7 +26,7 @@ extension PairComparison {
                 report(.tombstoneReuse, .error,
                        "'\(field.name)' was removed in v\(tombstone.removedIn) as \(TypePromotion.describe(tombstone.type)) and returns in v\(writerNumber) as \(TypePromotion.describe(field.type)); app versions before v\(tombstone.removedIn) still decode it as \(TypePromotion.describe(tombstone.type))",
                        scope: scope, pointer: JSONPointer.appending(field.name, to: ""), position: field.position ?? writer.position,
-                       prefix: "v\(writerNumber)\(scope == .attributes ? " (attributes)" : ""): ")
+                       prefix: "v\(writerNumber): ")
             }
         }
     }

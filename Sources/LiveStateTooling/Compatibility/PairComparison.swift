@@ -394,8 +394,7 @@ struct PairComparison {
         _ rule: CompatibilityRule, _ severity: Severity, _ message: String,
         scope: DiagnosticScope, pointer: String, position: SourcePosition?, prefix: String? = nil
     ) {
-        let scopeText = scope == .attributes ? " (attributes)" : ""
-        let lead = prefix ?? "app v\(readerNumber) reading v\(writerNumber) payloads\(scopeText): "
+        let lead = prefix ?? "app v\(readerNumber) reading v\(writerNumber) payloads: "
         findings.append(CompatibilityFinding(
             rule: rule.id, severity: severity, direction: direction,
             readerVersion: reader.version, writerVersion: writer.version,
