@@ -68,15 +68,45 @@ public enum SwiftImporter {
     /// half a second, 24 eight, 28 more than a minute (found by FuzzSwiftImport).
     public static let maxBracketDepth = 12
 
-    /// Where `[` first nests deeper than `maxBracketDepth`, outside comments and string
-    /// literals, or `nil`.
-    static func tooDeepBracket(in source: String) -> SourcePosition? {
+    /// The deepest nesting of generic arguments (`A<A<Int>>`) a file may have. This, the run of
+    /// `?` and the nesting of `#if` below are limited because each level is a frame of the Swift
+    /// parser's recursion (and for `?`, of the import's own), so deeper ones overflow the
+    /// stack: 1,000 generic levels, 600 `?` and 3,000 `#if` crashed the import.
+    public static let maxGenericDepth = 64
+    /// The longest run of `?` and `!` a file may have (see `maxGenericDepth`).
+    public static let maxOptionalRun = 64
+    /// The deepest nesting of `#if` a file may have (see `maxGenericDepth`).
+    public static let maxIfConfigDepth = 256
+
+    /// Where the file first nests deeper than the parser reads safely, outside comments and
+    /// string literals, and what nests there; `nil` when nothing does. `[` counts as it nests
+    /// (`maxBracketDepth`); `<` after a name, in one line or statement, as generic arguments
+    /// (`maxGenericDepth`); a run of `?` and `!` (`maxOptionalRun`); `#if` up to its `#endif`
+    /// (`maxIfConfigDepth`).
+    static func tooDeepNesting(in source: String) -> (position: SourcePosition, reason: String)? {
         let bytes = Array(source.utf8)
-        var depth = 0
+        var brackets = 0, generics = 0, run = 0, ifConfigs = 0
         var index = 0
         func next(is byte: UInt8) -> Bool { index + 1 < bytes.count && bytes[index + 1] == byte }
+        func starts(with word: String) -> Bool {
+            let word = Array(word.utf8)
+            guard index + word.count <= bytes.count, Array(bytes[index ..< index + word.count]) == word else { return false }
+            return index + word.count == bytes.count || !isNameByte(bytes[index + word.count])
+        }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte >= 0x80
+        }
         while index < bytes.count {
-            switch bytes[index] {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") {
+                run += 1
+                if run > maxOptionalRun {
+                    return (position(of: index, in: bytes), "more than \(maxOptionalRun) '?' or '!' follow one another here")
+                }
+            } else {
+                run = 0
+            }
+            switch byte {
             case UInt8(ascii: "/") where next(is: UInt8(ascii: "/")):
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
                 continue
@@ -91,10 +121,30 @@ public enum SwiftImporter {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
             case UInt8(ascii: "["):
-                depth += 1
-                if depth > maxBracketDepth { return position(of: index, in: bytes) }
+                brackets += 1
+                if brackets > maxBracketDepth {
+                    return (position(of: index, in: bytes), "brackets nest deeper than \(maxBracketDepth) here; the Swift parser's time doubles with each further level")
+                }
             case UInt8(ascii: "]"):
-                depth = max(0, depth - 1)
+                brackets = max(0, brackets - 1)
+            case UInt8(ascii: "<") where index > 0 && (isNameByte(bytes[index - 1]) || bytes[index - 1] == UInt8(ascii: "<")):
+                generics += 1
+                if generics > maxGenericDepth {
+                    return (position(of: index, in: bytes), "generic arguments nest deeper than \(maxGenericDepth) here")
+                }
+            case UInt8(ascii: ">"):
+                generics = max(0, generics - 1)
+            case UInt8(ascii: "\n"), UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                generics = 0
+            case UInt8(ascii: "#"):
+                if starts(with: "#if") {
+                    ifConfigs += 1
+                    if ifConfigs > maxIfConfigDepth {
+                        return (position(of: index, in: bytes), "#if blocks nest deeper than \(maxIfConfigDepth) here")
+                    }
+                } else if starts(with: "#endif") {
+                    ifConfigs = max(0, ifConfigs - 1)
+                }
             default:
                 break
             }
@@ -129,11 +179,11 @@ public enum SwiftImporter {
         var diagnostics: [Diagnostic] = []
         var converters: [String: SourceLocationConverter] = [:]
         for (path, source) in files {
-            if let deep = Self.tooDeepBracket(in: source) {
+            if let deep = Self.tooDeepNesting(in: source) {
                 diagnostics.append(Diagnostic(
                     code: swiftSyntax, severity: .error,
-                    message: "brackets nest deeper than \(maxBracketDepth) here; no ContentState needs that, and the Swift parser's time doubles with each further level, so the file is not read",
-                    file: path, position: deep, scope: .schema))
+                    message: "\(deep.reason); no ContentState needs that, and the Swift parser could not read it safely, so the file is not read",
+                    file: path, position: deep.position, scope: .schema))
                 continue
             }
             let tree = Parser.parse(source: source)

@@ -868,6 +868,39 @@ enum Corpus {
         #expect(SwiftImporter.importActivities([("Fine.swift", fine)]).activities.count == 1)
     }
 
+    /// Generic arguments, `?` runs and `#if` blocks nested past what the parser's (and the
+    /// import's) recursion survives are refused before the parser, with where: 1,000 generic
+    /// levels, 600 `?` and 3,000 `#if` crashed the import with a stack overflow.
+    @Test(arguments: [
+        ("var t: " + String(repeating: "A<", count: 1_000) + "Int" + String(repeating: ">", count: 1_000), "generic arguments nest deeper than 64"),
+        ("var t: String" + String(repeating: "?", count: 600), "more than 64 '?' or '!' follow one another"),
+        (String(repeating: "#if A\n", count: 3_000) + "var t: Int", "#if blocks nest deeper than 256"),
+    ])
+    func nestingTheParserCannotSurviveIsRefusedBeforeIt(_ field: String, _ reason: String) throws {
+        let deep = "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable {\n" + field + "\n  }\n}\n"
+        let result = SwiftImporter.importActivities([("Deep.swift", deep)])
+        let finding = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.map(\.code) == ["swift-syntax"])
+        #expect(finding.message.hasPrefix(reason), "\(finding.message)")
+        #expect(finding.position?.line ?? 0 >= 3)
+    }
+
+    /// Comparisons, optional chains and a few levels of each are read as before.
+    @Test func ordinaryGenericsOptionalsAndIfConfigsAreRead() {
+        let source = """
+            #if os(iOS)
+            #if DEBUG
+            let x = 1<2 && 3<4 && 5<6
+            #endif
+            #endif
+            struct A: ActivityAttributes {
+                struct ContentState: Codable, Hashable { var t: [String: [Int?]]?; var u: Dictionary<String, Array<Int>>? }
+            }
+            """
+        let result = SwiftImporter.importActivities([("Fine.swift", source)])
+        #expect(result.activities.count == 1, "\(result.diagnostics)")
+    }
+
     /// Every input that made FuzzSwiftImport fail, read as the CLI reads a file: no trap, and an
     /// error or an activity for each. (`Fuzz/run.sh` replays them with every invariant.)
     @Test func fuzzFailCasesImportWithoutATrap() throws {
