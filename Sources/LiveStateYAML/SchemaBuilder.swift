@@ -24,6 +24,8 @@ struct SchemaBuilder {
     var droppedParts = false
     /// The most diagnostics kept; once reached, the builder stops looking.
     let maxDiagnostics: Int
+    /// The most versions a schema may list.
+    let maxVersions: Int
     /// Whether `maxDiagnostics` was reached, so some problems went unreported.
     var isSaturated: Bool { diagnostics.count >= maxDiagnostics }
 
@@ -31,9 +33,11 @@ struct SchemaBuilder {
     /// - Parameters:
     ///   - file: The file name for diagnostics and `Schema.file`.
     ///   - maxDiagnostics: The most diagnostics to collect before giving up.
-    init(file: String, maxDiagnostics: Int) {
+    ///   - maxVersions: The most versions a schema may list.
+    init(file: String, maxDiagnostics: Int, maxVersions: Int) {
         self.file = file
         self.maxDiagnostics = maxDiagnostics
+        self.maxVersions = max(maxVersions, 1)
     }
 
     /// Builds the schema a document describes.
@@ -86,6 +90,13 @@ struct SchemaBuilder {
         }
         if entries.isEmpty {
             report(.empty, "the schema declares no versions", at: versionsPair.value.position, pointer: "/versions")
+            return nil
+        }
+        if entries.count > maxVersions {
+            report(
+                .yamlLimit,
+                "the schema lists \(entries.count) versions, over the limit of \(maxVersions) (a compatibility gate compares every pair of versions)",
+                at: entries[maxVersions].position, pointer: "/versions/\(maxVersions)")
             return nil
         }
         var versions: [SchemaVersion] = []

@@ -34,6 +34,11 @@ public struct SchemaLoader: Sendable {
         /// A real schema has a few thousand; the bound keeps a file of millions of tiny
         /// scalars from costing hundreds of megabytes of tree.
         public var maxNodes: Int
+        /// The most versions one schema may list. Default 1,000.
+        ///
+        /// A compatibility gate compares every pair of versions, so its cost grows with the
+        /// square of this number; 1,000 versions is a release a week for nineteen years.
+        public var maxVersions: Int
 
         /// Creates limits.
         /// - Parameters:
@@ -41,11 +46,16 @@ public struct SchemaLoader: Sendable {
         ///   - maxDepth: The deepest nesting of sequences and mappings.
         ///   - maxAliasExpansion: The most nodes aliases may copy per document.
         ///   - maxNodes: The most nodes one document may hold.
-        public init(maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 1_000, maxNodes: Int = 100_000) {
+        ///   - maxVersions: The most versions one schema may list.
+        public init(
+            maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 1_000, maxNodes: Int = 100_000,
+            maxVersions: Int = 1_000
+        ) {
             self.maxFileBytes = maxFileBytes
             self.maxDepth = maxDepth
             self.maxAliasExpansion = maxAliasExpansion
             self.maxNodes = maxNodes
+            self.maxVersions = maxVersions
         }
     }
 
@@ -110,7 +120,7 @@ public struct SchemaLoader: Sendable {
             root = node
         }
 
-        var builder = SchemaBuilder(file: file, maxDiagnostics: Self.maxDiagnostics)
+        var builder = SchemaBuilder(file: file, maxDiagnostics: Self.maxDiagnostics, maxVersions: limits.maxVersions)
         let schema = builder.build(root)
         var diagnostics = builder.diagnostics
         if let schema, !builder.isSaturated {

@@ -114,6 +114,18 @@ import Testing
         #expect(error.diagnostics.first?.message.contains("100000 nodes") == true)
     }
 
+    @Test func moreThanAThousandVersionsAreRefusedAtTheFirstOneOver() throws {
+        func schema(versions: Int) -> String {
+            "activity: a\nversions:\n" + (1...versions).map { "  - {version: \($0), content-state: {}}\n" }.joined()
+        }
+        let error = try loadError(schema(versions: 1_001))
+        #expect(error.diagnostics.map(\.code) == ["yaml-limit"])
+        #expect(error.diagnostics.first?.message.contains("1001 versions, over the limit of 1000") == true)
+        #expect(error.diagnostics.first?.pointer == "/versions/1000")
+        #expect(error.diagnostics.first?.position?.line == 1_003)
+        #expect(try SchemaLoader().load(yaml: Array(schema(versions: 1_000).utf8), file: "a.yaml").versions.count == 1_000)
+    }
+
     @Test func errorsStopAtOneHundredWithANote() throws {
         let text = "activity: a\nversions: [" + Array(repeating: "a", count: 500).joined(separator: ",") + "]\n"
         let error = try loadError(text)

@@ -51,6 +51,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
         InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 4, 43),
+        InvalidFixture("yaml-limit-too-many-versions", .yamlLimit, 8, 5, limits: .init(maxVersions: 2)),
 
         InvalidFixture("schema-unknown-key-top-level", .unknownKey, 2, 1),
         InvalidFixture("schema-unknown-key-field", .unknownKey, 5, 30),

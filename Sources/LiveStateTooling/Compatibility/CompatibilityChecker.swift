@@ -63,8 +63,14 @@ public struct CompatibilityChecker: Sendable {
     /// - Returns: The findings, content-state before attributes, in schema order; empty when
     ///   either version does not exist or they are the same.
     public func findings(_ schema: Schema, reader: Int, writer: Int) -> [CompatibilityFinding] {
-        guard reader != writer, let readerVersion = schema.version(reader), let writerVersion = schema.version(writer) else { return [] }
-        var comparison = PairComparison(schema: schema, reader: readerVersion, writer: writerVersion, options: options)
+        findings(schema, reader: reader, writer: writer, in: VersionIndex(schema))
+    }
+
+    private func findings(_ schema: Schema, reader: Int, writer: Int, in index: VersionIndex) -> [CompatibilityFinding] {
+        guard reader != writer, let readerIndex = index[reader], let writerIndex = index[writer] else { return [] }
+        var comparison = PairComparison(
+            schema: schema, reader: schema.versions[readerIndex], writer: schema.versions[writerIndex],
+            writerIndex: writerIndex, options: options)
         comparison.run()
         return comparison.findings
     }
@@ -123,8 +129,9 @@ public struct CompatibilityChecker: Sendable {
     private func report(_ schema: Schema, mode: CompatibilityMode, pairs: [CompatibilityPair], written: [Int]) -> CompatibilityReport {
         var findings: [CompatibilityFinding] = []
         var reported = Set<WriterScopedKey>()
+        let index = VersionIndex(schema)
         for pair in pairs {
-            for finding in self.findings(schema, reader: pair.readerVersion, writer: pair.writerVersion)
+            for finding in self.findings(schema, reader: pair.readerVersion, writer: pair.writerVersion, in: index)
             where !PairComparison.budgetRules.contains(finding.rule) {
                 if PairComparison.writerScopedRules.contains(finding.rule) {
                     let key = WriterScopedKey(rule: finding.rule, writer: finding.writerVersion, scope: finding.scope, pointer: finding.pointer)
@@ -134,9 +141,10 @@ public struct CompatibilityChecker: Sendable {
             }
         }
         for version in written {
-            guard let writer = schema.version(version) else { continue }
+            guard let writerIndex = index[version] else { continue }
+            let writer = schema.versions[writerIndex]
             // No reader but the version's own: the finding is about its payloads alone.
-            var comparison = PairComparison(schema: schema, reader: writer, writer: writer, options: options)
+            var comparison = PairComparison(schema: schema, reader: writer, writer: writer, writerIndex: writerIndex, options: options)
             comparison.checkSize()
             findings += comparison.findings
         }
@@ -144,6 +152,19 @@ public struct CompatibilityChecker: Sendable {
             activity: schema.activity, file: schema.file, mode: mode,
             versions: schema.versions.map(\.version), strictClients: schema.strictClients,
             pairs: pairs, findings: findings)
+    }
+
+    /// Each version number's place in `schema.versions` (the first, as `Schema.version(_:)`
+    /// finds it), looked up once per gate: a gate visits every pair, and a linear search per
+    /// pair made a schema of a few hundred versions take minutes.
+    private struct VersionIndex {
+        private let positions: [Int: Int]
+
+        init(_ schema: Schema) {
+            positions = Dictionary(schema.versions.enumerated().map { ($1.version, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        subscript(number: Int) -> Int? { positions[number] }
     }
 
     private struct WriterScopedKey: Hashable {

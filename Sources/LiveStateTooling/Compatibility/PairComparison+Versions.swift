@@ -16,9 +16,8 @@ extension PairComparison {
     /// Names the writer's version brings back, with another type, after an earlier version
     /// listed them under `removed`. Reported where the name returns.
     mutating func checkTombstones() {
-        let versions = schema.versions
-        guard let writerIndex = versions.firstIndex(where: { $0.version == writer.version }), writerIndex > 0 else { return }
-        let previous = versions[writerIndex - 1]
+        guard writerIndex > 0 else { return }
+        let previous = schema.versions[writerIndex - 1]
         for scope in [DiagnosticScope.contentState, .attributes] {
             for field in fields(of: writer, in: scope) where !fields(of: previous, in: scope).contains(where: { $0.name == field.name }) {
                 guard let tombstone = tombstone(for: field.name, in: scope, before: writerIndex),

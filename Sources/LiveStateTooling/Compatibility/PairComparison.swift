@@ -14,15 +14,18 @@ struct PairComparison {
     let schema: Schema
     let reader: SchemaVersion
     let writer: SchemaVersion
+    /// The writer's place in `schema.versions`.
+    let writerIndex: Int
     let options: CompatibilityChecker.Options
     /// Whether the reader decodes with synthesized `Codable`.
     let isStrict: Bool
     private(set) var findings: [CompatibilityFinding] = []
 
-    init(schema: Schema, reader: SchemaVersion, writer: SchemaVersion, options: CompatibilityChecker.Options) {
+    init(schema: Schema, reader: SchemaVersion, writer: SchemaVersion, writerIndex: Int, options: CompatibilityChecker.Options) {
         self.schema = schema
         self.reader = reader
         self.writer = writer
+        self.writerIndex = writerIndex
         self.options = options
         self.isStrict = schema.isStrict(reader.version)
     }

@@ -19,7 +19,8 @@ public struct SchemaDiagnosticCode: RawRepresentable, Sendable, Hashable, CaseIt
     public static let io = SchemaDiagnosticCode(rawValue: "schema-io")
     /// libyaml cannot parse the text, or the file holds more than one document.
     public static let yamlSyntax = SchemaDiagnosticCode(rawValue: "yaml-syntax")
-    /// Nesting is deeper, or aliases expand to more nodes, than the loader's limits allow.
+    /// Nesting is deeper, aliases expand to more nodes, or the document holds more nodes or
+    /// versions than the loader's limits allow.
     public static let yamlLimit = SchemaDiagnosticCode(rawValue: "yaml-limit")
     /// A mapping has a key the schema format does not define there.
     public static let unknownKey = SchemaDiagnosticCode(rawValue: "schema-unknown-key")
@@ -55,7 +56,7 @@ public struct SchemaDiagnosticCode: RawRepresentable, Sendable, Hashable, CaseIt
         switch self {
         case .io: "the schema file is missing, a directory, unreadable or too large"
         case .yamlSyntax: "the file is not valid YAML, or holds more than one document"
-        case .yamlLimit: "nesting or alias expansion goes beyond the loader's limits"
+        case .yamlLimit: "nesting, alias expansion, nodes or versions go beyond the loader's limits"
         case .unknownKey: "a key the schema format does not define at that place"
         case .missingKey: "a required key is missing"
         case .wrongType: "a key's value has the wrong YAML shape or kind"
