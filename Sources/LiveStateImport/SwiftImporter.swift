@@ -189,7 +189,8 @@ public enum SwiftImporter {
             let tree = Parser.parse(source: source)
             let converter = SourceLocationConverter(fileName: path, tree: tree)
             converters[path] = converter
-            if tree.hasError {
+            // The lexer's errors in trivia (a `/*` never closed) leave `hasError` false.
+            if tree.hasError || SyntaxProblems.unterminatedComment(in: tree) != nil {
                 for problem in SyntaxProblems.first(20, in: tree) {
                     let location = converter.location(for: problem.position)
                     diagnostics.append(Diagnostic(
@@ -1198,9 +1199,57 @@ final class SyntaxProblems: SyntaxVisitor {
     }
 
     override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-        guard problems.count < limit, token.presence == .missing else { return .skipChildren }
+        guard problems.count < limit else { return .skipChildren }
+        if token.tokenKind == .endOfFile, let position = Self.unterminatedComment(in: token) {
+            problems.append((position, "a '/*' comment is never closed with '*/'"))
+        }
+        guard token.presence == .missing else { return .skipChildren }
         problems.append((token.positionAfterSkippingLeadingTrivia, "expected \(Self.expected(token))"))
         return .skipChildren
+    }
+
+    /// Where a block comment that is never closed starts, if the file has one. Such a comment
+    /// runs to the end of the file, so it is in the trivia before the end-of-file token.
+    static func unterminatedComment(in tree: SourceFileSyntax) -> AbsolutePosition? {
+        unterminatedComment(in: tree.endOfFileToken)
+    }
+
+    private static func unterminatedComment(in endOfFile: TokenSyntax) -> AbsolutePosition? {
+        // A comment on the last line may be the last token's trailing trivia instead.
+        let before = endOfFile.previousToken(viewMode: .sourceAccurate)
+        let places = [(before?.endPositionBeforeTrailingTrivia, before?.trailingTrivia), (endOfFile.position, endOfFile.leadingTrivia)]
+        for case let (start?, trivia?) in places {
+            var position = start
+            for piece in trivia {
+                switch piece {
+                case .blockComment(let text), .docBlockComment(let text):
+                    if !isClosed(text) { return position }
+                default:
+                    break
+                }
+                position = position.advanced(by: piece.sourceLength.utf8Length)
+            }
+        }
+        return nil
+    }
+
+    /// Whether a block comment's text ends where its outermost `/*` is closed (Swift's block
+    /// comments nest: `/* /* */` is still open).
+    private static func isClosed(_ text: String) -> Bool {
+        var depth = 0
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "/"), byte == UInt8(ascii: "*") {
+                depth += 1
+                previous = 0
+            } else if previous == UInt8(ascii: "*"), byte == UInt8(ascii: "/") {
+                depth -= 1
+                previous = 0
+            } else {
+                previous = byte
+            }
+        }
+        return depth <= 0
     }
 
     /// What a missing token stood for: its text (`'}'`), or the kind of node it holds the place

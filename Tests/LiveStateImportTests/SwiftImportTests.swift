@@ -953,6 +953,22 @@ enum Corpus {
         #expect(mark.type == .enumeration(.strings(["a\u{81}b", "\u{7F}", "\u{FEFF}x", "\t"])))
     }
 
+    /// Found by the hostile-input sweep: a `/*` never closed hid the rest of the file and the
+    /// import said nothing (the lexer's error in trivia is not in `hasError`).
+    @Test(arguments: [
+        "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable { var t: Int }\n}\n/* the rest\nstruct B {}\n",
+        "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable { var t: Int }\n} /* /* nested */",
+    ])
+    func aCommentNeverClosedIsAnError(_ source: String) throws {
+        let result = SwiftImporter.importActivities([("Open.swift", source)])
+        let finding = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.map(\.code) == ["swift-syntax"])
+        #expect(finding.message == "a '/*' comment is never closed with '*/'")
+        #expect(finding.position?.line == 4 || finding.position?.line == 3)
+        let closed = source.replacingOccurrences(of: "the rest", with: "the rest */").replacingOccurrences(of: "nested */", with: "nested */ */")
+        #expect(SwiftImporter.importActivities([("Closed.swift", closed)]).diagnostics.isEmpty)
+    }
+
     @Test func badSourceGetsAPositionedError() {
         let broken = SwiftImporter.importActivities([("Broken.swift", "struct A: ActivityAttributes {\n  var x: = 3\n")])
         #expect(broken.diagnostics.contains { $0.code == "swift-syntax" && $0.position?.line == 2 })

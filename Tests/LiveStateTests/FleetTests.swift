@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveState
-import LiveStateTooling
+@testable import LiveStateTooling
 
 @Suite struct FleetFileTests {
     static let csv = """
@@ -30,6 +30,8 @@ import LiveStateTooling
         #expect(Fleet.parse(json: Array(json.utf8), file: nil).0?.devices == [1: 310, 2: 2150, 3: 7540])
         #expect(Fleet.parse(csv: quoted, file: nil).0?.devices == [1: 310, 2: 2150, 3: 7540])
         #expect(Fleet.parse(csv: "count,version,notes\n5,1,\"a, b\"\n", file: nil).0?.devices == [1: 5])
+        #expect(Fleet.cells(of: #""5""5",x"#).map(\.text) == [#"5"5"#, "x"])
+        #expect(Fleet.cells(of: #""",""""#).map(\.text) == ["", #"""#])
     }
 
     /// A spreadsheet's UTF-8 CSV starts with a byte order mark: it is not part of the first
@@ -58,6 +60,8 @@ import LiveStateTooling
         ("version,count\nv2,5\n", "fleet-invalid-version", 2, 1),
         ("version,count\n3,10,extra\n", "fleet-syntax", 2, 6),
         ("version,count\n1,2,150\n", "fleet-syntax", 2, 5),
+        // RFC 4180: a doubled quote is one quote of the cell, so this count is `5"5`, not 55.
+        ("version,count\n1,\"5\"\"5\"\n", "fleet-invalid-count", 2, 3),
     ])
     func badCSVGetsItsCodeAndPosition(_ text: String, _ code: String, _ line: Int, _ column: Int) throws {
         let (fleet, problems) = Fleet.parse(csv: text, file: "f.csv")
@@ -77,6 +81,8 @@ import LiveStateTooling
         ("[{\"version\": 1, \"count\": \"x\"}]", "fleet-invalid-count", 1, 26),
         ("[{\"version\": 1, \"count\": [3]}]", "fleet-invalid-count", 1, 26),
         ("[]", "fleet-empty", 1, 1),
+        // A key twice is refused, as the YAML reader refuses it: which count is meant is unknown.
+        ("[{\"version\": 1, \"count\": 3, \"count\": 5}]", "fleet-duplicate-column", 1, 29),
     ])
     func badJSONGetsItsCodeAndPosition(_ text: String, _ code: String, _ line: Int, _ column: Int) throws {
         let (fleet, problems) = Fleet.parse(json: Array(text.utf8), file: "f.json")
@@ -268,7 +274,8 @@ import LiveStateTooling
         #expect(Fleet.parse(json: Array("[{\"version\":1,\"count\":1e400}]".utf8), file: nil).1.first?.code != nil)
         #expect(Fleet.parse(json: [0xFF, 0xFE], file: nil).1.first?.code == "fleet-syntax")
         let duplicate = Array(#"[{"version":1,"count":2,"count":3}]"#.utf8)
-        #expect(Fleet.parse(json: duplicate, file: nil).0?.devices == [1: 2])
+        // Refused, as in YAML: which of the two counts is meant is unknown (the first was taken before).
+        #expect(Fleet.parse(json: duplicate, file: nil).1.map(\.code) == ["fleet-duplicate-column"])
     }
 
     @Test func aLongURLIsJudgedQuickly() {

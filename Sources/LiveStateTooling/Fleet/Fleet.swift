@@ -385,18 +385,24 @@ extension Fleet {
         var current = ""
         var start = 0
         var quoted = false
+        // Whether the last character closed a quoted stretch: a quote right after it is a
+        // doubled quote, one `"` of the cell's text (RFC 4180: `"5""5"` is `5"5`).
+        var justClosed = false
         var offset = 0
-        var previous: Character?
         for character in line {
-            defer {
-                offset += character.utf8.count
-                previous = character
-            }
+            defer { offset += character.utf8.count }
             if character == "\"" {
-                if quoted && previous == "\"" { current.append("\"") }
-                quoted.toggle()
+                if quoted {
+                    quoted = false
+                    justClosed = true
+                } else {
+                    if justClosed { current.append("\"") }
+                    quoted = true
+                    justClosed = false
+                }
                 continue
             }
+            justClosed = false
             if character == ",", !quoted {
                 cells.append((current, start))
                 current = ""
@@ -436,9 +442,13 @@ extension Fleet {
                         return failure(FleetCode.syntax.rawValue, "each row of a JSON fleet file is an object", at: rowPosition)
                     }
                     var row = Row(cells: [:], position: rowPosition)
+                    var keys: Set<String> = []
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
                         let name = reader.string(key)
+                        guard keys.insert(name).inserted else {
+                            return failure(FleetCode.duplicateColumn.rawValue, "the row names '\(name)' twice", at: reader.position(of: key.start - 1))
+                        }
                         let token = try reader.peek()
                         let position = reader.position(of: reader.offset)
                         let text: String
@@ -451,7 +461,7 @@ extension Fleet {
                             try reader.skipValue()
                             text = "not a number or string"
                         }
-                        if columns.contains(name), row.cells[name] == nil { row.cells[name] = (text, position) }
+                        if columns.contains(name) { row.cells[name] = (text, position) }
                     }
                     rows.append(row)
                 }
