@@ -343,7 +343,7 @@ public enum OpenAPIDocument {
         ],
         "requestBody": {
           "required": true,
-          "description": "NDJSON: one APNs body per line (`\\n` or `\\r\\n`; a final newline ends the last line), at most 10000 lines and 4194304 bytes (or `serve --max-batch-bytes`). A line that is not JSON gets its own `json-syntax` result; the others go on.",
+          "description": "NDJSON: one APNs body per line (`\\n` or `\\r\\n`; a final newline ends the last line), at least one line (an empty body is `empty-batch`, 400), at most 10000 lines and 4194304 bytes (or `serve --max-batch-bytes`). A line that is not JSON gets its own `json-syntax` result; the others go on.",
           "content": {
             "application/x-ndjson": {
               "schema": {}
@@ -677,7 +677,7 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "BadQuery": {
-        "description": "A query parameter is unknown, repeated or malformed, `max-drop` is given without `version=all`, or `token` with `broadcast`, `channel-id` without it, or both (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`).",
+        "description": "A query parameter is unknown, repeated or malformed, `max-drop` is given without `version=all`, or `token` with `broadcast`, `channel-id` without it, or both (`bad-query`), or the body is not valid HTTP/1.1, such as a bad chunk size or a truncated chunk (`bad-request`), or a batch has no lines (`empty-batch`).",
         "content": {
           "application/json": {
             "schema": {
@@ -1271,7 +1271,7 @@ public enum OpenAPIDocument {
               },
               "code": {
                 "type": "string",
-                "description": "A stable kebab-case code: `bad-query` and `bad-request` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415) or `internal` (500)."
+                "description": "A stable kebab-case code: `bad-query`, `bad-request` and `empty-batch` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415) or `internal` (500)."
               },
               "message": {
                 "type": "string"

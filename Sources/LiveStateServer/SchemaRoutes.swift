@@ -363,13 +363,17 @@ struct SchemaRoutes: Sendable {
 
     /// Validates every line of an NDJSON body (one APNs payload per line) and streams one result
     /// per line back, in order, each with its `line` number: as `validate` answers it. A line
-    /// that is not JSON gets its own `json-syntax` result; the rest go on. At most
-    /// `maxBatchLines` lines and `maxBatchBytes` bytes.
+    /// that is not JSON gets its own `json-syntax` result; the rest go on. At least one line
+    /// (`empty-batch`), at most `maxBatchLines` lines and `maxBatchBytes` bytes.
     func validateBatch(_ request: Request, id: String) async throws -> Response {
         let validation = try validation(request, id: id)
         let body = try await collectBody(
             request, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none")
         let lines = body.withUnsafeReadableBytes { Self.lineRanges($0) }
+        guard !lines.isEmpty else {
+            // An answer of no lines would read as a batch that passed: the body was most likely lost.
+            throw APIError(.badRequest, code: "empty-batch", message: "the batch has no lines; send one APNs body per line")
+        }
         guard lines.count <= Self.maxBatchLines else {
             throw APIError(.contentTooLarge, code: "too-many-lines",
                            message: "the batch has \(lines.count) lines, over the limit of \(Self.maxBatchLines)")

@@ -129,8 +129,11 @@ import Testing
             let get = try await client.execute(uri: "/v1/schemas/delivery/validate-batch", method: .get)
             #expect(get.status == .methodNotAllowed)
             let empty = try await client.execute(uri: "/v1/schemas/delivery/validate-batch", method: .post, body: ServerFixtures.text(""))
-            #expect(empty.status == .ok)
-            #expect(String(buffer: empty.body).isEmpty)
+            // No lines is refused: an empty answer would read as a batch that passed.
+            #expect(empty.status == .badRequest)
+            #expect(try json(empty)["error"]?["code"]?.string == "empty-batch")
+            let newline = try await client.execute(uri: "/v1/schemas/delivery/validate-batch", method: .post, body: ServerFixtures.text("\n"))
+            #expect(try Self.lines(newline).map { $0["line"]?.int } == [1])
         }
         let small = LiveStateServer(
             store: try SchemaStore(paths: [ServerFixtures.schemas]), configuration: .init(port: 0, maxBatchBytes: 100))
