@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LiveState
+@_spi(Scanner) import LiveState
 
 /// The `aps` keys around a content-state, shared by `encode` and `send`.
 struct EnvelopeOptions: ParsableArguments {
@@ -47,13 +47,28 @@ struct EnvelopeOptions: ParsableArguments {
         }
         if let attributes {
             let file = try InputFile.readOrExit(attributes, limit: 1 << 20, format: format)
-            do {
-                request.attributes = try file.bytes.withUnsafeBytes { try Value.parse(json: $0) }
-            } catch {
-                throw Output.stop([Diagnostic(code: "json-syntax", severity: .error, message: "\(error)", file: attributes)], format: format)
-            }
+            let (value, problems) = file.bytes.withUnsafeBytes { Self.readAttributes($0, file: attributes) }
+            guard let value, problems.isEmpty else { throw Output.stop(problems, format: format) }
+            request.attributes = value
         }
         return request
+    }
+
+    /// The attributes file's object, or why it cannot be written: a syntax error, or a key given
+    /// twice (the body would carry both, and which one the app reads is not specified), each
+    /// with its line, column and pointer.
+    private static func readAttributes(_ bytes: UnsafeRawBufferPointer, file: String) -> (Value?, [Diagnostic]) {
+        do throws(JSONError) {
+            let twice = try JSONValidator.validate(bytes).map {
+                Diagnostic(
+                    code: DecodeCode.duplicateKey.rawValue, severity: .error,
+                    message: "'\($0.key)' is given twice; the start would carry both, and which one the app reads is not specified",
+                    file: file, position: $0.position, scope: .attributes, pointer: $0.pointer)
+            }
+            return (try Value.parse(json: bytes), twice)
+        } catch {
+            return (nil, [Diagnostic(code: "json-syntax", severity: .error, message: error.message, file: file, position: error.position, scope: .attributes)])
+        }
     }
 
     /// Stops the command with status 2 when an option only a start takes (`--attributes`) is

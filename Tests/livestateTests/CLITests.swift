@@ -649,6 +649,23 @@ struct CLI {
         #expect(start.stdout.contains(#""attributes":{"#), "\(start.stdout)")
     }
 
+    /// An attributes file that is not JSON, or gives a key twice, is refused with where: the
+    /// start would otherwise carry both values (found by the hostile-input sweep, as was the
+    /// error wrapped twice, `file: error: 1:1: error: empty input [json-syntax] [json-syntax]`).
+    @Test(arguments: [
+        ("", "-:1:1: error: empty input [json-syntax]"),
+        (#"{"a":1,"#, "-:1:8: error: expected a string key after ',', found end of input [json-syntax]"),
+        (#"{"totalAmount":1,"totalAmount":2}"#,
+         "-:1:18: error: 'totalAmount' is given twice; the start would carry both, and which one the app reads is not specified (at /totalAmount in attributes) [duplicate-key]"),
+    ])
+    func badAttributesAreRefusedWithWhere(_ attributes: String, _ expected: String) throws {
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--alert-title", "T", "--alert-body", "B",
+                                  "--attributes", "-", Self.fixture("state.json")], stdin: Data(attributes.utf8))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == expected + "\n", "\(result.stderr)")
+    }
+
     @Test func stateThatDoesNotFitTheVersionExitsOne() throws {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", Self.fixture("invalid-state.json")])
         #expect(result.status == 1)
