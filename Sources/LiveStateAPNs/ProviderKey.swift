@@ -25,8 +25,10 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
         for (name, value) in [("--key-id", keyID), ("--team-id", teamID)] where !Self.isIdentifier(value) {
             throw ProviderKeyError(file: file, message: "\(name) must be the 10-character id from the developer account, not '\(value)'")
         }
-        guard let block = Self.keyBlock(in: pem) else {
-            throw ProviderKeyError(file: file, message: "not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line (download the key from Certificates, Identifiers & Profiles > Keys)")
+        let block: String
+        switch Self.keyBlock(in: pem) {
+        case .success(let found): block = found
+        case .failure(let problem): throw ProviderKeyError(file: file, message: problem.message)
         }
         do {
             privateKey = try P256.Signing.PrivateKey(pemRepresentation: block)
@@ -38,17 +40,38 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
         self.teamID = teamID
     }
 
+    /// Why a text holds no usable private key block.
+    struct KeyBlockProblem: Error {
+        var message: String
+    }
+
     /// The PEM block of the private key in `pem`, PKCS #8 or SEC 1, from its `BEGIN` line to its
     /// `END` line: the other blocks a file may hold (`EC PARAMETERS`) are left out, as the PEM
-    /// reader takes one block.
-    static func keyBlock(in pem: String) -> String? {
+    /// reader takes one block. No key block, one cut short before its `END` line, and two keys
+    /// (which one is meant is unknown) are each their own problem.
+    static func keyBlock(in pem: String) -> Result<String, KeyBlockProblem> {
+        var blocks: [String] = []
         for label in ["PRIVATE KEY", "EC PRIVATE KEY"] {
-            guard let begin = pem.range(of: "-----BEGIN \(label)-----"),
-                  let end = pem.range(of: "-----END \(label)-----", range: begin.upperBound ..< pem.endIndex)
-            else { continue }
-            return String(pem[begin.lowerBound ..< end.upperBound])
+            var rest = pem.startIndex ..< pem.endIndex
+            while let begin = pem.range(of: "-----BEGIN \(label)-----", range: rest) {
+                guard let end = pem.range(of: "-----END \(label)-----", range: begin.upperBound ..< pem.endIndex) else {
+                    return .failure(KeyBlockProblem(
+                        message: "the '-----BEGIN \(label)-----' block has no '-----END \(label)-----' line: the file is cut short (download the key again)"))
+                }
+                blocks.append(String(pem[begin.lowerBound ..< end.upperBound]))
+                rest = end.upperBound ..< pem.endIndex
+            }
         }
-        return nil
+        switch blocks.count {
+        case 0:
+            return .failure(KeyBlockProblem(
+                message: "not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line (download the key from Certificates, Identifiers & Profiles > Keys)"))
+        case 1:
+            return .success(blocks[0])
+        default:
+            return .failure(KeyBlockProblem(
+                message: "the file holds \(blocks.count) private keys, and a .p8 file holds one: which key --key-id names is unknown (keep that one alone)"))
+        }
     }
 
     /// Reads a key from a `.p8` file.

@@ -110,12 +110,13 @@ public struct SchemaLoader: Sendable {
         }
         let root: YAMLNode
         switch outcome {
+        case .failure where Self.isBlank(yaml):
+            // libyaml refuses a tab where a token could start, even on a line with nothing else.
+            throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])
         case .failure(let error):
             throw SchemaLoadError(diagnostics: [Self.diagnostic(error.code, error.message, file: file, position: error.position, pointer: "")])
         case .success(nil):
-            throw SchemaLoadError(diagnostics: [Self.diagnostic(
-                .empty, "the file holds no schema: it is empty or only comments", file: file,
-                position: SourcePosition(offset: 0, line: 1, column: 1), pointer: "")])
+            throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])
         case .success(let node?):
             root = node
         }
@@ -200,6 +201,26 @@ public struct SchemaLoader: Sendable {
 
     /// The deepest nesting honoured whatever `Limits.maxDepth` says.
     static let depthCeiling = 100
+
+    private static func emptyDiagnostic(file: String) -> Diagnostic {
+        diagnostic(.empty, "the file holds no schema: it is empty or only comments", file: file,
+                   position: SourcePosition(offset: 0, line: 1, column: 1), pointer: "")
+    }
+
+    /// Whether every line of `yaml` is blank (spaces, tabs) or a comment.
+    static func isBlank(_ yaml: [UInt8]) -> Bool {
+        var inComment = false
+        for byte in yaml {
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"): inComment = false
+            case _ where inComment: continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "#"): inComment = true
+            default: return false
+            }
+        }
+        return true
+    }
 
     /// The most errors reported for one file; a final `yaml-limit` diagnostic says when more were cut.
     static let maxDiagnostics = 100

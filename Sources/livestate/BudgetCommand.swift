@@ -64,7 +64,9 @@ struct BudgetCommand: ParsableCommand {
             if let validator {
                 let result = validator.validate(file.bytes, file: file.name)
                 diagnostics += result.diagnostics.filter { $0.code.hasSuffix("over-budget") || $0.code.hasPrefix("json-") }
-                reports.append((file.name, result.budget))
+                // A file over the read limit is read one byte past it: its `json-limit` error is
+                // the answer, not a budget of the bytes read.
+                if file.bytes.count <= maxBytes { reports.append((file.name, result.budget)) }
             } else {
                 // Found and worded as lint finds them: the content-state's findings where it
                 // starts, a syntax error with the pointer of the value it is in.

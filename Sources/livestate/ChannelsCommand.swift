@@ -11,7 +11,8 @@ struct ChannelsCommand: ParsableCommand {
         discussion: """
             Channel requests go to APNs's management host (port 2195 sandbox, 2196 production) \
             with the same key flags as send. Exit status: 0 done, 1 APNs answered an error or did \
-            not answer, 2 usage, key or I/O errors.
+            not answer, or the channel id is not base64 (bad-channel-id, as send refuses it), 2 \
+            usage, key or I/O errors.
             """,
         subcommands: [Create.self, List.self, Read.self, Delete.self]
     )

@@ -164,6 +164,15 @@ final class TestClock: @unchecked Sendable {
             .contains("not a .p8 key"))
         let pem = P256.Signing.PrivateKey().pemRepresentation
         #expect(error { () throws(ProviderKeyError) in try ProviderKey(pem: pem, keyID: "short", teamID: Self.teamID) }.contains("--key-id must be"))
+        // Found by the hostile-input sweep: a key cut short was said to have no BEGIN line, and
+        // of two keys the second was ignored without a word.
+        let cut = String(Self.pkcs8.prefix(80))
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(pem: cut, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("error: the '-----BEGIN PRIVATE KEY-----' block has no '-----END PRIVATE KEY-----' line: the file is cut short"))
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(pem: Self.pkcs8 + pem, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("error: the file holds 2 private keys, and a .p8 file holds one"))
+        #expect(error { () throws(ProviderKeyError) in try ProviderKey(pem: Self.pkcs8 + Self.sec1, keyID: Self.keyID, teamID: Self.teamID) }
+            .contains("holds 2 private keys"))
         let key = try ProviderKey(pem: pem, keyID: Self.keyID, teamID: Self.teamID)
         #expect(!"\(key)".contains("PRIVATE"))
         #expect("\(key)" == "ProviderKey(keyID: ABC123DEFG, teamID: TEAM123456)")

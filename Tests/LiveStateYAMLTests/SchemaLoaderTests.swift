@@ -127,6 +127,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
 
         InvalidFixture("schema-empty-empty-file", .empty, 1, 1),
         InvalidFixture("schema-empty-comments-only", .empty, 1, 1),
+        InvalidFixture("schema-empty-tab-and-comments", .empty, 1, 1),
         InvalidFixture("schema-empty-no-versions", .empty, 2, 11),
     ]
 

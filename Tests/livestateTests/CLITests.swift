@@ -194,6 +194,8 @@ struct CLI {
         let result = try LivestateBinary.run(arguments, stdinPath: "/dev/zero", timeout: 30)
         #expect(result.status == 1, "\(result.stderr)")
         #expect((result.stdout + result.stderr).contains("<stdin>:1:1: error: input is larger than the limit of "), "\(result.stdout)\(result.stderr)")
+        // Nor a budget of the bytes read: `budget` printed "body 1048577 of 4096 bytes".
+        #expect(!result.stdout.contains("1048577"), "\(result.stdout)")
     }
 
     /// `--schema -` (and `check -`) reads the schema from standard input, as every command reads
