@@ -114,7 +114,8 @@ public struct SchemaLoader: Sendable {
             // libyaml refuses a tab where a token could start, even on a line with nothing else.
             throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])
         case .failure(let error):
-            throw SchemaLoadError(diagnostics: [Self.diagnostic(error.code, error.message, file: file, position: error.position, pointer: "")])
+            let message = error.position.offset < 2 ? yaml.withUnsafeBytes { UTF16Text.explaining(error.message, in: $0) } : error.message
+            throw SchemaLoadError(diagnostics: [Self.diagnostic(error.code, message, file: file, position: error.position, pointer: "")])
         case .success(nil):
             throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])
         case .success(let node?):

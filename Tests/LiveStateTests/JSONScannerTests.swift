@@ -340,6 +340,25 @@ import Testing
         #expect(error.position == SourcePosition(offset: 0, line: 1, column: 1))
     }
 
+    /// UTF-16, as Windows tools write it, is named, with or without a byte order mark: the
+    /// message named only a stray byte (found by the hostile-input sweep).
+    static let littleEndian: [UInt8] = [0x7B, 0x00, 0x7D, 0x00]  // {} in UTF-16LE
+    static let bigEndian: [UInt8] = [0x00, 0x7B, 0x00, 0x7D]
+
+    @Test(arguments: [
+        (littleEndian, 1, "little-endian, a zero byte after each ASCII character"),
+        ([0xFF, 0xFE] + littleEndian, 0, "little-endian, byte order mark FF FE"),
+        ([0xFE, 0xFF] + bigEndian, 0, "big-endian, byte order mark FE FF"),
+        (bigEndian, 0, "big-endian, a zero byte before each ASCII character"),
+    ] as [([UInt8], Int, String)])
+    func namesUTF16(_ bytes: [UInt8], _ offset: Int, _ how: String) throws {
+        let error = try #require(validationError(bytes))
+        #expect(error.position.offset == offset)
+        #expect(error.message.hasSuffix("; the text is UTF-16 (\(how)), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8)"), "\(error.message)")
+        // A zero byte later on is only a stray byte.
+        #expect(validationError(Array(#"{"a":"#.utf8) + [0, 0])?.message.contains("UTF-16") == false)
+    }
+
     @Test func rejectsTruncatedDocumentAtEveryByte() {
         let sample = Array("""
             {"title": "Zoë \\u00e0 \\ud83d\\ude00", "n": [-12.5e+3, 0, true, false, null],

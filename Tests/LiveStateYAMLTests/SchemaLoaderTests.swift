@@ -47,6 +47,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-syntax-two-documents", .yamlSyntax, 5, 1),
         InvalidFixture("yaml-syntax-recursive-alias", .yamlSyntax, 5, 5),
         InvalidFixture("yaml-syntax-invalid-utf8", .yamlSyntax, 5, 43),
+        InvalidFixture("yaml-syntax-utf16", .yamlSyntax, 1, 1),
         InvalidFixture("yaml-syntax-binary", .yamlSyntax, 1, 1),
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),

@@ -501,7 +501,9 @@
     }
 
     private func expected(_ what: String, at offset: Int) -> JSONError {
-        error(.syntax, "expected \(what), found \(describeByte(at: offset))", at: offset)
+        let message = "expected \(what), found \(describeByte(at: offset))"
+        // UTF-16 fails on its first or second byte.
+        return error(.syntax, offset < 2 ? UTF16Text.explaining(message, in: bytes) : message, at: offset)
     }
 
     private func depthError(at offset: Int) -> JSONError {
