@@ -53,8 +53,7 @@ func body(_ aps: String, extra: String = "") -> String {
         // Each says what follows, as every error that drops the push does.
         #expect(missing.map(\.message) == [
             "aps has no timestamp (integer UNIX seconds); the app drops this update",
-            "aps has no event (start, update or end); the device drops the push, as it cannot tell what it is "
-                + "(node-apn 5.2.3's pushes, which wrote 'events', were logged as without an event type)",
+            "aps has no event (start, update or end); the device drops the push, as it cannot tell what it is",
         ])
         #expect(!result.appDecodes)
     }
@@ -66,6 +65,11 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(finding.position?.column == 21)
         #expect(finding.message.contains("1795000000"))
         #expect(!result.diagnostics.contains { $0.code == "missing-aps-key" })
+        // On an end's dismissal-date, the consequence is Apple's four-hour removal.
+        let end = lint(body(#""timestamp":1795000000,"event":"end","dismissal-date":1795000600000,"content-state":{}"#))
+        #expect(end.diagnostics.first { $0.code == "date-in-milliseconds" }?.message
+            == "dismissal-date 1795000600000 is in milliseconds; the device reads UNIX seconds, a date thousands of years ahead "
+            + "(the ended activity stays up to the system's four hours instead of leaving at that time): send 1795000600")
         // The device applies it, with a date thousands of years ahead.
         #expect(result.appDecodes)
         #expect(result.hasErrors)

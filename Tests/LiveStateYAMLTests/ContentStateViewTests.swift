@@ -850,7 +850,7 @@ import LiveStateYAML
         #expect(result.diagnostics.filter { $0.code == "unix-date-in-date-field" }.map(\.description) == [
             "b.json:1:62: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /when) [unix-date-in-date-field]",
             "b.json:1:93: warning: 1732803600 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754496400 (at /window/1) [unix-date-in-date-field]",
-            "b.json:1:121: warning: 1732800000000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 56911; send 754492800 (at /stops/0/eta) [unix-date-in-date-field]",
+            "b.json:1:121: warning: 1732800000000 looks like UNIX time in milliseconds: the device reads seconds since 2001-01-01, so this is the year 56911; send 754492800 (at /stops/0/eta) [unix-date-in-date-field]",
             "b.json:1:149: warning: 1732800000 looks like UNIX time: the device reads seconds since 2001-01-01, so this is the year 2055; send 754492800 (at /stamps/1) [unix-date-in-date-field]",
         ])
         #expect(result.state?["when"] == .date(1_732_800_000))

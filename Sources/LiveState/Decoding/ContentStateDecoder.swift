@@ -863,7 +863,9 @@ struct DecodeContext: JSONReading {
                 + "send \(ValueText.number(unixSeconds))"
         }
         let converted = unixSeconds - 978_307_200
-        return "\(ValueText.number(seconds)) looks like UNIX time: the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))"
+        // Up to 1e14 (UNIX milliseconds of the year 5138): beyond, no unit is likely.
+        let unit = (1e11 ..< 1e14).contains(seconds) ? "UNIX time in milliseconds" : "UNIX time"
+        return "\(ValueText.number(seconds)) looks like \(unit): the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))"
     }
 
     /// The `unknown-enum-value` message of a value, shown as `text`, that is none of `plan`'s

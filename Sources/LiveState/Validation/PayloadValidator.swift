@@ -499,7 +499,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             let consequence = switch name {
             case "timestamp": "every later push stamped in seconds is older, and the device ignores it"
             case "stale-date": "the activity never goes stale"
-            default: "the ended activity is not dismissed at that time"
+            // Apple's after(_:): removed at the date or four hours after the end, whichever is first.
+            default: "the ended activity stays up to the system's four hours instead of leaving at that time"
             }
             report(.dateInMilliseconds, "\(name) \(seconds) is in milliseconds; the device reads UNIX seconds, a date thousands of years "
                    + "ahead (\(consequence)): send \(seconds / 1000)", at: offset, pointer: pointer)
@@ -690,8 +691,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         guard let event else {
             if !diagnostics.contains(where: { $0.pointer == "/aps/event" }) {
-                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed)); the device drops the push, as it cannot tell "
-                       + "what it is (node-apn 5.2.3's pushes, which wrote 'events', were logged as without an event type)",
+                // A misspelt key (`events`, as node-apn 5.2.3 wrote) gets its own did-you-mean.
+                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed)); the device drops the push, as it cannot tell what it is",
                        at: apsStart, pointer: "/aps/event")
             }
             return
