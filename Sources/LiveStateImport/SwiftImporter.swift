@@ -77,16 +77,25 @@ public enum SwiftImporter {
     public static let maxOptionalRun = 64
     /// The deepest nesting of `#if` a file may have (see `maxGenericDepth`).
     public static let maxIfConfigDepth = 256
+    /// The most `.` members one chain may have (`A.B.C`, `view\n  .padding()\n  .font(…)`).
+    /// Each member nests the syntax tree one level deeper, and walking the tree recurses once
+    /// per level: a type of 20,000 members crashed the import with a stack overflow.
+    public static let maxMemberChain = 1_000
 
     /// Where the file first nests deeper than the parser reads safely, outside comments and
     /// string literals, and what nests there; `nil` when nothing does. `[` counts as it nests
     /// (`maxBracketDepth`); `<` after a name, in one line or statement, as generic arguments
     /// (`maxGenericDepth`); a run of `?` and `!` (`maxOptionalRun`); `#if` up to its `#endif`
-    /// (`maxIfConfigDepth`).
+    /// (`maxIfConfigDepth`); the `.` members of one chain, which goes on across lines while
+    /// each name follows a `.` (`maxMemberChain`).
     static func tooDeepNesting(in source: String) -> (position: SourcePosition, reason: String)? {
         let bytes = Array(source.utf8)
-        var brackets = 0, generics = 0, run = 0, ifConfigs = 0
+        var brackets = 0, generics = 0, run = 0, ifConfigs = 0, members = 0
+        // The last byte that is not white space: a name after a `.` goes on with a chain.
+        var lastSolid: UInt8 = 0
         var index = 0
+        // The last byte before `index` that is not a space or a tab: `A <A <Int>>` nests too.
+        var previous: UInt8 = 0
         func next(is byte: UInt8) -> Bool { index + 1 < bytes.count && bytes[index + 1] == byte }
         func starts(with word: String) -> Bool {
             let word = Array(word.utf8)
@@ -98,6 +107,21 @@ public enum SwiftImporter {
         }
         while index < bytes.count {
             let byte = bytes[index]
+            defer {
+                // The last byte looked at (a `/*` never closed moves `index` past the end).
+                let last = min(index, bytes.count) - 1
+                if last >= 0, bytes[last] != UInt8(ascii: " "), bytes[last] != UInt8(ascii: "\t") { previous = bytes[last] }
+                if last >= 0, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[last]) { lastSolid = bytes[last] }
+            }
+            if byte == UInt8(ascii: ".") {
+                members += 1
+                if members > maxMemberChain {
+                    return (position(of: index, in: bytes), "a chain of more than \(maxMemberChain) '.' members goes on here")
+                }
+            } else if isNameByte(byte), lastSolid != UInt8(ascii: "."), index == 0 || !isNameByte(bytes[index - 1]) {
+                // A name that follows no `.` starts another chain.
+                members = 0
+            }
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") {
                 run += 1
                 if run > maxOptionalRun {
@@ -127,7 +151,7 @@ public enum SwiftImporter {
                 }
             case UInt8(ascii: "]"):
                 brackets = max(0, brackets - 1)
-            case UInt8(ascii: "<") where index > 0 && (isNameByte(bytes[index - 1]) || bytes[index - 1] == UInt8(ascii: "<")):
+            case UInt8(ascii: "<") where isNameByte(previous) || previous == UInt8(ascii: "<"):
                 generics += 1
                 if generics > maxGenericDepth {
                     return (position(of: index, in: bytes), "generic arguments nest deeper than \(maxGenericDepth) here")

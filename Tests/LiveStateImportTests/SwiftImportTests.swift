@@ -875,6 +875,9 @@ enum Corpus {
         ("var t: " + String(repeating: "A<", count: 1_000) + "Int" + String(repeating: ">", count: 1_000), "generic arguments nest deeper than 64"),
         ("var t: String" + String(repeating: "?", count: 600), "more than 64 '?' or '!' follow one another"),
         (String(repeating: "#if A\n", count: 3_000) + "var t: Int", "#if blocks nest deeper than 256"),
+        // Found after the guard landed: a space before `<`, and a member chain 20,000 long.
+        ("var t: " + String(repeating: "A <", count: 1_000) + "Int" + String(repeating: ">", count: 1_000), "generic arguments nest deeper than 64"),
+        ("var t: " + String(repeating: "A.", count: 20_000) + "Int", "a chain of more than 1000 '.' members"),
     ])
     func nestingTheParserCannotSurviveIsRefusedBeforeIt(_ field: String, _ reason: String) throws {
         let deep = "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable {\n" + field + "\n  }\n}\n"
@@ -891,6 +894,9 @@ enum Corpus {
             #if os(iOS)
             #if DEBUG
             let x = 1<2 && 3<4 && 5<6
+            let y = [1.5, 2.5, 3.5].map { $0 }
+                .filter { $0 > 1 }.sorted()
+                .reversed()
             #endif
             #endif
             struct A: ActivityAttributes {
