@@ -73,30 +73,67 @@ public enum SwiftImporter {
     /// parser's recursion (and for `?`, of the import's own), so deeper ones overflow the
     /// stack: 1,000 generic levels, 600 `?` and 3,000 `#if` crashed the import.
     public static let maxGenericDepth = 64
-    /// The longest run of `?` and `!` a file may have (see `maxGenericDepth`).
+    /// The longest run of `?` and `!` a file may have, and of `try`, `await` and `unsafe`
+    /// (see `maxGenericDepth`).
     public static let maxOptionalRun = 64
     /// The deepest nesting of `#if` a file may have (see `maxGenericDepth`).
     public static let maxIfConfigDepth = 256
-    /// The most `.` members one chain may have (`A.B.C`, `view\n  .padding()\n  .font(…)`).
-    /// Each member nests the syntax tree one level deeper, and walking the tree recurses once
-    /// per level: a type of 20,000 members crashed the import with a stack overflow.
-    public static let maxMemberChain = 1_000
+    /// The deepest nesting of string interpolations (`"\("\(…)")"`) a file may have: the
+    /// parser's time grows faster than the square of it (12,000 levels took 34 seconds).
+    public static let maxInterpolationDepth = 64
+
+    /// The deepest syntax tree a file may have. Every walk of the tree (its text, its
+    /// positions, the import's own reading) recurses once per level, and a chain 20,000 long
+    /// (`A.A.…`, `a[0][0]…`, `f()()…`) made the walks overflow the stack. A real file nests a
+    /// few dozen levels; each `.member` or call of a chain is one or two.
+    public static let maxTreeDepth = 1_000
+
+    /// The first node, depth first, that lies deeper than `limit` levels in `tree`, walked with
+    /// a stack of its own rather than by recursion.
+    static func nodeDeeperThan(_ limit: Int, in tree: SourceFileSyntax) -> Syntax? {
+        var pending: [(node: Syntax, depth: Int)] = [(Syntax(tree), 1)]
+        while let (node, depth) = pending.popLast() {
+            if depth > limit { return node }
+            for child in node.children(viewMode: .sourceAccurate).reversed() {
+                pending.append((child, depth + 1))
+            }
+        }
+        return nil
+    }
 
     /// Where the file first nests deeper than the parser reads safely, outside comments and
     /// string literals, and what nests there; `nil` when nothing does. `[` counts as it nests
     /// (`maxBracketDepth`); `<` after a name, in one line or statement, as generic arguments
     /// (`maxGenericDepth`); a run of `?` and `!` (`maxOptionalRun`); `#if` up to its `#endif`
-    /// (`maxIfConfigDepth`); the `.` members of one chain, which goes on across lines while
-    /// each name follows a `.` (`maxMemberChain`).
+    /// (`maxIfConfigDepth`); a run of `try`, `await` and `unsafe` (`maxOptionalRun`); `->` in
+    /// one line or statement (`maxGenericDepth`); string interpolations
+    /// (`maxInterpolationDepth`). Chains that only deepen the tree are `maxTreeDepth`'s.
     static func tooDeepNesting(in source: String) -> (position: SourcePosition, reason: String)? {
         let bytes = Array(source.utf8)
-        var brackets = 0, generics = 0, run = 0, ifConfigs = 0, members = 0
-        // The last byte that is not white space: a name after a `.` goes on with a chain.
-        var lastSolid: UInt8 = 0
+        var brackets = 0, generics = 0, arrows = 0, run = 0, ifConfigs = 0, effects = 0
         var index = 0
         // The last byte before `index` that is not a space or a tab: `A <A <Int>>` nests too.
         var previous: UInt8 = 0
         func next(is byte: UInt8) -> Bool { index + 1 < bytes.count && bytes[index + 1] == byte }
+        // For each interpolation (`"\(…)"`) the scan is in, innermost last: the `(` open in it.
+        var interpolations: [Int] = []
+        /// Moves `index` through a string literal's text to its closing quote (or the end of
+        /// the line), or to the `(` of an interpolation, which it enters; `nil` unless the
+        /// interpolations nest too deep.
+        func scanString() -> (position: SourcePosition, reason: String)? {
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\n") {
+                if bytes[index] == UInt8(ascii: "\\"), next(is: UInt8(ascii: "(")) {
+                    index += 1
+                    interpolations.append(0)
+                    if interpolations.count > maxInterpolationDepth {
+                        return (position(of: index - 1, in: bytes), "string interpolations nest deeper than \(maxInterpolationDepth) here")
+                    }
+                    return nil
+                }
+                index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return nil
+        }
         func starts(with word: String) -> Bool {
             let word = Array(word.utf8)
             guard index + word.count <= bytes.count, Array(bytes[index ..< index + word.count]) == word else { return false }
@@ -111,16 +148,16 @@ public enum SwiftImporter {
                 // The last byte looked at (a `/*` never closed moves `index` past the end).
                 let last = min(index, bytes.count) - 1
                 if last >= 0, bytes[last] != UInt8(ascii: " "), bytes[last] != UInt8(ascii: "\t") { previous = bytes[last] }
-                if last >= 0, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[last]) { lastSolid = bytes[last] }
             }
-            if byte == UInt8(ascii: ".") {
-                members += 1
-                if members > maxMemberChain {
-                    return (position(of: index, in: bytes), "a chain of more than \(maxMemberChain) '.' members goes on here")
+            if isNameByte(byte), index == 0 || !isNameByte(bytes[index - 1]) {
+                if starts(with: "try") || starts(with: "await") || starts(with: "unsafe") {
+                    effects += 1
+                    if effects > maxOptionalRun {
+                        return (position(of: index, in: bytes), "more than \(maxOptionalRun) 'try', 'await' or 'unsafe' follow one another here")
+                    }
+                } else {
+                    effects = 0
                 }
-            } else if isNameByte(byte), lastSolid != UInt8(ascii: "."), index == 0 || !isNameByte(bytes[index - 1]) {
-                // A name that follows no `.` starts another chain.
-                members = 0
             }
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "!") {
                 run += 1
@@ -141,8 +178,19 @@ public enum SwiftImporter {
                 continue
             case UInt8(ascii: "\""):
                 index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\n") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                if let deep = scanString() { return deep }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { continue }
+            case UInt8(ascii: "(") where !interpolations.isEmpty:
+                interpolations[interpolations.count - 1] += 1
+            case UInt8(ascii: ")") where !interpolations.isEmpty:
+                if interpolations[interpolations.count - 1] > 0 {
+                    interpolations[interpolations.count - 1] -= 1
+                } else {
+                    // The interpolation ends: the string it is in goes on.
+                    interpolations.removeLast()
+                    index += 1
+                    if let deep = scanString() { return deep }
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { continue }
                 }
             case UInt8(ascii: "["):
                 brackets += 1
@@ -156,10 +204,18 @@ public enum SwiftImporter {
                 if generics > maxGenericDepth {
                     return (position(of: index, in: bytes), "generic arguments nest deeper than \(maxGenericDepth) here")
                 }
+            case UInt8(ascii: ">") where index > 0 && bytes[index - 1] == UInt8(ascii: "-"):
+                arrows += 1
+                if arrows > maxGenericDepth {
+                    return (position(of: index - 1, in: bytes), "more than \(maxGenericDepth) '->' follow one another here")
+                }
             case UInt8(ascii: ">"):
                 generics = max(0, generics - 1)
-            case UInt8(ascii: "\n"), UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-                generics = 0
+            case UInt8(ascii: "\n"):
+                (generics, arrows) = (0, 0)
+                interpolations.removeAll()
+            case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                (generics, arrows) = (0, 0)
             case UInt8(ascii: "#"):
                 if starts(with: "#if") {
                     ifConfigs += 1
@@ -211,6 +267,14 @@ public enum SwiftImporter {
                 continue
             }
             let tree = Parser.parse(source: source)
+            if let deep = Self.nodeDeeperThan(maxTreeDepth, in: tree) {
+                // Located from the bytes: the converter walks the tree as deep as it goes.
+                diagnostics.append(Diagnostic(
+                    code: swiftSyntax, severity: .error,
+                    message: "the syntax tree nests deeper than \(maxTreeDepth) levels here; no ContentState needs that, and reading the tree could overflow the stack, so the file is not read",
+                    file: path, position: position(of: deep.positionAfterSkippingLeadingTrivia.utf8Offset, in: Array(source.utf8)), scope: .schema))
+                continue
+            }
             let converter = SourceLocationConverter(fileName: path, tree: tree)
             converters[path] = converter
             // The lexer's errors in trivia (a `/*` never closed) leave `hasError` false.

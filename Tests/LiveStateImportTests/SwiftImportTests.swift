@@ -877,7 +877,13 @@ enum Corpus {
         (String(repeating: "#if A\n", count: 3_000) + "var t: Int", "#if blocks nest deeper than 256"),
         // Found after the guard landed: a space before `<`, and a member chain 20,000 long.
         ("var t: " + String(repeating: "A <", count: 1_000) + "Int" + String(repeating: ">", count: 1_000), "generic arguments nest deeper than 64"),
-        ("var t: " + String(repeating: "A.", count: 20_000) + "Int", "a chain of more than 1000 '.' members"),
+        ("var t: " + String(repeating: "A.", count: 20_000) + "Int", "the syntax tree nests deeper than 1000 levels"),
+        ("var t = try " + String(repeating: "try ", count: 20_000) + "1", "more than 64 'try', 'await' or 'unsafe' follow one another"),
+        ("var t: " + String(repeating: "() -> ", count: 20_000) + "Int", "more than 64 '->' follow one another"),
+        ("var t = \"" + String(repeating: #"\(""#, count: 20_000) + "\"", "string interpolations nest deeper than 64"),
+        // Chains that only deepen the tree are found in it, before anything walks it.
+        ("var t = a" + String(repeating: "[0]", count: 20_000), "the syntax tree nests deeper than 1000 levels"),
+        ("var t = f" + String(repeating: "()", count: 20_000), "the syntax tree nests deeper than 1000 levels"),
     ])
     func nestingTheParserCannotSurviveIsRefusedBeforeIt(_ field: String, _ reason: String) throws {
         let deep = "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable {\n" + field + "\n  }\n}\n"
@@ -894,6 +900,8 @@ enum Corpus {
             #if os(iOS)
             #if DEBUG
             let x = 1<2 && 3<4 && 5<6
+            let s = "x \\(f(1, (2))) y \\("nested \\(g("z")) w") \\\\(not)"
+            let k: (Int) -> (Int) -> String = { x in { y in "\\(x)\\(y)" } }
             let y = [1.5, 2.5, 3.5].map { $0 }
                 .filter { $0 > 1 }.sorted()
                 .reversed()
