@@ -4,6 +4,7 @@ import Foundation
 import LiveState
 import LiveStateServer
 import Logging
+import Synchronization
 
 /// `livestate serve`: the HTTP validation sidecar.
 struct ServeCommand: ParsableCommand {
@@ -204,6 +205,7 @@ struct ServeCommand: ParsableCommand {
         // ServiceLifecycle handles the stop signals from here on, finishing the requests in flight.
         for stopSignal in [SIGTERM, SIGINT] { signal(stopSignal, SIG_DFL) }
         let stopped = DispatchSemaphore(value: 0)
+        let failed = Mutex(false)
         Task {
             do {
                 try await server.run { port in
@@ -215,10 +217,14 @@ struct ServeCommand: ParsableCommand {
                 // (`ListenError`: cannot listen on 127.0.0.1:8080: address already in use).
                 Self.report([Diagnostic(code: ListenError.code, severity: .error, message: "\(error)", file: "livestate serve")],
                             json: json, logger: logger)
-                Foundation.exit(ExitStatus.usage.rawValue)
+                failed.withLock { $0 = true }
             }
             stopped.signal()
         }
         stopped.wait()
+        // The exit is the main thread's: `exit` on an event loop runs the process's exit handlers
+        // on a thread they may wait for. A busy port's `serve`, which exited there, once did not
+        // end within 120 s in a CI run.
+        if failed.withLock({ $0 }) { throw ExitCode(ExitStatus.usage.rawValue) }
     }
 }
