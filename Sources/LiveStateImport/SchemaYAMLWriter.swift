@@ -105,6 +105,7 @@ public enum SchemaYAMLWriter {
         case .null: "null"
         case .bool(let bool): bool ? "true" : "false"
         case .int(let int): String(int)
+        case .uint(let uint): String(uint)
         case .double(let double), .date(let double): number(double)
         case .dateRange(let lower, let upper): "[\(number(lower)), \(number(upper))]"
         case .string(let string): yamlScalar(string)

@@ -30,6 +30,7 @@ indirect enum JSONText: Sendable, Hashable {
         case .null: self = .null
         case .bool(let bool): self = .literal(bool ? "true" : "false")
         case .int(let int): self = .literal(String(int))
+        case .uint(let uint): self = .literal(String(uint))
         case .double(let double), .date(let double): self = .literal(String(double))
         case .string(let string): self = .string(string)
         case .dateRange(let lower, let upper): self = .array([.literal(String(lower)), .literal(String(upper))])

@@ -444,7 +444,7 @@ enum Corpus {
         #expect(fields["zone"]?.constraints.minimum == -128)
         #expect(fields["seat"]?.isOptional == true)
         let weather = try Self.fields("Weather.swift")
-        #expect(weather.keys.sorted() == ["alerts", "hourly", "observedAt", "pressure", "raining", "temperature", "windDegrees"])
+        #expect(weather.keys.sorted() == ["alerts", "hourly", "observedAt", "pressure", "raining", "stationID", "temperature", "windDegrees"])
         #expect(weather["hourly"]?.type == .array(items: Field(name: "", type: .array(items: Field(name: "", type: .double)))))
         #expect(weather["windDegrees"]?.constraints.maximum == 65_535)
         #expect(try Self.fields("Locker.swift").keys.sorted() == ["code", "expiresAt", "opened"])
@@ -1116,7 +1116,8 @@ enum Corpus {
             payloads.append(("\(field.name) null", wrong))
             // Numbers in the forms JSON allows, which Foundation reads by the number type.
             let forms: [String] = switch field.type {
-            case .int: ["1.0", "1.5", "1e2", "-0", "100000000000000000000"]
+            // Past Int.max and up to UInt64.max: only a UInt64 holds them.
+            case .int: ["1.0", "1.5", "1e2", "-0", "100000000000000000000", "9223372036854775808", "18446744073709551615", "1e19"]
             case .double: ["1", "-0", "1e-400", "2e308"]
             case .bool: ["1", "0"]
             case .date: ["1e3", "-1.5"]
@@ -1143,10 +1144,9 @@ enum Corpus {
                 if case .strings = values { wrong[index].1 = "\"zzUnlisted\"" } else { wrong[index].1 = "987654" }
                 payloads.append(("\(field.name) unlisted", wrong))
             }
-            for (bound, step) in [(field.constraints.maximum, 1.0), (field.constraints.minimum, -1.0)] {
-                // UInt64's maximum is past what Int holds: LiveState refuses such numbers for all.
-                guard let bound, abs(bound) < 1e18 || field.type != .int else { continue }
-                wrong[index].1 = field.type == .int ? String(Int(bound) + Int(step)) : String(bound * 1.03)
+            for (bound, step) in [(field.constraints.maximum, 1), (field.constraints.minimum, -1)] {
+                guard let bound else { continue }
+                wrong[index].1 = field.type == .int ? Self.integer(bound, plus: step) : String(bound * 1.03)
                 payloads.append(("\(field.name) past \(bound)", wrong))
             }
             var inner: (fields: [Field], inArray: Bool)?
@@ -1170,12 +1170,29 @@ enum Corpus {
     /// Whether LiveState's value is the one the app holds, as its `Encodable` side writes it
     /// (`nil` an absent key: synthesized `encode(to:)` leaves a `nil` out): dates as seconds since
     /// 2001, a date range as `[lower, upper]`, a `URL` as its string.
+    /// The first integer past `bound` in the direction of `step` (1 or -1), written out exactly:
+    /// `UInt64.max`'s bound (2^64 once a `Double`) plus 1 is 18446744073709551617.
+    static func integer(_ bound: Double, plus step: Int) -> String {
+        let near = step > 0 ? bound.rounded(.down) : bound.rounded(.up)
+        if abs(near) < 1e18 { return String(Int(near) + step) }
+        // Past what Int holds, a step away from zero: 1 more in the last digits.
+        var digits = Array(String(format: "%.0f", abs(near)).utf8)
+        var index = digits.count - 1
+        while index >= 0 && digits[index] == UInt8(ascii: "9") {
+            digits[index] = UInt8(ascii: "0")
+            index -= 1
+        }
+        if index >= 0 { digits[index] += 1 } else { digits.insert(UInt8(ascii: "1"), at: 0) }
+        return (near < 0 ? "-" : "") + String(decoding: digits, as: UTF8.self)
+    }
+
     static func same(_ value: Value, _ held: Any?) -> Bool {
         func number(_ any: Any?) -> Double? { (any as? NSNumber)?.doubleValue }
         switch value {
         case .null: return held == nil || held is NSNull
         case .bool(let bool): return (held as? Bool) == bool
         case .int(let int): return number(held) == Double(int)
+        case .uint(let uint): return (held as? NSNumber)?.uint64Value == uint
         case .double(let double), .date(let double):
             guard let other = number(held) else { return false }
             return abs(other - double) <= 1e-6 * max(1, abs(double))

@@ -101,4 +101,59 @@ import Testing
             }
         }
     }
+
+    /// A `UInt64` holds integers past `Int.max`, as Foundation's JSONDecoder reads them
+    /// (`18446744073709551615`, `1e19`): such a value is `Value.uint`, decoded, read and written
+    /// exactly, and only a `format: uint64` field takes it.
+    @Test func aUInt64FieldHoldsWhatIntCannot() throws {
+        struct State: Decodable { var id: UInt64; var ids: [UInt64]; var small: Int64 }
+        for strict in [false, true] {
+            let decoder = try ContentStateDecoder(schema: try Self.schema("""
+                      id: { type: int, format: uint64 }
+                      ids: { type: array, items: { type: int, format: uint64 }, default: [] }
+                      small: { type: int, format: int64, default: 0 }
+                """, strict: strict), version: 1)
+            for (text, expected) in [("9223372036854775808", UInt64(1) << 63), ("18446744073709551615", UInt64.max), ("1e19", 10_000_000_000_000_000_000)] {
+                let bytes = Array(#"{"id":\#(text),"ids":[1,\#(text)],"small":0}"#.utf8)
+                let result = decoder.decode(contentState: bytes)
+                #expect(result.appDecodes, "\(text): \(result.allDiagnostics)")
+                #expect(result.state?["id"] == .uint(expected), "\(text)")
+                #expect(result.state?["ids"] == .array([.int(1), .uint(expected)]), "\(text)")
+                let view = decoder.view(contentState: bytes)
+                #expect(view.result == result, "\(text)")
+                let node = try #require(view.root?["id"])
+                #expect(node.kind == .int && node.int == nil && node.uint64 == expected, "\(text)")
+                #expect(view.root?["ids"]?[0]?.uint64 == 1)
+                let typed = try decoder.decode(State.self, contentState: bytes)
+                #expect(typed.value.id == expected && typed.value.ids == [1, expected], "\(text)")
+            }
+            // Past UInt64, below 0, and past Int64 in an int64 field: as JSONDecoder refuses them.
+            for (json, message) in [
+                (#"{"id":18446744073709551616}"#, "18446744073709551616 is not an integer that fits UInt64"),
+                (#"{"id":-1}"#, "-1 does not fit the app's UInt64"),
+                (#"{"id":1,"small":9223372036854775808}"#, "9223372036854775808 is not an integer that fits Int64"),
+            ] {
+                let result = decoder.decode(contentState: Array(json.utf8))
+                #expect(result.allDiagnostics.contains { $0.message.hasPrefix(message) }, "\(json): \(result.allDiagnostics)")
+                #expect(decoder.view(contentState: Array(json.utf8)).result == result, "\(json)")
+            }
+        }
+        let schema = try Self.schema("""
+                  id: { type: int, format: uint64 }
+                  count: { type: int }
+            """, strict: false)
+        let encoder = try ContentStateEncoder(schema: schema, version: 1)
+        let written = encoder.encode(.object([Value.Member("id", .uint(.max)), Value.Member("count", .int(1))]))
+        #expect(String(decoding: written.bytes, as: UTF8.self) == #"{"id":18446744073709551615,"count":1}"#, "\(written.diagnostics)")
+        let refused = encoder.encode(.object([Value.Member("id", .int(1)), Value.Member("count", .uint(.max))]))
+        #expect(refused.bytes.isEmpty)
+        #expect(refused.diagnostics.contains { $0.message.contains("18446744073709551615 does not fit the app's Int") }, "\(refused.diagnostics)")
+        struct Sent: Encodable { var id: UInt64; var count: Int }
+        let typed = try encoder.encode(Sent(id: .max, count: 2))
+        #expect(String(decoding: typed.bytes, as: UTF8.self) == #"{"id":18446744073709551615,"count":2}"#, "\(typed.diagnostics)")
+        func parse(_ text: String) throws -> Value { try Array(text.utf8).withUnsafeBytes { try Value.parse(json: $0) } }
+        #expect(try parse("18446744073709551615") == .uint(.max))
+        #expect(try parse("9223372036854775807") == .int(.max))
+        #expect(try parse("18446744073709551616") == .double(18446744073709551616))
+    }
 }

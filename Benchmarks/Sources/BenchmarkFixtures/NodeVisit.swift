@@ -10,7 +10,7 @@ public enum NodeVisit {
     public static func checksum(_ node: ContentStateView.Node) -> Int {
         switch node.kind {
         case .string: node.string?.utf8.count ?? 0
-        case .int: node.int ?? 0
+        case .int: node.int ?? node.uint64.map { Int(truncatingIfNeeded: $0) } ?? 0
         case .bool: node.bool == true ? 1 : 0
         case .null, .double, .date, .dateRange: 1
         case .array: (0..<node.count).reduce(0) { $0 &+ (node[$1].map(checksum) ?? 0) }
@@ -23,6 +23,7 @@ public enum NodeVisit {
         switch value {
         case .string(let string): string.utf8.count
         case .int(let int): int
+        case .uint(let uint): Int(truncatingIfNeeded: uint)
         case .bool(let bool): bool ? 1 : 0
         case .null, .double, .date, .dateRange: 1
         case .array(let elements): elements.reduce(0) { $0 &+ checksum($1) }

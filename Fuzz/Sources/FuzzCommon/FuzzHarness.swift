@@ -262,7 +262,7 @@ public enum FuzzHarness {
         switch kind {
         case .null: value = .null
         case .bool: value = node.bool.map(Value.bool) ?? .null
-        case .int: value = node.int.map(Value.int) ?? .null
+        case .int: value = node.int.map(Value.int) ?? node.uint64.map(Value.uint) ?? .null
         case .double: value = node.double.map(Value.double) ?? .null
         case .string: value = node.string.map(Value.string) ?? .null
         case .date: value = node.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null

@@ -720,7 +720,15 @@ struct DecodeContext: JSONReading {
         case .int:
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
-                return invalid("\(numberText(number)) is not an integer that fits Int", at: start)
+                // Past `Int`: only an app's `UInt64` holds it.
+                if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
+                    if plan.isOutOfRange(Double(uint)), let message = plan.field.rangeViolation(Double(uint)) {
+                        return outOfRange(message, at: start)
+                    }
+                    return .uint(uint)
+                }
+                let type = plan.numberFormat?.swiftName ?? "Int"
+                return invalid("\(numberText(number)) is not an integer that fits \(type)", at: start)
             }
             if let format = plan.numberFormat, !format.range.contains(Double(int)) {
                 return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)

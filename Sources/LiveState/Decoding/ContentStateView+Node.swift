@@ -36,7 +36,8 @@ extension ContentStateView {
             case null
             /// A `bool` field: read `bool`.
             case bool
-            /// An `int` field or an integer enum: read `int`.
+            /// An `int` field or an integer enum: read `int` (or `uint64`, for a value above
+            /// `Int.max` in a `format: uint64` field).
             case int
             /// A `double` field: read `double`.
             case double
@@ -103,7 +104,7 @@ extension ContentStateView {
                 switch value {
                 case .null: .null
                 case .bool: .bool
-                case .int: .int
+                case .int, .uint: .int
                 case .double: .double
                 case .string: .string
                 case .date: .date
@@ -123,10 +124,21 @@ extension ContentStateView {
             return nil
         }
 
-        /// An `int` field's value, or an integer enum's raw value.
+        /// An `int` field's value, or an integer enum's raw value; `nil` for a value above
+        /// `Int.max` (read `uint64`).
         public var int: Int? {
             if case .value(.int(let int)) = storage { return int }
             return nil
+        }
+
+        /// A `format: uint64` field's value, however large; `nil` for a negative `int` and for
+        /// every other kind.
+        public var uint64: UInt64? {
+            switch storage {
+            case .value(.int(let int)): UInt64(exactly: int)
+            case .value(.uint(let uint)): uint
+            default: nil
+            }
         }
 
         /// A `double` field's value.

@@ -1024,7 +1024,7 @@ struct TapeBuilder {
         case .double(let double): TapeNode(kind: .double, double: double)
         case .date(let seconds): TapeNode(kind: .date, double: seconds)
         case .dateRange(let lower, let upper): TapeNode(kind: .dateRange, double: lower, upper: upper)
-        case .string, .array, .object: nil
+        case .uint, .string, .array, .object: nil
         }
     }
 
@@ -1050,7 +1050,9 @@ struct TapeBuilder {
             return plan.urls.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
         case .int:
             guard let read = integer(from: start) else { return false }
-            guard let int = read, !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
+            // Past `Int`, a `format: uint64` field's number is the full decoder's (`Value.uint`).
+            guard let int = read else { return plan.numberFormat == .uint64 ? false : refused(at: start) }
+            guard !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .double, .date:

@@ -129,6 +129,9 @@ private enum Primitive {
         case .int(let int):
             guard let exact = T(exactly: int) else { throw mismatch(type, value, codingPath()) }
             return exact
+        case .uint(let uint):
+            guard let exact = T(exactly: uint) else { throw mismatch(type, value, codingPath()) }
+            return exact
         case .double(let double), .date(let double):
             guard let exact = T(exactly: double) else { throw mismatch(type, value, codingPath()) }
             return exact

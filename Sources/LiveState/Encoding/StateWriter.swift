@@ -130,6 +130,9 @@ struct StateWriter {
         case .int(let int):
             writeInt(int)
             return 0
+        case .uint(let uint):
+            writeUInt(uint)
+            return 0
         case .double(let double), .date(let double):
             return writeNumber(double)
         case .string(let string):
@@ -244,6 +247,12 @@ struct StateWriter {
     mutating func writeInt(_ int: Int) {
         reserve(20)
         count &+= Self.writeDigits(of: int, to: base + count)
+    }
+
+    /// Appends an integer above `Int.max` (a `format: uint64` value). Rare: written by way of
+    /// `String`.
+    mutating func writeUInt(_ uint: UInt64) {
+        append(Array(String(uint).utf8))
     }
 
     /// Writes an integer's decimal digits, with its sign, at `destination` (at most 20 bytes);

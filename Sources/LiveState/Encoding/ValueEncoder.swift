@@ -256,11 +256,9 @@ enum ValueEncoder {
         mutating func encode(_ value: UInt) throws { try encodeUnsigned(UInt64(value)) }
         mutating func encode(_ value: UInt64) throws { try encodeUnsigned(value) }
 
+        /// An integer above `Int.max` is `Value.uint`, which only a `format: uint64` field takes.
         private mutating func encodeUnsigned(_ value: UInt64) throws {
-            guard let int = Int(exactly: value) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit Int"))
-            }
-            node.setScalar(.int(int))
+            node.setScalar(Int(exactly: value).map(Value.int) ?? .uint(value))
         }
 
         mutating func encode<T: Encodable>(_ value: T) throws {

@@ -68,21 +68,27 @@ extension JSONReader {
     /// - Parameter number: A token this reader returned.
     /// - Returns: The integer, or `nil` when it does not fit or is not integral.
     public func integer(_ number: JSONNumber) -> Int? {
-        guard number.isInteger else { return Int(exactly: double(number)) }
+        integer(number, as: Int.self)
+    }
+
+    /// The value of a number token as `T`, the way Foundation's `JSONDecoder` decodes it:
+    /// `UInt64` reads `18446744073709551615` and `1e19`, and refuses `-1`.
+    public func integer<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
+        guard number.isInteger else { return T(exactly: double(number)) }
         let lower = min(max(number.start, 0), bytes.count)
         let upper = min(max(number.end, lower), bytes.count)
         var index = lower
         let negative = index < upper && bytes[index] == JSONByte.minus
         if negative { index += 1 }
         guard index < upper else { return nil }
-        var value = 0
+        var value: T = 0
         while index < upper {
             let digit = bytes[index] &- JSONByte.zero
             guard digit < 10 else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
             let (next, overflowB) = negative
-                ? shifted.subtractingReportingOverflow(Int(digit))
-                : shifted.addingReportingOverflow(Int(digit))
+                ? shifted.subtractingReportingOverflow(T(digit))
+                : shifted.addingReportingOverflow(T(digit))
             guard !overflowA, !overflowB else { return nil }
             value = next
             index += 1

@@ -15,6 +15,7 @@ enum JSONValueParser {
         case .number:
             let number = try reader.readNumber()
             if number.isInteger, let int = reader.integer(number) { return .int(int) }
+            if number.isInteger, let uint = reader.integer(number, as: UInt64.self) { return .uint(uint) }
             return .double(reader.double(number))
         case .arrayStart:
             try reader.beginArray()

@@ -45,6 +45,7 @@ extension Field {
         case .null: "null"
         case .bool(let bool): "the boolean \(bool)"
         case .int(let int): "the integer \(int)"
+        case .uint(let uint): "the integer \(uint)"
         case .double(let double): "the number \(format(double))"
         case .string(let string): "the string '\(ValueText.clipped(string))'"
         case .date(let date): "the date \(format(date))"

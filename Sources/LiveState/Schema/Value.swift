@@ -9,6 +9,9 @@ public enum Value: Sendable, Hashable {
     case bool(Bool)
     /// An `int` field, or an integer enum's raw value.
     case int(Int)
+    /// An `int` field's value above `Int.max`, which only a `format: uint64` field (an app's
+    /// `UInt64`) holds; every smaller integer is `int`.
+    case uint(UInt64)
     /// A `double` field.
     case double(Double)
     /// A `string` or `url` field, or a string enum's raw value.
@@ -57,6 +60,7 @@ public enum Value: Sendable, Hashable {
     package var number: Double? {
         switch self {
         case .int(let int): Double(int)
+        case .uint(let uint): Double(uint)
         case .double(let double), .date(let double): double
         default: nil
         }

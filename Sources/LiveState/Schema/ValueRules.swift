@@ -10,6 +10,8 @@ protocol ValueSink {
     mutating func putNull()
     mutating func putBool(_ bool: Bool)
     mutating func putInt(_ int: Int)
+    /// An integer above `Int.max`, which only a `format: uint64` field holds.
+    mutating func putUInt(_ uint: UInt64)
     mutating func putDouble(_ double: Double) -> Int
     mutating func putDate(_ seconds: Double) -> Int
     mutating func putDateRange(lower: Double, upper: Double) -> Int
@@ -35,6 +37,7 @@ extension StateWriter: ValueSink {
     @inline(__always) mutating func putNull() { append("null") }
     @inline(__always) mutating func putBool(_ bool: Bool) { append(bool ? "true" : "false") }
     @inline(__always) mutating func putInt(_ int: Int) { writeInt(int) }
+    mutating func putUInt(_ uint: UInt64) { writeUInt(uint) }
     @inline(__always) mutating func putDouble(_ double: Double) -> Int { writeNumber(double) }
     @inline(__always) mutating func putDate(_ seconds: Double) -> Int { writeNumber(seconds) }
     @inline(__always) mutating func putDateRange(lower: Double, upper: Double) -> Int {
@@ -110,6 +113,7 @@ struct ValueBuilder: ValueSink {
     mutating func putNull() { put(.null) }
     mutating func putBool(_ bool: Bool) { put(.bool(bool)) }
     mutating func putInt(_ int: Int) { put(.int(int)) }
+    mutating func putUInt(_ uint: UInt64) { put(.uint(uint)) }
     mutating func putDouble(_ double: Double) -> Int { put(.double(double)); return 0 }
     mutating func putDate(_ seconds: Double) -> Int { put(.date(seconds)); return 0 }
     mutating func putDateRange(lower: Double, upper: Double) -> Int { put(.dateRange(lower: lower, upper: upper)); return 0 }
@@ -136,6 +140,7 @@ struct RuleCheck: ValueSink {
     func putNull() {}
     func putBool(_ bool: Bool) {}
     func putInt(_ int: Int) {}
+    func putUInt(_ uint: UInt64) {}
     func putDouble(_ double: Double) -> Int { 0 }
     func putDate(_ seconds: Double) -> Int { 0 }
     func putDateRange(lower: Double, upper: Double) -> Int { 0 }
@@ -246,6 +251,23 @@ extension FieldPlan {
                 throw mismatch(value.pointee)
             }
             sink.putInt(int)
+            return 0
+        case .uint(let uint):
+            // Above `Int.max`: only an app's `UInt64` holds it.
+            switch kind {
+            case .int:
+                guard numberFormat == .uint64 else {
+                    throw RuleBroken("\(uint) does not fit the app's \(numberFormat?.swiftName ?? "Int")")
+                }
+                guard !isOutOfRange(Double(uint)) else {
+                    throw RuleBroken(constraints.rangeProblem(Double(uint), shown: String(uint)) ?? "")
+                }
+            case .intEnum, .stringEnum:
+                throw notOneOf(value.pointee)
+            default:
+                throw mismatch(value.pointee)
+            }
+            sink.putUInt(uint)
             return 0
         case .double(let double):
             guard kind == .double else { throw mismatch(value.pointee) }

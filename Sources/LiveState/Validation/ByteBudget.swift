@@ -153,7 +153,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// the tree; a test holds the two equal.
     public static func deviceWorstCase(_ value: Value) -> Int {
         switch value {
-        case .null, .bool, .int, .double, .date, .dateRange: return scalarWorstCase(value)
+        case .null, .bool, .int, .uint, .double, .date, .dateRange: return scalarWorstCase(value)
         case .string(let string): return escapedLength(string)
         case .array(let elements):
             var total = containerLength(elements.count)
@@ -172,6 +172,7 @@ public struct ByteBudget: Sendable, Hashable {
         case .null: 4
         case .bool(let bool): bool ? 4 : 5
         case .int(let int): decimalDigits(int)
+        case .uint(let uint): String(uint).utf8.count
         case .double(let double), .date(let double): worstCaseNumber(double)
         case .dateRange(let lower, let upper): 3 + worstCaseNumber(lower) + worstCaseNumber(upper)
         case .string, .array, .object: 0
