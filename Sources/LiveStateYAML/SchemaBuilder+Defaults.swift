@@ -28,7 +28,9 @@ extension SchemaBuilder {
             switch scalar {
             case .int(let int):
                 return .int(int)
-            case .largeInteger:
+            case .largeInteger(let text):
+                // Past `Int`: a `UInt64`'s, which the field's rules take only for `format: uint64`.
+                if let uint = UInt64(text) { return .uint(uint) }
                 return refuse(node, "expected an integer that fits 64 bits", pointer: pointer, label: label)
             default:
                 return refuse(node, "expected an integer", pointer: pointer, label: label)

@@ -26,8 +26,13 @@ enum StateComparison {
         switch field.type {
         case .string: return (generated as? String).map(Value.string)
         case .url: return (generated as? URL).map { .string($0.absoluteString) }
-        case .int: return (generated as? Int).map(Value.int)
-        case .double: return (generated as? Double).map(Value.double)
+        // `Int`, or the `format`'s type (`UInt8`, `UInt64`); `Double`, or `Float`.
+        case .int:
+            guard let integer = generated as? any BinaryInteger else { return nil }
+            return Int(exactly: integer).map(Value.int) ?? UInt64(exactly: integer).map(Value.uint)
+        case .double:
+            if let float = generated as? Float { return .double(Double(float)) }
+            return (generated as? Double).map(Value.double)
         case .bool: return (generated as? Bool).map(Value.bool)
         case .date: return (generated as? Date).map { .date($0.timeIntervalSinceReferenceDate) }
         case .dateRange:
@@ -66,6 +71,9 @@ enum StateComparison {
         switch (field.type, value) {
         case (.url, .string(let string)):
             return .string(URL(string: string)?.absoluteString ?? string)
+        case (.double, .double(let double)) where field.numberFormat == .float:
+            // The app holds a `Float`: 0.1 is 0.10000000149011612 there.
+            return .double(Double(Float(double)))
         case (.array(let items), .array(let elements)):
             return .array(elements.map { normalized($0, field: items) })
         case (.object(let fields), _):

@@ -666,15 +666,20 @@ import Testing
         #expect(try integer("1.5") == nil)
         #expect(try integer("1e400") == nil)
         #expect(try integer("9.2233720368547758e18") == nil)
-        #expect(try integer("-9.2233720368547758e18") == Int.min)
+        // From 2^53 up, the text's digits, not its Double (-2^63): as JSONDecoder's Decimal path.
+        #expect(try integer("-9.2233720368547758e18") == -9_223_372_036_854_775_800)
+        #expect(try integer("9007199254740993.5") == 9_007_199_254_740_993)
         #expect(try integer("1e-2") == nil)
         // Foundation's JSONDecoder agrees on these.
         struct Box: Decodable { var value: Int }
-        for text in ["2.0", "1e2", "-0", "9223372036854775807", "-9223372036854775808"] {
+        for text in [
+            "2.0", "1e2", "-0", "9223372036854775807", "-9223372036854775808", "-9.2233720368547758e18", "9.2233720368547748e18",
+            "9007199254740993.0", "9007199254740993.5", "-9007199254740993e0", "4503599627370497.5e1",
+        ] {
             let decoded = try? JSONDecoder().decode(Box.self, from: Data(#"{"value":\#(text)}"#.utf8)).value
             #expect(try integer(text) == decoded, "\(text)")
         }
-        for text in ["1.5", "9223372036854775808"] {
+        for text in ["1.5", "9223372036854775808", "-9223372036854775808.0", "9223372036854775807.0"] {
             let decoded = try? JSONDecoder().decode(Box.self, from: Data(#"{"value":\#(text)}"#.utf8)).value
             #expect(decoded == nil, "\(text)")
             #expect(try integer(text) == nil, "\(text)")

@@ -28,7 +28,8 @@ import Testing
         #expect(fields.map(\.numberFormat) == [.uint8, .int16, .float])
         #expect(fields[0].constraints.minimum == 0 && fields[0].constraints.maximum == 100)
         #expect(fields[1].constraints.minimum == -32_768 && fields[1].constraints.maximum == 32_767)
-        #expect(fields[2].constraints.maximum == Double(Float.greatestFiniteMagnitude))
+        #expect(fields[2].constraints.maximum == Field.NumberFormat.float.range.upperBound)
+        #expect(Field.NumberFormat.float.range.upperBound > Double(Float.greatestFiniteMagnitude))
     }
 
     @Test func aStrictClientDropsWhatDoesNotFitItsType() throws {
@@ -155,5 +156,75 @@ import Testing
         #expect(try parse("18446744073709551615") == .uint(.max))
         #expect(try parse("9223372036854775807") == .int(.max))
         #expect(try parse("18446744073709551616") == .double(18446744073709551616))
+    }
+
+    /// A default past `Int.max` is a `UInt64`'s: a `format: uint64` field takes it, any other
+    /// field refuses it with the type it does not fit.
+    @Test func aDefaultPastIntMaxIsAUInt64s() throws {
+        let schema = try Self.schema("""
+                  id: { type: int, format: uint64, default: 18446744073709551615 }
+            """, strict: false)
+        #expect(schema.versions.first?.contentState.first?.defaultValue == .uint(.max))
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        #expect(decoder.decode(contentState: Array("{}".utf8)).state == .object([Value.Member("id", .uint(.max))]))
+        for (field, message) in [
+            ("      id: { type: int, format: int64, default: 18446744073709551615 }", "default of field 'id' is invalid: 18446744073709551615 does not fit the app's Int64"),
+            ("      id: { type: int, default: 9223372036854775808 }", "default of field 'id' is invalid: 9223372036854775808 does not fit the app's Int"),
+            ("      id: { type: int, format: uint64, default: 18446744073709551616 }", "default of field 'id' is invalid: expected an integer that fits 64 bits, found the integer 18446744073709551616"),
+        ] {
+            do {
+                _ = try Self.schema(field, strict: false)
+                Issue.record("loaded: \(field)")
+            } catch let error as SchemaLoadError {
+                #expect(error.diagnostics.map(\.message) == [message], "\(field)")
+            }
+        }
+    }
+
+    /// From 2^53 up, JSONDecoder reads an integer written with a fraction or an exponent as a
+    /// `Decimal` and drops the fraction; below, through its `Double`.
+    @Test func integersPast2To53WithAFractionAreReadAsJSONDecoderReadsThem() throws {
+        let decoder = try ContentStateDecoder(schema: try Self.schema("""
+                  n: { type: int, default: 0, on-invalid: reject }
+                  id: { type: int, format: uint64, default: 0, on-invalid: reject }
+            """, strict: false), version: 1)
+        for (json, n, id) in [
+            (#"{"n":9007199254740993.0}"#, 9_007_199_254_740_993, 0),
+            (#"{"n":9007199254740993.5}"#, 9_007_199_254_740_993, 0),
+            (#"{"n":-9007199254740993e0}"#, -9_007_199_254_740_993, 0),
+            (#"{"n":1.5e1}"#, 15, 0),
+            (#"{"id":9223372036854775807.0}"#, 0, 9_223_372_036_854_775_807),
+        ] as [(String, Int, Int)] {
+            let result = decoder.decode(contentState: Array(json.utf8))
+            #expect(result.state == .object([Value.Member("n", .int(n)), Value.Member("id", .int(id))]), "\(json): \(result.allDiagnostics)")
+        }
+        let uint = decoder.decode(contentState: Array(#"{"id":1.2345678901234567890e19}"#.utf8))
+        #expect(uint.state?["id"] == .uint(12_345_678_901_234_567_890))
+        // Its Double is 2^63, which Int does not hold; and -2^63's magnitude, which it does not either.
+        for json in [#"{"n":9223372036854775807.0}"#, #"{"n":-9223372036854775808.0}"#, #"{"n":1.5}"#] {
+            #expect(!decoder.decode(contentState: Array(json.utf8)).appDecodes, "\(json)")
+        }
+    }
+
+    /// A `Float` reads `3.4028235e+38` (how Swift writes its greatest value) and refuses what
+    /// rounds to infinity or, not being zero, to zero; the encoder refuses to write the latter.
+    @Test func aFloatFieldReadsWhatJSONDecoderReadsAsAFloat() throws {
+        let schema = try Self.schema("""
+                  ratio: { type: double, format: float }
+            """, strict: true)
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        for text in ["3.4028235e+38", "-3.4028235e+38", "1e-45", "0e10", "0"] {
+            let result = decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8))
+            #expect(result.appDecodes && result.allDiagnostics.isEmpty, "\(text): \(result.allDiagnostics)")
+        }
+        for text in ["3.4028236e38", "1e-50"] {
+            let result = decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8))
+            #expect(!result.appDecodes, "\(text)")
+            #expect(result.allDiagnostics.first?.message.hasPrefix("\(text) does not fit the app's Float") == true, "\(result.allDiagnostics)")
+            #expect(decoder.view(contentState: Array(#"{"ratio":\#(text)}"#.utf8)).result == result, "\(text)")
+        }
+        let written = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("ratio", .double(1e-50))]))
+        #expect(written.bytes.isEmpty)
+        #expect(written.diagnostics.contains { $0.message.contains("does not fit the app's Float") }, "\(written.diagnostics)")
     }
 }

@@ -719,14 +719,15 @@ struct DecodeContext: JSONReading {
 
         case .int:
             let number = try reader.readNumber()
-            guard let int = reader.integer(number) else {
-                // Past `Int`: only an app's `UInt64` holds it.
-                if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
-                    if plan.isOutOfRange(Double(uint)), let message = plan.field.rangeViolation(Double(uint)) {
-                        return outOfRange(message, at: start)
-                    }
-                    return .uint(uint)
+            // An app's `UInt64` reads past `Int.max`, and reads `9223372036854775807.0`, which
+            // `Int` refuses (its `Double` is 2^63).
+            if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
+                if plan.isOutOfRange(Double(uint)), let message = plan.field.rangeViolation(Double(uint)) {
+                    return outOfRange(message, at: start)
                 }
+                return Int(exactly: uint).map(Value.int) ?? .uint(uint)
+            }
+            guard let int = reader.integer(number) else {
                 let type = plan.numberFormat?.swiftName ?? "Int"
                 return invalid("\(numberText(number)) is not an integer that fits \(type)", at: start)
             }
@@ -745,7 +746,7 @@ struct DecodeContext: JSONReading {
             if reader.foundationRefusesDouble(number, value: double) {
                 return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
             }
-            if let format = plan.numberFormat, !format.range.contains(double) {
+            if let format = plan.numberFormat, !format.holds(double) {
                 return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
             }
             let value: Value

@@ -1057,6 +1057,8 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double() else { return false }
+            // A `Float`'s (`format: float`) number that rounds to zero is the full decoder's.
+            if plan.numberFormat == .float, !Field.NumberFormat.float.holds(double) { return false }
             guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
                 guard !plan.isOutOfRange(double) else { return refused(at: start) }
                 nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)

@@ -118,6 +118,22 @@ public struct TolerantValue {
         return int
     }
 
+    /// An integer of the app's number type (`format:`) within the bounds, as Foundation reads
+    /// that type: `UInt8` fails on 256, `UInt64` reads 18446744073709551615.
+    public func integer<T: FixedWidthInteger & Decodable>(_ type: T.Type, _ constraints: Field.Constraints = [:]) throws -> T {
+        let int = try decoder.singleValueContainer().decode(T.self)
+        try check(constraints.rangeProblem(Double(int), shown: String(int)))
+        return int
+    }
+
+    /// A `Float` (`format: float`) within the bounds: Foundation fails on a number past its
+    /// finite range.
+    public func float(_ constraints: Field.Constraints = [:]) throws -> Float {
+        let float = try decoder.singleValueContainer().decode(Float.self)
+        try check(Field.Constraints.finiteProblem(Double(float)) ?? constraints.rangeProblem(Double(float)))
+        return float
+    }
+
     /// A finite number within the bounds.
     public func double(_ constraints: Field.Constraints = [:]) throws -> Double {
         let double = try decoder.singleValueContainer().decode(Double.self)

@@ -64,7 +64,9 @@ extension JSONReader {
     /// Plain digits are parsed exactly (`-9223372036854775808` is `Int.min`;
     /// `9223372036854775808` is `nil`). A number with a fraction or an exponent converts through
     /// its `Double` value when that is integral and fits `Int` exactly: `2.0` is 2, `1e2` is 100,
-    /// `1.5` is `nil`.
+    /// `1.5` is `nil`. From 2^53 up, where a `Double` no longer holds every integer, JSONDecoder
+    /// reads the text again as a `Decimal` and drops the fraction: `9007199254740993.0` is
+    /// 9007199254740993, and so is `9007199254740993.5` (`wholePart`).
     /// - Parameter number: A token this reader returned.
     /// - Returns: The integer, or `nil` when it does not fit or is not integral.
     public func integer(_ number: JSONNumber) -> Int? {
@@ -74,7 +76,11 @@ extension JSONReader {
     /// The value of a number token as `T`, the way Foundation's `JSONDecoder` decodes it:
     /// `UInt64` reads `18446744073709551615` and `1e19`, and refuses `-1`.
     public func integer<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
-        guard number.isInteger else { return T(exactly: double(number)) }
+        guard number.isInteger else {
+            let double = double(number)
+            guard let exact = T(exactly: double) else { return nil }
+            return double.magnitude < 0x1p53 ? exact : wholePart(number, as: T.self)
+        }
         let lower = min(max(number.start, 0), bytes.count)
         let upper = min(max(number.end, lower), bytes.count)
         var index = lower
@@ -94,5 +100,57 @@ extension JSONReader {
             index += 1
         }
         return value
+    }
+
+    /// The whole part of a number with a fraction or an exponent, as JSONDecoder's `Decimal`
+    /// path reads it for a number from 2^53 up (swift-foundation's
+    /// `_slowpath_unwrapFixedWidthInteger`): the digits, shifted by the exponent, the fraction
+    /// dropped; a negative one is the magnitude's negation, so `-9223372036854775808.0` does not
+    /// fit `Int`. Only called once the `Double` fits `T`, so the result has at most 20 digits.
+    private func wholePart<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
+        let lower = min(max(number.start, 0), bytes.count)
+        let upper = min(max(number.end, lower), bytes.count)
+        var index = lower
+        let negative = index < upper && bytes[index] == JSONByte.minus
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var inFraction = false
+        while index < upper {
+            let byte = bytes[index]
+            if byte == JSONByte.period {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                break
+            } else {
+                digits.append(byte &- JSONByte.zero)
+                if inFraction { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < upper {
+            index += 1
+            let negativeExponent = index < upper && bytes[index] == JSONByte.minus
+            if index < upper, bytes[index] == JSONByte.minus || bytes[index] == JSONByte.plus { index += 1 }
+            while index < upper {
+                // Past any shift the digits could take: the value is already known to fit.
+                exponent = min(exponent * 10 + Int(bytes[index] &- JSONByte.zero), 1 << 20)
+                index += 1
+            }
+            if negativeExponent { exponent = -exponent }
+        }
+        let shift = exponent - fractionDigits
+        let kept = shift >= 0 ? digits[...] : digits.dropLast(min(-shift, digits.count))
+        var magnitude: UInt64 = 0
+        for digit in kept.drop(while: { $0 == 0 }) + repeatElement(0, count: max(shift, 0)) {
+            let (shifted, overflowA) = magnitude.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowA, !overflowB else { return nil }
+            magnitude = next
+        }
+        guard let value = T(exactly: magnitude) else { return nil }
+        guard negative, value != 0 else { return value }
+        return T.isSigned ? 0 - value : nil
     }
 }

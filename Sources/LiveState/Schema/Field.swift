@@ -20,8 +20,21 @@ public struct Field: Sendable, Hashable {
             case .uint16: 0...65_535
             case .uint32: 0...4_294_967_295
             case .uint64: 0...Double(UInt64.max)
-            case .float: -Double(Float.greatestFiniteMagnitude)...Double(Float.greatestFiniteMagnitude)
+            case .float: -Self.largestFloat...Self.largestFloat
             }
+        }
+
+        /// The largest number that reads as a finite `Float`: just under the midpoint between
+        /// `Float.greatestFiniteMagnitude` and the next power of two, which rounds to infinity.
+        /// JSONDecoder reads `3.4028235e+38` (how Swift writes the greatest `Float`) as a `Float`.
+        static let largestFloat = (Double(Float.greatestFiniteMagnitude) + Double(Float.greatestFiniteMagnitude.ulp) / 2).nextDown
+
+        /// Whether the app's type holds `number` as JSONDecoder reads it: inside `range`, and for
+        /// `Float`, not a number that is not zero but rounds to zero (`1e-50`, which JSONDecoder
+        /// refuses as it refuses `1e-400` for a `Double`).
+        public func holds(_ number: Double) -> Bool {
+            guard range.contains(number) else { return false }
+            return self != .float || number == 0 || Float(number) != 0
         }
 
         /// Whether the format is an integer's (`int` fields) or `float` (`double` fields).

@@ -337,6 +337,9 @@ extension FieldPlan {
     private func checkNumber(_ double: Double) throws(RuleBroken) {
         if let problem = Field.Constraints.finiteProblem(double) { throw RuleBroken(problem) }
         guard !isOutOfRange(double) else { throw RuleBroken(constraints.rangeProblem(double) ?? "") }
+        if let numberFormat, !numberFormat.holds(double) {
+            throw RuleBroken("\(Field.format(double)) does not fit the app's \(numberFormat.swiftName)")
+        }
     }
 
     @inline(__always)

@@ -307,12 +307,14 @@ public struct SwiftGenerator: Sendable {
     /// How one value of a field's type is read from `$0`, a `TolerantValue`: the field's
     /// constraints go to the runtime as they are, `[.minimum: 0, .maximum: 99]`.
     private func readExpression(_ type: SwiftTypePlan.TypeReference, field: Field) -> String {
-        let bounds = field.constraints.bounds.map { ".\($0.constraint.swiftName): \(SwiftLiteral.number($0.bound))" }
+        let bounds = Self.bounds(of: field).map { ".\($0.constraint.swiftName): \(SwiftLiteral.number($0.bound))" }
         let constraints = bounds.isEmpty ? "" : "[" + bounds.joined(separator: ", ") + "]"
         switch type {
         case .string: return "$0.string(\(constraints))"
         case .url: return "$0.url(\(constraints))"
-        case .int: return "$0.int(\(constraints))"
+        case .int(nil): return "$0.int(\(constraints))"
+        case .int(let format?): return "$0.integer(\(format.swiftName).self\(constraints.isEmpty ? "" : ", " + constraints))"
+        case .double(.float?): return "$0.float(\(constraints))"
         case .double: return "$0.double(\(constraints))"
         case .date: return "$0.date(\(constraints))"
         case .dateRange: return "$0.dateRange(\(constraints))"
@@ -326,9 +328,18 @@ public struct SwiftGenerator: Sendable {
     }
 
     /// `max-length 32 (UTF-8 bytes)`, `minimum 0`: each constraint as the schema file names it.
-    private func describe(_ constraints: Field.Constraints, prefix: String = "") -> [String] {
-        constraints.bounds.map { constraint, bound in
+    private func describe(_ field: Field, prefix: String = "") -> [String] {
+        Self.bounds(of: field).map { constraint, bound in
             prefix + "\(constraint.rawValue) \(SwiftLiteral.number(bound))" + (constraint.measure == .length ? " (UTF-8 bytes)" : "")
+        }
+    }
+
+    /// The field's constraints but the `minimum` and `maximum` of its `format` (the loader's
+    /// narrowing), which the generated property's number type holds already.
+    private static func bounds(of field: Field) -> [(constraint: Field.Constraint, bound: Double)] {
+        guard let range = field.numberFormat?.range else { return field.constraints.bounds }
+        return field.constraints.bounds.filter { constraint, bound in
+            !(constraint == .minimum && bound == range.lowerBound || constraint == .maximum && bound == range.upperBound)
         }
     }
 
@@ -338,8 +349,12 @@ public struct SwiftGenerator: Sendable {
         if field.isRequired { parts.append("required") }
         if field.isOptional { parts.append("optional") }
         if let defaultValue = field.defaultValue { parts.append("default `\(ValueText.render(defaultValue))`") }
-        parts += describe(field.constraints)
-        if case .array(let items) = field.type { parts += describe(items.constraints, prefix: "items ") }
+        if let format = field.numberFormat { parts.append("format `\(format.rawValue)`") }
+        parts += describe(field)
+        if case .array(let items) = field.type {
+            if let format = items.numberFormat { parts.append("items format `\(format.rawValue)`") }
+            parts += describe(items, prefix: "items ")
+        }
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
         if !field.aliases.isEmpty { parts.append("aliases " + field.aliases.map { "`\($0)`" }.joined(separator: ", ")) }
         if field.onInvalid == .reject { parts.append("on-invalid: reject") }
@@ -402,6 +417,8 @@ public struct SwiftGenerator: Sendable {
             return "URL(string: \(SwiftLiteral.string(string)))!"
         case (.int, .int(let int)):
             return SwiftLiteral.integer(int)
+        case (.int, .uint(let uint)):
+            return String(uint)
         case (.double, _):
             if let number = value.number { return SwiftLiteral.number(number) }
         case (.date, _):

@@ -55,7 +55,11 @@ enum SwiftTypePlan {
 
     /// The Swift type of a field's value.
     indirect enum TypeReference {
-        case string, url, int, double, bool, date, dateRange
+        case string, url, bool, date, dateRange
+        /// `Int`, or the number type of the field's `format` (`UInt8`, `UInt64`).
+        case int(Field.NumberFormat?)
+        /// `Double`, or `Float` for `format: float`.
+        case double(Field.NumberFormat?)
         case enumeration(Enumeration)
         case structure(Structure)
         case array(TypeReference, items: Field)
@@ -65,8 +69,8 @@ enum SwiftTypePlan {
             switch self {
             case .string: "String"
             case .url: "URL"
-            case .int: "Int"
-            case .double: "Double"
+            case .int(let format): format?.swiftName ?? "Int"
+            case .double(let format): format?.swiftName ?? "Double"
             case .bool: "Bool"
             case .date: "Date"
             case .dateRange: "ClosedRange<Date>"
@@ -124,8 +128,8 @@ enum SwiftTypePlan {
         switch field.type {
         case .string: return .string
         case .url: return .url
-        case .int: return .int
-        case .double: return .double
+        case .int: return .int(field.numberFormat)
+        case .double: return .double(field.numberFormat)
         case .bool: return .bool
         case .date: return .date
         case .dateRange: return .dateRange

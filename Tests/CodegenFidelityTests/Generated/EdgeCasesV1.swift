@@ -68,6 +68,14 @@ enum EdgeCasesV1 {
             var empty: Empty
             /// Schema: `array`, default `[]`.
             var people: [PeopleItem]
+            /// Schema: `int`, default `0`, format `uint8`, maximum 100.
+            var battery: UInt8
+            /// Schema: `int`, default `18446744073709551615`, format `uint64`.
+            var counter: UInt64
+            /// Schema: `double`, default `0.5`, format `float`.
+            var ratio: Float
+            /// Schema: `array`, default `[]`, items format `int16`.
+            var offsets: [Int16]
 
             /// Creates a value; an argument left out takes the schema's default.
             init(
@@ -92,7 +100,11 @@ enum EdgeCasesV1 {
                 nested: Nested = Nested(inner: Nested.Inner(leaf: 1), count: 1),
                 requiredObject: RequiredObject,
                 empty: Empty = Empty(),
-                people: [PeopleItem] = []
+                people: [PeopleItem] = [],
+                battery: UInt8 = 0,
+                counter: UInt64 = 18446744073709551615,
+                ratio: Float = 0.5,
+                offsets: [Int16] = []
             ) {
                 self.requiredText = requiredText
                 self.`default` = `default`
@@ -116,6 +128,10 @@ enum EdgeCasesV1 {
                 self.requiredObject = requiredObject
                 self.empty = empty
                 self.people = people
+                self.battery = battery
+                self.counter = counter
+                self.ratio = ratio
+                self.offsets = offsets
             }
 
             enum IntEnum: Int, Codable, Hashable, Sendable, CaseIterable {
@@ -355,6 +371,10 @@ enum EdgeCasesV1 {
                 case requiredObject
                 case empty
                 case people
+                case battery
+                case counter
+                case ratio
+                case offsets
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
                 case requiredText2 = "requiredText"
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
@@ -387,6 +407,10 @@ enum EdgeCasesV1 {
                 self.requiredObject = try container.required(.requiredObject) { try $0.decode(RequiredObject.self) }
                 self.empty = try container.defaulted(.empty, default: Empty()) { try $0.decode(Empty.self) }
                 self.people = try container.defaulted(.people, default: []) { try $0.array { try $0.decode(PeopleItem.self) } }
+                self.battery = try container.defaulted(.battery, default: 0) { try $0.integer(UInt8.self, [.maximum: 100]) }
+                self.counter = try container.defaulted(.counter, default: 18446744073709551615) { try $0.integer(UInt64.self) }
+                self.ratio = try container.defaulted(.ratio, default: 0.5) { try $0.float() }
+                self.offsets = try container.defaulted(.offsets, default: []) { try $0.array { try $0.integer(Int16.self) } }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does,
@@ -415,6 +439,10 @@ enum EdgeCasesV1 {
                 try container.encode(self.requiredObject, forKey: .requiredObject)
                 try container.encode(self.empty, forKey: .empty)
                 try container.encode(self.people, forKey: .people)
+                try container.encode(self.battery, forKey: .battery)
+                try container.encode(self.counter, forKey: .counter)
+                try container.encode(self.ratio, forKey: .ratio)
+                try container.encode(self.offsets, forKey: .offsets)
             }
         }
 
