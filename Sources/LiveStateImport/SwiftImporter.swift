@@ -1,3 +1,4 @@
+import Foundation
 import LiveState
 import LiveStateTooling
 import LiveStateYAML
@@ -255,6 +256,36 @@ public enum SwiftImporter {
     /// - Parameter files: Each file's path (for diagnostics) and source text.
     /// - Returns: The activities and the findings.
     public static func importActivities(_ files: [(path: String, source: String)]) -> Result {
+        onLargeStack { importOnThisThread(files) }
+    }
+
+    /// The stack `importActivities` parses and walks on: swift-syntax's parser and walks recurse
+    /// once per level of the tree, and a tree just inside `maxTreeDepth` overflows the 512 KiB
+    /// of a secondary thread on Apple platforms (a debug build took more than that at 1,000
+    /// levels); 64 MiB holds it many times over, and is only reserved, not touched.
+    static let stackSize = 64 << 20
+
+    /// Runs `body` on a thread of its own with a `stackSize` stack, and waits for it.
+    static func onLargeStack(_ body: @escaping @Sendable () -> Result) -> Result {
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.value = body()
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        // The semaphore orders the thread's write before this read.
+        return outcome.value!
+    }
+
+    /// What the import's thread hands back.
+    private final class Outcome: @unchecked Sendable {
+        var value: Result?
+    }
+
+    private static func importOnThisThread(_ files: [(path: String, source: String)]) -> Result {
         var declarations = SwiftDeclarations()
         var diagnostics: [Diagnostic] = []
         var converters: [String: SourceLocationConverter] = [:]

@@ -894,6 +894,33 @@ enum Corpus {
         #expect(finding.position?.line ?? 0 >= 3)
     }
 
+    /// A tree just inside `maxTreeDepth` is read on a caller's thread of any size: the import
+    /// parses and walks on a thread of its own with a large stack (a secondary thread on Apple
+    /// platforms has 512 KiB, which swift-syntax's recursive walks outgrow).
+    @Test(arguments: [
+        "var t = a" + String(repeating: ".b", count: 498),
+        "var t = a" + String(repeating: "[0]", count: 498),
+        "var t = f" + String(repeating: "()", count: 498),
+    ])
+    func aTreeJustInsideTheLimitIsReadOnASmallThread(_ field: String) throws {
+        let source = "struct A: ActivityAttributes {\n  struct ContentState: Codable, Hashable {\n  var n: Int\n}\n}\n" + field + "\n"
+        final class Outcome: @unchecked Sendable {
+            var result: SwiftImporter.Result?
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.result = SwiftImporter.importActivities([("Deep.swift", source)])
+            done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+        done.wait()
+        let result = try #require(outcome.result)
+        #expect(!result.diagnostics.contains { $0.message.contains("nests deeper") }, "\(result.diagnostics)")
+        #expect(result.activities.map { $0.contentState.map(\.name) } == [["n"]], "\(result.diagnostics)")
+    }
+
     /// Comparisons, optional chains and a few levels of each are read as before.
     @Test func ordinaryGenericsOptionalsAndIfConfigsAreRead() {
         let source = """

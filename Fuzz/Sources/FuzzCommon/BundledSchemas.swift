@@ -356,7 +356,7 @@ versions:
           phone: { type: string, optional: true, max-length: 12 }
           rank: { type: int, default: 0, on-null: default, on-invalid: reject }
       tags: { type: array, default: [], max-items: 3, items: { type: string, max-length: 2 } }
-      levels: { type: array, optional: true, items: { type: int, minimum: 0, maximum: 9 } }
+      levels: { type: array, optional: true, min-items: 1, items: { type: int, minimum: 0, maximum: 9 } }
       stops:
         type: array
         default: []
