@@ -149,6 +149,9 @@ import Testing
         let refused = encoder.encode(.object([Value.Member("id", .int(1)), Value.Member("count", .uint(.max))]))
         #expect(refused.bytes.isEmpty)
         #expect(refused.diagnostics.contains { $0.message.contains("18446744073709551615 does not fit the app's Int") }, "\(refused.diagnostics)")
+        // A `.uint` that Int holds is that integer, for every field.
+        let small = encoder.encode(.object([Value.Member("id", .uint(7)), Value.Member("count", .uint(8))]))
+        #expect(String(decoding: small.bytes, as: UTF8.self) == #"{"id":7,"count":8}"#, "\(small.diagnostics)")
         struct Sent: Encodable { var id: UInt64; var count: Int }
         let typed = try encoder.encode(Sent(id: .max, count: 2))
         #expect(String(decoding: typed.bytes, as: UTF8.self) == #"{"id":18446744073709551615,"count":2}"#, "\(typed.diagnostics)")

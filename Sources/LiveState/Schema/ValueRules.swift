@@ -253,6 +253,10 @@ extension FieldPlan {
             sink.putInt(int)
             return 0
         case .uint(let uint):
+            // A `.uint` that `Int` holds (made by hand) is that `.int`.
+            if let int = Int(exactly: uint) {
+                return try withUnsafePointer(to: Value.int(int)) { int throws(RuleBroken) in try walk(int, into: &sink) }
+            }
             // Above `Int.max`: only an app's `UInt64` holds it.
             switch kind {
             case .int:
