@@ -86,6 +86,37 @@ import Testing
         #expect(past.first?.message.contains("app v1 holds it in a UInt8, and synthesized Codable drops the update") == true, "\(past)")
     }
 
+    /// An `int` without a `format` is an `Int`: a `uint64` version may send past it, and an
+    /// `Int` version sends nothing past a `UInt64` but negatives.
+    @Test func anIntAndAUInt64AreComparedByTheirTypesRanges() throws {
+        let yaml = """
+            activity: gauge
+            clients: { strict: [1, 2] }
+            versions:
+              - version: 1
+                content-state:
+                  id: { type: int }
+              - version: 2
+                content-state:
+                  id: { type: int, format: uint64 }
+              - version: 3
+                content-state:
+                  id: { type: int, maximum: 100000000000000000000 }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "gauge.yaml")
+        let oldReadsNew = CompatibilityChecker().findings(schema, reader: 1, writer: 2).map(\.diagnostic)
+        #expect(oldReadsNew.map(\.message) == [
+            "app v1 reading v2 payloads: 'id' maximum: v1 has no maximum, v2 allows up to 1.8446744073709552e+19; "
+                + "app v1 holds it in an Int, and synthesized Codable drops the update for a value that does not fit",
+        ], "\(oldReadsNew)")
+        #expect(oldReadsNew.map(\.severity) == [.error])
+        // v1 sends every Int: the negatives are what v2's UInt64 cannot hold.
+        let newReadsOld = CompatibilityChecker().findings(schema, reader: 2, writer: 1).map(\.diagnostic)
+        #expect(newReadsOld.map { $0.message.contains("'id' minimum") } == [true], "\(newReadsOld)")
+        // A maximum past Int's own is not one a plain Int writer reaches.
+        #expect(CompatibilityChecker().findings(schema, reader: 3, writer: 1).isEmpty)
+    }
+
     @Test func aFormatThatIsNotOneOrDoesNotApplyIsAnError() {
         for (fields, message) in [
             ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, found 'int128'"),

@@ -87,11 +87,19 @@ extension PairComparison {
     mutating func compareConstraints(reader: Field, writer: Field, at place: Place) {
         let bounds = Self.writerBounds(writer)
         var breaches: [(constraint: Field.Constraint, detail: String)] = []
-        for (constraint, bound) in reader.constraints.bounds {
+        for (constraint, bound) in Self.readerBounds(reader) {
             let allowed = bounds[constraint]
-            if let allowed, constraint.allows(allowed, bound: bound) { continue }
+            // A writer's `int` without a bound of its own sends at most what an `Int` holds.
+            let edge = allowed ?? Self.implicitFormat(writer).flatMap { constraint.measure == .number ? Self.edge(of: $0, constraint) : nil }
+            if let edge, constraint.allows(edge, bound: bound) { continue }
             let writes = allowed.map { "allows \(constraint.isLowerBound ? "down" : "up") to \(ValueText.number($0))\(constraint.unit)" }
                 ?? "has no \(constraint.rawValue)"
+            if reader.constraints[constraint] == nil {
+                // `Int`'s own edge: only a writer with a bound past it (a `uint64`) sends past it.
+                guard allowed != nil else { continue }
+                breaches.append((constraint, "v\(readerNumber) has no \(constraint.rawValue), v\(writerNumber) \(writes)"))
+                continue
+            }
             breaches.append((constraint, "v\(readerNumber) has \(constraint.rawValue) \(ValueText.number(bound)), v\(writerNumber) \(writes)"))
         }
         guard !breaches.isEmpty else { return }
@@ -101,10 +109,11 @@ extension PairComparison {
         for breach in breaches {
             // A bound past the reader's number type is no schema rule: synthesized `Codable`
             // fails on such a value too, so a strict client drops the update.
-            if let format = reader.numberFormat, Self.passes(format, breach.constraint, bounds) {
+            if let format = reader.numberFormat ?? Self.implicitFormat(reader), Self.passes(format, breach.constraint, bounds) {
+                let type = reader.numberFormat?.swiftName ?? "Int"
                 let outcome = isStrict
-                    ? "app v\(readerNumber) holds it in a \(format.swiftName), and synthesized Codable drops the update for a value that does not fit"
-                    : "app v\(readerNumber) holds it in a \(format.swiftName); such a value is invalid: \(consequence(reaction))"
+                    ? "app v\(readerNumber) holds it in \(Self.article(type)) \(type), and synthesized Codable drops the update for a value that does not fit"
+                    : "app v\(readerNumber) holds it in \(Self.article(type)) \(type); such a value is invalid: \(consequence(reaction))"
                 report(rule, isStrict ? .error : severity(reaction), "'\(name)' \(breach.constraint.rawValue): \(breach.detail); \(outcome)", at: place)
                 continue
             }
@@ -115,11 +124,37 @@ extension PairComparison {
         }
     }
 
+    /// The reader's constraints, and for an `int` without a `format`, `Int`'s own range where it
+    /// states no bound: JSONDecoder refuses a number past it for an `Int`, as a `uint64`
+    /// writer may send one.
+    private static func readerBounds(_ field: Field) -> [(constraint: Field.Constraint, bound: Double)] {
+        guard let format = implicitFormat(field) else { return field.constraints.bounds }
+        var constraints = field.constraints
+        constraints.minimum = constraints.minimum ?? format.range.lowerBound
+        constraints.maximum = constraints.maximum ?? format.range.upperBound
+        return constraints.bounds
+    }
+
+    /// The end of `format`'s range that `constraint` bounds.
+    private static func edge(of format: Field.NumberFormat, _ constraint: Field.Constraint) -> Double {
+        constraint.isLowerBound ? format.range.lowerBound : format.range.upperBound
+    }
+
+    /// `an Int8`, `a UInt64`.
+    private static func article(_ type: String) -> String {
+        type.hasPrefix("I") ? "an" : "a"
+    }
+
+    /// `Int`'s range (`int64`'s, on the 64-bit devices that run Live Activities) for an `int`
+    /// field without a `format`.
+    private static func implicitFormat(_ field: Field) -> Field.NumberFormat? {
+        field.type == .int && field.numberFormat == nil ? .int64 : nil
+    }
+
     /// Whether the writer may send a value past `format`'s range on the side `constraint` bounds.
     private static func passes(_ format: Field.NumberFormat, _ constraint: Field.Constraint, _ bounds: Field.Constraints) -> Bool {
         guard constraint.measure == .number else { return false }
-        let edge = constraint.isLowerBound ? format.range.lowerBound : format.range.upperBound
-        return bounds[constraint].map { !constraint.allows($0, bound: edge) } ?? true
+        return bounds[constraint].map { !constraint.allows($0, bound: edge(of: format, constraint)) } ?? true
     }
 
     /// The values a writer's field can hold, from its constraints and, for an enum or a date
