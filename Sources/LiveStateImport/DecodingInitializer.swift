@@ -495,7 +495,7 @@ extension TypeReader {
         var value: Value?
         switch field.type {
         case .int:
-            value = Self.integerLiteral(fallback).map(Value.int)
+            value = Self.integerValue(fallback)
         case .double:
             value = Self.numberLiteral(fallback).map(Value.double)
         case .string, .url:

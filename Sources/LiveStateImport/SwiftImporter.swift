@@ -1270,6 +1270,20 @@ struct TypeReader {
         return expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue
     }
 
+    /// An integer literal as a schema's value: `Value.uint` past `Int.max`, a `UInt64`'s
+    /// (`?? 18446744073709551615`), which only a `format: uint64` field takes.
+    static func integerValue(_ expression: ExprSyntax) -> Value? {
+        if let int = integerLiteral(expression) { return .int(int) }
+        guard let literal = expression.as(IntegerLiteralExprSyntax.self) else { return nil }
+        var digits = Substring(literal.literal.text.filter { $0 != "_" })
+        var radix = 10
+        for (prefix, base) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+            digits = digits.dropFirst(2)
+            radix = base
+        }
+        return UInt64(digits, radix: radix).map(Value.uint)
+    }
+
     /// `T` of `T?`, `T!` and `Optional<T>`.
     static func optionalWrapped(_ type: TypeSyntax) -> TypeSyntax? {
         if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }

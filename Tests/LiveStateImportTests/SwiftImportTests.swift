@@ -489,6 +489,27 @@ enum Corpus {
     /// An `init(from:)` of its own is read where it reads each key with `decode` or
     /// `decodeIfPresent` from one keyed container; any other body is reviewed whole, at the
     /// statement the import does not follow, and the declaration's keys are written.
+    /// `?? 18446744073709551615` for a `UInt64` is a default a schema states: `Value.uint`.
+    @Test func aUInt64DefaultPastIntMaxIsWritten() throws {
+        let source = """
+            struct CounterAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var id: UInt64
+                    var mask: UInt64
+                    init(from decoder: Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        id = try c.decodeIfPresent(UInt64.self, forKey: .id) ?? 18_446_744_073_709_551_615
+                        mask = try c.decodeIfPresent(UInt64.self, forKey: .mask) ?? 0xFFFF_FFFF_FFFF_FFFF
+                    }
+                }
+            }
+            """
+        let result = SwiftImporter.importActivities([("Counter.swift", source)])
+        let fields = try #require(result.activities.first?.contentState)
+        #expect(fields.map(\.defaultValue) == [.uint(.max), .uint(.max)], "\(result.diagnostics)")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    }
+
     @Test func anInitializerOfItsOwnIsReadOrReviewed() throws {
         func imported(_ body: String, keys: String = "CodingKeys", members: String = "") -> SwiftImporter.Activity? {
             SwiftImporter.importActivities([("Own.swift", """
