@@ -135,9 +135,9 @@ public enum SwiftImporter {
             }
             return nil
         }
-        func starts(with word: String) -> Bool {
-            let word = Array(word.utf8)
-            guard index + word.count <= bytes.count, Array(bytes[index ..< index + word.count]) == word else { return false }
+        func starts(with word: StaticString) -> Bool {
+            let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard bytes[index...].starts(with: word) else { return false }
             return index + word.count == bytes.count || !isNameByte(bytes[index + word.count])
         }
         func isNameByte(_ byte: UInt8) -> Bool {
