@@ -13,6 +13,8 @@ indirect enum JSONText: Sendable, Hashable {
     struct Member: Sendable, Hashable {
         var key: String
         var value: JSONText
+        /// The key as written, when it is not `key` quoted plainly (`"\u0061ge"` for `age`).
+        var rawKey: String? = nil
     }
 
     static let null = JSONText.literal("null")
@@ -45,7 +47,7 @@ indirect enum JSONText: Sendable, Hashable {
         case .literal(let raw): raw
         case .string(let string): Self.quoted(string)
         case .array(let elements): "[" + elements.map(\.text).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quoted($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+        case .object(let members): "{" + members.map { ($0.rawKey ?? Self.quoted($0.key)) + ":" + $0.value.text }.joined(separator: ",") + "}"
         }
     }
 

@@ -42,6 +42,14 @@ enum PayloadMutations {
             }
             let valid = base.value(at: fieldPath) ?? sample(field)
             let invalid = wrongValue(for: field)
+            // The key with its first character as a \u escape: JSONDecoder matches keys unescaped.
+            if let first = field.name.unicodeScalars.first, first.value < 0x10000 {
+                let rest = String(String.UnicodeScalarView(field.name.unicodeScalars.dropFirst()))
+                let escaped = "\"\\u" + String(format: "%04x", first.value) + JSONText.quoted(rest).dropFirst()
+                add("\(pointer) with its key escaped", base.setting(fieldPath, to: nil)?.rewritingObject(at: path) {
+                    $0 + [.init(key: field.name, value: valid, rawKey: escaped)]
+                })
+            }
             // Duplicate keys: JSONDecoder keeps the first.
             for (first, second) in [(valid, invalid), (invalid, valid)] {
                 add("\(pointer) twice: \(first.text), \(second.text)", base.setting(fieldPath, to: nil)?.rewritingObject(at: path) {
@@ -120,6 +128,9 @@ enum PayloadMutations {
                 // From 2^53 up, JSONDecoder reads an integer's fraction or exponent as a Decimal's.
                 "9007199254740993.0", "9007199254740993.5", "9007199254740993e0", "-9007199254740993.0",
                 "-9223372036854775808.0", "9223372036854775295.0", "12345678901234567890.00", "1.2345678901234567890e19",
+                // Doubles at their edges, zeros spelled many ways.
+                "1.7976931348623157e308", "1.7976931348623159e308", "2.2250738585072014e-308", "4.9e-324", "2e-324",
+                "0e-5", "-0e1", "0E0", "0.0e0", "0e+10", "123456789012345678901234567890", "1E-2",
             ].map(JSONText.literal)
             values.append(.string("0.6"))
             for bound in [field.constraints.minimum, field.constraints.maximum].compactMap({ $0 }) {
