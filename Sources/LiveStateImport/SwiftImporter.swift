@@ -1320,7 +1320,7 @@ struct TypeReader {
     /// `TimeInterval` and `Float64` are `Double`, `Float32` is `Float`.
     static let leaves: [String: (type: FieldType, format: Field.NumberFormat?)] = [
         "String": (.string, nil), "Substring": (.string, nil), "Bool": (.bool, nil),
-        "Double": (.double, nil), "CGFloat": (.double, nil), "Float": (.double, .float), "Decimal": (.double, nil),
+        "Double": (.double, nil), "CGFloat": (.double, nil), "Float": (.double, .float), "Decimal": (.double, .decimal),
         "TimeInterval": (.double, nil), "Float64": (.double, nil), "Float32": (.double, .float),
         "Date": (.date, nil), "URL": (.url, nil),
         "Int": (.int, nil), "Int64": (.int, nil), "Int32": (.int, .int32), "Int16": (.int, .int16), "Int8": (.int, .int8),

@@ -131,6 +131,9 @@ enum PayloadMutations {
                 // Doubles at their edges, zeros spelled many ways.
                 "1.7976931348623157e308", "1.7976931348623159e308", "2.2250738585072014e-308", "4.9e-324", "2e-324",
                 "0e-5", "-0e1", "0E0", "0.0e0", "0e+10", "123456789012345678901234567890", "1E-2",
+                // A Decimal's exponent ends, its largest mantissa and past it.
+                "1e127", "1e128", "0.1e-127", "0.1e-128", "340282366920938463463374607431768211455e127",
+                "340282366920938463463374607431768211456e127",
             ].map(JSONText.literal)
             values.append(.string("0.6"))
             for bound in [field.constraints.minimum, field.constraints.maximum].compactMap({ $0 }) {

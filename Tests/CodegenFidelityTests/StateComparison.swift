@@ -32,6 +32,8 @@ enum StateComparison {
             return Int(exactly: integer).map(Value.int) ?? UInt64(exactly: integer).map(Value.uint)
         case .double:
             if let float = generated as? Float { return .double(Double(float)) }
+            // Through its text: `NSDecimalNumber.doubleValue` is off in the last digits.
+            if let decimal = generated as? Decimal { return Double(decimal.description).map(Value.double) }
             return (generated as? Double).map(Value.double)
         case .bool: return (generated as? Bool).map(Value.bool)
         case .date: return (generated as? Date).map { .date($0.timeIntervalSinceReferenceDate) }

@@ -1083,13 +1083,8 @@ enum Corpus {
             let data = Data(json.utf8)
             let result = decoder.decode(contentState: data)
             let held = device(data)
-            let decimal = Self.decimalFields[name].flatMap { keys in keys.first { label.hasPrefix("\($0) as ") } }
-            withKnownIssue("a Decimal reads by its own parser, which LiveState does not model: \(label)") {
-                #expect(result.appDecodes == (held != nil), "\(name) \(label): LiveState says \(result.appDecodes) for \(json)")
-                #expect(strictWithDefaults.decode(contentState: data).appDecodes == (held != nil), "\(name) \(label), with defaults: \(json)")
-            } when: {
-                decimal != nil && Self.decimalOnlyForms.contains { label.hasSuffix(" as \($0)") }
-            }
+            #expect(result.appDecodes == (held != nil), "\(name) \(label): LiveState says \(result.appDecodes) for \(json)")
+            #expect(strictWithDefaults.decode(contentState: data).appDecodes == (held != nil), "\(name) \(label), with defaults: \(json)")
             guard let held else { continue }
             accepted += 1
             // The values too. (No corpus type reads `try? decodeIfPresent … ?? v`, whose value of
@@ -1171,8 +1166,13 @@ enum Corpus {
             let forms: [String] = switch field.type {
             // Past Int.max and up to UInt64.max: only a UInt64 holds them.
             case .int: ["1.0", "1.5", "1e2", "-0", "100000000000000000000", "9223372036854775808", "18446744073709551615", "1e19"]
-            // A Float's edges too: its greatest as Swift writes it, past it, and what rounds to zero.
-            case .double: ["1", "-0", "1e-400", "2e308", "3.4028235e+38", "3.4028236e38", "1e-50", "0e1", "4.9e-324"]
+            // A Float's edges too (its greatest as Swift writes it, past it, what rounds to zero),
+            // and a Decimal's (its exponent's ends, its largest mantissa and past it).
+            case .double: [
+                "1", "-0", "1e-400", "2e308", "3.4028235e+38", "3.4028236e38", "1e-50", "0e1", "4.9e-324",
+                "1e127", "1e128", "0.1e-127", "0.1e-128", "340282366920938463463374607431768211455e127",
+                "340282366920938463463374607431768211456e127",
+            ]
             case .bool: ["1", "0"]
             case .date: ["1e3", "-1.5"]
             // A relative reference, which `URL(string:)` takes; nothing it takes.
@@ -1265,13 +1265,6 @@ enum Corpus {
     static func quoted(_ text: String) -> String {
         String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
     }
-
-    /// The keys a corpus type holds in a `Decimal`, which the import writes as `double`:
-    /// JSONDecoder reads a `Decimal` by its own parser, which takes `0e1` (a `Double` does not)
-    /// and refuses numbers its exponent cannot hold (`4.9e-324`, and from about 1e165),
-    /// which a `Double` holds. `decimalOnlyForms` are the forms of `spoiled` that show it.
-    static let decimalFields: [String: [String]] = ["Auction.swift": ["bid"], "Glucose": ["onBoard"], "Stadium.swift": ["price"]]
-    static let decimalOnlyForms = ["0e1", "4.9e-324"]
 
     /// The corpus types marked for review, each with what the review must say.
     static let reviewed: [String: String] = [

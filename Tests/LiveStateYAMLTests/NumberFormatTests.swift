@@ -119,7 +119,7 @@ import Testing
 
     @Test func aFormatThatIsNotOneOrDoesNotApplyIsAnError() {
         for (fields, message) in [
-            ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, found 'int128'"),
+            ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, decimal, found 'int128'"),
             ("      n: { type: string, format: uint8 }", "format uint8 applies to int fields, not string"),
             ("      n: { type: int, format: float }", "format float applies to double fields, not int"),
         ] {
@@ -260,5 +260,32 @@ import Testing
         let written = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("ratio", .double(1e-50))]))
         #expect(written.bytes.isEmpty)
         #expect(written.diagnostics.contains { $0.message.contains("does not fit the app's Float") }, "\(written.diagnostics)")
+    }
+
+    /// A `Decimal` reads by its own parser: `0e1` (which a `Double` refuses) fits, and so does
+    /// any number whose exponent, less its fraction's digits, is within -128...127.
+    @Test func aDecimalFieldReadsAsJSONDecoderReadsADecimal() throws {
+        let schema = try Self.schema("""
+                  price: { type: double, format: decimal }
+            """, strict: true)
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        for text in ["0e1", "12.99", "1e127", "0.1e-127", "340282366920938463463374607431768211455e127"] {
+            let bytes = Array(#"{"price":\#(text)}"#.utf8)
+            let result = decoder.decode(contentState: bytes)
+            #expect(result.appDecodes && result.allDiagnostics.isEmpty, "\(text): \(result.allDiagnostics)")
+            #expect(decoder.view(contentState: bytes).result == result, "\(text)")
+        }
+        for text in ["1e128", "0.1e-128", "4.9e-324", "340282366920938463463374607431768211456e127"] {
+            let bytes = Array(#"{"price":\#(text)}"#.utf8)
+            let result = decoder.decode(contentState: bytes)
+            #expect(!result.appDecodes, "\(text)")
+            #expect(result.allDiagnostics.first?.message.contains("does not fit the app's Decimal") == true, "\(result.allDiagnostics)")
+            #expect(decoder.view(contentState: bytes).result == result, "\(text)")
+        }
+        let encoder = try ContentStateEncoder(schema: schema, version: 1)
+        #expect(String(decoding: encoder.encode(.object([Value.Member("price", .double(12.99))])).bytes, as: UTF8.self) == #"{"price":12.99}"#)
+        let refused = encoder.encode(.object([Value.Member("price", .double(5e-324))]))
+        #expect(refused.bytes.isEmpty)
+        #expect(refused.diagnostics.contains { $0.message.contains("does not fit the app's Decimal") }, "\(refused.diagnostics)")
     }
 }

@@ -742,12 +742,19 @@ struct DecodeContext: JSONReading {
         case .double, .date:
             let number = try reader.readNumber()
             let double = reader.double(number)
-            guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
-            if reader.foundationRefusesDouble(number, value: double) {
-                return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
-            }
-            if let format = plan.numberFormat, !format.holds(double) {
-                return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
+            if plan.numberFormat == .decimal {
+                // A `Decimal` is read by its own parser, which takes `0e1` (a `Double` does not).
+                guard reader.decimalReads(number) else {
+                    return invalid("\(numberText(number)) does not fit the app's Decimal", kind: .outOfRange, at: start)
+                }
+            } else {
+                guard double.isFinite else { return invalid("\(numberText(number)) is too large for a Double", at: start) }
+                if reader.foundationRefusesDouble(number, value: double) {
+                    return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
+                }
+                if let format = plan.numberFormat, !format.holds(double) {
+                    return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
+                }
             }
             let value: Value
             if plan.kind == .date {

@@ -1057,8 +1057,10 @@ struct TapeBuilder {
             return true
         case .double, .date:
             guard let double = double() else { return false }
-            // A `Float`'s (`format: float`) number that rounds to zero is the full decoder's.
+            // A `Float`'s (`format: float`) number that rounds to zero is the full decoder's, and
+            // so is a `Decimal`'s that its parser does not read.
             if plan.numberFormat == .float, !Field.NumberFormat.float.holds(double) { return false }
+            if plan.numberFormat == .decimal, !reader.decimalReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
             guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
                 guard !plan.isOutOfRange(double) else { return refused(at: start) }
                 nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)

@@ -134,6 +134,15 @@ public struct TolerantValue {
         return float
     }
 
+    /// A `Decimal` (`format: decimal`) within the bounds, as Foundation's own parser reads it.
+    public func decimal(_ constraints: Field.Constraints = [:]) throws -> Decimal {
+        let decimal = try decoder.singleValueContainer().decode(Decimal.self)
+        // Through its text, as the decoder reads the number: `NSDecimalNumber.doubleValue` is
+        // off in the last digits, which a bound such as `minimum: 0.1` would hear.
+        if let number = Double(decimal.description) { try check(constraints.rangeProblem(number)) }
+        return decimal
+    }
+
     /// A finite number within the bounds.
     public func double(_ constraints: Field.Constraints = [:]) throws -> Double {
         let double = try decoder.singleValueContainer().decode(Double.self)

@@ -102,6 +102,13 @@ extension JSONReader {
         return value
     }
 
+    /// Whether a number token reads as a `Decimal` (`DecimalText`).
+    public func decimalReads(_ number: JSONNumber) -> Bool {
+        let lower = min(max(number.start, 0), bytes.count)
+        let upper = min(max(number.end, lower), bytes.count)
+        return DecimalText.reads(UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper]))
+    }
+
     /// The whole part of a number with a fraction or an exponent, as JSONDecoder's `Decimal`
     /// path reads it for a number from 2^53 up (swift-foundation's
     /// `_slowpath_unwrapFixedWidthInteger`): the digits, shifted by the exponent, the fraction
@@ -152,5 +159,66 @@ extension JSONReader {
         guard let value = T(exactly: magnitude) else { return nil }
         guard negative, value != 0 else { return value }
         return T.isSigned ? 0 - value : nil
+    }
+}
+
+/// How JSONDecoder's `Decimal` parser (swift-foundation's, as for `Double`) reads a number's text:
+/// significant digits are kept while the mantissa fits 128 bits; an integer digit past that
+/// raises the exponent by one, a fraction digit past it is dropped, each fraction digit kept
+/// lowers it by one; the written exponent is added; the number reads when the exponent is
+/// within -128...127. So `0e1` reads (a `Double` refuses it), and `1e128`, `0.1e-128` and
+/// `4.9e-324` do not. Held to `JSONDecoder` on 30,000 random numbers when written.
+package enum DecimalText {
+    /// `2^128 - 1`, the largest mantissa.
+    private static let largestMantissa = Array("340282366920938463463374607431768211455".utf8)
+
+    /// Whether `text`, a valid JSON number, reads as a `Decimal`.
+    package static func reads(_ text: some Collection<UInt8>) -> Bool {
+        var significant: [UInt8] = []
+        var exponent = 0
+        var inFraction = false
+        var index = text.startIndex
+        if index < text.endIndex, text[index] == JSONByte.minus { index = text.index(after: index) }
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == JSONByte.period {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                break
+            } else if significant.isEmpty && byte == JSONByte.zero {
+                if inFraction { exponent -= 1 }
+            } else if fits(significant, byte) {
+                significant.append(byte)
+                if inFraction { exponent -= 1 }
+            } else if !inFraction {
+                exponent += 1
+            }
+            index = text.index(after: index)
+        }
+        if index < text.endIndex {
+            index = text.index(after: index)
+            var negative = false
+            if index < text.endIndex, text[index] == JSONByte.minus || text[index] == JSONByte.plus {
+                negative = text[index] == JSONByte.minus
+                index = text.index(after: index)
+            }
+            var written = 0
+            while index < text.endIndex {
+                // Past any exponent that could still read.
+                written = min(written * 10 + Int(text[index] &- JSONByte.zero), 1 << 20)
+                index = text.index(after: index)
+            }
+            exponent += negative ? -written : written
+        }
+        return (-128...127).contains(exponent)
+    }
+
+    /// Whether `significant` with `digit` after it is a mantissa of at most 128 bits.
+    private static func fits(_ significant: [UInt8], _ digit: UInt8) -> Bool {
+        let count = significant.count + 1
+        guard count >= largestMantissa.count else { return true }
+        guard count == largestMantissa.count else { return false }
+        let next = significant + [digit]
+        return !largestMantissa.lexicographicallyPrecedes(next)
     }
 }

@@ -8,6 +8,9 @@ public struct Field: Sendable, Hashable {
         case int8, int16, int32, int64, uint8, uint16, uint32, uint64
         /// `Float`: JSONDecoder refuses a number beyond its finite range.
         case float
+        /// `Decimal`: JSONDecoder reads it by its own parser (`DecimalText`), which takes `0e1`
+        /// and refuses what its exponent cannot hold (`4.9e-324`, `1e128`).
+        case decimal
 
         /// The values the type holds.
         public var range: ClosedRange<Double> {
@@ -21,6 +24,8 @@ public struct Field: Sendable, Hashable {
             case .uint32: 0...4_294_967_295
             case .uint64: 0...Double(UInt64.max)
             case .float: -Self.largestFloat...Self.largestFloat
+            // (2^128 - 1) * 10^127: the largest mantissa at the largest exponent.
+            case .decimal: -3.402823669209385e165...3.402823669209385e165
             }
         }
 
@@ -32,18 +37,26 @@ public struct Field: Sendable, Hashable {
         /// Whether the app's type holds `number` as JSONDecoder reads it: inside `range`, and for
         /// `Float`, not a number that is not zero but rounds to zero (`1e-50`, which JSONDecoder
         /// refuses as it refuses `1e-400` for a `Double`).
+        /// A `Decimal` holds it when the number's shortest text, as the encoder writes it, reads
+        /// as one.
         public func holds(_ number: Double) -> Bool {
             guard range.contains(number) else { return false }
-            return self != .float || number == 0 || Float(number) != 0
+            switch self {
+            case .float: return number == 0 || Float(number) != 0
+            case .decimal: return DecimalText.reads(String(number).utf8)
+            default: return true
+            }
         }
 
-        /// Whether the format is an integer's (`int` fields) or `float` (`double` fields).
-        public var isInteger: Bool { self != .float }
+        /// Whether the format is an integer's (`int` fields), or `float` or `decimal` (`double`
+        /// fields).
+        public var isInteger: Bool { self != .float && self != .decimal }
 
         /// The Swift type's name: `UInt8`, `Float`.
         public var swiftName: String {
             switch self {
             case .float: "Float"
+            case .decimal: "Decimal"
             default: (rawValue.hasPrefix("u") ? "UI" + rawValue.dropFirst(2) : "I" + rawValue.dropFirst())
             }
         }

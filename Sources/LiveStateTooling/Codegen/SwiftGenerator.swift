@@ -315,6 +315,7 @@ public struct SwiftGenerator: Sendable {
         case .int(nil): return "$0.int(\(constraints))"
         case .int(let format?): return "$0.integer(\(format.swiftName).self\(constraints.isEmpty ? "" : ", " + constraints))"
         case .double(.float?): return "$0.float(\(constraints))"
+        case .double(.decimal?): return "$0.decimal(\(constraints))"
         case .double: return "$0.double(\(constraints))"
         case .date: return "$0.date(\(constraints))"
         case .dateRange: return "$0.dateRange(\(constraints))"

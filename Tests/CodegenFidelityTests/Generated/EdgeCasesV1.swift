@@ -74,6 +74,8 @@ enum EdgeCasesV1 {
             var counter: UInt64
             /// Schema: `double`, default `0.5`, format `float`.
             var ratio: Float
+            /// Schema: `double`, default `0.25`, format `decimal`.
+            var price: Decimal
             /// Schema: `array`, default `[]`, items format `int16`.
             var offsets: [Int16]
 
@@ -104,6 +106,7 @@ enum EdgeCasesV1 {
                 battery: UInt8 = 0,
                 counter: UInt64 = 18446744073709551615,
                 ratio: Float = 0.5,
+                price: Decimal = 0.25,
                 offsets: [Int16] = []
             ) {
                 self.requiredText = requiredText
@@ -131,6 +134,7 @@ enum EdgeCasesV1 {
                 self.battery = battery
                 self.counter = counter
                 self.ratio = ratio
+                self.price = price
                 self.offsets = offsets
             }
 
@@ -374,6 +378,7 @@ enum EdgeCasesV1 {
                 case battery
                 case counter
                 case ratio
+                case price
                 case offsets
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
                 case requiredText2 = "requiredText"
@@ -410,6 +415,7 @@ enum EdgeCasesV1 {
                 self.battery = try container.defaulted(.battery, default: 0) { try $0.integer(UInt8.self, [.maximum: 100]) }
                 self.counter = try container.defaulted(.counter, default: 18446744073709551615) { try $0.integer(UInt64.self) }
                 self.ratio = try container.defaulted(.ratio, default: 0.5) { try $0.float() }
+                self.price = try container.defaulted(.price, default: 0.25) { try $0.decimal() }
                 self.offsets = try container.defaulted(.offsets, default: []) { try $0.array { try $0.integer(Int16.self) } }
             }
 
@@ -442,6 +448,7 @@ enum EdgeCasesV1 {
                 try container.encode(self.battery, forKey: .battery)
                 try container.encode(self.counter, forKey: .counter)
                 try container.encode(self.ratio, forKey: .ratio)
+                try container.encode(self.price, forKey: .price)
                 try container.encode(self.offsets, forKey: .offsets)
             }
         }
