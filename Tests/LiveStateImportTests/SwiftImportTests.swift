@@ -486,9 +486,6 @@ enum Corpus {
         ])
     }
 
-    /// An `init(from:)` of its own is read where it reads each key with `decode` or
-    /// `decodeIfPresent` from one keyed container; any other body is reviewed whole, at the
-    /// statement the import does not follow, and the declaration's keys are written.
     /// `?? 18446744073709551615` for a `UInt64` is a default a schema states: `Value.uint`.
     @Test func aUInt64DefaultPastIntMaxIsWritten() throws {
         let source = """
@@ -510,6 +507,9 @@ enum Corpus {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
     }
 
+    /// An `init(from:)` of its own is read where it reads each key with `decode` or
+    /// `decodeIfPresent` from one keyed container; any other body is reviewed whole, at the
+    /// statement the import does not follow, and the declaration's keys are written.
     @Test func anInitializerOfItsOwnIsReadOrReviewed() throws {
         func imported(_ body: String, keys: String = "CodingKeys", members: String = "") -> SwiftImporter.Activity? {
             SwiftImporter.importActivities([("Own.swift", """
