@@ -1390,6 +1390,8 @@ import LiveStateYAML
         let tokens: [[UInt8]] = [
             "\"", "{", "}", "[", "]", ",", ":", "null", "true", "-1", "128", "70000", "1e39", "0.5", "2000000001", "\"https://x.com/a b\"",
             "\"toolong\"", "\"\"", "\"c\"", "7", "\"minutes\":", "\"label\":", "\"status\":", "\"nick\":", "\u{00E9}",
+            // The number formats' own rules: past Int.max, a Float's and a Decimal's edges.
+            "\"big\":", "\"price\":", "\"scale\":", "18446744073709551615", "9223372036854775807.0", "1e-50", "0e1", "1e128", "3.4028235e+38",
         ].map { Array($0.utf8) }
         let deferred = random.rounds(2_000, mutating: seeds, tokens: tokens, subjects: decoders) { bytes, subject in
             Self.expectSame(subject.decoder, bytes, subject.name)

@@ -334,6 +334,8 @@ versions:
       count: { type: int, format: uint16, optional: true }
       ratio: { type: double, default: 0.5, minimum: 0, maximum: 1 }
       scale: { type: double, format: float, default: 1 }
+      big: { type: int, format: uint64, optional: true }
+      price: { type: double, format: decimal, default: 0 }
       when: { type: date, default: 0, minimum: 0, maximum: 2000000000 }
       window: { type: date-range, optional: true }
       name: { type: string, default: "-", min-length: 1, max-length: 4, aliases: [label] }
