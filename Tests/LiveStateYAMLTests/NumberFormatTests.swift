@@ -1,6 +1,7 @@
 import Foundation
 import LiveState
 import LiveStateTooling
+import LiveStateTestSupport
 import LiveStateYAML
 import Testing
 
@@ -287,5 +288,28 @@ import Testing
         let refused = encoder.encode(.object([Value.Member("price", .double(5e-324))]))
         #expect(refused.bytes.isEmpty)
         #expect(refused.diagnostics.contains { $0.message.contains("does not fit the app's Decimal") }, "\(refused.diagnostics)")
+    }
+
+    /// `DecimalText`, the `Decimal` rule, against JSONDecoder itself on numbers of every shape:
+    /// up to 45 integer and 45 fraction digits, exponents up to 200 either way.
+    @Test func theDecimalRuleIsJSONDecoders() {
+        struct Held: Decodable { var x: Decimal }
+        var random = SplitMix64(state: 0xDEC1)
+        func digits(_ count: Int, leadingZero: Bool) -> String {
+            String((0..<count).map { index in
+                let digit = Int(random.next() % 10)
+                return Character(String(index == 0 && !leadingZero && digit == 0 ? 1 : digit))
+            })
+        }
+        var disagreements: [String] = []
+        for _ in 0..<3_000 {
+            var text = random.next() % 2 == 0 ? "-" : ""
+            text += random.next() % 5 == 0 ? "0" : digits(1 + Int(random.next() % 45), leadingZero: false)
+            if random.next() % 2 == 0 { text += "." + digits(1 + Int(random.next() % 45), leadingZero: true) }
+            if random.next() % 2 == 0 { text += ["e", "E-", "e+"][Int(random.next() % 3)] + String(random.next() % 201) }
+            let foundation = (try? JSONDecoder().decode(Held.self, from: Data(#"{"x":\#(text)}"#.utf8))) != nil
+            if DecimalText.reads(text.utf8) != foundation { disagreements.append(text) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
 }

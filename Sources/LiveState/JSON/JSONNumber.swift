@@ -30,10 +30,15 @@ extension JSONReader {
     /// - Parameter number: A token this reader returned.
     /// - Returns: The nearest `Double`.
     public func double(_ number: JSONNumber) -> Double {
+        // A JSON number's text is always one `Double(String)` reads.
+        Double(String(decoding: text(of: number), as: UTF8.self)) ?? .nan
+    }
+
+    /// A number token's text, its range held inside the input.
+    func text(of number: JSONNumber) -> UnsafeRawBufferPointer {
         let lower = min(max(number.start, 0), bytes.count)
         let upper = min(max(number.end, lower), bytes.count)
-        // A JSON number's text is always one `Double(String)` reads.
-        return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper]), as: UTF8.self)) ?? .nan
+        return UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper])
     }
 
     /// Whether Foundation's `JSONDecoder` (swift-foundation, as in Swift 6.3) throws when it
@@ -44,9 +49,7 @@ extension JSONReader {
     ///   - value: `double(number)`.
     /// - Returns: Whether the device would fail on it.
     public func foundationRefusesDouble(_ number: JSONNumber, value: Double) -> Bool {
-        let lower = min(max(number.start, 0), bytes.count)
-        let upper = min(max(number.end, lower), bytes.count)
-        let text = UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper])
+        let text = text(of: number)
         let nonZeroDigits: ClosedRange<UInt8> = 0x31 ... 0x39
         if text.count == 3, text[0] == UInt8(ascii: "0"), text[1] | 0x20 == UInt8(ascii: "e"), nonZeroDigits.contains(text[2]) {
             return true
@@ -81,15 +84,14 @@ extension JSONReader {
             guard let exact = T(exactly: double) else { return nil }
             return double.magnitude < 0x1p53 ? exact : wholePart(number, as: T.self)
         }
-        let lower = min(max(number.start, 0), bytes.count)
-        let upper = min(max(number.end, lower), bytes.count)
-        var index = lower
-        let negative = index < upper && bytes[index] == JSONByte.minus
+        let text = text(of: number)
+        var index = 0
+        let negative = index < text.count && text[index] == JSONByte.minus
         if negative { index += 1 }
-        guard index < upper else { return nil }
+        guard index < text.count else { return nil }
         var value: T = 0
-        while index < upper {
-            let digit = bytes[index] &- JSONByte.zero
+        while index < text.count {
+            let digit = text[index] &- JSONByte.zero
             guard digit < 10 else { return nil }
             let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
             let (next, overflowB) = negative
@@ -104,9 +106,7 @@ extension JSONReader {
 
     /// Whether a number token reads as a `Decimal` (`DecimalText`).
     public func decimalReads(_ number: JSONNumber) -> Bool {
-        let lower = min(max(number.start, 0), bytes.count)
-        let upper = min(max(number.end, lower), bytes.count)
-        return DecimalText.reads(UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper]))
+        DecimalText.reads(text(of: number))
     }
 
     /// The whole part of a number with a fraction or an exponent, as JSONDecoder's `Decimal`
@@ -115,40 +115,9 @@ extension JSONReader {
     /// dropped; a negative one is the magnitude's negation, so `-9223372036854775808.0` does not
     /// fit `Int`. Only called once the `Double` fits `T`, so the result has at most 20 digits.
     private func wholePart<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
-        let lower = min(max(number.start, 0), bytes.count)
-        let upper = min(max(number.end, lower), bytes.count)
-        var index = lower
-        let negative = index < upper && bytes[index] == JSONByte.minus
-        if negative { index += 1 }
-        var digits: [UInt8] = []
-        var fractionDigits = 0
-        var inFraction = false
-        while index < upper {
-            let byte = bytes[index]
-            if byte == JSONByte.period {
-                inFraction = true
-            } else if byte | 0x20 == UInt8(ascii: "e") {
-                break
-            } else {
-                digits.append(byte &- JSONByte.zero)
-                if inFraction { fractionDigits += 1 }
-            }
-            index += 1
-        }
-        var exponent = 0
-        if index < upper {
-            index += 1
-            let negativeExponent = index < upper && bytes[index] == JSONByte.minus
-            if index < upper, bytes[index] == JSONByte.minus || bytes[index] == JSONByte.plus { index += 1 }
-            while index < upper {
-                // Past any shift the digits could take: the value is already known to fit.
-                exponent = min(exponent * 10 + Int(bytes[index] &- JSONByte.zero), 1 << 20)
-                index += 1
-            }
-            if negativeExponent { exponent = -exponent }
-        }
-        let shift = exponent - fractionDigits
-        let kept = shift >= 0 ? digits[...] : digits.dropLast(min(-shift, digits.count))
+        let parts = NumberText(text(of: number))
+        let shift = parts.exponent - parts.fractionDigits
+        let kept = shift >= 0 ? parts.digits[...] : parts.digits.dropLast(min(-shift, parts.digits.count))
         var magnitude: UInt64 = 0
         for digit in kept.drop(while: { $0 == 0 }) + repeatElement(0, count: max(shift, 0)) {
             let (shifted, overflowA) = magnitude.multipliedReportingOverflow(by: 10)
@@ -157,7 +126,7 @@ extension JSONReader {
             magnitude = next
         }
         guard let value = T(exactly: magnitude) else { return nil }
-        guard negative, value != 0 else { return value }
+        guard parts.isNegative, value != 0 else { return value }
         return T.isSigned ? 0 - value : nil
     }
 }
@@ -169,46 +138,24 @@ extension JSONReader {
 /// within -128...127. So `0e1` reads (a `Double` refuses it), and `1e128`, `0.1e-128` and
 /// `4.9e-324` do not. Held to `JSONDecoder` on 30,000 random numbers when written.
 package enum DecimalText {
-    /// `2^128 - 1`, the largest mantissa.
-    private static let largestMantissa = Array("340282366920938463463374607431768211455".utf8)
+    /// `2^128 - 1`, the largest mantissa, as digits.
+    private static let largestMantissa = "340282366920938463463374607431768211455".utf8.map { $0 &- JSONByte.zero }
 
     /// Whether `text`, a valid JSON number, reads as a `Decimal`.
     package static func reads(_ text: some Collection<UInt8>) -> Bool {
+        let number = NumberText(text)
         var significant: [UInt8] = []
-        var exponent = 0
-        var inFraction = false
-        var index = text.startIndex
-        if index < text.endIndex, text[index] == JSONByte.minus { index = text.index(after: index) }
-        while index < text.endIndex {
-            let byte = text[index]
-            if byte == JSONByte.period {
-                inFraction = true
-            } else if byte | 0x20 == UInt8(ascii: "e") {
-                break
-            } else if significant.isEmpty && byte == JSONByte.zero {
+        var exponent = number.exponent
+        for (position, digit) in number.digits.enumerated() {
+            let inFraction = position >= number.digits.count - number.fractionDigits
+            if significant.isEmpty && digit == 0 {
                 if inFraction { exponent -= 1 }
-            } else if fits(significant, byte) {
-                significant.append(byte)
+            } else if fits(significant, digit) {
+                significant.append(digit)
                 if inFraction { exponent -= 1 }
             } else if !inFraction {
                 exponent += 1
             }
-            index = text.index(after: index)
-        }
-        if index < text.endIndex {
-            index = text.index(after: index)
-            var negative = false
-            if index < text.endIndex, text[index] == JSONByte.minus || text[index] == JSONByte.plus {
-                negative = text[index] == JSONByte.minus
-                index = text.index(after: index)
-            }
-            var written = 0
-            while index < text.endIndex {
-                // Past any exponent that could still read.
-                written = min(written * 10 + Int(text[index] &- JSONByte.zero), 1 << 20)
-                index = text.index(after: index)
-            }
-            exponent += negative ? -written : written
         }
         return (-128...127).contains(exponent)
     }
@@ -220,5 +167,46 @@ package enum DecimalText {
         guard count == largestMantissa.count else { return false }
         let next = significant + [digit]
         return !largestMantissa.lexicographicallyPrecedes(next)
+    }
+}
+
+/// A valid JSON number's text taken apart, for the readers that go by its digits
+/// (`JSONReader.wholePart`, `DecimalText`): its sign, its digits (0...9, the integer part's
+/// then the fraction's), how many are the fraction's, and its written exponent, held within
+/// ±2^20 (past any shift a number that fits could take).
+struct NumberText {
+    var isNegative = false
+    var digits: [UInt8] = []
+    var fractionDigits = 0
+    var exponent = 0
+
+    init(_ text: some Collection<UInt8>) {
+        var index = text.startIndex
+        if index < text.endIndex, text[index] == JSONByte.minus {
+            isNegative = true
+            index = text.index(after: index)
+        }
+        var inFraction = false
+        while index < text.endIndex {
+            let byte = text[index]
+            if byte == JSONByte.period {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                break
+            } else {
+                digits.append(byte &- JSONByte.zero)
+                if inFraction { fractionDigits += 1 }
+            }
+            index = text.index(after: index)
+        }
+        guard index < text.endIndex else { return }
+        index = text.index(after: index)
+        let negativeExponent = index < text.endIndex && text[index] == JSONByte.minus
+        if index < text.endIndex, text[index] == JSONByte.minus || text[index] == JSONByte.plus { index = text.index(after: index) }
+        while index < text.endIndex {
+            exponent = min(exponent * 10 + Int(text[index] &- JSONByte.zero), 1 << 20)
+            index = text.index(after: index)
+        }
+        if negativeExponent { exponent = -exponent }
     }
 }
