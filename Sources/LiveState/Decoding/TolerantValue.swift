@@ -113,9 +113,7 @@ public struct TolerantValue {
 
     /// An integer within the bounds (`2.0` is 2; `1.5` fails, as in Foundation).
     public func int(_ constraints: Field.Constraints = [:]) throws -> Int {
-        let int = try decoder.singleValueContainer().decode(Int.self)
-        try check(constraints.rangeProblem(Double(int), shown: String(int)))
-        return int
+        try integer(Int.self, constraints)
     }
 
     /// An integer of the app's number type (`format:`) within the bounds, as Foundation reads
@@ -129,9 +127,7 @@ public struct TolerantValue {
     /// A `Float` (`format: float`) within the bounds: Foundation fails on a number past its
     /// finite range.
     public func float(_ constraints: Field.Constraints = [:]) throws -> Float {
-        let float = try decoder.singleValueContainer().decode(Float.self)
-        try check(Field.Constraints.finiteProblem(Double(float)) ?? constraints.rangeProblem(Double(float)))
-        return float
+        try floatingPoint(Float.self, constraints)
     }
 
     /// A `Decimal` (`format: decimal`) within the bounds, as Foundation's own parser reads it.
@@ -145,9 +141,14 @@ public struct TolerantValue {
 
     /// A finite number within the bounds.
     public func double(_ constraints: Field.Constraints = [:]) throws -> Double {
-        let double = try decoder.singleValueContainer().decode(Double.self)
-        try check(Field.Constraints.finiteProblem(double) ?? constraints.rangeProblem(double))
-        return double
+        try floatingPoint(Double.self, constraints)
+    }
+
+    /// A finite `Double` or `Float` within the bounds.
+    private func floatingPoint<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, _ constraints: Field.Constraints) throws -> T {
+        let number = try decoder.singleValueContainer().decode(T.self)
+        try check(Field.Constraints.finiteProblem(Double(number)) ?? constraints.rangeProblem(Double(number)))
+        return number
     }
 
     /// A date: seconds since 2001-01-01 within the bounds.
