@@ -4,30 +4,30 @@ extension ContentStateEncoder {
     /// What a caller asks the encoder to write, as text from command-line flags or HTTP query
     /// parameters: `livestate encode`, `livestate send` and the sidecar's encode route read it
     /// with the same rules.
-    public struct Request: Sendable, Hashable {
+    package struct Request: Sendable, Hashable {
         /// Write the bare content-state instead of a whole body.
-        public var contentStateOnly = false
+        package var contentStateOnly = false
         /// `start`, `update` or `end`; `nil` means `update`.
-        public var event: String?
+        package var event: String?
         /// `now` or UNIX seconds; `nil` means now.
-        public var timestamp: String?
+        package var timestamp: String?
         /// UNIX seconds after which the activity shows as stale.
-        public var staleDate: Int?
+        package var staleDate: Int?
         /// UNIX seconds at which an ended activity leaves the screen.
-        public var dismissalDate: Int?
+        package var dismissalDate: Int?
         /// The relevance score.
-        public var relevanceScore: Double?
+        package var relevanceScore: Double?
         /// The alert object.
-        public var alert: Value?
+        package var alert: Value?
         /// The static attributes of a start.
-        public var attributes: Value?
+        package var attributes: Value?
 
         /// Creates an empty request: an update stamped now.
-        public init() {}
+        package init() {}
 
         /// The envelope parameters given, by their names (`event`, `timestamp`, `stale-date`,
         /// `dismissal-date`, `relevance-score`, `alert`, `attributes`), in that order.
-        public var envelopeParameters: [String] {
+        package var envelopeParameters: [String] {
             [("event", event != nil), ("timestamp", timestamp != nil), ("stale-date", staleDate != nil),
              ("dismissal-date", dismissalDate != nil), ("relevance-score", relevanceScore != nil),
              ("alert", alert != nil), ("attributes", attributes != nil)].filter(\.1).map(\.0)
@@ -37,7 +37,7 @@ extension ContentStateEncoder {
         /// parameters' names (`event`, `timestamp`, …).
         /// - Parameter now: The time `now` stands for.
         /// - Returns: The envelope, or the problem (`nil` envelope with a message).
-        public func envelope(now: Date) -> (envelope: Envelope?, problem: String?) {
+        package func envelope(now: Date) -> (envelope: Envelope?, problem: String?) {
             let given = event ?? "update"
             guard let kind = ActivityEvent(rawValue: given) else {
                 return (nil, "event must be \(ActivityEvent.listed), not '\(given)'")

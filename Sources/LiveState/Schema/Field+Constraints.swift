@@ -13,10 +13,15 @@ extension Field {
     /// `/courier/name: 65 bytes is longer than max-length 64`.
     /// - Parameters:
     ///   - value: A decoded, default or to-be-encoded value.
-    ///   - urls: How the app version's devices read `url` values (by default, those of an app
-    ///     that supports iOS 16.1, the strictest).
+    ///   - minIOS: The oldest iOS the app version supports, which decides how its devices read
+    ///     `url` values (by default iOS 16.1, the strictest).
     /// - Returns: `nil` when the value is valid, otherwise a short message saying what is wrong.
-    public func violation(of value: Value, urls: URLRule = URLRule()) -> String? {
+    public func violation(of value: Value, minIOS: IOSVersion = .liveActivities) -> String? {
+        violation(of: value, urls: URLRule(minIOS: minIOS))
+    }
+
+    /// `violation(of:minIOS:)`, with the URL rule of the app version already made.
+    package func violation(of value: Value, urls: URLRule) -> String? {
         // The rules are the plan's walk, which the encoder writes by: checked here with a sink
         // that keeps nothing.
         let plan = FieldPlan(self, urls: urls)

@@ -48,7 +48,7 @@ public struct Schema: Sendable, Hashable {
 
     /// How app version `number`'s devices read `url` values: by its own `min-ios`, or the schema's.
     /// - Parameter number: The version number.
-    public func urlRule(_ number: Int) -> URLRule {
+    package func urlRule(_ number: Int) -> URLRule {
         URLRule(minIOS: version(number)?.minIOS ?? minIOS)
     }
 
@@ -84,7 +84,7 @@ public struct SchemaVersion: Sendable, Hashable {
     public var minIOS: IOSVersion?
     /// Set when no app of this version is left in the field: it no longer gates compatibility,
     /// the encoder writes nothing for it, and lint skips it. Its fields stay, as tombstones do.
-    public var retired: Retirement?
+    package var retired: Retirement?
     /// Where the version's entry starts in the schema file.
     public var position: SourcePosition?
 
@@ -95,7 +95,6 @@ public struct SchemaVersion: Sendable, Hashable {
     ///   - attributes: The attributes fields.
     ///   - removed: Tombstoned names.
     ///   - minIOS: The version's own deployment target, if it has one.
-    ///   - retired: When and why no device runs it any more, if so.
     ///   - position: Where it is declared.
     public init(
         version: Int,
@@ -103,8 +102,21 @@ public struct SchemaVersion: Sendable, Hashable {
         attributes: [Field] = [],
         removed: [String] = [],
         minIOS: IOSVersion? = nil,
-        retired: Retirement? = nil,
         position: SourcePosition? = nil
+    ) {
+        self.init(version: version, contentState: contentState, attributes: attributes, removed: removed, minIOS: minIOS,
+                  retired: nil, position: position)
+    }
+
+    /// Creates a version, retired when `retired` is set: the schema loader's initializer.
+    package init(
+        version: Int,
+        contentState: [Field],
+        attributes: [Field] = [],
+        removed: [String] = [],
+        minIOS: IOSVersion? = nil,
+        retired: Retirement?,
+        position: SourcePosition?
     ) {
         self.version = version
         self.contentState = contentState
@@ -145,23 +157,23 @@ public enum CompatibilityMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why and since when a schema version is retired (`retired: true`, `retired-on`, `retired-reason`).
-public struct Retirement: Sendable, Hashable {
+package struct Retirement: Sendable, Hashable {
     /// The day it was retired, as the schema writes it (`2026-11-25`).
-    public var date: String?
+    package var date: String?
     /// Why: `0.2% of devices on 2026-11-25`.
-    public var reason: String?
+    package var reason: String?
 
     /// Creates a retirement.
     /// - Parameters:
     ///   - date: The day.
     ///   - reason: Why.
-    public init(date: String? = nil, reason: String? = nil) {
+    package init(date: String? = nil, reason: String? = nil) {
         self.date = date
         self.reason = reason
     }
 
     /// `retired on 2026-11-25: 0.2% of devices`, or `retired`.
-    public var description: String {
+    package var description: String {
         "retired" + (date.map { " on \($0)" } ?? "") + (reason.map { ": \($0)" } ?? "")
     }
 }

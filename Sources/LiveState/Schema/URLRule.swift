@@ -14,21 +14,21 @@ import Foundation
 ///
 /// A relative reference (`/orders/1`, `x?y`) is a URL to both, as it is to the app's `URL`
 /// property: a `url` field takes it.
-public struct URLRule: Sendable, Hashable {
+package struct URLRule: Sendable, Hashable {
     /// The oldest iOS the app version runs on.
-    public var minIOS: IOSVersion
+    package var minIOS: IOSVersion
 
     /// Creates the rule for an app that runs on `minIOS` and later.
     /// - Parameter minIOS: The deployment target.
-    public init(minIOS: IOSVersion = .liveActivities) {
+    package init(minIOS: IOSVersion = .liveActivities) {
         self.minIOS = minIOS
     }
 
     /// Whether the app has devices on iOS 16, whose `URL(string:)` is the legacy one.
-    public var hasLegacyParser: Bool { minIOS < .rfc3986URLs }
+    package var hasLegacyParser: Bool { minIOS < .rfc3986URLs }
 
     /// What is wrong with a string as a `url` value.
-    public enum Problem: Sendable, Hashable {
+    package enum Problem: Sendable, Hashable {
         /// No iOS the app supports makes a URL of it.
         case notAURL
         /// iOS 16 makes no URL of it, iOS 17 and later do: `offset` is the byte of the first
@@ -38,7 +38,7 @@ public struct URLRule: Sendable, Hashable {
 
     /// What is wrong with `string` as a `url` value on the app's devices, or `nil`.
     /// - Parameter string: The value.
-    public func problem(_ string: String) -> Problem? {
+    package func problem(_ string: String) -> Problem? {
         guard let url = URL(string: string) else { return .notAURL }
         if hasLegacyParser, let refusal = Self.legacyRefusal(string) {
             return .refusedBeforeIOS17(offset: refusal.offset, character: refusal.character, portable: Self.portable(url))
@@ -50,7 +50,7 @@ public struct URLRule: Sendable, Hashable {
     /// - Parameters:
     ///   - problem: The problem.
     ///   - string: The value.
-    public func message(_ problem: Problem, in string: String) -> String {
+    package func message(_ problem: Problem, in string: String) -> String {
         let shown = ValueText.clipped(string)
         switch problem {
         case .notAURL:
