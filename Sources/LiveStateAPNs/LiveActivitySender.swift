@@ -354,7 +354,7 @@ public final class LiveActivitySender: Sendable {
 /// A sender or channel client that cannot be made: the bundle id or a version is wrong.
 public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
     /// The diagnostic code: `bad-topic` or `unknown-version`.
-    public var code: String
+    public var code: DiagnosticCode
     /// What is wrong.
     public var message: String
     /// `message [code]`.

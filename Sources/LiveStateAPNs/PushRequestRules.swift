@@ -3,7 +3,7 @@ import LiveState
 import LiveStateTooling
 
 /// The rules APNs applies to a request's path and headers, checked before anything is sent:
-/// each one APNs answers with a 400 reason (`SendCode` names them).
+/// each one APNs answers with a 400 reason (`DiagnosticCode+Send.swift` names their codes).
 enum PushRequestRules {
     /// The topic suffix of Live Activity pushes.
     static let topicSuffix = ".push-type.liveactivity"
@@ -27,7 +27,7 @@ enum PushRequestRules {
     /// - Throws: `SenderSetupError` (`bad-topic`) when the topic is not a bundle id.
     static func requireBundleID(from topic: String) throws(SenderSetupError) -> String {
         let (bundle, problem) = bundleID(from: topic)
-        guard let bundle else { throw SenderSetupError(code: SendCode.badTopic.rawValue, message: problem?.message ?? "bad bundle id") }
+        guard let bundle else { throw SenderSetupError(code: DiagnosticCode.badTopic, message: problem?.message ?? "bad bundle id") }
         return bundle
     }
 
@@ -197,14 +197,14 @@ enum PushRequestRules {
         guard lead > timestampLead else { return nil }
         let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"
         return Diagnostic(
-            code: SendCode.timestampInFuture.rawValue, severity: SendCode.timestampInFuture.severity,
+            code: DiagnosticCode.timestampInFuture, severity: DiagnosticCode.timestampInFuture.sendSeverity,
             message: "timestamp \(timestamp) is \(span) after this machine's clock (\(now)): a device that applies this update "
                 + "ignores every later one stamped before \(timestamp), since it drops updates older than the last it applied; "
                 + "stamp it with the current UNIX time in seconds",
             file: file, scope: .envelope, pointer: "/aps/timestamp")
     }
 
-    static func finding(_ code: SendCode, _ message: String) -> Diagnostic {
-        Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: "<request>")
+    static func finding(_ code: DiagnosticCode, _ message: String) -> Diagnostic {
+        Diagnostic(code: code, severity: code.sendSeverity, message: message, file: "<request>")
     }
 }

@@ -58,11 +58,11 @@ public enum SwiftImporter {
     }
 
     /// The code of a finding that needs a person to look at the Swift (warning).
-    public static let needsReview = "needs-review"
+    public static let needsReview: DiagnosticCode = "needs-review"
     /// The code of a syntax error in a Swift file (error).
-    public static let swiftSyntax = "swift-syntax"
+    public static let swiftSyntax: DiagnosticCode = "swift-syntax"
     /// The code of an import that found no `ActivityAttributes` type (error).
-    public static let noActivity = "no-activity-attributes"
+    public static let noActivity: DiagnosticCode = "no-activity-attributes"
 
     /// The deepest nesting of `[` a file may have. swift-syntax 603's lookahead for a type
     /// (`canParseInlineArrayTypeBody`) takes time exponential in unclosed `[` levels: 20 take

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LiveState
 import LiveStateTooling
 import Logging
 import NIOCore
@@ -173,7 +174,7 @@ public struct ListenError: Error, CustomStringConvertible {
     public var reason: String
 
     /// The diagnostic code a caller reports it with: an I/O error, as the commands call one.
-    public static let code = "io-error"
+    public static let code: DiagnosticCode = "io-error"
 
     /// Creates the error.
     /// - Parameters:

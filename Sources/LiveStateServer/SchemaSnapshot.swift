@@ -114,7 +114,7 @@ public final class SchemaSnapshot: Sendable {
         for schema in schemas {
             if let first = seen[schema.activity] {
                 errors.append(Diagnostic(
-                    code: SchemaDiagnosticCode.duplicateName.rawValue, severity: .error,
+                    code: DiagnosticCode.schemaDuplicateName, severity: .error,
                     message: "schema id '\(schema.activity)' is also loaded from \(first); ids must be unique",
                     file: schema.file, scope: .schema, pointer: "/activity"))
             } else {
@@ -123,18 +123,18 @@ public final class SchemaSnapshot: Sendable {
         }
         if schemas.isEmpty && errors.isEmpty {
             errors.append(Diagnostic(
-                code: SchemaDiagnosticCode.empty.rawValue, severity: .error,
+                code: DiagnosticCode.schemaEmpty, severity: .error,
                 message: "no schema found in \(paths.joined(separator: ", "))", file: paths.first, scope: .schema, pointer: ""))
         }
         var fleets: [String: Fleet] = [:]
         if let fleetPath, !FileManager.default.fileExists(atPath: fleetPath) {
             // Before the name of a missing file is taken for a schema id.
-            errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
+            errors.append(Diagnostic(code: DiagnosticCode.fleetIO, severity: .error,
                                      message: "cannot read: no such file or directory", file: fleetPath, scope: .fleet))
         } else if let fleetPath {
             let files = fleetFiles(at: fleetPath)
             if files.isEmpty {
-                errors.append(Diagnostic(code: FleetCode.io.rawValue, severity: .error,
+                errors.append(Diagnostic(code: DiagnosticCode.fleetIO, severity: .error,
                                          message: "holds no fleet file (<schema id>.csv, .json or .yaml)", file: fleetPath, scope: .fleet))
             }
             let loaded = schemas.isEmpty ? "none" : schemas.map(\.activity).sorted().joined(separator: ", ")
@@ -142,14 +142,14 @@ public final class SchemaSnapshot: Sendable {
             for (id, file) in files {
                 if let first = firstFile[id] {
                     // Which of the two holds the right counts is not for the server to guess.
-                    errors.append(Diagnostic(code: FleetCode.duplicateSchema.rawValue, severity: .error,
+                    errors.append(Diagnostic(code: DiagnosticCode.fleetDuplicateSchema, severity: .error,
                                              message: "gives the fleet of schema '\(id)', as \(first) does; keep one of the two files",
                                              file: file, scope: .fleet))
                     continue
                 }
                 firstFile[id] = file
                 guard let schema = schemas.first(where: { $0.activity == id }) else {
-                    errors.append(Diagnostic(code: FleetCode.unknownSchema.rawValue, severity: .error,
+                    errors.append(Diagnostic(code: DiagnosticCode.fleetUnknownSchema, severity: .error,
                                              message: "is named for schema '\(id)', which is not loaded (loaded: \(loaded))",
                                              file: file, scope: .fleet))
                     continue

@@ -63,7 +63,7 @@ final class SidecarMetrics: Sendable {
     func validation(schema: String, version: String, ok: Bool, diagnostics: [Diagnostic]) {
         counter("livestate_validations_total", [("schema", schema), ("version", version), ("outcome", ok ? "ok" : "invalid")]).increment()
         for diagnostic in diagnostics {
-            counter("livestate_diagnostics_total", [("schema", schema), ("version", version), ("code", diagnostic.code)]).increment()
+            counter("livestate_diagnostics_total", [("schema", schema), ("version", version), ("code", diagnostic.code.rawValue)]).increment()
         }
     }
 

@@ -22,7 +22,7 @@ public enum FleetLoader {
         do {
             bytes = try SchemaFileReader.read(path, maxBytes: maxFileBytes, kind: "fleet file")
         } catch {
-            return (nil, [Diagnostic(code: FleetCode.io.rawValue, severity: .error, message: error.message, file: path, scope: .fleet)])
+            return (nil, [Diagnostic(code: DiagnosticCode.fleetIO, severity: .error, message: error.message, file: path, scope: .fleet)])
         }
         let lowered = path.lowercased()
         if lowered.hasSuffix(".json") { return Fleet.parse(json: bytes, file: path) }
@@ -49,7 +49,7 @@ public enum FleetLoader {
     /// - Returns: The fleet, or `nil`, and every problem found.
     public static func parse(yaml bytes: [UInt8], file: String) -> (Fleet?, [Diagnostic]) {
         let start = SourcePosition(offset: 0, line: 1, column: 1)
-        func failure(_ code: String, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
+        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet)])
         }
         let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 200_000)
@@ -63,25 +63,25 @@ public enum FleetLoader {
         let root: YAMLNode
         switch outcome {
         case .failure(let error):
-            return failure(FleetCode.syntax.rawValue, error.message, at: error.position)
+            return failure(DiagnosticCode.fleetSyntax, error.message, at: error.position)
         case .success(nil):
-            return failure(FleetCode.empty.rawValue, "the fleet file is empty; it needs a row per schema version", at: start)
+            return failure(DiagnosticCode.fleetEmpty, "the fleet file is empty; it needs a row per schema version", at: start)
         case .success(let node?):
             root = node
         }
         guard case .sequence(let elements) = root.content else {
-            return failure(FleetCode.syntax.rawValue, "a YAML fleet file is a sequence of rows: - { version: 1, count: 310 }", at: root.position)
+            return failure(DiagnosticCode.fleetSyntax, "a YAML fleet file is a sequence of rows: - { version: 1, count: 310 }", at: root.position)
         }
         var rows: [Fleet.Row] = []
         for element in elements {
             guard case .mapping(let pairs) = element.content else {
-                return failure(FleetCode.syntax.rawValue, "each row of a YAML fleet file is a mapping", at: element.position)
+                return failure(DiagnosticCode.fleetSyntax, "each row of a YAML fleet file is a mapping", at: element.position)
             }
             var row = Fleet.Row(cells: [:], position: element.position)
             for pair in pairs {
                 guard let key = pair.key.scalar?.text else { continue }
                 if row.cells[key] != nil {
-                    return failure(FleetCode.duplicateColumn.rawValue, "the row names '\(key)' twice", at: pair.key.position)
+                    return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(key)' twice", at: pair.key.position)
                 }
                 row.cells[key] = (pair.value.scalar?.text ?? "not a number or string", pair.value.position)
             }

@@ -33,7 +33,7 @@ struct YAMLEvent {
 /// A failure to read YAML: a syntax error from libyaml or a broken limit.
 struct YAMLReadError: Error {
     /// `yaml-syntax` or `yaml-limit`.
-    var code: SchemaDiagnosticCode
+    var code: DiagnosticCode
     /// What went wrong.
     var message: String
     /// Where it went wrong.

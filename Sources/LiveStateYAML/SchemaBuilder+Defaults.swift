@@ -86,7 +86,7 @@ extension SchemaBuilder {
             guard fields.contains(where: { $0.name == key }) else {
                 let names = fields.map(\.name).joined(separator: ", ")
                 report(
-                    .invalidDefault, "\(label) is invalid: there is no sub-field '\(key)' (sub-fields: \(names))",
+                    .schemaInvalidDefault, "\(label) is invalid: there is no sub-field '\(key)' (sub-fields: \(names))",
                     at: pair.key.position, pointer: JSONPointer.appending(key, to: pointer))
                 valid = false
                 continue
@@ -105,7 +105,7 @@ extension SchemaBuilder {
                 members.append(Value.Member(field.name, value))
             } else {
                 report(
-                    .invalidDefault,
+                    .schemaInvalidDefault,
                     "\(label) is invalid: it lacks required sub-field '\(field.name)', which has no default",
                     at: node.position, pointer: pointer)
                 valid = false
@@ -139,7 +139,7 @@ extension SchemaBuilder {
         if quoteHint, node.scalar != nil {
             message += " (quote it to make it a string)"
         }
-        report(.invalidDefault, message, at: node.position, pointer: pointer)
+        report(.schemaInvalidDefault, message, at: node.position, pointer: pointer)
         return nil
     }
 }

@@ -8,7 +8,7 @@ extension SchemaBuilder {
         guard case .mapping(let pairs) = node.content else {
             droppedParts = true
             report(
-                .wrongType, "\(what) must be a mapping of fields (name: { type: ... }), found \(node.described)",
+                .schemaWrongType, "\(what) must be a mapping of fields (name: { type: ... }), found \(node.described)",
                 at: node.position, pointer: pointer)
             return nil
         }
@@ -52,7 +52,7 @@ extension SchemaBuilder {
 
         guard let typePair = members["type"] else {
             report(
-                .missingKey, "\(what) has no 'type'; allowed types: \(FieldType.names.joined(separator: ", "))",
+                .schemaMissingKey, "\(what) has no 'type'; allowed types: \(FieldType.names.joined(separator: ", "))",
                 at: keyPosition, pointer: pointer + "/type")
             return nil
         }
@@ -69,7 +69,7 @@ extension SchemaBuilder {
         for (key, applies) in [("values", type.name == "enum"), ("items", type.name == "array"), ("fields", type.name == "object")] {
             if !applies, let pair = members[key] {
                 report(
-                    .invalidConstraint, "'\(key)' applies to \(Self.owner(of: key)) fields, not \(type.name)",
+                    .schemaInvalidConstraint, "'\(key)' applies to \(Self.owner(of: key)) fields, not \(type.name)",
                     at: pair.key.position, pointer: pointer + "/" + key)
             }
         }
@@ -81,7 +81,7 @@ extension SchemaBuilder {
                 field.fallback = convert(pair.value, to: type, pointer: pointer + "/fallback", label: "fallback of \(what)")
             } else {
                 report(
-                    .invalidConstraint, "'fallback' applies to enum fields, not \(type.name)",
+                    .schemaInvalidConstraint, "'fallback' applies to enum fields, not \(type.name)",
                     at: pair.key.position, pointer: pointer + "/fallback")
             }
         }
@@ -107,7 +107,7 @@ extension SchemaBuilder {
                 field.onInvalid = policy
             } else {
                 report(
-                    .wrongType,
+                    .schemaWrongType,
                     "'on-invalid' must be one of \(Field.InvalidPolicy.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
                     at: pair.value.position, pointer: at("on-invalid"))
             }
@@ -117,7 +117,7 @@ extension SchemaBuilder {
             if text == "default" {
                 field.nullTakesDefault = true
             } else {
-                report(.wrongType, "'on-null' must be default, found '\(text)'", at: pair.value.position, pointer: at("on-null"))
+                report(.schemaWrongType, "'on-null' must be default, found '\(text)'", at: pair.value.position, pointer: at("on-null"))
             }
         }
         for constraint in Field.Constraint.allCases {
@@ -132,7 +132,7 @@ extension SchemaBuilder {
                 field.numberFormat = format
             } else {
                 report(
-                    .wrongType,
+                    .schemaWrongType,
                     "'format' must be one of \(Field.NumberFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
                     at: pair.value.position, pointer: at("format"))
             }
@@ -172,14 +172,14 @@ extension SchemaBuilder {
         case "url": return .url
         case "enum":
             guard let pair = members["values"] else {
-                report(.invalidConstraint, "enum \(what) has no 'values'", at: typePair.key.position, pointer: pointer + "/values")
+                report(.schemaInvalidConstraint, "enum \(what) has no 'values'", at: typePair.key.position, pointer: pointer + "/values")
                 return nil
             }
             return buildEnumValues(pair, what: what, pointer: pointer + "/values").map(FieldType.enumeration)
         case "array":
             guard let pair = members["items"] else {
                 report(
-                    .invalidConstraint, "array \(what) has no 'items' (items: { type: ... })",
+                    .schemaInvalidConstraint, "array \(what) has no 'items' (items: { type: ... })",
                     at: typePair.key.position, pointer: pointer + "/items")
                 return nil
             }
@@ -189,7 +189,7 @@ extension SchemaBuilder {
         case "object":
             guard let pair = members["fields"] else {
                 report(
-                    .invalidConstraint, "object \(what) has no 'fields' (fields: { name: { type: ... } })",
+                    .schemaInvalidConstraint, "object \(what) has no 'fields' (fields: { name: { type: ... } })",
                     at: typePair.key.position, pointer: pointer + "/fields")
                 return nil
             }
@@ -197,7 +197,7 @@ extension SchemaBuilder {
                 .map { FieldType.object(fields: $0) }
         default:
             report(
-                .unknownType, "unknown type '\(name)'; allowed types: \(FieldType.names.joined(separator: ", "))",
+                .schemaUnknownType, "unknown type '\(name)'; allowed types: \(FieldType.names.joined(separator: ", "))",
                 at: typePair.value.position, pointer: pointer + "/type")
             return nil
         }
@@ -219,13 +219,13 @@ extension SchemaBuilder {
                 if element.scalar != nil {
                     message += " (quote it to make it a string)"
                 }
-                report(.wrongType, message, at: element.position, pointer: pointer + "/\(index)")
+                report(.schemaWrongType, message, at: element.position, pointer: pointer + "/\(index)")
                 valid = false
             }
         }
         if !strings.isEmpty, !integers.isEmpty {
             report(
-                .invalidConstraint,
+                .schemaInvalidConstraint,
                 "values of enum \(what) mix strings and integers; quote the integers to make them all strings",
                 at: pair.value.position, pointer: pointer)
             return nil

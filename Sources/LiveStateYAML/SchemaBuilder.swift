@@ -46,7 +46,7 @@ struct SchemaBuilder {
     mutating func build(_ root: YAMLNode) -> Schema? {
         checkKeysAndTags(root, pointer: "")
         if root.scalarValue == .null {
-            report(.empty, "the file holds no schema", at: root.position, pointer: "")
+            report(.schemaEmpty, "the file holds no schema", at: root.position, pointer: "")
             return nil
         }
         guard let top = mapping(root, pointer: "", allowed: SchemaKeys.top, what: "a schema file") else {
@@ -54,11 +54,11 @@ struct SchemaBuilder {
         }
         let activity = top["activity"].flatMap { string($0, key: "activity", pointer: "/activity") }
         if top["activity"] == nil {
-            report(.missingKey, "the schema has no 'activity' (its id, the file's stem)", at: root.position, pointer: "/activity")
+            report(.schemaMissingKey, "the schema has no 'activity' (its id, the file's stem)", at: root.position, pointer: "/activity")
         }
         if let activity, let pair = top["activity"], let stem = Self.stem(of: file), activity != stem {
             report(
-                .activityMismatch, "activity '\(activity)' differs from the file's stem '\(stem)'",
+                .schemaActivityMismatch, "activity '\(activity)' differs from the file's stem '\(stem)'",
                 at: pair.value.position, pointer: "/activity")
         }
         let attributesType = top["attributes-type"].flatMap { string($0, key: "attributes-type", pointer: "/attributes-type") }
@@ -68,7 +68,7 @@ struct SchemaBuilder {
                 compatibility = mode
             } else {
                 report(
-                    .wrongType,
+                    .schemaWrongType,
                     "compatibility '\(name)' is not one of \(CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", "))",
                     at: pair.value.position, pointer: "/compatibility")
             }
@@ -79,17 +79,17 @@ struct SchemaBuilder {
             _ = string(pair, key: "description", pointer: "/description")
         }
         guard let versionsPair = top["versions"] else {
-            report(.missingKey, "the schema has no 'versions'", at: root.position, pointer: "/versions")
+            report(.schemaMissingKey, "the schema has no 'versions'", at: root.position, pointer: "/versions")
             return nil
         }
         guard case .sequence(let entries) = versionsPair.value.content else {
             report(
-                .wrongType, "'versions' must be a sequence of versions (- version: 1 ...), found \(versionsPair.value.described)",
+                .schemaWrongType, "'versions' must be a sequence of versions (- version: 1 ...), found \(versionsPair.value.described)",
                 at: versionsPair.value.position, pointer: "/versions")
             return nil
         }
         if entries.isEmpty {
-            report(.empty, "the schema declares no versions", at: versionsPair.value.position, pointer: "/versions")
+            report(.schemaEmpty, "the schema declares no versions", at: versionsPair.value.position, pointer: "/versions")
             return nil
         }
         if entries.count > maxVersions {
@@ -133,14 +133,14 @@ struct SchemaBuilder {
         if let pair = members["version"] {
             number = integer(pair.value, key: "version", pointer: pointer + "/version")
         } else {
-            report(.missingKey, "this version has no 'version' number", at: node.position, pointer: pointer + "/version")
+            report(.schemaMissingKey, "this version has no 'version' number", at: node.position, pointer: pointer + "/version")
         }
         var contentState: [Field]?
         if let pair = members["content-state"] {
             contentState = buildFields(pair.value, pointer: pointer + "/content-state", what: "'content-state'")
         } else {
             report(
-                .missingKey, "this version has no 'content-state' (write content-state: {} for none)",
+                .schemaMissingKey, "this version has no 'content-state' (write content-state: {} for none)",
                 at: node.position, pointer: pointer + "/content-state")
         }
         let attributes = members["attributes"].flatMap {
@@ -173,7 +173,7 @@ struct SchemaBuilder {
         if !isRetired {
             for key in ["retired-on", "retired-reason"] {
                 if let pair = members[key] {
-                    report(.invalidConstraint, "'\(key)' describes a retirement; add retired: true, or leave it out",
+                    report(.schemaInvalidConstraint, "'\(key)' describes a retirement; add retired: true, or leave it out",
                            at: pair.key.position, pointer: pointer + "/" + key)
                 }
             }
@@ -186,7 +186,7 @@ struct SchemaBuilder {
     /// Activities run on is `SchemaValidator`'s check).
     private mutating func iosVersion(_ pair: YAMLPair, pointer: String) -> IOSVersion? {
         if let scalar = pair.value.scalar, let version = IOSVersion(scalar.text) { return version }
-        report(.wrongType, "'min-ios' must be an iOS version such as \"16.1\", found \(pair.value.described)",
+        report(.schemaWrongType, "'min-ios' must be an iOS version such as \"16.1\", found \(pair.value.described)",
                at: pair.value.position, pointer: pointer)
         return nil
     }
@@ -209,10 +209,10 @@ struct SchemaBuilder {
 
     // MARK: Reporting
 
-    mutating func report(_ code: SchemaDiagnosticCode, _ message: String, at position: SourcePosition, pointer: String) {
+    mutating func report(_ code: DiagnosticCode, _ message: String, at position: SourcePosition, pointer: String) {
         guard !isSaturated else { return }
         diagnostics.append(Diagnostic(
-            code: code.rawValue, severity: .error, message: message,
+            code: code, severity: .error, message: message,
             file: file, position: position, scope: .schema, pointer: pointer))
     }
 
@@ -236,7 +236,7 @@ struct SchemaBuilder {
             if case .scalar(let scalar) = node.content, FieldType.names.contains(scalar.text) {
                 message += "; write { type: \(scalar.text) }"
             }
-            report(.wrongType, message, at: node.position, pointer: pointer)
+            report(.schemaWrongType, message, at: node.position, pointer: pointer)
             return nil
         }
         var members: [String: YAMLPair] = [:]
@@ -248,7 +248,7 @@ struct SchemaBuilder {
                     message += " (\(extra))"
                 }
                 message += "; allowed keys: " + allowed.joined(separator: ", ")
-                report(.unknownKey, message, at: pair.key.position, pointer: JSONPointer.appending(key, to: pointer))
+                report(.schemaUnknownKey, message, at: pair.key.position, pointer: JSONPointer.appending(key, to: pointer))
                 continue
             }
             members[key] = pair
@@ -258,7 +258,7 @@ struct SchemaBuilder {
 
     mutating func sequence(_ pair: YAMLPair, key: String, pointer: String) -> [YAMLNode]? {
         guard case .sequence(let elements) = pair.value.content else {
-            report(.wrongType, "'\(key)' must be a sequence, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' must be a sequence, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
             return nil
         }
         return elements
@@ -274,7 +274,7 @@ struct SchemaBuilder {
         if node.scalar != nil, node.scalarValue != .null {
             message += " (quote it to make it a string)"
         }
-        report(.wrongType, message, at: node.position, pointer: pointer)
+        report(.schemaWrongType, message, at: node.position, pointer: pointer)
         return nil
     }
 
@@ -287,9 +287,9 @@ struct SchemaBuilder {
         case .int(let int):
             return int
         case .largeInteger(let text):
-            report(.wrongType, "'\(key)' is \(text), which does not fit a 64-bit integer", at: node.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' is \(text), which does not fit a 64-bit integer", at: node.position, pointer: pointer)
         default:
-            report(.wrongType, "'\(key)' must be an integer, found \(node.described)", at: node.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' must be an integer, found \(node.described)", at: node.position, pointer: pointer)
         }
         return nil
     }
@@ -303,14 +303,14 @@ struct SchemaBuilder {
         case .largeInteger(let text):
             return Double(text)
         default:
-            report(.wrongType, "'\(key)' must be a finite number, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
             return nil
         }
     }
 
     mutating func bool(_ pair: YAMLPair, key: String, pointer: String) -> Bool? {
         if case .bool(let bool) = pair.value.scalarValue { return bool }
-        report(.wrongType, "'\(key)' must be true or false, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+        report(.schemaWrongType, "'\(key)' must be true or false, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
         return nil
     }
 
@@ -331,13 +331,13 @@ struct SchemaBuilder {
             var seen: [String: SourcePosition] = [:]
             for pair in pairs where !isSaturated {
                 guard let key = pair.key.scalar?.text else {
-                    report(.wrongType, "a mapping key must be a scalar, found \(pair.key.described)", at: pair.key.position, pointer: pointer)
+                    report(.schemaWrongType, "a mapping key must be a scalar, found \(pair.key.described)", at: pair.key.position, pointer: pointer)
                     continue
                 }
                 let keyPointer = JSONPointer.appending(key, to: pointer)
                 checkTag(pair.key, pointer: keyPointer)
                 if let first = seen[key] {
-                    report(.duplicateName, "'\(key)' appears twice in this mapping (first at \(first))", at: pair.key.position, pointer: keyPointer)
+                    report(.schemaDuplicateName, "'\(key)' appears twice in this mapping (first at \(first))", at: pair.key.position, pointer: keyPointer)
                     continue
                 }
                 seen[key] = pair.key.position
@@ -370,13 +370,13 @@ struct SchemaBuilder {
         default:
             let shown = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
             report(
-                .wrongType, "unsupported tag \(shown); schema files use untagged YAML",
+                .schemaWrongType, "unsupported tag \(shown); schema files use untagged YAML",
                 at: node.position, pointer: pointer)
             return
         }
         if !fits {
             let shown = "!!" + tag.dropFirst(core.count)
-            report(.wrongType, "tag \(shown) does not fit \(node.described)", at: node.position, pointer: pointer)
+            report(.schemaWrongType, "tag \(shown) does not fit \(node.described)", at: node.position, pointer: pointer)
         }
     }
 }

@@ -4,7 +4,7 @@ import LiveState
 ///
 /// Each diagnostic has severity `.error`, scope `.schema`, the file, a 1-based line and
 /// column, a JSON Pointer into the YAML document (`/versions/1/content-state/eta/default`)
-/// and a `SchemaDiagnosticCode` raw value as its code. They are sorted by position.
+/// and one of the schema codes (`DiagnosticCode.schemaIO`, `.yamlSyntax`, …) as its code. They are sorted by position.
 public struct SchemaLoadError: Error, Sendable, CustomStringConvertible {
     /// The errors, in file order; never empty.
     public var diagnostics: [Diagnostic]

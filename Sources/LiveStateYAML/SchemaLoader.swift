@@ -150,7 +150,7 @@ public struct SchemaLoader: Sendable {
         }
         guard let schema, !diagnostics.contains(where: { $0.severity == .error }) else {
             if diagnostics.isEmpty {
-                diagnostics = [Self.diagnostic(.wrongType, "the file does not describe a schema", file: file, position: root.position, pointer: "")]
+                diagnostics = [Self.diagnostic(.schemaWrongType, "the file does not describe a schema", file: file, position: root.position, pointer: "")]
             }
             throw SchemaLoadError(diagnostics: diagnostics)
         }
@@ -204,7 +204,7 @@ public struct SchemaLoader: Sendable {
     static let depthCeiling = 100
 
     private static func emptyDiagnostic(file: String) -> Diagnostic {
-        diagnostic(.empty, "the file holds no schema: it is empty or only comments", file: file,
+        diagnostic(.schemaEmpty, "the file holds no schema: it is empty or only comments", file: file,
                    position: SourcePosition(offset: 0, line: 1, column: 1), pointer: "")
     }
 
@@ -229,21 +229,21 @@ public struct SchemaLoader: Sendable {
     // MARK: Diagnostics
 
     private static func diagnostic(
-        _ code: SchemaDiagnosticCode, _ message: String, file: String, position: SourcePosition?, pointer: String?
+        _ code: DiagnosticCode, _ message: String, file: String, position: SourcePosition?, pointer: String?
     ) -> Diagnostic {
-        Diagnostic(code: code.rawValue, severity: .error, message: message, file: file, position: position, scope: .schema, pointer: pointer)
+        Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .schema, pointer: pointer)
     }
 
     /// A file-level problem: it has no position, since nothing in the file was read.
     private static func ioDiagnostic(_ message: String, file: String) -> Diagnostic {
-        diagnostic(.io, message, file: file, position: nil, pointer: "")
+        diagnostic(.schemaIO, message, file: file, position: nil, pointer: "")
     }
 
     /// Whether a validator finding compares versions or names them, and so may only echo a
     /// field or version the builder left out.
     private static func dependsOnWholeVersions(_ diagnostic: Diagnostic) -> Bool {
-        diagnostic.code == SchemaDiagnosticCode.removedUnknown.rawValue
-            || diagnostic.code == SchemaDiagnosticCode.tombstoneReuse.rawValue
+        diagnostic.code == DiagnosticCode.schemaRemovedUnknown
+            || diagnostic.code == DiagnosticCode.schemaTombstoneReuse
             || diagnostic.pointer?.hasPrefix("/clients/strict/") == true
     }
 

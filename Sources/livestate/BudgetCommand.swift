@@ -63,7 +63,7 @@ struct BudgetCommand: ParsableCommand {
         for file in files {
             if let validator {
                 let result = validator.validate(file.bytes, file: file.name)
-                diagnostics += result.diagnostics.filter { $0.code.hasSuffix("over-budget") || $0.code.hasPrefix("json-") }
+                diagnostics += result.diagnostics.filter { $0.code.rawValue.hasSuffix("over-budget") || $0.code.rawValue.hasPrefix("json-") }
                 // A file over the read limit is read one byte past it: its `json-limit` error is
                 // the answer, not a budget of the bytes read.
                 if file.bytes.count <= maxBytes { reports.append((file.name, result.budget)) }

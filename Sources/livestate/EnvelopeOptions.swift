@@ -61,7 +61,7 @@ struct EnvelopeOptions: ParsableArguments {
         do throws(JSONError) {
             let twice = try JSONValidator.validate(bytes).map {
                 Diagnostic(
-                    code: DecodeCode.duplicateKey.rawValue, severity: .error,
+                    code: DiagnosticCode.duplicateKey, severity: .error,
                     message: "'\($0.key)' is given twice; the start would carry both, and which one the app reads is not specified",
                     file: file, position: $0.position, scope: .attributes, pointer: $0.pointer)
             }

@@ -179,7 +179,7 @@ struct SwiftImportCommand: ParsableCommand {
         var files: [(String, String)] = []
         var problems: [Diagnostic] = []
         func problem(_ path: String, _ message: String, at position: SourcePosition? = nil) {
-            problems.append(Diagnostic(code: SchemaDiagnosticCode.io.rawValue, severity: .error, message: message, file: path,
+            problems.append(Diagnostic(code: DiagnosticCode.schemaIO, severity: .error, message: message, file: path,
                                        position: position, scope: .schema))
         }
         func add(_ name: String, _ bytes: [UInt8]) {

@@ -27,7 +27,7 @@ import Testing
     }
 
     /// The codes of the errors and warnings (a whole body's missing keys are infos).
-    static func codes(_ outcome: SendOutcome) -> [String] { findings(outcome).map(\.code) }
+    static func codes(_ outcome: SendOutcome) -> [DiagnosticCode] { findings(outcome).map(\.code) }
     static func findings(_ outcome: SendOutcome) -> [Diagnostic] { outcome.diagnostics.filter { $0.severity != .info } }
 
     @Test func updatesInOneSecondAreEachStampedNewerAndTheSecondIsWarnedOf() async throws {
@@ -45,7 +45,7 @@ import Testing
         #expect(harness.fake.requests.map(\.timestamp) == [now, now + 1, now + 2, now + 10],
                 "each push is newer than the last one the device applied; the clock wins once it is ahead")
         #expect(Self.codes(first).isEmpty)
-        #expect(Self.codes(second) == [PushHistoryCode.updateCadence.rawValue])
+        #expect(Self.codes(second) == [DiagnosticCode.updateCadence])
         #expect(second.diagnostics.first?.message.hasPrefix("the last update APNs accepted for this activity was 0 s ago: iOS 18") == true,
                 "\(second.diagnostics)")
         #expect(second.diagnostics.first?.severity == .warning)
@@ -66,7 +66,7 @@ import Testing
         try await harness.stop()
         #expect(first.delivered && Self.codes(first).isEmpty)
         #expect(older.refused && olderEnd.refused)
-        #expect(Self.codes(older) == [PushHistoryCode.olderTimestamp.rawValue])
+        #expect(Self.codes(older) == [DiagnosticCode.olderTimestamp])
         let refusal = try #require(Self.findings(older).first)
         #expect(refusal.severity == .error)
         #expect(refusal.pointer == "/aps/timestamp")
@@ -74,7 +74,7 @@ import Testing
                 "\(refusal.message)")
         #expect(Self.findings(olderEnd).first?.message.contains("so it drops this end") == true)
         #expect(same.delivered)
-        #expect(Self.codes(same) == [PushHistoryCode.repeatedTimestamp.rawValue])
+        #expect(Self.codes(same) == [DiagnosticCode.repeatedTimestamp])
         #expect(harness.fake.requests.map(\.timestamp) == [now, now], "nothing the device ignores is sent")
     }
 
@@ -107,12 +107,12 @@ import Testing
         try await harness.stop()
         #expect([first, again, other, late, whole].allSatisfy { $0.delivered }, "a warning does not stop a push")
         #expect(Self.codes(first).isEmpty)
-        #expect(Self.codes(again) == [PushHistoryCode.duplicateStart.rawValue])
+        #expect(Self.codes(again) == [DiagnosticCode.duplicateStart])
         #expect(again.diagnostics.first?.message.hasPrefix("the last start APNs accepted for this push-to-start token, 2 min ago, had the same attributes") == true,
                 "\(again.diagnostics)")
         #expect(Self.codes(other).isEmpty, "other attributes start another activity on purpose")
         #expect(Self.codes(late).isEmpty)
-        #expect(Self.codes(whole) == [PushHistoryCode.duplicateStart.rawValue])
+        #expect(Self.codes(whole) == [DiagnosticCode.duplicateStart])
         #expect(harness.fake.requests.map(\.timestamp).allSatisfy { $0 != nil })
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct RequestRulesTests {
     static let token = String(repeating: "0a", count: 32)
 
-    func codes(_ target: PushTarget, _ headers: PushHeaders = .init()) -> [String] {
+    func codes(_ target: PushTarget, _ headers: PushHeaders = .init()) -> [DiagnosticCode] {
         PushRequestRules.check(target, headers).map(\.code)
     }
 
@@ -29,7 +29,7 @@ import Testing
         let findings = PushRequestRules.check(.device(token: token), .init())
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
-        #expect(finding.code == SendCode.badDeviceToken.rawValue)
+        #expect(finding.code == DiagnosticCode.badDeviceToken)
         #expect(finding.severity == .error)
         #expect(finding.message.contains(message))
         #expect(finding.description.hasPrefix("<request>: error: "))
@@ -37,16 +37,16 @@ import Testing
 
     @Test func badChannelIDs() {
         for channel in ["", "not base64!", "abc", "ab==c="] {
-            #expect(codes(.broadcast(channelID: channel), .init(expiration: 0)) == [SendCode.badChannelID.rawValue], "\(channel)")
+            #expect(codes(.broadcast(channelID: channel), .init(expiration: 0)) == [DiagnosticCode.badChannelID], "\(channel)")
         }
     }
 
     @Test func priorityIsFiveOrTenForDevicesAndAlsoOneForBroadcasts() {
-        #expect(codes(.device(token: Self.token), .init(priority: 1)) == [SendCode.badPriority.rawValue])
-        #expect(codes(.device(token: Self.token), .init(priority: 7)) == [SendCode.badPriority.rawValue])
-        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)) == [SendCode.broadcastPriorityOne.rawValue])
+        #expect(codes(.device(token: Self.token), .init(priority: 1)) == [DiagnosticCode.badPriority])
+        #expect(codes(.device(token: Self.token), .init(priority: 7)) == [DiagnosticCode.badPriority])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)) == [DiagnosticCode.broadcastPriorityOne])
         #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5, expiration: 0)) == [])
-        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 7, expiration: 0)) == [SendCode.badPriority.rawValue])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 7, expiration: 0)) == [DiagnosticCode.badPriority])
     }
 
     /// Priority 1 is in Apple's broadcast document but not in its ActivityKit push article: a
@@ -58,8 +58,8 @@ import Testing
         #expect(finding.code == "broadcast-priority-one")
         #expect(finding.severity == .warning)
         #expect(finding.description.hasPrefix("<request>: warning: apns-priority 1 is in Apple's broadcast document"), "\(finding)")
-        #expect(SendCode.broadcastPriorityOne.severity == .warning)
-        #expect(SendCode.badPriority.severity == .error)
+        #expect(DiagnosticCode.broadcastPriorityOne.sendSeverity == .warning)
+        #expect(DiagnosticCode.badPriority.sendSeverity == .error)
     }
 
     /// A body stamped more than 8 hours past the clock is a warning at `/aps/timestamp`, in
@@ -77,23 +77,23 @@ import Testing
             + "stamp it with the current UNIX time in seconds")
         let days = try #require(PushRequestRules.futureTimestamp(now + 30 * 86_400, now: now, file: nil))
         #expect(days.message.contains("is 30 days after"))
-        #expect(SendCode.timestampInFuture.severity == .warning)
+        #expect(DiagnosticCode.timestampInFuture.sendSeverity == .warning)
     }
 
     @Test func expirationIsSecondsAndABroadcastNeedsOne() {
-        #expect(codes(.device(token: Self.token), .init(expiration: -1)) == [SendCode.badExpiration.rawValue])
+        #expect(codes(.device(token: Self.token), .init(expiration: -1)) == [DiagnosticCode.badExpiration])
         let milliseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000))
-        #expect(milliseconds.map(\.code) == [SendCode.badExpiration.rawValue])
+        #expect(milliseconds.map(\.code) == [DiagnosticCode.badExpiration])
         #expect(milliseconds.first?.message.contains("milliseconds") == true)
-        #expect(codes(.broadcast(channelID: "YWJj")) == [SendCode.missingExpiration.rawValue])
+        #expect(codes(.broadcast(channelID: "YWJj")) == [DiagnosticCode.missingExpiration])
     }
 
     @Test func apnsIDIsALowerCaseUUIDAndCollapseIDAtMost64Bytes() {
-        #expect(codes(.device(token: Self.token), .init(apnsID: "123E4567-E89B-12D3-A456-426614174000")) == [SendCode.badAPNsID.rawValue])
-        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567e89b12d3a456426614174000")) == [SendCode.badAPNsID.rawValue])
-        #expect(codes(.broadcast(channelID: "YWJj"), .init(expiration: 0, requestID: "nope")) == [SendCode.badAPNsID.rawValue])
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123E4567-E89B-12D3-A456-426614174000")) == [DiagnosticCode.badAPNsID])
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567e89b12d3a456426614174000")) == [DiagnosticCode.badAPNsID])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(expiration: 0, requestID: "nope")) == [DiagnosticCode.badAPNsID])
         #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32))) == [])
-        #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32) + "x")) == [SendCode.badCollapseID.rawValue])
+        #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32) + "x")) == [DiagnosticCode.badCollapseID])
     }
 
     /// An HTTP/2 header value may not hold CR, LF or NUL: a collapse id with a CR LF would end
@@ -113,7 +113,7 @@ import Testing
         let findings = PushRequestRules.check(.device(token: Self.token), .init(collapseID: collapse))
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
-        #expect(finding.code == SendCode.badCollapseID.rawValue)
+        #expect(finding.code == DiagnosticCode.badCollapseID)
         #expect(finding.message.hasPrefix("apns-collapse-id " + message), "\(finding.message)")
         #expect(!finding.message.contains("\r") && !finding.message.contains("\n"), "\(finding.message)")
     }
@@ -126,13 +126,13 @@ import Testing
     /// by their own rules, and named on one line.
     @Test func theOtherHeaderValuesRefuseControlCharacters() {
         let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(expiration: 0))
-        #expect(channel.map(\.code) == [SendCode.badChannelID.rawValue])
+        #expect(channel.map(\.code) == [DiagnosticCode.badChannelID])
         #expect(channel.first?.message.contains("YWJj\\u{D}\\u{A}x-evil: 1") == true, "\(channel)")
         let topic = PushRequestRules.bundleID(from: "com.example.app\r\nx-evil: 1")
-        #expect(topic.problem?.code == SendCode.badTopic.rawValue)
+        #expect(topic.problem?.code == DiagnosticCode.badTopic)
         #expect(topic.problem?.message.contains("\n") == false)
-        #expect(PushRequestRules.bundleID(from: "com.example.app\u{0}").problem?.code == SendCode.badTopic.rawValue)
-        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567-e89b-12d3-a456-426614174000\r\n")) == [SendCode.badAPNsID.rawValue])
+        #expect(PushRequestRules.bundleID(from: "com.example.app\u{0}").problem?.code == DiagnosticCode.badTopic)
+        #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567-e89b-12d3-a456-426614174000\r\n")) == [DiagnosticCode.badAPNsID])
     }
 
     @Test func topicTakesTheBundleWithOrWithoutItsSuffixAndRefusesOtherPushTypes() {
@@ -140,14 +140,14 @@ import Testing
         #expect(PushRequestRules.bundleID(from: "com.example.app.push-type.liveactivity").bundle == "com.example.app")
         let other = PushRequestRules.bundleID(from: "com.example.app.push-type.voip")
         #expect(other.bundle == nil)
-        #expect(other.problem?.code == SendCode.badTopic.rawValue)
+        #expect(other.problem?.code == DiagnosticCode.badTopic)
         #expect(other.problem?.message.contains("'voip'") == true)
-        #expect(PushRequestRules.bundleID(from: "").problem?.code == SendCode.badTopic.rawValue)
-        #expect(PushRequestRules.bundleID(from: "com.example app").problem?.code == SendCode.badTopic.rawValue)
+        #expect(PushRequestRules.bundleID(from: "").problem?.code == DiagnosticCode.badTopic)
+        #expect(PushRequestRules.bundleID(from: "com.example app").problem?.code == DiagnosticCode.badTopic)
     }
 
     @Test func everySendCodeIsProducedByARule() {
-        var seen: Set<String> = []
+        var seen: Set<DiagnosticCode> = []
         seen.formUnion(codes(.device(token: "0"), .init(priority: 3, expiration: -1, apnsID: "X", collapseID: String(repeating: "a", count: 65))))
         seen.formUnion(codes(.broadcast(channelID: "!")))
         seen.formUnion(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)))
@@ -157,20 +157,20 @@ import Testing
             seen.insert(problem.code)
         }
         if let ahead = PushRequestRules.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
-        #expect(seen == Set(SendCode.allCases.map(\.rawValue)))
+        #expect(seen == Set(DiagnosticCode.sendCodes))
     }
 
     @Test func everyPushHistoryCodeIsProducedByARule() {
         let past = Date(timeIntervalSince1970: 1_795_000_000)
         let entry = PushHistory.Entry(activity: .init(timestamp: 1_795_000_000, updatedAt: past, at: past), start: .init(attributes: 7, at: past))
         let device = PushHistory.Target(id: "5e", isBroadcast: false)
-        var seen: Set<String> = []
+        var seen: Set<DiagnosticCode> = []
         for push in [PushHistory.Push(target: device, event: .update, timestamp: 1_794_999_999),
                      PushHistory.Push(target: device, event: .update, timestamp: 1_795_000_000),
                      PushHistory.Push(target: device, event: .start, timestamp: 1_795_000_001, attributes: 7)] {
             seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), source: .sender, file: nil).map(\.code))
         }
-        #expect(seen == Set(PushHistoryCode.allCases.map(\.rawValue)))
+        #expect(seen == Set(DiagnosticCode.pushHistoryCodes))
     }
 }
 

@@ -33,13 +33,13 @@ import Testing
         let collapse = try await harness.sender().send(Harness.update(headers: .init(collapseID: "a\r\nx-evil: 1")))
         try await harness.stop()
         #expect(outcome.refused)
-        #expect(outcome.diagnostics.contains { $0.code == ValidationCode.droppedByVersion.rawValue && $0.message.hasPrefix("app version 1") })
+        #expect(outcome.diagnostics.contains { $0.code == DiagnosticCode.droppedByVersion && $0.message.hasPrefix("app version 1") })
         #expect(headers.refused)
-        #expect(headers.diagnostics.map(\.code) == [SendCode.badPriority.rawValue])
+        #expect(headers.diagnostics.map(\.code) == [DiagnosticCode.badPriority])
         #expect(collapse.refused, "a header value that would split the header is never sent")
-        #expect(collapse.diagnostics.map(\.code) == [SendCode.badCollapseID.rawValue])
+        #expect(collapse.diagnostics.map(\.code) == [DiagnosticCode.badCollapseID])
         #expect(start.refused, "a start needs attributes and an alert")
-        #expect(start.diagnostics.contains { $0.code == ValidationCode.missingAPSKey.rawValue })
+        #expect(start.diagnostics.contains { $0.code == DiagnosticCode.missingAPSKey })
         #expect(harness.fake.requests.isEmpty, "nothing invalid is ever sent")
     }
 
@@ -245,11 +245,11 @@ import Testing
         #expect(request.path == "/4/broadcasts/apps/com.example.delivery")
         #expect(request.header("apns-channel-id") == channel)
         #expect(request.header("apns-topic") == nil)
-        #expect(refused.refused && refused.diagnostics.contains { $0.code == ValidationCode.broadcastStart.rawValue })
+        #expect(refused.refused && refused.diagnostics.contains { $0.code == DiagnosticCode.broadcastStart })
         // The channel was sent an update a moment before: the cadence is a channel's too.
         #expect(missing.refused && missing.diagnostics.map(\.code)
-            == [SendCode.broadcastPriorityOne.rawValue, SendCode.missingExpiration.rawValue, PushHistoryCode.updateCadence.rawValue])
-        #expect(outcome.diagnostics.map(\.code) == [SendCode.broadcastPriorityOne.rawValue], "priority 1 is sent, with its warning")
+            == [DiagnosticCode.broadcastPriorityOne, DiagnosticCode.missingExpiration, DiagnosticCode.updateCadence])
+        #expect(outcome.diagnostics.map(\.code) == [DiagnosticCode.broadcastPriorityOne], "priority 1 is sent, with its warning")
         #expect(harness.fake.requests.filter { $0.path.hasPrefix("/4/") }.count == 1)
     }
 

@@ -790,7 +790,7 @@ import Testing
             _ = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path)
             Issue.record("the load should fail")
         } catch {
-            #expect(error.diagnostics.map(\.code).sorted() == ["fleet-unknown-schema", "fleet-unknown-version"])
+            #expect(error.diagnostics.map(\.code.rawValue).sorted() == ["fleet-unknown-schema", "fleet-unknown-version"])
             #expect(error.diagnostics.contains {
                 $0.message == "is named for schema 'nosuch', which is not loaded (loaded: delivery, flash-sale, grocery, match-score, pizza)"
             })

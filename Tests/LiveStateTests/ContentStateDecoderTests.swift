@@ -37,7 +37,7 @@ func decodeV2(_ json: String) -> DecodeResult {
     return decoder.decode(contentState: Array(json.utf8), file: "p.json")
 }
 
-func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.code) }
+func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.code.rawValue) }
 
 @Suite struct ContentStateDecoderTests {
     @Test func missingKeyTakesFieldDefaultAndIsReported() throws {

@@ -459,7 +459,7 @@ struct StateGenerator {
                 #expect(result.diagnostics.last?.code == "over-budget", "\(result.diagnostics)")
                 continue
             }
-            if result.diagnostics.contains(where: { $0.code.hasSuffix("-to-fit") }) { fitted += 1 }
+            if result.diagnostics.contains(where: { $0.code.rawValue.hasSuffix("-to-fit") }) { fitted += 1 }
             let lint = validator.validate(result.bytes)
             #expect(!lint.hasErrors, "\(text(result.bytes)): \(lint.diagnostics)")
             #expect(lint.budget.deviceWorstCase ?? .max <= 4096)

@@ -46,11 +46,11 @@ import LiveStateTooling
     func fixtureProducesItsCode(fixture: String) throws {
         let code = Self.code(of: fixture)
         let found = try Self.diagnostics(for: fixture)
-        let match = try #require(found.first { $0.code == code }, "\(fixture): \(found.map(\.code))")
+        let match = try #require(found.first { $0.code.rawValue == code }, "\(fixture): \(found.map(\.code))")
         #expect(match.file == fixture)
         #expect(match.position != nil, "\(fixture): \(match)")
-        let decodeCode = DecodeCode(rawValue: code)
-        let expected = DecodeCode.allCases.contains(decodeCode) ? decodeCode.severity : ValidationCode(rawValue: code).severity
+        let named = DiagnosticCode(rawValue: code)
+        let expected = DiagnosticCode.decoderCodes.contains(named) ? named.decoderSeverity : named.validatorSeverity
         #expect(match.severity == expected)
     }
 
@@ -70,24 +70,41 @@ import LiveStateTooling
     /// Codes are open structs, not enums: a code a later version adds is kept as it came and
     /// breaks no user's switch (which needs a `default`), and the named ones compare as before.
     @Test func aCodeThisVersionDoesNotNameIsKeptAsItCame() {
-        let later = DecodeCode(rawValue: "a-later-code")
+        let later = DiagnosticCode(rawValue: "a-later-code")
         #expect(later.rawValue == "a-later-code")
-        #expect(!DecodeCode.allCases.contains(later))
-        #expect(later.severity == .error)
-        #expect(DecodeCode(rawValue: "unknown-key") == .unknownKey)
-        #expect(ValidationCode(rawValue: "missing-aps").severity == .error)
-        #expect(ValidationCode(rawValue: "start-only-key").severity == .warning)
-        #expect("\(SchemaDiagnosticCode.unknownKey)" == SchemaDiagnosticCode.unknownKey.rawValue)
-        #expect(SchemaDiagnosticCode(rawValue: "a-later-code").explanation.contains("does not name"))
-        for codes in [DecodeCode.allCases.map(\.rawValue), ValidationCode.allCases.map(\.rawValue), SchemaDiagnosticCode.allCases.map(\.rawValue),
-                      FleetCode.allCases.map(\.rawValue), EncodeCode.allCases.map(\.rawValue)] {
-            #expect(Set(codes).count == codes.count, "each named code once")
+        #expect(!DiagnosticCode.decoderCodes.contains(later))
+        #expect(later.decoderSeverity == .error)
+        #expect(later.validatorSeverity == .error)
+        #expect(DiagnosticCode(rawValue: "unknown-key") == .unknownKey)
+        #expect(DiagnosticCode(rawValue: "missing-aps").validatorSeverity == .error)
+        #expect(DiagnosticCode(rawValue: "start-only-key").validatorSeverity == .warning)
+        #expect("\(DiagnosticCode.schemaUnknownKey)" == DiagnosticCode.schemaUnknownKey.rawValue)
+        #expect(DiagnosticCode(rawValue: "a-later-code").explanation.contains("does not name"))
+        // A code is written as its text, and read back from it.
+        let written = try? JSONEncoder().encode(Diagnostic(code: .unknownKey, severity: .warning, message: "m"))
+        #expect(written.flatMap { String(decoding: $0, as: UTF8.self).contains(#""code":"unknown-key""#) } == true)
+        #expect(written.flatMap { try? JSONDecoder().decode(Diagnostic.self, from: $0).code } == .unknownKey)
+    }
+
+    /// One type names every part's codes: each text has one name, and two parts that report the
+    /// same finding (`over-budget`, `retired-version`) share it rather than spell it twice.
+    @Test func everyPartsCodesAreNamedOnce() {
+        let families = [DiagnosticCode.decoderCodes, DiagnosticCode.validatorCodes, DiagnosticCode.encoderCodes, DiagnosticCode.schemaCodes,
+                        DiagnosticCode.fleetCodes, DiagnosticCode.pushHistoryCodes]
+        for codes in families {
+            #expect(Set(codes).count == codes.count, "each named code once in its part")
         }
+        var parts: [DiagnosticCode: Int] = [:]
+        for codes in families { for code in codes { parts[code, default: 0] += 1 } }
+        #expect(parts.filter { $0.value > 1 }.keys.sorted { $0.rawValue < $1.rawValue } == [.overBudget, .retiredVersion])
+        // The encoder writes nothing for a retired version; to the validator it is a warning.
+        #expect(DiagnosticCode.retiredVersion.encoderSeverity == .error)
+        #expect(DiagnosticCode.retiredVersion.validatorSeverity == .warning)
     }
 
     @Test func everyCodeHasAFixture() {
         let covered = Set(Self.fixtures.map(Self.code(of:)))
-        let codes = DecodeCode.allCases.map(\.rawValue) + ValidationCode.allCases.map(\.rawValue)
+        let codes = DiagnosticCode.decoderCodes.map(\.rawValue) + DiagnosticCode.validatorCodes.map(\.rawValue)
         for code in codes {
             #expect(covered.contains(code), "no fixture for \(code)")
         }

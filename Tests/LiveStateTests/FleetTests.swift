@@ -67,7 +67,7 @@ import Testing
         let (fleet, problems) = Fleet.parse(csv: text, file: "f.csv")
         #expect(fleet == nil)
         let problem = try #require(problems.first)
-        #expect(problem.code == code, "\(problem)")
+        #expect(problem.code.rawValue == code, "\(problem)")
         #expect(problem.position?.line == line)
         #expect(problem.position?.column == column)
         #expect(problem.severity == .error)
@@ -88,7 +88,7 @@ import Testing
         let (fleet, problems) = Fleet.parse(json: Array(text.utf8), file: "f.json")
         #expect(fleet == nil)
         let problem = try #require(problems.first)
-        #expect(problem.code == code, "\(problem)")
+        #expect(problem.code.rawValue == code, "\(problem)")
         #expect(problem.position?.line == line)
         #expect(problem.position?.column == column)
     }

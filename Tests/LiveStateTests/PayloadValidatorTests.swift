@@ -140,7 +140,7 @@ func body(_ aps: String, extra: String = "") -> String {
     @Test func heuristicsAreWarnings() throws {
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"startsAt":1795000000},"dismissal-date":1795003600,"stale-date":1794000000,"sound":"x""#))
         let codes = Dictionary(grouping: result.diagnostics, by: \.code)
-        for code in ["unix-date-in-date-field", "dismissal-date-outside-end", "stale-date-before-timestamp", "no-effect-aps-key"] {
+        for code: DiagnosticCode in ["unix-date-in-date-field", "dismissal-date-outside-end", "stale-date-before-timestamp", "no-effect-aps-key"] {
             let finding = try #require(codes[code]?.first, "\(code)")
             #expect(finding.severity == .warning)
         }
@@ -361,7 +361,7 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!update.appDecodes)
         // An end: Apple documents that an older end is ignored, a forum report that one still
         // ended; a warning, worded so.
-        #expect(!lint(body(#""timestamp":1666569600,"event":"end""#)).diagnostics.contains { $0.code.hasSuffix("timestamp-too-old") })
+        #expect(!lint(body(#""timestamp":1666569600,"event":"end""#)).diagnostics.contains { $0.code.rawValue.hasSuffix("timestamp-too-old") })
         let end = lint(body(#""timestamp":1666569599,"event":"end""#))
         let oldEnd = try #require(end.diagnostics.first { $0.code == "end-timestamp-too-old" })
         #expect(oldEnd.severity == .warning)
@@ -375,7 +375,7 @@ func body(_ aps: String, extra: String = "") -> String {
         func codes(_ alert: String, event: String = "start") -> [String] {
             let aps = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":"# + alert)
             return lint(body(aps.replacingOccurrences(of: #""event":"start""#, with: #""event":"\#(event)""#)))
-                .diagnostics.filter { $0.severity > .info && $0.code != "start-only-key" }.map(\.code)
+                .diagnostics.filter { $0.severity > .info && $0.code != "start-only-key" }.map(\.code.rawValue)
         }
         #expect(codes(#""Kick-off""#) == ["string-alert"])
         #expect(codes(#""Goal""#, event: "update") == ["string-alert"])

@@ -68,7 +68,7 @@ private struct Expectation {
             do {
                 _ = try SchemaLoader().load(contentsOf: path)
             } catch {
-                #expect(error.diagnostics.map(\.code).contains(String(code)))
+                #expect(error.diagnostics.map(\.code.rawValue).contains(String(code)))
             }
             return
         }

@@ -72,7 +72,7 @@ enum Examples {
             String(text[$0]).split(separator: "\"").last.map(String.init) ?? ""
         })
         let result = try PayloadValidator(schema: schema).validate(bytes, file: payload.path)
-        #expect(result.diagnostics.contains { $0.code == expect }, "\(expect): \(result.diagnostics.map(\.code))")
+        #expect(result.diagnostics.contains { $0.code.rawValue == expect }, "\(expect): \(result.diagnostics.map(\.code))")
     }
 }
 

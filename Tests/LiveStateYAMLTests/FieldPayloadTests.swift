@@ -54,7 +54,7 @@ enum FieldPayloads {
     }
 
     static func key(_ diagnostic: Diagnostic) -> String {
-        key(diagnostic.code, diagnostic.severity, diagnostic.pointer, diagnostic.scope,
+        key(diagnostic.code.rawValue, diagnostic.severity, diagnostic.pointer, diagnostic.scope,
             diagnostic.position.map { "\($0.line):\($0.column)" } ?? "nil")
     }
 }

@@ -19,12 +19,12 @@ enum Fixtures {
 /// One invalid fixture and the first diagnostic it must produce.
 struct InvalidFixture: Sendable, CustomTestStringConvertible {
     var name: String
-    var code: SchemaDiagnosticCode
+    var code: DiagnosticCode
     var line: Int?
     var column: Int?
     var limits = SchemaLoader.Limits()
 
-    init(_ name: String, _ code: SchemaDiagnosticCode, _ line: Int?, _ column: Int?, limits: SchemaLoader.Limits = .init()) {
+    init(_ name: String, _ code: DiagnosticCode, _ line: Int?, _ column: Int?, limits: SchemaLoader.Limits = .init()) {
         self.name = name
         self.code = code
         self.line = line
@@ -39,7 +39,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
     // MARK: Invalid fixtures
 
     static let invalidFixtures: [InvalidFixture] = [
-        InvalidFixture("schema-io-over-limit", .io, nil, nil, limits: .init(maxFileBytes: 64)),
+        InvalidFixture("schema-io-over-limit", .schemaIO, nil, nil, limits: .init(maxFileBytes: 64)),
 
         InvalidFixture("yaml-syntax-unclosed-flow", .yamlSyntax, 4, 1),
         InvalidFixture("yaml-syntax-bad-indentation", .yamlSyntax, 6, 6),
@@ -54,82 +54,82 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 4, 43),
         InvalidFixture("yaml-limit-too-many-versions", .yamlLimit, 8, 5, limits: .init(maxVersions: 2)),
 
-        InvalidFixture("schema-unknown-key-top-level", .unknownKey, 2, 1),
-        InvalidFixture("schema-unknown-key-field", .unknownKey, 5, 30),
-        InvalidFixture("schema-unknown-key-version", .unknownKey, 4, 5),
-        InvalidFixture("schema-unknown-key-items-default", .unknownKey, 5, 51),
+        InvalidFixture("schema-unknown-key-top-level", .schemaUnknownKey, 2, 1),
+        InvalidFixture("schema-unknown-key-field", .schemaUnknownKey, 5, 30),
+        InvalidFixture("schema-unknown-key-version", .schemaUnknownKey, 4, 5),
+        InvalidFixture("schema-unknown-key-items-default", .schemaUnknownKey, 5, 51),
 
-        InvalidFixture("schema-missing-key-activity", .missingKey, 1, 1),
-        InvalidFixture("schema-missing-key-versions", .missingKey, 1, 1),
-        InvalidFixture("schema-missing-key-type", .missingKey, 5, 7),
-        InvalidFixture("schema-missing-key-version-number", .missingKey, 3, 5),
-        InvalidFixture("schema-missing-key-content-state", .missingKey, 3, 5),
+        InvalidFixture("schema-missing-key-activity", .schemaMissingKey, 1, 1),
+        InvalidFixture("schema-missing-key-versions", .schemaMissingKey, 1, 1),
+        InvalidFixture("schema-missing-key-type", .schemaMissingKey, 5, 7),
+        InvalidFixture("schema-missing-key-version-number", .schemaMissingKey, 3, 5),
+        InvalidFixture("schema-missing-key-content-state", .schemaMissingKey, 3, 5),
 
-        InvalidFixture("schema-wrong-type-max-length", .wrongType, 5, 42),
-        InvalidFixture("schema-wrong-type-versions-mapping", .wrongType, 2, 11),
-        InvalidFixture("schema-wrong-type-field-scalar", .wrongType, 5, 14),
-        InvalidFixture("schema-wrong-type-optional-yes", .wrongType, 5, 39),
-        InvalidFixture("schema-wrong-type-on-null-value", .wrongType, 5, 47),
-        InvalidFixture("schema-wrong-type-compatibility", .wrongType, 2, 16),
-        InvalidFixture("schema-wrong-type-version-string", .wrongType, 3, 14),
-        InvalidFixture("schema-wrong-type-tag", .wrongType, 5, 14),
+        InvalidFixture("schema-wrong-type-max-length", .schemaWrongType, 5, 42),
+        InvalidFixture("schema-wrong-type-versions-mapping", .schemaWrongType, 2, 11),
+        InvalidFixture("schema-wrong-type-field-scalar", .schemaWrongType, 5, 14),
+        InvalidFixture("schema-wrong-type-optional-yes", .schemaWrongType, 5, 39),
+        InvalidFixture("schema-wrong-type-on-null-value", .schemaWrongType, 5, 47),
+        InvalidFixture("schema-wrong-type-compatibility", .schemaWrongType, 2, 16),
+        InvalidFixture("schema-wrong-type-version-string", .schemaWrongType, 3, 14),
+        InvalidFixture("schema-wrong-type-tag", .schemaWrongType, 5, 14),
 
-        InvalidFixture("schema-unknown-type-float", .unknownType, 5, 22),
-        InvalidFixture("schema-unknown-type-items", .unknownType, 5, 45),
+        InvalidFixture("schema-unknown-type-float", .schemaUnknownType, 5, 22),
+        InvalidFixture("schema-unknown-type-items", .schemaUnknownType, 5, 45),
 
-        InvalidFixture("schema-invalid-default-quoted-int", .invalidDefault, 5, 36),
-        InvalidFixture("schema-invalid-default-float-for-int", .invalidDefault, 5, 36),
-        InvalidFixture("schema-invalid-default-max-length", .invalidDefault, 5, 54),
-        InvalidFixture("schema-invalid-default-below-minimum", .invalidDefault, 5, 66),
-        InvalidFixture("schema-invalid-default-object-missing-required", .invalidDefault, 7, 18),
-        InvalidFixture("schema-invalid-default-unknown-sub-field", .invalidDefault, 7, 20),
-        InvalidFixture("schema-invalid-default-enum-not-member", .invalidDefault, 5, 63),
-        InvalidFixture("schema-invalid-default-enum-kind", .invalidDefault, 5, 57),
-        InvalidFixture("schema-invalid-default-fallback", .invalidDefault, 5, 82),
-        InvalidFixture("schema-invalid-default-null-required", .invalidDefault, 5, 39),
-        InvalidFixture("schema-invalid-default-date-range-order", .invalidDefault, 5, 35),
-        InvalidFixture("schema-invalid-default-infinity", .invalidDefault, 5, 42),
-        InvalidFixture("schema-invalid-default-array-element", .invalidDefault, 5, 83),
+        InvalidFixture("schema-invalid-default-quoted-int", .schemaInvalidDefault, 5, 36),
+        InvalidFixture("schema-invalid-default-float-for-int", .schemaInvalidDefault, 5, 36),
+        InvalidFixture("schema-invalid-default-max-length", .schemaInvalidDefault, 5, 54),
+        InvalidFixture("schema-invalid-default-below-minimum", .schemaInvalidDefault, 5, 66),
+        InvalidFixture("schema-invalid-default-object-missing-required", .schemaInvalidDefault, 7, 18),
+        InvalidFixture("schema-invalid-default-unknown-sub-field", .schemaInvalidDefault, 7, 20),
+        InvalidFixture("schema-invalid-default-enum-not-member", .schemaInvalidDefault, 5, 63),
+        InvalidFixture("schema-invalid-default-enum-kind", .schemaInvalidDefault, 5, 57),
+        InvalidFixture("schema-invalid-default-fallback", .schemaInvalidDefault, 5, 82),
+        InvalidFixture("schema-invalid-default-null-required", .schemaInvalidDefault, 5, 39),
+        InvalidFixture("schema-invalid-default-date-range-order", .schemaInvalidDefault, 5, 35),
+        InvalidFixture("schema-invalid-default-infinity", .schemaInvalidDefault, 5, 42),
+        InvalidFixture("schema-invalid-default-array-element", .schemaInvalidDefault, 5, 83),
 
-        InvalidFixture("schema-duplicate-name-field", .duplicateName, 7, 7),
-        InvalidFixture("schema-duplicate-name-alias", .duplicateName, 6, 42),
-        InvalidFixture("schema-duplicate-name-key", .duplicateName, 5, 43),
+        InvalidFixture("schema-duplicate-name-field", .schemaDuplicateName, 7, 7),
+        InvalidFixture("schema-duplicate-name-alias", .schemaDuplicateName, 6, 42),
+        InvalidFixture("schema-duplicate-name-key", .schemaDuplicateName, 5, 43),
 
-        InvalidFixture("schema-tombstone-reuse-next-version", .tombstoneReuse, 11, 7),
-        InvalidFixture("schema-tombstone-reuse-accumulated", .tombstoneReuse, 16, 7),
+        InvalidFixture("schema-tombstone-reuse-next-version", .schemaTombstoneReuse, 11, 7),
+        InvalidFixture("schema-tombstone-reuse-accumulated", .schemaTombstoneReuse, 16, 7),
 
-        InvalidFixture("schema-removed-unknown-in-a-later-version", .removedUnknown, 11, 15),
-        InvalidFixture("schema-removed-unknown-not-in-previous", .removedUnknown, 7, 15),
-        InvalidFixture("schema-removed-unknown-still-present", .removedUnknown, 7, 15),
-        InvalidFixture("schema-removed-unknown-first-version", .removedUnknown, 4, 15),
+        InvalidFixture("schema-removed-unknown-in-a-later-version", .schemaRemovedUnknown, 11, 15),
+        InvalidFixture("schema-removed-unknown-not-in-previous", .schemaRemovedUnknown, 7, 15),
+        InvalidFixture("schema-removed-unknown-still-present", .schemaRemovedUnknown, 7, 15),
+        InvalidFixture("schema-removed-unknown-first-version", .schemaRemovedUnknown, 4, 15),
 
-        InvalidFixture("schema-version-order-decreasing", .versionOrder, 5, 14),
-        InvalidFixture("schema-version-order-duplicate", .versionOrder, 5, 14),
-        InvalidFixture("schema-version-order-zero", .versionOrder, 3, 14),
+        InvalidFixture("schema-version-order-decreasing", .schemaVersionOrder, 5, 14),
+        InvalidFixture("schema-version-order-duplicate", .schemaVersionOrder, 5, 14),
+        InvalidFixture("schema-version-order-zero", .schemaVersionOrder, 3, 14),
 
-        InvalidFixture("schema-activity-mismatch-name", .activityMismatch, 1, 11),
+        InvalidFixture("schema-activity-mismatch-name", .schemaActivityMismatch, 1, 11),
 
-        InvalidFixture("schema-invalid-constraint-min-over-max", .invalidConstraint, 5, 42),
-        InvalidFixture("schema-invalid-constraint-negative-max-length", .invalidConstraint, 5, 42),
-        InvalidFixture("schema-invalid-constraint-max-length-on-int", .invalidConstraint, 5, 39),
-        InvalidFixture("schema-invalid-constraint-values-empty", .invalidConstraint, 5, 29),
-        InvalidFixture("schema-invalid-constraint-values-mixed", .invalidConstraint, 5, 37),
-        InvalidFixture("schema-invalid-constraint-enum-without-values", .invalidConstraint, 5, 17),
-        InvalidFixture("schema-invalid-constraint-values-on-string", .invalidConstraint, 5, 30),
-        InvalidFixture("schema-invalid-constraint-array-without-items", .invalidConstraint, 5, 15),
-        InvalidFixture("schema-invalid-constraint-object-without-fields", .invalidConstraint, 5, 18),
-        InvalidFixture("schema-invalid-constraint-truncate-on-int", .invalidConstraint, 5, 37),
-        InvalidFixture("schema-invalid-constraint-fractional-int-bound", .invalidConstraint, 5, 32),
-        InvalidFixture("schema-invalid-name-attributes-type", .invalidName, 2, 18),
-        InvalidFixture("schema-invalid-constraint-strict-unknown-version", .invalidConstraint, 3, 15),
-        InvalidFixture("schema-invalid-constraint-drop-priority-required", .invalidConstraint, 5, 45),
-        InvalidFixture("schema-invalid-constraint-on-null-without-default", .invalidConstraint, 5, 35),
-        InvalidFixture("schema-invalid-constraint-on-null-optional", .invalidConstraint, 5, 48),
+        InvalidFixture("schema-invalid-constraint-min-over-max", .schemaInvalidConstraint, 5, 42),
+        InvalidFixture("schema-invalid-constraint-negative-max-length", .schemaInvalidConstraint, 5, 42),
+        InvalidFixture("schema-invalid-constraint-max-length-on-int", .schemaInvalidConstraint, 5, 39),
+        InvalidFixture("schema-invalid-constraint-values-empty", .schemaInvalidConstraint, 5, 29),
+        InvalidFixture("schema-invalid-constraint-values-mixed", .schemaInvalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-enum-without-values", .schemaInvalidConstraint, 5, 17),
+        InvalidFixture("schema-invalid-constraint-values-on-string", .schemaInvalidConstraint, 5, 30),
+        InvalidFixture("schema-invalid-constraint-array-without-items", .schemaInvalidConstraint, 5, 15),
+        InvalidFixture("schema-invalid-constraint-object-without-fields", .schemaInvalidConstraint, 5, 18),
+        InvalidFixture("schema-invalid-constraint-truncate-on-int", .schemaInvalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-fractional-int-bound", .schemaInvalidConstraint, 5, 32),
+        InvalidFixture("schema-invalid-name-attributes-type", .schemaInvalidName, 2, 18),
+        InvalidFixture("schema-invalid-constraint-strict-unknown-version", .schemaInvalidConstraint, 3, 15),
+        InvalidFixture("schema-invalid-constraint-drop-priority-required", .schemaInvalidConstraint, 5, 45),
+        InvalidFixture("schema-invalid-constraint-on-null-without-default", .schemaInvalidConstraint, 5, 35),
+        InvalidFixture("schema-invalid-constraint-on-null-optional", .schemaInvalidConstraint, 5, 48),
 
-        InvalidFixture("schema-empty-empty-file", .empty, 1, 1),
-        InvalidFixture("schema-empty-comments-only", .empty, 1, 1),
-        InvalidFixture("schema-empty-tab-and-comments", .empty, 1, 1),
-        InvalidFixture("schema-empty-no-versions", .empty, 2, 11),
+        InvalidFixture("schema-empty-empty-file", .schemaEmpty, 1, 1),
+        InvalidFixture("schema-empty-comments-only", .schemaEmpty, 1, 1),
+        InvalidFixture("schema-empty-tab-and-comments", .schemaEmpty, 1, 1),
+        InvalidFixture("schema-empty-no-versions", .schemaEmpty, 2, 11),
     ]
 
     @Test(arguments: invalidFixtures)
@@ -139,7 +139,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             try SchemaLoader(limits: fixture.limits).load(contentsOf: path)
         }
         let first = try #require(error.diagnostics.first)
-        #expect(first.code == fixture.code.rawValue, "\(error)")
+        #expect(first.code == fixture.code, "\(error)")
         #expect(first.position?.line == fixture.line, "\(error)")
         #expect(first.position?.column == fixture.column, "\(error)")
         for diagnostic in error.diagnostics {
@@ -147,7 +147,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             #expect(diagnostic.scope == .schema)
             #expect(diagnostic.file == path)
             #expect(diagnostic.pointer != nil)
-            #expect(SchemaDiagnosticCode.allCases.contains(SchemaDiagnosticCode(rawValue: diagnostic.code)))
+            #expect(DiagnosticCode.schemaCodes.contains(diagnostic.code))
             #expect(!diagnostic.message.isEmpty)
         }
     }
@@ -180,7 +180,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             .filter { $0.hasSuffix(".yaml") }
             .map { String($0.dropLast(".yaml".count)) }
         #expect(Set(files) == Set(Self.invalidFixtures.map(\.name)))
-        for code in SchemaDiagnosticCode.allCases {
+        for code in DiagnosticCode.schemaCodes {
             #expect(Self.invalidFixtures.contains { $0.code == code && $0.name.hasPrefix(code.rawValue + "-") }, "no fixture for \(code.rawValue)")
         }
     }
@@ -506,8 +506,8 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
     }
 
     @Test func codesListOneLineExplanationEach() {
-        #expect(SchemaDiagnosticCode.allCases.count == 16)
-        for code in SchemaDiagnosticCode.allCases {
+        #expect(DiagnosticCode.schemaCodes.count == 16)
+        for code in DiagnosticCode.schemaCodes {
             #expect(!code.explanation.isEmpty && !code.explanation.contains("\n"))
         }
     }

@@ -11,7 +11,7 @@ import Testing
     }
 
     private func codes(_ schema: Schema) -> [String] {
-        SchemaValidator.validate(schema).map(\.code)
+        SchemaValidator.validate(schema).map(\.code.rawValue)
     }
 
     // MARK: Whole schemas

@@ -101,7 +101,7 @@ public enum CrossCheck {
         findings: Set<String> = ["unknown-enum-value", "invalid-defaulted"], bySerialization: Bool = true
     ) {
         let result = decoder.decode(contentState: bytes)
-        guard result.state != nil, findings.isSubset(of: result.diagnostics.map(\.code)) else {
+        guard result.state != nil, findings.isSubset(of: result.diagnostics.map(\.code.rawValue)) else {
             fail(name, "LiveState did not make the findings \(findings.sorted()): \(result.diagnostics)")
         }
         let view = decoder.view(contentState: bytes)

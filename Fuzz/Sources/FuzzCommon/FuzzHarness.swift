@@ -360,7 +360,7 @@ public enum FuzzHarness {
               let encoder = try? ContentStateEncoder(schema: target.schema, version: target.version)
         else { return nil }
         let encoded = encoder.encode(state)
-        if let refused = encoded.diagnostics.first(where: { $0.code == EncodeCode.invalidState.rawValue }) {
+        if let refused = encoded.diagnostics.first(where: { $0.code == DiagnosticCode.invalidState }) {
             return "the decoded state \(state) is refused: \(refused.message)"
         }
         guard !encoded.bytes.isEmpty else {

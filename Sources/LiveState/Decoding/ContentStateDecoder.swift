@@ -271,12 +271,12 @@ public struct ContentStateDecoder: Sendable {
 final class DecodeProblem {
     /// `wrongType`, `outOfRange` or `missingRequiredKey`: the code to report when the problem
     /// rejects the payload.
-    let kind: DecodeCode
+    let kind: DiagnosticCode
     let message: String
     let offset: Int
     let pointer: String
 
-    init(kind: DecodeCode, message: String, offset: Int, pointer: String) {
+    init(kind: DiagnosticCode, message: String, offset: Int, pointer: String) {
         self.kind = kind
         self.message = message
         self.offset = offset
@@ -288,7 +288,7 @@ final class DecodeProblem {
         file: String?, position: SourcePosition, consequence: DeviceConsequence = .update, scope: DiagnosticScope = .contentState
     ) -> Diagnostic {
         Diagnostic(
-            code: DecodeCode.strictDecodeFailure.rawValue, severity: .error,
+            code: DiagnosticCode.strictDecodeFailure, severity: .error,
             message: "\(message); the app decodes with synthesized Codable, which fails on it, so \(consequence.rawValue)",
             file: file, position: position, scope: scope, pointer: pointer)
     }
@@ -312,7 +312,7 @@ final class DecodeProblem {
     /// error, or, when the tolerant decoder already rejects the same value, as a note on that
     /// error, so that one cause makes one error.
     static func add(strictFailure verdict: Diagnostic, to findings: inout [Diagnostic]) {
-        let rejecting: Set<String> = [DecodeCode.missingRequiredKey.rawValue, DecodeCode.wrongType.rawValue, DecodeCode.outOfRange.rawValue]
+        let rejecting: Set<DiagnosticCode> = [.missingRequiredKey, .wrongType, .outOfRange]
         if let same = findings.firstIndex(where: {
             $0.severity == .error && $0.scope == verdict.scope && $0.pointer == verdict.pointer && rejecting.contains($0.code)
         }) {
@@ -403,15 +403,15 @@ struct DecodeContext: JSONReading {
         return pointer() + token
     }
 
-    mutating func report(_ code: DecodeCode, _ message: String, at offset: Int, pointer: String) {
+    mutating func report(_ code: DiagnosticCode, _ message: String, at offset: Int, pointer: String) {
         // Payloads that draw diagnostics mostly draw a few: one allocation for up to four.
         if diagnostics.isEmpty { diagnostics.reserveCapacity(4) }
         diagnostics.append(Diagnostic(
-            code: code.rawValue, severity: code.severity, message: message, file: file,
+            code: code, severity: code.decoderSeverity, message: message, file: file,
             position: locator.position(of: offset, in: reader.bytes), scope: scope, pointer: pointer))
     }
 
-    func problem(_ kind: DecodeCode, _ message: String, at offset: Int) -> DecodeProblem {
+    func problem(_ kind: DiagnosticCode, _ message: String, at offset: Int) -> DecodeProblem {
         DecodeProblem(kind: kind, message: message, offset: offset, pointer: pointer())
     }
 
@@ -661,7 +661,7 @@ struct DecodeContext: JSONReading {
     /// an array of scalars, and words it, when read, by asking this, as `settle` words it.
     static func rejected(
         _ plan: FieldPlan, at start: Int, pointer here: String, consequence: DeviceConsequence, in reader: JSONReader
-    ) -> (code: DecodeCode, message: String, offset: Int) {
+    ) -> (code: DiagnosticCode, message: String, offset: Int) {
         guard let problem = problem(of: plan, at: start, in: reader) else {
             return (.wrongType, rejection("invalid", of: plan.field, consequence: consequence), start)
         }
@@ -958,7 +958,7 @@ struct DecodeContext: JSONReading {
     // MARK: - Problems
 
     /// A value synthesized `Codable` also fails on.
-    private mutating func invalid(_ message: String, kind: DecodeCode = .wrongType, at offset: Int) -> Value? {
+    private mutating func invalid(_ message: String, kind: DiagnosticCode = .wrongType, at offset: Int) -> Value? {
         let problem = problem(kind, message, at: offset)
         self.problem = problem
         if strict { strictProblem = problem }

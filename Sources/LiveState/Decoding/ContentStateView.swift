@@ -184,7 +184,7 @@ extension StateTape {
             for position in 0..<nodeCount {
                 let node = nodes[position]
                 // What each finding node says: its code, words, offset and pointer.
-                let code: DecodeCode
+                let code: DiagnosticCode
                 let message: String
                 let offset: Int
                 let pointer: String
@@ -275,7 +275,7 @@ extension StateTape {
                     continue
                 }
                 diagnostics.append(Diagnostic(
-                    code: code.rawValue, severity: code.severity, message: message, file: file,
+                    code: code, severity: code.decoderSeverity, message: message, file: file,
                     position: locator.position(of: offset, in: reader.bytes), scope: .contentState, pointer: pointer))
             }
             return diagnostics

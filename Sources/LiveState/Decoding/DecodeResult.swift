@@ -75,10 +75,7 @@ public struct DecodeResult: Sendable {
         guard isStrictClient else { return hasState }
         // Synthesized Codable ignores the schema's constraints and `on-invalid: reject`: only
         // what breaks the JSON itself, or the strict verdict, makes the device drop the update.
-        let unreadable: Set<String> = [
-            DecodeCode.jsonSyntax.rawValue, DecodeCode.jsonLimit.rawValue,
-            DecodeCode.notAnObject.rawValue, DecodeCode.missingContentState.rawValue,
-        ]
+        let unreadable: Set<DiagnosticCode> = [.jsonSyntax, .jsonLimit, .notAnObject, .missingContentState]
         return strictFailure == nil && !diagnostics.contains { unreadable.contains($0.code) }
     }
 

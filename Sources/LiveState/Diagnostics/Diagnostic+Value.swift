@@ -3,7 +3,7 @@ extension Diagnostic {
     /// `{code, severity, message, file, line, column, scope, pointer}`, `null` where unknown.
     public var jsonValue: Value {
         .object([
-            .init("code", .string(code)),
+            .init("code", .string(code.rawValue)),
             .init("severity", .string(severity.rawValue)),
             .init("message", .string(message)),
             .init("file", file.map(Value.string) ?? .null),
@@ -25,7 +25,7 @@ extension Diagnostic {
 
     fileprivate func write(into writer: inout StateWriter) {
         writer.append(#"{"code":"#)
-        _ = writer.writeString(code)
+        _ = writer.writeString(code.rawValue)
         writer.append(#","severity":"#)
         _ = writer.writeString(severity.rawValue)
         writer.append(#","message":"#)

@@ -38,7 +38,7 @@ public enum DiagnosticScope: String, Sendable, Hashable, Codable, CaseIterable {
 /// added, existing ones never change meaning.
 public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The stable kebab-case code.
-    public var code: String
+    public var code: DiagnosticCode
     /// How serious the finding is.
     public var severity: Severity
     /// What is wrong and, where it helps, what was expected.
@@ -62,7 +62,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   - scope: The object `pointer` is relative to.
     ///   - pointer: A JSON Pointer to the value concerned.
     public init(
-        code: String,
+        code: DiagnosticCode,
         severity: Severity,
         message: String,
         file: String? = nil,

@@ -19,7 +19,7 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     public var position: SourcePosition
 
     /// The stable kebab-case diagnostic code: `json-syntax` or `json-limit`.
-    public var code: String { kind.rawValue }
+    public var code: DiagnosticCode { DiagnosticCode(rawValue: kind.rawValue) }
 
     /// Creates an error.
     /// - Parameters:

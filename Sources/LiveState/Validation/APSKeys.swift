@@ -29,7 +29,7 @@ enum APSKeys {
 
     /// The finding for an `aps` key that is not a Live Activity key: `no-effect-aps-key` for a
     /// standard APNs key, otherwise `unknown-aps-key`, with the key it is likely a typo of.
-    static func otherKey(_ name: String) -> (ValidationCode, String) {
+    static func otherKey(_ name: String) -> (DiagnosticCode, String) {
         if let message = noEffect[name] { return (.noEffectAPSKey, message) }
         let message = "aps key '\(name)' is not an APNs key; APNs and the device ignore it"
         if let hint = all.first(where: { isTypo(name, of: $0) }) {

@@ -122,19 +122,19 @@ public struct ByteBudget: Sendable, Hashable {
             // The body's own largest parts first: the bulk may be an alert or a key beside `aps`.
             let parts = largestParts.isEmpty ? "" : "; largest members, key and value: " + largestParts.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
             found.append(Diagnostic(
-                code: ValidationCode.overBudget.rawValue, severity: .error,
+                code: DiagnosticCode.overBudget, severity: .error,
                 message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(parts)\(biggest)",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
         if let contentState, contentState > Self.contentStateLimit {
             found.append(Diagnostic(
-                code: ValidationCode.contentStateOverBudget.rawValue, severity: .error,
+                code: DiagnosticCode.contentStateOverBudget, severity: .error,
                 message: "the content-state is \(contentState) bytes as sent, over the device's limit of \(Self.contentStateLimit)\(biggest)",
                 file: file, position: contentStatePosition, scope: .envelope, pointer: "/aps/content-state"))
         }
         if let deviceWorstCase, deviceWorstCase > Self.contentStateLimit {
             found.append(Diagnostic(
-                code: ValidationCode.reencodedOverBudget.rawValue, severity: .error,
+                code: DiagnosticCode.reencodedOverBudget, severity: .error,
                 message: "the device may re-encode this state to \(deviceWorstCase) bytes (numbers as Darwin prints them, %.17g, '/' escaped), over its limit of \(Self.contentStateLimit); the app drops this push",
                 file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
         }

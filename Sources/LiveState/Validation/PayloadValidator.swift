@@ -284,18 +284,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     // MARK: - Reporting
 
-    mutating func report(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope = .envelope) {
+    mutating func report(_ code: DiagnosticCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope = .envelope) {
         diagnostics.append(finding(code, message, at: offset, pointer: pointer, scope: scope))
     }
 
     /// Reports a finding about the value of a key only a start uses: it counts if the push is a start.
-    mutating func reportForStart(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String) {
+    mutating func reportForStart(_ code: DiagnosticCode, _ message: String, at offset: Int, pointer: String) {
         startFindings.append(finding(code, message, at: offset, pointer: pointer, scope: .envelope))
     }
 
-    private func finding(_ code: ValidationCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope) -> Diagnostic {
+    private func finding(_ code: DiagnosticCode, _ message: String, at offset: Int, pointer: String, scope: DiagnosticScope) -> Diagnostic {
         Diagnostic(
-            code: code.rawValue, severity: code.severity, message: message, file: file,
+            code: code, severity: code.validatorSeverity, message: message, file: file,
             position: SourcePosition.locate(offset: offset, in: bytes), scope: scope, pointer: pointer)
     }
 
@@ -328,7 +328,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     mutating func repeatedAPS(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
         diagnostics.append(Diagnostic(
-            code: DecodeCode.duplicateKey.rawValue, severity: .warning,
+            code: DiagnosticCode.duplicateKey, severity: .warning,
             message: "aps appears again; " + Self.firstOfRepeatedAPSKey, file: file,
             position: context.reader.position(of: key.start - 1), scope: .envelope, pointer: "/aps"))
         try context.reader.skipValue()
@@ -359,7 +359,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         defer { apsKeysSeen |= bit }
         if apsKeysSeen & bit != 0 {
             diagnostics.append(Diagnostic(
-                code: DecodeCode.duplicateKey.rawValue, severity: .warning,
+                code: DiagnosticCode.duplicateKey, severity: .warning,
                 message: "aps key '\(name)' appears again; " + Self.firstOfRepeatedAPSKey, file: file,
                 position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
             try context.reader.skipValue()
@@ -818,7 +818,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var all = findings
         if let retired = validator.decoder.version.retired {
             all.append(Diagnostic(
-                code: ValidationCode.retiredVersion.rawValue, severity: ValidationCode.retiredVersion.severity,
+                code: DiagnosticCode.retiredVersion, severity: DiagnosticCode.retiredVersion.validatorSeverity,
                 message: "app version \(validator.decoder.version.version) is \(retired.description); no app in the field reads this push",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
@@ -895,7 +895,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         let stateDecodes: Bool
         if isStrict {
             stateDecodes = contentState != nil && strictFailure == nil
-                && !all.contains { $0.code == DecodeCode.notAnObject.rawValue }
+                && !all.contains { $0.code == DiagnosticCode.notAnObject }
         } else {
             stateDecodes = state != nil || acceptedTape != nil
         }
@@ -903,7 +903,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
             && budget.headroom >= 0
-            && !all.contains { $0.scope == .envelope && $0.severity == .error && !ValidationCode(rawValue: $0.code).pushStillApplies }
+            && !all.contains { $0.scope == .envelope && $0.severity == .error && !$0.code.pushStillApplies }
         var result = acceptedTape.map {
             ValidationResult(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
         } ?? ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)

@@ -32,7 +32,7 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// - Parameter file: The schema file.
     /// - Returns: The diagnostic.
     public func diagnostic(file: String?) -> Diagnostic {
-        Diagnostic(code: code, severity: .error, message: message, file: file, scope: .schema, pointer: pointer)
+        Diagnostic(code: DiagnosticCode(rawValue: code), severity: .error, message: message, file: file, scope: .schema, pointer: pointer)
     }
 
     static func unknownVersion(_ version: Int, in schema: Schema) -> CodegenError {

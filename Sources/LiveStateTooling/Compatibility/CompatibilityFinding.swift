@@ -75,7 +75,7 @@ public struct CompatibilityFinding: Sendable, Hashable, CustomStringConvertible 
     /// The finding as a diagnostic: `code` is the rule id.
     public var diagnostic: Diagnostic {
         Diagnostic(
-            code: rule, severity: severity, message: message, file: file,
+            code: DiagnosticCode(rawValue: rule), severity: severity, message: message, file: file,
             position: position, scope: scope, pointer: pointer)
     }
 

@@ -1,36 +1,36 @@
 import Foundation
 @_spi(Scanner) import LiveState
 
-/// How many active devices (or live push tokens) run each schema version of an activity: what
-/// turns "app version 1 drops this update" into "3.0% of devices drop it".
-///
-/// A fleet file is a table with a header and at least the columns `version` and `count`, one row
-/// per schema version; `app-version` and `ios` may be given too, and rows of one version add up.
-/// `Fleet.parse(csv:file:)` and `Fleet.parse(json:file:)` read it; `LiveStateYAML`'s `FleetLoader`
-/// reads any of CSV, JSON and YAML by the file's extension.
-///
-/// ```csv
-/// version,app-version,ios,count
-/// 1,1.4.2,16.7,310
-/// 2,2.0.1,17.5,2150
-/// 3,2.3.0,18.1,7540
-/// ```
+// How many active devices (or live push tokens) run each schema version of an activity: what
+// turns "app version 1 drops this update" into "3.0% of devices drop it".
+//
+// A fleet file is a table with a header and at least the columns `version` and `count`, one row
+// per schema version; `app-version` and `ios` may be given too, and rows of one version add up.
+// `Fleet.parse(csv:file:)` and `Fleet.parse(json:file:)` read it; `LiveStateYAML`'s `FleetLoader`
+// reads any of CSV, JSON and YAML by the file's extension.
+//
+// ```csv
+// version,app-version,ios,count
+// 1,1.4.2,16.7,310
+// 2,2.0.1,17.5,2150
+// 3,2.3.0,18.1,7540
+// ```
 public struct Fleet: Sendable, Hashable {
-    /// Devices per schema version.
+    // Devices per schema version.
     public var devices: [Int: Int]
-    /// Devices per schema version and iOS release, for rows that give one (`ios`).
+    // Devices per schema version and iOS release, for rows that give one (`ios`).
     public var devicesByIOS: [Int: [String: Int]]
-    /// The file the fleet was read from.
+    // The file the fleet was read from.
     public var file: String?
-    /// Where each version's first row is, for findings about it.
+    // Where each version's first row is, for findings about it.
     public var positions: [Int: SourcePosition]
 
-    /// Creates a fleet.
-    /// - Parameters:
-    ///   - devices: Devices per schema version.
-    ///   - devicesByIOS: Devices per schema version and iOS release.
-    ///   - file: The file it was read from.
-    ///   - positions: Where each version's first row is.
+    // Creates a fleet.
+    // - Parameters:
+    //   - devices: Devices per schema version.
+    //   - devicesByIOS: Devices per schema version and iOS release.
+    //   - file: The file it was read from.
+    //   - positions: Where each version's first row is.
     public init(devices: [Int: Int], devicesByIOS: [Int: [String: Int]] = [:], file: String? = nil, positions: [Int: SourcePosition] = [:]) {
         self.devices = devices
         self.devicesByIOS = devicesByIOS
@@ -38,28 +38,28 @@ public struct Fleet: Sendable, Hashable {
         self.positions = positions
     }
 
-    /// Every device counted.
+    // Every device counted.
     public var total: Int { devices.values.reduce(0, +) }
 
-    /// The devices on any of `versions`.
+    // The devices on any of `versions`.
     public func devices(on versions: some Sequence<Int>) -> Int {
         Set(versions).reduce(0) { $0 + (devices[$1] ?? 0) }
     }
 
-    /// `count` as a share of every device, from 0 to 1.
+    // `count` as a share of every device, from 0 to 1.
     public func share(_ count: Int) -> Double {
         total == 0 ? 0 : Double(count) / Double(total)
     }
 
-    /// `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
+    // `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
     public func percent(_ count: Int) -> String {
         Self.percent(share(count))
     }
 
-    /// The devices on `version` that drop a push for which that version reports `findings`: all
-    /// of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
-    /// the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
-    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
+    // The devices on `version` that drop a push for which that version reports `findings`: all
+    // of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
+    // the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
+    // - Returns: The devices, and whether they are the iOS 16 ones alone.
     public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
         let all = devices[version] ?? 0
         let errors = findings.filter { $0.severity == .error }
@@ -71,14 +71,14 @@ public struct Fleet: Sendable, Hashable {
         return (old, true)
     }
 
-    /// A share from 0 to 1 as a percentage for messages.
+    // A share from 0 to 1 as a percentage for messages.
     public static func percent(_ share: Double) -> String {
         if share == 0 { return "0%" }
         if share < 0.0005 { return "<0.1%" }
         return String(format: "%.1f%%", share * 100)
     }
 
-    /// `3.0% of devices (310 of 10,000)`.
+    // `3.0% of devices (310 of 10,000)`.
     public func describe(_ count: Int) -> String {
         "\(percent(count)) of devices (\(Self.grouped(count)) of \(Self.grouped(total)))"
     }
@@ -93,20 +93,20 @@ public struct Fleet: Sendable, Hashable {
         return (number < 0 ? "-" : "") + String(digits)
     }
 
-    /// Findings about a fleet read for `schema`: a version the schema does not have
-    /// (`fleet-unknown-version`, an error), devices on a retired version
-    /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
-    /// them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
-    /// it is counted as no devices, so its drops weigh nothing, and the old versions a new
-    /// token registry misses are the ones that break). Each is placed at the version's first
-    /// row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
-    /// would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
-    /// - Parameter schema: The schema the fleet's versions belong to.
-    /// - Returns: The findings; empty when the fleet counts every live version and only those.
+    // Findings about a fleet read for `schema`: a version the schema does not have
+    // (`fleet-unknown-version`, an error), devices on a retired version
+    // (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
+    // them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
+    // it is counted as no devices, so its drops weigh nothing, and the old versions a new
+    // token registry misses are the ones that break). Each is placed at the version's first
+    // row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
+    // would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
+    // - Parameter schema: The schema the fleet's versions belong to.
+    // - Returns: The findings; empty when the fleet counts every live version and only those.
     public func check(against schema: Schema) -> [Diagnostic] {
         let missing = schema.liveVersions.map(\.version).filter { devices[$0] == nil }.map { version in
             Diagnostic(
-                code: FleetCode.missingVersion.rawValue, severity: .warning,
+                code: DiagnosticCode.fleetMissingVersion, severity: .warning,
                 message: "the fleet has no row for version \(version), a live version of \(schema.activity); it is counted as "
                     + "no devices, so what it drops weighs nothing (give it a row, with count 0 if none is left, or retire it)",
                 file: file, position: nil, scope: .fleet, pointer: nil)
@@ -114,14 +114,14 @@ public struct Fleet: Sendable, Hashable {
         return devices.keys.sorted().compactMap { version in
             guard let found = schema.version(version) else {
                 return Diagnostic(
-                    code: FleetCode.unknownVersion.rawValue, severity: .error,
+                    code: DiagnosticCode.fleetUnknownVersion, severity: .error,
                     message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
                         + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
                     file: file, position: positions[version], scope: .fleet, pointer: nil)
             }
             guard let retired = found.retired, let count = devices[version], count > 0 else { return nil }
             return Diagnostic(
-                code: FleetCode.retiredVersion.rawValue, severity: .warning,
+                code: DiagnosticCode.fleetRetiredVersion, severity: .warning,
                 message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
                     + "nothing is checked for them any more",
                 file: file, position: positions[version], scope: .fleet, pointer: nil)
@@ -129,12 +129,12 @@ public struct Fleet: Sendable, Hashable {
     }
 }
 
-/// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
+// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
 public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
-    /// The share, from 0 to 1.
+    // The share, from 0 to 1.
     public var share: Double
 
-    /// Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
+    // Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
     public init?(_ text: String) {
         let number = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
@@ -142,28 +142,28 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
         share = value / 100
     }
 
-    /// No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
+    // No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
     public static let noDrop = FleetThreshold("0")!
 
-    /// `1%`, `0.5%`.
+    // `1%`, `0.5%`.
     public var description: String {
         let percent = share * 100
         return (percent == percent.rounded() ? String(Int(percent)) : ValueText.number(percent)) + "%"
     }
 
-    /// Whether `share` of the fleet dropping an update passes this gate.
+    // Whether `share` of the fleet dropping an update passes this gate.
     public func accepts(_ share: Double) -> Bool { share <= self.share + 1e-12 }
 
-    /// How a caller's users give the threshold, for the messages that name it.
+    // How a caller's users give the threshold, for the messages that name it.
     public enum Spelling: Sendable, Hashable {
-        /// A command-line option: `--max-drop 5%`.
+        // A command-line option: `--max-drop 5%`.
         case option
-        /// The sidecar's query parameter: `max-drop=5%`.
+        // The sidecar's query parameter: `max-drop=5%`.
         case queryParameter
     }
 
-    /// The threshold as the caller's users give it: `--max-drop 5%` or `max-drop=5%`.
-    /// - Parameter spelling: The caller's spelling.
+    // The threshold as the caller's users give it: `--max-drop 5%` or `max-drop=5%`.
+    // - Parameter spelling: The caller's spelling.
     public func spelled(_ spelling: Spelling) -> String {
         switch spelling {
         case .option: "--max-drop \(self)"
@@ -172,58 +172,49 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The diagnostic codes of fleet files.
-public struct FleetCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The code, as it appears in diagnostics and documents.
-    public let rawValue: String
-
-    /// A code by its text; codes this version does not name are kept as they are.
-    /// - Parameter rawValue: The kebab-case code.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public var description: String { rawValue }
-
+// The diagnostic codes of fleet files.
+extension DiagnosticCode {
     /// The file cannot be read (error).
-    public static let io = FleetCode(rawValue: "fleet-io")
+    public static let fleetIO = DiagnosticCode(rawValue: "fleet-io")
     /// The file is not CSV, JSON or YAML of the expected shape, such as a CSV row with a cell
     /// past the header's columns (error).
-    public static let syntax = FleetCode(rawValue: "fleet-syntax")
+    public static let fleetSyntax = DiagnosticCode(rawValue: "fleet-syntax")
     /// The file has no rows, or counts no device (error).
-    public static let empty = FleetCode(rawValue: "fleet-empty")
+    public static let fleetEmpty = DiagnosticCode(rawValue: "fleet-empty")
     /// A column the table needs (`version`, `count`) is missing (error).
-    public static let missingColumn = FleetCode(rawValue: "fleet-missing-column")
+    public static let fleetMissingColumn = DiagnosticCode(rawValue: "fleet-missing-column")
     /// A column appears twice in the header (error).
-    public static let duplicateColumn = FleetCode(rawValue: "fleet-duplicate-column")
+    public static let fleetDuplicateColumn = DiagnosticCode(rawValue: "fleet-duplicate-column")
     /// A count that is not a whole number of zero or more (error).
-    public static let invalidCount = FleetCode(rawValue: "fleet-invalid-count")
+    public static let fleetInvalidCount = DiagnosticCode(rawValue: "fleet-invalid-count")
     /// A version that is not a positive whole number (error).
-    public static let invalidVersion = FleetCode(rawValue: "fleet-invalid-version")
+    public static let fleetInvalidVersion = DiagnosticCode(rawValue: "fleet-invalid-version")
     /// A version the schema does not have (error).
-    public static let unknownVersion = FleetCode(rawValue: "fleet-unknown-version")
+    public static let fleetUnknownVersion = DiagnosticCode(rawValue: "fleet-unknown-version")
     /// Devices on a retired version (warning).
-    public static let retiredVersion = FleetCode(rawValue: "fleet-retired-version")
+    public static let fleetRetiredVersion = DiagnosticCode(rawValue: "fleet-retired-version")
     /// No row for a live version of the schema: counted as no devices (warning).
-    public static let missingVersion = FleetCode(rawValue: "fleet-missing-version")
+    public static let fleetMissingVersion = DiagnosticCode(rawValue: "fleet-missing-version")
     /// Two files of a fleet folder give the fleet of one schema: `delivery.csv` and
     /// `delivery.yaml` (error).
-    public static let duplicateSchema = FleetCode(rawValue: "fleet-duplicate-schema")
+    public static let fleetDuplicateSchema = DiagnosticCode(rawValue: "fleet-duplicate-schema")
     /// A fleet file of a folder named for a schema that is not loaded: `nosuch.csv` (error).
-    public static let unknownSchema = FleetCode(rawValue: "fleet-unknown-schema")
+    public static let fleetUnknownSchema = DiagnosticCode(rawValue: "fleet-unknown-schema")
 
     /// Every code this version names.
-    public static let allCases: [FleetCode] = [
-        .io,
-        .syntax,
-        .empty,
-        .missingColumn,
-        .duplicateColumn,
-        .invalidCount,
-        .invalidVersion,
-        .unknownVersion,
-        .retiredVersion,
-        .missingVersion,
-        .duplicateSchema,
-        .unknownSchema,
+    package static let fleetCodes: [DiagnosticCode] = [
+        .fleetIO,
+        .fleetSyntax,
+        .fleetEmpty,
+        .fleetMissingColumn,
+        .fleetDuplicateColumn,
+        .fleetInvalidCount,
+        .fleetInvalidVersion,
+        .fleetUnknownVersion,
+        .fleetRetiredVersion,
+        .fleetMissingVersion,
+        .fleetDuplicateSchema,
+        .fleetUnknownSchema,
     ]
 }
 
@@ -255,31 +246,31 @@ extension Fleet {
     /// - Returns: The fleet, or `nil`, and every problem found.
     public static func build(rows: [Row], file: String?, start: SourcePosition) -> (Fleet?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        func report(_ code: FleetCode, _ message: String, at position: SourcePosition) {
-            diagnostics.append(Diagnostic(code: code.rawValue, severity: .error, message: message, file: file,
+        func report(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+            diagnostics.append(Diagnostic(code: code, severity: .error, message: message, file: file,
                                           position: position, scope: .fleet, pointer: nil))
         }
         var fleet = Fleet(devices: [:], file: file)
         for row in rows {
             guard let versionCell = row.cells["version"] else {
-                report(.missingColumn, "this row has no version", at: row.position)
+                report(.fleetMissingColumn, "this row has no version", at: row.position)
                 continue
             }
             guard let countCell = row.cells["count"] else {
-                report(.missingColumn, "this row has no count", at: row.position)
+                report(.fleetMissingColumn, "this row has no count", at: row.position)
                 continue
             }
             guard let version = wholeNumber(versionCell.text), version > 0 else {
-                report(.invalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
+                report(.fleetInvalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
                 continue
             }
             guard let count = wholeNumber(countCell.text) else {
-                report(.invalidCount, "count '\(countCell.text)' is not a number of devices (a whole number, 0 or more)", at: countCell.position)
+                report(.fleetInvalidCount, "count '\(countCell.text)' is not a number of devices (a whole number, 0 or more)", at: countCell.position)
                 continue
             }
             let (sum, overflow) = (fleet.devices[version] ?? 0).addingReportingOverflow(count)
             guard !overflow, sum <= Int(Int32.max) * 1000 else {
-                report(.invalidCount, "count '\(countCell.text)' makes more devices than there are", at: countCell.position)
+                report(.fleetInvalidCount, "count '\(countCell.text)' makes more devices than there are", at: countCell.position)
                 continue
             }
             fleet.devices[version] = sum
@@ -289,7 +280,7 @@ extension Fleet {
             }
         }
         if diagnostics.isEmpty, fleet.total == 0 {
-            report(.empty, rows.isEmpty ? "the fleet file has no rows" : "the fleet file counts no device", at: start)
+            report(.fleetEmpty, rows.isEmpty ? "the fleet file has no rows" : "the fleet file counts no device", at: start)
         }
         return (diagnostics.isEmpty ? fleet : nil, diagnostics)
     }
@@ -310,8 +301,8 @@ extension Fleet {
     /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
     public static func parse(csv text: String, file: String?) -> (Fleet?, [Diagnostic]) {
         let start = SourcePosition(offset: 0, line: 1, column: 1)
-        func failure(_ code: FleetCode, _ message: String, at position: SourcePosition) -> (Fleet?, [Diagnostic]) {
-            (nil, [Diagnostic(code: code.rawValue, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
+        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
         }
         var lines: [(number: Int, offset: Int, text: Substring)] = []
         // A byte order mark, as spreadsheets write before UTF-8 CSV, is not the first column's.
@@ -327,7 +318,7 @@ extension Fleet {
             offset += bytes.count + 1
         }
         guard let header = lines.first else {
-            return failure(.empty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
+            return failure(.fleetEmpty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
         }
         var names: [String] = []
         var seen: Set<String> = []
@@ -335,13 +326,13 @@ extension Fleet {
             let name = cell.text.trimmingCharacters(in: .whitespaces).lowercased()
             let position = SourcePosition(offset: header.offset + cell.start, line: header.number, column: cell.start + 1)
             guard seen.insert(name).inserted else {
-                return failure(.duplicateColumn, "the header names column '\(name)' twice", at: position)
+                return failure(.fleetDuplicateColumn, "the header names column '\(name)' twice", at: position)
             }
             names.append(name)
         }
         for required in ["version", "count"] where !seen.contains(required) {
             let found = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            return failure(.missingColumn, "the header has no '\(required)' column (found: \(found)); it needs version,count",
+            return failure(.fleetMissingColumn, "the header has no '\(required)' column (found: \(found)); it needs version,count",
                            at: SourcePosition(offset: header.offset, line: header.number, column: 1))
         }
         var rows: [Row] = []
@@ -360,7 +351,7 @@ extension Fleet {
                         let shown = ValueText.clipped(cell.text)
                         let hint = wholeNumber(cell.text) == nil ? "" : "; a count is plain digits, without a thousands separator"
                         extraCells.append(Diagnostic(
-                            code: FleetCode.syntax.rawValue, severity: .error,
+                            code: DiagnosticCode.fleetSyntax, severity: .error,
                             message: "this row has \(lineCells.count) cells and the header \(names.count) columns: '\(shown)' is under none\(hint)",
                             file: file, position: position, scope: .fleet, pointer: nil))
                     }
@@ -424,13 +415,13 @@ extension Fleet {
     public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
         bytes.withUnsafeBytes { raw in
             let start = SourcePosition(offset: 0, line: 1, column: 1)
-            func failure(_ code: String, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
+            func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
                 (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
             }
             do throws(JSONError) {
                 var reader = try JSONReader(bytes: raw, options: JSONScanOptions())
                 guard try reader.peek() == .arrayStart else {
-                    return failure(FleetCode.syntax.rawValue, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
+                    return failure(DiagnosticCode.fleetSyntax, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
                                    at: reader.position(of: reader.offset))
                 }
                 var rows: [Row] = []
@@ -439,7 +430,7 @@ extension Fleet {
                     let token = try reader.peek()
                     let rowPosition = reader.position(of: reader.offset)
                     guard token == .objectStart else {
-                        return failure(FleetCode.syntax.rawValue, "each row of a JSON fleet file is an object", at: rowPosition)
+                        return failure(DiagnosticCode.fleetSyntax, "each row of a JSON fleet file is an object", at: rowPosition)
                     }
                     var row = Row(cells: [:], position: rowPosition)
                     var keys: Set<String> = []
@@ -447,7 +438,7 @@ extension Fleet {
                     while let key = try reader.nextKey() {
                         let name = reader.string(key)
                         guard keys.insert(name).inserted else {
-                            return failure(FleetCode.duplicateColumn.rawValue, "the row names '\(name)' twice", at: reader.position(of: key.start - 1))
+                            return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(name)' twice", at: reader.position(of: key.start - 1))
                         }
                         let token = try reader.peek()
                         let position = reader.position(of: reader.offset)
@@ -468,7 +459,7 @@ extension Fleet {
                 try reader.finish()
                 return build(rows: rows, file: file, start: start)
             } catch {
-                return failure(FleetCode.syntax.rawValue, error.message, at: error.position)
+                return failure(DiagnosticCode.fleetSyntax, error.message, at: error.position)
             }
         }
     }

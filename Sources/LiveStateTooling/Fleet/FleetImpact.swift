@@ -124,7 +124,7 @@ extension PayloadValidator {
         _ validation: (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]),
         by fleet: Fleet, maxDrop: FleetThreshold, spelling: FleetThreshold.Spelling = .option
     ) -> (diagnostics: [Diagnostic], impact: FleetImpact) {
-        let fallbacks: Set<String> = [DecodeCode.invalidDefaulted.rawValue, DecodeCode.unknownEnumValue.rawValue]
+        let fallbacks: Set<DiagnosticCode> = [.invalidDefaulted, .unknownEnumValue]
         var dropping: [Int: Int] = [:]
         for (version, result) in validation.results where !result.appDecodes {
             dropping[version] = fleet.devicesDropping(on: version, findings: result.diagnostics).devices
@@ -137,7 +137,7 @@ extension PayloadValidator {
             }.map(\.version),
             maxDrop: maxDrop, spelling: spelling)
         var diagnostics = validation.diagnostics
-        impact.gate(&diagnostics) { $0.scope != .envelope || $0.code == ValidationCode.droppedByVersion.rawValue }
+        impact.gate(&diagnostics) { $0.scope != .envelope || $0.code == DiagnosticCode.droppedByVersion }
         return (diagnostics, impact)
     }
 }

@@ -249,12 +249,12 @@ package actor PushHistory {
     }
 
     /// A finding about the push as a whole, placed at `<request>`.
-    private static func finding(_ code: PushHistoryCode, _ message: String) -> Diagnostic {
-        Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: "<request>")
+    private static func finding(_ code: DiagnosticCode, _ message: String) -> Diagnostic {
+        Diagnostic(code: code, severity: code.pushHistorySeverity, message: message, file: "<request>")
     }
 
     /// A finding on the body's `aps.timestamp`.
-    private static func timestampFinding(_ code: PushHistoryCode, _ message: String, file: String?) -> Diagnostic {
-        Diagnostic(code: code.rawValue, severity: code.severity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
+    private static func timestampFinding(_ code: DiagnosticCode, _ message: String, file: String?) -> Diagnostic {
+        Diagnostic(code: code, severity: code.pushHistorySeverity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
     }
 }

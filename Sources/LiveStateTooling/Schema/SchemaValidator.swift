@@ -23,11 +23,11 @@ public enum SchemaValidator {
         run.checkVersionOrder(schema.versions)
         run.checkDeploymentTarget(schema.minIOS, at: nil, pointer: "/min-ios")
         if let type = schema.attributesType, !SwiftIdentifier.isTypeName(type) {
-            run.report(.invalidName, "attributes-type '\(type)' is not a Swift type name: the app declares its ActivityAttributes type by it, "
+            run.report(.schemaInvalidName, "attributes-type '\(type)' is not a Swift type name: the app declares its ActivityAttributes type by it, "
                        + "and a start's aps.attributes-type must name it", at: nil, pointer: "/attributes-type")
         }
         if let newest = schema.versions.indices.last, schema.versions[newest].isRetired {
-            run.report(.invalidConstraint, "the newest version, \(schema.versions[newest].version), cannot be retired: the server writes for it",
+            run.report(.schemaInvalidConstraint, "the newest version, \(schema.versions[newest].version), cannot be retired: the server writes for it",
                        at: schema.versions[newest].position, pointer: "/versions/\(newest)/retired")
         }
         for (index, version) in schema.versions.enumerated() {
@@ -43,7 +43,7 @@ public enum SchemaValidator {
         let numbers = Set(schema.versions.map(\.version))
         for (index, client) in schema.strictClients.enumerated() where !numbers.contains(client) {
             run.report(
-                .invalidConstraint,
+                .schemaInvalidConstraint,
                 "clients.strict names version \(client), which the schema does not declare",
                 at: nil, pointer: "/clients/strict/\(index)")
         }
@@ -62,9 +62,9 @@ private struct ValidationRun {
         self.file = file
     }
 
-    mutating func report(_ code: SchemaDiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String) {
+    mutating func report(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String) {
         diagnostics.append(Diagnostic(
-            code: code.rawValue, severity: .error, message: message,
+            code: code, severity: .error, message: message,
             file: file, position: position, scope: .schema, pointer: pointer))
     }
 
@@ -72,7 +72,7 @@ private struct ValidationRun {
 
     mutating func checkDeploymentTarget(_ minIOS: IOSVersion, at position: SourcePosition?, pointer: String) {
         if minIOS < .liveActivities {
-            report(.invalidConstraint, "min-ios \(minIOS) is before iOS \(IOSVersion.liveActivities), the first with Live Activities",
+            report(.schemaInvalidConstraint, "min-ios \(minIOS) is before iOS \(IOSVersion.liveActivities), the first with Live Activities",
                    at: position, pointer: pointer)
         }
     }
@@ -82,12 +82,12 @@ private struct ValidationRun {
         for (index, version) in versions.enumerated() {
             let pointer = "/versions/\(index)/version"
             if version.version <= 0 {
-                report(.versionOrder, "version \(version.version) is not a positive integer", at: version.position, pointer: pointer)
+                report(.schemaVersionOrder, "version \(version.version) is not a positive integer", at: version.position, pointer: pointer)
             } else if seen[version.version] != nil {
-                report(.versionOrder, "version \(version.version) is declared twice", at: version.position, pointer: pointer)
+                report(.schemaVersionOrder, "version \(version.version) is declared twice", at: version.position, pointer: pointer)
             } else if index > 0, versions[index - 1].version >= version.version {
                 report(
-                    .versionOrder,
+                    .schemaVersionOrder,
                     "version \(version.version) follows version \(versions[index - 1].version); versions are listed oldest first, strictly increasing",
                     at: version.position, pointer: pointer)
             }
@@ -108,18 +108,18 @@ private struct ValidationRun {
             let fieldPointer = JSONPointer.appending(field.name, to: pointer)
             let position = field.position ?? fallbackPosition
             if let first = names[field.name], first != index {
-                report(.duplicateName, "field '\(field.name)' is declared twice", at: position, pointer: fieldPointer)
+                report(.schemaDuplicateName, "field '\(field.name)' is declared twice", at: position, pointer: fieldPointer)
             }
             for (aliasIndex, alias) in field.aliases.enumerated() {
                 let aliasPointer = fieldPointer + "/aliases/\(aliasIndex)"
                 if alias == field.name {
-                    report(.duplicateName, "alias '\(alias)' is the field's own name", at: position, pointer: aliasPointer)
+                    report(.schemaDuplicateName, "alias '\(alias)' is the field's own name", at: position, pointer: aliasPointer)
                 } else if names[alias] != nil {
-                    report(.duplicateName, "alias '\(alias)' of '\(field.name)' is the name of another field", at: position, pointer: aliasPointer)
+                    report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is the name of another field", at: position, pointer: aliasPointer)
                 } else if field.aliases[..<aliasIndex].contains(alias) {
-                    report(.duplicateName, "alias '\(alias)' is listed twice", at: position, pointer: aliasPointer)
+                    report(.schemaDuplicateName, "alias '\(alias)' is listed twice", at: position, pointer: aliasPointer)
                 } else if let other = fields[..<index].first(where: { $0.aliases.contains(alias) }) {
-                    report(.duplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(other.name)'", at: position, pointer: aliasPointer)
+                    report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(other.name)'", at: position, pointer: aliasPointer)
                 }
             }
             checkField(field, pointer: fieldPointer, position: position, isItems: false)
@@ -131,39 +131,39 @@ private struct ValidationRun {
         checkConstraints(field, described: described, pointer: pointer, position: position)
         if isItems {
             if field.defaultValue != nil {
-                report(.invalidConstraint, "items may not have a default", at: position, pointer: pointer + "/default")
+                report(.schemaInvalidConstraint, "items may not have a default", at: position, pointer: pointer + "/default")
             }
             if field.isOptional {
-                report(.invalidConstraint, "items may not be optional", at: position, pointer: pointer + "/optional")
+                report(.schemaInvalidConstraint, "items may not be optional", at: position, pointer: pointer + "/optional")
             }
             if field.nullTakesDefault {
-                report(.invalidConstraint, "items may not have on-null: an array's elements have no default", at: position, pointer: pointer + "/on-null")
+                report(.schemaInvalidConstraint, "items may not have on-null: an array's elements have no default", at: position, pointer: pointer + "/on-null")
             }
         } else if field.nullTakesDefault, field.nullReplacement == nil {
             report(
-                .invalidConstraint, "\(described) has on-null: default but no default for null to take",
+                .schemaInvalidConstraint, "\(described) has on-null: default but no default for null to take",
                 at: position, pointer: pointer + "/on-null")
         } else if field.nullTakesDefault, field.isOptional {
             report(
-                .invalidConstraint,
+                .schemaInvalidConstraint,
                 "\(described) has on-null: default and optional: true; null takes the default, so the field is never null: leave out optional",
                 at: position, pointer: pointer + "/optional")
         } else if field.dropPriority != nil, field.isRequired {
             report(
-                .invalidConstraint,
+                .schemaInvalidConstraint,
                 "\(described) has a drop-priority but neither a default nor optional: true, so an app cannot decode a payload that omits it",
                 at: position, pointer: pointer + "/drop-priority")
         }
         if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue, urls: urls) {
             report(
-                .invalidDefault, "default of \(described) is invalid: \(problem)",
+                .schemaInvalidDefault, "default of \(described) is invalid: \(problem)",
                 at: position, pointer: pointer + "/default" + Self.nestedPointer(of: problem))
         }
         switch field.type {
         case .enumeration(let values):
             if let fallback = field.fallback, !values.contains(fallback) {
                 report(
-                    .invalidDefault,
+                    .schemaInvalidDefault,
                     "fallback of \(described) is invalid: \(Field.describe(fallback)) is not one of its values",
                     at: position, pointer: pointer + "/fallback")
             }
@@ -182,14 +182,14 @@ private struct ValidationRun {
         for (constraint, bound) in bounds {
             let key = constraint.rawValue
             if !constraint.applies(to: type) {
-                report(.invalidConstraint, "\(key) applies to \(constraint.appliesTo), not \(type.name)", at: position, pointer: pointer + "/" + key)
+                report(.schemaInvalidConstraint, "\(key) applies to \(constraint.appliesTo), not \(type.name)", at: position, pointer: pointer + "/" + key)
             } else if !bound.isFinite {
-                report(.invalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
+                report(.schemaInvalidConstraint, "\(key) of \(described) is not a finite number", at: position, pointer: pointer + "/" + key)
             } else if constraint.measure != .number, bound < 0 {
-                report(.invalidConstraint, "\(key) of \(described) is negative (\(Field.format(bound)))", at: position, pointer: pointer + "/" + key)
+                report(.schemaInvalidConstraint, "\(key) of \(described) is negative (\(Field.format(bound)))", at: position, pointer: pointer + "/" + key)
             } else if bound.rounded() != bound, constraint.measure != .number || type == .int {
                 let why = constraint.measure == .number ? "an int field holds whole numbers" : "it counts \(constraint.measure == .length ? "bytes" : "items")"
-                report(.invalidConstraint, "\(key) of \(described) is \(Field.format(bound)), not a whole number: \(why)",
+                report(.schemaInvalidConstraint, "\(key) of \(described) is \(Field.format(bound)), not a whole number: \(why)",
                        at: position, pointer: pointer + "/" + key)
             }
         }
@@ -197,30 +197,30 @@ private struct ValidationRun {
         for (lower, low) in bounds where lower.isLowerBound {
             for (upper, high) in bounds where !upper.isLowerBound && upper.measure == lower.measure && low > high {
                 report(
-                    .invalidConstraint,
+                    .schemaInvalidConstraint,
                     "\(lower.rawValue) \(Field.format(low)) of \(described) is greater than its \(upper.rawValue) \(Field.format(high))",
                     at: position, pointer: pointer + "/" + lower.rawValue)
             }
         }
         if let format = field.numberFormat, format.isInteger ? type != .int : type != .double {
             report(
-                .invalidConstraint,
+                .schemaInvalidConstraint,
                 "format \(format.rawValue) applies to \(format.isInteger ? "int" : "double") fields, not \(type.name)",
                 at: position, pointer: pointer + "/format")
         }
         if field.truncate, type != .string {
-            report(.invalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")
+            report(.schemaInvalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")
         }
         if case .enumeration(let values) = type {
             let raw = values.values
             if raw.isEmpty {
-                report(.invalidConstraint, "enum \(described) has no values", at: position, pointer: pointer + "/values")
+                report(.schemaInvalidConstraint, "enum \(described) has no values", at: position, pointer: pointer + "/values")
             }
             for (index, value) in raw.enumerated() where raw[..<index].contains(value) {
-                report(.invalidConstraint, "enum \(described) lists \(Field.describe(value)) twice", at: position, pointer: pointer + "/values/\(index)")
+                report(.schemaInvalidConstraint, "enum \(described) lists \(Field.describe(value)) twice", at: position, pointer: pointer + "/values/\(index)")
             }
         } else if field.fallback != nil {
-            report(.invalidConstraint, "fallback applies to enum fields, not \(type.name)", at: position, pointer: pointer + "/fallback")
+            report(.schemaInvalidConstraint, "fallback applies to enum fields, not \(type.name)", at: position, pointer: pointer + "/fallback")
         }
     }
 
@@ -264,7 +264,7 @@ private struct ValidationRun {
                         continue
                     }
                     report(
-                        .tombstoneReuse,
+                        .schemaTombstoneReuse,
                         "'\(field.name)' was removed in version \(tombstone.removedIn) as \(TypePromotion.describe(tombstone.type)) and may not return as \(TypePromotion.describe(field.type))",
                         at: field.position ?? version.position,
                         pointer: JSONPointer.appending(field.name, to: pointer + "/" + scope.rawValue))
@@ -273,19 +273,19 @@ private struct ValidationRun {
             for (removedIndex, name) in version.removed.enumerated() {
                 let removedPointer = pointer + "/removed/\(removedIndex)"
                 if version.removed[..<removedIndex].contains(name) {
-                    report(.duplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
+                    report(.schemaDuplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
                     continue
                 }
                 if Scope.declares(version, name) {
                     report(
-                        .removedUnknown,
+                        .schemaRemovedUnknown,
                         "version \(version.version) removes '\(name)' but still declares it",
                         at: version.position, pointer: removedPointer)
                     continue
                 }
                 guard index > 0 else {
                     report(
-                        .removedUnknown,
+                        .schemaRemovedUnknown,
                         "version \(version.version) removes '\(name)', but it is the first version",
                         at: version.position, pointer: removedPointer)
                     continue
@@ -302,7 +302,7 @@ private struct ValidationRun {
                         "; version \(versions[earlier].version) is the last to declare it, so list it in version \(versions[earlier + 1].version)'s removed"
                     } ?? ""
                     report(
-                        .removedUnknown,
+                        .schemaRemovedUnknown,
                         "version \(version.version) removes '\(name)', which version \(previous.version) does not declare" + hint,
                         at: version.position, pointer: removedPointer)
                     continue

@@ -59,7 +59,7 @@ extension PayloadValidator {
             let consequence = DeviceConsequence(event: result.event, broadcast: validator.options.broadcast)
             let cause = reason.map { "; first error: \($0.code) at \(place(of: $0))" }
             diagnostics.append(Diagnostic(
-                code: ValidationCode.droppedByVersion.rawValue, severity: .error,
+                code: DiagnosticCode.droppedByVersion, severity: .error,
                 message: "app version \(version): \(consequence.rawValue)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }

@@ -1,81 +1,73 @@
-/// The diagnostic codes of the APNs envelope and byte budget checks.
-///
-/// The content-state's own codes are `DecodeCode`s. Codes are stable: new ones may be added,
-/// existing ones never change meaning.
-public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The code, as it appears in diagnostics and documents.
-    public let rawValue: String
-
-    /// A code by its text; codes this version does not name are kept as they are.
-    /// - Parameter rawValue: The kebab-case code.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public var description: String { rawValue }
-
+// The diagnostic codes of the APNs envelope and byte budget checks.
+//
+// The content-state's own codes are the decoder's (`DiagnosticCode+Decoder.swift`).
+extension DiagnosticCode {
     /// The body has no `aps` object (error).
-    public static let missingAPS = ValidationCode(rawValue: "missing-aps")
+    public static let missingAPS = DiagnosticCode(rawValue: "missing-aps")
     /// A key the event needs is missing from `aps`: `timestamp` and `event` always,
     /// `content-state` on start and update, `attributes-type`, `attributes` and `alert` on start (error).
-    public static let missingAPSKey = ValidationCode(rawValue: "missing-aps-key")
+    public static let missingAPSKey = DiagnosticCode(rawValue: "missing-aps-key")
     /// An `aps` value of the wrong type or shape: a fractional timestamp, a string
     /// `relevance-score`, `input-push-token` other than 1, a channel id that is not base64 (error).
-    public static let invalidAPSValue = ValidationCode(rawValue: "invalid-aps-value")
+    public static let invalidAPSValue = DiagnosticCode(rawValue: "invalid-aps-value")
     /// `event` is not `start`, `update` or `end` (error).
-    public static let invalidEvent = ValidationCode(rawValue: "invalid-event")
+    public static let invalidEvent = DiagnosticCode(rawValue: "invalid-event")
     /// `timestamp`, `stale-date` or `dismissal-date` is 1e11 or more: milliseconds, not seconds (error).
-    public static let dateInMilliseconds = ValidationCode(rawValue: "date-in-milliseconds")
+    public static let dateInMilliseconds = DiagnosticCode(rawValue: "date-in-milliseconds")
     /// A start's `attributes-type` is not the schema's `attributes-type` (error).
-    public static let attributesTypeMismatch = ValidationCode(rawValue: "attributes-type-mismatch")
+    public static let attributesTypeMismatch = DiagnosticCode(rawValue: "attributes-type-mismatch")
     /// `event: start` in a broadcast push, which can only update and end (error).
-    public static let broadcastStart = ValidationCode(rawValue: "broadcast-start")
+    public static let broadcastStart = DiagnosticCode(rawValue: "broadcast-start")
     /// A key only a start reads (`attributes`, `attributes-type`, `input-push-token`,
     /// `input-push-channel`) in a broadcast push, which never starts an activity (error).
-    public static let broadcastStartOnlyKey = ValidationCode(rawValue: "broadcast-start-only-key")
+    public static let broadcastStartOnlyKey = DiagnosticCode(rawValue: "broadcast-start-only-key")
     /// A Live Activity `aps` key (`dismissal-date`, `stale-date`, …) beside `aps` instead of in
     /// it, which `aps` does not hold: the device does not read it there (warning).
-    public static let apsKeyOutsideAPS = ValidationCode(rawValue: "aps-key-outside-aps")
+    public static let apsKeyOutsideAPS = DiagnosticCode(rawValue: "aps-key-outside-aps")
     /// `dismissal-date` on a start or update, where it has no effect (warning).
-    public static let dismissalDateOutsideEnd = ValidationCode(rawValue: "dismissal-date-outside-end")
+    public static let dismissalDateOutsideEnd = DiagnosticCode(rawValue: "dismissal-date-outside-end")
     /// `stale-date` before `timestamp`: the activity is stale on arrival (warning).
-    public static let staleDateBeforeTimestamp = ValidationCode(rawValue: "stale-date-before-timestamp")
+    public static let staleDateBeforeTimestamp = DiagnosticCode(rawValue: "stale-date-before-timestamp")
     /// Both `input-push-token` and `input-push-channel` on one start (warning).
-    public static let inputPushConflict = ValidationCode(rawValue: "input-push-conflict")
+    public static let inputPushConflict = DiagnosticCode(rawValue: "input-push-conflict")
     /// `attributes`, `attributes-type`, `input-push-token` or `input-push-channel` on an update
     /// or end, where the device ignores them (warning).
-    public static let startOnlyKey = ValidationCode(rawValue: "start-only-key")
+    public static let startOnlyKey = DiagnosticCode(rawValue: "start-only-key")
     /// A standard APNs key that does nothing for a Live Activity: `sound` outside `alert`,
     /// `badge`, `content-available` and the keys of ordinary notifications; or an alert's
     /// `sound` that names no sound (a number, a boolean, an array, `null`) (warning).
-    public static let noEffectAPSKey = ValidationCode(rawValue: "no-effect-aps-key")
+    public static let noEffectAPSKey = DiagnosticCode(rawValue: "no-effect-aps-key")
     /// A key inside `aps` that APNs does not know, such as a typo; APNs ignores it (warning).
-    public static let unknownAPSKey = ValidationCode(rawValue: "unknown-aps-key")
+    public static let unknownAPSKey = DiagnosticCode(rawValue: "unknown-aps-key")
     /// An update's `timestamp` before 1666569600, the release of iOS 16.1: older than any
     /// activity's content, so the device ignores the update (error).
-    public static let timestampTooOld = ValidationCode(rawValue: "timestamp-too-old")
+    public static let timestampTooOld = DiagnosticCode(rawValue: "timestamp-too-old")
     /// An end's `timestamp` before 1666569600: Apple documents that the device ignores an end
     /// older than the activity's content, and a forum report says such an end still ended it
     /// (warning).
-    public static let endTimestampTooOld = ValidationCode(rawValue: "end-timestamp-too-old")
+    public static let endTimestampTooOld = DiagnosticCode(rawValue: "end-timestamp-too-old")
     /// `alert` is a string; Live Activity alerts are objects with `title` and `body` (warning).
-    public static let stringAlert = ValidationCode(rawValue: "string-alert")
+    public static let stringAlert = DiagnosticCode(rawValue: "string-alert")
     /// A start's `alert` with neither `title` nor `body` (`{}`, or only a `sound`): as without an
     /// alert, the activity does not start (error).
-    public static let emptyAlert = ValidationCode(rawValue: "empty-alert")
+    public static let emptyAlert = DiagnosticCode(rawValue: "empty-alert")
     /// A start's `alert` with a `title` or a `body` but not both non-empty (warning).
-    public static let incompleteAlert = ValidationCode(rawValue: "incomplete-alert")
-    /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error).
-    public static let overBudget = ValidationCode(rawValue: "over-budget")
+    public static let incompleteAlert = DiagnosticCode(rawValue: "incomplete-alert")
+    /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error). The encoder
+    /// reports it too, when `--fit` could not or was not asked to help (error).
+    public static let overBudget = DiagnosticCode(rawValue: "over-budget")
     /// The content-state as sent is over 4096 bytes (error).
-    public static let contentStateOverBudget = ValidationCode(rawValue: "content-state-over-budget")
+    public static let contentStateOverBudget = DiagnosticCode(rawValue: "content-state-over-budget")
     /// The content-state as the device re-encodes it may pass 4096 bytes (error).
-    public static let reencodedOverBudget = ValidationCode(rawValue: "reencoded-over-budget")
+    public static let reencodedOverBudget = DiagnosticCode(rawValue: "reencoded-over-budget")
     /// With every version checked: this app version drops the update (error).
-    public static let droppedByVersion = ValidationCode(rawValue: "dropped-by-version")
-    /// The app version checked for is retired: none is left in the field to read the push (warning).
-    public static let retiredVersion = ValidationCode(rawValue: "retired-version")
+    public static let droppedByVersion = DiagnosticCode(rawValue: "dropped-by-version")
+    /// The app version checked for is retired: none is left in the field to read the push
+    /// (a warning from the validator; an error from the encoder, which writes nothing for it).
+    public static let retiredVersion = DiagnosticCode(rawValue: "retired-version")
 
     /// The severity the validator gives this code.
-    public var severity: Severity {
+    package var validatorSeverity: Severity {
         switch self {
         case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
             .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS:
@@ -92,7 +84,7 @@ public struct ValidationCode: RawRepresentable, Sendable, Hashable, CaseIterable
     package var pushStillApplies: Bool { self == .dateInMilliseconds || self == .broadcastStartOnlyKey }
 
     /// Every code this version names.
-    public static let allCases: [ValidationCode] = [
+    package static let validatorCodes: [DiagnosticCode] = [
         .missingAPS,
         .missingAPSKey,
         .invalidAPSValue,

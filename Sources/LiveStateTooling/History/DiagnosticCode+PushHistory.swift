@@ -1,0 +1,25 @@
+import LiveState
+
+// The diagnostic codes of the checks against the pushes before (`PushHistory`): made by
+// `LiveActivitySender` for what APNs accepted from it, and by the sidecar's `validate` route
+// for the bodies it answered `ok` to for the same `activity`.
+extension DiagnosticCode {
+    /// A body stamped before the last `timestamp` of its activity: the device ignores an update
+    /// older than the last one it applied (an error).
+    public static let olderTimestamp = DiagnosticCode(rawValue: "older-timestamp")
+    /// A body stamped the same as the last push of its activity: what the device does with it
+    /// is not documented (a warning).
+    public static let repeatedTimestamp = DiagnosticCode(rawValue: "repeated-timestamp")
+    /// An update less than 5 seconds after the last one of its activity: iOS 18 is reported to
+    /// apply updates at most every 5 to 15 seconds (a warning).
+    public static let updateCadence = DiagnosticCode(rawValue: "update-cadence")
+    /// A start to a push-to-start token that was given a start with the same attributes in the
+    /// last 10 minutes: the device shows a second activity beside the first (a warning).
+    public static let duplicateStart = DiagnosticCode(rawValue: "duplicate-start")
+
+    /// `older-timestamp` is an error (the device drops the push); the others are warnings.
+    package var pushHistorySeverity: Severity { self == .olderTimestamp ? .error : .warning }
+
+    /// Every code this version names.
+    package static let pushHistoryCodes: [DiagnosticCode] = [.olderTimestamp, .repeatedTimestamp, .updateCadence, .duplicateStart]
+}
