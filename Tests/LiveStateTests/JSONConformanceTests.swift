@@ -100,7 +100,7 @@ import Testing
     func rejectsNonConformingDocument(_ name: String) throws {
         let bytes = try Self.contents(name)
         let error = try #require(Self.validationError(bytes))
-        #expect(error.kind == (name.hasPrefix("n_limit_") ? .limit : .syntax), "\(error)")
+        #expect(error.code == (name.hasPrefix("n_limit_") ? .jsonLimit : .jsonSyntax), "\(error)")
         #expect(error.position == SourcePosition.locate(offset: error.position.offset, in: bytes))
         // skipValue() reports the same problem at the same place.
         #expect(Self.skipError(bytes) == error)

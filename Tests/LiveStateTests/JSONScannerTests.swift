@@ -121,11 +121,11 @@ import Testing
         }
         // Limits: the input's size, before anything is read; the depth, where it is passed.
         let big = Array(#"{"a":1}"#.utf8).withUnsafeBytes { JSONValidator.firstError(in: $0, options: .init(maxInputBytes: 4)) }
-        #expect(big?.error.kind == .limit)
+        #expect(big?.error.code == .jsonLimit)
         #expect(big?.pointer == "")
         let deep = Array(("{\"a\":" + String(repeating: "[", count: 100_000)).utf8)
         let tooDeep = deep.withUnsafeBytes { JSONValidator.firstError(in: $0, options: .init()) }
-        #expect(tooDeep?.error.kind == .limit)
+        #expect(tooDeep?.error.code == .jsonLimit)
         #expect(tooDeep?.pointer == "/a" + String(repeating: "/0", count: 63))
     }
 
@@ -224,7 +224,7 @@ import Testing
             Issue.record("accepted a trailing comma")
             return
         }
-        #expect(error.kind == .syntax)
+        #expect(error.code == .jsonSyntax)
         #expect(error.message == "trailing comma: expected a string key after ',', found '}'")
         #expect(error.position == SourcePosition(offset: 7, line: 1, column: 8))
     }
@@ -276,7 +276,7 @@ import Testing
             Issue.record("skipValue ignored the open array")
             return
         }
-        #expect(error.kind == .limit)
+        #expect(error.code == .jsonLimit)
         #expect(error.position.offset == 3)
     }
 
@@ -286,7 +286,7 @@ import Testing
         #expect(skipError(Array(deep.utf8), options: options) == nil)
         #expect(validationError(deep, options: options) == nil)
         let mismatched = String(repeating: #"{"k":["#, count: 140) + "1" + String(repeating: "}]", count: 140)
-        #expect(skipError(Array(mismatched.utf8), options: options)?.kind == .syntax)
+        #expect(skipError(Array(mismatched.utf8), options: options)?.code == .jsonSyntax)
     }
 
     @Test func finishRejectsDataAfterTheTopLevelValue() {
@@ -335,7 +335,7 @@ import Testing
 
     @Test func rejectsByteOrderMarkClearly() throws {
         let error = try #require(validationError([0xEF, 0xBB, 0xBF] + Array("{}".utf8)))
-        #expect(error.kind == .syntax)
+        #expect(error.code == .jsonSyntax)
         #expect(error.message == "byte order mark is not allowed")
         #expect(error.position == SourcePosition(offset: 0, line: 1, column: 1))
     }
@@ -368,7 +368,7 @@ import Testing
         for length in 0 ..< sample.count {
             let prefix = Array(sample[..<length])
             let error = validationError(prefix)
-            #expect(error?.kind == .syntax, "prefix of \(length) bytes")
+            #expect(error?.code == .jsonSyntax, "prefix of \(length) bytes")
             #expect(skipError(prefix) == error, "prefix of \(length) bytes")
             if let error { #expect(error.position.offset <= length) }
         }
@@ -432,7 +432,7 @@ import Testing
             #expect(validationError(at64) == nil)
             #expect(skipError(Array(at64.utf8)) == nil)
             let error = try #require(validationError(at65))
-            #expect(error.kind == .limit)
+            #expect(error.code == .jsonLimit)
             #expect(error.code == "json-limit")
             #expect(error.message == "nesting deeper than 64")
             #expect(error.position.offset == 64 * open.utf8.count)
@@ -444,7 +444,7 @@ import Testing
     @Test func rejects100000OpenBracketsWithDepthLimitError() throws {
         let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
         let error = try #require(validationError(bytes))
-        #expect(error.kind == .limit)
+        #expect(error.code == .jsonLimit)
         #expect(error.message.contains("64"))
         #expect(error.position == SourcePosition(offset: 64, line: 1, column: 65))
         #expect(skipError(bytes) == error)
@@ -453,7 +453,7 @@ import Testing
     @Test func rejects100000NestedObjectsWithDepthLimitError() throws {
         let bytes = Array(String(repeating: #"{"a":"#, count: 100_000).utf8)
         let error = try #require(validationError(bytes))
-        #expect(error.kind == .limit)
+        #expect(error.code == .jsonLimit)
         #expect(error.message.contains("64"))
         #expect(error.position == SourcePosition(offset: 320, line: 1, column: 321))
         #expect(skipError(bytes) == error)
@@ -462,11 +462,11 @@ import Testing
     @Test func rejectsInputLargerThanLimitAtOffsetZero() throws {
         let bytes = Array("[1, 2, 3]".utf8)
         let error = try #require(validationError(bytes, options: .init(maxInputBytes: 8)))
-        #expect(error.kind == .limit)
+        #expect(error.code == .jsonLimit)
         #expect(error.message == "input is larger than the limit of 8 bytes")
         #expect(error.position == SourcePosition(offset: 0, line: 1, column: 1))
         #expect(validationError(bytes, options: .init(maxInputBytes: 9)) == nil)
-        #expect(validationError([UInt8](repeating: 0x20, count: (1 << 20) + 1))?.kind == .limit)
+        #expect(validationError([UInt8](repeating: 0x20, count: (1 << 20) + 1))?.code == .jsonLimit)
     }
 
     @Test func accepts10MBStringWithRaisedInputLimit() throws {
@@ -484,7 +484,7 @@ import Testing
         }.get()
         #expect(token == JSONString(start: 1, end: length + 1, hasEscapes: false))
         #expect(validationError(bytes, options: options) == nil)
-        #expect(validationError(bytes)?.kind == .limit)
+        #expect(validationError(bytes)?.code == .jsonLimit)
     }
 
     // MARK: - Strings
@@ -616,7 +616,7 @@ import Testing
             JSONDuplicateKey(key: "a", pointer: "/a", position: SourcePosition(offset: 78, line: 4, column: 2)),
         ])
         let rejected = try #require(validationError(document, options: .init(duplicateKeys: .reject)))
-        #expect(rejected.kind == .syntax)
+        #expect(rejected.code == .jsonSyntax)
         #expect(rejected.message == "duplicate key 'x~/' at /a/x~0~1")
         #expect(rejected.position == SourcePosition(offset: 24, line: 2, column: 8))
         let ignored = try document.withUnsafeBytes { buffer throws(JSONError) in

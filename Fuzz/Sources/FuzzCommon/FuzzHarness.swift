@@ -152,7 +152,7 @@ public enum FuzzHarness {
             if let value, hasNonFinite(value) { return nil }  // FoundationDifference.numberOverflow
             return "accepted a document Foundation rejects"
         case (.some(let error), true):
-            if error.kind == .limit, error.message.hasPrefix("nesting deeper than"), depth < 512 {
+            if error.code == .jsonLimit, error.message.hasPrefix("nesting deeper than"), depth < 512 {
                 return compareWithFoundation(bytes, depth: 512, repairs: repairs)  // .nestingLimit
             }
             if error.message.hasPrefix("trailing comma"), repairs < 64 {

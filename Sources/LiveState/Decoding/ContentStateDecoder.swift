@@ -462,7 +462,7 @@ struct DecodeContext: JSONReading {
             // inputs of 2 GiB or more, whose offsets its nodes cannot hold.
             try reader.skipValue()
             throw reader.error(
-                .limit, reader.bytes.count >= 1 << 31
+                .jsonLimit, reader.bytes.count >= 1 << 31
                     ? "input of \(reader.bytes.count) bytes is larger than the 2 GiB a content-state is read from"
                     : "the object could not be read; please report this payload", at: start)
         }

@@ -3,31 +3,22 @@
 /// `position` points at the byte where the problem was found; its line and column are
 /// computed only when the error is made, never while scanning.
 public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The class of problem; its raw value is the stable diagnostic code.
-    public enum Kind: String, Sendable {
-        /// The bytes are not valid JSON (`json-syntax`).
-        case syntax = "json-syntax"
-        /// The document exceeds `JSONScanOptions.maxDepth` or `maxInputBytes` (`json-limit`).
-        case limit = "json-limit"
-    }
-
-    /// The class of problem.
-    public var kind: Kind
+    /// The class of problem: ``DiagnosticCode/jsonSyntax`` when the bytes are not valid JSON,
+    /// ``DiagnosticCode/jsonLimit`` when the document exceeds `JSONScanOptions.maxDepth` or
+    /// `maxInputBytes`.
+    public var code: DiagnosticCode
     /// What was found and what was expected, e.g. `expected ':' after an object key, found '1'`.
     public var message: String
     /// Where the problem was found.
     public var position: SourcePosition
 
-    /// The stable kebab-case diagnostic code: `json-syntax` or `json-limit`.
-    public var code: DiagnosticCode { DiagnosticCode(rawValue: kind.rawValue) }
-
     /// Creates an error.
     /// - Parameters:
-    ///   - kind: The class of problem.
+    ///   - code: The class of problem: `.jsonSyntax` or `.jsonLimit`.
     ///   - message: What was found and what was expected.
     ///   - position: Where the problem was found.
-    public init(kind: Kind, message: String, position: SourcePosition) {
-        self.kind = kind
+    public init(code: DiagnosticCode, message: String, position: SourcePosition) {
+        self.code = code
         self.message = message
         self.position = position
     }

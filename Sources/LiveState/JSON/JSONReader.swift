@@ -80,7 +80,7 @@
     /// - Parameters:
     ///   - bytes: The whole document, UTF-8; owned by the caller.
     ///   - options: The limits to enforce.
-    /// - Throws: `JSONError` of kind `.limit` at offset 0 when `bytes` is larger than
+    /// - Throws: `JSONError` `.jsonLimit` at offset 0 when `bytes` is larger than
     ///   `options.maxInputBytes`.
     public init(bytes: UnsafeRawBufferPointer, options: JSONScanOptions = .init()) throws(JSONError) {
         self.bytes = bytes
@@ -90,7 +90,7 @@
         self.atContainerStart = false
         guard bytes.count <= options.maxInputBytes else {
             throw JSONError(
-                kind: .limit,
+                code: .jsonLimit,
                 // The size is not worded: a reader of a file may stop one byte past the limit.
                 message: "input is larger than the limit of \(options.maxInputBytes) bytes",
                 position: SourcePosition(offset: 0, line: 1, column: 1))
@@ -121,14 +121,14 @@
     // MARK: - Containers
 
     /// Consumes `{` and opens an object.
-    /// - Throws: `JSONError` `.syntax` when the next value is not an object; `.limit` when
+    /// - Throws: `JSONError` `.jsonSyntax` when the next value is not an object; `.jsonLimit` when
     ///   opening it would exceed `maxDepth`.
     public mutating func beginObject() throws(JSONError) {
         try open(JSONByte.openBrace, "'{'")
     }
 
     /// Consumes `[` and opens an array.
-    /// - Throws: `JSONError` `.syntax` when the next value is not an array; `.limit` when
+    /// - Throws: `JSONError` `.jsonSyntax` when the next value is not an array; `.jsonLimit` when
     ///   opening it would exceed `maxDepth`.
     public mutating func beginArray() throws(JSONError) {
         try open(JSONByte.openBracket, "'['")
@@ -172,7 +172,7 @@
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == JSONByte.quote else {
                 if offset < bytes.count, bytes[offset] == JSONByte.closeBrace {
-                    throw error(.syntax, "trailing comma: expected a string key after ',', found '}'", at: offset)
+                    throw error(.jsonSyntax, "trailing comma: expected a string key after ',', found '}'", at: offset)
                 }
                 throw expected("a string key after ','", at: offset)
             }
@@ -210,7 +210,7 @@
         offset += 1
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == JSONByte.closeBracket {
-            throw error(.syntax, "trailing comma: expected a value after ',', found ']'", at: offset)
+            throw error(.jsonSyntax, "trailing comma: expected a value after ',', found ']'", at: offset)
         }
         guard offset < bytes.count else { throw expected("a value after ','", at: offset) }
         return true
@@ -422,7 +422,7 @@
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == JSONByte.quote else {
                     if offset < bytes.count, bytes[offset] == JSONByte.closeBrace {
-                        throw error(.syntax, "trailing comma: expected a string key after ',', found '}'", at: offset)
+                        throw error(.jsonSyntax, "trailing comma: expected a string key after ',', found '}'", at: offset)
                     }
                     throw expected("a string key after ','", at: offset)
                 }
@@ -437,7 +437,7 @@
                 offset += 1
                 skipWhitespace()
                 if offset < bytes.count, bytes[offset] == JSONByte.closeBracket {
-                    throw error(.syntax, "trailing comma: expected a value after ',', found ']'", at: offset)
+                    throw error(.jsonSyntax, "trailing comma: expected a value after ',', found ']'", at: offset)
                 }
                 guard offset < bytes.count else { throw expected("a value after ','", at: offset) }
             }
@@ -477,12 +477,12 @@
 
     /// Makes an error at a byte offset, computing its line and column.
     /// - Parameters:
-    ///   - kind: The class of problem.
+    ///   - code: The class of problem: `.jsonSyntax` or `.jsonLimit`.
     ///   - message: What was found and what was expected.
     ///   - offset: Where the problem is.
     /// - Returns: The error, ready to throw.
-    public func error(_ kind: JSONError.Kind, _ message: String, at offset: Int) -> JSONError {
-        JSONError(kind: kind, message: message, position: position(of: offset))
+    public func error(_ code: DiagnosticCode, _ message: String, at offset: Int) -> JSONError {
+        JSONError(code: code, message: message, position: position(of: offset))
     }
 
     /// Describes the byte at `offset` for a message: `'x'`, `byte 0xC3` or `end of input`.
@@ -503,22 +503,22 @@
     private func expected(_ what: String, at offset: Int) -> JSONError {
         let message = "expected \(what), found \(describeByte(at: offset))"
         // UTF-16 fails on its first or second byte.
-        return error(.syntax, offset < 2 ? UTF16Text.explaining(message, in: bytes) : message, at: offset)
+        return error(.jsonSyntax, offset < 2 ? UTF16Text.explaining(message, in: bytes) : message, at: offset)
     }
 
     private func depthError(at offset: Int) -> JSONError {
-        error(.limit, "nesting deeper than \(maxDepth)", at: offset)
+        error(.jsonLimit, "nesting deeper than \(maxDepth)", at: offset)
     }
 
     private func valueStartError(at offset: Int) -> JSONError {
         if offset >= bytes.count {
             var index = 0
             while index < bytes.count, JSONByte.isWhitespace(bytes[index]) { index += 1 }
-            if index == bytes.count { return error(.syntax, "empty input", at: offset) }
-            return error(.syntax, "unexpected end of input, expected a value", at: offset)
+            if index == bytes.count { return error(.jsonSyntax, "empty input", at: offset) }
+            return error(.jsonSyntax, "unexpected end of input, expected a value", at: offset)
         }
         if offset == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            return error(.syntax, "byte order mark is not allowed", at: 0)
+            return error(.jsonSyntax, "byte order mark is not allowed", at: 0)
         }
         return expected("a value", at: offset)
     }
@@ -554,7 +554,7 @@
         let start = quote + 1
         var index = start
         var hasEscapes = false
-        guard let base = bytes.baseAddress else { throw error(.syntax, "unterminated string", at: quote) }
+        guard let base = bytes.baseAddress else { throw error(.jsonSyntax, "unterminated string", at: quote) }
         while true {
             // Eight bytes at a time up to the first byte that needs a look; byte by byte in the
             // last seven bytes of the input.
@@ -567,7 +567,7 @@
                 }
                 index &+= mask.trailingZeroBitCount &>> 3
             }
-            guard index < count else { throw error(.syntax, "unterminated string", at: quote) }
+            guard index < count else { throw error(.jsonSyntax, "unterminated string", at: quote) }
             let byte = bytes[index]
             if byte == JSONByte.quote {
                 offset = index + 1
@@ -577,7 +577,7 @@
                 index = try scanEscape(at: index, quote: quote)
             } else if byte < 0x20 {
                 throw error(
-                    .syntax,
+                    .jsonSyntax,
                     "control character \(Self.hex(byte)) must be escaped in a string", at: index)
             } else if byte < 0x80 {
                 index += 1
@@ -590,7 +590,7 @@
     /// Validates the escape at `index` (a backslash) and returns the offset after it.
     @inline(__always)
     func scanEscape(at index: Int, quote: Int) throws(JSONError) -> Int {
-        guard index + 1 < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
+        guard index + 1 < bytes.count else { throw error(.jsonSyntax, "unterminated string", at: quote) }
         let kind = bytes[index + 1]
         if JSONByte.isShortEscape(kind) { return index + 2 }
         switch kind {
@@ -604,19 +604,19 @@
                     if (0xDC00 ... 0xDFFF).contains(low) { return index + 12 }
                 }
                 throw error(
-                    .syntax,
+                    .jsonSyntax,
                     "lone surrogate: \\u\(Self.hex4Text(unit)) is not followed by a low surrogate escape",
                     at: index)
             case 0xDC00 ... 0xDFFF:
                 throw error(
-                    .syntax, "lone surrogate: \\u\(Self.hex4Text(unit)) is a low surrogate without a high one",
+                    .jsonSyntax, "lone surrogate: \\u\(Self.hex4Text(unit)) is a low surrogate without a high one",
                     at: index)
             default:
                 return index + 6
             }
         default:
             throw error(
-                .syntax,
+                .jsonSyntax,
                 "invalid escape: expected one of \" \\ / b f n r t u after '\\', found \(describeByte(at: index + 1))",
                 at: index)
         }
@@ -630,10 +630,10 @@
     func hex4(at index: Int, quote: Int) throws(JSONError) -> UInt16 {
         var value: UInt16 = 0
         for position in index ..< index + 4 {
-            guard position < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
+            guard position < bytes.count else { throw error(.jsonSyntax, "unterminated string", at: quote) }
             guard let digit = JSONByte.hexValue(bytes[position]) else {
                 throw error(
-                    .syntax, "invalid \\u escape: expected 4 hex digits, found \(describeByte(at: position))",
+                    .jsonSyntax, "invalid \\u escape: expected 4 hex digits, found \(describeByte(at: position))",
                     at: position)
             }
             value = value << 4 | UInt16(digit)
@@ -667,17 +667,17 @@
         guard length > 0 else {
             switch lead {
             case 0x80 ... 0xBF:
-                throw error(.syntax, "invalid UTF-8: unexpected continuation byte \(Self.hex(lead))", at: index)
+                throw error(.jsonSyntax, "invalid UTF-8: unexpected continuation byte \(Self.hex(lead))", at: index)
             case 0xC0, 0xC1:
-                throw error(.syntax, "invalid UTF-8: overlong encoding (lead byte \(Self.hex(lead)))", at: index)
+                throw error(.jsonSyntax, "invalid UTF-8: overlong encoding (lead byte \(Self.hex(lead)))", at: index)
             default:
-                throw error(.syntax, "invalid UTF-8: byte \(Self.hex(lead)) never occurs in UTF-8", at: index)
+                throw error(.jsonSyntax, "invalid UTF-8: byte \(Self.hex(lead)) never occurs in UTF-8", at: index)
             }
         }
         let secondRange = low ... high
         for position in index + 1 ..< index + length {
             guard position < bytes.count else {
-                throw error(.syntax, "invalid UTF-8: truncated sequence at the end of input", at: index)
+                throw error(.jsonSyntax, "invalid UTF-8: truncated sequence at the end of input", at: index)
             }
             let byte = bytes[position]
             let range = position == index + 1 ? secondRange : 0x80 ... 0xBF
@@ -689,10 +689,10 @@
                     default: "code point beyond U+10FFFF"
                     }
                     throw error(
-                        .syntax, "invalid UTF-8: \(problem) (\(Self.hex(lead)) \(Self.hex(byte)))", at: index)
+                        .jsonSyntax, "invalid UTF-8: \(problem) (\(Self.hex(lead)) \(Self.hex(byte)))", at: index)
                 }
                 throw error(
-                    .syntax,
+                    .jsonSyntax,
                     "invalid UTF-8: expected a continuation byte after \(Self.hex(lead)), "
                         + "found \(describeByte(at: position))",
                     at: index)
@@ -713,7 +713,7 @@
             index += 1
             if index < count, JSONByte.isDigit(bytes[index]) {
                 throw error(
-                    .syntax, "leading zeros are not allowed in a number, found \(describeByte(at: index)) after '0'",
+                    .jsonSyntax, "leading zeros are not allowed in a number, found \(describeByte(at: index)) after '0'",
                     at: index)
             }
         } else {
@@ -738,7 +738,7 @@
             while index < count, JSONByte.isDigit(bytes[index]) { index += 1 }
         }
         if index < count, JSONByte.continuesToken(bytes[index]) {
-            throw error(.syntax, "invalid number: unexpected \(describeByte(at: index)) after it", at: index)
+            throw error(.jsonSyntax, "invalid number: unexpected \(describeByte(at: index)) after it", at: index)
         }
         offset = index
         return JSONNumber(start: start, end: index, isInteger: isInteger)
@@ -752,13 +752,13 @@
             let position = start + index
             guard position < bytes.count, bytes[position] == expected[index] else {
                 throw error(
-                    .syntax, "invalid literal: expected '\(literal)', found \(describeByte(at: position))",
+                    .jsonSyntax, "invalid literal: expected '\(literal)', found \(describeByte(at: position))",
                     at: position)
             }
         }
         let end = start + length
         if end < bytes.count, JSONByte.continuesToken(bytes[end]) {
-            throw error(.syntax, "invalid literal: unexpected \(describeByte(at: end)) after '\(literal)'", at: end)
+            throw error(.jsonSyntax, "invalid literal: unexpected \(describeByte(at: end)) after '\(literal)'", at: end)
         }
         offset = end
     }

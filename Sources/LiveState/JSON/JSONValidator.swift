@@ -120,7 +120,7 @@
                             let quote = key.start - 1
                             if duplicateKeys == .reject {
                                 throw reader.error(
-                                    .syntax, "duplicate key '\(name)' at \(JSONValidator.pointer(frames, reader))", at: quote)
+                                    .jsonSyntax, "duplicate key '\(name)' at \(JSONValidator.pointer(frames, reader))", at: quote)
                             }
                             duplicates.append(JSONDuplicateKey(
                                 key: name, pointer: JSONValidator.pointer(frames, reader), position: reader.position(of: quote)))
