@@ -356,7 +356,7 @@ public enum FuzzHarness {
     /// same state, read by `decoder` (the version's). A state over the byte budget is still
     /// written, with an error of its own.
     static func encodes(_ state: Value?, _ target: Target, decoder: ContentStateDecoder) -> String? {
-        guard let state, target.schema.version(target.version)?.retired == nil,
+        guard let state, target.schema.version(target.version)?.isRetired == false,
               let encoder = try? ContentStateEncoder(schema: target.schema, version: target.version)
         else { return nil }
         let encoded = encoder.encode(state)
