@@ -1,33 +1,33 @@
 import Foundation
 
-// Writes the content-state (or a whole APNs body) for one schema version.
-//
-// Output is compact JSON in schema key order, `/` never escaped, doubles in their shortest
-// round-trip form, dates as seconds since 2001-01-01: what the device's `JSONDecoder` reads,
-// and what `ContentStateDecoder` reads back to the same state.
-//
-// ```swift
-// let encoder = try ContentStateEncoder(schema: schema, version: 3, options: .init(elideDefaults: true, fit: true))
-// let result = encoder.encodePayload(state, envelope: .init(event: .update, timestamp: now))
-// send(result.bytes)
-// ```
+/// Writes the content-state (or a whole APNs body) for one schema version.
+///
+/// Output is compact JSON in schema key order, `/` never escaped, doubles in their shortest
+/// round-trip form, dates as seconds since 2001-01-01: what the device's `JSONDecoder` reads,
+/// and what `ContentStateDecoder` reads back to the same state.
+///
+/// ```swift
+/// let encoder = try ContentStateEncoder(schema: schema, version: 3, options: .init(elideDefaults: true, fit: true))
+/// let result = encoder.encodePayload(state, envelope: .init(event: .update, timestamp: now))
+/// send(result.bytes)
+/// ```
 public struct ContentStateEncoder: Sendable {
-    // What the encoder may change to save bytes.
+    /// What the encoder may change to save bytes.
     public struct Options: Sendable, Hashable {
-        // Omit a value equal to its default where every app version decodes tolerantly with
-        // that same default.
+        /// Omit a value equal to its default where every app version decodes tolerantly with
+        /// that same default.
         public var elideDefaults: Bool
-        // When over budget, drop `drop-priority` fields (lowest first), then shorten
-        // `truncate` strings, until the payload fits.
+        /// When over budget, drop `drop-priority` fields (lowest first), then shorten
+        /// `truncate` strings, until the payload fits.
         public var fit: Bool
-        // The push is a broadcast: the body limit is 5120 bytes.
+        /// The push is a broadcast: the body limit is 5120 bytes.
         public var broadcast: Bool
 
-        // Creates options.
-        // - Parameters:
-        //   - elideDefaults: Whether to omit safe defaults.
-        //   - fit: Whether to fit the budget.
-        //   - broadcast: Whether the push is a broadcast.
+        /// Creates options.
+        /// - Parameters:
+        ///   - elideDefaults: Whether to omit safe defaults.
+        ///   - fit: Whether to fit the budget.
+        ///   - broadcast: Whether the push is a broadcast.
         public init(elideDefaults: Bool = false, fit: Bool = false, broadcast: Bool = false) {
             self.elideDefaults = elideDefaults
             self.fit = fit
@@ -35,32 +35,32 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // The `aps` keys around a content-state.
+    /// The `aps` keys around a content-state.
     public struct Envelope: Sendable, Hashable {
-        // The event.
+        /// The event.
         public var event: ActivityEvent
-        // UNIX seconds.
+        /// UNIX seconds.
         public var timestamp: Int
-        // UNIX seconds after which the activity shows as stale.
+        /// UNIX seconds after which the activity shows as stale.
         public var staleDate: Int?
-        // UNIX seconds at which an ended activity leaves the screen.
+        /// UNIX seconds at which an ended activity leaves the screen.
         public var dismissalDate: Int?
-        // The relevance score.
+        /// The relevance score.
         public var relevanceScore: Double?
-        // The alert object (`{title, body, sound}`), required on start.
+        /// The alert object (`{title, body, sound}`), required on start.
         public var alert: Value?
-        // The static attributes of a start; `attributes-type` is taken from the schema.
+        /// The static attributes of a start; `attributes-type` is taken from the schema.
         public var attributes: Value?
 
-        // Creates an envelope.
-        // - Parameters:
-        //   - event: `start`, `update` or `end`.
-        //   - timestamp: UNIX seconds.
-        //   - staleDate: UNIX seconds.
-        //   - dismissalDate: UNIX seconds.
-        //   - relevanceScore: The relevance score.
-        //   - alert: The alert.
-        //   - attributes: The static attributes, for a start.
+        /// Creates an envelope.
+        /// - Parameters:
+        ///   - event: `start`, `update` or `end`.
+        ///   - timestamp: UNIX seconds.
+        ///   - staleDate: UNIX seconds.
+        ///   - dismissalDate: UNIX seconds.
+        ///   - relevanceScore: The relevance score.
+        ///   - alert: The alert.
+        ///   - attributes: The static attributes, for a start.
         public init(
             event: ActivityEvent = .update, timestamp: Int, staleDate: Int? = nil, dismissalDate: Int? = nil,
             relevanceScore: Double? = nil, alert: Value? = nil, attributes: Value? = nil
@@ -75,41 +75,41 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // The schema.
+    /// The schema.
     public let schema: Schema
-    // The version written for.
+    /// The version written for.
     public let version: SchemaVersion
-    // What the encoder may change.
+    /// What the encoder may change.
     public var options: Options
-    // The tolerant decoder `readState` reads with: built once here, not on every call (its
-    // plan is the costly part of a decoder).
+    /// The tolerant decoder `readState` reads with: built once here, not on every call (its
+    /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
-    // Checks every body the encoder writes, as `livestate lint` would for this version; `nil`
-    // when the caller checks the bodies itself (`LiveActivitySender` checks each against every
-    // live version).
+    /// Checks every body the encoder writes, as `livestate lint` would for this version; `nil`
+    /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
+    /// live version).
     let payloadValidator: PayloadValidator?
-    // The version's fields compiled, in schema order: the plan the decoder reads by.
+    /// The version's fields compiled, in schema order: the plan the decoder reads by.
     let plan: ObjectPlan
-    // For each field of `plan`, whether its default may be left out (`elidableFields`).
+    /// For each field of `plan`, whether its default may be left out (`elidableFields`).
     let elidableFields: [Bool]
-    // For each field of `plan`, whether `--fit` may leave it out (`droppableFields`).
+    /// For each field of `plan`, whether `--fit` may leave it out (`droppableFields`).
     let droppableFields: [Bool]
-    // How the version's devices read `url` values.
+    /// How the version's devices read `url` values.
     let urls: URLRule
 
-    // Creates an encoder for one version of a schema.
-    // - Parameters:
-    //   - schema: The schema.
-    //   - version: The version to write; `nil` writes the newest.
-    //   - options: What the encoder may change.
-    // - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
+    /// Creates an encoder for one version of a schema.
+    /// - Parameters:
+    ///   - schema: The schema.
+    ///   - version: The version to write; `nil` writes the newest.
+    ///   - options: What the encoder may change.
+    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
     public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
         let validator = try PayloadValidator(schema: schema, version: version, options: .init(broadcast: options.broadcast))
         try self.init(schema: schema, version: version, options: options, checkingBodiesWith: validator)
     }
 
-    // Creates an encoder that checks the bodies it writes with `validator` (one the caller
-    // has already built for the same version), or not at all when it is `nil`.
+    /// Creates an encoder that checks the bodies it writes with `validator` (one the caller
+    /// has already built for the same version), or not at all when it is `nil`.
     package init(
         schema: Schema, version: Int?, options: Options, checkingBodiesWith validator: PayloadValidator?
     ) throws(ContentStateDecoder.UnknownVersion) {
@@ -136,9 +136,9 @@ public struct ContentStateEncoder: Sendable {
         self.droppableFields = Self.droppableFields(schema: schema, version: found)
     }
 
-    // For each top-level field of `version`, in schema order, whether its default may be left
-    // out: every version of the schema either does not know the key, or decodes tolerantly
-    // with the same default.
+    /// For each top-level field of `version`, in schema order, whether its default may be left
+    /// out: every version of the schema either does not know the key, or decodes tolerantly
+    /// with the same default.
     static func elidableFields(schema: Schema, version: SchemaVersion) -> [Bool] {
         version.contentState.map { field in
             guard let value = field.defaultValue else { return false }
@@ -146,24 +146,24 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // For each top-level field of `version`, whether fitting the budget may leave it out: it
-    // has a `drop-priority`, and every live version either does not know the key or reads the
-    // update without it (a default or an optional; a strict version, as synthesized `Codable`
-    // does, only an optional), so that no app version drops the update for the key fitting took.
+    /// For each top-level field of `version`, whether fitting the budget may leave it out: it
+    /// has a `drop-priority`, and every live version either does not know the key or reads the
+    /// update without it (a default or an optional; a strict version, as synthesized `Codable`
+    /// does, only an optional), so that no app version drops the update for the key fitting took.
     static func droppableFields(schema: Schema, version: SchemaVersion) -> [Bool] {
         version.contentState.map { field in
             field.dropPriority != nil && field.missingValue != nil && versionsNeeding(field, in: schema).isEmpty
         }
     }
 
-    // The live versions of `schema` that drop an update without `field`'s key.
+    /// The live versions of `schema` that drop an update without `field`'s key.
     static func versionsNeeding(_ field: Field, in schema: Schema) -> [Int] {
         versions(of: schema, notReadingWithout: field) { known, strict in strict ? known.isOptional : known.missingValue != nil }
     }
 
-    // The live versions of `schema` that know `field`'s key (by name or alias) and do not
-    // `read` a state without it as they should; `reads` is given that version's field and
-    // whether the version is a strict client.
+    /// The live versions of `schema` that know `field`'s key (by name or alias) and do not
+    /// `read` a state without it as they should; `reads` is given that version's field and
+    /// whether the version is a strict client.
     private static func versions(of schema: Schema, notReadingWithout field: Field, _ reads: (Field, Bool) -> Bool) -> [Int] {
         schema.liveVersions.compactMap { other in
             guard let known = other.contentState.first(where: { $0.name == field.name || $0.aliases.contains(field.name) }),
@@ -174,37 +174,37 @@ public struct ContentStateEncoder: Sendable {
 
     // MARK: - Encoding
 
-    // Writes a state's content-state.
-    // - Parameters:
-    //   - state: The state: an object; missing fields take their defaults.
-    // - Returns: The bytes and what the encoder did.
+    /// Writes a state's content-state.
+    /// - Parameters:
+    ///   - state: The state: an object; missing fields take their defaults.
+    /// - Returns: The bytes and what the encoder did.
     public func encode(_ state: Value) -> EncodeResult {
         // Straight to the writer: a bare content-state has no body to check, and the detour
         // through `encode(_:envelope:)` cost about 500 instructions a state (`encoder-value`).
         write(state, envelope: nil)
     }
 
-    // Writes a whole APNs body around a state.
-    //
-    // The body then gets `PayloadValidator`'s verdict for the version: its warnings and errors
-    // join the result (without a line and column, which would point into the written body),
-    // so a body the device would refuse, such as a start without an alert or with attributes
-    // the app cannot decode, is not a success.
-    // - Parameters:
-    //   - state: The state: an object; missing fields take their defaults.
-    //   - envelope: The `aps` keys.
-    // - Returns: The bytes and what the encoder did.
+    /// Writes a whole APNs body around a state.
+    ///
+    /// The body then gets `PayloadValidator`'s verdict for the version: its warnings and errors
+    /// join the result (without a line and column, which would point into the written body),
+    /// so a body the device would refuse, such as a start without an alert or with attributes
+    /// the app cannot decode, is not a success.
+    /// - Parameters:
+    ///   - state: The state: an object; missing fields take their defaults.
+    ///   - envelope: The `aps` keys.
+    /// - Returns: The bytes and what the encoder did.
     public func encodePayload(_ state: Value, envelope: Envelope) -> EncodeResult {
         encode(state, envelope: envelope)
     }
 
-    // Writes any `Encodable` state: it is encoded into a `Value`, checked and completed against
-    // the version like a state read from a file, then written.
-    // - Parameters:
-    //   - value: The state.
-    //   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
-    // - Returns: The bytes and what the encoder did.
-    // - Throws: `EncodingError` when the value cannot be encoded.
+    /// Writes any `Encodable` state: it is encoded into a `Value`, checked and completed against
+    /// the version like a state read from a file, then written.
+    /// - Parameters:
+    ///   - value: The state.
+    ///   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
+    /// - Returns: The bytes and what the encoder did.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode<T: Encodable>(_ value: T, envelope: Envelope? = nil) throws -> EncodeResult {
         let tree = try ValueEncoder.encode(value)
         // The value's JSON read back as the app version reads it: the decoder's rules, not a
@@ -219,13 +219,13 @@ public struct ContentStateEncoder: Sendable {
         return result
     }
 
-    // Reads a state given as JSON: missing fields take defaults; anything that does not fit the
-    // version (unknown keys, invalid values, unknown enum values) is an error, since the state is
-    // what a server means to send.
-    // - Parameters:
-    //   - bytes: The JSON text of a content-state object.
-    //   - file: The file name to put in diagnostics.
-    // - Returns: The complete state, or `nil`, and the problems found.
+    /// Reads a state given as JSON: missing fields take defaults; anything that does not fit the
+    /// version (unknown keys, invalid values, unknown enum values) is an error, since the state is
+    /// what a server means to send.
+    /// - Parameters:
+    ///   - bytes: The JSON text of a content-state object.
+    ///   - file: The file name to put in diagnostics.
+    /// - Returns: The complete state, or `nil`, and the problems found.
     public func readState(_ bytes: some ContiguousBytes, file: String? = nil) -> (state: Value?, diagnostics: [Diagnostic]) {
         if let retiredError { return (nil, [retiredError]) }
         let result = stateReader.decode(contentState: bytes, file: file)
@@ -245,11 +245,11 @@ public struct ContentStateEncoder: Sendable {
         return (failed ? nil : result.state, problems)
     }
 
-    // A `duplicate-key` warning for each member of an object of the state that gives a field
-    // under another of its names (the field's own and its aliases) than the member whose value
-    // is written (by the decoder's rule, `ReadAgain`), with another value: a state that gives
-    // `subtitle` and its older name `subTitle` gets `subtitle`'s value written, and the other
-    // would be lost without a word. Nested objects and arrays' objects too.
+    /// A `duplicate-key` warning for each member of an object of the state that gives a field
+    /// under another of its names (the field's own and its aliases) than the member whose value
+    /// is written (by the decoder's rule, `ReadAgain`), with another value: a state that gives
+    /// `subtitle` and its older name `subTitle` gets `subtitle`'s value written, and the other
+    /// would be lost without a word. Nested objects and arrays' objects too.
     private func namesGivenTwice(_ bytes: some ContiguousBytes, file: String?) -> [Diagnostic] {
         let plan = stateReader.plan
         guard plan.hasAliases else { return [] }
@@ -266,8 +266,8 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // What `namesGivenTwice` finds in the object at `reader` of `plan`, at `pointer`, and in
-    // the objects inside it whose plans have aliases.
+    /// What `namesGivenTwice` finds in the object at `reader` of `plan`, at `pointer`, and in
+    /// the objects inside it whose plans have aliases.
     private static func namesGivenTwice(
         in reader: inout JSONReader, plan: ObjectPlan, pointer: String, into found: inout [(offset: Int, message: String, pointer: String)]
     ) throws(JSONError) {
@@ -306,9 +306,9 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // What `namesGivenTwice` finds in the value at `reader` of `field`, at `pointer`: in an
-    // object whose plan has aliases (in it or below), and in each element of an array, or an
-    // array of arrays, of such objects.
+    /// What `namesGivenTwice` finds in the value at `reader` of `field`, at `pointer`: in an
+    /// object whose plan has aliases (in it or below), and in each element of an array, or an
+    /// array of arrays, of such objects.
     private static func namesGivenTwice(
         inValueOf field: FieldPlan, in reader: inout JSONReader, pointer: String,
         into found: inout [(offset: Int, message: String, pointer: String)]
@@ -327,7 +327,7 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    // The error for every state given a retired version: nothing is written for it.
+    /// The error for every state given a retired version: nothing is written for it.
     private var retiredError: Diagnostic? {
         version.retired.map { retired in
             Self.error(.retiredVersion, "version \(version.version) is \(retired.description); no app in the field reads its payloads, so none is written")
@@ -353,17 +353,17 @@ public struct ContentStateEncoder: Sendable {
         return encodeInOnePass(given, envelope: envelope) ?? encodeChecked(given, envelope: envelope)
     }
 
-    // Writes a valid state in one walk: each field found (members mostly come in schema
-    // order), checked, written, and measured for the device's worst case as it is written.
-    //
-    // Returns `nil` whenever the state needs a diagnostic other than `elided-default` or an
-    // over-budget error, or has to be fitted: `encodeChecked` then does it all, the long way,
-    // with the same outcome for a valid state.
-    //
-    // The walk reads the members and the plan through their buffers, each field through a
-    // guaranteed reference and each value through a pointer, so that no field and no container
-    // is retained and released on the way (about 2,000 instructions of a 600-byte state's
-    // 12,000 before; Benchmarks/README.md has the steps).
+    /// Writes a valid state in one walk: each field found (members mostly come in schema
+    /// order), checked, written, and measured for the device's worst case as it is written.
+    ///
+    /// Returns `nil` whenever the state needs a diagnostic other than `elided-default` or an
+    /// over-budget error, or has to be fitted: `encodeChecked` then does it all, the long way,
+    /// with the same outcome for a valid state.
+    ///
+    /// The walk reads the members and the plan through their buffers, each field through a
+    /// guaranteed reference and each value through a pointer, so that no field and no container
+    /// is retained and released on the way (about 2,000 instructions of a 600-byte state's
+    /// 12,000 before; Benchmarks/README.md has the steps).
     private func encodeInOnePass(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult? {
         let hasEnvelope: Bool
         if case .some = envelope { hasEnvelope = true } else { hasEnvelope = false }
@@ -422,9 +422,9 @@ public struct ContentStateEncoder: Sendable {
         return EncodeResult(bytes: bytes, diagnostics: diagnostics, budget: budget.byteBudget)
     }
 
-    // Writes one field's member (`,` before it unless it is the `first`), or leaves it out when
-    // it is a `null` the field may skip or an elidable default. Returns the device's worst
-    // case for the member, or `nil` when the value needs the long way.
+    /// Writes one field's member (`,` before it unless it is the `first`), or leaves it out when
+    /// it is a `null` the field may skip or an elidable default. Returns the device's worst
+    /// case for the member, or `nil` when the value needs the long way.
     @inline(__always)
     private func writeMember(_ value: UnsafePointer<Value>, of field: FieldPlan, elidable: Bool, to writer: inout StateWriter,
                              first: inout Bool, diagnostics: inout [Diagnostic]) -> Int? {
@@ -446,9 +446,9 @@ public struct ContentStateEncoder: Sendable {
         return writer.count &- before &+ extra &+ field.keyExtra
     }
 
-    // Whether a field's member is left out: defaults are elided, this field's may be (every
-    // version that reads it has the same one), and `value`, as given, is it. Both ways of
-    // encoding ask this.
+    /// Whether a field's member is left out: defaults are elided, this field's may be (every
+    /// version that reads it has the same one), and `value`, as given, is it. Both ways of
+    /// encoding ask this.
     @inline(__always)
     private func elides(_ value: Value, of field: Field, elidable: Bool) -> Bool {
         guard options.elideDefaults, elidable else { return false }
@@ -462,7 +462,7 @@ public struct ContentStateEncoder: Sendable {
              pointer: JSONPointer.appending(name, to: ""))
     }
 
-    // The index of the member called `name`, trying `hint` first.
+    /// The index of the member called `name`, trying `hint` first.
     @inline(__always)
     private static func index(of name: String, in members: UnsafeBufferPointer<Value.Member>, hint: Int) -> Int? {
         let count = members.count
@@ -470,7 +470,7 @@ public struct ContentStateEncoder: Sendable {
         return members.firstIndex { $0.name == name }
     }
 
-    // Checks the state field by field, reports every problem, then elides, writes and fits.
+    /// Checks the state field by field, reports every problem, then elides, writes and fits.
     private func encodeChecked(_ given: [Value.Member], envelope: Envelope?) -> EncodeResult {
         var diagnostics: [Diagnostic] = []
         // Every field in schema order; missing ones take their defaults.
@@ -561,7 +561,7 @@ public struct ContentStateEncoder: Sendable {
         var budget: Measure
     }
 
-    // The three limits a payload must hold.
+    /// The three limits a payload must hold.
     struct Measure {
         var limit: Int
         var body: Int
@@ -572,7 +572,7 @@ public struct ContentStateEncoder: Sendable {
             body <= limit && contentState <= ByteBudget.contentStateLimit && worstCase <= ByteBudget.contentStateLimit
         }
 
-        // Bytes to save for every limit to hold.
+        /// Bytes to save for every limit to hold.
         var excess: Int {
             max(body - limit, contentState - ByteBudget.contentStateLimit, worstCase - ByteBudget.contentStateLimit)
         }
@@ -602,7 +602,7 @@ public struct ContentStateEncoder: Sendable {
         return Written(bytes: writer.array, budget: Measure(limit: limit, body: writer.count, contentState: contentState, worstCase: worstCase))
     }
 
-    // Writes the `aps` keys before the content-state, up to `"content-state":`.
+    /// Writes the `aps` keys before the content-state, up to `"content-state":`.
     private func writeHead(_ envelope: Envelope?, into writer: inout StateWriter) {
         guard let envelope else { return }
         writer.append(#"{"aps":{"timestamp":"#)
@@ -636,7 +636,7 @@ public struct ContentStateEncoder: Sendable {
         writer.append(#","content-state":"#)
     }
 
-    // The state the device decodes from `members`: left-out fields take their defaults.
+    /// The state the device decodes from `members`: left-out fields take their defaults.
     func fullState(_ members: [Value.Member]) -> [Value.Member] {
         guard members.count < version.contentState.count else { return members }
         return version.contentState.compactMap { field in
@@ -684,8 +684,8 @@ public struct ContentStateEncoder: Sendable {
         return output
     }
 
-    // Shortens a string so its JSON form, `/` escaped, is at least `excess` bytes smaller,
-    // cutting on a character boundary and appending "…" (3 bytes).
+    /// Shortens a string so its JSON form, `/` escaped, is at least `excess` bytes smaller,
+    /// cutting on a character boundary and appending "…" (3 bytes).
     static func shorten(_ text: String, by excess: Int) -> String {
         let ellipsis = "…"
         var target = ByteBudget.escapedLength(text) - excess - ellipsis.utf8.count
@@ -713,27 +713,27 @@ public struct ContentStateEncoder: Sendable {
     }
 }
 
-// What encoding produced.
+/// What encoding produced.
 public struct EncodeResult: Sendable, Hashable {
-    // The JSON text; empty when the state could not be written.
+    /// The JSON text; empty when the state could not be written.
     public var bytes: [UInt8]
-    // What the encoder did (defaults elided, fields dropped or shortened) and any errors.
+    /// What the encoder did (defaults elided, fields dropped or shortened) and any errors.
     public var diagnostics: [Diagnostic]
-    // The payload's byte budget, when it was written.
+    /// The payload's byte budget, when it was written.
     public var budget: ByteBudget?
 
-    // Creates a result.
-    // - Parameters:
-    //   - bytes: The JSON text.
-    //   - diagnostics: What happened.
-    //   - budget: The byte budget.
+    /// Creates a result.
+    /// - Parameters:
+    ///   - bytes: The JSON text.
+    ///   - diagnostics: What happened.
+    ///   - budget: The byte budget.
     public init(bytes: [UInt8], diagnostics: [Diagnostic], budget: ByteBudget? = nil) {
         self.bytes = bytes
         self.diagnostics = diagnostics
         self.budget = budget
     }
 
-    // Whether the payload was written and fits: no error among the diagnostics.
+    /// Whether the payload was written and fits: no error among the diagnostics.
     public var succeeded: Bool { !bytes.isEmpty && !diagnostics.contains { $0.severity == .error } }
 }
 

@@ -1,36 +1,36 @@
 import Foundation
 @_spi(Scanner) import LiveState
 
-// How many active devices (or live push tokens) run each schema version of an activity: what
-// turns "app version 1 drops this update" into "3.0% of devices drop it".
-//
-// A fleet file is a table with a header and at least the columns `version` and `count`, one row
-// per schema version; `app-version` and `ios` may be given too, and rows of one version add up.
-// `Fleet.parse(csv:file:)` and `Fleet.parse(json:file:)` read it; `LiveStateYAML`'s `FleetLoader`
-// reads any of CSV, JSON and YAML by the file's extension.
-//
-// ```csv
-// version,app-version,ios,count
-// 1,1.4.2,16.7,310
-// 2,2.0.1,17.5,2150
-// 3,2.3.0,18.1,7540
-// ```
+/// How many active devices (or live push tokens) run each schema version of an activity: what
+/// turns "app version 1 drops this update" into "3.0% of devices drop it".
+///
+/// A fleet file is a table with a header and at least the columns `version` and `count`, one row
+/// per schema version; `app-version` and `ios` may be given too, and rows of one version add up.
+/// `Fleet.parse(csv:file:)` and `Fleet.parse(json:file:)` read it; `LiveStateYAML`'s `FleetLoader`
+/// reads any of CSV, JSON and YAML by the file's extension.
+///
+/// ```csv
+/// version,app-version,ios,count
+/// 1,1.4.2,16.7,310
+/// 2,2.0.1,17.5,2150
+/// 3,2.3.0,18.1,7540
+/// ```
 public struct Fleet: Sendable, Hashable {
-    // Devices per schema version.
+    /// Devices per schema version.
     public var devices: [Int: Int]
-    // Devices per schema version and iOS release, for rows that give one (`ios`).
+    /// Devices per schema version and iOS release, for rows that give one (`ios`).
     public var devicesByIOS: [Int: [String: Int]]
-    // The file the fleet was read from.
+    /// The file the fleet was read from.
     public var file: String?
-    // Where each version's first row is, for findings about it.
+    /// Where each version's first row is, for findings about it.
     public var positions: [Int: SourcePosition]
 
-    // Creates a fleet.
-    // - Parameters:
-    //   - devices: Devices per schema version.
-    //   - devicesByIOS: Devices per schema version and iOS release.
-    //   - file: The file it was read from.
-    //   - positions: Where each version's first row is.
+    /// Creates a fleet.
+    /// - Parameters:
+    ///   - devices: Devices per schema version.
+    ///   - devicesByIOS: Devices per schema version and iOS release.
+    ///   - file: The file it was read from.
+    ///   - positions: Where each version's first row is.
     public init(devices: [Int: Int], devicesByIOS: [Int: [String: Int]] = [:], file: String? = nil, positions: [Int: SourcePosition] = [:]) {
         self.devices = devices
         self.devicesByIOS = devicesByIOS
@@ -38,28 +38,28 @@ public struct Fleet: Sendable, Hashable {
         self.positions = positions
     }
 
-    // Every device counted.
+    /// Every device counted.
     public var total: Int { devices.values.reduce(0, +) }
 
-    // The devices on any of `versions`.
+    /// The devices on any of `versions`.
     public func devices(on versions: some Sequence<Int>) -> Int {
         Set(versions).reduce(0) { $0 + (devices[$1] ?? 0) }
     }
 
-    // `count` as a share of every device, from 0 to 1.
+    /// `count` as a share of every device, from 0 to 1.
     public func share(_ count: Int) -> Double {
         total == 0 ? 0 : Double(count) / Double(total)
     }
 
-    // `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
+    /// `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
     public func percent(_ count: Int) -> String {
         Self.percent(share(count))
     }
 
-    // The devices on `version` that drop a push for which that version reports `findings`: all
-    // of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
-    // the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
-    // - Returns: The devices, and whether they are the iOS 16 ones alone.
+    /// The devices on `version` that drop a push for which that version reports `findings`: all
+    /// of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
+    /// the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
+    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
     public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
         let all = devices[version] ?? 0
         let errors = findings.filter { $0.severity == .error }
@@ -71,14 +71,14 @@ public struct Fleet: Sendable, Hashable {
         return (old, true)
     }
 
-    // A share from 0 to 1 as a percentage for messages.
+    /// A share from 0 to 1 as a percentage for messages.
     public static func percent(_ share: Double) -> String {
         if share == 0 { return "0%" }
         if share < 0.0005 { return "<0.1%" }
         return String(format: "%.1f%%", share * 100)
     }
 
-    // `3.0% of devices (310 of 10,000)`.
+    /// `3.0% of devices (310 of 10,000)`.
     public func describe(_ count: Int) -> String {
         "\(percent(count)) of devices (\(Self.grouped(count)) of \(Self.grouped(total)))"
     }
@@ -93,16 +93,16 @@ public struct Fleet: Sendable, Hashable {
         return (number < 0 ? "-" : "") + String(digits)
     }
 
-    // Findings about a fleet read for `schema`: a version the schema does not have
-    // (`fleet-unknown-version`, an error), devices on a retired version
-    // (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
-    // them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
-    // it is counted as no devices, so its drops weigh nothing, and the old versions a new
-    // token registry misses are the ones that break). Each is placed at the version's first
-    // row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
-    // would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
-    // - Parameter schema: The schema the fleet's versions belong to.
-    // - Returns: The findings; empty when the fleet counts every live version and only those.
+    /// Findings about a fleet read for `schema`: a version the schema does not have
+    /// (`fleet-unknown-version`, an error), devices on a retired version
+    /// (`fleet-retired-version`, a warning: they drop what the schema no longer checks for
+    /// them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
+    /// it is counted as no devices, so its drops weigh nothing, and the old versions a new
+    /// token registry misses are the ones that break). Each is placed at the version's first
+    /// row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
+    /// would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
+    /// - Parameter schema: The schema the fleet's versions belong to.
+    /// - Returns: The findings; empty when the fleet counts every live version and only those.
     public func check(against schema: Schema) -> [Diagnostic] {
         let missing = schema.liveVersions.map(\.version).filter { devices[$0] == nil }.map { version in
             Diagnostic(
@@ -129,12 +129,12 @@ public struct Fleet: Sendable, Hashable {
     }
 }
 
-// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
+/// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
 public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
-    // The share, from 0 to 1.
+    /// The share, from 0 to 1.
     public var share: Double
 
-    // Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
+    /// Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
     public init?(_ text: String) {
         let number = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
@@ -142,28 +142,28 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
         share = value / 100
     }
 
-    // No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
+    /// No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
     public static let noDrop = FleetThreshold("0")!
 
-    // `1%`, `0.5%`.
+    /// `1%`, `0.5%`.
     public var description: String {
         let percent = share * 100
         return (percent == percent.rounded() ? String(Int(percent)) : ValueText.number(percent)) + "%"
     }
 
-    // Whether `share` of the fleet dropping an update passes this gate.
+    /// Whether `share` of the fleet dropping an update passes this gate.
     public func accepts(_ share: Double) -> Bool { share <= self.share + 1e-12 }
 
-    // How a caller's users give the threshold, for the messages that name it.
+    /// How a caller's users give the threshold, for the messages that name it.
     public enum Spelling: Sendable, Hashable {
-        // A command-line option: `--max-drop 5%`.
+        /// A command-line option: `--max-drop 5%`.
         case option
-        // The sidecar's query parameter: `max-drop=5%`.
+        /// The sidecar's query parameter: `max-drop=5%`.
         case queryParameter
     }
 
-    // The threshold as the caller's users give it: `--max-drop 5%` or `max-drop=5%`.
-    // - Parameter spelling: The caller's spelling.
+    /// The threshold as the caller's users give it: `--max-drop 5%` or `max-drop=5%`.
+    /// - Parameter spelling: The caller's spelling.
     public func spelled(_ spelling: Spelling) -> String {
         switch spelling {
         case .option: "--max-drop \(self)"
