@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "LiveStateServerTests",
             dependencies: [
-                "LiveState",
+                "LiveState", "LiveStateTooling",
                 "LiveStateYAML",
                 "LiveStateServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveStateImportTests",
-            dependencies: ["LiveState", "LiveStateYAML", "LiveStateImport"]
+            dependencies: ["LiveState", "LiveStateTooling", "LiveStateYAML", "LiveStateImport"]
         ),
         .testTarget(
             name: "LiveStateYAMLTests",

@@ -16,6 +16,7 @@ let package = Package(
             name: "BenchmarkFixtures",
             dependencies: [
                 .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateTooling", package: "LiveState"),
                 .product(name: "LiveStateYAML", package: "LiveState"),
             ]
         ),
@@ -24,6 +25,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkFixtures",
                 .product(name: "LiveState", package: "LiveState"),
+                .product(name: "LiveStateTooling", package: "LiveState"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LiveStateBenchmarks",

@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Scanner) import LiveState
+import LiveStateTooling
 
 /// `livestate decode`: the state as one app version sees it.
 struct DecodeCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateImport
 import LiveStateYAML
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
+@testable import LiveStateTooling
 
 /// A schema with every field type, defaults, and fields the encoder may drop or shorten.
 let encodingSchema = Schema(
@@ -277,7 +278,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(written.bytes == encoder().encodePayload(state, envelope: start).bytes)
 
         let validator = try PayloadValidator(schema: encodingSchema, version: 2)
-        let checked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: validator)
+        let checked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: validator.checker)
         #expect(checked.encodePayload(state, envelope: start).diagnostics.map(\.code).contains("missing-aps-key"))
     }
 }

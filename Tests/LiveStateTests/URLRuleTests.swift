@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Scanner) @testable import LiveState
+import LiveStateTooling
 
 /// The table of URL strings (`Fixtures/urls.json`): each with how iOS 16 reads it (CFURL's
 /// legality check, as swift-corelibs-foundation's `CFURL.c` writes it), how iOS 17 and later

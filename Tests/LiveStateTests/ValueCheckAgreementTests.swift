@@ -2,6 +2,7 @@ import Foundation
 import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
+import LiveStateTooling
 
 /// The encoder writes a value as it checks it, in one walk (`FieldPlan.walk`), the same
 /// walk `Field.violation(of:)` checks by and the encoder's long way completes values by. What

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Testing) import LiveState
+@_spi(Testing) import LiveStateTooling
 import LiveStateYAML
 
 /// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is

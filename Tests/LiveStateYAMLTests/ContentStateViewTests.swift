@@ -2,6 +2,7 @@ import Foundation
 import LiveStateTestSupport
 import Testing
 @_spi(Testing) @testable import LiveState
+@_spi(Testing) import LiveStateTooling
 import LiveStateYAML
 
 /// `ContentStateDecoder.view(contentState:)` and `decode(contentState:)`, which read a payload

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// APNs bodies written the way real senders write them (APNSwift, pushy, node-apn,

@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkFixtures
 import Foundation
 import LiveState
+import LiveStateTooling
 
 // Every contender on every payload, named `CONTENDER/PAYLOAD`; compare.sh pairs them up.
 //

@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 import LiveStateYAML
 
 /// An activity the benchmarks decode: its schema in `schemas/`, the content-state type the app

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Scanner) import LiveState
+import LiveStateTooling
 
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
 /// so that no benchmark measures a failing or short-cut decode.

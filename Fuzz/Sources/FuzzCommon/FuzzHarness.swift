@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Scanner) @_spi(Testing) import LiveState
-import LiveStateTooling
+@_spi(Testing) import LiveStateTooling
 import LiveStateYAML
 
 /// What each fuzz target checks on one input.

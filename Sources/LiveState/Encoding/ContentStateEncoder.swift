@@ -87,7 +87,7 @@ public struct ContentStateEncoder: Sendable {
     /// Checks every body the encoder writes, as `livestate lint` would for this version; `nil`
     /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
     /// live version).
-    let payloadValidator: PayloadValidator?
+    let bodyChecker: BodyChecker?
     /// The version's fields compiled, in schema order: the plan the decoder reads by.
     let plan: ObjectPlan
     /// For each field of `plan`, whether its default may be left out (`elidableFields`).
@@ -104,20 +104,21 @@ public struct ContentStateEncoder: Sendable {
     ///   - options: What the encoder may change.
     /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
     public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
-        let validator = try PayloadValidator(schema: schema, version: version, options: .init(broadcast: options.broadcast))
-        try self.init(schema: schema, version: version, options: options, checkingBodiesWith: validator)
+        let checker = BodyChecker(
+            decoder: try ContentStateDecoder(schema: schema, version: version), broadcast: options.broadcast, measuresFields: true)
+        try self.init(schema: schema, version: version, options: options, checkingBodiesWith: checker)
     }
 
-    /// Creates an encoder that checks the bodies it writes with `validator` (one the caller
-    /// has already built for the same version), or not at all when it is `nil`.
+    /// Creates an encoder that checks the bodies it writes with `checker` (one the caller has
+    /// already built for the same version, a `PayloadValidator`'s), or not at all when it is `nil`.
     package init(
-        schema: Schema, version: Int?, options: Options, checkingBodiesWith validator: PayloadValidator?
+        schema: Schema, version: Int?, options: Options, checkingBodiesWith checker: BodyChecker?
     ) throws(ContentStateDecoder.UnknownVersion) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
             throw ContentStateDecoder.UnknownVersion(version: number, available: schema.versions.map(\.version))
         }
-        precondition(validator.map { $0.decoder.version.version == number } ?? true, "the validator is for another version")
+        precondition(checker.map { $0.decoder.version.version == number } ?? true, "the checker is for another version")
         self.schema = schema
         self.version = found
         self.options = options
@@ -129,9 +130,9 @@ public struct ContentStateEncoder: Sendable {
         readable.minIOS = max(urls.minIOS, .rfc3986URLs)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
         self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
-        self.payloadValidator = validator
-        // The version compiled once: the validator's decoder has the same plan to lend.
-        self.plan = validator?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
+        self.bodyChecker = checker
+        // The version compiled once: the checker's decoder has the same plan to lend.
+        self.plan = checker?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
         self.elidableFields = Self.elidableFields(schema: schema, version: found)
         self.droppableFields = Self.droppableFields(schema: schema, version: found)
     }
@@ -336,9 +337,10 @@ public struct ContentStateEncoder: Sendable {
 
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
         var result = write(state, envelope: envelope)
-        guard envelope != nil, var validator = payloadValidator, result.succeeded else { return result }
-        validator.options.broadcast = options.broadcast  // `options` may have changed since init
-        for var finding in validator.validate(result.bytes).diagnostics where finding.severity >= .warning {
+        guard envelope != nil, var checker = bodyChecker, result.succeeded else { return result }
+        checker.broadcast = options.broadcast  // `options` may have changed since init
+        let verdict = result.bytes.withUnsafeBytes { checker.check($0, file: nil) }
+        for var finding in verdict.diagnostics where finding.severity >= .warning {
             finding.position = nil
             result.diagnostics.append(finding)
         }

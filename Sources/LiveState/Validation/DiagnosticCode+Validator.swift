@@ -76,8 +76,8 @@ extension DiagnosticCode {
         }
     }
 
-    /// Whether the device still applies a push with this error (`ValidationResult/appDecodes`
-    /// stays true): the push is wrong and fails the check, but it is not dropped. A date in
+    /// Whether the device still applies a push with this error (the payload validator's
+    /// `appDecodes` stays true): the push is wrong and fails the check, but it is not dropped. A date in
     /// milliseconds reads as one thousands of years ahead: the update shows, and what the date
     /// sets goes wrong (the order of later updates, going stale, the dismissal). A start's key on
     /// a broadcast update or end breaks Apple's broadcast rules, and the device ignores the key.

@@ -4,97 +4,57 @@ import Foundation
 /// through the tolerant decoder, the static attributes of a start, and the byte budget.
 ///
 /// One pass over the bytes: the envelope is walked with the same `JSONReader` the decoder
-/// uses, so the content-state is decoded in place.
-///
-/// ```swift
-/// let validator = try PayloadValidator(schema: schema)          // newest version
-/// let result = validator.validate(body, file: "update.json")
-/// if result.hasErrors { ... }
-/// ```
-public struct PayloadValidator: Sendable {
-    /// What the validator checks beyond the rules that always apply.
-    public struct Options: Sendable, Hashable {
-        /// The push is a broadcast (iOS 18 channels): the body limit is 5120 and `start` is refused.
-        public var broadcast: Bool
-        /// Scanner limits.
-        public var scan: JSONScanOptions
-        /// Whether the budget lists each top-level content-state member's bytes.
-        public var measuresFields: Bool
-
-        /// Creates options.
-        /// - Parameters:
-        ///   - broadcast: Whether the push is a broadcast.
-        ///   - scan: Scanner limits.
-        ///   - measuresFields: Whether to list bytes per content-state member.
-        public init(broadcast: Bool = false, scan: JSONScanOptions = .init(), measuresFields: Bool = true) {
-            self.broadcast = broadcast
-            self.scan = scan
-            self.measuresFields = measuresFields
-        }
-    }
-
-    /// The decoder for the content-state.
-    public let decoder: ContentStateDecoder
+/// uses, so the content-state is decoded in place. `LiveStateTooling`'s `PayloadValidator` is
+/// its public face; the encoder checks the bodies it writes with it.
+package struct BodyChecker: Sendable {
+    /// The decoder for the content-state; its options are the scanner limits.
+    package var decoder: ContentStateDecoder
+    /// The push is a broadcast (iOS 18 channels): the body limit is 5120 and `start` is refused.
+    package var broadcast: Bool
+    /// Whether the budget lists each top-level content-state member's bytes.
+    package var measuresFields: Bool
     /// Whether the content-state and a start's attributes are read in one pass, on a tape, as
     /// `ContentStateDecoder.view` reads them (the default, the product); `false` reads them with
     /// the reference decode's object walk, for the tests and fuzzers that compare the two. The
     /// results are the same.
-    @_spi(Testing) public var readsInOnePass = true
-    /// The options.
-    public var options: Options
+    package var readsInOnePass = true
     let attributesPlan: ObjectPlan
 
-    /// Creates a validator for one version of a schema.
-    /// - Parameters:
-    ///   - schema: The schema.
-    ///   - version: The app version to check for; `nil` checks for the newest.
-    ///   - options: What to check.
-    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
-    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
-        self.init(decoder: try ContentStateDecoder(schema: schema, version: version, options: options.scan), options: options)
-    }
-
-    /// Creates a validator that reads the content-state with `decoder`, for its schema version.
-    /// - Parameters:
-    ///   - decoder: The decoder; its scan options give way to `options.scan`.
-    ///   - options: What to check.
-    public init(decoder: ContentStateDecoder, options: Options = .init()) {
-        var decoder = decoder
-        decoder.options = options.scan
+    /// Creates a checker that reads the content-state with `decoder`, for its schema version.
+    package init(decoder: ContentStateDecoder, broadcast: Bool, measuresFields: Bool) {
         self.decoder = decoder
-        self.options = options
+        self.broadcast = broadcast
+        self.measuresFields = measuresFields
         attributesPlan = ObjectPlan(fields: decoder.version.attributes, urls: decoder.schema.urlRule(decoder.version.version))
     }
 
-    /// Validates a whole APNs body.
+    /// Checks a whole APNs body.
     /// - Parameters:
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The findings, the decoded state and the budget.
-    public func validate(_ bytes: UnsafeRawBufferPointer, file: String? = nil) -> ValidationResult {
-        var walk = EnvelopeWalk(validator: self, bytes: bytes, file: file)
+    package func check(_ bytes: UnsafeRawBufferPointer, file: String?) -> BodyVerdict {
+        var walk = EnvelopeWalk(checker: self, bytes: bytes, file: file)
         return walk.run()
-    }
-
-    /// Validates a whole APNs body held in an array or `Data`.
-    /// - Parameters:
-    ///   - bytes: The body's JSON text.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The findings, the decoded state and the budget.
-    public func validate(_ bytes: some ContiguousBytes, file: String? = nil) -> ValidationResult {
-        bytes.withUnsafeBytes { validate($0, file: file) }
     }
 }
 
-/// What validating one body found.
-public struct ValidationResult: Sendable, Hashable {
+/// What checking one body found (`LiveStateTooling`'s `ValidationResult` holds one).
+package struct BodyVerdict: Sendable, Hashable {
     /// Every finding, envelope and content-state, with the strict verdict.
-    public var diagnostics: [Diagnostic]
-    /// The content-state as the app version decodes it, when it does.
-    ///
-    /// A content-state read in one pass is made when this is read (on each read, as
-    /// `ContentStateView.state` is): validating a body makes no tree that nobody asks for.
-    public var state: Value? {
+    package var diagnostics: [Diagnostic]
+    /// The `event`, when it is `start`, `update` or `end`.
+    package var event: ActivityEvent?
+    /// Whether the app version applies the update.
+    package var appDecodes: Bool
+    /// The byte budget.
+    package var budget: ByteBudget
+    /// `aps.timestamp` as read, when it is a whole number of seconds.
+    package var timestamp: Int?
+
+    /// The content-state as the app version decodes it, when it does: made when this is read
+    /// (on each read, as `ContentStateView.state` is), when it was read in one pass.
+    package var state: Value? {
         get {
             switch decodedState {
             case .value(let value): value
@@ -103,18 +63,6 @@ public struct ValidationResult: Sendable, Hashable {
         }
         set { decodedState = .value(newValue) }
     }
-    /// The `event`, when it is `start`, `update` or `end`.
-    public var event: ActivityEvent?
-    /// Whether the app version applies the update: its content-state decodes (synthesized
-    /// `Codable` included, for a strict client), the body is no larger than APNs accepts, and
-    /// the envelope has no error that makes the device drop it. A date in milliseconds is an
-    /// error the device applies all the same (`date-in-milliseconds`): `true`, with the error.
-    public var appDecodes: Bool
-    /// The byte budget.
-    public var budget: ByteBudget
-    /// `aps.timestamp` as read, when it is a whole number of seconds: for a sender to hold
-    /// against its clock (a timestamp far ahead makes the device ignore every update after it).
-    public var timestamp: Int?
 
     /// Where `state` comes from: made already, or an accepted state's tape (which keeps a copy
     /// of the body).
@@ -125,18 +73,12 @@ public struct ValidationResult: Sendable, Hashable {
 
     private var decodedState: DecodedState
 
-    /// Creates a result.
-    /// - Parameters:
-    ///   - diagnostics: The findings.
-    ///   - state: The decoded state.
-    ///   - event: The event.
-    ///   - appDecodes: Whether the app applies the update.
-    ///   - budget: The byte budget.
-    public init(diagnostics: [Diagnostic], state: Value?, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
+    /// A verdict whose state is made already.
+    package init(diagnostics: [Diagnostic], state: Value?, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
         self.init(diagnostics: diagnostics, decodedState: .value(state), event: event, appDecodes: appDecodes, budget: budget)
     }
 
-    /// A result whose state is made from `tape`, which accepted it, when asked for.
+    /// A verdict whose state is made from `tape`, which accepted it, when asked for.
     init(diagnostics: [Diagnostic], acceptedStateOf tape: StateTape, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
         self.init(
             diagnostics: diagnostics, decodedState: .tape(ContentStateView.SharedTape(tape: tape)), event: event,
@@ -151,19 +93,15 @@ public struct ValidationResult: Sendable, Hashable {
         self.budget = budget
     }
 
-    /// Whether any finding is an error.
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-
-    /// Results are equal when what they say is: the same findings, state, event, verdict and
+    /// Verdicts are equal when what they say is: the same findings, state, event, verdict and
     /// budget, however the state is held.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.diagnostics == rhs.diagnostics && lhs.event == rhs.event && lhs.appDecodes == rhs.appDecodes
             && lhs.budget == rhs.budget && lhs.timestamp == rhs.timestamp && lhs.state == rhs.state
     }
 
     /// Hashes what `==` compares.
-    /// - Parameter hasher: The hasher.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(diagnostics)
         hasher.combine(state)
         hasher.combine(event)
@@ -173,21 +111,9 @@ public struct ValidationResult: Sendable, Hashable {
     }
 }
 
-extension ValidationResult: CustomReflectable {
-    /// The result as it reads: its findings, state, event, verdict and budget, however the
-    /// state is held (so `print` and `dump` show the state, not the tape behind it).
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: ["diagnostics": diagnostics, "state": state as Any, "event": event as Any, "appDecodes": appDecodes,
-                       "budget": budget],
-            displayStyle: .struct)
-    }
-}
-
 /// One pass over one body.
 private struct EnvelopeWalk: APNsBodyVisitor {
-    let validator: PayloadValidator
+    let checker: BodyChecker
     let bytes: UnsafeRawBufferPointer
     let file: String?
     var diagnostics: [Diagnostic] = []
@@ -249,26 +175,26 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var namesTitleOrBody = false
     }
 
-    init(validator: PayloadValidator, bytes: UnsafeRawBufferPointer, file: String?) {
-        self.validator = validator
+    init(checker: BodyChecker, bytes: UnsafeRawBufferPointer, file: String?) {
+        self.checker = checker
         self.bytes = bytes
         self.file = file
     }
 
-    mutating func run() -> ValidationResult {
-        // The decoder is asked through `validator` rather than copied out: a copy retains
+    mutating func run() -> BodyVerdict {
+        // The decoder is asked through `checker` rather than copied out: a copy retains
         // every array its schema version holds.
-        let limit = validator.options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
+        let limit = checker.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
         var context: DecodeContext
         do {
             context = DecodeContext(
-                reader: try JSONReader(bytes: bytes, options: validator.decoder.options), file: file,
-                version: validator.decoder.version.version, strict: validator.decoder.isStrict)
+                reader: try JSONReader(bytes: bytes, options: checker.decoder.options), file: file,
+                version: checker.decoder.version.version, strict: checker.decoder.isStrict)
         } catch {
             return finish(failure: error, reader: nil, findings: [], limit: limit)
         }
         context.flagsUnixDates = true
-        context.isReference = !validator.readsInOnePass
+        context.isReference = !checker.readsInOnePass
         var failure: JSONError?
         do {
             try walkBody(&context)
@@ -385,13 +311,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             let start = valueOffset
             context.path.removeAll()
             context.scope = .contentState
-            contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
+            contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: checker.broadcast)
             context.consequence = contentStateConsequence
-            if validator.readsInOnePass, try context.reader.peek() == .objectStart {
+            if checker.readsInOnePass, try context.reader.peek() == .objectStart {
                 // Checked on a tape, as `ContentStateDecoder.view` reads it, keeping a copy of
                 // the body for the state made later; the scanner's error where it is not JSON.
                 // The findings join the attributes'.
-                let tape = try context.tape(of: validator.decoder.plan, keepingInput: true, recordsSpans: true)
+                let tape = try context.tape(of: checker.decoder.plan, keepingInput: true, recordsSpans: true)
                 let found = tape.diagnostics(in: bytes)
                 if context.diagnostics.isEmpty { context.diagnostics = found } else { context.diagnostics += found }
                 (spans, spansMayRepeatKeys) = tape.spans()
@@ -400,7 +326,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             }
             // Not an object (`decodeRoot` words it), or the reference decode.
             context.spans = []
-            let decoded = try context.decodeRoot(validator.decoder.plan)
+            let decoded = try context.decodeRoot(checker.decoder.plan)
             spans = context.spans ?? []
             context.spans = nil
             contentState = (start, context.reader.offset, .decoded(decoded))
@@ -536,7 +462,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return
         }
         let name = context.reader.string(try context.reader.readString())
-        if let expected = validator.decoder.schema.attributesType, name != expected {
+        if let expected = checker.decoder.schema.attributesType, name != expected {
             reportForStart(.attributesTypeMismatch, "attributes-type '\(name)' is not the schema's '\(expected)'; the activity does not start",
                            at: offset, pointer: pointer)
         }
@@ -560,7 +486,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         context.scope = .attributes
         context.consequence = .start
         context.path.removeAll()
-        let decoded = try context.decodeRoot(validator.attributesPlan)
+        let decoded = try context.decodeRoot(checker.attributesPlan)
         // A strict version's synthesized `Codable` checks none of the schema's constraints: its
         // verdict is the strict one alone.
         attributesDecode = decoded.strictProblem == nil && (context.strict || decoded.value != nil)
@@ -686,7 +612,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     mutating func checkEvent(at apsStart: Int) {
         if timestamp == nil, !diagnostics.contains(where: { $0.pointer == "/aps/timestamp" }) {
             report(.missingAPSKey, "aps has no timestamp (integer UNIX seconds); "
-                   + DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast).rawValue,
+                   + DeviceConsequence(event: event?.name, broadcast: checker.broadcast).rawValue,
                    at: apsStart, pointer: "/aps/timestamp")
         }
         guard let event else {
@@ -699,14 +625,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         if event.name != .end, contentState == nil {
             report(.missingAPSKey, "\(event.name == .start ? "a start" : "an update") needs aps.content-state; "
-                   + DeviceConsequence(event: event.name, broadcast: validator.options.broadcast).rawValue,
+                   + DeviceConsequence(event: event.name, broadcast: checker.broadcast).rawValue,
                    at: apsStart, pointer: "/aps/content-state")
         }
         if event.name == .start {
             checkStart(event: event, apsStart: apsStart)
         } else {
             for key in startOnlyKeys {
-                if validator.options.broadcast {
+                if checker.broadcast {
                     // Apple's broadcast rules: a channel's pushes update and end, and carry no start's keys.
                     // Nothing reports a device dropping such a push (Adobe's broadcast examples carry them),
                     // so the error fails the check while the push still applies.
@@ -756,12 +682,12 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     /// The rules of a start: the keys it needs, its attributes, its alert.
     mutating func checkStart(event: (name: ActivityEvent, offset: Int), apsStart: Int) {
-        if validator.options.broadcast {
+        if checker.broadcast {
             report(.broadcastStart, "a broadcast push can update and end a Live Activity, never start one", at: event.offset, pointer: "/aps/event")
         }
         let present = Set(startOnlyKeys.map(\.name))
         if !present.contains("attributes-type") {
-            report(.missingAPSKey, "a start needs aps.attributes-type: \(validator.decoder.schema.attributesType ?? "the ActivityAttributes type name"); "
+            report(.missingAPSKey, "a start needs aps.attributes-type: \(checker.decoder.schema.attributesType ?? "the ActivityAttributes type name"); "
                    + "the activity does not start", at: apsStart, pointer: "/aps/attributes-type")
         }
         if !present.contains("attributes") {
@@ -808,21 +734,21 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     /// `findings`: the content-state's and the attributes', taken from the decode context;
     /// `reader`: its reader, `nil` when none could be made.
-    mutating func finish(failure: JSONError?, reader: JSONReader?, findings: consuming [Diagnostic], limit: Int) -> ValidationResult {
+    mutating func finish(failure: JSONError?, reader: JSONReader?, findings: consuming [Diagnostic], limit: Int) -> BodyVerdict {
         if let failure {
             // APNs refuses bytes that are not JSON: that is the one finding, whatever came before it.
-            let only = failure.diagnostic(in: bytes, options: validator.decoder.options, file: file, scope: .envelope)
-            return ValidationResult(diagnostics: [only], state: nil, event: nil, appDecodes: false,
+            let only = failure.diagnostic(in: bytes, options: checker.decoder.options, file: file, scope: .envelope)
+            return BodyVerdict(diagnostics: [only], state: nil, event: nil, appDecodes: false,
                                     budget: ByteBudget(limit: limit, body: bytes.count))
         }
         var all = findings
-        if let retired = validator.decoder.version.retired {
+        if let retired = checker.decoder.version.retired {
             all.append(Diagnostic(
                 code: DiagnosticCode.retiredVersion, severity: DiagnosticCode.retiredVersion.validatorSeverity,
-                message: "app version \(validator.decoder.version.version) is \(retired.description); no app in the field reads this push",
+                message: "app version \(checker.decoder.version.version) is \(retired.description); no app in the field reads this push",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
-        let consequence = DeviceConsequence(event: event?.name, broadcast: validator.options.broadcast)
+        let consequence = DeviceConsequence(event: event?.name, broadcast: checker.broadcast)
         if consequence != contentStateConsequence {
             // The content-state came before the event: its findings are worded for the event now known.
             for index in all.indices where all[index].scope == .contentState && all[index].severity == .error {
@@ -853,7 +779,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
 
         var budget = ByteBudget(limit: limit, body: bytes.count)
-        let isStrict = validator.decoder.isStrict
+        let isStrict = checker.decoder.isStrict
         var state: Value?
         var acceptedTape: StateTape?
         var strictFailure: Diagnostic?
@@ -874,7 +800,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 strictFailure = problem.strictFailure(
                     file: file, position: SourcePosition.locate(offset: problem.offset, in: bytes), consequence: consequence)
             }
-            if validator.options.measuresFields || budget.headroom < 0 {
+            if checker.measuresFields || budget.headroom < 0 {
                 let fields = spans.enumerated().map { index, span in
                     let separator = index < spans.count - 1 ? 1 : 0
                     // A field's key is the schema's own name: shared, not made again.
@@ -905,8 +831,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             && budget.headroom >= 0
             && !all.contains { $0.scope == .envelope && $0.severity == .error && !$0.code.pushStillApplies }
         var result = acceptedTape.map {
-            ValidationResult(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
-        } ?? ValidationResult(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
+            BodyVerdict(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
+        } ?? BodyVerdict(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
         result.timestamp = timestamp?.value
         return result
     }
