@@ -3,7 +3,7 @@ import Foundation
 // The reference decode: the full decoder's object walk, which reads an object member by member
 // with `JSONReader`, making its value as it goes. The product reads every object on a tape
 // (`TapeBuilder`); this walk runs only when `ContentStateDecoder.readsInOnePass` or
-// `PayloadValidator.readsInOnePass` is off, as the oracle the tape's results are compared with
+// `BodyChecker.readsInOnePass` is off, as the oracle the tape's results are compared with
 // by the tests and the fuzzers (`DecodeContext.isReference`). Both ask the same rules of a value
 // (`decide`, `decodeValue`, `settle`), of keys (`ObjectPlan.index(of:in:hint:)`, `KeyList`,
 // `ReadAgain`) and the same words; what is written twice is the member loop itself.

@@ -1,5 +1,5 @@
 /// Where an APNs body keeps its content-state: the rule, written once for every reader of a body
-/// (`ContentStateDecoder`'s `decode(payload:)` and `view(payload:)`, `PayloadValidator` and
+/// (`ContentStateDecoder`'s `decode(payload:)` and `view(payload:)`, `BodyChecker` and
 /// `ByteBudget.measure`).
 ///
 /// The body is an object. Its first `aps` member is the envelope, whatever its value, and the

@@ -4,7 +4,7 @@ extension ByteBudget {
     /// The content-state is found as `APNsBody` says, as the decoder and the validator find it:
     /// a later `aps` or `content-state` is not measured.
     ///
-    /// With a schema, `PayloadValidator` measures the state the app version really decodes
+    /// With a schema, `BodyChecker` measures the state the app version really decodes
     /// (defaults added, unknown keys gone) instead.
     /// - Parameters:
     ///   - bytes: The body's JSON text.

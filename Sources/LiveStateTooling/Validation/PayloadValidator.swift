@@ -49,12 +49,13 @@ public struct PayloadValidator: Sendable {
         set { checker.readsInOnePass = newValue }
     }
 
-    /// The options.
+    /// The options, as the checker holds them.
     public var options: Options {
-        didSet {
-            checker.broadcast = options.broadcast
-            checker.measuresFields = options.measuresFields
-            checker.decoder.options = options.scan
+        get { Options(broadcast: checker.broadcast, scan: checker.decoder.options, measuresFields: checker.measuresFields) }
+        set {
+            checker.broadcast = newValue.broadcast
+            checker.measuresFields = newValue.measuresFields
+            checker.decoder.options = newValue.scan
         }
     }
 
@@ -76,7 +77,6 @@ public struct PayloadValidator: Sendable {
         var decoder = decoder
         decoder.options = options.scan
         self.checker = BodyChecker(decoder: decoder, broadcast: options.broadcast, measuresFields: options.measuresFields)
-        self.options = options
     }
 
     /// Validates a whole APNs body.
