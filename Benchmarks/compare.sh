@@ -63,7 +63,7 @@ for element in json.load(open(results_path)):
 expected = [
     f"{contender}/{payload}"
     for payload in ("cs200", "cs600", "cs4k")
-    for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-struct", "livestate-view-struct", "jsondecoder-struct",
+    for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-view-struct", "jsondecoder-struct",
                       "jsondecoder-tolerant", "jsonserialization-defaults", "jsonencoder-struct", "livestate-encoder-struct",
                       "livestate-encoder-value")
 ] + ["livestate-body/body600", "livestate-lint/body600", "jsondecoder-body/body600"] + [
@@ -71,7 +71,7 @@ expected = [
 ] + [
     f"{contender}/cs600-tightened" for contender in ("livestate-value", "livestate-view", "jsondecoder-tolerant")
 ] + [
-    f"{contender}/grocery500" for contender in ("livestate-value", "livestate-view", "livestate-view-read", "livestate-struct",
+    f"{contender}/grocery500" for contender in ("livestate-value", "livestate-view", "livestate-view-read",
                                                 "livestate-view-struct", "jsondecoder-struct", "jsondecoder-tolerant")
 ] + ["livestate-body/grocery500-body", "livestate-lint/grocery500-body", "jsondecoder-body/grocery500-body"]
 missing = [name for name in expected if name not in runs]
@@ -107,7 +107,6 @@ operations = {
     "read": ("decode and read every value (view nodes)", "livestate-view-read", "jsondecoder-struct", "foundation"),
     "decode": ("decode (value tree)", "livestate-value", "jsondecoder-struct", "foundation"),
     "struct": ("decode-to-struct (view)", "livestate-view-struct", "jsondecoder-struct", "foundation"),
-    "struct-result": ("decode-to-struct (with DecodeResult)", "livestate-struct", "jsondecoder-struct", "foundation"),
     "view-tolerant": ("decode (view) vs tolerant", "livestate-view", "jsondecoder-tolerant", "tolerant"),
     "read-tolerant": ("decode and read every value vs tolerant", "livestate-view-read", "jsondecoder-tolerant", "tolerant"),
     "decode-tolerant": ("decode (value tree) vs tolerant", "livestate-value", "jsondecoder-tolerant", "tolerant"),
@@ -129,7 +128,7 @@ line("decode with findings (view)", "cs600-tightened", "livestate-view", "jsonde
 line("decode with findings (value tree)", "cs600-tightened", "livestate-value", "jsondecoder-tolerant", "tolerant")
 # An activity the speed work was not measured on (GrocerySchema): an array of objects, an enum,
 # a date, a key the version no longer has.
-for key in ("view-tolerant", "read-tolerant", "decode-tolerant", "struct", "struct-result"):
+for key in ("view-tolerant", "read-tolerant", "decode-tolerant", "struct"):
     operation, ours, theirs, label = operations[key]
     ratios[key, "grocery500"] = line(operation, "grocery500", ours, theirs, label)
 line("body", "grocery500-body", "livestate-body", "jsondecoder-body", "foundation")

@@ -105,7 +105,6 @@ row decode-vs-tolerant cs600 value jsondecoder-tolerant tolerant
 row decode-then-findings-vs-tolerant cs600 value-findings jsondecoder-tolerant tolerant
 row decode-to-struct-view-vs-tolerant cs600 view-struct jsondecoder-tolerant tolerant
 for payload in cs200 cs600 cs4k; do row decode-to-struct-view "$payload" view-struct jsondecoder foundation; done
-for payload in cs200 cs600 cs4k; do row decode-to-struct "$payload" struct jsondecoder foundation; done
 for payload in cs200 cs600 cs4k; do row serialization "$payload" value serialization jsonserialization; done
 row body body600 body jsondecoder-body foundation
 row lint body600 lint jsondecoder-body foundation
@@ -127,7 +126,7 @@ row decode-view-read-all-vs-tolerant grocery500 view-read jsondecoder-tolerant t
 row decode-vs-tolerant grocery500 value jsondecoder-tolerant tolerant
 row decode-then-findings-vs-tolerant grocery500 value-findings jsondecoder-tolerant tolerant
 row decode-to-struct-view-vs-tolerant grocery500 view-struct jsondecoder-tolerant tolerant
-row decode-to-struct grocery500 struct jsondecoder foundation
+row decode-to-struct-view grocery500 view-struct jsondecoder foundation
 row lint grocery500-body lint jsondecoder-body foundation
 for payload in cs200 cs600 cs4k; do row encode "$payload" encoder jsonencoder foundation; done
 for payload in cs200 cs600 cs4k; do row encode-value "$payload" encoder-value jsonencoder foundation; done

@@ -58,10 +58,7 @@ struct YAMLNode: Sendable {
     /// - Parameter pointer: A JSON Pointer such as `/versions/0/content-state/eta/default`.
     /// - Returns: The position, or `nil` when the pointer is not a JSON Pointer.
     func position(at pointer: String) -> SourcePosition? {
-        guard pointer.hasPrefix("/") else { return pointer.isEmpty ? position : nil }
-        let tokens = pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0.replacing("~1", with: "/").replacing("~0", with: "~"))
-        }
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
         var node = self
         var found = position
         for token in tokens {

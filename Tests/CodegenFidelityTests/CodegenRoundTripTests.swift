@@ -96,7 +96,7 @@ struct SynthesizedTwin: Sendable, CustomTestStringConvertible {
         encodeLibraryState = { decoder, payload in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return try encoder.encode(try decoder.decode(T.self, contentState: payload).value)
+            return try encoder.encode(try decoder.decode(contentState: payload).decode(T.self))
         }
     }
 

@@ -329,7 +329,8 @@ private struct DeliveryState: Decodable, Equatable {
     @Test func decodesAnyDecodableTypeWithDefaultsFilled() throws {
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
         let json = #"{"orderId":"A1","subTitle":"old name","eta":10,"status":"weird","window":[1,61],"link":"app://x","courier":{"name":"Li"}}"#
-        let (state, result) = try decoder.decode(DeliveryState.self, contentState: Array(json.utf8))
+        let result = decoder.decode(contentState: Array(json.utf8))
+        let state = try result.decode(DeliveryState.self)
         #expect(state == DeliveryState(
             title: "", subtitle: "old name", progress: 0, eta: Date(timeIntervalSinceReferenceDate: 10),
             status: .pending, courier: .init(name: "Li", rating: 0), items: [], count: 0, express: false,
@@ -338,10 +339,30 @@ private struct DeliveryState: Decodable, Equatable {
         #expect(result.diagnostics.contains { $0.code == "unknown-enum-value" })
     }
 
-    @Test func rejectedPayloadThrowsWithTheResult() throws {
+    /// A payload the app version rejects throws `DecodingError.dataCorrupted` at the first
+    /// error's place, in its words; the result says the rest.
+    @Test func aRejectedPayloadThrowsTheFirstErrorAsADecodingError() throws {
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
-        #expect(throws: ContentStateDecoder.DecodingRejected.self) {
-            _ = try decoder.decode(DeliveryState.self, contentState: Array(#"{"title":"x"}"#.utf8))
+        let result = decoder.decode(contentState: Array(#"{"title":"x"}"#.utf8), file: "p.json")
+        let error = try #require(result.diagnostics.first { $0.severity == .error })
+        do {
+            _ = try result.decode(DeliveryState.self)
+            Issue.record("a rejected payload decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription == error.description)
+            #expect(context.debugDescription.hasPrefix("p.json:1:1: error: "), "\(context.debugDescription)")
+            #expect(context.codingPath.map(\.stringValue) == ["orderId"], "\(context.codingPath)")
+        }
+        // An invalid element rejects the payload at the field that holds it: the coding path
+        // is that field's, as the diagnostic's pointer is.
+        let lines = Field(name: "lines", type: .array(items: Field(name: "", type: .object(fields: [Field(name: "sku", type: .string)]))))
+        let items = try ContentStateDecoder(schema: Schema(activity: "nest", versions: [SchemaVersion(version: 1, contentState: [lines])]))
+        do {
+            _ = try items.decode(contentState: Array(#"{"lines":[{"sku":"a"},{"sku":1}]}"#.utf8)).decode(DeliveryState.self)
+            Issue.record("a rejected payload decoded")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["lines"], "\(context.debugDescription)")
+            #expect(context.debugDescription.contains("(at /lines)"), "\(context.debugDescription)")
         }
     }
 
@@ -349,7 +370,7 @@ private struct DeliveryState: Decodable, Equatable {
         struct Extra: Decodable { var missing: String }
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
         #expect(throws: DecodingError.self) {
-            _ = try decoder.decode(Extra.self, contentState: Array(#"{"orderId":"A"}"#.utf8))
+            _ = try decoder.decode(contentState: Array(#"{"orderId":"A"}"#.utf8)).decode(Extra.self)
         }
     }
 
@@ -357,7 +378,7 @@ private struct DeliveryState: Decodable, Equatable {
         struct Wrong: Decodable { var title: Int }
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
         do {
-            _ = try decoder.decode(Wrong.self, contentState: Array(#"{"orderId":"A","title":"x"}"#.utf8))
+            _ = try decoder.decode(contentState: Array(#"{"orderId":"A","title":"x"}"#.utf8)).decode(Wrong.self)
             Issue.record("decoding a string field as Int must throw")
         } catch DecodingError.typeMismatch(_, let context) {
             #expect(context.codingPath.map(\.stringValue) == ["title"])
@@ -369,9 +390,9 @@ private struct DeliveryState: Decodable, Equatable {
         struct WrongItems: Decodable { var items: [Int] }
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
         let json = Array(#"{"orderId":"A","items":["milk","a name longer than fifteen bytes"]}"#.utf8)
-        #expect(try decoder.decode(Items.self, contentState: json).value.items == ["milk", "a name longer than fifteen bytes"])
+        #expect(try decoder.decode(contentState: json).decode(Items.self).items == ["milk", "a name longer than fifteen bytes"])
         do {
-            _ = try decoder.decode(WrongItems.self, contentState: json)
+            _ = try decoder.decode(contentState: json).decode(WrongItems.self)
             Issue.record("decoding strings as Int must throw")
         } catch DecodingError.typeMismatch(_, let context) {
             #expect(context.codingPath.map(\.stringValue) == ["items", "0"])

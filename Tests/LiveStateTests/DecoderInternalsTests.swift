@@ -151,7 +151,7 @@ import Testing
     @Test func bridgeFindsKeysInAnyOrder() throws {
         let decoder = try ContentStateDecoder(schema: deliverySchema, version: 2)
         let json = #"{"orderId":"A1","title":"Hi","courier":{"name":"Li","rating":4.5},"express":true,"level":3}"#
-        let (value, _) = try decoder.decode(OutOfOrder.self, contentState: Array(json.utf8))
+        let value = try decoder.decode(contentState: Array(json.utf8)).decode(OutOfOrder.self)
         #expect(value == OutOfOrder(level: 3, title: "Hi", orderId: "A1", express: true,
                                     courier: .init(rating: 4.5, name: "Li"), missing: nil, title2: nil))
     }
@@ -188,7 +188,7 @@ import Testing
                 #expect(index(of: stranger, in: plan, hint: 0, padded: padded) == nil, "\(stranger)")
             }
         }
-        // By name, as `ContentStateView.Node` looks fields up: the same answers, and a name in
+        // By name, as `DecodeResult.Node` looks fields up: the same answers, and a name in
         // another normalization found as `==` finds it.
         for (expected, name) in names.enumerated() {
             #expect(plan.index(ofName: name) == expected, "\(name)")

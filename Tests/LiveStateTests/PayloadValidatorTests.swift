@@ -418,11 +418,11 @@ func body(_ aps: String, extra: String = "") -> String {
             #expect(result.diagnostics.first?.pointer == pointer, "\(text)")
             #expect(result.diagnostics.first?.scope == .envelope)
             #expect(!result.appDecodes)
-            // One wording of a syntax error: the decoder's and the view's of the same body are
-            // the validator's, word for word, place for place.
+            // One wording of a syntax error: the decoder's of the same body (with its tape and
+            // in full) is the validator's, word for word, place for place.
             let decoder = try! ContentStateDecoder(schema: scoreSchema)
             #expect(decoder.decode(payload: Array(text.utf8), file: "p.json").diagnostics == result.diagnostics, "\(text)")
-            #expect(decoder.view(payload: Array(text.utf8), file: "p.json").diagnostics == result.diagnostics, "\(text)")
+            #expect(decoder.decodeInFull(payload: Array(text.utf8), file: "p.json").diagnostics == result.diagnostics, "\(text)")
         }
     }
 
@@ -668,7 +668,7 @@ func body(_ aps: String, extra: String = "") -> String {
 }
 
 /// One reading of a body's parts: the first `aps` member, whatever its value, and the first
-/// `content-state` in it. The decoder, the view's one-pass tape and the validator agree on
+/// `content-state` in it. The decoder's tape, its reference decode and the validator agree on
 /// every body here, repeated and misplaced keys among them.
 @Suite struct BodyLocatorTests {
     static let bodies: [(body: String, decodes: Bool, score: String?)] = [
@@ -684,17 +684,17 @@ func body(_ aps: String, extra: String = "") -> String {
     ]
 
     @Test(arguments: bodies.indices)
-    func decoderViewAndValidatorReadTheSameParts(_ index: Int) throws {
+    func decoderReferenceDecodeAndValidatorReadTheSameParts(_ index: Int) throws {
         let (text, decodes, score) = Self.bodies[index]
         let bytes = Array(text.utf8)
         let decoder = try ContentStateDecoder(schema: scoreSchema, version: 2)
         let decoded = decoder.decode(payload: bytes)
-        let view = decoder.view(payload: bytes)
+        let inFull = decoder.decodeInFull(payload: bytes)
         let validated = PayloadValidator(decoder: decoder).validate(bytes)
         #expect(decoded.appDecodes == decodes, "\(decoded.diagnostics)")
-        #expect(view.appDecodes == decodes)
+        #expect(inFull.appDecodes == decodes)
         #expect(validated.appDecodes == decodes, "\(validated.diagnostics)")
-        let scores = [decoded.state, view.state, validated.state].map { state -> String? in
+        let scores = [decoded.state, inFull.state, validated.state].map { state -> String? in
             guard case .object(let members)? = state, case .string(let score)? = members.first(where: { $0.name == "score" })?.value else { return nil }
             return score
         }

@@ -16,8 +16,8 @@ import LiveStateYAML
     @Test func cs600ReadsNodeByNode() throws {
         let schema = try Examples.schema("delivery")
         let decoder = try ContentStateDecoder(schema: schema, version: 3)
-        let view = decoder.view(contentState: try Self.cs600())
-        #expect(view.isDeferred)
+        let view = decoder.decode(contentState: try Self.cs600())
+        #expect(view.isReadOnTape)
         let root = try #require(view.root)
         #expect(root.kind == .object)
         #expect(root.names == schema.version(3)?.contentState.map(\.name))
@@ -49,8 +49,8 @@ import LiveStateYAML
         // hold its result, and the state is applied.
         decoder.readsInOnePass = false
         let bytes = Array(#"{"title":"t","grid":[[{"v":1}]],"lines":[{"sku":"a","qty":"x"}],"card":{"n\u0061me":"n"}}"#.utf8)
-        let view = decoder.view(contentState: bytes)
-        #expect(!view.isDeferred)
+        let view = decoder.decode(contentState: bytes)
+        #expect(!view.isReadOnTape)
         let root = try #require(view.root)
         #expect(root["title"]?.string == "t")
         #expect(root["lines"]?[0]?["sku"]?.string == "a")
@@ -63,7 +63,7 @@ import LiveStateYAML
     @Test func aRejectedPayloadHasNoTree() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
         for text in [#"{"subtitle":"no title"}"#, #"{"title":"#, "[]"] {
-            let view = decoder.view(contentState: Array(text.utf8))
+            let view = decoder.decode(contentState: Array(text.utf8))
             #expect(!view.appDecodes)
             #expect(view.root == nil, "\(text)")
         }
@@ -75,7 +75,7 @@ import LiveStateYAML
         let decoder = try ContentStateDecoder(schema: schema, version: version)
         var checked = 0
         for state in try ContentStateViewTests.contentStates() {
-            let view = decoder.view(contentState: state)
+            let view = decoder.decode(contentState: state)
             guard let root = view.root, case .dateRange(let lower, let upper)? = view.state?["timer"] else { continue }
             let range = try #require(root["timer"]?.dateRange)
             #expect(range.lowerBound.timeIntervalSinceReferenceDate == lower)
@@ -87,7 +87,7 @@ import LiveStateYAML
 
     @Test func nodesAreReadFromManyThreads() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        let view = decoder.view(contentState: try Self.cs600())
+        let view = decoder.decode(contentState: try Self.cs600())
         let expected = view.state
         let agreed = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 200) { _ in

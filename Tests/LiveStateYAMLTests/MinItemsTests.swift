@@ -88,7 +88,7 @@ import Testing
         // At the bound, both accept.
         let exact = Array(#"{"stops":["a"],"legs":[2]}"#.utf8)
         _ = ContentStateViewTests.expectSame(decoder, exact, "exact")
-        #expect(decoder.view(contentState: exact).appDecodes)
+        #expect(decoder.decode(contentState: exact).appDecodes)
         #expect(decoder.decode(contentState: exact).diagnostics.isEmpty)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@testable import LiveState
 import LiveStateTooling
 import LiveStateYAML
 import Testing
@@ -54,7 +54,7 @@ import Testing
         #expect(messages(crossed) == ["min-length 9 of field 'code' is greater than its max-length 8"])
     }
 
-    @Test func theDecoderAndTheViewRefuseAShortString() throws {
+    @Test func theTapeAndTheReferenceDecodeRefuseAShortString() throws {
         let decoder = try ContentStateDecoder(schema: try schema(), version: 2)
         let bytes = Array(#"{"code":"ab","label":""}"#.utf8)
         let result = decoder.decode(contentState: bytes)
@@ -62,15 +62,15 @@ import Testing
         let messages = result.diagnostics.map(\.message)
         #expect(messages.contains { $0.hasPrefix("2 bytes is shorter than min-length 4") })
         #expect(messages.contains { $0.hasPrefix("0 bytes is shorter than min-length 1; 'label' takes its default \"none\"") })
-        // The lazy view's accept-only path says no, and its full answer is the decoder's.
-        let view = decoder.view(contentState: bytes)
-        #expect(!view.appDecodes)
-        #expect(view.diagnostics == result.diagnostics)
+        // The reference decode (no tape) says no too, in the same words.
+        let inFull = decoder.decodeInFull(contentState: bytes)
+        #expect(!inFull.appDecodes)
+        #expect(inFull.diagnostics == result.diagnostics)
         // At the bound, both accept.
         let exact = Array(#"{"code":"abcd","label":"x"}"#.utf8)
         let decoded = decoder.decode(contentState: exact)
         #expect(decoded.appDecodes && !decoded.diagnostics.contains { $0.message.contains("min-length") })
-        #expect(decoder.view(contentState: exact).appDecodes)
+        #expect(decoder.decode(contentState: exact).appDecodes)
     }
 
     @Test func theEncoderRefusesAShortString() throws {

@@ -7,7 +7,7 @@ import LiveState
 /// comparison with the full decode fails with the reason. (The fuzz harness checks the same on
 /// every FuzzDecode input.)
 enum NodeWalk {
-    static func walk(_ node: ContentStateView.Node) -> Value {
+    static func walk(_ node: DecodeResult.Node) -> Value {
         let kind = node.kind
         guard (node.bool != nil) == (kind == .bool), (node.int != nil) == (kind == .int),
               (node.double != nil) == (kind == .double), (node.string != nil) == (kind == .string),

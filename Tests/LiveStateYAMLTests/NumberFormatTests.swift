@@ -1,5 +1,5 @@
 import Foundation
-import LiveState
+@testable import LiveState
 import LiveStateTooling
 import LiveStateTestSupport
 import LiveStateYAML
@@ -152,13 +152,12 @@ import Testing
                 #expect(result.appDecodes, "\(text): \(result.allDiagnostics)")
                 #expect(result.state?["id"] == .uint(expected), "\(text)")
                 #expect(result.state?["ids"] == .array([.int(1), .uint(expected)]), "\(text)")
-                let view = decoder.view(contentState: bytes)
-                #expect(view.result == result, "\(text)")
-                let node = try #require(view.root?["id"])
+                #expect(decoder.decodeInFull(contentState: bytes) == result, "\(text)")
+                let node = try #require(result.root?["id"])
                 #expect(node.kind == .int && node.int == nil && node.uint64 == expected, "\(text)")
-                #expect(view.root?["ids"]?[0]?.uint64 == 1)
-                let typed = try decoder.decode(State.self, contentState: bytes)
-                #expect(typed.value.id == expected && typed.value.ids == [1, expected], "\(text)")
+                #expect(result.root?["ids"]?[0]?.uint64 == 1)
+                let typed = try result.decode(State.self)
+                #expect(typed.id == expected && typed.ids == [1, expected], "\(text)")
             }
             // Past UInt64, below 0, and past Int64 in an int64 field: as JSONDecoder refuses them.
             for (json, message) in [
@@ -168,7 +167,7 @@ import Testing
             ] {
                 let result = decoder.decode(contentState: Array(json.utf8))
                 #expect(result.allDiagnostics.contains { $0.message.hasPrefix(message) }, "\(json): \(result.allDiagnostics)")
-                #expect(decoder.view(contentState: Array(json.utf8)).result == result, "\(json)")
+                #expect(decoder.decodeInFull(contentState: Array(json.utf8)) == result, "\(json)")
             }
         }
         let schema = try Self.schema("""
@@ -256,7 +255,7 @@ import Testing
             let result = decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8))
             #expect(!result.appDecodes, "\(text)")
             #expect(result.allDiagnostics.first?.message.hasPrefix("\(text) does not fit the app's Float") == true, "\(result.allDiagnostics)")
-            #expect(decoder.view(contentState: Array(#"{"ratio":\#(text)}"#.utf8)).result == result, "\(text)")
+            #expect(decoder.decodeInFull(contentState: Array(#"{"ratio":\#(text)}"#.utf8)) == result, "\(text)")
         }
         let written = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("ratio", .double(1e-50))]))
         #expect(written.bytes.isEmpty)
@@ -274,14 +273,14 @@ import Testing
             let bytes = Array(#"{"price":\#(text)}"#.utf8)
             let result = decoder.decode(contentState: bytes)
             #expect(result.appDecodes && result.allDiagnostics.isEmpty, "\(text): \(result.allDiagnostics)")
-            #expect(decoder.view(contentState: bytes).result == result, "\(text)")
+            #expect(decoder.decodeInFull(contentState: bytes) == result, "\(text)")
         }
         for text in ["1e128", "0.1e-128", "4.9e-324", "340282366920938463463374607431768211456e127"] {
             let bytes = Array(#"{"price":\#(text)}"#.utf8)
             let result = decoder.decode(contentState: bytes)
             #expect(!result.appDecodes, "\(text)")
             #expect(result.allDiagnostics.first?.message.contains("does not fit the app's Decimal") == true, "\(result.allDiagnostics)")
-            #expect(decoder.view(contentState: bytes).result == result, "\(text)")
+            #expect(decoder.decodeInFull(contentState: bytes) == result, "\(text)")
         }
         let encoder = try ContentStateEncoder(schema: schema, version: 1)
         #expect(String(decoding: encoder.encode(.object([Value.Member("price", .double(12.99))])).bytes, as: UTF8.self) == #"{"price":12.99}"#)

@@ -6,10 +6,10 @@ import LiveStateTooling
 
 // Every contender on every payload, named `CONTENDER/PAYLOAD`; compare.sh pairs them up.
 //
-//   livestate-value             ContentStateDecoder.decode(contentState:) to the Value tree
-//   livestate-view              ContentStateDecoder.view(contentState:): checked, strings made when read
-//   livestate-struct            ContentStateDecoder.decode(Delivery.self, contentState:), with the whole DecodeResult
-//   livestate-view-struct       view(contentState:).decode(Delivery.self): the struct, findings left unworded
+//   livestate-value             ContentStateDecoder.decode(contentState:), then its Value tree made (`state`)
+//   livestate-view              ContentStateDecoder.decode(contentState:) alone: checked, nothing made yet
+//   livestate-view-read         the same, then every value read through its nodes (`root`), strings made
+//   livestate-view-struct       decode(contentState:).decode(Delivery.self): the struct, findings left unworded
 //   livestate-body              ContentStateDecoder.decode(payload:) on a whole APNs body
 //   livestate-lint              PayloadValidator.validate, what `livestate lint` runs on a body
 //   jsondecoder-struct          Foundation JSONDecoder into the synthesized Codable Delivery
@@ -55,12 +55,12 @@ let benchmarks: @Sendable () -> Void = {
         let data = Data(bytes)
         Benchmark("livestate-value/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(decoder.decode(contentState: bytes))
+                blackHole(decoder.decode(contentState: bytes).state)
             }
         }
         Benchmark("livestate-view/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(decoder.view(contentState: bytes))
+                blackHole(decoder.decode(contentState: bytes))
             }
         }
         Benchmark("jsondecoder-tolerant/\(name)") { benchmark in
@@ -72,17 +72,12 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("livestate-view-read/\(name)") { benchmark in
             // The view, then every value read through its nodes, strings made.
             for _ in benchmark.scaledIterations {
-                blackHole(decoder.view(contentState: bytes).root.map(NodeVisit.checksum))
+                blackHole(decoder.decode(contentState: bytes).root.map(NodeVisit.checksum))
             }
         }
         Benchmark("livestate-view-struct/\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try decoder.view(contentState: bytes).decode(Activity.State.self))
-            }
-        }
-        Benchmark("livestate-struct/\(name)") { benchmark in
-            for _ in benchmark.scaledIterations {
-                blackHole(try decoder.decode(Activity.State.self, contentState: bytes))
+                blackHole(try decoder.decode(contentState: bytes).decode(Activity.State.self))
             }
         }
         Benchmark("jsondecoder-struct/\(name)") { benchmark in
@@ -129,7 +124,7 @@ let benchmarks: @Sendable () -> Void = {
     let encoder = DeliverySchema.encoder()
     for name in Payloads.contentStates {
         let bytes = Payloads.bytes(name)
-        let state = try! decoder.decode(Delivery.self, contentState: bytes).value
+        let state = try! decoder.decode(contentState: bytes).decode(Delivery.self)
 
         stateBenchmarks(DeliverySchema.self, name, bytes, decoder: decoder, typed: true)
         serializationBenchmark(name, bytes)

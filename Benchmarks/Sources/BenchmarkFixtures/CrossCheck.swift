@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Scanner) import LiveState
+@_spi(Scanner) @_spi(Testing) import LiveState
 import LiveStateTooling
 
 /// Checks, before anything is timed, that every contender decodes a payload to the same state,
@@ -43,7 +43,7 @@ public enum CrossCheck {
         return live
     }
 
-    /// Decodes a content-state payload with LiveState (tree, view, nodes and struct) and
+    /// Decodes a content-state payload with LiveState (tree, nodes and struct, each against its reference decode) and
     /// `JSONDecoder` (into the app's type and the hand-written tolerant one), and stops the
     /// process when they disagree.
     /// - Parameters:
@@ -58,21 +58,22 @@ public enum CrossCheck {
     ) -> Activity.State {
         let result = decoder.decode(contentState: bytes)
         guard result.state != nil else { fail(name, "LiveState rejected it: \(result.diagnostics)") }
-        // The view must take its one-pass path on the benchmark payloads, and agree.
-        let view = decoder.view(contentState: bytes)
-        guard view.isDeferred, view.result == result else {
-            fail(name, "the view took the full decode (\(!view.isDeferred)) or disagrees with decode(contentState:)")
+        // The decode must take its one-pass path on the benchmark payloads, and agree with the
+        // reference decode.
+        let reference = inFull(decoder).decode(contentState: bytes)
+        guard result.isReadOnTape, result == reference else {
+            fail(name, "the decode was not read on its tape (\(!result.isReadOnTape)) or disagrees with the reference decode")
         }
-        guard let root = view.root, root.value == result.state, NodeVisit.checksum(root) == NodeVisit.checksum(result.state!) else {
-            fail(name, "the view's nodes disagree with decode(contentState:)")
+        guard let root = result.root, root.value == reference.state, NodeVisit.checksum(root) == NodeVisit.checksum(reference.state!) else {
+            fail(name, "the result's nodes disagree with the reference decode")
         }
         let live: Activity.State
         let foundation: Activity.State
         let tolerant: Activity.State
         do {
-            live = try decoder.decode(Activity.State.self, contentState: bytes).value
-            guard try decoder.view(contentState: bytes).decode(Activity.State.self) == live else {
-                fail(name, "the view decodes another struct than decode(_:contentState:)")
+            live = try result.decode(Activity.State.self)
+            guard try reference.decode(Activity.State.self) == live else {
+                fail(name, "the tape decodes another struct than the reference decode's state")
             }
             foundation = try JSONDecoder().decode(Activity.State.self, from: Data(bytes))
             tolerant = Activity.state(tolerant: try JSONDecoder().decode(Activity.Tolerant.self, from: Data(bytes)))
@@ -84,6 +85,13 @@ public enum CrossCheck {
             fail(name, "the contenders disagree:\n  LiveState \(live)\n  JSONDecoder \(foundation)\n  tolerant \(tolerant)")
         }
         return live
+    }
+
+    /// `decoder` with its one-pass read off: the reference decode the tape is checked against.
+    private static func inFull(_ decoder: ContentStateDecoder) -> ContentStateDecoder {
+        var full = decoder
+        full.readsInOnePass = false
+        return full
     }
 
     /// Checks that LiveState reads what an older app version gets (`Payloads.fallback`,
@@ -105,12 +113,11 @@ public enum CrossCheck {
         guard result.state != nil, findings.isSubset(of: result.diagnostics.map(\.code.rawValue)) else {
             fail(name, "LiveState did not make the findings \(findings.sorted()): \(result.diagnostics)")
         }
-        let view = decoder.view(contentState: bytes)
-        guard view.isDeferred, view.result == result else {
-            fail(name, "the view took the full decode (\(!view.isDeferred)) or disagrees with decode(contentState:)")
+        guard result.isReadOnTape, result == inFull(decoder).decode(contentState: bytes) else {
+            fail(name, "the decode was not read on its tape (\(!result.isReadOnTape)) or disagrees with the reference decode")
         }
         do {
-            let live = try decoder.decode(Delivery.self, contentState: bytes).value
+            let live = try result.decode(Delivery.self)
             if bySerialization {
                 guard let handWritten = SerializationDefaulting.decode(Data(bytes)), live == handWritten else {
                     fail(name, "LiveState and JSONSerialization with defaults disagree")
@@ -135,7 +142,7 @@ public enum CrossCheck {
         do {
             let result = try encoder.encode(state)
             guard result.succeeded else { fail(name, "LiveState's encoder failed: \(result.diagnostics)") }
-            let back = try decoder.decode(State.self, contentState: result.bytes).value
+            let back = try decoder.decode(contentState: result.bytes).decode(State.self)
             guard back == state else { fail(name, "the encoded state decodes to \(back), not \(state)") }
         } catch {
             fail(name, "\(error)")
@@ -170,7 +177,7 @@ public enum CrossCheck {
             let push = Activity.state(push: try JSONDecoder().decode(Activity.Push.self, from: Data(bytes)))
             var writer = JSONWriter()
             writer.write(state)
-            let fromTree = try decoder.decode(Activity.State.self, contentState: writer.bytes).value
+            let fromTree = try decoder.decode(contentState: writer.bytes).decode(Activity.State.self)
             guard fromTree == Activity.withSchemaDefaults(push) else {
                 fail(name, "the contenders disagree:\n  LiveState \(fromTree)\n  JSONDecoder \(push)")
             }

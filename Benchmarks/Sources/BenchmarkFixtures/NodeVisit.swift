@@ -7,7 +7,7 @@ public enum NodeVisit {
     /// The sum of every string's UTF-8 length, every integer and every bool, and the number of
     /// doubles, dates and nulls: a figure that depends on every value read.
     /// - Parameter node: The node to start from, usually `ContentStateView.root`.
-    public static func checksum(_ node: ContentStateView.Node) -> Int {
+    public static func checksum(_ node: DecodeResult.Node) -> Int {
         switch node.kind {
         case .string: node.string?.utf8.count ?? 0
         case .int: node.int ?? node.uint64.map { Int(truncatingIfNeeded: $0) } ?? 0

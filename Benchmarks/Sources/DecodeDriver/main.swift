@@ -6,7 +6,7 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (check: the cross-checks of every payload, then nothing measured; view, view-read, view-state, value, value-findings, view-struct, struct, scan, body, lint, lint-state,
+// Arguments: CONTENDER (check: the cross-checks of every payload, then nothing measured; view, view-read, value, value-findings, view-struct, scan, body, lint, lint-state,
 // jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
 // PAYLOAD (a stem in Payloads/; default cs600; a stem starting `grocery` is decoded with the
@@ -15,7 +15,7 @@
 // (the ones Swift cannot store inline) and the containers.
 import BenchmarkFixtures
 import Foundation
-@_spi(Scanner) import LiveState
+@_spi(Scanner) @_spi(Testing) import LiveState
 
 let arguments = CommandLine.arguments.dropFirst()
 let contender = arguments.first ?? "value"
@@ -65,19 +65,18 @@ case "shape":
     for diagnostic in result.diagnostics { print("  \(diagnostic.code): \(diagnostic.message)") }
     exit(0)
 case "value":
-    // The Value tree; the findings are worded only when read (`value-findings`).
+    // The decode, then its Value tree made; the findings are worded only when read
+    // (`value-findings`).
     for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).state == nil ? 0 : 1 }
 case "value-findings":
     for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).diagnostics.count }
 case "view":
-    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).isDeferred ? 1 : 0 }
-case "view-state":
-    // The view, then every field made: what the value tree costs when all of it is read.
-    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).state == nil ? 0 : 1 }
+    // The decode alone: checked, nothing made.
+    for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).isReadOnTape ? 1 : 0 }
 case "view-read":
-    // The view, then every value read through its nodes, strings made.
-    for _ in 0..<count { checksum &+= decoder.view(contentState: bytes).root.map(NodeVisit.checksum) ?? 0 }
-case "view-struct", "struct", "encoder", "jsonencoder", "jsondecoder", "jsondecoder-tolerant", "jsondecoder-body":
+    // The decode, then every value read through its nodes, strings made.
+    for _ in 0..<count { checksum &+= decoder.decode(contentState: bytes).root.map(NodeVisit.checksum) ?? 0 }
+case "view-struct", "encoder", "jsonencoder", "jsondecoder", "jsondecoder-tolerant", "jsondecoder-body":
     checksum = isGrocery ? typed(GrocerySchema.self) : typed(DeliverySchema.self)
 case "encoder-value":
     // The Value path: the state decoded once into a tree, then written COUNT times.
@@ -99,7 +98,7 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': view, view-read, view-state, value, view-struct, struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-read, value, value-findings, view-struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")
 
@@ -110,11 +109,9 @@ func typed<Activity: BenchmarkActivity>(_ activity: Activity.Type) -> Int {
     var checksum = 0
     switch contender {
     case "view-struct":
-        for _ in 0..<count { checksum &+= Activity.checksum(try! decoder.view(contentState: bytes).decode(Activity.State.self)) }
-    case "struct":
-        for _ in 0..<count { checksum &+= Activity.checksum(try! decoder.decode(Activity.State.self, contentState: bytes).value) }
+        for _ in 0..<count { checksum &+= Activity.checksum(try! decoder.decode(contentState: bytes).decode(Activity.State.self)) }
     case "encoder", "jsonencoder":
-        let state = try! decoder.decode(Activity.State.self, contentState: bytes).value
+        let state = try! decoder.decode(contentState: bytes).decode(Activity.State.self)
         if contender == "encoder" {
             for _ in 0..<count { checksum &+= try! encoder.encode(state).bytes.count }
         } else {

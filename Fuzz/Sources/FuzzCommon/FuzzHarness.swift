@@ -245,11 +245,11 @@ public enum FuzzHarness {
 
     // MARK: - FuzzDecode
 
-    /// A view's node read through its public accessors alone, and checked on the way: every
+    /// A decode result's node read through its public accessors alone, and checked on the way: every
     /// accessor of another kind is empty, reads out of range or of another kind of container
     /// find nothing, and `value` is the tree read. A check that fails puts
     /// `.string("node check: …")` in place of the node, so the tree read differs from the state.
-    static func walk(_ node: ContentStateView.Node) -> Value {
+    static func walk(_ node: DecodeResult.Node) -> Value {
         let kind = node.kind
         guard (node.bool != nil) == (kind == .bool), (node.int != nil) == (kind == .int),
               (node.double != nil) == (kind == .double), (node.string != nil) == (kind == .string),
@@ -298,29 +298,24 @@ public enum FuzzHarness {
         if let failure = checkPositions(bare.diagnostics, body) ?? roundTrip(bare.state, decoder) {
             return "content-state, \(target.schema.activity) v\(target.version): \(failure)"
         }
-        // The one-pass read (the tape) and the full decode agree on everything, and so does the
-        // view, which keeps the tape.
+        // The one-pass read (the tape) and the full decode agree on everything: what they
+        // say, and whether the app version applies the payload.
         var full = decoder
         full.readsInOnePass = false
         let reference = full.decode(contentState: body)
-        if bare != reference {
+        if bare != reference || bare.appDecodes != reference.appDecodes {
             return "content-state, \(target.schema.activity) v\(target.version): read in one pass \(bare), in full \(reference)"
         }
-        let view = decoder.view(contentState: Array(body))
-        if view.result != reference || view.appDecodes != reference.appDecodes {
-            return "view, \(target.schema.activity) v\(target.version): \(view.result), in full \(reference)"
+        // The result's nodes, visited one accessor at a time and made whole, give the state too.
+        if bare.root.map(walk) != reference.state || bare.root?.value != reference.state {
+            return "nodes, \(target.schema.activity) v\(target.version): \(String(describing: bare.root.map(walk))), in full \(String(describing: reference.state))"
         }
-        // The view's nodes, visited one accessor at a time and made whole, give the state too.
-        if view.root.map(walk) != reference.state || view.root?.value != reference.state {
-            return "view nodes, \(target.schema.activity) v\(target.version): \(String(describing: view.root.map(walk))), in full \(String(describing: reference.state))"
-        }
-        // A Decodable type read on the tape (through decode(_:contentState:) and the view)
-        // sees what it sees through ValueDecoder on the full decode's tree: values and errors.
-        let probedOnTape = String(describing: Result { try decoder.decode(DecodeProbe.self, contentState: body).value })
-        let probedInFull = String(describing: Result { try full.decode(DecodeProbe.self, contentState: body).value })
-        let probedInView = String(describing: Result { try view.decode(DecodeProbe.self) })
-        if probedOnTape != probedInFull || probedInView != probedInFull {
-            return "Decodable, \(target.schema.activity) v\(target.version): on the tape \(probedOnTape), in the view \(probedInView), in full \(probedInFull)"
+        // A Decodable type read on the tape sees what it sees through ValueDecoder on the full
+        // decode's tree: values and errors.
+        let probedOnTape = String(describing: Result { try bare.decode(DecodeProbe.self) })
+        let probedInFull = String(describing: Result { try reference.decode(DecodeProbe.self) })
+        if probedOnTape != probedInFull {
+            return "Decodable, \(target.schema.activity) v\(target.version): on the tape \(probedOnTape), in full \(probedInFull)"
         }
         if let failure = encodes(reference.state, target, decoder: decoder) {
             return "encoder, \(target.schema.activity) v\(target.version): \(failure)"
@@ -330,7 +325,7 @@ public enum FuzzHarness {
             return "payload, \(target.schema.activity) v\(target.version): \(failure)"
         }
         let fullPayload = full.decode(payload: body)
-        if payload != fullPayload || decoder.view(payload: Array(body)).result != fullPayload {
+        if payload != fullPayload || payload.appDecodes != fullPayload.appDecodes {
             return "payload, \(target.schema.activity) v\(target.version): read in one pass \(payload), in full \(fullPayload)"
         }
         let validation = validator.validate(body)

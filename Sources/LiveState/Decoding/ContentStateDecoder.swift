@@ -5,8 +5,8 @@ import Foundation
 /// Missing keys take the field's default, unknown keys are ignored, invalid values take the
 /// default or reject the payload as the field says, and every such event is reported with a
 /// JSON Pointer and its position in the input. The decoder makes a single pass over the bytes
-/// into a flat tape of typed nodes (`view(contentState:)` keeps it and makes values only when
-/// asked); a value the tape does not decide itself (an invalid one with no default to take, an
+/// into a flat tape of typed nodes, which the result keeps and makes values from only when
+/// asked; a value the tape does not decide itself (an invalid one with no default to take, an
 /// escaped enum value, …: `TapeBuilder`) is decided where it stands by the full decoder's rules
 /// below (`DecodeContext.decide`), which read it with `JSONReader`, making its value and
 /// wording its problems. Bytes that are not JSON get the one error the scanner words
@@ -17,7 +17,7 @@ import Foundation
 /// ```swift
 /// let decoder = try ContentStateDecoder(schema: schema, version: 2)
 /// let result = decoder.decode(contentState: bytes)
-/// if let state = result.state { print(state["progress"]) }
+/// if let progress = result["progress"] { print(progress) }
 /// ```
 public struct ContentStateDecoder: Sendable {
     /// The schema the decoder reads with.
@@ -83,16 +83,18 @@ public struct ContentStateDecoder: Sendable {
     }
 
     /// Decodes a bare content-state object.
+    ///
+    /// The result keeps a copy of the input (one `memcpy`, in the same allocation as what it
+    /// read), not the caller's buffer, and makes values and findings from it when asked.
     /// - Parameters:
     ///   - bytes: The JSON text.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        // A payload is read into a tape first and made from it, which costs less than reading
-        // and making at once; what the tape does not read (bytes that are not JSON, JSON that is
-        // not an object) is worded by `run`.
-        if let tape = tape(of: bytes, keepingInput: false, file: file, body: false) {
-            return tape.result(in: bytes)
+        // What the tape does not read (bytes that are not JSON, JSON that is not an object) is
+        // worded by `run`.
+        if let tape = tape(of: bytes, keepingInput: true, file: file, body: false) {
+            return DecodeResult(tape: tape)
         }
         return run(bytes, file: file, isBody: false) { context throws(JSONError) in
             try context.decodeRoot(plan)
@@ -100,7 +102,7 @@ public struct ContentStateDecoder: Sendable {
     }
 
     /// The one-pass read of `bytes` (a bare content-state, or a whole body), keeping a copy of
-    /// them when `keepingInput` (a view's tape); `nil` for bytes that are not JSON, JSON of
+    /// them when `keepingInput` (a result's tape); `nil` for bytes that are not JSON, JSON of
     /// another shape, or when `readsInOnePass` is off.
     func tape(of bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?, body: Bool) -> StateTape? {
         guard readsInOnePass else { return nil }
@@ -160,8 +162,8 @@ public struct ContentStateDecoder: Sendable {
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The state and everything noticed on the way.
     public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
-        if let tape = tape(of: bytes, keepingInput: false, file: file, body: true) {
-            return tape.result(in: bytes)
+        if let tape = tape(of: bytes, keepingInput: true, file: file, body: true) {
+            return DecodeResult(tape: tape)
         }
         return run(bytes, file: file, isBody: true) { context throws(JSONError) in
             try context.decodeBody(plan)
@@ -184,46 +186,6 @@ public struct ContentStateDecoder: Sendable {
     /// - Returns: The state and everything noticed on the way.
     public func decode(payload bytes: some ContiguousBytes, file: String? = nil) -> DecodeResult {
         bytes.withUnsafeBytes { decode(payload: $0, file: file) }
-    }
-
-    /// Decodes a bare content-state into any `Decodable` type, missing keys filled from the
-    /// schema's defaults.
-    ///
-    /// The type sees every field the version declares, in schema order; `date` fields decode
-    /// as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url` as `URL` (or `String`).
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - bytes: The JSON text of the content-state.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The value and the decode result it came from.
-    /// - Throws: `DecodingRejected` when the tolerant decoder rejects the payload, or the
-    ///   `DecodingError` the type throws.
-    public func decode<T: Decodable>(
-        _ type: T.Type, contentState bytes: some ContiguousBytes, file: String? = nil
-    ) throws -> (value: T, result: DecodeResult) {
-        try bytes.withUnsafeBytes { raw in
-            // Through the tape when the payload has no problem (see `view(contentState:)`).
-            if let tape = tape(of: raw, keepingInput: false, file: file, body: false) {
-                guard !tape.isRejected else { throw DecodingRejected(result: tape.result(in: raw)) }
-                // The result's state is made if it is read: the caller has the value.
-                return (try TapeDecoder.decode(T.self, tape: tape, bytes: raw), tape.result(in: raw, makingState: false))
-            }
-            let result = run(raw, file: file, isBody: false) { context throws(JSONError) in try context.decodeRoot(plan) }
-            guard let state = result.state else { throw DecodingRejected(result: result) }
-            return (try ValueDecoder.decode(T.self, from: state, codingPath: []), result)
-        }
-    }
-
-    /// The error thrown when the tolerant decoder rejects a payload that a `Decodable` type
-    /// was asked for.
-    public struct DecodingRejected: Error, Sendable, CustomStringConvertible {
-        /// The result, with the errors that rejected it.
-        public var result: DecodeResult
-
-        /// The first error's text.
-        public var description: String {
-            result.diagnostics.first(where: { $0.severity == .error })?.description ?? "the payload was rejected"
-        }
     }
 
     /// The full decode of `bytes` by `body` (`decodeRoot`, or `decodeBody` for a whole body):
@@ -448,8 +410,8 @@ struct DecodeContext: JSONReading {
 
     /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this
     /// context's version and wording (its findings in the content-state's scope), and the
-    /// reader moved past it. `keepingInput`: the tape keeps a copy of the input (a view's, or a
-    /// validation result's); `recordsSpans`: its root members' spans, for the byte budget.
+    /// reader moved past it. `keepingInput`: the tape keeps a copy of the input (a decode
+    /// result's, or a validation result's); `recordsSpans`: its root members' spans, for the byte budget.
     /// - Throws: The scanner's error where the bytes are not JSON.
     mutating func tape(of plan: ObjectPlan, keepingInput: Bool, recordsSpans: Bool) throws(JSONError) -> StateTape {
         let start = reader.offset

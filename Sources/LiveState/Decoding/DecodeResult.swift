@@ -1,93 +1,126 @@
 import Foundation
 
-/// What an app version sees when it decodes a content-state, and why.
+/// A content-state decoded for one app version: what that version sees, and why.
+///
+/// `ContentStateDecoder.decode(contentState:)` checks the whole payload in one pass and keeps
+/// a copy of the input and a flat record of every value: one allocation for the whole state,
+/// none per string. Nothing else is made until it is asked for: `state` makes the `Value`
+/// tree, `root` and the subscript read single values (a `String` is made when its field is
+/// read), `decode(_:)` reads the state straight into any `Decodable` type, and `diagnostics`
+/// words the findings.
+///
+/// ```swift
+/// let result = decoder.decode(contentState: bytes)
+/// guard result.appDecodes else { ... }            // the app version drops this payload
+/// let progress = result["progress"]?.double       // read now; other fields are not made at all
+/// let state = try result.decode(DeliveryAttributes.ContentState.self)
+/// for diagnostic in result.diagnostics { print(diagnostic) }
+/// ```
+///
+/// What is made is made on each read, not kept: a caller that reads `state` (or `diagnostics`)
+/// more than once keeps its own copy. Bytes that are not JSON (or nest deeper than the limit)
+/// and JSON of another shape get their one error, made at once.
 public struct DecodeResult: Sendable {
+    enum Storage: Sendable {
+        /// Read in one pass: everything is made from the tape, which keeps a copy of the input.
+        case tape(SharedTape)
+        /// Made already: the error of bytes that are not JSON or of JSON of another shape, or
+        /// the reference decode's result.
+        indirect case made(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic?, isStrict: Bool)
+    }
+
+    /// A tape is written only while `TapeBuilder` builds it, and only read after.
+    struct SharedTape: @unchecked Sendable {
+        let tape: StateTape
+    }
+
+    let storage: Storage
+
+    /// A result read on `tape`, which keeps its input.
+    init(tape: StateTape) {
+        storage = .tape(SharedTape(tape: tape))
+    }
+
+    /// A result made already.
+    init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false) {
+        storage = .made(state: state, diagnostics: diagnostics, strictFailure: strictFailure, isStrict: isStrictClient)
+    }
+
+    /// Whether the result was read in one pass and is made from its tape, rather than decoded
+    /// in full (for the tests and benchmarks that check which path a payload took).
+    @_spi(Testing) public var isReadOnTape: Bool {
+        if case .tape = storage { return true }
+        return false
+    }
+
     /// The state in schema order with every field present, or `nil` when the tolerant decoder
-    /// rejects the payload (a required key missing, a `reject` field invalid, bad JSON).
-    ///
-    /// Made when first read for a result that comes with a decoded value
-    /// (`decode(_:contentState:)`), whose caller mostly reads that value instead.
+    /// rejects the payload (a required key missing, a `reject` field invalid, bad JSON). Made
+    /// on each read.
     public var state: Value? {
-        get {
-            if let madeState { return madeState }
-            return read?.state ?? nil
+        switch storage {
+        case .tape(let shared): shared.tape.acceptedState()
+        case .made(let state, _, _, _): state
         }
-        set { madeState = .some(newValue) }
     }
+
     /// Everything the decoder noticed, in input order: defaults taken, unknown keys, invalid
-    /// values, errors.
-    ///
-    /// Worded when first read (a decode that finds something keeps what it read, and a copy
-    /// of the input, until then), so a caller that reads only `state` does not pay for them.
+    /// values, errors. Worded on each read.
     public var diagnostics: [Diagnostic] {
-        get { wordedDiagnostics ?? read?.diagnostics ?? [] }
-        set { wordedDiagnostics = newValue }
+        switch storage {
+        case .tape(let shared): shared.tape.diagnostics()
+        case .made(_, let diagnostics, _, _): diagnostics
+        }
     }
+
     /// For a version under `clients.strict`: why synthesized `Codable` would fail on the device,
     /// naming the first field it fails on; `nil` when it would decode, or the version is tolerant.
-    public var strictFailure: Diagnostic?
+    public var strictFailure: Diagnostic? {
+        switch storage {
+        case .tape(let shared): shared.tape.strictFailure()
+        case .made(_, _, let strictFailure, _): strictFailure
+        }
+    }
+
     /// Whether the version is listed under `clients.strict`.
-    public var isStrictClient: Bool
-
-    /// The state, once made; `nil` while it is still on `read`'s tape.
-    private var madeState: Value??
-    /// The findings, once worded; `nil` while they are still on `read`'s tape.
-    private var wordedDiagnostics: [Diagnostic]?
-    /// The tape what is not made yet is made from.
-    private let read: TapeRead?
-
-    /// Creates a result.
-    /// - Parameters:
-    ///   - state: The decoded state.
-    ///   - diagnostics: The findings.
-    ///   - strictFailure: The strict verdict.
-    ///   - isStrictClient: Whether the version decodes strictly.
-    public init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false) {
-        self.madeState = .some(state)
-        self.wordedDiagnostics = diagnostics
-        self.read = nil
-        self.strictFailure = strictFailure
-        self.isStrictClient = isStrictClient
-    }
-
-    /// A result whose state (when `state` is `nil`) and findings (when `diagnostics` is `nil`)
-    /// are made from `read` when first asked for.
-    init(state: Value??, diagnostics: [Diagnostic]?, read: TapeRead?, strictFailure: Diagnostic?, isStrictClient: Bool) {
-        self.madeState = state
-        self.wordedDiagnostics = diagnostics
-        self.read = read
-        self.strictFailure = strictFailure
-        self.isStrictClient = isStrictClient
-    }
-
-    /// Whether the findings or the state are still on the tape, not made (for tests).
-    var keepsTape: Bool { wordedDiagnostics == nil || madeState == nil }
-
-    /// Whether the tolerant decoder produced a state, without making one still on the tape.
-    private var hasState: Bool {
-        if let madeState { return madeState != nil }
-        return read?.hasState ?? false
+    public var isStrictClient: Bool {
+        switch storage {
+        case .tape(let shared): shared.tape.isStrict
+        case .made(_, _, _, let isStrict): isStrict
+        }
     }
 
     /// Whether the app version applies the update: for a strict client, synthesized `Codable`
     /// succeeds on the bytes; otherwise the tolerant decoder produced a state.
     public var appDecodes: Bool {
-        guard isStrictClient else { return hasState }
-        // Synthesized Codable ignores the schema's constraints and `on-invalid: reject`: only
-        // what breaks the JSON itself, or the strict verdict, makes the device drop the update.
-        let unreadable: Set<DiagnosticCode> = [.jsonSyntax, .jsonLimit, .notAnObject, .missingContentState]
-        return strictFailure == nil && !diagnostics.contains { unreadable.contains($0.code) }
+        switch storage {
+        case .tape(let shared):
+            // A tape is only written for a content-state that is a JSON object.
+            let tape = shared.tape
+            return Self.applies(isStrict: tape.isStrict, isReadable: true, hasState: !tape.isRejected, strictFails: tape.strictProblem != nil)
+        case .made(let state, let diagnostics, let strictFailure, let isStrict):
+            let unreadable: Set<DiagnosticCode> = [.jsonSyntax, .jsonLimit, .notAnObject, .missingContentState]
+            return Self.applies(
+                isStrict: isStrict, isReadable: !diagnostics.contains { unreadable.contains($0.code) }, hasState: state != nil,
+                strictFails: strictFailure != nil)
+        }
+    }
+
+    /// Whether an app version applies a content-state: the one rule every reader of a state
+    /// asks. A version under `clients.strict` decodes with synthesized `Codable`, which ignores
+    /// the schema's constraints and `on-invalid: reject`: it applies a state that is a JSON
+    /// object (`isReadable`) it does not fail on. Any other applies the state the tolerant
+    /// decoder produced.
+    static func applies(isStrict: Bool, isReadable: @autoclosure () -> Bool, hasState: Bool, strictFails: Bool) -> Bool {
+        isStrict ? isReadable() && !strictFails : hasState
     }
 
     /// Every diagnostic, with the strict verdict last, or told within the error it repeats.
     public var allDiagnostics: [Diagnostic] {
+        var all = diagnostics
         guard let strictFailure else {
-            guard isStrictClient else { return diagnostics }
-            var all = diagnostics
-            DecodeProblem.strictClientApplies(&all, scope: .contentState)
+            if isStrictClient { DecodeProblem.strictClientApplies(&all, scope: .contentState) }
             return all
         }
-        var all = diagnostics
         DecodeProblem.add(strictFailure: strictFailure, to: &all)
         return all
     }
@@ -96,11 +129,64 @@ public struct DecodeResult: Sendable {
     public var hasErrors: Bool {
         allDiagnostics.contains { $0.severity == .error }
     }
+
+    /// The state as any `Decodable` type, missing keys filled from the schema's defaults.
+    ///
+    /// The type sees every field the version declares, in schema order; `date` fields decode
+    /// as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url` as `URL` (or
+    /// `String`). Read straight from the input: no `Value` tree is made on the way.
+    /// - Parameter type: The type to decode.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError.dataCorrupted` when the app version rejects the payload (at
+    ///   the first error's place, in its words: the result's `diagnostics` say it all), or the
+    ///   `DecodingError` the type throws.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch storage {
+        case .tape(let shared):
+            let tape = shared.tape
+            guard !tape.isRejected else { throw rejection }
+            return try tape.withInput { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
+        case .made(let state, _, _, _):
+            guard let state else { throw rejection }
+            return try ValueDecoder.decode(T.self, from: state, codingPath: [])
+        }
+    }
+
+    /// What `decode(_:)` throws for a payload the app version rejects: the first error, its
+    /// JSON Pointer as the coding path.
+    private var rejection: DecodingError {
+        let error = diagnostics.first { $0.severity == .error }
+        let path = error?.pointer.flatMap(JSONPointer.tokens)?.map(PointerKey.init) ?? []
+        return .dataCorrupted(.init(codingPath: path, debugDescription: error?.description ?? "the app version rejects the payload"))
+    }
+
+    /// One top-level field's value, made now; `nil` when the version has no such field or the
+    /// app version rejects the payload.
+    /// - Parameter name: The field's name.
+    public subscript(name: String) -> Value? {
+        switch storage {
+        case .tape(let shared): shared.tape.isRejected ? nil : shared.tape.field(named: name)
+        case .made(let state, _, _, _): state?[name]
+        }
+    }
+}
+
+/// A reference token of a JSON Pointer as a coding key: an array index is also an `intValue`.
+private struct PointerKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ token: String) {
+        stringValue = token
+        intValue = Int(token)
+    }
+
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(String(intValue)) }
 }
 
 extension DecodeResult: Hashable {
-    /// Results are equal when they say the same: the state, the findings (worded to compare),
-    /// the strict verdict.
+    /// Results are equal when they say the same: the state, the findings, the strict verdict.
     public static func == (lhs: DecodeResult, rhs: DecodeResult) -> Bool {
         lhs.state == rhs.state && lhs.strictFailure == rhs.strictFailure && lhs.isStrictClient == rhs.isStrictClient
             && lhs.diagnostics == rhs.diagnostics
@@ -115,57 +201,13 @@ extension DecodeResult: Hashable {
 }
 
 extension DecodeResult: CustomReflectable {
-    /// The result as it reads, however its findings are held (so `print` and `dump` show the
-    /// diagnostics, not the tape behind them).
+    /// The result as it reads, however it is held (so `print` and `dump` show the state and
+    /// the diagnostics, not the tape behind them).
     public var customMirror: Mirror {
         Mirror(
             self,
             children: ["state": state as Any, "diagnostics": diagnostics, "strictFailure": strictFailure as Any,
                        "isStrictClient": isStrictClient],
             displayStyle: .struct)
-    }
-}
-
-/// A tape and a copy of the input it was read from (`nil` when the tape keeps its own), from
-/// which a result's state and findings are made once, when first asked for.
-final class TapeRead: @unchecked Sendable {
-    private let tape: StateTape
-    private let input: [UInt8]?
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var madeState: Value??
-    /// Guarded by `lock`.
-    private var worded: [Diagnostic]?
-
-    init(tape: StateTape, input: [UInt8]?) {
-        self.tape = tape
-        self.input = input
-    }
-
-    /// `body` with the input's bytes.
-    private func withInput<R>(_ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        guard let input else { return body(nil) }
-        return input.withUnsafeBytes { body($0) }
-    }
-
-    /// Whether the state is not rejected: whether `state` is not `nil`, without making it.
-    var hasState: Bool { !tape.isRejected }
-
-    var state: Value? {
-        lock.withLock {
-            if let madeState { return madeState }
-            let state = withInput { tape.acceptedState(in: $0) }
-            madeState = .some(state)
-            return state
-        }
-    }
-
-    var diagnostics: [Diagnostic] {
-        lock.withLock {
-            if let worded { return worded }
-            let diagnostics = withInput { tape.diagnostics(in: $0) }
-            worded = diagnostics
-            return diagnostics
-        }
     }
 }

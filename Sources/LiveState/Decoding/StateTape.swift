@@ -163,7 +163,7 @@ extension TapeNode {
 }
 
 /// The tape of one decode, and what it needs to make values and findings later: the plan,
-/// the file name and, for a view, where its copy of the input is.
+/// the file name and, for a result, where its copy of the input is.
 struct StateTapeHeader {
     /// The nodes.
     var count: Int
@@ -211,31 +211,26 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
         return unsafeDowncast(buffer, to: StateTape.self)
     }
 
-    /// Whether the app version applies the state: not rejected, and, for a strict version,
-    /// decoded by synthesized `Codable`. (Read in place: `header` hands out a copy, which
+    /// Whether the root object is rejected. (Read in place: `header` hands out a copy, which
     /// retains and releases every reference in it.)
-    var isApplied: Bool {
-        withUnsafeMutablePointerToHeader { !$0.pointee.isRejected && $0.pointee.strictProblem == nil }
-    }
-
-    /// Whether the root object is rejected, read in place (see `isApplied`).
     var isRejected: Bool {
         withUnsafeMutablePointerToHeader { $0.pointee.isRejected }
     }
 
-    /// The header's fields the readers ask for most, read in place (see `isApplied`).
+    /// The header's fields the readers ask for most, read in place (see `isRejected`).
     var plan: ObjectPlan { withUnsafeMutablePointerToHeader { $0.pointee.plan } }
     var nodeCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
     var decisions: TapeDecisions? { withUnsafeMutablePointerToHeader { $0.pointee.decisions } }
     var strictProblem: DecodeProblem? { withUnsafeMutablePointerToHeader { $0.pointee.strictProblem } }
+    var isStrict: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isStrict } }
 
     /// Runs `body` with the input the tape keeps: empty when it keeps none.
     ///
-    /// A view's tape, and the validator's, hold a copy of their input after their nodes
+    /// A decode result's tape, and the validator's, hold a copy of their input after their nodes
     /// (`TapeBuilder` writes it when it finishes), so that reading a string is pointer
     /// arithmetic: no enum of array, `Data` or other storage to switch over, copy and retain on
     /// every read, as when the tape kept the caller's buffer. The copy costs one `memcpy` of the
-    /// input, and a larger allocation (see `Benchmarks/README.md` for what that costs the view).
+    /// input, and a larger allocation (see `Benchmarks/README.md` for what that costs the decode).
     func withInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { header, nodes in
             try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(nodes + header.pointee.count), count: header.pointee.inputCount))
@@ -289,7 +284,7 @@ struct TapeBuilder {
     private var nodes: UnsafeMutablePointer<TapeNode>
     /// The nodes there is room for (the tape has room for `keptInput` bytes after them).
     private var capacity: Int
-    /// The bytes of input the tape keeps: all of them for a view, none otherwise.
+    /// The bytes of input the tape keeps: all of them for a decode result, none otherwise.
     private let keptInput: Int
     private var count = 0
     private var depth = 0
@@ -371,7 +366,7 @@ struct TapeBuilder {
     /// `flagsUnixDates` (the validator's reading), a date that looks like UNIX seconds is
     /// reported. When `keepingInput`, the tape keeps a copy
     /// of the whole body, so that the state can be made after `bytes` are gone
-    /// (`ValidationResult.state`, a view); when `recordsSpans`, its root members' spans.
+    /// (`ValidationResult.state`, a `DecodeResult`); when `recordsSpans`, its root members' spans.
     static func build(
         object offset: Int, in bytes: UnsafeRawBufferPointer, depth: Int, plan: ObjectPlan, version: Int, file: String?,
         isStrict: Bool, consequence: DeviceConsequence, options: JSONScanOptions,
@@ -446,7 +441,7 @@ struct TapeBuilder {
 
     private mutating func grow(_ needed: Int) {
         let old = tape
-        // One copy of the header, not one per field read (see `StateTape.isApplied`).
+        // One copy of the header, not one per field read (see `StateTape.isRejected`).
         let header = old.header
         let larger = StateTape.make(
             capacity: max(needed, capacity &* 2), inputCount: keptInput, plan: header.plan,

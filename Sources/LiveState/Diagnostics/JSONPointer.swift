@@ -36,4 +36,14 @@ package enum JSONPointer {
     package static func appending(_ index: Int, to pointer: String) -> String {
         String.concatenating(pointer, "/", String(index))
     }
+
+    /// The reference tokens of a pointer, unescaped: `[]` for `""`, the whole document.
+    /// - Parameter pointer: A JSON Pointer such as `/courier/name`.
+    /// - Returns: The tokens, or `nil` when `pointer` is not a JSON Pointer.
+    package static func tokens(of pointer: String) -> [String]? {
+        guard pointer.hasPrefix("/") else { return pointer.isEmpty ? [] : nil }
+        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            String($0.replacing("~1", with: "/").replacing("~0", with: "~"))
+        }
+    }
 }

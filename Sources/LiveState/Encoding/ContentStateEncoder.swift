@@ -241,9 +241,11 @@ public struct ContentStateEncoder: Sendable {
             }
             problems.append(diagnostic)
         }
-        if result.state != nil { problems += namesGivenTwice(bytes, file: file) }
+        // Made once: a result makes its state on each read.
+        let state = result.state
+        if state != nil { problems += namesGivenTwice(bytes, file: file) }
         let failed = problems.contains { $0.severity == .error }
-        return (failed ? nil : result.state, problems)
+        return (failed ? nil : state, problems)
     }
 
     /// A `duplicate-key` warning for each member of an object of the state that gives a field

@@ -25,7 +25,7 @@ extension JSONReader {
     /// The value of a number token, correctly rounded: what `Double(String)` gives for the
     /// same text (`1e400` is `+infinity`, `1e-400` is `0`, `-0` is `-0.0`).
     ///
-    /// (The view's quick path reads short decimals itself, `StateTape.double()`; every other
+    /// (The tape's quick path reads short decimals itself, `StateTape.double()`; every other
     /// number comes here.)
     /// - Parameter number: A token this reader returned.
     /// - Returns: The nearest `Double`.

@@ -29,7 +29,7 @@ final class ObjectPlan: @unchecked Sendable {
     let fieldRefs: UnsafeMutablePointer<Unmanaged<FieldPlan>>
     /// `fields.count`, without touching the arrays.
     let fieldCount: Int
-    /// The fields' names in schema order, for `ContentStateView.Node.names` and `TapeDecoder`'s
+    /// The fields' names in schema order, for `DecodeResult.Node.names` and `TapeDecoder`'s
     /// lookups by `CodingKey` (a name of up to 15 bytes is stored inline in its `String`, so
     /// comparing two of them is comparing two words).
     let memberNames: [String]

@@ -1,5 +1,5 @@
 /// Where an APNs body keeps its content-state: the rule, written once for every reader of a body
-/// (`ContentStateDecoder`'s `decode(payload:)` and `view(payload:)`, `BodyChecker` and
+/// (`ContentStateDecoder`'s `decode(payload:)`, `BodyChecker` and
 /// `ByteBudget.measure`).
 ///
 /// The body is an object. Its first `aps` member is the envelope, whatever its value, and the
@@ -7,7 +7,7 @@
 /// A later `aps` or `content-state` is not the one read, as Foundation's `JSONDecoder` keeps the
 /// first of a repeated key. Keys are compared unescaped. Every other member is skipped, strictly.
 ///
-/// The decoder, the view and the validator read the content-state found on a tape
+/// The decoder and the validator read the content-state found on a tape
 /// (`DecodeContext.tape(of:…)`); `everyReaderOfABodyFindsTheSameContentState` holds the readers
 /// together.
 enum APNsBody {

@@ -14,7 +14,7 @@ package struct BodyChecker: Sendable {
     /// Whether the budget lists each top-level content-state member's bytes.
     package var measuresFields: Bool
     /// Whether the content-state and a start's attributes are read in one pass, on a tape, as
-    /// `ContentStateDecoder.view` reads them (the default, the product); `false` reads them with
+    /// `ContentStateDecoder.decode` reads them (the default, the product); `false` reads them with
     /// the reference decode's object walk, for the tests and fuzzers that compare the two. The
     /// results are the same.
     package var readsInOnePass = true
@@ -53,7 +53,7 @@ package struct BodyVerdict: Sendable, Hashable {
     package var timestamp: Int?
 
     /// The content-state as the app version decodes it, when it does: made when this is read
-    /// (on each read, as `ContentStateView.state` is), when it was read in one pass.
+    /// (on each read, as `DecodeResult.state` is), when it was read in one pass.
     package var state: Value? {
         get {
             switch decodedState {
@@ -68,7 +68,7 @@ package struct BodyVerdict: Sendable, Hashable {
     /// of the body).
     private enum DecodedState: Sendable {
         case value(Value?)
-        case tape(ContentStateView.SharedTape)
+        case tape(DecodeResult.SharedTape)
     }
 
     private var decodedState: DecodedState
@@ -81,7 +81,7 @@ package struct BodyVerdict: Sendable, Hashable {
     /// A verdict whose state is made from `tape`, which accepted it, when asked for.
     init(diagnostics: [Diagnostic], acceptedStateOf tape: StateTape, event: ActivityEvent?, appDecodes: Bool, budget: ByteBudget) {
         self.init(
-            diagnostics: diagnostics, decodedState: .tape(ContentStateView.SharedTape(tape: tape)), event: event,
+            diagnostics: diagnostics, decodedState: .tape(DecodeResult.SharedTape(tape: tape)), event: event,
             appDecodes: appDecodes, budget: budget)
     }
 
@@ -314,7 +314,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             contentStateConsequence = DeviceConsequence(event: event?.name, broadcast: checker.broadcast)
             context.consequence = contentStateConsequence
             if checker.readsInOnePass, try context.reader.peek() == .objectStart {
-                // Checked on a tape, as `ContentStateDecoder.view` reads it, keeping a copy of
+                // Checked on a tape, as `ContentStateDecoder.decode` reads it, keeping a copy of
                 // the body for the state made later; the scanner's error where it is not JSON.
                 // The findings join the attributes'.
                 let tape = try context.tape(of: checker.decoder.plan, keepingInput: true, recordsSpans: true)
@@ -818,13 +818,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             DecodeProblem.strictClientApplies(&all, scope: .contentState)
         }
 
-        let stateDecodes: Bool
-        if isStrict {
-            stateDecodes = contentState != nil && strictFailure == nil
-                && !all.contains { $0.code == DiagnosticCode.notAnObject }
-        } else {
-            stateDecodes = state != nil || acceptedTape != nil
-        }
+        let stateDecodes = DecodeResult.applies(
+            isStrict: isStrict, isReadable: contentState != nil && !all.contains { $0.code == DiagnosticCode.notAnObject },
+            hasState: state != nil || acceptedTape != nil, strictFails: strictFailure != nil)
         // A start whose attributes fail starts nothing.
         let attributesHold = event?.name != .start || attributesDecode != false
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold

@@ -1,150 +1,5 @@
 import Foundation
 
-/// A content-state decoded for one app version, whose strings stay in the input until a field
-/// is read.
-///
-/// `ContentStateDecoder.view(contentState:)` checks the whole payload in one pass, exactly as
-/// `decode(contentState:)` does, and keeps the input and a flat record of every value: one
-/// allocation for the whole state, none per string. A `String` is made when its field is read,
-/// and the findings are worded when they are asked for. `result` is always equal to what
-/// `decode(contentState:)` returns for the same bytes.
-///
-/// ```swift
-/// let view = decoder.view(contentState: bytes)
-/// guard let state = view.root else { ... }    // the app version drops this payload
-/// let progress = state["progress"]?.double   // read now; other fields are not made at all
-/// ```
-///
-/// A value the tape does not hold itself (a wrong type or a value out of range that takes its
-/// default, an enum's fallback) is decided where it stands by the full decoder, and the view
-/// keeps the tape. For a payload the app version rejects (for a version under
-/// `clients.strict`, one synthesized `Codable` fails on), the view holds the result made from
-/// the tape. For bytes that are not JSON (or nest deeper than the limit) the view holds
-/// `decode(contentState:)`'s result, the error.
-public struct ContentStateView: Sendable {
-    enum Storage: Sendable {
-        case tape(SharedTape)
-        case result(DecodeResult)
-    }
-
-    /// A tape is written only while `TapeBuilder` builds it, and only read after.
-    struct SharedTape: @unchecked Sendable {
-        let tape: StateTape
-    }
-
-    let storage: Storage
-
-    init(tape: StateTape) {
-        storage = .tape(SharedTape(tape: tape))
-    }
-
-    init(result: DecodeResult) {
-        storage = .result(result)
-    }
-
-    /// Whether the view was read in one pass without making strings (the version decodes
-    /// tolerantly and applies the payload), rather than decoded in full.
-    public var isDeferred: Bool {
-        if case .tape = storage { return true }
-        return false
-    }
-
-    /// Whether the app version applies the update.
-    public var appDecodes: Bool {
-        switch storage {
-        case .tape: true
-        case .result(let result): result.appDecodes
-        }
-    }
-
-    /// The state in schema order with every field present, as `decode(contentState:)` gives
-    /// it; made on each call.
-    public var state: Value? {
-        switch storage {
-        case .tape(let shared): shared.tape.state()
-        case .result(let result): result.state
-        }
-    }
-
-    /// The findings, in input order, as `decode(contentState:)` gives them; worded on each call.
-    public var diagnostics: [Diagnostic] {
-        switch storage {
-        case .tape(let shared): shared.tape.diagnostics()
-        case .result(let result): result.diagnostics
-        }
-    }
-
-    /// What `decode(contentState:)` returns for the same bytes.
-    public var result: DecodeResult {
-        switch storage {
-        case .tape(let shared): shared.tape.result()
-        case .result(let result): result
-        }
-    }
-
-    /// The state as any `Decodable` type, missing keys filled from the schema's defaults, as
-    /// `ContentStateDecoder.decode(_:contentState:)` gives it. Read straight from the input:
-    /// no `Value` tree is made on the way.
-    /// - Parameter type: The type to decode.
-    /// - Returns: The value.
-    /// - Throws: `ContentStateDecoder.DecodingRejected` when the app version rejects the
-    ///   payload, or the `DecodingError` the type throws.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        switch storage {
-        case .tape(let shared):
-            let tape = shared.tape
-            return try tape.withInput { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
-        case .result(let result):
-            guard let state = result.state else { throw ContentStateDecoder.DecodingRejected(result: result) }
-            return try ValueDecoder.decode(T.self, from: state, codingPath: [])
-        }
-    }
-
-    /// One top-level field's value, made now; `nil` when the version has no such field or the
-    /// app version rejects the payload.
-    /// - Parameter name: The field's name.
-    public subscript(name: String) -> Value? {
-        switch storage {
-        case .tape(let shared): shared.tape.field(named: name)
-        case .result(let result): result.state?[name]
-        }
-    }
-}
-
-extension ContentStateDecoder {
-    /// Decodes a bare content-state object, making no `String` until a field is read.
-    ///
-    /// The view keeps a copy of the input in its one allocation (one `memcpy`), not the
-    /// caller's buffer.
-    /// - Parameters:
-    ///   - bytes: The JSON text, such as `[UInt8]` or `Data`.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The view; its `result` equals `decode(contentState:file:)`.
-    public func view(contentState bytes: some ContiguousBytes, file: String? = nil) -> ContentStateView {
-        bytes.withUnsafeBytes { view($0, file: file, body: false) }
-    }
-
-    /// Decodes the `aps.content-state` of a whole APNs body, making no `String` until a field
-    /// is read; the rest of the body is checked as `decode(payload:)` checks it.
-    /// - Parameters:
-    ///   - bytes: The JSON text of the body.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The view; its `result` equals `decode(payload:file:)`.
-    public func view(payload bytes: some ContiguousBytes, file: String? = nil) -> ContentStateView {
-        bytes.withUnsafeBytes { view($0, file: file, body: true) }
-    }
-
-    /// A view of `bytes`, a bare content-state or (`body`) a whole body.
-    private func view(_ bytes: UnsafeRawBufferPointer, file: String?, body: Bool) -> ContentStateView {
-        if let tape = tape(of: bytes, keepingInput: true, file: file, body: body) {
-            // A rejected state has nothing to read, and one a strict app fails on is not applied:
-            // the view holds the result.
-            return tape.isApplied ? ContentStateView(tape: tape) : ContentStateView(result: tape.result(in: bytes))
-        }
-        return ContentStateView(result: body ? decode(payload: bytes, file: file) : decode(contentState: bytes, file: file))
-    }
-}
-
 // MARK: - Making values and findings from a tape
 
 extension StateTape {
@@ -177,7 +32,7 @@ extension StateTape {
             guard findings > 0 else { return diagnostics }
             diagnostics.reserveCapacity(findings)
             var locator = SourcePosition.Locator()
-            // Read once, in place (see `StateTape.isApplied`), not once per finding.
+            // Read once, in place (see `StateTape.isRejected`), not once per finding.
             let (file, consequence, version) = withUnsafeMutablePointerToHeader {
                 ($0.pointee.file, $0.pointee.consequence, String($0.pointee.version))
             }
@@ -434,17 +289,6 @@ extension StateTape {
              .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span:
             return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
         }
-    }
-
-    /// The result of this read of `bytes` (`nil` when the tape keeps its input), as
-    /// `decode(contentState:)` returns it: its findings worded when first asked for, and, unless
-    /// `makingState`, its state too.
-    func result(in bytes: UnsafeRawBufferPointer? = nil, makingState: Bool = true) -> DecodeResult {
-        let hasFindings = findingCount > 0
-        let read = hasFindings || !makingState ? TapeRead(tape: self, input: bytes.map { Array($0) }) : nil
-        return DecodeResult(
-            state: makingState ? .some(acceptedState(in: bytes)) : nil, diagnostics: hasFindings ? nil : [], read: read,
-            strictFailure: strictFailure(in: bytes), isStrictClient: header.isStrict)
     }
 
     /// How many diagnostics `diagnostics(in:)` words at most.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ContentStateView {
+extension DecodeResult {
     /// The state as a tree of typed values in schema order, every field present: `nil` when the
     /// app version rejects the payload.
     ///
@@ -9,8 +9,8 @@ extension ContentStateView {
     /// otherwise) when its `string` is read, and containers are never copied out.
     ///
     /// ```swift
-    /// let view = decoder.view(contentState: bytes)
-    /// guard let state = view.root else { ... }
+    /// let result = decoder.decode(contentState: bytes)
+    /// guard let state = result.root else { ... }
     /// let title = state["title"]?.string              // "Order on the way"
     /// let rating = state["courier"]?["rating"]?.double
     /// for index in 0..<(state["items"]?.count ?? 0) {
@@ -19,8 +19,9 @@ extension ContentStateView {
     /// ```
     public var root: Node? {
         switch storage {
-        case .tape(let shared): Node(.object(shared, first: 1, plan: .passUnretained(shared.tape.plan)))
-        case .result(let result): result.state.map { Node(.value($0)) }
+        case .tape(let shared):
+            shared.tape.isRejected ? nil : Node(.object(shared, first: 1, plan: .passUnretained(shared.tape.plan)))
+        case .made(let state, _, _, _): state.map { Node(.value($0)) }
         }
     }
 
