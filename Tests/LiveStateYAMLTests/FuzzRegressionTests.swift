@@ -46,7 +46,7 @@ import Testing
             contentsOf: Self.schemas.deletingLastPathComponent().appendingPathComponent("Fuzz/Schemas/rules.yaml").path)
         let decoder = try ContentStateDecoder(schema: schema, version: 1)
         let state = #"{"titue":"t","drink":"d\u00e9j\u00e0","mode":"\u00e9","state":"o\u006e","marks":[1,"["],"ranks":null,"stamps":["x"]}"#
-        _ = ContentStateViewTests.expectSame(decoder, Array(state.utf8), "fail case")
+        _ = DecodeResultTests.expectSame(decoder, Array(state.utf8), "fail case")
         let result = decoder.decode(contentState: Array(state.utf8))
         #expect(result.diagnostics.contains { $0.pointer == "/marks/1" && $0.code == "unknown-enum-value" })
         let validator = try PayloadValidator(schema: schema, version: 1)

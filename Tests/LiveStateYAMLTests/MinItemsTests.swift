@@ -67,7 +67,7 @@ import Testing
     @Test func theTapeAndTheReferenceDecodeRefuseTooFewItems() throws {
         let decoder = try ContentStateDecoder(schema: try schema(), version: 2)
         let rejected = Array(#"{"stops":[],"legs":[1]}"#.utf8)
-        _ = ContentStateViewTests.expectSame(decoder, rejected, "stops")
+        _ = DecodeResultTests.expectSame(decoder, rejected, "stops")
         let result = decoder.decode(contentState: rejected, file: "p.json")
         #expect(!result.appDecodes)
         #expect(result.diagnostics.map(\.description).contains {
@@ -75,8 +75,8 @@ import Testing
         }, "\(result.diagnostics.map(\.description))")
 
         let defaulted = Array(#"{"stops":["a"],"legs":[]}"#.utf8)
-        _ = ContentStateViewTests.expectSame(decoder, defaulted, "legs")
-        let kinds = try ContentStateViewTests.kindsOnTape(decoder, #"{"stops":["a"],"legs":[]}"#)
+        _ = DecodeResultTests.expectSame(decoder, defaulted, "legs")
+        let kinds = try DecodeResultTests.kindsOnTape(decoder, #"{"stops":["a"],"legs":[]}"#)
         #expect(kinds.contains(.defaultTaken))
         let taken = decoder.decode(contentState: defaulted, file: "p.json")
         #expect(taken.appDecodes)
@@ -87,7 +87,7 @@ import Testing
 
         // At the bound, both accept.
         let exact = Array(#"{"stops":["a"],"legs":[2]}"#.utf8)
-        _ = ContentStateViewTests.expectSame(decoder, exact, "exact")
+        _ = DecodeResultTests.expectSame(decoder, exact, "exact")
         #expect(decoder.decode(contentState: exact).appDecodes)
         #expect(decoder.decode(contentState: exact).diagnostics.isEmpty)
     }

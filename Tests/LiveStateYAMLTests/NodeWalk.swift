@@ -1,7 +1,7 @@
 import Foundation
 import LiveState
 
-/// Walks a `ContentStateView` node tree into a `Value`, checking every accessor on the way: a
+/// Walks a `DecodeResult` node tree into a `Value`, checking every accessor on the way: a
 /// kind's own accessor answers and no other does, containers answer only as what they are, and
 /// each node's `value` is the tree read. A broken check comes back as a string naming it, so a
 /// comparison with the full decode fails with the reason. (The fuzz harness checks the same on

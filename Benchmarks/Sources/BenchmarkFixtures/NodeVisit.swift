@@ -6,7 +6,7 @@ import LiveState
 public enum NodeVisit {
     /// The sum of every string's UTF-8 length, every integer and every bool, and the number of
     /// doubles, dates and nulls: a figure that depends on every value read.
-    /// - Parameter node: The node to start from, usually `ContentStateView.root`.
+    /// - Parameter node: The node to start from, usually `DecodeResult.root`.
     public static func checksum(_ node: DecodeResult.Node) -> Int {
         switch node.kind {
         case .string: node.string?.utf8.count ?? 0

@@ -114,7 +114,7 @@ public struct ValidationResult: Sendable, Hashable {
     /// The content-state as the app version decodes it, when it does.
     ///
     /// A content-state read in one pass is made when this is read (on each read, as
-    /// `ContentStateView.state` is): validating a body makes no tree that nobody asks for.
+    /// `DecodeResult.state` is): validating a body makes no tree that nobody asks for.
     public var state: Value? {
         get { verdict.state }
         set { verdict.state = newValue }

@@ -4,21 +4,21 @@ import Testing
 @_spi(Testing) import LiveStateTooling
 import LiveStateYAML
 
-/// `ContentStateView.root`: the state as a tree of typed nodes, read from the input as it is
-/// visited. `ContentStateViewTests.expectSame` walks it (`NodeWalk.walk`, which checks
+/// `DecodeResult.root`: the state as a tree of typed nodes, read from the input as it is
+/// visited. `DecodeResultTests.expectSame` walks it (`NodeWalk.walk`, which checks
 /// every accessor on the way) against the full decode for every input those tests make; these
 /// tests read particular values.
-@Suite struct ContentStateNodeTests {
+@Suite struct DecodeResultNodeTests {
     static func cs600() throws -> [UInt8] {
-        Array(try Data(contentsOf: ContentStateViewTests.benchmarkPayloads[1]))
+        Array(try Data(contentsOf: DecodeResultTests.benchmarkPayloads[1]))
     }
 
     @Test func cs600ReadsNodeByNode() throws {
         let schema = try Examples.schema("delivery")
         let decoder = try ContentStateDecoder(schema: schema, version: 3)
-        let view = decoder.decode(contentState: try Self.cs600())
-        #expect(view.isReadOnTape)
-        let root = try #require(view.root)
+        let decoded = decoder.decode(contentState: try Self.cs600())
+        #expect(decoded.isReadOnTape)
+        let root = try #require(decoded.root)
         #expect(root.kind == .object)
         #expect(root.names == schema.version(3)?.contentState.map(\.name))
         #expect(root["title"]?.string == "Order on the way")
@@ -38,34 +38,34 @@ import LiveStateYAML
         #expect(root["title"]?.int == nil)
         #expect(root["progress"]?.string == nil)
         #expect(root["courier"]?.string == nil)
-        #expect(root.value == view.state)
-        #expect(root["courier"]?.value == view.state?["courier"])
+        #expect(root.value == decoded.state)
+        #expect(root["courier"]?.value == decoded.state?["courier"])
     }
 
-    @Test func aViewDecodedInFullHasTheSameTree() throws {
-        let schema = try SchemaLoader().load(yaml: Array(ContentStateViewTests.nesting.utf8), file: "nest.yaml")
+    @Test func aResultDecodedInFullHasTheSameTree() throws {
+        let schema = try SchemaLoader().load(yaml: Array(DecodeResultTests.nesting.utf8), file: "nest.yaml")
         var decoder = try ContentStateDecoder(schema: schema, version: 1)
-        // The tape reads every payload that is JSON: the full decode, asked for, makes the view
+        // The tape reads every payload that is JSON: the full decode, asked for, makes the result
         // hold its result, and the state is applied.
         decoder.readsInOnePass = false
         let bytes = Array(#"{"title":"t","grid":[[{"v":1}]],"lines":[{"sku":"a","qty":"x"}],"card":{"n\u0061me":"n"}}"#.utf8)
-        let view = decoder.decode(contentState: bytes)
-        #expect(!view.isReadOnTape)
-        let root = try #require(view.root)
+        let decoded = decoder.decode(contentState: bytes)
+        #expect(!decoded.isReadOnTape)
+        let root = try #require(decoded.root)
         #expect(root["title"]?.string == "t")
         #expect(root["lines"]?[0]?["sku"]?.string == "a")
         #expect(root["lines"]?[0]?["qty"]?.int == 1)
         #expect(root["lines"]?[1] == nil)
         #expect(root["grid"]?[0]?[0]?["v"]?.int == 1)
-        #expect(NodeWalk.walk(root) == view.state)
+        #expect(NodeWalk.walk(root) == decoded.state)
     }
 
     @Test func aRejectedPayloadHasNoTree() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
         for text in [#"{"subtitle":"no title"}"#, #"{"title":"#, "[]"] {
-            let view = decoder.decode(contentState: Array(text.utf8))
-            #expect(!view.appDecodes)
-            #expect(view.root == nil, "\(text)")
+            let decoded = decoder.decode(contentState: Array(text.utf8))
+            #expect(!decoded.appDecodes)
+            #expect(decoded.root == nil, "\(text)")
         }
     }
 
@@ -74,9 +74,9 @@ import LiveStateYAML
         let version = try #require(schema.versions.last).version
         let decoder = try ContentStateDecoder(schema: schema, version: version)
         var checked = 0
-        for state in try ContentStateViewTests.contentStates() {
-            let view = decoder.decode(contentState: state)
-            guard let root = view.root, case .dateRange(let lower, let upper)? = view.state?["timer"] else { continue }
+        for state in try DecodeResultTests.contentStates() {
+            let decoded = decoder.decode(contentState: state)
+            guard let root = decoded.root, case .dateRange(let lower, let upper)? = decoded.state?["timer"] else { continue }
             let range = try #require(root["timer"]?.dateRange)
             #expect(range.lowerBound.timeIntervalSinceReferenceDate == lower)
             #expect(range.upperBound.timeIntervalSinceReferenceDate == upper)
@@ -87,11 +87,11 @@ import LiveStateYAML
 
     @Test func nodesAreReadFromManyThreads() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        let view = decoder.decode(contentState: try Self.cs600())
-        let expected = view.state
+        let decoded = decoder.decode(contentState: try Self.cs600())
+        let expected = decoded.state
         let agreed = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 200) { _ in
-            if view.root.map(\.value) == expected, view.root?["items"]?[5]?.string == "coffee beans" { agreed.increment() }
+            if decoded.root.map(\.value) == expected, decoded.root?["items"]?[5]?.string == "coffee beans" { agreed.increment() }
         }
         #expect(agreed.value == 200)
     }

@@ -8,7 +8,7 @@ import LiveStateYAML
 /// `ContentStateDecoder.decode(contentState:)` and `decode(contentState:)`, which read a payload
 /// without problems through a tape, against the full decode: the same result for every input,
 /// whichever path they took.
-@Suite struct ContentStateViewTests {
+@Suite struct DecodeResultTests {
     static let benchmarkPayloads = ["cs200", "cs600", "cs4k"].map {
         Examples.root.appendingPathComponent("Benchmarks/Payloads/\($0).json")
     }
@@ -49,21 +49,21 @@ import LiveStateYAML
     static func expectSame(_ decoder: ContentStateDecoder, _ bytes: [UInt8], _ label: @autoclosure () -> String) -> Bool {
         // The product reads every object on a tape, whatever the bytes: the object walk is the
         // reference decode's alone.
-        let (view, walks) = ObjectWalks.counting {
+        let (decoded, walks) = ObjectWalks.counting {
             let wrapped = Array(#"{"aps":{"content-state":"#.utf8) + bytes + Array("}}".utf8)
             _ = decoder.decode(payload: wrapped, file: "b.json")
             return decoder.decode(contentState: bytes, file: "p.json")
         }
         #expect(walks == 0, "object walks: \(label())")
         let full = decoder.decodeInFull(contentState: bytes, file: "p.json")
-        #expect(view == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
-        #expect(view.appDecodes == full.appDecodes)
-        #expect(view.state == full.state)
-        #expect(view.diagnostics == full.diagnostics)
+        #expect(decoded == full, "\(label()): \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+        #expect(decoded.appDecodes == full.appDecodes)
+        #expect(decoded.state == full.state)
+        #expect(decoded.diagnostics == full.diagnostics)
         // The same tree, visited node by node through the public accessors (each checked on the
         // way), and made whole.
-        #expect(view.root.map(NodeWalk.walk) == full.state, "nodes \(label())")
-        #expect(view.root?.value == full.state)
+        #expect(decoded.root.map(NodeWalk.walk) == full.state, "nodes \(label())")
+        #expect(decoded.root?.value == full.state)
         // The device's worst case measured on the tape is the one measured on the tree.
         if let tape = bytes.withUnsafeBytes({ decoder.tape(of: $0, keepingInput: true, file: nil, body: false) }), !tape.header.isRejected {
             #expect(tape.deviceWorstCase() == ByteBudget.deviceWorstCase(tape.state()), "worst case \(label())")
@@ -74,7 +74,7 @@ import LiveStateYAML
             let fullBody = decoder.decodeInFull(payload: body, file: "b.json")
             #expect(decoder.decode(payload: body, file: "b.json") == fullBody, "body \(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
         }
-        return Self.appliedOnTape(view)
+        return Self.appliedOnTape(decoded)
     }
 
     /// Whether `result` was read in one pass and the app version applies it: the tape kept its
@@ -89,23 +89,23 @@ import LiveStateYAML
         for url in Self.benchmarkPayloads {
             let bytes = Array(try Data(contentsOf: url))
             #expect(Self.expectSame(decoder, bytes, url.lastPathComponent), "\(url.lastPathComponent) took the full decode")
-            let view = decoder.decode(contentState: bytes)
+            let decoded = decoder.decode(contentState: bytes)
             let full = try #require(decoder.decodeInFull(contentState: bytes).state)
             for field in schema.latest?.contentState ?? [] {
-                #expect(view[field.name] == full[field.name], "\(field.name)")
+                #expect(decoded[field.name] == full[field.name], "\(field.name)")
             }
-            #expect(view["no-such-field"] == nil)
+            #expect(decoded["no-such-field"] == nil)
         }
     }
 
     @Test func cs600FindingsAreWordedAsTheFullDecodeWordsThem() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        let view = decoder.decode(contentState: Array(try Data(contentsOf: Self.benchmarkPayloads[1])), file: "cs600.json")
-        #expect(view.isReadOnTape)
-        #expect(view.diagnostics.map(\.code) == ["unknown-key", "defaulted", "defaulted"])
-        #expect(view.diagnostics.first?.message == "unknown key 'extra' is ignored by app version 3")
-        #expect(view.diagnostics.first?.pointer == "/extra")
-        #expect(view.diagnostics.map(\.pointer) == ["/extra", "/etaText", "/delayMinutes"])
+        let decoded = decoder.decode(contentState: Array(try Data(contentsOf: Self.benchmarkPayloads[1])), file: "cs600.json")
+        #expect(decoded.isReadOnTape)
+        #expect(decoded.diagnostics.map(\.code) == ["unknown-key", "defaulted", "defaulted"])
+        #expect(decoded.diagnostics.first?.message == "unknown key 'extra' is ignored by app version 3")
+        #expect(decoded.diagnostics.first?.pointer == "/extra")
+        #expect(decoded.diagnostics.map(\.pointer) == ["/extra", "/etaText", "/delayMinutes"])
     }
 
     @Test func everyExampleUnderEveryVersionGivesTheFullResult() throws {
@@ -121,11 +121,11 @@ import LiveStateYAML
     @Test func bodiesAreReadInOnePassWithTheFullResult() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
         let body = Array(try Data(contentsOf: Examples.root.appendingPathComponent("Benchmarks/Payloads/body600.json")))
-        let view = decoder.decode(payload: body, file: "body600.json")
-        #expect(view.isReadOnTape)
-        #expect(view == decoder.decodeInFull(payload: body, file: "body600.json"))
+        let decoded = decoder.decode(payload: body, file: "body600.json")
+        #expect(decoded.isReadOnTape)
+        #expect(decoded == decoder.decodeInFull(payload: body, file: "body600.json"))
         // Positions count from the start of the body; pointers from the content-state.
-        let unknown = try #require(view.diagnostics.first)
+        let unknown = try #require(decoded.diagnostics.first)
         #expect(unknown.pointer == "/extra")
         #expect(unknown.position?.offset ?? 0 > 60)
         for text in [
@@ -140,27 +140,27 @@ import LiveStateYAML
         }
     }
 
-    /// A view is read from many threads at once: the tape is never written after it is built,
+    /// A decode result is read from many threads at once: the tape is never written after it is built,
     /// and each `decode(T.self)` has its own context.
-    @Test func oneViewReadFromManyThreads() throws {
+    @Test func oneResultReadFromManyThreads() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
         let bytes = Array(try Data(contentsOf: Self.benchmarkPayloads[1]))
-        let view = decoder.decode(contentState: bytes)
+        let decoded = decoder.decode(contentState: bytes)
         let expected = decoder.decodeInFull(contentState: bytes)
-        let typed = try view.decode(DeliveryTypes.Full.self)
+        let typed = try decoded.decode(DeliveryTypes.Full.self)
         let agreed = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
-            if view == expected, (try? view.decode(DeliveryTypes.Full.self)) == typed, view["note"] == expected.state?["note"] {
+            if decoded == expected, (try? decoded.decode(DeliveryTypes.Full.self)) == typed, decoded["note"] == expected.state?["note"] {
                 agreed.increment()
             }
         }
         #expect(agreed.value == 64)
     }
 
-    /// A view keeps its own copy of the input, after its nodes: it reads the same state after
+    /// A decode result keeps its own copy of the input, after its nodes: it reads the same state after
     /// the buffer it was made from is overwritten and freed, also when the tape grew while it
     /// was built (forty items need more nodes than the tape starts with).
-    @Test func aViewOutlivesTheBufferItWasReadFrom() throws {
+    @Test func aResultOutlivesTheBufferItWasReadFrom() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
         let items = (0..<40).map { "\"item number \($0) of the order\"" }.joined(separator: ",")
         let grown = #"{"title":"t","items":["# + items + #"],"note":"a \"quoted\" note","badge":"gold"}"#
@@ -169,14 +169,14 @@ import LiveStateYAML
             let expected = decoder.decodeInFull(contentState: bytes, file: "p.json")
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
             buffer.copyBytes(from: bytes)
-            let view = decoder.decode(contentState: UnsafeRawBufferPointer(buffer), file: "p.json")
+            let decoded = decoder.decode(contentState: UnsafeRawBufferPointer(buffer), file: "p.json")
             buffer.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
             buffer.deallocate()
-            #expect(view.isReadOnTape)
-            #expect(view == expected)
-            #expect(view.root.map(NodeWalk.walk) == expected.state)
-            #expect(view["items"] == expected.state?["items"])
-            #expect(try view.decode(DeliveryTypes.Full.self) == decoder.decode(contentState: bytes).decode(DeliveryTypes.Full.self))
+            #expect(decoded.isReadOnTape)
+            #expect(decoded == expected)
+            #expect(decoded.root.map(NodeWalk.walk) == expected.state)
+            #expect(decoded["items"] == expected.state?["items"])
+            #expect(try decoded.decode(DeliveryTypes.Full.self) == decoder.decode(contentState: bytes).decode(DeliveryTypes.Full.self))
         }
     }
 
@@ -298,9 +298,9 @@ import LiveStateYAML
             #expect(tape != nil, "\(json)")
             #expect(walks == 0)
             #expect(Self.expectSame(decoder, bytes, json) == applied, "\(json)")
-            let view = decoder.decode(contentState: bytes)
-            #expect(view.isStrictClient)
-            #expect((view.strictFailure != nil) == strictFailure, "\(json)")
+            let decoded = decoder.decode(contentState: bytes)
+            #expect(decoded.isStrictClient)
+            #expect((decoded.strictFailure != nil) == strictFailure, "\(json)")
         }
         // The first field in schema order, whatever the input order (nested objects and arrays:
         // `objectsAndArraysOfObjectsAreReadOnTheTape`).
@@ -444,9 +444,9 @@ import LiveStateYAML
             let bytes = Array(json.utf8)
             let tape = bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) }
             #expect((tape != nil) == onTape, "\(json)")
-            let view = decoder.decode(contentState: bytes)
-            #expect(Self.expectSame(decoder, bytes, json) == (onTape && view.appDecodes), "\(json)")
-            #expect(view.diagnostics.map(\.code.rawValue).filter { $0 != "defaulted" } == codes, "\(json)")
+            let decoded = decoder.decode(contentState: bytes)
+            #expect(Self.expectSame(decoder, bytes, json) == (onTape && decoded.appDecodes), "\(json)")
+            #expect(decoded.diagnostics.map(\.code.rawValue).filter { $0 != "defaulted" } == codes, "\(json)")
             TapeDecoderTests.all(decoder, bytes)
         }
         // Positions and pointers are the full decode's, nested ones included.
@@ -1194,15 +1194,15 @@ import LiveStateYAML
         ]
         for (json, codes, accepted) in cases {
             let bytes = Array(json.utf8)
-            let ((tape, view), walks) = ObjectWalks.counting {
+            let ((tape, decoded), walks) = ObjectWalks.counting {
                 (bytes.withUnsafeBytes { decoder.tape(of: $0, keepingInput: false, file: nil, body: false) },
                  decoder.decode(contentState: bytes, file: "p.json"))
             }
             #expect(tape != nil, "\(json)")
             #expect(walks == 0, "\(json)")
             _ = Self.expectSame(decoder, bytes, json)
-            #expect(view.appDecodes == accepted, "\(json)")
-            #expect(view.diagnostics.map(\.code.rawValue).filter { $0 != "defaulted" } == codes, "\(json)")
+            #expect(decoded.appDecodes == accepted, "\(json)")
+            #expect(decoded.diagnostics.map(\.code.rawValue).filter { $0 != "defaulted" } == codes, "\(json)")
             TapeDecoderTests.all(decoder, bytes)
         }
         // The cases cut, spliced and flipped: the same result either way.
@@ -1249,8 +1249,8 @@ import LiveStateYAML
         let (_, walks) = ObjectWalks.counting { decoder.decodeInFull(contentState: Array(#"{"title":"t","card":{"name":"n"}}"#.utf8)) }
         #expect(walks == 2)
         // Pointers and positions inside elements.
-        let view = decoder.decode(contentState: Array(#"{"title":"t","lines":[{"sku":"a","tags":[]},{"x":1,"sku":5,"tags":[]}]}"#.utf8))
-        let findings = view.diagnostics.filter { $0.code != "defaulted" }
+        let decoded = decoder.decode(contentState: Array(#"{"title":"t","lines":[{"sku":"a","tags":[]},{"x":1,"sku":5,"tags":[]}]}"#.utf8))
+        let findings = decoded.diagnostics.filter { $0.code != "defaulted" }
         #expect(findings.map(\.pointer) == ["/lines/1/x", "/lines"])
         #expect(findings.last?.message == "at /lines/1/sku: expected a string, found a number; 'lines' takes its default []")
         #expect(findings.map { $0.position?.column } == [46, 58])
@@ -1621,7 +1621,7 @@ private enum GroceryTypes {
 
     @Test func everyWayOfReadingAgreesWithTheValueTree() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("delivery"), version: 3)
-        var inputs = try ContentStateViewTests.contentStates()
+        var inputs = try DecodeResultTests.contentStates()
         inputs += [
             #"{"title":"t"}"#, #"{"title":"t","courier":{"name":"n"},"items":[],"note":null}"#,
             #"{"title":"t","note":"https://example.com/a","status":"delayed","delayMinutes":12}"#,
@@ -1651,7 +1651,7 @@ private enum GroceryTypes {
             let schema = try Examples.schema(activity)
             for version in versions {
                 let decoder = try ContentStateDecoder(schema: schema, version: version)
-                for state in try ContentStateViewTests.contentStates() {
+                for state in try DecodeResultTests.contentStates() {
                     Self.expectSame(Pizza.self, decoder, state)
                     Self.expectSame(Sale.self, decoder, state)
                 }
@@ -1666,7 +1666,7 @@ private enum GroceryTypes {
     @Test func arraysOfObjectsAgree() throws {
         let decoder = try ContentStateDecoder(schema: try Examples.schema("grocery"), version: 3)
         let grocery = Examples.root.appendingPathComponent("Benchmarks/Payloads/grocery500.json")
-        var inputs = try ContentStateViewTests.contentStates() + [Array(try Data(contentsOf: grocery))]
+        var inputs = try DecodeResultTests.contentStates() + [Array(try Data(contentsOf: grocery))]
         inputs += [
             #"{"substitutions":[]}"#, #"{"substitutions":[{}]}"#, #"{"substitutions":[{"original":"a"},{"replacement":"b"}]}"#,
             #"{"substitutions":[{"original":"a","replacement":"b","extra":1},{"original":"é"","original":"c"}]}"#,
@@ -1719,7 +1719,7 @@ final class LockedCounter: @unchecked Sendable {
 /// decoder's, findings, state, spans and budget included.
 @Suite struct ValidatorOnePassTests {
     static func validators(measuresFields: Bool) throws -> [(name: String, validator: PayloadValidator)] {
-        try ContentStateViewTests.everyVersion().map {
+        try DecodeResultTests.everyVersion().map {
             ($0.name, try PayloadValidator(schema: $0.schema, version: $0.version, options: .init(measuresFields: measuresFields)))
         }
     }
@@ -1729,7 +1729,7 @@ final class LockedCounter: @unchecked Sendable {
             Array(try Data(contentsOf: Examples.root.appendingPathComponent($0.path)))
         }
         bodies.append(Array(try Data(contentsOf: Examples.root.appendingPathComponent("Benchmarks/Payloads/body600.json"))))
-        for state in try ContentStateViewTests.contentStates() {
+        for state in try DecodeResultTests.contentStates() {
             bodies.append(Array(#"{"aps":{"timestamp":1700000000,"event":"update","content-state":"#.utf8) + state + Array("}}".utf8))
         }
         return bodies
@@ -1746,7 +1746,7 @@ final class LockedCounter: @unchecked Sendable {
         #expect(one == other, "\(label()): \(String(decoding: body.prefix(300), as: UTF8.self))")
         // The one-pass result holds its state as a tape, the full one as a tree: they hash alike.
         #expect(one.hashValue == other.hashValue)
-        return ContentStateViewTests.appliedOnTape(validator.decoder.decode(payload: body))
+        return DecodeResultTests.appliedOnTape(validator.decoder.decode(payload: body))
     }
 
     /// A date range's bound is reported at its own place (`/window/1`), in a field and in an
