@@ -103,16 +103,18 @@ public final class LiveActivitySender: Sendable {
         let targets = (versions ?? live).sorted()
         guard let newest = targets.last else { throw SenderSetupError(code: "unknown-version", message: "the schema has no live version to send to") }
         // The encoders and validators refuse a version the schema does not have.
-        do {
+        do throws(Diagnostic) {
             // The sender checks each body against every live version itself (`prepare`).
-            encoders = try [false, true].map {
-                try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: $0), checkingBodiesWith: nil)
+            encoders = try [false, true].map { broadcast throws(Diagnostic) in
+                try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: broadcast), checkingBodiesWith: nil)
             }
-            validators = try [false, true].map { broadcast in
-                try targets.map { try PayloadValidator(schema: schema, version: $0, options: .init(broadcast: broadcast)) }
+            validators = try [false, true].map { broadcast throws(Diagnostic) in
+                try targets.map { version throws(Diagnostic) in
+                    try PayloadValidator(schema: schema, version: version, options: .init(broadcast: broadcast))
+                }
             }
         } catch {
-            throw SenderSetupError(code: "unknown-version", message: "\(error)")
+            throw SenderSetupError(code: error.code, message: error.message)
         }
         self.schema = schema
         self.versions = targets

@@ -456,10 +456,10 @@ extension TypeReader {
             field.documentation = "\(reads) with decode: required."
         case .ifPresent:
             field.isOptional = true
-            field.onInvalid = .reject
+            field.rejectsInvalid = true
             field.documentation = "\(reads) with decodeIfPresent: optional; \(refused)."
         case .ifPresentOr(let fallback):
-            field.onInvalid = .reject
+            field.rejectsInvalid = true
             field.defaultValue = defaultValue(fallback, of: field, type: type, scope: scope, file: file, in: reader)
             // A missing key and null both read as the fallback: the default, and `on-null`.
             // A fallback a schema cannot state leaves the field optional (null as null).
@@ -475,7 +475,7 @@ extension TypeReader {
                 + "a missing key or null reads as \(fallback.trimmedDescription), any other value that does not decode as "
                 + "\(type.trimmedDescription) as nil."
         case .tolerant(let fallback):
-            field.onInvalid = .useDefault
+            field.rejectsInvalid = false
             if let fallback {
                 field.defaultValue = defaultValue(fallback, of: field, type: type, scope: scope, file: file, in: reader)
                 field.isOptional = field.defaultValue == nil

@@ -57,7 +57,7 @@ public enum SchemaYAMLWriter {
             var lines = ["\(pad)\(key(field.name)):", "\(pad)  type: object"]
             if field.isOptional { lines.append("\(pad)  optional: true") }
             if let value = field.defaultValue { lines.append("\(pad)  default: \(yaml(value))") }
-            if field.onInvalid == .reject { lines.append("\(pad)  on-invalid: reject") }
+            if field.rejectsInvalid { lines.append("\(pad)  on-invalid: reject") }
             if field.nullTakesDefault { lines.append("\(pad)  on-null: default") }
             if let documentation = field.documentation { lines.append("\(pad)  description: \(yamlScalar(documentation))") }
             lines += object("fields", fields, indent: indent + 2)
@@ -84,7 +84,7 @@ public enum SchemaYAMLWriter {
         }
         if field.isOptional { parts.append("optional: true") }
         if let value = field.defaultValue { parts.append("default: \(yaml(value))") }
-        if field.onInvalid == .reject { parts.append("on-invalid: reject") }
+        if field.rejectsInvalid { parts.append("on-invalid: reject") }
         if field.nullTakesDefault { parts.append("on-null: default") }
         if let fallback = field.fallback { parts.append("fallback: \(yaml(fallback))") }
         // A format states its range; minimum and maximum only where they are narrower.

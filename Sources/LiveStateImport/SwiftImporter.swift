@@ -434,7 +434,7 @@ extension SwiftImporter {
     /// `Codable`, which a strict client (`clients.strict`) implies, in nested objects and arrays too.
     static func strictClientsOwn(_ field: Field) -> Field {
         var field = field
-        if field.isOptional { field.onInvalid = .useDefault }
+        if field.isOptional { field.rejectsInvalid = false }
         switch field.type {
         case .object(let fields): field.type = .object(fields: fields.map(strictClientsOwn))
         case .array(let items): field.type = .array(items: strictClientsOwn(items))
@@ -710,7 +710,7 @@ struct TypeReader {
                 }
                 if field.isOptional {
                     // `decodeIfPresent`: a value of another type throws.
-                    field.onInvalid = .reject
+                    field.rejectsInvalid = true
                 }
                 if let initial = binding.initializer?.value {
                     let missing = field.isOptional ? ": a missing key or null reads as nil." : ", so the key is required."
@@ -1137,7 +1137,7 @@ struct TypeReader {
             initializersRead += 1
             var field = field
             field.fallback = fallback
-            field.onInvalid = .reject
+            field.rejectsInvalid = true
             field.documentation = "\(decl.name)'s init(from:) reads its raw value and takes .\(read.fallbackCase) for any other; "
                 + "a value of another type is refused."
             return field

@@ -42,8 +42,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// A version the schema does not have (404): the request is well formed, and names a
     /// resource the server does not hold, as an unknown schema id does.
     static func unknownVersion(_ version: Int, available: [Int]) -> APIError {
-        APIError(.notFound, code: "unknown-version",
-                 message: "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))")
+        let unknown = Diagnostic.unknownVersion(version, available: available)
+        return APIError(.notFound, code: unknown.code.rawValue, message: unknown.message)
     }
 
     /// `max-drop` for a schema served without a fleet file (409): a valid request that the

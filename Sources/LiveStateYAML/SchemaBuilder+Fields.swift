@@ -103,13 +103,11 @@ extension SchemaBuilder {
             field.isOptional = value
         }
         if let pair = members["on-invalid"], let text = string(pair, key: "on-invalid", pointer: at("on-invalid")) {
-            if let policy = Field.InvalidPolicy(rawValue: text) {
-                field.onInvalid = policy
-            } else {
-                report(
-                    .schemaWrongType,
-                    "'on-invalid' must be one of \(Field.InvalidPolicy.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
-                    at: pair.value.position, pointer: at("on-invalid"))
+            switch text {
+            case "default": field.rejectsInvalid = false
+            case "reject": field.rejectsInvalid = true
+            default:
+                report(.schemaWrongType, "'on-invalid' must be one of default, reject, found '\(text)'", at: pair.value.position, pointer: at("on-invalid"))
             }
         }
         if let pair = members["on-null"], let text = string(pair, key: "on-null", pointer: at("on-null")) {

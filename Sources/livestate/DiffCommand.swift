@@ -82,8 +82,7 @@ struct DiffCommand: ParsableCommand {
         if let (from, to) = CompatibilityChecker.pair(in: loaded, from: from, to: to) {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
-                let message = "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
-                throw Output.stop([Diagnostic(code: "unknown-version", severity: .error, message: message, file: Output.displayName(schema))], format: stopFormat)
+                throw Output.stopOnUnknownVersion(.unknownVersion(version, available: available), schema: schema, format: stopFormat)
             }
             // One end named and the other left to its default, which is the same version: there
             // is no pair to check, which passing would hide.

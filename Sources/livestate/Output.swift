@@ -205,8 +205,10 @@ extension Output {
     }
 
     /// `stop` for a version the schema file `schema` does not have.
-    static func stopOnUnknownVersion(_ error: any Error, schema: String, format: OutputFormat) -> ExitCode {
-        stop([Diagnostic(code: "unknown-version", severity: .error, message: "\(error)", file: displayName(schema))], format: format)
+    static func stopOnUnknownVersion(_ error: Diagnostic, schema: String, format: OutputFormat) -> ExitCode {
+        var error = error
+        error.file = displayName(schema)
+        return stop([error], format: format)
     }
 
     /// The name diagnostics give an input: its path, or `<stdin>` for `-`.

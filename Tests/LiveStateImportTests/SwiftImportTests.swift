@@ -88,12 +88,12 @@ enum Corpus {
         let courier = try Corpus.activity("Courier.swift")
         #expect(!courier.isSynthesized)
         #expect(courier.contentState.map(\.fallback) == [.string("unknown"), nil, nil, .int(1), nil, nil])
-        #expect(courier.contentState.map(\.onInvalid) == [.reject, .reject, .useDefault, .reject, .reject, .useDefault])
+        #expect(courier.contentState.map(\.rejectsInvalid) == [true, true, false, true, true, false])
         guard case .array(let history)? = courier.contentState.last?.type else {
             Issue.record("history is an array")
             return
         }
-        #expect(history.fallback == .string("unknown") && history.onInvalid == .reject)
+        #expect(history.fallback == .string("unknown") && history.rejectsInvalid)
         guard case .object(let stop)? = courier.contentState.first(where: { $0.name == "lastStop" })?.type else {
             Issue.record("lastStop is an object")
             return
@@ -112,7 +112,7 @@ enum Corpus {
         let countdown = try Corpus.activity("Countdown.swift")
         #expect(!countdown.isSynthesized && !countdown.hasUnreadInitializer)
         #expect(countdown.contentState.map(\.name) == ["message", "ends_at", "progress"])
-        #expect(countdown.contentState[1].type == .double && countdown.contentState[1].isOptional && countdown.contentState[1].onInvalid == .reject)
+        #expect(countdown.contentState[1].type == .double && countdown.contentState[1].isOptional && countdown.contentState[1].rejectsInvalid)
         #expect(countdown.reviews.map(\.message) == [
             "'endsAt' is made from key 'ends_at' by Date(timeIntervalSince1970: seconds); the schema states the key as read, Double",
         ])
@@ -304,7 +304,7 @@ enum Corpus {
         #expect(tolerant.reviews.isEmpty, "\(tolerant.reviews)")
         #expect(!tolerant.isSynthesized)
         let n = try #require(tolerant.contentState.first)
-        #expect(n.defaultValue == .int(7) && n.onInvalid == .useDefault && !n.isOptional)
+        #expect(n.defaultValue == .int(7) && !n.rejectsInvalid && !n.isOptional)
         // Without a method, a strict wrapper changes nothing: the version stays a strict client.
         let plain = try imported("@W var n: Int", wrapper(read: strictRead))
         #expect(plain.reviews.isEmpty && plain.isSynthesized && plain.contentState.first?.isRequired == true, "\(plain.reviews)")
@@ -368,7 +368,7 @@ enum Corpus {
         #expect(!read.isSynthesized)
         #expect(read.contentState.map(\.defaultValue) == [.string("none"), .int(7)])
         #expect(read.contentState.map(\.nullTakesDefault) == [true, false])
-        #expect(read.contentState.map(\.onInvalid) == [.reject, .useDefault])
+        #expect(read.contentState.map(\.rejectsInvalid) == [true, false])
         // No `else`: the initial value, or nil; `try?` in the binding covers only the read.
         let kept = try imported("""
             if let title = try c.decodeIfPresent(String.self, forKey: .title) { self.title = title }
@@ -378,7 +378,7 @@ enum Corpus {
         #expect(kept.reviews.isEmpty, "\(kept.reviews)")
         #expect(kept.contentState.map(\.defaultValue) == [.string("t"), .int(2), nil])
         #expect(kept.contentState.map(\.isOptional) == [false, false, true])
-        #expect(kept.contentState.map(\.onInvalid) == [.reject, .useDefault, .reject])
+        #expect(kept.contentState.map(\.rejectsInvalid) == [true, false, true])
         // Any other `if` is not read, and the type is reviewed whole.
         let unread = [
             "if let t = try c.decodeIfPresent(String.self, forKey: .title), !t.isEmpty { title = t } else { title = \"\" }\ncount = 1",
@@ -396,7 +396,7 @@ enum Corpus {
         // A branch that makes the bound value into another is read as the key reads, reviewed.
         let made = try imported("if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t.uppercased() } else { title = \"\" }\ncount = 1")
         #expect(!made.isSynthesized)
-        #expect(made.contentState.first?.defaultValue == .string("") && made.contentState.first?.onInvalid == .reject)
+        #expect(made.contentState.first?.defaultValue == .string("") && made.contentState.first?.rejectsInvalid == true)
         #expect(made.reviews.map(\.message) == ["'title' is made from key 'title' by t.uppercased(); the schema states the key as read, String"])
         // `do { p = try c.decode(…) } catch { p = v }` is `p = (try? c.decode(…)) ?? v`.
         let caught = try imported("""
@@ -409,7 +409,7 @@ enum Corpus {
             """)
         #expect(caught.reviews.isEmpty, "\(caught.reviews)")
         #expect(caught.contentState.map(\.defaultValue) == [.string("none"), .int(0)])
-        #expect(caught.contentState.map(\.onInvalid) == [.useDefault, .useDefault])
+        #expect(caught.contentState.map(\.rejectsInvalid) == [false, false])
         #expect(caught.contentState.map(\.nullTakesDefault) == [false, false])
         for body in [
             // A missing key would be nil, another type the fallback: not a schema's field.

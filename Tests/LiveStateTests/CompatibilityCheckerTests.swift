@@ -62,7 +62,7 @@ import LiveStateTooling
 
     @Test func fieldRemovedThenReturningWithAnotherTypePassesForwardButFailsForwardTransitive() {
         let schema = compatSchema(
-            [F.string("title"), F.int("code", default: 0, onInvalid: .reject)],
+            [F.string("title"), F.int("code", default: 0, rejectsInvalid: true)],
             [F.string("title")],
             [F.string("title"), F.string("code", default: "")])
         let checker = CompatibilityChecker()
@@ -174,9 +174,9 @@ import LiveStateTooling
     /// a payload may carry null where its own version takes it, and a reader without the rule
     /// calls it invalid.
     @Test func aNullThatTakesTheDefaultIsComparedAsTheReaderReadsIt() {
-        var nullTakesDefault = F.int("home", default: 0, onInvalid: .reject)
+        var nullTakesDefault = F.int("home", default: 0, rejectsInvalid: true)
         nullTakesDefault.nullTakesDefault = true
-        let plain = F.int("home", default: 0, onInvalid: .reject)
+        let plain = F.int("home", default: 0, rejectsInvalid: true)
         let optional = Field(name: "home", type: .int, isOptional: true)
         let checker = CompatibilityChecker()
         // The writer's app reads null as 0; the reader's refuses it.

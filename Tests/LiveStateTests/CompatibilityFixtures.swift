@@ -38,14 +38,14 @@ func compatSchema(
 /// Small field builders for fixtures.
 enum F {
     static func string(_ name: String, default value: String? = nil, optional: Bool = false, maxLength: Int? = 32,
-                       onInvalid: Field.InvalidPolicy = .useDefault, aliases: [String] = [], deprecated: Bool = false) -> Field {
-        Field(name: name, type: .string, defaultValue: value.map(Value.string), isOptional: optional, onInvalid: onInvalid,
+                       rejectsInvalid: Bool = false, aliases: [String] = [], deprecated: Bool = false) -> Field {
+        Field(name: name, type: .string, defaultValue: value.map(Value.string), isOptional: optional, rejectsInvalid: rejectsInvalid,
               constraints: .init(maxLength: maxLength), aliases: aliases, isDeprecated: deprecated)
     }
 
     static func int(_ name: String, default value: Int? = nil, minimum: Double? = nil, maximum: Double? = nil,
-                    onInvalid: Field.InvalidPolicy = .useDefault) -> Field {
-        Field(name: name, type: .int, defaultValue: value.map(Value.int), onInvalid: onInvalid, constraints: .init(minimum: minimum, maximum: maximum))
+                    rejectsInvalid: Bool = false) -> Field {
+        Field(name: name, type: .int, defaultValue: value.map(Value.int), rejectsInvalid: rejectsInvalid, constraints: .init(minimum: minimum, maximum: maximum))
     }
 
     static func double(_ name: String, default value: Double? = nil, minimum: Double? = nil, maximum: Double? = nil) -> Field {
@@ -127,7 +127,7 @@ let compatibilityCases: [CompatibilityCase] = [
     .init("null in a field made optional falls back to the older app's default",
           compatSchema([F.string("note", default: "")], [F.string("note", optional: true)]), reader: 1, writer: 2, .fieldMadeOptional, .warning, "/note"),
     .init("null in a field made optional is rejected by an older field with on-invalid reject",
-          compatSchema([F.string("note", default: "", onInvalid: .reject)], [F.string("note", optional: true)]),
+          compatSchema([F.string("note", default: "", rejectsInvalid: true)], [F.string("note", optional: true)]),
           reader: 1, writer: 2, .fieldMadeOptional, .error, "/note"),
     .init("a strict older app drops payloads that leave out a key given a default",
           compatSchema([title], [F.string("title", default: "")], strict: [1]), reader: 1, writer: 2, .strictClientOmittableKey, .error, "/title"),

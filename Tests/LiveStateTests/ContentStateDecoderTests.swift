@@ -24,7 +24,7 @@ let deliverySchema: Schema = {
         Field(name: "count", type: .int, defaultValue: .int(0)),
         Field(name: "express", type: .bool, defaultValue: .bool(false)),
         Field(name: "window", type: .dateRange, isOptional: true),
-        Field(name: "orderId", type: .string, onInvalid: .reject),
+        Field(name: "orderId", type: .string, rejectsInvalid: true),
         Field(name: "note", type: .string, isOptional: true),
         Field(name: "link", type: .url, isOptional: true),
         Field(name: "level", type: .enumeration(.integers([1, 2, 3])), defaultValue: .int(1)),
@@ -265,8 +265,12 @@ func codes(_ result: DecodeResult) -> [String] { result.allDiagnostics.map(\.cod
     }
 
     @Test func unknownVersionIsAnError() {
-        #expect(throws: ContentStateDecoder.UnknownVersion.self) {
+        let expected = Diagnostic(code: .unknownVersion, severity: .error, message: "the schema has no version 7; it has 1, 2")
+        #expect(throws: expected) {
             _ = try ContentStateDecoder(schema: deliverySchema, version: 7)
+        }
+        #expect(throws: expected) {
+            _ = try ContentStateEncoder(schema: deliverySchema, version: 7)
         }
     }
 

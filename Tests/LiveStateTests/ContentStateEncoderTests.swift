@@ -68,7 +68,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     /// defaults are elided, in a nested object too; in a field without the rule it is refused.
     @Test func aNullThatTakesTheDefaultIsWrittenAsTheDefault() throws {
         let home = { (nullTakesDefault: Bool) in
-            Field(name: "home", type: .int, defaultValue: .int(0), onInvalid: .reject, nullTakesDefault: nullTakesDefault)
+            Field(name: "home", type: .int, defaultValue: .int(0), rejectsInvalid: true, nullTakesDefault: nullTakesDefault)
         }
         let schema = { (field: Field) in Schema(activity: "score", attributesType: "ScoreAttributes", versions: [SchemaVersion(version: 1, contentState: [field])]) }
         let state = Value.object([.init("home", .null)])

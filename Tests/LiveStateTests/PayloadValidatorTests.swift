@@ -18,7 +18,7 @@ let scoreSchema = Schema(
             Field(name: "ratio", type: .double, defaultValue: .double(0)),
             Field(name: "note", type: .string, defaultValue: .string("")),
             Field(name: "phase", type: .enumeration(.strings(["live", "final"])), defaultValue: .string("live"), fallback: .string("live")),
-            Field(name: "period", type: .int, defaultValue: .int(1), onInvalid: .reject, constraints: [.minimum: 1, .maximum: 4]),
+            Field(name: "period", type: .int, defaultValue: .int(1), rejectsInvalid: true, constraints: [.minimum: 1, .maximum: 4]),
         ], attributes: [Field(name: "teamA", type: .string), Field(name: "teamB", type: .string)]),
     ])
 

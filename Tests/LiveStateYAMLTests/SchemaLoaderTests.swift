@@ -280,7 +280,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
                 contentState: [
                     Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64], truncate: true, dropPriority: 3),
                     Field(
-                        name: "progress", type: .double, defaultValue: .double(0.25), onInvalid: .reject,
+                        name: "progress", type: .double, defaultValue: .double(0.25), rejectsInvalid: true,
                         constraints: [.minimum: 0, .maximum: 1]),
                     Field(
                         name: "status",

@@ -59,27 +59,14 @@ public struct ContentStateDecoder: Sendable {
     ///   - schema: The schema.
     ///   - version: The app version to read as; `nil` reads as the newest.
     ///   - options: Scanner limits.
-    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
-    public init(schema: Schema, version: Int? = nil, options: JSONScanOptions = .init()) throws(UnknownVersion) {
+    /// - Throws: An `unknown-version` diagnostic when the schema has no such version.
+    public init(schema: Schema, version: Int? = nil, options: JSONScanOptions = .init()) throws(Diagnostic) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
-            throw UnknownVersion(version: number, available: schema.versions.map(\.version))
+            throw Diagnostic.unknownVersion(number, available: schema.versions.map(\.version))
         }
         self.compiled = Compiled(schema: schema, version: found)
         self.options = options
-    }
-
-    /// The error thrown for a version the schema does not have.
-    public struct UnknownVersion: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The version asked for.
-        public var version: Int
-        /// The versions the schema has.
-        public var available: [Int]
-
-        /// A sentence naming the versions there are.
-        public var description: String {
-            "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))"
-        }
     }
 
     /// Decodes a bare content-state object.
@@ -593,7 +580,7 @@ struct DecodeContext: JSONReading {
 
     /// The message of a root field's invalid value that rejects the payload, for `reason`.
     static func rejection(_ reason: String, of field: Field, consequence: DeviceConsequence) -> String {
-        let policy = field.onInvalid == .reject ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
+        let policy = field.rejectsInvalid ? "'\(field.name)' rejects invalid values" : "'\(field.name)' has no default"
         return "\(reason); \(policy), so \(consequence.rawValue)"
     }
 

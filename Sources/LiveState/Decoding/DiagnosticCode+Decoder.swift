@@ -35,6 +35,10 @@ extension DiagnosticCode {
     /// The input breaks a scanner limit: size or nesting (error).
     public static let jsonLimit = DiagnosticCode(rawValue: "json-limit")
 
+    /// A decoder, an encoder or a validator was asked for a version the schema does not have
+    /// (error). Thrown by their initializers, not reported by a decode.
+    public static let unknownVersion = DiagnosticCode(rawValue: "unknown-version")
+
     /// The severity the decoder gives a code it reports.
     package var decoderSeverity: Severity {
         switch self {

@@ -36,7 +36,10 @@ public enum DiagnosticScope: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// `code` is a stable kebab-case identifier (`json-syntax`, `unknown-key`); new codes may be
 /// added, existing ones never change meaning.
-public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+///
+/// A diagnostic is also what a decoder, an encoder or a validator throws when it cannot be made:
+/// `unknown-version` for a version the schema does not have.
+public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The stable kebab-case code.
     public var code: DiagnosticCode
     /// How serious the finding is.
@@ -89,6 +92,18 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             prefix += ":\(position.line):\(position.column)"
         }
         return "\(prefix): \(severity.rawValue): \(message)\(placeText) [\(code)]"
+    }
+
+    /// The error for a version a schema does not have: `unknown-version`, naming the versions it
+    /// has. Thrown by the decoder's, the encoder's and the validator's initializers, and answered by
+    /// the CLI, the sidecar and the code generators in the same words.
+    /// - Parameters:
+    ///   - version: The version asked for.
+    ///   - available: The versions the schema has.
+    package static func unknownVersion(_ version: Int, available: [Int]) -> Diagnostic {
+        Diagnostic(
+            code: .unknownVersion, severity: .error,
+            message: "the schema has no version \(version); it has \(available.map(String.init).joined(separator: ", "))")
     }
 
     /// ` (at /teamA)`, ` (at /teamA in attributes)`, or nothing when there is no pointer.

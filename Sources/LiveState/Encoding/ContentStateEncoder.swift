@@ -102,8 +102,8 @@ public struct ContentStateEncoder: Sendable {
     ///   - schema: The schema.
     ///   - version: The version to write; `nil` writes the newest.
     ///   - options: What the encoder may change.
-    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
-    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
+    /// - Throws: An `unknown-version` diagnostic when the schema has no such version.
+    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(Diagnostic) {
         let checker = BodyChecker(
             decoder: try ContentStateDecoder(schema: schema, version: version), broadcast: options.broadcast, measuresFields: true)
         try self.init(schema: schema, version: version, options: options, checkingBodiesWith: checker)
@@ -113,10 +113,10 @@ public struct ContentStateEncoder: Sendable {
     /// already built for the same version, a `PayloadValidator`'s), or not at all when it is `nil`.
     package init(
         schema: Schema, version: Int?, options: Options, checkingBodiesWith checker: BodyChecker?
-    ) throws(ContentStateDecoder.UnknownVersion) {
+    ) throws(Diagnostic) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
-            throw ContentStateDecoder.UnknownVersion(version: number, available: schema.versions.map(\.version))
+            throw Diagnostic.unknownVersion(number, available: schema.versions.map(\.version))
         }
         precondition(checker.map { $0.decoder.version.version == number } ?? true, "the checker is for another version")
         self.schema = schema

@@ -62,14 +62,6 @@ public struct Field: Sendable, Hashable {
         }
     }
 
-    /// What a decoder does with a value of the wrong type or out of range.
-    public enum InvalidPolicy: String, Sendable, Hashable, CaseIterable {
-        /// Use the field's default and report `invalid-defaulted`.
-        case useDefault = "default"
-        /// Reject the payload.
-        case reject
-    }
-
     /// The key in the JSON object; empty for an array's `items`.
     public var name: String
     /// The field's type.
@@ -78,8 +70,10 @@ public struct Field: Sendable, Hashable {
     public var defaultValue: Value?
     /// Whether the key may be missing or `null` without a default (decodes as `.null`).
     public var isOptional: Bool
-    /// What a decoder does with an invalid value.
-    public var onInvalid: InvalidPolicy
+    /// Whether an invalid value (of the wrong type, or breaking a constraint) makes the payload
+    /// invalid rather than taking the default (`on-invalid: reject`). Without it, an invalid
+    /// value takes the field's default, reported as `invalid-defaulted` (`on-invalid: default`).
+    public var rejectsInvalid: Bool
     /// Whether `null` reads as the default, as a missing key does (`on-null: default`): what an
     /// app's own `init(from:)` does with `decodeIfPresent(…) ?? default` into a property that is
     /// not optional. Without it, `null` is `nil` for an optional field and invalid otherwise.
@@ -110,7 +104,7 @@ public struct Field: Sendable, Hashable {
     ///   - type: The field's type.
     ///   - defaultValue: The default, fully resolved.
     ///   - isOptional: Whether the key may be absent without a default.
-    ///   - onInvalid: What to do with invalid values.
+    ///   - rejectsInvalid: Whether an invalid value rejects the payload.
     ///   - nullTakesDefault: Whether `null` reads as the default (`on-null: default`).
     ///   - constraints: The field's bounds (`[.maxLength: 64]`, `[.minimum: 0, .maximum: 1]`).
     ///   - fallback: The enum value for unknown raw values.
@@ -125,7 +119,7 @@ public struct Field: Sendable, Hashable {
         type: FieldType,
         defaultValue: Value? = nil,
         isOptional: Bool = false,
-        onInvalid: InvalidPolicy = .useDefault,
+        rejectsInvalid: Bool = false,
         nullTakesDefault: Bool = false,
         constraints: Constraints = [:],
         fallback: Value? = nil,
@@ -140,7 +134,7 @@ public struct Field: Sendable, Hashable {
         self.type = type
         self.defaultValue = defaultValue
         self.isOptional = isOptional
-        self.onInvalid = onInvalid
+        self.rejectsInvalid = rejectsInvalid
         self.nullTakesDefault = nullTakesDefault
         self.constraints = constraints
         self.fallback = fallback
@@ -189,11 +183,11 @@ public struct Field: Sendable, Hashable {
     /// sides: may a payload carry `null` here, and does the reader take it.
     package var takesNull: Bool { isOptional || nullReplacement != nil }
 
-    /// The value an invalid value takes (`on-invalid: use-default`): the value for a missing
+    /// The value an invalid value takes (`on-invalid: default`): the value for a missing
     /// key, when there is one; `nil` when an invalid value makes the object that holds the field
     /// invalid. The decoder and the compatibility walk both ask this.
     package var invalidReplacement: Value? {
-        onInvalid == .useDefault ? missingValue : nil
+        rejectsInvalid ? nil : missingValue
     }
 }
 

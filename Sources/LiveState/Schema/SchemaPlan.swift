@@ -328,7 +328,7 @@ final class FieldPlan: Sendable {
     /// message (`; it takes the fallback "unknown"`), made once.
     let fallback: Value?
     let fallbackSuffix: String
-    /// For a field whose invalid values take its default (`on-invalid: use-default` and a value
+    /// For a field whose invalid values take its default (`on-invalid: default` and a value
     /// for a missing key): that value, and the end of the `invalid-defaulted` message
     /// (`; 'eta' takes its default 0`), made once. `nil` for every other field.
     let invalidReplacement: (value: Value, suffix: String)?

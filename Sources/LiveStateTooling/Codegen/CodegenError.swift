@@ -36,8 +36,7 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func unknownVersion(_ version: Int, in schema: Schema) -> CodegenError {
-        let available = schema.versions.map { String($0.version) }.joined(separator: ", ")
-        return CodegenError(
-            code: "unknown-version", message: "the schema has no version \(version); it has \(available)")
+        let unknown = Diagnostic.unknownVersion(version, available: schema.versions.map(\.version))
+        return CodegenError(code: unknown.code.rawValue, message: unknown.message)
     }
 }

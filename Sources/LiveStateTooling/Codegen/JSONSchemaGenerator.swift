@@ -180,7 +180,7 @@ public struct JSONSchemaGenerator: Sendable {
         let typeValue: Value = types.count == 1 ? .string(types[0]) : .array(types.map(Value.string))
         members.insert(.init("type", typeValue), at: 0)
         if let defaultValue = field.defaultValue, !strict { members.append(.init("default", defaultValue)) }
-        if field.onInvalid == .reject, field.missingValue != nil, !strict {
+        if field.rejectsInvalid, field.missingValue != nil, !strict {
             notes.append("An invalid value is not replaced by the default: the app drops the update.")
         }
         if field.nullReplacement != nil, !field.isOptional, !strict {

@@ -291,11 +291,11 @@ public struct SwiftGenerator: Sendable {
             if let defaultValue = field.defaultValue, !defaultValue.isNull {
                 arguments.append("default: " + (try literal(defaultValue, of: property.type, field: field)))
             }
-            if field.onInvalid == .reject { arguments.append("rejectsInvalid: true") }
+            if field.rejectsInvalid { arguments.append("rejectsInvalid: true") }
         } else if let defaultValue = field.defaultValue {
             method = "defaulted"
             arguments.append("default: " + (try literal(defaultValue, of: property.type, field: field)))
-            if field.onInvalid == .reject { arguments.append("rejectsInvalid: true") }
+            if field.rejectsInvalid { arguments.append("rejectsInvalid: true") }
             if field.nullReplacement != nil { arguments.append("nullTakesDefault: true") }
         } else {
             method = "required"
@@ -358,7 +358,7 @@ public struct SwiftGenerator: Sendable {
         }
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
         if !field.aliases.isEmpty { parts.append("aliases " + field.aliases.map { "`\($0)`" }.joined(separator: ", ")) }
-        if field.onInvalid == .reject { parts.append("on-invalid: reject") }
+        if field.rejectsInvalid { parts.append("on-invalid: reject") }
         if field.nullTakesDefault { parts.append("on-null: default") }
         if field.isDeprecated { parts.append("deprecated") }
         if field.truncate { parts.append("truncate") }

@@ -64,8 +64,8 @@ public struct PayloadValidator: Sendable {
     ///   - schema: The schema.
     ///   - version: The app version to check for; `nil` checks for the newest.
     ///   - options: What to check.
-    /// - Throws: `ContentStateDecoder.UnknownVersion` when the schema has no such version.
-    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(ContentStateDecoder.UnknownVersion) {
+    /// - Throws: An `unknown-version` diagnostic when the schema has no such version.
+    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(Diagnostic) {
         self.init(decoder: try ContentStateDecoder(schema: schema, version: version, options: options.scan), options: options)
     }
 
