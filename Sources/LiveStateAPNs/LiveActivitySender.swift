@@ -106,7 +106,9 @@ public final class LiveActivitySender: Sendable {
         do throws(Diagnostic) {
             // The sender checks each body against every live version itself (`prepare`).
             encoders = try [false, true].map { broadcast throws(Diagnostic) in
-                try ContentStateEncoder(schema: schema, version: newest, options: .init(broadcast: broadcast), checkingBodiesWith: nil)
+                var encoder = try ContentStateEncoder(schema: schema, version: newest, checkingBodiesWith: nil)
+                encoder.broadcast = broadcast
+                return encoder
             }
             validators = try [false, true].map { broadcast throws(Diagnostic) in
                 try targets.map { version throws(Diagnostic) in

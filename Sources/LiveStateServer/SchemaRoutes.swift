@@ -450,8 +450,7 @@ struct SchemaRoutes: Sendable {
     /// the bare content-state, which takes no envelope parameters.
     func encode(_ request: Request, id: String, contentStateOnly: Bool = false) async throws -> Response {
         let query = try QueryParameters(request, allowed: contentStateOnly ? Self.contentStateParameters : Self.encodeParameters)
-        let options = ContentStateEncoder.Options(
-            elideDefaults: try query.flag("elide-defaults"), fit: try query.flag("fit"), broadcast: try query.flag("broadcast"))
+        let (elideDefaults, fit, broadcast) = (try query.flag("elide-defaults"), try query.flag("fit"), try query.flag("broadcast"))
         let bare = try contentStateOnly || query.flag("content-state")
         if bare && !contentStateOnly {
             // As `/encode-content-state` answers: the bare content-state has no envelope.
@@ -480,7 +479,7 @@ struct SchemaRoutes: Sendable {
         guard var encoder = entry.encoder(for: version) else {
             throw APIError.unknownVersion(version ?? 0, available: entry.versions)
         }
-        encoder.options = options
+        (encoder.elideDefaults, encoder.fit, encoder.broadcast) = (elideDefaults, fit, broadcast)
         let body = try await collectBody(request)
 
         let (state, problems): (Value?, [Diagnostic]) = body.withUnsafeReadableBytes { bytes in encoder.readState(bytes) }

@@ -35,7 +35,7 @@ public final class SchemaSnapshot: Sendable {
             validators = schema.versions.compactMap { try? PayloadValidator(schema: schema, version: $0.version) }
             // Each encoder checks the bodies it writes with its version's validator above.
             encoders = validators.compactMap {
-                try? ContentStateEncoder(schema: schema, version: $0.decoder.version.version, options: .init(), checkingBodiesWith: $0.checker)
+                try? ContentStateEncoder(schema: schema, version: $0.decoder.version.version, checkingBodiesWith: $0.checker)
             }
         }
 

@@ -58,7 +58,7 @@ struct EncodeCommand: ParsableCommand {
         let loaded = try Output.loadSchema(schema, format: common.format)
         let encoder: ContentStateEncoder
         do {
-            encoder = try ContentStateEncoder(schema: loaded, version: version, options: .init(elideDefaults: elideDefaults, fit: fit, broadcast: broadcast))
+            encoder = try ContentStateEncoder(schema: loaded, version: version, elideDefaults: elideDefaults, fit: fit, broadcast: broadcast)
         } catch {
             throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }

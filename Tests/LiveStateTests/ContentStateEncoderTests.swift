@@ -33,8 +33,8 @@ let encodingSchema = Schema(
         ]),
     ])
 
-func encoder(_ options: ContentStateEncoder.Options = .init(), version: Int = 2) -> ContentStateEncoder {
-    try! ContentStateEncoder(schema: encodingSchema, version: version, options: options)
+func encoder(elideDefaults: Bool = false, fit: Bool = false, broadcast: Bool = false, version: Int = 2) -> ContentStateEncoder {
+    try! ContentStateEncoder(schema: encodingSchema, version: version, elideDefaults: elideDefaults, fit: fit, broadcast: broadcast)
 }
 
 func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -58,7 +58,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         let envelope = ContentStateEncoder.Envelope(event: .start, timestamp: 1795000000, staleDate: 1795003600, relevanceScore: 50,
                                                     alert: .object([.init("title", .string("Hi")), .init("body", .string("There"))]),
                                                     attributes: .object([.init("orderId", .string("A1"))]))
-        let result = encoder(.init(elideDefaults: true)).encodePayload(.object([.init("title", .string("x"))]), envelope: envelope)
+        let result = encoder(elideDefaults: true).encodePayload(.object([.init("title", .string("x"))]), envelope: envelope)
         #expect(text(result.bytes) == #"{"aps":{"timestamp":1795000000,"event":"start","attributes-type":"CardAttributes","attributes":{"orderId":"A1"},"alert":{"title":"Hi","body":"There"},"relevance-score":50,"stale-date":1795003600,"content-state":{"title":"x"}}}"#)
         #expect(result.budget?.body == result.bytes.count)
     }
@@ -74,7 +74,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         let state = Value.object([.init("home", .null)])
         let taking = try ContentStateEncoder(schema: schema(home(true)), version: 1)
         #expect(text(taking.encode(state).bytes) == #"{"home":0}"#)
-        let eliding = try ContentStateEncoder(schema: schema(home(true)), version: 1, options: .init(elideDefaults: true))
+        let eliding = try ContentStateEncoder(schema: schema(home(true)), version: 1, elideDefaults: true)
         #expect(text(eliding.encode(state).bytes) == "{}")
         let refusing = try ContentStateEncoder(schema: schema(home(false)), version: 1).encode(state)
         #expect(!refusing.succeeded)
@@ -89,7 +89,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         let long = try ContentStateEncoder(schema: both, version: 1).encode(spaced)
         #expect(long.diagnostics.map(\.code) == ["url-made-portable"])
         #expect(text(long.bytes) == #"{"home":0,"link":"https://example.com/a%20b"}"#)
-        let longElided = try ContentStateEncoder(schema: both, version: 1, options: .init(elideDefaults: true)).encode(spaced)
+        let longElided = try ContentStateEncoder(schema: both, version: 1, elideDefaults: true).encode(spaced)
         #expect(text(longElided.bytes) == #"{"link":"https://example.com/a%20b"}"#)
     }
 
@@ -194,7 +194,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func elidesOnlyDefaultsEveryVersionShares() {
         // title and progress exist in version 1 with the same defaults; the rest only in version 2.
-        let result = encoder(.init(elideDefaults: true)).encode(.object([.init("title", .string("")), .init("count", .int(3))]))
+        let result = encoder(elideDefaults: true).encode(.object([.init("title", .string("")), .init("count", .int(3))]))
         #expect(text(result.bytes) == #"{"count":3}"#)
         #expect(result.diagnostics.allSatisfy { $0.code == "elided-default" && $0.severity == .info })
     }
@@ -202,10 +202,10 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     @Test func elisionNeverLeavesOutForAStrictClientOrAnotherDefault() {
         var schema = encodingSchema
         schema.versions[0].contentState[1].defaultValue = .double(0.5)
-        let differentDefault = try! ContentStateEncoder(schema: schema, options: .init(elideDefaults: true))
+        let differentDefault = try! ContentStateEncoder(schema: schema, elideDefaults: true)
         #expect(text(differentDefault.encode(.object([])).bytes).contains(#""progress":0"#))
         schema.strictClients = [1]
-        let strict = try! ContentStateEncoder(schema: schema, options: .init(elideDefaults: true))
+        let strict = try! ContentStateEncoder(schema: schema, elideDefaults: true)
         #expect(text(strict.encode(.object([])).bytes).contains(#""title":"""#))
     }
 
@@ -253,7 +253,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     /// them per request): a broadcast cannot start an activity.
     @Test func theVerdictIsForTheOptionsInForce() {
         var encoder = encoder()
-        encoder.options.broadcast = true
+        encoder.broadcast = true
         let start = ContentStateEncoder.Envelope(
             event: .start, timestamp: 1_795_000_000, alert: .object([.init("title", .string("Card")), .init("body", .string("On its way"))]),
             attributes: .object([]))
@@ -261,7 +261,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     }
 
     @Test func warningsJoinTheResultAndInfosDoNot() {
-        let result = encoder(.init(elideDefaults: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000, staleDate: 1_794_999_000))
+        let result = encoder(elideDefaults: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000, staleDate: 1_794_999_000))
         #expect(result.succeeded)
         #expect(result.diagnostics.map(\.code).contains("stale-date-before-timestamp"))
         #expect(!result.diagnostics.map(\.code).contains("defaulted"))
@@ -272,13 +272,13 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     /// with one it already has (the sidecar): the verdict is that validator's, for its version.
     @Test func theBodyIsCheckedWithTheValidatorGivenOrNotAtAll() throws {
         let start = ContentStateEncoder.Envelope(event: .start, timestamp: 1_795_000_000)
-        let unchecked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: nil)
+        let unchecked = try ContentStateEncoder(schema: encodingSchema, version: 2, checkingBodiesWith: nil)
         let written = unchecked.encodePayload(state, envelope: start)
         #expect(written.succeeded && written.diagnostics.isEmpty, "\(written.diagnostics)")
         #expect(written.bytes == encoder().encodePayload(state, envelope: start).bytes)
 
         let validator = try PayloadValidator(schema: encodingSchema, version: 2)
-        let checked = try ContentStateEncoder(schema: encodingSchema, version: 2, options: .init(), checkingBodiesWith: validator.checker)
+        let checked = try ContentStateEncoder(schema: encodingSchema, version: 2, checkingBodiesWith: validator.checker)
         #expect(checked.encodePayload(state, envelope: start).diagnostics.map(\.code).contains("missing-aps-key"))
     }
 }
@@ -295,7 +295,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func fitDropsLowestPriorityFirstThenTruncates() throws {
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = encoder(.init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
+        let result = encoder(fit: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         #expect(result.succeeded, "\(result.diagnostics)")
         // badge (drop-priority 1) goes first, then banner (2), then note is shortened, as far as needed.
         let steps = result.diagnostics.map { "\($0.code) \($0.pointer ?? "")" }
@@ -308,7 +308,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         // 3000 bytes as sent, 4000 as the device may write them ('/' escaped): only the
         // re-encoding is over budget.
         let note = String(repeating: "é/", count: 1000)
-        let result = encoder(.init(fit: true)).encodePayload(.object([.init("note", .string(note))]), envelope: .init(timestamp: 1_795_000_000))
+        let result = encoder(fit: true).encodePayload(.object([.init("note", .string(note))]), envelope: .init(timestamp: 1_795_000_000))
         #expect(result.succeeded, "\(result.diagnostics)")
         let validator = try PayloadValidator(schema: encodingSchema)
         let lint = validator.validate(result.bytes)
@@ -323,7 +323,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         // 60 items of 48 slashes: 3060 bytes as sent, about 6000 as the device may write them,
         // and items may be neither dropped nor shortened.
         let items = Value.array((0..<60).map { _ in .string(String(repeating: "/", count: 48)) })
-        let many = encoder(.init(fit: true)).encode(.object([.init("items", items)]))
+        let many = encoder(fit: true).encode(.object([.init("items", items)]))
         let succeeded = many.succeeded
         #expect(!succeeded)
         #expect(many.diagnostics.last?.code == "over-budget")
@@ -337,7 +337,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         schema.versions[0].contentState.append(Field(name: "badge", type: .string, defaultValue: .string("")))
         schema.strictClients = [1]
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
+        let result = try ContentStateEncoder(schema: schema, version: 2, fit: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         #expect(!result.diagnostics.contains { $0.pointer == "/badge" }, "\(result.diagnostics)")
         #expect(result.diagnostics.contains { $0.code == "dropped-to-fit" && $0.pointer == "/banner" })
         #expect(text(result.bytes).contains(#""badge":"xxx"#))
@@ -347,7 +347,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         // Too big even so: the error names the field kept and the version that needs it.
         let huge = Value.object([.init("badge", .string(big(1000))), .init("items", .array((0..<60).map { _ in .string(big(48)) })),
                                  .init("title", .string(big(64))), .init("banner", .string(big(1000))), .init("note", .string(big(10)))])
-        let over = try ContentStateEncoder(schema: schema, version: 2, options: .init(fit: true)).encode(huge)
+        let over = try ContentStateEncoder(schema: schema, version: 2, fit: true).encode(huge)
         #expect(over.diagnostics.last?.code == "over-budget")
         #expect(over.diagnostics.last?.message.hasSuffix("; 'badge' (drop-priority 1) is kept, as app version 1 drops an update without it") == true,
                 "\(over.diagnostics)")
@@ -355,7 +355,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func broadcastFitsAgainst5120() {
         let state = Value.object([.init("note", .string(big(2900))), .init("badge", .string(big(900))), .init("banner", .string(big(900)))])
-        let result = encoder(.init(fit: true, broadcast: true)).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
+        let result = encoder(fit: true, broadcast: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
         // The body may pass 4096 for broadcast, but the content-state limit on the device still holds.
         #expect(result.succeeded, "\(result.diagnostics)")
         #expect((result.budget?.contentState ?? .max) <= 4096)
@@ -442,7 +442,7 @@ struct StateGenerator {
 
     @Test func fitAlwaysProducesAPayloadLintAccepts() throws {
         var generator = StateGenerator(rng: .init(state: 7))
-        let encoder = encoder(.init(elideDefaults: true, fit: true))
+        let encoder = encoder(elideDefaults: true, fit: true)
         let validator = try PayloadValidator(schema: encodingSchema)
         var fitted = 0
         for round in 0..<300 {
@@ -688,8 +688,8 @@ struct StateGenerator {
     @Test func worstCaseMeasuredWhileWritingMatchesTheDeviceState() throws {
         var generator = StateGenerator(rng: .init(state: 99))
         let decoder = try ContentStateDecoder(schema: encodingSchema, version: 2)
-        for options in [ContentStateEncoder.Options(), .init(elideDefaults: true)] {
-            let encoder = encoder(options)
+        for elideDefaults in [false, true] {
+            let encoder = encoder(elideDefaults: elideDefaults)
             let elidable = Set(zip(encoder.version.contentState, encoder.elidableFields).filter(\.1).map(\.0.name))
             for _ in 0..<300 {
                 guard case .object(var members) = generator.state(encoder.version) else { continue }
@@ -705,7 +705,7 @@ struct StateGenerator {
                 // The long way (every field checked, then written) writes the same.
                 let slow = encoder.write(encoder.fullState(Self.inSchemaOrder(members, encoder)).filter { member in
                     !(member.value.isNull && encoder.version.field(member.name)?.defaultValue == nil)
-                        && !(options.elideDefaults && elidable.contains(member.name) && encoder.version.field(member.name)?.defaultValue == member.value)
+                        && !(elideDefaults && elidable.contains(member.name) && encoder.version.field(member.name)?.defaultValue == member.value)
                 }, envelope: nil)
                 #expect(slow.bytes == result.bytes)
                 #expect(slow.budget.worstCase == result.budget?.deviceWorstCase)
@@ -963,7 +963,7 @@ struct StateGenerator {
                 Field(name: "link", type: .url, isOptional: true),
             ]),
         ], minIOS: .liveActivities)
-        let encoder = try ContentStateEncoder(schema: schema, options: .init(elideDefaults: true))
+        let encoder = try ContentStateEncoder(schema: schema, elideDefaults: true)
         let onePass = encoder.encode(.object([.init("title", .string("x")), .init("courier", .object([]))]))
         let longWay = encoder.encode(.object([
             .init("title", .string("x")), .init("courier", .object([])), .init("link", .string("https://example.com/a b")),

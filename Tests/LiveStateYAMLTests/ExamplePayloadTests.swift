@@ -86,7 +86,7 @@ enum Examples {
         for version in schema.versions where version.retired == nil {
             let decoder = try ContentStateDecoder(schema: schema, version: version.version)
             guard let state = decoder.decode(payload: bytes).state else { continue }
-            let encoded = try ContentStateEncoder(schema: schema, version: version.version, options: .init(fit: false))
+            let encoded = try ContentStateEncoder(schema: schema, version: version.version, fit: false)
                 .encode(state)
             #expect(encoded.succeeded, "v\(version.version): \(encoded.diagnostics.map(\.message))")
             guard encoded.succeeded else { continue }

@@ -92,7 +92,7 @@ import Testing
                   extra: { type: string, default: "" }
             """
         let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "notes.yaml")
-        let encoder = try ContentStateEncoder(schema: schema, options: .init(fit: true))
+        let encoder = try ContentStateEncoder(schema: schema, fit: true)
         let state = Value.object([.init("note", .string(long)), .init("extra", .string(String(repeating: "y", count: 1_000)))])
         let result = encoder.encode(state)
         #expect(!result.diagnostics.map(\.code).contains("truncated-to-fit"))

@@ -7,34 +7,11 @@ import Foundation
 /// and what `ContentStateDecoder` reads back to the same state.
 ///
 /// ```swift
-/// let encoder = try ContentStateEncoder(schema: schema, version: 3, options: .init(elideDefaults: true, fit: true))
+/// let encoder = try ContentStateEncoder(schema: schema, version: 3, elideDefaults: true, fit: true)
 /// let result = encoder.encodePayload(state, envelope: .init(event: .update, timestamp: now))
 /// send(result.bytes)
 /// ```
 public struct ContentStateEncoder: Sendable {
-    /// What the encoder may change to save bytes.
-    public struct Options: Sendable, Hashable {
-        /// Omit a value equal to its default where every app version decodes tolerantly with
-        /// that same default.
-        public var elideDefaults: Bool
-        /// When over budget, drop `drop-priority` fields (lowest first), then shorten
-        /// `truncate` strings, until the payload fits.
-        public var fit: Bool
-        /// The push is a broadcast: the body limit is 5120 bytes.
-        public var broadcast: Bool
-
-        /// Creates options.
-        /// - Parameters:
-        ///   - elideDefaults: Whether to omit safe defaults.
-        ///   - fit: Whether to fit the budget.
-        ///   - broadcast: Whether the push is a broadcast.
-        public init(elideDefaults: Bool = false, fit: Bool = false, broadcast: Bool = false) {
-            self.elideDefaults = elideDefaults
-            self.fit = fit
-            self.broadcast = broadcast
-        }
-    }
-
     /// The `aps` keys around a content-state.
     public struct Envelope: Sendable, Hashable {
         /// The event.
@@ -79,8 +56,14 @@ public struct ContentStateEncoder: Sendable {
     public let schema: Schema
     /// The version written for.
     public let version: SchemaVersion
-    /// What the encoder may change.
-    public var options: Options
+    /// Omit a value equal to its default where every app version decodes tolerantly with that
+    /// same default.
+    public var elideDefaults: Bool
+    /// When over budget, drop `drop-priority` fields (lowest first), then shorten `truncate`
+    /// strings, until the payload fits.
+    public var fit: Bool
+    /// The push is a broadcast: the body limit is 5120 bytes, and a broadcast starts nothing.
+    public var broadcast: Bool
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
@@ -101,19 +84,24 @@ public struct ContentStateEncoder: Sendable {
     /// - Parameters:
     ///   - schema: The schema.
     ///   - version: The version to write; `nil` writes the newest.
-    ///   - options: What the encoder may change.
+    ///   - elideDefaults: Whether to omit a value equal to its default where every app version
+    ///     reads the same default.
+    ///   - fit: Whether to drop and shorten fields that allow it until the payload fits.
+    ///   - broadcast: Whether the push is a broadcast.
     /// - Throws: An `unknown-version` diagnostic when the schema has no such version.
-    public init(schema: Schema, version: Int? = nil, options: Options = .init()) throws(Diagnostic) {
+    public init(schema: Schema, version: Int? = nil, elideDefaults: Bool = false, fit: Bool = false, broadcast: Bool = false) throws(Diagnostic) {
         let checker = BodyChecker(
-            decoder: try ContentStateDecoder(schema: schema, version: version), broadcast: options.broadcast, measuresFields: true)
-        try self.init(schema: schema, version: version, options: options, checkingBodiesWith: checker)
+            decoder: try ContentStateDecoder(schema: schema, version: version), broadcast: broadcast, measuresFields: true)
+        try self.init(schema: schema, version: version, checkingBodiesWith: checker)
+        self.elideDefaults = elideDefaults
+        self.fit = fit
+        self.broadcast = broadcast
     }
 
     /// Creates an encoder that checks the bodies it writes with `checker` (one the caller has
     /// already built for the same version, a `PayloadValidator`'s), or not at all when it is `nil`.
-    package init(
-        schema: Schema, version: Int?, options: Options, checkingBodiesWith checker: BodyChecker?
-    ) throws(Diagnostic) {
+    /// Its settings are the defaults: nothing elided, nothing fitted, not a broadcast.
+    package init(schema: Schema, version: Int?, checkingBodiesWith checker: BodyChecker?) throws(Diagnostic) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
             throw Diagnostic.unknownVersion(number, available: schema.versions.map(\.version))
@@ -121,7 +109,9 @@ public struct ContentStateEncoder: Sendable {
         precondition(checker.map { $0.decoder.version.version == number } ?? true, "the checker is for another version")
         self.schema = schema
         self.version = found
-        self.options = options
+        self.elideDefaults = false
+        self.fit = false
+        self.broadcast = false
         let urls = schema.urlRule(number)
         self.urls = urls
         // The state is read taking any URL some iOS of the app reads; the encoder writes the
@@ -340,7 +330,7 @@ public struct ContentStateEncoder: Sendable {
     private func encode(_ state: Value, envelope: Envelope?) -> EncodeResult {
         var result = write(state, envelope: envelope)
         guard envelope != nil, var checker = bodyChecker, result.succeeded else { return result }
-        checker.broadcast = options.broadcast  // `options` may have changed since init
+        checker.broadcast = broadcast  // it may have changed since init
         let verdict = result.bytes.withUnsafeBytes { checker.check($0, file: nil) }
         for var finding in verdict.diagnostics where finding.severity >= .warning {
             finding.position = nil
@@ -414,13 +404,13 @@ public struct ContentStateEncoder: Sendable {
             writer.append(UInt8(ascii: "}"))
             let contentState = writer.count &- start
             if hasEnvelope { writer.append("}}") }
-            return Measure(limit: options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit,
+            return Measure(limit: broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit,
                            body: writer.count, contentState: contentState,
                            worstCase: ByteBudget.containerLength(plan.fieldCount) + worstMembers)
         }
         guard let budget = measured else { return nil }
         if !budget.fits {
-            if options.fit { return nil }
+            if fit { return nil }
             diagnostics.append(Self.error(.overBudget, budget.overMessage(fitted: false)))
         }
         return EncodeResult(bytes: bytes, diagnostics: diagnostics, budget: budget.byteBudget)
@@ -455,7 +445,7 @@ public struct ContentStateEncoder: Sendable {
     /// encoding ask this.
     @inline(__always)
     private func elides(_ value: Value, of field: Field, elidable: Bool) -> Bool {
-        guard options.elideDefaults, elidable else { return false }
+        guard elideDefaults, elidable else { return false }
         // A null that stands for the default (`on-null: default`) is the default; written, the
         // rule walk writes the default for it.
         return value == field.defaultValue || (value.isNull && field.nullReplacement != nil)
@@ -539,12 +529,12 @@ public struct ContentStateEncoder: Sendable {
         }
 
         var output = write(members, envelope: envelope)
-        if options.fit, !output.budget.fits {
+        if fit, !output.budget.fits {
             output = fit(members, envelope: envelope, diagnostics: &diagnostics)
         }
         if !output.budget.fits {
-            var message = output.budget.overMessage(fitted: options.fit)
-            if options.fit {
+            var message = output.budget.overMessage(fitted: fit)
+            if fit {
                 // Fields fitting may not take, named, so that the reader knows why they stayed.
                 for (field, droppable) in zip(version.contentState, droppableFields)
                 where !droppable && field.dropPriority != nil && members.contains(where: { $0.name == field.name }) {
@@ -601,7 +591,7 @@ public struct ContentStateEncoder: Sendable {
         _ = writer.write(.object(members))
         let contentState = writer.count - start
         if envelope != nil { writer.append("}}") }
-        let limit = options.broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
+        let limit = broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
         let worstCase = ByteBudget.deviceWorstCase(.object(fullState(members)))
         return Written(bytes: writer.array, budget: Measure(limit: limit, body: writer.count, contentState: contentState, worstCase: worstCase))
     }
