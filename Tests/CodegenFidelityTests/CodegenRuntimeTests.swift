@@ -36,9 +36,9 @@ import Testing
 
     @Test func rangeAndItemsAreWordedAsTheDecoderWordsThem() throws {
         let value = TolerantValueProbe.self
-        #expect(try value.error(#"100"#) { try $0.int([.minimum: 1, .maximum: 99]) } == "100 is greater than maximum 99")
-        #expect(try value.error(#"-1.5"#) { try $0.double([.minimum: 0]) } == "-1.5 is less than minimum 0")
-        #expect(try value.error(#"["a","b","c"]"#) { try $0.array([.maxItems: 2]) { try $0.string() } } == "3 items is more than max-items 2")
+        #expect(try value.error(#"100"#) { try $0.int(minimum: 1, maximum: 99) } == "100 is greater than maximum 99")
+        #expect(try value.error(#"-1.5"#) { try $0.double(minimum: 0) } == "-1.5 is less than minimum 0")
+        #expect(try value.error(#"["a","b","c"]"#) { try $0.array(maxItems: 2) { try $0.string() } } == "3 items is more than max-items 2")
     }
 }
 

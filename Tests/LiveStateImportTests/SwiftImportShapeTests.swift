@@ -94,8 +94,8 @@ import Testing
                 struct ContentState: Codable, Hashable { var code: String; var legs: [Int]; var small: Int8 }
             }
             """)
-        activity.contentState[0].constraints = [.minLength: 2, .maxLength: 8]
-        activity.contentState[1].constraints = [.minItems: 1, .maxItems: 4]
+        activity.contentState[0].constraints = .init(minLength: 2, maxLength: 8)
+        activity.contentState[1].constraints = .init(minItems: 1, maxItems: 4)
         activity.contentState[2].constraints.maximum = 100
         let yaml = SchemaYAMLWriter.schema(activity: "bound", activity, source: "test")
         #expect(yaml.contains("code: { type: string, min-length: 2, max-length: 8 }"), "\(yaml)")

@@ -143,9 +143,9 @@ import LiveStateTooling
         let item = { (maxLength: Int) in
             Field(name: "", type: .object(fields: [F.string("name", default: "", maxLength: maxLength)]))
         }
-        let v1 = [Field(name: "items", type: .array(items: item(16)), defaultValue: .array([]), constraints: [.maxItems: 4]),
+        let v1 = [Field(name: "items", type: .array(items: item(16)), defaultValue: .array([]), constraints: .init(maxItems: 4)),
                   Field(name: "courier", type: .object(fields: [F.string("name", default: "", maxLength: 16)]), defaultValue: .object([.init("name", .string(""))]))]
-        let v2 = [Field(name: "items", type: .array(items: item(32)), defaultValue: .array([]), constraints: [.maxItems: 4]),
+        let v2 = [Field(name: "items", type: .array(items: item(32)), defaultValue: .array([]), constraints: .init(maxItems: 4)),
                   Field(name: "courier", type: .object(fields: [F.string("name", default: "", maxLength: 32)]), defaultValue: .object([.init("name", .string(""))]))]
         let findings = CompatibilityChecker().findings(compatSchema(v1, v2), reader: 1, writer: 2)
         #expect(findings.map(\.pointer) == ["/items/-/name", "/courier/name"])
@@ -157,7 +157,7 @@ import LiveStateTooling
     @Test func membersOfArrayElementsAreCheckedForPresenceAndInvalidElementsInvalidateTheArray() {
         let items = { (fields: [Field]) in
             Field(name: "subs", type: .array(items: Field(name: "", type: .object(fields: fields), isOptional: true)),
-                  defaultValue: .array([]), constraints: [.maxItems: 5])
+                  defaultValue: .array([]), constraints: .init(maxItems: 5))
         }
         let schema = compatSchema([items([F.string("original")])], [items([F.string("original"), F.string("replacement")])])
         let added = CompatibilityChecker().findings(schema, reader: 2, writer: 1)

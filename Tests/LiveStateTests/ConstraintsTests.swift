@@ -36,7 +36,7 @@ struct ConstraintsTests {
     }
 
     @Test func problemsAreWordedWithTheSchemaFilesNames() {
-        let constraints: Field.Constraints = [.minimum: 1, .maximum: 99, .maxLength: 64, .maxItems: 2]
+        let constraints: Field.Constraints = .init(minimum: 1, maximum: 99, maxLength: 64, maxItems: 2)
         #expect(constraints.rangeProblem(0) == "0 is less than minimum 1")
         #expect(constraints.rangeProblem(100) == "100 is greater than maximum 99")
         #expect(constraints.rangeProblem(9_007_199_254_740_993, shown: "9007199254740993") == "9007199254740993 is greater than maximum 99")
@@ -46,7 +46,7 @@ struct ConstraintsTests {
     }
 
     @Test func aDictionaryLiteralSetsWhatTheSubscriptReads() {
-        let constraints: Field.Constraints = [.maximum: 1.5, .maxLength: 32]
+        let constraints: Field.Constraints = .init(maximum: 1.5, maxLength: 32)
         #expect(constraints == Field.Constraints(maximum: 1.5, maxLength: 32))
         #expect(constraints.bounds.map(\.constraint) == [.maximum, .maxLength])
         #expect(constraints[.maxLength] == 32 && constraints[.minimum] == nil)
@@ -62,8 +62,8 @@ struct ConstraintsTests {
 
     /// The initializer's constraint arguments land in `constraints`, which `violation(of:)` asks.
     @Test func aFieldsConstraintsAreTheOnesItChecks() {
-        var field = Field(name: "title", type: .string, constraints: [.maxLength: 64])
-        #expect(field.constraints == [.maxLength: 64])
+        var field = Field(name: "title", type: .string, constraints: .init(maxLength: 64))
+        #expect(field.constraints == .init(maxLength: 64))
         field.constraints.maxLength = 10
         #expect(field.violation(of: .string("12345678901")) == "11 bytes is longer than max-length 10")
     }

@@ -10,17 +10,17 @@ let deliverySchema: Schema = {
         Field(name: "progress", type: .double),
     ])
     let v2 = SchemaVersion(version: 2, contentState: [
-        Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
+        Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64)),
         Field(name: "subtitle", type: .string, defaultValue: .string(""), aliases: ["subTitle"]),
-        Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
+        Field(name: "progress", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 1)),
         Field(name: "eta", type: .date, defaultValue: .date(0)),
         Field(name: "status", type: .enumeration(.strings(["pending", "delivering", "delivered"])),
               defaultValue: .string("pending"), fallback: .string("pending")),
         Field(name: "courier", type: .object(fields: [
             Field(name: "name", type: .string, defaultValue: .string("")),
-            Field(name: "rating", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 5]),
+            Field(name: "rating", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 5)),
         ]), defaultValue: .object([.init("name", .string("")), .init("rating", .double(0))])),
-        Field(name: "items", type: .array(items: Field(name: "", type: .string)), defaultValue: .array([]), constraints: [.maxItems: 3]),
+        Field(name: "items", type: .array(items: Field(name: "", type: .string)), defaultValue: .array([]), constraints: .init(maxItems: 3)),
         Field(name: "count", type: .int, defaultValue: .int(0)),
         Field(name: "express", type: .bool, defaultValue: .bool(false)),
         Field(name: "window", type: .dateRange, isOptional: true),

@@ -9,13 +9,13 @@ let encodingSchema = Schema(
     activity: "card", attributesType: "CardAttributes",
     versions: [
         SchemaVersion(version: 1, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
-            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
+            Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64)),
+            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 1)),
         ]),
         SchemaVersion(version: 2, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
-            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
-            Field(name: "count", type: .int, defaultValue: .int(0), constraints: [.minimum: -1000, .maximum: 1000]),
+            Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64)),
+            Field(name: "progress", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 1)),
+            Field(name: "count", type: .int, defaultValue: .int(0), constraints: .init(minimum: -1000, maximum: 1000)),
             Field(name: "express", type: .bool, defaultValue: .bool(false)),
             Field(name: "eta", type: .date, defaultValue: .date(0)),
             Field(name: "window", type: .dateRange, isOptional: true),
@@ -23,13 +23,13 @@ let encodingSchema = Schema(
             Field(name: "status", type: .enumeration(.strings(["pending", "on/way", "done"])), defaultValue: .string("pending"), fallback: .string("pending")),
             Field(name: "level", type: .enumeration(.integers([1, 2, 3])), defaultValue: .int(1)),
             Field(name: "courier", type: .object(fields: [
-                Field(name: "name", type: .string, defaultValue: .string(""), constraints: [.maxLength: 32]),
-                Field(name: "rating", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 5]),
+                Field(name: "name", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 32)),
+                Field(name: "rating", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 5)),
             ]), defaultValue: .object([.init("name", .string("")), .init("rating", .double(0))])),
-            Field(name: "items", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: 48])), defaultValue: .array([]), constraints: [.maxItems: 60]),
-            Field(name: "note", type: .string, isOptional: true, constraints: [.maxLength: 3000], truncate: true),
-            Field(name: "badge", type: .string, defaultValue: .string(""), constraints: [.maxLength: 1000], dropPriority: 1),
-            Field(name: "banner", type: .string, defaultValue: .string(""), constraints: [.maxLength: 1000], dropPriority: 2),
+            Field(name: "items", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 48))), defaultValue: .array([]), constraints: .init(maxItems: 60)),
+            Field(name: "note", type: .string, isOptional: true, constraints: .init(maxLength: 3000), truncate: true),
+            Field(name: "badge", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 1000), dropPriority: 1),
+            Field(name: "banner", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 1000), dropPriority: 2),
         ]),
     ])
 

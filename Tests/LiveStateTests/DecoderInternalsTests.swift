@@ -8,7 +8,7 @@ import Testing
 @Suite struct DecoderInternalsTests {
     /// A schema whose content-state nests `depth` objects named `n1`, `n2`, … around an int `leaf`.
     private func nestedSchema(depth: Int) -> Schema {
-        var field = Field(name: "leaf", type: .int, defaultValue: .int(0), constraints: [.minimum: 0, .maximum: 9])
+        var field = Field(name: "leaf", type: .int, defaultValue: .int(0), constraints: .init(minimum: 0, maximum: 9))
         for level in stride(from: depth, through: 1, by: -1) {
             field = Field(name: "n\(level)", type: .object(fields: [field]), defaultValue: .object([]))
         }
@@ -37,7 +37,7 @@ import Testing
         // After a value 12 levels down, a sibling at the root must point at the root again.
         let depth = 12
         let deep = nestedSchema(depth: depth)
-        let fields = deep.versions[0].contentState + [Field(name: "tail", type: .int, defaultValue: .int(0), constraints: [.maximum: 1])]
+        let fields = deep.versions[0].contentState + [Field(name: "tail", type: .int, defaultValue: .int(0), constraints: .init(maximum: 1))]
         let schema = Schema(activity: "deep", strictClients: [], versions: [SchemaVersion(version: 1, contentState: fields)])
         let body = nestedPayload(depth: depth, leaf: "1")
         let json = String(body.dropLast()) + #","tail":5}"#

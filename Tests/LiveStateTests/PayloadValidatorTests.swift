@@ -18,7 +18,7 @@ let scoreSchema = Schema(
             Field(name: "ratio", type: .double, defaultValue: .double(0)),
             Field(name: "note", type: .string, defaultValue: .string("")),
             Field(name: "phase", type: .enumeration(.strings(["live", "final"])), defaultValue: .string("live"), fallback: .string("live")),
-            Field(name: "period", type: .int, defaultValue: .int(1), rejectsInvalid: true, constraints: [.minimum: 1, .maximum: 4]),
+            Field(name: "period", type: .int, defaultValue: .int(1), rejectsInvalid: true, constraints: .init(minimum: 1, maximum: 4)),
         ], attributes: [Field(name: "teamA", type: .string), Field(name: "teamB", type: .string)]),
     ])
 
@@ -232,8 +232,8 @@ func body(_ aps: String, extra: String = "") -> String {
     /// drops it, and says so. (The error said the strict app dropped it, while `appDecodes` said
     /// it applied it; a start was called failed.)
     @Test func aStrictVersionAppliesValuesOnlyTheSchemasConstraintsRefuse() throws {
-        let state = [Field(name: "progress", type: .double, constraints: [.minimum: 0, .maximum: 1])]
-        let attributes = [Field(name: "team", type: .string, constraints: [.maxLength: 4])]
+        let state = [Field(name: "progress", type: .double, constraints: .init(minimum: 0, maximum: 1))]
+        let attributes = [Field(name: "team", type: .string, constraints: .init(maxLength: 4))]
         let schema = Schema(activity: "s", attributesType: "SAttributes", strictClients: [1], versions: [
             SchemaVersion(version: 1, contentState: state, attributes: attributes),
             SchemaVersion(version: 2, contentState: state, attributes: attributes),

@@ -29,8 +29,8 @@ private let richStrictSchema = Schema(
     activity: "rich",
     strictClients: [1],
     versions: [SchemaVersion(version: 1, contentState: [
-        Field(name: "name", type: .string, defaultValue: .string(""), constraints: [.maxLength: 4]),
-        Field(name: "count", type: .int, defaultValue: .int(0), constraints: [.maximum: 10]),
+        Field(name: "name", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 4)),
+        Field(name: "count", type: .int, defaultValue: .int(0), constraints: .init(maximum: 10)),
         Field(name: "ratio", type: .double, defaultValue: .double(0)),
         Field(name: "done", type: .bool, defaultValue: .bool(false)),
         Field(name: "at", type: .date, defaultValue: .date(0)),
@@ -42,7 +42,7 @@ private let richStrictSchema = Schema(
             Field(name: "name", type: .string, defaultValue: .string("")),
             Field(name: "rating", type: .double, isOptional: true),
         ]), defaultValue: .object([.init("name", .string("")), .init("rating", .null)])),
-        Field(name: "items", type: .array(items: Field(name: "", type: .int)), defaultValue: .array([]), constraints: [.maxItems: 2]),
+        Field(name: "items", type: .array(items: Field(name: "", type: .int)), defaultValue: .array([]), constraints: .init(maxItems: 2)),
         Field(name: "note", type: .string, isOptional: true),
     ])]
 )

@@ -174,7 +174,7 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
     @Test func aStrictClientDropsAURLThatIsAlsoTooLong() throws {
         let schema = Schema(activity: "links", strictClients: [1], versions: [
             SchemaVersion(version: 1, contentState: [
-                Field(name: "link", type: .url, defaultValue: .string("https://example.com/"), constraints: [.maxLength: 20]),
+                Field(name: "link", type: .url, defaultValue: .string("https://example.com/"), constraints: .init(maxLength: 20)),
             ]),
         ])
         let decoder = try ContentStateDecoder(schema: schema, version: 1)

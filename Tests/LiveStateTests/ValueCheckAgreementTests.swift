@@ -85,11 +85,11 @@ import LiveStateTooling
     }
 
     static let fields: [Field] = encodingSchema.versions.flatMap(\.contentState) + [
-        Field(name: "bounded", type: .string, constraints: [.minLength: 2, .maxLength: 4]),
-        Field(name: "link", type: .url, constraints: [.minLength: 20, .maxLength: 30]),
-        Field(name: "slot", type: .int, isOptional: true, constraints: [.minimum: -2, .maximum: 2]),
-        Field(name: "window", type: .dateRange, constraints: [.minimum: 0, .maximum: 10]),
-        Field(name: "tags", type: .array(items: Field(name: "", type: .enumeration(.integers([1, 2])))), constraints: [.maxItems: 2]),
+        Field(name: "bounded", type: .string, constraints: .init(minLength: 2, maxLength: 4)),
+        Field(name: "link", type: .url, constraints: .init(minLength: 20, maxLength: 30)),
+        Field(name: "slot", type: .int, isOptional: true, constraints: .init(minimum: -2, maximum: 2)),
+        Field(name: "window", type: .dateRange, constraints: .init(minimum: 0, maximum: 10)),
+        Field(name: "tags", type: .array(items: Field(name: "", type: .enumeration(.integers([1, 2])))), constraints: .init(maxItems: 2)),
     ]
 
     @Test func theEncoderWritesWhatViolationAcceptsAndNothingElse() {

@@ -5,7 +5,7 @@ import LiveStateTooling
 @Suite struct WorstCaseSizeCompatibilityTests {
     @Test func countsKeysStringsAtMaxLengthAndBooleansAtFalse() {
         let size = WorstCaseSize(fields: [
-            Field(name: "title", type: .string, constraints: [.maxLength: 8]),
+            Field(name: "title", type: .string, constraints: .init(maxLength: 8)),
             Field(name: "done", type: .bool),
         ])
         // {"title":"12345678","done":false}
@@ -18,15 +18,15 @@ import LiveStateTooling
     @Test func numbersAreAtTheirWidest() {
         #expect(WorstCaseSize(fields: [Field(name: "a", type: .double)]).bytes == 2 + 4 + 24)
         #expect(WorstCaseSize(fields: [Field(name: "a", type: .int)]).bytes == 2 + 4 + 20)
-        #expect(WorstCaseSize(fields: [Field(name: "a", type: .int, constraints: [.minimum: 0, .maximum: 600])]).bytes == 2 + 4 + 3)
-        #expect(WorstCaseSize(fields: [Field(name: "a", type: .int, constraints: [.minimum: -1000, .maximum: 5])]).bytes == 2 + 4 + 5)
+        #expect(WorstCaseSize(fields: [Field(name: "a", type: .int, constraints: .init(minimum: 0, maximum: 600))]).bytes == 2 + 4 + 3)
+        #expect(WorstCaseSize(fields: [Field(name: "a", type: .int, constraints: .init(minimum: -1000, maximum: 5))]).bytes == 2 + 4 + 5)
         #expect(WorstCaseSize(fields: [Field(name: "a", type: .dateRange)]).bytes == 2 + 4 + 51)
         #expect(WorstCaseSize(fields: [Field(name: "a", type: .enumeration(.integers([1, 100])))]).bytes == 2 + 4 + 3)
     }
 
     @Test func enumsCountTheirLongestRawValueAndOptionalsAtLeastNull() {
         #expect(WorstCaseSize(fields: [Field(name: "s", type: .enumeration(.strings(["a", "abc"])))]).bytes == 2 + 4 + 5)
-        #expect(WorstCaseSize(fields: [Field(name: "s", type: .string, isOptional: true, constraints: [.maxLength: 1])]).bytes == 2 + 4 + 4)
+        #expect(WorstCaseSize(fields: [Field(name: "s", type: .string, isOptional: true, constraints: .init(maxLength: 1))]).bytes == 2 + 4 + 4)
         // A null that takes the default (`on-null: default`) may be sent too.
         let level = { (nullTakesDefault: Bool) in
             Field(name: "s", type: .enumeration(.integers([1, 2])), defaultValue: .int(1), nullTakesDefault: nullTakesDefault)
@@ -36,8 +36,8 @@ import LiveStateTooling
     }
 
     @Test func arraysAndObjectsNest() {
-        let items = Field(name: "", type: .object(fields: [Field(name: "n", type: .int, constraints: [.minimum: 0, .maximum: 9])]))
-        let size = WorstCaseSize(fields: [Field(name: "xs", type: .array(items: items), constraints: [.maxItems: 3])])
+        let items = Field(name: "", type: .object(fields: [Field(name: "n", type: .int, constraints: .init(minimum: 0, maximum: 9))]))
+        let size = WorstCaseSize(fields: [Field(name: "xs", type: .array(items: items), constraints: .init(maxItems: 3))])
         // {"xs":[{"n":9},{"n":9},{"n":9}]}
         #expect(size.bytes == #"{"xs":[{"n":9},{"n":9},{"n":9}]}"#.utf8.count)
     }
@@ -45,8 +45,8 @@ import LiveStateTooling
     @Test func missingBoundsAreListedWithTheirPointers() {
         let size = WorstCaseSize(fields: [
             Field(name: "note", type: .string),
-            Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: 4]))),
-            Field(name: "deep", type: .array(items: Field(name: "", type: .url)), constraints: [.maxItems: 2]),
+            Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 4)))),
+            Field(name: "deep", type: .array(items: Field(name: "", type: .url)), constraints: .init(maxItems: 2)),
         ])
         #expect(!size.isBounded)
         #expect(size.unbounded.map(\.pointer) == ["/note", "/tags", "/deep/-"])
@@ -56,8 +56,8 @@ import LiveStateTooling
 
     @Test func fittingDropsDropPriorityFieldsAndEmptiesTruncateStrings() {
         let size = WorstCaseSize(fields: [
-            Field(name: "a", type: .string, constraints: [.maxLength: 100], truncate: true),
-            Field(name: "b", type: .string, constraints: [.maxLength: 100], dropPriority: 1),
+            Field(name: "a", type: .string, constraints: .init(maxLength: 100), truncate: true),
+            Field(name: "b", type: .string, constraints: .init(maxLength: 100), dropPriority: 1),
             Field(name: "c", type: .string, truncate: true),
         ])
         #expect(size.fittedBytes == #"{"a":"","c":""}"#.utf8.count)

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func itIsWordedWithTheSchemaFilesName() {
-        let constraints: Field.Constraints = [.minItems: 2, .maxItems: 3]
+        let constraints: Field.Constraints = .init(minItems: 2, maxItems: 3)
         #expect(constraints.countProblem(1) == "1 items is fewer than min-items 2")
         #expect(constraints.countProblem(4) == "4 items is more than max-items 3")
         #expect(constraints.countProblem(2) == nil && constraints.countProblem(3) == nil)
@@ -51,13 +51,13 @@ import Testing
             return SchemaValidator.validate(schema).map(\.message)
         }
         let ints = Field(name: "", type: .int)
-        #expect(messages(Field(name: "name", type: .string, constraints: [.minItems: 1]))
+        #expect(messages(Field(name: "name", type: .string, constraints: .init(minItems: 1)))
             == ["min-items applies to array fields, not string"])
-        #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: [.minItems: -1]))
+        #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: .init(minItems: -1)))
             == ["min-items of field 'legs' is negative (-1)"])
-        #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: [.minItems: 3, .maxItems: 2]))
+        #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: .init(minItems: 3, maxItems: 2)))
             == ["min-items 3 of field 'legs' is greater than its max-items 2"])
-        let emptyDefault = messages(Field(name: "legs", type: .array(items: ints), defaultValue: .array([]), constraints: [.minItems: 1]))
+        let emptyDefault = messages(Field(name: "legs", type: .array(items: ints), defaultValue: .array([]), constraints: .init(minItems: 1)))
         #expect(emptyDefault.count == 1)
         #expect(emptyDefault.first?.contains("0 items is fewer than min-items 1") == true, "\(emptyDefault)")
     }
@@ -115,6 +115,6 @@ import Testing
         let json = try JSONSchemaGenerator().generate(try schema(), version: 2)
         #expect(json.contains(#""minItems": 1"#))
         let swift = try SwiftGenerator().generate(try schema(), version: 2)
-        #expect(swift.contains("[.minItems: 1, .maxItems: 8]"), "\(swift)")
+        #expect(swift.contains("$0.array(minItems: 1, maxItems: 8)"), "\(swift)")
     }
 }

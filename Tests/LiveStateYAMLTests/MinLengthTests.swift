@@ -49,7 +49,7 @@ import Testing
         var negative = Field(name: "code", type: .string)
         negative.constraints.minLength = -1
         #expect(messages(negative) == ["min-length of field 'code' is negative (-1)"])
-        var crossed = Field(name: "code", type: .string, constraints: [.maxLength: 8])
+        var crossed = Field(name: "code", type: .string, constraints: .init(maxLength: 8))
         crossed.constraints.minLength = 9
         #expect(messages(crossed) == ["min-length 9 of field 'code' is greater than its max-length 8"])
     }
@@ -113,7 +113,7 @@ import Testing
         #expect(json.contains(#""x-livestate-min-bytes": 4"#))
         #expect(json.contains(#""minLength": 1"#))
         let swift = try SwiftGenerator().generate(try schema(), version: 2)
-        #expect(swift.contains("try $0.string([.minLength: 4, .maxLength: 8])"))
-        #expect(swift.contains("try $0.url([.minLength: 12])"))
+        #expect(swift.contains("try $0.string(minLength: 4, maxLength: 8)"))
+        #expect(swift.contains("try $0.url(minLength: 12)"))
     }
 }

@@ -259,8 +259,8 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             SchemaVersion(
                 version: 1,
                 contentState: [
-                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64]),
-                    Field(name: "progress", type: .double, defaultValue: .double(0), constraints: [.minimum: 0, .maximum: 1]),
+                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64)),
+                    Field(name: "progress", type: .double, defaultValue: .double(0), constraints: .init(minimum: 0, maximum: 1)),
                     Field(
                         name: "status", type: .enumeration(.strings(["pending", "delivering", "delivered"])),
                         defaultValue: .string("pending"), fallback: .string("pending")),
@@ -271,17 +271,17 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
                         defaultValue: .object([Value.Member("name", .string(""))])),
                     Field(
                         name: "items", type: .array(items: Field(name: "", type: .string)),
-                        defaultValue: .array([]), constraints: [.maxItems: 8]),
+                        defaultValue: .array([]), constraints: .init(maxItems: 8)),
                     Field(name: "note", type: .string, isOptional: true),
                 ],
                 attributes: [Field(name: "orderId", type: .string)]),
             SchemaVersion(
                 version: 2,
                 contentState: [
-                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64], truncate: true, dropPriority: 3),
+                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64), truncate: true, dropPriority: 3),
                     Field(
                         name: "progress", type: .double, defaultValue: .double(0.25), rejectsInvalid: true,
-                        constraints: [.minimum: 0, .maximum: 1]),
+                        constraints: .init(minimum: 0, maximum: 1)),
                     Field(
                         name: "status",
                         type: .enumeration(.strings(["pending", "delivering", "delivered", "cancelled"])),
@@ -304,8 +304,8 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
                             Value.Member("vehicle", .null),
                         ])),
                     Field(
-                        name: "items", type: .array(items: Field(name: "", type: .int, constraints: [.minimum: 0])),
-                        defaultValue: .array([.int(1), .int(2)]), constraints: [.maxItems: 8]),
+                        name: "items", type: .array(items: Field(name: "", type: .int, constraints: .init(minimum: 0))),
+                        defaultValue: .array([.int(1), .int(2)]), constraints: .init(maxItems: 8)),
                     Field(name: "live", type: .bool, defaultValue: .bool(true)),
                 ],
                 attributes: [Field(name: "orderId", type: .string)],

@@ -21,7 +21,7 @@ import Testing
             activity: "delivery", strictClients: [1],
             versions: [
                 SchemaVersion(version: 1, contentState: [
-                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: [.maxLength: 64], truncate: true, dropPriority: 1),
+                    Field(name: "title", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 64), truncate: true, dropPriority: 1),
                     Field(name: "status", type: .enumeration(.strings(["a", "b"])), defaultValue: .string("a"), fallback: .string("a")),
                     Field(name: "note", type: .string, isOptional: true),
                 ]),
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func diagnosticsCarryFileScopePointerAndTheFieldPosition() throws {
-        var schema = schema([Field(name: "count", type: .int, defaultValue: .int(11), constraints: [.maximum: 10], position: here)])
+        var schema = schema([Field(name: "count", type: .int, defaultValue: .int(11), constraints: .init(maximum: 10), position: here)])
         schema.file = "a.yaml"
         let diagnostic = try #require(SchemaValidator.validate(schema).first)
         #expect(diagnostic.code == "schema-invalid-default")
@@ -97,14 +97,14 @@ import Testing
     // MARK: Constraints
 
     @Test(arguments: [
-        (Field(name: "f", type: .double, constraints: [.minimum: 2, .maximum: 1]), "/minimum"),
-        (Field(name: "f", type: .string, constraints: [.maxLength: -1]), "/max-length"),
-        (Field(name: "f", type: .int, constraints: [.maxLength: 3]), "/max-length"),
-        (Field(name: "f", type: .string, constraints: [.maxItems: 3]), "/max-items"),
-        (Field(name: "f", type: .array(items: Field(name: "", type: .int)), constraints: [.maxItems: -2]), "/max-items"),
-        (Field(name: "f", type: .string, constraints: [.minimum: 0]), "/minimum"),
-        (Field(name: "f", type: .bool, constraints: [.maximum: 1]), "/maximum"),
-        (Field(name: "f", type: .double, constraints: [.maximum: .infinity]), "/maximum"),
+        (Field(name: "f", type: .double, constraints: .init(minimum: 2, maximum: 1)), "/minimum"),
+        (Field(name: "f", type: .string, constraints: .init(maxLength: -1)), "/max-length"),
+        (Field(name: "f", type: .int, constraints: .init(maxLength: 3)), "/max-length"),
+        (Field(name: "f", type: .string, constraints: .init(maxItems: 3)), "/max-items"),
+        (Field(name: "f", type: .array(items: Field(name: "", type: .int)), constraints: .init(maxItems: -2)), "/max-items"),
+        (Field(name: "f", type: .string, constraints: .init(minimum: 0)), "/minimum"),
+        (Field(name: "f", type: .bool, constraints: .init(maximum: 1)), "/maximum"),
+        (Field(name: "f", type: .double, constraints: .init(maximum: .infinity)), "/maximum"),
         (Field(name: "f", type: .int, truncate: true), "/truncate"),
         (Field(name: "f", type: .url, truncate: true), "/truncate"),
         (Field(name: "f", type: .string, fallback: .string("x")), "/fallback"),
@@ -123,14 +123,14 @@ import Testing
     @Test func constraintsOfNestedFieldsAreChecked() {
         let field = Field(
             name: "courier",
-            type: .object(fields: [Field(name: "phones", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: -1])), isOptional: true)]),
+            type: .object(fields: [Field(name: "phones", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: -1))), isOptional: true)]),
             isOptional: true)
         let diagnostics = SchemaValidator.validate(schema([field]))
         #expect(diagnostics.map(\.pointer) == ["/versions/0/content-state/courier/fields/phones/items/max-length"])
     }
 
     @Test func attributesAreCheckedToo() {
-        let diagnostics = SchemaValidator.validate(schema([], attributes: [Field(name: "id", type: .int, constraints: [.maxLength: 2])]))
+        let diagnostics = SchemaValidator.validate(schema([], attributes: [Field(name: "id", type: .int, constraints: .init(maxLength: 2))]))
         #expect(diagnostics.map(\.pointer) == ["/versions/0/attributes/id/max-length"])
     }
 
@@ -138,7 +138,7 @@ import Testing
 
     @Test func defaultOutsideItsConstraintsIsInvalid() {
         let fields = [
-            Field(name: "title", type: .string, defaultValue: .string("héllo"), constraints: [.maxLength: 5]),
+            Field(name: "title", type: .string, defaultValue: .string("héllo"), constraints: .init(maxLength: 5)),
             Field(name: "status", type: .enumeration(.strings(["a"])), defaultValue: .string("b")),
             Field(name: "count", type: .int, defaultValue: .double(1)),
             Field(name: "note", type: .string, defaultValue: .null),
@@ -156,7 +156,7 @@ import Testing
     @Test func nestedDefaultProblemPointsIntoTheDefault() {
         let courier = Field(
             name: "courier",
-            type: .object(fields: [Field(name: "name", type: .string, constraints: [.maxLength: 2])]),
+            type: .object(fields: [Field(name: "name", type: .string, constraints: .init(maxLength: 2))]),
             defaultValue: .object([Value.Member("name", .string("Ana"))]))
         let diagnostics = SchemaValidator.validate(schema([courier]))
         #expect(diagnostics.map(\.pointer) == ["/versions/0/content-state/courier/default/name"])
@@ -208,7 +208,7 @@ import Testing
     }
 
     @Test func tombstoneComparesShapesNotConstraints() {
-        let old = Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: 3], position: here)), isOptional: true)
+        let old = Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 3), position: here)), isOptional: true)
         let same = Field(name: "tags", type: .array(items: Field(name: "", type: .string)), defaultValue: .array([]))
         let other = Field(name: "tags", type: .array(items: Field(name: "", type: .int)), isOptional: true)
         #expect(codes(versions([(1, [old], []), (2, [], ["tags"]), (3, [same], [])])).isEmpty)
@@ -240,11 +240,11 @@ import Testing
 /// `Field.violation(of:)`: the check the decoder and encoder share.
 @Suite struct FieldConstraintTests {
     @Test func valueOfTheFieldsTypeWithinConstraintsPasses() {
-        #expect(Field(name: "s", type: .string, constraints: [.maxLength: 2]).violation(of: .string("ab")) == nil)
-        #expect(Field(name: "i", type: .int, constraints: [.minimum: 0, .maximum: 3]).violation(of: .int(3)) == nil)
-        #expect(Field(name: "d", type: .double, constraints: [.minimum: -1]).violation(of: .double(-1)) == nil)
+        #expect(Field(name: "s", type: .string, constraints: .init(maxLength: 2)).violation(of: .string("ab")) == nil)
+        #expect(Field(name: "i", type: .int, constraints: .init(minimum: 0, maximum: 3)).violation(of: .int(3)) == nil)
+        #expect(Field(name: "d", type: .double, constraints: .init(minimum: -1)).violation(of: .double(-1)) == nil)
         #expect(Field(name: "b", type: .bool).violation(of: .bool(false)) == nil)
-        #expect(Field(name: "t", type: .date, constraints: [.maximum: 10]).violation(of: .date(10)) == nil)
+        #expect(Field(name: "t", type: .date, constraints: .init(maximum: 10)).violation(of: .date(10)) == nil)
         #expect(Field(name: "r", type: .dateRange).violation(of: .dateRange(lower: 1, upper: 1)) == nil)
         #expect(Field(name: "u", type: .url).violation(of: .string("https://example.com/a?b=c")) == nil)
         #expect(Field(name: "u", type: .url).violation(of: .string("mailto:a@example.com")) == nil)
@@ -262,16 +262,16 @@ import Testing
     }
 
     @Test func maxLengthCountsUTF8Bytes() {
-        let field = Field(name: "title", type: .string, constraints: [.maxLength: 64])
+        let field = Field(name: "title", type: .string, constraints: .init(maxLength: 64))
         #expect(field.violation(of: .string(String(repeating: "a", count: 64))) == nil)
         #expect(field.violation(of: .string(String(repeating: "a", count: 63) + "é")) == "65 bytes is longer than max-length 64")
     }
 
     @Test(arguments: [
-        (Field(name: "i", type: .int, constraints: [.minimum: 1]), Value.int(0), "0 is less than minimum 1"),
-        (Field(name: "d", type: .double, constraints: [.maximum: 1]), Value.double(1.5), "1.5 is greater than maximum 1"),
+        (Field(name: "i", type: .int, constraints: .init(minimum: 1)), Value.int(0), "0 is less than minimum 1"),
+        (Field(name: "d", type: .double, constraints: .init(maximum: 1)), Value.double(1.5), "1.5 is greater than maximum 1"),
         (Field(name: "d", type: .double), Value.double(.nan), "nan is not a finite number"),
-        (Field(name: "t", type: .date, constraints: [.minimum: 0]), Value.date(-1), "-1 is less than minimum 0"),
+        (Field(name: "t", type: .date, constraints: .init(minimum: 0)), Value.date(-1), "-1 is less than minimum 0"),
         (Field(name: "r", type: .dateRange), Value.dateRange(lower: 2, upper: 1), "the date-range's lower bound 2 is after its upper bound 1"),
         (Field(name: "u", type: .url), Value.string("https://a b"), "'https://a b' is not a URL"),
         (Field(name: "u", type: .url), Value.string("https://x.com/a b"),
@@ -287,7 +287,7 @@ import Testing
     }
 
     @Test func arraysCheckCountAndEveryElement() {
-        let field = Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: [.maxLength: 2])), constraints: [.maxItems: 2])
+        let field = Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 2))), constraints: .init(maxItems: 2))
         #expect(field.violation(of: .array([.string("a"), .string("bb")])) == nil)
         #expect(field.violation(of: .array([.string("a"), .string("b"), .string("c")])) == "3 items is more than max-items 2")
         #expect(field.violation(of: .array([.string("a"), .string("bbb")])) == "/1: 3 bytes is longer than max-length 2")
@@ -298,7 +298,7 @@ import Testing
         let field = Field(name: "courier", type: .object(fields: [
             Field(name: "name", type: .string),
             Field(name: "phone", type: .string, isOptional: true),
-            Field(name: "stops", type: .array(items: Field(name: "", type: .object(fields: [Field(name: "city", type: .string, constraints: [.maxLength: 3])]))), defaultValue: .array([])),
+            Field(name: "stops", type: .array(items: Field(name: "", type: .object(fields: [Field(name: "city", type: .string, constraints: .init(maxLength: 3))]))), defaultValue: .array([])),
         ]))
         #expect(field.violation(of: .object([Value.Member("name", .string("A")), Value.Member("phone", .null)])) == nil)
         #expect(field.violation(of: .object([Value.Member("phone", .null)])) == "missing required member 'name'")

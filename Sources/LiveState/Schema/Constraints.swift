@@ -5,9 +5,10 @@ extension Field {
     /// Every constraint is declared here once: its key, what it measures, which types it applies
     /// to and which side it bounds. The loader reads each by its key, the schema validator checks
     /// each against its field's type, the compatibility checker compares each between versions,
-    /// and generated Swift passes each to `TolerantValue` by name; none of them lists the
-    /// constraints again.
-    public enum Constraint: String, Sendable, Hashable, CaseIterable {
+    /// and generated Swift passes each to `TolerantValue` by its name as an argument label; none
+    /// of them lists the constraints again. Code outside the package names a constraint by its
+    /// property of ``Field/Constraints``.
+    package enum Constraint: String, Sendable, Hashable, CaseIterable {
         /// The smallest allowed number (`int`, `double`, `date`).
         case minimum
         /// The largest allowed number (`int`, `double`, `date`).
@@ -42,7 +43,8 @@ extension Field {
             }
         }
 
-        /// The case's name in Swift: generated code writes `[.maxLength: 32]`.
+        /// The case's name in Swift, which is also the property of `Constraints` and the
+        /// argument label of `TolerantValue`: generated code writes `$0.string(maxLength: 32)`.
         package var swiftName: String { String(describing: self) }
 
         /// Whether a field of `type` may carry the constraint.
@@ -100,8 +102,9 @@ extension Field {
     /// `ContentStateDecoder`, the accept-only tape builder (through the `allows…` forms, which
     /// never pass a value the `…Problem` forms refuse), and `TolerantValue`, the runtime that
     /// generated Swift calls.
-    /// Generated code writes them as a dictionary: `try $0.string([.maxLength: 64])`.
-    public struct Constraints: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// Code that builds a schema writes `Field.Constraints(maxLength: 64)`; generated code passes
+    /// the same arguments to `TolerantValue`: `try $0.string(maxLength: 64)`.
+    public struct Constraints: Sendable, Hashable {
         /// The smallest allowed number.
         public var minimum: Double?
         /// The largest allowed number.
@@ -128,14 +131,9 @@ extension Field {
             self.maxItems = maxItems
         }
 
-        /// `[.maxLength: 64]`.
-        public init(dictionaryLiteral elements: (Constraint, Double)...) {
-            for (constraint, bound) in elements { self[constraint] = bound }
-        }
-
         /// A constraint's bound as a number; a length or count that is not a whole number is
         /// not set.
-        public subscript(constraint: Constraint) -> Double? {
+        package subscript(constraint: Constraint) -> Double? {
             get {
                 switch constraint {
                 case .minimum: minimum
@@ -164,7 +162,7 @@ extension Field {
         }
 
         /// The constraints that are set, in declaration order, with their bounds.
-        public var bounds: [(constraint: Constraint, bound: Double)] {
+        package var bounds: [(constraint: Constraint, bound: Double)] {
             Constraint.allCases.compactMap { constraint in self[constraint].map { (constraint, $0) } }
         }
 

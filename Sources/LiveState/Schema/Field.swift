@@ -106,7 +106,7 @@ public struct Field: Sendable, Hashable {
     ///   - isOptional: Whether the key may be absent without a default.
     ///   - rejectsInvalid: Whether an invalid value rejects the payload.
     ///   - nullTakesDefault: Whether `null` reads as the default (`on-null: default`).
-    ///   - constraints: The field's bounds (`[.maxLength: 64]`, `[.minimum: 0, .maximum: 1]`).
+    ///   - constraints: The field's bounds (`.init(maxLength: 64)`, `.init(minimum: 0, maximum: 1)`).
     ///   - fallback: The enum value for unknown raw values.
     ///   - aliases: Older names.
     ///   - isDeprecated: Whether it is deprecated.
@@ -121,7 +121,7 @@ public struct Field: Sendable, Hashable {
         isOptional: Bool = false,
         rejectsInvalid: Bool = false,
         nullTakesDefault: Bool = false,
-        constraints: Constraints = [:],
+        constraints: Constraints = Constraints(),
         fallback: Value? = nil,
         aliases: [String] = [],
         isDeprecated: Bool = false,

@@ -278,7 +278,7 @@ public struct SwiftGenerator: Sendable {
         }
     }
 
-    /// `try container.defaulted(.logo, default: "") { try $0.string([.maxLength: 32]) }`.
+    /// `try container.defaulted(.logo, default: "") { try $0.string(maxLength: 32) }`.
     private func decodeExpression(_ property: SwiftTypePlan.Property) throws -> String {
         let field = property.field
         var arguments = [".\(SwiftIdentifier.escaped(property.name))"]
@@ -305,10 +305,14 @@ public struct SwiftGenerator: Sendable {
     }
 
     /// How one value of a field's type is read from `$0`, a `TolerantValue`: the field's
-    /// constraints go to the runtime as they are, `[.minimum: 0, .maximum: 99]`.
+    /// constraints go to the runtime as its arguments, `minimum: 0, maximum: 99`.
     private func readExpression(_ type: SwiftTypePlan.TypeReference, field: Field) -> String {
-        let bounds = Self.bounds(of: field).map { ".\($0.constraint.swiftName): \(SwiftLiteral.number($0.bound))" }
-        let constraints = bounds.isEmpty ? "" : "[" + bounds.joined(separator: ", ") + "]"
+        let bounds = Self.bounds(of: field).map { constraint, bound in
+            // Lengths and counts are `Int` arguments; a bound past `Int.max` is held as `Int.max`.
+            let literal = constraint.measure == .number ? SwiftLiteral.number(bound) : SwiftLiteral.integer(Int(exactly: bound) ?? .max)
+            return "\(constraint.swiftName): \(literal)"
+        }
+        let constraints = bounds.joined(separator: ", ")
         switch type {
         case .string: return "$0.string(\(constraints))"
         case .url: return "$0.url(\(constraints))"

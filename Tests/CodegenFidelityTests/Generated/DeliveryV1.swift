@@ -81,10 +81,10 @@ enum DeliveryV1 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.logo = try container.required(.logo) { try $0.string([.maxLength: 32]) }
-                self.title = try container.required(.title) { try $0.string([.maxLength: 64]) }
-                self.subTitle = try container.required(.subTitle) { try $0.string([.maxLength: 96]) }
-                self.progress = try container.required(.progress) { try $0.double([.minimum: 0, .maximum: 1]) }
+                self.logo = try container.required(.logo) { try $0.string(maxLength: 32) }
+                self.title = try container.required(.title) { try $0.string(maxLength: 64) }
+                self.subTitle = try container.required(.subTitle) { try $0.string(maxLength: 96) }
+                self.progress = try container.required(.progress) { try $0.double(minimum: 0, maximum: 1) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -106,8 +106,8 @@ enum DeliveryV1 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.totalAmount = try container.required(.totalAmount) { try $0.string([.maxLength: 24]) }
-            self.orderId = try container.required(.orderId) { try $0.string([.maxLength: 40]) }
+            self.totalAmount = try container.required(.totalAmount) { try $0.string(maxLength: 24) }
+            self.orderId = try container.required(.orderId) { try $0.string(maxLength: 40) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

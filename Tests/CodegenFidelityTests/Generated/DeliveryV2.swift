@@ -152,8 +152,8 @@ enum DeliveryV2 {
                 /// unless the field rejects invalid values or has none.
                 init(from decoder: any Decoder) throws {
                     let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                    self.name = try container.defaulted(.name, default: "") { try $0.string([.maxLength: 32]) }
-                    self.rating = try container.defaulted(.rating, default: 0) { try $0.double([.minimum: 0, .maximum: 5]) }
+                    self.name = try container.defaulted(.name, default: "") { try $0.string(maxLength: 32) }
+                    self.rating = try container.defaulted(.rating, default: 0) { try $0.double(minimum: 0, maximum: 5) }
                 }
 
                 /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -184,17 +184,17 @@ enum DeliveryV2 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.logo = try container.defaulted(.logo, default: "") { try $0.string([.maxLength: 32]) }
-                self.title = try container.required(.title) { try $0.string([.maxLength: 64]) }
-                self.subtitle = try container.defaulted(.subtitle, aliases: [.subTitle], default: "") { try $0.string([.maxLength: 96]) }
-                self.progress = try container.defaulted(.progress, default: 0, rejectsInvalid: true) { try $0.double([.minimum: 0, .maximum: 1]) }
+                self.logo = try container.defaulted(.logo, default: "") { try $0.string(maxLength: 32) }
+                self.title = try container.required(.title) { try $0.string(maxLength: 64) }
+                self.subtitle = try container.defaulted(.subtitle, aliases: [.subTitle], default: "") { try $0.string(maxLength: 96) }
+                self.progress = try container.defaulted(.progress, default: 0, rejectsInvalid: true) { try $0.double(minimum: 0, maximum: 1) }
                 self.eta = try container.defaulted(.eta, default: Date(timeIntervalSinceReferenceDate: 0)) { try $0.date() }
-                self.etaText = try container.defaulted(.etaText, default: "") { try $0.string([.maxLength: 32]) }
+                self.etaText = try container.defaulted(.etaText, default: "") { try $0.string(maxLength: 32) }
                 self.status = try container.defaulted(.status, default: .pending) { try $0.decode(Status.self) }
                 self.courier = try container.defaulted(.courier, default: Courier(name: "", rating: 0)) { try $0.decode(Courier.self) }
-                self.items = try container.defaulted(.items, default: []) { try $0.array([.maxItems: 40]) { try $0.string([.maxLength: 64]) } }
-                self.note = try container.optional(.note) { try $0.string([.maxLength: 200]) }
-                self.badge = try container.defaulted(.badge, default: "") { try $0.string([.maxLength: 64]) }
+                self.items = try container.defaulted(.items, default: []) { try $0.array(maxItems: 40) { try $0.string(maxLength: 64) } }
+                self.note = try container.optional(.note) { try $0.string(maxLength: 200) }
+                self.badge = try container.defaulted(.badge, default: "") { try $0.string(maxLength: 64) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -223,8 +223,8 @@ enum DeliveryV2 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.totalAmount = try container.required(.totalAmount) { try $0.string([.maxLength: 24]) }
-            self.orderId = try container.required(.orderId) { try $0.string([.maxLength: 40]) }
+            self.totalAmount = try container.required(.totalAmount) { try $0.string(maxLength: 24) }
+            self.orderId = try container.required(.orderId) { try $0.string(maxLength: 40) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

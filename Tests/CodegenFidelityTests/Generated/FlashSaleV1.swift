@@ -107,11 +107,11 @@ enum FlashSaleV1 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.productId = try container.required(.productId) { try $0.string([.maxLength: 32]) }
-            self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
-            self.price = try container.required(.price) { try $0.string([.maxLength: 16]) }
-            self.image = try container.required(.image) { try $0.string([.maxLength: 64]) }
-            self.countDown = try container.required(.countDown) { try $0.double([.minimum: 0, .maximum: 10080]) }
+            self.productId = try container.required(.productId) { try $0.string(maxLength: 32) }
+            self.name = try container.required(.name) { try $0.string(maxLength: 64) }
+            self.price = try container.required(.price) { try $0.string(maxLength: 16) }
+            self.image = try container.required(.image) { try $0.string(maxLength: 64) }
+            self.countDown = try container.required(.countDown) { try $0.double(minimum: 0, maximum: 10080) }
             self.isSeckill = try container.required(.isSeckill) { try $0.bool() }
         }
 

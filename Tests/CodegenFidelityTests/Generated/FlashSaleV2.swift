@@ -103,9 +103,9 @@ enum FlashSaleV2 {
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
                 self.isSeckill = try container.required(.isSeckill) { try $0.bool() }
-                self.remaining = try container.defaulted(.remaining, default: 0) { try $0.int([.minimum: 0, .maximum: 1000000]) }
+                self.remaining = try container.defaulted(.remaining, default: 0) { try $0.int(minimum: 0, maximum: 1000000) }
                 self.endsAt = try container.defaulted(.endsAt, default: Date(timeIntervalSinceReferenceDate: 0)) { try $0.date() }
-                self.deepLink = try container.optional(.deepLink) { try $0.url([.maxLength: 256]) }
+                self.deepLink = try container.optional(.deepLink) { try $0.url(maxLength: 256) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -131,11 +131,11 @@ enum FlashSaleV2 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.productId = try container.required(.productId) { try $0.string([.maxLength: 32]) }
-            self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
-            self.price = try container.required(.price) { try $0.string([.maxLength: 16]) }
-            self.image = try container.required(.image) { try $0.string([.maxLength: 64]) }
-            self.countDown = try container.required(.countDown) { try $0.double([.minimum: 0, .maximum: 10080]) }
+            self.productId = try container.required(.productId) { try $0.string(maxLength: 32) }
+            self.name = try container.required(.name) { try $0.string(maxLength: 64) }
+            self.price = try container.required(.price) { try $0.string(maxLength: 16) }
+            self.image = try container.required(.image) { try $0.string(maxLength: 64) }
+            self.countDown = try container.required(.countDown) { try $0.double(minimum: 0, maximum: 10080) }
             self.isSeckill = try container.required(.isSeckill) { try $0.bool() }
         }
 

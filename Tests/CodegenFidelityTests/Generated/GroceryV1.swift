@@ -87,10 +87,10 @@ enum GroceryV1 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.statusText = try container.required(.statusText) { try $0.string([.maxLength: 48]) }
-                self.minutesLeft = try container.required(.minutesLeft) { try $0.int([.minimum: 0, .maximum: 120]) }
-                self.progress = try container.required(.progress) { try $0.double([.minimum: 0, .maximum: 1]) }
-                self.riderName = try container.required(.riderName) { try $0.string([.maxLength: 32]) }
+                self.statusText = try container.required(.statusText) { try $0.string(maxLength: 48) }
+                self.minutesLeft = try container.required(.minutesLeft) { try $0.int(minimum: 0, maximum: 120) }
+                self.progress = try container.required(.progress) { try $0.double(minimum: 0, maximum: 1) }
+                self.riderName = try container.required(.riderName) { try $0.string(maxLength: 32) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -113,9 +113,9 @@ enum GroceryV1 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.orderId = try container.required(.orderId) { try $0.string([.maxLength: 40]) }
-            self.storeName = try container.required(.storeName) { try $0.string([.maxLength: 48]) }
-            self.screenWidth = try container.required(.screenWidth) { try $0.double([.minimum: 1, .maximum: 2048]) }
+            self.orderId = try container.required(.orderId) { try $0.string(maxLength: 40) }
+            self.storeName = try container.required(.storeName) { try $0.string(maxLength: 48) }
+            self.screenWidth = try container.required(.screenWidth) { try $0.double(minimum: 1, maximum: 2048) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

@@ -132,14 +132,14 @@ enum GroceryV2 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.statusText = try container.defaulted(.statusText, default: "") { try $0.string([.maxLength: 48]) }
-                self.minutesLeft = try container.defaulted(.minutesLeft, default: 30) { try $0.int([.minimum: 0, .maximum: 120]) }
-                self.progress = try container.defaulted(.progress, default: 0) { try $0.double([.minimum: 0, .maximum: 1]) }
-                self.riderName = try container.defaulted(.riderName, default: "") { try $0.string([.maxLength: 32]) }
+                self.statusText = try container.defaulted(.statusText, default: "") { try $0.string(maxLength: 48) }
+                self.minutesLeft = try container.defaulted(.minutesLeft, default: 30) { try $0.int(minimum: 0, maximum: 120) }
+                self.progress = try container.defaulted(.progress, default: 0) { try $0.double(minimum: 0, maximum: 1) }
+                self.riderName = try container.defaulted(.riderName, default: "") { try $0.string(maxLength: 32) }
                 self.stage = try container.defaulted(.stage, default: .picking) { try $0.decode(Stage.self) }
                 self.deliverBy = try container.defaulted(.deliverBy, default: Date(timeIntervalSinceReferenceDate: 0)) { try $0.date() }
-                self.itemCount = try container.defaulted(.itemCount, default: 0) { try $0.int([.minimum: 0, .maximum: 200]) }
-                self.promoBanner = try container.defaulted(.promoBanner, default: "") { try $0.string([.maxLength: 64]) }
+                self.itemCount = try container.defaulted(.itemCount, default: 0) { try $0.int(minimum: 0, maximum: 200) }
+                self.promoBanner = try container.defaulted(.promoBanner, default: "") { try $0.string(maxLength: 64) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -167,10 +167,10 @@ enum GroceryV2 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.orderId = try container.required(.orderId) { try $0.string([.maxLength: 40]) }
-            self.storeName = try container.required(.storeName) { try $0.string([.maxLength: 48]) }
-            self.screenWidth = try container.required(.screenWidth) { try $0.double([.minimum: 1, .maximum: 2048]) }
-            self.storeLogo = try container.defaulted(.storeLogo, default: "store-generic") { try $0.string([.maxLength: 32]) }
+            self.orderId = try container.required(.orderId) { try $0.string(maxLength: 40) }
+            self.storeName = try container.required(.storeName) { try $0.string(maxLength: 48) }
+            self.screenWidth = try container.required(.screenWidth) { try $0.double(minimum: 1, maximum: 2048) }
+            self.storeLogo = try container.defaulted(.storeLogo, default: "store-generic") { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

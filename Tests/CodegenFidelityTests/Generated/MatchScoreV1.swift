@@ -66,7 +66,7 @@ enum MatchScoreV1 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.score = try container.required(.score) { try $0.string([.maxLength: 16]) }
+                self.score = try container.required(.score) { try $0.string(maxLength: 16) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -86,9 +86,9 @@ enum MatchScoreV1 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
-            self.teamA = try container.required(.teamA) { try $0.string([.maxLength: 32]) }
-            self.teamB = try container.required(.teamB) { try $0.string([.maxLength: 32]) }
+            self.name = try container.required(.name) { try $0.string(maxLength: 64) }
+            self.teamA = try container.required(.teamA) { try $0.string(maxLength: 32) }
+            self.teamB = try container.required(.teamB) { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

@@ -98,9 +98,9 @@ enum MatchScoreV2 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.score = try container.defaulted(.score, default: "") { try $0.string([.maxLength: 16]) }
-                self.scoreA = try container.defaulted(.scoreA, default: 0) { try $0.int([.minimum: 0, .maximum: 99]) }
-                self.scoreB = try container.defaulted(.scoreB, default: 0) { try $0.int([.minimum: 0, .maximum: 99]) }
+                self.score = try container.defaulted(.score, default: "") { try $0.string(maxLength: 16) }
+                self.scoreA = try container.defaulted(.scoreA, default: 0) { try $0.int(minimum: 0, maximum: 99) }
+                self.scoreB = try container.defaulted(.scoreB, default: 0) { try $0.int(minimum: 0, maximum: 99) }
                 self.phase = try container.defaulted(.phase, default: .scheduled) { try $0.decode(Phase.self) }
             }
 
@@ -124,9 +124,9 @@ enum MatchScoreV2 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
-            self.teamA = try container.required(.teamA) { try $0.string([.maxLength: 32]) }
-            self.teamB = try container.required(.teamB) { try $0.string([.maxLength: 32]) }
+            self.name = try container.required(.name) { try $0.string(maxLength: 64) }
+            self.teamA = try container.required(.teamA) { try $0.string(maxLength: 32) }
+            self.teamB = try container.required(.teamB) { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

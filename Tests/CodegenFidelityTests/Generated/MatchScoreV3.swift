@@ -99,10 +99,10 @@ enum MatchScoreV3 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.scoreA = try container.defaulted(.scoreA, default: 0) { try $0.int([.minimum: 0, .maximum: 99]) }
-                self.scoreB = try container.defaulted(.scoreB, default: 0) { try $0.int([.minimum: 0, .maximum: 99]) }
+                self.scoreA = try container.defaulted(.scoreA, default: 0) { try $0.int(minimum: 0, maximum: 99) }
+                self.scoreB = try container.defaulted(.scoreB, default: 0) { try $0.int(minimum: 0, maximum: 99) }
                 self.phase = try container.defaulted(.phase, default: .scheduled) { try $0.decode(Phase.self) }
-                self.mapName = try container.defaulted(.mapName, default: "") { try $0.string([.maxLength: 32]) }
+                self.mapName = try container.defaulted(.mapName, default: "") { try $0.string(maxLength: 32) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -125,9 +125,9 @@ enum MatchScoreV3 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
-            self.teamA = try container.required(.teamA) { try $0.string([.maxLength: 32]) }
-            self.teamB = try container.required(.teamB) { try $0.string([.maxLength: 32]) }
+            self.name = try container.required(.name) { try $0.string(maxLength: 64) }
+            self.teamA = try container.required(.teamA) { try $0.string(maxLength: 32) }
+            self.teamB = try container.required(.teamB) { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

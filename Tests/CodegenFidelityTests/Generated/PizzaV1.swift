@@ -90,7 +90,7 @@ enum PizzaV1 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.name = try container.required(.name) { try $0.string([.maxLength: 64]) }
+                self.name = try container.required(.name) { try $0.string(maxLength: 64) }
                 self.status = try container.required(.status) { try $0.decode(Status.self) }
                 self.timer = try container.required(.timer) { try $0.dateRange() }
             }
@@ -114,9 +114,9 @@ enum PizzaV1 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.numberOfPizzas = try container.required(.numberOfPizzas) { try $0.int([.minimum: 1, .maximum: 99]) }
-            self.totalAmount = try container.required(.totalAmount) { try $0.string([.maxLength: 24]) }
-            self.orderNumber = try container.required(.orderNumber) { try $0.string([.maxLength: 32]) }
+            self.numberOfPizzas = try container.required(.numberOfPizzas) { try $0.int(minimum: 1, maximum: 99) }
+            self.totalAmount = try container.required(.totalAmount) { try $0.string(maxLength: 24) }
+            self.orderNumber = try container.required(.orderNumber) { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.

@@ -98,10 +98,10 @@ enum PizzaV2 {
             /// unless the field rejects invalid values or has none.
             init(from decoder: any Decoder) throws {
                 let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-                self.name = try container.defaulted(.name, default: "") { try $0.string([.maxLength: 64]) }
+                self.name = try container.defaulted(.name, default: "") { try $0.string(maxLength: 64) }
                 self.status = try container.defaulted(.status, default: .value1) { try $0.decode(Status.self) }
                 self.timer = try container.required(.timer) { try $0.dateRange() }
-                self.driverName = try container.defaulted(.driverName, default: "") { try $0.string([.maxLength: 32]) }
+                self.driverName = try container.defaulted(.driverName, default: "") { try $0.string(maxLength: 32) }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
@@ -124,9 +124,9 @@ enum PizzaV2 {
         /// unless the field rejects invalid values or has none.
         init(from decoder: any Decoder) throws {
             let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
-            self.numberOfPizzas = try container.required(.numberOfPizzas) { try $0.int([.minimum: 1, .maximum: 99]) }
-            self.totalAmount = try container.required(.totalAmount) { try $0.string([.maxLength: 24]) }
-            self.orderNumber = try container.required(.orderNumber) { try $0.string([.maxLength: 32]) }
+            self.numberOfPizzas = try container.required(.numberOfPizzas) { try $0.int(minimum: 1, maximum: 99) }
+            self.totalAmount = try container.required(.totalAmount) { try $0.string(maxLength: 24) }
+            self.orderNumber = try container.required(.orderNumber) { try $0.string(maxLength: 32) }
         }
 
         /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
