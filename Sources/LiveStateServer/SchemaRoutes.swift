@@ -173,7 +173,7 @@ struct SchemaRoutes: Sendable {
             return JSONResponse.makeSchema(try JSONSchemaGenerator().document(entry.schema, version: version))
         } catch {
             // A loaded schema passed the validator the generator asks, and the version is known.
-            throw APIError(.internalServerError, code: error.code, message: error.message)
+            throw APIError(.internalServerError, code: error.code.rawValue, message: error.message)
         }
     }
 

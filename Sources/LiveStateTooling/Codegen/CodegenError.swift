@@ -2,9 +2,9 @@ import LiveState
 
 /// Why a generator could not turn a schema into code.
 public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A stable kebab-case code: `unknown-version`, `invalid-schema`, `invalid-type-name`,
-    /// `unparsable-url-default`.
-    public var code: String
+    /// What went wrong: `unknownVersion`, `invalidSchema`, `invalidTypeName` or
+    /// `unparsableURLDefault`, kebab-case in the raw value (`unknown-version`).
+    public var code: DiagnosticCode
     /// What is wrong, in a sentence.
     public var message: String
     /// The JSON Pointer of the schema part at fault, as a schema file spells it, when there is one.
@@ -14,11 +14,11 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Creates an error.
     /// - Parameters:
-    ///   - code: The kebab-case code.
+    ///   - code: What went wrong.
     ///   - message: The sentence.
     ///   - pointer: The schema part at fault.
     ///   - diagnostics: The schema's own problems.
-    public init(code: String, message: String, pointer: String? = nil, diagnostics: [Diagnostic] = []) {
+    public init(code: DiagnosticCode, message: String, pointer: String? = nil, diagnostics: [Diagnostic] = []) {
         self.code = code
         self.message = message
         self.pointer = pointer
@@ -32,11 +32,11 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// - Parameter file: The schema file.
     /// - Returns: The diagnostic.
     public func diagnostic(file: String?) -> Diagnostic {
-        Diagnostic(code: DiagnosticCode(rawValue: code), severity: .error, message: message, file: file, scope: .schema, pointer: pointer)
+        Diagnostic(code: code, severity: .error, message: message, file: file, scope: .schema, pointer: pointer)
     }
 
     static func unknownVersion(_ version: Int, in schema: Schema) -> CodegenError {
         let unknown = Diagnostic.unknownVersion(version, available: schema.versions.map(\.version))
-        return CodegenError(code: unknown.code.rawValue, message: unknown.message)
+        return CodegenError(code: unknown.code, message: unknown.message)
     }
 }

@@ -41,7 +41,7 @@ public struct JSONSchemaGenerator: Sendable {
         let problems = SchemaValidator.validate(schema).filter { $0.severity == .error }
         if !problems.isEmpty {
             throw CodegenError(
-                code: "invalid-schema", message: "the schema has \(problems.count) error(s); fix them before generating a JSON Schema",
+                code: .invalidSchema, message: "the schema has \(problems.count) error(s); fix them before generating a JSON Schema",
                 diagnostics: problems)
         }
         if let version {

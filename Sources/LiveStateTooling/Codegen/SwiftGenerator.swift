@@ -56,35 +56,25 @@ public struct SwiftGenerator: Sendable {
     /// - Throws: `CodegenError` for an unknown version, an invalid schema, a type name that is
     ///   not a Swift identifier, or a `url` default Foundation cannot parse.
     public func generate(_ schema: Schema, version: Int? = nil) throws(CodegenError) -> String {
-        do {
-            return try render(schema, version: version)
-        } catch let error as CodegenError {
-            throw error
-        } catch {
-            throw CodegenError(code: "codegen-failed", message: "\(error)")
-        }
-    }
-
-    private func render(_ schema: Schema, version: Int?) throws -> String {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else { throw CodegenError.unknownVersion(number, in: schema) }
         let problems = SchemaValidator.validate(schema).filter { $0.severity == .error }
         if !problems.isEmpty {
             throw CodegenError(
-                code: "invalid-schema", message: "the schema has \(problems.count) error(s); fix them before generating code",
+                code: .invalidSchema, message: "the schema has \(problems.count) error(s); fix them before generating code",
                 diagnostics: problems)
         }
         let typeName = schema.attributesType ?? SwiftIdentifier.type(schema.activity) + "Attributes"
         guard SwiftIdentifier.isTypeName(typeName), !SwiftTypePlan.reservedTypeNames.contains(typeName) else {
             throw CodegenError(
-                code: "invalid-type-name", message: "attributes-type '\(typeName)' is not a Swift type name this generator can use",
+                code: .invalidTypeName, message: "attributes-type '\(typeName)' is not a Swift type name this generator can use",
                 pointer: "/attributes-type")
         }
         if let namespace = options.namespace {
             guard SwiftIdentifier.isTypeName(namespace), namespace != typeName,
                   !SwiftTypePlan.reservedTypeNames.contains(namespace)
             else {
-                throw CodegenError(code: "invalid-type-name", message: "namespace '\(namespace)' is not a Swift type name this generator can use")
+                throw CodegenError(code: .invalidTypeName, message: "namespace '\(namespace)' is not a Swift type name this generator can use")
             }
         }
         var outer: Set<String> = [typeName]
@@ -105,7 +95,7 @@ public struct SwiftGenerator: Sendable {
         writeHeader(&writer, schema: schema, version: found.version)
         if let namespace = options.namespace {
             writer.line("/// The types generated for app version \(found.version) of `\(schema.activity)`.")
-            try writer.block("\(access)enum \(namespace)") { writer in
+            try writer.block("\(access)enum \(namespace)") { writer throws(CodegenError) in
                 try writeStructure(attributes, into: &writer)
             }
         } else {
@@ -158,9 +148,9 @@ public struct SwiftGenerator: Sendable {
 
     // MARK: - Structs
 
-    private func writeStructure(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws {
+    private func writeStructure(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws(CodegenError) {
         writer.doc(plan.documentation)
-        try writer.block("\(access)struct \(plan.name): Codable, Hashable, Sendable") { writer in
+        try writer.block("\(access)struct \(plan.name): Codable, Hashable, Sendable") { writer throws(CodegenError) in
             for property in plan.properties {
                 writer.doc(SwiftTypePlan.documentation(of: property.field) + [""] + [summary(of: property.field)])
                 writer.line("\(access)var \(SwiftIdentifier.escaped(property.name)): \(propertyType(property))")
@@ -187,7 +177,7 @@ public struct SwiftGenerator: Sendable {
         property.type.source + (property.field.isOptional ? "?" : "")
     }
 
-    private func writeMemberwiseInit(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws {
+    private func writeMemberwiseInit(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws(CodegenError) {
         if plan.properties.isEmpty {
             writer.line("/// Creates a value.")
             writer.line("\(access)init() {}")
@@ -238,10 +228,10 @@ public struct SwiftGenerator: Sendable {
         return name == key ? "case \(escaped)" : "case \(escaped) = \(SwiftLiteral.string(key))"
     }
 
-    private func writeDecoding(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws {
+    private func writeDecoding(_ plan: SwiftTypePlan.Structure, into writer: inout SwiftSourceWriter) throws(CodegenError) {
         writer.line("/// Decodes tolerantly: a missing key takes its default, and an invalid value its default")
         writer.line("/// unless the field rejects invalid values or has none.")
-        try writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
+        try writer.block("\(access)init(from decoder: any Decoder) throws") { writer throws(CodegenError) in
             if plan.properties.isEmpty {
                 writer.line("_ = try decoder.container(keyedBy: CodingKeys.self)")
                 return
@@ -279,7 +269,7 @@ public struct SwiftGenerator: Sendable {
     }
 
     /// `try container.defaulted(.logo, default: "") { try $0.string(maxLength: 32) }`.
-    private func decodeExpression(_ property: SwiftTypePlan.Property) throws -> String {
+    private func decodeExpression(_ property: SwiftTypePlan.Property) throws(CodegenError) -> String {
         let field = property.field
         var arguments = [".\(SwiftIdentifier.escaped(property.name))"]
         if !property.aliasCases.isEmpty {
@@ -408,7 +398,7 @@ public struct SwiftGenerator: Sendable {
     /// the field (`Nested.`), so that types nested deeper are named from where the literal is.
     private func literal(
         _ value: Value, of type: SwiftTypePlan.TypeReference, field: Field, qualifier: String = ""
-    ) throws -> String {
+    ) throws(CodegenError) -> String {
         if value.isNull { return "nil" }
         switch (type, value) {
         case (.string, .string(let string)):
@@ -416,7 +406,7 @@ public struct SwiftGenerator: Sendable {
         case (.url, .string(let string)):
             guard URL(string: string) != nil else {
                 throw CodegenError(
-                    code: "unparsable-url-default",
+                    code: .unparsableURLDefault,
                     message: "the default '\(string)' of url field '\(field.name)' is not a URL to Foundation's URL(string:)")
             }
             return "URL(string: \(SwiftLiteral.string(string)))!"
@@ -450,7 +440,7 @@ public struct SwiftGenerator: Sendable {
             break
         }
         throw CodegenError(
-            code: "invalid-schema",
+            code: .invalidSchema,
             message: "the default \(ValueText.render(value)) of field '\(field.name)' does not fit its type \(field.type.name)")
     }
 }

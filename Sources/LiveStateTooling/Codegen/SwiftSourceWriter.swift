@@ -22,7 +22,7 @@ struct SwiftSourceWriter {
     }
 
     /// Appends `opener {`, the body one level deeper, and `}`.
-    mutating func block(_ opener: String, _ body: (inout SwiftSourceWriter) throws -> Void) rethrows {
+    mutating func block<Failure: Error>(_ opener: String, _ body: (inout SwiftSourceWriter) throws(Failure) -> Void) throws(Failure) {
         line(opener + " {")
         indent += 1
         try body(&self)
