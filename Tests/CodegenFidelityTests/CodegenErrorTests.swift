@@ -10,6 +10,8 @@ import Testing
     }
 
     private static let title = Field(name: "title", type: .string, defaultValue: .string(""))
+    /// A default that does not fit its field's type: the schema validator's one error.
+    private static let badDefault = schema([Field(name: "title", type: .string, defaultValue: .int(3))])
 
     struct Case: Sendable, CustomTestStringConvertible {
         var code: DiagnosticCode
@@ -24,7 +26,7 @@ import Testing
     static let cases: [Case] = [
         Case(code: .unknownVersion, schema: schema([title]), version: 7, message: "the schema has no version 7; it has 1"),
         Case(
-            code: .invalidSchema, schema: schema([Field(name: "title", type: .string, defaultValue: .int(3))]),
+            code: .invalidSchema, schema: badDefault,
             message: "the schema has 1 error(s); fix them before generating code"),
         Case(
             // A Swift type name, so the schema validator takes it, but one the generated code uses.
@@ -45,8 +47,7 @@ import Testing
     }
 
     @Test func theJSONSchemaGeneratorSaysTheSame() throws {
-        let invalid = Self.schema([Field(name: "title", type: .string, defaultValue: .int(3))])
-        let error = try #require(throws: CodegenError.self) { try JSONSchemaGenerator().generate(invalid) }
+        let error = try #require(throws: CodegenError.self) { try JSONSchemaGenerator().generate(Self.badDefault) }
         #expect(error.code == .invalidSchema)
         #expect(error.diagnostics.count == 1)
         let unknown = try #require(throws: CodegenError.self) { try JSONSchemaGenerator().generate(Self.schema([Self.title]), version: 2) }
