@@ -128,5 +128,24 @@ row decode-then-findings-vs-tolerant grocery500 value-findings jsondecoder-toler
 row decode-to-struct-view-vs-tolerant grocery500 view-struct jsondecoder-tolerant tolerant
 row decode-to-struct-view grocery500 view-struct jsondecoder foundation
 row lint grocery500-body lint jsondecoder-body foundation
+# The floor under two of the targets: what the result alone costs, with no JSON read.
+# value-floor makes the payload's Value tree again from its parts (each string from its UTF-8
+# bytes, the field names shared); read-floor makes every string the view's nodes make. The
+# Value tree cannot cost less than the view plus value-floor, nor the view read in full less
+# than the view plus read-floor, so the best ratio either can reach is the tolerant type's
+# count over that sum.
+ceiling() {
+    local operation=$1 payload=$2 floor=$3 ours=$4 view floor_count ours_count tolerant
+    view=$(per_operation view "$payload")
+    floor_count=$(per_operation "$floor" "$payload")
+    ours_count=$(per_operation "$ours" "$payload")
+    tolerant=$(per_operation jsondecoder-tolerant "$payload")
+    python3 -c "import sys; v, f, o, t = map(int, sys.argv[1:5]); print(f'{sys.argv[5]} {sys.argv[6]}: view {v:,} + {sys.argv[7]} {f:,} = {v + f:,} at the least (livestate {o:,}); tolerant {t:,}, best ratio {t / (v + f):.1f}x (livestate {t / o:.1f}x)')" \
+        "$view" "$floor_count" "$ours_count" "$tolerant" "$operation" "$payload" "$floor"
+}
+for payload in cs600 grocery500; do
+    ceiling decode-view-read-all-ceiling "$payload" read-floor view-read
+    ceiling decode-ceiling "$payload" value-floor value
+done
 for payload in cs200 cs600 cs4k; do row encode "$payload" encoder jsonencoder foundation; done
 for payload in cs200 cs600 cs4k; do row encode-value "$payload" encoder-value jsonencoder foundation; done

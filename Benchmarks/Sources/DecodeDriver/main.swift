@@ -6,7 +6,7 @@
 //         .build/release/DecodeDriver value cs600 1000
 //     callgrind_annotate --inclusive=yes cs600.callgrind | head -60
 //
-// Arguments: CONTENDER (check: the cross-checks of every payload, then nothing measured; view, view-read, value, value-findings, view-struct, scan, body, lint, lint-state,
+// Arguments: CONTENDER (check: the cross-checks of every payload, then nothing measured; view, view-read, value, value-findings, value-floor, read-floor, view-struct, scan, body, lint, lint-state,
 // jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder; default
 // value),
 // PAYLOAD (a stem in Payloads/; default cs600; a stem starting `grocery` is decoded with the
@@ -48,6 +48,61 @@ func shape(of value: Value, into tally: inout (longStrings: Int, containers: Int
     }
 }
 
+/// A `Value` tree's parts, each string kept as its UTF-8 bytes, from which the same tree is
+/// made again: the floor of any decoder that hands over this tree (the field names, which a
+/// decoder takes from its schema, are shared, as LiveState's are).
+indirect enum TreeParts {
+    case scalar(Value)
+    case string([UInt8])
+    case array([TreeParts])
+    case object([(name: String, parts: TreeParts)])
+
+    init(_ value: Value) {
+        switch value {
+        case .string(let string): self = .string(Array(string.utf8))
+        case .array(let elements): self = .array(elements.map(TreeParts.init))
+        case .object(let members): self = .object(members.map { ($0.name, TreeParts($0.value)) })
+        default: self = .scalar(value)
+        }
+    }
+
+    func make() -> Value {
+        switch self {
+        case .scalar(let value): value
+        case .string(let utf8): .string(utf8.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
+        case .array(let elements): .array(elements.map { $0.make() })
+        case .object(let members): .object(members.map { Value.Member($0.name, $0.parts.make()) })
+        }
+    }
+
+    /// The tree made `count` times. (Not in the top-level loop: its code is main-actor
+    /// isolated, and the closures there would check their executor on every call.)
+    nonisolated func makeTrees(_ count: Int) -> Int {
+        var checksum = 0
+        for _ in 0..<count { checksum &+= make().isNull ? 0 : 1 }
+        return checksum
+    }
+
+    /// Each of `strings` made `count` times.
+    nonisolated static func makeStrings(_ strings: [[UInt8]], _ count: Int) -> Int {
+        var checksum = 0
+        for _ in 0..<count {
+            for utf8 in strings { checksum &+= utf8.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }.utf8.count }
+        }
+        return checksum
+    }
+
+    /// Every string of `value`, as UTF-8 bytes, in the order the nodes visit them.
+    static func strings(of value: Value) -> [[UInt8]] {
+        switch value {
+        case .string(let string): [Array(string.utf8)]
+        case .array(let elements): elements.flatMap(strings)
+        case .object(let members): members.flatMap { strings(of: $0.value) }
+        default: []
+        }
+    }
+}
+
 var checksum = 0
 switch contender {
 case "check":
@@ -82,6 +137,16 @@ case "encoder-value":
     // The Value path: the state decoded once into a tree, then written COUNT times.
     guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
     for _ in 0..<count { checksum &+= encoder.encode(state).bytes.count }
+case "value-floor":
+    // The payload's `Value` tree made again from its parts, each string from its UTF-8 bytes,
+    // with no JSON read: what any decoder that hands over this tree pays at least.
+    guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
+    checksum = TreeParts(state).makeTrees(count)
+case "read-floor":
+    // Every string the view's nodes make (`view-read`), made from its UTF-8 bytes, with no JSON
+    // read and no tree: what reading every value pays at least beyond the view itself.
+    guard let state = decoder.decode(contentState: bytes).state else { fatalError("\(payload) was rejected") }
+    checksum = TreeParts.makeStrings(TreeParts.strings(of: state), count)
 case "body":
     for _ in 0..<count { checksum &+= decoder.decode(payload: bytes).diagnostics.count }
 case "lint":
@@ -98,7 +163,7 @@ case "scan":
 case "serialization":
     for _ in 0..<count { checksum &+= SerializationDefaulting.decode(data)?.items.count ?? 0 }
 default:
-    fatalError("unknown contender '\(contender)': view, view-read, value, value-findings, view-struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
+    fatalError("unknown contender '\(contender)': view, view-read, value, value-findings, value-floor, read-floor, view-struct, scan, body, lint, lint-state, jsondecoder, jsondecoder-tolerant, jsondecoder-body, serialization, encoder, encoder-value, jsonencoder or shape")
 }
 print("\(contender) \(payload) x\(count): checksum \(checksum)")
 
