@@ -56,8 +56,8 @@ enum PushRequestRules {
         if let expiration = headers.expiration {
             if expiration < 0 {
                 findings.append(finding(.badExpiration, "apns-expiration must be UNIX seconds (0: one attempt, never stored), not \(expiration)"))
-            } else if expiration >= 100_000_000_000 {
-                findings.append(finding(.badExpiration, "apns-expiration \(expiration) is in milliseconds; APNs takes UNIX seconds"))
+            } else if let unit = SubsecondUnit(of: expiration) {
+                findings.append(finding(.badExpiration, "apns-expiration \(expiration) is in \(unit.name); APNs takes UNIX seconds: send \(unit.seconds(expiration))"))
             }
         } else if target.isBroadcast {
             findings.append(finding(.missingExpiration, "a broadcast needs apns-expiration (UNIX seconds; 0 for a channel that stores no message)"))

@@ -84,7 +84,9 @@ import Testing
         #expect(codes(.device(token: Self.token), .init(expiration: -1)) == [DiagnosticCode.badExpiration])
         let milliseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000))
         #expect(milliseconds.map(\.code) == [DiagnosticCode.badExpiration])
-        #expect(milliseconds.first?.message.contains("milliseconds") == true)
+        #expect(milliseconds.first?.message == "apns-expiration 1800000000000 is in milliseconds; APNs takes UNIX seconds: send 1800000000")
+        let nanoseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000_000_000))
+        #expect(nanoseconds.first?.message == "apns-expiration 1800000000000000000 is in nanoseconds; APNs takes UNIX seconds: send 1800000000")
         #expect(codes(.broadcast(channelID: "YWJj")) == [DiagnosticCode.missingExpiration])
     }
 

@@ -75,6 +75,25 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(result.hasErrors)
     }
 
+    /// Microseconds (Go's `UnixMicro`) and nanoseconds (`UnixNano`, `time.time_ns()`) are named
+    /// as such and turned into seconds in one step, not divided by a thousand as milliseconds are.
+    @Test(arguments: [
+        (1_795_000_000_123, "milliseconds", 1_795_000_000),
+        (99_999_999_999_999, "milliseconds", 99_999_999_999),
+        (100_000_000_000_000, "microseconds", 100_000_000),
+        (1_795_000_000_123_456, "microseconds", 1_795_000_000),
+        (1_795_000_000_123_456_789, "nanoseconds", 1_795_000_000),
+    ])
+    func finerUnitsThanMillisecondsAreNamed(sent: Int, unit: String, seconds: Int) throws {
+        let result = lint(body(#""timestamp":\#(sent),"event":"update","content-state":{}"#))
+        let finding = try #require(result.diagnostics.first { $0.code == "date-in-milliseconds" })
+        #expect(finding.message == "timestamp \(sent) is in \(unit); the device reads UNIX seconds, a date thousands of years ahead "
+            + "(every later push stamped in seconds is older, and the device ignores it): send \(seconds)")
+        // The advice is right the first time: what it says to send is UNIX seconds.
+        let resent = lint(body(#""timestamp":\#(seconds),"event":"update","content-state":{}"#))
+        #expect(!resent.diagnostics.contains { $0.code == "date-in-milliseconds" })
+    }
+
     @Test func fractionalOrStringTimestampIsInvalid() {
         #expect(lint(body(#""timestamp":1795000000.5,"event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
         #expect(lint(body(#""timestamp":"1795000000","event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
@@ -552,10 +571,39 @@ func body(_ aps: String, extra: String = "") -> String {
         let finding = try #require(result.diagnostics.first { $0.code == "over-budget" })
         #expect(finding.message.contains("4096"))
         #expect(finding.message.contains("note"))
+        // Its state re-encodes over the device's limit whatever numbers the device writes: the
+        // certain finding alone, not also the worst case's.
         #expect(result.diagnostics.contains { $0.code == "content-state-over-budget" })
-        #expect(result.diagnostics.contains { $0.code == "reencoded-over-budget" })
+        #expect(!result.diagnostics.contains { $0.code == "reencoded-over-budget" })
         #expect(!result.appDecodes)
         #expect(result.budget.headroom < 0)
+    }
+
+    /// The device measures its own encoding of the decoded state, not the bytes sent. A state
+    /// sent small that re-encodes large (every `/` escaped) is dropped although APNs takes the
+    /// body; a broadcast state sent large whose escapes re-encode small (`\u20ac` is 3 bytes to
+    /// the device, 6 as Python's `json.dumps` sends it) is not.
+    @Test func theDevicesOwnEncodingDecidesTheContentStateBudget() throws {
+        let slashes = String(repeating: "/", count: 2100)
+        let grown = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(slashes)"}"#))
+        #expect(!grown.diagnostics.contains { $0.code == "over-budget" })
+        let finding = try #require(grown.diagnostics.first { $0.code == "content-state-over-budget" })
+        #expect(finding.message.hasPrefix("the device re-encodes this state (2111 bytes as sent) to 4"))
+        #expect(finding.message.contains(" bytes at the least ('/' as '\\/', missing keys with their defaults), over its limit of 4096; the app drops this update"))
+        #expect(finding.scope == .contentState)
+        #expect(!grown.appDecodes)
+        // The same state on a start: worded for the start.
+        let start = lint(body(#""timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":{"teamA":"a","teamB":"b"},"#
+            + #""alert":{"title":"a","body":"b"},"content-state":{"note":"\#(slashes)"}"#))
+        #expect(start.diagnostics.first { $0.code == "content-state-over-budget" }?.message.contains("; the activity does not start") == true)
+
+        let euros = String(repeating: #"\u20ac"#, count: 700)
+        let escaped = body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(euros)"}"#)
+        let broadcast = lint(escaped, broadcast: true)
+        #expect(broadcast.budget.contentState.map { $0 > 4096 } == true, "\(broadcast.budget)")
+        #expect(broadcast.budget.deviceWorstCase.map { $0 < 4096 } == true)
+        #expect(!broadcast.diagnostics.contains { $0.code.rawValue.hasSuffix("over-budget") }, "\(broadcast.diagnostics)")
+        #expect(broadcast.appDecodes)
     }
 
     @Test func broadcastLimitIs5120() {
@@ -574,7 +622,14 @@ func body(_ aps: String, extra: String = "") -> String {
         let validator = try PayloadValidator(schema: schema)
         let result = validator.validate(Array(body(#""timestamp":1795000000,"event":"update","content-state":{"r":[\#(ratios)]}"#).utf8))
         #expect(!result.diagnostics.contains { $0.code == "over-budget" })
-        #expect(result.diagnostics.contains { $0.code == "reencoded-over-budget" })
+        // Only where Foundation writes numbers at 17 digits: at their shortest they fit, so the
+        // push applies elsewhere, and the message says where it does not.
+        let finding = try #require(result.diagnostics.first { $0.code == "reencoded-over-budget" })
+        #expect(!result.diagnostics.contains { $0.code == "content-state-over-budget" })
+        #expect(finding.message == "the device re-encodes this state (1007 bytes as sent) to 1007 bytes with numbers at their "
+            + "shortest, and to 5007 bytes where its Foundation writes numbers at 17 digits (%.17g), over its limit of 4096; "
+            + "there the app drops this update")
+        #expect(result.appDecodes)
     }
 
     /// Four readers find a body's content-state: the tape builder, the full decoder, the

@@ -415,8 +415,15 @@ struct CLI {
         for arguments in [["budget", "-"], ["budget", "--schema", "schemas/delivery.yaml", "-"]] {
             let result = try CLI.run(arguments, stdin: body)
             #expect(result.status == 1)
-            #expect(result.stdout.contains("<stdin>:1:66: error: the content-state is 5012 bytes as sent"), "\(arguments): \(result.stdout)")
+            #expect(result.stdout.contains("<stdin>:1:1: error: the body is 5079 bytes, 983 over the APNs limit of 4096"), "\(arguments): \(result.stdout)")
         }
+        // The state as it is, re-encoded, is over the device's limit too. The delivery schema's
+        // version drops a title that long (`max-length`, and no default): with it there is no
+        // state for the device to re-encode, and only the body is over.
+        let bare = try CLI.run(["budget", "-"], stdin: body)
+        #expect(bare.stdout.contains("<stdin>:1:66: error: the device re-encodes this state (5012 bytes as sent) to 5012 bytes at the least"), "\(bare.stdout)")
+        let decoded = try CLI.run(["budget", "--schema", "schemas/delivery.yaml", "-"], stdin: body)
+        #expect(!decoded.stdout.contains("[content-state-over-budget]"), "\(decoded.stdout)")
         let trailingComma = Data(#"{"aps":{"alert":{"a":1,}}}"#.utf8)
         for arguments in [["budget", "-"], ["budget", "--schema", "schemas/delivery.yaml", "-"]] {
             let result = try CLI.run(arguments, stdin: trailingComma)

@@ -394,7 +394,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         return context.reader.offset
     }
 
-    /// Reads an integer of UNIX seconds, reporting fractions, negatives and milliseconds.
+    /// Reads an integer of UNIX seconds, reporting fractions, negatives and finer units (`SubsecondUnit`).
     private mutating func readSeconds(_ context: inout DecodeContext, name: String, pointer: String) throws(JSONError) -> Int? {
         let offset = context.reader.offset
         let token = try context.reader.peek()
@@ -421,15 +421,15 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             report(.invalidAPSValue, "\(name) must not be negative", at: offset, pointer: pointer)
             return nil
         }
-        if seconds >= 100_000_000_000 {
+        if let unit = SubsecondUnit(of: seconds) {
             let consequence = switch name {
             case "timestamp": "every later push stamped in seconds is older, and the device ignores it"
             case "stale-date": "the activity never goes stale"
             // Apple's after(_:): removed at the date or four hours after the end, whichever is first.
             default: "the ended activity stays up to the system's four hours instead of leaving at that time"
             }
-            report(.dateInMilliseconds, "\(name) \(seconds) is in milliseconds; the device reads UNIX seconds, a date thousands of years "
-                   + "ahead (\(consequence)): send \(seconds / 1000)", at: offset, pointer: pointer)
+            report(.dateInMilliseconds, "\(name) \(seconds) is in \(unit.name); the device reads UNIX seconds, a date thousands of years "
+                   + "ahead (\(consequence)): send \(unit.seconds(seconds))", at: offset, pointer: pointer)
             return nil
         }
         return seconds
@@ -790,10 +790,17 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 if !tape.isRejected {
                     acceptedTape = tape
                     budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
+                    // Past the limit at its worst: what it weighs at the least decides the verdict.
+                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit {
+                        budget.deviceLeastCase = ByteBudget.deviceLeastCase(tape.state(in: bytes))
+                    }
                 }
             case .decoded(let decoded):
                 state = decoded.value
-                if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+                if let state {
+                    budget.deviceWorstCase = ByteBudget.deviceWorstCase(state)
+                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit { budget.deviceLeastCase = ByteBudget.deviceLeastCase(state) }
+                }
             }
             // Worded for the event, which may come after the content-state.
             if isStrict, let problem = contentState.read.strictProblem {
@@ -811,7 +818,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             }
         }
         if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
-        all += budget.diagnostics(file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) })
+        let budgetFindings = budget.diagnostics(
+            file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) }, event: event?.name)
+        all += budgetFindings
         if let strictFailure {
             DecodeProblem.add(strictFailure: strictFailure, to: &all)
         } else if isStrict {
@@ -823,8 +832,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             hasState: state != nil || acceptedTape != nil, strictFails: strictFailure != nil)
         // A start whose attributes fail starts nothing.
         let attributesHold = event?.name != .start || attributesDecode != false
+        // A state the device's re-encoding puts over its limit, whatever numbers it writes, is dropped.
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
-            && budget.headroom >= 0
+            && budget.headroom >= 0 && !budgetFindings.contains { $0.code == DiagnosticCode.contentStateOverBudget }
             && !all.contains { $0.scope == .envelope && $0.severity == .error && !$0.code.pushStillApplies }
         var result = acceptedTape.map {
             BodyVerdict(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)

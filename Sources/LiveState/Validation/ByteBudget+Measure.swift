@@ -55,6 +55,7 @@ extension ByteBudget {
             budget.contentState = context.reader.offset - start
             budget.fields = fields
             budget.deviceWorstCase = deviceWorstCase(.object(members))
+            if budget.deviceWorstCase ?? 0 > contentStateLimit { budget.deviceLeastCase = deviceLeastCase(.object(members)) }
         }
     }
 

@@ -22,6 +22,10 @@ public struct ByteBudget: Sendable, Hashable {
     public var contentState: Int?
     /// The worst-case size of the content-state as the device re-encodes the decoded state.
     public var deviceWorstCase: Int?
+    /// The least the device's re-encoding of the decoded state can weigh: every number at its
+    /// shortest (`deviceLeastCase(_:)`). Measured only when `deviceWorstCase` passes the limit
+    /// (below it, nothing depends on it); `nil` otherwise.
+    package var deviceLeastCase: Int?
     /// Each top-level content-state member as sent: key, value and the separator after it. A
     /// key sent twice is one entry, at its first place, with the bytes of both members.
     public var fields: [FieldBytes]
@@ -105,17 +109,17 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The errors for every limit this budget breaks: `over-budget` (the body),
-    /// `content-state-over-budget` (as sent) and `reencoded-over-budget` (the device's worst case).
+    /// `content-state-over-budget` (the device's re-encoding passes its limit whatever numbers
+    /// it writes) and `reencoded-over-budget` (only its worst case does).
     /// - Parameters:
     ///   - file: The file name to put in diagnostics.
     ///   - contentStatePosition: Where the content-state starts, when known.
+    ///   - event: The push's event, for the consequence's words (`nil` reads as an update).
     /// - Returns: The diagnostics, none when every limit holds.
-    public func diagnostics(file: String?, contentStatePosition: SourcePosition?) -> [Diagnostic] {
+    public func diagnostics(file: String?, contentStatePosition: SourcePosition?, event: ActivityEvent? = nil) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        let overSent = contentState.map { $0 > Self.contentStateLimit } ?? false
-        guard headroom < 0 || overSent || (deviceWorstCase.map { $0 > Self.contentStateLimit } ?? false) else {
-            return found
-        }
+        let overWorst = deviceWorstCase.map { $0 > Self.contentStateLimit } ?? false
+        guard headroom < 0 || overWorst else { return found }
         let top = fields.sorted { $0.bytes > $1.bytes }.prefix(3)
         let biggest = top.isEmpty ? "" : "; largest content-state fields: " + top.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
         if headroom < 0 {
@@ -126,16 +130,25 @@ public struct ByteBudget: Sendable, Hashable {
                 message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(parts)\(biggest)",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
-        if let contentState, contentState > Self.contentStateLimit {
+        guard let worst = deviceWorstCase, worst > Self.contentStateLimit else { return found }
+        // What the device measures is its own encoding of the decoded state, not the bytes sent
+        // (a state sent with `\u20ac` escapes re-encodes smaller; one whose missing keys take
+        // defaults, or whose `/` the device escapes, larger). It depends on the version's
+        // defaults: each version's finding is its own (scope content-state).
+        let sent = contentState.map { " (\($0) bytes as sent)" } ?? ""
+        let consequence = DeviceConsequence(event: event, broadcast: limit == Self.broadcastLimit).rawValue
+        if let least = deviceLeastCase, least > Self.contentStateLimit {
             found.append(Diagnostic(
                 code: DiagnosticCode.contentStateOverBudget, severity: .error,
-                message: "the content-state is \(contentState) bytes as sent, over the device's limit of \(Self.contentStateLimit)\(biggest)",
-                file: file, position: contentStatePosition, scope: .envelope, pointer: "/aps/content-state"))
-        }
-        if let deviceWorstCase, deviceWorstCase > Self.contentStateLimit {
+                message: "the device re-encodes this state\(sent) to \(least) bytes at the least ('/' as '\\/', missing keys with "
+                    + "their defaults), over its limit of \(Self.contentStateLimit); \(consequence)\(biggest)",
+                file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
+        } else {
+            let shortest = deviceLeastCase.map { " to \($0) bytes with numbers at their shortest, and" } ?? ""
             found.append(Diagnostic(
                 code: DiagnosticCode.reencodedOverBudget, severity: .error,
-                message: "the device may re-encode this state to \(deviceWorstCase) bytes (numbers as Darwin prints them, %.17g, '/' escaped), over its limit of \(Self.contentStateLimit); the app drops this push",
+                message: "the device re-encodes this state\(sent)\(shortest) to \(worst) bytes where its Foundation writes numbers at "
+                    + "17 digits (%.17g), over its limit of \(Self.contentStateLimit); there \(consequence)",
                 file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
         }
         return found
@@ -152,16 +165,34 @@ public struct ByteBudget: Sendable, Hashable {
     /// (`scalarWorstCase`, `escapedLength`, `containerLength`, `memberLength`) without making
     /// the tree; a test holds the two equal.
     public static func deviceWorstCase(_ value: Value) -> Int {
+        deviceSize(value, shortestNumbers: false)
+    }
+
+    /// The fewest bytes Foundation's `JSONEncoder` writes for `value` on the device: as
+    /// `deviceWorstCase(_:)` counts them, but every number at its shortest, as a Foundation that
+    /// writes the shortest form that reads back the same does (`1.91` as `1.91`). When this
+    /// passes the limit, every device drops the update.
+    /// - Parameter value: A decoded state.
+    /// - Returns: The least size in bytes.
+    package static func deviceLeastCase(_ value: Value) -> Int {
+        deviceSize(value, shortestNumbers: true)
+    }
+
+    private static func deviceSize(_ value: Value, shortestNumbers: Bool) -> Int {
         switch value {
+        case .double(let double) where shortestNumbers, .date(let double) where shortestNumbers: return shortestNumber(double)
+        case .dateRange(let lower, let upper) where shortestNumbers: return 3 + shortestNumber(lower) + shortestNumber(upper)
         case .null, .bool, .int, .uint, .double, .date, .dateRange: return scalarWorstCase(value)
         case .string(let string): return escapedLength(string)
         case .array(let elements):
             var total = containerLength(elements.count)
-            for element in elements { total += deviceWorstCase(element) }
+            for element in elements { total += deviceSize(element, shortestNumbers: shortestNumbers) }
             return total
         case .object(let members):
             var total = containerLength(members.count)
-            for member in members { total += memberLength(escapedName: escapedLength(member.name), value: deviceWorstCase(member.value)) }
+            for member in members {
+                total += memberLength(escapedName: escapedLength(member.name), value: deviceSize(member.value, shortestNumbers: shortestNumbers))
+            }
             return total
         }
     }
@@ -223,11 +254,9 @@ public struct ByteBudget: Sendable, Hashable {
     /// `1.9099999999999999`; a rounding that ends in zeros prints shorter).
     static func worstCaseNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
+        if let integral = integralLength(double) { return integral }
         let sign = double < 0 ? 1 : 0
         let magnitude = double.magnitude
-        if magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 {
-            return sign + decimalDigits(Int(magnitude))
-        }
         // The exact decimal of m × 2^-k (m odd) is m × 5^k × 10^-k: its significant digits,
         // when there are 17 or fewer, are what "%.17g" prints.
         var digits = 17
@@ -254,6 +283,22 @@ public struct ByteBudget: Sendable, Hashable {
         }
         // ddd.ddd
         return sign + digits + 1
+    }
+
+    /// The length of a number at its shortest: integral values within ±2^53 as integers, every
+    /// other as Swift's `description` writes it, the shortest text that reads back the same
+    /// (`0.1`, `1.91`, `1e-05`).
+    static func shortestNumber(_ double: Double) -> Int {
+        guard double.isFinite else { return 4 }
+        return integralLength(double) ?? double.description.utf8.count
+    }
+
+    /// The length of an integral value within ±2^53, written as an integer, as Foundation
+    /// writes one; `nil` for any other number.
+    private static func integralLength(_ double: Double) -> Int? {
+        let magnitude = double.magnitude
+        guard magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 else { return nil }
+        return (double < 0 ? 1 : 0) + decimalDigits(Int(magnitude))
     }
 
     /// `m × 5^k` for an integral `m`, when it is below 10^17.

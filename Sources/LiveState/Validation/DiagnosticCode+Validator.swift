@@ -12,7 +12,8 @@ extension DiagnosticCode {
     public static let invalidAPSValue = DiagnosticCode(rawValue: "invalid-aps-value")
     /// `event` is not `start`, `update` or `end` (error).
     public static let invalidEvent = DiagnosticCode(rawValue: "invalid-event")
-    /// `timestamp`, `stale-date` or `dismissal-date` is 1e11 or more: milliseconds, not seconds (error).
+    /// `timestamp`, `stale-date` or `dismissal-date` is 1e11 or more: milliseconds (or micro- or
+    /// nanoseconds), not seconds (error).
     public static let dateInMilliseconds = DiagnosticCode(rawValue: "date-in-milliseconds")
     /// A start's `attributes-type` is not the schema's `attributes-type` (error).
     public static let attributesTypeMismatch = DiagnosticCode(rawValue: "attributes-type-mismatch")
@@ -56,9 +57,11 @@ extension DiagnosticCode {
     /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error). The encoder
     /// reports it too, when `--fit` could not or was not asked to help (error).
     public static let overBudget = DiagnosticCode(rawValue: "over-budget")
-    /// The content-state as sent is over 4096 bytes (error).
+    /// The device's re-encoding of the decoded state passes 4096 bytes, whatever numbers it
+    /// writes: it drops the update (error).
     public static let contentStateOverBudget = DiagnosticCode(rawValue: "content-state-over-budget")
-    /// The content-state as the device re-encodes it may pass 4096 bytes (error).
+    /// The device's re-encoding of the decoded state passes 4096 bytes only where its Foundation
+    /// writes numbers as Darwin's `%.17g` does (error; the push applies elsewhere).
     public static let reencodedOverBudget = DiagnosticCode(rawValue: "reencoded-over-budget")
     /// With every version checked: this app version drops the update (error).
     public static let droppedByVersion = DiagnosticCode(rawValue: "dropped-by-version")
