@@ -402,6 +402,14 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(codes("{}") == ["empty-alert"])
         #expect(codes(#"{"sound":"default"}"#) == ["empty-alert"])
         #expect(codes(#"{"subtitle":"s"}"#) == ["empty-alert"])
+        // An ordinary notification's text keys: the text is there, in keys Apple does not
+        // document for Live Activities; a warning that names them and the Live Activity form.
+        #expect(codes(#"{"title-loc-key":"T","loc-key":"B","loc-args":["A"]}"#) == ["incomplete-alert"])
+        let localized = Self.start.replacingOccurrences(
+            of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":{"title-loc-key":"T","loc-key":"B"}"#)
+        #expect(lint(body(localized)).diagnostics.first { $0.code == "incomplete-alert" }?.message
+            == #"a start's alert has no title or body, only 'title-loc-key', 'loc-key', the keys of an ordinary notification's alert, "#
+            + #"which Apple does not document for Live Activities: send "title": {"loc-key": …} and "body": {"loc-key": …, "loc-args": […]}"#)
         #expect(codes(#"{"title":"t","body":""}"#) == ["incomplete-alert"])
         #expect(codes(#"{"title":"","body":""}"#) == ["incomplete-alert"])
         #expect(codes(#"{"body":"b"}"#) == ["incomplete-alert"])
