@@ -144,7 +144,7 @@ public enum OpenAPIDocument {
           {
             "name": "from",
             "in": "query",
-            "description": "One version of the pair to check. Given alone, or with `to`: a missing `from` is the oldest live version.",
+            "description": "One version of the pair to check. Given alone, or with `to`: a missing `from` is the oldest live version. `from` alone naming the newest live version leaves no pair to check: 400.",
             "schema": {
               "type": "integer",
               "minimum": 1,
@@ -154,7 +154,7 @@ public enum OpenAPIDocument {
           {
             "name": "to",
             "in": "query",
-            "description": "The other version of the pair. A missing `to` is the newest version (`from=1` alone: what version 1 apps meet when servers write the newest). The same version twice has nothing to find.",
+            "description": "The other version of the pair. A missing `to` is the newest version (`from=1` alone: what version 1 apps meet when servers write the newest). The same version twice has nothing to find; `to` alone naming the oldest live version leaves no pair to check: 400.",
             "schema": {
               "type": "integer",
               "minimum": 1,

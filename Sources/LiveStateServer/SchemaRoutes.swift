@@ -142,11 +142,15 @@ struct SchemaRoutes: Sendable {
         let entry = try schemaEntry(id)
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: elision))
         let report: CompatibilityReport
-        if let (from, to) = CompatibilityChecker.pair(in: entry.schema, from: from, to: to) {
-            for version in [from, to] where !entry.versions.contains(version) {
+        if let pair = CompatibilityChecker.pair(in: entry.schema, from: from, to: to) {
+            for version in [pair.from, pair.to] where !entry.versions.contains(version) {
                 throw .unknownVersion(version, available: entry.versions)
             }
-            report = checker.check(entry.schema, from: from, to: to, mode: mode)
+            if let problem = CompatibilityChecker.emptyPairProblem(
+                pair, from: from, to: to, spelling: { name, value in name + (value.map { "=\($0)" } ?? "") }) {
+                throw .badQuery(problem)
+            }
+            report = checker.check(entry.schema, from: pair.from, to: pair.to, mode: mode)
         } else {
             report = checker.check(entry.schema, mode: mode)
         }

@@ -56,31 +56,48 @@ enum SchemaFileReader {
             }
             capacity = size + 1
         }
-        let descriptor = open(path, O_RDONLY)
+        let bytes = try readPrefix(path, count: bound, capacity: capacity)
+        if bytes.count > maxBytes {
+            throw tooLarge(bytes.count, maxBytes, atLeast: true, kind: kind)
+        }
+        return bytes
+    }
+
+    /// Reads at most `count` bytes of `path`, to its end or to `count`, whatever it is: a
+    /// regular file, a device, a pipe.
+    ///
+    /// A named pipe (FIFO) is opened without waiting for a writer, which a plain `open` does
+    /// for ever: with none, it reads as empty. Once open, reads wait as usual, so a pipe that
+    /// has a writer (`<(curl …)`) is read whole.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - count: The most bytes to read.
+    ///   - capacity: The bytes to make room for first (the file's size and one, when known).
+    /// - Throws: `Failure` when the file cannot be opened or read.
+    static func readPrefix(_ path: String, count: Int, capacity: Int? = nil) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { throw Failure(message: errorMessage(errno)) }
         defer { close(descriptor) }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
 
-        var bytes = [UInt8](repeating: 0, count: min(capacity, 1 << 16))
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard bytes.count <= maxBytes else { throw tooLarge(count, maxBytes, atLeast: true, kind: kind) }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, bound - bytes.count)))
+        var bytes = [UInt8](repeating: 0, count: min(capacity ?? count, count, 1 << 16))
+        var read = 0
+        while read < count {
+            if read == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, count - bytes.count)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                systemRead(descriptor, buffer.baseAddress! + read, buffer.count - read)
             }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw Failure(message: errorMessage(errno))
             }
             if got == 0 { break }
-            count += got
+            read += got
         }
-        if count > maxBytes {
-            throw tooLarge(count, maxBytes, atLeast: true, kind: kind)
-        }
-        bytes.removeLast(bytes.count - count)
+        bytes.removeLast(bytes.count - read)
         return bytes
     }
 
@@ -141,6 +158,27 @@ public enum BoundedFileReader {
     public static func read(_ path: String, maxBytes: Int, kind: String) -> Result<[UInt8], BoundedFileError> {
         do {
             return .success(try SchemaFileReader.read(path, maxBytes: maxBytes, kind: kind))
+        } catch {
+            return .failure(BoundedFileError(message: error.message))
+        }
+    }
+}
+
+extension BoundedFileReader {
+    /// Reads at most `count` bytes of `path`, refusing a directory: for inputs whose size the
+    /// reader reports itself (a payload one byte past its limit is the scanner's `json-limit`).
+    /// A named pipe with no writer reads as empty rather than waiting for one.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - count: The most bytes to read.
+    ///   - kind: What the file is, for messages: `payload file`.
+    /// - Returns: The bytes, or the sentence saying why they could not be read.
+    public static func read(_ path: String, upTo count: Int, kind: String) -> Result<[UInt8], BoundedFileError> {
+        do {
+            if try SchemaFileReader.kind(of: path) == .directory {
+                return .failure(BoundedFileError(message: "is a directory, not a \(kind)"))
+            }
+            return .success(try SchemaFileReader.readPrefix(path, count: max(0, count)))
         } catch {
             return .failure(BoundedFileError(message: error.message))
         }

@@ -36,6 +36,7 @@ struct BudgetCommand: ParsableCommand {
     var payloads: [String] = []
 
     func validate() throws {
+        try Output.checkMaxBytes(maxBytes)
         if payloads.isEmpty && schema == nil {
             throw ValidationError("name at least one payload file, or - for standard input, or a --schema to size")
         }

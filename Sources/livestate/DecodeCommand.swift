@@ -32,6 +32,7 @@ struct DecodeCommand: ParsableCommand {
     var payload: String
 
     func validate() throws {
+        try Output.checkMaxBytes(maxBytes)
         try Output.refuseStandardInputTwice([schema, payload])
     }
 

@@ -84,13 +84,9 @@ struct DiffCommand: ParsableCommand {
             for version in [from, to] where !available.contains(version) {
                 throw Output.stopOnUnknownVersion(.unknownVersion(version, available: available), schema: schema, format: stopFormat)
             }
-            // One end named and the other left to its default, which is the same version: there
-            // is no pair to check, which passing would hide.
-            if from == to, self.from == nil || self.to == nil {
-                let message = self.from != nil
-                    ? "--from \(from) is the newest live version, which a missing --to stands for: there is no pair to check; name --to, or leave out --from to check every pair"
-                    : "--to \(to) is the oldest live version, which a missing --from stands for: there is no pair to check; name --from, or leave out --to to check every pair"
-                throw ValidationError(message)
+            if let problem = CompatibilityChecker.emptyPairProblem(
+                (from, to), from: self.from, to: self.to, spelling: { name, value in "--\(name)" + (value.map { " \($0)" } ?? "") }) {
+                throw ValidationError(problem)
             }
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {

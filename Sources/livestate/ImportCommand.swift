@@ -142,7 +142,14 @@ struct SwiftImportCommand: ParsableCommand {
     /// version listed among the strict clients when the app decodes it with synthesized `Codable`.
     static func appended(_ imported: SwiftImporter.Activity, to path: String, source: String) throws -> String {
         let schema = try Output.loadSchema(path, format: .text)
-        let number = (schema.latest?.version ?? 0) + 1
+        let newest = schema.latest?.version ?? 0
+        guard newest < Int.max else {
+            let place = schema.latest?.position.map { ":\($0.line):\($0.column)" } ?? ""
+            Output.err("\(path)\(place): error: the newest version is \(newest), the largest number a version can have: "
+                + "there is no next one to append; number the versions from 1 [schema-version-order]")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        let number = newest + 1
         var text = try String(contentsOfFile: path, encoding: .utf8)
         if !text.hasSuffix("\n") { text += "\n" }
         guard imported.isSynthesized else { return text + SchemaYAMLWriter.version(number, imported, source: source) }

@@ -40,6 +40,7 @@ struct LintCommand: ParsableCommand {
     var payloads: [String]
 
     func validate() throws {
+        try Output.checkMaxBytes(maxBytes)
         if (allVersions || fleetOptions.fleet != nil) && version != nil {
             throw ValidationError("--version excludes --all-versions and --fleet, which check every version")
         }

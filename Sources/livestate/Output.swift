@@ -81,7 +81,7 @@ struct InputFile {
 
     /// Standard input, named `<stdin>`, read to one byte past `limit` (see `read(_:limit:)`).
     static func standardInput(limit: Int) -> InputFile {
-        let data = (try? FileHandle.standardInput.read(upToCount: limit + 1)) ?? Data()
+        let data = (try? FileHandle.standardInput.read(upToCount: onePast(limit))) ?? Data()
         return InputFile(name: Output.displayName("-"), bytes: [UInt8](data))
     }
 
@@ -97,12 +97,16 @@ struct InputFile {
         if isDirectory.boolValue {
             return .failure(InputError(path: path, message: "is a directory, not a payload file"))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(InputError(path: path, message: "cannot be opened for reading"))
+        // A named pipe with no writer reads as empty, rather than waiting for one for ever.
+        switch BoundedFileReader.read(path, upTo: onePast(limit), kind: "payload file") {
+        case .success(let bytes): return .success(InputFile(name: path, bytes: bytes))
+        case .failure(let error): return .failure(InputError(path: path, message: error.message))
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
-        return .success(InputFile(name: path, bytes: [UInt8](data)))
+    }
+
+    /// One byte past `limit`, which tells an input over it; `Int.max` stays itself.
+    static func onePast(_ limit: Int) -> Int {
+        limit < Int.max ? max(0, limit) + 1 : Int.max
     }
 }
 
@@ -178,6 +182,17 @@ extension Output {
         return try loader.load(yaml: input.bytes, file: input.name)
     }
 
+    /// The most `--max-bytes` may be: 1 GiB, a thousand times the default. A payload is at
+    /// most 5 KB; a larger limit only lets an endless input (`/dev/zero`) take more memory.
+    static let maxBytesCeiling = 1 << 30
+
+    /// Refuses a `--max-bytes` below 1 byte or above `maxBytesCeiling`.
+    static func checkMaxBytes(_ value: Int) throws {
+        guard (1...maxBytesCeiling).contains(value) else {
+            throw ValidationError("--max-bytes must be from 1 to \(maxBytesCeiling) (1 GiB), not \(value)")
+        }
+    }
+
     /// Refuses `-` named twice among a command's inputs (`--schema -` and a payload `-`):
     /// standard input can be read once.
     static func refuseStandardInputTwice(_ inputs: [String?]) throws {
@@ -196,7 +211,7 @@ extension Output {
             printWithSource(diagnostics)
         case .text:
             // A finding of no file (a bad option) reads "error: …", not "<input>: error: …".
-            err(diagnostics.map { $0.file == nil && $0.position == nil ? "\($0.severity.rawValue): \($0.message) [\($0.code)]" : $0.description }
+            err(diagnostics.map { $0.file == nil && $0.position == nil ? Diagnostic.printable("\($0.severity.rawValue): \($0.message) [\($0.code)]") : $0.description }
                 .joined(separator: "\n"))
         case .json:
             out(jsonDocument(diagnostics))

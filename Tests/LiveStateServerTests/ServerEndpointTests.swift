@@ -122,6 +122,24 @@ import Testing
         }
     }
 
+    /// One end alone that names the version its missing other end stands for leaves no pair:
+    /// 400, as `livestate diff --from 3` exits 2, rather than 200 with `passes` and no pairs.
+    @Test func oneEndAloneThatLeavesNoPairIsRefused() async throws {
+        try await server.application().test(.router) { client in
+            let cases = [
+                ("from=3", "from=3 is the newest live version, which a missing to stands for: there is no pair to check; name to, or leave out from to check every pair"),
+                ("to=1", "to=1 is the oldest live version, which a missing from stands for: there is no pair to check; name from, or leave out to to check every pair"),
+            ]
+            for (query, message) in cases {
+                let response = try await client.execute(uri: "/v1/schemas/delivery/diff?\(query)", method: .get)
+                #expect(response.status == .badRequest, "\(query)")
+                #expect(try json(response)["error"]?["message"]?.string == message, "\(query)")
+            }
+            // Both ends named, the same version: asked for, and answered (nothing to find).
+            #expect(try await client.execute(uri: "/v1/schemas/delivery/diff?from=3&to=3", method: .get).status == .ok)
+        }
+    }
+
     @Test func diffFailOnWarningTurnsWarningsIntoAFailedGate() async throws {
         try await server.application().test(.router) { client in
             let lenient = try json(try await client.execute(uri: "/v1/schemas/pizza/diff?fail-on=error", method: .get))

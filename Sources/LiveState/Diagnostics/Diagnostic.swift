@@ -91,7 +91,29 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         if let position {
             prefix += ":\(position.line):\(position.column)"
         }
-        return "\(prefix): \(severity.rawValue): \(message)\(placeText) [\(code)]"
+        return Self.printable("\(prefix): \(severity.rawValue): \(message)\(placeText) [\(code)]")
+    }
+
+    /// `text` with each control character (C0, DEL, C1) written as `\u{1B}`: a message quotes
+    /// keys and values from the input, and one with a line feed or an escape sequence would
+    /// otherwise print as a line of its own (a forged finding, or a CI workflow command such as
+    /// `::error::`) or drive the terminal.
+    package static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The error for a version a schema does not have: `unknown-version`, naming the versions it

@@ -103,6 +103,27 @@ public struct CompatibilityChecker: Sendable {
         return (from ?? versions.first ?? 0, to ?? versions.last ?? 0)
     }
 
+    /// Why `pair(in:from:to:)` names no pair to check: one end given and the other left to its
+    /// default, which is the same version (`from` the newest live version alone, or `to` the
+    /// oldest alone). Passing such a check would hide that nothing was compared. `nil` when the
+    /// pair has two versions, or when both ends were given (the same version twice, asked for).
+    /// - Parameters:
+    ///   - pair: What `pair(in:from:to:)` returned.
+    ///   - from: The `from` given.
+    ///   - to: The `to` given.
+    ///   - spelling: How the caller's words name an end and its value: `--from 3`, `from=3`.
+    /// - Returns: The sentence that says so, and how to name a pair.
+    public static func emptyPairProblem(
+        _ pair: (from: Int, to: Int), from: Int?, to: Int?, spelling: (_ name: String, _ value: Int?) -> String
+    ) -> String? {
+        guard pair.from == pair.to, from == nil || to == nil else { return nil }
+        return from != nil
+            ? "\(spelling("from", pair.from)) is the newest live version, which a missing \(spelling("to", nil)) stands for: there is "
+                + "no pair to check; name \(spelling("to", nil)), or leave out \(spelling("from", nil)) to check every pair"
+            : "\(spelling("to", pair.to)) is the oldest live version, which a missing \(spelling("from", nil)) stands for: there is "
+                + "no pair to check; name \(spelling("from", nil)), or leave out \(spelling("to", nil)) to check every pair"
+    }
+
     /// Checks one pair of versions, the ways a mode reads them.
     /// - Parameters:
     ///   - schema: The schema.

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import LiveStateTestSupport
+import Testing
+
+/// Inputs that once made `livestate` wait for ever or trap: each must end, in a few seconds,
+/// with a diagnostic and a non-zero status.
+@Suite struct HostileInputTests {
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A named pipe that no program writes to: `open` waited for a writer for ever.
+    static func fifo(in folder: URL, named name: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        #expect(mkfifo(path, 0o600) == 0)
+        return path
+    }
+
+    @Test func aNamedPipeWithNoWriterReadsAsEmptyInsteadOfWaiting() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = try Self.fifo(in: folder, named: "pipe.json")
+        let schemaPipe = try Self.fifo(in: folder, named: "pipe.yaml")
+        let swiftPipe = try Self.fifo(in: folder, named: "Pipe.swift")
+        let example = "schemas/examples/delivery/v3-update.json"
+        let runs: [(arguments: [String], says: String)] = [
+            (["lint", "--schema", "schemas/delivery.yaml", pipe], "\(pipe):1:1: error: empty input [json-syntax]"),
+            (["decode", "--schema", "schemas/delivery.yaml", pipe], "\(pipe):1:1: error: empty input [json-syntax]"),
+            (["budget", pipe], "\(pipe):1:1: error: empty input [json-syntax]"),
+            (["lint", "--schema", schemaPipe, example], "\(schemaPipe):1:1: error: the file holds no schema"),
+            (["check", schemaPipe], "\(schemaPipe):1:1: error: the file holds no schema"),
+            (["import", "swift", swiftPipe], "ActivityAttributes"),
+        ]
+        for run in runs {
+            let result = try LivestateBinary.run(run.arguments, timeout: 20)
+            #expect(result.status != 0, "\(run.arguments)")
+            #expect((result.stdout + result.stderr).contains(run.says), "\(run.arguments): \(result.stdout) \(result.stderr)")
+        }
+        // A pipe with a writer is read whole, as `<(curl …)` is.
+        let written = try LivestateBinary.run(["lint", "--schema", "schemas/delivery.yaml", "/dev/stdin"],
+                                  stdin: try Data(contentsOf: CLI.packageRoot.appendingPathComponent(example)), timeout: 20)
+        #expect(written.status == 0, "\(written.stdout) \(written.stderr)")
+    }
+
+    /// A key with a line feed, an escape or a C1 control is quoted in messages: printed raw, a
+    /// line feed made a forged finding, or a `::error::` line that GitHub Actions runs as a
+    /// workflow command, and an escape drove the terminal.
+    @Test func controlCharactersFromTheInputArePrintedEscaped() throws {
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"title":"t","x\n::error::forged\u001b[2J\u009b":1}}}"#
+        let result = try LivestateBinary.run(["lint", "--verbose", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(body.utf8), timeout: 20)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("::") }, "\(result.stdout)")
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B }, "\(result.stdout)")
+        #expect(result.stdout.contains(#"x\u{A}::error::forged\u{1B}[2J\u{9B}"#), "\(result.stdout)")
+    }
+
+    /// `--max-bytes Int.max` overflowed the read of one byte past the limit; a limit past 1 GiB
+    /// only lets an endless input take more memory. Refused as a usage error.
+    @Test func maxBytesIsBounded() throws {
+        for command in ["lint", "decode", "budget"] {
+            for value in ["9223372036854775807", "0", "1073741825"] {
+                let result = try LivestateBinary.run([command, "--max-bytes", value, "--schema", "schemas/delivery.yaml",
+                                          "schemas/examples/delivery/v3-update.json"], timeout: 20)
+                #expect(result.status == 2, "\(command) \(value): \(result.stderr)")
+                #expect(result.stderr.contains("--max-bytes must be from 1 to 1073741824 (1 GiB), not \(value)"), "\(result.stderr)")
+            }
+        }
+        let atCeiling = try LivestateBinary.run(["lint", "--max-bytes", "1073741824", "--schema", "schemas/delivery.yaml",
+                                     "schemas/examples/delivery/v3-update.json"], timeout: 20)
+        #expect(atCeiling.status == 0, "\(atCeiling.stderr)")
+    }
+
+    /// A schema whose newest version is `Int.max` has no next version: `--append-to` trapped
+    /// computing it.
+    @Test func appendingAfterTheLargestVersionNumberIsRefused() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = folder.appendingPathComponent("huge.yaml").path
+        try """
+            activity: huge
+            attributes-type: HugeAttributes
+            versions:
+              - version: 9223372036854775807
+                content-state:
+                  name: { type: string, default: "" }
+            """.write(toFile: schema, atomically: true, encoding: .utf8)
+        #expect(try LivestateBinary.run(["check", schema]).status == 0)
+        let swift = folder.appendingPathComponent("Huge.swift").path
+        try """
+            struct HugeAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var name: String
+                }
+            }
+            """.write(toFile: swift, atomically: true, encoding: .utf8)
+        let before = try String(contentsOfFile: schema, encoding: .utf8)
+        let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("\(schema):4:5: error: the newest version is 9223372036854775807, the largest number a version can have"),
+                "\(result.stderr)")
+        #expect(try String(contentsOfFile: schema, encoding: .utf8) == before)
+    }
+}
