@@ -89,6 +89,32 @@ import Testing
         ])
     }
 
+    /// Long lists are checked by lookups, not by comparing each entry with all before it: 40,000
+    /// enum values, aliases and removed names took minutes; the repeats are still found where
+    /// they are.
+    @Test func longListsFindTheirRepeats() {
+        let count = 40_000
+        let values = (0..<count).map { "v\($0)" } + ["v7"]
+        let aliases = (0..<count).map { "a\($0)" } + ["a9"]
+        let fields = [
+            Field(name: "s", type: .enumeration(.strings(values)), defaultValue: .string("v0"), fallback: .string("v0")),
+            Field(name: "t", type: .string, isOptional: true, aliases: aliases),
+            Field(name: "u", type: .string, isOptional: true, aliases: ["a5"]),
+        ]
+        let removed = (0..<count).map { "r\($0)" } + ["r3"]
+        let schema = Schema(activity: "a", versions: [
+            SchemaVersion(version: 1, contentState: fields + removed.dropLast().map { Field(name: $0, type: .int, isOptional: true) }),
+            SchemaVersion(version: 2, contentState: fields, removed: removed),
+        ])
+        let pointers = SchemaValidator.validate(schema).filter { $0.pointer?.hasPrefix("/versions/1") == true }.map { "\($0.code) \($0.pointer ?? "")" }
+        #expect(pointers == [
+            "schema-invalid-constraint /versions/1/content-state/s/values/\(count)",
+            "schema-duplicate-name /versions/1/content-state/t/aliases/\(count)",
+            "schema-duplicate-name /versions/1/content-state/u/aliases/0",
+            "schema-duplicate-name /versions/1/removed/\(count)",
+        ])
+    }
+
     @Test func namesInDifferentObjectsDoNotClash() {
         let courier = Field(name: "courier", type: .object(fields: [Field(name: "name", type: .string, isOptional: true)]), isOptional: true)
         #expect(codes(schema([Field(name: "name", type: .string, isOptional: true), courier])).isEmpty)

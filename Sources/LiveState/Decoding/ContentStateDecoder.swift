@@ -1026,15 +1026,38 @@ struct FieldSet: FieldBits {
 struct KeyList {
     private var first: JSONString?
     private var rest: [JSONString] = []
+    /// Past `scanned` keys, their values, escapes resolved: each key is then looked up once
+    /// rather than compared with every one before it, which made an object of 60,000 unknown
+    /// keys take half a minute.
+    private var values: Set<[UInt8]>?
+
+    /// How many keys are compared one by one before their values are hashed.
+    static let scanned = 32
 
     func contains(_ key: JSONString, in reader: JSONReader) -> Bool {
+        if let values { return values.contains(Self.value(of: key, in: reader)) }
         guard let first else { return false }
         if Self.same(first, key, in: reader) { return true }
         return rest.contains { Self.same($0, key, in: reader) }
     }
 
-    mutating func insert(_ key: JSONString) {
-        if first == nil { first = key } else { rest.append(key) }
+    mutating func insert(_ key: JSONString, in reader: JSONReader) {
+        if values != nil {
+            values!.insert(Self.value(of: key, in: reader))
+        } else if first == nil {
+            first = key
+        } else {
+            rest.append(key)
+            if rest.count >= Self.scanned, let first {
+                values = Set(([first] + rest).map { Self.value(of: $0, in: reader) })
+                rest = []
+            }
+        }
+    }
+
+    /// A key's value as UTF-8, escapes resolved: what `same` compares.
+    static func value(of key: JSONString, in reader: JSONReader) -> [UInt8] {
+        reader.withUnescapedUTF8(key) { Array($0) }
     }
 
     /// Whether two keys have the same value, escapes resolved: the full decoder's rule, and the

@@ -59,7 +59,7 @@ extension DecodeContext {
                 if unknownKeys.contains(key, in: reader) {
                     reportRepeatedUnknownKey(key, at: keyOffset)
                 } else {
-                    unknownKeys.insert(key)
+                    unknownKeys.insert(key, in: reader)
                     reportUnknownKey(key, at: keyOffset)
                 }
                 try reader.skipValue()

@@ -528,6 +528,10 @@ struct TapeBuilder {
         // The fields read under an alias.
         var aliased = Fields(count: fieldCount)
         var firstUnknown = -1
+        // Past `KeyList.scanned` unknown keys, their values: each later one is looked up once
+        // rather than compared with every one before it.
+        var unknownCount = 0
+        var unknownValues: Set<[UInt8]>?
         var hint = 0
         var verdict = ObjectVerdict()
         index &+= 1
@@ -606,12 +610,21 @@ struct TapeBuilder {
                     }
                 } else {
                     let escapedKey = key.escaped ? TapeNode.escapedKey : 0
-                    if firstUnknown >= 0, repeatsUnknownKey(key, from: firstUnknown, header: header) {
+                    let repeated = if unknownValues != nil {
+                        !unknownValues!.insert(KeyList.value(of: key.token, in: reader)).inserted
+                    } else {
+                        firstUnknown >= 0 && repeatsUnknownKey(key, from: firstUnknown, header: header)
+                    }
+                    if repeated {
                         // A second unknown key with the same value: a duplicate.
                         append(.repeatedKey, key.start, key.end | escapedKey | header << 32)
                     } else {
                         if firstUnknown < 0 { firstUnknown = count }
                         append(.unknownKey, key.start, key.end | escapedKey | header << 32)
+                        unknownCount &+= 1
+                        if unknownCount == KeyList.scanned, unknownValues == nil {
+                            unknownValues = unknownKeyValues(from: firstUnknown, header: header)
+                        }
                     }
                     guard skipValue() else { return false }
                 }
@@ -818,6 +831,18 @@ struct TapeBuilder {
     /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
     /// the value of `key`: the same bytes, or, when either has escapes, the same unescaped
     /// value (`KeyList.same`, the full decoder's rule).
+    /// The values of the unknown keys of the object whose header is at `header`, from its
+    /// first at `first`, escapes resolved.
+    private func unknownKeyValues(from first: Int, header: Int) -> Set<[UInt8]> {
+        var values = Set<[UInt8]>()
+        for position in first..<count {
+            let node = nodes[position]
+            guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
+            values.insert(KeyList.value(of: TapeNode.key(start: node.a, end: node.b), in: reader))
+        }
+        return values
+    }
+
     private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
         let length = key.end &- key.start
         for position in first..<count {

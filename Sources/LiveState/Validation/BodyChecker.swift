@@ -173,16 +173,20 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         var hasBody = false
         /// Whether `title` or `body` is there at all, empty or not.
         var namesTitleOrBody = false
-        /// The text keys of an ordinary notification's alert it has, in the order sent
-        /// (`title-loc-key`, `loc-key`, …), which Apple does not document for Live Activities.
-        var notificationTextKeys: [String] = []
+        /// The text keys of an ordinary notification's alert it has (`title-loc-key`,
+        /// `loc-key`, …), which Apple does not document for Live Activities: bit `i` for
+        /// `notificationTextKeys[i]`.
+        var notificationTextKeys: UInt8 = 0
+
+        /// The names of `notificationTextKeys`, in the list's order.
+        var notificationTextKeyNames: [String] {
+            EnvelopeWalk.notificationTextKeys.indices.filter { notificationTextKeys & 1 << $0 != 0 }.map { EnvelopeWalk.notificationTextKeys[$0] }
+        }
     }
 
     /// The keys an ordinary notification's alert holds its text in, which Live Activity alerts
     /// spell as `title` and `body` objects (`{"loc-key": …, "loc-args": […]}`).
-    static let notificationTextKeys: Set<String> = [
-        "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args",
-    ]
+    static let notificationTextKeys = ["title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args"]
 
     init(checker: BodyChecker, bytes: UnsafeRawBufferPointer, file: String?) {
         self.checker = checker
@@ -559,7 +563,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                            at: valueOffset, pointer: JSONPointer.appending(name, to: pointer))
                 }
             default:
-                if Self.notificationTextKeys.contains(name) { found.notificationTextKeys.append(name) }
+                if let index = Self.notificationTextKeys.firstIndex(of: name) { found.notificationTextKeys |= 1 << index }
                 try context.reader.skipValue()
             }
         }
@@ -705,10 +709,10 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         diagnostics += startFindings
         if let alert {
-            if alert.isObject, !alert.namesTitleOrBody, !alert.notificationTextKeys.isEmpty {
+            if alert.isObject, !alert.namesTitleOrBody, alert.notificationTextKeys != 0 {
                 // Its text is there, in an ordinary notification's keys: not the empty alert of
                 // APNSwift #232, and no report shows such a start failing.
-                let keys = alert.notificationTextKeys.map { "'\($0)'" }.joined(separator: ", ")
+                let keys = alert.notificationTextKeyNames.map { "'\($0)'" }.joined(separator: ", ")
                 report(.incompleteAlert, "a start's alert has no title or body, only \(keys), the keys of an ordinary notification's "
                        + #"alert, which Apple does not document for Live Activities: send "title": {"loc-key": …} and "#
                        + #""body": {"loc-key": …, "loc-args": […]}"#, at: alert.offset, pointer: "/aps/alert")

@@ -165,7 +165,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// (`scalarWorstCase`, `escapedLength`, `containerLength`, `memberLength`) without making
     /// the tree; a test holds the two equal.
     public static func deviceWorstCase(_ value: Value) -> Int {
-        deviceSize(value, shortestNumbers: false)
+        deviceSize(value, numbers: WorstCaseNumbers.self)
     }
 
     /// The fewest bytes Foundation's `JSONEncoder` writes for `value` on the device: as
@@ -175,23 +175,38 @@ public struct ByteBudget: Sendable, Hashable {
     /// - Parameter value: A decoded state.
     /// - Returns: The least size in bytes.
     package static func deviceLeastCase(_ value: Value) -> Int {
-        deviceSize(value, shortestNumbers: true)
+        deviceSize(value, numbers: ShortestNumbers.self)
     }
 
-    private static func deviceSize(_ value: Value, shortestNumbers: Bool) -> Int {
+    /// How long the device writes a non-integer number: at its worst, or at its shortest.
+    private protocol NumberLength {
+        static func length(_ double: Double) -> Int
+    }
+
+    private enum WorstCaseNumbers: NumberLength {
+        static func length(_ double: Double) -> Int { worstCaseNumber(double) }
+    }
+
+    private enum ShortestNumbers: NumberLength {
+        static func length(_ double: Double) -> Int { shortestNumber(double) }
+    }
+
+    /// The re-encoded size of `value`, numbers measured by `numbers` (specialized for each, so
+    /// the worst case's walk is what it was before the least case shared it).
+    private static func deviceSize<Numbers: NumberLength>(_ value: Value, numbers: Numbers.Type) -> Int {
         switch value {
-        case .double(let double) where shortestNumbers, .date(let double) where shortestNumbers: return shortestNumber(double)
-        case .dateRange(let lower, let upper) where shortestNumbers: return 3 + shortestNumber(lower) + shortestNumber(upper)
-        case .null, .bool, .int, .uint, .double, .date, .dateRange: return scalarWorstCase(value)
+        case .double(let double), .date(let double): return Numbers.length(double)
+        case .dateRange(let lower, let upper): return 3 + Numbers.length(lower) + Numbers.length(upper)
+        case .null, .bool, .int, .uint: return scalarWorstCase(value)
         case .string(let string): return escapedLength(string)
         case .array(let elements):
             var total = containerLength(elements.count)
-            for element in elements { total += deviceSize(element, shortestNumbers: shortestNumbers) }
+            for element in elements { total += deviceSize(element, numbers: numbers) }
             return total
         case .object(let members):
             var total = containerLength(members.count)
             for member in members {
-                total += memberLength(escapedName: escapedLength(member.name), value: deviceSize(member.value, shortestNumbers: shortestNumbers))
+                total += memberLength(escapedName: escapedLength(member.name), value: deviceSize(member.value, numbers: numbers))
             }
             return total
         }

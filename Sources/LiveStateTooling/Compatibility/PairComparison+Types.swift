@@ -62,7 +62,9 @@ extension PairComparison {
 
     /// Raw values the writer may send that the reader does not list.
     private mutating func compareEnumValues(reader: Field, readerValues: EnumValues, writerValues: EnumValues, at place: Place) {
-        let extra = writerValues.values.filter { !readerValues.contains($0) }
+        // A set of the reader's values: a long list compared with another is linear, not quadratic.
+        let known = Set(readerValues.values)
+        let extra = writerValues.values.filter { !known.contains($0) }
         guard !extra.isEmpty else { return }
         let name = display(place.readerPointer)
         let listed = ValueText.list(extra)

@@ -104,6 +104,9 @@ private struct ValidationRun {
         for (index, field) in fields.enumerated() where names[field.name] == nil {
             names[field.name] = index
         }
+        // Each alias and the field that lists it first: looked up, not searched for, so that a
+        // long list loads in linear time.
+        var aliasOwners: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
             let fieldPointer = JSONPointer.appending(field.name, to: pointer)
             let position = field.position ?? fallbackPosition
@@ -112,14 +115,16 @@ private struct ValidationRun {
             }
             for (aliasIndex, alias) in field.aliases.enumerated() {
                 let aliasPointer = fieldPointer + "/aliases/\(aliasIndex)"
+                let owner = aliasOwners[alias]
+                if owner == nil { aliasOwners[alias] = index }
                 if alias == field.name {
                     report(.schemaDuplicateName, "alias '\(alias)' is the field's own name", at: position, pointer: aliasPointer)
                 } else if names[alias] != nil {
                     report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is the name of another field", at: position, pointer: aliasPointer)
-                } else if field.aliases[..<aliasIndex].contains(alias) {
+                } else if owner == index {
                     report(.schemaDuplicateName, "alias '\(alias)' is listed twice", at: position, pointer: aliasPointer)
-                } else if let other = fields[..<index].first(where: { $0.aliases.contains(alias) }) {
-                    report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(other.name)'", at: position, pointer: aliasPointer)
+                } else if let owner {
+                    report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(fields[owner].name)'", at: position, pointer: aliasPointer)
                 }
             }
             checkField(field, pointer: fieldPointer, position: position, isItems: false)
@@ -216,7 +221,8 @@ private struct ValidationRun {
             if raw.isEmpty {
                 report(.schemaInvalidConstraint, "enum \(described) has no values", at: position, pointer: pointer + "/values")
             }
-            for (index, value) in raw.enumerated() where raw[..<index].contains(value) {
+            var listed = Set<Value>()
+            for (index, value) in raw.enumerated() where !listed.insert(value).inserted {
                 report(.schemaInvalidConstraint, "enum \(described) lists \(Field.describe(value)) twice", at: position, pointer: pointer + "/values/\(index)")
             }
         } else if field.fallback != nil {
@@ -270,9 +276,10 @@ private struct ValidationRun {
                         pointer: JSONPointer.appending(field.name, to: pointer + "/" + scope.rawValue))
                 }
             }
+            var removed = Set<String>()
             for (removedIndex, name) in version.removed.enumerated() {
                 let removedPointer = pointer + "/removed/\(removedIndex)"
-                if version.removed[..<removedIndex].contains(name) {
+                if !removed.insert(name).inserted {
                     report(.schemaDuplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
                     continue
                 }
