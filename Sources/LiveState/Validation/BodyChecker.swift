@@ -803,6 +803,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         let isStrict = checker.decoder.isStrict
         var state: Value?
         var acceptedTape: StateTape?
+        // Measured only when the worst case passes the limit: what it weighs at the least then
+        // decides the verdict.
+        var leastCase: Int?
         var strictFailure: Diagnostic?
         if let contentState, let reader {
             budget.contentState = contentState.end - contentState.start
@@ -811,16 +814,15 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 if !tape.isRejected {
                     acceptedTape = tape
                     budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
-                    // Past the limit at its worst: what it weighs at the least decides the verdict.
                     if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit {
-                        budget.deviceLeastCase = ByteBudget.deviceLeastCase(tape.state(in: bytes))
+                        leastCase = ByteBudget.deviceLeastCase(tape.state(in: bytes))
                     }
                 }
             case .decoded(let decoded):
                 state = decoded.value
                 if let state {
                     budget.deviceWorstCase = ByteBudget.deviceWorstCase(state)
-                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit { budget.deviceLeastCase = ByteBudget.deviceLeastCase(state) }
+                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit { leastCase = ByteBudget.deviceLeastCase(state) }
                 }
             }
             // Worded for the event, which may come after the content-state.
@@ -840,7 +842,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
         let budgetFindings = budget.diagnostics(
-            file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) }, event: event?.name)
+            file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) }, event: event?.name,
+            deviceLeastCase: leastCase)
         all += budgetFindings
         if let strictFailure {
             DecodeProblem.add(strictFailure: strictFailure, to: &all)

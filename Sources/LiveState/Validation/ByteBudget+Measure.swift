@@ -17,16 +17,17 @@ extension ByteBudget {
     }
 
     /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte
-    /// (for the findings' position), when the body has one.
+    /// (for the findings' position), when the body has one, and the device's least re-encoding
+    /// of it when its worst passes the limit (for `diagnostics`).
     package static func measureLocated(
         body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
-    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?) {
+    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         _ = try APNsBody.walk(&measure, &reading)
         try reading.reader.finish()
         if measure.budget.headroom < 0 { measure.budget.largestParts = largestParts(of: bytes) }
-        return (measure.budget, measure.start)
+        return (measure.budget, measure.start, measure.leastCase)
     }
 
     private struct BodyReading: JSONReading {
@@ -38,6 +39,8 @@ extension ByteBudget {
         var budget: ByteBudget
         /// Where the content-state starts.
         var start: Int?
+        /// The device's least re-encoding, when its worst passes the limit.
+        var leastCase: Int?
 
         mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
             guard isContentState else { return try context.reader.skipValue() }
@@ -55,7 +58,7 @@ extension ByteBudget {
             budget.contentState = context.reader.offset - start
             budget.fields = fields
             budget.deviceWorstCase = deviceWorstCase(.object(members))
-            if budget.deviceWorstCase ?? 0 > contentStateLimit { budget.deviceLeastCase = deviceLeastCase(.object(members)) }
+            if budget.deviceWorstCase ?? 0 > contentStateLimit { leastCase = deviceLeastCase(.object(members)) }
         }
     }
 

@@ -22,10 +22,6 @@ public struct ByteBudget: Sendable, Hashable {
     public var contentState: Int?
     /// The worst-case size of the content-state as the device re-encodes the decoded state.
     public var deviceWorstCase: Int?
-    /// The least the device's re-encoding of the decoded state can weigh: every number at its
-    /// shortest (`deviceLeastCase(_:)`). Measured only when `deviceWorstCase` passes the limit
-    /// (below it, nothing depends on it); `nil` otherwise.
-    package var deviceLeastCase: Int?
     /// Each top-level content-state member as sent: key, value and the separator after it. A
     /// key sent twice is one entry, at its first place, with the bytes of both members.
     public var fields: [FieldBytes]
@@ -115,8 +111,14 @@ public struct ByteBudget: Sendable, Hashable {
     ///   - file: The file name to put in diagnostics.
     ///   - contentStatePosition: Where the content-state starts, when known.
     ///   - event: The push's event, for the consequence's words (`nil` reads as an update).
+    ///   - deviceLeastCase: The least the device's re-encoding of the decoded state weighs
+    ///     (`deviceLeastCase(_:)`), needed only when `deviceWorstCase` passes the limit; without
+    ///     it, a state over the limit at its worst is reported as `reencoded-over-budget`.
+    ///     (Not stored in the budget: a larger budget costs every encode and lint.)
     /// - Returns: The diagnostics, none when every limit holds.
-    public func diagnostics(file: String?, contentStatePosition: SourcePosition?, event: ActivityEvent? = nil) -> [Diagnostic] {
+    public func diagnostics(
+        file: String?, contentStatePosition: SourcePosition?, event: ActivityEvent? = nil, deviceLeastCase: Int? = nil
+    ) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let overWorst = deviceWorstCase.map { $0 > Self.contentStateLimit } ?? false
         guard headroom < 0 || overWorst else { return found }
@@ -174,7 +176,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// passes the limit, every device drops the update.
     /// - Parameter value: A decoded state.
     /// - Returns: The least size in bytes.
-    package static func deviceLeastCase(_ value: Value) -> Int {
+    public static func deviceLeastCase(_ value: Value) -> Int {
         deviceSize(value, numbers: ShortestNumbers.self)
     }
 

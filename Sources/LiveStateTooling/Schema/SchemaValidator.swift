@@ -254,14 +254,22 @@ private struct ValidationRun {
             }
         }
 
-        /// Whether `version` declares a field called `name`, in either scope.
-        static func declares(_ version: SchemaVersion, _ name: String) -> Bool {
-            allCases.contains { scope in scope.fields(of: version).contains { $0.name == name } }
+        /// The fields `version` declares, by name, with their scope: the first of a name,
+        /// content-state before attributes.
+        static func declared(in version: SchemaVersion) -> [String: (scope: Scope, field: Field)] {
+            var fields: [String: (scope: Scope, field: Field)] = [:]
+            for scope in allCases {
+                for field in scope.fields(of: version) where fields[field.name] == nil { fields[field.name] = (scope, field) }
+            }
+            return fields
         }
     }
 
     mutating func checkTombstones(_ versions: [SchemaVersion]) {
         var tombstones: [Scope: [String: Tombstone]] = [:]
+        // Looked up, not searched for: a version that removes many names of a previous one that
+        // declares many fields is checked in linear time.
+        let declared = versions.map(Scope.declared(in:))
         for (index, version) in versions.enumerated() {
             let pointer = "/versions/\(index)"
             for scope in Scope.allCases {
@@ -283,7 +291,7 @@ private struct ValidationRun {
                     report(.schemaDuplicateName, "'\(name)' is listed twice in removed", at: version.position, pointer: removedPointer)
                     continue
                 }
-                if Scope.declares(version, name) {
+                if declared[index][name] != nil {
                     report(
                         .schemaRemovedUnknown,
                         "version \(version.version) removes '\(name)' but still declares it",
@@ -298,13 +306,10 @@ private struct ValidationRun {
                     continue
                 }
                 let previous = versions[index - 1]
-                let owner = Scope.allCases.lazy.compactMap { scope in
-                    scope.fields(of: previous).first { $0.name == name }.map { (scope, $0) }
-                }.first
-                guard let (scope, field) = owner else {
+                guard let (scope, field) = declared[index - 1][name] else {
                     // A tombstone belongs to the version that dropped the field: say which one,
                     // where an earlier version declares it.
-                    let lastDeclaring = versions[..<(index - 1)].lastIndex { Scope.declares($0, name) }
+                    let lastDeclaring = declared[..<(index - 1)].lastIndex { $0[name] != nil }
                     let hint = lastDeclaring.map { earlier in
                         "; version \(versions[earlier].version) is the last to declare it, so list it in version \(versions[earlier + 1].version)'s removed"
                     } ?? ""
