@@ -155,10 +155,17 @@ struct SwiftImportCommand: ParsableCommand {
         guard imported.isSynthesized else { return text + SchemaYAMLWriter.version(number, imported, source: source) }
         var lines = text.components(separatedBy: "\n")
         let strict = (schema.strictClients + [number]).map(String.init).joined(separator: ", ")
-        if let index = lines.firstIndex(where: { $0.hasPrefix("  strict:") }) {
+        // A top-level key starts its line; the lines of a block scalar (a `description: |`) are
+        // indented, so a `strict:` is looked for only among the lines of the `clients:` block,
+        // up to the next top-level key.
+        let clients = lines.firstIndex { $0.hasPrefix("clients:") }
+        let clientsEnd = clients.map { start in
+            lines[(start + 1)...].firstIndex { line in line.first.map { !$0.isWhitespace && $0 != "#" } ?? false } ?? lines.count
+        }
+        if let clients, let clientsEnd, let index = lines[(clients + 1)..<clientsEnd].firstIndex(where: { $0.hasPrefix("  strict:") }) {
             lines[index] = "  strict: [\(strict)]"
-        } else if let index = lines.firstIndex(where: { $0.hasPrefix("clients:") }), lines[index].contains("strict") {
-            lines[index] = "clients: { strict: [\(strict)] }"
+        } else if let clients, lines[clients].contains("strict") {
+            lines[clients] = "clients: { strict: [\(strict)] }"
         } else if let index = lines.firstIndex(where: { $0.hasPrefix("versions:") }) {
             lines.insert(contentsOf: ["clients:", "  strict: [\(strict)]"], at: index)
         }

@@ -1543,26 +1543,35 @@ struct CLI {
         #expect(messages.contains { $0.hasPrefix("listening on http://0.0.0.0:") && $0.contains("with schemas delivery") }, "\(log)")
     }
 
-    /// SIGTERM while the schemas still load (here: a pipe the test has not written) is a clean
-    /// stop as well.
+    /// SIGTERM while the schemas still load (here: a pipe the test holds open and has not
+    /// written) is a clean stop as well.
     @Test func sigtermDuringStartupStopsCleanly() async throws {
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-serve-\(UUID().uuidString).yaml").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
+        // A writer first (read and write: it opens without waiting for a reader), so that the
+        // server's read waits for data; a pipe with no writer would read as empty at once.
+        let writer = open(fifo, O_RDWR)
+        #expect(writer >= 0)
+        defer { if writer >= 0 { close(writer) } }
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--port", "0", "--schemas", fifo]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Opening the write end succeeds once the server has opened the pipe to read its schema.
-        var writer: Int32 = -1
-        for _ in 0..<400 where writer < 0 && process.isRunning {
-            writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer < 0 { try await Task.sleep(for: .milliseconds(25)) }
+        // The server has the pipe open (one of its descriptors names it) while it waits to read.
+        func serverHasThePipeOpen() -> Bool {
+            let folder = "/proc/\(process.processIdentifier)/fd"
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")) == fifo }
         }
-        #expect(writer >= 0, "the server never opened its schema file")
-        defer { if writer >= 0 { close(writer) } }
+        var opened = false
+        for _ in 0..<400 where !opened && process.isRunning {
+            opened = serverHasThePipeOpen()
+            if !opened { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(opened, "the server never opened its schema file")
         process.terminate()  // SIGTERM
         for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

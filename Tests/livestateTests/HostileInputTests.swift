@@ -73,6 +73,43 @@ import Testing
         #expect(atCeiling.status == 0, "\(atCeiling.stderr)")
     }
 
+    /// `--append-to` edits the schema's text: a `strict:` line inside a block scalar (a
+    /// description that quotes a schema) was taken for the clients' list and rewritten, the
+    /// description changed and the new version not listed as strict. Only the `clients:`
+    /// block's `strict:` is.
+    @Test func appendingListsTheStrictVersionInTheClientsBlockOnly() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = folder.appendingPathComponent("quoted.yaml").path
+        try """
+            activity: quoted
+            attributes-type: QuotedAttributes
+            description: |
+              A schema lists its strict app versions so:
+              strict: [9]
+            clients:
+              strict: [1]
+            versions:
+              - version: 1
+                content-state:
+                  name: { type: string }
+            """.write(toFile: schema, atomically: true, encoding: .utf8)
+        let swift = folder.appendingPathComponent("Quoted.swift").path
+        try """
+            struct QuotedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var name: String
+                    var count: Int
+                }
+            }
+            """.write(toFile: swift, atomically: true, encoding: .utf8)
+        let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: schema, encoding: .utf8)
+        #expect(text.contains("  A schema lists its strict app versions so:\n  strict: [9]\nclients:\n  strict: [1, 2]\n"), "\(text)")
+        #expect(text.contains("  - version: 2\n"))
+    }
+
     /// A schema whose newest version is `Int.max` has no next version: `--append-to` trapped
     /// computing it.
     @Test func appendingAfterTheLargestVersionNumberIsRefused() throws {
