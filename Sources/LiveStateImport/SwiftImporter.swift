@@ -1087,8 +1087,17 @@ struct TypeReader {
                             continue
                         }
                         integers.append(integer)
+                    } else if let previous = integers.last {
+                        // Swift numbers a case without a raw value one past the case before; past
+                        // `Int.max` it has none, and the type does not compile.
+                        guard previous < Int.max else {
+                            review("enum \(decl.name)'s case \(Self.name(element.name)) follows the raw value \(Int.max), the largest an Int "
+                                   + "holds: Swift gives it no raw value, and the type does not compile", at: element, file: decl.file)
+                            continue
+                        }
+                        integers.append(previous + 1)
                     } else {
-                        integers.append(integers.last.map { $0 &+ 1 } ?? 0)
+                        integers.append(0)
                     }
                 case .numbers?:
                     if let value = element.rawValue?.value {

@@ -271,6 +271,25 @@ enum Corpus {
         #expect(notACase.reviews.map(\.message) == ["enum Phase's init(from:) falls back to .unknown, which is not a case this import reads; it is written as its raw values"])
     }
 
+    /// A case without a raw value after one of `Int.max` has none (Swift refuses the type):
+    /// reviewed and left out, where it once wrapped round to `Int.min`.
+    @Test func anImplicitRawValuePastIntMaxIsReviewed() throws {
+        let activity = try #require(SwiftImporter.importActivities([("Level.swift", """
+            struct LevelAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var level: Level
+                }
+            }
+            enum Level: Int, Codable {
+                case low = 9223372036854775806, high, beyond
+            }
+            """)]).activities.first)
+        #expect(activity.reviews.map(\.message) == [
+            "enum Level's case beyond follows the raw value 9223372036854775807, the largest an Int holds: Swift gives it no raw value, and the type does not compile",
+        ])
+        #expect(activity.contentState.first?.type == .enumeration(.integers([9223372036854775806, 9223372036854775807])))
+    }
+
     /// A property wrapper declared in the given files is read: its `init(from:)` and its
     /// `KeyedDecodingContainer.decode(_:forKey:)` (`PropertyWrapperReading`); a wrapper the
     /// import does not read is reviewed, saying why.
