@@ -31,7 +31,9 @@ enum Output {
             guard let file = diagnostic.file, let position = diagnostic.position else { continue }
             if sources[file] == nil {
                 let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-                sources[file] = text.split(separator: "\n", omittingEmptySubsequences: false)
+                // A line ends at LF, CRLF (one `Character`, which a split on "\n" does not see)
+                // or CR, as the YAML reader counts lines.
+                sources[file] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             }
             guard let source = sources[file], position.line >= 1, position.line <= source.count else { continue }
             let line = source[position.line - 1]

@@ -110,6 +110,20 @@ import Testing
         #expect(text.contains("  - version: 2\n"))
     }
 
+    /// A schema written with CRLF line ends: its error shows the source line and the caret, as
+    /// with LF (the excerpt was missing: CRLF is one `Character`, which a split on LF missed).
+    @Test func aCRLFSchemasErrorShowsItsLine() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = folder.appendingPathComponent("crlf.yaml").path
+        try "activity: crlf\r\nattributes-type: A\r\nversions:\r\n  - version: 1\r\n    content-state:\r\n      name: { type: strin }\r\n"
+            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let result = try LivestateBinary.run(["check", schema], timeout: 20)
+        #expect(result.status == 2)
+        #expect((result.stdout + result.stderr).contains("crlf.yaml:6:21: error: unknown type 'strin'"))
+        #expect((result.stdout + result.stderr).contains("\n          name: { type: strin }\n                        ^"), "\(result.stdout)\(result.stderr)")
+    }
+
     /// A schema whose newest version is `Int.max` has no next version: `--append-to` trapped
     /// computing it.
     @Test func appendingAfterTheLargestVersionNumberIsRefused() throws {
