@@ -102,7 +102,8 @@ struct QueryParameters {
     /// takes in its place (`all`), named in the refusal.
     func positiveInteger(_ name: String, or alternative: String? = nil) throws(APIError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text), number > 0 else {
+        // Digits only: `Int` also reads `+1`, which no integer in the document is written as.
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(text), number > 0 else {
             throw .badQuery("\(name) must be a positive integer\(alternative.map { " or \($0)" } ?? ""), not '\(text)'")
         }
         return number

@@ -323,6 +323,11 @@ import Testing
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(try json(response)["error"]?["message"]?.string?.hasSuffix("must be a positive integer, not '0'") == true, "\(query)")
             }
+            // Digits only: `Int` reads `+1` too, which the document does not allow.
+            for query in ["from=%2B1&to=2", "from=1&to=+2"] {
+                let response = try await client.execute(uri: "/v1/schemas/delivery/diff?\(query)", method: .get)
+                #expect(response.status == .badRequest, "\(query)")
+            }
             let broadcast = try await client.execute(
                 uri: "/v1/schemas/delivery/encode?content-state=true&broadcast=true", method: .post, body: ServerFixtures.text(state))
             #expect(broadcast.status == .badRequest)
