@@ -12,6 +12,13 @@ import Testing
         return folder
     }
 
+    /// Writes `text` to the file `name` in `folder`; its path.
+    static func file(_ name: String, in folder: URL, _ text: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// A named pipe that no program writes to: `open` waited for a writer for ever.
     static func fifo(in folder: URL, named name: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
@@ -80,8 +87,7 @@ import Testing
     @Test func appendingListsTheStrictVersionInTheClientsBlockOnly() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let schema = folder.appendingPathComponent("quoted.yaml").path
-        try """
+        let schema = try Self.file("quoted.yaml", in: folder, """
             activity: quoted
             attributes-type: QuotedAttributes
             description: |
@@ -93,16 +99,15 @@ import Testing
               - version: 1
                 content-state:
                   name: { type: string }
-            """.write(toFile: schema, atomically: true, encoding: .utf8)
-        let swift = folder.appendingPathComponent("Quoted.swift").path
-        try """
+            """)
+        let swift = try Self.file("Quoted.swift", in: folder, """
             struct QuotedAttributes: ActivityAttributes {
                 struct ContentState: Codable, Hashable {
                     var name: String
                     var count: Int
                 }
             }
-            """.write(toFile: swift, atomically: true, encoding: .utf8)
+            """)
         let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: schema, encoding: .utf8)
@@ -115,9 +120,8 @@ import Testing
     @Test func aCRLFSchemasErrorShowsItsLine() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let schema = folder.appendingPathComponent("crlf.yaml").path
-        try "activity: crlf\r\nattributes-type: A\r\nversions:\r\n  - version: 1\r\n    content-state:\r\n      name: { type: strin }\r\n"
-            .write(toFile: schema, atomically: true, encoding: .utf8)
+        let schema = try Self.file(
+            "crlf.yaml", in: folder, "activity: crlf\r\nattributes-type: A\r\nversions:\r\n  - version: 1\r\n    content-state:\r\n      name: { type: strin }\r\n")
         let result = try LivestateBinary.run(["check", schema], timeout: 20)
         #expect(result.status == 2)
         #expect((result.stdout + result.stderr).contains("crlf.yaml:6:21: error: unknown type 'strin'"))
@@ -129,24 +133,22 @@ import Testing
     @Test func appendingAfterTheLargestVersionNumberIsRefused() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let schema = folder.appendingPathComponent("huge.yaml").path
-        try """
+        let schema = try Self.file("huge.yaml", in: folder, """
             activity: huge
             attributes-type: HugeAttributes
             versions:
               - version: 9223372036854775807
                 content-state:
                   name: { type: string, default: "" }
-            """.write(toFile: schema, atomically: true, encoding: .utf8)
+            """)
         #expect(try LivestateBinary.run(["check", schema]).status == 0)
-        let swift = folder.appendingPathComponent("Huge.swift").path
-        try """
+        let swift = try Self.file("Huge.swift", in: folder, """
             struct HugeAttributes: ActivityAttributes {
                 struct ContentState: Codable, Hashable {
                     var name: String
                 }
             }
-            """.write(toFile: swift, atomically: true, encoding: .utf8)
+            """)
         let before = try String(contentsOfFile: schema, encoding: .utf8)
         let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
         #expect(result.status == 2, "\(result.stderr)")
