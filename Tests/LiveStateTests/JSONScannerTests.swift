@@ -359,6 +359,15 @@ import Testing
         #expect(validationError(Array(#"{"a":"#.utf8) + [0, 0])?.message.contains("UTF-16") == false)
     }
 
+    /// One zero byte before UTF-8 JSON, or after its first character, is a stray byte: the next
+    /// code unit is not an ASCII character's in UTF-16.
+    @Test func aLoneZeroByteBeforeUTF8IsNotUTF16() throws {
+        for bytes in [[0] + Array(#"{"aps":{}}"#.utf8), [0x7B, 0x00] + Array(#""aps":{}}"#.utf8)] {
+            let error = try #require(validationError(bytes))
+            #expect(!error.message.contains("UTF-16"), "\(error.message)")
+        }
+    }
+
     @Test func rejectsTruncatedDocumentAtEveryByte() {
         let sample = Array("""
             {"title": "Zoë \\u00e0 \\ud83d\\ude00", "n": [-12.5e+3, 0, true, false, null],

@@ -3,17 +3,29 @@
 package enum UTF16Text {
     /// How the first bytes show UTF-16: `"UTF-16 (little-endian, byte order mark FF FE)"`, or
     /// `nil` when they do not. Without a byte order mark, ASCII text in UTF-16 has a zero byte
-    /// beside each character's: one of the first two bytes is zero and the other is not.
+    /// beside each character's: in each of the first two code units, one byte is zero and the
+    /// other is not, on the same side (a lone zero byte before UTF-8 text is not UTF-16).
     /// - Parameter bytes: The input, from its first byte.
     package static func described(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard bytes.count >= 2 else { return nil }
         switch (bytes[0], bytes[1]) {
         case (0xFF, 0xFE): return "UTF-16 (little-endian, byte order mark FF FE)"
         case (0xFE, 0xFF): return "UTF-16 (big-endian, byte order mark FE FF)"
-        case (0, let second) where second != 0: return "UTF-16 (big-endian, a zero byte before each ASCII character)"
-        case (let first, 0) where first != 0: return "UTF-16 (little-endian, a zero byte after each ASCII character)"
-        default: return nil
+        default: break
         }
+        // A code unit that is an ASCII character: its zero byte first (big-endian) or last.
+        func isASCII(unit: Int, bigEndian: Bool) -> Bool {
+            let zero = bigEndian ? bytes[unit] : bytes[unit + 1]
+            let character = bigEndian ? bytes[unit + 1] : bytes[unit]
+            return zero == 0 && character != 0
+        }
+        for bigEndian in [true, false] where isASCII(unit: 0, bigEndian: bigEndian) {
+            guard bytes.count < 4 || isASCII(unit: 2, bigEndian: bigEndian) else { return nil }
+            return bigEndian
+                ? "UTF-16 (big-endian, a zero byte before each ASCII character)"
+                : "UTF-16 (little-endian, a zero byte after each ASCII character)"
+        }
+        return nil
     }
 
     /// `message`, followed by what to do when `bytes` are UTF-16.
