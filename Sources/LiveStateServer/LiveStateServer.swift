@@ -151,6 +151,21 @@ public struct LiveStateServer: Sendable {
     /// - Throws: `ListenError` when the server cannot listen on its address (the port is taken,
     ///   the host is not this machine's); what stopped it otherwise.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        // The address is tried once before the service group starts, so that a port already
+        // taken is said without starting and then cancelling the group's services: that
+        // cancellation goes through swift-async-algorithms' `merge` (in `cancelOnGracefulShutdown`,
+        // which Hummingbird's date cache uses), whose lock can deadlock against the task's, and a
+        // `serve` on a busy port hung about once in 150 runs on busy cores.
+        if configuration.port != 0 {
+            do {
+                let probe = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .bind(host: configuration.host, port: configuration.port).get()
+                try await probe.close()
+            } catch {
+                throw ListenError(host: configuration.host, port: configuration.port, reason: ListenError.reason(of: error))
+            }
+        }
         let listening = ListeningFlag()
         do {
             try await application { port in

@@ -26,9 +26,14 @@ public struct SchemaReloadService: Service {
     /// Waits for SIGHUP and reloads, until graceful shutdown.
     public func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
-        for await _ in signals.cancelOnGracefulShutdown() {
-            logger.info("SIGHUP: reloading schemas", metadata: ["paths": "\(store.paths.joined(separator: ","))"])
-            await store.reloadOnADispatchThread(logger: logger)
+        // Cancelled in a task group on graceful shutdown, rather than `cancelOnGracefulShutdown()`,
+        // whose `merge` can deadlock against the task's lock when the group cancels it.
+        let (store, logger) = (store, logger)
+        await cancelWhenGracefulShutdown {
+            for await _ in signals {
+                logger.info("SIGHUP: reloading schemas", metadata: ["paths": "\(store.paths.joined(separator: ","))"])
+                await store.reloadOnADispatchThread(logger: logger)
+            }
         }
     }
 }
