@@ -828,9 +828,6 @@ struct TapeBuilder {
         if nodes[header].a < 0 { rootStrictProblem = problem } else { strictProblem = problem }
     }
 
-    /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
-    /// the value of `key`: the same bytes, or, when either has escapes, the same unescaped
-    /// value (`KeyList.same`, the full decoder's rule).
     /// The values of the unknown keys of the object whose header is at `header`, from its
     /// first at `first`, escapes resolved.
     private func unknownKeyValues(from first: Int, header: Int) -> Set<[UInt8]> {
@@ -843,6 +840,9 @@ struct TapeBuilder {
         return values
     }
 
+    /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
+    /// the value of `key`: the same bytes, or, when either has escapes, the same unescaped
+    /// value (`KeyList.same`, the full decoder's rule).
     private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
         let length = key.end &- key.start
         for position in first..<count {
