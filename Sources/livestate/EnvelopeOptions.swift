@@ -92,11 +92,23 @@ struct EnvelopeOptions: ParsableArguments {
     /// - Parameter timestampOption: Whether the command has `--timestamp` (`encode`; `send`
     ///   sets the timestamp itself, and its findings stay where they are).
     func placingOptionFindings(_ diagnostics: [Diagnostic], timestampOption: Bool = false) -> [Diagnostic] {
-        diagnostics.map { diagnostic in
+        // The attributes file, read again (it was read whole before) to place its findings: not
+        // standard input, which is read once.
+        let attributesText: [UInt8] = attributes.flatMap { path in
+            guard path != "-", diagnostics.contains(where: { $0.scope == .attributes }),
+                  case .success(let file) = InputFile.read(path, limit: 1 << 20) else { return nil }
+            return file.bytes
+        } ?? []
+        return diagnostics.map { diagnostic in
             var placed = diagnostic
             switch diagnostic.scope {
             case .attributes:
                 placed.file = attributes ?? "--attributes"
+                // At the value's place in the attributes file, when the pointer names one there.
+                placed.position = diagnostic.pointer.flatMap { pointer in
+                    attributesText.withUnsafeBytes { text in JSONPointer.offset(of: pointer, in: text).map { SourcePosition.locate(offset: $0, in: text) } }
+                }
+                return placed
             case .envelope:
                 guard let option = Self.option(setting: diagnostic.pointer), timestampOption || option != "--timestamp" else { return diagnostic }
                 placed.file = option

@@ -715,6 +715,23 @@ struct CLI {
         #expect(lint.status == 0, "\(lint.stdout)")
     }
 
+    /// A finding about a value in the --attributes file is placed at that value, line and
+    /// column, as a state file's findings are; a missing key, which the file does not hold, names
+    /// the file alone.
+    @Test func anAttributesFindingIsPlacedAtItsValue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-attributes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let attributes = folder.appendingPathComponent("attributes.json").path
+        try "{\n  \"orderId\": 7,\n  \"storeName\": \"Corner\"\n}\n".write(toFile: attributes, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                  "--attributes", attributes, "--alert-title", "Order", "--alert-body", "On its way", Self.fixture("state.json")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(attributes):2:14: error: "), "\(result.stderr)")
+        #expect(result.stderr.contains("(at /orderId in attributes) [wrong-type]"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(attributes): error: required key 'totalAmount' is missing"), "\(result.stderr)")
+    }
+
     /// The written body gets lint's verdict: a start without an alert or attributes is refused
     /// by the device, so encode says so and exits 1, as lint does on its output.
     @Test func aStartTheDeviceRefusesExitsOneWithLintsFindings() throws {

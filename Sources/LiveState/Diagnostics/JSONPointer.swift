@@ -37,6 +37,44 @@ package enum JSONPointer {
         String.concatenating(pointer, "/", String(index))
     }
 
+    /// Where the value `pointer` names starts in the JSON text `bytes` (under a key given twice,
+    /// the first), for a finding about a value that was read from that text and checked later;
+    /// `nil` when the text holds no such value.
+    /// - Parameters:
+    ///   - pointer: A JSON Pointer from the text's root.
+    ///   - bytes: The JSON text.
+    /// - Returns: The offset of the value's first byte.
+    package static func offset(of pointer: String, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let tokens = tokens(of: pointer), var reader = try? JSONReader(bytes: bytes) else { return nil }
+        do throws(JSONError) {
+            for token in tokens {
+                switch try reader.peek() {
+                case .objectStart:
+                    try reader.beginObject()
+                    while true {
+                        guard let key = try reader.nextKey() else { return nil }
+                        if reader.string(key) == token { break }
+                        try reader.skipValue()
+                    }
+                case .arrayStart:
+                    guard let index = Int(token), index >= 0 else { return nil }
+                    try reader.beginArray()
+                    for _ in 0..<index {
+                        guard try reader.nextElement() else { return nil }
+                        try reader.skipValue()
+                    }
+                    guard try reader.nextElement() else { return nil }
+                default:
+                    return nil
+                }
+            }
+            _ = try reader.peek()
+            return reader.offset
+        } catch {
+            return nil
+        }
+    }
+
     /// The reference tokens of a pointer, unescaped: `[]` for `""`, the whole document.
     /// - Parameter pointer: A JSON Pointer such as `/courier/name`.
     /// - Returns: The tokens, or `nil` when `pointer` is not a JSON Pointer.
