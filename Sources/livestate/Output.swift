@@ -92,14 +92,11 @@ struct InputFile {
     /// breach as `json-limit` (an endless input, `/dev/zero` or a pipe, is not read to its end).
     static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
         if path == "-" { return .success(standardInput(limit: limit)) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             return .failure(InputError(path: path, message: "no such file"))
         }
-        if isDirectory.boolValue {
-            return .failure(InputError(path: path, message: "is a directory, not a payload file"))
-        }
-        // A named pipe with no writer reads as empty, rather than waiting for one for ever.
+        // A folder is refused there ("is a directory, not a payload file"); a named pipe with no
+        // writer reads as empty, rather than waiting for one for ever.
         switch BoundedFileReader.read(path, upTo: onePast(limit), kind: "payload file") {
         case .success(let bytes): return .success(InputFile(name: path, bytes: bytes))
         case .failure(let error): return .failure(InputError(path: path, message: error.message))

@@ -814,16 +814,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 if !tape.isRejected {
                     acceptedTape = tape
                     budget.deviceWorstCase = tape.deviceWorstCase(in: bytes)
-                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit {
-                        leastCase = ByteBudget.deviceLeastCase(tape.state(in: bytes))
-                    }
                 }
             case .decoded(let decoded):
                 state = decoded.value
-                if let state {
-                    budget.deviceWorstCase = ByteBudget.deviceWorstCase(state)
-                    if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit { leastCase = ByteBudget.deviceLeastCase(state) }
-                }
+                if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+            }
+            if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit, let made = state ?? acceptedTape?.state(in: bytes) {
+                leastCase = ByteBudget.deviceLeastCase(made)
             }
             // Worded for the event, which may come after the content-state.
             if isStrict, let problem = contentState.read.strictProblem {
