@@ -73,9 +73,9 @@ struct BudgetCommand: ParsableCommand {
                 // starts, a syntax error with the pointer of the value it is in.
                 file.bytes.withUnsafeBytes { bytes in
                     do throws(JSONError) {
-                        let (budget, start, leastCase) = try ByteBudget.measureLocated(body: bytes, broadcast: broadcast, options: scan)
+                        let (budget, start, leastCase, compact) = try ByteBudget.measureLocated(body: bytes, broadcast: broadcast, options: scan)
                         let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
-                        diagnostics += budget.diagnostics(file: file.name, contentStatePosition: position, deviceLeastCase: leastCase)
+                        diagnostics += budget.diagnostics(file: file.name, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact)
                         reports.append((file.name, budget))
                     } catch {
                         diagnostics.append(error.diagnostic(in: bytes, options: scan, file: file.name, scope: .envelope))

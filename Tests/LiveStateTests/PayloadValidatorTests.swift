@@ -97,7 +97,22 @@ func body(_ aps: String, extra: String = "") -> String {
     @Test func fractionalOrStringTimestampIsInvalid() {
         #expect(lint(body(#""timestamp":1795000000.5,"event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
         #expect(lint(body(#""timestamp":"1795000000","event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
-        #expect(lint(body(#""timestamp":-5,"event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
+    }
+
+    /// A negative date is a date before 1970: in the past like `0`, judged by the same rules
+    /// (a timestamp too old, a stale date before the timestamp, a dismissal date in the past,
+    /// which Apple documents as "dismiss now").
+    @Test func negativeDatesAreDatesInThePast() {
+        func codes(_ aps: String) -> [String] {
+            lint(body(aps)).diagnostics.filter { $0.severity > .info }.map(\.code.rawValue)
+        }
+        #expect(codes(#""timestamp":-1,"event":"end""#) == ["end-timestamp-too-old"])
+        #expect(codes(#""timestamp":0,"event":"end""#) == ["end-timestamp-too-old"])
+        #expect(codes(#""timestamp":-1,"event":"update","content-state":{"score":"1-0"}"#) == ["timestamp-too-old"])
+        #expect(codes(#""timestamp":1795000000,"event":"end","dismissal-date":-1"#) == [])
+        #expect(codes(#""timestamp":1795000000,"event":"update","content-state":{"score":"1-0"},"stale-date":-1"#)
+            == ["stale-date-before-timestamp"])
+        #expect(lint(body(#""timestamp":1795000000,"event":"end","dismissal-date":-1"#)).appDecodes)
     }
 
     @Test func unknownEventIsAnErrorWithAHint() throws {
@@ -171,9 +186,18 @@ func body(_ aps: String, extra: String = "") -> String {
     static let start = #""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":{"title":"t","body":"b"}"#
 
     @Test func inputPushKeysAreCheckedOnStart() throws {
-        let token = lint(body(Self.start + #","input-push-token":2"#))
-        #expect(token.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-aps-value"])
-        #expect(!lint(body(Self.start + #","input-push-channel":"not base64!""#)).appDecodes)
+        // The start applies, with no token or channel to update the activity through: an error
+        // that fails the check, while `appDecodes` stays true.
+        for value in ["2", "true", #""1""#] {
+            let token = lint(body(Self.start + #","input-push-token":"# + value))
+            #expect(token.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-input-push"], "\(value)")
+            #expect(token.hasErrors && token.appDecodes, "\(value)")
+        }
+        for value in [#""not base64!""#, "7"] {
+            let channel = lint(body(Self.start + #","input-push-channel":"# + value))
+            #expect(channel.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-input-push"], "\(value)")
+            #expect(channel.hasErrors && channel.appDecodes, "\(value)")
+        }
         let both = lint(body(Self.start + #","input-push-token":1,"input-push-channel":"dGVzdA==""#))
         let conflict = try #require(both.diagnostics.first { $0.severity > .info })
         #expect(both.diagnostics.filter { $0.severity > .info }.map(\.code) == ["input-push-conflict"])
@@ -316,13 +340,20 @@ func body(_ aps: String, extra: String = "") -> String {
     }
 
     /// A timestamp that is not an integer says which of three it is: a whole number written
-    /// with a fraction or an exponent (with the integer to send), a fraction, or too large.
+    /// with a fraction or an exponent (a warning with the integer to send: the number is the
+    /// same), a fraction, or too large.
     @Test func aTimestampThatIsNotAnIntegerSaysWhy() {
         func message(_ timestamp: String) -> String? {
             lint(body(#""timestamp":"# + timestamp + #","event":"end""#)).diagnostics.first { $0.pointer == "/aps/timestamp" }?.message
         }
-        #expect(message("1.795e9") == "timestamp must be an integer of UNIX seconds, written without a fraction or an exponent: send 1795000000")
-        #expect(message("1795000000.0") == "timestamp must be an integer of UNIX seconds, written without a fraction or an exponent: send 1795000000")
+        #expect(message("1.795e9") == "timestamp is the whole number 1795000000 written with a fraction or an exponent; Apple documents an integer: send 1795000000")
+        #expect(message("1795000000.0") == "timestamp is the whole number 1795000000 written with a fraction or an exponent; Apple documents an integer: send 1795000000")
+        let whole = lint(body(#""timestamp":1795000000.0,"event":"update","content-state":{"score":"1-0"}"#))
+        #expect(whole.diagnostics.filter { $0.severity > .info }.map(\.code) == ["date-notation"])
+        #expect(whole.appDecodes && !whole.hasErrors)
+        // Read as the integer: the rules across keys see it.
+        #expect(lint(body(#""timestamp":1.6e9,"event":"update","content-state":{"score":"1-0"}"#)).diagnostics.map(\.code)
+            .contains("timestamp-too-old"))
         #expect(message("1795000000.5") == "timestamp must be an integer of UNIX seconds, not a fraction")
         #expect(message("1e30") == "timestamp must be an integer of UNIX seconds, not a number that large")
         #expect(message("1795000000") == nil)
@@ -414,7 +445,16 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(codes(#"{"title":"","body":""}"#) == ["incomplete-alert"])
         #expect(codes(#"{"body":"b"}"#) == ["incomplete-alert"])
         #expect(codes(#"{"title":{"loc-key":"T"},"body":{"loc-key":"B","loc-args":["A"]}}"#) == [])
-        #expect(codes("{}", event: "update") == [])
+        // On update and end an alert without a title or a body has no text to show; the push applies.
+        #expect(codes("{}", event: "update") == ["incomplete-alert"])
+        #expect(codes(#"{"sound":"default"}"#, event: "end") == ["incomplete-alert"])
+        #expect(codes(#"{"loc-key":"B"}"#, event: "update") == ["incomplete-alert"])
+        #expect(codes(#"{"title":"t"}"#, event: "update") == [])
+        let update = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":{}"#)
+            .replacingOccurrences(of: #""event":"start""#, with: #""event":"update""#)
+        #expect(lint(body(update)).appDecodes)
+        #expect(lint(body(update)).diagnostics.first { $0.code == "incomplete-alert" }?.message
+            == #"an update's alert has no title or body, so it has no text to show; send "alert": {"title": …, "body": …}, or leave alert out"#)
         #expect(codes("1") == ["invalid-aps-value"])
         // A sound names a sound file, or "default"; any other shape but APNs' object plays none.
         #expect(codes(#"{"title":"t","body":"b","sound":"chime.aiff"}"#) == [])
@@ -585,6 +625,47 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!result.diagnostics.contains { $0.code == "reencoded-over-budget" })
         #expect(!result.appDecodes)
         #expect(result.budget.headroom < 0)
+    }
+
+    /// A body over the limit only by its white space (a pretty-printed file, an editor's final
+    /// line feed) is still over as sent, and says what it weighs as JSON encoders send it.
+    @Test func overBudgetSaysWhatTheBodyWeighsWithoutItsWhiteSpace() throws {
+        let note = String(repeating: "x", count: 3990)
+        let compact = body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(note) \t"}"#)
+        let padding = 4097 - compact.utf8.count
+        try #require(padding > 1)
+        let spaced = lint(compact.replacingOccurrences(of: #"{"aps":"#, with: #"{"aps":"# + String(repeating: " ", count: padding - 1)) + "\n")
+        #expect(spaced.budget.body == 4097)
+        let finding = try #require(spaced.diagnostics.first { $0.code == "over-budget" })
+        // The space and the tab inside the string count: they are sent whatever the encoder.
+        #expect(finding.message.hasPrefix("the body is 4097 bytes, 1 over the APNs limit of 4096; APNs answers 413 "
+            + "(without its white space, as JSON encoders send a body, it is \(compact.utf8.count) bytes, which fits)"))
+        let big = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(note)\#(note)"}"#))
+        #expect(!(big.diagnostics.first { $0.code == "over-budget" }?.message.contains("white space") ?? true))
+        // Over either way: nothing to add.
+        let bigSpaced = lint(body(#""timestamp": 1795000000, "event":"update","content-state":{"note":"\#(note)\#(note)"}"#))
+        #expect(!(bigSpaced.diagnostics.first { $0.code == "over-budget" }?.message.contains("white space") ?? true))
+    }
+
+    /// `"content-state": null`, as Jackson, Go's pointers and Python's None write an absent
+    /// state: an end needs no state, so a warning, and the end applies; an update or a start
+    /// has none to decode, and the error says what the device does, worded for the event that
+    /// may come after it.
+    @Test func aNullContentStateEndsButDoesNotUpdate() throws {
+        let end = lint(body(#""content-state":null,"timestamp":1795000000,"event":"end""#))
+        #expect(end.appDecodes && !end.hasErrors)
+        #expect(end.diagnostics.map(\.description) == [
+            "p.json:1:25: warning: content-state null is no state: the end applies with the content the activity shows; leave the key out, "
+                + "or send the final state (at /aps/content-state) [no-effect-aps-key]",
+        ])
+        let update = lint(body(#""content-state":null,"timestamp":1795000000,"event":"update""#))
+        #expect(!update.appDecodes)
+        #expect(update.diagnostics.map(\.description) == [
+            "p.json:1:25: error: the content-state must be a JSON object, found null; the app drops this update [not-an-object]",
+        ])
+        let start = lint(body(#""timestamp":1795000000,"event":"start","content-state":[1]"#))
+        #expect(start.diagnostics.first { $0.code == "not-an-object" }?.message
+            == "the content-state must be a JSON object, found an array; the activity does not start")
     }
 
     /// The device measures its own encoding of the decoded state, not the bytes sent. A state

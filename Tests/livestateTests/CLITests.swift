@@ -407,6 +407,22 @@ struct CLI {
         #expect(result.stdout.contains("headroom -"))
     }
 
+    /// A file over the limit only by its white space (pretty-printed, with a final line feed) is
+    /// over as sent, and says that as a server's JSON encoder sends it, it fits; with a schema or
+    /// without.
+    @Test func aBodyOverOnlyByItsWhiteSpaceSaysItFitsCompact() throws {
+        let compact = "{\"aps\":{\"event\":\"update\",\"timestamp\":1795000600,\"content-state\":{\"title\":\""
+            + String(repeating: "x", count: 4010) + "\"}}}"
+        let spaced = Data(compact.replacingOccurrences(of: ",", with: ",\n    ").utf8) + Data("\n".utf8)
+        for arguments in [["budget", "-"], ["budget", "--schema", "schemas/delivery.yaml", "-"]] {
+            let result = try CLI.run(arguments, stdin: spaced)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("<stdin>:1:1: error: the body is \(spaced.count) bytes, \(spaced.count - 4096) over the APNs "
+                + "limit of 4096; APNs answers 413 (without its white space, as JSON encoders send a body, it is \(compact.utf8.count) "
+                + "bytes, which fits)"), "\(arguments): \(result.stdout)")
+        }
+    }
+
     /// Without a schema, findings are placed and worded as with one: the content-state's at its
     /// first byte, a syntax error with the pointer of the value it is in.
     @Test func findingsWithoutASchemaArePlacedAsWithOne() throws {

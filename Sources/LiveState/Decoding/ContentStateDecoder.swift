@@ -379,7 +379,8 @@ struct DecodeContext: JSONReading {
     /// for the reference decode (`isReference`), with the object walk.
     mutating func decodeRoot(_ plan: ObjectPlan) throws(JSONError) -> Decoded {
         guard try reader.peek() == .objectStart else {
-            report(.notAnObject, "the content-state must be a JSON object, found \(try describeNext())", at: reader.offset, pointer: "")
+            report(.notAnObject, "the content-state must be a JSON object, found \(try describeNext()); \(consequence.rawValue)",
+                   at: reader.offset, pointer: "")
             try reader.skipValue()
             return Decoded(value: nil)
         }

@@ -127,6 +127,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     var dismissalDate: Int?
     /// The content-state's bounds and how it was read.
     var contentState: (start: Int, end: Int, read: ContentStateRead)?
+    /// The offset of a `"content-state": null`, which an end may carry and an update may not:
+    /// judged with the event, which may come after it.
+    var nullContentState: Int?
 
     /// How the content-state was read: on a tape (its state made only when the result's
     /// `state` is asked for), or, for the reference decode, by the object walk, which made its
@@ -178,11 +181,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         /// `notificationTextKeys[i]`.
         var notificationTextKeys: UInt8 = 0
 
-        /// The names of `notificationTextKeys`, in the list's order.
-        var notificationTextKeyNames: [String] {
-            EnvelopeWalk.notificationTextKeys.indices.filter { notificationTextKeys & 1 << $0 != 0 }.map { EnvelopeWalk.notificationTextKeys[$0] }
+        /// The names of `notificationTextKeys`, quoted, in the list's order: "'loc-key', 'loc-args'".
+        var notificationTextKeyList: String {
+            EnvelopeWalk.notificationTextKeys.indices.filter { notificationTextKeys & 1 << $0 != 0 }
+                .map { "'\(EnvelopeWalk.notificationTextKeys[$0])'" }.joined(separator: ", ")
         }
     }
+
+    /// How a Live Activity alert spells localized text, for an alert written with an ordinary
+    /// notification's keys.
+    static let liveActivityAlertForm = #"send "title": {"loc-key": …} and "body": {"loc-key": …, "loc-args": […]}"#
 
     /// The keys an ordinary notification's alert holds its text in, which Live Activity alerts
     /// spell as `title` and `body` objects (`{"loc-key": …, "loc-args": […]}`).
@@ -321,6 +329,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         case "event":
             try readEvent(&context, pointer: pointer)
         case "content-state":
+            if try context.reader.peek() == .null {
+                try context.reader.skipValue()
+                nullContentState = valueOffset
+                break
+            }
             let start = valueOffset
             context.path.removeAll()
             context.scope = .contentState
@@ -368,21 +381,21 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 break
             }
             if context.reader.offset == valueOffset { try context.reader.skipValue() }
-            reportForStart(.invalidAPSValue, "input-push-token must be the number 1; the device makes no push token for this activity",
-                           at: valueOffset, pointer: pointer)
+            reportForStart(.invalidInputPush, "input-push-token must be the number 1 (Apple's form); the activity starts, but the "
+                           + "device may make no push token for it, so it cannot be updated by push", at: valueOffset, pointer: pointer)
         case "input-push-channel":
             startOnlyKeys.append((name, keyOffset))
             inputPushChannel = valueOffset
             if try context.reader.peek() == .string {
                 let channel = try context.reader.readString()
                 if !Self.isBase64(context.reader.string(channel)) {
-                    reportForStart(.invalidAPSValue, "input-push-channel must be a base64 channel id; the activity joins no channel",
-                                   at: valueOffset, pointer: pointer)
+                    reportForStart(.invalidInputPush, "input-push-channel must be a base64 channel id; the activity starts, but "
+                                   + "joins no channel, so no broadcast updates it", at: valueOffset, pointer: pointer)
                 }
             } else {
                 try context.reader.skipValue()
-                reportForStart(.invalidAPSValue, "input-push-channel must be a base64 string; the activity joins no channel",
-                               at: valueOffset, pointer: pointer)
+                reportForStart(.invalidInputPush, "input-push-channel must be a base64 string; the activity starts, but "
+                               + "joins no channel, so no broadcast updates it", at: valueOffset, pointer: pointer)
             }
         default:
             let (code, message) = APSKeys.otherKey(name)
@@ -407,7 +420,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         return context.reader.offset
     }
 
-    /// Reads an integer of UNIX seconds, reporting fractions, negatives and finer units (`SubsecondUnit`).
+    /// Reads an integer of UNIX seconds, reporting fractions and finer units (`SubsecondUnit`). A
+    /// negative date is a date before 1970, in the past like `0`: the rules across keys judge it.
     private mutating func readSeconds(_ context: inout DecodeContext, name: String, pointer: String) throws(JSONError) -> Int? {
         let offset = context.reader.offset
         let token = try context.reader.peek()
@@ -417,22 +431,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return nil
         }
         let number = try context.reader.readNumber()
-        guard let seconds = context.reader.integer(number), number.isInteger else {
-            let why: String
-            if let whole = context.reader.integer(number) {
-                // `1795000000.0`, `1.795e9`: a whole number, written as a JSON number with a fraction or an exponent.
-                why = "written without a fraction or an exponent: send \(whole)"
-            } else if context.reader.double(number).rounded() != context.reader.double(number) {
-                why = "not a fraction"
-            } else {
-                why = "not a number that large"
-            }
+        guard let seconds = context.reader.integer(number) else {
+            let why = context.reader.double(number).rounded() != context.reader.double(number) ? "not a fraction" : "not a number that large"
             report(.invalidAPSValue, "\(name) must be an integer of UNIX seconds, \(why)", at: offset, pointer: pointer)
             return nil
         }
-        if seconds < 0 {
-            report(.invalidAPSValue, "\(name) must not be negative", at: offset, pointer: pointer)
-            return nil
+        if !number.isInteger {
+            // `1795000000.0` (Python's float), `1.795e9` (Jackson's double): the same number as
+            // the integer, which a reader of JSON numbers gets either way.
+            report(.dateNotation, "\(name) is the whole number \(seconds) written with a fraction or an exponent; Apple documents "
+                   + "an integer: send \(seconds)", at: offset, pointer: pointer)
         }
         if let unit = SubsecondUnit(of: seconds) {
             let consequence = switch name {
@@ -624,6 +632,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     }
 
     mutating func checkEvent(at apsStart: Int) {
+        if let nullContentState {
+            if event?.name == .end {
+                // Jackson, Go's pointers and Python's None write an absent state as null. An end
+                // needs none, and null is no state to decode.
+                report(.noEffectAPSKey, "content-state null is no state: the end applies with the content the activity shows; "
+                       + "leave the key out, or send the final state", at: nullContentState, pointer: "/aps/content-state")
+            } else {
+                report(.notAnObject, "the content-state must be a JSON object, found null; "
+                       + DeviceConsequence(event: event?.name, broadcast: checker.broadcast).rawValue,
+                       at: nullContentState, pointer: "", scope: .contentState)
+            }
+        }
         if timestamp == nil, !diagnostics.contains(where: { $0.pointer == "/aps/timestamp" }) {
             report(.missingAPSKey, "aps has no timestamp (integer UNIX seconds); "
                    + DeviceConsequence(event: event?.name, broadcast: checker.broadcast).rawValue,
@@ -637,7 +657,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             }
             return
         }
-        if event.name != .end, contentState == nil {
+        if event.name != .end, contentState == nil, nullContentState == nil {
             report(.missingAPSKey, "\(event.name == .start ? "a start" : "an update") needs aps.content-state; "
                    + DeviceConsequence(event: event.name, broadcast: checker.broadcast).rawValue,
                    at: apsStart, pointer: "/aps/content-state")
@@ -678,6 +698,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                    + #"and Apple Watch shows their title and body: "alert": {"title": …, "body": …}"#,
                    at: alert.offset, pointer: "/aps/alert")
         }
+        if let alert, event.name != .start, alert.isObject, !alert.namesTitleOrBody {
+            // ActivityKit's AlertConfiguration is a title, a body and a sound: an alert without
+            // the first two has no text to show. The push itself applies.
+            let advice = #"send "alert": {"title": …, "body": …}, or leave alert out"#
+            report(.incompleteAlert, alert.notificationTextKeys != 0
+                   ? "an \(event.name)'s alert has no title or body, only \(alert.notificationTextKeyList), the keys of an ordinary "
+                     + "notification's alert, which Apple does not document for Live Activities: " + Self.liveActivityAlertForm
+                   : "an \(event.name)'s alert has no title or body, so it has no text to show; " + advice,
+                   at: alert.offset, pointer: "/aps/alert")
+        }
         if let dismissalDate, event.name != .end {
             report(.dismissalDateOutsideEnd, "dismissal-date has no effect on \(event.name); it only counts on end", at: dismissalDate, pointer: "/aps/dismissal-date")
         }
@@ -712,10 +742,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             if alert.isObject, !alert.namesTitleOrBody, alert.notificationTextKeys != 0 {
                 // Its text is there, in an ordinary notification's keys: not the empty alert of
                 // APNSwift #232, and no report shows such a start failing.
-                let keys = alert.notificationTextKeyNames.map { "'\($0)'" }.joined(separator: ", ")
-                report(.incompleteAlert, "a start's alert has no title or body, only \(keys), the keys of an ordinary notification's "
-                       + #"alert, which Apple does not document for Live Activities: send "title": {"loc-key": …} and "#
-                       + #""body": {"loc-key": …, "loc-args": […]}"#, at: alert.offset, pointer: "/aps/alert")
+                report(.incompleteAlert, "a start's alert has no title or body, only \(alert.notificationTextKeyList), the keys of an "
+                       + "ordinary notification's alert, which Apple does not document for Live Activities: " + Self.liveActivityAlertForm,
+                       at: alert.offset, pointer: "/aps/alert")
             } else if alert.isObject, !alert.namesTitleOrBody {
                 // APNSwift #232: a start with "alert": {} never arrived; the same start with a
                 // title and a body did.
@@ -837,10 +866,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 budget.fields = spansMayRepeatKeys ? ByteBudget.merged(fields) : fields
             }
         }
-        if budget.headroom < 0 { budget.largestParts = ByteBudget.largestParts(of: bytes) }
+        var compactBody: Int?
+        if budget.headroom < 0 {
+            budget.largestParts = ByteBudget.largestParts(of: bytes)
+            compactBody = ByteBudget.compactSize(of: bytes)
+        }
         let budgetFindings = budget.diagnostics(
             file: file, contentStatePosition: contentState.map { SourcePosition.locate(offset: $0.start, in: bytes) }, event: event?.name,
-            deviceLeastCase: leastCase)
+            deviceLeastCase: leastCase, compactBody: compactBody)
         all += budgetFindings
         if let strictFailure {
             DecodeProblem.add(strictFailure: strictFailure, to: &all)

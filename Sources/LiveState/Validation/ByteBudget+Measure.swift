@@ -17,17 +17,47 @@ extension ByteBudget {
     }
 
     /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte
-    /// (for the findings' position), when the body has one, and the device's least re-encoding
-    /// of it when its worst passes the limit (for `diagnostics`).
+    /// (for the findings' position), when the body has one, the device's least re-encoding
+    /// of it when its worst passes the limit, and the body's compact size when it is over its
+    /// limit (both for `diagnostics`).
     package static func measureLocated(
         body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
-    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?) {
+    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         _ = try APNsBody.walk(&measure, &reading)
         try reading.reader.finish()
-        if measure.budget.headroom < 0 { measure.budget.largestParts = largestParts(of: bytes) }
-        return (measure.budget, measure.start, measure.leastCase)
+        var compactBody: Int?
+        if measure.budget.headroom < 0 {
+            measure.budget.largestParts = largestParts(of: bytes)
+            compactBody = compactSize(of: bytes)
+        }
+        return (measure.budget, measure.start, measure.leastCase, compactBody)
+    }
+
+    /// The size of the JSON text `bytes` without the white space between its tokens: what a
+    /// JSON encoder sends for it. The text must be valid JSON.
+    package static func compactSize(of bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
+                continue
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+            count += 1
+        }
+        return count
     }
 
     private struct BodyReading: JSONReading {

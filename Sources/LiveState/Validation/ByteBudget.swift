@@ -115,9 +115,13 @@ public struct ByteBudget: Sendable, Hashable {
     ///     (`deviceLeastCase(_:)`), needed only when `deviceWorstCase` passes the limit; without
     ///     it, a state over the limit at its worst is reported as `reencoded-over-budget`.
     ///     (Not stored in the budget: a larger budget costs every encode and lint.)
+    ///   - compactBody: The body's size without its white space (`compactSize(of:)`), for a
+    ///     body over its limit: when that fits, `over-budget` says so (a hand-written file is
+    ///     pretty-printed, and ends with a line feed; a server's JSON encoder sends neither).
     /// - Returns: The diagnostics, none when every limit holds.
     public func diagnostics(
-        file: String?, contentStatePosition: SourcePosition?, event: ActivityEvent? = nil, deviceLeastCase: Int? = nil
+        file: String?, contentStatePosition: SourcePosition?, event: ActivityEvent? = nil, deviceLeastCase: Int? = nil,
+        compactBody: Int? = nil
     ) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let overWorst = deviceWorstCase.map { $0 > Self.contentStateLimit } ?? false
@@ -127,9 +131,14 @@ public struct ByteBudget: Sendable, Hashable {
         if headroom < 0 {
             // The body's own largest parts first: the bulk may be an alert or a key beside `aps`.
             let parts = largestParts.isEmpty ? "" : "; largest members, key and value: " + largestParts.map { "\($0.name) \($0.bytes) B" }.joined(separator: ", ")
+            // Said only when it fits: a pretty-printed file, or one ending with a line feed, that
+            // a server's encoder would send under the limit.
+            let compact = compactBody.flatMap { compact in
+                compact <= limit ? " (without its white space, as JSON encoders send a body, it is \(compact) bytes, which fits)" : nil
+            } ?? ""
             found.append(Diagnostic(
                 code: DiagnosticCode.overBudget, severity: .error,
-                message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(parts)\(biggest)",
+                message: "the body is \(body) bytes, \(-headroom) over the APNs limit of \(limit); APNs answers 413\(compact)\(parts)\(biggest)",
                 file: file, position: SourcePosition(offset: 0, line: 1, column: 1), scope: .envelope, pointer: ""))
         }
         guard let worst = deviceWorstCase, worst > Self.contentStateLimit else { return found }

@@ -7,14 +7,22 @@ extension DiagnosticCode {
     /// A key the event needs is missing from `aps`: `timestamp` and `event` always,
     /// `content-state` on start and update, `attributes-type`, `attributes` and `alert` on start (error).
     public static let missingAPSKey = DiagnosticCode(rawValue: "missing-aps-key")
-    /// An `aps` value of the wrong type or shape: a fractional timestamp, a string
-    /// `relevance-score`, `input-push-token` other than 1, a channel id that is not base64 (error).
+    /// An `aps` value of the wrong type or shape: a fractional or string timestamp, a string
+    /// `relevance-score`, an alert's `loc-key` that is not a string (error).
     public static let invalidAPSValue = DiagnosticCode(rawValue: "invalid-aps-value")
     /// `event` is not `start`, `update` or `end` (error).
     public static let invalidEvent = DiagnosticCode(rawValue: "invalid-event")
     /// `timestamp`, `stale-date` or `dismissal-date` is 1e11 or more: milliseconds (or micro- or
     /// nanoseconds), not seconds (error).
     public static let dateInMilliseconds = DiagnosticCode(rawValue: "date-in-milliseconds")
+    /// `timestamp`, `stale-date` or `dismissal-date` is a whole number written with a fraction or
+    /// an exponent (`1795000000.0`, `1.795e9`): Apple documents an integer, and the number is the
+    /// same, so it is read as that integer (warning).
+    public static let dateNotation = DiagnosticCode(rawValue: "date-notation")
+    /// A start's `input-push-token` other than the number 1, or an `input-push-channel` that is
+    /// not a base64 channel id: the activity starts, but with no push token or channel to update
+    /// it through (error; the start still applies).
+    public static let invalidInputPush = DiagnosticCode(rawValue: "invalid-input-push")
     /// A start's `attributes-type` is not the schema's `attributes-type` (error).
     public static let attributesTypeMismatch = DiagnosticCode(rawValue: "attributes-type-mismatch")
     /// `event: start` in a broadcast push, which can only update and end (error).
@@ -52,7 +60,9 @@ extension DiagnosticCode {
     /// A start's `alert` with neither `title` nor `body` (`{}`, or only a `sound`): as without an
     /// alert, the activity does not start (error).
     public static let emptyAlert = DiagnosticCode(rawValue: "empty-alert")
-    /// A start's `alert` with a `title` or a `body` but not both non-empty (warning).
+    /// A start's `alert` with a `title` or a `body` but not both non-empty, or with its text only in
+    /// an ordinary notification's keys (`loc-key`, …); an update's or end's alert object with
+    /// neither `title` nor `body`, which shows no alert (warning).
     public static let incompleteAlert = DiagnosticCode(rawValue: "incomplete-alert")
     /// The body is over the APNs limit: 4096 bytes, 5120 for broadcast (error). The encoder
     /// reports it too, when `--fit` could not or was not asked to help (error).
@@ -73,7 +83,7 @@ extension DiagnosticCode {
     package var validatorSeverity: Severity {
         switch self {
         case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
-            .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS:
+            .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS, .dateNotation:
             .warning
         default: .error
         }
@@ -84,7 +94,11 @@ extension DiagnosticCode {
     /// milliseconds reads as one thousands of years ahead: the update shows, and what the date
     /// sets goes wrong (the order of later updates, going stale, the dismissal). A start's key on
     /// a broadcast update or end breaks Apple's broadcast rules, and the device ignores the key.
-    package var pushStillApplies: Bool { self == .dateInMilliseconds || self == .broadcastStartOnlyKey }
+    /// A start with an unusable `input-push-token` or `input-push-channel` starts the activity,
+    /// which then has no way to be updated by push.
+    package var pushStillApplies: Bool {
+        self == .dateInMilliseconds || self == .broadcastStartOnlyKey || self == .invalidInputPush
+    }
 
     /// Every code this version names.
     package static let validatorCodes: [DiagnosticCode] = [
@@ -93,6 +107,8 @@ extension DiagnosticCode {
         .invalidAPSValue,
         .invalidEvent,
         .dateInMilliseconds,
+        .dateNotation,
+        .invalidInputPush,
         .attributesTypeMismatch,
         .broadcastStart,
         .broadcastStartOnlyKey,
