@@ -41,7 +41,7 @@ struct APNsOptions: ParsableArguments {
     @Option(name: .customLong("trust-root"), help: ArgumentHelp("Trust only the certificates in this PEM file (a proxy's or a test server's).", visibility: .hidden))
     var trustRoot: String?
 
-    @Option(help: "Seconds one attempt may wait for APNs's answer, from 1 to 300; making a connection may take 10 of them.")
+    @Option(parsing: .unconditional, help: "Seconds one attempt may wait for APNs's answer, from 1 to 300; making a connection may take 10 of them.")
     var timeout: Int = 30
 
     mutating func validate() throws {

@@ -23,13 +23,13 @@ struct BudgetCommand: ParsableCommand {
     @Option(help: "The schema file (optional); - reads standard input.")
     var schema: String?
 
-    @Option(help: "The app version, with --schema (default: the newest).")
+    @Option(parsing: .unconditional, help: "The app version, with --schema (default: the newest).")
     var version: Int?
 
     @Flag(help: "The payloads are broadcast pushes: 5120-byte limit.")
     var broadcast = false
 
-    @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
+    @Option(name: .customLong("max-bytes"), parsing: .unconditional, help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
     @Argument(help: "Payload files, or folders of them (*.json); - reads standard input. Optional with --schema.")

@@ -31,7 +31,7 @@ struct CodegenCommand: ParsableCommand {
     @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
-    @Option(help: "The app version (swift default: the newest; json-schema default: every version).")
+    @Option(parsing: .unconditional, help: "The app version (swift default: the newest; json-schema default: every version).")
     var version: Int?
 
     @Option(help: "Write to this file instead of standard output.")

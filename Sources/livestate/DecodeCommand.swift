@@ -19,13 +19,13 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
-    @Option(help: "The app version to decode as (default: the newest).")
+    @Option(parsing: .unconditional, help: "The app version to decode as (default: the newest).")
     var version: Int?
 
     @Flag(name: .customLong("content-state"), help: "The payload is a bare content-state object, not a whole APNs body.")
     var contentState = false
 
-    @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
+    @Option(name: .customLong("max-bytes"), parsing: .unconditional, help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
     @Argument(help: "The payload file; - reads standard input.")

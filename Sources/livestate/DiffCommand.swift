@@ -38,10 +38,10 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "The schema file; - reads standard input.")
     var schema: String?
 
-    @Option(help: "One version of the pair to check (default with --to: the oldest live version).")
+    @Option(parsing: .unconditional, help: "One version of the pair to check (default with --to: the oldest live version).")
     var from: Int?
 
-    @Option(help: "The other version of the pair to check (default with --from: the newest).")
+    @Option(parsing: .unconditional, help: "The other version of the pair to check (default with --from: the newest).")
     var to: Int?
 
     @Option(help: "The gate: backward, forward, full, backward-transitive, forward-transitive, full-transitive or none (default: the schema's compatibility:).")

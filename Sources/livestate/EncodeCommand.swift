@@ -23,10 +23,10 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
-    @Option(help: "The version to write for (default: the newest).")
+    @Option(parsing: .unconditional, help: "The version to write for (default: the newest).")
     var version: Int?
 
-    @Option(help: "The timestamp: now (the default), or UNIX seconds.")
+    @Option(parsing: .unconditional, help: "The timestamp: now (the default), or UNIX seconds.")
     var timestamp: String?
 
     @OptionGroup var envelopeOptions: EnvelopeOptions

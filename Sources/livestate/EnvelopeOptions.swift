@@ -7,13 +7,13 @@ struct EnvelopeOptions: ParsableArguments {
     @Option(help: "The event: start, update or end (default update).")
     var event: String?
 
-    @Option(name: .customLong("stale-date"), help: "UNIX seconds after which the activity shows as stale.")
+    @Option(name: .customLong("stale-date"), parsing: .unconditional, help: "UNIX seconds after which the activity shows as stale.")
     var staleDate: Int?
 
-    @Option(name: .customLong("dismissal-date"), help: "UNIX seconds at which an ended activity leaves the screen.")
+    @Option(name: .customLong("dismissal-date"), parsing: .unconditional, help: "UNIX seconds at which an ended activity leaves the screen.")
     var dismissalDate: Int?
 
-    @Option(name: .customLong("relevance-score"), help: "The relevance score.")
+    @Option(name: .customLong("relevance-score"), parsing: .unconditional, help: "The relevance score.")
     var relevanceScore: Double?
 
     @Option(name: .customLong("alert-title"), help: "The alert's title (an alert is required on start).")

@@ -21,7 +21,7 @@ struct LintCommand: ParsableCommand {
     @Option(help: "The schema file; - reads standard input.")
     var schema: String
 
-    @Option(help: "The app version to check for (default: the newest).")
+    @Option(parsing: .unconditional, help: "The app version to check for (default: the newest).")
     var version: Int?
 
     @Flag(name: .customLong("all-versions"), help: "Check for every version in the schema and say which app versions drop each update.")
@@ -30,7 +30,7 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "The payloads are broadcast pushes: 5120-byte limit, no start.")
     var broadcast = false
 
-    @Option(name: .customLong("max-bytes"), help: "The largest input accepted, in bytes.")
+    @Option(name: .customLong("max-bytes"), parsing: .unconditional, help: "The largest input accepted, in bytes.")
     var maxBytes = 1 << 20
 
     @Flag(help: "Also print info findings (defaults taken) in text output.")

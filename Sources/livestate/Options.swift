@@ -36,7 +36,7 @@ struct FleetOptions: ParsableArguments {
     @Option(help: "A fleet file: devices per schema version (CSV with a version,count header; or .json, .yaml). Verdicts then name shares of devices.")
     var fleet: String?
 
-    @Option(name: .customLong("max-drop"), help: "With --fleet: the gate fails only when more than this share of devices would drop an update, written 1% or 1 (default 0%).")
+    @Option(name: .customLong("max-drop"), parsing: .unconditional, help: "With --fleet: the gate fails only when more than this share of devices would drop an update, written 1% or 1 (default 0%).")
     var maxDrop: FleetThreshold?
 
     func validate() throws {

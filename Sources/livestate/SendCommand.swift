@@ -39,10 +39,10 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("channel-id"), help: "The broadcast channel id (base64).")
     var channelID: String?
 
-    @Option(help: "apns-priority: 10 (immediate; counts against the budget) or 5 (a broadcast also takes 1).")
+    @Option(parsing: .unconditional, help: "apns-priority: 10 (immediate; counts against the budget) or 5 (a broadcast also takes 1).")
     var priority: Int?
 
-    @Option(help: "apns-expiration in UNIX seconds; 0 means one attempt, never stored.")
+    @Option(parsing: .unconditional, help: "apns-expiration in UNIX seconds; 0 means one attempt, never stored.")
     var expiration: Int?
 
     @OptionGroup var envelopeOptions: EnvelopeOptions

@@ -29,7 +29,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The address to listen on (env LIVESTATE_HOST; default 127.0.0.1). The sidecar has no authentication: keep it on loopback.")
     var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one (env LIVESTATE_PORT; default 8080).")
+    @Option(parsing: .unconditional, help: "The port to listen on; 0 picks a free one (env LIVESTATE_PORT; default 8080).")
     var port: Int?
 
     @Option(help: "The folder of schema files (*.yaml, *.yml), or one schema file (env LIVESTATE_SCHEMAS; default schemas).")
@@ -38,16 +38,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A folder of fleet files named by schema id (delivery.csv), or one such file: validate?version=all answers then give shares of devices. Reloaded with the schemas (env LIVESTATE_FLEET).")
     var fleet: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes (env LIVESTATE_MAX_BODY_BYTES; default 65536).")
+    @Option(name: .customLong("max-body-bytes"), parsing: .unconditional, help: "The largest request body accepted, in bytes (env LIVESTATE_MAX_BODY_BYTES; default 65536).")
     var maxBodyBytes: Int?
 
-    @Option(name: .customLong("max-batch-bytes"), help: "The largest validate-batch body, in bytes (env LIVESTATE_MAX_BATCH_BYTES; default 4194304).")
+    @Option(name: .customLong("max-batch-bytes"), parsing: .unconditional, help: "The largest validate-batch body, in bytes (env LIVESTATE_MAX_BATCH_BYTES; default 4194304).")
     var maxBatchBytes: Int?
 
     @Flag(help: "Reload the schemas when a schema or fleet file changes, as SIGHUP does (env LIVESTATE_WATCH: 1, true, yes or on; 0, false, no or off).")
     var watch = false
 
-    @Option(name: .customLong("watch-interval"), help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
+    @Option(name: .customLong("watch-interval"), parsing: .unconditional, help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
     var watchInterval: Double?
 
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")

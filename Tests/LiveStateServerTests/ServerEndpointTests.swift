@@ -300,7 +300,7 @@ import Testing
             #expect(timestamp >= before && timestamp <= before + 5)
             #expect(stamped["payload"]?["aps"]?["event"]?.string == "end")
             for (query, message) in [
-                ("timestamp=yesterday", "timestamp must be now or a number of UNIX seconds, not 'yesterday'"),
+                ("timestamp=yesterday", "timestamp must be now or a number of UNIX seconds, 0 or more, not 'yesterday'"),
                 ("event=events", "event must be start, update or end, not 'events'"),
                 ("content-state=true&timestamp=now",
                  "content-state=true writes the bare content-state, which takes no envelope parameters (timestamp); it takes content-state, elide-defaults, fit, version"),

@@ -27,8 +27,8 @@ import LiveState
 
     @Test(arguments: [
         ("events", nil, false, "event must be start, update or end, not 'events'"),
-        (nil, "-1", false, "timestamp must be now or a number of UNIX seconds, not '-1'"),
-        (nil, "1.5", false, "timestamp must be now or a number of UNIX seconds, not '1.5'"),
+        (nil, "-1", false, "timestamp must be now or a number of UNIX seconds, 0 or more, not '-1'"),
+        (nil, "1.5", false, "timestamp must be now or a number of UNIX seconds, 0 or more, not '1.5'"),
         ("update", nil, true, "the bare content-state takes no envelope parameters (given: event)"),
         ("update", "now", true, "the bare content-state takes no envelope parameters (given: event, timestamp)"),
     ] as [(String?, String?, Bool, String)])

@@ -68,7 +68,7 @@ import Testing
     /// only lets an endless input take more memory. Refused as a usage error.
     @Test func maxBytesIsBounded() throws {
         for command in ["lint", "decode", "budget"] {
-            for value in ["9223372036854775807", "0", "1073741825"] {
+            for value in ["9223372036854775807", "0", "1073741825", "-5"] {
                 let result = try LivestateBinary.run([command, "--max-bytes", value, "--schema", "schemas/delivery.yaml",
                                           "schemas/examples/delivery/v3-update.json"], timeout: 20)
                 #expect(result.status == 2, "\(command) \(value): \(result.stderr)")
@@ -78,6 +78,28 @@ import Testing
         let atCeiling = try LivestateBinary.run(["lint", "--max-bytes", "1073741824", "--schema", "schemas/delivery.yaml",
                                      "schemas/examples/delivery/v3-update.json"], timeout: 20)
         #expect(atCeiling.status == 0, "\(atCeiling.stderr)")
+    }
+
+    /// A negative number after a numeric option is its value, not an unknown option: it was
+    /// refused as "Missing value for '--relevance-score'", although -1 is a relevance score and
+    /// -5 a version the schema can be told it lacks.
+    @Test func aNegativeNumberIsAnOptionsValue() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = try Self.file("state.json", in: folder, """
+            {"title":"On its way","subTitle":"b","progress":0.5,"logo":"l"}
+            """)
+        let encoded = try LivestateBinary.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "1", "--timestamp", "1795000000",
+                                               "--event", "end", "--relevance-score", "-1", "--dismissal-date", "-5", state], timeout: 20)
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout.contains(#""relevance-score":-1"#), "\(encoded.stdout)")
+        #expect(encoded.stdout.contains(#""dismissal-date":-5"#), "\(encoded.stdout)")
+        let lint = try LivestateBinary.run(["lint", "--schema", "schemas/delivery.yaml", "--version", "-5",
+                                            "schemas/examples/delivery/v3-update.json"], timeout: 20)
+        #expect(lint.stderr.contains("the schema has no version -5; it has 1, 2, 3 [unknown-version]"), "\(lint.stdout)\(lint.stderr)")
+        let timestamp = try LivestateBinary.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "1", "--timestamp", "-1", state],
+                                                timeout: 20)
+        #expect(timestamp.stderr.contains("timestamp must be now or a number of UNIX seconds, 0 or more, not '-1'"), "\(timestamp.stderr)")
     }
 
     /// `--append-to` edits the schema's text: a `strict:` line inside a block scalar (a

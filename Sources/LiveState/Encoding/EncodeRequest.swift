@@ -45,7 +45,7 @@ extension ContentStateEncoder {
             var seconds = Int(now.timeIntervalSince1970)
             if let timestamp, timestamp != "now" {
                 guard let value = Int(timestamp), value >= 0 else {
-                    return (nil, "timestamp must be now or a number of UNIX seconds, not '\(timestamp)'")
+                    return (nil, "timestamp must be now or a number of UNIX seconds, 0 or more, not '\(timestamp)'")
                 }
                 seconds = value
             }
