@@ -95,22 +95,37 @@ struct EnvelopeOptions: ParsableArguments {
         // The attributes file, read again (it was read whole before) to place its findings: not
         // standard input, which is read once.
         let attributesText: [UInt8] = attributes.flatMap { path in
-            guard path != "-", diagnostics.contains(where: { $0.scope == .attributes }),
+            guard path != "-", diagnostics.contains(where: { $0.scope == .attributes || $0.pointer == "/aps/attributes" }),
                   case .success(let file) = InputFile.read(path, limit: 1 << 20) else { return nil }
             return file.bytes
         } ?? []
+        /// Where `pointer` is in the attributes file: at its value, or, for a key that is
+        /// missing, at the object that lacks it.
+        func placeInAttributes(_ pointer: String?) -> SourcePosition? {
+            guard var pointer, !attributesText.isEmpty else { return nil }
+            return attributesText.withUnsafeBytes { text in
+                while true {
+                    if let offset = JSONPointer.offset(of: pointer, in: text) { return SourcePosition.locate(offset: offset, in: text) }
+                    guard let slash = pointer.lastIndex(of: "/") else { return nil }
+                    pointer = String(pointer[..<slash])
+                }
+            }
+        }
         return diagnostics.map { diagnostic in
             var placed = diagnostic
             switch diagnostic.scope {
             case .attributes:
                 placed.file = attributes ?? "--attributes"
-                // At the value's place in the attributes file, when the pointer names one there.
-                placed.position = diagnostic.pointer.flatMap { pointer in
-                    attributesText.withUnsafeBytes { text in JSONPointer.offset(of: pointer, in: text).map { SourcePosition.locate(offset: $0, in: text) } }
-                }
+                placed.position = placeInAttributes(diagnostic.pointer)
                 return placed
             case .envelope:
                 guard let option = Self.option(setting: diagnostic.pointer), timestampOption || option != "--timestamp" else { return diagnostic }
+                if option == "--attributes", let path = attributes, let position = placeInAttributes("") {
+                    // The attributes as a whole (`null`, an array): the file's value.
+                    placed.file = path
+                    placed.position = position
+                    return placed
+                }
                 placed.file = option
             default:
                 return diagnostic

@@ -732,8 +732,8 @@ struct CLI {
     }
 
     /// A finding about a value in the --attributes file is placed at that value, line and
-    /// column, as a state file's findings are; a missing key, which the file does not hold, names
-    /// the file alone.
+    /// column, as a state file's findings are; a missing key, which the file does not hold, at
+    /// the object that lacks it; attributes that are not an object at the file's value.
     @Test func anAttributesFindingIsPlacedAtItsValue() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-attributes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -745,7 +745,13 @@ struct CLI {
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(attributes):2:14: error: "), "\(result.stderr)")
         #expect(result.stderr.contains("(at /orderId in attributes) [wrong-type]"), "\(result.stderr)")
-        #expect(result.stderr.contains("\(attributes): error: required key 'totalAmount' is missing"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(attributes):1:1: error: required key 'totalAmount' is missing"), "\(result.stderr)")
+        try "\n  null\n".write(toFile: attributes, atomically: true, encoding: .utf8)
+        let null = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--event", "start", "--timestamp", "1795000000",
+                                "--attributes", attributes, "--alert-title", "Order", "--alert-body", "On its way", Self.fixture("state.json")])
+        #expect(null.status == 1)
+        #expect(null.stderr.contains("\(attributes):2:3: error: attributes must be an object of the static attributes; the activity does not start"),
+                "\(null.stderr)")
     }
 
     /// The written body gets lint's verdict: a start without an alert or attributes is refused

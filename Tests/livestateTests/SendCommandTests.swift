@@ -128,7 +128,7 @@ import Testing
                          "--alert-title", "T", "--alert-body", "B", "--dry-run"]
             let partial = try setup.send(start + ["--attributes", attributes, state])
             #expect(partial.status == 1)
-            #expect(partial.stderr.contains("\(attributes): error: app version 3: required key 'orderId' is missing; the activity does not start (at /orderId in attributes) [missing-required-key]"),
+            #expect(partial.stderr.contains("\(attributes):1:1: error: app version 3: required key 'orderId' is missing; the activity does not start (at /orderId in attributes) [missing-required-key]"),
                     "\(partial.stderr)")
             #expect(!partial.stderr.contains("\(state): error"), "\(partial.stderr)")
             let none = try setup.send(start + [state])
