@@ -93,6 +93,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
 
         InvalidFixture("schema-duplicate-name-field", .schemaDuplicateName, 7, 7),
         InvalidFixture("schema-duplicate-name-alias", .schemaDuplicateName, 6, 42),
+        InvalidFixture("schema-duplicate-name-strict", .schemaDuplicateName, 3, 18),
         InvalidFixture("schema-duplicate-name-key", .schemaDuplicateName, 5, 43),
 
         InvalidFixture("schema-tombstone-reuse-next-version", .schemaTombstoneReuse, 11, 7),

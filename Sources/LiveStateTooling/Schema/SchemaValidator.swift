@@ -41,11 +41,16 @@ public enum SchemaValidator {
         }
         run.checkTombstones(schema.versions)
         let numbers = Set(schema.versions.map(\.version))
-        for (index, client) in schema.strictClients.enumerated() where !numbers.contains(client) {
-            run.report(
-                .schemaInvalidConstraint,
-                "clients.strict names version \(client), which the schema does not declare",
-                at: nil, pointer: "/clients/strict/\(index)")
+        var listed: Set<Int> = []
+        for (index, client) in schema.strictClients.enumerated() {
+            if !numbers.contains(client) {
+                run.report(
+                    .schemaInvalidConstraint,
+                    "clients.strict names version \(client), which the schema does not declare",
+                    at: nil, pointer: "/clients/strict/\(index)")
+            } else if !listed.insert(client).inserted {
+                run.report(.schemaDuplicateName, "clients.strict lists version \(client) twice", at: nil, pointer: "/clients/strict/\(index)")
+            }
         }
         return run.diagnostics
     }
