@@ -458,9 +458,10 @@ struct TypeReader {
     /// How many `init(from:)` bodies of a struct or class the import could not read (each
     /// reviewed): the fields written for such a type are the declaration's.
     var initializersUnread = 0
-    /// The types being read and the typealiases being followed, against recursion.
+    /// The types being read and the typealiases being followed, against recursion; the
+    /// typealiases in the order they were followed, to name a cycle.
     private var reading: Set<String> = []
-    private var following: Set<String> = []
+    private var following: [String] = []
     /// The property whose array's elements are being read (an element field has no name).
     private var arrayOwner = ""
     /// A generic type's argument as written where it was given: `Int` of `Box<Int>`, read in
@@ -1027,11 +1028,16 @@ struct TypeReader {
         }
         if let resolved = declarations.resolveName(base, from: scope) {
             if let alias = declarations.aliases[resolved], declarations.types[resolved] == nil {
-                guard following.insert(resolved).inserted else {
-                    review("typealias \(resolved) refers to itself", at: type, file: file)
+                if let start = following.firstIndex(of: resolved) {
+                    // `typealias A = B; typealias B = A`: the chain from where it closes.
+                    let cycle = following[start...] + [resolved]
+                    review(cycle.count == 2 ? "'\(name)' has the type \(resolved), a typealias of itself; stated as a string"
+                           : "'\(name)' has the type \(cycle[cycle.startIndex]), whose typealiases go round in a cycle ("
+                             + cycle.joined(separator: " = ") + "); stated as a string", at: type, file: file)
                     return Field(name: name, type: .string)
                 }
-                defer { following.remove(resolved) }
+                following.append(resolved)
+                defer { following.removeLast() }
                 return field(named: name, type: alias.type, scope: alias.scope, file: file)
             }
             if let decl = typeDecl(named: resolved, from: scope) {

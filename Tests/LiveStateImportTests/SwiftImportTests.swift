@@ -1062,8 +1062,14 @@ enum Corpus {
             struct L: ActivityAttributes { struct ContentState: Codable, Hashable { var a: A; var s: L.ContentState? } }
             """)])
         #expect(loop.activities.first?.reviews.map(\.message) == [
-            "typealias A refers to itself", "L.ContentState contains itself; a schema cannot state a recursive type",
+            "'a' has the type A, whose typealiases go round in a cycle (A = B = A); stated as a string",
+            "L.ContentState contains itself; a schema cannot state a recursive type",
         ])
+        let selfAlias = SwiftImporter.importActivities([("Self.swift", """
+            typealias A = A
+            struct L: ActivityAttributes { struct ContentState: Codable, Hashable { var a: A } }
+            """)])
+        #expect(selfAlias.activities.first?.reviews.map(\.message) == ["'a' has the type A, a typealias of itself; stated as a string"])
         let notSwift = SwiftImporter.importActivities([("data.swift", String(repeating: "{[(<", count: 5_000))])
         #expect(notSwift.diagnostics.contains { $0.severity == .error })
         let huge = "struct H: ActivityAttributes { struct ContentState: Codable, Hashable { var a: String } }\n"
