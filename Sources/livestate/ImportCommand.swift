@@ -100,7 +100,9 @@ struct SwiftImportCommand: ParsableCommand {
             _ = try SchemaLoader().load(yaml: Array(text.utf8), file: target == "-" ? "-" : target)
         } catch {
             Output.printText(error.diagnostics)
-            Output.err("the imported schema does not load; nothing was written")
+            Output.err(appendTo == nil ? "the imported schema does not load; nothing was written"
+                : "\(Output.displayName(appendTo ?? "")) with the imported version appended does not load (the positions above are in that "
+                    + "text, past the file's end for the appended lines); nothing was written")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if target == "-" {
@@ -152,24 +154,53 @@ struct SwiftImportCommand: ParsableCommand {
         let number = newest + 1
         var text = try String(contentsOfFile: path, encoding: .utf8)
         if !text.hasSuffix("\n") { text += "\n" }
-        guard imported.isSynthesized else { return text + SchemaYAMLWriter.version(number, imported, source: source) }
         var lines = text.components(separatedBy: "\n")
+        let version = Self.indented(SchemaYAMLWriter.version(number, imported, source: source),
+                                    like: schema.latest?.position.flatMap { Self.itemIndent(at: $0, in: lines) })
+        guard imported.isSynthesized else { return text + version }
         let strict = (schema.strictClients + [number]).map(String.init).joined(separator: ", ")
         // A top-level key starts its line; the lines of a block scalar (a `description: |`) are
         // indented, so a `strict:` is looked for only among the lines of the `clients:` block,
-        // up to the next top-level key.
+        // up to the next top-level key, at the indentation the file gives it.
         let clients = lines.firstIndex { $0.hasPrefix("clients:") }
         let clientsEnd = clients.map { start in
             lines[(start + 1)...].firstIndex { line in line.first.map { !$0.isWhitespace && $0 != "#" } ?? false } ?? lines.count
         }
-        if let clients, let clientsEnd, let index = lines[(clients + 1)..<clientsEnd].firstIndex(where: { $0.hasPrefix("  strict:") }) {
-            lines[index] = "  strict: [\(strict)]"
+        if let clients, let clientsEnd,
+           let index = lines[(clients + 1)..<clientsEnd].firstIndex(where: { $0.drop { $0 == " " }.hasPrefix("strict:") }) {
+            lines[index] = String(lines[index].prefix { $0 == " " }) + "strict: [\(strict)]"
         } else if let clients, lines[clients].contains("strict") {
             lines[clients] = "clients: { strict: [\(strict)] }"
         } else if let index = lines.firstIndex(where: { $0.hasPrefix("versions:") }) {
             lines.insert(contentsOf: ["clients:", "  strict: [\(strict)]"], at: index)
         }
-        return lines.joined(separator: "\n") + SchemaYAMLWriter.version(number, imported, source: source)
+        return lines.joined(separator: "\n") + version
+    }
+
+    /// Where the versions list's items start and their keys stand in a schema's `lines`: the
+    /// columns (from 0) of the `-` and of the key after it, read from the entry of a version
+    /// at `position` (its first key); `nil` when the item is not written `- key` on one line.
+    static func itemIndent(at position: SourcePosition, in lines: [String]) -> (dash: Int, key: Int)? {
+        guard position.line >= 1, position.line <= lines.count else { return nil }
+        let line = Array(lines[position.line - 1].utf8)
+        let key = position.column - 1
+        guard key > 0, key < line.count, let dash = line.firstIndex(where: { $0 != UInt8(ascii: " ") }), dash < key,
+              line[dash] == UInt8(ascii: "-"), line[(dash + 1)..<key].allSatisfy({ $0 == UInt8(ascii: " ") }) else { return nil }
+        return (dash, key)
+    }
+
+    /// A version entry as `SchemaYAMLWriter` writes it (`  - version: 2`, its keys at column 4),
+    /// moved to the file's own layout (`    -   version: 2`, its keys at column 8): the items of
+    /// one list stand at one indentation, or the file does not load.
+    static func indented(_ entry: String, like layout: (dash: Int, key: Int)?) -> String {
+        guard let layout, layout != (2, 4) else { return entry }
+        let item = String(repeating: " ", count: layout.dash) + "-" + String(repeating: " ", count: layout.key - layout.dash - 1)
+        let body = String(repeating: " ", count: layout.key)
+        return entry.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("  - ") { return item + line.dropFirst(4) }
+            if line.hasPrefix("    ") { return body + line.dropFirst(4) }
+            return String(line)
+        }.joined(separator: "\n")
     }
 
     /// Where the first byte that is not part of a UTF-8 character is, in bytes that are not

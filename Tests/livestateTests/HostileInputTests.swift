@@ -137,6 +137,40 @@ import Testing
         #expect(text.contains("  - version: 2\n"))
     }
 
+    /// A schema laid out with 4-space indentation (its version items at `    -   version:`): the
+    /// appended version was written at 2 spaces, which does not load, and the refusal's
+    /// positions were in a text no one saw. It is written at the file's own indentation, and
+    /// the strict list is found at its own.
+    @Test func appendingFollowsTheFilesIndentation() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layouts = [
+            ("four", "clients:\n    strict: [1]\nversions:\n    -   version: 1\n        content-state:\n            name: { type: string }\n",
+             "clients:\n    strict: [1, 2]\n", "\n    -   version: 2\n        description: "),
+            ("flush", "clients:\n  strict: [1]\nversions:\n- version: 1\n  content-state:\n    name: { type: string }",
+             "clients:\n  strict: [1, 2]\n", "\n- version: 2\n  description: "),
+        ]
+        for (name, body, strict, entry) in layouts {
+            let schema = try Self.file("\(name).yaml", in: folder, "activity: \(name)\nattributes-type: QuotedAttributes\n" + body)
+            #expect(try LivestateBinary.run(["check", schema]).status == 0, "\(name)")
+            let swift = try Self.file("Quoted.swift", in: folder, """
+                struct QuotedAttributes: ActivityAttributes {
+                    struct ContentState: Codable, Hashable {
+                        var name: String
+                        var count: Int
+                    }
+                }
+                """)
+            let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            let text = try String(contentsOfFile: schema, encoding: .utf8)
+            #expect(text.contains(strict), "\(name): \(text)")
+            #expect(text.contains(entry), "\(name): \(text)")
+            let check = try LivestateBinary.run(["check", schema])
+            #expect(check.stdout.contains("loads (versions 1, 2)"), "\(name): \(check.stdout)\(check.stderr)")
+        }
+    }
+
     /// A schema written with CRLF line ends: its error shows the source line and the caret, as
     /// with LF (the excerpt was missing: CRLF is one `Character`, which a split on LF missed).
     @Test func aCRLFSchemasErrorShowsItsLine() throws {
