@@ -697,7 +697,7 @@ public enum OpenAPIDocument {
         }
       },
       "UnsupportedMediaType": {
-        "description": "The request's `Content-Type` is not JSON (`unsupported-media-type`): send `application/json`, an `application/…+json` type, or none. Or the body has a `Content-Encoding` other than `identity`, such as `gzip` (`unsupported-content-encoding`): send it uncompressed.",
+        "description": "The request's `Content-Type` is not JSON, or names a charset other than UTF-8 (`unsupported-media-type`): send `application/json`, an `application/…+json` type, or none, with no charset or `charset=utf-8`. Or the body has a `Content-Encoding` other than `identity`, such as `gzip` (`unsupported-content-encoding`): send it uncompressed.",
         "content": {
           "application/json": {
             "schema": {

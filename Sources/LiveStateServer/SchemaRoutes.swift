@@ -448,6 +448,19 @@ struct SchemaRoutes: Sendable {
         contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
+    /// Whether a `Content-Type` leaves the charset UTF-8: it names none, or `utf-8` (any case,
+    /// quoted or not). JSON text is UTF-8 (RFC 8259), and the body is read as such: a client that
+    /// says `charset=latin1` sent bytes that read as something else.
+    static func isUTF8(_ contentType: String) -> Bool {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "charset" else { continue }
+            let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            return value == "utf-8" || value == "utf8"
+        }
+        return true
+    }
+
     // MARK: - POST /v1/schemas/{id}/encode and /encode-content-state
 
     /// Writes a whole body, or (`contentStateOnly`, or the older `encode?content-state=true`)
@@ -558,6 +571,9 @@ struct SchemaRoutes: Sendable {
         let limit = limit ?? maxBodyBytes
         if let type = request.headers[.contentType], !accepting(type) {
             throw APIError.unsupportedMediaType(type, expecting: expecting)
+        }
+        if let type = request.headers[.contentType], !Self.isUTF8(type) {
+            throw APIError.unsupportedMediaType(type, expecting: "UTF-8 text, as JSON is (charset=utf-8, or none)")
         }
         // Every coding but `identity` (`gzip`, `br`, `gzip, identity`) changes the bytes.
         if let encoding = request.headers[.contentEncoding],

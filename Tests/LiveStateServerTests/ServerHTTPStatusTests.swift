@@ -48,7 +48,15 @@ import Testing
                 #expect(response.status == .unsupportedMediaType, "\(uri) \(type)")
                 #expect(try json(response)["error"]?["code"]?.string == "unsupported-media-type")
             }
-            for type in ["application/json", "application/json; charset=utf-8", "application/merge-patch+json", "APPLICATION/JSON"] {
+            // JSON is UTF-8: a body declared in another charset reads as other text.
+            for type in ["application/json; charset=latin1", "application/json;charset=\"ISO-8859-1\"", "application/json; charset=utf-16"] {
+                let response = try await client.execute(
+                    uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: type], body: ServerFixtures.text("{}"))
+                #expect(response.status == .unsupportedMediaType, "\(type)")
+                #expect(try json(response)["error"]?["message"]?.string == "the body must be UTF-8 text, as JSON is (charset=utf-8, or none), not \(type)")
+            }
+            for type in ["application/json", "application/json; charset=utf-8", "application/json; charset=\"UTF-8\"", "application/merge-patch+json",
+                         "APPLICATION/JSON"] {
                 let response = try await client.execute(
                     uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: type], body: ServerFixtures.text("{}"))
                 #expect(response.status == .ok, "\(type)")
