@@ -42,29 +42,6 @@ extension DiagnosticCode {
     /// `attributes-type` is not a name Swift can declare a type by.
     public static let schemaInvalidName = DiagnosticCode(rawValue: "schema-invalid-name")
 
-    /// A one-line explanation of the code, for `--explain` style listings.
-    public var explanation: String {
-        switch self {
-        case .schemaIO: "the schema file is missing, a directory, unreadable or too large"
-        case .yamlSyntax: "the file is not valid YAML, or holds more than one document"
-        case .yamlLimit: "nesting, alias expansion, nodes or versions go beyond the loader's limits"
-        case .schemaUnknownKey: "a key the schema format does not define at that place"
-        case .schemaMissingKey: "a required key is missing"
-        case .schemaWrongType: "a key's value has the wrong YAML shape or kind"
-        case .schemaUnknownType: "a field's type is not one of the field types"
-        case .schemaInvalidDefault: "a default or fallback does not fit its field"
-        case .schemaDuplicateName: "a key, field name or alias appears twice"
-        case .schemaTombstoneReuse: "a removed name returns with another type"
-        case .schemaRemovedUnknown: "removed names a field the previous version did not have, or one still present"
-        case .schemaVersionOrder: "versions are not positive, strictly increasing integers"
-        case .schemaActivityMismatch: "activity differs from the file's stem"
-        case .schemaInvalidConstraint: "a constraint is contradictory or does not apply to the field's type"
-        case .schemaEmpty: "the file is empty or declares no versions"
-        case .schemaInvalidName: "attributes-type is not a Swift type name"
-        default: "a code this version of LiveState does not name"
-        }
-    }
-
     /// Every code this version names.
     package static let schemaCodes: [DiagnosticCode] = [
         .schemaIO,
