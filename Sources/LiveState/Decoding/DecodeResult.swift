@@ -156,7 +156,7 @@ public struct DecodeResult: Sendable {
     /// JSON Pointer as the coding path.
     private var rejection: DecodingError {
         let error = diagnostics.first { $0.severity == .error }
-        let path = error?.pointer.flatMap(JSONPointer.tokens)?.map(PointerKey.init) ?? []
+        let path = error?.pointer.flatMap(JSONPointer.tokens)?.map(StateKey.token) ?? []
         return .dataCorrupted(.init(codingPath: path, debugDescription: error?.description ?? "the app version rejects the payload"))
     }
 
@@ -169,20 +169,6 @@ public struct DecodeResult: Sendable {
         case .made(let state, _, _, _): state?[name]
         }
     }
-}
-
-/// A reference token of a JSON Pointer as a coding key: an array index is also an `intValue`.
-private struct PointerKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-
-    init(_ token: String) {
-        stringValue = token
-        intValue = Int(token)
-    }
-
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { self.init(String(intValue)) }
 }
 
 extension DecodeResult: Hashable {

@@ -48,7 +48,7 @@ final class TapeDecoding {
     /// element indices) from the root.
     func path(toHeader header: Int) -> [any CodingKey] {
         tape.path(toHeader: header, nodes: nodes).0.flatMap { step -> [any CodingKey] in
-            [NameKey(step.field.field.name)] + step.elements.map { IndexKey($0) }
+            [StateKey.name(step.field.field.name)] + step.elements.map { StateKey.index($0) }
         }
     }
 
@@ -69,15 +69,6 @@ final class TapeDecoding {
     func double(at slot: Int) -> Double? {
         nodes[slot].scalar?.number
     }
-}
-
-/// A coding key that is only a name: the coding paths of the tape's decoders.
-private struct NameKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 /// A `Decoder` over a `StateTape`: any `Decodable` type read straight from the tape, with no
@@ -115,7 +106,7 @@ struct TapeDecoder: Decoder {
         // An object knows its place from its header: an element of an array among them.
         let node = context.nodes[slot]
         if node.kind == .object { return context.path(toHeader: node.a &- 1) }
-        return context.path(toHeader: parentHeader) + [NameKey(field.takeUnretainedValue().field.name)]
+        return context.path(toHeader: parentHeader) + [StateKey.name(field.takeUnretainedValue().field.name)]
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -409,7 +400,7 @@ private struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The element at `slot` made whole, and its coding path.
     private func made(_ slot: Int) -> (Value, [any CodingKey]) {
-        (context.made(slot, items, missing: .null), codingPath + [IndexKey(slot &- first)])
+        (context.made(slot, items, missing: .null), codingPath + [StateKey.index(slot &- first)])
     }
 
     /// `T` from the element at `slot` through `ValueDecoder`.

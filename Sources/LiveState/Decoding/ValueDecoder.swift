@@ -148,13 +148,31 @@ extension DecodingError {
     }
 }
 
-/// The coding key of an array element: its index (`ValueDecoder` and `ValueEncoder` alike).
-struct IndexKey: CodingKey {
-    var stringValue: String { String(intValue ?? 0) }
-    var intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
+/// A coding key of the paths LiveState's decoders and encoder make: a field's name, an array
+/// element's index, or a JSON Pointer's reference token (also an index when it is a number).
+/// An enum, so that it stays inside an existential's inline buffer in `[any CodingKey]`.
+enum StateKey: CodingKey {
+    case name(String)
+    case index(Int)
+    case token(String)
+
+    var stringValue: String {
+        switch self {
+        case .name(let name), .token(let name): name
+        case .index(let index): String(index)
+        }
+    }
+
+    var intValue: Int? {
+        switch self {
+        case .name: nil
+        case .index(let index): index
+        case .token(let token): Int(token)
+        }
+    }
+
+    init?(stringValue: String) { self = .name(stringValue) }
+    init?(intValue: Int) { self = .index(intValue) }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -266,7 +284,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
         }
         defer { currentIndex += 1 }
-        return (elements[currentIndex], codingPath + [IndexKey(currentIndex)])
+        return (elements[currentIndex], codingPath + [StateKey.index(currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -291,22 +309,22 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
         let (value, index) = try nextValue()
-        return try Primitive.bool(value, codingPath + [IndexKey(index)])
+        return try Primitive.bool(value, codingPath + [StateKey.index(index)])
     }
 
     mutating func decode(_ type: String.Type) throws -> String {
         let (value, index) = try nextValue()
-        return try Primitive.string(value, codingPath + [IndexKey(index)])
+        return try Primitive.string(value, codingPath + [StateKey.index(index)])
     }
 
     mutating func decode(_ type: Double.Type) throws -> Double {
         let (value, index) = try nextValue()
-        return try Primitive.double(value, codingPath + [IndexKey(index)])
+        return try Primitive.double(value, codingPath + [StateKey.index(index)])
     }
 
     mutating func decode(_ type: Int.Type) throws -> Int {
         let (value, index) = try nextValue()
-        return try Primitive.integer(type, value, codingPath + [IndexKey(index)])
+        return try Primitive.integer(type, value, codingPath + [StateKey.index(index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

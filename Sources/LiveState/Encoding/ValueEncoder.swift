@@ -216,7 +216,7 @@ enum ValueEncoder {
                 return
             }
             let index = count
-            try ValueEncoder.encode(value, into: node.appendChild(), path: path.appending(IndexKey(index)))
+            try ValueEncoder.encode(value, into: node.appendChild(), path: path.appending(StateKey.index(index)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
