@@ -671,23 +671,24 @@ struct DecodeContext: JSONReading {
             let number = try reader.readNumber()
             // An app's `UInt64` reads past `Int.max`, and reads `9223372036854775807.0`, which
             // `Int` refuses (its `Double` is 2^63).
+            let value: Value
+            let magnitude: Double
             if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
-                if plan.isOutOfRange(Double(uint)), let message = plan.field.rangeViolation(Double(uint)) {
-                    return outOfRange(message, at: start)
+                (value, magnitude) = (Int(exactly: uint).map(Value.int) ?? .uint(uint), Double(uint))
+            } else {
+                guard let int = reader.integer(number) else {
+                    let type = plan.numberFormat?.swiftName ?? "Int"
+                    return invalid("\(numberText(number)) is not an integer that fits \(type)", at: start)
                 }
-                return Int(exactly: uint).map(Value.int) ?? .uint(uint)
+                if let format = plan.numberFormat, !format.range.contains(Double(int)) {
+                    return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
+                }
+                (value, magnitude) = (.int(int), Double(int))
             }
-            guard let int = reader.integer(number) else {
-                let type = plan.numberFormat?.swiftName ?? "Int"
-                return invalid("\(numberText(number)) is not an integer that fits \(type)", at: start)
-            }
-            if let format = plan.numberFormat, !format.range.contains(Double(int)) {
-                return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
-            }
-            if plan.isOutOfRange(Double(int)), let message = plan.field.rangeViolation(Double(int)) {
+            if plan.isOutOfRange(magnitude), let message = plan.field.rangeViolation(magnitude) {
                 return outOfRange(message, at: start)
             }
-            return .int(int)
+            return value
 
         case .double, .date:
             let number = try reader.readNumber()
