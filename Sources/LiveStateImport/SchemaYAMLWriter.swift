@@ -13,7 +13,7 @@ public enum SchemaYAMLWriter {
     public static func schema(activity id: String, _ imported: SwiftImporter.Activity, source: String) -> String {
         """
         # Imported by `livestate import swift` from \(source): what the shipped app's
-        # \(imported.isSynthesized && !imported.hasUnreadInitializer ? "synthesized Codable" : "Codable (\(decoding(imported)))") accepts. Review every field marked needs-review before you trust a verdict.
+        # \(imported.isSynthesized ? "synthesized Codable" : "Codable (\(decoding(imported)))") accepts. Review every field marked needs-review before you trust a verdict.
         activity: \(key(id))
         attributes-type: \(key(imported.attributesType))
         compatibility: forward-transitive
@@ -36,11 +36,10 @@ public enum SchemaYAMLWriter {
 
     /// How the app decodes the imported types, as the header and the description say it.
     static func decoding(_ activity: SwiftImporter.Activity) -> String {
-        switch (activity.isSynthesized, activity.hasUnreadInitializer) {
-        case (true, false): "synthesized Codable"
-        case (true, true): "an init(from:) of its own that the import could not read; its fields are the declaration's, as synthesized Codable reads them"
-        case (false, _): "an init(from:) of its own where it has one, synthesized Codable elsewhere"
+        if activity.hasUnreadInitializer {
+            return "an init(from:) of its own that the import could not read; its fields are the declaration's, as synthesized Codable reads them"
         }
+        return activity.isSynthesized ? "synthesized Codable" : "an init(from:) of its own where it has one, synthesized Codable elsewhere"
     }
 
     static func object(_ name: String, _ fields: [Field], indent: Int) -> [String] {

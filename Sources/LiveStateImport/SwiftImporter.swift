@@ -34,13 +34,14 @@ public enum SwiftImporter {
         /// What the parse could not settle, each with where it is.
         public var reviews: [Diagnostic]
         /// Whether the app decodes the content state with synthesized `Codable` throughout: no
-        /// type in it has an `init(from:)` of its own that the import read. Such a version is
+        /// type in it has an `init(from:)` of its own, read or not. Such a version is
         /// a strict client (`clients.strict`); one read from its own `init(from:)` states that
         /// initializer's defaults and is not.
         public var isSynthesized: Bool
         /// Whether a type in it has an `init(from:)` of its own that the import could not read
         /// (reviewed): its fields are written from the declaration, as synthesized `Codable`
-        /// would read them, and the version stays a strict client, the most cautious reading.
+        /// would read them, required where it would require them; the version is not a strict
+        /// client, since the app does not decode with synthesized `Codable`.
         public var hasUnreadInitializer: Bool
         /// The least iOS a device that runs the activity has: the highest `@available(iOS …)` on
         /// the attributes type or its `ContentState`, when it is above 16.1 (the first iOS with
@@ -63,6 +64,9 @@ public enum SwiftImporter {
     public static let swiftSyntax: DiagnosticCode = "swift-syntax"
     /// The code of an import that found no `ActivityAttributes` type (error).
     public static let noActivity: DiagnosticCode = "no-activity-attributes"
+    /// The code of a `ContentState` a schema cannot state at all, an enum (error): a version
+    /// with no fields would accept every payload the app refuses, so none is written.
+    public static let unstatableContentState: DiagnosticCode = "unstatable-content-state"
 
     /// The deepest nesting of `[` a file may have. swift-syntax 603's lookahead for a type
     /// (`canParseInlineArrayTypeBody`) takes time exponential in unclosed `[` levels: 20 take
@@ -362,6 +366,18 @@ public enum SwiftImporter {
             let unreadBefore = reader.initializersUnread
             var available = [Self.availableIOS(type.node)]
             if let stateName = declarations.resolveName("ContentState", from: type.name),
+               let (state, _) = reader.specializedTypeDecl(named: stateName), state.kind == .enum {
+                // An enum's Codable (SE-0295's case keys, or its own init(from:) switching on a
+                // key) reads no fixed set of keys: a version of no fields would pass everything.
+                let location = converters[state.file].map { state.node.startLocation(converter: $0) }
+                diagnostics.append(Diagnostic(
+                    code: Self.unstatableContentState, severity: .error,
+                    message: "\(type.name)'s ContentState \(state.name) is an enum, which a schema cannot state: a schema's content-state is "
+                        + "an object of fields, and a version written without them would pass every payload the app refuses; write its "
+                        + "fields by hand", file: state.file, position: location.map(SourcePosition.init), scope: .schema))
+                continue
+            }
+            if let stateName = declarations.resolveName("ContentState", from: type.name),
                let (state, arguments) = reader.specializedTypeDecl(named: stateName) {
                 contentState = reader.fields(of: state, arguments: arguments, role: "content-state")
                 available.append(Self.availableIOS(state.node))
@@ -380,7 +396,10 @@ public enum SwiftImporter {
             for problem in SchemaValidator.validate(draft) where problem.severity == .error {
                 reader.review("a schema cannot state \(type.name) as imported: \(problem.message)", at: type.node, file: type.file)
             }
-            let isSynthesized = reader.initializersRead == initializersBefore
+            // An init(from:) of its own, read or not, is not synthesized Codable: a version whose
+            // initializer the import could not read is not a strict client either (its fields
+            // are the declaration's, and a strict verdict would speak for a Codable it lacks).
+            let isSynthesized = reader.initializersRead == initializersBefore && reader.initializersUnread == unreadBefore
             if isSynthesized {
                 // A strict client refuses such values already: the content-state says no more.
                 contentState = contentState.map(Self.strictClientsOwn)
@@ -1053,7 +1072,10 @@ struct TypeReader {
                 return Field(name: name, type: .object(fields: fields(of: decl, arguments: given, role: "'\(name)'")))
             }
         }
-        review("'\(name)' has the type \(type.trimmedDescription), which is not in the given files; stated as a string", at: type, file: file)
+        // A guess: right for a String-backed enum or a typealias of String, wrong for a struct,
+        // whose every valid payload it refuses. The review says how to settle it.
+        review("'\(name)' has the type \(type.trimmedDescription), which is not in the given files; stated as a string, which is wrong "
+               + "if it is a struct or a number: give the file that declares \(base) too", at: type, file: file)
         return Field(name: name, type: .string)
     }
 
@@ -1145,6 +1167,7 @@ struct TypeReader {
         switch EnumInitializer.read(initializer, enumName: decl.name.split(separator: ".").last.map(String.init) ?? decl.name) {
         case .success(let read) where [rawType, "RawValue", "Self.RawValue", "\(decl.name).RawValue"].contains(read.rawType):
             guard let fallback = cases[read.fallbackCase] else {
+                initializersUnread += 1
                 review("enum \(decl.name)'s init(from:) falls back to .\(read.fallbackCase), which is not a case this import reads; "
                        + "it is written as its raw values", at: initializer, file: file)
                 return field
@@ -1157,9 +1180,11 @@ struct TypeReader {
                 + "a value of another type is refused."
             return field
         case .success(let read):
+            initializersUnread += 1
             review("enum \(decl.name)'s init(from:) reads a \(read.rawType), not its raw type \(rawType); it is written as its raw values",
                    at: initializer, file: file)
         case .failure(let unread):
+            initializersUnread += 1
             review("enum \(decl.name) has its own init(from:), which the import reads only as Enum(rawValue: decode(…)) ?? .case: "
                    + "\(unread.reason); it is written as synthesized Codable reads it, its raw values only", at: unread.node, file: file)
         }

@@ -104,9 +104,9 @@ enum Corpus {
         #expect(rental["stations"]?.type == .array(items: Field(name: "", type: .int)))
     }
 
-    /// An `init(from:)` the import cannot read is reviewed; its fields are the declaration's and
-    /// the version stays a strict client, the most cautious reading, but the schema does not say
-    /// the app decodes with synthesized `Codable`. An `if let` that makes the value it binds into
+    /// An `init(from:)` the import cannot read is reviewed; its fields are the declaration's, and
+    /// the version is not a strict client: the app does not decode with synthesized `Codable`,
+    /// and a strict verdict would say it does. An `if let` that makes the value it binds into
     /// another (`Date(timeIntervalSince1970: seconds)`) is read: the key as read, reviewed.
     @Test func anUnreadInitializerIsSaidAsSuch() throws {
         let countdown = try Corpus.activity("Countdown.swift")
@@ -128,14 +128,15 @@ enum Corpus {
             }
             """)])
         let activity = try #require(result.activities.first)
-        #expect(activity.isSynthesized && activity.hasUnreadInitializer)
+        #expect(!activity.isSynthesized && activity.hasUnreadInitializer)
         #expect(activity.reviews.map(\.message) == [
             "UnreadAttributes.ContentState has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
                 + "from one keyed container: it has the statement `if c.contains(.title) { title = try c.de…`, whose paths the import does not follow; "
                 + "the fields written are the declaration's, which may not be what it reads",
         ])
         let yaml = SchemaYAMLWriter.schema(activity: "unread", activity, source: "U.swift")
-        #expect(yaml.contains("strict: [1]") && !yaml.contains("synthesized Codable accepts") && !yaml.contains("decoded with synthesized Codable."), "\(yaml)")
+        // The app does not decode with synthesized Codable: no strict client speaks for it.
+        #expect(!yaml.contains("strict:") && !yaml.contains("synthesized Codable accepts") && !yaml.contains("decoded with synthesized Codable."), "\(yaml)")
         #expect(yaml.contains("decoded with an init(from:) of its own that the import could not read; its fields are the declaration's, as synthesized Codable reads them."), "\(yaml)")
         #expect(try Self.fields("Glucose")["alerts"]?.type == .array(items: Field(name: "", type: .enumeration(.strings(["Below range", "Above range", "No reading"])))))
         #expect(try Self.fields("Glucose")["trend"]?.type == .enumeration(.integers([1, 2, 3, 4, 5])))
@@ -215,7 +216,8 @@ enum Corpus {
     }
 
     /// An enum's own `init(from:)` other than `Enum(rawValue: decode(RawValue)) ?? .case` is
-    /// reviewed, and the enum written as its raw values (the version stays a strict client).
+    /// reviewed, and the enum written as its raw values; the version is not a strict client,
+    /// since the app does not decode it with synthesized `Codable`.
     @Test func anEnumsOwnInitializerIsReadOrReviewed() throws {
         func imported(_ body: String) throws -> SwiftImporter.Activity {
             try #require(SwiftImporter.importActivities([("Enum.swift", """
@@ -242,7 +244,8 @@ enum Corpus {
         ]
         for (body, reason) in unread {
             let activity = try imported(body)
-            #expect(activity.isSynthesized, "\(body)")
+            // Not synthesized Codable, so not a strict client: the fields are the declaration's.
+            #expect(!activity.isSynthesized && activity.hasUnreadInitializer, "\(body)")
             #expect(activity.contentState.first?.fallback == nil, "\(body)")
             #expect(activity.reviews.count == 1 && activity.reviews.first.map {
                 $0.message.hasPrefix("enum Phase has its own init(from:), which the import reads only as Enum(rawValue: decode(…)) ?? .case: ")
@@ -409,7 +412,8 @@ enum Corpus {
         ]
         for body in unread {
             let activity = try imported(body)
-            #expect(activity.isSynthesized, "\(body)")
+            // Not synthesized Codable, so not a strict client: the fields are the declaration's.
+            #expect(!activity.isSynthesized && activity.hasUnreadInitializer, "\(body)")
             #expect(activity.reviews.first?.message.contains("whose paths the import does not follow") == true, "\(body): \(activity.reviews)")
         }
         // A branch that makes the bound value into another is read as the key reads, reviewed.
@@ -437,7 +441,8 @@ enum Corpus {
             "do { title = try c.decode(String.self, forKey: .title) } catch { count = 0 }\ncount = 1",
         ] {
             let activity = try imported(body)
-            #expect(activity.isSynthesized, "\(body)")
+            // Not synthesized Codable, so not a strict client: the fields are the declaration's.
+            #expect(!activity.isSynthesized && activity.hasUnreadInitializer, "\(body)")
             #expect(activity.reviews.count == 1, "\(body): \(activity.reviews)")
         }
         // The fallback is read as any `??`'s: one that reads a key makes two reads.
@@ -617,7 +622,8 @@ enum Corpus {
         ]
         for (body, reason) in unread {
             let activity = try #require(imported(body))
-            #expect(activity.isSynthesized, "\(body)")
+            // Not synthesized Codable, so not a strict client: the fields are the declaration's.
+            #expect(!activity.isSynthesized && activity.hasUnreadInitializer, "\(body)")
             #expect(activity.contentState.map(\.name) == ["title", "when"], "\(body)")
             #expect(activity.reviews.count == 1, "\(body): \(activity.reviews)")
             #expect(activity.reviews.first.map { $0.message.contains("own init(from:)") && $0.message.contains(reason) } == true, "\(body): \(activity.reviews)")
@@ -1049,6 +1055,32 @@ enum Corpus {
         #expect(finding.position?.line == 4 || finding.position?.line == 3)
         let closed = source.replacingOccurrences(of: "the rest", with: "the rest */").replacingOccurrences(of: "nested */", with: "nested */ */")
         #expect(SwiftImporter.importActivities([("Closed.swift", closed)]).diagnostics.isEmpty)
+    }
+
+    /// A `ContentState` that is an enum (its own `init(from:)` switching on a `type` key, or
+    /// SE-0295's case keys) has no fields a schema can state, and a version without them would
+    /// pass every payload: refused, at the enum, with no activity written.
+    @Test func anEnumContentStateIsRefused() throws {
+        let result = SwiftImporter.importActivities([("Game.swift", """
+            struct GameAttributes: ActivityAttributes {
+                public enum ContentState: Codable, Hashable {
+                    case preGame(startTimeMs: Int64, title: String)
+                    private enum CodingKeys: String, CodingKey { case type, startTimeMs, title }
+                    public init(from decoder: Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        switch try container.decode(String.self, forKey: .type) {
+                        default: self = .preGame(startTimeMs: 0, title: "")
+                        }
+                    }
+                }
+            }
+            """)])
+        #expect(result.activities.isEmpty)
+        let finding = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.map(\.code) == [SwiftImporter.unstatableContentState])
+        #expect(finding.severity == .error && finding.position?.line == 2, "\(finding)")
+        #expect(finding.message.hasPrefix("GameAttributes's ContentState GameAttributes.ContentState is an enum, which a schema cannot state"),
+                "\(finding.message)")
     }
 
     @Test func badSourceGetsAPositionedError() {

@@ -1310,7 +1310,7 @@ struct CLI {
         try "struct W: ActivityAttributes { struct ContentState: Codable, Hashable { var owner: Person } }".write(toFile: swift, atomically: true, encoding: .utf8)
         let result = try CLI.run(["import", "swift", swift])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("Wrapped.swift:1:84: warning: 'owner' has the type Person, which is not in the given files; stated as a string [needs-review]"), "\(result.stderr)")
+        #expect(result.stderr.contains("Wrapped.swift:1:84: warning: 'owner' has the type Person, which is not in the given files; stated as a string, which is wrong if it is a struct or a number: give the file that declares Person too [needs-review]"), "\(result.stderr)")
         #expect(result.stdout.contains("owner: { type: string }"))
     }
 
