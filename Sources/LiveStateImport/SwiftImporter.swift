@@ -1151,8 +1151,42 @@ struct TypeReader {
             return numberEnumField(named: name, decl, values: numbers, format: format)
         case nil:
             review(Self.se0295Review(decl), at: decl.node, file: decl.file)
-            return Field(name: name, type: .object(fields: []))
+            return se0295Field(named: name, decl)
         }
+    }
+
+    /// An enum in SE-0295's shape as near as a schema comes to it: an object whose fields are
+    /// the cases, each optional, each an object of its associated values by label (`_0`, `_1`
+    /// where unlabeled). The app takes exactly one case key; the object takes none or several
+    /// too (the review says so), but checks what each case holds. An enum that holds itself, or
+    /// one nested past what a schema file holds, is an object without fields.
+    mutating func se0295Field(named name: String, _ decl: SwiftDeclarations.TypeDecl) -> Field {
+        let key = "enum " + decl.name
+        guard !reading.contains(key), depth + 4 <= Self.deepestField else { return Field(name: name, type: .object(fields: [])) }
+        reading.insert(key)
+        depth += 4
+        defer {
+            reading.remove(key)
+            depth -= 4
+        }
+        var cases: [Field] = []
+        for member in decl.members {
+            for element in member.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] {
+                let caseName = Self.name(element.name)
+                // Cases overloaded by their labels get no synthesized Codable: the first is kept.
+                guard !cases.contains(where: { $0.name == caseName }) else { continue }
+                var values: [Field] = []
+                for (index, parameter) in (element.parameterClause?.parameters).map(Array.init)?.enumerated() ?? [].enumerated() {
+                    let written = parameter.firstName.map { Self.name($0) }
+                    let label = written == nil || written == "_" ? "_\(index)" : written ?? ""
+                    values.append(field(named: label, type: parameter.type, scope: decl.name, file: decl.file))
+                }
+                var entry = Field(name: caseName, type: .object(fields: values))
+                entry.isOptional = true
+                cases.append(entry)
+            }
+        }
+        return Field(name: name, type: .object(fields: cases))
     }
 
     /// `field`, an enum of `decl`'s raw values, as `decl`'s own `init(from:)` decodes it, if it
@@ -1206,7 +1240,8 @@ struct TypeReader {
         }
         let shapes = elements.map(se0295Shape)
         let listed = shapes.count > 1 ? "one of " + shapes.joined(separator: ", ") : shapes.joined()
-        return "enum \(decl.name) \(why): the app decodes \(listed) (SE-0295), which a schema does not state"
+        return "enum \(decl.name) \(why): the app decodes \(listed) (SE-0295), exactly one case key; a schema states it as an object "
+            + "of the cases, each optional, which checks what a case holds but takes none or several of them"
     }
 
     /// A case as SE-0295 writes it: `{"case": {"label": …, "_1": …}}`, unlabeled values by their

@@ -501,7 +501,7 @@ enum Corpus {
         #expect(reviews.contains { $0.message.contains("own init(from:)") && $0.position?.line == 8 })
         #expect(reviews.contains { $0.message.contains("@Clamped") && $0.position?.line == 3 })
         #expect(reviews.contains { $0.message == "'tags' is a dictionary, which the app decodes from a JSON object keyed by strings; a schema states no map type, so it is written as an empty object" })
-        #expect(reviews.contains { $0.message == #"enum Mood has associated values: the app decodes {"happy": {"level": …}} (SE-0295), which a schema does not state"# })
+        #expect(reviews.contains { $0.message == #"enum Mood has associated values: the app decodes {"happy": {"level": …}} (SE-0295), exactly one case key; a schema states it as an object of the cases, each optional, which checks what a case holds but takes none or several of them"# })
         let keyed = SwiftImporter.importActivities([("Keyed.swift", """
             struct K: ActivityAttributes { struct ContentState: Codable, Hashable { var byDay: Dictionary<Day, Int> } }
             enum Day: String, Codable, Hashable { case mon }
@@ -855,11 +855,15 @@ enum Corpus {
         #expect(fields["speed"]?.documentation == "One of 0.5, 1, 2.5: the raw values of enum RawAttributes.ContentState.Speed.")
         #expect(fields["step"]?.type == .double && fields["step"]?.numberFormat == .float && fields["step"]?.isOptional == true)
         #expect(fields["step"]?.constraints.minimum == 0 && fields["step"]?.constraints.maximum == 2)
-        #expect(fields["grade"]?.type == .object(fields: []))
+        // Written by case: `{"a": {}}`, each case an optional object.
+        #expect(fields["grade"].map { grade in
+            guard case .object(let cases) = grade.type else { return false }
+            return cases.map(\.name) == ["a", "b"] && cases.allSatisfy { $0.isOptional && $0.type == .object(fields: []) }
+        } == true)
         #expect(activity.reviews.map(\.message) == [
             "enum RawAttributes.ContentState.Speed has Double raw values: the app decodes a number, only 0.5, 1, 2.5; a schema lists no such values, so 'speed' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
             "enum RawAttributes.ContentState.Step has Float raw values: the app decodes a number, only 0, 1, 2; a schema lists no such values, so 'step' is a double from the least to the greatest, and lint passes the numbers between that the app drops",
-            #"enum RawAttributes.ContentState.Grade has the raw type Character, whose raw values synthesized Codable does not write (only String, integer, Double and Float ones): the app decodes one of {"a": {}}, {"b": {}} (SE-0295), which a schema does not state"#,
+            #"enum RawAttributes.ContentState.Grade has the raw type Character, whose raw values synthesized Codable does not write (only String, integer, Double and Float ones): the app decodes one of {"a": {}}, {"b": {}} (SE-0295), exactly one case key; a schema states it as an object of the cases, each optional, which checks what a case holds but takes none or several of them"#,
         ])
         // The schema written loads back with the bounds.
         let schema = try Corpus.schema(activity)
@@ -881,10 +885,33 @@ enum Corpus {
             """)])
         let reviews = try #require(result.activities.first).reviews
         #expect(reviews.map(\.message) == [
-            #"enum Phase has associated values: the app decodes one of {"waiting": {}}, {"running": {"lap": …, "_1": …}}, {"paused": {"_0": …}} (SE-0295), which a schema does not state"#,
-            #"enum Plain has no String, integer, Double or Float raw values: the app decodes one of {"on": {}}, {"off": {}} (SE-0295), which a schema does not state"#,
+            #"enum Phase has associated values: the app decodes one of {"waiting": {}}, {"running": {"lap": …, "_1": …}}, {"paused": {"_0": …}} (SE-0295), exactly one case key; a schema states it as an object of the cases, each optional, which checks what a case holds but takes none or several of them"#,
+            #"enum Plain has no String, integer, Double or Float raw values: the app decodes one of {"on": {}}, {"off": {}} (SE-0295), exactly one case key; a schema states it as an object of the cases, each optional, which checks what a case holds but takes none or several of them"#,
         ])
         #expect(reviews.map { $0.position?.line } == [4, 8])
+        // Each case an optional object of its values: what a case holds is checked.
+        let fields = try #require(result.activities.first).contentState
+        func optionalCase(_ name: String, _ values: [Field]) -> Field {
+            var field = Field(name: name, type: .object(fields: values))
+            field.isOptional = true
+            return field
+        }
+        #expect(fields.first { $0.name == "phase" }?.type == .object(fields: [
+            optionalCase("waiting", []),
+            optionalCase("running", [Field(name: "lap", type: .int), Field(name: "_1", type: .double)]),
+            optionalCase("paused", [Field(name: "_0", type: .string)]),
+        ]))
+        #expect(fields.first { $0.name == "plain" }?.type == .object(fields: [optionalCase("on", []), optionalCase("off", [])]))
+        // An enum that holds itself stops there.
+        let recursive = SwiftImporter.importActivities([("Tree.swift", """
+            struct TreeAttributes: ActivityAttributes { struct ContentState: Codable, Hashable { var tree: Tree } }
+            indirect enum Tree: Codable, Hashable { case leaf(Int), node(Tree, Tree) }
+            """)])
+        let tree = try #require(recursive.activities.first?.contentState.first)
+        #expect(tree.type == .object(fields: [
+            optionalCase("leaf", [Field(name: "_0", type: .int)]),
+            optionalCase("node", [Field(name: "_0", type: .object(fields: [])), Field(name: "_1", type: .object(fields: []))]),
+        ]))
     }
 
     /// Found by FuzzSwiftImport (FailCases/FuzzSwiftImport/enum-without-readable-cases): Swift
