@@ -122,20 +122,23 @@ import Testing
                 content-state:
                   name: { type: string }
             """)
-        let swift = try Self.file("Quoted.swift", in: folder, """
-            struct QuotedAttributes: ActivityAttributes {
-                struct ContentState: Codable, Hashable {
-                    var name: String
-                    var count: Int
-                }
-            }
-            """)
+        let swift = try Self.file("Quoted.swift", in: folder, Self.quotedSwift)
         let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: schema, encoding: .utf8)
         #expect(text.contains("  A schema lists its strict app versions so:\n  strict: [9]\nclients:\n  strict: [1, 2]\n"), "\(text)")
         #expect(text.contains("  - version: 2\n"))
     }
+
+    /// The app's type that the `--append-to` tests import: version 1's `name` and a new `count`.
+    static let quotedSwift = """
+        struct QuotedAttributes: ActivityAttributes {
+            struct ContentState: Codable, Hashable {
+                var name: String
+                var count: Int
+            }
+        }
+        """
 
     /// A schema laid out with 4-space indentation (its version items at `    -   version:`): the
     /// appended version was written at 2 spaces, which does not load, and the refusal's
@@ -153,14 +156,7 @@ import Testing
         for (name, body, strict, entry) in layouts {
             let schema = try Self.file("\(name).yaml", in: folder, "activity: \(name)\nattributes-type: QuotedAttributes\n" + body)
             #expect(try LivestateBinary.run(["check", schema]).status == 0, "\(name)")
-            let swift = try Self.file("Quoted.swift", in: folder, """
-                struct QuotedAttributes: ActivityAttributes {
-                    struct ContentState: Codable, Hashable {
-                        var name: String
-                        var count: Int
-                    }
-                }
-                """)
+            let swift = try Self.file("Quoted.swift", in: folder, Self.quotedSwift)
             let result = try LivestateBinary.run(["import", "swift", swift, "--append-to", schema], timeout: 60)
             #expect(result.status == 0, "\(name): \(result.stderr)")
             let text = try String(contentsOfFile: schema, encoding: .utf8)
