@@ -74,8 +74,10 @@ enum StateComparison {
         case (.url, .string(let string)):
             return .string(URL(string: string)?.absoluteString ?? string)
         case (.double, .double(let double)) where field.numberFormat == .float:
-            // The app holds a `Float`: 0.1 is 0.10000000149011612 there.
-            return .double(Double(Float(double)))
+            // The app holds a `Float`: 0.1 is 0.10000000149011612 there. JSONDecoder parses the
+            // text to a `Float`; converting the `Double` instead rounds the midpoint below 2^128
+            // (3.4028235677973366e38) up to infinity, where the text reads as the greatest `Float`.
+            return .double(Double(Float(String(double)) ?? Float(double)))
         case (.array(let items), .array(let elements)):
             return .array(elements.map { normalized($0, field: items) })
         case (.object(let fields), _):

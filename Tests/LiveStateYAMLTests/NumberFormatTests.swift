@@ -238,6 +238,18 @@ import Testing
         for json in [#"{"n":9223372036854775807.0}"#, #"{"n":-9223372036854775808.0}"#, #"{"n":1.5}"#] {
             #expect(!decoder.decode(contentState: Array(json.utf8)).appDecodes, "\(json)")
         }
+        // The Decimal's whole mantissa, fraction digits included, must fit a UInt64 before the
+        // fraction is divided away (`FixedWidthInteger.init?(_: Decimal)`): at UInt64.max it
+        // reads, one past it JSONDecoder throws.
+        #expect(decoder.decode(contentState: Array(#"{"n":1844674407370955161.5}"#.utf8)).state?["n"] == .int(1_844_674_407_370_955_161))
+        for json in [#"{"n":1844674407370955161.6}"#, #"{"n":2305843009213693951.5}"#, #"{"n":-4611686018427387903.5}"#,
+                     #"{"id":18446744073709549568.00001}"#, #"{"id":1844674407370954956.75e1}"#] {
+            let result = decoder.decode(contentState: Array(json.utf8))
+            #expect(!result.appDecodes, "\(json): \(String(describing: result.state))")
+            #expect(decoder.decodeInFull(contentState: Array(json.utf8)) == result, "\(json)")
+        }
+        // Trailing zeros are not in the mantissa.
+        #expect(decoder.decode(contentState: Array(#"{"id":18446744073709549568.000}"#.utf8)).state?["id"] == .uint(18_446_744_073_709_549_568))
     }
 
     /// A `Float` reads `3.4028235e+38` (how Swift writes its greatest value) and refuses what
@@ -247,11 +259,19 @@ import Testing
                   ratio: { type: double, format: float }
             """, strict: true)
         let decoder = try ContentStateDecoder(schema: schema, version: 1)
-        for text in ["3.4028235e+38", "-3.4028235e+38", "1e-45", "0e10", "0"] {
+        // JSONDecoder parses the text to a Float: `3.4028235677973366e38`, how Swift, JavaScript and
+        // Python write the Double at the midpoint below 2^128, is under the exact midpoint and
+        // reads as the greatest Float; through the Double it would round to infinity.
+        for text in ["3.4028235e+38", "-3.4028235e+38", "1e-45", "0e10", "0", "3.4028235677973366e38", "-3.4028235677973366e38",
+                     "340282356779733660000000000000000000000"] {
             let result = decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8))
             #expect(result.appDecodes && result.allDiagnostics.isEmpty, "\(text): \(result.allDiagnostics)")
         }
-        for text in ["3.4028236e38", "1e-50"] {
+        // Just over the exact midpoint, in more digits than a Double keeps: infinity as a Float.
+        for text in ["3.40282356779733661637539395458142568449e38", "1e-400"] {
+            #expect(!decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8)).appDecodes, "\(text)")
+        }
+        for text in ["3.4028236e38", "1e-50", "3.402823567797337e38"] {
             let result = decoder.decode(contentState: Array(#"{"ratio":\#(text)}"#.utf8))
             #expect(!result.appDecodes, "\(text)")
             #expect(result.allDiagnostics.first?.message.hasPrefix("\(text) does not fit the app's Float") == true, "\(result.allDiagnostics)")
@@ -259,6 +279,9 @@ import Testing
         }
         let written = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("ratio", .double(1e-50))]))
         #expect(written.bytes.isEmpty)
+        // The encoder writes the Double's shortest text, which reads as the greatest Float.
+        let largest = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("ratio", .double(3.4028235677973366e38))]))
+        #expect(!largest.bytes.isEmpty, "\(largest.diagnostics)")
         #expect(written.diagnostics.contains { $0.message.contains("does not fit the app's Float") }, "\(written.diagnostics)")
     }
 

@@ -703,7 +703,7 @@ struct DecodeContext: JSONReading {
                 if reader.foundationRefusesDouble(number, value: double) {
                     return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
                 }
-                if let format = plan.numberFormat, !format.holds(double) {
+                if let format = plan.numberFormat, format == .float ? !reader.floatReads(number) : !format.holds(double) {
                     return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
                 }
             }

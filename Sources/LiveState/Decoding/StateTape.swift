@@ -1079,7 +1079,7 @@ struct TapeBuilder {
             guard let double = double() else { return false }
             // A `Float`'s (`format: float`) number that rounds to zero is the full decoder's, and
             // so is a `Decimal`'s that its parser does not read.
-            if plan.numberFormat == .float, !Field.NumberFormat.float.holds(double) { return false }
+            if plan.numberFormat == .float, !reader.floatReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
             if plan.numberFormat == .decimal, !reader.decimalReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
             guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
                 guard !plan.isOutOfRange(double) else { return refused(at: start) }

@@ -109,13 +109,30 @@ extension JSONReader {
         DecimalText.reads(text(of: number))
     }
 
+    /// Whether a number token reads as a `Float` (`Field.NumberFormat.floatReads`).
+    package func floatReads(_ number: JSONNumber) -> Bool {
+        Field.NumberFormat.floatReads(text(of: number))
+    }
+
     /// The whole part of a number with a fraction or an exponent, as JSONDecoder's `Decimal`
     /// path reads it for a number from 2^53 up (swift-foundation's
     /// `_slowpath_unwrapFixedWidthInteger`): the digits, shifted by the exponent, the fraction
     /// dropped; a negative one is the magnitude's negation, so `-9223372036854775808.0` does not
     /// fit `Int`. Only called once the `Double` fits `T`, so the result has at most 20 digits.
+    ///
+    /// Foundation's `FixedWidthInteger.init?(_: Decimal)` first gathers the `Decimal`'s whole
+    /// mantissa, fraction digits included (trailing zeros dropped), in a `UInt64`, and fails
+    /// when it does not fit: `1844674407370955161.5` reads, `1844674407370955161.6` does not.
     private func wholePart<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
         let parts = NumberText(text(of: number))
+        var mantissa: UInt64 = 0
+        let lastSignificant = parts.digits.lastIndex { $0 != 0 } ?? -1
+        for digit in parts.digits.prefix(lastSignificant + 1).drop(while: { $0 == 0 }) {
+            let (shifted, overflowA) = mantissa.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowA, !overflowB else { return nil }
+            mantissa = next
+        }
         let shift = parts.exponent - parts.fractionDigits
         let kept = shift >= 0 ? parts.digits[...] : parts.digits.dropLast(min(-shift, parts.digits.count))
         var magnitude: UInt64 = 0

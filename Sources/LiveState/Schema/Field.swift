@@ -29,23 +29,37 @@ public struct Field: Sendable, Hashable {
             }
         }
 
-        /// The largest number that reads as a finite `Float`: just under the midpoint between
-        /// `Float.greatestFiniteMagnitude` and the next power of two, which rounds to infinity.
-        /// JSONDecoder reads `3.4028235e+38` (how Swift writes the greatest `Float`) as a `Float`.
-        static let largestFloat = (Double(Float.greatestFiniteMagnitude) + Double(Float.greatestFiniteMagnitude.ulp) / 2).nextDown
+        /// The largest `Double` whose shortest text reads as a finite `Float`: the midpoint between
+        /// `Float.greatestFiniteMagnitude` and the next power of two, whose text
+        /// `3.4028235677973366e38` is just below the exact midpoint, so JSONDecoder, which parses
+        /// the text straight to a `Float`, reads the greatest `Float` (`floatReads`).
+        static let largestFloat = Double(Float.greatestFiniteMagnitude) + Double(Float.greatestFiniteMagnitude.ulp) / 2
 
-        /// Whether the app's type holds `number` as JSONDecoder reads it: inside `range`, and for
-        /// `Float`, not a number that is not zero but rounds to zero (`1e-50`, which JSONDecoder
-        /// refuses as it refuses `1e-400` for a `Double`).
-        /// A `Decimal` holds it when the number's shortest text, as the encoder writes it, reads
-        /// as one.
+        /// Whether the app's type holds `number` as JSONDecoder reads it: inside `range`; a
+        /// `Float` or a `Decimal` when the number's shortest text, as the encoder writes it, reads
+        /// as one (`floatReads`, `DecimalText`).
         public func holds(_ number: Double) -> Bool {
-            guard range.contains(number) else { return false }
             switch self {
-            case .float: return number == 0 || Float(number) != 0
-            case .decimal: return DecimalText.reads(String(number).utf8)
-            default: return true
+            case .float: return Self.floatReads(String(number).utf8)
+            case .decimal: return range.contains(number) && DecimalText.reads(String(number).utf8)
+            default: return range.contains(number)
             }
+        }
+
+        /// Whether JSONDecoder reads the JSON number `text` as a `Float`: it parses the text
+        /// straight to a `Float` (`strtof`), so the result must be finite, and not zero from
+        /// digits that are not (`1e-50`, refused as `1e-400` is for a `Double`). Not through a
+        /// `Double`: `3.4028235677973366e38` is below the midpoint between `Float`'s greatest and
+        /// 2^128, and reads as the greatest, but its `Double` is that midpoint, which rounds up
+        /// to infinity.
+        package static func floatReads(_ text: some Collection<UInt8>) -> Bool {
+            guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return false }
+            guard float == 0 else { return true }
+            for byte in text {
+                if byte | 0x20 == UInt8(ascii: "e") { break }
+                if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(byte) { return false }
+            }
+            return true
         }
 
         /// Whether the format is an integer's (`int` fields), or `float` or `decimal` (`double`
