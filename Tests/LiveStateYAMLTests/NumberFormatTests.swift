@@ -252,6 +252,28 @@ import Testing
         #expect(decoder.decode(contentState: Array(#"{"id":18446744073709549568.000}"#.utf8)).state?["id"] == .uint(18_446_744_073_709_549_568))
     }
 
+    /// An element of an array, or a bound of a date range, that both the tolerant decoder and
+    /// synthesized `Codable` fail on is one error, at the field, whose message names the element
+    /// and says so: it was that error and a `strict-decode-failure` besides.
+    @Test func anElementBothDecodersFailOnIsOneError() throws {
+        let decoder = try ContentStateDecoder(schema: try Self.schema("""
+                  nums: { type: array, items: { type: int } }
+                  span: { type: date-range }
+            """, strict: true), version: 1)
+        for (json, message) in [
+            (#"{"nums":[1.5],"span":[1,2]}"#, "at /nums/0: 1.5 is not an integer that fits Int; 'nums' has no default"),
+            (#"{"nums":[1],"span":[1e400,2]}"#, "at /span/0: 1e400 is too large for a Double; 'span' has no default"),
+        ] {
+            for result in [decoder.decode(contentState: Array(json.utf8)), decoder.decodeInFull(contentState: Array(json.utf8))] {
+                let errors = result.allDiagnostics.filter { $0.severity == .error }
+                #expect(errors.count == 1, "\(json): \(errors)")
+                #expect(errors.first.map {
+                    $0.message.hasPrefix(message) && $0.message.hasSuffix("(the app decodes with synthesized Codable, which fails on it too)")
+                } == true, "\(json): \(errors)")
+            }
+        }
+    }
+
     /// A `Float` reads `3.4028235e+38` (how Swift writes its greatest value) and refuses what
     /// rounds to infinity or, not being zero, to zero; the encoder refuses to write the latter.
     @Test func aFloatFieldReadsWhatJSONDecoderReadsAsAFloat() throws {

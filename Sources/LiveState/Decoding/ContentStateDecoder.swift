@@ -262,8 +262,12 @@ final class DecodeProblem {
     /// error, so that one cause makes one error.
     static func add(strictFailure verdict: Diagnostic, to findings: inout [Diagnostic]) {
         let rejecting: Set<DiagnosticCode> = [.missingRequiredKey, .wrongType, .outOfRange]
+        // The same key's finding: at the same pointer, or, for an element of an array or a bound
+        // of a date range, at the field whose message begins with the element's pointer.
+        let elementPrefix = verdict.pointer.map { "at \($0): " }
         if let same = findings.firstIndex(where: {
-            $0.severity == .error && $0.scope == verdict.scope && $0.pointer == verdict.pointer && rejecting.contains($0.code)
+            $0.severity == .error && $0.scope == verdict.scope && rejecting.contains($0.code)
+                && ($0.pointer == verdict.pointer || elementPrefix.map($0.message.hasPrefix) == true)
         }) {
             findings[same].message += " (the app decodes with synthesized Codable, which fails on it too)"
         } else {
