@@ -443,11 +443,11 @@ import Testing
             let error = try #require(validationError(at65))
             #expect(error.code == .jsonLimit)
             #expect(error.code == "json-limit")
-            #expect(error.message == "nesting deeper than 64")
+            #expect(error.message == "nesting deeper than 64, the most LiveState reads (Foundation's JSONDecoder reads 512 levels)")
             #expect(error.position.offset == 64 * open.utf8.count)
             #expect(skipError(Array(at65.utf8)) == error)
         }
-        #expect(validationError("[[[]]]", options: .init(maxDepth: 2))?.message == "nesting deeper than 2")
+        #expect(validationError("[[[]]]", options: .init(maxDepth: 2))?.message.hasPrefix("nesting deeper than 2, the most LiveState reads") == true)
     }
 
     @Test func rejects100000OpenBracketsWithDepthLimitError() throws {

@@ -506,8 +506,10 @@
         return error(.jsonSyntax, offset < 2 ? UTF16Text.explaining(message, in: bytes) : message, at: offset)
     }
 
+    /// The limit is LiveState's, against stack exhaustion on hostile input: JSONDecoder reads
+    /// 512 levels, so a device may apply a body LiveState does not read, which the message says.
     private func depthError(at offset: Int) -> JSONError {
-        error(.jsonLimit, "nesting deeper than \(maxDepth)", at: offset)
+        error(.jsonLimit, "nesting deeper than \(maxDepth), the most LiveState reads (Foundation's JSONDecoder reads 512 levels)", at: offset)
     }
 
     private func valueStartError(at offset: Int) -> JSONError {
