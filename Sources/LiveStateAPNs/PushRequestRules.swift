@@ -98,18 +98,11 @@ enum PushRequestRules {
         return nil
     }
 
-    /// `text` for a message, with its control characters written as `\u{…}`, so that a value
-    /// with a line break stays on the message's line.
+    /// The first 80 characters of `text` for a message, its control characters (C0, DEL and C1)
+    /// written as `\u{…}` as every finding's are (`Diagnostic.printable`), so that a value with a
+    /// line break stays on the message's line, in JSON output too.
     static func printable(_ text: some StringProtocol) -> String {
-        var result = ""
-        for scalar in text.prefix(80).unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        Diagnostic.printable(String(text.prefix(80)))
     }
 
     /// After `ExpiredProviderToken`: a `clock-behind` finding when the rejected token is younger

@@ -130,6 +130,9 @@ import Testing
         let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(expiration: 0))
         #expect(channel.map(\.code) == [DiagnosticCode.badChannelID])
         #expect(channel.first?.message.contains("YWJj\\u{D}\\u{A}x-evil: 1") == true, "\(channel)")
+        // C1 too (U+009B is a terminal's CSI), as every other finding writes it.
+        let csi = PushRequestRules.check(.broadcast(channelID: "YWJj\u{9B}2J"), .init(expiration: 0))
+        #expect(csi.first?.message.contains("YWJj\\u{9B}2J") == true, "\(csi)")
         let topic = PushRequestRules.bundleID(from: "com.example.app\r\nx-evil: 1")
         #expect(topic.problem?.code == DiagnosticCode.badTopic)
         #expect(topic.problem?.message.contains("\n") == false)
