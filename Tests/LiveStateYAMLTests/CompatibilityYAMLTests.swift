@@ -57,6 +57,50 @@ private struct Expectation {
         #expect(schema.versions.first?.contentState.first?.documentation == text)
     }
 
+    /// What a writer of the same type sends that the reader does not decode, beyond its
+    /// constraints: a URL an iOS 17 version writes that an iOS 16 one refuses, a number too
+    /// small for the reader's `Float` or `Decimal`. `diff` passed both, where `lint` and
+    /// JSONDecoder drop the update.
+    @Test func aWriterOfTheSameTypeMaySendWhatTheReaderRefuses() throws {
+        func findings(_ versions: String, reader: Int = 1, writer: Int = 2) throws -> [CompatibilityFinding] {
+            let yaml = "activity: narrowing\nclients: { strict: [1] }\nversions:\n" + versions
+            let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "narrowing.yaml")
+            return CompatibilityChecker().findings(schema, reader: reader, writer: writer).filter { $0.rule == "type-narrowed" }
+        }
+        let url = """
+              - version: 1
+                content-state: { link: { type: url } }
+              - version: 2
+                min-ios: "17.0"
+                content-state: { link: { type: url } }
+            """
+        let urls = try findings(url)
+        #expect(urls.map(\.severity) == [.error] && urls.first?.pointer == "/link", "\(urls)")
+        #expect(urls.first?.message.contains("v2 runs on iOS 17.0 and later, whose URL(string:) reads strings with a space") == true, "\(urls)")
+        // An iOS 17 app reads what an iOS 16 version writes.
+        #expect(try findings(url, reader: 2, writer: 1).isEmpty)
+        for (format, example) in [("float", "1e-50"), ("decimal", "1e-200")] {
+            let tiny = try findings("""
+                  - version: 1
+                    content-state: { v: { type: double, format: \(format), minimum: 0, maximum: 100 } }
+                  - version: 2
+                    content-state: { v: { type: double, minimum: 0, maximum: 100 } }
+                """)
+            #expect(tiny.map(\.severity) == [.error], "\(format): \(tiny)")
+            #expect(tiny.first?.message.contains("may send a non-zero number closer to zero than") == true
+                && tiny.first?.message.contains("(such as \(example))") == true, "\(tiny)")
+            // A writer bounded away from zero, or of the same type, sends no such number.
+            for writer in ["{ type: double, minimum: 0.01, maximum: 100 }", "{ type: double, format: \(format), minimum: 0, maximum: 100 }"] {
+                #expect(try findings("""
+                      - version: 1
+                        content-state: { v: { type: double, format: \(format), minimum: 0, maximum: 100 } }
+                      - version: 2
+                        content-state: { v: \(writer) }
+                    """).isEmpty, "\(format) \(writer)")
+            }
+        }
+    }
+
     @Test(arguments: CompatibilityPaths.ruleFixtures())
     func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
         let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path

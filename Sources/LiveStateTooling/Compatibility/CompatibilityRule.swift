@@ -220,7 +220,9 @@ extension CompatibilityRule {
         summary: "the type changed so that some values the writer sends do not decode in the reader",
         reasoning: """
             An int reader rejects a double such as 1.5 (JSONDecoder accepts 2.0); a url rejects strings that \
-            URL(string:) does not read; an enum rejects raw values it does not list. The reader drops the \
+            URL(string:) does not read, and an iOS 16 version's url refuses strings (a space, é) that a \
+            version for iOS 17 and later may send; a Float or Decimal reader refuses a Double's non-zero \
+            numbers too close to zero for it; an enum rejects raw values it does not list. The reader drops the \
             update, unless the field (or an enclosing one) has on-invalid: default and a default, or \
             the enum has a fallback: then it is a warning. Strict app versions always drop it.
             """)

@@ -22,21 +22,55 @@ extension PairComparison {
                    at: place)
             compareConstraints(reader: reader, writer: writer, at: place)
         case .narrowed(let why):
-            let reaction = invalidReaction(of: reader, at: place)
-            if !isStrict, reader.fallback != nil, case .enumeration = reader.type {
-                report(.typeNarrowed, .warning,
-                       "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why); other values take the fallback \(ValueText.render(reader.fallback!))",
-                       at: place)
-            } else {
-                report(.typeNarrowed, severity(reaction),
-                       "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why); for such a value \(consequence(reaction))",
-                       at: place)
-            }
+            reportNarrowed(reader: reader, "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why)", at: place)
         case .incompatible:
             let reaction = invalidReaction(of: reader, at: place)
             report(.typeChanged, severity(reaction),
                    "'\(name)' is \(writerType) in v\(writerNumber) (\(TypePromotion.jsonKind(writer.type))) and \(readerType) in v\(readerNumber), which decodes none of its values; \(consequence(reaction))",
                    at: place)
+        }
+    }
+
+    /// A `type-narrowed` finding: `what` the writer sends that the reader does not decode, and
+    /// what the reader does then (an enum's fallback, its default, or a drop).
+    private mutating func reportNarrowed(reader: Field, _ what: String, at place: Place) {
+        if !isStrict, let fallback = reader.fallback, case .enumeration = reader.type {
+            report(.typeNarrowed, .warning, "\(what); other values take the fallback \(ValueText.render(fallback))", at: place)
+        } else {
+            let reaction = invalidReaction(of: reader, at: place)
+            report(.typeNarrowed, severity(reaction), "\(what); for such a value \(consequence(reaction))", at: place)
+        }
+    }
+
+    /// What the writer of the same type may send that the reader does not decode, beyond its
+    /// constraints (`compareConstraints`): a `url` an iOS 17 version writes that an iOS 16
+    /// version's `URL(string:)` refuses, and a number too small for the reader's `Float` or
+    /// `Decimal` (its range's other end is a bound `compareConstraints` checks).
+    private func narrowing(reader: Field, writer: Field, at place: Place) -> String? {
+        let name = display(place.readerPointer)
+        switch (reader.type, writer.type) {
+        case (.url, .url):
+            let (readerRule, writerRule) = (schema.urlRule(readerNumber), schema.urlRule(writerNumber))
+            guard readerRule.hasLegacyParser, !writerRule.hasLegacyParser else { return nil }
+            return "v\(writerNumber) runs on iOS \(writerRule.minIOS) and later, whose URL(string:) reads strings with a space, "
+                + "a non-ASCII letter or a brace, which app v\(readerNumber) refuses on iOS 16 (min-ios \(readerRule.minIOS)): '\(name)' "
+                + "may hold one in v\(writerNumber) payloads"
+        case (.double, .double):
+            // A non-zero number closer to zero than the type's least magnitude reads as zero, and
+            // JSONDecoder refuses it; the writer's own bounds may keep it away from zero.
+            let least: (type: String, magnitude: Double, example: String)
+            switch (reader.numberFormat, writer.numberFormat) {
+            case (.float?, let written) where written != .float: least = ("Float", Double(Float.leastNonzeroMagnitude), "1e-50")
+            case (.decimal?, let written) where written != .decimal && written != .float: least = ("Decimal", 1e-128, "1e-200")
+            default: return nil
+            }
+            let bounds = writer.constraints
+            guard (bounds.minimum ?? -.infinity) < least.magnitude, (bounds.maximum ?? .infinity) > -least.magnitude else { return nil }
+            return "'\(name)' is a Double in v\(writerNumber), which may send a non-zero number closer to zero than \(Self.article(least.type)) "
+                + "\(least.type) holds (such as \(least.example)); app v\(readerNumber) holds it in \(Self.article(least.type)) \(least.type), "
+                + "and JSONDecoder refuses it"
+        default:
+            return nil
         }
     }
 
@@ -57,6 +91,7 @@ extension PairComparison {
             compareEnumValues(reader: reader, readerValues: readerValues, writerValues: writerValues, at: place)
         default:
             compareConstraints(reader: reader, writer: writer, at: place)
+            if let what = narrowing(reader: reader, writer: writer, at: place) { reportNarrowed(reader: reader, what, at: place) }
         }
     }
 
