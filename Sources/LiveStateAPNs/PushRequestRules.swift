@@ -4,7 +4,7 @@ import LiveStateTooling
 
 /// The rules APNs applies to a request's path and headers, checked before anything is sent:
 /// each one APNs answers with a 400 reason (`DiagnosticCode+Send.swift` names their codes).
-enum PushRequestRules {
+package enum PushRequestRules {
     /// The topic suffix of Live Activity pushes.
     static let topicSuffix = ".push-type.liveactivity"
 
@@ -185,7 +185,7 @@ enum PushRequestRules {
     ///   - timestamp: The body's `aps.timestamp`.
     ///   - now: This machine's clock, in UNIX seconds.
     ///   - file: The body's file, for the finding.
-    static func futureTimestamp(_ timestamp: Int, now: Int, file: String?) -> Diagnostic? {
+    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?) -> Diagnostic? {
         let lead = timestamp - now
         guard lead > timestampLead else { return nil }
         let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import LiveState
+import LiveStateAPNs
 import LiveStateTooling
 
 /// `livestate lint`: validates payload files as APNs and the device will see them.
@@ -68,9 +70,11 @@ struct LintCommand: ParsableCommand {
         for file in files {
             var found: [Diagnostic]
             var report: [Value.Member] = [.init("file", .string(file.name))]
+            var timestamp: Int?
             if allVersions || fleet != nil {
                 let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options, fleet: fleet)
                 found = all.diagnostics
+                timestamp = all.results.first?.result.timestamp
                 report.append(.init("decodes", .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })))
                 if let fleet {
                     let (gated, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: fleetOptions.threshold)
@@ -81,7 +85,18 @@ struct LintCommand: ParsableCommand {
             } else {
                 let result = validator.validate(file.bytes, file: file.name)
                 found = result.diagnostics
+                timestamp = result.timestamp
                 report.append(.init("decodes", .bool(result.appDecodes)))
+            }
+            // A body stamped ahead of the clock harms the updates after it, on every version:
+            // `send`'s rule, at the value in the file.
+            if let timestamp, var ahead = PushRequestRules.futureTimestamp(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name) {
+                ahead.position = file.bytes.withUnsafeBytes { text in
+                    JSONPointer.offset(of: "/aps/timestamp", in: text).map { SourcePosition.locate(offset: $0, in: text) }
+                }
+                // In input order, as the validator's findings are.
+                let offset = ahead.position?.offset ?? 0
+                found.insert(ahead, at: found.firstIndex { ($0.position?.offset ?? 0) > offset } ?? found.endIndex)
             }
             diagnostics += found
             reports.append(.object(report))

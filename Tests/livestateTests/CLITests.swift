@@ -407,6 +407,24 @@ struct CLI {
         #expect(result.stdout.contains("headroom -"))
     }
 
+    /// A body stamped far ahead of the clock (a "never" sentinel, a year ahead) is `send`'s
+    /// `timestamp-in-future` warning in `lint` too, at the value: once a device applies it, it
+    /// ignores every later update stamped with the real time.
+    @Test func aTimestampAheadOfTheClockIsAWarning() throws {
+        let body = Data(#"{"aps":{"timestamp":9999999999,"event":"update","content-state":{"title":"t","subTitle":"s","progress":0.5,"logo":"l"}}}"#.utf8)
+        for arguments in [["lint", "--schema", "schemas/delivery.yaml", "--version", "1", "-"],
+                          ["lint", "--schema", "schemas/delivery.yaml", "--all-versions", "-"]] {
+            let result = try CLI.run(arguments, stdin: body)
+            #expect(result.stdout.contains("<stdin>:1:21: warning: timestamp 9999999999 is "), "\(arguments): \(result.stdout)")
+            #expect(result.stdout.contains("[timestamp-in-future]"), "\(result.stdout)")
+        }
+        let strict = try CLI.run(["lint", "--fail-on", "warning", "--schema", "schemas/delivery.yaml", "--version", "1", "-"], stdin: body)
+        #expect(strict.status == 1)
+        let now = Int(Date().timeIntervalSince1970)
+        let current = Data(#"{"aps":{"timestamp":\#(now),"event":"update","content-state":{"title":"t","subTitle":"s","progress":0.5,"logo":"l"}}}"#.utf8)
+        #expect(try !CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--version", "1", "-"], stdin: current).stdout.contains("timestamp-in-future"))
+    }
+
     /// A file over the limit only by its white space (pretty-printed, with a final line feed) is
     /// over as sent, and says that as a server's JSON encoder sends it, it fits; with a schema or
     /// without.
