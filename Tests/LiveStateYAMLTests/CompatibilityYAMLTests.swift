@@ -101,6 +101,24 @@ private struct Expectation {
         }
     }
 
+    /// An older version that already lists the newer name among its aliases renamed nothing:
+    /// the finding says what it reads, not that it renamed the field.
+    @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {
+        let yaml = """
+            activity: names
+            versions:
+              - version: 1
+                content-state: { subTitle: { type: string, aliases: [subtitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string, aliases: [subTitle] } }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "names.yaml")
+        let older = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule == "field-renamed-alias-known" }
+        #expect(older.map(\.message) == ["app v1 reading v2 payloads: v2 payloads carry 'subtitle', which app v1 lists among the aliases of 'subTitle' and reads"])
+        let newer = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule == "field-renamed-alias-known" }
+        #expect(newer.first?.message.contains("'subTitle' was renamed 'subtitle' in v2") == true, "\(newer)")
+    }
+
     @Test(arguments: CompatibilityPaths.ruleFixtures())
     func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
         let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path

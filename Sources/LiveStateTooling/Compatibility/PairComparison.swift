@@ -193,8 +193,11 @@ struct PairComparison {
     private mutating func renamedKnown(reader field: Field, writer old: Field, at parent: Place) {
         let pointer = JSONPointer.appending(field.name, to: parent.readerPointer)
         let oldPointer = JSONPointer.appending(old.name, to: parent.writerPointer)
-        report(.fieldRenamedAliasKnown, .info,
-               "'\(display(oldPointer))' was renamed '\(display(pointer))' in v\(readerNumber), which lists the old name under aliases and reads it from v\(writerNumber) payloads",
+        // Said as it happened: a newer reader renamed the field; an older one already listed the
+        // newer name among its aliases.
+        report(.fieldRenamedAliasKnown, .info, readerIsNewer
+               ? "'\(display(oldPointer))' was renamed '\(display(pointer))' in v\(readerNumber), which lists the old name under aliases and reads it from v\(writerNumber) payloads"
+               : "v\(writerNumber) payloads carry '\(display(oldPointer))', which app v\(readerNumber) lists among the aliases of '\(display(pointer))' and reads",
                at: parent, pointer: pointer, position: field.position ?? parent.readerPosition)
     }
 
