@@ -107,7 +107,7 @@ import Testing
         let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "gauge.yaml")
         let oldReadsNew = CompatibilityChecker().findings(schema, reader: 1, writer: 2).map(\.diagnostic)
         #expect(oldReadsNew.map(\.message) == [
-            "app v1 reading v2 payloads: 'id' maximum: v1 has no maximum, v2 allows up to 1.8446744073709552e+19; "
+            "app v1 reading v2 payloads: 'id' maximum: v1 has no maximum, v2 allows up to 18446744073709551615; "
                 + "app v1 holds it in an Int, and synthesized Codable drops the update for a value that does not fit",
         ], "\(oldReadsNew)")
         #expect(oldReadsNew.map(\.severity) == [.error])

@@ -75,8 +75,16 @@ package enum ValueText {
         return text.utf8.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 
-    /// A number as JSON writes it.
+    /// A number as JSON writes it, for a message. The `Double`s of the 64-bit integer types'
+    /// edges, which a `format`'s range holds, are written as those integers (`Int64.max`,
+    /// `UInt64.max`), not as the powers of two they round to (`9.223372036854776e+18`).
     package static func number(_ double: Double) -> String {
+        switch double {
+        case Double(Int64.max): return String(Int64.max)
+        case Double(Int64.min): return String(Int64.min)
+        case Double(UInt64.max): return String(UInt64.max)
+        default: break
+        }
         var writer = JSONWriter(capacity: 24)
         writer.writeNumber(double)
         return String(decoding: writer.bytes, as: UTF8.self)
