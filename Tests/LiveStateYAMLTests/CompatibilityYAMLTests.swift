@@ -119,6 +119,24 @@ private struct Expectation {
         #expect(newer.first?.message.contains("'subTitle' was renamed 'subtitle' in v2") == true, "\(newer)")
     }
 
+    /// A newer field that takes a name an older version listed as an alias, beside the older
+    /// field under its own name, is a new field, not the older one renamed: it takes its
+    /// default from older payloads (the gate failed on a false `field-renamed-alias-unknown`).
+    @Test func aNewFieldNamedLikeAnOlderAliasIsNotARename() throws {
+        let yaml = """
+            activity: reuse
+            versions:
+              - version: 1
+                content-state: { subtitle: { type: string, aliases: [subTitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string }, subTitle: { type: int, default: 0 } }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "reuse.yaml")
+        let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
+        #expect(findings.map(\.rule) == ["field-added-with-default"], "\(findings)")
+        #expect(findings.first?.pointer == "/subTitle")
+    }
+
     @Test(arguments: CompatibilityPaths.ruleFixtures())
     func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
         let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path

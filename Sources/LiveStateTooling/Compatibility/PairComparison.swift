@@ -98,8 +98,12 @@ struct PairComparison {
                     renamedKnown(reader: field, writer: old, at: place)
                     compareField(reader: field, writer: old, at: place, readerName: field.name, writerName: old.name)
                 }
-            } else if let index = writerFields.firstIndex(where: { $0.aliases.contains(field.name) }) {
-                // The writer renamed the reader's key and lists it as an alias the reader cannot know.
+            } else if let index = writerFields.firstIndex(where: { writer in
+                writer.aliases.contains(field.name) && !readerFields.contains { $0.name == writer.name }
+            }) {
+                // The writer renamed the reader's key and lists it as an alias the reader cannot
+                // know; not when the reader has the writer's field under its own name too, which
+                // makes the reader's field a new one that shares the old name.
                 matched.insert(index)
                 renamedUnknown(reader: field, writer: writerFields[index], at: place)
             } else {
