@@ -57,14 +57,20 @@ private struct Expectation {
         #expect(schema.versions.first?.contentState.first?.documentation == text)
     }
 
+    /// A schema of the `versions` list given (YAML, indented as under `versions:`).
+    static func schema(versions: String, strict: [Int] = []) throws -> Schema {
+        let clients = strict.isEmpty ? "" : "clients: { strict: [\(strict.map(String.init).joined(separator: ", "))] }\n"
+        let yaml = "activity: pair\n" + clients + "versions:\n" + versions
+        return try SchemaLoader().load(yaml: Array(yaml.utf8), file: "pair.yaml")
+    }
+
     /// What a writer of the same type sends that the reader does not decode, beyond its
     /// constraints: a URL an iOS 17 version writes that an iOS 16 one refuses, a number too
     /// small for the reader's `Float` or `Decimal`. `diff` passed both, where `lint` and
     /// JSONDecoder drop the update.
     @Test func aWriterOfTheSameTypeMaySendWhatTheReaderRefuses() throws {
         func findings(_ versions: String, reader: Int = 1, writer: Int = 2) throws -> [CompatibilityFinding] {
-            let yaml = "activity: narrowing\nclients: { strict: [1] }\nversions:\n" + versions
-            let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "narrowing.yaml")
+            let schema = try Self.schema(versions: versions, strict: [1])
             return CompatibilityChecker().findings(schema, reader: reader, writer: writer).filter { $0.rule == "type-narrowed" }
         }
         let url = """
@@ -104,15 +110,12 @@ private struct Expectation {
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {
-        let yaml = """
-            activity: names
-            versions:
+        let schema = try Self.schema(versions: """
               - version: 1
                 content-state: { subTitle: { type: string, aliases: [subtitle] } }
               - version: 2
                 content-state: { subtitle: { type: string, aliases: [subTitle] } }
-            """
-        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "names.yaml")
+            """)
         let older = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule == "field-renamed-alias-known" }
         #expect(older.map(\.message) == ["app v1 reading v2 payloads: v2 payloads carry 'subtitle', which app v1 lists among the aliases of 'subTitle' and reads"])
         let newer = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule == "field-renamed-alias-known" }
@@ -123,15 +126,12 @@ private struct Expectation {
     /// field under its own name, is a new field, not the older one renamed: it takes its
     /// default from older payloads (the gate failed on a false `field-renamed-alias-unknown`).
     @Test func aNewFieldNamedLikeAnOlderAliasIsNotARename() throws {
-        let yaml = """
-            activity: reuse
-            versions:
+        let schema = try Self.schema(versions: """
               - version: 1
                 content-state: { subtitle: { type: string, aliases: [subTitle] } }
               - version: 2
                 content-state: { subtitle: { type: string }, subTitle: { type: int, default: 0 } }
-            """
-        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "reuse.yaml")
+            """)
         let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
         #expect(findings.map(\.rule) == ["field-added-with-default"], "\(findings)")
         #expect(findings.first?.pointer == "/subTitle")
