@@ -329,7 +329,7 @@ import Testing
         }
         let encoder = try ContentStateEncoder(schema: schema, version: 1)
         #expect(String(decoding: encoder.encode(.object([Value.Member("price", .double(12.99))])).bytes, as: UTF8.self) == #"{"price":12.99}"#)
-        let refused = encoder.encode(.object([Value.Member("price", .double(5e-324))]))
+        let refused = encoder.encode(.object([Value.Member("price", .double(.leastNonzeroMagnitude))]))
         #expect(refused.bytes.isEmpty)
         #expect(refused.diagnostics.contains { $0.message.contains("does not fit the app's Decimal") }, "\(refused.diagnostics)")
     }
