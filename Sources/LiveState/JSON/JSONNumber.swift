@@ -54,12 +54,7 @@ extension JSONReader {
         if text.count == 3, text[0] == UInt8(ascii: "0"), text[1] | 0x20 == UInt8(ascii: "e"), nonZeroDigits.contains(text[2]) {
             return true
         }
-        guard value == 0 else { return false }
-        for byte in text {
-            if byte | 0x20 == UInt8(ascii: "e") { break }
-            if nonZeroDigits.contains(byte) { return true }
-        }
-        return false
+        return value == 0 && NumberText.hasNonZeroDigit(text)
     }
 
     /// The value of a number token as `Int`, the way Foundation's `JSONDecoder` decodes `Int`.
@@ -125,24 +120,12 @@ extension JSONReader {
     /// when it does not fit: `1844674407370955161.5` reads, `1844674407370955161.6` does not.
     private func wholePart<T: FixedWidthInteger>(_ number: JSONNumber, as type: T.Type) -> T? {
         let parts = NumberText(text(of: number))
-        var mantissa: UInt64 = 0
         let lastSignificant = parts.digits.lastIndex { $0 != 0 } ?? -1
-        for digit in parts.digits.prefix(lastSignificant + 1).drop(while: { $0 == 0 }) {
-            let (shifted, overflowA) = mantissa.multipliedReportingOverflow(by: 10)
-            let (next, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !overflowA, !overflowB else { return nil }
-            mantissa = next
-        }
+        guard NumberText.value(of: parts.digits.prefix(lastSignificant + 1)) != nil else { return nil }
         let shift = parts.exponent - parts.fractionDigits
         let kept = shift >= 0 ? parts.digits[...] : parts.digits.dropLast(min(-shift, parts.digits.count))
-        var magnitude: UInt64 = 0
-        for digit in kept.drop(while: { $0 == 0 }) + repeatElement(0, count: max(shift, 0)) {
-            let (shifted, overflowA) = magnitude.multipliedReportingOverflow(by: 10)
-            let (next, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
-            guard !overflowA, !overflowB else { return nil }
-            magnitude = next
-        }
-        guard let value = T(exactly: magnitude) else { return nil }
+        guard let magnitude = NumberText.value(of: kept + repeatElement(0, count: max(shift, 0))),
+              let value = T(exactly: magnitude) else { return nil }
         guard parts.isNegative, value != 0 else { return value }
         return T.isSigned ? 0 - value : nil
     }
@@ -192,6 +175,28 @@ package enum DecimalText {
 /// then the fraction's), how many are the fraction's, and its written exponent, held within
 /// ±2^20 (past any shift a number that fits could take).
 struct NumberText {
+    /// The value of decimal `digits` (each 0…9, leading zeros allowed), or `nil` past `UInt64.max`.
+    static func value(of digits: some Sequence<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        for digit in digits {
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// Whether a JSON number's text has a digit 1…9 before its exponent: whether it is written
+    /// as a number other than zero.
+    static func hasNonZeroDigit(_ text: some Collection<UInt8>) -> Bool {
+        for byte in text {
+            if byte | 0x20 == UInt8(ascii: "e") { return false }
+            if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(byte) { return true }
+        }
+        return false
+    }
+
     var isNegative = false
     var digits: [UInt8] = []
     var fractionDigits = 0

@@ -54,12 +54,7 @@ public struct Field: Sendable, Hashable {
         /// to infinity.
         package static func floatReads(_ text: some Collection<UInt8>) -> Bool {
             guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return false }
-            guard float == 0 else { return true }
-            for byte in text {
-                if byte | 0x20 == UInt8(ascii: "e") { break }
-                if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(byte) { return false }
-            }
-            return true
+            return float != 0 || !NumberText.hasNonZeroDigit(text)
         }
 
         /// Whether the format is an integer's (`int` fields), or `float` or `decimal` (`double`

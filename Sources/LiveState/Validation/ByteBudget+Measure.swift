@@ -50,7 +50,7 @@ extension ByteBudget {
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
                 }
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
+            } else if JSONByte.isWhitespace(byte) {
                 continue
             } else if byte == UInt8(ascii: "\"") {
                 inString = true
