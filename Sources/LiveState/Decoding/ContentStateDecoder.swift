@@ -707,8 +707,9 @@ struct DecodeContext: JSONReading {
                 if reader.foundationRefusesDouble(number, value: double) {
                     return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
                 }
-                if let format = plan.numberFormat, format == .float ? !reader.floatReads(number) : !format.holds(double) {
-                    return invalid("\(numberText(number)) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
+                // A double's other format, `decimal`, is read above.
+                if plan.numberFormat == .float, !reader.floatReads(number) {
+                    return invalid("\(numberText(number)) does not fit the app's Float", kind: .outOfRange, at: start)
                 }
             }
             let value: Value
