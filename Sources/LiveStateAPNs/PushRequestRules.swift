@@ -142,34 +142,19 @@ package enum PushRequestRules {
     /// Why a channel id cannot be one, or `nil`: channel ids are base64.
     static func channelProblem(_ channel: String) -> String? {
         if channel.isEmpty { return "the channel id is empty" }
-        let bytes = Array(channel.utf8)
-        let body = bytes.prefix { $0 != 0x3D }
-        let padding = bytes.count - body.count
-        let isBase64 = body.allSatisfy { isAlphanumeric($0) || $0 == 0x2B || $0 == 0x2F }
-            && bytes.dropFirst(body.count).allSatisfy { $0 == 0x3D } && padding <= 2 && bytes.count.isMultiple(of: 4)
-        return isBase64 ? nil : "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
+        guard Field.StringFormat.base64.problem(channel) == nil else {
+            return "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
+        }
+        return nil
     }
 
-    /// 8-4-4-4-12 lower-case hex digits.
+    /// 8-4-4-4-12 lower-case hex digits: a UUID's form (`Field.StringFormat.uuid`), lower case.
     static func isLowercaseUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard byte == 0x2D else { return false }
-            } else if !((0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)) {
-                return false
-            }
-        }
-        return true
+        Field.StringFormat.uuid.problem(text) == nil && !text.utf8.contains { (0x41...0x46).contains($0) }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// How far past this machine's clock a body's `timestamp` may be: an activity lives at most

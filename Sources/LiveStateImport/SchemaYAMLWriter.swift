@@ -88,7 +88,7 @@ public enum SchemaYAMLWriter {
         if let fallback = field.fallback { parts.append("fallback: \(yaml(fallback))") }
         // A format states its range; minimum and maximum only where they are narrower.
         let range = field.numberFormat?.range
-        if let format = field.numberFormat { parts.append("format: \(format.rawValue)") }
+        if let format = field.formatName { parts.append("format: \(format)") }
         for (constraint, bound) in field.constraints.bounds {
             // A bound at the format's own edge is the format's, and goes unwritten.
             if constraint.measure == .number, bound == (constraint.isLowerBound ? range?.lowerBound : range?.upperBound) { continue }

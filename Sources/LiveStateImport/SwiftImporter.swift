@@ -1034,7 +1034,13 @@ struct TypeReader {
             break
         }
         if let format = Self.formattedStrings[base] {
-            review("'\(name)' is a \(base), a string that must be \(format) or the update is dropped; a schema states only a string",
+            var field = Field(name: name, type: .string)
+            field.stringFormat = format
+            return field
+        }
+        if base == "Character" {
+            // Not `Codable`: only an `init(from:)` of the app's own reads it, from a string.
+            review("'\(name)' is a Character, a string of one character or the update is dropped; a schema states only a string",
                    at: type, file: file)
             return Field(name: name, type: .string)
         }
@@ -1386,8 +1392,9 @@ struct TypeReader {
         return (type.trimmedDescription, [])
     }
 
-    /// Leaf types that are strings of a format the schema cannot state.
-    static let formattedStrings = ["UUID": "a UUID", "Data": "base64", "Character": "one character"]
+    /// Leaf types that are strings of a format (`format: uuid`): JSONDecoder's default
+    /// strategies read `Data` as base64.
+    static let formattedStrings: [String: Field.StringFormat] = ["UUID": .uuid, "Data": .base64]
 
     /// The leaf types and what a schema makes of them: every number width as its `format`
     /// (`Int` and `Int64` are what an `int` field holds; `Double`, `CGFloat` and `Decimal` what

@@ -128,10 +128,12 @@ extension SchemaBuilder {
         if let pair = members["format"], let text = string(pair, key: "format", pointer: at("format")) {
             if let format = Field.NumberFormat(rawValue: text) {
                 field.numberFormat = format
+            } else if let format = Field.StringFormat(rawValue: text) {
+                field.stringFormat = format
             } else {
+                let names = Field.NumberFormat.allCases.map(\.rawValue) + Field.StringFormat.allCases.map(\.rawValue)
                 report(
-                    .schemaWrongType,
-                    "'format' must be one of \(Field.NumberFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'",
+                    .schemaWrongType, "'format' must be one of \(names.joined(separator: ", ")), found '\(text)'",
                     at: pair.value.position, pointer: at("format"))
             }
         }

@@ -24,6 +24,9 @@ enum StateComparison {
             return value(of: wrapped, field: field)
         }
         switch field.type {
+        // A `UUID` as its `uuidString` (upper case), `Data` as base64, as JSONEncoder writes them.
+        case .string where field.stringFormat == .uuid: return (generated as? UUID).map { .string($0.uuidString) }
+        case .string where field.stringFormat == .base64: return (generated as? Data).map { .string($0.base64EncodedString()) }
         case .string: return (generated as? String).map(Value.string)
         case .url: return (generated as? URL).map { .string($0.absoluteString) }
         // `Int`, or the `format`'s type (`UInt8`, `UInt64`); `Double`, or `Float`.
@@ -60,7 +63,8 @@ enum StateComparison {
     }
 
     /// The library's state with every `url` string as `URL(string:)` spells it (`a b` is
-    /// `a%20b`): the app holds a parsed `URL`, LiveState the text.
+    /// `a%20b`), and every UUID in upper case: the app holds a parsed `URL` and `UUID`,
+    /// LiveState the text.
     static func normalized(_ value: Value, fields: [Field]) -> Value {
         guard case .object(let members) = value else { return value }
         return .object(members.map { member in
@@ -73,6 +77,9 @@ enum StateComparison {
         switch (field.type, value) {
         case (.url, .string(let string)):
             return .string(URL(string: string)?.absoluteString ?? string)
+        // The app holds a `UUID`: the same one in lower case is written back in upper case.
+        case (.string, .string(let string)) where field.stringFormat == .uuid:
+            return .string(string.uppercased())
         case (.double, .double(let double)) where field.numberFormat == .float:
             // The app holds a `Float`: 0.1 is 0.10000000149011612 there. JSONDecoder parses the
             // text to a `Float`; converting the `Double` instead rounds the midpoint below 2^128

@@ -49,5 +49,6 @@ enum Compiled {
         "GlucoseAttributes": decoder(GlucoseAttributes.self),
         "StopwatchAttributes": decoder(StopwatchAttributes.self),
         "CountdownAttributes": decoder(CountdownAttributes.self),
+        "PassAttributes": decoder(PassAttributes.self),
     ]
 }

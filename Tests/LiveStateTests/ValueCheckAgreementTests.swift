@@ -57,6 +57,7 @@ import LiveStateTooling
             values.append(.string(String(repeating: "é", count: length / 2 + 1)))
         }
         values += [.string("https://example.com/a b"), .string("https://example.com/x"), .string("not a url"), .string("/")]
+        values += [.string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), .string("e621e1f8-c36c-495a-93fc-0c247a3e6e5"), .string("aGk="), .string("aGk")]
         switch field.type {
         case .enumeration(let allowed):
             values += allowed.values
@@ -90,7 +91,15 @@ import LiveStateTooling
         Field(name: "slot", type: .int, isOptional: true, constraints: .init(minimum: -2, maximum: 2)),
         Field(name: "window", type: .dateRange, constraints: .init(minimum: 0, maximum: 10)),
         Field(name: "tags", type: .array(items: Field(name: "", type: .enumeration(.integers([1, 2])))), constraints: .init(maxItems: 2)),
+        formatted("ticket", .uuid), formatted("code", .base64, constraints: .init(maxLength: 4)),
+        Field(name: "companions", type: .array(items: formatted("", .uuid)), constraints: .init(maxItems: 2)),
     ]
+
+    static func formatted(_ name: String, _ format: Field.StringFormat, constraints: Field.Constraints = .init()) -> Field {
+        var field = Field(name: name, type: .string, constraints: constraints)
+        field.stringFormat = format
+        return field
+    }
 
     @Test func theEncoderWritesWhatViolationAcceptsAndNothingElse() {
         var random = SplitMix64(state: 0x5EED)

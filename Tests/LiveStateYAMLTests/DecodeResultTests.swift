@@ -1395,6 +1395,8 @@ import LiveStateYAML
             "\"toolong\"", "\"\"", "\"c\"", "7", "\"minutes\":", "\"label\":", "\"status\":", "\"nick\":", "\u{00E9}",
             // The number formats' own rules: past Int.max, a Float's and a Decimal's edges.
             "\"big\":", "\"price\":", "\"scale\":", "18446744073709551615", "9223372036854775807.0", "1e-50", "0e1", "1e128", "3.4028235e+38",
+            // The string formats': a UUID, one digit short, base64 and base64 without its padding.
+            "\"ticket\":", "\"proof\":", "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", "\"e621e1f8-c36c-495a-93fc-0c247a3e6e5\"", "\"aGk=\"", "\"aGk\"",
         ].map { Array($0.utf8) }
         let deferred = random.rounds(2_000, mutating: seeds, tokens: tokens, subjects: decoders) { bytes, subject in
             Self.expectSame(subject.decoder, bytes, subject.name)

@@ -120,7 +120,7 @@ import Testing
 
     @Test func aFormatThatIsNotOneOrDoesNotApplyIsAnError() {
         for (fields, message) in [
-            ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, decimal, found 'int128'"),
+            ("      n: { type: int, format: int128 }", "'format' must be one of int8, int16, int32, int64, uint8, uint16, uint32, uint64, float, decimal, uuid, base64, found 'int128'"),
             ("      n: { type: string, format: uint8 }", "format uint8 applies to int fields, not string"),
             ("      n: { type: int, format: float }", "format float applies to double fields, not int"),
         ] {

@@ -318,7 +318,7 @@ versions:
         ("rules.yaml", #"""
 # Not an activity: a schema for the fuzzers alone, with every rule a field can carry, so that
 # FuzzDecode and FuzzEnvelope compare the tape with the reference decode on each: number
-# formats, ranges, lengths, URLs, enums with and without a fallback, `on-invalid: reject`,
+# formats (of numbers, and of strings: uuid, base64), ranges, lengths, URLs, enums with and without a fallback, `on-invalid: reject`,
 # `on-null: default`, optional fields with and without a default, aliases, nested objects and arrays (of enums and
 # dates too), date ranges, and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
 # targets.
@@ -374,9 +374,12 @@ versions:
       stamps: { type: array, default: [], items: { type: date } }
       home: { type: int, default: 0, on-invalid: reject, on-null: default, aliases: [score] }
       period: { type: string, default: "1st", max-length: 4, on-null: default }
+      ticket: { type: string, format: uuid, default: "00000000-0000-0000-0000-000000000000" }
+      proof: { type: string, format: base64, optional: true, max-length: 8 }
   - version: 2
     content-state:
       title: { type: string, max-length: 8 }
+      ticket: { type: string, format: uuid, optional: true }
       eta: { type: int, default: 0, maximum: 120, aliases: [minutes] }
       name: { type: string, optional: true, max-length: 4 }
       mode: { type: enum, values: [a, b], default: a, fallback: a }

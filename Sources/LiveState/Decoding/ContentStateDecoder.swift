@@ -658,12 +658,16 @@ struct DecodeContext: JSONReading {
         }
         guard plan.kind.accepts(token) else { return try mismatch(plan.field, token, at: start) }
         switch plan.kind {
-        case .string, .url:
+        case .string, .url, .formattedString:
             let text = reader.string(try reader.readString())
-            // A URL first, as `Field.violation(of:)` checks it: synthesized `Codable` throws on a
-            // string that is not one whatever its length, which a strict verdict must hear.
+            // A URL or a format first, as `Field.violation(of:)` checks them: synthesized
+            // `Codable` throws on a string that is not one whatever its length, which a strict
+            // verdict must hear.
             if plan.kind == .url, let problem = plan.urls.problem(text) {
                 return invalid(plan.urls.message(problem, in: text), at: start)
+            }
+            if let problem = plan.stringFormat?.problem(text) {
+                return invalid(problem, at: start)
             }
             // `utf8.count` is O(1) on a native string: no second pass over an escaped one.
             if let message = plan.constraints.lengthProblem(text.utf8.count) {

@@ -1068,6 +1068,9 @@ struct TapeBuilder {
             guard first == JSONByte.quote, string(plan, slot: slot) else { return false }
             // A URL (rare in payloads) is checked by the rule on a made string.
             return plan.urls.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
+        case .formattedString:
+            guard first == JSONByte.quote, string(plan, slot: slot), let format = plan.stringFormat else { return false }
+            return format.problem(reader.string(nodes[slot].string)) == nil || refused(at: start)
         case .int:
             guard let read = integer(from: start) else { return false }
             // Past `Int`, a `format: uint64` field's number is the full decoder's (`Value.uint`).

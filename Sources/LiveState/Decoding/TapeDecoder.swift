@@ -238,7 +238,7 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         switch node.kind {
         case .string, .escapedString:
             if T.self == String.self, let string = context.string(at: slot) { return (string as! T) }
-            if T.self == URL.self { return try viaValue(T.self, index, key) }
+            if T.self == URL.self || T.self == Data.self { return try viaValue(T.self, index, key) }
         case .double, .date, .int:
             if T.self == Date.self, let seconds = context.double(at: slot) {
                 return (Date(timeIntervalSinceReferenceDate: seconds) as! T)

@@ -112,6 +112,28 @@ public struct TolerantValue {
         return url
     }
 
+    /// A `UUID` (`format: uuid`), as `UUID`'s own `Decodable` reads it: a string that
+    /// `UUID(uuidString:)` parses (`Field.StringFormat.uuid`).
+    public func uuid(minLength: Int? = nil, maxLength: Int? = nil) throws -> UUID {
+        let string = try formatted(.uuid, minLength: minLength, maxLength: maxLength)
+        guard let uuid = UUID(uuidString: string) else { throw invalid("'\(string)' is not a UUID") }
+        return uuid
+    }
+
+    /// `Data` (`format: base64`), as JSONDecoder's default `.base64` strategy reads it
+    /// (`Field.StringFormat.base64`).
+    public func data(minLength: Int? = nil, maxLength: Int? = nil) throws -> Data {
+        let string = try formatted(.base64, minLength: minLength, maxLength: maxLength)
+        guard let data = Data(base64Encoded: string) else { throw invalid("'\(string)' is not base64") }
+        return data
+    }
+
+    private func formatted(_ format: Field.StringFormat, minLength: Int?, maxLength: Int?) throws -> String {
+        let string = try self.string(minLength: minLength, maxLength: maxLength)
+        try check(format.problem(string))
+        return string
+    }
+
     /// An integer within the bounds (`2.0` is 2; `1.5` fails, as in Foundation).
     public func int(minimum: Double? = nil, maximum: Double? = nil) throws -> Int {
         try integer(Int.self, minimum: minimum, maximum: maximum)

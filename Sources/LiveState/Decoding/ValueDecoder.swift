@@ -36,7 +36,8 @@ struct ValueDecoder: Decoder {
         SingleValueContainer(value: value, codingPath: codingPath)
     }
 
-    /// Decodes `T` from `value`, with the special cases for `Date`, `URL` and date-ranges.
+    /// Decodes `T` from `value`, with the special cases for `Date`, `URL`, `Data` (base64) and
+    /// date-ranges.
     static func decode<T: Decodable>(_ type: T.Type, from value: Value, codingPath: [any CodingKey]) throws -> T {
         if let special = try special(T.self, from: value, codingPath: codingPath) { return special }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath))
@@ -51,7 +52,7 @@ struct ValueDecoder: Decoder {
         return try T(from: ValueDecoder(value: value, codingPath: parentPath + [key]))
     }
 
-    /// The types read straight from the value: `Date`, `URL`, and arrays of strings, integers,
+    /// The types read straight from the value: `Date`, `URL`, `Data` (base64), and arrays of strings, integers,
     /// doubles or booleans (whose `Decodable` conformance is the standard library's, so reading
     /// them here is what it would do, with one allocation instead of a growing array).
     /// `nil` for every other type, and for an array that holds anything else.
@@ -67,6 +68,13 @@ struct ValueDecoder: Decoder {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "'\(string)' is not a URL"))
             }
             return (url as! T)
+        }
+        if T.self == Data.self, case .string(let string) = value {
+            // JSONDecoder's default `.base64` strategy.
+            guard let data = Data(base64Encoded: string) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "'\(string)' is not base64"))
+            }
+            return (data as! T)
         }
         guard case .array(let elements) = value else { return nil }
         if T.self == [String].self {

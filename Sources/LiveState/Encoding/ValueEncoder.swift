@@ -11,18 +11,24 @@ enum ValueEncoder {
         return root.value
     }
 
-    /// Encodes `value` into `node`, with the special cases for `Date` and `URL`.
+    /// Encodes `value` into `node`, with the special cases for `Date`, `URL` and `Data` (base64).
     static func encode<T: Encodable>(_ value: T, into node: Node, codingPath: [any CodingKey]) throws {
         try encode(value, into: node, path: CodingPath(base: codingPath, last: nil))
     }
 
     static func encode<T: Encodable>(_ value: T, into node: Node, path: CodingPath) throws {
-        if let date = value as? Date {
-            node.setScalar(.date(date.timeIntervalSinceReferenceDate))
+        // Type comparisons, not casts: a cast of an unspecialized value is a runtime call.
+        if T.self == Date.self {
+            node.setScalar(.date((value as! Date).timeIntervalSinceReferenceDate))
             return
         }
-        if let url = value as? URL {
-            node.setScalar(.string(url.absoluteString))
+        if T.self == URL.self {
+            node.setScalar(.string((value as! URL).absoluteString))
+            return
+        }
+        if T.self == Data.self {
+            // JSONEncoder's default `.base64` strategy.
+            node.setScalar(.string((value as! Data).base64EncodedString()))
             return
         }
         try value.encode(to: TreeEncoder(node: node, path: path))

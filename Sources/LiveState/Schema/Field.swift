@@ -106,6 +106,9 @@ public struct Field: Sendable, Hashable {
     /// The number type the app holds an `int` or `double` in; `nil` for `Int` and `Double`.
     /// Set it with `minimum` and `maximum` no wider than its range (the loader narrows them).
     public var numberFormat: NumberFormat?
+    /// The text a `string` field's value must be for the app's type (`UUID`, `Data`); `nil`
+    /// for `String`.
+    public var stringFormat: StringFormat?
 
     /// Creates a field.
     /// - Parameters:
@@ -154,6 +157,9 @@ public struct Field: Sendable, Hashable {
         self.dropPriority = dropPriority
         self.position = position
     }
+
+    /// The `format` the schema file writes: the number format's or the string format's name.
+    package var formatName: String? { numberFormat?.rawValue ?? stringFormat?.rawValue }
 
     /// Whether a payload must carry this key: no default and not optional.
     public var isRequired: Bool { defaultValue == nil && !isOptional }

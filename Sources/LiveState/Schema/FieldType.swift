@@ -119,18 +119,26 @@ public enum EnumValues: Sendable, Hashable {
 /// `FieldType` without its payload: what the compiled plan (`FieldPlan`) switches on.
 enum FieldKind: Sendable {
     case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object
+    /// A `string` with a `format` (`Field.StringFormat`): its text is checked by that rule.
+    case formattedString
 
     /// Whether a value that starts with `token` (not `null`) has this kind's JSON type. A value
     /// of another type is a `wrong-type` mismatch whatever its content: the full decoder's rule
     /// (`DecodeContext.decodeValue`) and the tape builder's (`TapeBuilder.takesDefault`).
     func accepts(_ token: JSONToken) -> Bool {
         switch self {
-        case .string, .url, .stringEnum: token == .string
+        case .string, .formattedString, .url, .stringEnum: token == .string
         case .int, .double, .date, .intEnum: token == .number
         case .bool: token == .true || token == .false
         case .dateRange, .array: token == .arrayStart
         case .object: token == .objectStart
         }
+    }
+
+    /// The kind of `field`'s values: its type's, or `formattedString` for a `string` with a
+    /// `format`.
+    init(_ field: Field) {
+        self = field.type == .string && field.stringFormat != nil ? .formattedString : FieldKind(field.type)
     }
 
     init(_ type: FieldType) {

@@ -267,6 +267,9 @@ final class FieldPlan: Sendable {
     /// The app's number type, when narrower than `Int` or `Double`: a value outside its range
     /// fails synthesized `Codable`.
     let numberFormat: Field.NumberFormat?
+    /// The text a `string` field's value must be (`format: uuid`); its kind is then
+    /// `formattedString`.
+    let stringFormat: Field.StringFormat?
     /// How the app version's devices read a `url` value.
     let urls: URLRule
 
@@ -349,11 +352,12 @@ final class FieldPlan: Sendable {
             escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
         self.skipsNull = field.nullReadsAsMissing
         self.nullTakesDefault = field.nullReplacement != nil
-        self.kind = FieldKind(field.type)
+        self.kind = FieldKind(field)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
         self.constraints = field.constraints
         self.numberFormat = field.numberFormat
+        self.stringFormat = field.type == .string ? field.stringFormat : nil
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }

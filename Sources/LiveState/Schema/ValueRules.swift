@@ -219,6 +219,9 @@ extension FieldPlan {
             switch kind {
             case .string:
                 try Self.check(length: string, constraints)
+            case .formattedString:
+                if let problem = stringFormat?.problem(string) { throw RuleBroken(problem) }
+                try Self.check(length: string, constraints)
             case .url:
                 if let problem = urls.problem(string) {
                     guard let portable = sink.portable(string, for: problem), urls.problem(portable) == nil else {

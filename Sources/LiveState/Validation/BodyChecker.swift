@@ -762,22 +762,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
     }
 
+    /// Whether `string` is a channel id's form: base64 as `Data(base64Encoded:)` reads it, not empty.
     static func isBase64(_ string: String) -> Bool {
-        var count = 0
-        var padding = 0
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "="):
-                padding += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "+"), UInt8(ascii: "/"):
-                if padding > 0 { return false }
-            default:
-                return false
-            }
-            count += 1
-        }
-        return count > 0 && count % 4 == 0 && padding <= 2
+        !string.isEmpty && Field.StringFormat.base64.problem(string) == nil
     }
 
     // MARK: - The result

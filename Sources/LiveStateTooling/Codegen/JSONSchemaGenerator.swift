@@ -109,6 +109,18 @@ public struct JSONSchemaGenerator: Sendable {
         switch field.type {
         case .string:
             types = ["string"]
+            switch field.stringFormat {
+            case .uuid?:
+                members.append(.init("format", .string("uuid")))
+                notes.append("A UUID as UUID(uuidString:) reads it: hexadecimal digits of either case, 8-4-4-4-12.")
+            case .base64?:
+                members.append(.init("contentEncoding", .string("base64")))
+                notes.append("Base64 as Data(base64Encoded:) reads it: padded with = to a multiple of 4 characters, no white space.")
+            case nil:
+                break
+            }
+            // `format` and `contentEncoding` are annotations to most validators: the pattern checks.
+            if let pattern = field.stringFormat?.pattern { members.append(.init("pattern", .string(pattern))) }
         case .url:
             types = ["string"]
             members.append(.init("format", .string("uri-reference")))

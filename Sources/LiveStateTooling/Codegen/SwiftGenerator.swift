@@ -306,6 +306,8 @@ public struct SwiftGenerator: Sendable {
         switch type {
         case .string: return "$0.string(\(constraints))"
         case .url: return "$0.url(\(constraints))"
+        case .formatted(.uuid): return "$0.uuid(\(constraints))"
+        case .formatted(.base64): return "$0.data(\(constraints))"
         case .int(nil): return "$0.int(\(constraints))"
         case .int(let format?): return "$0.integer(\(format.swiftName).self\(constraints.isEmpty ? "" : ", " + constraints))"
         case .double(.float?): return "$0.float(\(constraints))"
@@ -344,10 +346,10 @@ public struct SwiftGenerator: Sendable {
         if field.isRequired { parts.append("required") }
         if field.isOptional { parts.append("optional") }
         if let defaultValue = field.defaultValue { parts.append("default `\(ValueText.render(defaultValue))`") }
-        if let format = field.numberFormat { parts.append("format `\(format.rawValue)`") }
+        if let format = field.formatName { parts.append("format `\(format)`") }
         parts += describe(field)
         if case .array(let items) = field.type {
-            if let format = items.numberFormat { parts.append("items format `\(format.rawValue)`") }
+            if let format = items.formatName { parts.append("items format `\(format)`") }
             parts += describe(items, prefix: "items ")
         }
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
@@ -410,6 +412,10 @@ public struct SwiftGenerator: Sendable {
                     message: "the default '\(string)' of url field '\(field.name)' is not a URL to Foundation's URL(string:)")
             }
             return "URL(string: \(SwiftLiteral.string(string)))!"
+        case (.formatted(let format), .string(let string)):
+            // The schema validator has checked the default against the format.
+            return format == .uuid
+                ? "UUID(uuidString: \(SwiftLiteral.string(string)))!" : "Data(base64Encoded: \(SwiftLiteral.string(string)))!"
         case (.int, .int(let int)):
             return SwiftLiteral.integer(int)
         case (.int, .uint(let uint)):

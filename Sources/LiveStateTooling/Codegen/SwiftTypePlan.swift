@@ -56,6 +56,8 @@ enum SwiftTypePlan {
     /// The Swift type of a field's value.
     indirect enum TypeReference {
         case string, url, bool, date, dateRange
+        /// `UUID` or `Data`: a string of the field's `format`.
+        case formatted(Field.StringFormat)
         /// `Int`, or the number type of the field's `format` (`UInt8`, `UInt64`).
         case int(Field.NumberFormat?)
         /// `Double`, or `Float` for `format: float`.
@@ -69,6 +71,7 @@ enum SwiftTypePlan {
             switch self {
             case .string: "String"
             case .url: "URL"
+            case .formatted(let format): format.swiftName
             case .int(let format): format?.swiftName ?? "Int"
             case .double(let format): format?.swiftName ?? "Double"
             case .bool: "Bool"
@@ -83,7 +86,7 @@ enum SwiftTypePlan {
 
     /// Type names the generated code refers to, which a nested type must not shadow.
     static let reservedTypeNames: Set<String> = [
-        "String", "Int", "Double", "Bool", "Date", "URL", "ClosedRange", "Array", "Optional",
+        "String", "Int", "Double", "Bool", "Date", "URL", "UUID", "Data", "ClosedRange", "Array", "Optional",
         "Decoder", "Encoder", "DecodingError", "EncodingError", "CodingKey", "CodingKeys",
         "Codable", "Decodable", "Encodable", "Hashable", "Sendable", "CaseIterable",
         "RawRepresentable", "KeyedDecodingContainer", "Error", "Never", "Any", "AnyObject",
@@ -126,7 +129,7 @@ enum SwiftTypePlan {
         for field: Field, suggested: String, types: inout SwiftNameScope, outerNames: Set<String>, nested: inout [Nested]
     ) -> TypeReference {
         switch field.type {
-        case .string: return .string
+        case .string: return field.stringFormat.map(TypeReference.formatted) ?? .string
         case .url: return .url
         case .int: return .int(field.numberFormat)
         case .double: return .double(field.numberFormat)

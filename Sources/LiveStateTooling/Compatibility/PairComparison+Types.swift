@@ -55,6 +55,11 @@ extension PairComparison {
             return "v\(writerNumber) runs on iOS \(writerRule.minIOS) and later, whose URL(string:) reads strings with a space, "
                 + "a non-ASCII letter or a brace, which app v\(readerNumber) refuses on iOS 16 (min-ios \(readerRule.minIOS)): '\(name)' "
                 + "may hold one in v\(writerNumber) payloads"
+        case (.string, .string):
+            // A string of a format the writer's field does not have (`format: uuid` added).
+            guard let format = reader.stringFormat, writer.stringFormat != format else { return nil }
+            return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
+                + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
         case (.double, .double):
             // A non-zero number closer to zero than the type's least magnitude reads as zero, and
             // JSONDecoder refuses it; the writer's own bounds may keep it away from zero.

@@ -8,7 +8,7 @@ import LiveState
 /// | same type | `same`: compare enum values, object fields, array items, constraints |
 /// | int → double, int enum → int/double/date | `compatible`: every integer is a valid number |
 /// | date ↔ double, int → date | `epochChanged`: the same JSON number, another epoch (2001 against 1970) |
-/// | url → string, string enum → string | `compatible`: the same JSON string |
+/// | url → string, string enum → string | `compatible`: the same JSON string (`narrowed` for a string with a `format` the URL or a raw value is not) |
 /// | date-range → array of double/date that allows two items | `compatible`: `[lower, upper]` |
 /// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
@@ -46,8 +46,14 @@ enum TypePromotion: Equatable {
         case (.enumeration(.integers), .int), (.enumeration(.integers), .double), (.enumeration(.integers), .date):
             return .compatible("an int enum's raw values are JSON integers")
         case (.url, .string):
+            if let format = reader.stringFormat {
+                return .narrowed("a \(format.swiftName) rejects strings that are not \(Self.describe(format)), as a URL is")
+            }
             return .compatible("a URL is a JSON string")
-        case (.enumeration(.strings), .string):
+        case (.enumeration(.strings(let values)), .string):
+            if let format = reader.stringFormat, let value = values.first(where: { format.problem($0) != nil }) {
+                return .narrowed("a \(format.swiftName) rejects the enum's raw value '\(ValueText.clipped(value))', which is not \(Self.describe(format))")
+            }
             return .compatible("a string enum's raw values are JSON strings")
         case (.dateRange, .array(let items)):
             switch items.type {
@@ -95,6 +101,14 @@ enum TypePromotion: Equatable {
         case .bool: "a JSON boolean"
         case .dateRange, .array: "a JSON array"
         case .object: "a JSON object"
+        }
+    }
+
+    /// What text a format takes, for messages: `a UUID`, `base64`.
+    static func describe(_ format: Field.StringFormat) -> String {
+        switch format {
+        case .uuid: "a UUID"
+        case .base64: "base64"
         }
     }
 

@@ -112,7 +112,8 @@ private struct Measure {
     private mutating func bareValue(_ field: Field, pointer: String, position: SourcePosition?) -> Size {
         switch field.type {
         case .string, .url:
-            guard let maxLength = field.constraints.maxLength else {
+            // A UUID's text is 36 bytes whatever the schema says.
+            guard let maxLength = [field.constraints.maxLength, field.stringFormat?.length].compactMap({ $0 }).min() else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
                 return Size(bytes: 2, fittedBytes: field.truncate ? 2 : nil)
             }

@@ -218,8 +218,18 @@ private struct ValidationRun {
                 "format \(format.rawValue) applies to \(format.isInteger ? "int" : "double") fields, not \(type.name)",
                 at: position, pointer: pointer + "/format")
         }
+        if let format = field.stringFormat, type != .string {
+            report(
+                .schemaInvalidConstraint, "format \(format.rawValue) applies to string fields, not \(type.name)",
+                at: position, pointer: pointer + "/format")
+        }
         if field.truncate, type != .string {
             report(.schemaInvalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")
+        } else if field.truncate, let format = field.stringFormat {
+            report(
+                .schemaInvalidConstraint,
+                "truncate applies to plain strings, not format \(format.rawValue): a shortened \(format.swiftName) is no \(format.swiftName)",
+                at: position, pointer: pointer + "/truncate")
         }
         if case .enumeration(let values) = type {
             let raw = values.values

@@ -78,6 +78,14 @@ enum EdgeCasesV1 {
             var price: Decimal
             /// Schema: `array`, default `[]`, items format `int16`.
             var offsets: [Int16]
+            /// Schema: `string`, default `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`, format `uuid`.
+            var ticket: UUID
+            /// Schema: `string`, optional, format `uuid`.
+            var seat: UUID?
+            /// Schema: `string`, default `"aGk="`, format `base64`, max-length 16 (UTF-8 bytes).
+            var code: Data
+            /// Schema: `array`, default `[]`, items format `uuid`.
+            var companions: [UUID]
 
             /// Creates a value; an argument left out takes the schema's default.
             init(
@@ -107,7 +115,11 @@ enum EdgeCasesV1 {
                 counter: UInt64 = 18446744073709551615,
                 ratio: Float = 0.5,
                 price: Decimal = 0.25,
-                offsets: [Int16] = []
+                offsets: [Int16] = [],
+                ticket: UUID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+                seat: UUID? = nil,
+                code: Data = Data(base64Encoded: "aGk=")!,
+                companions: [UUID] = []
             ) {
                 self.requiredText = requiredText
                 self.`default` = `default`
@@ -136,6 +148,10 @@ enum EdgeCasesV1 {
                 self.ratio = ratio
                 self.price = price
                 self.offsets = offsets
+                self.ticket = ticket
+                self.seat = seat
+                self.code = code
+                self.companions = companions
             }
 
             enum IntEnum: Int, Codable, Hashable, Sendable, CaseIterable {
@@ -380,6 +396,10 @@ enum EdgeCasesV1 {
                 case ratio
                 case price
                 case offsets
+                case ticket
+                case seat
+                case code
+                case companions
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
                 case requiredText2 = "requiredText"
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
@@ -417,6 +437,10 @@ enum EdgeCasesV1 {
                 self.ratio = try container.defaulted(.ratio, default: 0.5) { try $0.float() }
                 self.price = try container.defaulted(.price, default: 0.25) { try $0.decimal() }
                 self.offsets = try container.defaulted(.offsets, default: []) { try $0.array { try $0.integer(Int16.self) } }
+                self.ticket = try container.defaulted(.ticket, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) { try $0.uuid() }
+                self.seat = try container.optional(.seat) { try $0.uuid() }
+                self.code = try container.defaulted(.code, default: Data(base64Encoded: "aGk=")!) { try $0.data(maxLength: 16) }
+                self.companions = try container.defaulted(.companions, default: []) { try $0.array { try $0.uuid() } }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does,
@@ -450,6 +474,10 @@ enum EdgeCasesV1 {
                 try container.encode(self.ratio, forKey: .ratio)
                 try container.encode(self.price, forKey: .price)
                 try container.encode(self.offsets, forKey: .offsets)
+                try container.encode(self.ticket, forKey: .ticket)
+                try container.encodeIfPresent(self.seat, forKey: .seat)
+                try container.encode(self.code, forKey: .code)
+                try container.encode(self.companions, forKey: .companions)
             }
         }
 
