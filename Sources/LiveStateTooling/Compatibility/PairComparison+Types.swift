@@ -58,7 +58,7 @@ extension PairComparison {
         case (.string, .string):
             // A string of a format the writer's field does not have (`format: uuid` added).
             guard let format = reader.stringFormat, writer.stringFormat != format else { return nil }
-            return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
+            return "'\(name)' is a \(writer.stringFormat?.swiftName ?? "String") in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
                 + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
         case (.double, .double):
             // A non-zero number closer to zero than the type's least magnitude reads as zero, and
