@@ -25,9 +25,6 @@ extension DiagnosticCode {
     /// A broadcast at `apns-priority` 1, which Apple's broadcast document allows but its
     /// ActivityKit push article does not name (it names 5 and 10): a warning.
     public static let broadcastPriorityOne = DiagnosticCode(rawValue: "broadcast-priority-one")
-    /// A whole body's `aps.timestamp` more than 8 hours after this machine's clock: a device
-    /// that applies it ignores every later update stamped before it (a warning).
-    public static let timestampInFuture = DiagnosticCode(rawValue: "timestamp-in-future")
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.
     public static let clockBehind = DiagnosticCode(rawValue: "clock-behind")

@@ -174,8 +174,8 @@ public final class LiveActivitySender: Sendable {
                     made.timestamp = givenWhole ? result.timestamp : stamp
                     if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
                     if givenWhole, let timestamp = result.timestamp,
-                       let ahead = PushRequestRules.futureTimestamp(timestamp, now: now, file: push.file) {
-                        findings.append(ahead)
+                       let ahead = body.withUnsafeBytes({ PushHistory.futureTimestamp(timestamp, now: now, file: push.file, in: $0) }) {
+                        findings.insert(inInputOrder: ahead)
                     }
                 }
             } else {

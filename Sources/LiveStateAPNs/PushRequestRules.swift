@@ -157,31 +157,6 @@ package enum PushRequestRules {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
-    /// How far past this machine's clock a body's `timestamp` may be: an activity lives at most
-    /// 8 hours (FACTS-SENDING: `timestamp` at most now + 8 h), the lifetime the history of
-    /// pushes keeps an entry for.
-    static let timestampLead = Int(PushHistory.lifetime)
-
-    /// A `timestamp-in-future` warning for a whole body stamped `timestamp` when it is more than
-    /// `timestampLead` seconds after `now`, or `nil`. The device ignores an update older than
-    /// the last it applied, so after this one it ignores every update stamped with the real time
-    /// until that time passes it.
-    /// - Parameters:
-    ///   - timestamp: The body's `aps.timestamp`.
-    ///   - now: This machine's clock, in UNIX seconds.
-    ///   - file: The body's file, for the finding.
-    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?) -> Diagnostic? {
-        let lead = timestamp - now
-        guard lead > timestampLead else { return nil }
-        let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"
-        return Diagnostic(
-            code: DiagnosticCode.timestampInFuture, severity: DiagnosticCode.timestampInFuture.sendSeverity,
-            message: "timestamp \(timestamp) is \(span) after this machine's clock (\(now)): a device that applies this update "
-                + "ignores every later one stamped before \(timestamp), since it drops updates older than the last it applied; "
-                + "stamp it with the current UNIX time in seconds",
-            file: file, scope: .envelope, pointer: "/aps/timestamp")
-    }
-
     static func finding(_ code: DiagnosticCode, _ message: String) -> Diagnostic {
         Diagnostic(code: code, severity: code.sendSeverity, message: message, file: "<request>")
     }

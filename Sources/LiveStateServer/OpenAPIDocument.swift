@@ -254,7 +254,7 @@ public enum OpenAPIDocument {
     "/v1/schemas/{id}/validate": {
       "post": {
         "operationId": "validatePayload",
-        "summary": "Validate a whole APNs body (`{\"aps\": {...}}`) for one app version, or for every version.",
+        "summary": "Validate a whole APNs body (`{\"aps\": {...}}`) for one app version, or for every version. A `timestamp` more than 8 hours after the sidecar's clock is a `timestamp-in-future` warning, as `livestate lint` and `send` give it.",
         "parameters": [
           {
             "$ref": "#/components/parameters/SchemaID"

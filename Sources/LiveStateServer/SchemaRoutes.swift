@@ -292,20 +292,22 @@ struct SchemaRoutes: Sendable {
         to validation: Validation, body: ByteBuffer, more: ((UnsafeRawBufferPointer, ValidationResult) -> [Diagnostic])? = nil
     ) -> (response: Response, ok: Bool) {
         var writer = JSONWriter(capacity: 2048)
+        let now = Int(clock().timeIntervalSince1970)
         let ok = body.withUnsafeReadableBytes { bytes in
-            Self.write(validation, bytes, line: nil, to: &writer, metrics: metrics, more: more.map { more in { more(bytes, $0) } })
+            Self.write(validation, bytes, line: nil, now: now, to: &writer, metrics: metrics, more: more.map { more in { more(bytes, $0) } })
         }
         return (JSONResponse.make(bytes: writer.bytes), ok)
     }
 
     /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
     /// `more` gives the findings of the pushes before (`token`, `channel-id`), from the newest version's
-    /// result: they count as the others do.
+    /// result: they count as the others do. `now` (UNIX seconds) is the clock a `timestamp` is
+    /// held to (`timestamp-in-future`, as `lint` and `send` hold it).
     /// - Returns: Whether the answer is `ok`.
     @discardableResult
     static func write(
-        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, to writer: inout JSONWriter, metrics: SidecarMetrics?,
-        more: ((ValidationResult) -> [Diagnostic])? = nil
+        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, now: Int, to writer: inout JSONWriter,
+        metrics: SidecarMetrics?, more: ((ValidationResult) -> [Diagnostic])? = nil
     ) -> Bool {
         let ok: Bool
         if let line {
@@ -317,6 +319,9 @@ struct SchemaRoutes: Sendable {
         }
         if !validation.allVersions, let validator = validation.validators.first {
             var result = validator.validate(body)
+            if let timestamp = result.timestamp, let ahead = PushHistory.futureTimestamp(timestamp, now: now, file: nil, in: body) {
+                result.diagnostics.insert(inInputOrder: ahead)
+            }
             if let more { result.diagnostics += more(result) }
             let version = validator.decoder.version.version
             ok = !result.hasErrors
@@ -336,6 +341,9 @@ struct SchemaRoutes: Sendable {
             var impact: FleetImpact?
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)
+            }
+            if let timestamp = results.last?.result.timestamp, let ahead = PushHistory.futureTimestamp(timestamp, now: now, file: nil, in: body) {
+                all.insert(inInputOrder: ahead)
             }
             if let more, let newest = results.last?.result { all += more(newest) }
             ok = !all.contains { $0.severity == .error }
@@ -387,7 +395,7 @@ struct SchemaRoutes: Sendable {
             // Results go out 32 KiB at a time, as they are made.
             var next = 0
             while next < lines.count {
-                let (out, end) = await Self.results(validation, body, lines, from: next, metrics: metrics)
+                let (out, end) = await Self.results(validation, body, lines, from: next, now: Int(clock().timeIntervalSince1970), metrics: metrics)
                 try await writer.write(ByteBuffer(bytes: out))
                 next = end
             }
@@ -402,9 +410,10 @@ struct SchemaRoutes: Sendable {
     /// loop runs its tasks until none is left before it reads its sockets again: validating
     /// inline, even with `Task.yield()`, would leave every other connection on that loop
     /// unanswered (`/health` included) until the batch ends.
+    /// - Parameter now: The clock, in UNIX seconds, that `timestamp`s are held to.
     /// - Returns: The results, one line each, and the index of the first line not validated.
     static func results(
-        _ validation: Validation, _ body: ByteBuffer, _ lines: [Range<Int>], from start: Int, metrics: SidecarMetrics?
+        _ validation: Validation, _ body: ByteBuffer, _ lines: [Range<Int>], from start: Int, now: Int, metrics: SidecarMetrics?
     ) async -> (bytes: [UInt8], end: Int) {
         await withCheckedContinuation { (done: CheckedContinuation<([UInt8], Int), Never>) in
             DispatchQueue.global().async {
@@ -412,7 +421,8 @@ struct SchemaRoutes: Sendable {
                 var index = start
                 body.withUnsafeReadableBytes { bytes in
                     while index < lines.count && out.bytes.count < 32 * 1024 {
-                        Self.write(validation, UnsafeRawBufferPointer(rebasing: bytes[lines[index]]), line: index + 1, to: &out, metrics: metrics)
+                        Self.write(
+                            validation, UnsafeRawBufferPointer(rebasing: bytes[lines[index]]), line: index + 1, now: now, to: &out, metrics: metrics)
                         out.append("\n")
                         index += 1
                     }

@@ -90,13 +90,10 @@ struct LintCommand: ParsableCommand {
             }
             // A body stamped ahead of the clock harms the updates after it, on every version:
             // `send`'s rule, at the value in the file.
-            if let timestamp, var ahead = PushRequestRules.futureTimestamp(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name) {
-                ahead.position = file.bytes.withUnsafeBytes { text in
-                    JSONPointer.offset(of: "/aps/timestamp", in: text).map { SourcePosition.locate(offset: $0, in: text) }
-                }
-                // In input order, as the validator's findings are.
-                let offset = ahead.position?.offset ?? 0
-                found.insert(ahead, at: found.firstIndex { ($0.position?.offset ?? 0) > offset } ?? found.endIndex)
+            if let timestamp, let ahead = file.bytes.withUnsafeBytes({
+                PushHistory.futureTimestamp(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: $0)
+            }) {
+                found.insert(inInputOrder: ahead)
             }
             diagnostics += found
             reports.append(.object(report))

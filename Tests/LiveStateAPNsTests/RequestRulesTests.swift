@@ -66,18 +66,22 @@ import Testing
     /// hours or, from two days on, in days; up to 8 hours ahead (a clock a little behind) is not.
     @Test func aTimestampFarPastTheClockIsAWarning() throws {
         let now = 1_795_000_000
-        #expect(PushRequestRules.futureTimestamp(now, now: now, file: "b.json") == nil)
-        #expect(PushRequestRules.futureTimestamp(now + 8 * 3600, now: now, file: "b.json") == nil)
-        let hours = try #require(PushRequestRules.futureTimestamp(now + 9 * 3600, now: now, file: "b.json"))
+        #expect(PushHistory.futureTimestamp(now, now: now, file: "b.json") == nil)
+        #expect(PushHistory.futureTimestamp(now + 8 * 3600, now: now, file: "b.json") == nil)
+        let hours = try #require(PushHistory.futureTimestamp(now + 9 * 3600, now: now, file: "b.json"))
         #expect(hours.code == "timestamp-in-future")
         #expect(hours.severity == .warning)
         #expect(hours.pointer == "/aps/timestamp")
         #expect(hours.message == "timestamp 1795032400 is 9 hours after this machine's clock (1795000000): a device that applies this update "
             + "ignores every later one stamped before 1795032400, since it drops updates older than the last it applied; "
             + "stamp it with the current UNIX time in seconds")
-        let days = try #require(PushRequestRules.futureTimestamp(now + 30 * 86_400, now: now, file: nil))
+        let days = try #require(PushHistory.futureTimestamp(now + 30 * 86_400, now: now, file: nil))
         #expect(days.message.contains("is 30 days after"))
         #expect(DiagnosticCode.timestampInFuture.sendSeverity == .warning)
+        // Given the body, the finding is at the value.
+        let body = Array(#"{"aps":{"event":"update",\#n"timestamp":9999999999}}"#.utf8)
+        let placed = body.withUnsafeBytes { PushHistory.futureTimestamp(9_999_999_999, now: now, file: "b.json", in: $0) }
+        #expect(placed?.position?.line == 2 && placed?.position?.column == 13, "\(String(describing: placed?.position))")
     }
 
     @Test func expirationIsSecondsAndABroadcastNeedsOne() {
@@ -161,7 +165,7 @@ import Testing
         if let problem = PushRequestRules.clockProblem(tokenIssuedAt: now.addingTimeInterval(-5), now: now, minimumLifetime: 1200) {
             seen.insert(problem.code)
         }
-        if let ahead = PushRequestRules.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
+        if let ahead = PushHistory.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
         #expect(seen == Set(DiagnosticCode.sendCodes))
     }
 

@@ -65,6 +65,37 @@ import Testing
         }
     }
 
+    /// A body stamped more than 8 hours past the sidecar's clock (a "never" sentinel) is the
+    /// warning `lint` and `send` give, at the value, with or without a token, one version or
+    /// all, alone or in a batch; the body is still `ok`.
+    @Test func aBodyStampedFarPastTheClockIsWarnedOf() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.router) { client in
+            for uri in ["/v1/schemas/delivery/validate", "/v1/schemas/delivery/validate?version=all",
+                        "/v1/schemas/delivery/validate?token=\(Self.token)"] {
+                let ahead = try json(try await client.execute(uri: uri, method: .post, body: Self.update(9_999_999_999)))
+                // (Version 1, a strict client, drops this body for its own reasons.)
+                let others = uri.hasSuffix("version=all") ? ["missing-required-key", "missing-required-key", "dropped-by-version"] : []
+                #expect(Self.findings(ahead) == ["timestamp-in-future"] + others, "\(uri): \(ahead)")
+                #expect(ahead["ok"]?.bool == others.isEmpty, "\(uri): \(ahead)")
+                let finding = try #require(ahead["diagnostics"]?.array?.first { $0["code"]?.string == "timestamp-in-future" })
+                #expect(finding["severity"]?.string == "warning")
+                #expect(finding["pointer"]?.string == "/aps/timestamp")
+                #expect(finding["line"]?.int == 1 && finding["column"]?.int == 21, "\(finding)")
+                #expect(finding["message"]?.string?.hasPrefix("timestamp 9999999999 is 94965 days after this machine's clock (1795000000)") == true,
+                        "\(finding)")
+                // Eight hours ahead is a clock a little behind: nothing.
+                let near = try json(try await client.execute(uri: uri, method: .post, body: Self.update(1_795_000_000 + 8 * 3600)))
+                #expect(!Self.findings(near).contains("timestamp-in-future"), "\(uri): \(near)")
+            }
+            let batch = try await client.execute(
+                uri: "/v1/schemas/delivery/validate-batch", method: .post,
+                body: ServerFixtures.text(String(buffer: Self.update(1_795_000_000)) + "\n" + String(buffer: Self.update(9_999_999_999))))
+            let lines = String(buffer: batch.body).split(separator: "\n").map { line in Array(line.utf8).withUnsafeBytes { try? Value.parse(json: $0) } }
+            #expect(lines.map { $0.map(Self.findings) } == [[], ["timestamp-in-future"]], "\(lines)")
+        }
+    }
+
     @Test func updatesCloserThanFiveSecondsAreWarnedOfPerActivity() async throws {
         let clock = Clock()
         try await server(clock).application().test(.router) { client in

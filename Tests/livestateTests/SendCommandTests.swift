@@ -59,7 +59,8 @@ import Testing
     }
 
     /// A whole body stamped far past this machine's clock is sent as written (APNs takes it),
-    /// with a warning: the device would ignore every update after it; one stamped now says nothing.
+    /// with a warning at the value: the device would ignore every update after it; one stamped now
+    /// says nothing.
     @Test func aWholeBodyStampedFarAheadIsWarnedAbout() async throws {
         try await Setup.with { setup in
             let now = Int(Date().timeIntervalSince1970)
@@ -69,7 +70,7 @@ import Testing
             let ahead = try setup.write("ahead.json", body(now + 30 * 86_400 + 3600))
             let result = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", ahead])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("ahead.json: warning: timestamp \(now + 30 * 86_400 + 3600) is 30 days after this machine's clock"),
+            #expect(result.stderr.contains("ahead.json:1:21: warning: timestamp \(now + 30 * 86_400 + 3600) is 30 days after this machine's clock"),
                     "\(result.stderr)")
             #expect(result.stderr.contains("(at /aps/timestamp) [timestamp-in-future]"), "\(result.stderr)")
             let current = try setup.write("current.json", body(now))

@@ -134,3 +134,13 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         return scope == .attributes ? " (at \(pointer) in attributes)" : " (at \(pointer))"
     }
 }
+
+extension Array<Diagnostic> {
+    /// Inserts `finding` where its position falls among findings in input order, as a
+    /// validator's are: after the last one at or before it (at the end when it has no position).
+    /// - Parameter finding: A finding made apart from the walk that made the others.
+    package mutating func insert(inInputOrder finding: Diagnostic) {
+        let offset = finding.position?.offset ?? .max
+        insert(finding, at: firstIndex { ($0.position?.offset ?? 0) > offset } ?? endIndex)
+    }
+}

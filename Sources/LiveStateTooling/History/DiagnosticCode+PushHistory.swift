@@ -16,6 +16,11 @@ extension DiagnosticCode {
     /// A start to a push-to-start token that was given a start with the same attributes in the
     /// last 10 minutes: the device shows a second activity beside the first (a warning).
     public static let duplicateStart = DiagnosticCode(rawValue: "duplicate-start")
+    /// A whole body's `aps.timestamp` more than 8 hours after this machine's clock: a device
+    /// that applies it ignores every later update stamped before it (a warning). Not a check
+    /// against the pushes before, but against the clock: `PushHistory.futureTimestamp`, asked by
+    /// `lint`, `send` and the sidecar's `validate` for every body.
+    public static let timestampInFuture = DiagnosticCode(rawValue: "timestamp-in-future")
 
     /// `older-timestamp` is an error (the device drops the push); the others are warnings.
     package var pushHistorySeverity: Severity { self == .olderTimestamp ? .error : .warning }

@@ -253,6 +253,36 @@ package actor PushHistory {
         Diagnostic(code: code, severity: code.pushHistorySeverity, message: message, file: "<request>")
     }
 
+    /// How far past this machine's clock a body's `timestamp` may be: an activity lives at most
+    /// 8 hours (FACTS-SENDING: `timestamp` at most now + 8 h), the `lifetime` of an entry.
+    static let timestampLead = Int(lifetime)
+
+    /// A `timestamp-in-future` warning for a whole body stamped `timestamp` when it is more than
+    /// `timestampLead` seconds after `now`, or `nil`: the one clock rule, which `lint`, `send`
+    /// and the sidecar's `validate` ask. The device ignores an update older than the last it
+    /// applied, so after this one it ignores every update stamped with the real time until that
+    /// time passes it.
+    /// - Parameters:
+    ///   - timestamp: The body's `aps.timestamp`.
+    ///   - now: This machine's clock, in UNIX seconds.
+    ///   - file: The body's file, for the finding.
+    ///   - body: The body's bytes, to place the finding at the value; `nil` leaves it unplaced.
+    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?, in body: UnsafeRawBufferPointer? = nil) -> Diagnostic? {
+        let lead = timestamp - now
+        guard lead > timestampLead else { return nil }
+        let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"
+        var finding = Diagnostic(
+            code: .timestampInFuture, severity: .warning,
+            message: "timestamp \(timestamp) is \(span) after this machine's clock (\(now)): a device that applies this update "
+                + "ignores every later one stamped before \(timestamp), since it drops updates older than the last it applied; "
+                + "stamp it with the current UNIX time in seconds",
+            file: file, scope: .envelope, pointer: "/aps/timestamp")
+        if let body, let offset = JSONPointer.offset(of: "/aps/timestamp", in: body) {
+            finding.position = SourcePosition.locate(offset: offset, in: body)
+        }
+        return finding
+    }
+
     /// A finding on the body's `aps.timestamp`.
     private static func timestampFinding(_ code: DiagnosticCode, _ message: String, file: String?) -> Diagnostic {
         Diagnostic(code: code, severity: code.pushHistorySeverity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
