@@ -137,6 +137,36 @@ private struct Expectation {
         #expect(findings.first?.pointer == "/subTitle")
     }
 
+    /// A rename an older app does not know is as severe as a removal with the same outcome: a
+    /// warning where the app shows its default or loses an optional value, an error where it
+    /// drops the update (a required field, a strict client's non-optional one).
+    @Test func aRenameIsAsSevereAsTheRemovalItIsToTheOlderApp() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state:
+                  title: { type: string, default: "" }
+                  note: { type: string, optional: true }
+                  code: { type: string }
+              - version: 2
+                content-state:
+                  heading: { type: string, default: "", aliases: [title] }
+                  remark: { type: string, optional: true, aliases: [note] }
+                  label: { type: string, aliases: [code] }
+            """, strict: [])
+        let renames = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule == "field-renamed-alias-unknown" }
+        #expect(renames.map(\.pointer) == ["/heading", "/remark", "/label"], "\(renames)")
+        #expect(renames.map(\.severity) == [.warning, .warning, .error], "\(renames)")
+        let strict = try Self.schema(versions: """
+              - version: 1
+                content-state: { note: { type: string, optional: true }, code: { type: string } }
+              - version: 2
+                content-state: { remark: { type: string, optional: true, aliases: [note] }, label: { type: string, aliases: [code] } }
+            """, strict: [1])
+        let strictRenames = CompatibilityChecker().findings(strict, reader: 1, writer: 2).filter { $0.rule == "field-renamed-alias-unknown" }
+        #expect(strictRenames.map(\.severity) == [.warning, .error], "\(strictRenames)")
+        #expect(strictRenames.first?.message.hasSuffix("which has no aliases, and loses the value") == true, "\(strictRenames)")
+    }
+
     @Test(arguments: CompatibilityPaths.ruleFixtures())
     func yamlRuleFixtureProducesItsRuleAtTheFieldsKey(_ name: String) throws {
         let path = CompatibilityPaths.fixtures.appendingPathComponent(name).path

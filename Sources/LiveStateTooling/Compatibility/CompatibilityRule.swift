@@ -138,8 +138,8 @@ extension CompatibilityRule {
         reasoning: """
             Aliases work for the version that declares them. An older app never learns the new name, \
             so it misses the key on every newer payload: it drops the update when the field is required \
-            or the app is strict, and otherwise loses the value for good. Strict (synthesized Codable) \
-            versions never honour aliases.
+            or the app is strict, and otherwise loses the value for good, which is a warning, as the \
+            same outcome of a removal is. Strict (synthesized Codable) versions never honour aliases.
             """)
 
     // MARK: Optionality and defaults

@@ -210,17 +210,23 @@ struct PairComparison {
         let readerPointer = JSONPointer.appending(field.name, to: parent.readerPointer)
         let writerPointer = JSONPointer.appending(other.name, to: parent.writerPointer)
         let newer = readerIsNewer ? (field, readerPointer) : (other, writerPointer)
+        // As severe as a removal with the same outcome (`missing`): an error where the update is
+        // dropped, a warning where the app loses the value and shows its default.
         let outcome: String
+        let severity: Severity
         if isStrict {
             outcome = field.isOptional
                 ? "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and loses the value"
                 : "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and drops the update"
+            severity = field.isOptional ? .warning : .error
         } else if let value = field.missingValue {
             outcome = "app v\(readerNumber) misses the key and \(shows(value)) forever"
+            severity = .warning
         } else {
             outcome = "app v\(readerNumber) misses the required key; \(consequence(parent.onInvalid))"
+            severity = self.severity(parent.onInvalid)
         }
-        report(.fieldRenamedAliasUnknown, .error,
+        report(.fieldRenamedAliasUnknown, severity,
                "v\(writerNumber) payloads carry '\(display(writerPointer))', and app v\(readerNumber) reads it only as '\(display(readerPointer))'; \(outcome)",
                at: parent, pointer: newer.1, position: newer.0.position ?? (readerIsNewer ? parent.readerPosition : parent.writerPosition))
     }
