@@ -488,6 +488,20 @@ extension TypeReader {
         }
     }
 
+    /// The text of a `UUID` or `Data` written with its literal: `UUID(uuidString: "…")!`,
+    /// `Data(base64Encoded: "…")!`, and `Data()` (no bytes, `""`); `nil` for anything else.
+    static func formattedLiteral(_ expression: ExprSyntax, _ format: Field.StringFormat) -> String? {
+        let call = expression.as(ForceUnwrapExprSyntax.self)?.expression.as(FunctionCallExprSyntax.self)
+            ?? expression.as(FunctionCallExprSyntax.self)
+        guard let call, let callee = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+              callee == format.swiftName else { return nil }
+        if format == .base64, call.arguments.isEmpty, expression.is(FunctionCallExprSyntax.self) { return "" }
+        let label = format == .uuid ? "uuidString" : "base64Encoded"
+        guard expression.is(ForceUnwrapExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+              argument.label?.text == label else { return nil }
+        return argument.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+    }
+
     /// The value of `?? fallback` as the field's default: a literal, `[]`, or a case of a
     /// raw-value enum (`.pending`); `nil` with a review for anything else (`Date()`, a call),
     /// whose value a schema cannot state.
@@ -500,6 +514,7 @@ extension TypeReader {
             value = Self.numberLiteral(fallback).map(Value.double)
         case .string, .url:
             value = fallback.as(StringLiteralExprSyntax.self)?.representedLiteralValue.map(Value.string)
+                ?? field.stringFormat.flatMap { Self.formattedLiteral(fallback, $0) }.map(Value.string)
         case .bool:
             value = fallback.as(BooleanLiteralExprSyntax.self).map { Value.bool($0.literal.tokenKind == .keyword(.true)) }
         case .array:

@@ -89,6 +89,30 @@ import Testing
         #expect(inferred.contentState.map(\.stringFormat) == [.uuid])
     }
 
+    /// `?? UUID(uuidString: "…")!`, `?? Data()` and `?? Data(base64Encoded: "…")!` are defaults a
+    /// schema states: the string of the field's format.
+    @Test func aUUIDOrDataFallbackIsTheFieldsDefault() throws {
+        let activity = try Self.imported("""
+            struct TolAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var id: UUID
+                    var blob: Data
+                    var other: Data
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+                        blob = try c.decodeIfPresent(Data.self, forKey: .blob) ?? Data()
+                        other = try c.decodeIfPresent(Data.self, forKey: .other) ?? Data(base64Encoded: "aGk=")!
+                    }
+                }
+            }
+            """)
+        #expect(activity.reviews.isEmpty, "\(activity.reviews)")
+        #expect(activity.contentState.map(\.defaultValue) == [.string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), .string(""), .string("aGk=")])
+        #expect(activity.contentState.map(\.stringFormat) == [.uuid, .base64, .base64])
+        #expect(activity.contentState.allSatisfy { !$0.isOptional && $0.nullTakesDefault })
+    }
+
     /// The YAML writer writes every bound a field carries, each by its schema key, and what it
     /// writes loads with the same constraints; a number format's own range goes unwritten.
     @Test func theWriterWritesEveryConstraint() throws {

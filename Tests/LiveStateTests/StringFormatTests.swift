@@ -27,9 +27,42 @@ import Testing
     /// read them, and no encoder writes them.
     static let lenientBase64 = ["aGk==", "aG===", "YQ===", "====", "aGVs=", "YQ=a"]
 
+    /// Strings that `UUID(uuidString:)` reads although they are not a UUID's text: it parses with
+    /// `sscanf`'s `%2hhx` (Apple's `uuid_parse`, and swift-foundation's copy on Linux), which
+    /// takes a sign, `0x` or white space inside a pair and stops at a NUL, and reads another UUID
+    /// than the one written. The rule refuses them: the verdict says such an update is dropped
+    /// where a strict app may take it with the wrong UUID.
+    static let lenientUUIDs = [
+        "+621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621 1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0x247A3E6E5F",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5F\u{0}", "E621E1F8-C36C-495A-93FC-0C247A3E6E-F",
+    ]
+
     @Test(arguments: uuidStrings)
     func aUUIDIsWhatUUIDStringReads(_ text: String) {
         #expect((Field.StringFormat.uuid.problem(text) == nil) == (UUID(uuidString: text) != nil), "\(text.debugDescription)")
+    }
+
+    @Test(arguments: lenientUUIDs)
+    func uuidTextThatSscanfAlsoReadsIsRefused(_ text: String) {
+        #expect(UUID(uuidString: text) != nil, "\(text.debugDescription): the parser no longer reads it; move it to uuidStrings")
+        #expect(Field.StringFormat.uuid.problem(text) != nil, "\(text.debugDescription)")
+    }
+
+    /// Two texts of a format are the same value when the app reads the same: a UUID in either
+    /// case, base64 of the same bytes; and which lengths leave a value.
+    @Test func sameValuesAndPossibleLengths() {
+        #expect(Field.StringFormat.uuid.same("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(!Field.StringFormat.uuid.same("00000000-0000-0000-0000-000000000000", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(!Field.StringFormat.uuid.same("abc", "ABC"))
+        #expect(Field.StringFormat.base64.same("aA==", "aB=="))
+        #expect(!Field.StringFormat.base64.same("aA==", "aQ=="))
+        #expect(Field.StringFormat.uuid.admitsSomeLength(.init(minLength: 36, maxLength: 36)))
+        #expect(!Field.StringFormat.uuid.admitsSomeLength(.init(maxLength: 10)))
+        #expect(!Field.StringFormat.uuid.admitsSomeLength(.init(minLength: 40)))
+        #expect(Field.StringFormat.base64.admitsSomeLength(.init(maxLength: 3)))
+        #expect(!Field.StringFormat.base64.admitsSomeLength(.init(minLength: 1, maxLength: 3)))
+        #expect(Field.StringFormat.base64.admitsSomeLength(.init(minLength: 5, maxLength: 8)))
+        #expect(!Field.StringFormat.base64.admitsSomeLength(.init(minLength: 5, maxLength: 7)))
     }
 
     @Test(arguments: base64Strings)
@@ -73,7 +106,10 @@ import Testing
         #expect(Field.StringFormat.uuid.problem("x")?.contains("it is 1 byte long;") == true)
         #expect(Field.StringFormat.uuid.problem("E621E1F8C36C495A93FC0C247A3E6E5F0000")?.contains("byte 8 is not a hyphen") == true)
         #expect(Field.StringFormat.uuid.problem("E621E1F8-C36C-495A-93FC-0C247A3E6E5G")?.contains("byte 35 is not a hexadecimal digit") == true)
-        #expect(Field.StringFormat.base64.problem("aGk")?.contains("its 3 characters are not a multiple of 4") == true)
+        #expect(Field.StringFormat.base64.problem("aGk")?.contains("it is 3 characters long, not a multiple of 4") == true)
+        #expect(Field.StringFormat.base64.problem("a")?.contains("it is 1 character long, not a multiple of 4") == true)
+        // The line feed an encoder appended, not the `=` before it.
+        #expect(Field.StringFormat.base64.problem("aGk=\n")?.contains("byte 4 is not a base64 character") == true)
         #expect(Field.StringFormat.base64.problem("-_8=")?.contains("byte 0 is not a base64 character") == true)
         #expect(Field.StringFormat.base64.problem("aGk=aGk=")?.contains("'=' at byte 3 is not at the end") == true)
     }

@@ -119,8 +119,55 @@ import Testing
         let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).map(\.diagnostic)
         let narrowed = findings.filter { $0.code == "type-narrowed" }
         #expect(narrowed.map(\.pointer) == ["/a", "/b"], "\(findings.map(\.message))")
-        #expect(narrowed.last?.message.contains("a UUID rejects the enum's raw value 'none', which is not a UUID") == true,
+        #expect(narrowed.last?.message.contains("the app's UUID reads only a UUID, which the enum's raw value 'none' is not") == true,
                 "\(narrowed.map(\.message))")
+        #expect(narrowed.first?.message.contains("'a' is url in v1 and string (format uuid) in v2: the app's UUID reads only a UUID, which a URL need not be")
+                == true, "\(narrowed.map(\.message))")
+    }
+
+    /// Every UUID is 36 bytes: a `max-length` or `min-length` of 36 added later tightens
+    /// nothing, a plain string of `max-length` 64 takes every one, and UUID defaults in another
+    /// case are the same default. A UUID is never base64.
+    @Test func aUUIDsLengthAndCaseChangeNothing() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  trip: { type: string, format: uuid }
+                  seat: { type: string, format: uuid, default: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f" }
+                  ref: { type: string, format: uuid }
+                  code: { type: string, format: uuid, default: "00000000-0000-0000-0000-000000000000" }
+              - version: 2
+                content-state:
+                  trip: { type: string, format: uuid, max-length: 36, min-length: 36 }
+                  seat: { type: string, format: uuid, default: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F" }
+                  ref: { type: string, max-length: 64 }
+                  code: { type: string, format: base64, default: "" }
+            """)
+        let findings = CompatibilityChecker(options: .init(assumeDefaultElision: true)).findings(schema, reader: 2, writer: 1)
+            .filter { $0.rule != "unbounded-size" }
+        // Only 'code', whose UUID default is no Data's, and whose UUIDs are never base64.
+        #expect(findings.map(\.rule) == ["default-changed", "type-narrowed"], "\(findings.map(\.message))")
+        #expect(findings.allSatisfy { $0.pointer == "/code" })
+        #expect(findings.last?.message.contains("'code' is a UUID in v1, and no UUID is base64: app v2 holds it in a Data, "
+                                                 + "and JSONDecoder refuses every such value; for such a value 'code' takes its default") == true,
+                "\(findings.map(\.message))")
+    }
+
+    /// Lengths that leave no value of the format are refused when the schema loads.
+    @Test func lengthsThatLeaveNoValueAreAnError() {
+        for (field, message, pointer) in [
+            ("m: { type: string, format: uuid, max-length: 10 }", "max-length 10 of field 'm' leave no UUID: every UUID is 36 bytes", "/max-length"),
+            ("n: { type: string, format: uuid, min-length: 40 }", "min-length 40 of field 'n' leave no UUID: every UUID is 36 bytes", "/min-length"),
+            ("s: { type: string, format: base64, min-length: 1, max-length: 3 }",
+             "min-length 1 and max-length 3 of field 's' leave no base64 text: base64 is a multiple of 4 bytes long", "/max-length"),
+        ] {
+            let errors = Self.loadErrors("""
+                  - version: 1
+                    content-state:
+                      \(field)
+                """)
+            #expect(errors.contains { $0.message == message && $0.pointer?.hasSuffix(pointer) == true }, "\(field): \(errors.map(\.message))")
+        }
     }
 
     /// A UUID's text is 36 bytes: a field without `max-length` has a bounded size.

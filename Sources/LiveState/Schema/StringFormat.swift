@@ -1,3 +1,5 @@
+import Foundation
+
 extension Field {
     /// The text an app's type reads from a `string` field (`format:` in the schema file, as
     /// OpenAPI's `format` names it): a `UUID` or a `Data` property is a JSON string that
@@ -47,8 +49,8 @@ extension Field {
             switch self {
             case .uuid:
                 guard let reason = Self.uuidRefusal(bytes) else { return nil }
-                return "'\(ValueText.clipped(text))' is not a UUID: \(reason); UUID(uuidString:) reads 36 characters, "
-                    + "hexadecimal digits in groups of 8-4-4-4-12 joined by hyphens"
+                return "'\(ValueText.clipped(text))' is not a UUID: \(reason); a UUID is 36 characters, hexadecimal digits in groups "
+                    + "of 8-4-4-4-12 joined by hyphens, as uuidString writes it"
             case .base64:
                 guard let reason = Self.base64Refusal(bytes) else { return nil }
                 return "'\(ValueText.clipped(text))' is not base64: \(reason); Data(base64Encoded:) reads A-Z, a-z, 0-9, + and /, "
@@ -68,18 +70,43 @@ extension Field {
             return nil
         }
 
-        /// What in `bytes` `Data(base64Encoded:)` refuses first, or `nil`.
+        /// What in `bytes` `Data(base64Encoded:)` refuses first, or `nil`: a byte of no base64
+        /// character (a line feed an encoder appended), `=` but as the last one or two, a length
+        /// that is not a multiple of 4.
         private static func base64Refusal(_ bytes: [UInt8]) -> String? {
-            // `=` only as the last one or two of the characters.
+            if let offset = bytes.firstIndex(where: { !isBase64Digit($0) && $0 != UInt8(ascii: "=") }) {
+                return "byte \(offset) is not a base64 character"
+            }
             var padding = 0
             while padding < 2, padding < bytes.count, bytes[bytes.count - 1 - padding] == UInt8(ascii: "=") {
                 padding += 1
             }
-            for (offset, byte) in bytes.dropLast(padding).enumerated() where !isBase64Digit(byte) {
-                return byte == UInt8(ascii: "=") ? "'=' at byte \(offset) is not at the end" : "byte \(offset) is not a base64 character"
+            if let offset = bytes.dropLast(padding).firstIndex(of: UInt8(ascii: "=")) {
+                return "'=' at byte \(offset) is not at the end"
             }
-            guard bytes.count % 4 == 0 else { return "its \(bytes.count) characters are not a multiple of 4" }
+            guard bytes.count % 4 == 0 else { return "it is \(bytes.count) character\(bytes.count == 1 ? "" : "s") long, not a multiple of 4" }
             return nil
+        }
+
+        /// Whether some text of the format has a length (in UTF-8 bytes) within `constraints`'
+        /// `min-length` and `max-length`: a UUID's 36, or base64's multiples of 4 from 0.
+        package func admitsSomeLength(_ constraints: Field.Constraints) -> Bool {
+            let lower = constraints.minLength ?? 0
+            let upper = constraints.maxLength ?? .max
+            switch self {
+            case .uuid: return lower <= 36 && 36 <= upper
+            case .base64: return lower <= upper && (lower + 3) / 4 * 4 <= upper
+            }
+        }
+
+        /// Whether two texts of the format are the same value to the app: UUIDs of either case,
+        /// base64 texts of the same bytes. Text that is not of the format compares as text.
+        package func same(_ lhs: String, _ rhs: String) -> Bool {
+            guard lhs != rhs, problem(lhs) == nil, problem(rhs) == nil else { return lhs == rhs }
+            switch self {
+            case .uuid: return lhs.uppercased() == rhs.uppercased()
+            case .base64: return Data(base64Encoded: lhs) == Data(base64Encoded: rhs)
+            }
         }
 
         private static func isHexDigit(_ byte: UInt8) -> Bool {

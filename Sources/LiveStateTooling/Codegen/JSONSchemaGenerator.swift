@@ -169,16 +169,22 @@ public struct JSONSchemaGenerator: Sendable {
                 if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(bound)).") }
             case .minLength:
                 // minLength counts characters, and a character is at most 4 UTF-8 bytes: a
-                // string of min-length N bytes has at least ⌈N/4⌉ characters.
+                // string of min-length N bytes has at least ⌈N/4⌉ characters (N for a formatted
+                // string, which is ASCII).
                 guard let minLength = constraints.minLength else { continue }
-                members.append(.init("minLength", .int(minLength / 4 + (minLength % 4 == 0 ? 0 : 1))))
+                members.append(.init("minLength", .int(field.stringFormat != nil ? minLength : minLength / 4 + (minLength % 4 == 0 ? 0 : 1))))
                 members.append(.init("x-livestate-min-bytes", .int(minLength)))
-                notes.append("At least \(minLength) UTF-8 bytes (x-livestate-min-bytes); minLength counts characters, so it is a looser bound.")
+                if field.stringFormat == nil {
+                    notes.append("At least \(minLength) UTF-8 bytes (x-livestate-min-bytes); minLength counts characters, so it is a looser bound.")
+                }
             case .maxLength:
                 guard let maxLength = constraints.maxLength else { continue }
                 members.append(.init("maxLength", .int(maxLength)))
                 members.append(.init("x-livestate-max-bytes", .int(maxLength)))
-                notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
+                // A formatted string is ASCII: a character is a byte.
+                if field.stringFormat == nil {
+                    notes.append("At most \(maxLength) UTF-8 bytes (x-livestate-max-bytes); maxLength counts characters, so it is a looser bound.")
+                }
             case .minItems:
                 guard let minItems = constraints.minItems else { continue }
                 members.append(.init("minItems", .int(minItems)))

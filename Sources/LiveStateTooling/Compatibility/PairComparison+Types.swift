@@ -5,8 +5,8 @@ extension PairComparison {
     /// values, object fields, array items and constraints.
     mutating func compareTypes(reader: Field, writer: Field, at place: Place, promotion: TypePromotion) {
         let name = display(place.readerPointer)
-        let writerType = TypePromotion.describe(writer.type)
-        let readerType = TypePromotion.describe(reader.type)
+        let writerType = TypePromotion.describe(writer)
+        let readerType = TypePromotion.describe(reader)
         switch promotion {
         case .same:
             compareInside(reader: reader, writer: writer, at: place)
@@ -58,7 +58,12 @@ extension PairComparison {
         case (.string, .string):
             // A string of a format the writer's field does not have (`format: uuid` added).
             guard let format = reader.stringFormat, writer.stringFormat != format else { return nil }
-            return "'\(name)' is a \(writer.stringFormat?.swiftName ?? "String") in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
+            // Of another format, none is one of this (a UUID has hyphens, base64 none).
+            if let other = writer.stringFormat {
+                return "'\(name)' is a \(other.swiftName) in v\(writerNumber), and no \(other == .uuid ? "UUID" : "base64 text") is "
+                    + "\(TypePromotion.describe(format)): app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses every such value"
+            }
+            return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
                 + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
         case (.double, .double):
             // A non-zero number closer to zero than the type's least magnitude reads as zero, and
@@ -208,6 +213,8 @@ extension PairComparison {
         case .enumeration(.integers(let values)): (.number, values.map(Double.init))
         case .enumeration(.strings(let values)): (.length, values.map { Double($0.utf8.count) })
         case .dateRange: (.count, [2])
+        // Every UUID is 36 bytes.
+        case .string: field.stringFormat?.length.map { (.length, [Double($0)]) }
         default: nil
         }
         if let taken {

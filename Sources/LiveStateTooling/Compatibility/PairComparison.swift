@@ -291,6 +291,10 @@ struct PairComparison {
     /// Whether the values a missing key stands for differ, beyond what the members' own
     /// defaults explain (those are reported at the members).
     static func differsBeyondMembers(_ writerValue: Value, _ readerValue: Value, writer: Field, reader: Field) -> Bool {
+        // A UUID in either case, base64 of the same bytes: the same value to both apps.
+        if let format = reader.stringFormat, writer.stringFormat == format, case .string(let a) = writerValue, case .string(let b) = readerValue {
+            return !format.same(a, b)
+        }
         guard case .object(let writerFields) = writer.type, case .object(let readerFields) = reader.type,
               case .object(let writerMembers) = writerValue, case .object(let readerMembers) = readerValue else {
             return !jsonEqual(writerValue, readerValue)

@@ -47,12 +47,12 @@ enum TypePromotion: Equatable {
             return .compatible("an int enum's raw values are JSON integers")
         case (.url, .string):
             if let format = reader.stringFormat {
-                return .narrowed("a \(format.swiftName) rejects strings that are not \(Self.describe(format)), as a URL is")
+                return .narrowed("the app's \(format.swiftName) reads only \(Self.describe(format)), which a URL need not be")
             }
             return .compatible("a URL is a JSON string")
         case (.enumeration(.strings(let values)), .string):
             if let format = reader.stringFormat, let value = values.first(where: { format.problem($0) != nil }) {
-                return .narrowed("a \(format.swiftName) rejects the enum's raw value '\(ValueText.clipped(value))', which is not \(Self.describe(format))")
+                return .narrowed("the app's \(format.swiftName) reads only \(Self.describe(format)), which the enum's raw value '\(ValueText.clipped(value))' is not")
             }
             return .compatible("a string enum's raw values are JSON strings")
         case (.dateRange, .array(let items)):
@@ -110,6 +110,11 @@ enum TypePromotion: Equatable {
         case .uuid: "a UUID"
         case .base64: "base64"
         }
+    }
+
+    /// A field's type as `describe(_:)` words it, with a string's format: `string (format uuid)`.
+    static func describe(_ field: Field) -> String {
+        field.stringFormat.map { "\(describe(field.type)) (format \($0.rawValue))" } ?? describe(field.type)
     }
 
     /// The type as a schema file writes it, with the enum's raw value kind: `string`, `enum of strings`.

@@ -222,6 +222,13 @@ private struct ValidationRun {
             report(
                 .schemaInvalidConstraint, "format \(format.rawValue) applies to string fields, not \(type.name)",
                 at: position, pointer: pointer + "/format")
+        } else if let format = field.stringFormat, !format.admitsSomeLength(field.constraints) {
+            let lengths = format == .uuid ? "every UUID is 36 bytes" : "base64 is a multiple of 4 bytes long"
+            let given = field.constraints.bounds.filter { $0.constraint.measure == .length }
+                .map { "\($0.constraint.rawValue) \(Field.format($0.bound))" }.joined(separator: " and ")
+            report(
+                .schemaInvalidConstraint, "\(given) of \(described) leave no \(format == .uuid ? "UUID" : "base64 text"): \(lengths)",
+                at: position, pointer: pointer + "/" + (field.constraints.maxLength != nil ? "max-length" : "min-length"))
         }
         if field.truncate, type != .string {
             report(.schemaInvalidConstraint, "truncate applies to string fields, not \(type.name)", at: position, pointer: pointer + "/truncate")
