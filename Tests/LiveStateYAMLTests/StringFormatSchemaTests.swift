@@ -156,8 +156,8 @@ import Testing
     /// Lengths that leave no value of the format are refused when the schema loads.
     @Test func lengthsThatLeaveNoValueAreAnError() {
         for (field, message, pointer) in [
-            ("m: { type: string, format: uuid, max-length: 10 }", "max-length 10 of field 'm' leave no UUID: every UUID is 36 bytes", "/max-length"),
-            ("n: { type: string, format: uuid, min-length: 40 }", "min-length 40 of field 'n' leave no UUID: every UUID is 36 bytes", "/min-length"),
+            ("m: { type: string, format: uuid, max-length: 10 }", "max-length 10 of field 'm' leaves no UUID: every UUID is 36 bytes", "/max-length"),
+            ("n: { type: string, format: uuid, min-length: 40 }", "min-length 40 of field 'n' leaves no UUID: every UUID is 36 bytes", "/min-length"),
             ("s: { type: string, format: base64, min-length: 1, max-length: 3 }",
              "min-length 1 and max-length 3 of field 's' leave no base64 text: base64 is a multiple of 4 bytes long", "/max-length"),
         ] {
