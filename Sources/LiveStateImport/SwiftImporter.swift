@@ -1033,25 +1033,29 @@ struct TypeReader {
         default:
             break
         }
-        if let format = Self.formattedStrings[base] {
+        // A type of the app's own that takes a standard name (`struct UUID`, `typealias Date =
+        // Double`) is the app's, as the compiler resolves it; `Foundation.Date` is Foundation's.
+        let isQualified = type.as(MemberTypeSyntax.self).map { ["Swift", "Foundation"].contains($0.baseType.trimmedDescription) } ?? false
+        let declared = isQualified ? nil : declarations.resolveName(base, from: scope)
+        if declared == nil, let format = Self.formattedStrings[base] {
             var field = Field(name: name, type: .string)
             field.stringFormat = format
             return field
         }
-        if base == "Character" {
+        if declared == nil, base == "Character" {
             // Not `Codable`: only an `init(from:)` of the app's own reads it, from a string.
             review("'\(name)' is a Character, a string of one character or the update is dropped; a schema states only a string",
                    at: type, file: file)
             return Field(name: name, type: .string)
         }
-        if let leaf = Self.leaves[base] {
+        if declared == nil, let leaf = Self.leaves[base] {
             var field = Field(name: name, type: leaf.type)
             if let format = leaf.format {
                 field.setNumberFormat(format)
             }
             return field
         }
-        if let resolved = declarations.resolveName(base, from: scope) {
+        if let resolved = declared {
             if let alias = declarations.aliases[resolved], declarations.types[resolved] == nil {
                 if let start = following.firstIndex(of: resolved) {
                     // `typealias A = B; typealias B = A`: the chain from where it closes.

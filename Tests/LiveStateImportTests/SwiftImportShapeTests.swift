@@ -113,6 +113,27 @@ import Testing
         #expect(activity.contentState.allSatisfy { !$0.isOptional && $0.nullTakesDefault })
     }
 
+    /// A type of the app's own that takes a standard name is the app's, as the compiler
+    /// resolves it: `typealias UUID = String` is a plain string, `struct Date` an object;
+    /// `Foundation.Date` is still Foundation's.
+    @Test func anAppsOwnTypeWithAStandardNameIsTheApps() throws {
+        let activity = try Self.imported("""
+            typealias UUID = String
+            struct Date: Codable, Hashable { var seconds: Int }
+            struct ShadowAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var id: UUID
+                    var when: Date
+                    var at: Foundation.Date
+                }
+            }
+            """)
+        #expect(activity.contentState.map(\.type) == [
+            .string, .object(fields: [Field(name: "seconds", type: .int)]), .date,
+        ], "\(activity.contentState)")
+        #expect(activity.contentState.first?.stringFormat == nil)
+    }
+
     /// The YAML writer writes every bound a field carries, each by its schema key, and what it
     /// writes loads with the same constraints; a number format's own range goes unwritten.
     @Test func theWriterWritesEveryConstraint() throws {
