@@ -137,6 +137,41 @@ private struct Expectation {
         #expect(findings.first?.pointer == "/subTitle")
     }
 
+    /// A newer field named like an older version's alias is read under that alias by the older
+    /// app when a payload leaves the older field's own name out: of another type, it is
+    /// invalid there (diff said "app v1 ignores it", while `lint --version 1` drops the update).
+    @Test func aKeyAnOlderAppReadsUnderAnAliasIsComparedAsThatField() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state: { subtitle: { type: string, default: "", on-invalid: reject, aliases: [subTitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string, optional: true }, subTitle: { type: int, default: 0 } }
+            """)
+        let findings = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule != "unbounded-size" }
+        let aliasRead = try #require(findings.first { $0.pointer == "/subTitle" }, "\(findings)")
+        #expect(aliasRead.rule == "type-changed" && aliasRead.severity == .error, "\(aliasRead)")
+        #expect(aliasRead.message == "app v1 reading v2 payloads: v2 payloads that leave out 'subtitle' may carry 'subTitle', which app v1 "
+            + "reads under its alias as 'subtitle': it is int in v2 and string in v1, which decodes none of its values; app v1 drops the update")
+        // The same type: read as the field, an info.
+        let same = try Self.schema(versions: """
+              - version: 1
+                content-state: { subtitle: { type: string, default: "", aliases: [subTitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string, default: "" }, subTitle: { type: string, default: "" } }
+            """)
+        let read = CompatibilityChecker().findings(same, reader: 1, writer: 2).filter { $0.pointer == "/subTitle" && $0.rule != "unbounded-size" }
+        #expect(read.map(\.rule) == ["field-renamed-alias-known"], "\(read)")
+        // A payload that always carries the older field's own name never reaches the alias.
+        let always = try Self.schema(versions: """
+              - version: 1
+                content-state: { subtitle: { type: string, aliases: [subTitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string }, subTitle: { type: int, default: 0 } }
+            """)
+        #expect(CompatibilityChecker().findings(always, reader: 1, writer: 2).filter { $0.pointer == "/subTitle" && $0.rule != "unbounded-size" }
+            .map(\.rule) == ["field-added-ignored"])
+    }
+
     /// A rename an older app does not know is as severe as a removal with the same outcome: a
     /// warning where the app shows its default or loses an optional value, an error where it
     /// drops the update (a required field, a strict client's non-optional one).

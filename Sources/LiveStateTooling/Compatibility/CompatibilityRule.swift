@@ -128,7 +128,9 @@ extension CompatibilityRule {
         summary: "a field renamed with aliases: the reader maps the old name to the new one",
         reasoning: """
             The reading version lists the payload's key under aliases, so the tolerant decoder takes \
-            the value under the old name.
+            the value under the old name. It does so too when a newer version keeps the field and adds \
+            another under the alias's name: a payload that leaves the field out is read from the \
+            other's key, whose values are then compared as the field's (type-changed when they differ).
             """)
 
     /// A field was renamed, and the reader does not know the name the payload uses.

@@ -33,7 +33,7 @@ extension PairComparison {
 
     /// A `type-narrowed` finding: `what` the writer sends that the reader does not decode, and
     /// what the reader does then (an enum's fallback, its default, or a drop).
-    private mutating func reportNarrowed(reader: Field, _ what: String, at place: Place) {
+    mutating func reportNarrowed(reader: Field, _ what: String, at place: Place) {
         if !isStrict, let fallback = reader.fallback, case .enumeration = reader.type {
             report(.typeNarrowed, .warning, "\(what); other values take the fallback \(ValueText.render(fallback))", at: place)
         } else {

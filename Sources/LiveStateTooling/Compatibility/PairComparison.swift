@@ -111,7 +111,48 @@ struct PairComparison {
             }
         }
         for (index, field) in writerFields.enumerated() where !matched.contains(index) {
-            ignored(field, at: place)
+            if let reader = aliasReader(of: field, reader: readerFields, writer: writerFields) {
+                readUnderAlias(writer: field, reader: reader, at: place)
+            } else {
+                ignored(field, at: place)
+            }
+        }
+    }
+
+    /// The reader's field that reads `field`'s key under an alias in payloads that leave the
+    /// reader's own name out: the writer has a field of that name too, which its payloads may
+    /// omit (optional, or with a default). A strict reader reads no alias.
+    private func aliasReader(of field: Field, reader readerFields: [Field], writer writerFields: [Field]) -> Field? {
+        guard !isStrict else { return nil }
+        return readerFields.first { reader in
+            reader.aliases.contains(field.name)
+                && writerFields.contains { $0.name == reader.name && ($0.isOptional || $0.defaultValue != nil) }
+        }
+    }
+
+    /// A writer's field whose key the reader reads under an alias of its own field `reader`,
+    /// when a payload leaves that field's name out: its values are compared as that field's.
+    private mutating func readUnderAlias(writer field: Field, reader: Field, at parent: Place) {
+        var place = parent
+        place.readerPointer = JSONPointer.appending(reader.name, to: parent.readerPointer)
+        place.writerPointer = JSONPointer.appending(field.name, to: parent.writerPointer)
+        place.readerPosition = reader.position ?? parent.readerPosition
+        place.writerPosition = field.position ?? parent.writerPosition
+        let read = "v\(writerNumber) payloads that leave out '\(display(place.readerPointer))' may carry '\(display(place.writerPointer))', "
+            + "which app v\(readerNumber) reads under its alias as '\(display(place.readerPointer))'"
+        let promotion = TypePromotion.classify(writer: field, reader: reader)
+        switch promotion {
+        case .same, .compatible, .epochChanged:
+            report(.fieldRenamedAliasKnown, .info, read, at: place, pointer: place.writerPointer, position: place.writerPosition)
+            compareTypes(reader: reader, writer: field, at: place, promotion: promotion)
+        case .narrowed(let why):
+            reportNarrowed(reader: reader, "\(read): it is \(TypePromotion.describe(field)) in v\(writerNumber) and "
+                           + "\(TypePromotion.describe(reader)) in v\(readerNumber), and \(why)", at: place)
+        case .incompatible:
+            let reaction = invalidReaction(of: reader, at: place)
+            report(.typeChanged, severity(reaction),
+                   "\(read): it is \(TypePromotion.describe(field)) in v\(writerNumber) and \(TypePromotion.describe(reader)) in "
+                   + "v\(readerNumber), which decodes none of its values; \(consequence(reaction))", at: place)
         }
     }
 
