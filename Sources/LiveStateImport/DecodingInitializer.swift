@@ -451,6 +451,21 @@ extension TypeReader {
     mutating func apply(_ read: DecodingInitializer.Read, to field: inout Field, type: TypeSyntax, by reader: String, scope: String, file: String) {
         let reads = "\(reader) reads '\(field.name)'"
         let refused = "a value that does not decode as \(type.trimmedDescription) is refused"
+        // A fallback that is nil force-unwrapped (`?? UUID(uuidString: "none")!`) crashes the app
+        // wherever it is taken: the key is as good as required, and every value must decode.
+        let fallbackExpression: ExprSyntax? = switch read {
+        case .ifPresentOr(let fallback), .tolerantIfPresentOr(let fallback): fallback
+        case .tolerant(let fallback): fallback
+        case .required, .ifPresent: nil
+        }
+        if let fallback = fallbackExpression, let format = field.stringFormat, fallback.is(ForceUnwrapExprSyntax.self),
+           let text = Self.formattedLiteral(fallback, format), format.problem(text) != nil {
+            field.rejectsInvalid = true
+            review("'\(field.name)' falls back to \(DecodingInitializer.short(fallback)) in \(reader), which is nil: the force unwrap "
+                   + "crashes the app wherever the fallback is taken; it is written as required", at: fallback, file: file)
+            field.documentation = "\(reads) with a fallback that crashes the app (\(fallback.trimmedDescription) is nil): required; \(refused)."
+            return
+        }
         switch read {
         case .required:
             field.documentation = "\(reads) with decode: required."

@@ -113,6 +113,29 @@ import Testing
         #expect(activity.contentState.allSatisfy { !$0.isOptional && $0.nullTakesDefault })
     }
 
+    /// A fallback that is nil force-unwrapped crashes the app wherever it is taken: the key is
+    /// written as required, every value must decode, and the import says why.
+    @Test func aFallbackThatCrashesMakesTheKeyRequired() throws {
+        let result = SwiftImporter.importActivities([("Crash.swift", """
+            struct CrashAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var id: UUID
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        id = try c.decodeIfPresent(UUID.self, forKey: .id) ?? UUID(uuidString: "not-a-uuid")!
+                    }
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        let field = try #require(activity.contentState.first)
+        #expect(field.isRequired && field.rejectsInvalid && !field.nullTakesDefault && field.stringFormat == .uuid, "\(field)")
+        #expect(activity.reviews.map(\.message) == [
+            "'id' falls back to UUID(uuidString: \"not-a-uuid\")! in init(from:), which is nil: the force unwrap crashes the app wherever "
+                + "the fallback is taken; it is written as required",
+        ])
+    }
+
     /// A type of the app's own that takes a standard name is the app's, as the compiler
     /// resolves it: `typealias UUID = String` is a plain string, `struct Date` an object;
     /// `Foundation.Date` is still Foundation's.
