@@ -449,3 +449,29 @@ private struct DeliveryState: Decodable, Equatable {
         #expect(decoder.decode(contentState: Array(#"{"first":"1","second":"2"}"#.utf8)).state?["text"] == .string("1"))
     }
 }
+
+/// A nested object whose schema lists no fields is what `import swift` writes for a dictionary
+/// (`[String: String]`): its keys are not said to be ignored by the app, which reads them if its
+/// type is a dictionary. The root's unknown keys are.
+@Suite struct FieldlessObjectTests {
+    static let schema = Schema(activity: "plugin", versions: [SchemaVersion(version: 1, contentState: [
+        Field(name: "values", type: .object(fields: []), defaultValue: .object([])),
+        Field(name: "items", type: .array(items: Field(name: "", type: .object(fields: []))), defaultValue: .array([])),
+    ])])
+
+    @Test func itsKeysAreNotSaidToBeIgnored() throws {
+        let decoder = try ContentStateDecoder(schema: Self.schema, version: 1)
+        let bytes = Array(#"{"values":{"title":"Hi"},"items":[{"n":1}],"extra":1}"#.utf8)
+        for result in [decoder.decode(contentState: bytes), decoder.decodeInFull(contentState: bytes)] {
+            #expect(result.appDecodes)
+            #expect(result.diagnostics.map(\.message) == [
+                "key 'title' is not checked: the schema lists no fields for this object, so app version 1 ignores it if its type is an "
+                    + "empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state",
+                "key 'n' is not checked: the schema lists no fields for this object, so app version 1 ignores it if its type is an "
+                    + "empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state",
+                "unknown key 'extra' is ignored by app version 1",
+            ])
+            #expect(result.diagnostics.map(\.pointer) == ["/values/title", "/items/0/n", "/extra"])
+        }
+    }
+}

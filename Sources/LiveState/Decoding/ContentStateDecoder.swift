@@ -510,6 +510,14 @@ struct DecodeContext: JSONReading {
         String.concatenating("unknown key '", name, "' is ignored by app version ", version)
     }
 
+    /// The `unknown-key` message of a key in a nested object whose schema lists no fields: what
+    /// `import swift` writes for a dictionary (`[String: String]`), whose keys are the app's data,
+    /// as for an empty struct, whose keys the app ignores. The full decode's and the tape's.
+    static func uncheckedKeyMessage(_ name: String, version: String) -> String {
+        "key '\(name)' is not checked: the schema lists no fields for this object, so app version \(version) ignores it if its "
+            + "type is an empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state"
+    }
+
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
     static func repeatedKeyMessage(_ name: String) -> String {
         "key '\(name)' appears again; the first value is read, " + firstOfRepeatedKey

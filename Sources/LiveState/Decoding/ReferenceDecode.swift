@@ -60,7 +60,7 @@ extension DecodeContext {
                     reportRepeatedUnknownKey(key, at: keyOffset)
                 } else {
                     unknownKeys.insert(key, in: reader)
-                    reportUnknownKey(key, at: keyOffset)
+                    reportUnknownKey(key, at: keyOffset, inFieldless: !isRoot && plan.fieldCount == 0)
                 }
                 try reader.skipValue()
                 continue
@@ -155,9 +155,10 @@ extension DecodeContext {
     }
 
     /// Reports a key the version does not know, building the message in one allocation.
-    private mutating func reportUnknownKey(_ key: JSONString, at offset: Int) {
+    private mutating func reportUnknownKey(_ key: JSONString, at offset: Int, inFieldless: Bool) {
         let name = reader.string(key)
-        report(.unknownKey, Self.unknownKeyMessage(name, version: versionText), at: offset, pointer: pointer(appending: name))
+        let message = inFieldless ? Self.uncheckedKeyMessage(name, version: versionText) : Self.unknownKeyMessage(name, version: versionText)
+        report(.unknownKey, message, at: offset, pointer: pointer(appending: name))
     }
 
     /// Reports an unknown key that this object already had: a duplicate, which the device

@@ -57,9 +57,11 @@ extension StateTape {
                     }
                     (offset, pointer) = (node.a, path + field.pointerToken)
                 case .unknownKey:
-                    let (path, _) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
+                    let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
                     let name = reader.string(TapeNode.key(start: node.a, end: node.b & 0xFFFF_FFFF))
-                    (code, message) = (.unknownKey, DecodeContext.unknownKeyMessage(name, version: version))
+                    let isFieldless = plan.fieldCount == 0 && !path.isEmpty
+                    (code, message) = (.unknownKey, isFieldless
+                        ? DecodeContext.uncheckedKeyMessage(name, version: version) : DecodeContext.unknownKeyMessage(name, version: version))
                     (offset, pointer) = (node.a &- 1, JSONPointer.appending(name, to: path))
                 case .repeatedKey:
                     let (path, plan) = self.pointer(ofHeader: node.b >> 32, nodes: nodes)
