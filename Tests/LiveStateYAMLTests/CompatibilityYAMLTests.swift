@@ -170,6 +170,20 @@ private struct Expectation {
             """)
         #expect(CompatibilityChecker().findings(always, reader: 1, writer: 2).filter { $0.pointer == "/subTitle" && $0.rule != "unbounded-size" }
             .map(\.rule) == ["field-added-ignored"])
+        // A field that only gained a default is left out only by a server that elides defaults:
+        // a warning, unless servers are said to (as for default-changed).
+        let elided = try Self.schema(versions: """
+              - version: 1
+                content-state: { subtitle: { type: string, aliases: [subTitle] } }
+              - version: 2
+                content-state: { subtitle: { type: string, default: "" }, subTitle: { type: int, optional: true } }
+            """)
+        for (assumes, severity) in [(false, Severity.warning), (true, .error)] {
+            let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumes))
+            let read = checker.findings(elided, reader: 1, writer: 2).filter { $0.pointer == "/subTitle" }
+            #expect(read.map(\.rule) == ["type-changed"] && read.map(\.severity) == [severity], "\(assumes): \(read)")
+            #expect(read.first?.message.contains("leave out 'subtitle' (a server that elides defaults does) may carry 'subTitle'") == true)
+        }
     }
 
     /// A rename an older app does not know is as severe as a removal with the same outcome: a

@@ -170,6 +170,24 @@ import Testing
         }
     }
 
+    /// Every UUID is a relative URL, on every iOS: a `url` reads it (the other way narrows).
+    @Test func aURLFieldReadsEveryUUID() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state: { link: { type: url } }
+              - version: 2
+                content-state: { link: { type: string, format: uuid } }
+            """, strict: [1, 2])
+        let older = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule != "unbounded-size" }
+        #expect(older.map(\.rule) == ["type-changed-compatible"], "\(older.map(\.message))")
+        #expect(older.first?.message.contains("every UUID is a relative URL, so every value decodes") == true)
+        let newer = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
+        #expect(newer.map(\.rule) == ["type-narrowed"] && newer.map(\.severity) == [.error], "\(newer.map(\.message))")
+        for uuid in ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"] {
+            #expect(URLRule(minIOS: .liveActivities).problem(uuid) == nil)
+        }
+    }
+
     /// A UUID's text is 36 bytes: a field without `max-length` has a bounded size.
     @Test func aUUIDHasABoundedSize() throws {
         let schema = try Self.load("""

@@ -32,13 +32,14 @@ extension PairComparison {
     }
 
     /// A `type-narrowed` finding: `what` the writer sends that the reader does not decode, and
-    /// what the reader does then (an enum's fallback, its default, or a drop).
-    mutating func reportNarrowed(reader: Field, _ what: String, at place: Place) {
+    /// what the reader does then (an enum's fallback, its default, or a drop). `capped`: at
+    /// most a warning (what only a server that elides defaults sends).
+    mutating func reportNarrowed(reader: Field, _ what: String, at place: Place, capped: Bool = false) {
         if !isStrict, let fallback = reader.fallback, case .enumeration = reader.type {
             report(.typeNarrowed, .warning, "\(what); other values take the fallback \(ValueText.render(fallback))", at: place)
         } else {
             let reaction = invalidReaction(of: reader, at: place)
-            report(.typeNarrowed, severity(reaction), "\(what); for such a value \(consequence(reaction))", at: place)
+            report(.typeNarrowed, capped ? .warning : severity(reaction), "\(what); for such a value \(consequence(reaction))", at: place)
         }
     }
 

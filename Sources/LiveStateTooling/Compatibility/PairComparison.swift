@@ -111,8 +111,8 @@ struct PairComparison {
             }
         }
         for (index, field) in writerFields.enumerated() where !matched.contains(index) {
-            if let reader = aliasReader(of: field, reader: readerFields, writer: writerFields) {
-                readUnderAlias(writer: field, reader: reader, at: place)
+            if let (reader, own) = aliasReader(of: field, reader: readerFields, writer: writerFields) {
+                readUnderAlias(writer: field, reader: reader, leftOutOnlyByElision: !own.isOptional, at: place)
             } else {
                 ignored(field, at: place)
             }
@@ -120,26 +120,33 @@ struct PairComparison {
     }
 
     /// The reader's field that reads `field`'s key under an alias in payloads that leave the
-    /// reader's own name out: the writer has a field of that name too, which its payloads may
-    /// omit (optional, or with a default). A strict reader reads no alias.
-    private func aliasReader(of field: Field, reader readerFields: [Field], writer writerFields: [Field]) -> Field? {
+    /// reader's own name out, and the writer's field of that name, which its payloads may omit
+    /// (optional, or with a default). A strict reader reads no alias.
+    private func aliasReader(of field: Field, reader readerFields: [Field], writer writerFields: [Field]) -> (Field, own: Field)? {
         guard !isStrict else { return nil }
-        return readerFields.first { reader in
-            reader.aliases.contains(field.name)
-                && writerFields.contains { $0.name == reader.name && ($0.isOptional || $0.defaultValue != nil) }
+        for reader in readerFields where reader.aliases.contains(field.name) {
+            if let own = writerFields.first(where: { $0.name == reader.name && ($0.isOptional || $0.defaultValue != nil) }) {
+                return (reader, own)
+            }
         }
+        return nil
     }
 
     /// A writer's field whose key the reader reads under an alias of its own field `reader`,
     /// when a payload leaves that field's name out: its values are compared as that field's.
-    private mutating func readUnderAlias(writer field: Field, reader: Field, at parent: Place) {
+    /// `leftOutOnlyByElision`: the writer's field of the reader's name has a default and is not
+    /// optional, so only a server that elides defaults leaves it out: a warning then, unless
+    /// `--assume-default-elision` says servers do (as for `default-changed`).
+    private mutating func readUnderAlias(writer field: Field, reader: Field, leftOutOnlyByElision: Bool, at parent: Place) {
         var place = parent
         place.readerPointer = JSONPointer.appending(reader.name, to: parent.readerPointer)
         place.writerPointer = JSONPointer.appending(field.name, to: parent.writerPointer)
         place.readerPosition = reader.position ?? parent.readerPosition
         place.writerPosition = field.position ?? parent.writerPosition
-        let read = "v\(writerNumber) payloads that leave out '\(display(place.readerPointer))' may carry '\(display(place.writerPointer))', "
+        let elides = leftOutOnlyByElision ? " (a server that elides defaults does)" : ""
+        let read = "v\(writerNumber) payloads that leave out '\(display(place.readerPointer))'\(elides) may carry '\(display(place.writerPointer))', "
             + "which app v\(readerNumber) reads under its alias as '\(display(place.readerPointer))'"
+        let capped = leftOutOnlyByElision && !options.assumeDefaultElision
         let promotion = TypePromotion.classify(writer: field, reader: reader)
         switch promotion {
         case .same, .compatible, .epochChanged:
@@ -147,10 +154,10 @@ struct PairComparison {
             compareTypes(reader: reader, writer: field, at: place, promotion: promotion)
         case .narrowed(let why):
             reportNarrowed(reader: reader, "\(read): it is \(TypePromotion.describe(field)) in v\(writerNumber) and "
-                           + "\(TypePromotion.describe(reader)) in v\(readerNumber), and \(why)", at: place)
+                           + "\(TypePromotion.describe(reader)) in v\(readerNumber), and \(why)", at: place, capped: capped)
         case .incompatible:
             let reaction = invalidReaction(of: reader, at: place)
-            report(.typeChanged, severity(reaction),
+            report(.typeChanged, capped ? .warning : severity(reaction),
                    "\(read): it is \(TypePromotion.describe(field)) in v\(writerNumber) and \(TypePromotion.describe(reader)) in "
                    + "v\(readerNumber), which decodes none of its values; \(consequence(reaction))", at: place)
         }

@@ -80,6 +80,9 @@ enum TypePromotion: Equatable {
             return .narrowed("an int rejects numbers with a fraction, such as 1.5, and " + Self.epochs)
         case (.double, .enumeration(.integers)), (.date, .enumeration(.integers)), (.int, .enumeration(.integers)):
             return .narrowed("only the enum's listed raw values decode")
+        case (.string, .url) where writer.stringFormat == .uuid:
+            // Hexadecimal digits and hyphens: a relative reference on every iOS.
+            return .compatible("every UUID is a relative URL")
         case (.string, .url), (.enumeration(.strings), .url):
             return .narrowed("a url rejects strings that URL(string:) does not read")
         case (.string, .enumeration(.strings)), (.url, .enumeration(.strings)):
