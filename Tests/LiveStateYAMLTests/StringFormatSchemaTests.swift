@@ -27,6 +27,18 @@ import Testing
         }
     }
 
+    /// Each field, alone in a version, fails to load with the message at a pointer ending so.
+    static func expectLoadErrors(_ cases: [(field: String, message: String, pointer: String)]) {
+        for (field, message, pointer) in cases {
+            let errors = loadErrors("""
+                  - version: 1
+                    content-state:
+                      \(field)
+                """)
+            #expect(errors.contains { $0.message == message && $0.pointer?.hasSuffix(pointer) == true }, "\(field): \(errors.map(\.message))")
+        }
+    }
+
     @Test func theLoaderReadsAStringsFormat() throws {
         let schema = try Self.load("""
               - version: 1
@@ -46,20 +58,13 @@ import Testing
     }
 
     @Test func aFormatWhereItDoesNotApplyIsAnError() {
-        for (field, message, pointer) in [
+        Self.expectLoadErrors([
             ("n: { type: int, format: uuid }", "format uuid applies to string fields, not int", "/format"),
             ("n: { type: url, format: base64 }", "format base64 applies to string fields, not url", "/format"),
             ("n: { type: string, format: uint8 }", "format uint8 applies to int fields, not string", "/format"),
             ("n: { type: string, format: uuid, truncate: true }",
              "truncate applies to plain strings, not format uuid: a shortened UUID is no UUID", "/truncate"),
-        ] {
-            let errors = Self.loadErrors("""
-                  - version: 1
-                    content-state:
-                      \(field)
-                """)
-            #expect(errors.contains { $0.message == message && $0.pointer?.hasSuffix(pointer) == true }, "\(field): \(errors.map(\.message))")
-        }
+        ])
     }
 
     @Test func aDefaultOfTheWrongFormIsAnError() {
@@ -155,19 +160,12 @@ import Testing
 
     /// Lengths that leave no value of the format are refused when the schema loads.
     @Test func lengthsThatLeaveNoValueAreAnError() {
-        for (field, message, pointer) in [
+        Self.expectLoadErrors([
             ("m: { type: string, format: uuid, max-length: 10 }", "max-length 10 of field 'm' leaves no UUID: every UUID is 36 bytes", "/max-length"),
             ("n: { type: string, format: uuid, min-length: 40 }", "min-length 40 of field 'n' leaves no UUID: every UUID is 36 bytes", "/min-length"),
             ("s: { type: string, format: base64, min-length: 1, max-length: 3 }",
              "min-length 1 and max-length 3 of field 's' leave no base64 text: base64 is a multiple of 4 bytes long", "/max-length"),
-        ] {
-            let errors = Self.loadErrors("""
-                  - version: 1
-                    content-state:
-                      \(field)
-                """)
-            #expect(errors.contains { $0.message == message && $0.pointer?.hasSuffix(pointer) == true }, "\(field): \(errors.map(\.message))")
-        }
+        ])
     }
 
     /// Every UUID is a relative URL, on every iOS: a `url` reads it (the other way narrows).
