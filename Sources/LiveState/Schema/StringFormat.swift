@@ -28,7 +28,19 @@ extension Field {
         }
 
         /// The length in bytes of every value of the format, where it has one: 36 for a UUID.
-        public var length: Int? { self == .uuid ? 36 : nil }
+        public var length: Int? { self == .uuid ? Self.uuidLength : nil }
+
+        /// The bytes of a UUID's text: 32 hexadecimal digits and 4 hyphens.
+        private static let uuidLength = 36
+
+        /// The format's text, for messages: `a UUID`, `base64`.
+        package var text: String { self == .uuid ? "a UUID" : "base64" }
+
+        /// A value of the format, after "no": `UUID`, `base64 text`.
+        package var noun: String { self == .uuid ? "UUID" : "base64 text" }
+
+        /// The lengths the format's text has, for messages.
+        package var lengths: String { self == .uuid ? "every UUID is \(Self.uuidLength) bytes" : "base64 is a multiple of 4 bytes long" }
 
         /// The rule as a regular expression (ECMA-262, as JSON Schema's `pattern` takes it), for
         /// the JSON Schema a server validates with: it matches just the strings `problem(_:)`
@@ -49,8 +61,8 @@ extension Field {
             switch self {
             case .uuid:
                 guard let reason = Self.uuidRefusal(bytes) else { return nil }
-                return "'\(ValueText.clipped(text))' is not a UUID: \(reason); a UUID is 36 characters, hexadecimal digits in groups "
-                    + "of 8-4-4-4-12 joined by hyphens, as uuidString writes it"
+                return "'\(ValueText.clipped(text))' is not a UUID: \(reason); a UUID is \(Self.uuidLength) characters, hexadecimal "
+                    + "digits in groups of 8-4-4-4-12 joined by hyphens, as uuidString writes it"
             case .base64:
                 guard let reason = Self.base64Refusal(bytes) else { return nil }
                 return "'\(ValueText.clipped(text))' is not base64: \(reason); Data(base64Encoded:) reads A-Z, a-z, 0-9, + and /, "
@@ -60,7 +72,7 @@ extension Field {
 
         /// What in `bytes` `UUID(uuidString:)` refuses first, or `nil`.
         private static func uuidRefusal(_ bytes: [UInt8]) -> String? {
-            guard bytes.count == 36 else { return "it is \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long" }
+            guard bytes.count == uuidLength else { return "it is \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long" }
             for (offset, byte) in bytes.enumerated() {
                 let isHyphenPlace = offset == 8 || offset == 13 || offset == 18 || offset == 23
                 if isHyphenPlace ? byte != UInt8(ascii: "-") : !isHexDigit(byte) {
@@ -94,7 +106,7 @@ extension Field {
             let lower = constraints.minLength ?? 0
             let upper = constraints.maxLength ?? .max
             switch self {
-            case .uuid: return lower <= 36 && 36 <= upper
+            case .uuid: return lower <= Self.uuidLength && Self.uuidLength <= upper
             case .base64: return lower <= upper && (lower + 3) / 4 * 4 <= upper
             }
         }

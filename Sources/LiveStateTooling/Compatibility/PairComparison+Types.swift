@@ -61,10 +61,10 @@ extension PairComparison {
             guard let format = reader.stringFormat, writer.stringFormat != format else { return nil }
             // Of another format, none is one of this (a UUID has hyphens, base64 none).
             if let other = writer.stringFormat {
-                return "'\(name)' is a \(other.swiftName) in v\(writerNumber), and no \(other == .uuid ? "UUID" : "base64 text") is "
-                    + "\(TypePromotion.describe(format)): app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses every such value"
+                return "'\(name)' is a \(other.swiftName) in v\(writerNumber), and no \(other.noun) is \(format.text): app "
+                    + "v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses every such value"
             }
-            return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(TypePromotion.describe(format)); "
+            return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(format.text); "
                 + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
         case (.double, .double):
             // A non-zero number closer to zero than the type's least magnitude reads as zero, and

@@ -47,12 +47,12 @@ enum TypePromotion: Equatable {
             return .compatible("an int enum's raw values are JSON integers")
         case (.url, .string):
             if let format = reader.stringFormat {
-                return .narrowed("the app's \(format.swiftName) reads only \(Self.describe(format)), which a URL need not be")
+                return .narrowed("the app's \(format.swiftName) reads only \(format.text), which a URL need not be")
             }
             return .compatible("a URL is a JSON string")
         case (.enumeration(.strings(let values)), .string):
             if let format = reader.stringFormat, let value = values.first(where: { format.problem($0) != nil }) {
-                return .narrowed("the app's \(format.swiftName) reads only \(Self.describe(format)), which the enum's raw value '\(ValueText.clipped(value))' is not")
+                return .narrowed("the app's \(format.swiftName) reads only \(format.text), which the enum's raw value '\(ValueText.clipped(value))' is not")
             }
             return .compatible("a string enum's raw values are JSON strings")
         case (.dateRange, .array(let items)):
@@ -104,14 +104,6 @@ enum TypePromotion: Equatable {
         case .bool: "a JSON boolean"
         case .dateRange, .array: "a JSON array"
         case .object: "a JSON object"
-        }
-    }
-
-    /// What text a format takes, for messages: `a UUID`, `base64`.
-    static func describe(_ format: Field.StringFormat) -> String {
-        switch format {
-        case .uuid: "a UUID"
-        case .base64: "base64"
         }
     }
 

@@ -223,12 +223,11 @@ private struct ValidationRun {
                 .schemaInvalidConstraint, "format \(format.rawValue) applies to string fields, not \(type.name)",
                 at: position, pointer: pointer + "/format")
         } else if let format = field.stringFormat, !format.admitsSomeLength(field.constraints) {
-            let lengths = format == .uuid ? "every UUID is 36 bytes" : "base64 is a multiple of 4 bytes long"
             let given = field.constraints.bounds.filter { $0.constraint.measure == .length }
                 .map { "\($0.constraint.rawValue) \(Field.format($0.bound))" }
             report(
                 .schemaInvalidConstraint,
-                "\(given.joined(separator: " and ")) of \(described) \(given.count == 1 ? "leaves" : "leave") no \(format == .uuid ? "UUID" : "base64 text"): \(lengths)",
+                "\(given.joined(separator: " and ")) of \(described) \(given.count == 1 ? "leaves" : "leave") no \(format.noun): \(format.lengths)",
                 at: position, pointer: pointer + "/" + (field.constraints.maxLength != nil ? "max-length" : "min-length"))
         }
         if field.truncate, type != .string {
