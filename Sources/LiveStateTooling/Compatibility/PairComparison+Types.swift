@@ -57,13 +57,9 @@ extension PairComparison {
                 + "a non-ASCII letter or a brace, which app v\(readerNumber) refuses on iOS 16 (min-ios \(readerRule.minIOS)): '\(name)' "
                 + "may hold one in v\(writerNumber) payloads"
         case (.string, .string):
-            // A string of a format the writer's field does not have (`format: uuid` added).
-            guard let format = reader.stringFormat, writer.stringFormat != format else { return nil }
-            // Of another format, none is one of this (a UUID has hyphens, base64 none).
-            if let other = writer.stringFormat {
-                return "'\(name)' is a \(other.swiftName) in v\(writerNumber), and no \(other.noun) is \(format.text): app "
-                    + "v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses every such value"
-            }
+            // A plain string read as one of a format (`format: uuid` added); one of another
+            // format is `incompatible` (`TypePromotion`).
+            guard let format = reader.stringFormat, writer.stringFormat == nil else { return nil }
             return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(format.text); "
                 + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
         case (.double, .double):

@@ -13,7 +13,7 @@ import LiveState
 /// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
-/// | anything else (another JSON kind) | `incompatible` |
+/// | anything else (another JSON kind), a string of one format read as another (uuid, base64) | `incompatible` |
 enum TypePromotion: Equatable {
     /// The same type: compare what is inside.
     case same
@@ -34,6 +34,9 @@ enum TypePromotion: Equatable {
     /// - Returns: The promotion.
     static func classify(writer: Field, reader: Field) -> TypePromotion {
         switch (writer.type, reader.type) {
+        case (.string, .string) where writer.stringFormat != nil && reader.stringFormat != nil && writer.stringFormat != reader.stringFormat:
+            // No UUID is base64 (a hyphen), and no base64 text a UUID.
+            return .incompatible
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
             (.dateRange, .dateRange), (.url, .url),
             (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)),
