@@ -186,6 +186,21 @@ private struct Expectation {
         }
     }
 
+    /// A `float` field's own bounds are worded as the greatest `Float`, not the midpoint past it
+    /// that the loader holds them at.
+    @Test func aFloatsOwnBoundsAreWordedAsTheGreatestFloat() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state: { ratio: { type: double } }
+              - version: 2
+                content-state: { ratio: { type: double, format: float } }
+            """, strict: [2])
+        let messages = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule == "constraint-tightened" }.map(\.message)
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.first?.contains("v2 has minimum -3.4028235e+38, v1 has no minimum") == true, "\(messages)")
+        #expect(messages.last?.contains("v2 has maximum 3.4028235e+38, v1 has no maximum") == true, "\(messages)")
+    }
+
     /// A rename an older app does not know is as severe as a removal with the same outcome: a
     /// warning where the app shows its default or loses an optional value, an error where it
     /// drops the update (a required field, a strict client's non-optional one).

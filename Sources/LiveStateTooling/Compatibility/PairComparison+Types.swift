@@ -136,7 +136,7 @@ extension PairComparison {
             // A writer's `int` without a bound of its own sends at most what an `Int` holds.
             let edge = allowed ?? Self.implicitFormat(writer).flatMap { constraint.measure == .number ? Self.edge(of: $0, constraint) : nil }
             if let edge, constraint.allows(edge, bound: bound) { continue }
-            let writes = allowed.map { "allows \(constraint.isLowerBound ? "down" : "up") to \(ValueText.number($0))\(constraint.unit)" }
+            let writes = allowed.map { "allows \(constraint.isLowerBound ? "down" : "up") to \(Self.text(ofBound: $0, of: writer))\(constraint.unit)" }
                 ?? "has no \(constraint.rawValue)"
             if reader.constraints[constraint] == nil {
                 // `Int`'s own edge: only a writer with a bound past it (a `uint64`) sends past it.
@@ -144,7 +144,7 @@ extension PairComparison {
                 breaches.append((constraint, "v\(readerNumber) has no \(constraint.rawValue), v\(writerNumber) \(writes)"))
                 continue
             }
-            breaches.append((constraint, "v\(readerNumber) has \(constraint.rawValue) \(ValueText.number(bound)), v\(writerNumber) \(writes)"))
+            breaches.append((constraint, "v\(readerNumber) has \(constraint.rawValue) \(Self.text(ofBound: bound, of: reader)), v\(writerNumber) \(writes)"))
         }
         guard !breaches.isEmpty else { return }
         let rule: CompatibilityRule = readerIsNewer ? .constraintTightened : .constraintLoosened
@@ -166,6 +166,14 @@ extension PairComparison {
                 : "such a value is invalid: \(consequence(reaction))"
             report(rule, isStrict ? .info : severity(reaction), "'\(name)' \(breach.constraint.rawValue): \(breach.detail); \(outcome)", at: place)
         }
+    }
+
+    /// A bound as a message writes it: a `float` field's own edge, which the loader sets to the
+    /// midpoint past `Float`'s greatest (the least text that no longer reads as a `Float`), as
+    /// that greatest `Float` (`3.4028235e+38`); any other as `ValueText.number` writes it.
+    static func text(ofBound bound: Double, of field: Field) -> String {
+        guard field.numberFormat == .float, abs(bound) == Field.NumberFormat.float.range.upperBound else { return ValueText.number(bound) }
+        return (bound < 0 ? "-" : "") + "\(Float.greatestFiniteMagnitude)"
     }
 
     /// The reader's constraints, and for an `int` without a `format`, `Int`'s own range where it
