@@ -173,9 +173,8 @@ public final class LiveActivitySender: Sendable {
                     made.event = result.event
                     made.timestamp = givenWhole ? result.timestamp : stamp
                     if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
-                    if givenWhole, let timestamp = result.timestamp,
-                       let ahead = body.withUnsafeBytes({ PushHistory.futureTimestamp(timestamp, now: now, file: push.file, in: $0) }) {
-                        findings.insert(inInputOrder: ahead)
+                    if givenWhole {
+                        body.withUnsafeBytes { PushHistory.holdToClock(result.timestamp, now: now, file: push.file, in: $0, findings: &findings) }
                     }
                 }
             } else {

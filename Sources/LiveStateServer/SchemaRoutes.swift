@@ -319,9 +319,7 @@ struct SchemaRoutes: Sendable {
         }
         if !validation.allVersions, let validator = validation.validators.first {
             var result = validator.validate(body)
-            if let timestamp = result.timestamp, let ahead = PushHistory.futureTimestamp(timestamp, now: now, file: nil, in: body) {
-                result.diagnostics.insert(inInputOrder: ahead)
-            }
+            PushHistory.holdToClock(result.timestamp, now: now, file: nil, in: body, findings: &result.diagnostics)
             if let more { result.diagnostics += more(result) }
             let version = validator.decoder.version.version
             ok = !result.hasErrors
@@ -342,9 +340,7 @@ struct SchemaRoutes: Sendable {
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)
             }
-            if let timestamp = results.last?.result.timestamp, let ahead = PushHistory.futureTimestamp(timestamp, now: now, file: nil, in: body) {
-                all.insert(inInputOrder: ahead)
-            }
+            PushHistory.holdToClock(results.last?.result.timestamp, now: now, file: nil, in: body, findings: &all)
             if let more, let newest = results.last?.result { all += more(newest) }
             ok = !all.contains { $0.severity == .error }
             metrics?.validation(schema: validation.id, version: "all", ok: ok, diagnostics: all)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LiveState
-import LiveStateAPNs
 import LiveStateTooling
 
 /// `livestate lint`: validates payload files as APNs and the device will see them.
@@ -90,10 +89,8 @@ struct LintCommand: ParsableCommand {
             }
             // A body stamped ahead of the clock harms the updates after it, on every version:
             // `send`'s rule, at the value in the file.
-            if let timestamp, let ahead = file.bytes.withUnsafeBytes({
-                PushHistory.futureTimestamp(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: $0)
-            }) {
-                found.insert(inInputOrder: ahead)
+            file.bytes.withUnsafeBytes {
+                PushHistory.holdToClock(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: $0, findings: &found)
             }
             diagnostics += found
             reports.append(.object(report))

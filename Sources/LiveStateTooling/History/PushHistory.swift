@@ -283,6 +283,15 @@ package actor PushHistory {
         return finding
     }
 
+    /// Adds `futureTimestamp`'s finding for `body`, stamped `timestamp`, to `findings` in input
+    /// order, when there is one: what `lint`, `send` and the sidecar do with every body.
+    package static func holdToClock(
+        _ timestamp: Int?, now: Int, file: String?, in body: UnsafeRawBufferPointer, findings: inout [Diagnostic]
+    ) {
+        guard let timestamp, let ahead = futureTimestamp(timestamp, now: now, file: file, in: body) else { return }
+        findings.insert(inInputOrder: ahead)
+    }
+
     /// A finding on the body's `aps.timestamp`.
     private static func timestampFinding(_ code: DiagnosticCode, _ message: String, file: String?) -> Diagnostic {
         Diagnostic(code: code, severity: code.pushHistorySeverity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
