@@ -135,12 +135,6 @@ enum FieldKind: Sendable {
         }
     }
 
-    /// The kind of `field`'s values: its type's, or `formattedString` for a `string` with a
-    /// `format`.
-    init(_ field: Field) {
-        self = field.type == .string && field.stringFormat != nil ? .formattedString : FieldKind(field.type)
-    }
-
     init(_ type: FieldType) {
         self = switch type {
         case .string: .string

@@ -352,12 +352,12 @@ final class FieldPlan: Sendable {
             escapedName: ByteBudget.escapedLength(field.name), value: field.missingValue.map(ByteBudget.deviceWorstCase) ?? 0)
         self.skipsNull = field.nullReadsAsMissing
         self.nullTakesDefault = field.nullReplacement != nil
-        self.kind = FieldKind(field)
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
         self.constraints = field.constraints
         self.numberFormat = field.numberFormat
         self.stringFormat = field.type == .string ? field.stringFormat : nil
+        self.kind = stringFormat != nil ? .formattedString : FieldKind(field.type)
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }
