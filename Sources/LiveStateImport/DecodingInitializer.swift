@@ -458,7 +458,8 @@ extension TypeReader {
         case .tolerant(let fallback): fallback
         case .required, .ifPresent: nil
         }
-        if let fallback = fallbackExpression, let format = field.stringFormat, fallback.is(ForceUnwrapExprSyntax.self),
+        // (`formattedLiteral` reads text only from a force-unwrapped call, and `Data()` is "".)
+        if let fallback = fallbackExpression, let format = field.stringFormat,
            let text = Self.formattedLiteral(fallback, format), format.problem(text) != nil {
             field.rejectsInvalid = true
             review("'\(field.name)' falls back to \(DecodingInitializer.short(fallback)) in \(reader), which is nil: the force unwrap "
