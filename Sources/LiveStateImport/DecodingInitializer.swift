@@ -535,6 +535,8 @@ extension TypeReader {
             value = fallback.as(BooleanLiteralExprSyntax.self).map { Value.bool($0.literal.tokenKind == .keyword(.true)) }
         case .array:
             if let array = fallback.as(ArrayExprSyntax.self), array.elements.isEmpty { value = .array([]) }
+        case .map:
+            if fallback.is(DictionaryExprSyntax.self), fallback.description.filter({ !$0.isWhitespace }) == "[:]" { value = .object([]) }
         case .enumeration:
             if let member = fallback.as(MemberAccessExprSyntax.self), member.base == nil,
                let name = declarations.resolveName(Self.named(Self.optionalWrapped(type) ?? type).base, from: scope) {

@@ -956,6 +956,25 @@ struct TypeReader {
     /// an array of optionals (`[Int?]`) is written as an array of its wrapped type, reviewed, as
     /// the app holds `nil` for a `null` element where the schema refuses the array.
     mutating func arrayField(named name: String, element: TypeSyntax, scope: String, file: String) -> Field {
+        collectionField(named: name, element: element, scope: scope, file: file, isMap: false)
+    }
+
+    /// The field of a `String`- or `Int`-keyed dictionary, which synthesized `Codable` reads
+    /// from a JSON object: a map of `value`'s type. An `Int` key is reviewed: the app refuses
+    /// a key that is not an integer's text, which a schema does not check.
+    mutating func mapField(named name: String, key: TypeSyntax, value: TypeSyntax, scope: String, file: String) -> Field {
+        guard ["String", "Int"].contains(Self.named(key).base) else {
+            review(Self.dictionaryReview(name, key: key), at: key, file: file)
+            return Field(name: name, type: .object(fields: []))
+        }
+        if Self.named(key).base == "Int" {
+            review(Self.dictionaryReview(name, key: key), at: key, file: file)
+        }
+        return collectionField(named: name, element: value, scope: scope, file: file, isMap: true)
+    }
+
+    /// An array's field, or a map's (`isMap`), of `element`'s values.
+    private mutating func collectionField(named name: String, element: TypeSyntax, scope: String, file: String, isMap: Bool) -> Field {
         let outer = arrayOwner
         if !name.isEmpty { arrayOwner = name }
         defer { arrayOwner = outer }
@@ -967,12 +986,14 @@ struct TypeReader {
         depth += 1
         defer { depth -= 1 }
         var items = field(named: "", type: element, scope: scope, file: file)
+        let collection = isMap ? "map" : "array"
         if items.isOptional {
             items.isOptional = false
-            review("'\(arrayOwner)' is an array of optionals, whose elements may be null; a schema's items cannot be: it states an array of \((Self.optionalWrapped(element) ?? element).trimmedDescription), so a null element refuses the array where the app holds nil",
+            let values = isMap ? "values" : "elements"
+            review("'\(arrayOwner)' is \(isMap ? "a dictionary" : "an array") of optionals, whose \(values) may be null; a schema's items cannot be: it states \(isMap ? "a" : "an") \(collection) of \((Self.optionalWrapped(element) ?? element).trimmedDescription), so a null \(isMap ? "value" : "element") refuses the \(collection) where the app holds nil",
                    at: element, file: file)
         }
-        return Field(name: name, type: .array(items: items))
+        return Field(name: name, type: isMap ? .map(items: items) : .array(items: items))
     }
 
     /// The field of a property declared or read at `node`, where a finding about a type the
@@ -1003,8 +1024,7 @@ struct TypeReader {
             return arrayField(named: name, element: array.element, scope: scope, file: file)
         }
         if let dictionary = type.as(DictionaryTypeSyntax.self) {
-            review(Self.dictionaryReview(name, key: dictionary.key), at: type, file: file)
-            return Field(name: name, type: .object(fields: []))
+            return mapField(named: name, key: dictionary.key, value: dictionary.value, scope: scope, file: file)
         }
         let (base, arguments) = Self.named(type)
         switch (base, arguments.count) {
@@ -1014,8 +1034,7 @@ struct TypeReader {
         case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
             return Field(name: name, type: .dateRange)
         case ("Dictionary", 2):
-            review(Self.dictionaryReview(name, key: arguments[0]), at: type, file: file)
-            return Field(name: name, type: .object(fields: []))
+            return mapField(named: name, key: arguments[0], value: arguments[1], scope: scope, file: file)
         case ("ClosedRange", 1), ("Range", 1):
             // The standard library's `Codable` writes a range as `[lower, upper]`.
             var field = arrayField(named: name, element: arguments[0], scope: scope, file: file)
@@ -1321,15 +1340,18 @@ struct TypeReader {
         return expression.as(FloatLiteralExprSyntax.self)?.representedLiteralValue
     }
 
-    /// What a dictionary is on the wire, which a schema cannot state: synthesized `Codable`
-    /// writes a `String`- or `Int`-keyed one as a JSON object, any other as a flat
-    /// `[key, value, key, value, …]` array.
+    /// What a dictionary that a map does not state is on the wire: synthesized `Codable`
+    /// writes an `Int`-keyed one as a JSON object keyed by integers' text, which a map's keys
+    /// are not checked to be, and one with other keys as a flat `[key, value, key, value, …]`
+    /// array, which a schema cannot state.
     static func dictionaryReview(_ name: String, key: TypeSyntax) -> String {
-        let keyName = named(key).base
-        let shape = ["String", "Int"].contains(keyName)
-            ? "a JSON object keyed by \(keyName == "Int" ? "integers written as strings" : "strings")"
-            : "a flat [key, value, key, value, …] array (its keys are \(key.trimmedDescription), not String or Int)"
-        return "'\(name)' is a dictionary, which the app decodes from \(shape); a schema states no map type, so it is written as an empty object"
+        guard named(key).base != "Int" else {
+            return "'\(name)' is a dictionary keyed by Int, which the app decodes from a JSON object whose keys are integers written as "
+                + "strings; it is written as a map, whose keys a schema does not check, so a key that is not an integer refuses the "
+                + "update where lint passes it"
+        }
+        return "'\(name)' is a dictionary, which the app decodes from a flat [key, value, key, value, …] array (its keys are "
+            + "\(key.trimmedDescription), not String or Int); a schema cannot state that, so it is written as an empty object"
     }
 
     /// An identifier as the compiler reads it: `` `default` `` is `default`.

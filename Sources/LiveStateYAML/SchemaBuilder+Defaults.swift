@@ -72,6 +72,22 @@ extension SchemaBuilder {
             return valid ? .array(values) : nil
         case .object(let fields):
             return resolveObject(node, fields: fields, pointer: pointer, label: label)
+        case .map(let items):
+            guard case .mapping(let pairs) = node.content else {
+                return refuse(node, "expected a mapping of keys to values", pointer: pointer, label: label)
+            }
+            var members: [Value.Member] = []
+            var keys: Set<String> = []
+            var valid = true
+            for pair in pairs where !isSaturated {
+                guard let key = pair.key.scalar?.text, keys.insert(key).inserted else { continue }
+                if let value = convert(pair.value, to: items.type, pointer: JSONPointer.appending(key, to: pointer), label: label) {
+                    members.append(Value.Member(key, value))
+                } else {
+                    valid = false
+                }
+            }
+            return valid ? .object(members) : nil
         }
     }
 

@@ -66,7 +66,9 @@ extension SchemaBuilder {
         if let format = field.numberFormat, format.isInteger ? type == .int : type == .double {
             field.setNumberFormat(format)
         }
-        for (key, applies) in [("values", type.name == "enum"), ("items", type.name == "array"), ("fields", type.name == "object")] {
+        for (key, applies) in [
+            ("values", type.name == "enum"), ("items", type.name == "array" || type.name == "map"), ("fields", type.name == "object"),
+        ] {
             if !applies, let pair = members[key] {
                 report(
                     .schemaInvalidConstraint, "'\(key)' applies to \(Self.owner(of: key)) fields, not \(type.name)",
@@ -91,7 +93,7 @@ extension SchemaBuilder {
     private static func owner(of key: String) -> String {
         switch key {
         case "values": "enum"
-        case "items": "array"
+        case "items": "array and map"
         default: "object"
         }
     }
@@ -195,6 +197,16 @@ extension SchemaBuilder {
             }
             return buildFields(pair.value, pointer: pointer + "/fields", what: "'fields' of \(what)")
                 .map { FieldType.object(fields: $0) }
+        case "map":
+            guard let pair = members["items"] else {
+                report(
+                    .schemaInvalidConstraint, "map \(what) has no 'items' (items: { type: ... }), the type of its values",
+                    at: typePair.key.position, pointer: pointer + "/items")
+                return nil
+            }
+            let items = buildField(
+                name: "", keyPosition: pair.key.position, node: pair.value, pointer: pointer + "/items", isItems: true)
+            return items.map { FieldType.map(items: $0) }
         default:
             report(
                 .schemaUnknownType, "unknown type '\(name)'; allowed types: \(FieldType.names.joined(separator: ", "))",

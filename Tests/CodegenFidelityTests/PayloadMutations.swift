@@ -182,6 +182,21 @@ enum PayloadMutations {
                 .object(fields.map { .init(key: $0.name, value: sample($0)) }),
                 .object(fields.filter(\.isRequired).map { .init(key: $0.name, value: sample($0)) }),
             ]
+        case .map(let items):
+            let good = sample(items)
+            let bad = wrongValue(for: items)
+            func map(_ values: [JSONText]) -> JSONText {
+                .object(values.enumerated().map { .init(key: "k\($0.offset)", value: $0.element) })
+            }
+            var result: [JSONText] = [map([good]), map([good, bad]), map([bad, good]), map([.null]), .array([good])]
+            if let maxItems = field.constraints.maxItems {
+                result.append(map(Array(repeating: good, count: maxItems)))
+                result.append(map(Array(repeating: good, count: maxItems + 1)))
+            }
+            for edge in typeEdges(for: items).prefix(40) {
+                result.append(map([good, edge]))
+            }
+            return result
         }
     }
 
@@ -205,6 +220,7 @@ enum PayloadMutations {
         case .array: return .array([])
         case .object(let fields):
             return .object(fields.filter(\.isRequired).map { .init(key: $0.name, value: sample($0)) })
+        case .map: return .object([])
         }
     }
 

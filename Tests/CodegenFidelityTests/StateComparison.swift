@@ -59,6 +59,17 @@ enum StateComparison {
             return .array(values)
         case .object(let fields):
             return value(of: generated, fields: fields)
+        case .map(let items):
+            // A dictionary has no order: its entries by key, as `normalized` puts the library's.
+            guard let entries = Mirror(reflecting: generated).children.map({ $0.value }) as [Any]?,
+                  Mirror(reflecting: generated).displayStyle == .dictionary else { return nil }
+            var members: [Value.Member] = []
+            for entry in entries {
+                let pair = Array(Mirror(reflecting: entry).children)
+                guard pair.count == 2, let key = pair[0].value as? String, let value = value(of: pair[1].value, field: items) else { return nil }
+                members.append(.init(key, value))
+            }
+            return .object(members.sorted { $0.name < $1.name })
         }
     }
 
@@ -89,6 +100,8 @@ enum StateComparison {
             return .array(elements.map { normalized($0, field: items) })
         case (.object(let fields), _):
             return normalized(value, fields: fields)
+        case (.map(let items), .object(let members)):
+            return .object(members.map { .init($0.name, normalized($0.value, field: items)) }.sorted { $0.name < $1.name })
         default:
             return value
         }

@@ -466,9 +466,9 @@ private struct DeliveryState: Decodable, Equatable {
             #expect(result.appDecodes)
             #expect(result.diagnostics.map(\.message) == [
                 "key 'title' is not checked: the schema lists no fields for this object, so app version 1 ignores it if its type is an "
-                    + "empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state",
+                    + "empty struct, and reads it unchecked if it is a dictionary, which the schema states as a map",
                 "key 'n' is not checked: the schema lists no fields for this object, so app version 1 ignores it if its type is an "
-                    + "empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state",
+                    + "empty struct, and reads it unchecked if it is a dictionary, which the schema states as a map",
                 "unknown key 'extra' is ignored by app version 1",
             ])
             #expect(result.diagnostics.map(\.pointer) == ["/values/title", "/items/0/n", "/extra"])

@@ -405,6 +405,9 @@ struct StateGenerator {
             let count = Int.random(in: 0...min(field.constraints.maxItems ?? 5, 5), using: &rng)
             return .array((0..<count).map { _ in value(items) })
         case .object(let fields): return .object(fields.map { .init($0.name, value($0)) })
+        case .map(let items):
+            let count = Int.random(in: 0...min(field.constraints.maxItems ?? 5, 5), using: &rng)
+            return .object((0..<count).map { .init("k\($0)", value(items)) })
         }
     }
 

@@ -52,7 +52,7 @@ import Testing
         }
         let ints = Field(name: "", type: .int)
         #expect(messages(Field(name: "name", type: .string, constraints: .init(minItems: 1)))
-            == ["min-items applies to array fields, not string"])
+            == ["min-items applies to array and map fields, not string"])
         #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: .init(minItems: -1)))
             == ["min-items of field 'legs' is negative (-1)"])
         #expect(messages(Field(name: "legs", type: .array(items: ints), constraints: .init(minItems: 3, maxItems: 2)))

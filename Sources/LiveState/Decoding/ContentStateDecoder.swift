@@ -510,12 +510,12 @@ struct DecodeContext: JSONReading {
         String.concatenating("unknown key '", name, "' is ignored by app version ", version)
     }
 
-    /// The `unknown-key` message of a key in a nested object whose schema lists no fields: what
-    /// `import swift` writes for a dictionary (`[String: String]`), whose keys are the app's data,
-    /// as for an empty struct, whose keys the app ignores. The full decode's and the tape's.
+    /// The `unknown-key` message of a key in a nested object whose schema lists no fields: an
+    /// empty struct's, whose keys the app ignores, or a dictionary's (`[String: String]`) that a
+    /// schema written before it could state a `map` has as such. The full decode's and the tape's.
     static func uncheckedKeyMessage(_ name: String, version: String) -> String {
         "key '\(name)' is not checked: the schema lists no fields for this object, so app version \(version) ignores it if its "
-            + "type is an empty struct, and reads it unchecked if it is a dictionary, which a schema cannot state"
+            + "type is an empty struct, and reads it unchecked if it is a dictionary, which the schema states as a map"
     }
 
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
@@ -527,10 +527,12 @@ struct DecodeContext: JSONReading {
     /// `offset` (after the key's colon): a value this app version would not read as sent is
     /// named, since a device that keeps the last value would meet it. The full decode's and,
     /// when read, the tape's.
-    static func repeatedKeyMessage(_ plan: FieldPlan, valueAfter offset: Int, in reader: JSONReader) -> String {
-        guard let problem = problem(of: plan, at: offset, in: reader) else { return repeatedKeyMessage(plan.field.name) }
+    /// `name` is the key, for a map's value (whose `plan` is the map's `items`).
+    static func repeatedKeyMessage(_ plan: FieldPlan, named name: String? = nil, valueAfter offset: Int, in reader: JSONReader) -> String {
+        let name = name ?? plan.field.name
+        guard let problem = problem(of: plan, at: offset, in: reader) else { return repeatedKeyMessage(name) }
         let reason = reason(problem.message, at: problem.pointer, inFieldAt: "")
-        return "key '\(plan.field.name)' appears again, with a value this app version does not read as sent (\(reason)); the first value is read, "
+        return "key '\(name)' appears again, with a value this app version does not read as sent (\(reason)); the first value is read, "
             + firstOfRepeatedKey
     }
 
@@ -752,6 +754,10 @@ struct DecodeContext: JSONReading {
         case .object:
             guard let object = plan.object else { return try mismatch(plan.field, token, at: start) }
             return try decodeObject(object, isRoot: false)
+
+        case .map:
+            guard let items = plan.items else { return try mismatch(plan.field, token, at: start) }
+            return try decodeMap(plan, items: items, at: start)
         }
     }
 
@@ -923,6 +929,52 @@ struct DecodeContext: JSONReading {
         return .array(elements)
     }
 
+    /// A map (a Swift `[String: T]`): its members in input order, each value read against
+    /// `items`; one invalid value makes the map invalid, as an invalid element makes an array.
+    /// A key met again keeps its first value, as `JSONDecoder` keeps it, and its later value
+    /// is not read (`duplicate-key`, which names it when this app version would not read it as
+    /// sent), as for an object's field.
+    private mutating func decodeMap(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Value? {
+        try reader.beginObject()
+        var members: [Value.Member] = []
+        var keys = KeyList()
+        var firstProblem: DecodeProblem?
+        var firstStrictProblem: DecodeProblem?
+        while let key = try reader.nextKey() {
+            let name = reader.string(key)
+            guard !keys.contains(key, in: reader) else {
+                let message = Self.repeatedKeyMessage(items, named: name, valueAfter: reader.offset, in: reader)
+                report(.duplicateKey, message, at: key.start &- 1, pointer: pointer(appending: name))
+                try reader.skipValue()
+                continue
+            }
+            keys.insert(key, in: reader)
+            path.push(key: name)
+            let value = try decodeValue(items)
+            path.pop()
+            if let strictFailure = strictProblem {
+                strictProblem = nil
+                if firstStrictProblem == nil { firstStrictProblem = strictFailure }
+            }
+            if let value {
+                if firstProblem == nil { members.append(Value.Member(name, value)) }
+            } else {
+                if firstProblem == nil { firstProblem = problem }
+                problem = nil
+            }
+        }
+        strictProblem = firstStrictProblem
+        if let firstProblem {
+            problem = firstProblem
+            return nil
+        }
+        if let message = plan.constraints.countProblem(members.count) {
+            problem = self.problem(.outOfRange, message, at: start)
+            return nil
+        }
+        return .object(members)
+    }
+
     // MARK: - Problems
 
     /// A value synthesized `Codable` also fails on.
@@ -956,6 +1008,8 @@ struct DecodePath {
     enum Step {
         case field(Unmanaged<FieldPlan>)
         case index(Int)
+        /// A map's key.
+        case key(String)
     }
 
     private var steps: [Step] = []
@@ -969,6 +1023,10 @@ struct DecodePath {
 
     mutating func push(index: Int) {
         steps.append(.index(index))
+    }
+
+    mutating func push(key: String) {
+        steps.append(.key(key))
     }
 
     mutating func pop() {
@@ -987,6 +1045,7 @@ struct DecodePath {
             switch step {
             case .field(let field): pointer += field.takeUnretainedValue().pointerToken
             case .index(let index): pointer = JSONPointer.appending(index, to: pointer)
+            case .key(let key): pointer = JSONPointer.appending(key, to: pointer)
             }
         }
         return pointer

@@ -1147,6 +1147,9 @@ struct TapeBuilder {
         case .array:
             guard first == JSONByte.openBracket, let items = plan.itemsRef else { return false }
             return items._withUnsafeGuaranteedRef { array(plan, items: $0, slot: slot, header: header, field: fieldIndex) }
+        case .map:
+            // Keys that are data: the full decoder reads a map whole (`decide`).
+            return false
         case .object:
             guard first == JSONByte.openBrace, let object = plan.objectRef else { return false }
             let objectHeader = count

@@ -223,6 +223,28 @@ public struct TolerantValue {
         return elements
     }
 
+    /// A map (`[String: Element]`) within the count constraints; one invalid value makes the
+    /// map invalid.
+    public func map<Element>(
+        minItems: Int? = nil, maxItems: Int? = nil, _ element: (TolerantValue) throws -> Element
+    ) throws -> [String: Element] {
+        let container = try decoder.container(keyedBy: MapKey.self)
+        var entries: [String: Element] = [:]
+        for key in container.allKeys {
+            entries[key.stringValue] = try element(TolerantValue(try container.superDecoder(forKey: key)))
+        }
+        try check(Field.Constraints(minItems: minItems, maxItems: maxItems).countProblem(entries.count))
+        return entries
+    }
+
+    /// A map's key: any string.
+    private struct MapKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// A string raw value, compared as `String`s compare (a canonically equivalent spelling
     /// matches, as in synthesized `init(rawValue:)`), or the fallback for one the enum does not list.
     public func enumeration<T: CaseIterable & RawRepresentable>(fallback: T?) throws -> T where T.RawValue == String {

@@ -17,9 +17,9 @@ extension Field {
         case minLength = "min-length"
         /// The longest allowed string, in UTF-8 bytes (`string`, `url`).
         case maxLength = "max-length"
-        /// The fewest elements an array may hold.
+        /// The fewest elements an array, or entries a map, may hold.
         case minItems = "min-items"
-        /// The most elements an array may hold.
+        /// The most elements an array, or entries a map, may hold.
         case maxItems = "max-items"
 
         /// What a constraint bounds: the number itself, a string's UTF-8 bytes, or an array's elements.
@@ -52,7 +52,7 @@ extension Field {
             switch (measure, type) {
             case (.number, .int), (.number, .double), (.number, .date): true
             case (.length, .string), (.length, .url): true
-            case (.count, .array): true
+            case (.count, .array), (.count, .map): true
             default: false
             }
         }
@@ -62,7 +62,7 @@ extension Field {
             switch measure {
             case .number: "int, double and date fields"
             case .length: "string and url fields"
-            case .count: "array fields"
+            case .count: "array and map fields"
             }
         }
 
@@ -113,9 +113,9 @@ extension Field {
         public var minLength: Int?
         /// The longest allowed string, in UTF-8 bytes.
         public var maxLength: Int?
-        /// The fewest elements an array may hold.
+        /// The fewest elements an array, or entries a map, may hold.
         public var minItems: Int?
-        /// The most elements an array may hold.
+        /// The most elements an array, or entries a map, may hold.
         public var maxItems: Int?
 
         /// No constraints.

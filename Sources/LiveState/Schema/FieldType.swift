@@ -20,6 +20,9 @@ public indirect enum FieldType: Sendable, Hashable {
     case array(items: Field)
     /// `object`: a nested object with its own fields, in order.
     case object(fields: [Field])
+    /// `map`: a JSON object whose keys are data, not fields (a Swift `[String: T]`), every
+    /// value described by `items`.
+    case map(items: Field)
 
     /// The name used in schema files: `string`, `date-range`, `enum`, …
     public var name: String {
@@ -34,6 +37,7 @@ public indirect enum FieldType: Sendable, Hashable {
         case .enumeration: "enum"
         case .array: "array"
         case .object: "object"
+        case .map: "map"
         }
     }
 
@@ -51,6 +55,7 @@ public indirect enum FieldType: Sendable, Hashable {
         case .enumeration(.integers): "one of the enum's integer values"
         case .array: "an array"
         case .object: "an object"
+        case .map: "an object (a map)"
         }
     }
 
@@ -63,14 +68,14 @@ public indirect enum FieldType: Sendable, Hashable {
         switch (self, other) {
         case (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)):
             return true
-        case (.array(let left), .array(let right)):
+        case (.array(let left), .array(let right)), (.map(let left), .map(let right)):
             return left.type.hasSameShape(as: right.type)
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
             return left.allSatisfy { field in
                 right.contains { $0.name == field.name && $0.type.hasSameShape(as: field.type) }
             }
-        case (.enumeration, _), (.array, _), (.object, _):
+        case (.enumeration, _), (.array, _), (.object, _), (.map, _):
             return false
         default:
             return self == other
@@ -78,7 +83,7 @@ public indirect enum FieldType: Sendable, Hashable {
     }
 
     /// The type names a schema file may use after `type:`.
-    public static let names = ["string", "int", "double", "bool", "date", "date-range", "url", "enum", "array", "object"]
+    public static let names = ["string", "int", "double", "bool", "date", "date-range", "url", "enum", "array", "object", "map"]
 }
 
 /// The raw values of an `enum` field: all strings or all integers.
@@ -118,7 +123,7 @@ public enum EnumValues: Sendable, Hashable {
 
 /// `FieldType` without its payload: what the compiled plan (`FieldPlan`) switches on.
 enum FieldKind: Sendable {
-    case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object
+    case string, url, int, double, date, dateRange, bool, stringEnum, intEnum, array, object, map
     /// A `string` with a `format` (`Field.StringFormat`): its text is checked by that rule.
     case formattedString
 
@@ -131,7 +136,7 @@ enum FieldKind: Sendable {
         case .int, .double, .date, .intEnum: token == .number
         case .bool: token == .true || token == .false
         case .dateRange, .array: token == .arrayStart
-        case .object: token == .objectStart
+        case .object, .map: token == .objectStart
         }
     }
 
@@ -148,6 +153,7 @@ enum FieldKind: Sendable {
         case .enumeration(.integers): .intEnum
         case .array: .array
         case .object: .object
+        case .map: .map
         }
     }
 }

@@ -233,7 +233,7 @@ final class FieldPlan: Sendable {
     let name: [UInt8]
     /// For an `object` field: its fields.
     let object: ObjectPlan?
-    /// For an `array` field: its element.
+    /// For an `array` field: its element; for a `map` field: its values.
     let items: FieldPlan?
     /// For a string `enum` field: each raw value as UTF-8 bytes, with the `Value` to produce.
     let enumStrings: [(bytes: [UInt8], value: Value)]
@@ -282,9 +282,10 @@ final class FieldPlan: Sendable {
     let itemsRef: Unmanaged<FieldPlan>?
     /// Whether a value of the field may hold an object: an object, or an array whose elements
     /// may. `TapeBuilder` reads every such value itself; the full decoder's object walk reads
-    /// only for the reference decode.
+    /// only for the reference decode, and for a map's values: a map (rare in payloads, and
+    /// with keys that are data, not fields) is read by the full decoder whole.
     var holdsObjects: Bool {
-        object != nil || items?.holdsObjects == true
+        kind != .map && (object != nil || items?.holdsObjects == true)
     }
 
     /// The nodes a value of this field takes on a tape besides its own slot: a nested object's
@@ -391,7 +392,7 @@ final class FieldPlan: Sendable {
             self.items = nil
             self.enumStrings = []
             self.enumHasNonASCII = false
-        case .array(let items):
+        case .array(let items), .map(let items):
             self.object = nil
             self.items = FieldPlan(items, urls: urls)
             self.enumStrings = []

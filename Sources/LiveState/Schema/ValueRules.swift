@@ -318,6 +318,26 @@ extension FieldPlan {
             }
             sink.endArray()
             return extra
+        case .object(let members) where kind == .map:
+            guard let items = itemsRef else { throw mismatch(value.pointee) }
+            if !constraints.allowsCount(members.count), let problem = constraints.countProblem(members.count) { throw RuleBroken(problem) }
+            sink.beginObject()
+            var names = Set<String>()
+            var extra = 0
+            for (position, member) in members.enumerated() {
+                guard names.insert(member.name).inserted else { throw RuleBroken.appearsTwice(member.name) }
+                if position > 0 { sink.putSeparator() }
+                extra &+= sink.putKey(member.name)
+                do throws(RuleBroken) {
+                    extra &+= try withUnsafePointer(to: member.value) { value throws(RuleBroken) in
+                        try items.borrowing { items throws(RuleBroken) in try items.walk(value, into: &sink) }
+                    }
+                } catch {
+                    throw error.nested(under: member.name)
+                }
+            }
+            sink.endObject()
+            return extra
         case .object(let members):
             guard kind == .object, let object = objectRef else { throw mismatch(value.pointee) }
             sink.beginObject()

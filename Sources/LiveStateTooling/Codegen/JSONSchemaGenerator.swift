@@ -156,8 +156,12 @@ public struct JSONSchemaGenerator: Sendable {
         case .object(let fields):
             types = ["object"]
             members += objectMembers(fields, strict: strict).dropFirst()
+        case .map(let items):
+            types = ["object"]
+            members.append(.init("additionalProperties", .object(fieldMembers(items, strict: strict))))
         }
         let constraints = field.constraints
+        let isMap = if case .map = field.type { true } else { false }
         for (constraint, bound) in constraints.bounds {
             // Each constraint in JSON Schema's words; a new one must say how it is written.
             switch constraint {
@@ -187,10 +191,10 @@ public struct JSONSchemaGenerator: Sendable {
                 }
             case .minItems:
                 guard let minItems = constraints.minItems else { continue }
-                members.append(.init("minItems", .int(minItems)))
+                members.append(.init(isMap ? "minProperties" : "minItems", .int(minItems)))
             case .maxItems:
                 guard let maxItems = constraints.maxItems else { continue }
-                members.append(.init("maxItems", .int(maxItems)))
+                members.append(.init(isMap ? "maxProperties" : "maxItems", .int(maxItems)))
             }
         }
         if case .dateRange = field.type { members.append(.init("maxItems", .int(2))) }

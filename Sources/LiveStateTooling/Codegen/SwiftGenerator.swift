@@ -321,6 +321,9 @@ public struct SwiftGenerator: Sendable {
         case .array(let element, let items):
             let head = bounds.isEmpty ? "$0.array" : "$0.array(\(constraints))"
             return "\(head) { try \(readExpression(element, field: items)) }"
+        case .map(let element, let items):
+            let head = bounds.isEmpty ? "$0.map" : "$0.map(\(constraints))"
+            return "\(head) { try \(readExpression(element, field: items)) }"
         }
     }
 
@@ -348,9 +351,12 @@ public struct SwiftGenerator: Sendable {
         if let defaultValue = field.defaultValue { parts.append("default `\(ValueText.render(defaultValue))`") }
         if let format = field.formatName { parts.append("format `\(format)`") }
         parts += describe(field)
-        if case .array(let items) = field.type {
+        switch field.type {
+        case .array(let items), .map(let items):
             if let format = items.formatName { parts.append("items format `\(format)`") }
             parts += describe(items, prefix: "items ")
+        default:
+            break
         }
         if let fallback = field.fallback { parts.append("fallback `\(ValueText.render(fallback))`") }
         if !field.aliases.isEmpty { parts.append("aliases " + field.aliases.map { "`\($0)`" }.joined(separator: ", ")) }
@@ -442,6 +448,12 @@ public struct SwiftGenerator: Sendable {
             var parts: [String] = []
             for item in elements { parts.append(try literal(item, of: element, field: items, qualifier: qualifier)) }
             return "[" + parts.joined(separator: ", ") + "]"
+        case (.map(let element, let items), .object(let members)):
+            var parts: [String] = []
+            for member in members {
+                parts.append(SwiftLiteral.string(member.name) + ": " + (try literal(member.value, of: element, field: items, qualifier: qualifier)))
+            }
+            return parts.isEmpty ? "[:]" : "[" + parts.joined(separator: ", ") + "]"
         default:
             break
         }

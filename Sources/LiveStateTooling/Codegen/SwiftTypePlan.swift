@@ -65,6 +65,8 @@ enum SwiftTypePlan {
         case enumeration(Enumeration)
         case structure(Structure)
         case array(TypeReference, items: Field)
+        /// `[String: T]`: a map.
+        case map(TypeReference, items: Field)
 
         /// The type as written in source: `String`, `[Courier]`, `ClosedRange<Date>`.
         var source: String {
@@ -80,13 +82,14 @@ enum SwiftTypePlan {
             case .enumeration(let plan): plan.name
             case .structure(let plan): plan.name
             case .array(let element, _): "[\(element.source)]"
+            case .map(let element, _): "[String: \(element.source)]"
             }
         }
     }
 
     /// Type names the generated code refers to, which a nested type must not shadow.
     static let reservedTypeNames: Set<String> = [
-        "String", "Int", "Double", "Bool", "Date", "URL", "UUID", "Data", "ClosedRange", "Array", "Optional",
+        "String", "Int", "Double", "Bool", "Date", "URL", "UUID", "Data", "ClosedRange", "Array", "Dictionary", "Optional",
         "Decoder", "Encoder", "DecodingError", "EncodingError", "CodingKey", "CodingKeys",
         "Codable", "Decodable", "Encodable", "Hashable", "Sendable", "CaseIterable",
         "RawRepresentable", "KeyedDecodingContainer", "Error", "Never", "Any", "AnyObject",
@@ -150,6 +153,10 @@ enum SwiftTypePlan {
             let element = typeReference(
                 for: items, suggested: suggested + "Item", types: &types, outerNames: outerNames, nested: &nested)
             return .array(element, items: items)
+        case .map(let items):
+            let element = typeReference(
+                for: items, suggested: suggested + "Value", types: &types, outerNames: outerNames, nested: &nested)
+            return .map(element, items: items)
         }
     }
 

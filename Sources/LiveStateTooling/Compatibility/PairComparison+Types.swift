@@ -81,7 +81,7 @@ extension PairComparison {
         }
     }
 
-    /// Same type on both sides: recurse into objects and arrays, compare enum values and constraints.
+    /// Same type on both sides: recurse into objects, arrays and maps, compare enum values and constraints.
     private mutating func compareInside(reader: Field, writer: Field, at place: Place) {
         switch (reader.type, writer.type) {
         case (.object(let readerFields), .object(let writerFields)):
@@ -92,6 +92,12 @@ extension PairComparison {
         case (.array(let readerItems), .array(let writerItems)):
             compareConstraints(reader: reader, writer: writer, at: place)
             var inner = place.entering(reader: readerItems, writer: writerItems, token: "-", onInvalid: invalidReaction(of: reader, at: place))
+            inner.isElement = true
+            compareField(reader: readerItems, writer: writerItems, at: inner)
+        case (.map(let readerItems), .map(let writerItems)):
+            // A map's values are compared as an array's elements: one invalid value makes it invalid.
+            compareConstraints(reader: reader, writer: writer, at: place)
+            var inner = place.entering(reader: readerItems, writer: writerItems, token: "*", onInvalid: invalidReaction(of: reader, at: place))
             inner.isElement = true
             compareField(reader: readerItems, writer: writerItems, at: inner)
         case (.enumeration(let readerValues), .enumeration(let writerValues)):

@@ -13,6 +13,8 @@ import LiveState
 /// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
+/// | map → object of no fields | `compatible`: an object of no fields takes any object |
+/// | object → map | `narrowed`: every member must be a value of the map's type |
 /// | anything else (another JSON kind), a string of one format read as another (uuid, base64) | `incompatible` |
 enum TypePromotion: Equatable {
     /// The same type: compare what is inside.
@@ -40,8 +42,13 @@ enum TypePromotion: Equatable {
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
             (.dateRange, .dateRange), (.url, .url),
             (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)),
-            (.array, .array), (.object, .object):
+            (.array, .array), (.object, .object), (.map, .map):
             return .same
+        case (.map, .object(let fields)) where fields.isEmpty:
+            // What `import swift` wrote for a dictionary before a schema could state a map.
+            return .compatible("an object of no fields takes any object")
+        case (.object, .map):
+            return .narrowed("a map reads every key of the object as one of its values, of one type")
         case (.int, .double):
             return .compatible("every int is a valid double")
         case (.int, .date), (.double, .date), (.date, .double):
@@ -106,7 +113,7 @@ enum TypePromotion: Equatable {
         case .int, .double, .date, .enumeration(.integers): "a JSON number"
         case .bool: "a JSON boolean"
         case .dateRange, .array: "a JSON array"
-        case .object: "a JSON object"
+        case .object, .map: "a JSON object"
         }
     }
 
@@ -121,6 +128,7 @@ enum TypePromotion: Equatable {
         case .enumeration(.strings): "enum of strings"
         case .enumeration(.integers): "enum of integers"
         case .array(let items): "array of \(describe(items.type))"
+        case .map(let items): "map of \(describe(items.type))"
         default: type.name
         }
     }

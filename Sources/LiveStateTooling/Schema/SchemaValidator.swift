@@ -177,7 +177,7 @@ private struct ValidationRun {
                     "fallback of \(described) is invalid: \(Field.describe(fallback)) is not one of its values",
                     at: position, pointer: pointer + "/fallback")
             }
-        case .array(let items):
+        case .array(let items), .map(let items):
             checkField(items, pointer: pointer + "/items", position: items.position ?? position, isItems: true)
         case .object(let fields):
             checkFields(fields, pointer: pointer + "/fields", fallbackPosition: position)
