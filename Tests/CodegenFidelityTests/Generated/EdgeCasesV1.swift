@@ -86,6 +86,16 @@ enum EdgeCasesV1 {
             var code: Data
             /// Schema: `array`, default `[]`, items format `uuid`.
             var companions: [UUID]
+            /// Schema: `map`, default `{"a":"x"}`, max-items 3, items max-length 4 (UTF-8 bytes).
+            var labels: [String: String]
+            /// Schema: `map`, optional.
+            var byName: [String: ByNameValue]?
+            /// Schema: `array`, default `[]`.
+            var rounds: [[String: Int]]
+            /// Schema: `map`, default `{}`.
+            var series: [String: [Double]]
+            /// Schema: `map`, default `{}`, on-invalid: reject.
+            var grid: [String: [String: GridValueValue]]
 
             /// Creates a value; an argument left out takes the schema's default.
             init(
@@ -119,7 +129,12 @@ enum EdgeCasesV1 {
                 ticket: UUID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
                 seat: UUID? = nil,
                 code: Data = Data(base64Encoded: "aGk=")!,
-                companions: [UUID] = []
+                companions: [UUID] = [],
+                labels: [String: String] = ["a": "x"],
+                byName: [String: ByNameValue]? = nil,
+                rounds: [[String: Int]] = [],
+                series: [String: [Double]] = [:],
+                grid: [String: [String: GridValueValue]] = [:]
             ) {
                 self.requiredText = requiredText
                 self.`default` = `default`
@@ -152,6 +167,11 @@ enum EdgeCasesV1 {
                 self.seat = seat
                 self.code = code
                 self.companions = companions
+                self.labels = labels
+                self.byName = byName
+                self.rounds = rounds
+                self.series = series
+                self.grid = grid
             }
 
             enum IntEnum: Int, Codable, Hashable, Sendable, CaseIterable {
@@ -368,6 +388,53 @@ enum EdgeCasesV1 {
                 }
             }
 
+            struct ByNameValue: Codable, Hashable, Sendable {
+                /// Schema: `int`, required, minimum 0.
+                var score: Int
+                /// Schema: `string`, default `""`.
+                var note: String
+
+                /// Creates a value; an argument left out takes the schema's default.
+                init(
+                    score: Int,
+                    note: String = ""
+                ) {
+                    self.score = score
+                    self.note = note
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case score
+                    case note
+                }
+
+                /// Decodes tolerantly: a missing key takes its default, and an invalid value its default
+                /// unless the field rejects invalid values or has none.
+                init(from decoder: any Decoder) throws {
+                    let container = try TolerantContainer(decoder, keyedBy: CodingKeys.self)
+                    self.score = try container.required(.score) { try $0.int(minimum: 0) }
+                    self.note = try container.defaulted(.note, default: "") { try $0.string() }
+                }
+
+                /// Encodes every property under its key, in schema order, as synthesized `Codable` does.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.score, forKey: .score)
+                    try container.encode(self.note, forKey: .note)
+                }
+            }
+
+            enum GridValueValue: String, Codable, Hashable, Sendable, CaseIterable {
+                case x
+                case o
+
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
+                /// `.x`, the fallback.
+                init(from decoder: any Decoder) throws {
+                    self = try TolerantValue(decoder).enumeration(fallback: .x)
+                }
+            }
+
             enum CodingKeys: String, CodingKey {
                 case requiredText = "required-text"
                 case `default`
@@ -400,6 +467,11 @@ enum EdgeCasesV1 {
                 case seat
                 case code
                 case companions
+                case labels
+                case byName
+                case rounds
+                case series
+                case grid
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
                 case requiredText2 = "requiredText"
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
@@ -441,6 +513,11 @@ enum EdgeCasesV1 {
                 self.seat = try container.optional(.seat) { try $0.uuid() }
                 self.code = try container.defaulted(.code, default: Data(base64Encoded: "aGk=")!) { try $0.data(maxLength: 16) }
                 self.companions = try container.defaulted(.companions, default: []) { try $0.array { try $0.uuid() } }
+                self.labels = try container.defaulted(.labels, default: ["a": "x"]) { try $0.map(maxItems: 3) { try $0.string(maxLength: 4) } }
+                self.byName = try container.optional(.byName) { try $0.map { try $0.decode(ByNameValue.self) } }
+                self.rounds = try container.defaulted(.rounds, default: []) { try $0.array { try $0.map { try $0.int() } } }
+                self.series = try container.defaulted(.series, default: [:]) { try $0.map { try $0.array { try $0.double() } } }
+                self.grid = try container.defaulted(.grid, default: [:], rejectsInvalid: true) { try $0.map { try $0.map { try $0.decode(GridValueValue.self) } } }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does,
@@ -478,6 +555,11 @@ enum EdgeCasesV1 {
                 try container.encodeIfPresent(self.seat, forKey: .seat)
                 try container.encode(self.code, forKey: .code)
                 try container.encode(self.companions, forKey: .companions)
+                try container.encode(self.labels, forKey: .labels)
+                try container.encodeIfPresent(self.byName, forKey: .byName)
+                try container.encode(self.rounds, forKey: .rounds)
+                try container.encode(self.series, forKey: .series)
+                try container.encode(self.grid, forKey: .grid)
             }
         }
 
