@@ -320,7 +320,7 @@ versions:
 # FuzzDecode and FuzzEnvelope compare the tape with the reference decode on each: number
 # formats (of numbers, and of strings: uuid, base64), ranges, lengths, URLs, enums with and without a fallback, `on-invalid: reject`,
 # `on-null: default`, optional fields with and without a default, aliases, nested objects and arrays (of enums and
-# dates too), date ranges, and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
+# dates too), maps (of strings, of objects, of maps), date ranges, and a strict version. Bundled after schemas/*.yaml, so that earlier selector bytes keep their
 # targets.
 activity: rules
 clients:
@@ -376,6 +376,8 @@ versions:
       period: { type: string, default: "1st", max-length: 4, on-null: default }
       ticket: { type: string, format: uuid, default: "00000000-0000-0000-0000-000000000000" }
       proof: { type: string, format: base64, optional: true, max-length: 8 }
+      labels: { type: map, default: {}, max-items: 3, items: { type: string, max-length: 2 } }
+      byName: { type: map, optional: true, items: { type: object, fields: { n: { type: int, default: 0, maximum: 9 } } } }
   - version: 2
     content-state:
       title: { type: string, max-length: 8 }
@@ -385,6 +387,7 @@ versions:
       mode: { type: enum, values: [a, b], default: a, fallback: a }
       home: { type: int, default: 0, on-null: default }
       marks: { type: array, default: [], max-items: 3, items: { type: enum, values: [x, "ü"], fallback: x } }
+      grid: { type: map, on-invalid: reject, default: {}, items: { type: map, items: { type: enum, values: [x, o], fallback: x } } }
       courier:
         type: object
         default: { rank: 0 }

@@ -142,9 +142,9 @@ private struct Measure {
                 fittedBytes: element.fittedBytes.map { 2 + maxItems * $0 + commas })
         case .object(let fields):
             return object(fields, pointer: pointer, position: position)
-        case .map(let items):
-            // A map's keys are data, and a schema states no bound on their length.
-            _ = value(items, pointer: JSONPointer.appending("-", to: pointer), position: items.position ?? position)
+        case .map:
+            // A map's keys are data, and a schema states no bound on their length: one finding,
+            // whatever its values' bounds.
             unbounded.append(.init(pointer: pointer, missing: "bound on its keys' length (a map's keys are data)", position: position))
             return Size(bytes: 2, fittedBytes: nil)
         }

@@ -1,0 +1,114 @@
+import Foundation
+import LiveState
+import LiveStateTooling
+import LiveStateYAML
+import Testing
+
+/// `type: map` in schema files: loaded, checked, compared between versions and sized.
+@Suite struct MapSchemaTests {
+    static func load(_ versions: String, strict: [Int] = []) throws -> Schema {
+        try StringFormatSchemaTests.load(versions, strict: strict)
+    }
+
+    @Test func theLoaderReadsAMapAndItsDefault() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  labels: { type: map, items: { type: string, max-length: 8 }, default: { a: "x", "b/c": "y" }, max-items: 4 }
+                  scores: { type: map, items: { type: int }, default: {} }
+                  byName: { type: map, items: { type: object, fields: { n: { type: int, default: 1 } } }, default: { k: {} } }
+            """)
+        let fields = try #require(schema.versions.first?.contentState)
+        #expect(fields[0].type == .map(items: Field(name: "", type: .string, constraints: .init(maxLength: 8), position: fields[0].type.mapItems?.position)))
+        #expect(fields[0].defaultValue == .object([.init("a", .string("x")), .init("b/c", .string("y"))]))
+        #expect(fields[0].constraints.maxItems == 4)
+        #expect(fields[1].defaultValue == .object([]))
+        // An object value in a map's default is resolved as every object default is.
+        #expect(fields[2].defaultValue == .object([.init("k", .object([.init("n", .int(1))]))]))
+    }
+
+    @Test func aMapsMistakesAreErrorsWithTheirPlace() {
+        StringFormatSchemaTests.expectLoadErrors([
+            ("m: { type: map }", "map field 'm' has no 'items' (items: { type: ... }), the type of its values", "/items"),
+            ("m: { type: map, items: { type: int }, default: [1] }",
+             "default of field 'm' is invalid: expected a mapping of keys to values, found a sequence", "/default"),
+            ("m: { type: map, items: { type: int }, default: { a: x } }", "default of field 'm' is invalid: expected an integer, found the string 'x'", "/default/a"),
+            ("m: { type: map, items: { type: int }, max-length: 3 }", "max-length applies to string and url fields, not map", "/max-length"),
+            ("m: { type: map, items: { type: int }, fields: {} }", "'fields' applies to object fields, not map", "/fields"),
+            ("m: { type: map, items: { type: int }, default: { a: 1, b: 2 }, max-items: 1 }",
+             "default of field 'm' is invalid: 2 items is more than max-items 1", "/default"),
+        ])
+    }
+
+    /// A map's values are compared as an array's elements: a narrower type, a tighter bound.
+    @Test func aMapsValuesAreComparedAsElements() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  labels: { type: map, items: { type: string }, default: {} }
+                  scores: { type: map, items: { type: int }, default: {} }
+                  same: { type: map, items: { type: int, minimum: 0 } }
+              - version: 2
+                content-state:
+                  labels: { type: map, items: { type: string, max-length: 8 }, default: {} }
+                  scores: { type: map, items: { type: string }, default: {} }
+                  same: { type: map, items: { type: int, minimum: 0 } }
+            """)
+        let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
+        #expect(findings.map(\.rule).sorted() == ["constraint-tightened", "type-changed"], "\(findings.map(\.message))")
+        #expect(findings.compactMap(\.diagnostic.pointer).sorted() == ["/labels/*", "/scores/*"], "\(findings.map(\.message))")
+        #expect(findings.allSatisfy { $0.severity == .warning }, "\(findings.map(\.message))")
+        #expect(findings.first { $0.rule == "type-changed" }?.message.contains("'labels' takes its default") == false)
+    }
+
+    /// A map read where an older version stated an object of no fields (what `import swift`
+    /// wrote for a dictionary before) takes every value; the other way, a map reads each member
+    /// as one of its values.
+    @Test func aMapAndAnObjectOfNoFields() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state: { values: { type: object, fields: {} } }
+              - version: 2
+                content-state: { values: { type: map, items: { type: string } } }
+            """)
+        let older = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule != "unbounded-size" }
+        #expect(older.map(\.rule) == ["type-changed-compatible"], "\(older.map(\.message))")
+        let newer = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
+        #expect(newer.map(\.rule) == ["type-narrowed"] && newer.map(\.severity) == [.error], "\(newer.map(\.message))")
+    }
+
+    /// A map to another type decodes none of its values.
+    @Test func aMapReadAsAnotherTypeIsTypeChanged() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state: { values: { type: map, items: { type: string } } }
+              - version: 2
+                content-state: { values: { type: array, items: { type: string } } }
+            """)
+        let findings = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.rule != "unbounded-size" }
+        #expect(findings.map(\.rule) == ["type-changed"], "\(findings.map(\.message))")
+        #expect(findings.first?.message.contains("'values' is map of string in v1 (a JSON object) and array of string in v2") == true,
+                "\(findings.map(\.message))")
+    }
+
+    /// A schema states no bound on a map's keys: its size is unbounded, whatever `max-items` says.
+    @Test func aMapHasAnUnboundedSize() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  title: { type: string, max-length: 8 }
+                  values: { type: map, items: { type: string, max-length: 4 }, max-items: 2 }
+            """)
+        let size = WorstCaseSize(fields: try #require(schema.versions.first?.contentState))
+        #expect(size.unbounded.map(\.pointer) == ["/values"])
+        #expect(size.unbounded.first?.missing == "bound on its keys' length (a map's keys are data)")
+    }
+}
+
+extension FieldType {
+    /// A map's `items`, for the tests.
+    var mapItems: Field? {
+        if case .map(let items) = self { return items }
+        return nil
+    }
+}
