@@ -105,6 +105,11 @@ import Testing
         #expect(valid.appDecodes)
         #expect(valid.state?["labels"] == .object([.init("a", .string("x")), .init("b/c", .string("y"))]))
         #expect(valid.allDiagnostics.isEmpty, "\(valid.allDiagnostics.map(\.description))")
+        // The node API walks a map as an object of its keys.
+        #expect(valid.root?["labels"]?.names == ["a", "b/c"])
+        #expect(valid.root?["labels"]?["b/c"]?.string == "y")
+        #expect(valid.root?["items"]?["k"]?["name"]?.string == "n")
+        #expect(valid.root?["rounds"]?[0]?["r1"]?.int == 3)
 
         let payload = #"{"labels":{"a/b":"toolongvalue"},"scores":{"home":-1},"rounds":[{"r":1},{"r":"x"}]}"#
         let result = decoder.decode(contentState: Array(payload.utf8), file: "p.json")

@@ -4,7 +4,8 @@ import Foundation
 // with `JSONReader`, making its value as it goes. The product reads every object on a tape
 // (`TapeBuilder`); this walk runs only when `ContentStateDecoder.readsInOnePass` or
 // `BodyChecker.readsInOnePass` is off, as the oracle the tape's results are compared with
-// by the tests and the fuzzers (`DecodeContext.isReference`). Both ask the same rules of a value
+// by the tests and the fuzzers (`DecodeContext.isReference`), and for an object that is a
+// map's value, which the full decoder reads with the map (`decodeMap`). Both ask the same rules of a value
 // (`decide`, `decodeValue`, `settle`), of keys (`ObjectPlan.index(of:in:hint:)`, `KeyList`,
 // `ReadAgain`) and the same words; what is written twice is the member loop itself.
 
