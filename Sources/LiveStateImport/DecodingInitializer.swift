@@ -518,34 +518,11 @@ extension TypeReader {
         return argument.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
     }
 
-    /// The value of `?? fallback` as the field's default: a literal, `[]`, or a case of a
-    /// raw-value enum (`.pending`); `nil` with a review for anything else (`Date()`, a call),
-    /// whose value a schema cannot state.
+    /// The value of `?? fallback` as the field's default: a literal, an array or dictionary of
+    /// literals, or a case of a raw-value enum (`.pending`); `nil` with a review for anything
+    /// else (`Date()`, a call), whose value a schema cannot state.
     private mutating func defaultValue(_ fallback: ExprSyntax, of field: Field, type: TypeSyntax, scope: String, file: String, in reader: String) -> Value? {
-        var value: Value?
-        switch field.type {
-        case .int:
-            value = Self.integerValue(fallback)
-        case .double:
-            value = Self.numberLiteral(fallback).map(Value.double)
-        case .string, .url:
-            value = fallback.as(StringLiteralExprSyntax.self)?.representedLiteralValue.map(Value.string)
-                ?? field.stringFormat.flatMap { Self.formattedLiteral(fallback, $0) }.map(Value.string)
-        case .bool:
-            value = fallback.as(BooleanLiteralExprSyntax.self).map { Value.bool($0.literal.tokenKind == .keyword(.true)) }
-        case .array:
-            if let array = fallback.as(ArrayExprSyntax.self), array.elements.isEmpty { value = .array([]) }
-        case .map:
-            if fallback.is(DictionaryExprSyntax.self), fallback.description.filter({ !$0.isWhitespace }) == "[:]" { value = .object([]) }
-        case .enumeration:
-            if let member = fallback.as(MemberAccessExprSyntax.self), member.base == nil,
-               let name = declarations.resolveName(Self.named(Self.optionalWrapped(type) ?? type).base, from: scope) {
-                value = caseValues[name]?[Self.name(member.declName.baseName)]
-            }
-        case .date, .dateRange, .object:
-            // No literal is a `Date`: `Date(timeIntervalSinceReferenceDate: 0)` and the like are calls.
-            break
-        }
+        let value = literal(fallback, of: field, type: type, scope: scope)
         if value == nil {
             review("'\(field.name)' defaults to \(DecodingInitializer.short(fallback)) in \(reader), which a schema cannot state; "
                    + "it is written as optional, without the default", at: fallback, file: file)
@@ -556,5 +533,71 @@ extension TypeReader {
             return nil
         }
         return value
+    }
+
+    /// `expression` as a value of `field`, whose Swift type is `type`: a literal, `[]`, `[:]`,
+    /// an array or dictionary of such values (a dictionary literal's keys string literals, or
+    /// integer ones for an `Int` key; one written twice traps, so none is read), or a case of a
+    /// raw-value enum; `nil` for anything else.
+    private func literal(_ expression: ExprSyntax, of field: Field, type: TypeSyntax, scope: String) -> Value? {
+        let type = Self.optionalWrapped(type) ?? type
+        switch field.type {
+        case .int:
+            return Self.integerValue(expression)
+        case .double:
+            return Self.numberLiteral(expression).map(Value.double)
+        case .string, .url:
+            return expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue.map(Value.string)
+                ?? field.stringFormat.flatMap { Self.formattedLiteral(expression, $0) }.map(Value.string)
+        case .bool:
+            return expression.as(BooleanLiteralExprSyntax.self).map { Value.bool($0.literal.tokenKind == .keyword(.true)) }
+        case .array(let items):
+            guard let array = expression.as(ArrayExprSyntax.self) else { return nil }
+            if array.elements.isEmpty { return .array([]) }
+            guard let element = Self.elementType(of: type) else { return nil }
+            var values: [Value] = []
+            for item in array.elements {
+                guard let value = literal(item.expression, of: items, type: element, scope: scope) else { return nil }
+                values.append(value)
+            }
+            return .array(values)
+        case .map(let items):
+            guard let dictionary = expression.as(DictionaryExprSyntax.self) else { return nil }
+            guard case .elements(let elements) = dictionary.content else { return .object([]) }
+            guard let (key, valueType) = Self.keyAndValueTypes(of: type) else { return nil }
+            var members: [Value.Member] = []
+            for element in elements {
+                let name: String? = switch Self.named(key).base {
+                case "String": element.key.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+                case "Int": Self.integerValue(element.key).flatMap { if case .int(let int) = $0 { String(int) } else { nil } }
+                default: nil
+                }
+                guard let name, !members.contains(where: { $0.name == name }),
+                      let value = literal(element.value, of: items, type: valueType, scope: scope) else { return nil }
+                members.append(Value.Member(name, value))
+            }
+            return .object(members)
+        case .enumeration:
+            guard let member = expression.as(MemberAccessExprSyntax.self), member.base == nil,
+                  let name = declarations.resolveName(Self.named(type).base, from: scope) else { return nil }
+            return caseValues[name]?[Self.name(member.declName.baseName)]
+        case .date, .dateRange, .object:
+            // No literal is a `Date`: `Date(timeIntervalSinceReferenceDate: 0)` and the like are calls.
+            return nil
+        }
+    }
+
+    /// An array type's element: `[T]`, `Array<T>`.
+    static func elementType(of type: TypeSyntax) -> TypeSyntax? {
+        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
+        let (base, arguments) = named(type)
+        return base == "Array" && arguments.count == 1 ? arguments[0] : nil
+    }
+
+    /// A dictionary type's key and value: `[K: V]`, `Dictionary<K, V>`.
+    static func keyAndValueTypes(of type: TypeSyntax) -> (TypeSyntax, TypeSyntax)? {
+        if let dictionary = type.as(DictionaryTypeSyntax.self) { return (dictionary.key, dictionary.value) }
+        let (base, arguments) = named(type)
+        return base == "Dictionary" && arguments.count == 2 ? (arguments[0], arguments[1]) : nil
     }
 }

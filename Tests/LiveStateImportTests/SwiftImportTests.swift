@@ -525,6 +525,39 @@ enum Corpus {
         ])
     }
 
+    /// A dictionary or array literal of literals after `??` is a default a schema states; one
+    /// with a key written twice (which traps) or a value that is no literal is not.
+    @Test func collectionLiteralDefaultsAreWritten() throws {
+        let source = """
+            struct ScoreAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var extra: Dictionary<String, Double>
+                    var byRound: [Int: [String]]
+                    var steps: [Int]
+                    var twice: [String: Int]
+                    var called: [String: Int]
+                    init(from decoder: Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        extra = try c.decodeIfPresent(Dictionary<String, Double>.self, forKey: .extra) ?? ["pi": 3.14, "e": 2]
+                        byRound = try c.decodeIfPresent([Int: [String]].self, forKey: .byRound) ?? [1: ["a"], -2: []]
+                        steps = try c.decodeIfPresent([Int].self, forKey: .steps) ?? [1, 2, 3]
+                        twice = try c.decodeIfPresent([String: Int].self, forKey: .twice) ?? ["a": 1, "a": 2]
+                        called = try c.decodeIfPresent([String: Int].self, forKey: .called) ?? ["a": Int.max]
+                    }
+                }
+            }
+            """
+        let result = SwiftImporter.importActivities([("Score.swift", source)])
+        let fields = Dictionary(uniqueKeysWithValues: (result.activities.first?.contentState ?? []).map { ($0.name, $0) })
+        #expect(fields["extra"]?.defaultValue == .object([.init("pi", .double(3.14)), .init("e", .double(2))]))
+        #expect(fields["byRound"]?.defaultValue == .object([.init("1", .array([.string("a")])), .init("-2", .array([]))]))
+        #expect(fields["steps"]?.defaultValue == .array([.int(1), .int(2), .int(3)]))
+        #expect(fields["twice"]?.defaultValue == nil)
+        #expect(fields["called"]?.defaultValue == nil)
+        let reviews = result.activities.first?.reviews.map(\.message) ?? []
+        #expect(reviews.filter { $0.contains("which a schema cannot state") }.count == 2, "\(reviews)")
+    }
+
     /// `?? 18446744073709551615` for a `UInt64` is a default a schema states: `Value.uint`.
     @Test func aUInt64DefaultPastIntMaxIsWritten() throws {
         let source = """

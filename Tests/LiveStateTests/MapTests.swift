@@ -143,6 +143,33 @@ import Testing
         ])
     }
 
+    /// Keys that Swift's `String` takes for one (canonically equivalent spellings, written raw
+    /// or escaped, in a map of any size) are one key, as `JSONDecoder`'s dictionary holds them.
+    @Test func canonicallyEquivalentKeysAreOneKey() throws {
+        let decoder = try ContentStateDecoder(schema: Self.schema, version: 1)
+        let many = (0..<40).map { "\"k\($0)\":\"v\"" }.joined(separator: ",")
+        for labels in [
+            "{\"\u{E9}\":\"x\",\"e\u{301}\":\"y\"}", #"{"\u00e9":"x","e\u0301":"y"}"#, "{\"\u{E9}\":\"x\",\"e\\u0301\":\"y\"}",
+            "{\(many),\"\u{E9}\":\"x\",\"e\u{301}\":\"y\"}", "{\"K\":\"x\",\"\u{212A}\":\"y\"}",
+        ] {
+            let payload = #"{"labels":"# + labels + #","scores":{},"rounds":[],"items":{}}"#
+            let foundation = try JSONDecoder().decode(Board.self, from: Data(payload.utf8))
+            let result = decoder.decode(contentState: Array(payload.utf8))
+            #expect(result.appDecodes, "\(payload): \(result.allDiagnostics.map(\.message))")
+            #expect(try result.decode(Board.self) == foundation, "\(payload)")
+            #expect(result.allDiagnostics.map(\.code) == [.duplicateKey], "\(payload): \(result.allDiagnostics.map(\.message))")
+        }
+    }
+
+    /// A repeated key's value with a problem inside it is named by its whole pointer.
+    @Test func aRepeatedKeysProblemIsPlacedFromTheRoot() throws {
+        let decoder = try ContentStateDecoder(schema: Self.schema, version: 2)
+        let result = decoder.decode(contentState: Array(#"{"items":{"k":{"name":"n"},"k":{"name":1}}}"#.utf8))
+        let message = result.allDiagnostics.first { $0.code == .duplicateKey }?.message
+        #expect(message?.hasPrefix("key 'k' appears again, with a value this app version does not read as sent (at /items/k/name: expected a string") == true,
+                "\(message ?? "")")
+    }
+
     /// `max-items` counts a map's entries.
     @Test func maxItemsCountsEntries() throws {
         let decoder = try ContentStateDecoder(schema: Self.schema, version: 2)

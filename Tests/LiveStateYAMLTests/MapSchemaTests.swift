@@ -77,6 +77,40 @@ import Testing
         #expect(newer.map(\.rule) == ["type-narrowed"] && newer.map(\.severity) == [.error], "\(newer.map(\.message))")
     }
 
+    /// An object read as a map, and a map as an object: every value decodes when each side
+    /// takes what the other sends (a missing key and `null` included), else `type-narrowed`.
+    @Test func anObjectAndAMapReadEachOther() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  optional: { type: object, fields: { a: { type: int, optional: true } } }
+                  defaulted: { type: object, fields: { a: { type: int, default: 0 } }, default: {} }
+                  required: { type: object, fields: { a: { type: int } } }
+                  typed: { type: object, fields: { a: { type: string, default: "" } } }
+              - version: 2
+                content-state:
+                  optional: { type: map, items: { type: int } }
+                  defaulted: { type: map, items: { type: int }, default: {} }
+                  required: { type: map, items: { type: int } }
+                  typed: { type: map, items: { type: int } }
+            """)
+        func rules(reader: Int, writer: Int) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: CompatibilityChecker().findings(schema, reader: reader, writer: writer)
+                .filter { $0.rule.hasPrefix("type-") }.compactMap { finding in finding.diagnostic.pointer.map { ($0, finding.rule) } })
+        }
+        // App v1 (objects) reading maps: a map may leave out a required key, or carry another type.
+        #expect(rules(reader: 1, writer: 2) == [
+            "/optional": "type-changed-compatible", "/defaulted": "type-changed-compatible", "/required": "type-narrowed", "/typed": "type-narrowed",
+        ])
+        // App v2 (maps) reading objects: an optional member may be null, which a map of int refuses.
+        #expect(rules(reader: 2, writer: 1) == [
+            "/optional": "type-narrowed", "/defaulted": "type-changed-compatible", "/required": "type-changed-compatible", "/typed": "type-narrowed",
+        ])
+        let null = CompatibilityChecker().findings(schema, reader: 2, writer: 1).first { $0.diagnostic.pointer == "/optional" }
+        #expect(null?.message.contains("the object's 'a' may be null, which the map reads as one of its values, none of which is null") == true,
+                "\(null?.message ?? "")")
+    }
+
     /// A map to another type decodes none of its values.
     @Test func aMapReadAsAnotherTypeIsTypeChanged() throws {
         let schema = try Self.load("""

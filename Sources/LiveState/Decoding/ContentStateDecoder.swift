@@ -527,11 +527,14 @@ struct DecodeContext: JSONReading {
     /// `offset` (after the key's colon): a value this app version would not read as sent is
     /// named, since a device that keeps the last value would meet it. The full decode's and,
     /// when read, the tape's.
-    /// `name` is the key, for a map's value (whose `plan` is the map's `items`).
-    static func repeatedKeyMessage(_ plan: FieldPlan, named name: String? = nil, valueAfter offset: Int, in reader: JSONReader) -> String {
+    /// `name` is the key, for a map's value (whose `plan` is the map's `items`); `here` the
+    /// repeated key's pointer, before the place of a problem inside its value.
+    static func repeatedKeyMessage(
+        _ plan: FieldPlan, named name: String? = nil, pointer here: String, valueAfter offset: Int, in reader: JSONReader
+    ) -> String {
         let name = name ?? plan.field.name
         guard let problem = problem(of: plan, at: offset, in: reader) else { return repeatedKeyMessage(name) }
-        let reason = reason(problem.message, at: problem.pointer, inFieldAt: "")
+        let reason = reason(problem.message, at: here + problem.pointer, inFieldAt: here)
         return "key '\(name)' appears again, with a value this app version does not read as sent (\(reason)); the first value is read, "
             + firstOfRepeatedKey
     }
@@ -943,8 +946,9 @@ struct DecodeContext: JSONReading {
         while let key = try reader.nextKey() {
             let name = reader.string(key)
             guard !keys.contains(key, in: reader) else {
-                let message = Self.repeatedKeyMessage(items, named: name, valueAfter: reader.offset, in: reader)
-                report(.duplicateKey, message, at: key.start &- 1, pointer: pointer(appending: name))
+                let here = pointer(appending: name)
+                let message = Self.repeatedKeyMessage(items, named: name, pointer: here, valueAfter: reader.offset, in: reader)
+                report(.duplicateKey, message, at: key.start &- 1, pointer: here)
                 try reader.skipValue()
                 continue
             }
@@ -1106,8 +1110,8 @@ struct KeyList {
     private var rest: [JSONString] = []
     /// Past `scanned` keys, their values, escapes resolved: each key is then looked up once
     /// rather than compared with every one before it, which made an object of 60,000 unknown
-    /// keys take half a minute.
-    private var values: Set<[UInt8]>?
+    /// keys take half a minute. (A `String` hashes canonically equivalent spellings alike.)
+    private var values: Set<String>?
 
     /// How many keys are compared one by one before their values are hashed.
     static let scanned = 32
@@ -1133,18 +1137,23 @@ struct KeyList {
         }
     }
 
-    /// A key's value as UTF-8, escapes resolved: what `same` compares.
-    static func value(of key: JSONString, in reader: JSONReader) -> [UInt8] {
-        reader.withUnescapedUTF8(key) { Array($0) }
+    /// A key's value, escapes resolved, as `same` compares it.
+    static func value(of key: JSONString, in reader: JSONReader) -> String {
+        reader.string(key)
     }
 
-    /// Whether two keys have the same value, escapes resolved: the full decoder's rule, and the
-    /// tape builder's.
+    /// Whether two keys have the same value as Swift `String`s compare, escapes resolved: the
+    /// same text, or canonically equivalent spellings (`"é"` and `"e\u{301}"`, `"K"` and the
+    /// Kelvin sign), which `JSONDecoder`, whose keys are `String`s, takes for one key. The full
+    /// decoder's rule, and the tape builder's. Two plain ASCII keys compare by their bytes.
     static func same(_ a: JSONString, _ b: JSONString, in reader: JSONReader) -> Bool {
-        if a.hasEscapes && b.hasEscapes { return reader.string(a) == reader.string(b) }
-        // `matches` unescapes its token and compares it with raw bytes: give it the plain one.
-        let (escaped, plain) = a.hasEscapes ? (a, b) : (b, a)
-        let bytes = UnsafeRawBufferPointer(rebasing: reader.bytes[plain.start..<plain.end])
-        return reader.matches(escaped, bytes)
+        if !a.hasEscapes, !b.hasEscapes {
+            let bytes = reader.bytes
+            let left = UnsafeRawBufferPointer(rebasing: bytes[a.start..<a.end])
+            let right = UnsafeRawBufferPointer(rebasing: bytes[b.start..<b.end])
+            if left.elementsEqual(right) { return true }
+            if left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) { return false }
+        }
+        return reader.string(a) == reader.string(b)
     }
 }

@@ -76,8 +76,9 @@ extension DecodeContext {
                     members[index].value = plan.initialMembers[index].value
                 case .keepsFirst(let reportsDuplicate):
                     if reportsDuplicate {
-                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan, valueAfter: reader.offset, in: reader), at: keyOffset,
-                               pointer: pointer(appending: fieldPlan.field.name))
+                        let here = pointer(appending: fieldPlan.field.name)
+                        report(.duplicateKey, Self.repeatedKeyMessage(fieldPlan, pointer: here, valueAfter: reader.offset, in: reader),
+                               at: keyOffset, pointer: here)
                     }
                     try reader.skipValue()
                     continue

@@ -71,12 +71,13 @@ extension StateTape {
                         ? plan.fields[field &- 1].field.name
                         : reader.string(TapeNode.key(start: start, end: node.b & 0xFFFF_FFFF))
                     code = .duplicateKey
+                    let here = JSONPointer.appending(name, to: path)
                     message = field > 0
                         ? DecodeContext.repeatedKeyMessage(
-                            plan.fields[field &- 1],
+                            plan.fields[field &- 1], pointer: here,
                             valueAfter: DecodeContext.valueOffset(afterKeyEndingAt: Int(node.b & 0x7FFF_FFFF), in: reader), in: reader)
                         : DecodeContext.repeatedUnknownKeyMessage(name, version: version)
-                    (offset, pointer) = (start &- 1, JSONPointer.appending(name, to: path))
+                    (offset, pointer) = (start &- 1, here)
                 case .fallbackTaken:
                     let (path, plan) = self.pointer(ofHeader: node.b, nodes: nodes)
                     let field = plan.fields[node.a >> 32]

@@ -531,7 +531,7 @@ struct TapeBuilder {
         // Past `KeyList.scanned` unknown keys, their values: each later one is looked up once
         // rather than compared with every one before it.
         var unknownCount = 0
-        var unknownValues: Set<[UInt8]>?
+        var unknownValues: Set<String>?
         var hint = 0
         var verdict = ObjectVerdict()
         index &+= 1
@@ -830,8 +830,8 @@ struct TapeBuilder {
 
     /// The values of the unknown keys of the object whose header is at `header`, from its
     /// first at `first`, escapes resolved.
-    private func unknownKeyValues(from first: Int, header: Int) -> Set<[UInt8]> {
-        var values = Set<[UInt8]>()
+    private func unknownKeyValues(from first: Int, header: Int) -> Set<String> {
+        var values = Set<String>()
         for position in first..<count {
             let node = nodes[position]
             guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
@@ -841,19 +841,19 @@ struct TapeBuilder {
     }
 
     /// Whether an unknown key of the object whose header is at `header`, from `first` on, has
-    /// the value of `key`: the same bytes, or, when either has escapes, the same unescaped
-    /// value (`KeyList.same`, the full decoder's rule).
+    /// the value of `key`: the same bytes, or the same value as `String`s compare, escapes
+    /// resolved (`KeyList.same`, the full decoder's rule).
     private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
         let length = key.end &- key.start
         for position in first..<count {
             let node = nodes[position]
             guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
             let earlier = TapeNode.key(start: node.a, end: node.b)
-            if earlier.hasEscapes || key.escaped {
-                if KeyList.same(earlier, key.token, in: reader) { return true }
-            } else if earlier.end &- earlier.start == length, memcmp(base + earlier.start, base + key.start, length) == 0 {
+            if !earlier.hasEscapes, !key.escaped, earlier.end &- earlier.start == length,
+               memcmp(base + earlier.start, base + key.start, length) == 0 {
                 return true
             }
+            if KeyList.same(earlier, key.token, in: reader) { return true }
         }
         return false
     }

@@ -13,8 +13,8 @@ import LiveState
 /// | double/date → int or int enum, int → int enum | `narrowed`: 1.5 or an unlisted value fails (date → int: another epoch too) |
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
-/// | map → object of no fields | `compatible`: an object of no fields takes any object |
-/// | object → map | `narrowed`: every member must be a value of the map's type |
+/// | map → object | `compatible` when every field takes a missing key and the map's values (an object of no fields takes any); else `narrowed` |
+/// | object → map | `compatible` when the map takes every field's values, and as many entries; else `narrowed` |
 /// | anything else (another JSON kind), a string of one format read as another (uuid, base64) | `incompatible` |
 enum TypePromotion: Equatable {
     /// The same type: compare what is inside.
@@ -44,11 +44,10 @@ enum TypePromotion: Equatable {
             (.enumeration(.strings), .enumeration(.strings)), (.enumeration(.integers), .enumeration(.integers)),
             (.array, .array), (.object, .object), (.map, .map):
             return .same
-        case (.map, .object(let fields)) where fields.isEmpty:
-            // What `import swift` wrote for a dictionary before a schema could state a map.
-            return .compatible("an object of no fields takes any object")
-        case (.object, .map):
-            return .narrowed("a map reads every key of the object as one of its values, of one type")
+        case (.map(let items), .object(let fields)):
+            return mapReadAsObject(items: items, fields: fields)
+        case (.object(let fields), .map(let items)):
+            return objectReadAsMap(fields: fields, items: items, maxItems: reader.constraints.maxItems)
         case (.int, .double):
             return .compatible("every int is a valid double")
         case (.int, .date), (.double, .date), (.date, .double):
@@ -99,6 +98,54 @@ enum TypePromotion: Equatable {
             return .narrowed("only the enum's listed raw values decode")
         default:
             return .incompatible
+        }
+    }
+
+    /// A map's values read by an object's fields: the object ignores the keys that name none
+    /// of its fields, and reads those that do. Every value decodes when each field takes a
+    /// missing key (a map may leave any out) and every value of the map's type.
+    private static func mapReadAsObject(items: Field, fields: [Field]) -> TypePromotion {
+        guard !fields.isEmpty else { return .compatible("an object of no fields takes any object") }
+        if let required = fields.first(where: \.isRequired) {
+            return .narrowed("a map may leave out the key '\(required.name)', which the object requires")
+        }
+        if let field = fields.first(where: { !readsEvery(writer: items, reader: $0) }) {
+            return .narrowed("a map's value under the key '\(field.name)' is \(describe(items)), which the object's '\(field.name)' "
+                             + "(\(describe(field))) does not read whatever it is")
+        }
+        return .compatible("the object reads the map's keys that name its fields, each a value the field takes, and ignores the others")
+    }
+
+    /// An object's members read as a map's values: every member is one, so every value
+    /// decodes when the map's type takes each field's values (and `null`, from a field that
+    /// may send it), and holds as many entries as the object has fields.
+    private static func objectReadAsMap(fields: [Field], items: Field, maxItems: Int?) -> TypePromotion {
+        guard !fields.isEmpty else {
+            // Its keys are not checked: a dictionary stated before a schema could state a map.
+            return .narrowed("an object of no fields may carry any members, which the map reads as its values")
+        }
+        if let field = fields.first(where: { !readsEvery(writer: $0, reader: items) }) {
+            return .narrowed("the map reads the object's '\(field.name)' (\(describe(field))) as one of its values, which are \(describe(items))")
+        }
+        if let field = fields.first(where: { $0.takesNull && !items.takesNull }) {
+            return .narrowed("the object's '\(field.name)' may be null, which the map reads as one of its values, none of which is null")
+        }
+        if let maxItems, fields.count > maxItems {
+            return .narrowed("the object may send \(fields.count) members, more than the map's max-items \(maxItems)")
+        }
+        return .compatible("the map reads each member of the object as one of its values, all of which it takes")
+    }
+
+    /// Whether `reader` takes every value `writer` sends: a promotion that is compatible, or the
+    /// same type with the same constraints and formats (a change of either is for the caller
+    /// to compare, which a map read as an object, or the other way, does not).
+    private static func readsEvery(writer: Field, reader: Field) -> Bool {
+        switch classify(writer: writer, reader: reader) {
+        case .compatible: true
+        case .same:
+            writer.type == reader.type && writer.constraints == reader.constraints
+                && writer.numberFormat == reader.numberFormat && writer.stringFormat == reader.stringFormat
+        case .epochChanged, .narrowed, .incompatible: false
         }
     }
 
