@@ -93,6 +93,21 @@ public struct JSONSchemaGenerator: Sendable {
         strict ? field.isOptional : field.takesNull
     }
 
+    /// A `minimum` or `maximum` (`isLower`) as JSON Schema states it: for an `int` field, the
+    /// integer itself, so that a validator compares it exactly (a `Double` past 2^53 is another
+    /// number: `Int.max` would read as 2^63, which the app's `Int` does not hold); the least
+    /// or greatest integer within it; and the edges of `Int` and `UInt64`, which the loader
+    /// holds as the nearest `Double`, as those types'.
+    static func bound(_ bound: Double, of field: Field, isLower: Bool) -> Value {
+        guard field.type == .int else { return .double(bound) }
+        let whole = bound.rounded(isLower ? .up : .down)
+        if whole >= 0x1p64 { return .uint(UInt64.max) }
+        if whole == 0x1p63, field.numberFormat != .uint64 { return .int(Int.max) }
+        if let int = Int(exactly: whole) { return .int(int) }
+        if let uint = UInt64(exactly: whole) { return .uint(uint) }
+        return .double(bound)
+    }
+
     private func objectMembers(_ fields: [Field], strict: Bool) -> [Value.Member] {
         var members: [Value.Member] = [.init("type", .string("object"))]
         members.append(.init("properties", .object(fields.map { .init($0.name, .object(fieldMembers($0, strict: strict))) })))
@@ -160,16 +175,21 @@ public struct JSONSchemaGenerator: Sendable {
             types = ["object"]
             members.append(.init("additionalProperties", .object(fieldMembers(items, strict: strict))))
         }
-        let constraints = field.constraints
+        var constraints = field.constraints
+        if field.type == .int, field.numberFormat == nil {
+            // The app's `Int`: a number past it fails JSONDecoder, as the decoders say.
+            constraints.minimum = constraints.minimum ?? Double(Int.min)
+            constraints.maximum = constraints.maximum ?? Double(Int.max)
+        }
         let isMap = if case .map = field.type { true } else { false }
         for (constraint, bound) in constraints.bounds {
             // Each constraint in JSON Schema's words; a new one must say how it is written.
             switch constraint {
             case .minimum:
-                members.append(.init("minimum", .double(bound)))
+                members.append(.init("minimum", Self.bound(bound, of: field, isLower: true)))
                 if case .dateRange = field.type { notes.append("Both bounds are at least \(Field.format(bound)).") }
             case .maximum:
-                members.append(.init("maximum", .double(bound)))
+                members.append(.init("maximum", Self.bound(bound, of: field, isLower: false)))
                 if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(bound)).") }
             case .minLength:
                 // minLength counts characters, and a character is at most 4 UTF-8 bytes: a
