@@ -125,6 +125,29 @@ import Testing
                 "\(findings.map(\.message))")
     }
 
+    /// JSON Schema: a map is an object of `additionalProperties`, its counts `minProperties`
+    /// and `maxProperties`; an integer's bounds are exact, and `Int`'s range
+    /// bounds a plain `int`, as the decoders do.
+    @Test func jsonSchemaStatesMapsAndExactIntegerBounds() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  values: { type: map, items: { type: int, minimum: 1, maximum: 9 }, min-items: 1, max-items: 3 }
+                  big: { type: int, format: uint64, minimum: 1e19 }
+                  plain: { type: int }
+            """)
+        let json = try JSONSchemaGenerator().generate(schema, version: 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let properties = try #require(document["properties"] as? [String: [String: Any]])
+        let values = try #require(properties["values"])
+        #expect(values["type"] as? String == "object")
+        #expect(values["minProperties"] as? Int == 1 && values["maxProperties"] as? Int == 3)
+        let items = try #require(values["additionalProperties"] as? [String: Any])
+        #expect(items["minimum"] as? Int == 1 && items["maximum"] as? Int == 9, "\(items)")
+        #expect(json.contains(#""minimum": 10000000000000000000"#) && json.contains(#""maximum": 18446744073709551615"#), "\(json)")
+        #expect(json.contains(#""minimum": -9223372036854775808"#) && json.contains(#""maximum": 9223372036854775807"#), "\(json)")
+    }
+
     /// A schema states no bound on a map's keys: its size is unbounded, whatever `max-items` says.
     @Test func aMapHasAnUnboundedSize() throws {
         let schema = try Self.load("""
