@@ -186,6 +186,29 @@ private struct Expectation {
         }
     }
 
+    /// What follows an alias read compares the key's values with the field's rules, and names
+    /// the key as read as the field: its bounds and enum values are the key's, not the field's.
+    @Test func anAliasReadsFindingsNameTheKeyAsReadAsTheField() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state:
+                  s1: { type: string, default: "", max-length: 8, aliases: [s1x] }
+                  e1: { type: enum, values: [a, b], default: a, aliases: [e1x] }
+              - version: 2
+                content-state:
+                  s1: { type: string, default: "", max-length: 8 }
+                  s1x: { type: string, default: "", max-length: 32 }
+                  e1: { type: enum, values: [a, b], default: a }
+                  e1x: { type: enum, values: [a, b, c], default: a }
+            """)
+        let findings = CompatibilityChecker(options: .init(assumeDefaultElision: true)).findings(schema, reader: 1, writer: 2)
+        let bound = try #require(findings.first { $0.rule == "constraint-loosened" }, "\(findings.map(\.message))")
+        #expect(bound.message == "app v1 reading v2 payloads: 's1x' read as 's1' max-length: v1 has max-length 8, v2 allows up to 32 bytes; "
+            + "such a value is invalid: 's1' takes its default in app v1", "\(bound.message)")
+        let value = try #require(findings.first { $0.rule == "enum-value-added-without-fallback" }, "\(findings.map(\.message))")
+        #expect(value.message.contains("[\"c\"] was added to 'e1x' read as 'e1' in v2"), "\(value.message)")
+    }
+
     /// A `float` field's own bounds are worded as the greatest `Float`, not the midpoint past it
     /// that the loader holds them at.
     @Test func aFloatsOwnBoundsAreWordedAsTheGreatestFloat() throws {

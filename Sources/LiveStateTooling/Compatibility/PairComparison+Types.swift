@@ -4,7 +4,7 @@ extension PairComparison {
     /// Compares the types of a field present on both sides, then what is inside them: enum
     /// values, object fields, array items and constraints.
     mutating func compareTypes(reader: Field, writer: Field, at place: Place, promotion: TypePromotion) {
-        let name = display(place.readerPointer)
+        let name = subject(of: place)
         let writerType = TypePromotion.describe(writer)
         let readerType = TypePromotion.describe(reader)
         switch promotion {
@@ -48,7 +48,7 @@ extension PairComparison {
     /// version's `URL(string:)` refuses, and a number too small for the reader's `Float` or
     /// `Decimal` (its range's other end is a bound `compareConstraints` checks).
     private func narrowing(reader: Field, writer: Field, at place: Place) -> String? {
-        let name = display(place.readerPointer)
+        let name = subject(of: place)
         switch (reader.type, writer.type) {
         case (.url, .url):
             let (readerRule, writerRule) = (schema.urlRule(readerNumber), schema.urlRule(writerNumber))
@@ -114,7 +114,7 @@ extension PairComparison {
         let known = Set(readerValues.values)
         let extra = writerValues.values.filter { !known.contains($0) }
         guard !extra.isEmpty else { return }
-        let name = display(place.readerPointer)
+        let name = subject(of: place)
         let listed = ValueText.list(extra)
         let what = readerIsNewer
             ? "\(listed) \(extra.count == 1 ? "was" : "were") removed from '\(name)' in v\(readerNumber) and may still come in v\(writerNumber) payloads"
@@ -154,7 +154,7 @@ extension PairComparison {
         }
         guard !breaches.isEmpty else { return }
         let rule: CompatibilityRule = readerIsNewer ? .constraintTightened : .constraintLoosened
-        let name = display(place.readerPointer)
+        let name = subject(of: place)
         let reaction = invalidReaction(of: reader, at: place)
         for breach in breaches {
             // A bound past the reader's number type is no schema rule: synthesized `Codable`

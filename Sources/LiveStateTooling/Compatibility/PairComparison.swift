@@ -57,6 +57,10 @@ struct PairComparison {
         var writerPosition: SourcePosition?
         /// Whether the fields compared are array elements, which are never missing.
         var isElement = false
+        /// Whether the value is a key the reader reads under an alias of its field, or inside
+        /// one (`readUnderAlias`): findings name it by the writer's pointer, as read as the
+        /// reader's field (`subject(of:)`).
+        var readsAlias = false
 
         func entering(reader: Field, writer: Field, token: String, onInvalid: Reaction) -> Place {
             Place(
@@ -65,7 +69,8 @@ struct PairComparison {
                 writerPointer: JSONPointer.appending(token, to: writerPointer),
                 onInvalid: onInvalid,
                 readerPosition: reader.position ?? readerPosition,
-                writerPosition: writer.position ?? writerPosition)
+                writerPosition: writer.position ?? writerPosition,
+                readsAlias: readsAlias)
         }
     }
 
@@ -151,6 +156,8 @@ struct PairComparison {
         switch promotion {
         case .same, .compatible, .epochChanged:
             report(.fieldRenamedAliasKnown, .info, read, at: place, pointer: place.writerPointer, position: place.writerPosition)
+            // What follows compares the key's values with the field's rules: named by the key.
+            place.readsAlias = true
             compareTypes(reader: reader, writer: field, at: place, promotion: promotion)
         case .narrowed(let why):
             reportNarrowed(reader: reader, "\(read): it is \(TypePromotion.describe(field)) in v\(writerNumber) and "
@@ -283,7 +290,7 @@ struct PairComparison {
 
     /// Checks that every key the reader needs is there, and that defaults agree.
     private mutating func comparePresence(reader: Field, writer: Field, at place: Place, promotion: TypePromotion) {
-        let name = display(place.readerPointer)
+        let name = subject(of: place)
         let writerMayOmit = writer.isOptional || writer.defaultValue != nil
         if isStrict {
             if !reader.isOptional && writerMayOmit {
@@ -440,6 +447,14 @@ struct PairComparison {
     /// A pointer as a name for messages: `courier/name`.
     func display(_ pointer: String) -> String {
         pointer.hasPrefix("/") ? String(pointer.dropFirst()) : pointer
+    }
+
+    /// How a finding at `place` names the value, between quotes: the reader's field
+    /// (`courier/name`), or a key read under an alias as the field it is read as
+    /// (`s1x' read as 's1`).
+    func subject(of place: Place) -> String {
+        guard place.readsAlias else { return display(place.readerPointer) }
+        return "\(display(place.writerPointer))' read as '\(display(place.readerPointer))"
     }
 
     /// Adds a finding about the field at `place`: the position and pointer of the newer side.
