@@ -222,6 +222,16 @@ private struct Expectation {
         #expect(messages.count == 2, "\(messages)")
         #expect(messages.first?.contains("v2 has minimum -3.4028235e+38, v1 has no minimum") == true, "\(messages)")
         #expect(messages.last?.contains("v2 has maximum 3.4028235e+38, v1 has no maximum") == true, "\(messages)")
+        // A `Decimal`'s, as the greatest `Decimal`, exactly.
+        let decimal = try Self.schema(versions: """
+              - version: 1
+                content-state: { price: { type: double } }
+              - version: 2
+                content-state: { price: { type: double, format: decimal } }
+            """, strict: [2])
+        let decimalMessages = CompatibilityChecker().findings(decimal, reader: 2, writer: 1).filter { $0.rule == "constraint-tightened" }.map(\.message)
+        #expect(decimalMessages.last?.contains("v2 has maximum 3.40282366920938463463374607431768211455e+165, v1 has no maximum") == true,
+                "\(decimalMessages)")
     }
 
     /// A rename an older app does not know is as severe as a removal with the same outcome: a

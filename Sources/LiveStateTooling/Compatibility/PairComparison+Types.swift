@@ -178,8 +178,13 @@ extension PairComparison {
     /// midpoint past `Float`'s greatest (the least text that no longer reads as a `Float`), as
     /// that greatest `Float` (`3.4028235e+38`); any other as `ValueText.number` writes it.
     static func text(ofBound bound: Double, of field: Field) -> String {
-        guard field.numberFormat == .float, abs(bound) == Field.NumberFormat.float.range.upperBound else { return ValueText.number(bound) }
-        return (bound < 0 ? "-" : "") + "\(Float.greatestFiniteMagnitude)"
+        guard let format = field.numberFormat, format == .float || format == .decimal, abs(bound) == format.range.upperBound else {
+            return ValueText.number(bound)
+        }
+        // The type's greatest value, not the `Double` the loader holds its range at: for a
+        // `Decimal`, (2^128 - 1) * 10^127, exactly.
+        let greatest = format == .float ? "\(Float.greatestFiniteMagnitude)" : "3.40282366920938463463374607431768211455e+165"
+        return (bound < 0 ? "-" : "") + greatest
     }
 
     /// The reader's constraints, and for an `int` without a `format`, `Int`'s own range where it
