@@ -15,6 +15,7 @@ struct ConstraintsTests {
                 case .number: (constraints.allowsNumber(value), constraints.rangeProblem(value))
                 case .length: (constraints.allowsLength(Int(value)), constraints.lengthProblem(Int(value)))
                 case .count: (constraints.allowsCount(Int(value)), constraints.countProblem(Int(value)))
+                case .keyLength: (constraint.allows(value, bound: bound), constraints.keyLengthProblem(Int(value)))
                 }
                 #expect(allowed == (problem == nil), "\(constraint.rawValue) \(bound), value \(value): \(problem ?? "allowed")")
                 #expect(allowed == constraint.allows(value, bound: bound))

@@ -178,6 +178,29 @@ import Testing
         #expect(result.allDiagnostics.contains { $0.message.hasPrefix("3 items is more than max-items 2") }, "\(result.allDiagnostics.map(\.message))")
     }
 
+    /// `max-key-length`: a longer key makes the map invalid (a schema's rule: a strict app
+    /// takes it), in the decoder, the encoder and the rule walk.
+    @Test func maxKeyLengthBoundsEachKey() throws {
+        var fields = Self.schema.versions[1].contentState
+        fields[0].constraints.maxKeyLength = 3
+        var strictFields = Self.schema.versions[0].contentState
+        strictFields[0].constraints.maxKeyLength = 3
+        let schema = Schema(activity: "board", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: strictFields), SchemaVersion(version: 2, contentState: fields),
+        ])
+        let payload = #"{"labels":{"abc":"x","abcd":"y"},"scores":{},"rounds":[],"items":{}}"#
+        let tolerant = try ContentStateDecoder(schema: schema, version: 2).decode(contentState: Array(payload.utf8), file: "p.json")
+        #expect(tolerant.state?["labels"] == .object([]))
+        #expect(tolerant.allDiagnostics.map(\.description) == [
+            "p.json:1:22: warning: at /labels/abcd: the key is 4 bytes, longer than max-key-length 3; 'labels' takes its default {} (at /labels) [invalid-defaulted]",
+        ])
+        let strict = try ContentStateDecoder(schema: schema, version: 1).decode(contentState: Array(payload.utf8))
+        #expect(strict.appDecodes, "\(strict.allDiagnostics.map(\.message))")
+        #expect(strict.allDiagnostics.contains { $0.code == .outOfRange })
+        #expect(fields[0].violation(of: .object([.init("abcd", .string("y"))]))?.contains("the key is 4 bytes, longer than max-key-length 3") == true)
+        #expect(fields[0].violation(of: .object([.init("abc", .string("y"))])) == nil)
+    }
+
     /// The encoder writes a map's entries, checks each value, and refuses a key given twice.
     @Test func theEncoderWritesAndChecksAMap() throws {
         let encoder = try ContentStateEncoder(schema: Self.schema, version: 1)

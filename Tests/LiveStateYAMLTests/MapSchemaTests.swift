@@ -148,17 +148,34 @@ import Testing
         #expect(json.contains(#""minimum": -9223372036854775808"#) && json.contains(#""maximum": 9223372036854775807"#), "\(json)")
     }
 
-    /// A schema states no bound on a map's keys: its size is unbounded, whatever `max-items` says.
-    @Test func aMapHasAnUnboundedSize() throws {
+    /// A map's size is bounded by `max-items` entries of `max-key-length` keys and bounded
+    /// values; without either bound, it is unbounded.
+    @Test func aMapsSizeIsBoundedByItsEntriesAndKeys() throws {
         let schema = try Self.load("""
               - version: 1
                 content-state:
-                  title: { type: string, max-length: 8 }
+                  values: { type: map, items: { type: string, max-length: 4 }, max-items: 2, max-key-length: 3 }
+              - version: 2
+                content-state:
                   values: { type: map, items: { type: string, max-length: 4 }, max-items: 2 }
+              - version: 3
+                content-state:
+                  values: { type: map, items: { type: string, max-length: 4 }, max-key-length: 3 }
             """)
-        let size = WorstCaseSize(fields: try #require(schema.versions.first?.contentState))
-        #expect(size.unbounded.map(\.pointer) == ["/values"])
-        #expect(size.unbounded.first?.missing == "bound on its keys' length (a map's keys are data)")
+        let bounded = WorstCaseSize(fields: schema.versions[0].contentState)
+        #expect(bounded.unbounded.isEmpty)
+        // {"values":{"abc":"abcd","abd":"abcd"}}
+        #expect(bounded.bytes == #"{"values":{"abc":"abcd","abd":"abcd"}}"#.utf8.count, "\(bounded.bytes)")
+        #expect(WorstCaseSize(fields: schema.versions[1].contentState).unbounded.map(\.missing) == ["max-key-length"])
+        #expect(WorstCaseSize(fields: schema.versions[2].contentState).unbounded.map(\.missing) == ["max-items"])
+        // A key bound dropped later: an older app refuses what newer payloads may carry.
+        let tightened = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule == "constraint-loosened" }
+        #expect(tightened.first?.message.contains("'values' max-key-length: v1 has max-key-length 3, v2 has no max-key-length") == true,
+                "\(tightened.map(\.message))")
+        #expect(StringFormatSchemaTests.loadErrors("""
+              - version: 1
+                content-state: { s: { type: string, max-key-length: 3 } }
+            """).map(\.message) == ["max-key-length applies to map fields, not string"])
     }
 }
 

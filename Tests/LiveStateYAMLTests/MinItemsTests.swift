@@ -108,7 +108,7 @@ import Testing
         let window = CompatibilityChecker().findings(try schema(), reader: 3, writer: 2).filter { $0.pointer == "/window" }
         #expect(window.map(\.message).contains { $0.contains("a date-range is two numbers: 2 items is fewer than min-items 3") }, "\(window.map(\.message))")
         #expect(CompatibilityRule.constraintTightened.summary.hasPrefix(
-            "minimum, maximum, min-length, max-length, min-items or max-items tightened"))
+            "minimum, maximum, min-length, max-length, min-items, max-items or max-key-length tightened"))
     }
 
     @Test func generatorsSayIt() throws {

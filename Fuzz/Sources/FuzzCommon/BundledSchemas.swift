@@ -376,7 +376,7 @@ versions:
       period: { type: string, default: "1st", max-length: 4, on-null: default }
       ticket: { type: string, format: uuid, default: "00000000-0000-0000-0000-000000000000" }
       proof: { type: string, format: base64, optional: true, max-length: 8 }
-      labels: { type: map, default: {}, max-items: 3, items: { type: string, max-length: 2 } }
+      labels: { type: map, default: {}, max-items: 3, max-key-length: 4, items: { type: string, max-length: 2 } }
       byName: { type: map, optional: true, items: { type: object, fields: { n: { type: int, default: 0, maximum: 9 } } } }
   - version: 2
     content-state:

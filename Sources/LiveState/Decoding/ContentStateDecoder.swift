@@ -954,6 +954,10 @@ struct DecodeContext: JSONReading {
             }
             keys.insert(key, in: reader)
             path.push(key: name)
+            if firstProblem == nil, let message = plan.constraints.keyLengthProblem(name.utf8.count) {
+                // A schema's rule, which synthesized `Codable` does not check; the values are read on.
+                firstProblem = self.problem(.outOfRange, message, at: key.start &- 1)
+            }
             let value = try decodeValue(items)
             path.pop()
             if let strictFailure = strictProblem {

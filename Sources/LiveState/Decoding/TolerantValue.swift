@@ -223,17 +223,19 @@ public struct TolerantValue {
         return elements
     }
 
-    /// A map (`[String: Element]`) within the count constraints; one invalid value makes the
-    /// map invalid.
+    /// A map (`[String: Element]`) within the count and key constraints; one invalid value
+    /// makes the map invalid.
     public func map<Element>(
-        minItems: Int? = nil, maxItems: Int? = nil, _ element: (TolerantValue) throws -> Element
+        minItems: Int? = nil, maxItems: Int? = nil, maxKeyLength: Int? = nil, _ element: (TolerantValue) throws -> Element
     ) throws -> [String: Element] {
+        let constraints = Field.Constraints(minItems: minItems, maxItems: maxItems, maxKeyLength: maxKeyLength)
         let container = try decoder.container(keyedBy: MapKey.self)
         var entries: [String: Element] = [:]
         for key in container.allKeys {
+            try check(constraints.keyLengthProblem(key.stringValue.utf8.count))
             entries[key.stringValue] = try element(TolerantValue(try container.superDecoder(forKey: key)))
         }
-        try check(Field.Constraints(minItems: minItems, maxItems: maxItems).countProblem(entries.count))
+        try check(constraints.countProblem(entries.count))
         return entries
     }
 

@@ -21,10 +21,13 @@ extension Field {
         case minItems = "min-items"
         /// The most elements an array, or entries a map, may hold.
         case maxItems = "max-items"
+        /// The longest key a map may hold, in UTF-8 bytes.
+        case maxKeyLength = "max-key-length"
 
-        /// What a constraint bounds: the number itself, a string's UTF-8 bytes, or an array's elements.
+        /// What a constraint bounds: the number itself, a string's UTF-8 bytes, an array's
+        /// elements, or a map key's UTF-8 bytes.
         package enum Measure: Sendable {
-            case number, length, count
+            case number, length, count, keyLength
         }
 
         package var measure: Measure {
@@ -32,6 +35,7 @@ extension Field {
             case .minimum, .maximum: .number
             case .minLength, .maxLength: .length
             case .minItems, .maxItems: .count
+            case .maxKeyLength: .keyLength
             }
         }
 
@@ -39,7 +43,7 @@ extension Field {
         package var isLowerBound: Bool {
             switch self {
             case .minimum, .minLength, .minItems: true
-            case .maximum, .maxLength, .maxItems: false
+            case .maximum, .maxLength, .maxItems, .maxKeyLength: false
             }
         }
 
@@ -52,7 +56,7 @@ extension Field {
             switch (measure, type) {
             case (.number, .int), (.number, .double), (.number, .date): true
             case (.length, .string), (.length, .url): true
-            case (.count, .array), (.count, .map): true
+            case (.count, .array), (.count, .map), (.keyLength, .map): true
             default: false
             }
         }
@@ -63,6 +67,7 @@ extension Field {
             case .number: "int, double and date fields"
             case .length: "string and url fields"
             case .count: "array and map fields"
+            case .keyLength: "map fields"
             }
         }
 
@@ -70,7 +75,7 @@ extension Field {
         package var unit: String {
             switch measure {
             case .number: ""
-            case .length: " bytes"
+            case .length, .keyLength: " bytes"
             case .count: " items"
             }
         }
@@ -81,7 +86,7 @@ extension Field {
         package func problem(_ value: Double, shown: String? = nil, bound: Double) -> String {
             let (lower, upper) = switch measure {
             case .number: ("less", "greater")
-            case .length: ("shorter", "longer")
+            case .length, .keyLength: ("shorter", "longer")
             case .count: ("fewer", "more")
             }
             let text = shown ?? ValueText.number(value)
@@ -117,18 +122,24 @@ extension Field {
         public var minItems: Int?
         /// The most elements an array, or entries a map, may hold.
         public var maxItems: Int?
+        /// The longest key a map may hold, in UTF-8 bytes.
+        public var maxKeyLength: Int?
 
         /// No constraints.
         public init() {}
 
         /// Creates a set of constraints; `nil` leaves a constraint out.
-        public init(minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, minItems: Int? = nil, maxItems: Int? = nil) {
+        public init(
+            minimum: Double? = nil, maximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, minItems: Int? = nil,
+            maxItems: Int? = nil, maxKeyLength: Int? = nil
+        ) {
             self.minimum = minimum
             self.maximum = maximum
             self.minLength = minLength
             self.maxLength = maxLength
             self.minItems = minItems
             self.maxItems = maxItems
+            self.maxKeyLength = maxKeyLength
         }
 
         /// A constraint's bound as a number; a length or count that is not a whole number is
@@ -142,6 +153,7 @@ extension Field {
                 case .maxLength: maxLength.map(Double.init)
                 case .minItems: minItems.map(Double.init)
                 case .maxItems: maxItems.map(Double.init)
+                case .maxKeyLength: maxKeyLength.map(Double.init)
                 }
             }
             set {
@@ -152,6 +164,7 @@ extension Field {
                 case .maxLength: maxLength = newValue.flatMap(Self.whole)
                 case .minItems: minItems = newValue.flatMap(Self.whole)
                 case .maxItems: maxItems = newValue.flatMap(Self.whole)
+                case .maxKeyLength: maxKeyLength = newValue.flatMap(Self.whole)
                 }
             }
         }
@@ -190,6 +203,14 @@ extension Field {
 
         package func countProblem(_ count: Int) -> String? {
             problem(Double(count), measure: .count)
+        }
+
+        // MARK: Map keys (UTF-8 bytes)
+
+        /// Why a map's key of `bytes` UTF-8 bytes breaks `max-key-length`, or `nil`.
+        package func keyLengthProblem(_ bytes: Int) -> String? {
+            guard let maxKeyLength, bytes > maxKeyLength else { return nil }
+            return "the key is \(bytes) bytes, longer than max-key-length \(maxKeyLength)"
         }
 
         // MARK: Numbers

@@ -215,6 +215,12 @@ public struct JSONSchemaGenerator: Sendable {
             case .maxItems:
                 guard let maxItems = constraints.maxItems else { continue }
                 members.append(.init(isMap ? "maxProperties" : "maxItems", .int(maxItems)))
+            case .maxKeyLength:
+                // maxLength counts characters: as for a string, a looser bound, and the bytes beside it.
+                guard let maxKeyLength = constraints.maxKeyLength else { continue }
+                members.append(.init("propertyNames", .object([.init("maxLength", .int(maxKeyLength))])))
+                members.append(.init("x-livestate-max-key-bytes", .int(maxKeyLength)))
+                notes.append("Keys of at most \(maxKeyLength) UTF-8 bytes (x-livestate-max-key-bytes); propertyNames' maxLength counts characters, so it is a looser bound.")
             }
         }
         if case .dateRange = field.type { members.append(.init("maxItems", .int(2))) }

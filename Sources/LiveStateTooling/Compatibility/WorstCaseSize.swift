@@ -142,11 +142,19 @@ private struct Measure {
                 fittedBytes: element.fittedBytes.map { 2 + maxItems * $0 + commas })
         case .object(let fields):
             return object(fields, pointer: pointer, position: position)
-        case .map:
-            // A map's keys are data, and a schema states no bound on their length: one finding,
-            // whatever its values' bounds.
-            unbounded.append(.init(pointer: pointer, missing: "bound on its keys' length (a map's keys are data)", position: position))
-            return Size(bytes: 2, fittedBytes: nil)
+        case .map(let items):
+            // `max-items` entries of the longest key and the largest value.
+            let value = value(items, pointer: JSONPointer.appending("*", to: pointer), position: items.position ?? position)
+            guard let maxKeyLength = field.constraints.maxKeyLength, let maxItems = field.constraints.maxItems else {
+                let missing = field.constraints.maxItems == nil ? "max-items" : "max-key-length"
+                unbounded.append(.init(pointer: pointer, missing: missing, position: position))
+                return Size(bytes: 2, fittedBytes: nil)
+            }
+            let entry = maxKeyLength + 3
+            let commas = max(maxItems - 1, 0)
+            return Size(
+                bytes: 2 + maxItems * (entry + value.bytes) + commas,
+                fittedBytes: value.fittedBytes.map { 2 + maxItems * (entry + $0) + commas })
         }
     }
 

@@ -86,7 +86,7 @@ enum EdgeCasesV1 {
             var code: Data
             /// Schema: `array`, default `[]`, items format `uuid`.
             var companions: [UUID]
-            /// Schema: `map`, default `{"a":"x"}`, max-items 3, items max-length 4 (UTF-8 bytes).
+            /// Schema: `map`, default `{"a":"x"}`, max-items 3, max-key-length 2, items max-length 4 (UTF-8 bytes).
             var labels: [String: String]
             /// Schema: `map`, optional.
             var byName: [String: ByNameValue]?
@@ -513,7 +513,7 @@ enum EdgeCasesV1 {
                 self.seat = try container.optional(.seat) { try $0.uuid() }
                 self.code = try container.defaulted(.code, default: Data(base64Encoded: "aGk=")!) { try $0.data(maxLength: 16) }
                 self.companions = try container.defaulted(.companions, default: []) { try $0.array { try $0.uuid() } }
-                self.labels = try container.defaulted(.labels, default: ["a": "x"]) { try $0.map(maxItems: 3) { try $0.string(maxLength: 4) } }
+                self.labels = try container.defaulted(.labels, default: ["a": "x"]) { try $0.map(maxItems: 3, maxKeyLength: 2) { try $0.string(maxLength: 4) } }
                 self.byName = try container.optional(.byName) { try $0.map { try $0.decode(ByNameValue.self) } }
                 self.rounds = try container.defaulted(.rounds, default: []) { try $0.array { try $0.map { try $0.int() } } }
                 self.series = try container.defaulted(.series, default: [:]) { try $0.map { try $0.array { try $0.double() } } }
