@@ -9,7 +9,8 @@ struct EncodeCommand: ParsableCommand {
         abstract: "Write the APNs payload (or the bare content-state) for a schema version from a state file.",
         discussion: """
             STATE is a content-state object; missing fields take their defaults, and anything that \
-            does not fit the version is an error. The payload goes to standard output, what the \
+            does not fit the version is an error. The payload goes to standard output (with no \
+            final line feed into a file or pipe: the bytes the budget counted), what the \
             encoder did to standard error (--format json wraps both). The body gets lint's verdict \
             for the version. Exit status: 0 written, 1 not written (to standard output; --format \
             json still shows the body the encoder made, if any): the state does not fit the \
@@ -80,8 +81,11 @@ struct EncodeCommand: ParsableCommand {
         let refused = result.bytes.isEmpty || Output.status(diagnostics, failOn: common.failOn) == .findings
         switch common.format {
         case .text:
-            // A body that is not to be sent is not written where a script takes it from.
-            if !refused { FileHandle.standardOutput.write(Data(result.bytes + [0x0A])) }
+            // A body that is not to be sent is not written where a script takes it from. Into a
+            // file or a pipe, its bytes alone: a final line feed would be sent too, one byte past
+            // what the budget counted (a body fitted to 4,096 bytes would be refused); on a
+            // terminal, a line feed ends it.
+            if !refused { FileHandle.standardOutput.write(Data(result.bytes + (isatty(STDOUT_FILENO) == 1 ? [0x0A] : []))) }
             Output.printText(diagnostics)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, verbatim: "payload", result.bytes, [

@@ -613,6 +613,36 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(measured.deviceWorstCase.map { $0 < 4096 } == true)
     }
 
+    /// Over the limit at its bound, the worst case is measured exactly: `%.17g` drops the zeros
+    /// a rounding ends in (`0.019` is 5 bytes, not the bound's 20), and synthesized `Encodable`
+    /// leaves an optional's `nil` out. A state that still passes the limit so is reported.
+    @Test func aWorstCaseOverTheLimitIsMeasuredExactly() throws {
+        for number in [0.019, -122.41942, 1e22, 0.1, 1.91, 0.5, 1e-7, 123456.789, -0.0001, 5e-324] {
+            #expect(ByteBudget.devicePrintedCase(.double(number)) == String(format: "%.17g", number).utf8.count, "\(number)")
+            #expect(ByteBudget.devicePrintedCase(.double(number)) <= ByteBudget.worstCaseNumber(number), "\(number)")
+        }
+        #expect(ByteBudget.devicePrintedCase(.object([.init("a", .int(1)), .init("note", .null)])) == #"{"a":1}"#.utf8.count)
+        let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "nums", type: .array(items: Field(name: "", type: .double)), defaultValue: .array([])),
+        ])])
+        func verdict(_ number: String) throws -> (worst: Int?, codes: [DiagnosticCode]) {
+            let numbers = Array(repeating: number, count: 300).joined(separator: ",")
+            let text = body(#""timestamp":1795000000,"event":"update","content-state":{"nums":[\#(numbers)]}"#)
+            let result = try PayloadValidator(schema: schema).validate(Array(text.utf8))
+            let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+            #expect(measured.deviceWorstCase == result.budget.deviceWorstCase)
+            return (result.budget.deviceWorstCase, result.diagnostics.map(\.code))
+        }
+        // 300 × 0.019: 1,810 bytes as sent and at %.17g; the bound said 6,310.
+        let short = try verdict("0.019")
+        #expect(short.worst == #"{"nums":[]}"#.utf8.count + 300 * 6 - 1)
+        #expect(!short.codes.contains("reencoded-over-budget"), "\(short.codes)")
+        // 300 × 0.1: 0.10000000000000001 at %.17g, 5,710 bytes: over.
+        let long = try verdict("0.1")
+        #expect(long.worst == #"{"nums":[]}"#.utf8.count + 300 * 20 - 1)
+        #expect(long.codes.contains("reencoded-over-budget"), "\(long.codes)")
+    }
+
     @Test func overBudgetBodyIsAnErrorNamingTheLimit() throws {
         let big = String(repeating: "x", count: 5000)
         let result = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"note":"\#(big)"}"#))

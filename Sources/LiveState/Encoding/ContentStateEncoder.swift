@@ -408,7 +408,11 @@ public struct ContentStateEncoder: Sendable {
                            body: writer.count, contentState: contentState,
                            worstCase: ByteBudget.containerLength(plan.fieldCount) + worstMembers)
         }
-        guard let budget = measured else { return nil }
+        guard var budget = measured else { return nil }
+        if budget.worstCase > ByteBudget.contentStateLimit {
+            // Over the limit at its bound: measured exactly, on the state the device holds.
+            budget.worstCase = ByteBudget.settledWorstCase(budget.worstCase, of: .object(fullState(given)))
+        }
         if !budget.fits {
             if fit { return nil }
             diagnostics.append(Self.error(.overBudget, budget.overMessage(fitted: false)))
@@ -592,7 +596,8 @@ public struct ContentStateEncoder: Sendable {
         let contentState = writer.count - start
         if envelope != nil { writer.append("}}") }
         let limit = broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
-        let worstCase = ByteBudget.deviceWorstCase(.object(fullState(members)))
+        let full = Value.object(fullState(members))
+        let worstCase = ByteBudget.settledWorstCase(ByteBudget.deviceWorstCase(full), of: full)
         return Written(bytes: writer.array, budget: Measure(limit: limit, body: writer.count, contentState: contentState, worstCase: worstCase))
     }
 

@@ -835,7 +835,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 state = decoded.value
                 if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
             }
-            if budget.deviceWorstCase ?? 0 > ByteBudget.contentStateLimit, let made = state ?? acceptedTape?.state(in: bytes) {
+            if let worst = budget.deviceWorstCase, worst > ByteBudget.contentStateLimit, let made = state ?? acceptedTape?.state(in: bytes) {
+                // Over the limit at its bound: measured exactly, then at the least.
+                budget.deviceWorstCase = ByteBudget.settledWorstCase(worst, of: made)
                 leastCase = ByteBudget.deviceLeastCase(made)
             }
             // Worded for the event, which may come after the content-state.

@@ -87,8 +87,9 @@ extension ByteBudget {
             let (fields, members) = try ByteBudget.members(&context.reader)
             budget.contentState = context.reader.offset - start
             budget.fields = fields
-            budget.deviceWorstCase = deviceWorstCase(.object(members))
-            if budget.deviceWorstCase ?? 0 > contentStateLimit { leastCase = deviceLeastCase(.object(members)) }
+            let worst = settledWorstCase(deviceWorstCase(.object(members)), of: .object(members))
+            budget.deviceWorstCase = worst
+            if worst > contentStateLimit { leastCase = deviceLeastCase(.object(members)) }
         }
     }
 

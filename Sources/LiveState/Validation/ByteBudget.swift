@@ -181,25 +181,57 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// The fewest bytes Foundation's `JSONEncoder` writes for `value` on the device: as
     /// `deviceWorstCase(_:)` counts them, but every number at its shortest, as a Foundation that
-    /// writes the shortest form that reads back the same does (`1.91` as `1.91`). When this
-    /// passes the limit, every device drops the update.
+    /// writes the shortest form that reads back the same does (`1.91` as `1.91`), and an
+    /// optional's `nil` left out, as synthesized `Encodable` leaves it out. When this passes the
+    /// limit, every device drops the update.
     /// - Parameter value: A decoded state.
     /// - Returns: The least size in bytes.
     public static func deviceLeastCase(_ value: Value) -> Int {
         deviceSize(value, numbers: ShortestNumbers.self)
     }
 
-    /// How long the device writes a non-integer number: at its worst, or at its shortest.
+    /// The most bytes the device's `JSONEncoder` writes for `value`, measured exactly: every
+    /// non-integer number as `%.17g` prints it, which drops the zeros a rounding ends in
+    /// (`0.019` is 5 bytes, where `deviceWorstCase(_:)` counts 17 digits for every number a
+    /// double does not hold exactly), and an optional's `nil` left out, as synthesized
+    /// `Encodable` leaves it out (`encodeIfPresent`). Slower than `deviceWorstCase(_:)`, which
+    /// bounds it: asked only when that passes the limit, to decide the verdict.
+    /// - Parameter value: A decoded state.
+    /// - Returns: The size in bytes.
+    public static func devicePrintedCase(_ value: Value) -> Int {
+        deviceSize(value, numbers: PrintedNumbers.self)
+    }
+
+    /// `worst`, a state's `deviceWorstCase(_:)`, or its exact measure (`devicePrintedCase(_:)`)
+    /// when `worst` passes the content-state's limit: what a verdict is given on.
+    static func settledWorstCase(_ worst: Int, of state: @autoclosure () -> Value?) -> Int {
+        guard worst > contentStateLimit, let state = state() else { return worst }
+        return min(worst, devicePrintedCase(state))
+    }
+
+    /// How long the device writes a non-integer number: at its worst, or at its shortest; and
+    /// whether it leaves an object's `nil` members out.
     private protocol NumberLength {
         static func length(_ double: Double) -> Int
+        static var leavesOutNil: Bool { get }
+    }
+
+    private enum PrintedNumbers: NumberLength {
+        static func length(_ double: Double) -> Int {
+            guard double.isFinite else { return 4 }
+            return integralLength(double) ?? String(format: "%.17g", double).utf8.count
+        }
+        static var leavesOutNil: Bool { true }
     }
 
     private enum WorstCaseNumbers: NumberLength {
         static func length(_ double: Double) -> Int { worstCaseNumber(double) }
+        static var leavesOutNil: Bool { false }
     }
 
     private enum ShortestNumbers: NumberLength {
         static func length(_ double: Double) -> Int { shortestNumber(double) }
+        static var leavesOutNil: Bool { true }
     }
 
     /// The re-encoded size of `value`, numbers measured by `numbers` (specialized for each, so
@@ -215,11 +247,13 @@ public struct ByteBudget: Sendable, Hashable {
             for element in elements { total += deviceSize(element, numbers: numbers) }
             return total
         case .object(let members):
-            var total = containerLength(members.count)
-            for member in members {
+            var count = 0
+            var total = 0
+            for member in members where !(Numbers.leavesOutNil && member.value.isNull) {
+                count += 1
                 total += memberLength(escapedName: escapedLength(member.name), value: deviceSize(member.value, numbers: numbers))
             }
-            return total
+            return total + containerLength(count)
         }
     }
 
