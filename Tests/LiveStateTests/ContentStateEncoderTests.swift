@@ -319,6 +319,37 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(String(shortened.dropLast()).allSatisfy { $0 == "é" || $0 == "/" })
     }
 
+    /// A body over its limit by a few bytes, whose `truncate` string is full of `/`: the cut,
+    /// counted as the device writes it (a `/` is two bytes there), saves half as much in the
+    /// body, so it is cut again until the body fits (it was refused, "shortened as far as its
+    /// constraints allow", after one cut of 150 to 147 bytes).
+    @Test func aCutCountedInDeviceBytesIsRepeatedUntilTheBodyFits() throws {
+        let schema = Schema(activity: "t", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "pad", type: .string, defaultValue: .string("")),
+            Field(name: "note", type: .string, defaultValue: .string(""), truncate: true),
+        ])])
+        let note = String(repeating: "a/", count: 75)
+        let probe = try ContentStateEncoder(schema: schema)
+            .encodePayload(.object([.init("note", .string(note))]), envelope: .init(timestamp: 1_795_000_000))
+        for over in [1, 2, 3, 10, 40] {
+            let state = Value.object([.init("pad", .string(big(4096 - probe.bytes.count + over))), .init("note", .string(note))])
+            let result = try ContentStateEncoder(schema: schema, fit: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
+            #expect(result.succeeded, "over by \(over): \(result.diagnostics.map(\.message))")
+            #expect(result.bytes.count <= 4096 && result.bytes.count >= 4096 - 6, "over by \(over): \(result.bytes.count)")
+        }
+    }
+
+    /// A cut stops at the field's `min-length`, rather than leaving the field whole, and a
+    /// string no longer than "…" is never "shortened" to it.
+    @Test func aCutStopsAtMinLength() {
+        #expect(ContentStateEncoder.shorten(String(repeating: "x", count: 200), by: 150, minLength: 100).utf8.count == 100)
+        #expect(ContentStateEncoder.shorten(String(repeating: "x", count: 200), by: 150).utf8.count == 50)
+        #expect(ContentStateEncoder.shorten(String(repeating: "é", count: 100), by: 150, minLength: 100).utf8.count == 101)
+        #expect(ContentStateEncoder.shorten("", by: 10) == "")
+        #expect(ContentStateEncoder.shorten("ab", by: 10) == "ab")
+        #expect(ContentStateEncoder.shorten("abcd", by: 10) == "…")
+    }
+
     @Test func cannotFitIsAnError() {
         // 60 items of 48 slashes: 3060 bytes as sent, about 6000 as the device may write them,
         // and items may be neither dropped nor shortened.

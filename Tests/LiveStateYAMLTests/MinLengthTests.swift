@@ -95,7 +95,9 @@ import Testing
         let encoder = try ContentStateEncoder(schema: schema, fit: true)
         let state = Value.object([.init("note", .string(long)), .init("extra", .string(String(repeating: "y", count: 1_000)))])
         let result = encoder.encode(state)
-        #expect(!result.diagnostics.map(\.code).contains("truncated-to-fit"))
+        // Cut down to its min-length, no further (before, it was left whole).
+        #expect(result.diagnostics.map(\.message).contains("'note' is shortened from 3900 to 3500 bytes to fit the budget"),
+                "\(result.diagnostics.map(\.message))")
         #expect(result.diagnostics.contains { $0.message.contains("shortened as far as its constraints allow") })
     }
 

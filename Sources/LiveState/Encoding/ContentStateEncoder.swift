@@ -672,11 +672,27 @@ public struct ContentStateEncoder: Sendable {
         for candidate in candidates where !output.budget.fits {
             guard let index = members.firstIndex(where: { $0.name == candidate.name }),
                   case .string(let text) = members[index].value else { continue }
-            let shortened = Self.shorten(text, by: output.budget.excess)
-            // Never shorter than the field's own constraints allow: the app would refuse it.
-            guard candidate.constraints.allowsLength(shortened.utf8.count) else { continue }
-            members[index].value = .string(shortened)
-            output = write(members, envelope: envelope)
+            // The cut is counted as the device writes the string (a `/` is two bytes there, one
+            // in the body), so a body still over after one cut is cut again, by what is left,
+            // until it fits or the string is as short as its `min-length` allows.
+            // A cut that removes no character (it fell inside one, or at the `min-length`
+            // floor) is followed by larger ones, doubling, until the whole text is cut.
+            var cut = 0
+            var step = 0
+            var shortened = text
+            while !output.budget.fits, cut < candidate.length {
+                cut += max(output.budget.excess, step)
+                let shorter = Self.shorten(text, by: cut, minLength: candidate.constraints.minLength ?? 0)
+                guard shorter.utf8.count < shortened.utf8.count else {
+                    step = max(1, step * 2)
+                    continue
+                }
+                step = 0
+                shortened = shorter
+                members[index].value = .string(shortened)
+                output = write(members, envelope: envelope)
+            }
+            guard shortened != text else { continue }
             diagnostics.append(Self.note(.truncatedToFit, "'\(candidate.name)' is shortened from \(text.utf8.count) to \(shortened.utf8.count) bytes to fit the budget",
                                          pointer: JSONPointer.appending(candidate.name, to: "")))
         }
@@ -684,21 +700,25 @@ public struct ContentStateEncoder: Sendable {
     }
 
     /// Shortens a string so its JSON form, `/` escaped, is at least `excess` bytes smaller,
-    /// cutting on a character boundary and appending "…" (3 bytes).
-    static func shorten(_ text: String, by excess: Int) -> String {
+    /// cutting on a character boundary and appending "…" (3 bytes), but never below
+    /// `minLength` UTF-8 bytes (the app refuses a shorter one); the text itself when no cut
+    /// makes it shorter (it is no longer than "…").
+    static func shorten(_ text: String, by excess: Int, minLength: Int = 0) -> String {
         let ellipsis = "…"
-        var target = ByteBudget.escapedLength(text) - excess - ellipsis.utf8.count
-        guard target > 2 else { return ellipsis }
-        target -= 2  // the quotes
+        let target = ByteBudget.escapedLength(text) - 2 - excess - ellipsis.utf8.count
         var kept = ""
         var length = 0
+        var bytes = 0
         for character in text {
             let size = ByteBudget.escapedLength(String(character)) - 2
-            if length + size > target { break }
+            // Past the target, only while the result would be shorter than `minLength`.
+            if length + size > target, bytes + ellipsis.utf8.count >= minLength { break }
             kept.append(character)
             length += size
+            bytes += character.utf8.count
         }
-        return kept + ellipsis
+        let shortened = kept + ellipsis
+        return shortened.utf8.count < text.utf8.count ? shortened : text
     }
 
     // MARK: - Findings
