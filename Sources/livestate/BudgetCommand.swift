@@ -134,7 +134,7 @@ struct BudgetCommand: ParsableCommand {
             : "unbounded: at least \(size.bytes) bytes before escaping, and no bound on \(size.unbounded.count) field(s) (\(method))"
         var lines = ["\(schema): version \(version) content-state \(total)"]
         if let fitted = size.fittedBytes, fitted != size.bytes || !size.isBounded {
-            lines.append("  after --fit (drop-priority fields dropped, truncate strings emptied): \(fitted) bytes")
+            lines.append("  after --fit (drop-priority fields dropped to their defaults, truncate strings cut to \"…\" or their min-length): \(fitted) bytes")
         }
         for field in size.fields.sorted(by: { $0.bytes > $1.bytes }) {
             lines.append("  \(field.name): \(field.bytes)")

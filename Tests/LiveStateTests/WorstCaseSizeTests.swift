@@ -54,13 +54,18 @@ import LiveStateTooling
         #expect(size.fittedBytes == nil)
     }
 
-    @Test func fittingDropsDropPriorityFieldsAndEmptiesTruncateStrings() {
+    /// As the encoder fits: a drop-priority field is left out, and the device re-encodes its
+    /// default; a truncate string is cut to "…" (3 bytes) or its min-length, no shorter (the
+    /// figure counted neither, and promised a size `encode --fit` could not reach).
+    @Test func fittingDropsDropPriorityFieldsToTheirDefaultsAndCutsTruncateStrings() {
         let size = WorstCaseSize(fields: [
             Field(name: "a", type: .string, constraints: .init(maxLength: 100), truncate: true),
-            Field(name: "b", type: .string, constraints: .init(maxLength: 100), dropPriority: 1),
+            Field(name: "b", type: .string, defaultValue: .string("-"), constraints: .init(maxLength: 100), dropPriority: 1),
             Field(name: "c", type: .string, truncate: true),
+            Field(name: "d", type: .string, constraints: .init(minLength: 10, maxLength: 100), truncate: true),
+            Field(name: "e", type: .string, constraints: .init(maxLength: 2), truncate: true),
         ])
-        #expect(size.fittedBytes == #"{"a":"","c":""}"#.utf8.count)
+        #expect(size.fittedBytes == #"{"a":"…","b":"-","c":"…","d":"0123456789","e":"ab"}"#.utf8.count)
     }
 }
 

@@ -15,8 +15,9 @@
 public struct WorstCaseSize: Sendable, Hashable {
     /// The worst case in bytes; a lower bound when `unbounded` is not empty.
     public var bytes: Int
-    /// The worst case after the encoder's `--fit`: fields with `drop-priority` dropped and
-    /// `truncate` strings emptied; `nil` when that is still unbounded.
+    /// The worst case after the encoder's `--fit`: fields with `drop-priority` dropped (the
+    /// device re-encodes their defaults) and `truncate` strings cut to "…" or their
+    /// `min-length`; `nil` when that is still unbounded.
     public var fittedBytes: Int?
     /// Each top-level field's worst case, key and colon included, in schema order.
     public var fields: [Entry]
@@ -89,8 +90,10 @@ private struct Measure {
             let member = key + value.bytes
             bytes += member + (index > 0 ? 1 : 0)
             if pointer.isEmpty { topLevel.append(.init(name: field.name, bytes: member)) }
-            if field.dropPriority != nil { continue }
-            if let value = value.fittedBytes, let sum = fitted {
+            // A field fitting leaves out is still re-encoded by the device, with the value its
+            // missing key takes.
+            let fittedValue = field.dropPriority != nil ? field.missingValue.map(ByteBudget.deviceWorstCase) : value.fittedBytes
+            if let value = fittedValue, let sum = fitted {
                 fitted = sum + key + value + (keptMembers > 0 ? 1 : 0)
             } else {
                 fitted = nil
@@ -113,11 +116,13 @@ private struct Measure {
         switch field.type {
         case .string, .url:
             // A UUID's text is 36 bytes whatever the schema says.
+            // A `truncate` string is cut no shorter than "…" (3 bytes) or its `min-length`.
+            let cut = max(3, field.constraints.minLength ?? 0)
             guard let maxLength = [field.constraints.maxLength, field.stringFormat?.length].compactMap({ $0 }).min() else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
-                return Size(bytes: 2, fittedBytes: field.truncate ? 2 : nil)
+                return Size(bytes: 2, fittedBytes: field.truncate ? cut + 2 : nil)
             }
-            return Size(bytes: maxLength + 2, fittedBytes: field.truncate ? 2 : maxLength + 2)
+            return Size(bytes: maxLength + 2, fittedBytes: field.truncate ? min(cut, maxLength) + 2 : maxLength + 2)
         case .int:
             return fixed(Self.integerWidth(minimum: field.constraints.minimum, maximum: field.constraints.maximum))
         case .double, .date:
