@@ -291,6 +291,9 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(!result.succeeded)
         #expect(result.diagnostics.last?.code == "over-budget")
         #expect(result.diagnostics.last?.message.contains("--fit") == true)
+        // A bare content-state has no body to name.
+        #expect(result.diagnostics.last?.message.contains("(content-state ") == true, "\(result.diagnostics.map(\.message))")
+        #expect(result.diagnostics.last?.message.contains("body") == false)
     }
 
     @Test func fitDropsLowestPriorityFirstThenTruncates() throws {

@@ -50,7 +50,8 @@ import LiveState
         request.relevanceScore = score
         let (envelope, problem) = request.envelope(now: now)
         #expect(envelope == nil)
-        #expect(problem == "relevance-score must be a finite number, not \(score)")
+        let why = score.isInfinite ? " (a number past Double's range, such as 1e400, reads as infinity)" : ""
+        #expect(problem == "relevance-score must be a finite number, not \(score)\(why)")
     }
 
     @Test func aBareStateWithoutEnvelopeParametersPasses() {

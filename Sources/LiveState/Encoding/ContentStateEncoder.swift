@@ -580,7 +580,9 @@ public struct ContentStateEncoder: Sendable {
         }
 
         func overMessage(fitted: Bool) -> String {
-            let sizes = "body \(body) of \(limit) bytes, content-state \(contentState) of \(ByteBudget.contentStateLimit), device worst case \(worstCase) of \(ByteBudget.contentStateLimit)"
+            // A bare content-state (no envelope) is the whole output: no body to name.
+            let bodySize = body == contentState ? "" : "body \(body) of \(limit) bytes, "
+            let sizes = "\(bodySize)content-state \(contentState) of \(ByteBudget.contentStateLimit), device worst case \(worstCase) of \(ByteBudget.contentStateLimit)"
             return fitted
                 ? "the payload does not fit even with every drop-priority field every app version reads without dropped and every truncate string shortened as far as its constraints allow: \(sizes)"
                 : "the payload is over budget (\(sizes)); --fit may drop or shorten fields the schema allows"

@@ -51,7 +51,9 @@ extension ContentStateEncoder {
             }
             if let relevanceScore, !relevanceScore.isFinite {
                 // JSON has no NaN or infinity: the body could not carry it.
-                return (nil, "relevance-score must be a finite number, not \(relevanceScore)")
+                // A number past Double's range (`1e400`) reaches here as infinity: say why.
+                let why = relevanceScore.isInfinite ? " (a number past Double's range, such as 1e400, reads as infinity)" : ""
+                return (nil, "relevance-score must be a finite number, not \(relevanceScore)\(why)")
             }
             if contentStateOnly, !envelopeParameters.isEmpty {
                 return (nil, "the bare content-state takes no envelope parameters (given: \(envelopeParameters.joined(separator: ", ")))")
