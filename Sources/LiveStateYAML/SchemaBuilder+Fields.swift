@@ -179,15 +179,7 @@ extension SchemaBuilder {
             }
             return buildEnumValues(pair, what: what, pointer: pointer + "/values").map(FieldType.enumeration)
         case "array":
-            guard let pair = members["items"] else {
-                report(
-                    .schemaInvalidConstraint, "array \(what) has no 'items' (items: { type: ... })",
-                    at: typePair.key.position, pointer: pointer + "/items")
-                return nil
-            }
-            let items = buildField(
-                name: "", keyPosition: pair.key.position, node: pair.value, pointer: pointer + "/items", isItems: true)
-            return items.map { FieldType.array(items: $0) }
+            return buildItems(of: "array", members: members, typePair: typePair, what: what, pointer: pointer).map { FieldType.array(items: $0) }
         case "object":
             guard let pair = members["fields"] else {
                 report(
@@ -198,21 +190,25 @@ extension SchemaBuilder {
             return buildFields(pair.value, pointer: pointer + "/fields", what: "'fields' of \(what)")
                 .map { FieldType.object(fields: $0) }
         case "map":
-            guard let pair = members["items"] else {
-                report(
-                    .schemaInvalidConstraint, "map \(what) has no 'items' (items: { type: ... }), the type of its values",
-                    at: typePair.key.position, pointer: pointer + "/items")
-                return nil
-            }
-            let items = buildField(
-                name: "", keyPosition: pair.key.position, node: pair.value, pointer: pointer + "/items", isItems: true)
-            return items.map { FieldType.map(items: $0) }
+            return buildItems(of: "map", members: members, typePair: typePair, what: what, pointer: pointer).map { FieldType.map(items: $0) }
         default:
             report(
                 .schemaUnknownType, "unknown type '\(name)'; allowed types: \(FieldType.names.joined(separator: ", "))",
                 at: typePair.value.position, pointer: pointer + "/type")
             return nil
         }
+    }
+
+    /// The `items` of an array or a map (`collection`): its elements' or values' field.
+    private mutating func buildItems(of collection: String, members: Members, typePair: YAMLPair, what: String, pointer: String) -> Field? {
+        guard let pair = members["items"] else {
+            let of = collection == "map" ? ", the type of its values" : ""
+            report(
+                .schemaInvalidConstraint, "\(collection) \(what) has no 'items' (items: { type: ... })\(of)",
+                at: typePair.key.position, pointer: pointer + "/items")
+            return nil
+        }
+        return buildField(name: "", keyPosition: pair.key.position, node: pair.value, pointer: pointer + "/items", isItems: true)
     }
 
     private mutating func buildEnumValues(_ pair: YAMLPair, what: String, pointer: String) -> EnumValues? {

@@ -184,16 +184,7 @@ import Testing
 
     /// The tape and the full decoder say the same, for a strict and a tolerant version.
     @Test func theTapeAndTheFullDecoderAgree() throws {
-        for version in [1, 2] {
-            let decoder = try ContentStateDecoder(schema: Self.schema, version: version)
-            for payload in Self.payloads {
-                let tape = decoder.decode(contentState: Array(payload.utf8))
-                let full = decoder.decodeInFull(contentState: Array(payload.utf8))
-                #expect(tape.state == full.state, "v\(version) \(payload)")
-                #expect(tape.allDiagnostics.map(\.description) == full.allDiagnostics.map(\.description), "v\(version) \(payload)")
-                #expect(tape.appDecodes == full.appDecodes, "v\(version) \(payload)")
-            }
-        }
+        try TapeAgreement.expect(Self.schema, versions: [1, 2], payloads: Self.payloads)
     }
 
     /// A tolerant version takes the default for text of the wrong form, with the rule's words.

@@ -899,8 +899,7 @@ struct DecodeContext: JSONReading {
         // One allocation of the right size instead of growing 1, 2, 4, 8…; past max-items the
         // array is rejected anyway, so the hint stops counting there.
         elements.reserveCapacity(reader.elementCountHint(limit: (plan.constraints.maxItems ?? 1023) &+ 1))
-        var firstProblem: DecodeProblem?
-        var firstStrictProblem: DecodeProblem?
+        var verdict = ElementsVerdict()
         var index = 0
         while try reader.nextElement() {
             // Elements after an invalid one are still decoded: synthesized Codable may fail on
@@ -908,28 +907,10 @@ struct DecodeContext: JSONReading {
             path.push(index: index)
             let element = try decodeValue(items)
             path.pop()
-            if let strictFailure = strictProblem {
-                strictProblem = nil
-                if firstStrictProblem == nil { firstStrictProblem = strictFailure }
-            }
-            if let element {
-                if firstProblem == nil { elements.append(element) }
-            } else {
-                if firstProblem == nil { firstProblem = problem }
-                problem = nil
-            }
+            if let element = takeElement(element, into: &verdict) { elements.append(element) }
             index &+= 1
         }
-        strictProblem = firstStrictProblem
-        if let firstProblem {
-            problem = firstProblem
-            return nil
-        }
-        if let message = plan.constraints.countProblem(elements.count) {
-            problem = self.problem(.outOfRange, message, at: start)
-            return nil
-        }
-        return .array(elements)
+        return elementsAreValid(verdict, count: elements.count, of: plan, at: start) ? .array(elements) : nil
     }
 
     /// A map (a Swift `[String: T]`): its members in input order, each value read against
@@ -941,8 +922,7 @@ struct DecodeContext: JSONReading {
         try reader.beginObject()
         var members: [Value.Member] = []
         var keys = KeyList()
-        var firstProblem: DecodeProblem?
-        var firstStrictProblem: DecodeProblem?
+        var verdict = ElementsVerdict()
         while let key = try reader.nextKey() {
             let name = reader.string(key)
             guard !keys.contains(key, in: reader) else {
@@ -954,33 +934,54 @@ struct DecodeContext: JSONReading {
             }
             keys.insert(key, in: reader)
             path.push(key: name)
-            if firstProblem == nil, let message = plan.constraints.keyLengthProblem(name.utf8.count) {
+            if verdict.problem == nil, let message = plan.constraints.keyLengthProblem(name.utf8.count) {
                 // A schema's rule, which synthesized `Codable` does not check; the values are read on.
-                firstProblem = self.problem(.outOfRange, message, at: key.start &- 1)
+                verdict.problem = self.problem(.outOfRange, message, at: key.start &- 1)
             }
             let value = try decodeValue(items)
             path.pop()
-            if let strictFailure = strictProblem {
-                strictProblem = nil
-                if firstStrictProblem == nil { firstStrictProblem = strictFailure }
-            }
-            if let value {
-                if firstProblem == nil { members.append(Value.Member(name, value)) }
-            } else {
-                if firstProblem == nil { firstProblem = problem }
-                problem = nil
-            }
+            if let value = takeElement(value, into: &verdict) { members.append(Value.Member(name, value)) }
         }
-        strictProblem = firstStrictProblem
-        if let firstProblem {
+        return elementsAreValid(verdict, count: members.count, of: plan, at: start) ? .object(members) : nil
+    }
+
+    /// What the values of an array or a map came to, read one after another: the first
+    /// problem, which makes the container invalid, and the first reason synthesized `Codable`
+    /// fails on one, for the strict verdict.
+    private struct ElementsVerdict {
+        var problem: DecodeProblem?
+        var strictProblem: DecodeProblem?
+    }
+
+    /// Takes what the value just read came to into `verdict`: the value, to keep, while no
+    /// value before it had a problem; `nil` otherwise.
+    private mutating func takeElement(_ value: Value?, into verdict: inout ElementsVerdict) -> Value? {
+        if let strictFailure = strictProblem {
+            strictProblem = nil
+            if verdict.strictProblem == nil { verdict.strictProblem = strictFailure }
+        }
+        guard let value else {
+            if verdict.problem == nil { verdict.problem = problem }
+            problem = nil
+            return nil
+        }
+        return verdict.problem == nil ? value : nil
+    }
+
+    /// Whether a container of `count` values whose values came to `verdict` is valid: no value
+    /// with a problem, and a count within `min-items` and `max-items`; `false` with `problem`
+    /// set. Its strict verdict becomes the context's.
+    private mutating func elementsAreValid(_ verdict: ElementsVerdict, count: Int, of plan: FieldPlan, at start: Int) -> Bool {
+        strictProblem = verdict.strictProblem
+        if let firstProblem = verdict.problem {
             problem = firstProblem
-            return nil
+            return false
         }
-        if let message = plan.constraints.countProblem(members.count) {
+        if let message = plan.constraints.countProblem(count) {
             problem = self.problem(.outOfRange, message, at: start)
-            return nil
+            return false
         }
-        return .object(members)
+        return true
     }
 
     // MARK: - Problems
