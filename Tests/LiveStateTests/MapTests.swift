@@ -56,15 +56,7 @@ import Testing
             #"{"k":{"name":"n","extra":1}}"#, #"{"k":{"name":"n","name":"m"}}"#, #"{"\u0061":"x","a":"y"}"#, #"{"":"x"}"#,
             #"{"a~b/c":"x"}"#,
         ]
-        var payloads = [valid]
-        for index in members.indices {
-            for replacement in replacements {
-                var changed = members
-                changed[index].1 = replacement
-                payloads.append("{" + changed.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
-            }
-        }
-        return payloads
+        return LiveStateTests.payloads(valid: valid, members: members, replacements: replacements)
     }()
 
     /// A strict version's verdict is synthesized `Codable`'s with `JSONDecoder`, repeated keys

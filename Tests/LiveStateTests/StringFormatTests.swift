@@ -157,15 +157,7 @@ import Testing
         let replacements = (uuidStrings + base64Strings).map(Self.quoted)
             + ["1", "null", "[]", #"["x"]"#, #"["E621E1F8-C36C-495A-93FC-0C247A3E6E5F","00000000-0000-0000-0000-000000000000"]"#,
                #""\u0045621E1F8-C36C-495A-93FC-0C247A3E6E5F""#, #""aG\u006b=""#]
-        var payloads = [valid]
-        for index in members.indices {
-            for replacement in replacements {
-                var changed = members
-                changed[index].1 = replacement
-                payloads.append("{" + changed.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
-            }
-        }
-        return payloads
+        return LiveStateTests.payloads(valid: valid, members: members, replacements: replacements)
     }()
 
     /// A strict version's verdict is synthesized `Codable`'s with `JSONDecoder` (but for the

@@ -1,6 +1,20 @@
 import Testing
 @_spi(Scanner) @testable import LiveState
 
+/// Content-states made from `members` (key, JSON text), each with one member's value replaced
+/// by each of `replacements` in turn, after `valid`.
+func payloads(valid: String, members: [(String, String)], replacements: [String]) -> [String] {
+    var payloads = [valid]
+    for index in members.indices {
+        for replacement in replacements {
+            var changed = members
+            changed[index].1 = replacement
+            payloads.append("{" + changed.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+        }
+    }
+    return payloads
+}
+
 /// The tape (the product's one-pass read) and the full decoder (the reference it is held to)
 /// say the same of each payload: the state, every finding worded and placed, and the verdict.
 enum TapeAgreement {
