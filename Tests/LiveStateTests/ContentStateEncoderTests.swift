@@ -139,6 +139,9 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(bad == nil)
         #expect(badProblems.map(\.severity) == [.error, .error, .error])
         #expect(badProblems.last?.message == "version 2 has no field 'other'")
+        // What the app would do is said of the app version, with why nothing is written.
+        #expect(badProblems.first?.message == "expected a string, found a number; 'title' takes its default \"\" in app version 2; "
+            + "the state does not fit the version, so nothing is written", "\(badProblems.map(\.message))")
     }
 
     /// A state that gives a field under two of its names (its own and an alias) with two

@@ -227,7 +227,9 @@ public struct ContentStateEncoder: Sendable {
                 diagnostic.message = "version \(version.version) has no field '\(diagnostic.pointer.map { String($0.dropFirst()) } ?? "")'"
             } else if diagnostic.severity == .warning && diagnostic.code != DiagnosticCode.duplicateKey {
                 diagnostic.severity = .error
-                diagnostic.message += " (the state does not fit version \(version.version))"
+                // The decoder's words say what the app would do ("takes its default"): said of
+                // the app version, with why nothing is written.
+                diagnostic.message += " in app version \(version.version); the state does not fit the version, so nothing is written"
             }
             problems.append(diagnostic)
         }
