@@ -587,17 +587,4 @@ extension TypeReader {
         }
     }
 
-    /// An array type's element: `[T]`, `Array<T>`.
-    static func elementType(of type: TypeSyntax) -> TypeSyntax? {
-        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
-        let (base, arguments) = named(type)
-        return base == "Array" && arguments.count == 1 ? arguments[0] : nil
-    }
-
-    /// A dictionary type's key and value: `[K: V]`, `Dictionary<K, V>`.
-    static func keyAndValueTypes(of type: TypeSyntax) -> (TypeSyntax, TypeSyntax)? {
-        if let dictionary = type.as(DictionaryTypeSyntax.self) { return (dictionary.key, dictionary.value) }
-        let (base, arguments) = named(type)
-        return base == "Dictionary" && arguments.count == 2 ? (arguments[0], arguments[1]) : nil
-    }
 }

@@ -1020,21 +1020,16 @@ struct TypeReader {
             field.isOptional = true
             return field
         }
-        if let array = type.as(ArrayTypeSyntax.self) {
-            return arrayField(named: name, element: array.element, scope: scope, file: file)
+        if let element = Self.elementType(of: type) {
+            return arrayField(named: name, element: element, scope: scope, file: file)
         }
-        if let dictionary = type.as(DictionaryTypeSyntax.self) {
-            return mapField(named: name, key: dictionary.key, value: dictionary.value, scope: scope, file: file)
+        if let (key, value) = Self.keyAndValueTypes(of: type) {
+            return mapField(named: name, key: key, value: value, scope: scope, file: file)
         }
         let (base, arguments) = Self.named(type)
         switch (base, arguments.count) {
-        case ("Array", 1), ("ContiguousArray", 1), ("ArraySlice", 1), ("Set", 1):
-            // Each decodes from a JSON array of its elements (a `Set` keeps one of equal ones).
-            return arrayField(named: name, element: arguments[0], scope: scope, file: file)
         case ("ClosedRange", 1) where Self.named(arguments[0]).base == "Date":
             return Field(name: name, type: .dateRange)
-        case ("Dictionary", 2):
-            return mapField(named: name, key: arguments[0], value: arguments[1], scope: scope, file: file)
         case ("ClosedRange", 1), ("Range", 1):
             // The standard library's `Codable` writes a range as `[lower, upper]`.
             var field = arrayField(named: name, element: arguments[0], scope: scope, file: file)
@@ -1397,6 +1392,21 @@ struct TypeReader {
         if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return unwrapped.wrappedType }
         let (base, arguments) = named(type)
         return base == "Optional" && arguments.count == 1 ? arguments[0] : nil
+    }
+
+    /// The element of a type that decodes from a JSON array of its elements: `[T]`, `Array<T>`,
+    /// `ContiguousArray<T>`, `ArraySlice<T>`, `Set<T>` (a `Set` keeps one of equal ones).
+    static func elementType(of type: TypeSyntax) -> TypeSyntax? {
+        if let array = type.as(ArrayTypeSyntax.self) { return array.element }
+        let (base, arguments) = named(type)
+        return ["Array", "ContiguousArray", "ArraySlice", "Set"].contains(base) && arguments.count == 1 ? arguments[0] : nil
+    }
+
+    /// A dictionary type's key and value: `[K: V]`, `Dictionary<K, V>`.
+    static func keyAndValueTypes(of type: TypeSyntax) -> (TypeSyntax, TypeSyntax)? {
+        if let dictionary = type.as(DictionaryTypeSyntax.self) { return (dictionary.key, dictionary.value) }
+        let (base, arguments) = named(type)
+        return base == "Dictionary" && arguments.count == 2 ? (arguments[0], arguments[1]) : nil
     }
 
     /// A named type's last name component (`Foundation.Date` is `Date`) and generic arguments.
