@@ -703,12 +703,21 @@ public struct ContentStateEncoder: Sendable {
         return output
     }
 
+    /// What a shortened `truncate` string ends with.
+    static let ellipsis = "…"
+
+    /// The fewest UTF-8 bytes `--fit` shortens a `truncate` string to: the ellipsis, or the
+    /// field's `min-length` when that is more (`shorten(_:by:minLength:)`, and the size bound
+    /// after fitting, `WorstCaseSize`).
+    package static func shortestCut(minLength: Int?) -> Int {
+        max(ellipsis.utf8.count, minLength ?? 0)
+    }
+
     /// Shortens a string so its JSON form, `/` escaped, is at least `excess` bytes smaller,
     /// cutting on a character boundary and appending "…" (3 bytes), but never below
     /// `minLength` UTF-8 bytes (the app refuses a shorter one); the text itself when no cut
     /// makes it shorter (it is no longer than "…").
     static func shorten(_ text: String, by excess: Int, minLength: Int = 0) -> String {
-        let ellipsis = "…"
         let target = ByteBudget.escapedLength(text) - 2 - excess - ellipsis.utf8.count
         var kept = ""
         var length = 0
@@ -716,7 +725,7 @@ public struct ContentStateEncoder: Sendable {
         for character in text {
             let size = ByteBudget.escapedLength(String(character)) - 2
             // Past the target, only while the result would be shorter than `minLength`.
-            if length + size > target, bytes + ellipsis.utf8.count >= minLength { break }
+            if length + size > target, bytes + ellipsis.utf8.count >= Self.shortestCut(minLength: minLength) { break }
             kept.append(character)
             length += size
             bytes += character.utf8.count

@@ -116,8 +116,8 @@ private struct Measure {
         switch field.type {
         case .string, .url:
             // A UUID's text is 36 bytes whatever the schema says.
-            // A `truncate` string is cut no shorter than "…" (3 bytes) or its `min-length`.
-            let cut = max(3, field.constraints.minLength ?? 0)
+            // A `truncate` string is cut no shorter than "…" or its `min-length`.
+            let cut = ContentStateEncoder.shortestCut(minLength: field.constraints.minLength)
             guard let maxLength = [field.constraints.maxLength, field.stringFormat?.length].compactMap({ $0 }).min() else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
                 return Size(bytes: 2, fittedBytes: field.truncate ? cut + 2 : nil)
