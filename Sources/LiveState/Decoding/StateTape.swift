@@ -844,16 +844,10 @@ struct TapeBuilder {
     /// the value of `key`: the same bytes, or the same value as `String`s compare, escapes
     /// resolved (`KeyList.same`, the full decoder's rule).
     private func repeatsUnknownKey(_ key: StringSpan, from first: Int, header: Int) -> Bool {
-        let length = key.end &- key.start
         for position in first..<count {
             let node = nodes[position]
             guard node.kind == .unknownKey, node.b >> 32 == header else { continue }
-            let earlier = TapeNode.key(start: node.a, end: node.b)
-            if !earlier.hasEscapes, !key.escaped, earlier.end &- earlier.start == length,
-               memcmp(base + earlier.start, base + key.start, length) == 0 {
-                return true
-            }
-            if KeyList.same(earlier, key.token, in: reader) { return true }
+            if KeyList.same(TapeNode.key(start: node.a, end: node.b), key.token, in: reader) { return true }
         }
         return false
     }
