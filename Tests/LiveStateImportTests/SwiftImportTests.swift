@@ -534,6 +534,7 @@ enum Corpus {
                     var extra: Dictionary<String, Double>
                     var byRound: [Int: [String]]
                     var steps: [Int]
+                    var tags: Set<String>
                     var twice: [String: Int]
                     var called: [String: Int]
                     init(from decoder: Decoder) throws {
@@ -541,6 +542,7 @@ enum Corpus {
                         extra = try c.decodeIfPresent(Dictionary<String, Double>.self, forKey: .extra) ?? ["pi": 3.14, "e": 2]
                         byRound = try c.decodeIfPresent([Int: [String]].self, forKey: .byRound) ?? [1: ["a"], -2: []]
                         steps = try c.decodeIfPresent([Int].self, forKey: .steps) ?? [1, 2, 3]
+                        tags = try c.decodeIfPresent(Set<String>.self, forKey: .tags) ?? ["a"]
                         twice = try c.decodeIfPresent([String: Int].self, forKey: .twice) ?? ["a": 1, "a": 2]
                         called = try c.decodeIfPresent([String: Int].self, forKey: .called) ?? ["a": Int.max]
                     }
@@ -552,6 +554,8 @@ enum Corpus {
         #expect(fields["extra"]?.defaultValue == .object([.init("pi", .double(3.14)), .init("e", .double(2))]))
         #expect(fields["byRound"]?.defaultValue == .object([.init("1", .array([.string("a")])), .init("-2", .array([]))]))
         #expect(fields["steps"]?.defaultValue == .array([.int(1), .int(2), .int(3)]))
+        // A Set decodes from a JSON array, as an Array does: its literal too.
+        #expect(fields["tags"]?.defaultValue == .array([.string("a")]))
         #expect(fields["twice"]?.defaultValue == nil)
         #expect(fields["called"]?.defaultValue == nil)
         let reviews = result.activities.first?.reviews.map(\.message) ?? []
