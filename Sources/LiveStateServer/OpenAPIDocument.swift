@@ -750,7 +750,7 @@ public enum OpenAPIDocument {
       },
       "Diagnostic": {
         "type": "object",
-        "description": "One finding, as the CLI prints it. `line` and `column` are 1-based, in UTF-8 bytes; `pointer` is a JSON Pointer relative to `scope`'s object. `schema` and `fleet` findings are about the schema and fleet files the server loads (a failed reload's, on `/health`).",
+        "description": "One finding, as the CLI prints it. `line` and `column` are 1-based, in UTF-8 bytes; `pointer` is a JSON Pointer relative to `scope`'s object. `schema` and `fleet` findings are about the schema and fleet files the server loads (a failed reload's, on `/health`). A list holds at most 100 findings of one code and counts the rest in one more of that code, without a position; a message over 1,024 bytes has its middle left out.",
         "required": [
           "code",
           "severity",

@@ -524,7 +524,7 @@ struct SchemaRoutes: Sendable {
         // The encoder's own bytes, verbatim: exactly what the caller should send.
         writer.append(result.bytes.isEmpty ? "null" : String(decoding: result.bytes, as: UTF8.self))
         writer.append(#","diagnostics":"#)
-        writer.write(.array(diagnostics.map(\.jsonValue)))
+        writer.write(.array(diagnostics.listed.map(\.jsonValue)))
         writer.append(#","budget":"#)
         writer.write(result.budgetWithFields(bare: bare)?.jsonValue ?? .null)
         writer.append("}")

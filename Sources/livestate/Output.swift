@@ -17,7 +17,7 @@ enum Output {
     /// standard output for commands whose output is the diagnostics.
     static func printText(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
         guard !diagnostics.isEmpty else { return }
-        let text = diagnostics.map(\.description).joined(separator: "\n")
+        let text = diagnostics.listed.map(\.description).joined(separator: "\n")
         if toStandardOutput { out(text) } else { err(text) }
     }
 
@@ -26,7 +26,7 @@ enum Output {
     static func printWithSource(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
         var lines: [String] = []
         var sources: [String: [Substring]] = [:]
-        for diagnostic in diagnostics {
+        for diagnostic in diagnostics.listed {
             lines.append(diagnostic.description)
             guard let file = diagnostic.file, let position = diagnostic.position else { continue }
             if sources[file] == nil {
@@ -53,7 +53,7 @@ enum Output {
     /// `{"diagnostics": [...]}` plus any other members, as one compact JSON document.
     static func jsonDocument(_ diagnostics: [Diagnostic], _ extra: [Value.Member] = []) -> String {
         var writer = JSONWriter()
-        writer.write(.object(extra + [.init("diagnostics", .array(diagnostics.map(\.jsonValue)))]))
+        writer.write(.object(extra + [.init("diagnostics", .array(diagnostics.listed.map(\.jsonValue)))]))
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
@@ -210,7 +210,7 @@ extension Output {
             printWithSource(diagnostics)
         case .text:
             // A finding of no file (a bad option) reads "error: …", not "<input>: error: …".
-            err(diagnostics.map { $0.file == nil && $0.position == nil ? Diagnostic.printable("\($0.severity.rawValue): \($0.message) [\($0.code)]") : $0.description }
+            err(diagnostics.listed.map { $0.file == nil && $0.position == nil ? Diagnostic.printable("\($0.severity.rawValue): \($0.shownMessage) [\($0.code)]") : $0.description }
                 .joined(separator: "\n"))
         case .json:
             out(jsonDocument(diagnostics))

@@ -222,6 +222,27 @@ import Testing
         }
     }
 
+    /// A key given 9,000 times made 8,999 `duplicate-key` findings, a 1.6 MB answer to a 63 KB
+    /// body, in every version of `version=all`. The answer lists 100 of a code and counts
+    /// the rest, as the CLI does.
+    @Test(arguments: ["version=3", "version=all"])
+    func manyFindingsOfOneCodeAreCounted(_ query: String) async throws {
+        let repeated = (0..<9_000).map { _ in #""zz":1"# }.joined(separator: ",")
+        let payload = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"title":"x","progress":0.5,"# + repeated + "}}}"
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?\(query)", method: .post, body: ServerFixtures.text(payload))
+            #expect(response.status == .ok)
+            #expect(response.body.readableBytes < 40_000)
+            let body = try json(response)
+            #expect(body["ok"]?.bool == false)
+            #expect(body.diagnosticCodes.contains("over-budget"))
+            let repeats = body["diagnostics"]?.array?.filter { $0["code"]?.string == "duplicate-key" } ?? []
+            #expect(repeats.count == 101)
+            #expect(repeats.last?["message"]?.string?.hasSuffix("more duplicate-key findings are not listed; the first 100 are") == true)
+        }
+    }
+
     /// A stale-date in milliseconds fails the check, but the device applies the update (it just
     /// never goes stale): `ok` is false, `decodes` true.
     @Test func aDateInMillisecondsIsNotOkButApplies() async throws {

@@ -208,4 +208,32 @@ import Testing
                 "\(result.stderr)")
         #expect(try String(contentsOfFile: schema, encoding: .utf8) == before)
     }
+
+    /// A key given 100,000 times made 99,999 `duplicate-key` lines, 11 MB of text from a 700 KB
+    /// body, and a 900 KB key was printed whole, twice. A listing shows 100 findings of a code
+    /// and counts the rest, and the middle of a long message; the exit status is the same.
+    @Test func manyFindingsAndLongKeysAreListedInBrief() throws {
+        let repeated = (0..<100_000).map { _ in #""zz":1"# }.joined(separator: ",")
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"title":"t","#
+            + repeated + #","\#(String(repeating: "k", count: 300_000))":2}}}"#
+        let text = try LivestateBinary.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(body.utf8), timeout: 60)
+        #expect(text.status == 1)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count < 110, "\(lines.count) lines")
+        #expect(lines.filter { $0.hasSuffix("[duplicate-key]") }.count == 101)
+        #expect(text.stdout.contains("<stdin>: warning: 99,899 more duplicate-key findings are not listed; the first 100 are [duplicate-key]"),
+                "\(text.stdout.prefix(2_000))")
+        #expect(text.stdout.contains("bytes left out)…"))
+        #expect(text.stdout.utf8.count < 40_000)
+        #expect(text.stdout.contains("[over-budget]"))
+
+        let json = try LivestateBinary.run(["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(body.utf8), timeout: 60)
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let diagnostics = document?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.filter { $0["code"] as? String == "duplicate-key" }.count == 101)
+        // A pointer is for programs, and stays whole in JSON.
+        let long = diagnostics.first { ($0["pointer"] as? String)?.utf8.count == 300_001 }
+        #expect((long?["message"] as? String)?.contains("(299,") == true, "\(String(describing: long?["message"]))")
+    }
 }

@@ -5,7 +5,7 @@ extension Diagnostic {
         .object([
             .init("code", .string(code.rawValue)),
             .init("severity", .string(severity.rawValue)),
-            .init("message", .string(message)),
+            .init("message", .string(shownMessage)),
             .init("file", file.map(Value.string) ?? .null),
             .init("line", position.map { .int($0.line) } ?? .null),
             .init("column", position.map { .int($0.column) } ?? .null),
@@ -29,7 +29,7 @@ extension Diagnostic {
         writer.append(#","severity":"#)
         _ = writer.writeString(severity.rawValue)
         writer.append(#","message":"#)
-        _ = writer.writeString(message)
+        _ = writer.writeString(shownMessage)
         writer.append(#","file":"#)
         if let file { _ = writer.writeString(file) } else { writer.append("null") }
         writer.append(#","line":"#)
@@ -45,11 +45,15 @@ extension Diagnostic {
 }
 
 extension Collection<Diagnostic> {
-    /// Writes the diagnostics as a JSON array of `jsonValue` objects, without building the trees,
-    /// through one buffer for the whole array.
+    /// Writes the diagnostics as a JSON array of `jsonValue` objects, as a listing shows them
+    /// (`listed`), without building the trees, through one buffer for the whole array.
     /// - Parameter writer: The writer to append to.
     package func write(to writer: inout JSONWriter) {
-        writeDiagnostics(self, to: &writer)
+        if count > Diagnostic.listedPerCode {
+            writeDiagnostics(Array(self).listed, to: &writer)
+        } else {
+            writeDiagnostics(self, to: &writer)
+        }
     }
 }
 
@@ -59,7 +63,7 @@ extension Array<Diagnostic> {
     /// called from another module, walks the array through witness tables.
     /// - Parameter writer: The writer to append to.
     package func write(to writer: inout JSONWriter) {
-        writeDiagnostics(self, to: &writer)
+        writeDiagnostics(listed, to: &writer)
     }
 }
 

@@ -91,7 +91,7 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         if let position {
             prefix += ":\(position.line):\(position.column)"
         }
-        return Self.printable("\(prefix): \(severity.rawValue): \(message)\(placeText) [\(code)]")
+        return Self.printable("\(prefix): \(severity.rawValue): \(shownMessage)\(placeText) [\(code)]")
     }
 
     /// `text` with each control character (C0, DEL, C1) written as `\u{1B}`: a message quotes
@@ -130,7 +130,7 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
 
     /// ` (at /teamA)`, ` (at /teamA in attributes)`, or nothing when there is no pointer.
     package var placeText: String {
-        guard let pointer, !pointer.isEmpty else { return "" }
+        guard let pointer = pointer.map(Self.shown), !pointer.isEmpty else { return "" }
         return scope == .attributes ? " (at \(pointer) in attributes)" : " (at \(pointer))"
     }
 }
