@@ -505,12 +505,8 @@ struct SchemaRoutes: Sendable {
         (encoder.elideDefaults, encoder.fit, encoder.broadcast) = (elideDefaults, fit, broadcast)
         let body = try await collectBody(request)
 
-        let (state, problems): (Value?, [Diagnostic]) = body.withUnsafeReadableBytes { bytes in encoder.readState(bytes) }
-        var result = EncodeResult(bytes: [], diagnostics: [])
-        if let state {
-            result = bare ? encoder.encode(state) : encoder.encodePayload(state, envelope: envelope)
-        }
-        let diagnostics: [Diagnostic] = problems + result.diagnostics
+        let result = body.withUnsafeReadableBytes { bytes in encoder.encode(stateJSON: bytes, envelope: bare ? nil : envelope) }
+        let diagnostics = result.diagnostics
         let ok = !result.bytes.isEmpty && !diagnostics.contains { $0.severity == .error }
 
         var writer = JSONWriter(capacity: result.bytes.count + 1024)

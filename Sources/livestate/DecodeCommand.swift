@@ -38,7 +38,7 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try Output.loadSchema(schema, format: common.format)
-        let decoder: ContentStateDecoder
+        var decoder: ContentStateDecoder
         do {
             decoder = try ContentStateDecoder(schema: loaded, version: version, options: JSONScanOptions(maxInputBytes: maxBytes))
         } catch {
@@ -50,6 +50,8 @@ struct DecodeCommand: ParsableCommand {
         let (state, diagnostics, decodes): (Value?, [Diagnostic], Bool)
         var hasContentState = true
         if contentState {
+            // Read as `lint` reads a body's content-state: a date that looks like UNIX time is said.
+            decoder.flagsUnixDates = true
             let result = decoder.decode(contentState: input.bytes, file: input.name)
             (state, diagnostics, decodes) = (result.state, result.allDiagnostics, result.appDecodes)
         } else {

@@ -64,16 +64,8 @@ struct EncodeCommand: ParsableCommand {
             throw Output.stopOnUnknownVersion(error, schema: schema, format: common.format)
         }
         let input = try InputFile.readOrExit(state, limit: 1 << 20, format: common.format)
-        var (value, diagnostics) = encoder.readState(input.bytes, file: input.name)
-        var result = EncodeResult(bytes: [], diagnostics: [])
-        if let value {
-            if contentStateOnly {
-                result = encoder.encode(value)
-            } else {
-                result = encoder.encodePayload(value, envelope: envelope)
-            }
-        }
-        diagnostics += envelopeOptions.placingOptionFindings(result.diagnostics.map { diagnostic in
+        let result = encoder.encode(stateJSON: input.bytes, file: input.name, envelope: contentStateOnly ? nil : envelope)
+        let diagnostics = envelopeOptions.placingOptionFindings(result.diagnostics.map { diagnostic in
             var located = diagnostic
             located.file = located.file ?? input.name
             return located

@@ -103,7 +103,7 @@ struct SendCommand: ParsableCommand {
         // warnings too; the sender checks every attempt again.
         let push = LiveActivityPush(target: target, content: content, headers: headers, file: input.name)
         let prepared = Blocking.run { await sender.prepare(push) }
-        let diagnostics = readProblems + placed(prepared.diagnostics, content)
+        let diagnostics = ContentStateEncoder.joining(stateFindings: readProblems, bodyFindings: placed(prepared.diagnostics, content))
         guard let request = prepared.request, Output.status(diagnostics, failOn: common.failOn) == .clean else {
             try refuse(diagnostics)
         }
@@ -112,7 +112,8 @@ struct SendCommand: ParsableCommand {
             return
         }
         let outcome = Blocking.run { await sender.send(push) }
-        report(request: nil, outcome: outcome, diagnostics: readProblems + placed(outcome.diagnostics, content))
+        report(request: nil, outcome: outcome,
+               diagnostics: ContentStateEncoder.joining(stateFindings: readProblems, bodyFindings: placed(outcome.diagnostics, content)))
         if !outcome.delivered { throw ExitCode(ExitStatus.findings.rawValue) }
     }
 

@@ -366,6 +366,20 @@ import Testing
         }
     }
 
+    /// A date in UNIX seconds is said once, at its place in the state, by both encode routes.
+    @Test(arguments: ["encode-content-state", "encode"])
+    func encodeSaysAUnixDateOnce(_ route: String) async throws {
+        let state = #"{"title":"x","eta":1795000000}"#
+        try await server.application().test(.router) { client in
+            let body = try json(try await client.execute(uri: "/v1/schemas/delivery/\(route)", method: .post, body: ServerFixtures.text(state)))
+            #expect(body["ok"]?.bool == true)
+            let unix = body["diagnostics"]?.array?.filter { $0["code"]?.string == "unix-date-in-date-field" } ?? []
+            #expect(unix.count == 1)
+            #expect(unix.first?["pointer"]?.string == "/eta")
+            #expect(unix.first?["column"]?.int == 20)
+        }
+    }
+
     /// The bare content-state's own route, and the older spelling on `encode`.
     @Test(arguments: [
         "/v1/schemas/delivery/encode-content-state?elide-defaults=true",

@@ -657,6 +657,24 @@ struct CLI {
         #expect(result.stderr.contains("[elided-default]"))
     }
 
+    /// A date in UNIX seconds is said once, where the state file has it, whether the state is
+    /// written bare or in a body, and by `decode --content-state` as by `decode` of a body: the
+    /// bare forms said nothing, and a body said it without a line and column.
+    @Test func aUnixDateInTheStateIsSaidOnceWhereTheStateHasIt() throws {
+        let state = Data(#"{"title":"x","eta":1795000000}"#.utf8)
+        let said = "<stdin>:1:20: warning: 1795000000 looks like UNIX time: the device reads seconds since 2001-01-01, "
+            + "so this is the year 2057; send 816692800 (at /eta) [unix-date-in-date-field]"
+        for bare in [true, false] {
+            let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml"] + (bare ? ["--content-state"] : []) + ["-"], stdin: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").filter { $0.hasSuffix("[unix-date-in-date-field]") } == [Substring(said)],
+                    "\(result.stderr)")
+        }
+        let decoded = try CLI.run(["decode", "--schema", "schemas/delivery.yaml", "--content-state", "-"], stdin: state)
+        #expect(decoded.status == 0)
+        #expect(decoded.stderr.contains(said), "\(decoded.stderr)")
+    }
+
     /// The bare content-state has no envelope: the options given for one are named as the
     /// command spells them.
     @Test func aBareContentStateRefusesEnvelopeOptionsByName() throws {

@@ -31,6 +31,10 @@ public struct ContentStateDecoder: Sendable {
     /// (`ReferenceDecode.swift`). Both give the same result; `false` is for the tests and
     /// fuzzers that compare the two.
     @_spi(Testing) public var readsInOnePass = true
+    /// Whether a date that looks like UNIX seconds is reported (`unix-date-in-date-field`), as
+    /// the validator reports it in a body: the tools' reading of a bare content-state (`decode
+    /// --content-state`, and the encoder's of a state), not an app's, which has no use for it.
+    package var flagsUnixDates = false
 
     var plan: ObjectPlan { compiled.plan }
     var isStrict: Bool { compiled.isStrict }
@@ -95,7 +99,8 @@ public struct ContentStateDecoder: Sendable {
         guard readsInOnePass else { return nil }
         guard !body else { return tape(ofBody: bytes, keepingInput: keepingInput, file: file) }
         return TapeBuilder.build(
-            bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options)
+            bytes, keepingInput: keepingInput, plan: plan, version: version.version, file: file, isStrict: isStrict, options: options,
+            flagsUnixDates: flagsUnixDates)
     }
 
     /// The content-state of a whole body where `APNsBody` finds it, as every reader of a body
@@ -105,6 +110,7 @@ public struct ContentStateDecoder: Sendable {
     private func tape(ofBody bytes: UnsafeRawBufferPointer, keepingInput: Bool, file: String?) -> StateTape? {
         guard let reader = try? JSONReader(bytes: bytes, options: options) else { return nil }
         var context = DecodeContext(reader: reader, file: file, version: version.version, strict: isStrict)
+        context.flagsUnixDates = flagsUnixDates
         var locator = TapeInBody(plan: plan, keepingInput: keepingInput)
         do {
             _ = try APNsBody.walk(&locator, &context)
@@ -191,6 +197,7 @@ public struct ContentStateDecoder: Sendable {
             return refusal(error, bytes, file: file, isBody: isBody)
         }
         context.isReference = !readsInOnePass
+        context.flagsUnixDates = flagsUnixDates
         do {
             let decoded = try body(&context)
             try context.reader.finish()

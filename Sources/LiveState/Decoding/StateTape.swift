@@ -341,11 +341,11 @@ struct TapeBuilder {
     private var elementFinding: (kind: TapeNode.Kind, offset: Int)?
 
     /// Decodes `bytes` as the root object of `plan`; `nil` for bytes that are not JSON or not
-    /// an object. (A whole body's content-state is read with `build(object:in:…)` where
-    /// `APNsBody` finds it.)
+    /// an object. When `flagsUnixDates`, a date that looks like UNIX seconds is reported. (A
+    /// whole body's content-state is read with `build(object:in:…)` where `APNsBody` finds it.)
     static func build(
         _ bytes: UnsafeRawBufferPointer, keepingInput: Bool, plan: ObjectPlan,
-        version: Int, file: String?, isStrict: Bool, options: JSONScanOptions
+        version: Int, file: String?, isStrict: Bool, options: JSONScanOptions, flagsUnixDates: Bool = false
     ) -> StateTape? {
         // Findings keep an offset and an index in one word, 32 bits each: an input of 2 GiB or
         // more is refused (`DecodeContext.tape(of:)` words that).
@@ -356,6 +356,7 @@ struct TapeBuilder {
             keptInput: keepingInput ? bytes.count : 0,
             plan: plan, version: version, file: file, isStrict: isStrict, consequence: .update, maxDepth: options.maxDepth,
             reader: reader)
+        builder.flagsUnixDates = flagsUnixDates
         guard builder.root(plan) else { return nil }
         return builder.finishedTape()
     }

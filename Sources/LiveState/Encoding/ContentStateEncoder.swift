@@ -119,7 +119,10 @@ public struct ContentStateEncoder: Sendable {
         var readable = found
         readable.minIOS = max(urls.minIOS, .rfc3986URLs)
         let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
-        self.stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
+        var stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
+        // A date that looks like UNIX time is said where the state has it, bare or in a body.
+        stateReader.flagsUnixDates = true
+        self.stateReader = stateReader
         self.bodyChecker = checker
         // The version compiled once: the checker's decoder has the same plan to lend.
         self.plan = checker?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
@@ -203,16 +206,42 @@ public struct ContentStateEncoder: Sendable {
         // range's two bounds, an enum's raw value in another normalization).
         var writer = JSONWriter()
         writer.write(tree)
-        let (state, problems) = readState(writer.bytes)
-        var result = encode(state ?? .object([]), envelope: envelope)
-        result.diagnostics = problems + result.diagnostics
-        if state == nil { result.bytes = [] }
+        return encode(stateJSON: writer.bytes, envelope: envelope)
+    }
+
+    /// Reads a state given as JSON (`readState`) and writes it: its content-state, or a whole
+    /// APNs body around it. What the CLI's `encode` and the sidecar's encode routes do with the
+    /// state they are given.
+    ///
+    /// The state's findings come first, placed in its text; a body's verdict then adds what they
+    /// do not already say (a date that looks like UNIX time is said once, where the state has it).
+    /// - Parameters:
+    ///   - bytes: The JSON text of a content-state object.
+    ///   - file: The file name to put in diagnostics.
+    ///   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
+    /// - Returns: The bytes, empty when the state does not fit the version, and what the encoder did.
+    public func encode(stateJSON bytes: some ContiguousBytes, file: String? = nil, envelope: Envelope? = nil) -> EncodeResult {
+        let (state, problems) = readState(bytes, file: file)
+        guard let state else { return EncodeResult(bytes: [], diagnostics: problems) }
+        var result = envelope.map { encodePayload(state, envelope: $0) } ?? encode(state)
+        result.diagnostics = Self.joining(stateFindings: problems, bodyFindings: result.diagnostics)
         return result
+    }
+
+    /// The findings of a state read from JSON (`readState`'s, placed in its text), then those of
+    /// the body written from it that they do not already say (the same code at the same place):
+    /// a date that looks like UNIX time is found in both. `encode(stateJSON:)`'s, and `send`'s,
+    /// which reads a state file before the sender writes its body.
+    package static func joining(stateFindings: [Diagnostic], bodyFindings: [Diagnostic]) -> [Diagnostic] {
+        stateFindings + bodyFindings.filter { finding in
+            !stateFindings.contains { $0.code == finding.code && $0.scope == finding.scope && $0.pointer == finding.pointer }
+        }
     }
 
     /// Reads a state given as JSON: missing fields take defaults; anything that does not fit the
     /// version (unknown keys, invalid values, unknown enum values) is an error, since the state is
-    /// what a server means to send.
+    /// what a server means to send. A key given twice, and a date that looks like UNIX time, are
+    /// warnings.
     /// - Parameters:
     ///   - bytes: The JSON text of a content-state object.
     ///   - file: The file name to put in diagnostics.
@@ -225,7 +254,8 @@ public struct ContentStateEncoder: Sendable {
             if diagnostic.code == DiagnosticCode.unknownKey {
                 diagnostic.severity = .error
                 diagnostic.message = "version \(version.version) has no field '\(diagnostic.pointer.map { String($0.dropFirst()) } ?? "")'"
-            } else if diagnostic.severity == .warning && diagnostic.code != DiagnosticCode.duplicateKey {
+            } else if diagnostic.severity == .warning && diagnostic.code != DiagnosticCode.duplicateKey
+                        && diagnostic.code != DiagnosticCode.unixDateInDateField {
                 diagnostic.severity = .error
                 // The decoder's words say what the app would do ("takes its default"): said of
                 // the app version, with why nothing is written.
