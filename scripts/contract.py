@@ -26,14 +26,7 @@ import time
 import urllib.error
 import urllib.request
 
-def require(module, requirement):
-    """Imports a module, installing the pinned version on a bare machine."""
-    try:
-        return __import__(module)
-    except ImportError:
-        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", requirement])
-        return __import__(module)
-
+from pyrequire import require
 
 jsonschema = require("jsonschema", "jsonschema==4.26.0")
 yaml = require("yaml", "PyYAML==6.0.3")

@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
 import LiveStateTooling
@@ -36,6 +37,22 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct URLRuleTests {
+    /// The pattern JSON Schema states iOS 16's check with passes what the check passes, on
+    /// random strings of its characters, the ones it refuses, and `%` and `#` in every place.
+    @Test func theLegacyPatternIsTheLegacyCheck() throws {
+        let pattern = try Regex(URLRule.legacyPattern)
+        let alphabet = Array("aZ09-_.!~*'();/?:@&=+$,[]%#%#fFgG \"<>{}|\\^`\n\té😀")
+        var random = SplitMix64(state: 16)
+        var strings = ["", "%", "%2", "%20", "%g0", "#", "##", "a#b", "a#b#c", "-", "[", "]", "x\n", "\n"]
+        for _ in 0..<20_000 {
+            let count = Int(random.next() % 8)
+            strings.append(String((0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
+        }
+        for string in strings {
+            #expect((string.wholeMatch(of: pattern) != nil) == (URLRule.legacyRefusal(string) == nil), "\(string.debugDescription)")
+        }
+    }
+
     @Test func theTableHasFortyStringsAndMore() {
         #expect(URLRow.all.count >= 40)
         #expect(URLRow.all.contains { $0.ios17 && !$0.ios16 })

@@ -157,8 +157,11 @@ package enum DecimalText {
                 exponent += 1
             }
         }
-        return (-128...127).contains(exponent)
+        return exponents.contains(exponent)
     }
+
+    /// The exponents a `Decimal` holds.
+    package static let exponents = -128...127
 
     /// Whether `significant` with `digit` after it is a mantissa of at most 128 bits.
     private static func fits(_ significant: [UInt8], _ digit: UInt8) -> Bool {

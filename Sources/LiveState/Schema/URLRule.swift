@@ -131,8 +131,24 @@ package struct URLRule: Sendable, Hashable {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
-            return "-_.!~*'();/?:@&=+$,".utf8.contains(byte)
+            return legacyPunctuation.utf8.contains(byte)
         }
+    }
+
+    /// The punctuation `isLegacyLegal` passes.
+    private static let legacyPunctuation = "-_.!~*'();/?:@&=+$,"
+
+    /// `legacyRefusal`'s rule as a regular expression (ECMA-262, as JSON Schema's `pattern`
+    /// takes it): the strings iOS 16's legality check passes, for the JSON Schema a server
+    /// validates with when the app runs on iOS 16. It is looser than the rule: `URL(string:)`
+    /// must also parse what passes it (`http://[` does not). It ends in `(?![\s\S])`, not `$`,
+    /// which Python's `re` and ICU also match before a final line feed.
+    package static var legacyPattern: String {
+        // Letters, digits, the punctuation (`-` last, where a class takes it as itself), the
+        // brackets, and `%` with two hex digits; at most one `#`; not empty.
+        let punctuation = legacyPunctuation.filter { $0 != "-" }
+        let legal = "(?:[A-Za-z0-9\(punctuation)\\[\\]-]|%[0-9A-Fa-f]{2})"
+        return "^(?=[\\s\\S])\(legal)*(?:#\(legal)*)?(?![\\s\\S])"
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -67,7 +67,8 @@ public struct JSONSchemaGenerator: Sendable {
         var description = "The aps.content-state that app version \(version.version) of \(schema.activity) decodes."
         if strict {
             description += " Version \(version.version) decodes with synthesized Codable (clients.strict): every key but the "
-                + "optional ones must be sent, defaults do not apply, and any wrong value drops the update."
+                + "optional ones must be sent, defaults do not apply, and a value of the wrong type or format drops the update; "
+                + "a value that breaks only a constraint (a bound, a length, a count) is applied as sent, though this document refuses it."
         } else {
             description += " A missing key takes its default; unknown keys are ignored."
         }
@@ -75,14 +76,15 @@ public struct JSONSchemaGenerator: Sendable {
             .init("title", .string("\(schema.activity) content-state, version \(version.version)")),
             .init("description", .string(description)),
         ]
-        members += objectMembers(version.contentState, strict: strict)
+        let urls = schema.urlRule(version.version)
+        members += objectMembers(version.contentState, strict: strict, urls: urls)
         var attributes: [Value.Member] = [
             .init("title", .string("\(schema.activity) attributes, version \(version.version)")),
             .init("description", .string(
                 "The static aps.attributes of a push-to-start for app version \(version.version)"
                     + (schema.attributesType.map { " (attributes-type \($0))" } ?? "") + ".")),
         ]
-        attributes += objectMembers(version.attributes, strict: strict)
+        attributes += objectMembers(version.attributes, strict: strict, urls: urls)
         members.append(.init("$defs", .object([.init("attributes", .object(attributes))])))
         return members
     }
@@ -93,30 +95,71 @@ public struct JSONSchemaGenerator: Sendable {
         strict ? field.isOptional : field.takesNull
     }
 
-    /// A `minimum` or `maximum` (`isLower`) as JSON Schema states it: for an `int` field, the
+    /// A `minimum` or `maximum` (`isLower`) as JSON Schema states it, its name with it: for an `int` field, the
     /// integer itself, so that a validator compares it exactly (a `Double` past 2^53 is another
     /// number: `Int.max` would read as 2^63, which the app's `Int` does not hold); the least
     /// or greatest integer within it; and the edges of `Int` and `UInt64`, which the loader
     /// holds as the nearest `Double`, as those types'.
-    static func bound(_ bound: Double, of field: Field, isLower: Bool) -> Value {
-        guard field.type == .int else { return .double(bound) }
+    ///
+    /// A `float` or `decimal` bound at the edge of its type is moved inside it: the loader holds
+    /// `Float`'s as the midpoint past its greatest value, which rounds to infinity and which a
+    /// validator reading numbers as `Double` would pass, so the `Double` just below; and
+    /// JSONDecoder reads no `Decimal` whose shortest text has an exponent past
+    /// `DecimalText.exponents` (`1e128`), so the bound is that power of ten, exclusive. (Some
+    /// longer spellings, `15e127`, do read: the bound errs on the side of refusing.)
+    static func bound(_ bound: Double, of field: Field, isLower: Bool) -> Value.Member {
+        let name = isLower ? "minimum" : "maximum"
+        switch field.numberFormat {
+        case .float? where abs(bound) == Field.NumberFormat.float.range.upperBound:
+            return .init(name, .double(isLower ? bound.nextUp : bound.nextDown))
+        case .decimal?:
+            let edge = Double("1e\(DecimalText.exponents.upperBound + 1)") ?? .infinity
+            guard abs(bound) >= edge else { return .init(name, .double(bound)) }
+            return .init(isLower ? "exclusiveMinimum" : "exclusiveMaximum", .double(isLower ? -edge : edge))
+        default:
+            break
+        }
+        guard field.type == .int else { return .init(name, .double(bound)) }
         let whole = bound.rounded(isLower ? .up : .down)
-        if whole >= 0x1p64 { return .uint(UInt64.max) }
-        if whole == 0x1p63, field.numberFormat != .uint64 { return .int(Int.max) }
-        if let int = Int(exactly: whole) { return .int(int) }
-        if let uint = UInt64(exactly: whole) { return .uint(uint) }
-        return .double(bound)
+        if whole >= 0x1p64 { return .init(name, .uint(UInt64.max)) }
+        if whole == 0x1p63, field.numberFormat != .uint64 { return .init(name, .int(Int.max)) }
+        if let int = Int(exactly: whole) { return .init(name, .int(int)) }
+        if let uint = UInt64(exactly: whole) { return .init(name, .uint(uint)) }
+        return .init(name, .double(bound))
     }
 
-    private func objectMembers(_ fields: [Field], strict: Bool) -> [Value.Member] {
+    /// An object of `fields`. A field's aliases (not a strict version's, which reads a key by its
+    /// name alone) are read when its own key is missing: then each alias key given must hold what
+    /// the field takes, and a required field may be given under an alias instead.
+    private func objectMembers(_ fields: [Field], strict: Bool, urls: URLRule) -> [Value.Member] {
         var members: [Value.Member] = [.init("type", .string("object"))]
-        members.append(.init("properties", .object(fields.map { .init($0.name, .object(fieldMembers($0, strict: strict))) })))
-        let required = fields.filter { strict ? !$0.isOptional : $0.isRequired }.map { Value.string($0.name) }
+        let properties = fields.map { Value.Member($0.name, .object(fieldMembers($0, strict: strict, urls: urls))) }
+        members.append(.init("properties", .object(properties)))
+        let aliased = strict ? [] : fields.indices.filter { !fields[$0].aliases.isEmpty }
+        let required = fields.filter { (strict ? !$0.isOptional : $0.isRequired) && (strict || $0.aliases.isEmpty) }.map { Value.string($0.name) }
         if !required.isEmpty { members.append(.init("required", .array(required))) }
+        var conditions: [Value] = []
+        for index in aliased {
+            let field = fields[index]
+            let ownKeyMissing = Value.object([.init("not", .object([.init("required", .array([.string(field.name)]))]))])
+            let aliases = Value.object([.init("properties", .object(field.aliases.map { .init($0, properties[index].value) }))])
+            conditions.append(.object([.init("if", ownKeyMissing), .init("then", aliases)]))
+            if field.isRequired {
+                let given = ([field.name] + field.aliases).map { Value.object([.init("required", .array([.string($0)]))]) }
+                conditions.append(.object([.init("anyOf", .array(given))]))
+            }
+        }
+        if !conditions.isEmpty { members.append(.init("allOf", .array(conditions))) }
         return members
     }
 
-    private func fieldMembers(_ field: Field, strict: Bool) -> [Value.Member] {
+    /// The bounds a `number` of no other bound has: `Double`'s finite range, past which
+    /// JSONDecoder refuses it (`1e400`).
+    private static let doubleBounds: [Value.Member] = [
+        .init("minimum", .double(-Double.greatestFiniteMagnitude)), .init("maximum", .double(Double.greatestFiniteMagnitude)),
+    ]
+
+    private func fieldMembers(_ field: Field, strict: Bool, urls: URLRule) -> [Value.Member] {
         var notes: [String] = []
         if let documentation = field.documentation, !documentation.isEmpty { notes.append(documentation) }
         var members: [Value.Member] = []
@@ -139,7 +182,19 @@ public struct JSONSchemaGenerator: Sendable {
         case .url:
             types = ["string"]
             members.append(.init("format", .string("uri-reference")))
-            notes.append("A URL as Foundation's URL(string:) reads it, a relative reference too.")
+            // `format` is an annotation to most validators: the length and, for an app on iOS
+            // 16, the characters its URL(string:) takes, check.
+            members.append(.init("minLength", .int(1)))
+            if urls.hasLegacyParser {
+                members.append(.init("pattern", .string(URLRule.legacyPattern)))
+                notes.append("A URL as Foundation's URL(string:) reads it, a relative reference too, on iOS 16 (min-ios "
+                    + "\(urls.minIOS)): letters, digits, -_.!~*'();/?:@&=+$,[], %XX and one #; anything else, a space or a "
+                    + "non-ASCII letter, percent-encoded. The pattern is looser than the parser, which also refuses some "
+                    + "strings of those characters (http://[).")
+            } else {
+                notes.append("A URL as Foundation's URL(string:) reads it from iOS 17 on, a relative reference too; "
+                    + "it percent-encodes a space or a non-ASCII letter, and refuses the empty string.")
+            }
         case .int:
             types = ["integer"]
         case .double:
@@ -151,7 +206,8 @@ public struct JSONSchemaGenerator: Sendable {
             notes.append("A date: seconds since 2001-01-01T00:00:00Z (Foundation's reference date), not UNIX time; UNIX seconds minus 978307200.")
         case .dateRange:
             types = ["array"]
-            members.append(.init("prefixItems", .array([.object([.init("type", .string("number"))]), .object([.init("type", .string("number"))])])))
+            let date = Value.object([.init("type", .string("number"))] + Self.doubleBounds)
+            members.append(.init("prefixItems", .array([date, date])))
             members.append(.init("items", .bool(false)))
             members.append(.init("minItems", .int(2)))
             notes.append("A date range [lower, upper]: seconds since 2001-01-01T00:00:00Z, lower not after upper.")
@@ -167,30 +223,35 @@ public struct JSONSchemaGenerator: Sendable {
             }
         case .array(let items):
             types = ["array"]
-            members.append(.init("items", .object(fieldMembers(items, strict: strict))))
+            members.append(.init("items", .object(fieldMembers(items, strict: strict, urls: urls))))
         case .object(let fields):
             types = ["object"]
-            members += objectMembers(fields, strict: strict).dropFirst()
+            members += objectMembers(fields, strict: strict, urls: urls).dropFirst()
         case .map(let items):
             types = ["object"]
-            members.append(.init("additionalProperties", .object(fieldMembers(items, strict: strict))))
+            members.append(.init("additionalProperties", .object(fieldMembers(items, strict: strict, urls: urls))))
         }
         var constraints = field.constraints
-        if field.type == .int, field.numberFormat == nil {
-            // The app's `Int`: a number past it fails JSONDecoder, as the decoders say.
-            constraints.minimum = constraints.minimum ?? Double(Int.min)
-            constraints.maximum = constraints.maximum ?? Double(Int.max)
+        // The app's number type bounds the value too: JSONDecoder refuses a number it does not hold.
+        switch (field.type, field.numberFormat) {
+        case (.int, nil):
+            // `Int`, as the decoders bound it; a bound past it is `Int`'s.
+            constraints.minimum = max(constraints.minimum ?? Double(Int.min), Double(Int.min))
+            constraints.maximum = min(constraints.maximum ?? Double(Int.max), Double(Int.max))
+        case (.double, nil), (.date, _):
+            constraints.minimum = constraints.minimum ?? -Double.greatestFiniteMagnitude
+            constraints.maximum = constraints.maximum ?? Double.greatestFiniteMagnitude
+        default:
+            break
         }
         let isMap = if case .map = field.type { true } else { false }
         for (constraint, bound) in constraints.bounds {
             // Each constraint in JSON Schema's words; a new one must say how it is written.
             switch constraint {
             case .minimum:
-                members.append(.init("minimum", Self.bound(bound, of: field, isLower: true)))
-                if case .dateRange = field.type { notes.append("Both bounds are at least \(Field.format(bound)).") }
+                members.append(Self.bound(bound, of: field, isLower: true))
             case .maximum:
-                members.append(.init("maximum", Self.bound(bound, of: field, isLower: false)))
-                if case .dateRange = field.type { notes.append("Both bounds are at most \(Field.format(bound)).") }
+                members.append(Self.bound(bound, of: field, isLower: false))
             case .minLength:
                 // minLength counts characters, and a character is at most 4 UTF-8 bytes: a
                 // string of min-length N bytes has at least ⌈N/4⌉ characters (N for a formatted
