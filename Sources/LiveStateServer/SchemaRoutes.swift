@@ -86,7 +86,7 @@ struct SchemaRoutes: Sendable {
                 .init("ok", .bool(reload.succeeded)),
                 .init("generation", .int(reload.generation)),
                 .init("at", .string(reload.at.formatted(.iso8601))),
-                .init("diagnostics", .array(reload.errors.map(\.jsonValue))),
+                .init("diagnostics", .array(reload.errors.listed.map(\.jsonValue))),
             ])))
         }
         return JSONResponse.make(.object(members), capacity: 64)
@@ -125,7 +125,7 @@ struct SchemaRoutes: Sendable {
         return JSONResponse.make(.object([
             .init("generation", .int(snapshot.generation)),
             .init("schemas", .array(schemas)),
-            .init("diagnostics", .array(snapshot.warnings.map(\.jsonValue))),
+            .init("diagnostics", .array(snapshot.warnings.listed.map(\.jsonValue))),
         ]))
     }
 

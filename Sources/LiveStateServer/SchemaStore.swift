@@ -136,12 +136,12 @@ public final class SchemaStore: Sendable {
                 "generation": "\(snapshot.generation)", "schemas": "\(snapshot.ids.joined(separator: ","))",
                 "ms": "\(Int(milliseconds.rounded()))",
             ])
-            for warning in snapshot.warnings { logger.warning("\(warning.description)") }
+            for warning in snapshot.warnings.listed { logger.warning("\(warning.description)") }
         case .kept(let snapshot, let errors):
             logger.error("schema reload failed; keeping the loaded schemas", metadata: [
                 "generation": "\(snapshot.generation)", "errors": "\(errors.count)",
             ])
-            for error in errors { logger.error("\(error.description)") }
+            for error in errors.listed { logger.error("\(error.description)") }
         }
     }
 }

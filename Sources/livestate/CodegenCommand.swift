@@ -70,7 +70,7 @@ struct CodegenCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(Data(text.utf8))
             return
         }
         do throws(InputError) {

@@ -109,7 +109,7 @@ struct DiffCommand: ParsableCommand {
 
     /// Writes text that already ends with its newline to standard output.
     private static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Output.write(Data(text.utf8))
     }
 }
 

@@ -77,7 +77,7 @@ struct EncodeCommand: ParsableCommand {
             // file or a pipe, its bytes alone: a final line feed would be sent too, one byte past
             // what the budget counted (a body fitted to 4,096 bytes would be refused); on a
             // terminal, a line feed ends it.
-            if !refused { FileHandle.standardOutput.write(Data(result.bytes + (isatty(STDOUT_FILENO) == 1 ? [0x0A] : []))) }
+            if !refused { Output.write(Data(result.bytes + (isatty(STDOUT_FILENO) == 1 ? [0x0A] : []))) }
             Output.printText(diagnostics)
         case .json:
             Output.out(Output.jsonDocument(diagnostics, verbatim: "payload", result.bytes, [

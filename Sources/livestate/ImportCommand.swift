@@ -106,7 +106,7 @@ struct SwiftImportCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if target == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Output.write(Data(text.utf8))
         } else {
             do throws(InputError) {
                 try Output.write(text, toFile: target)

@@ -17,7 +17,7 @@ struct LiveStateCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Output.write(Data((fullMessage(for: error) + "\n").utf8), toStandardError: true)
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @_spi(Scanner) import LiveState
 import LiveStateYAML
 import ArgumentParser
@@ -6,11 +7,35 @@ import ArgumentParser
 /// Printing to the standard streams and reading inputs, shared by every command.
 enum Output {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(Data((text + "\n").utf8))
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(Data((text + "\n").utf8), toStandardError: true)
+    }
+
+    /// Writes bytes to standard output (or error). A write that fails, on a full disk or a
+    /// closed descriptor, ends the command with an `io-error` on standard error and status 2,
+    /// as `--output` to the same disk does, rather than trapping.
+    static func write(_ data: Data, toStandardError: Bool = false) {
+        let descriptor = toStandardError ? STDERR_FILENO : STDOUT_FILENO
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return nil
+        }
+        guard let failure else { return }
+        let stream = toStandardError ? "standard error" : "standard output"
+        let message = "error: \(stream) cannot be written: \(String(cString: strerror(failure))) [io-error]\n"
+        _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        exit(ExitStatus.usage.rawValue)
     }
 
     /// Prints diagnostics compiler-style, one line each: to standard error by default, to

@@ -144,14 +144,14 @@ struct ServeCommand: ParsableCommand {
     /// `--log-format json` (errors `critical`, since the server stops on them), else as text.
     static func report(_ diagnostics: [Diagnostic], json: Bool, logger: Logger) {
         guard json else { return Output.printText(diagnostics) }
-        for diagnostic in diagnostics {
+        for diagnostic in diagnostics.listed {
             logger.log(level: diagnostic.severity == .error ? .critical : .warning, "\(diagnostic.description)", metadata: ["code": "\(diagnostic.code)"])
         }
     }
 
     func run() throws {
         if openapi {
-            FileHandle.standardOutput.write(Data(OpenAPIDocument.json.utf8))
+            Output.write(Data(OpenAPIDocument.json.utf8))
             return
         }
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {

@@ -103,6 +103,29 @@ import LiveStateTestSupport
         #expect(result.status == 0, "\(result.output)")
     }
 
+    /// An object field named after a number format's type (`decimal`, `int8`) was a nested
+    /// struct of that name, which hid the type from its own members: the file did not compile.
+    @Test func fieldsNamedAfterNumberTypesTypecheck() throws {
+        let yaml = """
+            activity: shadows
+            attributes-type: ShadowsAttributes
+            versions:
+              - version: 1
+                content-state:
+                  decimal: { type: object, fields: { d: { type: double, format: decimal, default: 0 } }, default: {} }
+                  int8: { type: object, fields: { i: { type: int, format: int8, default: 0 } }, default: {} }
+                  float: { type: array, items: { type: object, fields: { f: { type: double, format: float, default: 0 } } }, default: [] }
+                  uInt64: { type: map, items: { type: object, fields: { u: { type: int, format: uint64, default: 0 } } }, default: {} }
+            """
+        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "shadows.yaml")
+        let text = try SwiftGenerator().generate(schema)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-shadows-\(UUID().uuidString).swift")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Swiftc.typecheck([file])
+        #expect(result.status == 0, "\(result.output)\n\(text)")
+    }
+
     @Test func publicSwiftTypechecksInSwift6WithWarningsAsErrors() throws {
         let options = SwiftGenerator.Options(namespace: "EdgeCasesPublic", isPublic: true)
         let text = try SwiftGenerator(options: options).generate(try CodegenPaths.schema("edge-cases"))

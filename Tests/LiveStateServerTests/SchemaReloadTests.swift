@@ -68,6 +68,30 @@ import Testing
         }
     }
 
+    /// A failed reload's findings are kept for `/health`: a fleet file of 300 bad rows made every
+    /// answer carry 300 (of 260,000 rows, 53 MB). It lists 100 and counts the rest.
+    @Test func healthListsAFailedReloadsFindingsInBrief() async throws {
+        let folder = try ServerFixtures.scratchSchemas(["delivery"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fleet = folder.appendingPathComponent("delivery.csv")
+        try Data("version,count\n1,10\n".utf8).write(to: fleet)
+        let server = LiveStateServer(
+            store: try SchemaStore(paths: [folder.appendingPathComponent("delivery.yaml").path], fleetPath: fleet.path),
+            configuration: .init(host: "127.0.0.1", port: 0))
+        try Data(("version,count\n" + String(repeating: "x,1\n", count: 300)).utf8).write(to: fleet)
+        guard case .kept(_, let errors) = server.store.reload() else {
+            Issue.record("a broken schema was loaded")
+            return
+        }
+        #expect(errors.count >= 300)
+        try await server.application().test(.router) { client in
+            let health = try json(try await client.execute(uri: "/health", method: .get))
+            let listed = health["lastReload"]?["diagnostics"]?.array ?? []
+            #expect(listed.count < 110, "\(listed.count)")
+            #expect(listed.contains { $0["message"]?.string?.hasSuffix("findings are not listed; the first 100 are") == true })
+        }
+    }
+
     @Test func reloadWithTwoFilesOfOneIdKeepsTheOldSnapshot() throws {
         let folder = try ServerFixtures.scratchSchemas(["delivery"])
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -35,6 +35,19 @@ import LiveStateTooling
         #expect(WorstCaseSize(fields: [level(true)]).bytes == 2 + 4 + 4)
     }
 
+    /// Bounds a schema may state whose worst case passes `Int`: `check`, `budget`, `diff` and the
+    /// sidecar's diff route trapped on the sum (the sidecar went down with it).
+    @Test func aWorstCasePastIntIsIntMaxNotATrap() {
+        let huge = Field(name: "", type: .string, constraints: .init(maxLength: 4_000_000_000))
+        let array = Field(name: "a", type: .array(items: huge), constraints: .init(maxItems: 3_000_000_000))
+        #expect(WorstCaseSize(fields: [array]).bytes == Int.max)
+        let longest = Field(name: "s", type: .string, constraints: .init(maxLength: Int.max))
+        #expect(WorstCaseSize(fields: [longest, longest]).bytes == Int.max)
+        let map = Field(name: "m", type: .map(items: Field(name: "", type: .bool)), constraints: .init(maxItems: 2, maxKeyLength: Int.max - 1))
+        let size = WorstCaseSize(fields: [map])
+        #expect(size.bytes == Int.max && size.fittedBytes == Int.max && size.fields.map(\.bytes) == [Int.max])
+    }
+
     @Test func arraysAndObjectsNest() {
         let items = Field(name: "", type: .object(fields: [Field(name: "n", type: .int, constraints: .init(minimum: 0, maximum: 9))]))
         let size = WorstCaseSize(fields: [Field(name: "xs", type: .array(items: items), constraints: .init(maxItems: 3))])

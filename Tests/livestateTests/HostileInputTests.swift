@@ -236,4 +236,23 @@ import Testing
         let long = diagnostics.first { ($0["pointer"] as? String)?.utf8.count == 300_001 }
         #expect((long?["message"] as? String)?.contains("(299,") == true, "\(String(describing: long?["message"]))")
     }
+
+    /// A standard output that cannot be written (closed here; a full disk is the same) trapped
+    /// in `FileHandle.write`: now an `io-error` and status 2, as `--output` to a full disk.
+    @Test func aStandardOutputThatCannotBeWrittenIsAnIOError() throws {
+        for arguments in [["codegen", "swift", "--schema", "schemas/pizza.yaml"], ["budget", "schemas/examples/pizza/v1-update.json"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let command = ([LivestateBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            process.arguments = ["-c", command + " >&-"]
+            process.currentDirectoryURL = CLI.packageRoot
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(arguments): \(said)")
+            #expect(said.contains("error: standard output cannot be written: Bad file descriptor [io-error]"), "\(said)")
+        }
+    }
 }

@@ -87,15 +87,17 @@ enum SwiftTypePlan {
         }
     }
 
-    /// Type names the generated code refers to, which a nested type must not shadow.
-    static let reservedTypeNames: Set<String> = [
+    /// Type names the generated code refers to, which a nested type must not shadow: among
+    /// them every number format's type (`Decimal`, `Float`, `UInt8`), which a field named
+    /// `decimal` would otherwise hide from its own members.
+    static let reservedTypeNames = Set([
         "String", "Int", "Double", "Bool", "Date", "URL", "UUID", "Data", "ClosedRange", "Array", "Dictionary", "Optional",
         "Decoder", "Encoder", "DecodingError", "EncodingError", "CodingKey", "CodingKeys",
         "Codable", "Decodable", "Encodable", "Hashable", "Sendable", "CaseIterable",
         "RawRepresentable", "KeyedDecodingContainer", "Error", "Never", "Any", "AnyObject",
         "Foundation", "Swift", "ContentState", "TolerantValue", "TolerantContainer", "LiveState",
         "ActivityAttributes", "ActivityKit",
-    ]
+    ]).union(Field.NumberFormat.allCases.map(\.swiftName))
 
     /// Plans the struct for an object's fields.
     /// - Parameters:

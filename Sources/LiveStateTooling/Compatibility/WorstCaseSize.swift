@@ -87,14 +87,14 @@ private struct Measure {
             let fieldPointer = JSONPointer.appending(field.name, to: pointer)
             let key = Self.stringBytes(field.name) + 1
             let value = self.value(field, pointer: fieldPointer, position: field.position ?? position)
-            let member = key + value.bytes
-            bytes += member + (index > 0 ? 1 : 0)
+            let member = sum(key, value.bytes)
+            bytes = sum(bytes, member, index > 0 ? 1 : 0)
             if pointer.isEmpty { topLevel.append(.init(name: field.name, bytes: member)) }
             // A field fitting leaves out is still re-encoded by the device, with the value its
             // missing key takes.
             let fittedValue = field.dropPriority != nil ? field.missingValue.map(ByteBudget.deviceWorstCase) : value.fittedBytes
-            if let value = fittedValue, let sum = fitted {
-                fitted = sum + key + value + (keptMembers > 0 ? 1 : 0)
+            if let value = fittedValue, let sofar = fitted {
+                fitted = sum(sofar, key, value, keptMembers > 0 ? 1 : 0)
             } else {
                 fitted = nil
             }
@@ -122,7 +122,7 @@ private struct Measure {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
                 return Size(bytes: 2, fittedBytes: field.truncate ? cut + 2 : nil)
             }
-            return Size(bytes: maxLength + 2, fittedBytes: field.truncate ? min(cut, maxLength) + 2 : maxLength + 2)
+            return Size(bytes: sum(maxLength, 2), fittedBytes: field.truncate ? min(cut, maxLength) + 2 : sum(maxLength, 2))
         case .int:
             return fixed(Self.integerWidth(minimum: field.constraints.minimum, maximum: field.constraints.maximum))
         case .double, .date:
@@ -143,8 +143,8 @@ private struct Measure {
             }
             let commas = max(maxItems - 1, 0)
             return Size(
-                bytes: 2 + maxItems * element.bytes + commas,
-                fittedBytes: element.fittedBytes.map { 2 + maxItems * $0 + commas })
+                bytes: sum(2, product(maxItems, element.bytes), commas),
+                fittedBytes: element.fittedBytes.map { sum(2, product(maxItems, $0), commas) })
         case .object(let fields):
             return object(fields, pointer: pointer, position: position)
         case .map(let items):
@@ -155,15 +155,31 @@ private struct Measure {
                 unbounded.append(.init(pointer: pointer, missing: missing, position: position))
                 return Size(bytes: 2, fittedBytes: nil)
             }
-            let entry = maxKeyLength + 3
+            let entry = sum(maxKeyLength, 3)
             let commas = max(maxItems - 1, 0)
             return Size(
-                bytes: 2 + maxItems * (entry + value.bytes) + commas,
-                fittedBytes: value.fittedBytes.map { 2 + maxItems * (entry + $0) + commas })
+                bytes: sum(2, product(maxItems, sum(entry, value.bytes)), commas),
+                fittedBytes: value.fittedBytes.map { sum(2, product(maxItems, sum(entry, $0)), commas) })
         }
     }
 
     private func fixed(_ bytes: Int) -> Size { Size(bytes: bytes, fittedBytes: bytes) }
+
+    /// The sum of sizes, or `Int.max` past it: a schema may say `max-length:
+    /// 9223372036854775807`, or `max-items: 3000000000` of `max-length: 4000000000` strings,
+    /// whose worst case is past any limit, not a trap.
+    private func sum(_ sizes: Int...) -> Int {
+        sizes.reduce(0) { total, size in
+            let (next, overflow) = total.addingReportingOverflow(size)
+            return overflow ? .max : next
+        }
+    }
+
+    /// `count` times `size`, or `Int.max` past it.
+    private func product(_ count: Int, _ size: Int) -> Int {
+        let (result, overflow) = count.multipliedReportingOverflow(by: size)
+        return overflow ? .max : result
+    }
 
     /// A string's length as a JSON literal, quotes included.
     static func stringBytes(_ string: String) -> Int {
