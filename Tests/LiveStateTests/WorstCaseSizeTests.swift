@@ -80,6 +80,20 @@ import LiveStateTooling
         ])
         #expect(size.fittedBytes == #"{"a":"…","b":"-","c":"…","d":"0123456789","e":"ab"}"#.utf8.count)
     }
+
+    /// `encode --fit` drops and shortens top-level fields only: a nested `truncate` or
+    /// `drop-priority` (which the schema validator refuses) counted as fitted, and the gate
+    /// promised a size the encoder never reached.
+    @Test func fittingLeavesNestedFieldsAsTheyAre() {
+        let name = Field(name: "name", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 100), truncate: true)
+        let badge = Field(name: "badge", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 50), dropPriority: 1)
+        let size = WorstCaseSize(fields: [
+            Field(name: "o", type: .object(fields: [name, badge])),
+            Field(name: "xs", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 10), truncate: true)),
+                  constraints: .init(maxItems: 2)),
+        ])
+        #expect(size.fittedBytes == size.bytes)
+    }
 }
 
 @Suite struct EscapedLengthTests {

@@ -120,6 +120,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("schema-invalid-constraint-array-without-items", .schemaInvalidConstraint, 5, 15),
         InvalidFixture("schema-invalid-constraint-object-without-fields", .schemaInvalidConstraint, 5, 18),
         InvalidFixture("schema-invalid-constraint-truncate-on-int", .schemaInvalidConstraint, 5, 37),
+        InvalidFixture("schema-invalid-constraint-truncate-nested", .schemaInvalidConstraint, 5, 118),
         InvalidFixture("schema-invalid-constraint-fractional-int-bound", .schemaInvalidConstraint, 5, 32),
         InvalidFixture("schema-invalid-name-attributes-type", .schemaInvalidName, 2, 18),
         InvalidFixture("schema-invalid-constraint-strict-unknown-version", .schemaInvalidConstraint, 3, 15),

@@ -92,7 +92,10 @@ private struct Measure {
             if pointer.isEmpty { topLevel.append(.init(name: field.name, bytes: member)) }
             // A field fitting leaves out is still re-encoded by the device, with the value its
             // missing key takes.
-            let fittedValue = field.dropPriority != nil ? field.missingValue.map(ByteBudget.deviceWorstCase) : value.fittedBytes
+            // Only a top-level field is dropped or shortened (the schema validator refuses the keys
+            // elsewhere).
+            let dropped = field.dropPriority != nil && pointer.isEmpty
+            let fittedValue = dropped ? field.missingValue.map(ByteBudget.deviceWorstCase) : value.fittedBytes
             if let value = fittedValue, let sofar = fitted {
                 fitted = sum(sofar, key, value, keptMembers > 0 ? 1 : 0)
             } else {
@@ -116,13 +119,14 @@ private struct Measure {
         switch field.type {
         case .string, .url:
             // A UUID's text is 36 bytes whatever the schema says.
-            // A `truncate` string is cut no shorter than "…" or its `min-length`.
+            // A top-level `truncate` string is cut no shorter than "…" or its `min-length`.
+            let truncates = field.truncate && pointer.lastIndex(of: "/") == pointer.startIndex
             let cut = ContentStateEncoder.shortestCut(minLength: field.constraints.minLength)
             guard let maxLength = [field.constraints.maxLength, field.stringFormat?.length].compactMap({ $0 }).min() else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
-                return Size(bytes: 2, fittedBytes: field.truncate ? cut + 2 : nil)
+                return Size(bytes: 2, fittedBytes: truncates ? cut + 2 : nil)
             }
-            return Size(bytes: sum(maxLength, 2), fittedBytes: field.truncate ? min(cut, maxLength) + 2 : sum(maxLength, 2))
+            return Size(bytes: sum(maxLength, 2), fittedBytes: truncates ? min(cut, maxLength) + 2 : sum(maxLength, 2))
         case .int:
             return fixed(Self.integerWidth(minimum: field.constraints.minimum, maximum: field.constraints.maximum))
         case .double, .date:

@@ -36,7 +36,7 @@ public enum SchemaValidator {
                 run.checkDeploymentTarget(minIOS, at: version.position, pointer: pointer + "/min-ios")
             }
             run.urls = schema.urlRule(version.version)
-            run.checkFields(version.contentState, pointer: pointer + "/content-state", fallbackPosition: version.position)
+            run.checkFields(version.contentState, pointer: pointer + "/content-state", fallbackPosition: version.position, fits: true)
             run.checkFields(version.attributes, pointer: pointer + "/attributes", fallbackPosition: version.position)
         }
         run.checkTombstones(schema.versions)
@@ -104,7 +104,9 @@ private struct ValidationRun {
 
     // MARK: Fields
 
-    mutating func checkFields(_ fields: [Field], pointer: String, fallbackPosition: SourcePosition?) {
+    /// Checks an object's fields; `fits`: a version's top-level content-state, whose fields
+    /// `encode --fit` drops (`drop-priority`) and shortens (`truncate`).
+    mutating func checkFields(_ fields: [Field], pointer: String, fallbackPosition: SourcePosition?, fits: Bool = false) {
         var names: [String: Int] = [:]
         for (index, field) in fields.enumerated() where names[field.name] == nil {
             names[field.name] = index
@@ -132,13 +134,22 @@ private struct ValidationRun {
                     report(.schemaDuplicateName, "alias '\(alias)' of '\(field.name)' is also an alias of '\(fields[owner].name)'", at: position, pointer: aliasPointer)
                 }
             }
-            checkField(field, pointer: fieldPointer, position: position, isItems: false)
+            checkField(field, pointer: fieldPointer, position: position, isItems: false, fits: fits)
         }
     }
 
-    mutating func checkField(_ field: Field, pointer: String, position: SourcePosition?, isItems: Bool) {
+    mutating func checkField(_ field: Field, pointer: String, position: SourcePosition?, isItems: Bool, fits: Bool = false) {
         let described = isItems ? "items" : "field '\(field.name)'"
         checkConstraints(field, described: described, pointer: pointer, position: position)
+        // `--fit` drops and shortens a version's top-level content-state fields only: elsewhere
+        // the keys would promise a size the encoder never reaches.
+        for (key, given) in [("truncate", field.truncate), ("drop-priority", field.dropPriority != nil)] where given && !fits {
+            report(
+                .schemaInvalidConstraint,
+                "\(key) applies to a version's top-level content-state fields, which encode --fit \(key == "truncate" ? "shortens" : "drops"); "
+                    + "\(described) \(isItems ? "are elements" : pointer.contains("/attributes/") ? "is an attribute" : "is nested")",
+                at: position, pointer: pointer + "/" + key)
+        }
         if isItems {
             if field.defaultValue != nil {
                 report(.schemaInvalidConstraint, "items may not have a default", at: position, pointer: pointer + "/default")
