@@ -21,11 +21,12 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// - Parameters:
     ///   - status: The HTTP status.
     ///   - code: The stable code.
-    ///   - message: What went wrong.
+    ///   - message: What went wrong; past 1,024 bytes its middle is left out, as a listing of
+    ///     findings leaves it out (a 60 KB schema id in the path was echoed whole).
     public init(_ status: HTTPResponse.Status, code: String, message: String) {
         self.status = status
         self.code = code
-        self.message = message
+        self.message = Diagnostic.shown(message)
     }
 
     /// A query parameter that is unknown, repeated or malformed (400).

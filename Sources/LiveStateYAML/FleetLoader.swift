@@ -27,7 +27,23 @@ public enum FleetLoader {
         let lowered = path.lowercased()
         if lowered.hasSuffix(".json") { return Fleet.parse(json: bytes, file: path) }
         if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return parse(yaml: bytes, file: path) }
+        if let problem = csvEncodingProblem(bytes) {
+            let start = SourcePosition(offset: 0, line: 1, column: 1)
+            return (nil, [Diagnostic(code: DiagnosticCode.fleetSyntax, severity: .error, message: problem, file: path, position: start, scope: .fleet)])
+        }
         return Fleet.parse(csv: String(decoding: bytes, as: UTF8.self), file: path)
+    }
+
+    /// Why CSV bytes cannot be read as lines of UTF-8 text, said plainly rather than as a header
+    /// that lacks its columns: UTF-16 or UTF-32 text, or lines that end in CR alone.
+    static func csvEncodingProblem(_ bytes: [UInt8]) -> String? {
+        if let encoding = bytes.withUnsafeBytes({ UTF16Text.described($0) }) {
+            return "the fleet file is \(encoding), not UTF-8: convert it (iconv -f \(encoding.prefix(6)) -t UTF-8)"
+        }
+        if bytes.contains(UInt8(ascii: "\r")), !bytes.contains(UInt8(ascii: "\n")) {
+            return "the fleet file's lines end in CR alone; end them in LF (or CR LF)"
+        }
+        return nil
     }
 
     /// Reads a fleet file for one schema: its own problems, then those of its versions against
@@ -52,7 +68,7 @@ public enum FleetLoader {
         func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet)])
         }
-        let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 200_000)
+        let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 200_000, kind: "a fleet file")
         let outcome: Result<YAMLNode?, YAMLReadError> = bytes.withUnsafeBytes { buffer in
             do throws(YAMLReadError) {
                 return .success(try reader.read(try LibYAMLParser(input: buffer)))

@@ -19,6 +19,8 @@ struct YAMLTreeReader {
     var maxAliasExpansion: Int
     /// The most nodes one document may hold, each alias counting as one.
     var maxNodes: Int
+    /// What the file is, for messages: "a schema file", "a fleet file".
+    var kind = "a schema file"
 
     /// One collection still open on the stack.
     private struct OpenCollection {
@@ -49,7 +51,7 @@ struct YAMLTreeReader {
         if event.kind == .documentStart {
             throw YAMLReadError(
                 code: .yamlSyntax,
-                message: "a second YAML document starts here; a schema file holds one document per file",
+                message: "a second YAML document starts here; \(kind) holds one document per file",
                 position: event.position)
         }
         return root

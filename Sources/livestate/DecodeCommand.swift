@@ -53,6 +53,14 @@ struct DecodeCommand: ParsableCommand {
             // Read as `lint` reads a body's content-state: a date that looks like UNIX time is said.
             decoder.flagsUnixDates = true
             let result = decoder.decode(contentState: input.bytes, file: input.name)
+            // A whole body read as a content-state decodes as every field's default, and exits 0.
+            if result.allDiagnostics.contains(where: { $0.code == DiagnosticCode.unknownKey && $0.pointer == "/aps" }),
+               case .object? = input.bytes.withUnsafeBytes({ try? Value.parse(json: $0) })?["aps"] {
+                throw Output.stop([Diagnostic(
+                    code: "usage", severity: .error,
+                    message: "the file is a whole APNs body (it has an aps object), not a bare content-state: leave out --content-state",
+                    file: input.name)], format: common.format)
+            }
             (state, diagnostics, decodes) = (result.state, result.allDiagnostics, result.appDecodes)
         } else {
             let validator = PayloadValidator(decoder: decoder, options: .init(scan: decoder.options, measuresFields: false))

@@ -117,7 +117,9 @@ struct InputFile {
     /// breach as `json-limit` (an endless input, `/dev/zero` or a pipe, is not read to its end).
     static func read(_ path: String, limit: Int) -> Result<InputFile, InputError> {
         if path == "-" { return .success(standardInput(limit: limit)) }
-        guard FileManager.default.fileExists(atPath: path) else {
+        // A link that leads nowhere (a loop) exists; the read says why it cannot be followed.
+        var link = stat()
+        guard FileManager.default.fileExists(atPath: path) || lstat(path, &link) == 0 else {
             return .failure(InputError(path: path, message: "no such file"))
         }
         // A folder is refused there ("is a directory, not a payload file"); a named pipe with no

@@ -243,6 +243,17 @@ import Testing
         }
     }
 
+    /// A 60 KB schema id in the path was echoed whole in the 404's message.
+    @Test func aLongUnknownIdIsNotEchoedWhole() async throws {
+        let id = String(repeating: "x", count: 60_000)
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/schemas/\(id)/diff", method: .get)
+            #expect(response.status == .notFound)
+            let message = try json(response)["error"]?["message"]?.string ?? ""
+            #expect(message.utf8.count < 1_000 && message.hasPrefix("no schema 'xxx") && message.contains("bytes left out"), "\(message.prefix(300))")
+        }
+    }
+
     /// A stale-date in milliseconds fails the check, but the device applies the update (it just
     /// never goes stale): `ok` is false, `decodes` true.
     @Test func aDateInMillisecondsIsNotOkButApplies() async throws {

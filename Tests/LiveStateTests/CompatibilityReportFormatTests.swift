@@ -110,6 +110,16 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         #expect(report.rendered(as: .github) == "::warning file=a%2Cb%3Ac.yaml,line=3,col=4,title=type-changed::50%25 off%0Anow (at /x) [type-changed]\n")
     }
 
+    /// A key with a backtick closed the field's code span, and `<b>` in a message was HTML.
+    @Test func markdownKeepsKeysAndMessagesAsText() {
+        let finding = CompatibilityFinding(
+            rule: "type-changed", severity: .warning, direction: .oldAppReadsNew, readerVersion: 1, writerVersion: 2,
+            message: "app v1 reading v2 payloads: 'a`<b>' & more", file: "x.yaml", position: nil, pointer: "/a`<b>")
+        let report = CompatibilityReport(activity: "x", mode: .forward, pairs: [finding.pair], findings: [finding])
+        let row = report.rendered(as: .markdown).split(separator: "\n").first { $0.hasPrefix("| warning") }
+        #expect(row == "| warning | `type-changed` | content-state ``/a`<b>`` | x.yaml | 'a`&lt;b&gt;' &amp; more |")
+    }
+
     @Test func emptyReportsRenderTheirShape() {
         let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
         #expect(report.rendered(as: .text).isEmpty)

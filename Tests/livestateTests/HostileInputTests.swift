@@ -255,4 +255,36 @@ import Testing
             #expect(said.contains("error: standard output cannot be written: Bad file descriptor [io-error]"), "\(said)")
         }
     }
+
+    /// A payload that is a link loop said "no such file"; UTF-32 text was called UTF-16, with an
+    /// `iconv` that would make garbage of it.
+    @Test func aLinkLoopAndUTF32TextAreNamed() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("a.json").path
+        let second = folder.appendingPathComponent("b.json").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: second)
+        try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: first)
+        let loop = try LivestateBinary.run(["lint", "--schema", "schemas/delivery.yaml", first], timeout: 20)
+        #expect(loop.status == 2)
+        #expect(loop.stdout.contains("\(first): error: cannot read: too many levels of symbolic links [io-error]"), "\(loop.stdout)")
+        let utf32 = Data([0xFF, 0xFE, 0, 0] + #"{"aps":{}}"#.unicodeScalars.flatMap { scalar -> [UInt8] in [UInt8(scalar.value), 0, 0, 0] })
+        let text = try LivestateBinary.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: utf32, timeout: 20)
+        #expect(text.stdout.contains("the text is UTF-32 (little-endian, byte order mark FF FE 00 00), not UTF-8: convert it (iconv -f UTF-32 -t UTF-8)"),
+                "\(text.stdout)")
+    }
+
+    /// A whole body given where a content-state is asked for decoded as every default and
+    /// exited 0; `encode` said only that the version has no field 'aps'.
+    @Test func aWholeBodyGivenAsAContentStateIsNamed() throws {
+        let body = "schemas/examples/pizza/v1-update.json"
+        let decoded = try LivestateBinary.run(["decode", "--schema", "schemas/pizza.yaml", "--content-state", body], timeout: 20)
+        #expect(decoded.status == 2)
+        #expect(decoded.stderr.contains("error: the file is a whole APNs body (it has an aps object), not a bare content-state: leave out --content-state [usage]"),
+                "\(decoded.stderr)")
+        let encoded = try LivestateBinary.run(["encode", "--schema", "schemas/pizza.yaml", body], timeout: 20)
+        #expect(encoded.status == 1)
+        #expect(encoded.stderr.contains("version 2 has no field 'aps'; the state is a content-state alone, and this looks like a whole APNs body: give its content-state"),
+                "\(encoded.stderr)")
+    }
 }

@@ -1,5 +1,5 @@
 /// Whether text that should be UTF-8 is UTF-16, as Windows editors and PowerShell's `>` write
-/// it, so that a reader's syntax error can say so instead of naming a stray byte.
+/// it, or UTF-32, so that a reader's syntax error can say so instead of naming a stray byte.
 package enum UTF16Text {
     /// How the first bytes show UTF-16: `"UTF-16 (little-endian, byte order mark FF FE)"`, or
     /// `nil` when they do not. Without a byte order mark, ASCII text in UTF-16 has a zero byte
@@ -8,6 +8,17 @@ package enum UTF16Text {
     /// - Parameter bytes: The input, from its first byte.
     package static func described(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard bytes.count >= 2 else { return nil }
+        // UTF-32 first: its little-endian byte order mark begins with UTF-16's, and its ASCII
+        // characters have three zero bytes beside them.
+        if bytes.count >= 4 {
+            switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+            case (0xFF, 0xFE, 0, 0): return "UTF-32 (little-endian, byte order mark FF FE 00 00)"
+            case (0, 0, 0xFE, 0xFF): return "UTF-32 (big-endian, byte order mark 00 00 FE FF)"
+            case (1...0x7F, 0, 0, 0): return "UTF-32 (little-endian, three zero bytes after each ASCII character)"
+            case (0, 0, 0, 1...0x7F): return "UTF-32 (big-endian, three zero bytes before each ASCII character)"
+            default: break
+            }
+        }
         switch (bytes[0], bytes[1]) {
         case (0xFF, 0xFE): return "UTF-16 (little-endian, byte order mark FF FE)"
         case (0xFE, 0xFF): return "UTF-16 (big-endian, byte order mark FE FF)"
@@ -28,9 +39,9 @@ package enum UTF16Text {
         return nil
     }
 
-    /// `message`, followed by what to do when `bytes` are UTF-16.
+    /// `message`, followed by what to do when `bytes` are UTF-16 or UTF-32.
     package static func explaining(_ message: String, in bytes: UnsafeRawBufferPointer) -> String {
         guard let encoding = described(bytes) else { return message }
-        return message + "; the text is \(encoding), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8)"
+        return message + "; the text is \(encoding), not UTF-8: convert it (iconv -f \(encoding.prefix(6)) -t UTF-8)"
     }
 }

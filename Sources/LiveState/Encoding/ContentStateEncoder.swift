@@ -253,7 +253,9 @@ public struct ContentStateEncoder: Sendable {
         for var diagnostic in result.diagnostics where diagnostic.code != DiagnosticCode.defaulted {
             if diagnostic.code == DiagnosticCode.unknownKey {
                 diagnostic.severity = .error
-                diagnostic.message = "version \(version.version) has no field '\(diagnostic.pointer.map { String($0.dropFirst()) } ?? "")'"
+                let name = diagnostic.pointer.map { String($0.dropFirst()) } ?? ""
+                diagnostic.message = "version \(version.version) has no field '\(name)'"
+                    + (name == "aps" ? "; the state is a content-state alone, and this looks like a whole APNs body: give its content-state" : "")
             } else if diagnostic.severity == .warning && diagnostic.code != DiagnosticCode.duplicateKey
                         && diagnostic.code != DiagnosticCode.unixDateInDateField {
                 diagnostic.severity = .error

@@ -150,10 +150,10 @@ extension CompatibilityReport {
             lines.append("| severity | rule | field | location | message |")
             lines.append("|---|---|---|---|---|")
             for finding in found {
-                let field = "\(finding.scope.rawValue) `\(finding.pointer.isEmpty ? "/" : finding.pointer)`"
+                let field = "\(finding.scope.rawValue) \(Self.codeSpan(finding.pointer.isEmpty ? "/" : finding.pointer))"
                 var location = finding.file ?? ""
                 if let position = finding.position { location += (location.isEmpty ? "" : ":") + position.description }
-                lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(Self.cell(field)) | \(Self.cell(location)) | \(Self.cell(Self.stripPrefix(finding))) |")
+                lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(Self.cell(field)) | \(Self.cell(Self.text(location))) | \(Self.cell(Self.text(Self.stripPrefix(finding)))) |")
             }
         }
         return lines.map { $0 + "\n" }.joined()
@@ -167,6 +167,27 @@ extension CompatibilityReport {
 
     private static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// `text` as a code span whatever it holds: fenced by one backtick more than its longest run
+    /// of them, and padded when it starts or ends with one (CommonMark), so that a key with a
+    /// backtick does not close the span and let the rest render as Markdown or HTML.
+    private static func codeSpan(_ text: String) -> String {
+        var longest = 0
+        var run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = text.hasPrefix("`") || text.hasSuffix("`") ? " " : ""
+        return fence + pad + text + pad + fence
+    }
+
+    /// Text from the input outside a code span, with `&`, `<` and `>` written as entities, so
+    /// that a key such as `<b>` shows as itself rather than as HTML.
+    private static func text(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     // MARK: github

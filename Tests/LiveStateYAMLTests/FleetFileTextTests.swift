@@ -1,0 +1,40 @@
+import Foundation
+import LiveState
+import LiveStateYAML
+import Testing
+
+/// Fleet files whose text is not lines of UTF-8 say so, rather than naming a header that lacks
+/// its columns.
+@Suite struct FleetFileTextTests {
+    static func load(_ bytes: [UInt8], named name: String) throws -> [Diagnostic] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID().uuidString)-\(name)")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return FleetLoader.load(contentsOf: file.path).1
+    }
+
+    @Test func lineEndsOfCRAloneAreNamed() throws {
+        let found = try Self.load(Array("version,count\r1,10\r2,20\r".utf8), named: "cr.csv")
+        #expect(found.map(\.message) == ["the fleet file's lines end in CR alone; end them in LF (or CR LF)"])
+        #expect(found.first?.code == "fleet-syntax" && found.first?.position?.line == 1)
+        // CR LF is read as it was.
+        #expect(try Self.load(Array("version,count\r\n1,10\r\n".utf8), named: "crlf.csv").isEmpty)
+    }
+
+    @Test func utf16AndUTF32AreNamedWithTheirConversion() throws {
+        let text = "version,count\n1,10\n"
+        let utf16: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(try Self.load(utf16, named: "u16.csv").map(\.message) == [
+            "the fleet file is UTF-16 (little-endian, byte order mark FF FE), not UTF-8: convert it (iconv -f UTF-16 -t UTF-8)",
+        ])
+        let utf32: [UInt8] = text.unicodeScalars.flatMap { scalar -> [UInt8] in [UInt8(scalar.value), 0, 0, 0] }
+        #expect(try Self.load(utf32, named: "u32.csv").map(\.message) == [
+            "the fleet file is UTF-32 (little-endian, three zero bytes after each ASCII character), not UTF-8: convert it (iconv -f UTF-32 -t UTF-8)",
+        ])
+    }
+
+    @Test func aSecondYAMLDocumentIsAFleetFilesMistake() throws {
+        let found = try Self.load(Array("- { version: 1, count: 1 }\n---\n- { version: 2, count: 1 }\n".utf8), named: "two.yaml")
+        #expect(found.first?.message == "a second YAML document starts here; a fleet file holds one document per file")
+    }
+}
