@@ -22,12 +22,22 @@ struct EnvelopeOptions: ParsableArguments {
     @Option(name: .customLong("alert-body"), help: "The alert's body.")
     var alertBody: String?
 
+    @Option(name: .customLong("alert-sound"), help: "The alert's sound: a sound file in the app, or default.")
+    var alertSound: String?
+
     @Option(help: "A JSON file with the static attributes; only with --event start.")
     var attributes: String?
 
+    @Flag(name: .customLong("input-push-token"), help: "With --event start: ask for the new activity's update token (iOS 18 sends none without it).")
+    var inputPushToken = false
+
+    @Option(name: .customLong("input-push-channel"), help: "With --event start: the broadcast channel id (base64) to subscribe the new activity to.")
+    var inputPushChannel: String?
+
     /// Whether any of these flags is given.
     var isGiven: Bool {
-        event != nil || staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil || attributes != nil
+        event != nil || staleDate != nil || dismissalDate != nil || relevanceScore != nil || alertTitle != nil || alertBody != nil
+            || alertSound != nil || attributes != nil || inputPushToken || inputPushChannel != nil
     }
 
     /// The encode request these flags and the command's own make; an attributes file that
@@ -42,9 +52,12 @@ struct EnvelopeOptions: ParsableArguments {
         request.staleDate = staleDate
         request.dismissalDate = dismissalDate
         request.relevanceScore = relevanceScore
-        if alertTitle != nil || alertBody != nil {
-            request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))])
+        if alertTitle != nil || alertBody != nil || alertSound != nil {
+            request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))]
+                + (alertSound.map { [.init("sound", .string($0))] } ?? []))
         }
+        request.inputPushToken = inputPushToken
+        request.inputPushChannel = inputPushChannel
         if let attributes {
             let file = try InputFile.readOrExit(attributes, limit: 1 << 20, format: format)
             let (value, problems) = file.bytes.withUnsafeBytes { Self.readAttributes($0, file: attributes) }
@@ -139,6 +152,7 @@ struct EnvelopeOptions: ParsableArguments {
     private static let optionsByKey = [
         "event": "--event", "timestamp": "--timestamp", "stale-date": "--stale-date", "dismissal-date": "--dismissal-date",
         "relevance-score": "--relevance-score", "alert": "--alert-title/--alert-body", "attributes": "--attributes",
+        "input-push-token": "--input-push-token", "input-push-channel": "--input-push-channel",
     ]
 
     /// The option that writes the `aps` key `pointer` is at or inside (`/aps/alert/title`);

@@ -139,7 +139,7 @@ struct SendCommand: ParsableCommand {
         if parsed?["aps"] != nil {
             if envelopeOptions.isGiven {
                 let message = "the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, "
-                    + "--stale-date, --dismissal-date, --relevance-score and --attributes do not apply"
+                    + "--stale-date, --dismissal-date, --relevance-score, --attributes and --input-push-* do not apply"
                 throw Output.stop([Diagnostic(code: "usage", severity: .error, message: message, file: input.name)], format: common.format)
             }
             return (.payload(input.bytes), [])

@@ -59,4 +59,49 @@ import LiveState
         request.contentStateOnly = true
         #expect(request.envelope(now: now).problem == nil)
     }
+
+    /// A start says how the activity it creates is reached later: by an update token
+    /// (`input-push-token`, which iOS 18 sends only when asked) or a broadcast channel, one of
+    /// the two; no other event creates an activity.
+    @Test func howAStartedActivityIsReachedIsAStartsAndOneOfTwo() throws {
+        var request = ContentStateEncoder.Request()
+        request.event = "start"
+        request.inputPushToken = true
+        let envelope = try #require(request.envelope(now: now).envelope)
+        #expect(envelope.inputPushToken && envelope.inputPushChannel == nil)
+        request.inputPushChannel = "dGVzdA=="
+        #expect(request.envelope(now: now).problem == "input-push-token and input-push-channel ask for two ways to reach the activity; give one: "
+            + "input-push-token for an update token, input-push-channel for a broadcast channel")
+        request.inputPushToken = false
+        #expect(request.envelope(now: now).envelope?.inputPushChannel == "dGVzdA==")
+        request.event = nil
+        #expect(request.envelope(now: now).problem == "input-push-channel is for event start: it says how the activity a start creates is "
+            + "reached later, and an update (event update, the default) creates none")
+        request.event = "end"
+        #expect(request.envelope(now: now).problem?.hasSuffix("and an end (event end) creates none") == true)
+        request.contentStateOnly = true
+        #expect(request.envelopeParameters == ["event", "input-push-channel"])
+    }
+
+    /// The written start carries them after its attributes, as Apple's example does; `lint`
+    /// reads the body clean.
+    @Test func aStartIsWrittenWithItsInputPush() throws {
+        let schema = Schema(
+            activity: "a", attributesType: "AAttributes",
+            versions: [SchemaVersion(version: 1, contentState: [Field(name: "n", type: .int)], attributes: [])])
+        let encoder = try ContentStateEncoder(schema: schema)
+        let alert = Value.object([.init("title", .string("t")), .init("body", .string("b")), .init("sound", .string("default"))])
+        let token = encoder.encodePayload(.object([.init("n", .int(1))]),
+                                          envelope: .init(event: .start, timestamp: 1_795_000_000, alert: alert, attributes: .object([]), inputPushToken: true))
+        #expect(token.succeeded, "\(token.diagnostics)")
+        #expect(String(decoding: token.bytes, as: UTF8.self) == #"{"aps":{"timestamp":1795000000,"event":"start","attributes-type":"AAttributes","attributes":{},"input-push-token":1,"alert":{"title":"t","body":"b","sound":"default"},"content-state":{"n":1}}}"#)
+        let channel = encoder.encodePayload(.object([.init("n", .int(1))]),
+                                            envelope: .init(event: .start, timestamp: 1_795_000_000, alert: alert, attributes: .object([]), inputPushChannel: "dGVzdA=="))
+        #expect(channel.succeeded, "\(channel.diagnostics)")
+        #expect(String(decoding: channel.bytes, as: UTF8.self).contains(#""attributes":{},"input-push-channel":"dGVzdA==","alert""#))
+        // A channel id that is not base64 is the body's finding, as in any start.
+        let bad = encoder.encodePayload(.object([.init("n", .int(1))]),
+                                        envelope: .init(event: .start, timestamp: 1_795_000_000, alert: alert, attributes: .object([]), inputPushChannel: "%%"))
+        #expect(bad.diagnostics.contains { $0.code == "invalid-input-push" })
+    }
 }

@@ -657,6 +657,26 @@ struct CLI {
         #expect(result.stderr.contains("[elided-default]"))
     }
 
+    /// A push-to-start for iOS 18 asks for the new activity's update token, or names a channel,
+    /// and may give its alert a sound; lint reads the body clean. Either option on another
+    /// event, or both together, is a usage error.
+    @Test func aStartAsksHowItsActivityIsReachedLater() throws {
+        let start = ["encode", "--schema", "schemas/pizza.yaml", "--event", "start", "--timestamp", "1795000000",
+                     "--attributes", Self.fixture("pizza-attributes.json"), "--alert-title", "Ordered", "--alert-body", "2 pizzas",
+                     "--alert-sound", "default"]
+        let token = try CLI.run(start + ["--input-push-token", Self.fixture("pizza-state.json")])
+        #expect(token.status == 0, "\(token.stderr)")
+        #expect(token.stdout.contains(#""input-push-token":1,"alert":{"title":"Ordered","body":"2 pizzas","sound":"default"}"#), "\(token.stdout)")
+        let lint = try CLI.run(["lint", "--schema", "schemas/pizza.yaml", "-"], stdin: Data(token.stdout.utf8))
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let channel = try CLI.run(start + ["--input-push-channel", "dGVzdA==", Self.fixture("pizza-state.json")])
+        #expect(channel.status == 0 && channel.stdout.contains(#""input-push-channel":"dGVzdA==""#), "\(channel.stderr)")
+        let both = try CLI.run(start + ["--input-push-token", "--input-push-channel", "dGVzdA==", Self.fixture("pizza-state.json")])
+        #expect(both.status == 2 && both.stderr.contains("give one: input-push-token for an update token"), "\(both.stderr)")
+        let update = try CLI.run(["encode", "--schema", "schemas/pizza.yaml", "--input-push-token", Self.fixture("pizza-state.json")])
+        #expect(update.status == 2 && update.stderr.contains("error: input-push-token is for event start"), "\(update.stderr)")
+    }
+
     /// A date in UNIX seconds is said once, where the state file has it, whether the state is
     /// written bare or in a body, and by `decode --content-state` as by `decode` of a body: the
     /// bare forms said nothing, and a body said it without a line and column.

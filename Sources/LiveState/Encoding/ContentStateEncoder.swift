@@ -28,6 +28,12 @@ public struct ContentStateEncoder: Sendable {
         public var alert: Value?
         /// The static attributes of a start; `attributes-type` is taken from the schema.
         public var attributes: Value?
+        /// Whether a start asks for the new activity's update token (`"input-push-token": 1`):
+        /// from iOS 18 on, a push-to-start without it gets none.
+        public var inputPushToken: Bool
+        /// The broadcast channel a start subscribes the new activity to (`input-push-channel`,
+        /// iOS 18), instead of an update token.
+        public var inputPushChannel: String?
 
         /// Creates an envelope.
         /// - Parameters:
@@ -38,9 +44,12 @@ public struct ContentStateEncoder: Sendable {
         ///   - relevanceScore: The relevance score.
         ///   - alert: The alert.
         ///   - attributes: The static attributes, for a start.
+        ///   - inputPushToken: Whether a start asks for the activity's update token.
+        ///   - inputPushChannel: The broadcast channel a start subscribes the activity to.
         public init(
             event: ActivityEvent = .update, timestamp: Int, staleDate: Int? = nil, dismissalDate: Int? = nil,
-            relevanceScore: Double? = nil, alert: Value? = nil, attributes: Value? = nil
+            relevanceScore: Double? = nil, alert: Value? = nil, attributes: Value? = nil,
+            inputPushToken: Bool = false, inputPushChannel: String? = nil
         ) {
             self.event = event
             self.timestamp = timestamp
@@ -49,6 +58,8 @@ public struct ContentStateEncoder: Sendable {
             self.relevanceScore = relevanceScore
             self.alert = alert
             self.attributes = attributes
+            self.inputPushToken = inputPushToken
+            self.inputPushChannel = inputPushChannel
         }
     }
 
@@ -651,6 +662,11 @@ public struct ContentStateEncoder: Sendable {
             }
             writer.append(#","attributes":"#)
             _ = writer.write(envelope.attributes ?? .object([]))
+            if envelope.inputPushToken { writer.append(#","input-push-token":1"#) }
+            if let channel = envelope.inputPushChannel {
+                writer.append(#","input-push-channel":"#)
+                _ = writer.writeString(channel)
+            }
         }
         if let alert = envelope.alert {
             writer.append(#","alert":"#)

@@ -21,16 +21,22 @@ extension ContentStateEncoder {
         package var alert: Value?
         /// The static attributes of a start.
         package var attributes: Value?
+        /// Whether a start asks for the activity's update token.
+        package var inputPushToken = false
+        /// The broadcast channel a start subscribes the activity to.
+        package var inputPushChannel: String?
 
         /// Creates an empty request: an update stamped now.
         package init() {}
 
         /// The envelope parameters given, by their names (`event`, `timestamp`, `stale-date`,
-        /// `dismissal-date`, `relevance-score`, `alert`, `attributes`), in that order.
+        /// `dismissal-date`, `relevance-score`, `alert`, `attributes`, `input-push-token`,
+        /// `input-push-channel`), in that order.
         package var envelopeParameters: [String] {
             [("event", event != nil), ("timestamp", timestamp != nil), ("stale-date", staleDate != nil),
              ("dismissal-date", dismissalDate != nil), ("relevance-score", relevanceScore != nil),
-             ("alert", alert != nil), ("attributes", attributes != nil)].filter(\.1).map(\.0)
+             ("alert", alert != nil), ("attributes", attributes != nil), ("input-push-token", inputPushToken),
+             ("input-push-channel", inputPushChannel != nil)].filter(\.1).map(\.0)
         }
 
         /// The envelope the request asks for, or what is wrong with it, worded with the
@@ -58,8 +64,19 @@ extension ContentStateEncoder {
             if contentStateOnly, !envelopeParameters.isEmpty {
                 return (nil, "the bare content-state takes no envelope parameters (given: \(envelopeParameters.joined(separator: ", ")))")
             }
+            // What the new activity's later pushes reach it by: a start's alone, and one of them.
+            let inputPush = ["input-push-token", "input-push-channel"].filter(envelopeParameters.contains)
+            if let first = inputPush.first, kind != .start {
+                return (nil, "\(first) is for event start: it says how the activity a start creates is reached later, and "
+                    + "\(kind == .end ? "an end" : "an update") (event \(given)\(event == nil ? ", the default" : "")) creates none")
+            }
+            if inputPush.count == 2 {
+                return (nil, "input-push-token and input-push-channel ask for two ways to reach the activity; give one: "
+                    + "input-push-token for an update token, input-push-channel for a broadcast channel")
+            }
             return (Envelope(event: kind, timestamp: seconds, staleDate: staleDate, dismissalDate: dismissalDate,
-                             relevanceScore: relevanceScore, alert: alert, attributes: attributes), nil)
+                             relevanceScore: relevanceScore, alert: alert, attributes: attributes,
+                             inputPushToken: inputPushToken, inputPushChannel: inputPushChannel), nil)
         }
     }
 }
