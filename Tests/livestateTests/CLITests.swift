@@ -553,6 +553,22 @@ struct CLI {
         #expect(result.stdout.contains("[field-renamed-alias-unknown]"))
     }
 
+    /// Twenty versions under full-transitive made 190 lines of one rule; 1,000 made 499,500. The
+    /// text and the workflow commands list 100 of a rule and count the rest.
+    @Test func manyFindingsOfOneRuleAreListedInBrief() throws {
+        let versions = (1...20).map { "  - version: \($0)\n    content-state:\n      s: { type: string, default: \"\", max-length: \($0) }\n" }
+        let schema = Data(("activity: many\ncompatibility: full-transitive\nversions:\n" + versions.joined()).utf8)
+        for (format, summary) in [
+            ("text", "<stdin>: warning: 90 more constraint-loosened findings are not listed; the first 100 are [constraint-loosened]"),
+            ("github", "::warning file=<stdin>,title=constraint-loosened::90 more constraint-loosened findings are not listed; the first 100 are [constraint-loosened]"),
+        ] {
+            let result = try CLI.run(["diff", "--format", format, "--schema", "-"], stdin: schema)
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 101, "\(format): \(lines.count)")
+            #expect(lines.last.map(String.init) == summary, "\(format): \(String(describing: lines.last))")
+        }
+    }
+
     @Test func passingGateExitsZero() throws {
         #expect(try CLI.run(["diff", "--schema", "schemas/flash-sale.yaml"]).status == 0)
         #expect(try CLI.run(["diff", "--mode", "none", "--schema", "schemas/delivery.yaml"]).status == 0)

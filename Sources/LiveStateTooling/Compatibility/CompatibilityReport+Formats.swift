@@ -28,8 +28,10 @@ extension CompatibilityReport {
 
     // MARK: text
 
+    /// One line per finding, as a listing shows them: 100 of a rule in one file, and a count of
+    /// the rest (1,000 versions under `full-transitive` made 499,500 lines).
     private func textRendering() -> String {
-        findings.map { $0.description + "\n" }.joined()
+        findings.map(\.diagnostic).listed.map { $0.description + "\n" }.joined()
     }
 
     // MARK: json
@@ -192,8 +194,9 @@ extension CompatibilityReport {
 
     // MARK: github
 
+    /// One workflow command per finding, listed as the text is.
     private func githubRendering() -> String {
-        findings.map { finding in
+        findings.map(\.diagnostic).listed.map { finding in
             let command = switch finding.severity {
             case .error: "error"
             case .warning: "warning"
@@ -205,8 +208,9 @@ extension CompatibilityReport {
                 properties.append("line=\(position.line)")
                 properties.append("col=\(position.column)")
             }
-            properties.append("title=\(Self.githubProperty(finding.rule))")
-            let message = finding.message + finding.diagnostic.placeText + " [\(finding.rule)]"
+            let rule = finding.code.rawValue
+            properties.append("title=\(Self.githubProperty(rule))")
+            let message = finding.shownMessage + finding.placeText + " [\(rule)]"
             return "::\(command) \(properties.joined(separator: ","))::\(Self.githubData(message))\n"
         }.joined()
     }
