@@ -37,4 +37,19 @@ import Testing
         let found = try Self.load(Array("- { version: 1, count: 1 }\n---\n- { version: 2, count: 1 }\n".utf8), named: "two.yaml")
         #expect(found.first?.message == "a second YAML document starts here; a fleet file holds one document per file")
     }
+
+    /// A quote a line leaves open took the rest of the line as the cell: `1,"310` counted 310.
+    @Test func aQuoteLeftOpenIsRefusedWhereItOpens() throws {
+        let found = try Self.load(Array("version,count\n1,\"310\n2,5\n".utf8), named: "quote.csv")
+        #expect(found.map(\.description).first?.hasSuffix(
+            "quote.csv:2:3: error: the quote that starts here is not closed on its line; a cell is on one line [fleet-syntax]") == true, "\(found)")
+    }
+
+    /// A JSON fleet file is bounded as a CSV or YAML one is (4 MiB), not by a payload's 1 MiB.
+    @Test func aJSONFleetFileTakesTheFleetFilesLimit() throws {
+        let rows = (0..<30_000).map { _ in #"{"version":1,"count":1,"app-version":"1.4.2-build-0000000000000000000"}"# }
+        let bytes = Array(("[" + rows.joined(separator: ",") + "]").utf8)
+        #expect(bytes.count > 1 << 21)
+        #expect(try Self.load(bytes, named: "big.json").isEmpty)
+    }
 }

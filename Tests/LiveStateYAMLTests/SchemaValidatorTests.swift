@@ -68,6 +68,24 @@ import Testing
 
     // MARK: Names
 
+    /// A default is not held to constraints that are themselves wrong: `max-length: -5` said
+    /// also that the default "" is 0 bytes, longer than max-length -5.
+    @Test func aWrongConstraintIsOneFindingNotTwo() {
+        let found = SchemaValidator.validate(schema([Field(name: "s", type: .string, defaultValue: .string(""), constraints: .init(maxLength: -5))]))
+        #expect(found.map(\.message) == ["max-length of field 's' is negative (-5)"])
+    }
+
+    /// `truncate` and `drop-priority` anywhere but a version's top-level content-state: `--fit`
+    /// never reaches them.
+    @Test func fittingKeysBelongToTopLevelContentStateFields() {
+        let nested = Field(name: "name", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 9), truncate: true)
+        let attribute = Field(name: "id", type: .string, defaultValue: .string(""), dropPriority: 1)
+        let found = SchemaValidator.validate(schema(
+            [Field(name: "o", type: .object(fields: [nested]), defaultValue: .object([.init("name", .string(""))]))], attributes: [attribute]))
+        #expect(found.map(\.pointer) == ["/versions/0/content-state/o/fields/name/truncate", "/versions/0/attributes/id/drop-priority"])
+        #expect(found.last?.message == "drop-priority applies to a version's top-level content-state fields, which encode --fit drops; field 'id' is an attribute")
+    }
+
     @Test func fieldNameTwiceIsADuplicate() {
         let diagnostics = SchemaValidator.validate(schema([Field(name: "a", type: .int, isOptional: true), Field(name: "a", type: .string, isOptional: true)]))
         #expect(diagnostics.map(\.code) == ["schema-duplicate-name"])

@@ -320,6 +320,13 @@ extension Fleet {
         guard let header = lines.first else {
             return failure(.fleetEmpty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
         }
+        // A quote a line leaves open would take the next lines into one cell, which a row is not.
+        for line in lines {
+            if let open = scan(line.text).openQuote {
+                return failure(.fleetSyntax, "the quote that starts here is not closed on its line; a cell is on one line",
+                               at: SourcePosition(offset: line.offset + open, line: line.number, column: open + 1))
+            }
+        }
         var names: [String] = []
         var seen: Set<String> = []
         for cell in cells(of: header.text) {
@@ -372,10 +379,17 @@ extension Fleet {
 
     /// The cells of one CSV line, unquoted, each with the byte it starts at.
     static func cells(of line: Substring) -> [(text: String, start: Int)] {
+        scan(line).cells
+    }
+
+    /// The cells of one CSV line, and the byte of a quote that the line leaves open (a cell
+    /// that runs on into the next line, which a fleet file's rows do not), or `nil`.
+    static func scan(_ line: Substring) -> (cells: [(text: String, start: Int)], openQuote: Int?) {
         var cells: [(text: String, start: Int)] = []
         var current = ""
         var start = 0
         var quoted = false
+        var opened = 0
         // Whether the last character closed a quoted stretch: a quote right after it is a
         // doubled quote, one `"` of the cell's text (RFC 4180: `"5""5"` is `5"5`).
         var justClosed = false
@@ -389,6 +403,7 @@ extension Fleet {
                 } else {
                     if justClosed { current.append("\"") }
                     quoted = true
+                    opened = offset
                     justClosed = false
                 }
                 continue
@@ -403,7 +418,7 @@ extension Fleet {
             current.append(character)
         }
         cells.append((current, start))
-        return cells
+        return (cells, quoted ? opened : nil)
     }
 
     /// Reads a JSON fleet table: an array of objects with the columns as keys, numbers or
@@ -419,7 +434,9 @@ extension Fleet {
                 (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
             }
             do throws(JSONError) {
-                var reader = try JSONReader(bytes: raw, options: JSONScanOptions())
+                // The loader bounds the file, as it bounds a CSV or YAML one; the scanner's own
+                // limit, 1 MiB, is a payload's.
+                var reader = try JSONReader(bytes: raw, options: JSONScanOptions(maxInputBytes: max(raw.count, 1)))
                 guard try reader.peek() == .arrayStart else {
                     return failure(DiagnosticCode.fleetSyntax, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
                                    at: reader.position(of: reader.offset))

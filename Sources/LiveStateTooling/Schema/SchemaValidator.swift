@@ -140,7 +140,10 @@ private struct ValidationRun {
 
     mutating func checkField(_ field: Field, pointer: String, position: SourcePosition?, isItems: Bool, fits: Bool = false) {
         let described = isItems ? "items" : "field '\(field.name)'"
+        let before = diagnostics.count
         checkConstraints(field, described: described, pointer: pointer, position: position)
+        // A default is not held to constraints that are themselves wrong (`max-length: -5`).
+        let constraintsHold = diagnostics.count == before
         // `--fit` drops and shortens a version's top-level content-state fields only: elsewhere
         // the keys would promise a size the encoder never reaches.
         for (key, given) in [("truncate", field.truncate), ("drop-priority", field.dropPriority != nil)] where given && !fits {
@@ -175,7 +178,7 @@ private struct ValidationRun {
                 "\(described) has a drop-priority but neither a default nor optional: true, so an app cannot decode a payload that omits it",
                 at: position, pointer: pointer + "/drop-priority")
         }
-        if !isItems, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue, urls: urls) {
+        if !isItems, constraintsHold, let defaultValue = field.defaultValue, let problem = field.violation(of: defaultValue, urls: urls) {
             report(
                 .schemaInvalidDefault, "default of \(described) is invalid: \(problem)",
                 at: position, pointer: pointer + "/default" + Self.nestedPointer(of: problem))
