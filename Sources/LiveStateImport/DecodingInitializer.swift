@@ -458,13 +458,11 @@ extension TypeReader {
         case .tolerant(let fallback): fallback
         case .required, .ifPresent: nil
         }
-        // (`formattedLiteral` reads text only from a force-unwrapped call, and `Data()` is "".)
-        if let fallback = fallbackExpression, let format = field.stringFormat,
-           let text = Self.formattedLiteral(fallback, format), format.problem(text) != nil {
+        if let fallback = fallbackExpression, let crash = Self.crash(of: fallback, for: field) {
             field.rejectsInvalid = true
-            review("'\(field.name)' falls back to \(DecodingInitializer.short(fallback)) in \(reader), which is nil: the force unwrap "
-                   + "crashes the app wherever the fallback is taken; it is written as required", at: fallback, file: file)
-            field.documentation = "\(reads) with a fallback that crashes the app (\(fallback.trimmedDescription) is nil): required; \(refused)."
+            review("'\(field.name)' falls back to \(DecodingInitializer.short(fallback)) in \(reader), \(crash.review) "
+                   + "wherever the fallback is taken; it is written as required", at: fallback, file: file)
+            field.documentation = "\(reads) with a fallback that crashes the app (\(crash.documentation)): required; \(refused)."
             return
         }
         switch read {
@@ -502,6 +500,30 @@ extension TypeReader {
                 field.documentation = "\(reads) with try?: anything else reads as nil."
             }
         }
+    }
+
+    /// How the fallback `?? expression` stops the app wherever it is taken, or `nil`: a `UUID`
+    /// or `Data` literal that is `nil`, force-unwrapped (`formattedLiteral` reads text only from
+    /// a force-unwrapped call, and `Data()` is ""), or a dictionary literal that gives a key twice
+    /// ("Fatal error: Dictionary literal contains duplicate keys"; keys equal as Swift compares
+    /// them, `"é"` and `"e\u{301}"` too).
+    static func crash(of expression: ExprSyntax, for field: Field) -> (review: String, documentation: String)? {
+        if let format = field.stringFormat, let text = formattedLiteral(expression, format), format.problem(text) != nil {
+            return ("which is nil: the force unwrap crashes the app", "\(expression.trimmedDescription) is nil")
+        }
+        guard let dictionary = expression.as(DictionaryExprSyntax.self), case .elements(let elements) = dictionary.content else { return nil }
+        var keys: [String] = []
+        for element in elements {
+            let key = element.key.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+                ?? integerValue(element.key).flatMap { if case .int(let int) = $0 { String(int) } else { nil } }
+            guard let key else { continue }
+            if keys.contains(key) {
+                return ("a dictionary literal that gives the key '\(key)' twice: Swift stops the app on it",
+                        "the dictionary literal gives the key '\(key)' twice")
+            }
+            keys.append(key)
+        }
+        return nil
     }
 
     /// The text of a `UUID` or `Data` written with its literal: `UUID(uuidString: "…")!`,

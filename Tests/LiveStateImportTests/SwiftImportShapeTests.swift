@@ -136,6 +136,30 @@ import Testing
         ])
     }
 
+    /// A dictionary literal that gives a key twice stops the app wherever it is built ("Fatal
+    /// error: Dictionary literal contains duplicate keys"), keys equal as Swift compares them:
+    /// as the nil force unwrap, the key is required, and the review says why (it said "which a
+    /// schema cannot state").
+    @Test func aDictionaryFallbackWithAKeyTwiceCrashes() throws {
+        let result = SwiftImporter.importActivities([("Twice.swift", """
+            struct TwiceAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var scores: [String: Int]
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        scores = try c.decodeIfPresent([String: Int].self, forKey: .scores) ?? ["\u{e9}": 1, "e\u{301}": 2]
+                    }
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        let field = try #require(activity.contentState.first)
+        #expect(field.isRequired && field.rejectsInvalid && !field.nullTakesDefault, "\(field)")
+        #expect(activity.reviews.map(\.message).first?.hasSuffix(
+            "a dictionary literal that gives the key 'é' twice: Swift stops the app on it wherever the fallback is taken; it is written as required") == true,
+                "\(activity.reviews)")
+    }
+
     /// A type of the app's own that takes a standard name is the app's, as the compiler
     /// resolves it: `typealias UUID = String` is a plain string, `struct Date` an object;
     /// `Foundation.Date` is still Foundation's.
