@@ -100,7 +100,9 @@ struct SwiftImportCommand: ParsableCommand {
             _ = try SchemaLoader().load(yaml: Array(text.utf8), file: target == "-" ? "-" : target)
         } catch {
             Output.printText(error.diagnostics)
-            Output.err(appendTo == nil ? "the imported schema does not load; nothing was written"
+            Output.err(appendTo == nil
+                ? "the schema imported from \(source) does not load (the positions above "
+                    + "are in the YAML it would have written\(target == "-" ? ", to standard output" : " to \(target)")); nothing was written"
                 : "\(Output.displayName(appendTo ?? "")) with the imported version appended does not load (the positions above are in that "
                     + "text, past the file's end for the appended lines); nothing was written")
             throw ExitCode(ExitStatus.usage.rawValue)
