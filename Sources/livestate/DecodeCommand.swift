@@ -70,7 +70,10 @@ struct DecodeCommand: ParsableCommand {
         }
         // An update the app drops shows nothing, whatever the tolerant read of its content-state
         // made (a start whose attributes fail, a strict version's Codable failing).
-        let shown = decodes ? state : nil
+        // Nor, for a strict version, a state the schema refuses: the app applies the values as
+        // sent (its synthesized Codable checks no constraint), not the schema's reading of them.
+        let refusedByStrict = loaded.isStrict(decoder.version.version) && diagnostics.contains { $0.severity == .error }
+        let shown = decodes && !refusedByStrict ? state : nil
         switch common.format {
         case .text:
             if let shown {

@@ -307,6 +307,31 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(decoded.diagnostics.first?.message.hasSuffix("so the app drops this update") == true)
     }
 
+    /// The same for a field with a default, or an optional one: the schema's reading takes the
+    /// default, but synthesized `Codable` takes none and applies the value as sent, which the
+    /// schema refuses. It was a warning, and `decode` exited 0 showing the default.
+    @Test func aStrictVersionAppliesAValueItsDefaultWouldReplace() throws {
+        let fields = [
+            Field(name: "title", type: .string, defaultValue: .string("x"), constraints: .init(maxLength: 4)),
+            Field(name: "note", type: .string, isOptional: true, constraints: .init(maxLength: 4)),
+        ]
+        let schema = Schema(activity: "s", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: fields), SchemaVersion(version: 2, contentState: fields),
+        ])
+        let strict = try ContentStateDecoder(schema: schema, version: 1).decode(contentState: Data(#"{"title":"too long","note":"longer"}"#.utf8))
+        #expect(strict.appDecodes)
+        #expect(strict.allDiagnostics.map(\.severity) == [.error, .error])
+        #expect(strict.allDiagnostics.first?.message == "8 bytes is longer than max-length 4; 'title' takes its default \"x\" in the schema's reading; "
+            + "but this app version decodes with synthesized Codable, which takes no default and does not check that: the push applies with "
+            + "the value sent, which the schema refuses")
+        // A tolerant version takes the default, and says so in a warning.
+        let tolerant = try ContentStateDecoder(schema: schema, version: 2).decode(contentState: Data(#"{"title":"too long"}"#.utf8))
+        #expect(tolerant.allDiagnostics.filter { $0.code == "invalid-defaulted" }.map(\.severity) == [.warning])
+        // Where Codable fails on something, the push is dropped, and the rest stay as they were.
+        let dropped = try ContentStateDecoder(schema: schema, version: 1).decode(contentState: Data(#"{"title":"too long","note":5}"#.utf8))
+        #expect(!dropped.appDecodes)
+    }
+
     /// Live Activity keys beside `aps`: a warning at each one `aps` does not hold, and, where the
     /// body has no `aps`, the `missing-aps` error names them (an envelope written without it).
     @Test func liveActivityKeysBesideAPSAreNamed() throws {

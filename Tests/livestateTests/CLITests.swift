@@ -673,6 +673,28 @@ struct CLI {
         #expect(result.stderr.contains("[elided-default]"))
     }
 
+    /// A strict version applies a value its schema replaces with a default: `decode` shows no
+    /// state (the schema's default is not what the app holds) and exits 1, as the synopsis says.
+    @Test func aStrictVersionsRefusedValueShowsNoState() throws {
+        let schema = Data("""
+            activity: s
+            clients: { strict: [1] }
+            versions:
+              - version: 1
+                content-state:
+                  title: { type: string, default: "x", max-length: 4 }
+            """.utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.yaml")
+        try schema.write(to: file)
+        let result = try CLI.run(["decode", "--schema", file.path, "--content-state", "-"], stdin: Data(#"{"title":"too long"}"#.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("no state: the schema refuses it"), "\(result.stdout)")
+        #expect(result.stderr.contains("error: 8 bytes is longer than max-length 4; 'title' takes its default \"x\" in the schema's reading"), "\(result.stderr)")
+    }
+
     /// A push-to-start for iOS 18 asks for the new activity's update token, or names a channel,
     /// and may give its alert a sound; lint reads the body clean. Either option on another
     /// event, or both together, is a usage error.

@@ -255,8 +255,19 @@ final class DecodeProblem {
     /// (`maximum`, `max-length`, `max-items`, …) and has no `on-invalid`, so the push applies,
     /// though the schema refuses the value. (Where it fails on something, every such error is
     /// true as it stands: the push is dropped.)
+    ///
+    /// A value the schema's reading replaces with its default (`invalid-defaulted`) is the same
+    /// case: synthesized `Codable` takes no default, and (failing on nothing here) applies the
+    /// value as sent, which the schema refuses: an error, as for a field without a default.
     static func strictClientApplies(_ findings: inout [Diagnostic], scope: DiagnosticScope) {
-        for index in findings.indices where findings[index].severity == .error && findings[index].scope == scope {
+        for index in findings.indices where findings[index].scope == scope {
+            if findings[index].code == DiagnosticCode.invalidDefaulted {
+                findings[index].severity = .error
+                findings[index].message += " in the schema's reading; but this app version decodes with synthesized Codable, which takes "
+                    + "no default and does not check that: the push applies with the value sent, which the schema refuses"
+                continue
+            }
+            guard findings[index].severity == .error else { continue }
             for consequence in DeviceConsequence.allCases where findings[index].message.hasSuffix(", so " + consequence.rawValue) {
                 findings[index].message = findings[index].message.dropLast(consequence.rawValue.count)
                     + "the schema refuses it, but this app version decodes with synthesized Codable, which does not check that: the push applies"
