@@ -68,4 +68,34 @@ struct ConstraintsTests {
         field.constraints.maxLength = 10
         #expect(field.violation(of: .string("12345678901")) == "11 bytes is longer than max-length 10")
     }
+
+    /// An integer past 2^53 and a bound it breaks by less than a `Double`'s rounding:
+    /// `maximum: 9007199254740992` let 9007199254740993 through (both are 2^53 as `Double`s), in
+    /// every reader. They compare exactly now, and the message shows the integer as sent.
+    @Test func integersAreComparedWithTheirBoundsExactly() throws {
+        let bounds = Field.Constraints(minimum: -9_007_199_254_740_992, maximum: 9_007_199_254_740_992)
+        #expect(bounds.allowsInteger(9_007_199_254_740_992) && bounds.allowsInteger(-9_007_199_254_740_992))
+        #expect(!bounds.allowsInteger(9_007_199_254_740_993) && !bounds.allowsInteger(-9_007_199_254_740_993))
+        #expect(bounds.rangeProblem(integer: 9_007_199_254_740_993) == "9007199254740993 is greater than maximum 9007199254740992")
+        #expect(bounds.rangeProblem(integer: -9_007_199_254_740_993) == "-9007199254740993 is less than minimum -9007199254740992")
+        // The edges of Int and UInt64, which a Double holds as 2^63 and 2^64.
+        let int = Field.Constraints(minimum: Double(Int.min), maximum: Double(Int.max))
+        #expect(int.allowsInteger(Int.max) && int.allowsInteger(Int.min))
+        let uint = Field.Constraints(minimum: 0, maximum: Double(UInt64.max))
+        #expect(uint.allowsInteger(UInt64.max) && !uint.allowsInteger(-1))
+        #expect(!Field.Constraints(maximum: 18_446_744_073_709_549_568).allowsInteger(UInt64.max - 1))
+
+        // Every reader asks the rule: the one-pass read, the full decode, the encoder, generated types.
+        let field = Field(name: "n", type: .int, constraints: .init(maximum: 9_007_199_254_740_992))
+        let schema = Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [field])])
+        let decoder = try ContentStateDecoder(schema: schema)
+        let bytes = Array(#"{"n":9007199254740993}"#.utf8)
+        for result in [decoder.decode(contentState: bytes), decoder.decodeInFull(contentState: bytes)] {
+            #expect(!result.appDecodes)
+            #expect(result.diagnostics.first?.message.hasPrefix("9007199254740993 is greater than maximum 9007199254740992") == true, "\(result.diagnostics)")
+        }
+        #expect(decoder.decode(contentState: Array(#"{"n":9007199254740992}"#.utf8)).appDecodes)
+        #expect(field.violation(of: .int(9_007_199_254_740_993)) == "9007199254740993 is greater than maximum 9007199254740992")
+        #expect(try ContentStateEncoder(schema: schema).encode(.object([.init("n", .int(9_007_199_254_740_993))])).bytes.isEmpty)
+    }
 }

@@ -711,9 +711,9 @@ struct DecodeContext: JSONReading {
             // An app's `UInt64` reads past `Int.max`, and reads `9223372036854775807.0`, which
             // `Int` refuses (its `Double` is 2^63).
             let value: Value
-            let magnitude: Double
+            let rangeProblem: String?
             if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
-                (value, magnitude) = (Int(exactly: uint).map(Value.int) ?? .uint(uint), Double(uint))
+                (value, rangeProblem) = (Int(exactly: uint).map(Value.int) ?? .uint(uint), plan.constraints.rangeProblem(integer: uint))
             } else {
                 guard let int = reader.integer(number) else {
                     let type = plan.numberFormat?.swiftName ?? "Int"
@@ -722,10 +722,10 @@ struct DecodeContext: JSONReading {
                 if let format = plan.numberFormat, !format.range.contains(Double(int)) {
                     return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
                 }
-                (value, magnitude) = (.int(int), Double(int))
+                (value, rangeProblem) = (.int(int), plan.constraints.rangeProblem(integer: int))
             }
-            if plan.isOutOfRange(magnitude), let message = plan.field.rangeViolation(magnitude) {
-                return outOfRange(message, at: start)
+            if let rangeProblem {
+                return outOfRange(rangeProblem, at: start)
             }
             return value
 

@@ -1070,7 +1070,7 @@ struct TapeBuilder {
             guard let read = integer(from: start) else { return false }
             // Past `Int`, a `format: uint64` field's number is the full decoder's (`Value.uint`).
             guard let int = read else { return plan.numberFormat == .uint64 ? false : refused(at: start) }
-            guard !plan.isOutOfRange(Double(int)) else { return refused(at: start) }
+            guard !plan.isOutOfRange(integer: int) else { return refused(at: start) }
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .double, .date:

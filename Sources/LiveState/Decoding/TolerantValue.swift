@@ -143,7 +143,7 @@ public struct TolerantValue {
     /// that type: `UInt8` fails on 256, `UInt64` reads 18446744073709551615.
     public func integer<T: FixedWidthInteger & Decodable>(_ type: T.Type, minimum: Double? = nil, maximum: Double? = nil) throws -> T {
         let int = try decoder.singleValueContainer().decode(T.self)
-        try check(Field.Constraints(minimum: minimum, maximum: maximum).rangeProblem(Double(int), shown: String(int)))
+        try check(Field.Constraints(minimum: minimum, maximum: maximum).rangeProblem(integer: int))
         return int
     }
 

@@ -83,14 +83,16 @@ extension Field {
         /// Why `value` breaks this constraint's `bound`: `65 bytes is longer than max-length 64`.
         /// - Parameter shown: The value as the input wrote it, when that is not how
         ///   `ValueText.number` writes it (an `Int` beyond 2^53).
-        package func problem(_ value: Double, shown: String? = nil, bound: Double) -> String {
+        /// - Parameter shownBound: The bound as an integer's is written, for an integer's
+        ///   problem (`9007199254740992`, which `ValueText.number` writes `9007199254740992.0`).
+        package func problem(_ value: Double, shown: String? = nil, bound: Double, shownBound: String? = nil) -> String {
             let (lower, upper) = switch measure {
             case .number: ("less", "greater")
             case .length, .keyLength: ("shorter", "longer")
             case .count: ("fewer", "more")
             }
             let text = shown ?? ValueText.number(value)
-            return "\(text)\(unit) is \(isLowerBound ? lower : upper) than \(rawValue) \(ValueText.number(bound))"
+            return "\(text)\(unit) is \(isLowerBound ? lower : upper) than \(rawValue) \(shownBound ?? ValueText.number(bound))"
         }
 
         /// Whether `value` is on the allowed side of `bound`.
@@ -226,6 +228,63 @@ extension Field {
         ///   `ValueText.number` writes it (an `Int` beyond 2^53).
         func rangeProblem(_ number: Double, shown: String? = nil) -> String? {
             problem(number, shown: shown, measure: .number)
+        }
+
+        /// Whether an integer (an `int` field's value, `Int` or an app's `UInt64`) is within
+        /// `minimum` and `maximum`, compared exactly. As a `Double`, an integer past 2^53 is
+        /// rounded (9007199254740993 is 9007199254740992) and would pass a bound it breaks by
+        /// less than the rounding; where the two `Double`s tie, the integers are compared.
+        func allowsInteger(_ integer: Int) -> Bool {
+            integerRange?.contains(integer) ?? false
+        }
+
+        /// The `Int`s within `minimum` and `maximum`, exactly: from the least whole number at or
+        /// above `minimum` to the greatest at or below `maximum`, within `Int`'s range; `nil`
+        /// when no `Int` is. A plan holds it, so that its check is two integer comparisons.
+        package var integerRange: ClosedRange<Int>? {
+            var lowest = Int.min
+            var highest = Int.max
+            if let minimum {
+                // 2^63 and up: above every Int.
+                guard minimum < 0x1p63 else { return nil }
+                if minimum > -0x1p63 { lowest = Int(minimum.rounded(.up)) }
+            }
+            if let maximum {
+                guard maximum >= -0x1p63 else { return nil }
+                if maximum < 0x1p63 { highest = Int(maximum.rounded(.down)) }
+            }
+            return lowest <= highest ? lowest...highest : nil
+        }
+
+        /// `allowsInteger` for an app's `UInt64` past `Int`.
+        func allowsInteger(_ integer: UInt64) -> Bool {
+            let number = Double(integer)
+            if let minimum, number <= minimum, number < minimum || Self.order(integer, tiedWith: minimum) < 0 { return false }
+            if let maximum, number >= maximum, number > maximum || Self.order(integer, tiedWith: maximum) > 0 { return false }
+            return true
+        }
+
+        /// Why an integer breaks `minimum` or `maximum`, compared as `allowsInteger` compares,
+        /// worded with the integer as it is: `9007199254740993 is greater than maximum 9007199254740992`.
+        func rangeProblem<T: BinaryInteger>(integer: T) -> String? {
+            let number = Double(integer)
+            for constraint in [Constraint.minimum, .maximum] {
+                guard let bound = self[constraint] else { continue }
+                let order = number != bound ? (number < bound ? -1 : 1) : Self.order(integer, tiedWith: bound)
+                if constraint.isLowerBound ? order < 0 : order > 0 {
+                    let whole = Int64(exactly: bound).map(String.init) ?? UInt64(exactly: bound).map(String.init)
+                    return constraint.problem(number, shown: String(integer), bound: bound, shownBound: whole)
+                }
+            }
+            return nil
+        }
+
+        /// -1, 0 or 1 as `integer` is below, at or above `bound`, whose `Double` equals the
+        /// integer's: `bound` is then a whole number, held exactly by `T` unless it is past `T`'s
+        /// range (2^63 for an `Int`, which every `Int` is below).
+        private static func order<T: BinaryInteger>(_ integer: T, tiedWith bound: Double) -> Int {
+            guard let exact = T(exactly: bound) else { return bound > 0 ? -1 : 1 }
+            return integer < exact ? -1 : integer > exact ? 1 : 0
         }
 
         /// The first constraint of `measure` that `value` breaks, worded.

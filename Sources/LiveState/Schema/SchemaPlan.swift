@@ -264,6 +264,8 @@ final class FieldPlan: Sendable {
     let kind: FieldKind
     let isOptional: Bool
     let constraints: Field.Constraints
+    /// `constraints.integerRange`, made once: an `int` field's bounds as `Int`s.
+    let integerRange: ClosedRange<Int>?
     /// The app's number type, when narrower than `Int` or `Double`: a value outside its range
     /// fails synthesized `Codable`.
     let numberFormat: Field.NumberFormat?
@@ -323,6 +325,19 @@ final class FieldPlan: Sendable {
         !constraints.allowsNumber(number)
     }
 
+    /// Whether an integer breaks `minimum` or `maximum`, compared exactly
+    /// (`Constraints.allowsInteger`, through the range it holds).
+    @inline(__always)
+    func isOutOfRange(integer: Int) -> Bool {
+        guard let integerRange else { return true }
+        return !integerRange.contains(integer)
+    }
+
+    /// `isOutOfRange(integer:)` for an app's `UInt64` past `Int`.
+    func isOutOfRange(integer: UInt64) -> Bool {
+        !constraints.allowsInteger(integer)
+    }
+
     /// The `defaulted` message for a missing key, made once; `nil` for a field without a default.
     let defaultedMessage: String?
 
@@ -356,6 +371,7 @@ final class FieldPlan: Sendable {
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
         self.constraints = field.constraints
+        self.integerRange = field.constraints.integerRange
         self.numberFormat = field.numberFormat
         self.stringFormat = field.type == .string ? field.stringFormat : nil
         self.kind = stringFormat != nil ? .formattedString : FieldKind(field.type)

@@ -243,8 +243,8 @@ extension FieldPlan {
             switch kind {
             case .int:
                 // The message, and the number's text in it, only when there is a problem.
-                guard !isOutOfRange(Double(int)) else {
-                    throw RuleBroken(constraints.rangeProblem(Double(int), shown: String(int)) ?? "")
+                guard !isOutOfRange(integer: int) else {
+                    throw RuleBroken(constraints.rangeProblem(integer: int) ?? "")
                 }
             case .intEnum:
                 guard enumIntegers.contains(int) else { throw notOneOf(value.pointee) }
@@ -266,8 +266,8 @@ extension FieldPlan {
                 guard numberFormat == .uint64 else {
                     throw RuleBroken("\(uint) does not fit the app's \(numberFormat?.swiftName ?? "Int")")
                 }
-                guard !isOutOfRange(Double(uint)) else {
-                    throw RuleBroken(constraints.rangeProblem(Double(uint), shown: String(uint)) ?? "")
+                guard !isOutOfRange(integer: uint) else {
+                    throw RuleBroken(constraints.rangeProblem(integer: uint) ?? "")
                 }
             case .intEnum, .stringEnum:
                 throw notOneOf(value.pointee)
