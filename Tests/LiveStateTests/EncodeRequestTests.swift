@@ -74,6 +74,13 @@ import LiveState
             + "input-push-token for an update token, input-push-channel for a broadcast channel")
         request.inputPushToken = false
         #expect(request.envelope(now: now).envelope?.inputPushChannel == "dGVzdA==")
+        // Envelopes that write the same keys are equal, however their options were set.
+        var set = ContentStateEncoder.Envelope(event: .start, timestamp: 1)
+        set.inputPushToken = true
+        set.inputPushToken = false
+        #expect(set == ContentStateEncoder.Envelope(event: .start, timestamp: 1))
+        set.inputPushChannel = "c"
+        #expect(set == ContentStateEncoder.Envelope(event: .start, timestamp: 1, inputPushChannel: "c") && set.hashValue == ContentStateEncoder.Envelope(event: .start, timestamp: 1, inputPushChannel: "c").hashValue)
         request.event = nil
         #expect(request.envelope(now: now).problem == "input-push-channel is for event start: it says how the activity a start creates is "
             + "reached later, and an update (event update, the default) creates none")

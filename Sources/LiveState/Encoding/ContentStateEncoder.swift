@@ -30,10 +30,46 @@ public struct ContentStateEncoder: Sendable {
         public var attributes: Value?
         /// Whether a start asks for the new activity's update token (`"input-push-token": 1`):
         /// from iOS 18 on, a push-to-start without it gets none.
-        public var inputPushToken: Bool
+        public var inputPushToken: Bool {
+            get { inputPush?.token ?? false }
+            set { inputPush = InputPush.made(token: newValue, channel: inputPushChannel) }
+        }
         /// The broadcast channel a start subscribes the new activity to (`input-push-channel`,
         /// iOS 18), instead of an update token.
-        public var inputPushChannel: String?
+        public var inputPushChannel: String? {
+            get { inputPush?.channel }
+            set { inputPush = InputPush.made(token: inputPushToken, channel: newValue) }
+        }
+        /// Both, held by one reference that is `nil` for every push but a start that asks: an
+        /// envelope is passed along the bare content-state's path too, and two more stored
+        /// properties cost every `encode` about 65 instructions (the gated `encoder-value`).
+        private var inputPush: InputPush?
+
+        /// `inputPushToken` and `inputPushChannel`, immutable.
+        private final class InputPush: Sendable, Hashable {
+            let token: Bool
+            let channel: String?
+
+            init(token: Bool, channel: String?) {
+                self.token = token
+                self.channel = channel
+            }
+
+            /// The reference for `token` and `channel`; `nil` for neither, so that envelopes
+            /// equal in what they write compare equal.
+            static func made(token: Bool, channel: String?) -> InputPush? {
+                token || channel != nil ? InputPush(token: token, channel: channel) : nil
+            }
+
+            static func == (left: InputPush, right: InputPush) -> Bool {
+                left.token == right.token && left.channel == right.channel
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(token)
+                hasher.combine(channel)
+            }
+        }
 
         /// Creates an envelope.
         /// - Parameters:
@@ -58,8 +94,7 @@ public struct ContentStateEncoder: Sendable {
             self.relevanceScore = relevanceScore
             self.alert = alert
             self.attributes = attributes
-            self.inputPushToken = inputPushToken
-            self.inputPushChannel = inputPushChannel
+            self.inputPush = InputPush.made(token: inputPushToken, channel: inputPushChannel)
         }
     }
 
