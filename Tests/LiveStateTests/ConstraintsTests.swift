@@ -98,4 +98,27 @@ struct ConstraintsTests {
         #expect(field.violation(of: .int(9_007_199_254_740_993)) == "9007199254740993 is greater than maximum 9007199254740992")
         #expect(try ContentStateEncoder(schema: schema).encode(.object([.init("n", .int(9_007_199_254_740_993))])).bytes.isEmpty)
     }
+
+    /// The plan's `Int` range, the `UInt64` check and the message decide alike, on bounds and
+    /// integers around 2^53, 2^63, 2^64, zero and a fraction.
+    @Test func theIntegerFormsOfTheRangeRuleAgree() {
+        let edges: [Double] = [0, 0.5, -0.5, 100, 0x1p53, -0x1p53, 0x1p53 + 2, 0x1p63, -0x1p63, 0x1p64, 1e19, -1e19, 0x1p62 + 512]
+        var bounds = [Field.Constraints()]
+        for low in edges { bounds.append(.init(minimum: low)) }
+        for high in edges { bounds.append(.init(maximum: high)) }
+        for low in edges { for high in edges where low <= high { bounds.append(.init(minimum: low, maximum: high)) } }
+        var integers: [Int] = [0, 1, -1, 100, 101, Int.max, Int.min, Int.max - 1, Int.min + 1, 1 << 62, (1 << 62) + 512, (1 << 62) + 513]
+        for base in [1 << 53, -(1 << 53), (1 << 53) + 2] { integers += (-3...3).map { base + $0 } }
+        for bound in bounds {
+            for int in integers {
+                #expect(bound.allowsInteger(int) == (bound.rangeProblem(integer: int) == nil), "\(bound) \(int)")
+                if int >= 0 {
+                    #expect(bound.allowsInteger(UInt64(int)) == bound.allowsInteger(int), "\(bound) \(int)")
+                }
+            }
+            for uint in [UInt64.max, UInt64.max - 1, UInt64(1) << 63, (UInt64(1) << 63) + 1] {
+                #expect(bound.allowsInteger(uint) == (bound.rangeProblem(integer: uint) == nil), "\(bound) \(uint)")
+            }
+        }
+    }
 }
