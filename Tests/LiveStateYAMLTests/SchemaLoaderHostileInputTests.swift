@@ -25,6 +25,20 @@ import Testing
         try body(directory)
     }
 
+    /// libyaml reads a key of more than 1,024 characters as no key, and said only "mapping
+    /// values are not allowed in this context", at the colon after it.
+    @Test func aKeyPastYAMLsLimitSaysSo() throws {
+        let name = String(repeating: "a", count: 1_100)
+        let error = try loadError("activity: k\nversions:\n  - version: 1\n    content-state:\n      \(name): { type: string }\n")
+        #expect(error.diagnostics.first?.message == "mapping values are not allowed in this context; a key longer than 1,024 characters is "
+            + "not read as a key (YAML's limit for a plain key): shorten it", "\(error.diagnostics)")
+        #expect(error.diagnostics.first?.position?.line == 5)
+        // A key of 1,000 characters is a key.
+        #expect(throws: Never.self) {
+            try SchemaLoader().load(yaml: Array("activity: k\nversions:\n  - version: 1\n    content-state:\n      \(String(repeating: "a", count: 1_000)): { type: string }\n".utf8), file: "-")
+        }
+    }
+
     @Test func billionLaughsAliasBombIsRefusedAsYAMLLimit() throws {
         var text = "activity: bomb\nlol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for level in 1...9 {
