@@ -20,22 +20,11 @@ extension Diagnostic {
         let head = text.prefix(256)
         let tail = text.suffix(128)
         let leftOut = text.utf8.count - head.utf8.count - tail.utf8.count
-        return "\(head)…(\(grouped(leftOut)) bytes left out)…\(tail)"
+        return "\(head)…(\(ValueText.grouped(leftOut)) bytes left out)…\(tail)"
     }
 
     /// The message a listing shows: `shown(message)`.
     package var shownMessage: String { Self.shown(message) }
-
-    /// `1234567` as `1,234,567`.
-    static func grouped(_ count: Int) -> String {
-        var digits = Array(String(count))
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(",", at: index)
-            index -= 3
-        }
-        return String(digits)
-    }
 }
 
 extension Array<Diagnostic> {
@@ -69,7 +58,7 @@ extension Array<Diagnostic> {
             if number == Diagnostic.listedPerCode, let more = leftOut[group] {
                 listing.append(Diagnostic(
                     code: finding.code, severity: more.severity,
-                    message: "\(Diagnostic.grouped(more.count)) more \(finding.code) findings are not listed; the first \(Diagnostic.listedPerCode) are",
+                    message: "\(ValueText.grouped(more.count)) more \(finding.code) findings are not listed; the first \(Diagnostic.listedPerCode) are",
                     file: finding.file, scope: finding.scope))
             }
         }

@@ -96,6 +96,17 @@ package enum ValueText {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
+    /// A whole number with its thousands grouped: `1,234,567`, `-10,000`.
+    package static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number.magnitude))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return (number < 0 ? "-" : "") + String(digits)
+    }
+
     /// Words listed as a sentence lists them: `a`, `a and b`, `a, b and c` (or `or`).
     package static func listed(_ words: [String], _ conjunction: String = "and") -> String {
         guard let last = words.last, words.count > 1 else { return words.joined() }

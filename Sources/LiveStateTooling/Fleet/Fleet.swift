@@ -80,17 +80,7 @@ public struct Fleet: Sendable, Hashable {
 
     /// `3.0% of devices (310 of 10,000)`.
     public func describe(_ count: Int) -> String {
-        "\(percent(count)) of devices (\(Self.grouped(count)) of \(Self.grouped(total)))"
-    }
-
-    static func grouped(_ number: Int) -> String {
-        var digits = Array(String(number.magnitude))
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(",", at: index)
-            index -= 3
-        }
-        return (number < 0 ? "-" : "") + String(digits)
+        "\(percent(count)) of devices (\(ValueText.grouped(count)) of \(ValueText.grouped(total)))"
     }
 
     /// Findings about a fleet read for `schema`: a version the schema does not have

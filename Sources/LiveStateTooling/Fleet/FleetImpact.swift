@@ -73,9 +73,9 @@ public struct FleetImpact: Sendable, Hashable {
             list.isEmpty ? "" : " (app version\(list.count == 1 ? "" : "s") \(list.map(String.init).joined(separator: ", ")))"
         }
         let gate = accepted ? "within" : "over"
-        return "\(Fleet.percent(droppingShare)) of devices (\(Fleet.grouped(dropping)) of \(Fleet.grouped(total))) would lose \(what)"
+        return "\(Fleet.percent(droppingShare)) of devices (\(ValueText.grouped(dropping)) of \(ValueText.grouped(total))) would lose \(what)"
             + versions(droppingVersions)
-            + "; \(Fleet.percent(degradedShare)) (\(Fleet.grouped(degraded))) would fall back to defaults" + versions(degradedVersions)
+            + "; \(Fleet.percent(degradedShare)) (\(ValueText.grouped(degraded))) would fall back to defaults" + versions(degradedVersions)
             + "; \(gate) \(maxDrop.spelled(spelling))"
     }
 
