@@ -38,7 +38,7 @@ public enum FleetLoader {
     /// that lacks its columns: UTF-16 or UTF-32 text, or lines that end in CR alone.
     static func csvEncodingProblem(_ bytes: [UInt8]) -> String? {
         if let encoding = bytes.withUnsafeBytes({ UTF16Text.described($0) }) {
-            return "the fleet file is \(encoding), not UTF-8: convert it (iconv -f \(encoding.prefix(6)) -t UTF-8)"
+            return "the fleet file is " + UTF16Text.notUTF8(encoding)
         }
         if bytes.contains(UInt8(ascii: "\r")), !bytes.contains(UInt8(ascii: "\n")) {
             return "the fleet file's lines end in CR alone; end them in LF (or CR LF)"

@@ -42,6 +42,12 @@ package enum UTF16Text {
     /// `message`, followed by what to do when `bytes` are UTF-16 or UTF-32.
     package static func explaining(_ message: String, in bytes: UnsafeRawBufferPointer) -> String {
         guard let encoding = described(bytes) else { return message }
-        return message + "; the text is \(encoding), not UTF-8: convert it (iconv -f \(encoding.prefix(6)) -t UTF-8)"
+        return message + "; the text is " + notUTF8(encoding)
+    }
+
+    /// `encoding` (as `described` names it) and what to do: `UTF-16 (…), not UTF-8: convert
+    /// it (iconv -f UTF-16 -t UTF-8)`.
+    package static func notUTF8(_ encoding: String) -> String {
+        "\(encoding), not UTF-8: convert it (iconv -f \(encoding.prefix(6)) -t UTF-8)"
     }
 }
