@@ -294,7 +294,8 @@ extension Fleet {
         func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
         }
-        var lines: [(number: Int, offset: Int, text: Substring)] = []
+        // Each line's cells, read once.
+        var lines: [(number: Int, offset: Int, cells: [(text: String, start: Int)])] = []
         // A byte order mark, as spreadsheets write before UTF-8 CSV, is not the first column's.
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         var offset = text.utf8.starts(with: bom) ? bom.count : 0
@@ -303,23 +304,22 @@ extension Fleet {
             let line = Substring(bytes)
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
             if !trimmed.trimmingCharacters(in: .whitespaces).isEmpty, !trimmed.hasPrefix("#") {
-                lines.append((index + 1, offset, trimmed))
+                let (cells, openQuote) = scan(trimmed)
+                // A quote a line leaves open would take the next lines into one cell, which a row is not.
+                if let openQuote {
+                    return failure(.fleetSyntax, "the quote that starts here is not closed on its line; a cell is on one line",
+                                   at: SourcePosition(offset: offset + openQuote, line: index + 1, column: openQuote + 1))
+                }
+                lines.append((index + 1, offset, cells))
             }
             offset += bytes.count + 1
         }
         guard let header = lines.first else {
             return failure(.fleetEmpty, "the fleet file is empty; it needs a header (version,count) and a row per schema version", at: start)
         }
-        // A quote a line leaves open would take the next lines into one cell, which a row is not.
-        for line in lines {
-            if let open = scan(line.text).openQuote {
-                return failure(.fleetSyntax, "the quote that starts here is not closed on its line; a cell is on one line",
-                               at: SourcePosition(offset: line.offset + open, line: line.number, column: open + 1))
-            }
-        }
         var names: [String] = []
         var seen: Set<String> = []
-        for cell in cells(of: header.text) {
+        for cell in header.cells {
             let name = cell.text.trimmingCharacters(in: .whitespaces).lowercased()
             let position = SourcePosition(offset: header.offset + cell.start, line: header.number, column: cell.start + 1)
             guard seen.insert(name).inserted else {
@@ -336,7 +336,7 @@ extension Fleet {
         var extraCells: [Diagnostic] = []
         for line in lines.dropFirst() {
             var row = Row(cells: [:], position: SourcePosition(offset: line.offset, line: line.number, column: 1))
-            let lineCells = cells(of: line.text)
+            let lineCells = line.cells
             for (index, cell) in lineCells.enumerated() {
                 let position = SourcePosition(offset: line.offset + cell.start, line: line.number, column: cell.start + 1)
                 guard index < names.count else {
