@@ -511,19 +511,39 @@ extension TypeReader {
         if let format = field.stringFormat, let text = formattedLiteral(expression, format), format.problem(text) != nil {
             return ("which is nil: the force unwrap crashes the app", "\(expression.trimmedDescription) is nil")
         }
+        guard let key = keyGivenTwice(in: expression) else { return nil }
+        return ("a dictionary literal that gives the key '\(key)' twice: Swift stops the app on it",
+                "the dictionary literal gives the key '\(key)' twice")
+    }
+
+    /// The first key that a dictionary literal in `expression` gives twice, as Swift compares
+    /// keys: the literal itself, or one among an array literal's elements or a dictionary
+    /// literal's values, at any depth (`[["a": 1, "a": 2]]` traps as well); `nil` for none.
+    static func keyGivenTwice(in expression: ExprSyntax) -> String? {
+        if let array = expression.as(ArrayExprSyntax.self) {
+            return array.elements.lazy.compactMap { keyGivenTwice(in: $0.expression) }.first
+        }
         guard let dictionary = expression.as(DictionaryExprSyntax.self), case .elements(let elements) = dictionary.content else { return nil }
         var keys: [String] = []
         for element in elements {
-            let key = element.key.as(StringLiteralExprSyntax.self)?.representedLiteralValue
-                ?? integerValue(element.key).flatMap { if case .int(let int) = $0 { String(int) } else { nil } }
-            guard let key else { continue }
-            if keys.contains(key) {
-                return ("a dictionary literal that gives the key '\(key)' twice: Swift stops the app on it",
-                        "the dictionary literal gives the key '\(key)' twice")
+            if let key = literalKey(element.key) {
+                if keys.contains(key) { return key }
+                keys.append(key)
             }
-            keys.append(key)
+            if let nested = keyGivenTwice(in: element.value) { return nested }
         }
         return nil
+    }
+
+    /// A dictionary literal's key as the JSON object the app decodes has it: a string
+    /// literal's value, or an integer literal's text. `keyType`, the dictionary's key type when
+    /// known, takes its own kind only (`String` or `Int`), and no other type's.
+    static func literalKey(_ key: ExprSyntax, keyType: String? = nil) -> String? {
+        if keyType == nil || keyType == "String", let text = key.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
+            return text
+        }
+        guard keyType == nil || keyType == "Int", case .int(let int)? = integerValue(key) else { return nil }
+        return String(int)
     }
 
     /// The text of a `UUID` or `Data` written with its literal: `UUID(uuidString: "…")!`,
@@ -559,8 +579,7 @@ extension TypeReader {
 
     /// `expression` as a value of `field`, whose Swift type is `type`: a literal, `[]`, `[:]`,
     /// an array or dictionary of such values (a dictionary literal's keys string literals, or
-    /// integer ones for an `Int` key; one written twice traps, so none is read), or a case of a
-    /// raw-value enum; `nil` for anything else.
+    /// integer ones for an `Int` key), or a case of a raw-value enum; `nil` for anything else.
     private func literal(_ expression: ExprSyntax, of field: Field, type: TypeSyntax, scope: String) -> Value? {
         let type = Self.optionalWrapped(type) ?? type
         switch field.type {
@@ -588,13 +607,9 @@ extension TypeReader {
             guard case .elements(let elements) = dictionary.content else { return .object([]) }
             guard let (key, valueType) = Self.keyAndValueTypes(of: type) else { return nil }
             var members: [Value.Member] = []
+            // (A key given twice traps: `crash(of:for:)` refuses such a fallback before it is read.)
             for element in elements {
-                let name: String? = switch Self.named(key).base {
-                case "String": element.key.as(StringLiteralExprSyntax.self)?.representedLiteralValue
-                case "Int": Self.integerValue(element.key).flatMap { if case .int(let int) = $0 { String(int) } else { nil } }
-                default: nil
-                }
-                guard let name, !members.contains(where: { $0.name == name }),
+                guard let name = Self.literalKey(element.key, keyType: Self.named(key).base),
                       let value = literal(element.value, of: items, type: valueType, scope: scope) else { return nil }
                 members.append(Value.Member(name, value))
             }

@@ -158,6 +158,22 @@ import Testing
         #expect(activity.reviews.map(\.message).first?.hasSuffix(
             "a dictionary literal that gives the key 'é' twice: Swift stops the app on it wherever the fallback is taken; it is written as required") == true,
                 "\(activity.reviews)")
+        // One inside an array literal traps as well: it was "a default a schema cannot state".
+        let nested = SwiftImporter.importActivities([("Nested.swift", """
+            struct NestedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var rounds: [[Int: String]]
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        rounds = try c.decodeIfPresent([[Int: String]].self, forKey: .rounds) ?? [[1: "a"], [2: "b", 02: "c"]]
+                    }
+                }
+            }
+            """)])
+        let rounds = try #require(nested.activities.first?.contentState.first)
+        #expect(rounds.isRequired && rounds.rejectsInvalid, "\(rounds)")
+        #expect(nested.activities.first?.reviews.contains { $0.message.contains("a dictionary literal that gives the key '2' twice") } == true,
+                "\(String(describing: nested.activities.first?.reviews))")
     }
 
     /// A type of the app's own that takes a standard name is the app's, as the compiler
