@@ -92,9 +92,9 @@ private struct Measure {
             if pointer.isEmpty { topLevel.append(.init(name: field.name, bytes: member)) }
             // A field fitting leaves out is still re-encoded by the device, with the value its
             // missing key takes.
-            // Only a top-level field is dropped or shortened (the schema validator refuses the keys
-            // elsewhere).
-            let dropped = field.dropPriority != nil && pointer.isEmpty
+            // Only a top-level field is dropped or shortened (`isFitted`; the schema validator
+            // refuses the keys elsewhere).
+            let dropped = field.dropPriority != nil && Self.isFitted(fieldPointer)
             let fittedValue = dropped ? field.missingValue.map(ByteBudget.deviceWorstCase) : value.fittedBytes
             if let value = fittedValue, let sofar = fitted {
                 fitted = sum(sofar, key, value, keptMembers > 0 ? 1 : 0)
@@ -120,7 +120,7 @@ private struct Measure {
         case .string, .url:
             // A UUID's text is 36 bytes whatever the schema says.
             // A top-level `truncate` string is cut no shorter than "…" or its `min-length`.
-            let truncates = field.truncate && pointer.lastIndex(of: "/") == pointer.startIndex
+            let truncates = field.truncate && Self.isFitted(pointer)
             let cut = ContentStateEncoder.shortestCut(minLength: field.constraints.minLength)
             guard let maxLength = [field.constraints.maxLength, field.stringFormat?.length].compactMap({ $0 }).min() else {
                 unbounded.append(.init(pointer: pointer, missing: "max-length", position: position))
@@ -168,6 +168,12 @@ private struct Measure {
     }
 
     private func fixed(_ bytes: Int) -> Size { Size(bytes: bytes, fittedBytes: bytes) }
+
+    /// Whether the field at `pointer` is one `--fit` drops or shortens: a top-level one, whose
+    /// pointer has one token (`/note`; an element's is `/tags/-`).
+    private static func isFitted(_ pointer: String) -> Bool {
+        pointer.lastIndex(of: "/") == pointer.startIndex
+    }
 
     /// The sum of sizes, or `Int.max` past it: a schema may say `max-length:
     /// 9223372036854775807`, or `max-items: 3000000000` of `max-length: 4000000000` strings,
