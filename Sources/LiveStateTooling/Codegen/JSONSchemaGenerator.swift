@@ -155,8 +155,11 @@ public struct JSONSchemaGenerator: Sendable {
 
     /// The bounds a `number` of no other bound has: `Double`'s finite range, past which
     /// JSONDecoder refuses it (`1e400`).
+    private static let doubleRange = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+
+    /// `doubleRange` as a schema's members, for a date range's two numbers.
     private static let doubleBounds: [Value.Member] = [
-        .init("minimum", .double(-Double.greatestFiniteMagnitude)), .init("maximum", .double(Double.greatestFiniteMagnitude)),
+        .init("minimum", .double(doubleRange.lowerBound)), .init("maximum", .double(doubleRange.upperBound)),
     ]
 
     private func fieldMembers(_ field: Field, strict: Bool, urls: URLRule) -> [Value.Member] {
@@ -239,8 +242,8 @@ public struct JSONSchemaGenerator: Sendable {
             constraints.minimum = max(constraints.minimum ?? Double(Int.min), Double(Int.min))
             constraints.maximum = min(constraints.maximum ?? Double(Int.max), Double(Int.max))
         case (.double, nil), (.date, _):
-            constraints.minimum = constraints.minimum ?? -Double.greatestFiniteMagnitude
-            constraints.maximum = constraints.maximum ?? Double.greatestFiniteMagnitude
+            constraints.minimum = constraints.minimum ?? Self.doubleRange.lowerBound
+            constraints.maximum = constraints.maximum ?? Self.doubleRange.upperBound
         default:
             break
         }
