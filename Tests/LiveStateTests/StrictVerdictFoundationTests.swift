@@ -10,6 +10,9 @@ private struct RichState: Decodable {
         var name: String
         var rating: Double?
     }
+    struct Stop: Decodable {
+        var tip: Int?
+    }
     var name: String
     var count: Int
     var ratio: Double
@@ -21,6 +24,8 @@ private struct RichState: Decodable {
     var courier: Courier
     var items: [Int]
     var note: String?
+    var tip: Int?
+    var stops: [Stop]
 }
 
 /// The same version as a schema, listed under `clients.strict`, with defaults and fallbacks
@@ -40,10 +45,15 @@ private let richStrictSchema = Schema(
         Field(name: "level", type: .enumeration(.integers([1, 2])), defaultValue: .int(1)),
         Field(name: "courier", type: .object(fields: [
             Field(name: "name", type: .string, defaultValue: .string("")),
-            Field(name: "rating", type: .double, isOptional: true),
-        ]), defaultValue: .object([.init("name", .string("")), .init("rating", .null)])),
+            Field(name: "rating", type: .double, defaultValue: .double(5), isOptional: true, nullTakesDefault: true),
+        ]), defaultValue: .object([.init("name", .string("")), .init("rating", .double(5))])),
         Field(name: "items", type: .array(items: Field(name: "", type: .int)), defaultValue: .array([]), constraints: .init(maxItems: 2)),
         Field(name: "note", type: .string, isOptional: true),
+        // Optional with a default, which synthesized `Codable` never takes: it holds `nil`.
+        Field(name: "tip", type: .int, defaultValue: .int(5), isOptional: true, nullTakesDefault: true),
+        Field(name: "stops", type: .array(items: Field(name: "", type: .object(fields: [
+            Field(name: "tip", type: .int, defaultValue: .int(1), isOptional: true),
+        ]))), defaultValue: .array([])),
     ])]
 )
 
@@ -51,6 +61,7 @@ private let baseMembers: [(String, String)] = [
     ("name", #""Li""#), ("count", "3"), ("ratio", "0.5"), ("done", "true"), ("at", "752000000.5"),
     ("window", "[752000000,752000600]"), ("status", #""delivering""#), ("level", "2"),
     ("courier", #"{"name":"Li","rating":4.9}"#), ("items", "[1,2]"), ("note", #""ring twice""#),
+    ("tip", "2"), ("stops", #"[{"tip":3},{}]"#),
 ]
 
 private func render(_ members: [(String, String)]) -> String {
@@ -90,6 +101,18 @@ private let mutatedPayloads: [String] = {
         let decoder = try ContentStateDecoder(schema: richStrictSchema, version: 1)
         let result = decoder.decode(contentState: Array(payload.utf8))
         #expect(result.appDecodes == foundationDecodes, "\(payload): \(result.allDiagnostics.map(\.description))")
+    }
+
+    /// What the state holds where the app's optional fields hold `nil`: a missing key or a
+    /// `null` in a field whose default synthesized `Codable` never takes.
+    @Test(arguments: mutatedPayloads)
+    func strictStateHoldsNilWhereSynthesizedCodableDoes(payload: String) throws {
+        guard let app = try? JSONDecoder().decode(RichState.self, from: Data(payload.utf8)) else { return }
+        let decoder = try ContentStateDecoder(schema: richStrictSchema, version: 1)
+        let state = try #require(decoder.decode(contentState: Array(payload.utf8)).state, "\(payload)")
+        #expect(state["tip"] == app.tip.map(Value.int) ?? .null, "\(payload)")
+        #expect(state["courier"]?["rating"] == app.courier.rating.map(Value.double) ?? .null, "\(payload)")
+        #expect(state["stops"] == .array(app.stops.map { .object([.init("tip", $0.tip.map(Value.int) ?? .null)]) }), "\(payload)")
     }
 
     @Test func tolerantReadingOfTheSameVersionNeverDropsAMutatedPayload() throws {

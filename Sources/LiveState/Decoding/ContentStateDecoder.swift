@@ -37,6 +37,10 @@ public struct ContentStateDecoder: Sendable {
     package var flagsUnixDates = false
 
     var plan: ObjectPlan { compiled.plan }
+    /// A start's attributes of the version, compiled as its content-state is.
+    func attributesPlan() -> ObjectPlan {
+        Compiled.plan(of: version.attributes, schema: schema, version: version.version)
+    }
     var isStrict: Bool { compiled.isStrict }
 
     /// What the decoder reads with, built once and shared by every copy: copying a decoder
@@ -51,8 +55,15 @@ public struct ContentStateDecoder: Sendable {
         init(schema: Schema, version: SchemaVersion) {
             self.schema = schema
             self.version = version
-            self.plan = ObjectPlan(fields: version.contentState, urls: schema.urlRule(version.version))
             self.isStrict = schema.isStrict(version.version)
+            self.plan = Self.plan(of: version.contentState, schema: schema, version: version.version)
+        }
+
+        /// `fields` of `version` compiled as the app reads them: a strict version's as
+        /// synthesized `Codable` reads a missing optional key (`Field.readByCodable`).
+        static func plan(of fields: [Field], schema: Schema, version: Int) -> ObjectPlan {
+            let read = schema.isStrict(version) ? fields.map(\.readByCodable) : fields
+            return ObjectPlan(fields: read, urls: schema.urlRule(version))
         }
     }
 

@@ -170,8 +170,10 @@ public struct ContentStateEncoder: Sendable {
         stateReader.flagsUnixDates = true
         self.stateReader = stateReader
         self.bodyChecker = checker
-        // The version compiled once: the checker's decoder has the same plan to lend.
-        self.plan = checker?.decoder.plan ?? ObjectPlan(fields: found.contentState, urls: urls)
+        // The version compiled once: the checker's decoder has the same plan to lend, but for
+        // a strict version, whose decoder reads a missing optional key as `nil`, where the
+        // encoder writes the schema's default (the app then holds what the schema means).
+        self.plan = checker.flatMap { $0.decoder.isStrict ? nil : $0.decoder.plan } ?? ObjectPlan(fields: found.contentState, urls: urls)
         self.elidableFields = Self.elidableFields(schema: schema, version: found)
         self.droppableFields = Self.droppableFields(schema: schema, version: found)
     }

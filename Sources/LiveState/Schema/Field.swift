@@ -206,6 +206,29 @@ public struct Field: Sendable, Hashable {
     }
 }
 
+extension Field {
+    /// The field as an app version under `clients.strict` reads it: synthesized `Codable` reads
+    /// an optional field's missing key and its `null` as `nil` (`decodeIfPresent`), never as the
+    /// default, here or in any object, array or map inside it. A strict version's decoder is
+    /// compiled from these, so that its state holds what the app holds. (A required field keeps
+    /// its default: `Codable` drops the update without the key, which the decoder reports, and
+    /// the default is what the schema's reading shows beside that verdict.)
+    package var readByCodable: Field {
+        var field = self
+        if isOptional {
+            field.defaultValue = nil
+            field.nullTakesDefault = false
+        }
+        switch type {
+        case .object(let fields): field.type = .object(fields: fields.map(\.readByCodable))
+        case .array(let items): field.type = .array(items: items.readByCodable)
+        case .map(let items): field.type = .map(items: items.readByCodable)
+        default: break
+        }
+        return field
+    }
+}
+
 extension [Field] {
     /// Each field's value when its key is missing (`.null` for a required one), in order: the
     /// object a decoder starts from before it reads any member.

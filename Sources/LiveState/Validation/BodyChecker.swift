@@ -25,7 +25,7 @@ package struct BodyChecker: Sendable {
         self.decoder = decoder
         self.broadcast = broadcast
         self.measuresFields = measuresFields
-        attributesPlan = ObjectPlan(fields: decoder.version.attributes, urls: decoder.schema.urlRule(decoder.version.version))
+        attributesPlan = decoder.attributesPlan()
     }
 
     /// Checks a whole APNs body.
