@@ -168,7 +168,8 @@ public final class SchemaSnapshot: Sendable {
     static func fleetFiles(at path: String) -> [(id: String, file: String)] {
         let extensions = [".csv", ".json", ".yaml", ".yml"]
         func id(_ name: String) -> String? {
-            extensions.first { name.hasSuffix($0) }.map { String(name.dropLast($0.count)) }
+            // As the loader reads them: `delivery.CSV` is a CSV file too.
+            extensions.first { name.lowercased().hasSuffix($0) }.map { String(name.dropLast($0.count)) }
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -28,22 +28,37 @@ public enum FleetLoader {
         if lowered.hasSuffix(".json") { return Fleet.parse(json: bytes, file: path) }
         if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return parse(yaml: bytes, file: path) }
         if let problem = csvEncodingProblem(bytes) {
-            let start = SourcePosition(offset: 0, line: 1, column: 1)
-            return (nil, [Diagnostic(code: DiagnosticCode.fleetSyntax, severity: .error, message: problem, file: path, position: start, scope: .fleet)])
+            return (nil, [Diagnostic(code: DiagnosticCode.fleetSyntax, severity: .error, message: problem.message, file: path,
+                                     position: problem.position, scope: .fleet)])
         }
         return Fleet.parse(csv: String(decoding: bytes, as: UTF8.self), file: path)
     }
 
-    /// Why CSV bytes cannot be read as lines of UTF-8 text, said plainly rather than as a header
-    /// that lacks its columns: UTF-16 or UTF-32 text, or lines that end in CR alone.
-    static func csvEncodingProblem(_ bytes: [UInt8]) -> String? {
+    /// Why CSV bytes cannot be read as lines of UTF-8 text, and where, said plainly rather than
+    /// as a header that lacks its columns or a count that is not a number: UTF-16 or UTF-32
+    /// text, lines that end in CR alone, or a byte that is not UTF-8.
+    static func csvEncodingProblem(_ bytes: [UInt8]) -> (position: SourcePosition, message: String)? {
+        let start = SourcePosition(offset: 0, line: 1, column: 1)
         if let encoding = bytes.withUnsafeBytes({ UTF16Text.described($0) }) {
-            return "the fleet file is " + UTF16Text.notUTF8(encoding)
+            return (start, "the fleet file is " + UTF16Text.notUTF8(encoding))
         }
         if bytes.contains(UInt8(ascii: "\r")), !bytes.contains(UInt8(ascii: "\n")) {
-            return "the fleet file's lines end in CR alone; end them in LF (or CR LF)"
+            return (start, "the fleet file's lines end in CR alone; end them in LF (or CR LF)")
         }
-        return nil
+        // Read as UTF-8, a byte that is not would count as a replacement character in a cell.
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error:
+                let byte = String(bytes[offset], radix: 16, uppercase: true)
+                return (SourcePosition.locate(offset: offset, in: bytes),
+                        "the fleet file is not UTF-8 text: byte 0x\(byte) here is not UTF-8; save the file as UTF-8")
+            }
+        }
     }
 
     /// Reads a fleet file for one schema: its own problems, then those of its versions against
@@ -68,7 +83,8 @@ public enum FleetLoader {
         func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet)])
         }
-        let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 200_000, kind: "a fleet file")
+        // Nodes enough for the rows a 4 MiB file holds (five a row: 40,000 rows are 200,000).
+        let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 1_000_000, kind: "a fleet file")
         let outcome: Result<YAMLNode?, YAMLReadError> = bytes.withUnsafeBytes { buffer in
             do throws(YAMLReadError) {
                 return .success(try reader.read(try LibYAMLParser(input: buffer)))
@@ -95,7 +111,7 @@ public enum FleetLoader {
             }
             var row = Fleet.Row(cells: [:], position: element.position)
             for pair in pairs {
-                guard let key = pair.key.scalar?.text else { continue }
+                guard let key = pair.key.scalar.map({ Fleet.columnName($0.text) }) else { continue }
                 if row.cells[key] != nil {
                     return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(key)' twice", at: pair.key.position)
                 }

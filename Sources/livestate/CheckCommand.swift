@@ -54,7 +54,9 @@ struct CheckCommand: ParsableCommand {
         var gate = CompatibilityGate.run(schemas, mode: mode, minimumSeverity: reported)
         var impact: FleetImpact?
         var retire: [RetireSuggestion] = []
-        if fleetOptions.fleet != nil, loadDiagnostics.isEmpty {
+        // A path that gave only a warning (a folder of no schema files) does not stop it.
+        let loadFailed = loadDiagnostics.contains { $0.severity == .error }
+        if fleetOptions.fleet != nil, !loadFailed {
             // A fleet file counts the versions of one activity.
             guard schemas.count == 1, let schema = schemas.first else {
                 Output.err("--fleet weighs one schema's versions; name one schema file (found \(schemas.count))")
@@ -106,10 +108,10 @@ struct CheckCommand: ParsableCommand {
         }
         // A fleet weighs one schema that loads; with a path that gave none, the gate ran
         // without it, which must not pass for a weighed verdict.
-        if let fleet = fleetOptions.fleet, !loadDiagnostics.isEmpty {
+        if let fleet = fleetOptions.fleet, loadFailed {
             Output.err("--fleet \(fleet) was not applied: it weighs the versions of one schema, and not every path named gave a schema that loads")
         }
-        if loadDiagnostics.contains(where: { $0.severity == .error }) {
+        if loadFailed {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if schemas.isEmpty {
@@ -135,14 +137,14 @@ struct RetireSuggestion {
         let today = Date().formatted(.iso8601.year().month().day())
         return schema.liveVersions.dropLast().compactMap { version in
             let devices = fleet.devices[version.version] ?? 0
+            guard threshold.isAbove(devices, of: fleet.total) else { return nil }
             let share = fleet.share(devices)
-            guard share < threshold.share else { return nil }
-            let described = fleet.describe(devices)
+            let described = fleet.describe(devices, against: threshold)
             let yaml = """
                   - version: \(version.version)
                     retired: true
                     retired-on: "\(today)"
-                    retired-reason: "\(Fleet.percent(share)) of devices (\(devices) of \(fleet.total)) on \(today)"
+                    retired-reason: "\(fleet.percent(devices)) of devices (\(devices) of \(fleet.total)) on \(today)"
                 """
             return RetireSuggestion(version: version.version, devices: devices, share: share, described: described, yaml: yaml)
         }

@@ -867,3 +867,17 @@ import Testing
         }
     }
 }
+
+/// The sidecar finds fleet files by their extension as the loader reads them: in any case.
+@Suite struct SidecarFleetFileTests {
+    @Test func extensionsAreMatchedInAnyCase() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleetcase-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["delivery.CSV", "pizza.Json", "notes.txt"] {
+            try Data("version,count\n1,1\n".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        let found = SchemaSnapshot.fleetFiles(at: folder.path).map(\.id).sorted()
+        #expect(found == ["delivery", "pizza"])
+    }
+}

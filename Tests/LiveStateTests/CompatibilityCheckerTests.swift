@@ -286,13 +286,13 @@ import LiveStateTooling
         let report = CompatibilityChecker().check(schema, mode: .forward).weighed(by: fleet, maxDrop: try #require(FleetThreshold("5%")))
         let size = try #require(report.findings.first { $0.rule == "worst-case-size-over-budget" })
         #expect(size.severity == .error)
-        #expect(size.message.hasSuffix("(every app version: 100.0% of devices (1,000 of 1,000), refused)"), "\(size.message)")
+        #expect(size.message.hasSuffix("(every app version: 100% of devices (1,000 of 1,000), refused)"), "\(size.message)")
         #expect(report.fleet?.dropping == 1000)
         #expect(report.fleet?.accepted == false)
         let unbounded = compatSchema([F.string("a", maxLength: 50)], [F.string("a", maxLength: 50), F.string("b", default: "", maxLength: nil)])
         let weighed = CompatibilityChecker().check(unbounded, mode: .forward).weighed(by: fleet, maxDrop: try #require(FleetThreshold("5%")))
         let risk = try #require(weighed.findings.first { $0.rule == "unbounded-size" })
-        #expect(risk.message.hasSuffix("(every app version: 100.0% of devices (1,000 of 1,000), at risk)"), "\(risk.message)")
+        #expect(risk.message.hasSuffix("(every app version: 100% of devices (1,000 of 1,000), at risk)"), "\(risk.message)")
         #expect(weighed.fleet?.degraded == 0)
     }
 

@@ -31,7 +31,9 @@ import Testing
         #expect(Fleet.parse(csv: quoted, file: nil).0?.devices == [1: 310, 2: 2150, 3: 7540])
         #expect(Fleet.parse(csv: "count,version,notes\n5,1,\"a, b\"\n", file: nil).0?.devices == [1: 5])
         #expect(Fleet.cells(of: #""5""5",x"#).map(\.text) == [#"5"5"#, "x"])
-        #expect(Fleet.cells(of: #""",""""#).map(\.text) == ["", #"""#])
+        #expect(Fleet.cells(of: #""","""""#).map(\.text) == ["", #"""#])
+        // Three quotes open a cell, quote a quote and leave it open (RFC 4180).
+        #expect(Fleet.scan(#""",""""#).problem?.message.contains("not closed") == true)
     }
 
     /// A spreadsheet's UTF-8 CSV starts with a byte order mark: it is not part of the first
@@ -122,14 +124,109 @@ import Testing
         #expect(FleetThreshold("5%")?.share == 0.05)
         #expect(FleetThreshold("5")?.share == 0.05)
         #expect(FleetThreshold("0.5%")?.description == "0.5%")
-        #expect(FleetThreshold("0%")?.accepts(0) == true)
-        #expect(FleetThreshold("0%")?.accepts(0.0001) == false)
-        for bad in ["", "%", "-1", "101", "five", "1e2", "5%%"] {
+        #expect(FleetThreshold("0%")?.isExceeded(by: 0, of: 10) == false)
+        #expect(FleetThreshold("0%")?.isExceeded(by: 1, of: 10_000) == true)
+        for bad in ["", "%", "-1", "101", "100.01", "five", "1e2", "5%%", ".", "1.2.3", "0.0000000000001"] {
             #expect(FleetThreshold(bad) == nil, "\(bad)")
         }
-        #expect(Fleet.percent(0) == "0%")
-        #expect(Fleet.percent(0.0001) == "<0.1%")
-        #expect(Fleet.percent(0.0314) == "3.1%")
+        // As written, without the zeros that say nothing, and equal when they are.
+        #expect(FleetThreshold("0.45")?.description == "0.45%")
+        #expect(FleetThreshold("00.4500%")?.description == "0.45%")
+        #expect(FleetThreshold("0.45") == FleetThreshold("0.450"))
+        #expect(FleetThreshold(".5")?.description == "0.5%")
+        #expect(FleetThreshold("5.")?.description == "5%")
+        #expect(FleetThreshold("100%")?.description == "100%")
+        #expect(FleetThreshold("0.45")?.share == 0.0045)
+        #expect(Fleet.percent(0, of: 10) == "0%")
+        #expect(Fleet.percent(1, of: 10_000) == "<0.1%")
+        #expect(Fleet.percent(314, of: 10_000) == "3.1%")
+    }
+
+    /// The gate and `--suggest-retire` compare whole counts with the decimal as written: a
+    /// share as a `Double`, with a tolerance of 1e-12, passed 10,001 of 100,009,999 at 0.01%.
+    @Test func thresholdsCompareCountsExactly() throws {
+        let hundredth = try #require(FleetThreshold("0.01"))
+        #expect(hundredth.isExceeded(by: 10_001, of: 100_009_999))
+        #expect(!hundredth.isExceeded(by: 10_001, of: 100_010_000))
+        #expect(hundredth.isExceeded(by: 10_002, of: 100_010_000))
+        #expect(FleetThreshold.noDrop.isExceeded(by: 1, of: 1_000_000_000_001))
+        // At the share exactly: neither over (the gate passes) nor under (not retired).
+        let retire = try #require(FleetThreshold("1.1"))
+        #expect(!retire.isExceeded(by: 11, of: 1_000))
+        #expect(!retire.isAbove(11, of: 1_000))
+        #expect(retire.isAbove(10, of: 1_000))
+        for text in ["0.07", "0.14", "0.45", "0.9", "1.3", "2.2", "3.1"] {
+            let threshold = try #require(FleetThreshold(text))
+            let count = Int(try #require(Double(text)) * 100_000 + 0.5)
+            #expect(!threshold.isExceeded(by: count, of: 10_000_000) && !threshold.isAbove(count, of: 10_000_000), "\(text)")
+        }
+        // Counts past 2^63 / 10^14 multiply in 128 bits.
+        let big = Int(Int32.max) * 1000 * 4_000
+        #expect(FleetThreshold("50")!.isExceeded(by: big / 2 + 1, of: big))
+        #expect(!FleetThreshold("50")!.isExceeded(by: big / 2, of: big))
+    }
+
+    /// A share is shown to as many decimals as it takes to agree with the threshold beside it,
+    /// rounded half up on whole numbers, and never as none or all when it is not.
+    @Test func percentagesAgreeWithTheVerdict() throws {
+        #expect(Fleet.percent(1_004, of: 100_000) == "1.0%")
+        #expect(Fleet.percent(1_004, of: 100_000, against: FleetThreshold("1")) == "1.004%")
+        #expect(Fleet.percent(2, of: 10_000, against: FleetThreshold("0.01")) == "0.02%")
+        #expect(Fleet.percent(1, of: 1_000_000_000_001, against: .noDrop) == "0.0000000001%")
+        #expect(Fleet.percent(1_000, of: 100_000, against: FleetThreshold("1")) == "1.0%")
+        #expect(Fleet.percent(9_996, of: 10_000) == ">99.9%")
+        #expect(Fleet.percent(10_000, of: 10_000) == "100%")
+        // Ties round up: 0.05%, 0.15% and 0.25% (binary `%.1f` made them 0.1%, 0.1%, 0.2%).
+        #expect(Fleet.percent(1, of: 2_000) == "0.1%")
+        #expect(Fleet.percent(3, of: 2_000) == "0.2%")
+        #expect(Fleet.percent(5, of: 2_000) == "0.3%")
+    }
+
+    /// The CSV reader refuses a quote out of place, and reads what RFC 4180 allows.
+    @Test func quotesOutOfPlaceAreRefused() {
+        for (text, column, words) in [
+            ("version,count\n1,\"5\"5\n", 6, "after the cell's closing quote"),
+            ("version,count\n1,5\"5\"\n", 4, "a quote inside a cell"),
+            ("version,count\n1,\"5\n", 3, "not closed on its line"),
+        ] {
+            let (fleet, problems) = Fleet.parse(csv: text, file: "f.csv")
+            #expect(fleet == nil, "\(text)")
+            #expect(problems.map(\.code) == ["fleet-syntax"], "\(text)")
+            #expect(problems.first?.position?.line == 2 && problems.first?.position?.column == column, "\(text)")
+            #expect(problems.first?.message.contains(words) == true, "\(text): \(problems)")
+        }
+        let (fleet, problems) = Fleet.parse(csv: "  # a note\n\"version\" , \" Count\"\n \"1\" ,  \"310\"  \n", file: "f.csv")
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(fleet?.devices == [1: 310])
+        let (_, doubled) = Fleet.parse(csv: "version,count\n1,\"5\"\"5\"\n", file: "f.csv")
+        #expect(doubled.first?.message.contains("count '5\"5'") == true, "\(doubled)")
+    }
+
+    /// JSON rows: column names as CSV reads them, an empty file as empty, and positions
+    /// counted on, not from the start for each row (a 4 MiB file took 27 seconds).
+    @Test func jsonFleetFiles() throws {
+        let (fleet, problems) = Fleet.parse(json: Array(#"[{"Version ": 1, " count": 3}]"#.utf8), file: "f.json")
+        #expect(problems.isEmpty && fleet?.devices == [1: 3], "\(problems)")
+        let (_, duplicate) = Fleet.parse(json: Array(#"[{"version": 1, "count": 1, "count ": 5}]"#.utf8), file: "f.json")
+        #expect(duplicate.map(\.code) == ["fleet-duplicate-column"])
+        let (_, empty) = Fleet.parse(json: Array(" \n".utf8), file: "f.json")
+        #expect(empty.map(\.code) == ["fleet-empty"])
+        let rows = (0..<100_000).map { #"{"version": 1, "count": \#($0 % 7)}"# }
+        let text = "[\n" + rows.joined(separator: ",\n") + ",\n{\"version\": 0, \"count\": 1}]"
+        let clock = ContinuousClock()
+        var bad: [Diagnostic] = []
+        let elapsed = clock.measure { bad = Fleet.parse(json: Array(text.utf8), file: "f.json").1 }
+        #expect(bad.first?.position?.line == 100_002, "\(bad)")
+        // Linear: about 0.1 s; quadratic was minutes.
+        #expect(elapsed < .seconds(20))
+    }
+
+    @Test func countsPastTheLimitSaySo() {
+        let (_, problems) = Fleet.parse(csv: "version,count\n1,99999999999999999999\n2,2147483647000\n2,1\n", file: "f.csv")
+        #expect(problems.map(\.message) == [
+            "count '99999999999999999999' is more devices than a version may count (at most 2,147,483,647,000)",
+            "count '1' makes version 2 count more devices than a version may (at most 2,147,483,647,000, added up over its rows)",
+        ])
     }
 }
 
@@ -221,7 +318,8 @@ import Testing
         let lenient = report.weighed(by: Self.fleet, maxDrop: FleetThreshold("3%")!)
         #expect(lenient.passes())
         #expect(lenient.findings.contains { $0.message.hasSuffix("(accepted by --max-drop 3%: 3.0% of devices drop it)") })
-        #expect(lenient.summary.hasSuffix("3.0% of devices (300 of 10,000) would lose updates (app version 1); 0% (0) would fall back to defaults; within --max-drop 3%"))
+        // A schema gate's warning is a drop under a condition as often as a default shown.
+        #expect(lenient.summary.hasSuffix("3.0% of devices (300 of 10,000) would lose updates (app version 1); 0% (0) are at risk; within --max-drop 3%"))
         for format in CompatibilityReportFormat.allCases {
             // Workflow commands write '%' as '%25'.
             let share = format == .github ? "3.0%25 of devices" : "3.0% of devices"
@@ -249,6 +347,42 @@ import Testing
         let plain = try #require(Fleet.parse(csv: "version,count\n1,310\n2,9690\n", file: "f.csv").0)
         let (_, whole) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: plain), by: plain, maxDrop: FleetThreshold("0")!)
         #expect(whole.dropping == 310)
+    }
+
+    /// The devices that fall back to a URL's default are weighed as those that drop it are:
+    /// those on iOS 16 alone (it said 100% where 1.8% did), and a version with none of them is
+    /// listed neither as dropping nor as falling back.
+    @Test func onlyTheIOS16DevicesFallBackToAURLsDefault() throws {
+        let fleet = try #require(Fleet.parse(csv: "version,ios,count\n1,17.5,310\n2,16.7,180\n2,18.1,9510\n", file: "f.csv").0)
+        let schema = URLAgreementTests.schema(minIOS: .liveActivities)
+        let bytes = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"https://example.com/a b"}}}"#.utf8)
+        let all = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: fleet)
+        let (_, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold("0")!)
+        // Version 1's devices are all on iOS 17: none drops it.
+        #expect(impact.droppingVersions == [])
+        #expect(impact.dropping == 0)
+        #expect(impact.degradedVersions == [2])
+        #expect(impact.degraded == 180)
+    }
+
+    /// A strict version's `invalid-defaulted` says the app applies the value sent: its devices
+    /// do not fall back, and `--max-drop` does not make the error a warning, as it does a drop's.
+    @Test func aStrictVersionApplyingTheValueSentIsNeitherAFallbackNorAcceptedAsADrop() throws {
+        let label = Field(name: "label", type: .string, defaultValue: .string(""), constraints: .init(maxLength: 4))
+        let schema = Schema(activity: "link", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [label]),
+            SchemaVersion(version: 2, contentState: [label]),
+        ])
+        let fleet = Fleet(devices: [1: 310, 2: 9_690])
+        let bytes = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"label":"toolong"}}}"#.utf8)
+        let all = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: fleet)
+        let (diagnostics, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold("0")!)
+        #expect(impact.accepted)
+        #expect(impact.degradedVersions == [2])
+        #expect(impact.degraded == 9_690)
+        let strict = try #require(diagnostics.first { $0.message.hasPrefix("app version 1:") && $0.code == "invalid-defaulted" })
+        #expect(strict.severity == .error, "\(strict)")
+        #expect(!strict.message.contains("accepted by"))
     }
 }
 

@@ -33,6 +33,19 @@ import Testing
         ])
     }
 
+    /// A byte that is not UTF-8 is said where it is: read as text, it made a count of '�4'.
+    @Test func aByteThatIsNotUTF8IsNamedWhereItIs() throws {
+        let found = try Self.load(Array("version,count\n1,".utf8) + [0xE9] + Array("4\n".utf8), named: "latin1.csv")
+        #expect(found.map(\.message) == ["the fleet file is not UTF-8 text: byte 0xE9 here is not UTF-8; save the file as UTF-8"])
+        #expect(found.first?.position?.line == 2 && found.first?.position?.column == 3)
+    }
+
+    /// A YAML fleet file of 40,000 rows (1 MB) loads: the node limit is a 4 MiB file's.
+    @Test func aLargeYAMLFleetLoads() throws {
+        let rows = (0..<40_000).map { "- { version: 1, app-version: \"1.\($0)\", count: 1 }\n" }.joined()
+        #expect(try Self.load(Array(rows.utf8), named: "rows.yaml").isEmpty)
+    }
+
     @Test func aSecondYAMLDocumentIsAFleetFilesMistake() throws {
         let found = try Self.load(Array("- { version: 1, count: 1 }\n---\n- { version: 2, count: 1 }\n".utf8), named: "two.yaml")
         #expect(found.first?.message == "a second YAML document starts here; a fleet file holds one document per file")

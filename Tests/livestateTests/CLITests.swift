@@ -1186,6 +1186,20 @@ struct CLI {
         #expect(!result.stdout.contains("of devices"), "\(result.stdout)")
     }
 
+    /// A folder that holds no schema file beside the one schema is a warning: the fleet is
+    /// applied, and one that does not load stops the command (it passed unweighed, exit 0).
+    @Test func aFolderOfNoSchemaDoesNotKeepTheFleetFromApplying() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let weighed = try CLI.run(["check", "schemas/delivery.yaml", folder.path, "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5"])
+        #expect(weighed.stdout.contains("fleet: 3.1% of devices (310 of 10,000) would lose updates"), "\(weighed.stdout)")
+        #expect(weighed.status == 0, "\(weighed.stdout)\(weighed.stderr)")
+        let missing = try CLI.run(["check", "schemas/delivery.yaml", folder.path, "--fleet", "/nonexistent.csv"])
+        #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect((missing.stdout + missing.stderr).contains("[fleet-io]"))
+    }
+
     @Test func theFleetWarnsOfDevicesOnARetiredVersion() throws {
         let schema = try Self.retiredDelivery()
         defer { Self.remove(schema) }

@@ -42,7 +42,7 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
     /// its findings: each lookup counts line feeds from the previous one, forward or back, not
     /// from the start (an object's `defaulted` findings come after its members', at its start:
     /// counting from the start each time made thousands of such objects quadratic).
-    struct Locator {
+    package struct Locator {
         /// The offset counted up to, the line it is on, and the offset where that line starts.
         private var counted = 0
         private var line = 1
@@ -52,10 +52,12 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
         /// The bytes looked at so far, for the test that holds the count linear.
         private(set) var bytesLooked = 0
 
+        package init() {}
+
         /// The position of `offset` in `bytes`; `bytes` must be the same text on every call.
         /// Asked only for findings, so kept out of line.
         @inline(never)
-        mutating func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        package mutating func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
             let end = min(max(offset, 0), bytes.count)
             if firstLineFeed < 0 {
                 // Payloads are mostly one line: one memchr answers every lookup on the first line.

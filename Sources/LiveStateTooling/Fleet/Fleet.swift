@@ -53,17 +53,24 @@ public struct Fleet: Sendable, Hashable {
 
     /// `count` as a percentage for messages: `3.0%`, `<0.1%` for a few devices, `0%` for none.
     public func percent(_ count: Int) -> String {
-        Self.percent(share(count))
+        Self.percent(count, of: total)
     }
 
-    /// The devices on `version` that drop a push for which that version reports `findings`: all
-    /// of them, or, when every error is a URL only iOS 16 refuses and the fleet knows the iOS of
-    /// the version's devices (an `ios` column), those on iOS 16 (or an iOS it cannot read).
+    /// The devices on `version` that drop a push for which that version reports `findings`
+    /// (`devices(on:reachedBy:)` of its errors).
     /// - Returns: The devices, and whether they are the iOS 16 ones alone.
     public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
+        devices(on: version, reachedBy: findings.filter { $0.severity == .error })
+    }
+
+    /// The devices on `version` that `findings` of that version reach: all of them, or, when
+    /// every one is about a URL only iOS 16 refuses and the fleet knows the iOS of the version's
+    /// devices (an `ios` column), those on iOS 16 (or an iOS it cannot read). Asked of a
+    /// version's errors (who drops) and of its fallbacks (who shows a default).
+    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
+    public func devices(on version: Int, reachedBy findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
         let all = devices[version] ?? 0
-        let errors = findings.filter { $0.severity == .error }
-        guard !errors.isEmpty, errors.allSatisfy({ $0.message.contains(URLRule.iOS16Only) }),
+        guard !findings.isEmpty, findings.allSatisfy({ $0.message.contains(URLRule.iOS16Only) }),
               let byIOS = devicesByIOS[version], byIOS.values.reduce(0, +) == all else {
             return (all, false)
         }
@@ -71,16 +78,42 @@ public struct Fleet: Sendable, Hashable {
         return (old, true)
     }
 
-    /// A share from 0 to 1 as a percentage for messages.
-    public static func percent(_ share: Double) -> String {
-        if share == 0 { return "0%" }
-        if share < 0.0005 { return "<0.1%" }
-        return String(format: "%.1f%%", share * 100)
+    /// `count` of `total` as a percentage for messages, rounded half up to one decimal, or to as
+    /// many more (up to 12) as it takes to show how it compares with `threshold`, which the text
+    /// beside it states: `1.004%` over `1%`, not `1.0%`. `0%` and `100%` only for none and all;
+    /// `<0.1%` and `>99.9%` for a few devices and all but a few. Exact: whole numbers throughout.
+    public static func percent(_ count: Int, of total: Int, against threshold: FleetThreshold? = nil) -> String {
+        guard total > 0, count > 0 else { return "0%" }
+        guard count < total else { return "100%" }
+        var decimals = 1
+        while true {
+            let unit = FleetThreshold.power(decimals)
+            // count * 100 * 10^decimals / total, rounded half up; below 100 * unit, as count < total.
+            let (quotient, remainder) = total.dividingFullWidth(count.multipliedFullWidth(by: 100 * unit))
+            let shown = remainder >= total - remainder ? quotient + 1 : quotient
+            if let threshold, decimals < FleetThreshold.maxScale,
+               !threshold.agrees(shown: shown, decimals: decimals, with: threshold.compare(count, of: total)) {
+                decimals += 1
+                continue
+            }
+            if shown == 0 { return "<" + decimal(1, scale: decimals) + "%" }
+            if shown == 100 * unit { return ">" + decimal(100 * unit - 1, scale: decimals) + "%" }
+            return decimal(shown, scale: decimals) + "%"
+        }
     }
 
-    /// `3.0% of devices (310 of 10,000)`.
-    public func describe(_ count: Int) -> String {
-        "\(percent(count)) of devices (\(ValueText.grouped(count)) of \(ValueText.grouped(total)))"
+    /// `digits` / 10^`scale` as decimal text with `scale` digits after the point: `3.0`, `0.45`.
+    static func decimal(_ digits: Int, scale: Int) -> String {
+        guard scale > 0 else { return String(digits) }
+        let unit = FleetThreshold.power(scale)
+        let fraction = String(digits % unit)
+        return "\(digits / unit)." + String(repeating: "0", count: scale - fraction.count) + fraction
+    }
+
+    /// `3.0% of devices (310 of 10,000)`, the percentage to as many decimals as show how it
+    /// compares with `threshold`, when a verdict beside it names one.
+    public func describe(_ count: Int, against threshold: FleetThreshold? = nil) -> String {
+        "\(Self.percent(count, of: total, against: threshold)) of devices (\(ValueText.grouped(count)) of \(ValueText.grouped(total)))"
     }
 
     /// Findings about a fleet read for `schema`: a version the schema does not have
@@ -120,29 +153,88 @@ public struct Fleet: Sendable, Hashable {
 }
 
 /// A percentage threshold, written `5%` or `5`: the most of the fleet a gate lets drop an update.
+///
+/// It holds the decimal as written, exactly, and compares counts of devices with it in whole
+/// numbers: a share as a `Double`, with a tolerance, let 10,001 of 100,009,999 devices pass
+/// `0.01%`, and put 11 of 1,000 under `1.1%`.
 public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
-    /// The share, from 0 to 1.
-    public var share: Double
+    /// The percentage is `digits` / 10^`scale` (`0.45` is 45 and 2), with no trailing zero in
+    /// the fraction, so that equal thresholds are equal.
+    private let digits: Int
+    private let scale: Int
 
-    /// Reads `5%`, `5`, `0.5%`; `nil` for anything else, or outside 0…100.
+    /// The most digits after the point: a finer share of devices than 10^-12 % means nothing.
+    static let maxScale = 12
+
+    /// The share, from 0 to 1, nearest the decimal as written (`0.45%` is 0.0045): for JSON.
+    /// Every verdict compares whole numbers (`isExceeded`, `isAbove`).
+    public var share: Double { Double("\(percentText)e-2") ?? 0 }
+
+    /// Reads `5%`, `5`, `0.5%`, `.5`, `5.`; `nil` for anything else, outside 0…100, or with
+    /// more than 12 digits after the point that are not zeros.
     public init?(_ text: String) {
-        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
-        guard !number.isEmpty, number.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
-              let value = Double(number), value >= 0, value <= 100 else { return nil }
-        share = value / 100
+        let number = text.hasSuffix("%") ? text.dropLast() : Substring(text)
+        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        var fraction = parts.count == 2 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty),
+              (whole + fraction).utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        while fraction.hasSuffix("0") { fraction = fraction.dropLast() }
+        let wholeDigits = whole.drop { $0 == "0" }
+        guard fraction.count <= Self.maxScale, wholeDigits.count <= 3,
+              let value = Int(wholeDigits.isEmpty ? "0" : String(wholeDigits)),
+              let part = Int(fraction.isEmpty ? "0" : String(fraction)) else { return nil }
+        scale = fraction.count
+        digits = value * Self.power(scale) + part
+        guard digits <= 100 * Self.power(scale) else { return nil }
+    }
+
+    /// 10^`exponent`, for exponents up to 18.
+    static func power(_ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { product, _ in product * 10 }
     }
 
     /// No drop at all: the gate when none is given (`--max-drop`, `max-drop=`).
     public static let noDrop = FleetThreshold("0")!
 
-    /// `1%`, `0.5%`.
-    public var description: String {
-        let percent = share * 100
-        return (percent == percent.rounded() ? String(Int(percent)) : ValueText.number(percent)) + "%"
+    /// The percentage as written, without the zeros that say nothing: `0.45`, `1`, `100`.
+    var percentText: String {
+        Fleet.decimal(digits, scale: scale)
     }
 
-    /// Whether `share` of the fleet dropping an update passes this gate.
-    public func accepts(_ share: Double) -> Bool { share <= self.share + 1e-12 }
+    /// `1%`, `0.5%`, `0.45%`: as written.
+    public var description: String { percentText + "%" }
+
+    /// Whether `count` of `total` devices is more than this share: what fails a `--max-drop` gate.
+    public func isExceeded(by count: Int, of total: Int) -> Bool {
+        compare(count, of: total) > 0
+    }
+
+    /// Whether `count` of `total` devices is less than this share: what `--suggest-retire` lists.
+    public func isAbove(_ count: Int, of total: Int) -> Bool {
+        compare(count, of: total) < 0
+    }
+
+    /// The sign of `count / total - digits / 10^scale / 100`, exactly (128-bit products):
+    /// 0 for no devices at all.
+    func compare(_ count: Int, of total: Int) -> Int {
+        guard total > 0 else { return 0 }
+        let share = UInt(count).multipliedFullWidth(by: UInt(100 * Self.power(scale)))
+        let bound = UInt(total).multipliedFullWidth(by: UInt(digits))
+        if share.high != bound.high { return share.high < bound.high ? -1 : 1 }
+        return share.low == bound.low ? 0 : share.low < bound.low ? -1 : 1
+    }
+
+    /// Whether `percent` (the `decimals`-digit text `Fleet.percent` shows, as a whole number of
+    /// 10^-`decimals` percent) compares with this threshold as the exact share does: otherwise
+    /// the text beside a verdict would contradict it (`1.0%` over `1%`).
+    func agrees(shown percent: Int, decimals: Int, with exact: Int) -> Bool {
+        // percent / 10^decimals against digits / 10^scale.
+        let left = percent.multipliedFullWidth(by: Self.power(scale))
+        let right = digits.multipliedFullWidth(by: Self.power(decimals))
+        let shown = left == right ? 0 : (left.high, left.low) < (right.high, right.low) ? -1 : 1
+        return shown == exact
+    }
 
     /// How a caller's users give the threshold, for the messages that name it.
     public enum Spelling: Sendable, Hashable {
@@ -226,6 +318,15 @@ extension Fleet {
     /// The columns a fleet table may have; others are ignored.
     static let columns = ["version", "count", "app-version", "ios"]
 
+    /// The most devices one version may count: more than there are devices.
+    public static let maxDevicesPerVersion = Int(Int32.max) * 1000
+
+    /// A column's name as every format reads it: spaces around it and case do not count
+    /// (`Count `, ` ios`).
+    public static func columnName(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     /// Builds a fleet from rows read from any format: the one place the table's rules are
     /// checked (versions positive whole numbers, counts whole numbers of zero or more, at least
     /// one device).
@@ -254,13 +355,19 @@ extension Fleet {
                 report(.fleetInvalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
                 continue
             }
+            let limit = ValueText.grouped(maxDevicesPerVersion)
             guard let count = wholeNumber(countCell.text) else {
-                report(.fleetInvalidCount, "count '\(countCell.text)' is not a number of devices (a whole number, 0 or more)", at: countCell.position)
+                let digits = countCell.text.trimmingCharacters(in: .whitespaces)
+                let message = !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+                    ? "count '\(ValueText.clipped(countCell.text))' is more devices than a version may count (at most \(limit))"
+                    : "count '\(ValueText.clipped(countCell.text))' is not a number of devices (a whole number, 0 or more)"
+                report(.fleetInvalidCount, message, at: countCell.position)
                 continue
             }
             let (sum, overflow) = (fleet.devices[version] ?? 0).addingReportingOverflow(count)
-            guard !overflow, sum <= Int(Int32.max) * 1000 else {
-                report(.fleetInvalidCount, "count '\(countCell.text)' makes more devices than there are", at: countCell.position)
+            guard !overflow, sum <= maxDevicesPerVersion else {
+                report(.fleetInvalidCount, "count '\(ValueText.clipped(countCell.text))' makes version \(version) count more devices "
+                    + "than a version may (at most \(limit), added up over its rows)", at: countCell.position)
                 continue
             }
             fleet.devices[version] = sum
@@ -276,11 +383,12 @@ extension Fleet {
     }
 
     /// A cell of plain digits (spaces around them allowed) as a number; `nil` for a sign, a
-    /// fraction, an exponent or a number too large.
+    /// fraction, an exponent or a number past `maxDevicesPerVersion`.
     static func wholeNumber(_ text: String) -> Int? {
         let digits = text.trimmingCharacters(in: .whitespaces)
-        guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(digits)
+        guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(digits),
+              number <= maxDevicesPerVersion else { return nil }
+        return number
     }
 
     /// Reads a CSV fleet table: a header naming the columns, then one row per line. Cells may be
@@ -303,12 +411,12 @@ extension Fleet {
         for (index, bytes) in text.utf8.dropFirst(offset).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let line = Substring(bytes)
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if !trimmed.trimmingCharacters(in: .whitespaces).isEmpty, !trimmed.hasPrefix("#") {
-                let (cells, openQuote) = scan(trimmed)
-                // A quote a line leaves open would take the next lines into one cell, which a row is not.
-                if let openQuote {
-                    return failure(.fleetSyntax, "the quote that starts here is not closed on its line; a cell is on one line",
-                                   at: SourcePosition(offset: offset + openQuote, line: index + 1, column: openQuote + 1))
+            let content = trimmed.trimmingCharacters(in: .whitespaces)
+            if !content.isEmpty, !content.hasPrefix("#") {
+                let (cells, problem) = scan(trimmed)
+                if let problem {
+                    return failure(.fleetSyntax, problem.message,
+                                   at: SourcePosition(offset: offset + problem.offset, line: index + 1, column: problem.offset + 1))
                 }
                 lines.append((index + 1, offset, cells))
             }
@@ -320,7 +428,7 @@ extension Fleet {
         var names: [String] = []
         var seen: Set<String> = []
         for cell in header.cells {
-            let name = cell.text.trimmingCharacters(in: .whitespaces).lowercased()
+            let name = columnName(cell.text)
             let position = SourcePosition(offset: header.offset + cell.start, line: header.number, column: cell.start + 1)
             guard seen.insert(name).inserted else {
                 return failure(.fleetDuplicateColumn, "the header names column '\(name)' twice", at: position)
@@ -372,43 +480,67 @@ extension Fleet {
         scan(line).cells
     }
 
-    /// The cells of one CSV line, and the byte of a quote that the line leaves open (a cell
-    /// that runs on into the next line, which a fleet file's rows do not), or `nil`.
-    static func scan(_ line: Substring) -> (cells: [(text: String, start: Int)], openQuote: Int?) {
+    /// The cells of one CSV line, and the first quote out of place, with why (RFC 4180: a
+    /// quoted cell is quoted whole, a quote inside it doubled):
+    /// - a quote the line leaves open: the cell would run on into the next line, which a fleet
+    ///   file's rows do not;
+    /// - text after a cell's closing quote (`"5"5`), or a quote inside a cell that does not
+    ///   start with one (`5"5"`): read as they came, both counted 55.
+    /// Spaces around a quoted cell are allowed.
+    static func scan(_ line: Substring) -> (cells: [(text: String, start: Int)], problem: (offset: Int, message: String)?) {
         var cells: [(text: String, start: Int)] = []
         var current = ""
         var start = 0
         var quoted = false
         var opened = 0
-        // Whether the last character closed a quoted stretch: a quote right after it is a
-        // doubled quote, one `"` of the cell's text (RFC 4180: `"5""5"` is `5"5`).
-        var justClosed = false
+        // Whether the cell's quoted stretch has closed: only a doubled quote (`"5""5"` is
+        // `5"5`), spaces or the next comma may follow.
+        var closed = false
+        var closedAt = 0
         var offset = 0
         for character in line {
             defer { offset += character.utf8.count }
-            if character == "\"" {
-                if quoted {
+            if quoted {
+                if character == "\"" {
                     quoted = false
-                    justClosed = true
+                    closed = true
+                    closedAt = offset
                 } else {
-                    if justClosed { current.append("\"") }
-                    quoted = true
-                    opened = offset
-                    justClosed = false
+                    current.append(character)
                 }
                 continue
             }
-            justClosed = false
-            if character == ",", !quoted {
+            switch character {
+            case ",":
                 cells.append((current, start))
                 current = ""
                 start = offset + 1
-                continue
+                closed = false
+            case "\"":
+                if closed, closedAt == offset - 1 {
+                    current.append("\"")
+                    quoted = true
+                } else if !closed, current.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    current = ""
+                    quoted = true
+                    opened = offset
+                } else {
+                    return (cells, (offset, "a quote inside a cell that does not start with one; quote the whole cell, a quote in it doubled"))
+                }
+            case " ", "\t":
+                if !closed { current.append(character) }
+            default:
+                if closed {
+                    return (cells, (offset, "text after the cell's closing quote; a quoted cell ends at its quote"))
+                }
+                current.append(character)
             }
-            current.append(character)
+        }
+        if quoted {
+            return (cells, (opened, "the quote that starts here is not closed on its line; a cell is on one line"))
         }
         cells.append((current, start))
-        return (cells, quoted ? opened : nil)
+        return (cells, nil)
     }
 
     /// Reads a JSON fleet table: an array of objects with the columns as keys, numbers or
@@ -426,16 +558,22 @@ extension Fleet {
             do throws(JSONError) {
                 // The loader bounds the file, as it bounds a CSV or YAML one; the scanner's own
                 // limit, 1 MiB, is a payload's.
+                guard raw.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
+                    return failure(DiagnosticCode.fleetEmpty, "the fleet file is empty; it needs an array of rows, one per schema version", at: start)
+                }
                 var reader = try JSONReader(bytes: raw, options: JSONScanOptions(maxInputBytes: max(raw.count, 1)))
+                // Positions counted on from the last row's, not from the start for each row.
+                var locator = SourcePosition.Locator()
+                func position(_ offset: Int) -> SourcePosition { locator.position(of: offset, in: raw) }
                 guard try reader.peek() == .arrayStart else {
                     return failure(DiagnosticCode.fleetSyntax, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
-                                   at: reader.position(of: reader.offset))
+                                   at: position(reader.offset))
                 }
                 var rows: [Row] = []
                 try reader.beginArray()
                 while try reader.nextElement() {
                     let token = try reader.peek()
-                    let rowPosition = reader.position(of: reader.offset)
+                    let rowPosition = position(reader.offset)
                     guard token == .objectStart else {
                         return failure(DiagnosticCode.fleetSyntax, "each row of a JSON fleet file is an object", at: rowPosition)
                     }
@@ -443,12 +581,12 @@ extension Fleet {
                     var keys: Set<String> = []
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
-                        let name = reader.string(key)
+                        let name = columnName(reader.string(key))
                         guard keys.insert(name).inserted else {
-                            return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(name)' twice", at: reader.position(of: key.start - 1))
+                            return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(name)' twice", at: position(key.start - 1))
                         }
                         let token = try reader.peek()
-                        let position = reader.position(of: reader.offset)
+                        let position = position(reader.offset)
                         let text: String
                         switch token {
                         case .string: text = reader.string(try reader.readString())

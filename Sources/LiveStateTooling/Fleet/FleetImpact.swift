@@ -12,7 +12,8 @@ public struct FleetImpact: Sendable, Hashable {
     public var droppingVersions: [Int]
     /// The devices on them.
     public var dropping: Int
-    /// The app versions that take it but fall back to defaults for some values.
+    /// The app versions that take it but fall back to defaults for some values (for a schema
+    /// gate, that have warnings: `degradedMeaning`).
     public var degradedVersions: [Int]
     /// The devices on them.
     public var degraded: Int
@@ -21,6 +22,10 @@ public struct FleetImpact: Sendable, Hashable {
     /// How the messages name the threshold: as the command line's option (the default) or as
     /// the sidecar's query parameter.
     public var spelling: FleetThreshold.Spelling
+    /// What the degraded devices do, for `sentence`: `would fall back to defaults` for a push;
+    /// a schema gate's warnings are drops under a condition too (a server that elides defaults),
+    /// so there they `are at risk`.
+    public var degradedMeaning = "would fall back to defaults"
 
     /// Weighs versions by a fleet.
     /// - Parameters:
@@ -31,25 +36,31 @@ public struct FleetImpact: Sendable, Hashable {
     ///   - spelling: How the messages name the threshold.
     public init(fleet: Fleet, dropping: some Sequence<Int>, degraded: some Sequence<Int>, maxDrop: FleetThreshold,
                 spelling: FleetThreshold.Spelling = .option) {
-        self.init(fleet: fleet, droppingDevices: Dictionary(Set(dropping).map { ($0, fleet.devices[$0] ?? 0) }) { first, _ in first },
-                  degraded: degraded, maxDrop: maxDrop, spelling: spelling)
+        func all(_ versions: some Sequence<Int>) -> [Int: Int] {
+            Dictionary(Set(versions).map { ($0, fleet.devices[$0] ?? 0) }) { first, _ in first }
+        }
+        self.init(fleet: fleet, droppingDevices: all(dropping), degradedDevices: all(degraded), maxDrop: maxDrop, spelling: spelling)
     }
 
-    /// Weighs versions by a fleet, with the devices that drop on each dropping version given
-    /// (some of a version's devices, when only those on an old iOS drop).
+    /// Weighs versions by a fleet, with the devices that drop, and those that fall back, on each
+    /// version given (some of a version's devices, when only those on an old iOS do). A version
+    /// none of whose devices does is not listed: it holds none, or none on that iOS.
     /// - Parameters:
     ///   - fleet: The fleet.
     ///   - droppingDevices: The devices that drop, by version.
-    ///   - degraded: The versions that fall back to defaults (those that also drop are left out).
+    ///   - degradedDevices: The devices that fall back to defaults, by version (those of a
+    ///     version that also drops are left out).
     ///   - maxDrop: The gate's threshold.
     ///   - spelling: How the messages name the threshold.
-    public init(fleet: Fleet, droppingDevices: [Int: Int], degraded: some Sequence<Int>, maxDrop: FleetThreshold,
+    public init(fleet: Fleet, droppingDevices: [Int: Int], degradedDevices: [Int: Int], maxDrop: FleetThreshold,
                 spelling: FleetThreshold.Spelling = .option) {
         total = fleet.total
+        let droppingDevices = droppingDevices.filter { $0.value > 0 }
         droppingVersions = droppingDevices.keys.sorted()
         dropping = droppingDevices.values.reduce(0, +)
-        degradedVersions = Set(degraded).subtracting(droppingDevices.keys).sorted()
-        self.degraded = fleet.devices(on: degradedVersions)
+        let degradedDevices = degradedDevices.filter { $0.value > 0 && droppingDevices[$0.key] == nil }
+        degradedVersions = degradedDevices.keys.sorted()
+        self.degraded = degradedDevices.values.reduce(0, +)
         self.maxDrop = maxDrop
         self.spelling = spelling
     }
@@ -58,12 +69,15 @@ public struct FleetImpact: Sendable, Hashable {
     public var droppingShare: Double { total == 0 ? 0 : Double(dropping) / Double(total) }
     /// The share of the fleet that falls back to defaults, from 0 to 1.
     public var degradedShare: Double { total == 0 ? 0 : Double(degraded) / Double(total) }
-    /// Whether the gate lets this drop pass.
-    public var accepted: Bool { maxDrop.accepts(droppingShare) }
+    /// Whether the gate lets this drop pass: no more of the fleet than `maxDrop`, compared exactly.
+    public var accepted: Bool { !maxDrop.isExceeded(by: dropping, of: total) }
+
+    /// The share that drops, to as many decimals as show how it compares with `maxDrop`.
+    private var droppingPercent: String { Fleet.percent(dropping, of: total, against: maxDrop) }
 
     /// The note on a finding the gate accepts.
     public var acceptedNote: String {
-        " (accepted by \(maxDrop.spelled(spelling)): \(Fleet.percent(droppingShare)) of devices drop it)"
+        " (accepted by \(maxDrop.spelled(spelling)): \(droppingPercent) of devices drop it)"
     }
 
     /// `3.1% of devices (310 of 10,000) would lose this update (app version 1); 21.5% (2,150) would fall back to defaults (app version 2)`.
@@ -73,26 +87,26 @@ public struct FleetImpact: Sendable, Hashable {
             list.isEmpty ? "" : " (app version\(list.count == 1 ? "" : "s") \(list.map(String.init).joined(separator: ", ")))"
         }
         let gate = accepted ? "within" : "over"
-        return "\(Fleet.percent(droppingShare)) of devices (\(ValueText.grouped(dropping)) of \(ValueText.grouped(total))) would lose \(what)"
+        return "\(droppingPercent) of devices (\(ValueText.grouped(dropping)) of \(ValueText.grouped(total))) would lose \(what)"
             + versions(droppingVersions)
-            + "; \(Fleet.percent(degradedShare)) (\(ValueText.grouped(degraded))) would fall back to defaults" + versions(degradedVersions)
+            + "; \(Fleet.percent(degraded, of: total)) (\(ValueText.grouped(degraded))) \(degradedMeaning)" + versions(degradedVersions)
             + "; \(gate) \(maxDrop.spelled(spelling))"
     }
 
     /// `{total, dropping: {versions, devices, share, percent}, degraded: {…}, maxDrop, accepted}`.
     public var jsonValue: Value {
-        func part(_ versions: [Int], _ devices: Int, _ share: Double) -> Value {
+        func part(_ versions: [Int], _ devices: Int, _ share: Double, _ percent: String) -> Value {
             .object([
                 .init("versions", .array(versions.map(Value.int))),
                 .init("devices", .int(devices)),
                 .init("share", .double(share)),
-                .init("percent", .string(Fleet.percent(share))),
+                .init("percent", .string(percent)),
             ])
         }
         return .object([
             .init("total", .int(total)),
-            .init("dropping", part(droppingVersions, dropping, droppingShare)),
-            .init("degraded", part(degradedVersions, degraded, degradedShare)),
+            .init("dropping", part(droppingVersions, dropping, droppingShare, droppingPercent)),
+            .init("degraded", part(degradedVersions, degraded, degradedShare, Fleet.percent(degraded, of: total))),
             .init("maxDrop", .double(maxDrop.share)),
             .init("accepted", .bool(accepted)),
         ])
@@ -124,28 +138,37 @@ extension PayloadValidator {
         _ validation: (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]),
         by fleet: Fleet, maxDrop: FleetThreshold, spelling: FleetThreshold.Spelling = .option
     ) -> (diagnostics: [Diagnostic], impact: FleetImpact) {
+        // A fallback is a warning; a strict version's `invalid-defaulted` is an error saying
+        // that the app applies the value sent, so its devices do not fall back.
         let fallbacks: Set<DiagnosticCode> = [.invalidDefaulted, .unknownEnumValue]
         var dropping: [Int: Int] = [:]
-        for (version, result) in validation.results where !result.appDecodes {
-            dropping[version] = fleet.devicesDropping(on: version, findings: result.diagnostics).devices
+        var degraded: [Int: Int] = [:]
+        var applyingErrors: Set<Diagnostic> = []
+        for (version, result) in validation.results {
+            if !result.appDecodes {
+                dropping[version] = fleet.devicesDropping(on: version, findings: result.diagnostics).devices
+                continue
+            }
+            let fallingBack = result.diagnostics.filter { fallbacks.contains($0.code) && $0.severity < .error }
+            if !fallingBack.isEmpty { degraded[version] = fleet.devices(on: version, reachedBy: fallingBack).devices }
+            for diagnostic in result.diagnostics where diagnostic.severity == .error && diagnostic.scope != .envelope {
+                applyingErrors.insert(tagged(diagnostic, version: version))
+            }
         }
-        let impact = FleetImpact(
-            fleet: fleet,
-            droppingDevices: dropping,
-            degraded: validation.results.filter { entry in
-                entry.result.diagnostics.contains { fallbacks.contains($0.code) }
-            }.map(\.version),
-            maxDrop: maxDrop, spelling: spelling)
+        let impact = FleetImpact(fleet: fleet, droppingDevices: dropping, degradedDevices: degraded, maxDrop: maxDrop, spelling: spelling)
         var diagnostics = validation.diagnostics
-        impact.gate(&diagnostics) { $0.scope != .envelope || $0.code == DiagnosticCode.droppedByVersion }
+        // The gate weighs drops: an error of a version that applies the update is not one.
+        impact.gate(&diagnostics) {
+            ($0.scope != .envelope || $0.code == DiagnosticCode.droppedByVersion) && !applyingErrors.contains($0)
+        }
         return (diagnostics, impact)
     }
 }
 
 extension CompatibilityReport {
     /// The report weighed by a fleet: each finding names the share of devices on its reader
-    /// version (broken for an error: a strict client throws or a tolerant one drops; degraded
-    /// for a warning: it falls back to defaults), and when the versions with errors hold no
+    /// version (broken for an error: a strict client throws or a tolerant one drops; at risk
+    /// for a warning: it drops under a condition, or shows a default), and when the versions with errors hold no
     /// more of the fleet than `maxDrop`, their errors become warnings that say the gate accepts
     /// them. A finding about a version's payloads against the byte budget is every device's:
     /// APNs refuses an oversized body whichever app would read it (refused for an error, at risk
@@ -158,11 +181,13 @@ extension CompatibilityReport {
         var report = self
         let isBudget = { (finding: CompatibilityFinding) in PairComparison.budgetRules.contains(finding.rule) }
         let everyVersion = findings.contains { isBudget($0) && $0.severity == .error } ? Array(fleet.devices.keys) : []
-        let impact = FleetImpact(
+        var impact = FleetImpact(
             fleet: fleet,
             dropping: findings.filter { $0.severity == .error && !isBudget($0) }.map(\.readerVersion) + everyVersion,
             degraded: findings.filter { $0.severity == .warning && !isBudget($0) }.map(\.readerVersion),
             maxDrop: maxDrop)
+        // A warning here is a drop under a condition as often as a default shown.
+        impact.degradedMeaning = "are at risk"
         for index in report.findings.indices where report.findings[index].severity >= .warning {
             let finding = report.findings[index]
             if isBudget(finding) {
@@ -171,7 +196,7 @@ extension CompatibilityReport {
             } else {
                 let devices = fleet.devices[finding.readerVersion] ?? 0
                 report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices)), "
-                    + (finding.severity == .error ? "broken)" : "degraded)")
+                    + (finding.severity == .error ? "broken)" : "at risk)")
             }
             if impact.accepted, finding.severity == .error {
                 report.findings[index].severity = .warning

@@ -48,9 +48,7 @@ extension PayloadValidator {
                 if diagnostic.scope == .envelope {
                     diagnostics.append(diagnostic)
                 } else if version == newest.version || diagnostic.severity == .error {
-                    var tagged = diagnostic
-                    tagged.message = "app version \(version): " + diagnostic.message
-                    diagnostics.append(tagged)
+                    diagnostics.append(tagged(diagnostic, version: version))
                 }
             }
         }
@@ -64,6 +62,13 @@ extension PayloadValidator {
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)
+    }
+
+    /// A version's finding as the combined findings tell it: `app version 1: …`.
+    static func tagged(_ diagnostic: Diagnostic, version: Int) -> Diagnostic {
+        var tagged = diagnostic
+        tagged.message = "app version \(version): " + diagnostic.message
+        return tagged
     }
 
     /// ` for 3.1% of devices (310 of 10,000)`, with `, those on iOS 16` when only they drop it.
