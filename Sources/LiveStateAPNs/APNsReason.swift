@@ -154,4 +154,22 @@ public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
         case .unknown: "an answer this sender does not know"
         }
     }
+
+    /// What to do after an answer with `reason`, in a sentence: `advice`, but where the reason
+    /// says more than its remedy. `BadDeviceToken` is also the answer to a token of the other
+    /// environment, and `ExpiredProviderToken` to a token this machine's clock made old.
+    /// - Parameter reason: The answer's reason.
+    public func advice(for reason: APNsReason?) -> String {
+        switch reason {
+        case .badDeviceToken?:
+            "the token is not valid in this environment: a token from an Xcode build is the sandbox's, one from TestFlight or "
+                + "the App Store production's, and each is refused by the other's host; unless it was tried in the other "
+                + "environment (--retry-other-environment), try it there once, and stop sending to it if it fails there too"
+        case .expiredProviderToken?:
+            "APNs read the provider token as more than an hour old: a new one is made for the next request; if one made "
+                + "minutes ago is refused so, this machine's clock is behind APNs's (the key is not at fault)"
+        default:
+            advice
+        }
+    }
 }

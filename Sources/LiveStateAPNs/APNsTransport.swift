@@ -3,6 +3,7 @@ import Foundation
 import LiveState
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// What carries a request to APNs and brings back its answer.
@@ -59,6 +60,8 @@ public actor HTTPClientTransport: APNsTransport {
     /// - Throws: `NIOSSLError` when the PEM holds no certificate.
     public init(trustRootsPEM: String? = nil, timeout: TimeAmount = .seconds(30), connectTimeout: TimeAmount = .seconds(10)) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
+        // APNs takes TLS 1.2 or later, as HTTP/2 does.
+        tls.minimumTLSVersion = .tlsv12
         if let trustRootsPEM {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(trustRootsPEM.utf8)))
         }
@@ -66,6 +69,9 @@ public actor HTTPClientTransport: APNsTransport {
         // APNs speaks HTTP/2 only; ALPN picks it, and requests share one connection.
         configuration.httpVersion = .automatic
         configuration.decompression = .disabled
+        // APNs never redirects: a 3xx is an answer to report, not a place to send the push
+        // and its provider token again (another device token, another app's channels).
+        configuration.redirectConfiguration = .disallow
         // A failed connection fails the request; the sender's retry policy retries it. Left on,
         // the client would reconnect with back-off until the request's deadline under every one
         // of the sender's attempts (30 s of reconnecting per attempt to a host that refuses).
@@ -85,10 +91,45 @@ public actor HTTPClientTransport: APNsTransport {
         let lease = current
         lease.requests += 1
         defer { release(lease) }
-        let response = try await lease.client.execute(outgoing, timeout: timeout)
-        let body = try await response.body.collect(upTo: 1 << 20)
+        // One deadline for the whole answer: the client's own covers its head only, and a body
+        // that never ends would hold the send for ever.
+        let deadline = NIODeadline.now() + timeout
+        let response: HTTPClientResponse
+        do {
+            response = try await lease.client.execute(outgoing, deadline: deadline)
+        } catch let error where APNsConnectionError.isConnecting(error) {
+            throw APNsConnectionError(underlying: error)
+        }
+        guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
+        let body = try await Self.collect(response.body, by: deadline)
         return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
                             body: Array(buffer: body))
+    }
+
+    /// An answer over another HTTP than 2, which APNs alone speaks: a proxy or another server.
+    struct NotHTTP2: Error, CustomStringConvertible {
+        var version: String
+        var description: String { "the host answered over \(version); APNs speaks HTTP/2 only, so it is not APNs" }
+    }
+
+    /// A body that does not end by the deadline.
+    struct BodyTimeout: Error, CustomStringConvertible {
+        var description: String { "the answer's body did not end in time" }
+    }
+
+    /// `body`, up to 1 MiB, read by `deadline`.
+    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: 1 << 20) }
+            group.addTask {
+                let left = max((deadline - .now()).nanoseconds, 0)
+                try await Task.sleep(nanoseconds: UInt64(left))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw BodyTimeout() }
+            return buffer
+        }
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
@@ -113,6 +154,28 @@ public actor HTTPClientTransport: APNsTransport {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
         current.client.shutdown { _ in }
+    }
+}
+
+/// No connection could be made (refused, unreachable, a TLS handshake that failed, or a time-out
+/// while connecting): the request never left, so sending it again cannot make it twice. A
+/// transport throws it for those; any other error may come after the request reached APNs.
+public struct APNsConnectionError: Error, CustomStringConvertible {
+    /// What the connection failed with.
+    public var underlying: any Error
+
+    /// Creates the error.
+    public init(underlying: any Error) {
+        self.underlying = underlying
+    }
+
+    public var description: String { "\(underlying)" }
+
+    /// Whether `error` is one of making the connection.
+    static func isConnecting(_ error: any Error) -> Bool {
+        if error is NIOConnectionError || error is NIOSSLError { return true }
+        if let error = error as? HTTPClientError { return error == .connectTimeout }
+        return false
     }
 }
 

@@ -144,7 +144,7 @@ public struct BroadcastChannels: Sendable {
         guard response.status == status || (200..<300).contains(response.status) else {
             let remedy = SendRemedy(status: response.status, reason: response.reason)
             throw ChannelError(message: "status \(response.status)" + (response.reason.map { ", reason \($0)" } ?? "")
-                               + "\n\(remedy.rawValue): \(remedy.advice)", response: response)
+                               + "\n\(remedy.rawValue): \(remedy.advice(for: response.reason))", response: response)
         }
         return response
     }

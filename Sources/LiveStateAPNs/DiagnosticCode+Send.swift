@@ -5,13 +5,15 @@ import LiveState
 // about this machine (`clock-behind`). The checks against the pushes the same sender made
 // before, and the payload's own checks, name theirs beside their rules.
 extension DiagnosticCode {
-    /// The topic is empty, or names a push type other than `liveactivity` (`BadTopic`).
+    /// The topic is empty, is not a bundle id (labels of letters, digits and hyphens between
+    /// dots), or names a push type other than `liveactivity` (`BadTopic`).
     public static let badTopic = DiagnosticCode(rawValue: "bad-topic")
     /// The device token is empty, not hex, or of odd length (`BadDeviceToken`, `MissingDeviceToken`).
     public static let badDeviceToken = DiagnosticCode(rawValue: "bad-device-token")
     /// The channel id is empty or not base64 (`BadChannelId`).
     public static let badChannelID = DiagnosticCode(rawValue: "bad-channel-id")
-    /// `apns-priority` is not 5 or 10 (1, 5 or 10 for a broadcast) (`BadPriority`).
+    /// `apns-priority` is not 5 or 10 (1, 5 or 10 for a broadcast), or a broadcast has none,
+    /// which Apple's broadcast document requires (`BadPriority`).
     public static let badPriority = DiagnosticCode(rawValue: "bad-priority")
     /// `apns-expiration` is negative, or in milliseconds (`BadExpirationDate`).
     public static let badExpiration = DiagnosticCode(rawValue: "bad-expiration")
@@ -28,11 +30,17 @@ extension DiagnosticCode {
     /// APNs answered `ExpiredProviderToken` to a token minted minutes ago: this machine's clock
     /// is behind APNs's by more than an hour.
     public static let clockBehind = DiagnosticCode(rawValue: "clock-behind")
+    /// No answer came to a start after its request may have reached APNs: it is not sent again,
+    /// as each start shows another activity (a warning).
+    public static let startUnconfirmed = DiagnosticCode(rawValue: "start-unconfirmed")
 
     /// Every code is an error (APNs refuses the request) but `broadcast-priority-one` (APNs
-    /// takes it; whether the device updates the activity is not documented) and
-    /// `timestamp-in-future` (APNs takes it; the harm is to the updates after it): warnings.
-    package var sendSeverity: Severity { self == .broadcastPriorityOne || self == .timestampInFuture ? .warning : .error }
+    /// takes it; whether the device updates the activity is not documented),
+    /// `timestamp-in-future` (APNs takes it; the harm is to the updates after it) and
+    /// `start-unconfirmed` (what became of the start is not known): warnings.
+    package var sendSeverity: Severity {
+        self == .broadcastPriorityOne || self == .timestampInFuture || self == .startUnconfirmed ? .warning : .error
+    }
 
     /// Every code this version names.
     package static let sendCodes: [DiagnosticCode] = [
@@ -47,5 +55,6 @@ extension DiagnosticCode {
         .broadcastPriorityOne,
         .timestampInFuture,
         .clockBehind,
+        .startUnconfirmed,
     ]
 }

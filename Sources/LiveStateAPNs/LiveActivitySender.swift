@@ -204,13 +204,16 @@ public final class LiveActivitySender: Sendable {
         return (result.succeeded ? result.bytes : [], diagnostics)
     }
 
-    /// A whole body with `aps.timestamp` set anew; the body as it was when it is not an object
-    /// with an `aps` object (the checks then report it).
+    /// A whole body with `aps.timestamp` set anew, for a retry; the body as it was when it is not
+    /// an object with an `aps` object (the checks then report it), or when its own timestamp is
+    /// not older than `timestamp`: a stamp ahead of the clock (a counter's) stays, since a
+    /// retry stamped older than what the device holds is ignored.
     static func restamped(_ bytes: [UInt8], timestamp: Int) -> [UInt8] {
         guard case .object(var members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
               let index = members.firstIndex(where: { $0.name == "aps" }),
               case .object(var aps) = members[index].value else { return bytes }
         if let stamp = aps.firstIndex(where: { $0.name == "timestamp" }) {
+            if let given = aps[stamp].value.number, given >= Double(timestamp) { return bytes }
             aps[stamp].value = .int(timestamp)
         } else {
             aps.append(.init("timestamp", .int(timestamp)))
@@ -294,6 +297,12 @@ public final class LiveActivitySender: Sendable {
                 outcome.transportError = "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater
+                // A start that may have reached APNs is not sent again: each one APNs takes shows
+                // another activity. One that never left (no connection) is.
+                if prepared.push.event == .start, !(error is APNsConnectionError) {
+                    outcome.diagnostics.append(PushRequestRules.startUnconfirmed("\(error)", file: push.file))
+                    return outcome
+                }
                 guard outcome.attempts < configuration.retry.maxAttempts else { return outcome }
                 await transport.reconnect()
                 try? await sleep(configuration.retry.delay(after: outcome.attempts))

@@ -17,8 +17,16 @@ package enum PushRequestRules {
         if let other = bundle.range(of: ".push-type.") {
             return (nil, finding(.badTopic, "the topic names push type '\(printable(bundle[other.upperBound...]))'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
         }
-        guard !bundle.isEmpty, bundle.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2F }) else {
-            return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app, not '\(printable(topic))'"))
+        // A bundle id is labels of letters, digits and hyphens between dots; it goes into a
+        // broadcast's and a channel's :path as it is, where `#` or `?` would end the path.
+        let labels = bundle.split(separator: ".", omittingEmptySubsequences: false)
+        guard !bundle.isEmpty, labels.allSatisfy({ label in
+            !label.isEmpty && label.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "-")
+            }
+        }) else {
+            return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app (letters, digits and "
+                + "hyphens between dots), not '\(printable(topic))'"))
         }
         return (bundle, nil)
     }
@@ -48,6 +56,9 @@ package enum PushRequestRules {
         if let priority = headers.priority, !priorities.contains(priority) {
             let allowed = target.isBroadcast ? "1, 5 or 10" : "5 or 10"
             findings.append(finding(.badPriority, "apns-priority must be \(allowed), not \(priority)"))
+        } else if target.isBroadcast, headers.priority == nil {
+            // A device push without one is sent at 10; Apple's broadcast document requires it.
+            findings.append(finding(.badPriority, "a broadcast needs apns-priority: 10 (immediate; counts against the budget), 5 or 1"))
         } else if target.isBroadcast, headers.priority == 1 {
             findings.append(finding(.broadcastPriorityOne, "apns-priority 1 is in Apple's broadcast document, but its ActivityKit push "
                 + "article names only 5 and 10 for Live Activity updates: whether a device updates the activity at 1 is not "
@@ -103,6 +114,17 @@ package enum PushRequestRules {
     /// line break stays on the message's line, in JSON output too.
     static func printable(_ text: some StringProtocol) -> String {
         Diagnostic.printable(String(text.prefix(80)))
+    }
+
+    /// A start that no answer came to, after its request may have reached APNs (the
+    /// connection was made): `start-unconfirmed`. APNs may have taken it, and each start shows
+    /// another activity, so the sender does not send it again.
+    static func startUnconfirmed(_ error: String, file: String?) -> Diagnostic {
+        var found = finding(.startUnconfirmed, "no answer came to this start (\(printable(error))) after the request may have "
+            + "reached APNs, so it was not sent again: each start APNs takes shows another activity. Check the device, or wait "
+            + "for the activity's update token, before starting it again")
+        found.file = file
+        return found
     }
 
     /// After `ExpiredProviderToken`: a `clock-behind` finding when the rejected token is younger

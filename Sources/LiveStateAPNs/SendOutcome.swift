@@ -74,7 +74,7 @@ public struct SendOutcome: Sendable {
         parts.append("\(environment)")
         if attempts > 1 { parts.append("\(attempts) attempts") }
         var line = parts.joined(separator: ", ")
-        if !delivered { line += "\n" + remedy.rawValue + ": " + remedy.advice }
+        if !delivered { line += "\n" + remedy.rawValue + ": " + remedy.advice(for: response?.reason) }
         if let retryAfter { line += " (not before \(Int(retryAfter.timeIntervalSince1970)))" }
         return line
     }

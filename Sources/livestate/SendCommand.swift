@@ -9,7 +9,7 @@ struct SendCommand: ParsableCommand {
         commandName: "send",
         abstract: "Check a Live Activity push against the schema versions in the field and APNs's rules, then send it.",
         usage: "livestate send --schema <schema> \(APNsOptions.synopsis) "
-            + "(--token <token> | --broadcast --channel-id <channel-id> --expiration <expiration>) [<options>] <state>",
+            + "(--token <token> | --broadcast --channel-id <channel-id> --expiration <expiration> --priority <priority>) [<options>] <state>",
         discussion: """
             STATE is a content-state object (wrapped in an aps envelope built from the flags, with \
             timestamp now) or a whole APNs body with an "aps" object (sent as written). Every \
@@ -33,7 +33,7 @@ struct SendCommand: ParsableCommand {
     @Option(help: "The device's push token (hex), or its push-to-start token for a start.")
     var token: String?
 
-    @Flag(help: "A broadcast push to a channel (iOS 18): needs --channel-id and --expiration.")
+    @Flag(help: "A broadcast push to a channel (iOS 18): needs --channel-id, --expiration and --priority.")
     var broadcast = false
 
     @Option(name: .customLong("channel-id"), help: "The broadcast channel id (base64).")
@@ -190,7 +190,7 @@ extension SendOutcome {
             .init("apns-request-id", text(response?.requestID)),
             .init("reason", text(response?.reason?.rawValue)),
             .init("timestamp", response?.timestamp.map { .int(Int($0.timeIntervalSince1970 * 1000)) } ?? .null),
-            .init("remedy", .string(remedy.rawValue)), .init("advice", .string(remedy.advice)),
+            .init("remedy", .string(remedy.rawValue)), .init("advice", .string(remedy.advice(for: response?.reason))),
             .init("attempts", .int(attempts)), .init("environment", .string(environment.rawValue)),
             .init("transport-error", text(transportError)),
         ])

@@ -37,7 +37,7 @@ import Testing
 
     @Test func badChannelIDs() {
         for channel in ["", "not base64!", "abc", "ab==c="] {
-            #expect(codes(.broadcast(channelID: channel), .init(expiration: 0)) == [DiagnosticCode.badChannelID], "\(channel)")
+            #expect(codes(.broadcast(channelID: channel), .init(priority: 5, expiration: 0)) == [DiagnosticCode.badChannelID], "\(channel)")
         }
     }
 
@@ -91,13 +91,13 @@ import Testing
         #expect(milliseconds.first?.message == "apns-expiration 1800000000000 is in milliseconds; APNs takes UNIX seconds: send 1800000000")
         let nanoseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000_000_000))
         #expect(nanoseconds.first?.message == "apns-expiration 1800000000000000000 is in nanoseconds; APNs takes UNIX seconds: send 1800000000")
-        #expect(codes(.broadcast(channelID: "YWJj")) == [DiagnosticCode.missingExpiration])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5)) == [DiagnosticCode.missingExpiration])
     }
 
     @Test func apnsIDIsALowerCaseUUIDAndCollapseIDAtMost64Bytes() {
         #expect(codes(.device(token: Self.token), .init(apnsID: "123E4567-E89B-12D3-A456-426614174000")) == [DiagnosticCode.badAPNsID])
         #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567e89b12d3a456426614174000")) == [DiagnosticCode.badAPNsID])
-        #expect(codes(.broadcast(channelID: "YWJj"), .init(expiration: 0, requestID: "nope")) == [DiagnosticCode.badAPNsID])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5, expiration: 0, requestID: "nope")) == [DiagnosticCode.badAPNsID])
         #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32))) == [])
         #expect(codes(.device(token: Self.token), .init(collapseID: String(repeating: "é", count: 32) + "x")) == [DiagnosticCode.badCollapseID])
     }
@@ -131,7 +131,7 @@ import Testing
     /// The other header values the user gives are refused with control characters in them too,
     /// by their own rules, and named on one line.
     @Test func theOtherHeaderValuesRefuseControlCharacters() {
-        let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(expiration: 0))
+        let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(priority: 5, expiration: 0))
         #expect(channel.map(\.code) == [DiagnosticCode.badChannelID])
         #expect(channel.first?.message.contains("YWJj\\u{D}\\u{A}x-evil: 1") == true, "\(channel)")
         // C1 too (U+009B is a terminal's CSI), as every other finding writes it.
@@ -153,6 +153,18 @@ import Testing
         #expect(other.problem?.message.contains("'voip'") == true)
         #expect(PushRequestRules.bundleID(from: "").problem?.code == DiagnosticCode.badTopic)
         #expect(PushRequestRules.bundleID(from: "com.example app").problem?.code == DiagnosticCode.badTopic)
+        // Spliced into a broadcast's :path, `#` or `?` would end it: `com.example#x` aimed at `com.example`.
+        for bad in ["com.example#x", "com.example?x=1", "com.example.delivery.", "com..example", ".com.example", "com.example.*", "com.ex%41mple"] {
+            #expect(PushRequestRules.bundleID(from: bad).problem?.code == DiagnosticCode.badTopic, "\(bad)")
+        }
+        #expect(PushRequestRules.bundleID(from: "com.Example-2.app").bundle == "com.Example-2.app")
+    }
+
+    /// Apple's broadcast document requires apns-priority; a device push without one is sent at 10.
+    @Test func aBroadcastNeedsAPriority() {
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(expiration: 0)) == [DiagnosticCode.badPriority])
+        #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5, expiration: 0)) == [])
+        #expect(codes(.device(token: Self.token), .init()) == [])
     }
 
     @Test func everySendCodeIsProducedByARule() {
@@ -166,6 +178,7 @@ import Testing
             seen.insert(problem.code)
         }
         if let ahead = PushHistory.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
+        seen.insert(PushRequestRules.startUnconfirmed("timed out", file: nil).code)
         #expect(seen == Set(DiagnosticCode.sendCodes))
     }
 

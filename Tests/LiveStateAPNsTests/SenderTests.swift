@@ -277,3 +277,72 @@ import Testing
         #expect(harness.fake.requests.allSatisfy { !$0.path.contains(kept) && !$0.path.contains(dropped) }, "the id goes in apns-channel-id, not the path")
     }
 }
+
+/// A transport that fails every request with one error, and counts them.
+final class FailingTransport: APNsTransport, @unchecked Sendable {
+    let error: any Error
+    private let lock = NSLock()
+    private var sent = 0
+    var requests: Int { lock.withLock { sent } }
+
+    init(_ error: any Error) { self.error = error }
+
+    func send(_ request: APNsRequest) async throws -> APNsResponse {
+        lock.withLock { sent += 1 }
+        throw error
+    }
+
+    func reconnect() async {}
+}
+
+struct ConnectionReset: Error {}
+
+/// What a sender does when no answer comes.
+@Suite struct SenderNoAnswerTests {
+    static func sender(_ transport: FailingTransport) throws -> LiveActivitySender {
+        let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
+        return try LiveActivitySender(
+            schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key),
+            configuration: .init(bundleID: Harness.bundleID, environment: .sandbox), transport: transport, sleep: { _ in })
+    }
+
+    /// A start that may have reached APNs is sent once: each start APNs takes shows another
+    /// activity, and three were sent when the answer was lost.
+    @Test func aStartThatMayHaveArrivedIsNotSentAgain() async throws {
+        let transport = FailingTransport(ConnectionReset())
+        let outcome = await try Self.sender(transport).send(PushHistoryTests.start("A1"))
+        #expect(transport.requests == 1)
+        #expect(outcome.remedy == .retryLater)
+        let unconfirmed = try #require(outcome.diagnostics.first { $0.code == DiagnosticCode.startUnconfirmed })
+        #expect(unconfirmed.severity == .warning)
+        #expect(unconfirmed.message.hasPrefix("no answer came to this start (ConnectionReset()) after the request may have reached APNs"))
+    }
+
+    /// One whose connection was never made is sent again, as an update whose answer was lost is.
+    @Test func aStartThatNeverLeftAndAnUpdateAreSentAgain() async throws {
+        let refused = FailingTransport(APNsConnectionError(underlying: ConnectionReset()))
+        _ = await try Self.sender(refused).send(PushHistoryTests.start("A1"))
+        #expect(refused.requests == 3)
+        let lost = FailingTransport(ConnectionReset())
+        let outcome = await try Self.sender(lost).send(Harness.update())
+        #expect(lost.requests == 3)
+        #expect(!outcome.diagnostics.contains { $0.code == DiagnosticCode.startUnconfirmed })
+    }
+
+    /// A whole body's retry is never stamped older than the body was: a stamp ahead of the
+    /// clock (a counter's) stays, and one behind it is renewed.
+    @Test func aWholeBodyRetryIsNeverStampedOlder() {
+        let ahead = Array(#"{"aps":{"timestamp":2000000000,"event":"update","content-state":{}}}"#.utf8)
+        #expect(LiveActivitySender.restamped(ahead, timestamp: 1_795_000_000) == ahead)
+        let behind = Array(#"{"aps":{"timestamp":1000,"event":"update","content-state":{}}}"#.utf8)
+        #expect(String(decoding: LiveActivitySender.restamped(behind, timestamp: 1_795_000_000), as: UTF8.self).contains(#""timestamp":1795000000"#))
+    }
+
+    /// Advice that names what the reason says: the other environment, the clock.
+    @Test func adviceNamesWhatTheReasonSays() {
+        #expect(SendRemedy.tokenDead.advice(for: .badDeviceToken).contains("try it there once"))
+        #expect(SendRemedy.tokenDead.advice(for: .unregistered) == SendRemedy.tokenDead.advice)
+        #expect(SendRemedy.fixCredentials.advice(for: .expiredProviderToken).contains("clock is behind"))
+        #expect(!SendRemedy.fixCredentials.advice(for: .expiredProviderToken).contains("--key"))
+    }
+}

@@ -240,9 +240,11 @@ import Testing
             let state = try setup.write("state.json", Setup.state)
             let result = try setup.send(["--version", "2", "--version", "3", "--broadcast", "--channel-id", Setup.someChannel, state])
             #expect(result.status == 1)
-            #expect(result.stdout.contains("refused before sending: 1 error(s)"), "\(result.stdout)")
+            // And apns-priority, which Apple's broadcast document requires as well.
+            #expect(result.stdout.contains("refused before sending: 2 error(s)"), "\(result.stdout)")
             #expect(result.stderr.contains("<request>: error: a broadcast needs apns-expiration"), "\(result.stderr)")
             #expect(result.stderr.contains("[missing-expiration]"))
+            #expect(result.stderr.contains("<request>: error: a broadcast needs apns-priority: 10 (immediate; counts against the budget), 5 or 1 [bad-priority]"), "\(result.stderr)")
             #expect(setup.fake.requests.isEmpty)
         }
     }
