@@ -82,7 +82,19 @@ extension CompatibilityReport {
 
     // MARK: yaml
 
+    /// The findings of each pair, grouped once: asking `findings(for:)` of every pair scanned
+    /// every finding per pair (1,000 versions under `full-transitive` never ended).
+    private var findingsByPair: [PairKey: [CompatibilityFinding]] {
+        Dictionary(grouping: findings) { PairKey(reader: $0.readerVersion, writer: $0.writerVersion) }
+    }
+
+    private struct PairKey: Hashable {
+        var reader: Int
+        var writer: Int
+    }
+
     private func yamlRendering() -> String {
+        let byPair = findingsByPair
         var lines: [String] = [
             "# Compatibility of \(activity)\(file.map { " (\($0))" } ?? "") under \(mode.rawValue), written by `livestate diff --format yaml`.",
             "# Regenerate it rather than editing it.",
@@ -97,10 +109,11 @@ extension CompatibilityReport {
                 + "max-drop: \"\(fleet.maxDrop)\", accepted: \(fleet.accepted) }")
         }
         lines.append(versions.isEmpty ? "versions: []" : "versions:")
+        let pairsByReader = Dictionary(grouping: pairs, by: \.readerVersion)
         for version in versions {
             lines.append("  - version: \(version)")
             if strictClients.contains(version) { lines.append("    strict: true") }
-            let read = pairs.filter { $0.readerVersion == version }
+            let read = pairsByReader[version] ?? []
             if read.isEmpty {
                 lines.append("    reads: []")
                 continue
@@ -109,7 +122,7 @@ extension CompatibilityReport {
             for pair in read {
                 lines.append("      - writer: \(pair.writerVersion)")
                 lines.append("        direction: \(pair.direction.rawValue)")
-                let found = findings(for: pair)
+                let found = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
                 if found.isEmpty {
                     lines.append("        findings: []")
                     continue
@@ -141,10 +154,11 @@ extension CompatibilityReport {
         if pairs.isEmpty {
             lines += ["", "The mode checks no pairs."]
         }
+        let byPair = findingsByPair
         for pair in pairs {
             let strict = strictClients.contains(pair.readerVersion) ? ", strict client" : ""
             lines += ["", "### App v\(pair.readerVersion) reads v\(pair.writerVersion) payloads (\(pair.direction.rawValue)\(strict))", ""]
-            let found = findings(for: pair)
+            let found = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
             if found.isEmpty {
                 lines.append("No findings.")
                 continue
