@@ -150,7 +150,7 @@ public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
         case .backOffToken: "too many pushes to this token: wait, then send only the latest state"
         case .stopMinting: "the provider token was renewed too soon: reuse it; the connection is unusable for a while"
         case .reconnect: "open a new connection and send the current state again"
-        case .retryLater: "APNs had a problem: retry later with back-off, sending the current state"
+        case .retryLater: "APNs had a problem: retry later (after a 5xx, Apple says 15 minutes) with back-off, sending the current state"
         case .unknown: "an answer this sender does not know"
         }
     }

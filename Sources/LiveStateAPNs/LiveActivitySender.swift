@@ -348,8 +348,12 @@ public final class LiveActivitySender: Sendable {
                 if reconnected { try? await sleep(configuration.retry.delay(after: outcome.attempts)) }
                 reconnected = true
             case (.retryLater, _):
-                guard canRetry else { return outcome }
-                try? await sleep(configuration.retry.delay(after: outcome.attempts))
+                // Apple: retry a 5xx after 15 minutes, with back-off; a wait past `maxDelay` is
+                // the caller's to make, at `retryAfter`.
+                let delay = configuration.retry.delay(after: outcome.attempts, serverError: true)
+                outcome.retryAfter = clock().addingTimeInterval(delay.seconds)
+                guard canRetry, delay <= configuration.retry.maxDelay else { return outcome }
+                try? await sleep(delay)
             default:
                 return outcome
             }

@@ -80,8 +80,8 @@ public struct SendOutcome: Sendable {
     }
 }
 
-/// How often and how long a sender retries what may pass later: `TooManyRequests`, 5xx,
-/// `Shutdown`, `IdleTimeout` and connection failures. Each retry re-renders the state with a
+/// How often and how long a sender retries what may pass later: `TooManyRequests`, 5xx (after
+/// `serverErrorDelay`, 15 minutes by default), `Shutdown`, `IdleTimeout` and connection failures. Each retry re-renders the state with a
 /// fresh `timestamp`; what cannot pass later (a payload or credential problem) is never retried.
 public struct RetryPolicy: Sendable, Hashable {
     /// Requests at most, the first included.
@@ -90,23 +90,37 @@ public struct RetryPolicy: Sendable, Hashable {
     public var initialDelay: Duration
     /// The longest wait.
     public var maxDelay: Duration
+    /// The wait before a push APNs answered with a 5xx (`InternalServerError`,
+    /// `ServiceUnavailable`) is sent again; it doubles for each one after. Apple's guidance is 15
+    /// minutes, with back-off: more than `maxDelay`, so by default such a push is not retried
+    /// within the send, and the outcome's `retryAfter` says when it may be.
+    public var serverErrorDelay: Duration
 
     /// Creates a policy.
     /// - Parameters:
     ///   - maxAttempts: Requests at most, the first included.
     ///   - initialDelay: The wait before the first retry.
     ///   - maxDelay: The longest wait.
-    public init(maxAttempts: Int = 3, initialDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30)) {
+    ///   - serverErrorDelay: The wait after a 5xx answer.
+    public init(maxAttempts: Int = 3, initialDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
+                serverErrorDelay: Duration = .seconds(15 * 60)) {
         self.maxAttempts = max(1, maxAttempts)
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
+        self.serverErrorDelay = serverErrorDelay
     }
 
     /// No retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// The wait after attempt `attempt` (1-based) failed.
-    func delay(after attempt: Int) -> Duration {
+    /// The wait after attempt `attempt` (1-based) failed: from `initialDelay`, or from
+    /// `serverErrorDelay` after a 5xx answer, doubling.
+    func delay(after attempt: Int, serverError: Bool = false) -> Duration {
+        if serverError {
+            var delay = serverErrorDelay
+            for _ in 1..<max(1, attempt) where delay < .seconds(24 * 3600) { delay *= 2 }
+            return delay
+        }
         var delay = initialDelay
         for _ in 1..<max(1, attempt) where delay < maxDelay { delay *= 2 }
         return min(delay, maxDelay)

@@ -53,8 +53,11 @@ struct EnvelopeOptions: ParsableArguments {
         request.dismissalDate = dismissalDate
         request.relevanceScore = relevanceScore
         if alertTitle != nil || alertBody != nil || alertSound != nil {
-            request.alert = .object([.init("title", .string(alertTitle ?? "")), .init("body", .string(alertBody ?? ""))]
-                + (alertSound.map { [.init("sound", .string($0))] } ?? []))
+            // The keys given, and only those: an empty title or body the user did not give would
+            // hide from the checks that a start's alert lacks it.
+            request.alert = .object([("title", alertTitle), ("body", alertBody), ("sound", alertSound)].compactMap { name, text in
+                text.map { Value.Member(name, .string($0)) }
+            })
         }
         request.inputPushToken = inputPushToken
         request.inputPushChannel = inputPushChannel

@@ -140,11 +140,28 @@ import Testing
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
         harness.fake.answerNext(3, status: 503, reason: "ServiceUnavailable")
         let sleeps = Sleeps()
-        let outcome = try await harness.sender(sleeps: sleeps).send(Harness.update())
+        let outcome = try await harness.sender(retry: RetryPolicy(serverErrorDelay: .seconds(1)), sleeps: sleeps).send(Harness.update())
         try await harness.stop()
         #expect(outcome.remedy == .retryLater)
         #expect(outcome.attempts == 3)
         #expect(sleeps.all == [.seconds(1), .seconds(2)])
+    }
+
+    /// By default a 5xx is not retried within the send: Apple's guidance is 15 minutes, with
+    /// back-off, and the outcome says when (it was sent again after 1 s and 2 s).
+    @Test func aProblemOnApplesSideIsRetriedAfterFifteenMinutesByDefault() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.answerNext(status: 500, reason: "InternalServerError")
+        let sleeps = Sleeps()
+        let start = harness.clock.now
+        let outcome = try await harness.sender(sleeps: sleeps).send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.remedy == .retryLater)
+        #expect(outcome.attempts == 1)
+        #expect(sleeps.all.isEmpty)
+        #expect(outcome.retryAfter == start.addingTimeInterval(15 * 60))
+        #expect(outcome.summary.contains("(not before \(Int(start.timeIntervalSince1970) + 900))"), "\(outcome.summary)")
     }
 
     @Test func theLatestStateIsRenderedAgainForARetry() async throws {
@@ -152,12 +169,13 @@ import Testing
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
         harness.fake.answerNext(status: 500, reason: "InternalServerError")
         let renders = Sleeps()
+        let retry = RetryPolicy(serverErrorDelay: .seconds(1))
         let push = LiveActivityPush(target: .device(token: Harness.deviceToken), content: .latest({
             renders.append(.seconds(1))
             let progress = Double(renders.all.count) / 10
             return .object([.init("title", .string("On its way")), .init("progress", .double(progress))])
         }, envelope: .init(timestamp: 0)))
-        let outcome = try await harness.sender().send(push)
+        let outcome = try await harness.sender(retry: retry).send(push)
         try await harness.stop()
         #expect(outcome.delivered)
         #expect(renders.all.count == 2)

@@ -667,7 +667,7 @@ public struct ContentStateEncoder: Sendable {
             let sizes = "\(bodySize)content-state \(contentState) of \(ByteBudget.contentStateLimit), device worst case \(worstCase) of \(ByteBudget.contentStateLimit)"
             return fitted
                 ? "the payload does not fit even with every drop-priority field every app version reads without dropped and every truncate string shortened as far as its constraints allow: \(sizes)"
-                : "the payload is over budget (\(sizes)); --fit may drop or shorten fields the schema allows"
+                : "the payload is over budget (\(sizes)); fitting it (encode --fit) may drop or shorten fields the schema allows"
         }
     }
 
