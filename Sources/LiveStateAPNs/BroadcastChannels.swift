@@ -77,6 +77,9 @@ public struct BroadcastChannels: Sendable {
         guard let id = response.channelID else {
             throw ChannelError(message: "APNs created a channel but sent no apns-channel-id", response: response)
         }
+        if let problem = Self.problem(withChannelID: id) {
+            throw ChannelError(message: "the apns-channel-id of the answer is not a channel id: \(problem.message)", response: response)
+        }
         return id
     }
 
@@ -87,10 +90,13 @@ public struct BroadcastChannels: Sendable {
     public func read(_ id: String) async throws(ChannelError) -> Channel {
         try check(id)
         let response = try await send(await channelRequest("GET", id), expecting: 200)
-        let settings = try? response.body.withUnsafeBytes { try Value.parse(json: $0) }
+        guard let settings = try? response.body.withUnsafeBytes({ try Value.parse(json: $0) }),
+              case .object = settings else {
+            throw ChannelError(message: "APNs answered the channel read without its settings (a JSON object)", response: response)
+        }
         var channel = Channel(id: id)
-        if case .int(let policy)? = settings?["message-storage-policy"] { channel.storagePolicy = StoragePolicy(rawValue: policy) }
-        if case .string(let type)? = settings?["push-type"] { channel.pushType = type }
+        if case .int(let policy)? = settings["message-storage-policy"] { channel.storagePolicy = StoragePolicy(rawValue: policy) }
+        if case .string(let type)? = settings["push-type"] { channel.pushType = type }
         return channel
     }
 
@@ -103,7 +109,16 @@ public struct BroadcastChannels: Sendable {
               case .array(let items)? = list["channels"] else {
             throw ChannelError(message: "APNs answered the channel list without a \"channels\" array", response: response)
         }
-        return items.compactMap { if case .string(let id) = $0 { id } else { nil } }
+        // An id goes on a line of its own, and into the next request's header: one that is not
+        // base64 is not printed as one.
+        var ids: [String] = []
+        for item in items {
+            guard case .string(let id) = item, Self.problem(withChannelID: id) == nil else {
+                throw ChannelError(message: "APNs listed \(ValueText.render(item).prefix(80)), which is not a channel id", response: response)
+            }
+            ids.append(id)
+        }
+        return ids
     }
 
     /// Deletes a channel; stored messages may still be delivered afterwards.
@@ -134,6 +149,17 @@ public struct BroadcastChannels: Sendable {
                            path: "/1/apps/\(bundleID)/\(resource)", headers: headers, body: body)
     }
 
+    /// What to do after a channel request's error answer: the remedy's advice, but where it
+    /// speaks of a device token or of a state to send, what it means for a channel request.
+    static func advice(_ remedy: SendRemedy, reason: APNsReason?) -> String {
+        switch remedy {
+        case .backOffToken: "too many channel requests: wait before the next"
+        case .retryLater, .reconnect: "APNs had a problem: send the request again later, with back-off"
+        case .tokenDead: "the channel is no longer there: stop using it"
+        default: remedy.advice(for: reason)
+        }
+    }
+
     private func send(_ request: APNsRequest, expecting status: Int) async throws(ChannelError) -> APNsResponse {
         let response: APNsResponse
         do {
@@ -144,7 +170,7 @@ public struct BroadcastChannels: Sendable {
         guard response.status == status || (200..<300).contains(response.status) else {
             let remedy = SendRemedy(status: response.status, reason: response.reason)
             throw ChannelError(message: "status \(response.status)" + (response.reason.map { ", reason \($0)" } ?? "")
-                               + "\n\(remedy.rawValue): \(remedy.advice(for: response.reason))", response: response)
+                               + "\n\(remedy.rawValue): \(Self.advice(remedy, reason: response.reason))", response: response)
         }
         return response
     }

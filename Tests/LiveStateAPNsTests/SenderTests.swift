@@ -364,3 +364,47 @@ struct ConnectionReset: Error {}
         #expect(!SendRemedy.fixCredentials.advice(for: .expiredProviderToken).contains("--key"))
     }
 }
+
+/// A transport that answers every request with one answer.
+final class CannedTransport: APNsTransport, @unchecked Sendable {
+    let response: APNsResponse
+    init(_ response: APNsResponse) { self.response = response }
+    func send(_ request: APNsRequest) async throws -> APNsResponse { response }
+    func reconnect() async {}
+}
+
+/// Channel answers that are not what APNs sends are refused, and error advice speaks of channels.
+@Suite struct ChannelAnswerTests {
+    static func channels(_ response: APNsResponse) throws -> BroadcastChannels {
+        let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
+        return try BroadcastChannels(bundleID: Harness.bundleID, environment: .sandbox, tokens: ProviderTokenCache(key: key),
+                                     transport: CannedTransport(response))
+    }
+
+    static func message(_ operation: (BroadcastChannels) async throws -> Void, answer: APNsResponse) async throws -> String? {
+        let channels = try channels(answer)
+        do {
+            try await operation(channels)
+            return nil
+        } catch let error as ChannelError {
+            return error.message
+        }
+    }
+
+    @Test func answersThatAreNotAPNssAreRefused() async throws {
+        let notJSON = try await Self.message({ _ = try await $0.read("YWJj") }, answer: APNsResponse(status: 200, body: Array("<html>".utf8)))
+        #expect(notJSON == "APNs answered the channel read without its settings (a JSON object)")
+        let badID = try await Self.message({ _ = try await $0.list() },
+                                           answer: APNsResponse(status: 200, body: Array(#"{"channels":["YWJj","a\nb"]}"#.utf8)))
+        #expect(badID?.hasSuffix("which is not a channel id") == true, "\(badID ?? "")")
+        let created = try await Self.message({ _ = try await $0.create(.noMessageStored) }, answer: APNsResponse(status: 201, channelID: "zz zz"))
+        #expect(created?.hasPrefix("the apns-channel-id of the answer is not a channel id") == true, "\(created ?? "")")
+    }
+
+    @Test func errorAdviceSpeaksOfChannels() async throws {
+        let throttled = try await Self.message({ _ = try await $0.list() }, answer: APNsResponse(status: 429, reason: .tooManyRequests))
+        #expect(throttled == "status 429, reason TooManyRequests\nback-off-token: too many channel requests: wait before the next")
+        let gone = try await Self.message({ try await $0.delete("YWJj") }, answer: APNsResponse(status: 410, reason: .unregistered))
+        #expect(gone?.hasSuffix("the channel is no longer there: stop using it") == true, "\(gone ?? "")")
+    }
+}
