@@ -116,10 +116,22 @@ struct BudgetCommand: ParsableCommand {
         } else {
             lines.append("  no content-state")
         }
-        for field in budget.fields.sorted(by: { $0.bytes > $1.bytes }) {
-            lines.append("  \(field.name): \(field.bytes)")
-        }
+        lines += listed(budget.fields.map { ($0.name, $0.bytes) })
         return lines.joined(separator: "\n")
+    }
+
+    /// One line per key, largest first, as a listing shows findings: the first 100, then one
+    /// line for the rest and their bytes (a body of 60,000 unknown keys printed 60,005 lines),
+    /// and each key's name shown in brief when long.
+    static func listed(_ fields: [(name: String, bytes: Int)]) -> [String] {
+        let sorted = fields.sorted { $0.bytes > $1.bytes }
+        let limit = Diagnostic.listedPerCode
+        var lines = sorted.prefix(limit).map { "  \(Diagnostic.shown($0.name)): \($0.bytes)" }
+        if sorted.count > limit {
+            let rest = sorted.dropFirst(limit)
+            lines.append("  \(ValueText.grouped(rest.count)) more keys, \(ValueText.grouped(rest.reduce(0) { $0 + $1.bytes })) bytes, are not listed; the \(limit) largest are")
+        }
+        return lines
     }
 
     /// The version's static worst case, in the same style: the total, what `--fit` can bring it
@@ -136,9 +148,7 @@ struct BudgetCommand: ParsableCommand {
         if let fitted = size.fittedBytes, fitted != size.bytes || !size.isBounded {
             lines.append("  after --fit (drop-priority fields dropped to their defaults, truncate strings cut to \"…\" or their min-length): \(fitted) bytes")
         }
-        for field in size.fields.sorted(by: { $0.bytes > $1.bytes }) {
-            lines.append("  \(field.name): \(field.bytes)")
-        }
+        lines += listed(size.fields.map { ($0.name, $0.bytes) })
         for field in size.unbounded {
             lines.append("  \(field.pointer): no \(field.missing)")
         }

@@ -168,13 +168,16 @@ struct SendCommand: ParsableCommand {
 }
 
 extension APNsRequest {
-    /// `{"method", "authority", "path", "headers": [[name, value]…], "body"}`.
+    /// `{"method", "authority", "path", "headers": [[name, value]…], "body", "bodyText"}`: the
+    /// body read as JSON, and as the exact text sent (`1e2` and `"caf\u00e9"` stay as written).
     var jsonValue: Value {
-        let body = (try? self.body.withUnsafeBytes { try Value.parse(json: $0) }) ?? .string(String(decoding: self.body, as: UTF8.self))
+        let text = String(decoding: self.body, as: UTF8.self)
+        let body = (try? self.body.withUnsafeBytes { try Value.parse(json: $0) }) ?? .string(text)
         return .object([
             .init("method", .string(method)), .init("authority", .string("\(host):\(port)")), .init("path", .string(path)),
             .init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
             .init("body", self.body.isEmpty ? .null : body),
+            .init("bodyText", self.body.isEmpty ? .null : .string(text)),
         ])
     }
 }

@@ -536,6 +536,20 @@ struct CLI {
         #expect(worstCase["fittedBytes"] is NSNull)
     }
 
+    /// A body of 60,000 keys printed 60,005 lines: the keys are listed as findings are, the
+    /// 100 largest and one line for the rest.
+    @Test func budgetListsTheLargestKeys() throws {
+        let members = (0..<5_000).map { #""k\#($0)":\#($0 == 7 ? "\"long\"" : "1")"# }.joined(separator: ",")
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"# + members + "}}}"
+        let result = try CLI.run(["budget", "-"], stdin: Data(body.utf8))
+        // The body's line, the content-state's, the keys (over budget: the findings follow).
+        let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(lines.count == 102, "\(lines.prefix(5))")
+        #expect(lines[1] == "  k7: 12")
+        #expect(lines.last?.hasPrefix("  4,900 more keys, ") == true, "\(lines.last ?? "")")
+        #expect(lines.last?.hasSuffix(" bytes, are not listed; the 100 largest are") == true)
+    }
+
     @Test func budgetNeedsPayloadsOrASchema() throws {
         let result = try CLI.run(["budget"])
         #expect(result.status == 2)

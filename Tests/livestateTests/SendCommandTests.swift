@@ -538,6 +538,9 @@ import Testing
             #expect(headers.contains { $0.first == "authorization" })
             let body = try #require(request["body"] as? [String: Any])
             #expect((body["aps"] as? [String: Any])?["event"] as? String == "update")
+            // And the exact text sent, which `body` as JSON does not keep.
+            let text = try #require(request["bodyText"] as? String)
+            #expect(text.hasPrefix(#"{"aps":{"timestamp":"#), "\(text)")
             #expect((document["diagnostics"] as? [Any])?.isEmpty == true)
             #expect(setup.fake.requests.isEmpty)
         }
