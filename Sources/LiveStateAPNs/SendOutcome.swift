@@ -74,7 +74,13 @@ public struct SendOutcome: Sendable {
         parts.append("\(environment)")
         if attempts > 1 { parts.append("\(attempts) attempts") }
         var line = parts.joined(separator: ", ")
-        if !delivered { line += "\n" + remedy.rawValue + ": " + remedy.advice(for: response?.reason) }
+        if !delivered {
+            // No answer is no word from APNs: the network, the host or a proxy may be at fault.
+            let advice = response == nil && transportError != nil
+                ? "no answer came: check the network, the host and any proxy, then send the current state again"
+                : remedy.advice(for: response?.reason)
+            line += "\n" + remedy.rawValue + ": " + advice
+        }
         if let retryAfter { line += " (not before \(Int(retryAfter.timeIntervalSince1970)))" }
         return line
     }

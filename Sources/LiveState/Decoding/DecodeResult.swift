@@ -137,10 +137,14 @@ public struct DecodeResult: Sendable {
     /// `String`). Read straight from the input: no `Value` tree is made on the way.
     /// - Parameter type: The type to decode.
     /// - Returns: The value.
-    /// - Throws: `DecodingError.dataCorrupted` when the app version rejects the payload (at
-    ///   the first error's place, in its words: the result's `diagnostics` say it all), or the
+    /// - Throws: `DecodingError.dataCorrupted` when the app version drops the update (a strict
+    ///   version's synthesized `Codable` fails, or the tolerant reading rejects it; at the first
+    ///   error's place, in its words: the result's `diagnostics` say it all), or the
     ///   `DecodingError` the type throws.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // The app version drops it: a strict one's synthesized `Codable` too, which the
+        // schema's tolerant reading may take (a default, a fallback, an alias).
+        guard appDecodes else { throw rejection }
         switch storage {
         case .tape(let shared):
             let tape = shared.tape
@@ -152,10 +156,10 @@ public struct DecodeResult: Sendable {
         }
     }
 
-    /// What `decode(_:)` throws for a payload the app version rejects: the first error, its
-    /// JSON Pointer as the coding path.
+    /// What `decode(_:)` throws for a payload the app version rejects: why a strict version's
+    /// `Codable` fails, or the first error, its JSON Pointer as the coding path.
     private var rejection: DecodingError {
-        let error = diagnostics.first { $0.severity == .error }
+        let error = strictFailure ?? diagnostics.first { $0.severity == .error }
         let path = error?.pointer.flatMap(JSONPointer.tokens)?.map(StateKey.token) ?? []
         return .dataCorrupted(.init(codingPath: path, debugDescription: error?.description ?? "the app version rejects the payload"))
     }

@@ -211,8 +211,10 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return value.isNull ? nil : try ValueDecoder.decode(T.self, from: value, codingPath: codingPath + [key])
     }
 
+    /// Whether the key's value is `null` (or its default is); a key the object does not have
+    /// is an error, as JSONDecoder throws it.
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = find(key) else { return true }
+        let index = try require(key)
         switch context.nodes[first &+ index].kind {
         case .null: return true
         case .missing: return plan.initialMembers[index].value.isNull
@@ -243,7 +245,9 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             if T.self == Date.self, let seconds = context.double(at: slot) {
                 return (Date(timeIntervalSinceReferenceDate: seconds) as! T)
             }
-            if T.self == Double.self || T.self == Int.self || T.self == Bool.self { return try viaValue(T.self, index, key) }
+            if T.self == Double.self || T.self == Int.self || T.self == Bool.self || T.self == Decimal.self {
+                return try viaValue(T.self, index, key)
+            }
         case .array:
             if T.self == [String].self {
                 var strings: [String] = []
@@ -347,9 +351,10 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return try ValueDecoder(value: made(index), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
+    /// The value of the key `super`, as JSONDecoder gives it (`null` when there is none).
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(
-            value: context.tape.objectValue(at: first, plan: plan, nodes: context.nodes, reader: context.reader), codingPath: codingPath)
+        let index = plan.memberNames.firstIndex(of: "super")
+        return ValueDecoder(value: index.map(made) ?? .null, codingPath: codingPath + [StateKey.name("super")])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -391,9 +396,7 @@ private struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next element's node, the index moved past it.
     private mutating func next() throws -> Int {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
-        }
+        guard !isAtEnd else { throw DecodingError.pastTheEnd(codingPath, currentIndex) }
         defer { currentIndex &+= 1 }
         return first &+ currentIndex
     }

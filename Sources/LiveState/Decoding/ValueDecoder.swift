@@ -15,9 +15,7 @@ struct ValueDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = value else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(ValueText.render(value))"))
-        }
+        guard case .object(let members) = value else { throw Primitive.mismatch([String: Any].self, value, codingPath, expected: "an object") }
         return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
     }
 
@@ -28,7 +26,7 @@ struct ValueDecoder: Decoder {
         case .dateRange(let lower, let upper):
             return UnkeyedContainer(elements: [.date(lower), .date(upper)], codingPath: codingPath)
         default:
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(ValueText.render(value))"))
+            throw Primitive.mismatch([Any].self, value, codingPath, expected: "an array")
         }
     }
 
@@ -62,6 +60,16 @@ struct ValueDecoder: Decoder {
     ) throws -> T? {
         if T.self == Date.self {
             return value.number.map { Date(timeIntervalSinceReferenceDate: $0) as! T }
+        }
+        if T.self == Decimal.self {
+            // JSONDecoder reads a number's text into a `Decimal`, not through its own
+            // `Decodable` conformance (an object of its parts); the shortest text of the number
+            // read is that text.
+            guard let number = value.number else { throw Primitive.mismatch(Decimal.self, value, codingPath()) }
+            guard let decimal = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX")) else {
+                throw Primitive.doesNotFit(number, Decimal.self, codingPath())
+            }
+            return (decimal as! T)
         }
         if T.self == URL.self, case .string(let string) = value {
             guard let url = URL(string: string) else {
@@ -108,9 +116,29 @@ extension Array {
 
 /// Reading primitives straight out of a `Value`, for all three containers: no nested decoder,
 /// no boxed container, and the coding path is built only when a mismatch is thrown.
-private enum Primitive {
-    static func mismatch<T>(_ type: T.Type, _ value: Value, _ codingPath: [any CodingKey]) -> DecodingError {
-        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(ValueText.render(value))"))
+enum Primitive {
+    /// What JSONDecoder throws for a value of another type: `valueNotFound` for `null`,
+    /// `typeMismatch` for the rest.
+    static func mismatch<T>(_ type: T.Type, _ value: Value, _ codingPath: [any CodingKey], expected: String? = nil) -> DecodingError {
+        let context = DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(expected ?? "\(type)"), found \(ValueText.render(value))")
+        return value.isNull ? .valueNotFound(type, context) : .typeMismatch(type, context)
+    }
+
+    /// What JSONDecoder throws for a number the type does not hold: `dataCorrupted`.
+    static func doesNotFit<T>(_ number: some CustomStringConvertible, _ type: T.Type, _ codingPath: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath, debugDescription: "Parsed JSON number <\(number)> does not fit in \(type)."))
+    }
+
+    /// A `Float` as JSONDecoder reads one, from the number's text (`Field.NumberFormat.floatReads`):
+    /// not through a `Double` (`1e39` became infinity, `1e-50` zero, and a number between two
+    /// `Float`s could round twice).
+    static func float(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let number = try double(value, codingPath())
+        let text = String(number)
+        guard Field.NumberFormat.floatReads(text.utf8), let float = Float(text) else {
+            throw doesNotFit(number, Float.self, codingPath())
+        }
+        return float
     }
 
     @inline(__always)
@@ -135,13 +163,13 @@ private enum Primitive {
     static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
         switch value {
         case .int(let int):
-            guard let exact = T(exactly: int) else { throw mismatch(type, value, codingPath()) }
+            guard let exact = T(exactly: int) else { throw doesNotFit(int, type, codingPath()) }
             return exact
         case .uint(let uint):
-            guard let exact = T(exactly: uint) else { throw mismatch(type, value, codingPath()) }
+            guard let exact = T(exactly: uint) else { throw doesNotFit(uint, type, codingPath()) }
             return exact
         case .double(let double), .date(let double):
-            guard let exact = T(exactly: double) else { throw mismatch(type, value, codingPath()) }
+            guard let exact = T(exactly: double) else { throw doesNotFit(double, type, codingPath()) }
             return exact
         default: throw mismatch(type, value, codingPath())
         }
@@ -149,6 +177,12 @@ private enum Primitive {
 }
 
 extension DecodingError {
+    /// What both of LiveState's unkeyed containers throw past an array's last element: the
+    /// path names the element asked for, as JSONDecoder's does.
+    static func pastTheEnd(_ codingPath: [any CodingKey], _ index: Int) -> DecodingError {
+        .valueNotFound(Any.self, .init(codingPath: codingPath + [StateKey.index(index)], debugDescription: "the array has no element \(index)"))
+    }
+
     /// What both of LiveState's `Decoder`s (`ValueDecoder`, `TapeDecoder`) throw for a key the
     /// schema version does not have.
     static func noField(_ key: some CodingKey, codingPath: [any CodingKey]) -> DecodingError {
@@ -220,7 +254,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { find(key)?.isNull ?? true }
+    /// Whether the key's value is `null`; a key the object does not have is an error, as
+    /// JSONDecoder throws it.
+    func decodeNil(forKey key: Key) throws -> Bool { try require(key).isNull }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try ValueDecoder.decode(T.self, from: require(key), parentPath: codingPath, key: key)
@@ -235,7 +271,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Primitive.bool(require(key), codingPath + [key]) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try Primitive.string(require(key), codingPath + [key]) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Primitive.double(require(key), codingPath + [key]) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decode(Double.self, forKey: key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try Primitive.float(require(key), codingPath + [key]) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Primitive.integer(type, require(key), codingPath + [key]) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Primitive.integer(type, require(key), codingPath + [key]) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Primitive.integer(type, require(key), codingPath + [key]) }
@@ -255,7 +291,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try Primitive.bool($0, codingPath + [key]) } }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try Primitive.string($0, codingPath + [key]) } }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try Primitive.double($0, codingPath + [key]) } }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(Double.self, forKey: key).map(Float.init) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key).map { try Primitive.float($0, codingPath + [key]) } }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try Primitive.integer(type, $0, codingPath + [key]) } }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try Primitive.integer(type, $0, codingPath + [key]) } }
 
@@ -267,7 +303,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try ValueDecoder(value: require(key), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), codingPath: codingPath) }
+    /// The value of the key `super`, as JSONDecoder gives it (`null` when there is none).
+    func superDecoder() throws -> any Decoder {
+        ValueDecoder(value: members.first { $0.name == "super" }?.value ?? .null, codingPath: codingPath + [StateKey.name("super")])
+    }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         ValueDecoder(value: find(key) ?? .null, codingPath: codingPath + [key])
@@ -288,9 +327,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= elements.count }
 
     private mutating func next() throws -> (Value, [any CodingKey]) {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
-        }
+        guard !isAtEnd else { throw DecodingError.pastTheEnd(codingPath, currentIndex) }
         defer { currentIndex += 1 }
         return (elements[currentIndex], codingPath + [StateKey.index(currentIndex)])
     }
@@ -308,9 +345,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next element for a primitive read, and its index; no coding path is built.
     private mutating func nextValue() throws -> (Value, Int) {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
-        }
+        guard !isAtEnd else { throw DecodingError.pastTheEnd(codingPath, currentIndex) }
         defer { currentIndex += 1 }
         return (elements[currentIndex], currentIndex)
     }
@@ -363,7 +398,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decode(_ type: Double.Type) throws -> Double { try Primitive.double(value, codingPath) }
 
-    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+    func decode(_ type: Float.Type) throws -> Float { try Primitive.float(value, codingPath) }
 
     private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         try Primitive.integer(type, value, codingPath)
