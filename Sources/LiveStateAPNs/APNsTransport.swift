@@ -171,9 +171,21 @@ public struct APNsConnectionError: Error, CustomStringConvertible {
 
     public var description: String { "\(underlying)" }
 
+    /// Whether `error` is a TLS handshake's (a certificate not trusted or not the host's, a TLS
+    /// the two sides do not share, a connection closed before the handshake ended): the request
+    /// was not written. Not every `NIOSSLError` is: `uncleanShutdown` ends a connection that
+    /// may have carried it.
+    static func isHandshake(_ error: any Error) -> Bool {
+        if error is NIOSSLExtraError { return true }
+        switch error as? NIOSSLError {
+        case .handshakeFailed?, .unableToValidateCertificate?, .noCertificateToValidate?, .cannotMatchULabel?: return true
+        default: return false
+        }
+    }
+
     /// Whether `error` is one of making the connection.
     static func isConnecting(_ error: any Error) -> Bool {
-        if error is NIOConnectionError || error is NIOSSLError { return true }
+        if error is NIOConnectionError || isHandshake(error) { return true }
         if let error = error as? HTTPClientError { return error == .connectTimeout }
         return false
     }

@@ -1,4 +1,5 @@
 import FakeAPNs
+import NIOSSL
 import Foundation
 import LiveState
 import LiveStateTooling
@@ -406,5 +407,18 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(throttled == "status 429, reason TooManyRequests\nback-off-token: too many channel requests: wait before the next")
         let gone = try await Self.message({ try await $0.delete("YWJj") }, answer: APNsResponse(status: 410, reason: .unregistered))
         #expect(gone?.hasSuffix("the channel is no longer there: stop using it") == true, "\(gone ?? "")")
+    }
+}
+
+/// Which TLS errors leave the request unwritten: a start after them may be sent again.
+@Suite struct SenderHandshakeTests {
+    @Test func onlyAHandshakesErrorsAreAConnections() async throws {
+        // An unclean shutdown may end a connection that carried the request.
+        #expect(!APNsConnectionError.isConnecting(NIOSSLError.uncleanShutdown))
+        #expect(APNsConnectionError.isConnecting(NIOSSLError.unableToValidateCertificate))
+        let handshake = FailingTransport(APNsConnectionError(underlying: NIOSSLError.unableToValidateCertificate))
+        let outcome = await try SenderNoAnswerTests.sender(handshake).send(PushHistoryTests.start("A1"))
+        #expect(handshake.requests == 3)
+        #expect(outcome.summary.contains("no answer came: check the network, the host and any proxy"), "\(outcome.summary)")
     }
 }
