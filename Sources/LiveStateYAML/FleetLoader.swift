@@ -46,19 +46,9 @@ public enum FleetLoader {
             return (start, "the fleet file's lines end in CR alone; end them in LF (or CR LF)")
         }
         // Read as UTF-8, a byte that is not would count as a replacement character in a cell.
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .emptyInput: return nil
-            case .error:
-                let byte = String(bytes[offset], radix: 16, uppercase: true)
-                return (SourcePosition.locate(offset: offset, in: bytes),
-                        "the fleet file is not UTF-8 text: byte 0x\(byte) here is not UTF-8; save the file as UTF-8")
-            }
-        }
+        guard let offset = UTF16Text.firstInvalidUTF8(in: bytes) else { return nil }
+        let byte = String(bytes[offset], radix: 16, uppercase: true)
+        return (SourcePosition.locate(offset: offset, in: bytes), "the fleet file is not UTF-8 text: byte 0x\(byte) here is not UTF-8; save the file as UTF-8")
     }
 
     /// Reads a fleet file for one schema: its own problems, then those of its versions against

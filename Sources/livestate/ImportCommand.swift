@@ -205,21 +205,6 @@ struct SwiftImportCommand: ParsableCommand {
         }.joined(separator: "\n")
     }
 
-    /// Where the first byte that is not part of a UTF-8 character is, in bytes that are not
-    /// UTF-8.
-    static func firstInvalidUTF8(in bytes: [UInt8]) -> Int {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded): offset += encoded.count
-            case .error: return min(offset, bytes.count - 1)
-            case .emptyInput: return max(bytes.count - 1, 0)
-            }
-        }
-    }
-
     /// Every Swift file named, folders searched (sorted, `.` entries skipped), each read whole
     /// with a size bound; what cannot be read is a `schema-io` error.
     static func read(_ paths: [String]) -> (files: [(path: String, source: String)], problems: [Diagnostic]) {
@@ -231,7 +216,7 @@ struct SwiftImportCommand: ParsableCommand {
         }
         func add(_ name: String, _ bytes: [UInt8]) {
             guard let source = String(validating: bytes, as: UTF8.self) else {
-                let offset = Self.firstInvalidUTF8(in: bytes)
+                let offset = UTF16Text.firstInvalidUTF8(in: bytes) ?? 0
                 problem(name, "is not UTF-8 text, so not Swift source: byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) here "
                         + "starts no UTF-8 character", at: SourcePosition.locate(offset: offset, in: bytes))
                 return

@@ -6,25 +6,20 @@ import Testing
 /// gives and the errors it throws, through both of LiveState's decoders (the tape's, and
 /// `ValueDecoder` for what the tape hands over).
 @Suite struct TypedDecodeTests {
+    static let fields = [
+        Field(name: "title", type: .string, defaultValue: .string("dflt")),
+        Field(name: "ratio", type: .double, isOptional: true),
+        Field(name: "amount", type: .double, isOptional: true),
+        Field(name: "small", type: .int, isOptional: true),
+        Field(name: "list", type: .array(items: Field(name: "", type: .int)), isOptional: true),
+        Field(name: "inner", type: .object(fields: [Field(name: "a", type: .int, isOptional: true)]), isOptional: true),
+        Field(name: "super", type: .object(fields: [Field(name: "title", type: .string, isOptional: true)]), isOptional: true),
+    ]
+
+    /// Version 1 strict, version 2 tolerant, with the same fields.
     static let schema = Schema(activity: "typed", strictClients: [1], versions: [
-        SchemaVersion(version: 1, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string("dflt")),
-            Field(name: "ratio", type: .double, isOptional: true),
-            Field(name: "amount", type: .double, isOptional: true),
-            Field(name: "small", type: .int, isOptional: true),
-            Field(name: "list", type: .array(items: Field(name: "", type: .int)), isOptional: true),
-            Field(name: "inner", type: .object(fields: [Field(name: "a", type: .int, isOptional: true)]), isOptional: true),
-            Field(name: "super", type: .object(fields: [Field(name: "title", type: .string, isOptional: true)]), isOptional: true),
-        ]),
-        SchemaVersion(version: 2, contentState: [
-            Field(name: "title", type: .string, defaultValue: .string("dflt")),
-            Field(name: "ratio", type: .double, isOptional: true),
-            Field(name: "amount", type: .double, isOptional: true),
-            Field(name: "small", type: .int, isOptional: true),
-            Field(name: "list", type: .array(items: Field(name: "", type: .int)), isOptional: true),
-            Field(name: "inner", type: .object(fields: [Field(name: "a", type: .int, isOptional: true)]), isOptional: true),
-            Field(name: "super", type: .object(fields: [Field(name: "title", type: .string, isOptional: true)]), isOptional: true),
-        ]),
+        SchemaVersion(version: 1, contentState: fields),
+        SchemaVersion(version: 2, contentState: fields),
     ])
 
     static func result(_ json: String, version: Int = 2) throws -> DecodeResult {

@@ -45,6 +45,21 @@ package enum UTF16Text {
         return message + "; the text is " + notUTF8(encoding)
     }
 
+    /// The offset of the first byte that is not part of a UTF-8 character, or `nil` when every
+    /// byte is: where a file that is not UTF-8 text says so.
+    package static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return min(offset, bytes.count - 1)
+            case .emptyInput: return nil
+            }
+        }
+    }
+
     /// `encoding` (as `described` names it) and what to do: `UTF-16 (…), not UTF-8: convert
     /// it (iconv -f UTF-16 -t UTF-8)`.
     package static func notUTF8(_ encoding: String) -> String {
