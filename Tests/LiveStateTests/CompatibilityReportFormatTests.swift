@@ -139,3 +139,32 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         try expectGolden(CompatibilityRule.renderedCatalog(as: .yaml), "rules.yaml")
     }
 }
+
+/// A report of many pairs and findings renders in bounded text for a pull request comment, and
+/// in time (each pair's findings are grouped once).
+@Suite struct CompatibilityReportListingTests {
+    static let report: CompatibilityReport = {
+        var pairs: [CompatibilityPair] = []
+        var findings: [CompatibilityFinding] = []
+        for reader in 1...60 {
+            for writer in 1...60 where writer != reader {
+                pairs.append(CompatibilityPair(readerVersion: reader, writerVersion: writer))
+                findings.append(CompatibilityFinding(
+                    rule: "type-changed", severity: .error, direction: writer > reader ? .oldAppReadsNew : .newAppReadsOld,
+                    readerVersion: reader, writerVersion: writer, message: "app v\(reader) reading v\(writer) payloads: 'x' changed", pointer: "/x"))
+            }
+        }
+        return CompatibilityReport(activity: "many", mode: .fullTransitive, versions: Array(1...60), pairs: pairs, findings: findings)
+    }()
+
+    @Test func markdownListsTheFirstHundredOfARuleAndCountsTheRest() {
+        let markdown = Self.report.rendered(as: .markdown)
+        #expect(markdown.components(separatedBy: "| error | `type-changed` |").count - 1 == 100)
+        #expect(markdown.contains("- 3,440 more pairs have no section."), "\(markdown.suffix(300))")
+        #expect(markdown.contains("- 3,440 more `type-changed` findings; the first 100 are listed."))
+        // YAML keeps every finding, under its pair.
+        let yaml = Self.report.rendered(as: .yaml)
+        #expect(yaml.components(separatedBy: "- rule: type-changed").count - 1 == 3_540)
+        #expect(yaml.contains("  - version: 60\n    reads:\n      - writer: 1\n        direction: new-app-reads-old\n        findings:\n          - rule: type-changed"))
+    }
+}

@@ -155,11 +155,27 @@ extension CompatibilityReport {
             lines += ["", "The mode checks no pairs."]
         }
         let byPair = findingsByPair
+        // As a listing shows findings: the first 100 of a rule, the rest counted at the end (a
+        // pull request comment holds 65,536 characters; 300 versions made 47 MB).
+        // A pair whose findings are all past that gets no section, nor does a pair of no
+        // findings past the first 100 such.
+        var listedOfRule: [String: Int] = [:]
+        var quietPairs = 0
+        var unlistedPairs = 0
         for pair in pairs {
+            let all = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
+            let found = all.filter { finding in
+                listedOfRule[finding.rule, default: 0] += 1
+                return listedOfRule[finding.rule, default: 0] <= Diagnostic.listedPerCode
+            }
+            if all.isEmpty { quietPairs += 1 }
+            guard !found.isEmpty || (all.isEmpty && quietPairs <= Diagnostic.listedPerCode) else {
+                unlistedPairs += 1
+                continue
+            }
             let strict = strictClients.contains(pair.readerVersion) ? ", strict client" : ""
             lines += ["", "### App v\(pair.readerVersion) reads v\(pair.writerVersion) payloads (\(pair.direction.rawValue)\(strict))", ""]
-            let found = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
-            if found.isEmpty {
+            if all.isEmpty {
                 lines.append("No findings.")
                 continue
             }
@@ -170,6 +186,13 @@ extension CompatibilityReport {
                 var location = finding.file ?? ""
                 if let position = finding.position { location += (location.isEmpty ? "" : ":") + position.description }
                 lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(Self.cell(field)) | \(Self.cell(Self.text(location))) | \(Self.cell(Self.text(Self.stripPrefix(finding)))) |")
+            }
+        }
+        let unlisted = listedOfRule.filter { $0.value > Diagnostic.listedPerCode }.sorted { $0.key < $1.key }
+        if !unlisted.isEmpty || unlistedPairs > 0 {
+            lines += ["", "### Not listed", "", "- \(ValueText.grouped(unlistedPairs)) more pairs have no section."]
+            for (rule, count) in unlisted {
+                lines.append("- \(ValueText.grouped(count - Diagnostic.listedPerCode)) more `\(rule)` findings; the first \(Diagnostic.listedPerCode) are listed.")
             }
         }
         return lines.map { $0 + "\n" }.joined()
