@@ -74,6 +74,9 @@ public final class FakeAPNs: Sendable {
         public var channelLimit: Int
         /// Whether `requests` records every request (default `true`; a load test turns it off).
         public var recordsRequests: Bool
+        /// Whether TLS offers HTTP/2 (default `true`). `false` offers only `http/1.1`, as a proxy
+        /// or another server might: for tests of a client that must refuse such a peer.
+        public var offersHTTP2: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -95,6 +98,7 @@ public final class FakeAPNs: Sendable {
             self.broadcastEnabled = true
             self.channelLimit = 10_000
             self.recordsRequests = true
+            self.offersHTTP2 = true
         }
     }
 
@@ -153,7 +157,7 @@ public final class FakeAPNs: Sendable {
     /// - Throws: If the certificate cannot be made or a listener cannot be bound.
     public static func start(_ configuration: Configuration) async throws -> FakeAPNs {
         let identity = try SelfSignedIdentity.make(now: Date())
-        let sslContext = try identity.makeServerContext()
+        let sslContext = try identity.makeServerContext(protocols: configuration.offersHTTP2 ? ["h2"] : ["http/1.1"])
         let core = FakeCore(configuration: configuration)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
@@ -251,6 +255,18 @@ public final class FakeAPNs: Sendable {
                 $0.scriptedAnswers.append(ScriptedAnswer(status: status, reason: reason))
             }
         }
+    }
+
+    /// Answers the next push request with a redirect to `location`, which APNs never sends:
+    /// for tests of a client that must not follow it.
+    public func redirectNext(status: Int = 307, to location: String) {
+        core.state.withLockedValue { $0.scriptedAnswers.append(ScriptedAnswer(status: status, reason: "", location: location)) }
+    }
+
+    /// Makes every answer from now on stop after its head and the first bytes of its body, the
+    /// stream left open, as a peer that stalls would: for tests of a client's deadline.
+    public func stallAnswers() {
+        core.state.withLockedValue { $0.stallsAnswers = true }
     }
 
     /// Makes every answer from now on wait `delay` before it is written, as a slow network

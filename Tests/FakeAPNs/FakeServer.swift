@@ -202,8 +202,10 @@ final class RequestHandler: ChannelInboundHandler {
         if !answer.body.isEmpty {
             responseHeaders.add(name: "content-type", value: "application/json")
         }
+        let stalls = core.state.withLockedValue { $0.stallsAnswers }
         if answer.status != 204 {
-            responseHeaders.add(name: "content-length", value: String(answer.body.count))
+            // A stalled answer promises more bytes than it sends.
+            responseHeaders.add(name: "content-length", value: String(answer.body.count + (stalls ? 10 : 0)))
         }
         if !isHTTP2 {
             responseHeaders.add(name: "connection", value: "close")
@@ -217,6 +219,10 @@ final class RequestHandler: ChannelInboundHandler {
         if !answer.body.isEmpty {
             let buffer = context.channel.allocator.buffer(bytes: answer.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        if stalls {
+            context.flush()
+            return
         }
         if isHTTP2 {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -68,6 +68,8 @@ struct FakeState {
     var scriptedAnswers: [ScriptedAnswer] = []
     /// How long each answer waits before it is written (``FakeAPNs/delayAnswers(by:)``).
     var answerDelay: TimeAmount = .zero
+    /// Whether answers stop after their head and first bytes (``FakeAPNs/stallAnswers()``).
+    var stallsAnswers = false
     var requests: [FakeAPNs.Request] = []
     var tokensSeen: Set<String> = []
     /// Provider tokens whose signature was verified, by their text: a token is verified once,
@@ -108,4 +110,6 @@ struct ChannelRecord {
 struct ScriptedAnswer {
     var status: Int
     var reason: String
+    /// A redirect's `location` (``FakeAPNs/redirectNext(status:to:)``); `nil` for a refusal.
+    var location: String? = nil
 }

@@ -91,6 +91,7 @@ struct RequestRules {
         }
         if role == .push, !state.scriptedAnswers.isEmpty {
             let scripted = state.scriptedAnswers.removeFirst()
+            if let location = scripted.location { return Answer(status: scripted.status, reason: nil, headers: [("location", location)]) }
             return .refusal(Refusal(scripted.status, scripted.reason))
         }
         do {

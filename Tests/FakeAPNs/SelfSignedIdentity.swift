@@ -48,7 +48,7 @@ struct SelfSignedIdentity {
     }
 
     /// A TLS server context serving this identity, offering only `h2` in ALPN.
-    func makeServerContext() throws -> NIOSSLContext {
+    func makeServerContext(protocols: [String] = ["h2"]) throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
         let privateKey = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
         var configuration = TLSConfiguration.makeServerConfiguration(
@@ -56,7 +56,7 @@ struct SelfSignedIdentity {
             privateKey: .privateKey(privateKey)
         )
         configuration.minimumTLSVersion = .tlsv12
-        configuration.applicationProtocols = ["h2"]
+        configuration.applicationProtocols = protocols
         return try NIOSSLContext(configuration: configuration)
     }
 }

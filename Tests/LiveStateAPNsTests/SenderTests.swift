@@ -422,3 +422,44 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(outcome.summary.contains("no answer came: check the network, the host and any proxy"), "\(outcome.summary)")
     }
 }
+
+/// `HTTPClientTransport`'s rules against a peer that is not APNs, staged by the fake: one that
+/// speaks only HTTP/1.1, one that redirects, one that stalls its answer's body.
+@Suite(.serialized) struct TransportRuleTests {
+    @Test func aPeerThatSpeaksOnlyHTTP1IsNoAnswer() async throws {
+        let harness = try await Harness.start(configure: { $0.offersHTTP2 = false })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let outcome = try await harness.sender(retry: .never).send(Harness.update())
+        try await harness.stop()
+        #expect(!outcome.delivered)
+        #expect(outcome.response == nil, "\(outcome.summary)")
+        #expect(outcome.transportError?.contains("APNs speaks HTTP/2 only") == true, "\(outcome.summary)")
+    }
+
+    /// A redirect was followed: the push, with its provider token, went to another device
+    /// token's path, and its 200 was reported.
+    @Test func aRedirectIsNotFollowed() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let other = String(repeating: "ab", count: 32)
+        harness.fake.register(deviceToken: other, bundleID: Harness.bundleID)
+        harness.fake.redirectNext(to: "/3/device/" + other)
+        let outcome = try await harness.sender(retry: .never).send(Harness.update())
+        try await harness.stop()
+        #expect(outcome.response?.status == 307)
+        #expect(!outcome.delivered)
+        #expect(harness.fake.requests.map(\.path) == ["/3/device/" + Harness.deviceToken])
+    }
+
+    /// The deadline covers the body: an answer whose body never ends held the send for ever.
+    @Test(.timeLimit(.minutes(1))) func aStalledBodyEndsAtTheDeadline() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.stallAnswers()
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1))
+        let outcome = try await harness.sender(retry: .never, transport: transport).send(Harness.update())
+        try await transport.shutdown()
+        try await harness.stop()
+        #expect(outcome.transportError?.contains("did not end in time") == true, "\(outcome.summary)")
+    }
+}
