@@ -349,6 +349,25 @@ import Testing
         #expect(whole.dropping == 310)
     }
 
+    /// A version none of whose devices runs the iOS that drops the update loses nothing: its
+    /// errors are warnings that say so, while another version's drop fails the gate.
+    @Test func aVersionWithNoDeviceOnIOS16LosesNothing() throws {
+        let fleet = try #require(Fleet.parse(csv: "version,ios,count\n1,16.7,180\n1,17.5,130\n2,18.1,9690\n", file: "f.csv").0)
+        let link = Field(name: "link", type: .url)
+        let schema = Schema(activity: "links", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [link]), SchemaVersion(version: 2, contentState: [link]),
+        ], minIOS: .liveActivities)
+        let bytes = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"https://example.com/a b"}}}"#.utf8)
+        let all = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: fleet)
+        let (diagnostics, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold("0")!)
+        #expect(!impact.accepted)
+        let versionTwo = diagnostics.filter { $0.message.hasPrefix("app version 2: ") }
+        #expect(!versionTwo.isEmpty)
+        #expect(versionTwo.allSatisfy { $0.severity == .warning && $0.message.hasSuffix("(no device of app version 2 in the fleet drops it)") }, "\(versionTwo)")
+        let versionOne = try #require(diagnostics.first { $0.message.hasPrefix("app version 1: ") && $0.code == "dropped-by-version" })
+        #expect(versionOne.severity == .error)
+    }
+
     /// The devices that fall back to a URL's default are weighed as those that drop it are:
     /// those on iOS 16 alone (it said 100% where 1.8% did), and a version with none of them is
     /// listed neither as dropping nor as falling back.

@@ -161,6 +161,17 @@ extension PayloadValidator {
         impact.gate(&diagnostics) {
             ($0.scope != .envelope || $0.code == DiagnosticCode.droppedByVersion) && !applyingErrors.contains($0)
         }
+        // A version that drops the update on none of its devices (none runs it, or none runs
+        // the iOS that drops it) loses nothing, whatever the gate says of the others.
+        for (version, devices) in dropping where devices == 0 {
+            let prefix = "app version \(version): "
+            for index in diagnostics.indices where diagnostics[index].severity == .error
+                && diagnostics[index].message.hasPrefix(prefix)
+                && (diagnostics[index].scope != .envelope || diagnostics[index].code == DiagnosticCode.droppedByVersion) {
+                diagnostics[index].severity = .warning
+                diagnostics[index].message += " (no device of app version \(version) in the fleet drops it)"
+            }
+        }
         return (diagnostics, impact)
     }
 }
