@@ -140,4 +140,57 @@ import Testing
         #expect(Self.outcome { try strict.decode(Title.self).title } == #"dataCorrupted ["title"]"#)
         #expect(try Self.result("{}", version: 2).decode(Title.self).title == "dflt")
     }
+
+    /// Constraints and a sender's extras, which a strict version's `Codable` knows nothing of.
+    static let constrained = Schema(activity: "sent", strictClients: [1], versions: [
+        SchemaVersion(version: 1, contentState: [
+            Field(name: "count", type: .int, defaultValue: .int(0), constraints: .init(maximum: 10)),
+            Field(name: "kept", type: .int, defaultValue: .int(0), rejectsInvalid: true, constraints: .init(maximum: 10)),
+            Field(name: "span", type: .dateRange, isOptional: true),
+            Field(name: "note", type: .string, isOptional: true),
+        ]),
+    ])
+
+    struct Sent: Decodable, Equatable {
+        var count: Int
+        var kept: Int
+        var span: ClosedRange<Date>?
+        var note: String?
+        var noteSent: Bool
+        var keys: [String]
+
+        enum CodingKeys: String, CodingKey { case count, kept, span, note, extra }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            count = try container.decode(Int.self, forKey: .count)
+            kept = try container.decode(Int.self, forKey: .kept)
+            span = try container.decodeIfPresent(ClosedRange<Date>.self, forKey: .span)
+            note = try container.decodeIfPresent(String.self, forKey: .note)
+            noteSent = container.contains(.note)
+            keys = container.allKeys.map(\.stringValue).sorted()
+        }
+    }
+
+    /// A strict version's `Codable` reads the content-state as sent: a value that breaks only a
+    /// constraint (the schema's reading takes the default, or rejects it) as it is, the keys
+    /// sent and only those, the first of a duplicate key, a date-range's first two elements. It
+    /// gave the default 0 for 20, threw for `kept`, and listed every field of the schema as sent.
+    @Test(arguments: [
+        #"{"count":20,"kept":30,"span":[1,2,3],"extra":true}"#,
+        #"{"count":1,"count":2,"kept":3,"note":"n"}"#,
+        #"{"kept":3,"count":4,"note":null}"#,
+    ])
+    func aStrictVersionReadsTheStateAsSent(_ json: String) throws {
+        let expected = try JSONDecoder().decode(Sent.self, from: Data(json.utf8))
+        let decoder = try ContentStateDecoder(schema: Self.constrained, version: 1)
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":"# + json + "}}"
+        for result in [
+            decoder.decode(contentState: Array(json.utf8)), decoder.decodeInFull(contentState: Array(json.utf8)),
+            decoder.decode(payload: Array(body.utf8)), decoder.decodeInFull(payload: Array(body.utf8)),
+        ] {
+            #expect(result.appDecodes)
+            #expect(try result.decode(Sent.self) == expected)
+        }
+    }
 }

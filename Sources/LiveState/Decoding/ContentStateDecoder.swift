@@ -216,7 +216,10 @@ public struct ContentStateDecoder: Sendable {
             if isStrict, let problem = decoded.strictProblem {
                 strictFailure = problem.strictFailure(file: file, position: context.reader.position(of: problem.offset))
             }
-            return DecodeResult(state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict)
+            // What a strict version's `Codable` reads, when it reads anything.
+            let sent = isStrict && strictFailure == nil ? DecodeResult.stateAsSent(in: bytes, at: decoded.start) : nil
+            return DecodeResult(
+                state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict, sent: sent)
         } catch {
             return refusal(error, bytes, file: file, isBody: isBody)
         }
@@ -313,6 +316,8 @@ struct Decoded {
     var problem: DecodeProblem?
     /// Why synthesized `Codable` would fail on it (tracked for strict clients only).
     var strictProblem: DecodeProblem?
+    /// Where the content-state starts in the input (its `{`).
+    var start = 0
 }
 
 /// The state of one decode: the reader, the path to the current value, the findings.
@@ -417,7 +422,12 @@ struct DecodeContext: JSONReading {
             try reader.skipValue()
             return Decoded(value: nil)
         }
-        guard !isReference else { return take(try decodeObject(plan, isRoot: true)) }
+        let start = reader.offset
+        guard !isReference else {
+            var decoded = take(try decodeObject(plan, isRoot: true))
+            decoded.start = start
+            return decoded
+        }
         let tape = try tape(of: plan, keepingInput: false, recordsSpans: spans != nil)
         var found = tape.diagnostics(in: reader.bytes)
         if scope != .contentState {
@@ -426,7 +436,7 @@ struct DecodeContext: JSONReading {
         }
         diagnostics += found
         if spans != nil { spans = tape.spans().spans }
-        return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem)
+        return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem, start: start)
     }
 
     /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this

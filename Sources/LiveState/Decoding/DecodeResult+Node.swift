@@ -21,7 +21,7 @@ extension DecodeResult {
         switch storage {
         case .tape(let shared):
             shared.tape.isRejected ? nil : Node(.object(shared, first: 1, plan: .passUnretained(shared.tape.plan)))
-        case .made(let state, _, _, _): state.map { Node(.value($0)) }
+        case .made(let state, _, _, _, _): state.map { Node(.value($0)) }
         }
     }
 

@@ -25,8 +25,9 @@ public struct DecodeResult: Sendable {
         /// Read in one pass: everything is made from the tape, which keeps a copy of the input.
         case tape(SharedTape)
         /// Made already: the error of bytes that are not JSON or of JSON of another shape, or
-        /// the reference decode's result.
-        indirect case made(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic?, isStrict: Bool)
+        /// the reference decode's result; `sent` is the content-state as a strict version's
+        /// `Codable` reads it (see `stateAsSent`).
+        indirect case made(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic?, isStrict: Bool, sent: Value?)
     }
 
     /// A tape is written only while `TapeBuilder` builds it, and only read after.
@@ -42,8 +43,8 @@ public struct DecodeResult: Sendable {
     }
 
     /// A result made already.
-    init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false) {
-        storage = .made(state: state, diagnostics: diagnostics, strictFailure: strictFailure, isStrict: isStrictClient)
+    init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false, sent: Value? = nil) {
+        storage = .made(state: state, diagnostics: diagnostics, strictFailure: strictFailure, isStrict: isStrictClient, sent: sent)
     }
 
     /// Whether the result was read in one pass and is made from its tape, rather than decoded
@@ -59,7 +60,7 @@ public struct DecodeResult: Sendable {
     public var state: Value? {
         switch storage {
         case .tape(let shared): shared.tape.acceptedState()
-        case .made(let state, _, _, _): state
+        case .made(let state, _, _, _, _): state
         }
     }
 
@@ -68,7 +69,7 @@ public struct DecodeResult: Sendable {
     public var diagnostics: [Diagnostic] {
         switch storage {
         case .tape(let shared): shared.tape.diagnostics()
-        case .made(_, let diagnostics, _, _): diagnostics
+        case .made(_, let diagnostics, _, _, _): diagnostics
         }
     }
 
@@ -77,7 +78,7 @@ public struct DecodeResult: Sendable {
     public var strictFailure: Diagnostic? {
         switch storage {
         case .tape(let shared): shared.tape.strictFailure()
-        case .made(_, _, let strictFailure, _): strictFailure
+        case .made(_, _, let strictFailure, _, _): strictFailure
         }
     }
 
@@ -85,7 +86,7 @@ public struct DecodeResult: Sendable {
     public var isStrictClient: Bool {
         switch storage {
         case .tape(let shared): shared.tape.isStrict
-        case .made(_, _, _, let isStrict): isStrict
+        case .made(_, _, _, let isStrict, _): isStrict
         }
     }
 
@@ -97,7 +98,7 @@ public struct DecodeResult: Sendable {
             // A tape is only written for a content-state that is a JSON object.
             let tape = shared.tape
             return Self.applies(isStrict: tape.isStrict, isReadable: true, hasState: !tape.isRejected, strictFails: tape.strictProblem != nil)
-        case .made(let state, let diagnostics, let strictFailure, let isStrict):
+        case .made(let state, let diagnostics, let strictFailure, let isStrict, _):
             let unreadable: Set<DiagnosticCode> = [.jsonSyntax, .jsonLimit, .notAnObject, .missingContentState]
             return Self.applies(
                 isStrict: isStrict, isReadable: !diagnostics.contains { unreadable.contains($0.code) }, hasState: state != nil,
@@ -130,11 +131,19 @@ public struct DecodeResult: Sendable {
         allDiagnostics.contains { $0.severity == .error }
     }
 
-    /// The state as any `Decodable` type, missing keys filled from the schema's defaults.
+    /// The state as any `Decodable` type, as the app version reads it: for a tolerant version,
+    /// missing keys filled from the schema's defaults; for a strict one, the content-state as
+    /// sent.
     ///
-    /// The type sees every field the version declares, in schema order; `date` fields decode
-    /// as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url` as `URL` (or
-    /// `String`). Read straight from the input: no `Value` tree is made on the way.
+    /// For a tolerant version, the type sees every field the version declares, in schema order;
+    /// `date` fields decode as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url`
+    /// as `URL` (or `String`). Read straight from the input: no `Value` tree is made on the way.
+    ///
+    /// A version under `clients.strict` decodes with synthesized `Codable`, which knows
+    /// nothing of the schema: the type sees the keys sent (and only those), each value as sent,
+    /// one that breaks only a constraint included, as `JSONDecoder` reads them (the first of
+    /// duplicate keys). What the schema would take there (a default, a fallback, an alias) the
+    /// app does not, and `decode` throws, as the app drops the update.
     /// - Parameter type: The type to decode.
     /// - Returns: The value.
     /// - Throws: `DecodingError.dataCorrupted` when the app version drops the update (a strict
@@ -148,12 +157,26 @@ public struct DecodeResult: Sendable {
         switch storage {
         case .tape(let shared):
             let tape = shared.tape
+            if tape.isStrict, let sent = tape.withInput({ Self.stateAsSent(in: $0, at: tape.rootOffset) }) {
+                return try ValueDecoder.decode(T.self, from: sent, codingPath: [])
+            }
             guard !tape.isRejected else { throw rejection }
             return try tape.withInput { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
-        case .made(let state, _, _, _):
+        case .made(let state, _, _, _, let sent):
+            if let sent { return try ValueDecoder.decode(T.self, from: sent, codingPath: []) }
             guard let state else { throw rejection }
             return try ValueDecoder.decode(T.self, from: state, codingPath: [])
         }
+    }
+
+    /// The content-state at `offset` in `bytes` (checked JSON) as `JSONDecoder` hands it to
+    /// synthesized `Codable`: every key as sent, the first of keys that are equal as Swift
+    /// strings compare them, numbers as numbers; `nil` if it cannot be read.
+    static func stateAsSent(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Value? {
+        // Checked already, to the decoder's own depth limit.
+        guard var reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: .max, maxInputBytes: .max)) else { return nil }
+        reader.move(to: offset)
+        return (try? JSONValueParser.parse(&reader))?.firstOfEachKey
     }
 
     /// What `decode(_:)` throws for a payload the app version rejects: why a strict version's
@@ -170,7 +193,7 @@ public struct DecodeResult: Sendable {
     public subscript(name: String) -> Value? {
         switch storage {
         case .tape(let shared): shared.tape.isRejected ? nil : shared.tape.field(named: name)
-        case .made(let state, _, _, _): state?[name]
+        case .made(let state, _, _, _, _): state?[name]
         }
     }
 }

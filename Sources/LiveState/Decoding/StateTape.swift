@@ -176,6 +176,9 @@ struct StateTapeHeader {
     let file: String?
     /// Whether the version is under `clients.strict`: the result says so.
     let isStrict: Bool
+    /// Where the content-state starts in the input the tape keeps: 0 for a bare one, the
+    /// offset of its `{` in a whole body.
+    var rootOffset = 0
     /// What the device does when the root object is rejected: the end of the messages that say so.
     let consequence: DeviceConsequence
     /// Whether the root object is rejected: the result has no state.
@@ -223,6 +226,7 @@ final class StateTape: ManagedBuffer<StateTapeHeader, TapeNode> {
     var decisions: TapeDecisions? { withUnsafeMutablePointerToHeader { $0.pointee.decisions } }
     var strictProblem: DecodeProblem? { withUnsafeMutablePointerToHeader { $0.pointee.strictProblem } }
     var isStrict: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isStrict } }
+    var rootOffset: Int { withUnsafeMutablePointerToHeader { $0.pointee.rootOffset } }
 
     /// Runs `body` with the input the tape keeps: empty when it keeps none.
     ///
@@ -309,6 +313,8 @@ struct TapeBuilder {
     /// it to keep the first in schema order; and on the root object.
     private var strictProblem: DecodeProblem?
     private var rootStrictProblem: DecodeProblem?
+    /// Where the root object starts (see `StateTapeHeader.rootOffset`).
+    private var rootOffset = 0
     /// Counts lines for the positions of the findings the full decoder makes on this tape's
     /// decisions, one for them all (see `context(at:depth:header:field:)`).
     private var locator = SourcePosition.Locator()
@@ -382,6 +388,7 @@ struct TapeBuilder {
             keptInput: keepingInput ? bytes.count : 0, plan: plan, version: version, file: file, isStrict: isStrict,
             consequence: consequence, maxDepth: options.maxDepth, reader: reader)
         builder.index = offset
+        builder.rootOffset = offset
         builder.depth = depth
         builder.flagsUnixDates = flagsUnixDates
         guard builder.byte() == JSONByte.openBrace else { return nil }
@@ -417,6 +424,7 @@ struct TapeBuilder {
         let decisions = self.decisions
         let isRejected = self.isRejected
         let strictProblem = rootStrictProblem
+        let rootOffset = self.rootOffset
         if keptInput > 0 {
             // The room after the last node (see `StateTape.make`) holds bytes from now on.
             UnsafeMutableRawPointer(nodes + count).bindMemory(to: UInt8.self, capacity: keptInput)
@@ -429,6 +437,7 @@ struct TapeBuilder {
             if let decisions { $0.pointee.decisions = decisions }
             if isRejected { $0.pointee.isRejected = true }
             if let strictProblem { $0.pointee.strictProblem = strictProblem }
+            $0.pointee.rootOffset = rootOffset
         }
         return tape
     }
