@@ -734,7 +734,9 @@ struct DecodeContext: JSONReading {
             let value: Value
             let rangeProblem: String?
             if plan.numberFormat == .uint64, let uint = reader.integer(number, as: UInt64.self) {
-                (value, rangeProblem) = (Int(exactly: uint).map(Value.int) ?? .uint(uint), plan.constraints.rangeProblem(integer: uint))
+                (value, rangeProblem) = (
+                    Int(exactly: uint).map(Value.int) ?? .uint(uint),
+                    plan.isOutOfRange(integer: uint) ? plan.constraints.rangeProblem(integer: uint) : nil)
             } else {
                 guard let int = reader.integer(number) else {
                     let type = plan.numberFormat?.swiftName ?? "Int"
@@ -743,7 +745,8 @@ struct DecodeContext: JSONReading {
                 if let format = plan.numberFormat, !format.range.contains(Double(int)) {
                     return invalid("\(int) does not fit the app's \(format.swiftName)", kind: .outOfRange, at: start)
                 }
-                (value, rangeProblem) = (.int(int), plan.constraints.rangeProblem(integer: int))
+                // The check is the plan's; the words, only for a value that breaks it.
+                (value, rangeProblem) = (.int(int), plan.isOutOfRange(integer: int) ? plan.constraints.rangeProblem(integer: int) : nil)
             }
             if let rangeProblem {
                 return outOfRange(rangeProblem, at: start)

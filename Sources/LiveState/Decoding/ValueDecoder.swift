@@ -129,13 +129,12 @@ enum Primitive {
         .dataCorrupted(.init(codingPath: codingPath, debugDescription: "Parsed JSON number <\(number)> does not fit in \(type)."))
     }
 
-    /// A `Float` as JSONDecoder reads one, from the number's text (`Field.NumberFormat.floatReads`):
-    /// not through a `Double` (`1e39` became infinity, `1e-50` zero, and a number between two
-    /// `Float`s could round twice).
+    /// A `Float` as JSONDecoder reads one, from the number's text, by the rule of `format:
+    /// float` (`Field.NumberFormat.float.holds`): not through a `Double` (`1e39` became
+    /// infinity, `1e-50` zero, and a number between two `Float`s could round twice).
     static func float(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
         let number = try double(value, codingPath())
-        let text = String(number)
-        guard Field.NumberFormat.floatReads(text.utf8), let float = Float(text) else {
+        guard Field.NumberFormat.float.holds(number), let float = Float(String(number)) else {
             throw doesNotFit(number, Float.self, codingPath())
         }
         return float
