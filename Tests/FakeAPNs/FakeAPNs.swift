@@ -77,6 +77,9 @@ public final class FakeAPNs: Sendable {
         /// Whether TLS offers HTTP/2 (default `true`). `false` offers only `http/1.1`, as a proxy
         /// or another server might: for tests of a client that must refuse such a peer.
         public var offersHTTP2: Bool
+        /// Whether TLS goes no further than 1.1 (default `false`: 1.2 or later, as APNs): for
+        /// tests of a client that must refuse an old protocol.
+        public var offersOnlyTLS11: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -99,6 +102,7 @@ public final class FakeAPNs: Sendable {
             self.channelLimit = 10_000
             self.recordsRequests = true
             self.offersHTTP2 = true
+            self.offersOnlyTLS11 = false
         }
     }
 
@@ -157,7 +161,8 @@ public final class FakeAPNs: Sendable {
     /// - Throws: If the certificate cannot be made or a listener cannot be bound.
     public static func start(_ configuration: Configuration) async throws -> FakeAPNs {
         let identity = try SelfSignedIdentity.make(now: Date())
-        let sslContext = try identity.makeServerContext(protocols: configuration.offersHTTP2 ? ["h2"] : ["http/1.1"])
+        let sslContext = try identity.makeServerContext(
+            protocols: configuration.offersHTTP2 ? ["h2"] : ["http/1.1"], onlyTLS11: configuration.offersOnlyTLS11)
         let core = FakeCore(configuration: configuration)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {

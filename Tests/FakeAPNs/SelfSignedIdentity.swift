@@ -48,14 +48,15 @@ struct SelfSignedIdentity {
     }
 
     /// A TLS server context serving this identity, offering only `h2` in ALPN.
-    func makeServerContext(protocols: [String] = ["h2"]) throws -> NIOSSLContext {
+    func makeServerContext(protocols: [String] = ["h2"], onlyTLS11: Bool = false) throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem)
         let privateKey = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificate)],
             privateKey: .privateKey(privateKey)
         )
-        configuration.minimumTLSVersion = .tlsv12
+        configuration.minimumTLSVersion = onlyTLS11 ? .tlsv1 : .tlsv12
+        if onlyTLS11 { configuration.maximumTLSVersion = .tlsv11 }
         configuration.applicationProtocols = protocols
         return try NIOSSLContext(configuration: configuration)
     }

@@ -436,6 +436,19 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(outcome.transportError?.contains("APNs speaks HTTP/2 only") == true, "\(outcome.summary)")
     }
 
+    /// TLS 1.1 and older were accepted, and their 200 reported as delivered: APNs asks for 1.2
+    /// or later, and the handshake with such a peer fails before a push is sent.
+    @Test func aPeerOfferingOnlyTLS11IsNoAnswer() async throws {
+        let harness = try await Harness.start(configure: { $0.offersOnlyTLS11 = true })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let outcome = try await harness.sender(retry: .never).send(Harness.update())
+        try await harness.stop()
+        #expect(!outcome.delivered)
+        #expect(outcome.response == nil, "\(outcome.summary)")
+        #expect(outcome.transportError != nil, "\(outcome.summary)")
+        #expect(harness.fake.requests.isEmpty)
+    }
+
     /// A redirect was followed: the push, with its provider token, went to another device
     /// token's path, and its 200 was reported.
     @Test func aRedirectIsNotFollowed() async throws {
