@@ -5,6 +5,7 @@ import LiveStateTooling
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 /// `livestate serve`: the HTTP validation sidecar, built on Hummingbird.
@@ -42,6 +43,11 @@ public struct LiveStateServer: Sendable {
         /// When set, the schema and fleet files are looked at this often and reloaded when one
         /// changes (`serve --watch`). Off by default.
         public var watchInterval: Duration?
+        /// Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their
+        /// connections: a client that sends its body a byte at a time, or stops sending it,
+        /// would otherwise keep the server from stopping. Default 8, within systemd's default
+        /// `TimeoutStopSec` and Kubernetes' grace period.
+        public var drainSeconds: Int64 = 8
 
         /// Creates a configuration.
         /// - Parameters:
@@ -146,7 +152,8 @@ public struct LiveStateServer: Sendable {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    /// Runs until SIGTERM or SIGINT; SIGHUP reloads the schemas.
+    /// Runs until SIGTERM or SIGINT, then lets the requests in flight finish for at most
+    /// `drainSeconds`; SIGHUP reloads the schemas.
     /// - Parameter onServerRunning: Called with the bound port once the server listens.
     /// - Throws: `ListenError` when the server cannot listen on its address (the port is taken,
     ///   the host is not this machine's); what stopped it otherwise.
@@ -167,14 +174,24 @@ public struct LiveStateServer: Sendable {
             }
         }
         let listening = ListeningFlag()
+        let application = application { port in
+            listening.set()
+            await onServerRunning(port)
+        }
+        var group = ServiceGroupConfiguration(
+            services: [
+                .init(service: application),
+                .init(service: StopNotice(logger: logger, drainSeconds: configuration.drainSeconds), successTerminationBehavior: .ignore),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Past the drain, the group cancels the server, which closes the connections left.
+        group.maximumGracefulShutdownDuration = .seconds(configuration.drainSeconds)
         do {
-            try await application { port in
-                listening.set()
-                await onServerRunning(port)
-            }.runService()
+            try await ServiceGroup(configuration: group).run()
         } catch let error where !listening.isSet {
             throw ListenError(host: configuration.host, port: configuration.port, reason: ListenError.reason(of: error))
         }
+        logger.info("stopped")
     }
 }
 
@@ -225,6 +242,19 @@ public struct ListenError: Error, CustomStringConvertible {
             return "the host name does not resolve"
         }
         return "\(error)"
+    }
+}
+
+/// Says, at `info`, that a stop signal came and how long the requests in flight have: a stop
+/// is told from a crash in the log.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private struct StopNotice: Service {
+    let logger: Logger
+    let drainSeconds: Int64
+
+    func run() async throws {
+        try await gracefulShutdown()
+        logger.info("stopping: the requests in flight have \(drainSeconds) s to finish")
     }
 }
 

@@ -20,7 +20,8 @@ struct ServeCommand: ParsableCommand {
             /v1/schemas/{id}/encode-content-state?version=N. Bodies over --max-body-bytes get 413. \
             SIGHUP (and, with --watch, a changed file) reloads the schemas; a reload that fails \
             keeps the schemas already loaded, logs why and shows it on /health. SIGTERM and SIGINT \
-            stop the server after the requests in flight. Every option has an environment \
+            stop the server after the requests in flight, or after --drain-seconds, when the \
+            connections left are closed. Every option has an environment \
             variable (LIVESTATE_PORT, …); a flag wins over it. Exit status: 0 after a clean stop, 2 when the schemas do not \
             load or the address cannot be bound.
             """
@@ -50,6 +51,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("watch-interval"), parsing: .unconditional, help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
     var watchInterval: Double?
 
+    @Option(name: .customLong("drain-seconds"), parsing: .unconditional, help: "Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their connections (env LIVESTATE_DRAIN_SECONDS; default 8).")
+    var drainSeconds: Int?
+
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")
     var logFormat: String?
 
@@ -76,6 +80,7 @@ struct ServeCommand: ParsableCommand {
         var maxBodyBytes = 64 * 1024
         var maxBatchBytes = 4 << 20
         var watchInterval: Double?
+        var drainSeconds = 8
         var logFormat = ServerLogHandler.Format.text
         var logLevel: Logger.Level = .info
     }
@@ -111,6 +116,12 @@ struct ServeCommand: ParsableCommand {
             settings.watchInterval = seconds
         }
         if watching { settings.watchInterval = settings.watchInterval ?? 1 } else { settings.watchInterval = nil }
+        if let (text, source) = value(drainSeconds.map(String.init), "drain-seconds") {
+            guard let seconds = Int(text), (0...3600).contains(seconds) else {
+                throw ValidationError("\(source) must be a whole number of seconds between 0 and 3600, not \(text)")
+            }
+            settings.drainSeconds = seconds
+        }
         if let (text, source) = value(logFormat, "log-format") {
             guard let format = ServerLogHandler.Format(rawValue: text) else { throw ValidationError("\(source) must be text or json, not \(text)") }
             settings.logFormat = format
@@ -191,12 +202,11 @@ struct ServeCommand: ParsableCommand {
             let warning = "listening on \(settings.host): the sidecar has no authentication"
             if json { logger.warning("\(warning)") } else { Output.err("warning: " + warning) }
         }
-        let server = LiveStateServer(
-            store: store,
-            configuration: .init(
-                host: settings.host, port: settings.port, maxBodyBytes: settings.maxBodyBytes, echoRoute: echoRoute,
-                watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }, maxBatchBytes: settings.maxBatchBytes),
-            logger: logger)
+        var configuration = LiveStateServer.Configuration(
+            host: settings.host, port: settings.port, maxBodyBytes: settings.maxBodyBytes, echoRoute: echoRoute,
+            watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }, maxBatchBytes: settings.maxBatchBytes)
+        configuration.drainSeconds = Int64(settings.drainSeconds)
+        let server = LiveStateServer(store: store, configuration: configuration, logger: logger)
         let ids = store.snapshot.ids.joined(separator: ", ")
         let host = settings.host
         // ArgumentParser runs this command synchronously; the server runs in a task until it stops,

@@ -1760,6 +1760,45 @@ struct CLI {
     }
 }
 
+extension ServeCommandTests {
+    /// A client that sends its body a byte at a time kept the server from stopping: it was still
+    /// up 75 s after SIGTERM, a second signal did nothing, and systemd or Kubernetes would have
+    /// killed it. The requests in flight now have `--drain-seconds`, then their connections close.
+    @Test func aClientTricklingItsBodyDoesNotHoldTheStop() async throws {
+        let server = try ServeProcess(["serve", "--port", "0", "--drain-seconds", "1"])
+        defer { server.remove() }
+        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let head = "POST /v1/schemas/pizza/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
+        _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        try await Task.sleep(for: .milliseconds(200))
+        server.process.terminate()  // SIGTERM
+        // The client goes on sending, a byte every 100 ms, for at most 20 s.
+        for _ in 0..<200 where server.process.isRunning {
+            _ = send(client, " ", 1, Int32(MSG_NOSIGNAL))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stoppedInTime = !server.process.isRunning
+        if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) }
+        server.process.waitUntilExit()
+        #expect(stoppedInTime)
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        let lines = try server.log()
+        #expect(lines.contains("stopping: the requests in flight have 1 s to finish"), "\(lines)")
+        #expect(lines.contains("info livestate.serve: stopped"), "\(lines)")
+    }
+}
+
 /// A `livestate serve` started from the package root, its standard error written to a file the
 /// test reads as the log.
 private struct ServeProcess {
