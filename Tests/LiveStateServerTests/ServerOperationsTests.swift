@@ -132,12 +132,31 @@ import Testing
         #expect(value?["hb.request.id"]?.string == "abc")
         #expect(value?["status"]?.string == "200")
         #expect(value?["time"]?.string?.hasSuffix("Z") == true)
+        // To the millisecond: lines within one second keep their order.
+        #expect(value?["time"]?.string?.firstMatch(of: #/T\d\d:\d\d:\d\d\.\d{3}Z$/#) != nil, "\(lines)")
+    }
+
+    /// A request's decoded query (`version=1%0A…`) wrote a whole forged line into the text log.
+    @Test func aTextLogLineStaysOneLine() {
+        let marker = UUID().uuidString
+        let lines = LogCapture.lines {
+            var logger = Logger(label: "livestate.serve") { ServerLogHandler(label: $0, format: .text, level: .debug) }
+            logger[metadataKey: "marker"] = "\(marker)"
+            logger.debug("request", metadata: ["version": "1\n2026-12-06T00:00:00Z critical livestate.serve: FORGED\r\u{1B}[31m"])
+        }.filter { $0.contains(marker) || $0.contains("FORGED") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.contains(#"version=1\n2026-12-06T00:00:00Z critical livestate.serve: FORGED\r\u{1B}[31m"#) == true, "\(lines)")
     }
 }
 
 /// Standard error's lines while `body` runs.
 enum LogCapture {
+    /// Standard error is the process's: one capture at a time.
+    private static let lock = NSLock()
+
     static func lines(_ body: () -> Void) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
         let pipe = Pipe()
         let saved = dup(STDERR_FILENO)
         dup2(pipe.fileHandleForWriting.fileDescriptor, STDERR_FILENO)
