@@ -349,6 +349,31 @@ import Testing
         #expect(whole.dropping == 310)
     }
 
+    /// A URL iOS 16 reads and iOS 17 refuses (a scheme with `_`) drops the update on the strict
+    /// version's devices on iOS 17 and later alone: all of them were counted, and those on iOS
+    /// 16 made 100% of a fleet that loses nothing. The message says which iOS refuses it.
+    @Test func onlyTheIOS17DevicesDropAURLOnlyIOS17Refuses() throws {
+        let fleet = try #require(Fleet.parse(csv: "version,ios,count\n1,16.7,180\n1,17.5,130\n2,18.1,9690\n", file: "f.csv").0)
+        let schema = URLAgreementTests.schema(minIOS: .liveActivities)
+        let bytes = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"link":"my_app://x"}}}"#.utf8)
+        let all = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: fleet)
+        let dropped = try #require(all.diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(dropped.message.contains("for 1.3% of devices (130 of 10,000), those on iOS 17 and later;"), "\(dropped.message)")
+        let refused = try #require(all.diagnostics.first { $0.code == "wrong-type" })
+        #expect(refused.message.contains("'my_app://x' is no URL on iOS 17 and later (min-ios 16.1): URL(string:) there parses by RFC 3986, which refuses it; iOS 16 reads it"), "\(refused.message)")
+        let (_, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: FleetThreshold("0")!)
+        #expect(impact.dropping == 130)
+        // A fleet all on iOS 16 loses nothing.
+        let old = try #require(Fleet.parse(csv: "version,ios,count\n1,16.7,100\n", file: "f.csv").0)
+        let (_, none) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: old), by: old, maxDrop: FleetThreshold("0")!)
+        #expect(none.dropping == 0)
+        #expect(none.accepted)
+        // From min-ios 17 every device refuses it: it is no URL.
+        let modern = URLAgreementTests.schema(minIOS: .rfc3986URLs)
+        let plain = PayloadValidator.validateAllVersions(modern, bytes, fleet: fleet)
+        #expect(plain.diagnostics.contains { $0.message.contains("'my_app://x' is not a URL") }, "\(plain.diagnostics)")
+    }
+
     /// A version none of whose devices runs the iOS that drops the update loses nothing: its
     /// errors are warnings that say so, while another version's drop fails the gate.
     @Test func aVersionWithNoDeviceOnIOS16LosesNothing() throws {

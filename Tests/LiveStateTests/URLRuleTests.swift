@@ -26,7 +26,7 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
 
     /// What the rule must say for an app that runs on `minIOS` and later.
     func expected(minIOS: IOSVersion) -> URLRule.Problem? {
-        if !ios17 { return .notAURL }
+        if !ios17 { return minIOS < .rfc3986URLs && ios16 ? .refusedFromIOS17 : .notAURL }
         if minIOS < .rfc3986URLs, !ios16 {
             let refusal = URLRule.legacyRefusal(string)
             return .refusedBeforeIOS17(offset: refusal?.offset ?? -1, character: refusal?.character ?? "", portable: portable)

@@ -34,12 +34,17 @@ package struct URLRule: Sendable, Hashable {
         /// iOS 16 makes no URL of it, iOS 17 and later do: `offset` is the byte of the first
         /// character iOS 16 refuses, `portable` the form both read alike, when there is one.
         case refusedBeforeIOS17(offset: Int, character: String, portable: String?)
+        /// iOS 17 and later make no URL of it, by RFC 3986 (`my_app://x`: a scheme has no
+        /// `_`); iOS 16, whose legality check it passes, does.
+        case refusedFromIOS17
     }
 
     /// What is wrong with `string` as a `url` value on the app's devices, or `nil`.
     /// - Parameter string: The value.
     package func problem(_ string: String) -> Problem? {
-        guard let url = URL(string: string) else { return .notAURL }
+        guard let url = URL(string: string) else {
+            return hasLegacyParser && Self.legacyRefusal(string) == nil ? .refusedFromIOS17 : .notAURL
+        }
         if hasLegacyParser, let refusal = Self.legacyRefusal(string) {
             return .refusedBeforeIOS17(offset: refusal.offset, character: refusal.character, portable: Self.portable(url))
         }
@@ -56,15 +61,23 @@ package struct URLRule: Sendable, Hashable {
         case .notAURL:
             return "'\(shown)' is not a URL"
         case .refusedBeforeIOS17(let offset, let character, let portable):
-            let fix = portable.map { "; send '\(ValueText.clipped($0))'" } ?? ""
+            // A suggestion cut short would be another URL: a long one is left to `encode`.
+            let fix = portable.map { $0.utf8.count <= 200 ? "; send '\($0)'" : "; `encode` writes it percent-encoded" } ?? ""
             return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
                 + "which iOS 17 and later percent-encode\(fix)"
+        case .refusedFromIOS17:
+            return "'\(shown)' \(Self.iOS17Only) (min-ios \(minIOS)): URL(string:) there parses by RFC 3986, which refuses it; "
+                + "iOS 16 reads it"
         }
     }
 
     /// The words of every message about a URL that only iOS 16 refuses: what tells a finding
     /// that drops the update on iOS 16 devices alone.
     package static let iOS16Only = "is no URL on iOS 16"
+
+    /// The words of every message about a URL that iOS 16 reads and iOS 17 and later refuse:
+    /// what tells a finding that drops the update on those devices alone.
+    package static let iOS17Only = "is no URL on iOS 17 and later"
 
     /// The form of a URL that iOS 16 and iOS 17 and later read alike: what `URL(string:)` makes
     /// of it from iOS 17 on, with anything iOS 16 still refuses percent-encoded.

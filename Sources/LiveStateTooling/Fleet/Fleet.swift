@@ -58,24 +58,29 @@ public struct Fleet: Sendable, Hashable {
 
     /// The devices on `version` that drop a push for which that version reports `findings`
     /// (`devices(on:reachedBy:)` of its errors).
-    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
-    public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
+    /// - Returns: The devices, and the iOS they are on when they are not all the version's
+    ///   (`iOS 16`, `iOS 17 and later`).
+    public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, onlyOn: String?) {
         devices(on: version, reachedBy: findings.filter { $0.severity == .error })
     }
 
     /// The devices on `version` that `findings` of that version reach: all of them, or, when
-    /// every one is about a URL only iOS 16 refuses and the fleet knows the iOS of the version's
-    /// devices (an `ios` column), those on iOS 16 (or an iOS it cannot read). Asked of a
-    /// version's errors (who drops) and of its fallbacks (who shows a default).
-    /// - Returns: The devices, and whether they are the iOS 16 ones alone.
-    public func devices(on version: Int, reachedBy findings: [Diagnostic]) -> (devices: Int, iOS16Only: Bool) {
+    /// the fleet knows the iOS of the version's devices (an `ios` column), those on iOS 16 when
+    /// every finding is about a URL only iOS 16 refuses, those on iOS 17 and later when every
+    /// one is about a URL only they refuse (and, either way, those on an iOS it cannot read).
+    /// Asked of a version's errors (who drops) and of its fallbacks (who shows a default).
+    /// - Returns: The devices, and the iOS they are on when they are not all the version's
+    ///   (`iOS 16`, `iOS 17 and later`).
+    public func devices(on version: Int, reachedBy findings: [Diagnostic]) -> (devices: Int, onlyOn: String?) {
         let all = devices[version] ?? 0
-        guard !findings.isEmpty, findings.allSatisfy({ $0.message.contains(URLRule.iOS16Only) }),
-              let byIOS = devicesByIOS[version], byIOS.values.reduce(0, +) == all else {
-            return (all, false)
+        guard !findings.isEmpty, let byIOS = devicesByIOS[version], byIOS.values.reduce(0, +) == all else { return (all, nil) }
+        for (words, onlyOn, reaches) in [
+            (URLRule.iOS16Only, "iOS 16", { (ios: IOSVersion) in ios < .rfc3986URLs }),
+            (URLRule.iOS17Only, "iOS 17 and later", { (ios: IOSVersion) in ios >= .rfc3986URLs }),
+        ] where findings.allSatisfy({ $0.message.contains(words) }) {
+            return (byIOS.filter { IOSVersion($0.key).map(reaches) ?? true }.values.reduce(0, +), onlyOn)
         }
-        let old = byIOS.filter { (IOSVersion($0.key) ?? .liveActivities) < .rfc3986URLs }.values.reduce(0, +)
-        return (old, true)
+        return (all, nil)
     }
 
     /// `count` of `total` as a percentage for messages, rounded half up to one decimal, or to as

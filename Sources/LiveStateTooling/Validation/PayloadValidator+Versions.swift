@@ -73,8 +73,8 @@ extension PayloadValidator {
 
     /// ` for 3.1% of devices (310 of 10,000)`, with `, those on iOS 16` when only they drop it.
     private static func share(of fleet: Fleet, version: Int, result: ValidationResult) -> String {
-        let (devices, iOS16Only) = fleet.devicesDropping(on: version, findings: result.diagnostics)
-        return " for \(fleet.describe(devices))" + (iOS16Only ? ", those on iOS 16" : "")
+        let (devices, onlyOn) = fleet.devicesDropping(on: version, findings: result.diagnostics)
+        return " for \(fleet.describe(devices))" + (onlyOn.map { ", those on \($0)" } ?? "")
     }
 
     /// Where a finding is, for a message: `/aps/timestamp`, `/eta in the content-state`.
