@@ -3,7 +3,8 @@ import Logging
 
 /// Counts every request in the sidecar's metrics and writes its access line at `debug`: the
 /// router's outermost middleware, so it sees every route (the hot `validate` route included),
-/// the router's 404 and 405, and the status `APIErrorMiddleware` made of an error.
+/// the router's 404 and 405, and the status `APIErrorMiddleware` made of an error. A streamed
+/// answer is timed to its last byte.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: SidecarMetrics?
 
@@ -16,8 +17,20 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             record(request, status: 500, since: started, context: context)
             throw error
         }
-        record(request, status: response.status.code, since: started, context: context)
-        return response
+        guard response.body.contentLength == nil else {
+            record(request, status: response.status.code, since: started, context: context)
+            return response
+        }
+        // A streamed answer (validate-batch) is served when its last byte is written, not when
+        // its head is ready: its lines are validated as they are written.
+        var streamed = response
+        let body = response.body
+        let status = response.status.code
+        streamed.body = ResponseBody { writer in
+            defer { record(request, status: status, since: started, context: context) }
+            try await body.write(writer)
+        }
+        return streamed
     }
 
     private func record(_ request: Request, status: Int, since started: ContinuousClock.Instant, context: Context) {

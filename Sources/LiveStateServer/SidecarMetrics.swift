@@ -1,11 +1,10 @@
-import CoreMetrics
 import Foundation
 import LiveState
 import Prometheus
 import Synchronization
 
-/// The sidecar's metrics, through swift-metrics into a Prometheus registry of the server's own,
-/// served as text at `GET /metrics`.
+/// The sidecar's metrics, in a Prometheus registry of the server's own, served as text at
+/// `GET /metrics`, each family with its `# HELP` line.
 ///
 /// - `livestate_http_requests_total{route,method,status}` and
 ///   `livestate_http_request_duration_seconds{route}`: every request, the hot validate route
@@ -20,68 +19,112 @@ import Synchronization
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SidecarMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
-    /// Metrics by label set: swift-metrics objects are made once and kept.
-    private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
-    private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
-    private let recorders = Mutex<[String: CoreMetrics.Recorder]>([:])
-    private let generation: CoreMetrics.Gauge
-    private let loaded: CoreMetrics.Gauge
+    /// Metrics by label set: made once and kept (the registry would look each up under its lock).
+    private let counters = Mutex<[String: Counter]>([:])
+    private let durations = Mutex<[String: DurationHistogram]>([:])
+    private let sizes = Mutex<[String: ValueHistogram]>([:])
+    private let generation: Gauge
+    private let loaded: Gauge
     /// Made at the first scrape after a reload (one entry): before one, there is nothing to report.
-    private let lastReload = Mutex<[String: CoreMetrics.Gauge]>([:])
+    private let lastReload = Mutex<[String: Gauge]>([:])
+
+    /// Each family's name and `# HELP` text (made when a metric is, not kept: the type is not
+    /// `Sendable`).
+    private enum Family {
+        static var requests: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", metricName: "http_requests", unitName: "total",
+                helpText: "Requests answered, by route pattern, method and status.")
+        }
+        static var duration: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", metricName: "http_request_duration", unitName: "seconds",
+                helpText: "Time from a request's arrival to the end of its answer (a validate-batch answer's last line included), by route pattern.")
+        }
+        static var bodySize: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", metricName: "request_body", unitName: "bytes",
+                helpText: "Size of each request body read, by route pattern.")
+        }
+        static var validations: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", metricName: "validations", unitName: "total",
+                helpText: "Payloads validated, by schema, version (all for every version at once) and outcome (ok, invalid); a batch counts each line.")
+        }
+        static var diagnostics: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", metricName: "diagnostics", unitName: "total",
+                helpText: "Diagnostics found in validated payloads, by schema, version and code.")
+        }
+        static var generation: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", subsystem: "schema", metricName: "generation", unitName: "",
+                helpText: "The loaded schema set's generation: 1 at start, one more at each reload that succeeds.")
+        }
+        static var loaded: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", subsystem: "schemas", metricName: "loaded", unitName: "",
+                helpText: "Schemas in the loaded set.")
+        }
+        static var lastReload: MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "livestate", subsystem: "schema", metricName: "last_reload_success", unitName: "",
+                helpText: "1 when the last reload succeeded, 0 when it failed and the set before it is served; absent before the first reload.")
+        }
+    }
+
+    private static let durationBuckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+        .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(250), .seconds(1),
+    ]
+    private static let sizeBuckets: [Double] = [256, 512, 1024, 2048, 4096, 5120, 16_384, 65_536, 1_048_576, 4_194_304]
 
     init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.valueHistogramBuckets["livestate_request_body_bytes"] = [256, 512, 1024, 2048, 4096, 5120, 16_384, 65_536, 1_048_576, 4_194_304]
-        factory.durationHistogramBuckets["livestate_http_request_duration_seconds"] = [
-            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
-            .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(250), .seconds(1),
-        ]
-        self.factory = factory
-        generation = CoreMetrics.Gauge(label: "livestate_schema_generation", factory: factory)
-        loaded = CoreMetrics.Gauge(label: "livestate_schemas_loaded", factory: factory)
+        generation = registry.makeGauge(descriptor: Family.generation)
+        loaded = registry.makeGauge(descriptor: Family.loaded)
     }
 
     /// A request answered.
     func request(route: String, method: String, status: Int, duration: Duration) {
-        counter("livestate_http_requests_total", [("route", route), ("method", method), ("status", String(status))]).increment()
-        let timer = Self.kept(route, in: timers) {
-            CoreMetrics.Timer(label: "livestate_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+        counter(Family.requests, [("route", route), ("method", method), ("status", String(status))]).increment()
+        let histogram = Self.kept(route, in: durations) {
+            registry.makeDurationHistogram(descriptor: Family.duration, labels: [("route", route)], buckets: Self.durationBuckets)
         }
-        timer.recordNanoseconds(Int64(duration / .nanoseconds(1)))
+        histogram.record(duration)
     }
 
     /// A request body read.
     func body(route: String, bytes: Int) {
-        let recorder = Self.kept(route, in: recorders) {
-            CoreMetrics.Recorder(label: "livestate_request_body_bytes", dimensions: [("route", route)], aggregate: true, factory: factory)
+        let histogram = Self.kept(route, in: sizes) {
+            registry.makeValueHistogram(descriptor: Family.bodySize, labels: [("route", route)], buckets: Self.sizeBuckets)
         }
-        recorder.record(bytes)
+        histogram.record(Double(bytes))
     }
 
     /// One payload validated for one version (`all` for every version at once).
     func validation(schema: String, version: String, ok: Bool, diagnostics: [Diagnostic]) {
-        counter("livestate_validations_total", [("schema", schema), ("version", version), ("outcome", ok ? "ok" : "invalid")]).increment()
+        counter(Family.validations, [("schema", schema), ("version", version), ("outcome", ok ? "ok" : "invalid")]).increment()
         for diagnostic in diagnostics {
-            counter("livestate_diagnostics_total", [("schema", schema), ("version", version), ("code", diagnostic.code.rawValue)]).increment()
+            counter(Family.diagnostics, [("schema", schema), ("version", version), ("code", diagnostic.code.rawValue)]).increment()
         }
     }
 
     /// The Prometheus text, with the store's gauges set as they are now.
     func exposition(store: SchemaStore) -> [UInt8] {
         let snapshot = store.snapshot
-        generation.record(Double(snapshot.generation))
-        loaded.record(Double(snapshot.ids.count))
+        generation.set(Double(snapshot.generation))
+        loaded.set(Double(snapshot.ids.count))
         if let reload = store.lastReload {
-            let gauge = Self.kept("", in: lastReload) { CoreMetrics.Gauge(label: "livestate_schema_last_reload_success", factory: factory) }
-            gauge.record(reload.succeeded ? 1.0 : 0.0)
+            let gauge = Self.kept("", in: lastReload) { registry.makeGauge(descriptor: Family.lastReload) }
+            gauge.set(reload.succeeded ? 1.0 : 0.0)
         }
         return registry.emitToBuffer()
     }
 
-    private func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
-        Self.kept(label + dimensions.map { "|" + $0.1 }.joined(), in: counters) {
-            CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+    private func counter(_ family: @autoclosure () -> MetricNameDescriptor, _ labels: [(String, String)]) -> Counter {
+        // Each family's labels have names of their own: the names tell the families apart.
+        Self.kept(labels.map { "|" + $0.0 + "=" + $0.1 }.joined(), in: counters) {
+            registry.makeCounter(descriptor: family(), labels: labels)
         }
     }
 
