@@ -6,7 +6,8 @@ import LiveState
 /// Codes are stable kebab-case strings: `bad-query` (400), `bad-request` (400, a body that is
 /// not valid HTTP), `unknown-schema` (404), `unknown-version` (404), `not-found` (404),
 /// `method-not-allowed` (405, with `Allow`), `no-fleet` (409), `payload-too-large` (413),
-/// `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500).
+/// `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500),
+/// `unsupported-transfer-encoding` (501).
 public struct APIError: Error, HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
@@ -75,6 +76,13 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     static func unsupportedContentEncoding(_ encoding: String) -> APIError {
         APIError(.unsupportedMediaType, code: "unsupported-content-encoding",
                  message: "the body must be sent uncompressed (Content-Encoding identity, or none), not Content-Encoding \(encoding)")
+    }
+
+    /// A transfer coding other than `chunked` (501, as RFC 9112 §6.1 asks of a server that does
+    /// not know the coding): the body is not read.
+    static func unsupportedTransferEncoding(_ coding: String) -> APIError {
+        APIError(.notImplemented, code: "unsupported-transfer-encoding",
+                 message: "the body must be sent with Transfer-Encoding chunked or a Content-Length, not Transfer-Encoding \(coding)")
     }
 
     /// A body over the limit (413).

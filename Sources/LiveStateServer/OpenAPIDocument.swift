@@ -319,6 +319,9 @@ public enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnsupportedTransferEncoding"
           }
         }
       }
@@ -382,6 +385,9 @@ public enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnsupportedTransferEncoding"
           }
         }
       }
@@ -525,6 +531,9 @@ public enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnsupportedTransferEncoding"
           }
         }
       }
@@ -600,6 +609,9 @@ public enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "501": {
+            "$ref": "#/components/responses/UnsupportedTransferEncoding"
           }
         },
         "description": "The older spelling `POST /v1/schemas/{id}/encode?content-state=true` still answers the same, and refuses envelope parameters with 400."
@@ -706,8 +718,18 @@ public enum OpenAPIDocument {
           }
         }
       },
+      "UnsupportedTransferEncoding": {
+        "description": "The body has a `Transfer-Encoding` other than `chunked`, such as `gzip, chunked` (`unsupported-transfer-encoding`): send it uncompressed, chunked or with a `Content-Length`. Refused before the body is read, with `Connection: close`.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
       "PayloadTooLarge": {
-        "description": "The body is over the limit, 65536 bytes unless `serve --max-body-bytes` sets another (`payload-too-large`); it is refused before it is read whole.",
+        "description": "The body is over the limit, 65536 bytes unless `serve --max-body-bytes` sets another (`payload-too-large`); it is refused before it is read whole (with `Connection: close` when its `Content-Length` says so).",
         "content": {
           "application/json": {
             "schema": {
@@ -1271,7 +1293,7 @@ public enum OpenAPIDocument {
               },
               "code": {
                 "type": "string",
-                "description": "A stable kebab-case code: `bad-query`, `bad-request` and `empty-batch` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415) or `internal` (500)."
+                "description": "A stable kebab-case code: `bad-query`, `bad-request` and `empty-batch` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500) or `unsupported-transfer-encoding` (501)."
               },
               "message": {
                 "type": "string"

@@ -565,25 +565,20 @@ struct SchemaRoutes: Sendable {
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit. A type `accepting`
     /// refuses (the message says the route takes `expecting`) and a `Content-Encoding` other than
-    /// `identity` are 415.
+    /// `identity` are 415; a transfer coding other than `chunked` is 501. What is refused before
+    /// the body is read says `Connection: close`: a client must not send its next request on a
+    /// connection whose body was never sent, where the server would read it as that body.
     func collectBody(
         _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
         expecting: String = "JSON (Content-Type application/json, or none)"
     ) async throws -> ByteBuffer {
         let limit = limit ?? maxBodyBytes
-        if let type = request.headers[.contentType], !accepting(type) {
-            throw APIError.unsupportedMediaType(type, expecting: expecting)
-        }
-        if let type = request.headers[.contentType], !Self.isUTF8(type) {
-            throw APIError.unsupportedMediaType(type, expecting: "UTF-8 text, as JSON is (charset=utf-8, or none)")
-        }
-        // Every coding but `identity` (`gzip`, `br`, `gzip, identity`) changes the bytes.
-        if let encoding = request.headers[.contentEncoding],
-           encoding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }) {
-            throw APIError.unsupportedContentEncoding(encoding)
-        }
-        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
-            throw APIError.payloadTooLarge(limit: limit)
+        do throws(APIError) {
+            try Self.refuseUnread(request, limit: limit, accepting: accepting, expecting: expecting)
+        } catch {
+            var closing = error
+            closing.headers[.connection] = "close"
+            throw closing
         }
         do {
             let body = try await request.body.collect(upTo: limit)
@@ -596,6 +591,31 @@ struct SchemaRoutes: Sendable {
         } catch {
             // NIO's parser refused the body (a bad chunk size, a truncated chunk): the client's fault.
             throw APIError.badRequestBody(error)
+        }
+    }
+
+    /// What `collectBody` refuses before it reads anything.
+    private static func refuseUnread(
+        _ request: Request, limit: Int, accepting: (String) -> Bool, expecting: String
+    ) throws(APIError) {
+        if let type = request.headers[.contentType], !accepting(type) {
+            throw APIError.unsupportedMediaType(type, expecting: expecting)
+        }
+        if let type = request.headers[.contentType], !isUTF8(type) {
+            throw APIError.unsupportedMediaType(type, expecting: "UTF-8 text, as JSON is (charset=utf-8, or none)")
+        }
+        // Every coding but `identity` (`gzip`, `br`, `gzip, identity`) changes the bytes.
+        if let encoding = request.headers[.contentEncoding],
+           encoding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "identity" }) {
+            throw APIError.unsupportedContentEncoding(encoding)
+        }
+        // The parser undoes `chunked` alone: `gzip, chunked` would be read as gzip's bytes.
+        if let coding = request.headers[.transferEncoding],
+           coding.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() != "chunked" }) {
+            throw APIError.unsupportedTransferEncoding(coding)
+        }
+        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
+            throw APIError.payloadTooLarge(limit: limit)
         }
     }
 

@@ -525,6 +525,44 @@ import Testing
         }
     }
 
+    /// A transfer coding the parser does not undo (`gzip, chunked`) was read as the body's
+    /// bytes, and a valid payload was answered `json-syntax`; RFC 9112 asks for 501.
+    @Test func aTransferCodingOtherThanChunkedIs501() async throws {
+        try await server.application().test(.router) { client in
+            for coding in ["gzip, chunked", "br"] {
+                let response = try await client.execute(
+                    uri: "/v1/schemas/delivery/validate", method: .post, headers: [.transferEncoding: coding],
+                    body: try ServerFixtures.file("update-600.json"))
+                #expect(response.status == .notImplemented, "\(coding)")
+                #expect(try json(response).errorCode == "unsupported-transfer-encoding")
+                #expect(response.headers[.connection] == "close")
+            }
+            let chunked = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.transferEncoding: "Chunked"],
+                body: try ServerFixtures.file("update-600.json"))
+            #expect(chunked.status == .ok)
+        }
+    }
+
+    /// A body refused before it is read (over the limit by its `Content-Length`, of a type the
+    /// route does not take) says `Connection: close`: a client that did not send the body must
+    /// not send its next request there, where the server would read it as that body.
+    @Test func aBodyRefusedUnreadClosesTheConnection() async throws {
+        try await server.application().test(.router) { client in
+            let large = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentLength: "70000"],
+                body: ServerFixtures.text(String(repeating: " ", count: 70_000)))
+            #expect(large.status == .contentTooLarge)
+            #expect(large.headers[.connection] == "close")
+            let typed = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: "text/plain"], body: ServerFixtures.text("{}"))
+            #expect(typed.status == .unsupportedMediaType)
+            #expect(typed.headers[.connection] == "close")
+            let fine = try await client.execute(uri: "/v1/schemas/delivery/validate", method: .post, body: try ServerFixtures.file("update-600.json"))
+            #expect(fine.headers[.connection] == nil)
+        }
+    }
+
     @Test func unknownSchemaDiffIs404() async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)
