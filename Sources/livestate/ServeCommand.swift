@@ -68,7 +68,15 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         // Flags and environment variables are checked together, with their names.
-        _ = try settings()
+        do {
+            _ = try settings()
+        } catch let error as ValidationError
+            where (logFormat ?? ProcessInfo.processInfo.environment["LIVESTATE_LOG_FORMAT"]) == ServerLogHandler.Format.json.rawValue {
+            // A log collector reads JSON lines only: the error that stops the start is one too.
+            let logger = Logger(label: "livestate.serve") { ServerLogHandler(label: $0, format: .json, level: .info) }
+            logger.critical("\(error.message)", metadata: ["code": "usage"])
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
     }
 
     /// Every setting, from its flag, else its environment variable, else its default.

@@ -1578,6 +1578,27 @@ struct CLI {
         // A flag wins over its variable.
         let flag = try CLI.run(["serve", "--port", "70000"], environment: ["LIVESTATE_PORT": "0"])
         #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
+        let drain = try CLI.run(["serve"], environment: ["LIVESTATE_DRAIN_SECONDS": "-1"])
+        #expect(drain.status == 2)
+        #expect(drain.stderr.contains("LIVESTATE_DRAIN_SECONDS must be a whole number of seconds between 0 and 3600, not -1"), "\(drain.stderr)")
+    }
+
+    /// With JSON logs, a bad flag or variable is a JSON line too: it was plain text with the
+    /// usage, which a log collector drops.
+    @Test func aBadSettingIsAJSONLineWithJSONLogs() throws {
+        for (arguments, environment) in [
+            (["serve"], ["LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_MAX_BODY_BYTES": "0"]),
+            (["serve", "--log-format", "json", "--port", "99999"], [:]),
+        ] {
+            let result = try CLI.run(arguments, environment: environment)
+            #expect(result.status == 2)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            let object = try CLI.json(String(lines.first ?? ""))
+            #expect(object["level"] as? String == "critical")
+            #expect(object["code"] as? String == "usage")
+            #expect((object["message"] as? String)?.contains("must be") == true, "\(object)")
+        }
     }
 
     /// `LIVESTATE_WATCH` takes on and off as well as 1 and 0, in any case: `On` watches (a
