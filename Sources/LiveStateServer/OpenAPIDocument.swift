@@ -719,7 +719,7 @@ public enum OpenAPIDocument {
         }
       },
       "UnsupportedTransferEncoding": {
-        "description": "The body has a `Transfer-Encoding` other than `chunked`, such as `gzip, chunked` (`unsupported-transfer-encoding`): send it uncompressed, chunked or with a `Content-Length`. Refused before the body is read, with `Connection: close`.",
+        "description": "The body has a `Transfer-Encoding` other than `chunked`, such as `gzip, chunked` (`unsupported-transfer-encoding`): send it uncompressed, chunked or with a `Content-Length`. Refused before the body is read.",
         "content": {
           "application/json": {
             "schema": {
@@ -729,7 +729,7 @@ public enum OpenAPIDocument {
         }
       },
       "PayloadTooLarge": {
-        "description": "The body is over the limit, 65536 bytes unless `serve --max-body-bytes` sets another (`payload-too-large`); it is refused before it is read whole (with `Connection: close` when its `Content-Length` says so).",
+        "description": "The body is over the limit, 65536 bytes unless `serve --max-body-bytes` sets another (`payload-too-large`); it is refused before it is read whole (with `Connection: close` when its `Content-Length` says so and the client waits for `100 Continue`).",
         "content": {
           "application/json": {
             "schema": {

@@ -565,9 +565,10 @@ struct SchemaRoutes: Sendable {
     /// Reads the whole body, refusing more than `maxBodyBytes`: from `Content-Length` before
     /// reading anything, otherwise as soon as the bytes read pass the limit. A type `accepting`
     /// refuses (the message says the route takes `expecting`) and a `Content-Encoding` other than
-    /// `identity` are 415; a transfer coding other than `chunked` is 501. What is refused before
-    /// the body is read says `Connection: close`: a client must not send its next request on a
-    /// connection whose body was never sent, where the server would read it as that body.
+    /// `identity` are 415; a transfer coding other than `chunked` is 501. A request that waits
+    /// for `100 Continue` before it sends its body, refused before the body is read, is told
+    /// `Connection: close`: its client does not send that body, and must not send its next
+    /// request on the connection, where the server would read it as that body.
     func collectBody(
         _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
         expecting: String = "JSON (Content-Type application/json, or none)"
@@ -576,6 +577,7 @@ struct SchemaRoutes: Sendable {
         do throws(APIError) {
             try Self.refuseUnread(request, limit: limit, accepting: accepting, expecting: expecting)
         } catch {
+            guard request.headers[.expect]?.lowercased() == "100-continue" else { throw error }
             var closing = error
             closing.headers[.connection] = "close"
             throw closing
