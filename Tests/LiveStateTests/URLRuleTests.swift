@@ -99,6 +99,10 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         #expect(URLRule.legacyRefusal("https://x.com/#a#b")?.character == "a second '#'")
         #expect(URLRule.legacyRefusal("https://x.com/%zz")?.character == "'%' without two hex digits after it")
         #expect(URLRule.legacyRefusal("https://x.com/a\tb")?.character == "the control character U+0009")
+        // A character that shows as a space, or as nothing, is named: it was quoted as it is.
+        #expect(URLRule.legacyRefusal("https://x.com/a\u{A0}b")?.character == "the character U+00A0")
+        #expect(URLRule.legacyRefusal("https://x.com/a\u{200D}b")?.character == "the character U+200D")
+        #expect(URLRule.legacyRefusal("https://x.com/a\u{E9}b")?.character == "'\u{E9}'")
     }
 
     /// Tests on Linux can reproduce iOS 16's verdict with `URL(string:encodingInvalidCharacters:
