@@ -748,6 +748,9 @@ extension FakeAPNsTests {
         tls.trustRoots = .certificates([try NIOSSLCertificate(bytes: Array(fake.certificatePEM.utf8), format: .pem)])
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.httpVersion = http1Only ? .http1Only : .automatic
+        // The tests count connections: on a loaded machine a minute may pass between two
+        // requests, which the pool's default idle timeout would end the connection over.
+        configuration.connectionPool = .init(idleTimeout: .minutes(10))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

@@ -143,6 +143,21 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
 
     static let targets = [IOSVersion.liveActivities, .rfc3986URLs]
 
+    /// A strict version's `Codable` fails on the URL: the default the schema's reading takes
+    /// there is said to be the schema's, beside the error that the app drops the update (it
+    /// read as if the app took it).
+    @Test func aStrictVersionsDefaultIsTheSchemasReading() throws {
+        let schema = Schema(activity: "links", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url, defaultValue: .string("https://example.com/"))]),
+        ])
+        let result = try ContentStateDecoder(schema: schema, version: 1).decode(contentState: Array(#"{"link":"https://example.com/a b"}"#.utf8))
+        #expect(!result.appDecodes)
+        let defaulted = try #require(result.allDiagnostics.first { $0.code == "invalid-defaulted" })
+        #expect(defaulted.message.hasSuffix("in the schema's reading; this app version decodes with synthesized Codable, which fails on it"),
+                "\(defaulted.message)")
+        #expect(result.allDiagnostics.contains { $0.code == "strict-decode-failure" && $0.severity == .error })
+    }
+
     @Test(arguments: URLRow.all, targets)
     func decodeLintAndEncodeAgree(_ row: URLRow, minIOS: IOSVersion) throws {
         let schema = Self.schema(minIOS: minIOS)

@@ -303,6 +303,11 @@ final class DecodeProblem {
         }) {
             findings[same].message += " (the app decodes with synthesized Codable, which fails on it too)"
         } else {
+            // A default or a fallback the schema's reading takes at that key is not the app's.
+            for index in findings.indices where findings[index].severity < .error && findings[index].scope == verdict.scope
+                && findings[index].pointer == verdict.pointer && [.invalidDefaulted, .unknownEnumValue].contains(findings[index].code) {
+                findings[index].message += " in the schema's reading; this app version decodes with synthesized Codable, which fails on it"
+            }
             findings.append(verdict)
         }
     }
