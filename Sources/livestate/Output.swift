@@ -155,6 +155,10 @@ extension Output {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError(path: path, message: "is a folder, not a file: --output names the file to write")
         }
+        // `out/` names a folder even before it exists: writing there made a file named `out`.
+        if path.hasSuffix("/") {
+            throw InputError(path: path, message: "ends in '/', which names a folder, not a file: --output names the file to write")
+        }
     }
 }
 

@@ -91,7 +91,8 @@ struct SendCommand: ParsableCommand {
             sender = try LiveActivitySender(schema: loaded, versions: versions.isEmpty ? nil : versions,
                                             tokens: ProviderTokenCache(key: key), configuration: configuration, transport: transport)
         } catch {
-            throw Output.stop([Diagnostic(code: "usage", severity: .error, message: "\(error)")], format: common.format)
+            // The request's own finding: its code, at `<request>`, as the other request checks say theirs.
+            throw Output.stop([Diagnostic(code: error.code, severity: .error, message: error.message, file: "<request>")], format: common.format)
         }
         let (content, readProblems) = try content(of: input, reader: sender)
         let target: PushTarget = if let token { .device(token: token) } else { .broadcast(channelID: channelID ?? "") }

@@ -57,7 +57,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")
     var logFormat: String?
 
-    @Option(name: .customLong("log-level"), help: "The lowest level logged: trace, debug (one line per request), info, notice, warning, error, critical (env LIVESTATE_LOG_LEVEL; default info).")
+    @Option(name: .customLong("log-level"), help: "The lowest level logged: trace, debug (one line per request), info, notice, warning, error, critical (env LIVESTATE_LOG_LEVEL, or LOG_LEVEL; default info).")
     var logLevel: String?
 
     @Flag(help: "Print the OpenAPI document of the endpoints and exit.")

@@ -1347,6 +1347,12 @@ struct CLI {
         #expect(result.status == 2)
         #expect(result.stderr.hasSuffix("\(folder.path): error: is a folder, not a file: --output names the file to write [io-error]\n"), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        // A folder that does not exist yet, named with its '/': a file named `out` was written.
+        let slash = folder.appendingPathComponent("out").path + "/"
+        let unmade = try CLI.run(["import", "swift", Self.ride, "--output", slash])
+        #expect(unmade.status == 2)
+        #expect(unmade.stderr.hasSuffix("\(slash): error: ends in '/', which names a folder, not a file: --output names the file to write [io-error]\n"), "\(unmade.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
     /// A schema file's activity must be its stem: written to `trips.yaml`, the import is

@@ -410,7 +410,9 @@ import Testing
             // The sender cannot be made: a usage error (2), before any check of the push.
             #expect(result.status == 2)
             #expect(result.stderr.contains("error: the topic names push type 'voip'; Live Activities use 'push-type.liveactivity'"), "\(result.stderr)")
-            #expect(result.stderr.contains("[bad-topic]"))
+            // At `<request>`, with its own code alone (it said `[bad-topic] [usage]`).
+            #expect(result.stderr.hasPrefix("<request>: error: the topic names push type 'voip'"), "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("[bad-topic]\n"), "\(result.stderr)")
             #expect(setup.fake.requests.isEmpty)
         }
     }
