@@ -266,5 +266,10 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
             .init("links", .array([.string("https://example.com/x"), .string("https://example.com/%7Bid%7D")])),
         ]))
         #expect(!written.diagnostics.contains { $0.severity > .info })
+        // From a state file, each is placed where the file holds the URL (it had no line).
+        let file = "{\n  \"card\": {\"link\": \"https://example.com/a b\"},\n  \"links\": [\"https://example.com/x\", \"https://example.com/{id}\"]\n}"
+        let fromFile = try ContentStateEncoder(schema: schema).encode(stateJSON: Array(file.utf8), file: "state.json")
+        #expect(fromFile.diagnostics.map { "\($0.file ?? "-"):\($0.position?.line ?? 0):\($0.position?.column ?? 0)" }
+            == ["state.json:2:20", "state.json:3:38"], "\(fromFile.diagnostics)")
     }
 }

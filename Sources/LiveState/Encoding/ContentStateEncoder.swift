@@ -273,6 +273,16 @@ public struct ContentStateEncoder: Sendable {
         guard let state else { return EncodeResult(bytes: [], diagnostics: problems) }
         var result = envelope.map { encodePayload(state, envelope: $0) } ?? encode(state)
         result.diagnostics = Self.joining(stateFindings: problems, bodyFindings: result.diagnostics)
+        // A finding about a value of the state (a URL made portable) is placed where the state
+        // file holds that value.
+        bytes.withUnsafeBytes { buffer in
+            for index in result.diagnostics.indices where result.diagnostics[index].position == nil
+                && result.diagnostics[index].scope == .contentState {
+                guard let pointer = result.diagnostics[index].pointer, let offset = JSONPointer.offset(of: pointer, in: buffer) else { continue }
+                result.diagnostics[index].position = SourcePosition.locate(offset: offset, in: buffer)
+                result.diagnostics[index].file = file
+            }
+        }
         return result
     }
 
