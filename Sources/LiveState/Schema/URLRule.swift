@@ -59,7 +59,12 @@ package struct URLRule: Sendable, Hashable {
         let shown = ValueText.clipped(string)
         switch problem {
         case .notAURL:
-            return "'\(shown)' is not a URL"
+            guard !string.isEmpty else { return "'' is not a URL" }
+            // Why, in the words of each parser the app's devices have.
+            let modern = "URL(string:) parses by RFC 3986, which refuses it"
+            guard hasLegacyParser, let refusal = Self.legacyRefusal(string) else { return "'\(shown)' is not a URL: \(modern)" }
+            return "'\(shown)' is not a URL on any iOS: iOS 16 refuses \(refusal.character) at byte \(refusal.offset), and from iOS 17 "
+                + modern
         case .refusedBeforeIOS17(let offset, let character, let portable):
             // A suggestion cut short would be another URL: a long one is left to `encode`.
             let fix = portable.map { $0.utf8.count <= 200 ? "; send '\($0)'" : "; `encode` writes it percent-encoded" } ?? ""
