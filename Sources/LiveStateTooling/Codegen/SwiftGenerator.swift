@@ -392,7 +392,7 @@ public struct SwiftGenerator: Sendable {
                 writer.line("/// the decode.")
             }
             writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
-                let fallback = plan.fallback.map { ".\(SwiftIdentifier.escaped($0))" } ?? "nil"
+                let fallback = plan.fallback.map { SwiftIdentifier.caseReference($0, type: "Self") } ?? "nil"
                 writer.line("self = try TolerantValue(decoder).enumeration(fallback: \(fallback))")
             }
         }
@@ -426,6 +426,10 @@ public struct SwiftGenerator: Sendable {
             return SwiftLiteral.integer(int)
         case (.int, .uint(let uint)):
             return String(uint)
+        case (.double(.decimal?), _):
+            // A `Decimal` from a `Double` literal is the double's binary value (123.456 became
+            // 123.45599999999997952): it is made from the number's text, as JSONDecoder makes one.
+            if let number = value.number { return "Decimal(string: \(SwiftLiteral.string(SwiftLiteral.number(number))), locale: Locale(identifier: \"en_US_POSIX\"))!" }
         case (.double, _):
             if let number = value.number { return SwiftLiteral.number(number) }
         case (.date, _):
@@ -435,7 +439,9 @@ public struct SwiftGenerator: Sendable {
         case (.bool, .bool(let bool)):
             return bool ? "true" : "false"
         case (.enumeration(let plan), _):
-            if let match = plan.cases.first(where: { $0.raw == value }) { return ".\(SwiftIdentifier.escaped(match.name))" }
+            if let match = plan.cases.first(where: { $0.raw == value }) {
+                return SwiftIdentifier.caseReference(match.name, type: qualifier + plan.name)
+            }
         case (.structure(let plan), .object(let members)):
             var arguments: [String] = []
             for property in plan.properties {

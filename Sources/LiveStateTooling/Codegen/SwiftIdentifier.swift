@@ -104,6 +104,13 @@ enum SwiftIdentifier {
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= 0x30 && byte <= 0x39
     }
+
+    /// A reference to an enum case: `.pending`, or `Status.none` for a case named as one of
+    /// `Optional`'s (`none`, `some`), which a bare `.none` in an optional's place would mean
+    /// (the app's field took `nil` for its `none` fallback or default).
+    static func caseReference(_ name: String, type: String) -> String {
+        ["none", "some"].contains(name) ? "\(type).\(escaped(name))" : ".\(escaped(name))"
+    }
 }
 
 /// Hands out names that are unique within one scope, in the order they are asked for.

@@ -76,6 +76,12 @@ enum EdgeCasesV1 {
             var ratio: Float
             /// Schema: `double`, default `0.25`, format `decimal`.
             var price: Decimal
+            /// Schema: `double`, default `123.456`, format `decimal`.
+            var total: Decimal
+            /// Schema: `enum`, default `"all"`, fallback `"none"`.
+            var mode: Mode
+            /// Schema: `enum`, optional, default `"none"`.
+            var maybeMode: MaybeMode?
             /// Schema: `array`, default `[]`, items format `int16`.
             var offsets: [Int16]
             /// Schema: `string`, default `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`, format `uuid`.
@@ -124,7 +130,10 @@ enum EdgeCasesV1 {
                 battery: UInt8 = 0,
                 counter: UInt64 = 18446744073709551615,
                 ratio: Float = 0.5,
-                price: Decimal = 0.25,
+                price: Decimal = Decimal(string: "0.25", locale: Locale(identifier: "en_US_POSIX"))!,
+                total: Decimal = Decimal(string: "123.456", locale: Locale(identifier: "en_US_POSIX"))!,
+                mode: Mode = .all,
+                maybeMode: MaybeMode? = MaybeMode.none,
                 offsets: [Int16] = [],
                 ticket: UUID = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
                 seat: UUID? = nil,
@@ -162,6 +171,9 @@ enum EdgeCasesV1 {
                 self.counter = counter
                 self.ratio = ratio
                 self.price = price
+                self.total = total
+                self.mode = mode
+                self.maybeMode = maybeMode
                 self.offsets = offsets
                 self.ticket = ticket
                 self.seat = seat
@@ -388,6 +400,29 @@ enum EdgeCasesV1 {
                 }
             }
 
+            enum Mode: String, Codable, Hashable, Sendable, CaseIterable {
+                case none
+                case `some`
+                case all
+
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list becomes
+                /// `.none`, the fallback.
+                init(from decoder: any Decoder) throws {
+                    self = try TolerantValue(decoder).enumeration(fallback: Self.none)
+                }
+            }
+
+            enum MaybeMode: String, Codable, Hashable, Sendable, CaseIterable {
+                case none
+                case `some`
+
+                /// Decodes a raw value, compared as Swift compares strings; one the schema does not list fails
+                /// the decode.
+                init(from decoder: any Decoder) throws {
+                    self = try TolerantValue(decoder).enumeration(fallback: nil)
+                }
+            }
+
             struct ByNameValue: Codable, Hashable, Sendable {
                 /// Schema: `int`, required, minimum 0.
                 var score: Int
@@ -462,6 +497,9 @@ enum EdgeCasesV1 {
                 case counter
                 case ratio
                 case price
+                case total
+                case mode
+                case maybeMode
                 case offsets
                 case ticket
                 case seat
@@ -507,7 +545,10 @@ enum EdgeCasesV1 {
                 self.battery = try container.defaulted(.battery, default: 0) { try $0.integer(UInt8.self, maximum: 100) }
                 self.counter = try container.defaulted(.counter, default: 18446744073709551615) { try $0.integer(UInt64.self) }
                 self.ratio = try container.defaulted(.ratio, default: 0.5) { try $0.float() }
-                self.price = try container.defaulted(.price, default: 0.25) { try $0.decimal() }
+                self.price = try container.defaulted(.price, default: Decimal(string: "0.25", locale: Locale(identifier: "en_US_POSIX"))!) { try $0.decimal() }
+                self.total = try container.defaulted(.total, default: Decimal(string: "123.456", locale: Locale(identifier: "en_US_POSIX"))!) { try $0.decimal() }
+                self.mode = try container.defaulted(.mode, default: .all) { try $0.decode(Mode.self) }
+                self.maybeMode = try container.optional(.maybeMode, default: MaybeMode.none) { try $0.decode(MaybeMode.self) }
                 self.offsets = try container.defaulted(.offsets, default: []) { try $0.array { try $0.integer(Int16.self) } }
                 self.ticket = try container.defaulted(.ticket, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) { try $0.uuid() }
                 self.seat = try container.optional(.seat) { try $0.uuid() }
@@ -550,6 +591,9 @@ enum EdgeCasesV1 {
                 try container.encode(self.counter, forKey: .counter)
                 try container.encode(self.ratio, forKey: .ratio)
                 try container.encode(self.price, forKey: .price)
+                try container.encode(self.total, forKey: .total)
+                try container.encode(self.mode, forKey: .mode)
+                try container.encode(self.maybeMode, forKey: .maybeMode)
                 try container.encode(self.offsets, forKey: .offsets)
                 try container.encode(self.ticket, forKey: .ticket)
                 try container.encodeIfPresent(self.seat, forKey: .seat)
