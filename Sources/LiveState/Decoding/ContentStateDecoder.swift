@@ -114,6 +114,26 @@ public struct ContentStateDecoder: Sendable {
             flagsUnixDates: flagsUnixDates)
     }
 
+    /// Where the content-state starts: 0 for a bare one, where `APNsBody` finds it in a body.
+    private static func contentStateStart(in bytes: UnsafeRawBufferPointer, isBody: Bool) -> Int? {
+        guard isBody else { return 0 }
+        guard let reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: .max, maxInputBytes: .max)) else { return nil }
+        var context = DecodeContext(reader: reader, file: nil, version: 0, strict: true)
+        var locator = ContentStateStart()
+        _ = try? APNsBody.walk(&locator, &context)
+        return locator.start
+    }
+
+    /// Finds where a body's content-state starts.
+    private struct ContentStateStart: APNsBodyVisitor {
+        var start: Int?
+
+        mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
+            if isContentState, try context.reader.peek() == .objectStart { start = context.reader.offset }
+            try context.reader.skipValue()
+        }
+    }
+
     /// The content-state of a whole body where `APNsBody` finds it, as every reader of a body
     /// finds it, read on a tape; `nil` for a body that is not JSON or has no content-state
     /// object. (Out of line: the bare content-state's read stays small.)
@@ -217,7 +237,9 @@ public struct ContentStateDecoder: Sendable {
                 strictFailure = problem.strictFailure(file: file, position: context.reader.position(of: problem.offset))
             }
             // What a strict version's `Codable` reads, when it reads anything.
-            let sent = isStrict && strictFailure == nil ? DecodeResult.stateAsSent(in: bytes, at: decoded.start) : nil
+            let sent = isStrict && strictFailure == nil ? Self.contentStateStart(in: bytes, isBody: isBody).flatMap {
+                DecodeResult.stateAsSent(in: bytes, at: $0)
+            } : nil
             return DecodeResult(
                 state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict, sent: sent)
         } catch {
@@ -321,8 +343,6 @@ struct Decoded {
     var problem: DecodeProblem?
     /// Why synthesized `Codable` would fail on it (tracked for strict clients only).
     var strictProblem: DecodeProblem?
-    /// Where the content-state starts in the input (its `{`).
-    var start = 0
 }
 
 /// The state of one decode: the reader, the path to the current value, the findings.
@@ -427,12 +447,7 @@ struct DecodeContext: JSONReading {
             try reader.skipValue()
             return Decoded(value: nil)
         }
-        let start = reader.offset
-        guard !isReference else {
-            var decoded = take(try decodeObject(plan, isRoot: true))
-            decoded.start = start
-            return decoded
-        }
+        guard !isReference else { return take(try decodeObject(plan, isRoot: true)) }
         let tape = try tape(of: plan, keepingInput: false, recordsSpans: spans != nil)
         var found = tape.diagnostics(in: reader.bytes)
         if scope != .contentState {
@@ -441,7 +456,7 @@ struct DecodeContext: JSONReading {
         }
         diagnostics += found
         if spans != nil { spans = tape.spans().spans }
-        return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem, start: start)
+        return Decoded(value: tape.acceptedState(in: reader.bytes), strictProblem: tape.strictProblem)
     }
 
     /// The object at the reader (a `{`) read on a tape as the root of `plan`, with this
