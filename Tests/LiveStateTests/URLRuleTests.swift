@@ -2,7 +2,7 @@ import Foundation
 import LiveStateTestSupport
 import Testing
 @_spi(Scanner) @testable import LiveState
-import LiveStateTooling
+@testable import LiveStateTooling
 
 /// The table of URL strings (`Fixtures/urls.json`): each with how iOS 16 reads it (CFURL's
 /// legality check, as swift-corelibs-foundation's `CFURL.c` writes it), how iOS 17 and later
@@ -271,5 +271,18 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         let fromFile = try ContentStateEncoder(schema: schema).encode(stateJSON: Array(file.utf8), file: "state.json")
         #expect(fromFile.diagnostics.map { "\($0.file ?? "-"):\($0.position?.line ?? 0):\($0.position?.column ?? 0)" }
             == ["state.json:2:20", "state.json:3:38"], "\(fromFile.diagnostics)")
+    }
+}
+
+/// What shows as nothing or as another space is named by its code point, in a URL message and in
+/// generated Swift alike (`ValueText.isUnseen`, one rule).
+@Suite struct UnseenCharacterTests {
+    @Test func aNoBreakSpaceIsNamedInMessagesAndInGeneratedSwift() {
+        #expect(ValueText.isUnseen("\u{A0}"))
+        #expect(ValueText.isUnseen("\u{200B}"))
+        #expect(ValueText.isUnseen("\u{1B}"))
+        #expect(!ValueText.isUnseen(" "))
+        #expect(!ValueText.isUnseen("é"))
+        #expect(SwiftLiteral.string("a\u{A0}b\u{200D}c d") == #""a\u{A0}b\u{200D}c d""#)
     }
 }

@@ -96,6 +96,18 @@ package enum ValueText {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 
+    /// Whether a character shows as nothing, or as a space that is not the space (a no-break
+    /// space, a zero-width joiner): a control, a format character, a separator, other white
+    /// space, a private or unassigned code point. Quoted text names such a character by its
+    /// code point, a message (`URLRule`) and Swift source (`codegen swift`) alike.
+    package static func isUnseen(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar != " " else { return false }
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .privateUse, .unassigned, .surrogate: return true
+        default: return scalar.properties.isWhitespace
+        }
+    }
+
     /// A whole number with its thousands grouped: `1,234,567`, `-10,000`.
     package static func grouped(_ number: Int) -> String {
         var digits = Array(String(number.magnitude))

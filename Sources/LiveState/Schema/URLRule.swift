@@ -185,20 +185,12 @@ package struct URLRule: Sendable, Hashable {
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         let character = String(decoding: bytes[index..<end], as: UTF8.self)
         // One that shows as nothing, or as a space (a no-break space, a zero-width joiner), is named.
-        if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, isUnseen(scalar) {
+        if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, ValueText.isUnseen(scalar) {
             return "the character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
         }
         return "'" + character + "'"
     }
 
-    /// Whether a character prints as nothing or as a space: a space, a control, a format
-    /// character, a separator, a private or unassigned code point.
-    private static func isUnseen(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .privateUse, .unassigned, .surrogate: true
-        default: scalar.properties.isWhitespace
-        }
-    }
 }
 
 extension String {

@@ -2,7 +2,8 @@ import LiveState
 
 /// Swift source text for schema values: string literals, numbers, and the defaults of fields.
 enum SwiftLiteral {
-    /// A Swift string literal: `"a \"b\""`, control and invisible characters as `\u{…}`.
+    /// A Swift string literal: `"a \"b\""`, control and invisible characters (a no-break space
+    /// too, `ValueText.isUnseen`) as `\u{…}`.
     static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -14,7 +15,7 @@ enum SwiftLiteral {
             case "\t": result += "\\t"
             case "\0": result += "\\0"
             default:
-                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || isInvisible(scalar) {
+                if ValueText.isUnseen(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -22,16 +23,6 @@ enum SwiftLiteral {
             }
         }
         return result + "\""
-    }
-
-    /// Format, separator and other invisible scalars that would hide in source text.
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse, .control:
-            return true
-        default:
-            return false
-        }
     }
 
     /// A finite number as a Swift literal: `0`, `0.6`, `1e+20`, `-5`.
