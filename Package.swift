@@ -129,7 +129,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // What several test targets share: the golden-file check, the seeded generator and its
-        // mutator, and the runner of the built livestate binary.
+        // mutator, the runner of the built livestate binary, and a loopback socket.
         .target(name: "LiveStateTestSupport", path: "Tests/LiveStateTestSupport"),
         .testTarget(
             name: "LiveStateTests",
@@ -157,7 +157,7 @@ let package = Package(
             dependencies: [
                 "LiveState", "LiveStateTooling",
                 "LiveStateYAML",
-                "LiveStateServer",
+                "LiveStateServer", "LiveStateTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

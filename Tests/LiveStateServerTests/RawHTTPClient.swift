@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LiveStateTestSupport
 
 /// A blocking HTTP/1.1 client over one loopback TCP socket, for requests a well-behaved client
 /// would not send: a body larger than declared limits, a `Content-Length` never followed by
@@ -46,24 +47,11 @@ enum RawHTTPClient {
         port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int,
         isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
     ) throws -> String {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        guard let fd = LoopbackSocket.connect(port: port) else { throw Failure(description: "connect() to 127.0.0.1:\(port) failed") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect() to 127.0.0.1:\(port) failed") }
 
         for chunk in chunks {
             var sent = 0

@@ -1796,16 +1796,8 @@ extension ServeCommandTests {
         defer { server.remove() }
         let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
         let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let client = try #require(LoopbackSocket.connect(port: port))
         defer { close(client) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
         let head = "POST /v1/schemas/pizza/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
         _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         try await Task.sleep(for: .milliseconds(200))
