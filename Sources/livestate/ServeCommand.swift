@@ -71,7 +71,7 @@ struct ServeCommand: ParsableCommand {
         do {
             _ = try settings()
         } catch let error as ValidationError
-            where (logFormat ?? ProcessInfo.processInfo.environment["LIVESTATE_LOG_FORMAT"]) == ServerLogHandler.Format.json.rawValue {
+            where Self.value(logFormat, "log-format", in: ProcessInfo.processInfo.environment)?.text == ServerLogHandler.Format.json.rawValue {
             // A log collector reads JSON lines only: the error that stops the start is one too.
             let logger = Logger(label: "livestate.serve") { ServerLogHandler(label: $0, format: .json, level: .info) }
             logger.critical("\(error.message)", metadata: ["code": "usage"])
@@ -93,11 +93,17 @@ struct ServeCommand: ParsableCommand {
         var logLevel: Logger.Level = .info
     }
 
+    /// A setting's text and where it came from: its flag (`--max-body-bytes`), else its
+    /// environment variable (`LIVESTATE_MAX_BODY_BYTES`); `nil` when neither gives it.
+    static func value(_ flag: String?, _ name: String, in environment: [String: String]) -> (text: String, source: String)? {
+        if let flag { return (flag, "--" + name) }
+        let variable = "LIVESTATE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        return environment[variable].map { ($0, variable) }
+    }
+
     func settings(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
         func value(_ flag: String?, _ name: String) -> (text: String, source: String)? {
-            if let flag { return (flag, "--" + name) }
-            let variable = "LIVESTATE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
-            return environment[variable].map { ($0, variable) }
+            Self.value(flag, name, in: environment)
         }
         var settings = Settings()
         if let (text, _) = value(host, "host") { settings.host = text }
