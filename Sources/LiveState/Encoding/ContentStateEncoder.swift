@@ -276,10 +276,11 @@ public struct ContentStateEncoder: Sendable {
         // A finding about a value of the state (a URL made portable) is placed where the state
         // file holds that value.
         bytes.withUnsafeBytes { buffer in
+            var locator = SourcePosition.Locator()
             for index in result.diagnostics.indices where result.diagnostics[index].position == nil
                 && result.diagnostics[index].scope == .contentState {
                 guard let pointer = result.diagnostics[index].pointer, let offset = JSONPointer.offset(of: pointer, in: buffer) else { continue }
-                result.diagnostics[index].position = SourcePosition.locate(offset: offset, in: buffer)
+                result.diagnostics[index].position = locator.position(of: offset, in: buffer)
                 result.diagnostics[index].file = file
             }
         }
