@@ -202,7 +202,7 @@ extension APNsResponse {
         self.init(status: status, apnsID: header("apns-id"), uniqueID: header("apns-unique-id"),
                   requestID: header("apns-request-id"), channelID: header("apns-channel-id"), body: body)
         guard status >= 300, !body.isEmpty,
-              let error = try? body.withUnsafeBytes({ try Value.parse(json: $0) }) else { return }
+              let error = try? Value.parse(json: body) else { return }
         if case .string(let reason)? = error["reason"] { self.reason = APNsReason(rawValue: reason) }
         switch error["timestamp"] {
         case .int(let milliseconds)?: timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)

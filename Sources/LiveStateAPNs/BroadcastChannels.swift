@@ -90,7 +90,7 @@ public struct BroadcastChannels: Sendable {
     public func read(_ id: String) async throws(ChannelError) -> Channel {
         try check(id)
         let response = try await send(await channelRequest("GET", id), expecting: 200)
-        guard let settings = try? response.body.withUnsafeBytes({ try Value.parse(json: $0) }),
+        guard let settings = try? Value.parse(json: response.body),
               case .object = settings else {
             throw ChannelError(message: "APNs answered the channel read without its settings (a JSON object)", response: response)
         }
@@ -105,7 +105,7 @@ public struct BroadcastChannels: Sendable {
     /// - Throws: `ChannelError` with APNs's answer.
     public func list() async throws(ChannelError) -> [String] {
         let response = try await send(await listRequest(), expecting: 200)
-        guard let list = try? response.body.withUnsafeBytes({ try Value.parse(json: $0) }),
+        guard let list = try? Value.parse(json: response.body),
               case .array(let items)? = list["channels"] else {
             throw ChannelError(message: "APNs answered the channel list without a \"channels\" array", response: response)
         }

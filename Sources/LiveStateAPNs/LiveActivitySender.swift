@@ -165,7 +165,7 @@ public final class LiveActivitySender: Sendable {
         // A body given whole keeps its own timestamp on the first attempt.
         let givenWhole = if case .payload = push.content, attempt == 1 { true } else { false }
         if configuration.validates && !body.isEmpty {
-            let validation = body.withUnsafeBytes { PayloadValidator.validateAllVersions(validators[broadcast], $0, file: push.file) }
+            let validation = PayloadValidator.validateAllVersions(validators[broadcast], body, file: push.file)
             var findings = validation.diagnostics
             if case .payload = push.content {
                 // What the history needs of a body written elsewhere is what the validator read.
@@ -174,7 +174,7 @@ public final class LiveActivitySender: Sendable {
                     made.timestamp = givenWhole ? result.timestamp : stamp
                     if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
                     if givenWhole {
-                        body.withUnsafeBytes { PushHistory.holdToClock(result.timestamp, now: now, file: push.file, in: $0, findings: &findings) }
+                        PushHistory.holdToClock(result.timestamp, now: now, file: push.file, in: body, findings: &findings)
                     }
                 }
             } else {
@@ -209,7 +209,7 @@ public final class LiveActivitySender: Sendable {
     /// not older than `timestamp`: a stamp ahead of the clock (a counter's) stays, since a
     /// retry stamped older than what the device holds is ignored.
     static func restamped(_ bytes: [UInt8], timestamp: Int) -> [UInt8] {
-        guard case .object(var members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
+        guard case .object(var members)? = try? Value.parse(json: bytes),
               let index = members.firstIndex(where: { $0.name == "aps" }),
               case .object(var aps) = members[index].value else { return bytes }
         if let stamp = aps.firstIndex(where: { $0.name == "timestamp" }) {

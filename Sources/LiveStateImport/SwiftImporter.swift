@@ -139,10 +139,10 @@ public enum SwiftImporter {
             }
             return nil
         }
-        func starts(with word: StaticString) -> Bool {
-            let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            guard bytes[index...].starts(with: word) else { return false }
-            return index + word.count == bytes.count || !isNameByte(bytes[index + word.count])
+        func starts(with word: String) -> Bool {
+            guard bytes[index...].starts(with: word.utf8) else { return false }
+            let end = index + word.utf8.count
+            return end == bytes.count || !isNameByte(bytes[end])
         }
         func isNameByte(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte >= 0x80

@@ -187,7 +187,7 @@ struct SchemaRoutes: Sendable {
     func validate(_ request: Request, id: String) async throws -> Response {
         // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
         let validation = try validation(request, id: id, allowed: Self.validateParameters + ["token", "channel-id"])
-        let body = try await collectBody(request)
+        let body = Array(try await collectBody(request).readableBytesView)
         guard let activity = validation.activity else { return respond(to: validation, body: body).response }
         // With a token or channel: checked against the last body answered `ok` for that
         // activity, and remembered when this one is.
@@ -289,13 +289,11 @@ struct SchemaRoutes: Sendable {
     /// `more`, as in `write`, also gets the body's bytes.
     /// - Returns: The response, and whether it says `ok`.
     func respond(
-        to validation: Validation, body: ByteBuffer, more: ((UnsafeRawBufferPointer, ValidationResult) -> [Diagnostic])? = nil
+        to validation: Validation, body: [UInt8], more: (([UInt8], ValidationResult) -> [Diagnostic])? = nil
     ) -> (response: Response, ok: Bool) {
         var writer = JSONWriter(capacity: 2048)
         let now = Int(clock().timeIntervalSince1970)
-        let ok = body.withUnsafeReadableBytes { bytes in
-            Self.write(validation, bytes, line: nil, now: now, to: &writer, metrics: metrics, more: more.map { more in { more(bytes, $0) } })
-        }
+        let ok = Self.write(validation, body, line: nil, now: now, to: &writer, metrics: metrics, more: more.map { more in { more(body, $0) } })
         return (JSONResponse.make(bytes: writer.bytes), ok)
     }
 
@@ -306,7 +304,7 @@ struct SchemaRoutes: Sendable {
     /// - Returns: Whether the answer is `ok`.
     @discardableResult
     static func write(
-        _ validation: Validation, _ body: UnsafeRawBufferPointer, line: Int?, now: Int, to writer: inout JSONWriter,
+        _ validation: Validation, _ body: some ContiguousBytes, line: Int?, now: Int, to writer: inout JSONWriter,
         metrics: SidecarMetrics?, more: ((ValidationResult) -> [Diagnostic])? = nil
     ) -> Bool {
         let ok: Bool
@@ -375,9 +373,10 @@ struct SchemaRoutes: Sendable {
     /// (`empty-batch`), at most `maxBatchLines` lines and `maxBatchBytes` bytes.
     func validateBatch(_ request: Request, id: String) async throws -> Response {
         let validation = try validation(request, id: id)
-        let body = try await collectBody(
-            request, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none")
-        let lines = body.withUnsafeReadableBytes { Self.lineRanges($0) }
+        let body = Array(try await collectBody(
+            request, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none"
+        ).readableBytesView)
+        let lines = Self.lineRanges(body)
         guard !lines.isEmpty else {
             // An answer of no lines would read as a batch that passed: the body was most likely lost.
             throw APIError(.badRequest, code: "empty-batch", message: "the batch has no lines; send one APNs body per line")
@@ -409,19 +408,16 @@ struct SchemaRoutes: Sendable {
     /// - Parameter now: The clock, in UNIX seconds, that `timestamp`s are held to.
     /// - Returns: The results, one line each, and the index of the first line not validated.
     static func results(
-        _ validation: Validation, _ body: ByteBuffer, _ lines: [Range<Int>], from start: Int, now: Int, metrics: SidecarMetrics?
+        _ validation: Validation, _ body: [UInt8], _ lines: [Range<Int>], from start: Int, now: Int, metrics: SidecarMetrics?
     ) async -> (bytes: [UInt8], end: Int) {
         await withCheckedContinuation { (done: CheckedContinuation<([UInt8], Int), Never>) in
             DispatchQueue.global().async {
                 var out = JSONWriter(capacity: 40 * 1024)
                 var index = start
-                body.withUnsafeReadableBytes { bytes in
-                    while index < lines.count && out.bytes.count < 32 * 1024 {
-                        Self.write(
-                            validation, UnsafeRawBufferPointer(rebasing: bytes[lines[index]]), line: index + 1, now: now, to: &out, metrics: metrics)
-                        out.append("\n")
-                        index += 1
-                    }
+                while index < lines.count && out.bytes.count < 32 * 1024 {
+                    Self.write(validation, body[lines[index]], line: index + 1, now: now, to: &out, metrics: metrics)
+                    out.append("\n")
+                    index += 1
                 }
                 done.resume(returning: (out.bytes, index))
             }
@@ -430,7 +426,7 @@ struct SchemaRoutes: Sendable {
 
     /// Each line's bytes, without its `\n` or `\r\n`; an empty last line (after a final
     /// newline) is not a line.
-    static func lineRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+    static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
         for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
@@ -503,9 +499,9 @@ struct SchemaRoutes: Sendable {
             throw APIError.unknownVersion(version ?? 0, available: entry.versions)
         }
         (encoder.elideDefaults, encoder.fit, encoder.broadcast) = (elideDefaults, fit, broadcast)
-        let body = try await collectBody(request)
+        let body = Array(try await collectBody(request).readableBytesView)
 
-        let result = body.withUnsafeReadableBytes { bytes in encoder.encode(stateJSON: bytes, envelope: bare ? nil : envelope) }
+        let result = encoder.encode(stateJSON: body, envelope: bare ? nil : envelope)
         let diagnostics = result.diagnostics
         let ok = !result.bytes.isEmpty && !diagnostics.contains { $0.severity == .error }
 

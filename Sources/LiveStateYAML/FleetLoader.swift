@@ -39,7 +39,7 @@ public enum FleetLoader {
     /// text, lines that end in CR alone, or a byte that is not UTF-8.
     static func csvEncodingProblem(_ bytes: [UInt8]) -> (position: SourcePosition, message: String)? {
         let start = SourcePosition(offset: 0, line: 1, column: 1)
-        if let encoding = bytes.withUnsafeBytes({ UTF16Text.described($0) }) {
+        if let encoding = UTF16Text.described(bytes) {
             return (start, "the fleet file is " + UTF16Text.notUTF8(encoding))
         }
         if bytes.contains(UInt8(ascii: "\r")), !bytes.contains(UInt8(ascii: "\n")) {
@@ -75,13 +75,7 @@ public enum FleetLoader {
         }
         // Nodes enough for the rows a 4 MiB file holds (five a row: 40,000 rows are 200,000).
         let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 1_000_000, kind: "a fleet file")
-        let outcome: Result<YAMLNode?, YAMLReadError> = bytes.withUnsafeBytes { buffer in
-            do throws(YAMLReadError) {
-                return .success(try reader.read(try LibYAMLParser(input: buffer)))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let outcome = reader.read(yaml: bytes)
         let root: YAMLNode
         switch outcome {
         case .failure(let error):

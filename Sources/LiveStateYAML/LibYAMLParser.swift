@@ -1,4 +1,5 @@
 internal import CYAML
+import Foundation
 import LiveState
 import LiveStateTooling
 
@@ -43,8 +44,8 @@ struct YAMLReadError: Error {
 /// libyaml's event parser over a UTF-8 buffer.
 ///
 /// The `yaml_parser_t` lives in memory this object owns and is deleted in `deinit`. The input
-/// buffer is not copied: the caller keeps it alive for the parser's lifetime (the loader
-/// creates and drops the parser inside `withUnsafeBytes`).
+/// buffer is not copied: the caller keeps it alive for the parser's lifetime
+/// (`YAMLTreeReader.read(yaml:)` creates and drops the parser inside `withUnsafeBytes`).
 ///
 /// libyaml's marks are 0-based and count *characters*: `index` from the start of the
 /// input, `column` from the start of the line. `SourcePosition` counts UTF-8 bytes and is
@@ -221,5 +222,20 @@ final class LibYAMLParser {
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
+    }
+}
+
+extension YAMLTreeReader {
+    /// Reads the one document of the YAML text `yaml` with a parser made over it for the read.
+    /// - Returns: The document's root node, `nil` for a text with no document, or why it
+    ///   cannot be read.
+    func read(yaml: some ContiguousBytes) -> Result<YAMLNode?, YAMLReadError> {
+        yaml.withUnsafeBytes { buffer in
+            do throws(YAMLReadError) {
+                return .success(try read(try LibYAMLParser(input: buffer)))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }

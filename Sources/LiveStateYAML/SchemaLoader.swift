@@ -100,21 +100,14 @@ public struct SchemaLoader: Sendable {
             maxDepth: min(limits.maxDepth, Self.depthCeiling),
             maxAliasExpansion: limits.maxAliasExpansion,
             maxNodes: limits.maxNodes)
-        let outcome: Result<YAMLNode?, YAMLReadError> = yaml.withUnsafeBytes { buffer in
-            do throws(YAMLReadError) {
-                let parser = try LibYAMLParser(input: buffer)
-                return .success(try reader.read(parser))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let outcome = reader.read(yaml: yaml)
         let root: YAMLNode
         switch outcome {
         case .failure where Self.isBlank(yaml):
             // libyaml refuses a tab where a token could start, even on a line with nothing else.
             throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])
         case .failure(let error):
-            let message = error.position.offset < 2 ? yaml.withUnsafeBytes { UTF16Text.explaining(error.message, in: $0) } : error.message
+            let message = error.position.offset < 2 ? UTF16Text.explaining(error.message, in: yaml) : error.message
             throw SchemaLoadError(diagnostics: [Self.diagnostic(error.code, message, file: file, position: error.position, pointer: "")])
         case .success(nil):
             throw SchemaLoadError(diagnostics: [Self.emptyDiagnostic(file: file)])

@@ -69,18 +69,9 @@ struct BudgetCommand: ParsableCommand {
                 // the answer, not a budget of the bytes read.
                 if file.bytes.count <= maxBytes { reports.append((file.name, result.budget)) }
             } else {
-                // Found and worded as lint finds them: the content-state's findings where it
-                // starts, a syntax error with the pointer of the value it is in.
-                file.bytes.withUnsafeBytes { bytes in
-                    do throws(JSONError) {
-                        let (budget, start, leastCase, compact) = try ByteBudget.measureLocated(body: bytes, broadcast: broadcast, options: scan)
-                        let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
-                        diagnostics += budget.diagnostics(file: file.name, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact)
-                        reports.append((file.name, budget))
-                    } catch {
-                        diagnostics.append(error.diagnostic(in: bytes, options: scan, file: file.name, scope: .envelope))
-                    }
-                }
+                let (budget, found) = ByteBudget.measured(body: file.bytes, broadcast: broadcast, options: scan, file: file.name)
+                diagnostics += found
+                if let budget { reports.append((file.name, budget)) }
             }
         }
         switch common.format {

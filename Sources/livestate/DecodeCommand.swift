@@ -55,7 +55,7 @@ struct DecodeCommand: ParsableCommand {
             let result = decoder.decode(contentState: input.bytes, file: input.name)
             // A whole body read as a content-state decodes as every field's default, and exits 0.
             if result.allDiagnostics.contains(where: { $0.code == DiagnosticCode.unknownKey && $0.pointer == "/aps" }),
-               case .object? = input.bytes.withUnsafeBytes({ try? Value.parse(json: $0) })?["aps"] {
+               case .object? = (try? Value.parse(json: input.bytes))?["aps"] {
                 throw Output.stop([Diagnostic(
                     code: "usage", severity: .error,
                     message: "the file is a whole APNs body (it has an aps object), not a bare content-state: leave out --content-state",

@@ -63,7 +63,7 @@ struct EnvelopeOptions: ParsableArguments {
         request.inputPushChannel = inputPushChannel
         if let attributes {
             let file = try InputFile.readOrExit(attributes, limit: 1 << 20, format: format)
-            let (value, problems) = file.bytes.withUnsafeBytes { Self.readAttributes($0, file: attributes) }
+            let (value, problems) = Self.readAttributes(file.bytes, file: attributes)
             guard let value, problems.isEmpty else { throw Output.stop(problems, format: format) }
             request.attributes = value
         }
@@ -73,7 +73,7 @@ struct EnvelopeOptions: ParsableArguments {
     /// The attributes file's object, or why it cannot be written: a syntax error, or a key given
     /// twice (the body would carry both, and which one the app reads is not specified), each
     /// with its line, column and pointer.
-    private static func readAttributes(_ bytes: UnsafeRawBufferPointer, file: String) -> (Value?, [Diagnostic]) {
+    private static func readAttributes(_ bytes: [UInt8], file: String) -> (Value?, [Diagnostic]) {
         do throws(JSONError) {
             let twice = try JSONValidator.validate(bytes).map {
                 Diagnostic(
@@ -119,12 +119,10 @@ struct EnvelopeOptions: ParsableArguments {
         /// missing, at the object that lacks it.
         func placeInAttributes(_ pointer: String?) -> SourcePosition? {
             guard var pointer, !attributesText.isEmpty else { return nil }
-            return attributesText.withUnsafeBytes { text in
-                while true {
-                    if let offset = JSONPointer.offset(of: pointer, in: text) { return SourcePosition.locate(offset: offset, in: text) }
-                    guard let slash = pointer.lastIndex(of: "/") else { return nil }
-                    pointer = String(pointer[..<slash])
-                }
+            while true {
+                if let position = JSONPointer.position(of: pointer, in: attributesText) { return position }
+                guard let slash = pointer.lastIndex(of: "/") else { return nil }
+                pointer = String(pointer[..<slash])
             }
         }
         return diagnostics.map { diagnostic in

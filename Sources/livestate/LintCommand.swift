@@ -89,9 +89,7 @@ struct LintCommand: ParsableCommand {
             }
             // A body stamped ahead of the clock harms the updates after it, on every version:
             // `send`'s rule, at the value in the file.
-            file.bytes.withUnsafeBytes {
-                PushHistory.holdToClock(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: $0, findings: &found)
-            }
+            PushHistory.holdToClock(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: file.bytes, findings: &found)
             diagnostics += found
             reports.append(.object(report))
         }

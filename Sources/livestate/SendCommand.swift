@@ -136,7 +136,7 @@ struct SendCommand: ParsableCommand {
     /// The push's content: a whole body (it has an `aps` object) or a content-state read with the
     /// encoder's strict reader, whose findings come back with positions.
     private func content(of input: InputFile, reader: LiveActivitySender) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
-        let parsed = try? input.bytes.withUnsafeBytes { try Value.parse(json: $0) }
+        let parsed = try? Value.parse(json: input.bytes)
         if parsed?["aps"] != nil {
             if envelopeOptions.isGiven {
                 let message = "the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, "
@@ -173,7 +173,7 @@ extension APNsRequest {
     /// body read as JSON, and as the exact text sent (`1e2` and `"caf\u00e9"` stay as written).
     var jsonValue: Value {
         let text = String(decoding: self.body, as: UTF8.self)
-        let body = (try? self.body.withUnsafeBytes { try Value.parse(json: $0) }) ?? .string(text)
+        let body = (try? Value.parse(json: self.body)) ?? .string(text)
         return .object([
             .init("method", .string(method)), .init("authority", .string("\(host):\(port)")), .init("path", .string(path)),
             .init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),

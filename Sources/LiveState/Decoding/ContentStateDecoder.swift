@@ -84,15 +84,9 @@ public struct ContentStateDecoder: Sendable {
         self.options = options
     }
 
-    /// Decodes a bare content-state object.
-    ///
-    /// The result keeps a copy of the input (one `memcpy`, in the same allocation as what it
-    /// read), not the caller's buffer, and makes values and findings from it when asked.
-    /// - Parameters:
-    ///   - bytes: The JSON text.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The state and everything noticed on the way.
-    public func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
+    /// `decode(contentState:file:)` of bytes already lent as a buffer: what the public call and
+    /// the validator read.
+    package func decode(contentState bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         // What the tape does not read (bytes that are not JSON, JSON that is not an object) is
         // worded by `run`.
         if let tape = tape(of: bytes, keepingInput: true, file: file, body: false) {
@@ -180,12 +174,8 @@ public struct ContentStateDecoder: Sendable {
         return full.decode(payload: bytes, file: file)
     }
 
-    /// Decodes the `aps.content-state` of a whole APNs body, checking that the rest is valid JSON.
-    /// - Parameters:
-    ///   - bytes: The JSON text of the body.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The state and everything noticed on the way.
-    public func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
+    /// `decode(payload:file:)` of bytes already lent as a buffer.
+    package func decode(payload bytes: UnsafeRawBufferPointer, file: String? = nil) -> DecodeResult {
         if let tape = tape(of: bytes, keepingInput: true, file: file, body: true) {
             return DecodeResult(tape: tape)
         }
@@ -194,7 +184,10 @@ public struct ContentStateDecoder: Sendable {
         }
     }
 
-    /// Decodes a bare content-state object held in an array or `Data`.
+    /// Decodes a bare content-state object.
+    ///
+    /// The result keeps a copy of the input (one `memcpy`, in the same allocation as what it
+    /// read), not the caller's buffer, and makes values and findings from it when asked.
     /// - Parameters:
     ///   - bytes: The JSON text.
     ///   - file: The file name to put in diagnostics.
@@ -203,7 +196,7 @@ public struct ContentStateDecoder: Sendable {
         bytes.withUnsafeBytes { decode(contentState: $0, file: file) }
     }
 
-    /// Decodes the `aps.content-state` of a whole APNs body held in an array or `Data`.
+    /// Decodes the `aps.content-state` of a whole APNs body, checking that the rest is valid JSON.
     /// - Parameters:
     ///   - bytes: The JSON text of the body.
     ///   - file: The file name to put in diagnostics.

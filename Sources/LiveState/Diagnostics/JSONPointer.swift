@@ -1,3 +1,5 @@
+import Foundation
+
 /// Building JSON Pointers (RFC 6901) for diagnostics.
 package enum JSONPointer {
     /// Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`.
@@ -46,6 +48,16 @@ package enum JSONPointer {
     /// - Returns: The offset of the value's first byte.
     package static func offset(of pointer: String, in bytes: UnsafeRawBufferPointer) -> Int? {
         guard let tokens = tokens(of: pointer), var reader = try? JSONReader(bytes: bytes) else { return nil }
+        return offset(of: tokens, reading: &reader)
+    }
+
+    /// The line and column where the value `pointer` names starts in the JSON text `bytes`, as
+    /// `offset(of:in:)` finds it; `nil` when the text holds no such value.
+    package static func position(of pointer: String, in bytes: some ContiguousBytes) -> SourcePosition? {
+        bytes.withUnsafeBytes { text in offset(of: pointer, in: text).map { SourcePosition.locate(offset: $0, in: text) } }
+    }
+
+    private static func offset(of tokens: [String], reading reader: inout JSONReader) -> Int? {
         do throws(JSONError) {
             for token in tokens {
                 switch try reader.peek() {

@@ -26,14 +26,8 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
     /// `line:column`, the way compilers print it.
     public var description: String { "\(line):\(column)" }
 
-    /// Computes the line and column of a byte offset by counting line feeds before it.
-    ///
-    /// Positions are computed only when a diagnostic is made, never on the hot path.
-    /// - Parameters:
-    ///   - offset: The 0-based byte offset; clamped to the text.
-    ///   - bytes: The whole text.
-    /// - Returns: The position of `offset`.
-    public static func locate(offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+    /// `locate(offset:in:)` in bytes already lent as a buffer.
+    package static func locate(offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
         var locator = Locator()
         return locator.position(of: offset, in: bytes)
     }
@@ -92,12 +86,14 @@ public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertib
         }
     }
 
-    /// Computes the line and column of a byte offset in a byte array.
+    /// Computes the line and column of a byte offset by counting line feeds before it.
+    ///
+    /// Positions are computed only when a diagnostic is made, never on the hot path.
     /// - Parameters:
     ///   - offset: The 0-based byte offset; clamped to the text.
-    ///   - bytes: The whole text.
+    ///   - bytes: The whole text, in an array, `Data` or any other contiguous bytes.
     /// - Returns: The position of `offset`.
-    public static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
+    public static func locate(offset: Int, in bytes: some ContiguousBytes) -> SourcePosition {
         bytes.withUnsafeBytes { locate(offset: offset, in: $0) }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether text that should be UTF-8 is UTF-16, as Windows editors and PowerShell's `>` write
 /// it, or UTF-32, so that a reader's syntax error can say so instead of naming a stray byte.
 package enum UTF16Text {
@@ -5,8 +7,10 @@ package enum UTF16Text {
     /// `nil` when they do not. Without a byte order mark, ASCII text in UTF-16 has a zero byte
     /// beside each character's: in each of the first two code units, one byte is zero and the
     /// other is not, on the same side (a lone zero byte before UTF-8 text is not UTF-16).
-    /// - Parameter bytes: The input, from its first byte.
-    package static func described(_ bytes: UnsafeRawBufferPointer) -> String? {
+    /// - Parameter input: The input, from its first byte.
+    package static func described(_ input: some ContiguousBytes) -> String? {
+        // The first four bytes tell.
+        let bytes = input.withUnsafeBytes { Array($0.prefix(4)) }
         guard bytes.count >= 2 else { return nil }
         // UTF-32 first: its little-endian byte order mark begins with UTF-16's, and its ASCII
         // characters have three zero bytes beside them.
@@ -40,7 +44,7 @@ package enum UTF16Text {
     }
 
     /// `message`, followed by what to do when `bytes` are UTF-16 or UTF-32.
-    package static func explaining(_ message: String, in bytes: UnsafeRawBufferPointer) -> String {
+    package static func explaining(_ message: String, in bytes: some ContiguousBytes) -> String {
         guard let encoding = described(bytes) else { return message }
         return message + "; the text is " + notUTF8(encoding)
     }

@@ -31,7 +31,13 @@ extension JSONReader {
     /// - Returns: The nearest `Double`.
     public func double(_ number: JSONNumber) -> Double {
         // A JSON number's text is always one `Double(String)` reads.
-        Double(String(decoding: text(of: number), as: UTF8.self)) ?? .nan
+        Double(string(number)) ?? .nan
+    }
+
+    /// A number token's text, as written.
+    /// - Parameter number: A token this reader returned.
+    public func string(_ number: JSONNumber) -> String {
+        String(decoding: text(of: number), as: UTF8.self)
     }
 
     /// A number token's text, its range held inside the input.

@@ -1,3 +1,5 @@
+import Foundation
+
 // JSONReader: a strict RFC 8259 pull reader over caller-owned bytes.
 //
 // The reader holds nothing but the buffer, the limits, a byte offset and the nesting depth.
@@ -95,6 +97,31 @@
                 message: "input is larger than the limit of \(options.maxInputBytes) bytes",
                 position: SourcePosition(offset: 0, line: 1, column: 1))
         }
+    }
+
+    /// Reads `bytes` with a reader made over them for the length of `body`.
+    /// - Parameters:
+    ///   - bytes: The whole document, UTF-8.
+    ///   - options: The limits to enforce.
+    ///   - body: What to read; the reader must not escape it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `init(bytes:options:)` or `body` throws.
+    package static func reading<Result>(
+        _ bytes: some ContiguousBytes, options: JSONScanOptions = .init(), _ body: (inout JSONReader) throws(JSONError) -> Result
+    ) throws(JSONError) -> Result {
+        try bytes.withUnsafeBytes { buffer in
+            Swift.Result { () throws(JSONError) in
+                var reader = try JSONReader(bytes: buffer, options: options)
+                return try body(&reader)
+            }
+        }.get()
+    }
+
+    /// Whether only white space is left to read.
+    package var isAtEnd: Bool {
+        var probe = self
+        probe.skipWhitespace()
+        return probe.offset >= bytes.count
     }
 
     // MARK: - Classifying
@@ -467,6 +494,12 @@
     }
 
     // MARK: - Positions and errors
+
+    /// Computes the line and column of a byte offset with `locator`, which counts on from the
+    /// offset it was last asked for: for many positions in one document.
+    package func position(of offset: Int, counting locator: inout SourcePosition.Locator) -> SourcePosition {
+        locator.position(of: offset, in: bytes)
+    }
 
     /// Computes the line and column of a byte offset; used only when reporting.
     /// - Parameter offset: A byte offset into `bytes`; clamped to the document.

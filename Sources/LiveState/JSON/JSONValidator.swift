@@ -1,3 +1,5 @@
+import Foundation
+
 /// A key that occurs more than once in one object.
 ///
 /// Foundation keeps one of the values, so the app still decodes, but which one is not
@@ -43,6 +45,11 @@
         var walk = Walk(duplicateKeys: options.duplicateKeys)
         try walk.run(&reader)
         return walk.duplicates
+    }
+
+    /// `validate(_:options:)` of bytes in an array, `Data` or any other contiguous bytes.
+    public static func validate(_ bytes: some ContiguousBytes, options: JSONScanOptions = .init()) throws(JSONError) -> [JSONDuplicateKey] {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONError) in try validate(buffer, options: options) } }.get()
     }
 
     /// The first syntax error or exceeded limit in a whole document, and where it is: the JSON

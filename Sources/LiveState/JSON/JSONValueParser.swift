@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads any JSON value into an untyped `Value`: integers that fit `Int` as `.int`, other
 /// numbers as `.double`, objects with their members in input order (duplicates kept).
 ///
@@ -52,11 +54,17 @@ extension Value {
 
     /// Parses a whole JSON text into an untyped value.
     /// - Parameters:
-    ///   - bytes: The JSON text.
+    ///   - bytes: The JSON text, in an array, `Data` or any other contiguous bytes.
     ///   - options: Scanner limits.
     /// - Returns: The value.
     /// - Throws: `JSONError` for invalid JSON or a limit breach.
-    public static func parse(json bytes: UnsafeRawBufferPointer, options: JSONScanOptions = .init()) throws(JSONError) -> Value {
+    public static func parse(json bytes: some ContiguousBytes, options: JSONScanOptions = .init()) throws(JSONError) -> Value {
+        // `withUnsafeBytes` rethrows untyped errors: the typed one goes through a `Result`.
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONError) in try parse(json: buffer, options: options) } }.get()
+    }
+
+    /// `parse(json:options:)` of bytes already lent as a buffer.
+    package static func parse(json bytes: UnsafeRawBufferPointer, options: JSONScanOptions = .init()) throws(JSONError) -> Value {
         var reader = try JSONReader(bytes: bytes, options: options)
         let value = try JSONValueParser.parse(&reader)
         try reader.finish()

@@ -33,9 +33,11 @@ package struct BodyChecker: Sendable {
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The findings, the decoded state and the budget.
-    package func check(_ bytes: UnsafeRawBufferPointer, file: String?) -> BodyVerdict {
-        var walk = EnvelopeWalk(checker: self, bytes: bytes, file: file)
-        return walk.run()
+    package func check(_ bytes: some ContiguousBytes, file: String?) -> BodyVerdict {
+        bytes.withUnsafeBytes { bytes in
+            var walk = EnvelopeWalk(checker: self, bytes: bytes, file: file)
+            return walk.run()
+        }
     }
 }
 

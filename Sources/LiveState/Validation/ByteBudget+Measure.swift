@@ -1,3 +1,5 @@
+import Foundation
+
 extension ByteBudget {
     /// Measures a body without a schema: its size, its content-state's size as sent and per
     /// top-level member, and the device's worst case for the content-state as it was sent.
@@ -7,13 +9,35 @@ extension ByteBudget {
     /// With a schema, `BodyChecker` measures the state the app version really decodes
     /// (defaults added, unknown keys gone) instead.
     /// - Parameters:
-    ///   - bytes: The body's JSON text.
+    ///   - bytes: The body's JSON text, in an array, `Data` or any other contiguous bytes.
     ///   - broadcast: Whether the push is a broadcast (limit 5120).
     ///   - options: Scanner limits.
     /// - Returns: The budget.
     /// - Throws: `JSONError` when the body is not valid JSON.
-    public static func measure(body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()) throws(JSONError) -> ByteBudget {
+    public static func measure(body bytes: some ContiguousBytes, broadcast: Bool = false, options: JSONScanOptions = .init()) throws(JSONError) -> ByteBudget {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(JSONError) in try measure(body: buffer, broadcast: broadcast, options: options) } }.get()
+    }
+
+    /// `measure(body:broadcast:options:)` of bytes already lent as a buffer.
+    package static func measure(body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()) throws(JSONError) -> ByteBudget {
         try measureLocated(body: bytes, broadcast: broadcast, options: options).budget
+    }
+
+    /// `measure(body:broadcast:options:)` with its findings, found and worded as `lint` finds
+    /// them: the content-state's where it starts, a syntax error (and no budget) with the
+    /// pointer of the value it is in.
+    package static func measured(
+        body bytes: some ContiguousBytes, broadcast: Bool, options: JSONScanOptions, file: String?
+    ) -> (budget: ByteBudget?, diagnostics: [Diagnostic]) {
+        bytes.withUnsafeBytes { bytes in
+            do throws(JSONError) {
+                let (budget, start, leastCase, compact) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
+                let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
+                return (budget, budget.diagnostics(file: file, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact))
+            } catch {
+                return (nil, [error.diagnostic(in: bytes, options: options, file: file, scope: .envelope)])
+            }
+        }
     }
 
     /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte

@@ -555,21 +555,21 @@ extension Fleet {
     ///   - file: The file, for diagnostics.
     /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
     public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
-        bytes.withUnsafeBytes { raw in
-            let start = SourcePosition(offset: 0, line: 1, column: 1)
-            func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
-                (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
-            }
-            do throws(JSONError) {
-                // The loader bounds the file, as it bounds a CSV or YAML one; the scanner's own
-                // limit, 1 MiB, is a payload's.
-                guard raw.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
+        let start = SourcePosition(offset: 0, line: 1, column: 1)
+        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
+        }
+        // The loader bounds the file, as it bounds a CSV or YAML one; the scanner's own limit,
+        // 1 MiB, is a payload's.
+        let options = JSONScanOptions(maxInputBytes: .max)
+        do throws(JSONError) {
+            return try JSONReader.reading(bytes, options: options) { (reader) throws(JSONError) in
+                guard !reader.isAtEnd else {
                     return failure(DiagnosticCode.fleetEmpty, "the fleet file is empty; it needs an array of rows, one per schema version", at: start)
                 }
-                var reader = try JSONReader(bytes: raw, options: JSONScanOptions(maxInputBytes: max(raw.count, 1)))
                 // Positions counted on from the last row's, not from the start for each row.
                 var locator = SourcePosition.Locator()
-                func position(_ offset: Int) -> SourcePosition { locator.position(of: offset, in: raw) }
+                func position(_ offset: Int) -> SourcePosition { reader.position(of: offset, counting: &locator) }
                 guard try reader.peek() == .arrayStart else {
                     return failure(DiagnosticCode.fleetSyntax, "a JSON fleet file is an array of rows: [{\"version\": 1, \"count\": 310}, …]",
                                    at: position(reader.offset))
@@ -595,9 +595,7 @@ extension Fleet {
                         let text: String
                         switch token {
                         case .string: text = reader.string(try reader.readString())
-                        case .number:
-                            let number = try reader.readNumber()
-                            text = String(decoding: UnsafeRawBufferPointer(rebasing: raw[number.start..<number.end]), as: UTF8.self)
+                        case .number: text = reader.string(try reader.readNumber())
                         default:
                             try reader.skipValue()
                             text = "not a number or string"
@@ -608,9 +606,9 @@ extension Fleet {
                 }
                 try reader.finish()
                 return build(rows: rows, file: file, start: start)
-            } catch {
-                return failure(DiagnosticCode.fleetSyntax, error.message, at: error.position)
             }
+        } catch {
+            return failure(DiagnosticCode.fleetSyntax, error.message, at: error.position)
         }
     }
 }

@@ -170,7 +170,7 @@ package actor PushHistory {
     /// The `aps.attributes` of a whole body, hashed, when it has them: what a start is compared
     /// by.
     package static func attributesHash(ofBody bytes: some ContiguousBytes) -> Int? {
-        guard case .object(let members)? = try? bytes.withUnsafeBytes({ try Value.parse(json: $0) }),
+        guard case .object(let members)? = try? Value.parse(json: bytes),
               case .object(let aps)? = members.first(where: { $0.name == "aps" })?.value else { return nil }
         return aps.first { $0.name == "attributes" }?.value.hashValue
     }
@@ -267,7 +267,7 @@ package actor PushHistory {
     ///   - now: This machine's clock, in UNIX seconds.
     ///   - file: The body's file, for the finding.
     ///   - body: The body's bytes, to place the finding at the value; `nil` leaves it unplaced.
-    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?, in body: UnsafeRawBufferPointer? = nil) -> Diagnostic? {
+    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?, in body: (some ContiguousBytes)?) -> Diagnostic? {
         let lead = timestamp - now
         guard lead > timestampLead else { return nil }
         let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"
@@ -277,16 +277,19 @@ package actor PushHistory {
                 + "ignores every later one stamped before \(timestamp), since it drops updates older than the last it applied; "
                 + "stamp it with the current UNIX time in seconds",
             file: file, scope: .envelope, pointer: "/aps/timestamp")
-        if let body, let offset = JSONPointer.offset(of: "/aps/timestamp", in: body) {
-            finding.position = SourcePosition.locate(offset: offset, in: body)
-        }
+        if let body { finding.position = JSONPointer.position(of: "/aps/timestamp", in: body) }
         return finding
+    }
+
+    /// `futureTimestamp(_:now:file:in:)` for a body of unknown bytes: the finding is unplaced.
+    package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?) -> Diagnostic? {
+        futureTimestamp(timestamp, now: now, file: file, in: [UInt8]?.none)
     }
 
     /// Adds `futureTimestamp`'s finding for `body`, stamped `timestamp`, to `findings` in input
     /// order, when there is one: what `lint`, `send` and the sidecar do with every body.
     package static func holdToClock(
-        _ timestamp: Int?, now: Int, file: String?, in body: UnsafeRawBufferPointer, findings: inout [Diagnostic]
+        _ timestamp: Int?, now: Int, file: String?, in body: some ContiguousBytes, findings: inout [Diagnostic]
     ) {
         guard let timestamp, let ahead = futureTimestamp(timestamp, now: now, file: file, in: body) else { return }
         findings.insert(inInputOrder: ahead)

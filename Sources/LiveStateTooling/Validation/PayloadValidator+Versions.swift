@@ -18,7 +18,7 @@ extension PayloadValidator {
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         // A retired version has no app in the field to drop anything.
         let validators = schema.liveVersions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
-        return bytes.withUnsafeBytes { validateAllVersions(validators, $0, file: file, fleet: fleet) }
+        return validateAllVersions(validators, bytes, file: file, fleet: fleet)
     }
 
     /// Validates a body with validators built beforehand, one per version of a schema: what
@@ -32,7 +32,7 @@ extension PayloadValidator {
     /// - Returns: The result per version, oldest first, and the combined findings, as
     ///   `validateAllVersions(_:_:file:options:fleet:)` returns them.
     public static func validateAllVersions(
-        _ validators: [PayloadValidator], _ bytes: UnsafeRawBufferPointer, file: String? = nil, fleet: Fleet? = nil
+        _ validators: [PayloadValidator], _ bytes: some ContiguousBytes, file: String? = nil, fleet: Fleet? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         let results: [(version: Int, result: ValidationResult)] = validators.map { validator in
             (validator.decoder.version.version, validator.validate(bytes, file: file))

@@ -84,17 +84,8 @@ public struct PayloadValidator: Sendable {
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
     /// - Returns: The findings, the decoded state and the budget.
-    public func validate(_ bytes: UnsafeRawBufferPointer, file: String? = nil) -> ValidationResult {
-        ValidationResult(checker.check(bytes, file: file))
-    }
-
-    /// Validates a whole APNs body held in an array or `Data`.
-    /// - Parameters:
-    ///   - bytes: The body's JSON text.
-    ///   - file: The file name to put in diagnostics.
-    /// - Returns: The findings, the decoded state and the budget.
     public func validate(_ bytes: some ContiguousBytes, file: String? = nil) -> ValidationResult {
-        bytes.withUnsafeBytes { validate($0, file: file) }
+        ValidationResult(checker.check(bytes, file: file))
     }
 }
 
