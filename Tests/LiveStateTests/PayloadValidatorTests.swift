@@ -622,6 +622,41 @@ func body(_ aps: String, extra: String = "") -> String {
         }
         #expect(ByteBudget.worstCaseNumber(2) == 1)
         #expect(ByteBudget.worstCaseNumber(-752000000) == 10)
+        // Both Foundations write -0.0 as "-0".
+        #expect(ByteBudget.worstCaseNumber(-0.0) == 2)
+        #expect(ByteBudget.deviceLeastCase(.double(-0.0)) == 2)
+        // From 2^53, swift-foundation's shortest form has an exponent and is the longer one.
+        #expect(ByteBudget.worstCaseNumber(9_007_199_254_740_994) == "9.007199254740994e+15".utf8.count)
+        #expect(ByteBudget.worstCaseNumber(12_345_678_901_234_568) == "1.2345678901234568e+16".utf8.count)
+        #expect(ByteBudget.deviceLeastCase(.double(9_007_199_254_740_994)) == "9007199254740994".utf8.count)
+        #expect(ByteBudget.worstCaseNumber(1e17) == "1e+17".utf8.count)
+    }
+
+    /// A state is measured by the Foundation that writes it longer: 150 whole numbers past 2^53
+    /// re-encode to 4,097 bytes at their shortest (`9.007199254740994e+15`), though `%.17g`
+    /// prints them in 16 digits; 400 `-0.0` count their signs.
+    @Test func theWorstCaseIsTheLongerFoundationsForEveryNumber() throws {
+        let schema = Schema(activity: "r", versions: [SchemaVersion(version: 1, contentState: [
+            Field(name: "nums", type: .array(items: Field(name: "", type: .double)), defaultValue: .array([])),
+            Field(name: "pad", type: .string, defaultValue: .string("")),
+        ])])
+        func result(_ number: String, _ count: Int, pad: Int) throws -> ValidationResult {
+            let numbers = Array(repeating: number, count: count).joined(separator: ",")
+            let state = #"{"nums":[\#(numbers)],"pad":"\#(String(repeating: "x", count: pad))"}"#
+            let text = body(#""timestamp":1795000000,"event":"update","content-state":\#(state)"#)
+            return try PayloadValidator(schema: schema, options: .init(broadcast: true)).validate(Array(text.utf8))
+        }
+        // {"nums":[…],"pad":"…"}: 20 bytes around the numbers and the padding.
+        let big = try result("9007199254740994", 150, pad: 4097 - 20 - (150 * 22 - 1))
+        #expect(big.budget.deviceWorstCase == 4097)
+        let finding = try #require(big.diagnostics.first { $0.code == "reencoded-over-budget" })
+        #expect(finding.message.contains("to between \(4097 - 150 * 5) and 4097 bytes"), "\(finding.message)")
+        let fits = try result("9007199254740994", 150, pad: 4096 - 20 - (150 * 22 - 1))
+        #expect(fits.budget.deviceWorstCase == 4096)
+        #expect(!fits.diagnostics.contains { $0.code.rawValue.hasSuffix("over-budget") })
+        let zeros = try result("-0.0", 400, pad: 4097 - 20 - (400 * 3 - 1))
+        #expect(zeros.budget.deviceWorstCase == 4097)
+        #expect(zeros.diagnostics.contains { $0.code == "content-state-over-budget" })
     }
 
     @Test func exactFractionsDoNotInflateTheWorstCase() throws {
@@ -770,9 +805,9 @@ func body(_ aps: String, extra: String = "") -> String {
         // push applies elsewhere, and the message says where it does not.
         let finding = try #require(result.diagnostics.first { $0.code == "reencoded-over-budget" })
         #expect(!result.diagnostics.contains { $0.code == "content-state-over-budget" })
-        #expect(finding.message == "the device re-encodes this state (1007 bytes as sent) to 1007 bytes with numbers at their "
-            + "shortest, and to 5007 bytes where its Foundation writes numbers at 17 digits (%.17g), over its limit of 4096; "
-            + "there the app drops this update")
+        #expect(finding.message == "the device re-encodes this state (1007 bytes as sent) to between 1007 and 5007 bytes, as its "
+            + "Foundation writes numbers (at their shortest, or at 17 digits with %.17g); where it writes 5007, over its limit of "
+            + "4096, the app drops this update")
         #expect(result.appDecodes)
     }
 

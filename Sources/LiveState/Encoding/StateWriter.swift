@@ -176,8 +176,7 @@ struct StateWriter {
         if double == double.rounded(.towardZero), abs(double) < 9_007_199_254_740_992 {
             if double == 0 && double.sign == .minus {
                 append("-0")
-                // `ByteBudget.worstCaseNumber` counts -0 as "0".
-                return -1
+                return 0
             }
             writeInt(Int(double))
             return 0

@@ -155,11 +155,13 @@ public struct ByteBudget: Sendable, Hashable {
                     + "their defaults), over its limit of \(Self.contentStateLimit); \(consequence)\(biggest)",
                 file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
         } else {
-            let shortest = deviceLeastCase.map { " to \($0) bytes with numbers at their shortest, and" } ?? ""
+            // Which Foundation writes more depends on the numbers: `%.17g` for most, the shortest
+            // form for a whole number from 2^53 on.
+            let sizes = deviceLeastCase.map { "between \($0) and \(worst) bytes" } ?? "as many as \(worst) bytes"
             found.append(Diagnostic(
                 code: DiagnosticCode.reencodedOverBudget, severity: .error,
-                message: "the device re-encodes this state\(sent)\(shortest) to \(worst) bytes where its Foundation writes numbers at "
-                    + "17 digits (%.17g), over its limit of \(Self.contentStateLimit); there \(consequence)",
+                message: "the device re-encodes this state\(sent) to \(sizes), as its Foundation writes numbers (at their shortest, "
+                    + "or at 17 digits with %.17g); where it writes \(worst), over its limit of \(Self.contentStateLimit), \(consequence)",
                 file: file, position: contentStatePosition, scope: .contentState, pointer: ""))
         }
         return found
@@ -180,14 +182,17 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The fewest bytes Foundation's `JSONEncoder` writes for `value` on the device: as
-    /// `deviceWorstCase(_:)` counts them, but every number at its shortest, as a Foundation that
-    /// writes the shortest form that reads back the same does (`1.91` as `1.91`), and an
-    /// optional's `nil` left out, as synthesized `Encodable` leaves it out. When this passes the
-    /// limit, every device drops the update.
+    /// `deviceWorstCase(_:)` counts them, an optional's `nil` left out, as synthesized
+    /// `Encodable` leaves it out, and every number as the Foundation that writes the state
+    /// shorter writes it: at its shortest, the form that reads back the same (`1.91` as `1.91`,
+    /// as swift-foundation writes it), or as `%.17g` prints it (as Darwin's older Foundation
+    /// writes it), which is shorter for a whole number from 2^53 to 10^17
+    /// (`9007199254740994`, where the shortest form is `9.007199254740994e+15`). When this
+    /// passes the limit, every device drops the update.
     /// - Parameter value: A decoded state.
     /// - Returns: The least size in bytes.
     public static func deviceLeastCase(_ value: Value) -> Int {
-        deviceSize(value, numbers: ShortestNumbers.self)
+        min(deviceSize(value, numbers: ShortestNumbers.self), devicePrintedCase(value))
     }
 
     /// The most bytes the device's `JSONEncoder` writes for `value`, measured exactly: every
@@ -202,11 +207,12 @@ public struct ByteBudget: Sendable, Hashable {
         deviceSize(value, numbers: PrintedNumbers.self)
     }
 
-    /// `worst`, a state's `deviceWorstCase(_:)`, or its exact measure (`devicePrintedCase(_:)`)
-    /// when `worst` passes the content-state's limit: what a verdict is given on.
+    /// `worst`, a state's `deviceWorstCase(_:)`, or, when `worst` passes the content-state's
+    /// limit, the most either Foundation writes for it, measured exactly (`devicePrintedCase(_:)`,
+    /// or every number at its shortest where that is longer): what a verdict is given on.
     static func settledWorstCase(_ worst: Int, of state: @autoclosure () -> Value?) -> Int {
         guard worst > contentStateLimit, let state = state() else { return worst }
-        return min(worst, devicePrintedCase(state))
+        return min(worst, max(devicePrintedCase(state), deviceSize(state, numbers: ShortestNumbers.self)))
     }
 
     /// How long the device writes a non-integer number: at its worst, or at its shortest; and
@@ -217,10 +223,7 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     private enum PrintedNumbers: NumberLength {
-        static func length(_ double: Double) -> Int {
-            guard double.isFinite else { return 4 }
-            return integralLength(double) ?? String(format: "%.17g", double).utf8.count
-        }
+        static func length(_ double: Double) -> Int { printedNumber(double) }
         static var leavesOutNil: Bool { true }
     }
 
@@ -308,13 +311,20 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The length of a number as the device's Foundation may write it: integral values within
-    /// ±2^53 as integers; every other number as Darwin prints it with `%.17g`, so that a value
-    /// binary holds exactly in 17 digits or fewer keeps its short form (`0.5`, `2.5`, `0.375`)
-    /// and one it does not counts at 17 significant digits, the most it prints (`1.91` is
-    /// `1.9099999999999999`; a rounding that ends in zeros prints shorter).
+    /// ±2^53 as integers (`-0` with its sign); every other number as Darwin prints it with
+    /// `%.17g`, so that a value binary holds exactly in 17 digits or fewer keeps its short form
+    /// (`0.5`, `2.5`, `0.375`) and one it does not counts at 17 significant digits, the most it
+    /// prints (`1.91` is `1.9099999999999999`; a rounding that ends in zeros prints shorter).
+    /// A whole number from 2^53 on counts as the longer of `%.17g` and its shortest form, which
+    /// a Foundation that writes the shortest form writes with an exponent
+    /// (`9.007199254740994e+15`, where `%.17g` prints `9007199254740994`).
     static func worstCaseNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
         if let integral = integralLength(double) { return integral }
+        if double.magnitude >= 9_007_199_254_740_992 {
+            // Whole, and rare: both forms measured.
+            return max(printedNumber(double), double.description.utf8.count)
+        }
         let sign = double < 0 ? 1 : 0
         let magnitude = double.magnitude
         // The exact decimal of m × 2^-k (m odd) is m × 5^k × 10^-k: its significant digits,
@@ -345,6 +355,13 @@ public struct ByteBudget: Sendable, Hashable {
         return sign + digits + 1
     }
 
+    /// The length of a number as Darwin's older Foundation writes it: integral values within
+    /// ±2^53 as integers, every other as `%.17g` prints it.
+    static func printedNumber(_ double: Double) -> Int {
+        guard double.isFinite else { return 4 }
+        return integralLength(double) ?? String(format: "%.17g", double).utf8.count
+    }
+
     /// The length of a number at its shortest: integral values within ±2^53 as integers, every
     /// other as Swift's `description` writes it, the shortest text that reads back the same
     /// (`0.1`, `1.91`, `1e-05`).
@@ -354,11 +371,11 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The length of an integral value within ±2^53, written as an integer, as Foundation
-    /// writes one; `nil` for any other number.
+    /// writes one (`-0` with its sign, as both Foundations write it); `nil` for any other number.
     private static func integralLength(_ double: Double) -> Int? {
         let magnitude = double.magnitude
         guard magnitude == magnitude.rounded(.towardZero), magnitude < 9_007_199_254_740_992 else { return nil }
-        return (double < 0 ? 1 : 0) + decimalDigits(Int(magnitude))
+        return (double.sign == .minus ? 1 : 0) + decimalDigits(Int(magnitude))
     }
 
     /// `m × 5^k` for an integral `m`, when it is below 10^17.
