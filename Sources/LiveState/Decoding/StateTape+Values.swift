@@ -271,7 +271,9 @@ extension StateTape {
         let node = nodes[position]
         switch node.kind {
         case .string, .escapedString:
-            // Measured in the input, or unescaped on the stack: no `String` is made.
+            // A URL as its type writes it; any other string measured in the input, or unescaped
+            // on the stack: no `String` is made.
+            if field.writesOtherwise { return ByteBudget.deviceWorstCase(.string(reader.string(node.string)), field: field) }
             return reader.withUnescapedUTF8(node.string) { ByteBudget.escapedLength(utf8: $0) }
         case .array:
             guard let items = field.items else { return missing }
@@ -287,10 +289,11 @@ extension StateTape {
         case .missing:
             return missing
         case .made:
-            return madeValue(node).map(ByteBudget.deviceWorstCase) ?? missing
+            return madeValue(node).map { ByteBudget.deviceWorstCase($0, field: field) } ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
              .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span:
-            return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing
+            guard field.writesOtherwise else { return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing }
+            return node.scalar.map { ByteBudget.deviceWorstCase($0, field: field) } ?? missing
         }
     }
 

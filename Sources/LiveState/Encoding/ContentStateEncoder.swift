@@ -502,9 +502,14 @@ public struct ContentStateEncoder: Sendable {
                            worstCase: ByteBudget.containerLength(plan.fieldCount) + worstMembers)
         }
         guard var budget = measured else { return nil }
+        if plan.writesOtherwise {
+            // A `Float`, `Decimal` or `URL` the writer measured as the text it wrote: measured as
+            // the app's type writes it, on the state the device holds.
+            budget.worstCase = ByteBudget.deviceWorstCase(.object(fullState(given)), plan: plan)
+        }
         if budget.worstCase > ByteBudget.contentStateLimit {
             // Over the limit at its bound: measured exactly, on the state the device holds.
-            budget.worstCase = ByteBudget.settledWorstCase(budget.worstCase, of: .object(fullState(given)))
+            budget.worstCase = ByteBudget.settledWorstCase(budget.worstCase, of: .object(fullState(given)), plan: plan)
         }
         if !budget.fits {
             if fit { return nil }
@@ -692,7 +697,7 @@ public struct ContentStateEncoder: Sendable {
         if envelope != nil { writer.append("}}") }
         let limit = broadcast ? ByteBudget.broadcastLimit : ByteBudget.apnsLimit
         let full = Value.object(fullState(members))
-        let worstCase = ByteBudget.settledWorstCase(ByteBudget.deviceWorstCase(full), of: full)
+        let worstCase = ByteBudget.settledWorstCase(ByteBudget.deviceWorstCase(full, plan: plan), of: full, plan: plan)
         return Written(bytes: writer.array, budget: Measure(limit: limit, body: writer.count, contentState: contentState, worstCase: worstCase))
     }
 

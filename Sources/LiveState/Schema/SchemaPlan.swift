@@ -17,6 +17,9 @@ final class ObjectPlan: @unchecked Sendable {
     let aliases: [(bytes: [UInt8], field: Int, rank: Int)]
     /// Whether a field of this object, or of an object inside it at any depth, has an alias.
     let hasAliases: Bool
+    /// Whether a field of this object, or of an object inside it at any depth, holds values
+    /// its Swift type writes otherwise (`FieldPlan.writesOtherwise`).
+    let writesOtherwise: Bool
     /// Every field's key as UTF-8, one after another, and where each one starts and ends in
     /// it: read through pointers that live as long as the plan, so a lookup retains nothing.
     private let keyBytes: UnsafeMutablePointer<UInt8>
@@ -56,6 +59,10 @@ final class ObjectPlan: @unchecked Sendable {
             return plan.itemsRef.map { aliasesBelow($0.takeUnretainedValue()) } ?? false
         }
         self.hasAliases = !aliases.isEmpty || self.fields.contains(where: aliasesBelow)
+        func writesOtherwiseBelow(_ plan: FieldPlan) -> Bool {
+            plan.writesOtherwise || plan.object?.writesOtherwise == true || plan.items.map(writesOtherwiseBelow) == true
+        }
+        self.writesOtherwise = self.fields.contains(where: writesOtherwiseBelow)
         self.hasNonASCIIKeys = fields.contains { field in !field.name.isASCII || field.aliases.contains { !$0.isASCII } }
         self.aliasLengths = aliases.reduce(0) { $0 | 1 << UInt64(min($1.bytes.count, 63)) }
         let keys = fields.flatMap { Array($0.name.utf8) }
@@ -274,6 +281,9 @@ final class FieldPlan: Sendable {
     let stringFormat: Field.StringFormat?
     /// How the app version's devices read a `url` value.
     let urls: URLRule
+    /// Whether the app's Swift type writes a value otherwise than a `Double` or a `String` of
+    /// it would (`ByteBudget.deviceLengths(of:as:)`): a `Float`, a `Decimal`, a `URL`.
+    let writesOtherwise: Bool
 
     /// Whether the field has a value for a missing key: a default, or `null` when optional.
     let hasMissingValue: Bool
@@ -375,6 +385,7 @@ final class FieldPlan: Sendable {
         self.numberFormat = field.numberFormat
         self.stringFormat = field.type == .string ? field.stringFormat : nil
         self.kind = stringFormat != nil ? .formattedString : FieldKind(field.type)
+        self.writesOtherwise = kind == .url || (kind == .double && (numberFormat == .float || numberFormat == .decimal))
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"
         }

@@ -835,12 +835,12 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 }
             case .decoded(let decoded):
                 state = decoded.value
-                if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state) }
+                if let state { budget.deviceWorstCase = ByteBudget.deviceWorstCase(state, plan: checker.decoder.plan) }
             }
             if let worst = budget.deviceWorstCase, worst > ByteBudget.contentStateLimit, let made = state ?? acceptedTape?.state(in: bytes) {
                 // Over the limit at its bound: measured exactly, then at the least.
-                budget.deviceWorstCase = ByteBudget.settledWorstCase(worst, of: made)
-                leastCase = ByteBudget.deviceLeastCase(made)
+                budget.deviceWorstCase = ByteBudget.settledWorstCase(worst, of: made, plan: checker.decoder.plan)
+                leastCase = ByteBudget.deviceLeastCase(made, plan: checker.decoder.plan)
             }
             // Worded for the event, which may come after the content-state.
             if isStrict, let problem = contentState.read.strictProblem {

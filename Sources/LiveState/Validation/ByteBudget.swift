@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte budget of one APNs body: what it weighs as sent, what its content-state weighs,
 /// and what the device's re-encoding of the state may weigh.
 ///
@@ -178,7 +180,18 @@ public struct ByteBudget: Sendable, Hashable {
     /// (`scalarWorstCase`, `escapedLength`, `containerLength`, `memberLength`) without making
     /// the tree; a test holds the two equal.
     public static func deviceWorstCase(_ value: Value) -> Int {
-        deviceSize(value, numbers: WorstCaseNumbers.self)
+        deviceSize(value, field: nil, in: nil, numbers: WorstCaseNumbers.self)
+    }
+
+    /// `deviceWorstCase(_:)` of a state of `plan`: its values of a `Float`, a `Decimal` or a `URL`
+    /// measured as their type writes them (`deviceLengths(of:as:)`).
+    static func deviceWorstCase(_ value: Value, plan: ObjectPlan?) -> Int {
+        deviceSize(value, field: nil, in: plan, numbers: WorstCaseNumbers.self)
+    }
+
+    /// `deviceWorstCase(_:)` of a value of `field`.
+    static func deviceWorstCase(_ value: Value, field: FieldPlan) -> Int {
+        deviceSize(value, field: field, in: nil, numbers: WorstCaseNumbers.self)
     }
 
     /// The fewest bytes Foundation's `JSONEncoder` writes for `value` on the device: as
@@ -192,7 +205,13 @@ public struct ByteBudget: Sendable, Hashable {
     /// - Parameter value: A decoded state.
     /// - Returns: The least size in bytes.
     public static func deviceLeastCase(_ value: Value) -> Int {
-        min(deviceSize(value, numbers: ShortestNumbers.self), devicePrintedCase(value))
+        deviceLeastCase(value, plan: nil)
+    }
+
+    /// `deviceLeastCase(_:)` of a state of `plan` (see `deviceWorstCase(_:plan:)`).
+    static func deviceLeastCase(_ value: Value, plan: ObjectPlan?) -> Int {
+        min(deviceSize(value, field: nil, in: plan, numbers: ShortestNumbers.self),
+            deviceSize(value, field: nil, in: plan, numbers: PrintedNumbers.self))
     }
 
     /// The most bytes the device's `JSONEncoder` writes for `value`, measured exactly: every
@@ -204,15 +223,18 @@ public struct ByteBudget: Sendable, Hashable {
     /// - Parameter value: A decoded state.
     /// - Returns: The size in bytes.
     public static func devicePrintedCase(_ value: Value) -> Int {
-        deviceSize(value, numbers: PrintedNumbers.self)
+        deviceSize(value, field: nil, in: nil, numbers: PrintedNumbers.self)
     }
 
     /// `worst`, a state's `deviceWorstCase(_:)`, or, when `worst` passes the content-state's
     /// limit, the most either Foundation writes for it, measured exactly (`devicePrintedCase(_:)`,
     /// or every number at its shortest where that is longer): what a verdict is given on.
-    static func settledWorstCase(_ worst: Int, of state: @autoclosure () -> Value?) -> Int {
+    /// With a `plan`, the state's values of a `Float`, a `Decimal` or a `URL` are measured as
+    /// their type writes them (`deviceWorstCase(_:plan:)`).
+    static func settledWorstCase(_ worst: Int, of state: @autoclosure () -> Value?, plan: ObjectPlan? = nil) -> Int {
         guard worst > contentStateLimit, let state = state() else { return worst }
-        return min(worst, max(devicePrintedCase(state), deviceSize(state, numbers: ShortestNumbers.self)))
+        return min(worst, max(deviceSize(state, field: nil, in: plan, numbers: PrintedNumbers.self),
+                              deviceSize(state, field: nil, in: plan, numbers: ShortestNumbers.self)))
     }
 
     /// How long the device writes a non-integer number: at its worst, or at its shortest; and
@@ -220,26 +242,38 @@ public struct ByteBudget: Sendable, Hashable {
     private protocol NumberLength {
         static func length(_ double: Double) -> Int
         static var leavesOutNil: Bool { get }
+        /// Whether a value its type writes otherwise counts at the most it may take, or at the least.
+        static var takesMost: Bool { get }
     }
 
     private enum PrintedNumbers: NumberLength {
         static func length(_ double: Double) -> Int { printedNumber(double) }
         static var leavesOutNil: Bool { true }
+        static var takesMost: Bool { true }
     }
 
     private enum WorstCaseNumbers: NumberLength {
         static func length(_ double: Double) -> Int { worstCaseNumber(double) }
         static var leavesOutNil: Bool { false }
+        static var takesMost: Bool { true }
     }
 
     private enum ShortestNumbers: NumberLength {
         static func length(_ double: Double) -> Int { shortestNumber(double) }
         static var leavesOutNil: Bool { true }
+        static var takesMost: Bool { false }
     }
 
     /// The re-encoded size of `value`, numbers measured by `numbers` (specialized for each, so
-    /// the worst case's walk is what it was before the least case shared it).
-    private static func deviceSize<Numbers: NumberLength>(_ value: Value, numbers: Numbers.Type) -> Int {
+    /// the worst case's walk is what it was before the least case shared it). With the plan of
+    /// the value's `field`, or of the object it is (`object`), a value of a `Float`, a `Decimal`
+    /// or a `URL` is measured as its type writes it.
+    private static func deviceSize<Numbers: NumberLength>(
+        _ value: Value, field: FieldPlan?, in object: ObjectPlan?, numbers: Numbers.Type
+    ) -> Int {
+        if let field, field.writesOtherwise, let lengths = deviceLengths(of: value, as: field) {
+            return Numbers.takesMost ? lengths.most : lengths.least
+        }
         switch value {
         case .double(let double), .date(let double): return Numbers.length(double)
         case .dateRange(let lower, let upper): return 3 + Numbers.length(lower) + Numbers.length(upper)
@@ -247,17 +281,68 @@ public struct ByteBudget: Sendable, Hashable {
         case .string(let string): return escapedLength(string)
         case .array(let elements):
             var total = containerLength(elements.count)
-            for element in elements { total += deviceSize(element, numbers: numbers) }
+            let items = field?.items
+            for element in elements { total += deviceSize(element, field: items, in: nil, numbers: numbers) }
             return total
         case .object(let members):
+            // A map's values are all of its `items`; an object's members are its fields.
+            let values = field?.kind == .map ? field?.items : nil
+            let plan = field?.object ?? object
             var count = 0
             var total = 0
             for member in members where !(Numbers.leavesOutNil && member.value.isNull) {
                 count += 1
-                total += memberLength(escapedName: escapedLength(member.name), value: deviceSize(member.value, numbers: numbers))
+                let memberField = values ?? plan.flatMap { plan in plan.index(ofName: member.name).map { plan.fields[$0] } }
+                total += memberLength(
+                    escapedName: escapedLength(member.name), value: deviceSize(member.value, field: memberField, in: nil, numbers: numbers))
             }
             return total + containerLength(count)
         }
+    }
+
+    /// The fewest and the most bytes the device writes for `value` of `field` when the field's
+    /// Swift type writes it otherwise than a `Double` or a `String` of it would; `nil` for any
+    /// other field or value:
+    /// - a `Float` (`format: float`): at the float's shortest (`123456789` is the float
+    ///   `1.2345679e+08`, `0.1` stays `0.1`), or as `%.17g` prints the float's `Double`
+    ///   (`0.10000000149011612`), as a Foundation that prints numbers so may;
+    /// - a `Decimal` (`format: decimal`): every digit it holds (`1e127` is a 1 and 127 zeros);
+    /// - a `URL`: its `absoluteString`, which iOS 17 and later percent-encode (`a b` is
+    ///   `a%20b`), and on iOS 16, when the app has devices there and they read it, the string
+    ///   as sent. `/` is escaped in each.
+    static func deviceLengths(of value: Value, as field: FieldPlan) -> (least: Int, most: Int)? {
+        switch (field.kind, value) {
+        case (.double, .double(let double)) where field.numberFormat == .float:
+            return floatLengths(Float(double))
+        case (.double, .int(let int)) where field.numberFormat == .float:
+            return floatLengths(Float(int))
+        case (.double, .double(let double)) where field.numberFormat == .decimal:
+            return Decimal(string: double.description).map { decimal in
+                let length = decimal.description.utf8.count
+                return (length, length)
+            }
+        case (.double, .int(let int)) where field.numberFormat == .decimal:
+            let length = Decimal(int).description.utf8.count
+            return (length, length)
+        case (.url, .string(let string)):
+            var lengths: [Int] = []
+            if let url = URL(string: string) { lengths.append(escapedLength(url.absoluteString)) }
+            if field.urls.hasLegacyParser, URLRule.legacyRefusal(string) == nil { lengths.append(escapedLength(string)) }
+            guard let least = lengths.min(), let most = lengths.max() else { return nil }
+            return (least, most)
+        default:
+            return nil
+        }
+    }
+
+    /// A `Float`'s lengths (see `deviceLengths(of:as:)`): its own shortest form, a whole one
+    /// without its `.0`, and `%.17g` of its `Double`.
+    private static func floatLengths(_ float: Float) -> (least: Int, most: Int)? {
+        guard float.isFinite else { return nil }
+        var shortest = float.description
+        if shortest.hasSuffix(".0") { shortest.removeLast(2) }
+        let printed = printedNumber(Double(float))
+        return (min(shortest.utf8.count, printed), max(shortest.utf8.count, printed))
     }
 
     /// The worst case of a value that is not a string or a container; 0 for those.
