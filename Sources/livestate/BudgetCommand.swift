@@ -129,8 +129,9 @@ struct BudgetCommand: ParsableCommand {
     /// down to, each field at its worst, largest first, and the fields without a bound.
     static func render(_ schema: String, version: Int, _ size: WorstCaseSize) -> String {
         let limit = ByteBudget.contentStateLimit
-        // WorstCaseSize counts strings at max-length before escaping and numbers at 17 digits.
-        let method = "strings at max-length bytes, numbers at 17 digits; limit \(limit)"
+        // WorstCaseSize counts strings and URLs at max-length before escaping and percent-encoding,
+        // numbers at 17 digits, a decimal at every digit it may hold.
+        let method = "strings and URLs at max-length bytes, numbers at 17 digits, decimals at \(WorstCaseSize.decimalBytes) bytes; limit \(limit)"
         // Not "at its largest": escaping (`/` written `\/` by the device) can add to it.
         let total = size.isBounded
             ? "at most \(size.bytes) bytes before escaping (\(method))"

@@ -83,3 +83,21 @@ import Testing
         }
     }
 }
+
+/// The static worst case bounds what the device writes for every value a schema allows.
+@Suite struct WorstCaseByTypeTests {
+    @Test func eachTypeCountsAtTheMostItsDeviceWrites() throws {
+        let schema = try BudgetByTypeTests.schema("""
+                  count: { type: int, format: uint64 }
+                  amount: { type: double, format: decimal }
+                  path: { type: enum, values: ["a/b", "c"] }
+            """)
+        let size = WorstCaseSize(fields: try #require(schema.versions.first?.contentState))
+        // 18446744073709551615 is 20 digits; a decimal 131 bytes; "a\/b" 6 with its quotes.
+        #expect(size.fields.map(\.bytes) == [#""count":"#.utf8.count + 20, #""amount":"#.utf8.count + 131, #""path":"#.utf8.count + 6])
+        // The widest decimal the decoder reads, written by JSONEncoder, is that long.
+        struct Amount: Codable { var amount: Decimal }
+        let widest = try JSONDecoder().decode(Amount.self, from: Data(#"{"amount":-9.9999999999999999999999999999999999999e-91}"#.utf8))
+        #expect(try JSONEncoder().encode(widest).count == #"{"amount":}"#.utf8.count + WorstCaseSize.decimalBytes)
+    }
+}

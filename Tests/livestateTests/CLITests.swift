@@ -492,7 +492,7 @@ struct CLI {
         let result = try CLI.run(["budget", "--schema", "schemas/delivery.yaml", "--version", "3"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasPrefix("schemas/delivery.yaml: version 3 content-state at most "))
-        #expect(result.stdout.contains(" bytes before escaping (strings at max-length bytes, numbers at 17 digits; limit 4096)"))
+        #expect(result.stdout.contains(" bytes before escaping (strings and URLs at max-length bytes, numbers at 17 digits, decimals at 131 bytes; limit 4096)"))
         // items: 40 strings of at most 64 bytes is the largest field.
         let firstField = result.stdout.split(separator: "\n").first { $0.hasPrefix("  ") && !$0.hasPrefix("  after") }
         #expect(firstField?.hasPrefix("  items: ") == true)

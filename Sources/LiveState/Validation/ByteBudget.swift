@@ -372,7 +372,7 @@ public struct ByteBudget: Sendable, Hashable {
     }
 
     /// The length of `string` as a JSON string literal with `/` escaped, quotes included.
-    static func escapedLength(_ string: String) -> Int {
+    package static func escapedLength(_ string: String) -> Int {
         var string = string
         return string.withUTF8 { escapedLength(utf8: UnsafeRawBufferPointer($0)) }
     }

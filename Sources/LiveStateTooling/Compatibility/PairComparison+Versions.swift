@@ -56,7 +56,8 @@ extension PairComparison {
         }
         let budget = options.byteBudget
         guard size.bytes > budget else { return }
-        let method = "strings at max-length bytes before escaping, doubles and dates at \(WorstCaseSize.doubleBytes) bytes"
+        let method = "strings at max-length bytes before escaping, doubles and dates at \(WorstCaseSize.doubleBytes) bytes, "
+            + "decimals at \(WorstCaseSize.decimalBytes)"
         let total = size.isBounded ? "is \(size.bytes) bytes" : "is at least \(size.bytes) bytes (some fields are unbounded)"
         if let fitted = size.fittedBytes, fitted <= budget {
             report(.worstCaseSizeOverBudget, .warning,

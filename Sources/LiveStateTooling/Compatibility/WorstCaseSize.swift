@@ -4,9 +4,11 @@
 /// schema allows, as the device would re-encode it.
 ///
 /// Strings count as `max-length` bytes plus the quotes (before escaping: a re-encoding device
-/// may also write `/` as `\/`), string enums as their longest raw value, integers at the width
-/// of their bounds (20 bytes unbounded), doubles and dates at 24 bytes (17 significant digits,
-/// a sign, a point and an exponent), date-ranges at 51, arrays at `max-items` elements.
+/// may also write `/` as `\/`, and iOS 17 percent-encodes a URL's spaces and non-ASCII
+/// characters), string enums as their longest raw value as the device writes it (`/` as `\/`),
+/// integers at the width of their bounds (20 bytes unbounded, 20 for a `uint64` past
+/// `Int.max`), doubles and dates at 24 bytes (17 significant digits, a sign, a point and an
+/// exponent), decimals at 131 (`decimalBytes`), date-ranges at 51, arrays at `max-items` elements.
 /// Optional fields count at least as `null`. A string without `max-length` or an array without
 /// `max-items` has no bound: `unbounded` lists them, and `bytes` is the worst case of the rest.
 ///
@@ -66,6 +68,12 @@ public struct WorstCaseSize: Sendable, Hashable {
 
     /// The widest double or date: 17 significant digits, sign, point and exponent.
     public static let doubleBytes = 24
+
+    /// The widest `Decimal` (`format: decimal`) the device writes: `JSONEncoder` writes every
+    /// digit, with no exponent, so `-9.9999999999999999999999999999999999999e-91` (38 digits,
+    /// the most a `Decimal` holds, as small as the decoder reads them) is a sign, `0.`, 90
+    /// zeros and the 38 digits.
+    public static let decimalBytes = 131
 }
 
 /// The walk that computes a `WorstCaseSize`.
@@ -129,6 +137,8 @@ private struct Measure {
             return Size(bytes: sum(maxLength, 2), fittedBytes: truncates ? min(cut, maxLength) + 2 : sum(maxLength, 2))
         case .int:
             return fixed(Self.integerWidth(minimum: field.constraints.minimum, maximum: field.constraints.maximum))
+        case .double where field.numberFormat == .decimal:
+            return fixed(WorstCaseSize.decimalBytes)
         case .double, .date:
             return fixed(WorstCaseSize.doubleBytes)
         case .bool:
@@ -191,16 +201,20 @@ private struct Measure {
         return overflow ? .max : result
     }
 
-    /// A string's length as a JSON literal, quotes included.
+    /// A string's length as the device writes it, quotes included, `/` as `\/`: an enum's raw
+    /// value is known, so its escapes are counted.
     static func stringBytes(_ string: String) -> Int {
-        var writer = JSONWriter(capacity: string.utf8.count + 2)
-        writer.writeString(string)
-        return writer.bytes.count
+        ByteBudget.escapedLength(string)
     }
 
-    /// The widest integer between the bounds, in bytes.
+    /// The widest integer between the bounds, in bytes: past `Int.max` (a `uint64`, up to
+    /// 18446744073709551615), as a `UInt64`.
     static func integerWidth(minimum: Double?, maximum: Double?) -> Int {
         let low = minimum.map { clamp($0.rounded(.up)) } ?? Int.min
+        if let maximum, maximum >= 9_223_372_036_854_775_808 {
+            let high = UInt64(exactly: maximum.rounded(.down)) ?? .max
+            return max(String(low).utf8.count, String(high).utf8.count)
+        }
         let high = maximum.map { clamp($0.rounded(.down)) } ?? Int.max
         return max(String(low).utf8.count, String(high).utf8.count)
     }
