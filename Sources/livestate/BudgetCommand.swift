@@ -14,7 +14,8 @@ struct BudgetCommand: ParsableCommand {
             --schema the re-encoding is of the state the app version decodes, and the version's static \
             worst case follows: the largest content-state its max-length and max-items allow, and the \
             fields without a bound. --schema without payloads prints the worst case alone. Exit \
-            status: 0 within budget, 1 over, 2 usage or I/O errors.
+            status: 0 within budget, 1 over, not JSON, or (with --schema) dropped by the app version, \
+            with its first error; 2 usage or I/O errors.
             """
     )
 
@@ -64,10 +65,17 @@ struct BudgetCommand: ParsableCommand {
         for file in files {
             if let validator {
                 let result = validator.validate(file.bytes, file: file.name)
-                diagnostics += result.diagnostics.filter { $0.code.rawValue.hasSuffix("over-budget") || $0.code.rawValue.hasPrefix("json-") }
-                // A file over the read limit is read one byte past it: its `json-limit` error is
-                // the answer, not a budget of the bytes read.
-                if file.bytes.count <= maxBytes { reports.append((file.name, result.budget)) }
+                let budgetFindings = result.diagnostics.filter { $0.code.rawValue.hasSuffix("over-budget") || $0.code.rawValue.hasPrefix("json-") }
+                diagnostics += budgetFindings
+                if !result.appDecodes, budgetFindings.isEmpty, let reason = result.diagnostics.first(where: { $0.severity == .error }) {
+                    // A state the app version drops re-encodes to nothing: why, as `lint` says it
+                    // (a number past `Double`, a body that is no APNs body), not a silent pass.
+                    diagnostics.append(reason)
+                }
+                // A file that is not JSON has no budget to show (its error is the answer), nor
+                // has one over the read limit, which is read one byte past it.
+                let notJSON = budgetFindings.contains { $0.code.rawValue.hasPrefix("json-") && $0.pointer.map { $0.isEmpty } ?? true }
+                if file.bytes.count <= maxBytes && !notJSON { reports.append((file.name, result.budget)) }
             } else {
                 let (budget, found) = ByteBudget.measured(body: file.bytes, broadcast: broadcast, options: scan, file: file.name)
                 diagnostics += found

@@ -636,6 +636,11 @@ public struct ContentStateEncoder: Sendable {
         }
         if !output.budget.fits {
             var message = output.budget.overMessage(fitted: fit)
+            if output.budget.body > output.budget.limit && output.budget.contentState <= ByteBudget.contentStateLimit
+                && output.budget.body != output.budget.contentState {
+                // The state is not what is over: say what is.
+                message += "; the rest of the body (its aps keys and any alert) takes \(output.budget.body - output.budget.contentState) bytes"
+            }
             if fit {
                 // Fields fitting may not take, named, so that the reader knows why they stayed.
                 for (field, droppable) in zip(version.contentState, droppableFields)
