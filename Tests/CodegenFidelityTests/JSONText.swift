@@ -23,7 +23,7 @@ indirect enum JSONText: Sendable, Hashable {
 
     /// Parses JSON text; `nil` when LiveState's strict scanner refuses it.
     static func parse(_ data: Data) -> JSONText? {
-        let value: Value? = data.withUnsafeBytes { bytes in try? Value.parse(json: bytes) }
+        let value: Value? = try? Value.parse(json: data)
         return value.map(JSONText.init)
     }
 

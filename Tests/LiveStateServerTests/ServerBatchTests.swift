@@ -13,7 +13,7 @@ import Testing
     static func lines(_ response: TestResponse) throws -> [Value] {
         let text = String(buffer: response.body)
         return try text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
-            try Array(line.utf8).withUnsafeBytes { try Value.parse(json: $0) }
+            try Value.parse(json: Array(line.utf8))
         }
     }
 

@@ -720,7 +720,7 @@ import Testing
 
     static let entries: [String] = {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("expectations.json")),
-              let list = try? data.withUnsafeBytes({ try Value.parse(json: $0) }).array else { return [] }
+              let list = try? Value.parse(json: data).array else { return [] }
         return list.compactMap { entry in
             guard entry["allVersions"]?.bool != true, entry["broadcast"]?.bool != true, entry["version"] == .null,
                   let file = entry["file"]?.string, let schema = entry["schema"]?.string else { return nil }
@@ -758,7 +758,7 @@ import Testing
     static let strings: [String] = {
         let url = ServerFixtures.packageRoot.appendingPathComponent("Tests/LiveStateTests/Fixtures/urls.json")
         guard let data = try? Data(contentsOf: url),
-              let rows = try? data.withUnsafeBytes({ try Value.parse(json: $0) })["urls"]?.array else { return [] }
+              let rows = try? Value.parse(json: data)["urls"]?.array else { return [] }
         return rows.compactMap { $0["string"]?.string }
     }()
 

@@ -91,7 +91,7 @@ import Testing
             let batch = try await client.execute(
                 uri: "/v1/schemas/delivery/validate-batch", method: .post,
                 body: ServerFixtures.text(String(buffer: Self.update(1_795_000_000)) + "\n" + String(buffer: Self.update(9_999_999_999))))
-            let lines = String(buffer: batch.body).split(separator: "\n").map { line in Array(line.utf8).withUnsafeBytes { try? Value.parse(json: $0) } }
+            let lines = String(buffer: batch.body).split(separator: "\n").map { line in try? Value.parse(json: Array(line.utf8)) }
             #expect(lines.map { $0.map(Self.findings) } == [[], ["timestamp-in-future"]], "\(lines)")
         }
     }

@@ -126,7 +126,7 @@ import Testing
         }.filter { $0.contains(message) }
         #expect(lines.count == 1, "\(lines)")
         let bytes = Array((lines.first ?? "").utf8)
-        let value = try? bytes.withUnsafeBytes { try Value.parse(json: $0) }
+        let value = try? Value.parse(json: bytes)
         #expect(value?["level"]?.string == "debug")
         #expect(value?["message"]?.string == message)
         #expect(value?["hb.request.id"]?.string == "abc")

@@ -391,7 +391,7 @@ func body(_ aps: String, extra: String = "") -> String {
             + String(repeating: "x", count: 4000) + #""}},"analytics":{"campaign":""# + String(repeating: "c", count: 80) + #""}}"#
         let over = try #require(lint(text).diagnostics.first { $0.code == "over-budget" })
         #expect(over.message.contains("; largest members, key and value: /aps/alert 4031 B, /analytics 107 B; largest content-state fields: score 13 B"), "\(over.message)")
-        let budget = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        let budget = try ByteBudget.measure(body: Array(text.utf8))
         #expect(budget.largestParts.map(\.name) == ["/aps/alert", "/analytics"])
         #expect(lint(body(#""timestamp":1795000000,"event":"end""#)).diagnostics.allSatisfy { $0.code != "over-budget" })
     }
@@ -588,7 +588,7 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(result.budget.fields.map(\.name) == ["title", "subTitle", "x/y"])
         let twice = #""t\u0069tle":"a","#.utf8.count + #""title":"c""#.utf8.count
         #expect(result.budget.fields.map(\.bytes) == [twice, #""subTitle":"b","#.utf8.count, #""x/y":1,"#.utf8.count])
-        let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        let measured = try ByteBudget.measure(body: Array(text.utf8))
         #expect(measured.fields == result.budget.fields)
         let json = measured.jsonValue
         #expect(json["fields"] == .object([.init("title", .int(twice)), .init("subTitle", .int(15)), .init("x/y", .int(8))]))
@@ -669,7 +669,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let result = try PayloadValidator(schema: schema).validate(Array(text.utf8))
         #expect(result.budget.deviceWorstCase == #"{"ratios":[]}"#.utf8.count + 220 * 4 - 1)
         #expect(!result.diagnostics.contains { $0.code == "reencoded-over-budget" })
-        let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+        let measured = try ByteBudget.measure(body: Array(text.utf8))
         #expect(measured.deviceWorstCase.map { $0 < 4096 } == true)
     }
 
@@ -689,7 +689,7 @@ func body(_ aps: String, extra: String = "") -> String {
             let numbers = Array(repeating: number, count: 300).joined(separator: ",")
             let text = body(#""timestamp":1795000000,"event":"update","content-state":{"nums":[\#(numbers)]}"#)
             let result = try PayloadValidator(schema: schema).validate(Array(text.utf8))
-            let measured = try Array(text.utf8).withUnsafeBytes { try ByteBudget.measure(body: $0) }
+            let measured = try ByteBudget.measure(body: Array(text.utf8))
             #expect(measured.deviceWorstCase == result.budget.deviceWorstCase)
             return (result.budget.deviceWorstCase, result.diagnostics.map(\.code))
         }
@@ -845,18 +845,18 @@ func body(_ aps: String, extra: String = "") -> String {
             let tape = decoder.decode(payload: bytes)
             let full = decoder.decodeInFull(payload: bytes)
             let validated = validator.validate(bytes)
-            let measured = try bytes.withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+            let measured = try ByteBudget.measure(body: bytes)
             #expect(tape.state == full.state, "\(text)")
             #expect(validated.state == full.state, "\(text)")
             #expect(measured.contentState == validated.budget.contentState, "\(text)")
             #expect(measured.fields.map(\.name) == (full.state == nil ? [] : ["a"]), "\(text)")
         }
         // The first of two: 7 bytes, not the 8 of the later one.
-        let first = try Array(bodies[3].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        let first = try ByteBudget.measure(body: Array(bodies[3].utf8))
         #expect(first.contentState == #"{"a":1}"#.utf8.count)
-        let spaced = try Array(bodies[bodies.count - 2].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        let spaced = try ByteBudget.measure(body: Array(bodies[bodies.count - 2].utf8))
         #expect(spaced.contentState == #"{"a":1}"#.utf8.count)
-        let notAnObject = try Array(bodies[bodies.count - 1].utf8).withUnsafeBytes { raw throws(JSONError) in try ByteBudget.measure(body: raw) }
+        let notAnObject = try ByteBudget.measure(body: Array(bodies[bodies.count - 1].utf8))
         #expect(notAnObject.contentState == 3)
     }
 
@@ -878,7 +878,7 @@ func body(_ aps: String, extra: String = "") -> String {
 
     @Test func measuresWithoutASchema() throws {
         let text = body(#""timestamp":1795000000,"event":"update","content-state":{"a":1.91,"b":"x/y","c":[1,2]}"#)
-        let budget = try Array(text.utf8).withUnsafeBytes { bytes throws(JSONError) in try ByteBudget.measure(body: bytes) }
+        let budget = try ByteBudget.measure(body: Array(text.utf8))
         #expect(budget.body == text.utf8.count)
         #expect(budget.fields.map(\.name) == ["a", "b", "c"])
         #expect(budget.deviceWorstCase == #"{"a":1.9099999999999999,"b":"x\/y","c":[1,2]}"#.utf8.count)
