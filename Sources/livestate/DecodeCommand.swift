@@ -72,7 +72,9 @@ struct DecodeCommand: ParsableCommand {
         // made (a start whose attributes fail, a strict version's Codable failing).
         // Nor, for a strict version, a state the schema refuses: the app applies the values as
         // sent (its synthesized Codable checks no constraint), not the schema's reading of them.
-        let refusedByStrict = loaded.isStrict(decoder.version.version) && diagnostics.contains { $0.severity == .error }
+        // An error of the envelope (a timestamp in milliseconds) is no refusal of the state.
+        let refusedByStrict = loaded.isStrict(decoder.version.version)
+            && diagnostics.contains { $0.severity == .error && $0.scope == .contentState }
         let shown = decodes && !refusedByStrict ? state : nil
         switch common.format {
         case .text:

@@ -79,7 +79,13 @@ struct LintCommand: ParsableCommand {
                     let (gated, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: fleetOptions.threshold)
                     found = gated
                     report.append(.init("fleet", impact.jsonValue))
-                    summaries.append("\(file.name): \(impact.sentence(losing: "this update"))")
+                    // In the push's own terms: a start, an update (a broadcast one), an end.
+                    let push = switch all.results.first?.result.event {
+                    case .start?: "this start"
+                    case .end?: "this end"
+                    default: options.broadcast ? "this broadcast update" : "this update"
+                    }
+                    summaries.append("\(file.name): \(impact.sentence(losing: push))")
                 }
             } else {
                 let result = validator.validate(file.bytes, file: file.name)

@@ -88,7 +88,7 @@ func body(_ aps: String, extra: String = "") -> String {
         let result = lint(body(#""timestamp":\#(sent),"event":"update","content-state":{}"#))
         let finding = try #require(result.diagnostics.first { $0.code == "date-in-milliseconds" })
         #expect(finding.message == "timestamp \(sent) is in \(unit); the device reads UNIX seconds, a date thousands of years ahead "
-            + "(every later push stamped in seconds is older, and the device ignores it): send \(seconds)")
+            + "(every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it): send \(seconds)")
         // The advice is right the first time: what it says to send is UNIX seconds.
         let resent = lint(body(#""timestamp":\#(seconds),"event":"update","content-state":{}"#))
         #expect(!resent.diagnostics.contains { $0.code == "date-in-milliseconds" })
@@ -195,13 +195,29 @@ func body(_ aps: String, extra: String = "") -> String {
         }
         for value in [#""not base64!""#, "7"] {
             let channel = lint(body(Self.start + #","input-push-channel":"# + value))
-            #expect(channel.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-input-push"], "\(value)")
+            #expect(channel.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-input-push", "channel-start-before-ios18"], "\(value)")
             #expect(channel.hasErrors && channel.appDecodes, "\(value)")
         }
         let both = lint(body(Self.start + #","input-push-token":1,"input-push-channel":"dGVzdA==""#))
         let conflict = try #require(both.diagnostics.first { $0.severity > .info })
-        #expect(both.diagnostics.filter { $0.severity > .info }.map(\.code) == ["input-push-conflict"])
+        #expect(both.diagnostics.filter { $0.severity > .info }.map(\.code) == ["input-push-conflict", "channel-start-before-ios18"])
         #expect(conflict.message.contains("on one start"))
+    }
+
+    /// Apple: a push-to-start with input-push-channel does not start on a device before iOS 18.
+    /// An app version that runs there is told so (a warning: a server may send such starts only
+    /// to devices on iOS 18); one whose min-ios is 18 is not.
+    @Test func aChannelStartIsForIOS18() throws {
+        let text = body(Self.start + #","input-push-channel":"dGVzdA==""#)
+        for (minIOS, warned) in [(IOSVersion(17, 2), true), (IOSVersion(18), false)] {
+            var schema = scoreSchema
+            schema.minIOS = minIOS
+            let result = try PayloadValidator(schema: schema).validate(Array(text.utf8))
+            let finding = result.diagnostics.first { $0.code == "channel-start-before-ios18" }
+            #expect((finding != nil) == warned, "\(minIOS)")
+            #expect(finding.map { $0.severity == .warning && $0.message.contains("runs on iOS \(minIOS) and later") } ?? true)
+            #expect(result.appDecodes)
+        }
     }
 
     /// The device ignores a start's keys on update and end: one warning per key that names the

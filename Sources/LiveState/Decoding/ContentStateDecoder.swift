@@ -910,7 +910,15 @@ struct DecodeContext: JSONReading {
             return "\(ValueText.number(seconds)) looks like milliseconds since 2001-01-01: the device reads seconds, so this is \(when); "
                 + "send \(ValueText.number(unixSeconds))"
         }
-        let converted = unixSeconds - 978_307_200
+        var converted = unixSeconds - 978_307_200
+        // As many decimals as the value sent: the difference keeps binary noise otherwise
+        // (1796590290.123 would say 818283090.1229999).
+        let sent = ValueText.number(unixSeconds)
+        if !sent.contains("e"), let point = sent.firstIndex(of: ".") {
+            let scale = (0 ..< sent[sent.index(after: point)...].count).reduce(1.0) { value, _ in value * 10 }
+            let rounded = (converted * scale).rounded() / scale
+            if rounded.isFinite { converted = rounded }
+        }
         // Up to 1e14 (UNIX milliseconds of the year 5138): beyond, no unit is likely.
         let unit = (1e11 ..< 1e14).contains(seconds) ? "UNIX time in milliseconds" : "UNIX time"
         return "\(ValueText.number(seconds)) looks like \(unit): the device reads seconds since 2001-01-01, so this is \(when); send \(ValueText.number(converted))"

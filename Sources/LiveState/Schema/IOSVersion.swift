@@ -9,6 +9,8 @@ public struct IOSVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
     public static let liveActivities = IOSVersion(16, 1)
     /// iOS 17, from which `URL(string:)` parses by RFC 3986 and percent-encodes what it must.
     public static let rfc3986URLs = IOSVersion(17, 0)
+    /// iOS 18, from which a push-to-start may join a broadcast channel (`input-push-channel`).
+    public static let broadcastChannels = IOSVersion(18, 0)
 
     /// Creates a version.
     /// - Parameters:

@@ -7,6 +7,10 @@ import Foundation
 /// uses, so the content-state is decoded in place. `LiveStateTooling`'s `PayloadValidator` is
 /// its public face; the encoder checks the bodies it writes with it.
 package struct BodyChecker: Sendable {
+    /// The words of every message about a start that joins a channel on an iOS before 18: what
+    /// tells the devices it reaches (`Fleet.devices(on:reachedBy:)`).
+    package static let channelStartBeforeIOS18 = "does not start on an iOS before 18"
+
     /// The decoder for the content-state; its options are the scanner limits.
     package var decoder: ContentStateDecoder
     /// The push is a broadcast (iOS 18 channels): the body limit is 5120 and `start` is refused.
@@ -391,13 +395,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             if try context.reader.peek() == .string {
                 let channel = try context.reader.readString()
                 if !Self.isBase64(context.reader.string(channel)) {
-                    reportForStart(.invalidInputPush, "input-push-channel must be a base64 channel id; the activity starts, but "
-                                   + "joins no channel, so no broadcast updates it", at: valueOffset, pointer: pointer)
+                    reportForStart(.invalidInputPush, "input-push-channel must be a base64 channel id; " + Self.badChannelConsequence,
+                                   at: valueOffset, pointer: pointer)
                 }
             } else {
                 try context.reader.skipValue()
-                reportForStart(.invalidInputPush, "input-push-channel must be a base64 string; the activity starts, but "
-                               + "joins no channel, so no broadcast updates it", at: valueOffset, pointer: pointer)
+                reportForStart(.invalidInputPush, "input-push-channel must be a base64 string; " + Self.badChannelConsequence,
+                               at: valueOffset, pointer: pointer)
             }
         default:
             let (code, message) = APSKeys.otherKey(name)
@@ -446,7 +450,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         if let unit = SubsecondUnit(of: seconds) {
             let consequence = switch name {
-            case "timestamp": "every later push stamped in seconds is older, and the device ignores it"
+            case "timestamp": "every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it"
             case "stale-date": "the activity never goes stale"
             // Apple's after(_:): removed at the date or four hours after the end, whichever is first.
             default: "the ended activity stays up to the system's four hours instead of leaving at that time"
@@ -762,7 +766,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if let inputPushToken, inputPushChannel != nil {
             report(.inputPushConflict, "input-push-token and input-push-channel on one start: send one of them", at: inputPushToken, pointer: "/aps/input-push-token")
         }
+        let minIOS = checker.decoder.version.minIOS ?? checker.decoder.schema.minIOS
+        if let inputPushChannel, minIOS < .broadcastChannels {
+            report(.channelStartBeforeIOS18, "input-push-channel: this app version runs on iOS \(minIOS) and later (min-ios), and Apple says "
+                   + "a start that joins a channel \(BodyChecker.channelStartBeforeIOS18): send it only to devices on iOS 18 and later, "
+                   + "or start the others with input-push-token", at: inputPushChannel, pointer: "/aps/input-push-channel")
+        }
     }
+
+    /// What a start with a channel id that is not one does. Apple says an activity the app
+    /// requests with such an id fails to start, and no source says what a push-to-start does.
+    static let badChannelConsequence = "Apple says an activity requested with an id that is not a channel's fails to start, "
+        + "and one that starts joins no channel, so no broadcast updates it"
 
     /// Whether `string` is a channel id's form: base64 as `Data(base64Encoded:)` reads it, not empty.
     static func isBase64(_ string: String) -> Bool {

@@ -39,6 +39,10 @@ extension DiagnosticCode {
     public static let staleDateBeforeTimestamp = DiagnosticCode(rawValue: "stale-date-before-timestamp")
     /// Both `input-push-token` and `input-push-channel` on one start (warning).
     public static let inputPushConflict = DiagnosticCode(rawValue: "input-push-conflict")
+    /// A start that joins a broadcast channel (`input-push-channel`) for an app version that
+    /// runs on an iOS before 18, where Apple says such a start does not start (warning: a
+    /// server may send it only to the devices on iOS 18 and later).
+    public static let channelStartBeforeIOS18 = DiagnosticCode(rawValue: "channel-start-before-ios18")
     /// `attributes`, `attributes-type`, `input-push-token` or `input-push-channel` on an update
     /// or end, where the device ignores them (warning).
     public static let startOnlyKey = DiagnosticCode(rawValue: "start-only-key")
@@ -82,7 +86,7 @@ extension DiagnosticCode {
     /// The severity the validator gives this code.
     package var validatorSeverity: Severity {
         switch self {
-        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .startOnlyKey, .noEffectAPSKey,
+        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .channelStartBeforeIOS18, .startOnlyKey, .noEffectAPSKey,
             .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS, .dateNotation:
             .warning
         default: .error
@@ -94,8 +98,10 @@ extension DiagnosticCode {
     /// milliseconds reads as one thousands of years ahead: the update shows, and what the date
     /// sets goes wrong (the order of later updates, going stale, the dismissal). A start's key on
     /// a broadcast update or end breaks Apple's broadcast rules, and the device ignores the key.
-    /// A start with an unusable `input-push-token` or `input-push-channel` starts the activity,
-    /// which then has no way to be updated by push.
+    /// A start with an unusable `input-push-token` starts the activity, which then has no way to
+    /// be updated by push; one with an unusable `input-push-channel` is counted the same,
+    /// though its message says that Apple says an app's request with one fails to start (no
+    /// source says what a push-to-start does).
     package var pushStillApplies: Bool {
         self == .dateInMilliseconds || self == .broadcastStartOnlyKey || self == .invalidInputPush
     }
@@ -116,6 +122,7 @@ extension DiagnosticCode {
         .dismissalDateOutsideEnd,
         .staleDateBeforeTimestamp,
         .inputPushConflict,
+        .channelStartBeforeIOS18,
         .startOnlyKey,
         .noEffectAPSKey,
         .unknownAPSKey,

@@ -77,6 +77,7 @@ public struct Fleet: Sendable, Hashable {
         for (words, onlyOn, reaches) in [
             (URLRule.iOS16Only, "iOS 16", { (ios: IOSVersion) in ios < .rfc3986URLs }),
             (URLRule.iOS17Only, "iOS 17 and later", { (ios: IOSVersion) in ios >= .rfc3986URLs }),
+            (BodyChecker.channelStartBeforeIOS18, "an iOS before 18", { (ios: IOSVersion) in ios < .broadcastChannels }),
         ] where findings.allSatisfy({ $0.message.contains(words) }) {
             return (byIOS.filter { IOSVersion($0.key).map(reaches) ?? true }.values.reduce(0, +), onlyOn)
         }
