@@ -216,3 +216,12 @@ import Testing
         #expect(index(of: "title", in: empty, hint: 0, padded: true) == nil)
     }
 }
+
+/// The 2001-based date a UNIX date is told to become keeps the decimals it was sent with.
+@Suite struct UnixDateAdviceTests {
+    @Test func theSuggestedDateHasNoBinaryNoise() {
+        #expect(DecodeContext.unixDateMessage(1_796_590_290.123).hasSuffix("send 818283090.123"))
+        #expect(DecodeContext.unixDateMessage(1_796_590_290.5).hasSuffix("send 818283090.5"))
+        #expect(DecodeContext.unixDateMessage(1_796_590_290).hasSuffix("send 818283090"))
+    }
+}

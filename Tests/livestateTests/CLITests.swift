@@ -1104,6 +1104,23 @@ struct CLI {
         #expect(result.stdout.contains("\(Self.update): 3.1% of devices (310 of 10,000) would lose this update (app version 1); 21.5% (2,150) would fall back to defaults (app version 2); over --max-drop 0%"))
     }
 
+    /// The summary speaks of the push as it is: a start is not an update.
+    @Test func lintSummarySaysTheEvent() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", "schemas/fleet/delivery.csv", "schemas/examples/delivery/v3-start.json"])
+        #expect(result.stdout.contains("would lose this start"), "\(result.stdout)")
+        #expect(!result.stdout.contains("would lose this update"))
+    }
+
+    /// A strict version's state is shown when the only error is the envelope's: a timestamp in
+    /// milliseconds is no refusal of the state by the schema.
+    @Test func decodeShowsAStrictStateBesideAnEnvelopeError() throws {
+        let body = #"{"aps":{"timestamp":1795000000000,"event":"update","content-state":{"logo":"a","title":"b","subTitle":"c","progress":0.5}}}"#
+        let result = try CLI.run(["decode", "--format", "json", "--schema", "schemas/delivery.yaml", "--version", "1", "-"], stdin: Data(body.utf8))
+        let document = try CLI.json(result.stdout)
+        #expect(document["decodes"] as? Bool == true, "\(result.stdout)")
+        #expect((document["state"] as? [String: Any])?["title"] as? String == "b", "\(result.stdout)")
+    }
+
     @Test func lintAcceptsADropWithinMaxDrop() throws {
         let result = try CLI.run(["lint", "--format", "json", "--schema", "schemas/delivery.yaml", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", Self.update])
         #expect(result.status == 0, "\(result.stdout)")
