@@ -204,6 +204,15 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(conflict.message.contains("on one start"))
     }
 
+    /// A start stale on arrival may not show at all; an update is only stale.
+    @Test func aStaleStartMayNotShow() throws {
+        let start = lint(body(Self.start + #","stale-date":1794999000"#))
+        let finding = try #require(start.diagnostics.first { $0.code == "stale-date-before-timestamp" })
+        #expect(finding.message.hasSuffix("stale on arrival, and may not show at all (one requested in the app with a stale date already past never did)"))
+        let update = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"score":"0-0"},"stale-date":1794999000"#))
+        #expect(update.diagnostics.first { $0.code == "stale-date-before-timestamp" }?.message.hasSuffix("the activity is stale on arrival") == true)
+    }
+
     /// Apple: a push-to-start with input-push-channel does not start on a device before iOS 18.
     /// An app version that runs there is told so (a warning: a server may send such starts only
     /// to devices on iOS 18); one whose min-ios is 18 is not.

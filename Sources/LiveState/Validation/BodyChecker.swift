@@ -718,7 +718,12 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             report(.dismissalDateOutsideEnd, "dismissal-date has no effect on \(event.name); it only counts on end", at: dismissalDate, pointer: "/aps/dismissal-date")
         }
         if let staleDate, let timestamp, staleDate.value < timestamp.value {
-            report(.staleDateBeforeTimestamp, "stale-date \(staleDate.value) is before timestamp \(timestamp.value): the activity is stale on arrival",
+            // An activity the app requested with a stale date already past was measured never
+            // to show (nalu #222); a push-to-start has not been measured.
+            let consequence = event.name == .start
+                ? "the activity is stale on arrival, and may not show at all (one requested in the app with a stale date already past never did)"
+                : "the activity is stale on arrival"
+            report(.staleDateBeforeTimestamp, "stale-date \(staleDate.value) is before timestamp \(timestamp.value): \(consequence)",
                    at: staleDate.offset, pointer: "/aps/stale-date")
         }
     }
