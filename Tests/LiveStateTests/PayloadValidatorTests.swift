@@ -655,6 +655,8 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(ByteBudget.worstCaseNumber(12_345_678_901_234_568) == "1.2345678901234568e+16".utf8.count)
         #expect(ByteBudget.deviceLeastCase(.double(9_007_199_254_740_994)) == "9007199254740994".utf8.count)
         #expect(ByteBudget.worstCaseNumber(1e17) == "1e+17".utf8.count)
+        // 2^53 itself: "9007199254740992" from both (its description ends in ".0").
+        #expect(ByteBudget.worstCaseNumber(9_007_199_254_740_992) == 16)
     }
 
     /// A state is measured by the Foundation that writes it longer: 150 whole numbers past 2^53

@@ -214,12 +214,14 @@ public struct ByteBudget: Sendable, Hashable {
             deviceSize(value, field: nil, in: plan, numbers: PrintedNumbers.self))
     }
 
-    /// The most bytes the device's `JSONEncoder` writes for `value`, measured exactly: every
-    /// non-integer number as `%.17g` prints it, which drops the zeros a rounding ends in
-    /// (`0.019` is 5 bytes, where `deviceWorstCase(_:)` counts 17 digits for every number a
-    /// double does not hold exactly), and an optional's `nil` left out, as synthesized
-    /// `Encodable` leaves it out (`encodeIfPresent`). Slower than `deviceWorstCase(_:)`, which
-    /// bounds it: asked only when that passes the limit, to decide the verdict.
+    /// The bytes the `JSONEncoder` of Darwin's older Foundation writes for `value`, measured
+    /// exactly: every non-integer number as `%.17g` prints it, which drops the zeros a rounding
+    /// ends in (`0.019` is 5 bytes, where `deviceWorstCase(_:)` counts 17 digits for every number
+    /// a double does not hold exactly), and an optional's `nil` left out, as synthesized
+    /// `Encodable` leaves it out (`encodeIfPresent`). The most a device writes for nearly every
+    /// state; for a whole number from 2^53 to 10^17 the shortest form is longer (see
+    /// `deviceLeastCase(_:)`). Slower than `deviceWorstCase(_:)`, which bounds it: asked only
+    /// when that passes the limit, to decide the verdict.
     /// - Parameter value: A decoded state.
     /// - Returns: The size in bytes.
     public static func devicePrintedCase(_ value: Value) -> Int {
@@ -408,7 +410,7 @@ public struct ByteBudget: Sendable, Hashable {
         if let integral = integralLength(double) { return integral }
         if double.magnitude >= 9_007_199_254_740_992 {
             // Whole, and rare: both forms measured.
-            return max(printedNumber(double), double.description.utf8.count)
+            return max(printedNumber(double), shortestNumber(double))
         }
         let sign = double < 0 ? 1 : 0
         let magnitude = double.magnitude
@@ -449,10 +451,13 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// The length of a number at its shortest: integral values within ±2^53 as integers, every
     /// other as Swift's `description` writes it, the shortest text that reads back the same
-    /// (`0.1`, `1.91`, `1e-05`).
+    /// (`0.1`, `1.91`, `1e-05`), without the `.0` that swift-foundation drops (2^53 itself is
+    /// `9007199254740992.0` to `description`).
     static func shortestNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
-        return integralLength(double) ?? double.description.utf8.count
+        if let integral = integralLength(double) { return integral }
+        let text = double.description
+        return text.utf8.count - (text.hasSuffix(".0") ? 2 : 0)
     }
 
     /// The length of an integral value within ±2^53, written as an integer, as Foundation
