@@ -292,7 +292,6 @@ extension StateTape {
             return madeValue(node).map { ByteBudget.deviceWorstCase($0, field: field) } ?? missing
         case .null, .bool, .int, .double, .date, .dateRange, .header, .absent, .unknownKey, .repeatedKey, .fallbackTaken,
              .elementFallbackTaken, .defaultTaken, .nullDefaulted, .rejected, .unixDate, .elementUnixDate, .reported, .span:
-            guard field.writesOtherwise else { return node.scalar.map(ByteBudget.deviceWorstCase) ?? missing }
             return node.scalar.map { ByteBudget.deviceWorstCase($0, field: field) } ?? missing
         }
     }

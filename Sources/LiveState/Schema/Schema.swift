@@ -46,10 +46,16 @@ public struct Schema: Sendable, Hashable {
         self.file = file
     }
 
-    /// How app version `number`'s devices read `url` values: by its own `min-ios`, or the schema's.
+    /// How app version `number`'s devices read `url` values: by its `minIOS(of:)`.
     /// - Parameter number: The version number.
     package func urlRule(_ number: Int) -> URLRule {
-        URLRule(minIOS: version(number)?.minIOS ?? minIOS)
+        URLRule(minIOS: minIOS(of: number))
+    }
+
+    /// The oldest iOS app version `number` runs on: its own `min-ios`, or the schema's.
+    /// - Parameter number: The version number.
+    package func minIOS(of number: Int) -> IOSVersion {
+        version(number)?.minIOS ?? minIOS
     }
 
     /// The version numbered `number`, if the schema has it.

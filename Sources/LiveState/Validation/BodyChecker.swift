@@ -771,7 +771,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if let inputPushToken, inputPushChannel != nil {
             report(.inputPushConflict, "input-push-token and input-push-channel on one start: send one of them", at: inputPushToken, pointer: "/aps/input-push-token")
         }
-        let minIOS = checker.decoder.version.minIOS ?? checker.decoder.schema.minIOS
+        let minIOS = checker.decoder.schema.minIOS(of: checker.decoder.version.version)
         if let inputPushChannel, minIOS < .broadcastChannels {
             report(.channelStartBeforeIOS18, "input-push-channel: this app version runs on iOS \(minIOS) and later (min-ios), and Apple says "
                    + "a start that joins a channel \(BodyChecker.channelStartBeforeIOS18): send it only to devices on iOS 18 and later, "

@@ -186,7 +186,13 @@ public struct ByteBudget: Sendable, Hashable {
     /// `deviceWorstCase(_:)` of a state of `plan`: its values of a `Float`, a `Decimal` or a `URL`
     /// measured as their type writes them (`deviceLengths(of:as:)`).
     static func deviceWorstCase(_ value: Value, plan: ObjectPlan?) -> Int {
-        deviceSize(value, field: nil, in: plan, numbers: WorstCaseNumbers.self)
+        deviceSize(value, field: nil, in: asked(plan), numbers: WorstCaseNumbers.self)
+    }
+
+    /// `plan` when a field of it is written otherwise, else `nil`: the walk then looks up no
+    /// member's field.
+    private static func asked(_ plan: ObjectPlan?) -> ObjectPlan? {
+        plan?.writesOtherwise == true ? plan : nil
     }
 
     /// `deviceWorstCase(_:)` of a value of `field`.
@@ -210,8 +216,8 @@ public struct ByteBudget: Sendable, Hashable {
 
     /// `deviceLeastCase(_:)` of a state of `plan` (see `deviceWorstCase(_:plan:)`).
     static func deviceLeastCase(_ value: Value, plan: ObjectPlan?) -> Int {
-        min(deviceSize(value, field: nil, in: plan, numbers: ShortestNumbers.self),
-            deviceSize(value, field: nil, in: plan, numbers: PrintedNumbers.self))
+        min(deviceSize(value, field: nil, in: asked(plan), numbers: ShortestNumbers.self),
+            deviceSize(value, field: nil, in: asked(plan), numbers: PrintedNumbers.self))
     }
 
     /// The bytes the `JSONEncoder` of Darwin's older Foundation writes for `value`, measured
@@ -235,8 +241,8 @@ public struct ByteBudget: Sendable, Hashable {
     /// their type writes them (`deviceWorstCase(_:plan:)`).
     static func settledWorstCase(_ worst: Int, of state: @autoclosure () -> Value?, plan: ObjectPlan? = nil) -> Int {
         guard worst > contentStateLimit, let state = state() else { return worst }
-        return min(worst, max(deviceSize(state, field: nil, in: plan, numbers: PrintedNumbers.self),
-                              deviceSize(state, field: nil, in: plan, numbers: ShortestNumbers.self)))
+        return min(worst, max(deviceSize(state, field: nil, in: asked(plan), numbers: PrintedNumbers.self),
+                              deviceSize(state, field: nil, in: asked(plan), numbers: ShortestNumbers.self)))
     }
 
     /// How long the device writes a non-integer number: at its worst, or at its shortest; and
