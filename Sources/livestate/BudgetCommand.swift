@@ -72,10 +72,11 @@ struct BudgetCommand: ParsableCommand {
                     // (a number past `Double`, a body that is no APNs body), not a silent pass.
                     diagnostics.append(reason)
                 }
-                // A file that is not JSON has no budget to show (its error is the answer), nor
-                // has one over the read limit, which is read one byte past it.
-                let notJSON = budgetFindings.contains { $0.code.rawValue.hasPrefix("json-") && $0.pointer.map { $0.isEmpty } ?? true }
-                if file.bytes.count <= maxBytes && !notJSON { reports.append((file.name, result.budget)) }
+                // A file that is not JSON (the validator's one finding then) has no budget to
+                // show, its error is the answer; nor has one over the read limit, which is read one
+                // byte past it and is `json-limit`.
+                let notJSON = budgetFindings.contains { $0.code.rawValue.hasPrefix("json-") }
+                if !notJSON { reports.append((file.name, result.budget)) }
             } else {
                 let (budget, found) = ByteBudget.measured(body: file.bytes, broadcast: broadcast, options: scan, file: file.name)
                 diagnostics += found

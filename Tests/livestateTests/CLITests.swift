@@ -499,6 +499,11 @@ struct CLI {
         #expect(empty.status == 1)
         #expect(!empty.stdout.contains("body 0 of"), "\(empty.stdout)")
         #expect(empty.stdout.contains("<stdin>:1:1: error: empty input [json-syntax]"), "\(empty.stdout)")
+        // Cut short inside the state: no budget either.
+        let cut = try CLI.run(["budget", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(#"{"aps":{"event":"update","content-state":{"title":"#.utf8))
+        #expect(cut.status == 1)
+        #expect(!cut.stdout.contains("body "), "\(cut.stdout)")
+        #expect(cut.stdout.contains("[json-syntax]"))
     }
 
     /// When `--fit` cannot bring a body under the limit because of what is beside the state,
