@@ -62,11 +62,8 @@ struct ValueDecoder: Decoder {
             return value.number.map { Date(timeIntervalSinceReferenceDate: $0) as! T }
         }
         if T.self == Decimal.self {
-            // JSONDecoder reads a number's text into a `Decimal`, not through its own
-            // `Decodable` conformance (an object of its parts); the shortest text of the number
-            // read is that text.
             guard let number = value.number else { throw Primitive.mismatch(Decimal.self, value, codingPath()) }
-            guard let decimal = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX")) else {
+            guard let decimal = value.decimalValue else {
                 throw Primitive.doesNotFit(number, Decimal.self, codingPath())
             }
             return (decimal as! T)
@@ -134,7 +131,7 @@ enum Primitive {
     /// infinity, `1e-50` zero, and a number between two `Float`s could round twice).
     static func float(_ value: Value, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> Float {
         let number = try double(value, codingPath())
-        guard Field.NumberFormat.float.holds(number), let float = Float(String(number)) else {
+        guard Field.NumberFormat.float.holds(number), let float = value.floatValue else {
             throw doesNotFit(number, Float.self, codingPath())
         }
         return float

@@ -76,6 +76,18 @@ package struct URLRule: Sendable, Hashable {
         }
     }
 
+    /// The text the app's devices hold for `string` as a URL and write back (`absoluteString`):
+    /// from iOS 17 on, what `URL(string:)` makes of it (`a b` is `a%20b`); on iOS 16, when the
+    /// app runs there and reads it, the string as sent. Empty when no iOS the app runs on makes
+    /// a URL of it.
+    /// - Parameter string: The value.
+    package func absoluteStrings(_ string: String) -> [String] {
+        var held: [String] = []
+        if let url = URL(string: string) { held.append(url.absoluteString) }
+        if hasLegacyParser, Self.legacyRefusal(string) == nil { held.append(string) }
+        return held
+    }
+
     /// The words of every message about a URL that only iOS 16 refuses: what tells a finding
     /// that drops the update on iOS 16 devices alone.
     package static let iOS16Only = "is no URL on iOS 16"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A typed content-state or attributes value: what an app version sees after decoding.
 ///
 /// Objects keep their members in schema order. Dates are seconds since 2001-01-01 00:00:00 UTC,
@@ -64,5 +66,19 @@ public enum Value: Sendable, Hashable {
         case .double(let double), .date(let double): double
         default: nil
         }
+    }
+
+    /// The `Float` an app's property holds for this number: read from its shortest text, as
+    /// `JSONDecoder` reads the text sent, not through a `Double` (a number between two `Float`s
+    /// could round twice). `nil` for a value that is not a number or that no `Float` holds.
+    package var floatValue: Float? {
+        number.flatMap { Float(String($0)) }
+    }
+
+    /// The `Decimal` an app's property holds for this number: read from its shortest text, as
+    /// `JSONDecoder` reads a number's text into a `Decimal` (not through its `Decodable`, an
+    /// object of its parts). `nil` for a value that is not a number or that no `Decimal` holds.
+    package var decimalValue: Decimal? {
+        number.flatMap { Decimal(string: String($0), locale: Locale(identifier: "en_US_POSIX")) }
     }
 }

@@ -319,23 +319,20 @@ public struct ByteBudget: Sendable, Hashable {
     ///   `a%20b`), and on iOS 16, when the app has devices there and they read it, the string
     ///   as sent. `/` is escaped in each.
     static func deviceLengths(of value: Value, as field: FieldPlan) -> (least: Int, most: Int)? {
-        switch (field.kind, value) {
-        case (.double, .double(let double)) where field.numberFormat == .float:
-            return floatLengths(Float(double))
-        case (.double, .int(let int)) where field.numberFormat == .float:
-            return floatLengths(Float(int))
-        case (.double, .double(let double)) where field.numberFormat == .decimal:
-            return Decimal(string: double.description).map { decimal in
+        switch field.kind {
+        case .double where field.numberFormat == .float:
+            guard let float = value.floatValue, float.isFinite else { return nil }
+            let shortest = foundationLength(of: float.description)
+            let printed = printedNumber(Double(float))
+            return (min(shortest, printed), max(shortest, printed))
+        case .double where field.numberFormat == .decimal:
+            return value.decimalValue.map { decimal in
                 let length = decimal.description.utf8.count
                 return (length, length)
             }
-        case (.double, .int(let int)) where field.numberFormat == .decimal:
-            let length = Decimal(int).description.utf8.count
-            return (length, length)
-        case (.url, .string(let string)):
-            var lengths: [Int] = []
-            if let url = URL(string: string) { lengths.append(escapedLength(url.absoluteString)) }
-            if field.urls.hasLegacyParser, URLRule.legacyRefusal(string) == nil { lengths.append(escapedLength(string)) }
+        case .url:
+            guard case .string(let string) = value else { return nil }
+            let lengths = field.urls.absoluteStrings(string).map(escapedLength)
             guard let least = lengths.min(), let most = lengths.max() else { return nil }
             return (least, most)
         default:
@@ -343,14 +340,10 @@ public struct ByteBudget: Sendable, Hashable {
         }
     }
 
-    /// A `Float`'s lengths (see `deviceLengths(of:as:)`): its own shortest form, a whole one
-    /// without its `.0`, and `%.17g` of its `Double`.
-    private static func floatLengths(_ float: Float) -> (least: Int, most: Int)? {
-        guard float.isFinite else { return nil }
-        var shortest = float.description
-        if shortest.hasSuffix(".0") { shortest.removeLast(2) }
-        let printed = printedNumber(Double(float))
-        return (min(shortest.utf8.count, printed), max(shortest.utf8.count, printed))
+    /// The length of a number's `description` as swift-foundation's `JSONEncoder` writes it:
+    /// without the `.0` of a whole number (`123.0` is `123`).
+    private static func foundationLength(of description: String) -> Int {
+        description.utf8.count - (description.hasSuffix(".0") ? 2 : 0)
     }
 
     /// The worst case of a value that is not a string or a container; 0 for those.
@@ -461,9 +454,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// `9007199254740992.0` to `description`).
     static func shortestNumber(_ double: Double) -> Int {
         guard double.isFinite else { return 4 }
-        if let integral = integralLength(double) { return integral }
-        let text = double.description
-        return text.utf8.count - (text.hasSuffix(".0") ? 2 : 0)
+        return integralLength(double) ?? foundationLength(of: double.description)
     }
 
     /// The length of an integral value within ±2^53, written as an integer, as Foundation
