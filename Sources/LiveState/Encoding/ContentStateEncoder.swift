@@ -502,14 +502,13 @@ public struct ContentStateEncoder: Sendable {
                            worstCase: ByteBudget.containerLength(plan.fieldCount) + worstMembers)
         }
         guard var budget = measured else { return nil }
-        if plan.writesOtherwise {
-            // A `Float`, `Decimal` or `URL` the writer measured as the text it wrote: measured as
-            // the app's type writes it, on the state the device holds.
-            budget.worstCase = ByteBudget.deviceWorstCase(.object(fullState(given)), plan: plan)
-        }
-        if budget.worstCase > ByteBudget.contentStateLimit {
-            // Over the limit at its bound: measured exactly, on the state the device holds.
-            budget.worstCase = ByteBudget.settledWorstCase(budget.worstCase, of: .object(fullState(given)), plan: plan)
+        if plan.writesOtherwise || budget.worstCase > ByteBudget.contentStateLimit {
+            // Measured on the state the device holds: a `Float`, `Decimal` or `URL` the writer
+            // measured as the text it wrote, as the app's type writes it; then, over the limit at
+            // its bound, exactly.
+            let full = Value.object(fullState(given))
+            if plan.writesOtherwise { budget.worstCase = ByteBudget.deviceWorstCase(full, plan: plan) }
+            budget.worstCase = ByteBudget.settledWorstCase(budget.worstCase, of: full, plan: plan)
         }
         if !budget.fits {
             if fit { return nil }
