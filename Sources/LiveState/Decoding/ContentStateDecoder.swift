@@ -915,7 +915,7 @@ struct DecodeContext: JSONReading {
         // (1796590290.123 would say 818283090.1229999).
         let sent = ValueText.number(unixSeconds)
         if !sent.contains("e"), let point = sent.firstIndex(of: ".") {
-            let scale = (0 ..< sent[sent.index(after: point)...].count).reduce(1.0) { value, _ in value * 10 }
+            let scale = pow(10, Double(sent[sent.index(after: point)...].count))
             let rounded = (converted * scale).rounded() / scale
             if rounded.isFinite { converted = rounded }
         }

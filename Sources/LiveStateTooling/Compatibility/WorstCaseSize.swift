@@ -93,7 +93,7 @@ private struct Measure {
         var keptMembers = 0
         for (index, field) in fields.enumerated() {
             let fieldPointer = JSONPointer.appending(field.name, to: pointer)
-            let key = Self.stringBytes(field.name) + 1
+            let key = ByteBudget.escapedLength(field.name) + 1
             let value = self.value(field, pointer: fieldPointer, position: field.position ?? position)
             let member = sum(key, value.bytes)
             bytes = sum(bytes, member, index > 0 ? 1 : 0)
@@ -146,7 +146,8 @@ private struct Measure {
         case .dateRange:
             return fixed(2 * WorstCaseSize.doubleBytes + 3)
         case .enumeration(.strings(let values)):
-            return fixed(values.map(Self.stringBytes).max() ?? 2)
+            // As the device writes the raw value, `/` as `\/`: it is known, so its escapes count.
+            return fixed(values.map(ByteBudget.escapedLength).max() ?? 2)
         case .enumeration(.integers(let values)):
             return fixed(values.map { String($0).utf8.count }.max() ?? 1)
         case .array(let items):
@@ -199,12 +200,6 @@ private struct Measure {
     private func product(_ count: Int, _ size: Int) -> Int {
         let (result, overflow) = count.multipliedReportingOverflow(by: size)
         return overflow ? .max : result
-    }
-
-    /// A string's length as the device writes it, quotes included, `/` as `\/`: an enum's raw
-    /// value is known, so its escapes are counted.
-    static func stringBytes(_ string: String) -> Int {
-        ByteBudget.escapedLength(string)
     }
 
     /// The widest integer between the bounds, in bytes: past `Int.max` (a `uint64`, up to
