@@ -55,6 +55,28 @@ public struct APNsRequest: Sendable, Hashable {
         headers.first { $0.name == name }?.value
     }
 
+    /// This request with the provider token's signature withheld: what `--dry-run` prints.
+    ///
+    /// A signed token is a credential for every push to the team's apps for up to an hour, and a
+    /// dry run's output often lands in a CI log. The token's header and claims stay readable
+    /// (`kid`, `iss`, `iat`, to check which key and team sign), its signature becomes
+    /// ``withheldSignature``, so that the printed token cannot be sent.
+    public var withholdingCredentials: APNsRequest {
+        var copy = self
+        copy.headers = headers.map { header in
+            guard header.name == "authorization" else { return header }
+            let scheme = "bearer "
+            guard header.value.hasPrefix(scheme) else { return Header(header.name, Self.withheldSignature) }
+            let parts = header.value.dropFirst(scheme.count).split(separator: ".", omittingEmptySubsequences: false)
+            let kept = parts.count == 3 ? parts[0] + "." + parts[1] + "." : ""
+            return Header(header.name, scheme + kept + Self.withheldSignature)
+        }
+        return copy
+    }
+
+    /// What stands for a withheld signature or credential.
+    public static let withheldSignature = "SIGNATURE-WITHHELD"
+
     /// The request as text: pseudo-headers, headers, a blank line and the body.
     ///
     /// ```

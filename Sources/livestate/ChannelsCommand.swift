@@ -120,7 +120,7 @@ struct ChannelsCommand: ParsableCommand {
             throw ExitCode(ExitStatus.findings.rawValue)
         }
         if dryRun {
-            Output.out(Blocking.run { await request(channels) }.rendered)
+            Output.out(Blocking.run { await request(channels) }.withholdingCredentials.rendered)
             return
         }
         let result: Result<String, ChannelFailure> = Blocking.run {

@@ -109,7 +109,7 @@ struct SendCommand: ParsableCommand {
             try refuse(diagnostics)
         }
         if dryRun {
-            report(request: request, outcome: nil, diagnostics: diagnostics)
+            report(request: request.withholdingCredentials, outcome: nil, diagnostics: diagnostics)
             return
         }
         let outcome = Blocking.run { await sender.send(push) }

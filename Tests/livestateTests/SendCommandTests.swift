@@ -322,7 +322,7 @@ import Testing
             #expect(lines.first == ":method: GET")
             #expect(lines.contains(":path: /1/apps/com.example.delivery/all-channels"))
             #expect(lines.contains(":authority: localhost:\(setup.fake.managePort)"))
-            #expect(lines.contains { $0.hasPrefix("authorization: bearer ") })
+            #expect(lines.contains { $0.hasPrefix("authorization: bearer ") && $0.hasSuffix(".SIGNATURE-WITHHELD") }, "\(result.stdout)")
             #expect(setup.fake.requests.isEmpty)
         }
     }
@@ -513,6 +513,10 @@ import Testing
             #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty }, "\(jwt)")
             let header = try #require(parts.first.flatMap { Setup.base64URLDecoded(String($0)) })
             #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"ES256","kid":"ABC123DEFG"}"#)
+            // The claims stay readable; the signature is withheld, so the printed token cannot be sent.
+            let claims = try #require(parts.dropFirst().first.flatMap { Setup.base64URLDecoded(String($0)) })
+            #expect(String(decoding: claims, as: UTF8.self).contains(#""iss":"TEAM123456""#), "\(jwt)")
+            #expect(parts.last == "SIGNATURE-WITHHELD", "\(jwt)")
             // Headers, a blank line, then the body.
             let blank = try #require(lines.firstIndex(of: ""))
             #expect(blank + 1 < lines.count)
@@ -537,7 +541,8 @@ import Testing
             let headers = try #require(request["headers"] as? [[String]])
             #expect(headers.contains(["apns-topic", "com.example.delivery.push-type.liveactivity"]))
             #expect(headers.contains(["apns-push-type", "liveactivity"]))
-            #expect(headers.contains { $0.first == "authorization" })
+            let authorization = try #require(headers.first { $0.first == "authorization" }?.last)
+            #expect(authorization.hasPrefix("bearer ey") && authorization.hasSuffix(".SIGNATURE-WITHHELD"), "\(authorization)")
             let body = try #require(request["body"] as? [String: Any])
             #expect((body["aps"] as? [String: Any])?["event"] as? String == "update")
             // And the exact text sent, which `body` as JSON does not keep.
