@@ -98,8 +98,8 @@ public struct LiveStateServer: Sendable {
     }
 
     /// The router with every endpoint.
-    /// - Returns: A router for `BasicRequestContext`.
-    public func router() -> Router<BasicRequestContext> {
+    /// - Returns: A router for `SidecarRequestContext`.
+    public func router() -> Router<SidecarRequestContext> {
         router(routes: routes)
     }
 
@@ -108,8 +108,8 @@ public struct LiveStateServer: Sendable {
                      history: history, clock: clock)
     }
 
-    private func router(routes: SchemaRoutes) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    private func router(routes: SchemaRoutes) -> Router<SidecarRequestContext> {
+        let router = Router(context: SidecarRequestContext.self)
         routes.register(on: router)
         if configuration.echoRoute { routes.registerEcho(on: router) }
         return router
@@ -127,7 +127,9 @@ public struct LiveStateServer: Sendable {
         let routes = routes
         var application = Application(
             router: router(routes: routes),
-            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ExpectContinueHandler.Installer()],
+                idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "livestate",

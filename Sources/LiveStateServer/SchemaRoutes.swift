@@ -36,7 +36,8 @@ struct SchemaRoutes: Sendable {
     var clock: @Sendable () -> Date = Date.init
 
     /// Registers every route on `router`.
-    func register<Context: RequestContext>(on router: Router<Context>) {
+    func register(on router: Router<SidecarRequestContext>) {
+        typealias Context = SidecarRequestContext
         router.add(middleware: RequestLogMiddleware<Context>(metrics: metrics))
         router.add(middleware: APIErrorMiddleware<Context>())
         // Every GET answers HEAD too: the same status and headers, no body.
@@ -54,18 +55,20 @@ struct SchemaRoutes: Sendable {
         get("/v1/schemas") { request, _ in try listSchemas(request) }
         get("/v1/schemas/:id/diff") { request, context in try diff(request, id: try schemaID(context)) }
         get("/v1/schemas/:id/json-schema") { request, context in try jsonSchema(request, id: try schemaID(context)) }
-        router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, id: try schemaID(context)) }
-        router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/validate") { request, context in try await validate(request, context, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/encode") { request, context in try await encode(request, context, id: try schemaID(context)) }
         router.post("/v1/schemas/:id/encode-content-state") { request, context in
-            try await encode(request, id: try schemaID(context), contentStateOnly: true)
+            try await encode(request, context, id: try schemaID(context), contentStateOnly: true)
         }
-        router.post("/v1/schemas/:id/validate-batch") { request, context in try await validateBatch(request, id: try schemaID(context)) }
+        router.post("/v1/schemas/:id/validate-batch") { request, context in
+            try await validateBatch(request, context, id: try schemaID(context))
+        }
     }
 
     /// Registers `POST /echo`: the body back, as read with the same limit. For load tests only.
-    func registerEcho<Context: RequestContext>(on router: Router<Context>) {
-        router.post("/echo") { request, _ in
-            let body = try await collectBody(request)
+    func registerEcho(on router: Router<SidecarRequestContext>) {
+        router.post("/echo") { request, context in
+            let body = try await collectBody(request, context)
             return Response(status: .ok, headers: JSONResponse.headers, body: ResponseBody(byteBuffer: body))
         }
     }
@@ -184,10 +187,10 @@ struct SchemaRoutes: Sendable {
     // MARK: - POST /v1/schemas/{id}/validate
 
     /// Validates the body of `request` against schema `id` and answers.
-    func validate(_ request: Request, id: String) async throws -> Response {
+    func validate(_ request: Request, _ context: SidecarRequestContext, id: String) async throws -> Response {
         // Everything but reading the body is synchronous: one suspension, as in `POST /echo`.
         let validation = try validation(request, id: id, allowed: Self.validateParameters + ["token", "channel-id"])
-        let body = Array(try await collectBody(request).readableBytesView)
+        let body = Array(try await collectBody(request, context).readableBytesView)
         guard let activity = validation.activity else { return respond(to: validation, body: body).response }
         // With a token or channel: checked against the last body answered `ok` for that
         // activity, and remembered when this one is.
@@ -371,10 +374,10 @@ struct SchemaRoutes: Sendable {
     /// per line back, in order, each with its `line` number: as `validate` answers it. A line
     /// that is not JSON gets its own `json-syntax` result; the rest go on. At least one line
     /// (`empty-batch`), at most `maxBatchLines` lines and `maxBatchBytes` bytes.
-    func validateBatch(_ request: Request, id: String) async throws -> Response {
+    func validateBatch(_ request: Request, _ context: SidecarRequestContext, id: String) async throws -> Response {
         let validation = try validation(request, id: id)
         let body = Array(try await collectBody(
-            request, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none"
+            request, context, limit: maxBatchBytes, accepting: Self.isNDJSON, expecting: "NDJSON (Content-Type application/x-ndjson), JSON, or none"
         ).readableBytesView)
         let lines = Self.lineRanges(body)
         guard !lines.isEmpty else {
@@ -467,7 +470,7 @@ struct SchemaRoutes: Sendable {
 
     /// Writes a whole body, or (`contentStateOnly`, or the older `encode?content-state=true`)
     /// the bare content-state, which takes no envelope parameters.
-    func encode(_ request: Request, id: String, contentStateOnly: Bool = false) async throws -> Response {
+    func encode(_ request: Request, _ context: SidecarRequestContext, id: String, contentStateOnly: Bool = false) async throws -> Response {
         let query = try QueryParameters(request, allowed: contentStateOnly ? Self.contentStateParameters : Self.encodeParameters)
         let (elideDefaults, fit, broadcast) = (try query.flag("elide-defaults"), try query.flag("fit"), try query.flag("broadcast"))
         let bare = try contentStateOnly || query.flag("content-state")
@@ -499,7 +502,7 @@ struct SchemaRoutes: Sendable {
             throw APIError.unknownVersion(version ?? 0, available: entry.versions)
         }
         (encoder.elideDefaults, encoder.fit, encoder.broadcast) = (elideDefaults, fit, broadcast)
-        let body = Array(try await collectBody(request).readableBytesView)
+        let body = Array(try await collectBody(request, context).readableBytesView)
 
         let result = encoder.encode(stateJSON: body, envelope: bare ? nil : envelope)
         let diagnostics = result.diagnostics
@@ -562,22 +565,15 @@ struct SchemaRoutes: Sendable {
     /// reading anything, otherwise as soon as the bytes read pass the limit. A type `accepting`
     /// refuses (the message says the route takes `expecting`) and a `Content-Encoding` other than
     /// `identity` are 415; a transfer coding other than `chunked` is 501. A request that waits
-    /// for `100 Continue` before it sends its body, refused before the body is read, is told
-    /// `Connection: close`: its client does not send that body, and must not send its next
-    /// request on the connection, where the server would read it as that body.
+    /// for `100 Continue` gets it once none of these refuses it, just before the body is read; one
+    /// refused is answered at once, and its connection closed (`ExpectContinueHandler`).
     func collectBody(
-        _ request: Request, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
+        _ request: Request, _ context: SidecarRequestContext, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
         expecting: String = "JSON (Content-Type application/json, or none)"
     ) async throws -> ByteBuffer {
         let limit = limit ?? maxBodyBytes
-        do throws(APIError) {
-            try Self.refuseUnread(request, limit: limit, accepting: accepting, expecting: expecting)
-        } catch {
-            guard request.headers[.expect]?.lowercased() == "100-continue" else { throw error }
-            var closing = error
-            closing.headers[.connection] = "close"
-            throw closing
-        }
+        try Self.refuseUnread(request, limit: limit, accepting: accepting, expecting: expecting)
+        context.continueIfExpected()
         do {
             let body = try await request.body.collect(upTo: limit)
             metrics?.body(route: Self.routePattern(path: request.uri.path), bytes: body.readableBytes)

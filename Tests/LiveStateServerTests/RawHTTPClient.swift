@@ -21,13 +21,16 @@ enum RawHTTPClient {
     /// that stops in the middle of a body does.
     /// With `until`, it reads until that says the bytes received so far are the whole response
     /// (a chunked one, say); `onReceive` sees them after every read. With `after`, it waits for
-    /// the semaphore (at most `timeoutSeconds`) before it connects.
+    /// the semaphore (at most `timeoutSeconds`) before it connects. With `interimAfterFirst`, it
+    /// reads an interim answer's head (`100 Continue`) after the first chunk, before it sends the
+    /// others, as a client that sends `Expect: 100-continue` does.
     ///
     /// Each exchange runs on a thread of its own, made for it, not on a shared pool: a test whose
     /// timing counts must not wait for a turn on pools that a full parallel test run keeps busy.
     /// - Returns: The response text, head and body.
     static func exchange(
         port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20, after start: DispatchSemaphore? = nil,
+        interimAfterFirst: Bool = false,
         until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
     ) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
@@ -37,14 +40,15 @@ enum RawHTTPClient {
                 }
                 continuation.resume(with: Result {
                     try blockingExchange(
-                        port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, isDone: isDone, onReceive: onReceive)
+                        port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, interimAfterFirst: interimAfterFirst,
+                        isDone: isDone, onReceive: onReceive)
                 })
             }
         }
     }
 
     private static func blockingExchange(
-        port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int,
+        port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int, interimAfterFirst: Bool,
         isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
     ) throws -> String {
         guard let fd = LoopbackSocket.connect(port: port) else { throw Failure(description: "connect() to 127.0.0.1:\(port) failed") }
@@ -53,7 +57,20 @@ enum RawHTTPClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 
-        for chunk in chunks {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        /// Reads until `done` says the bytes so far are enough, the peer closes, or the time-out.
+        func read(until done: ([UInt8]) -> Bool) {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                received += buffer[..<count]
+                onReceive(received)
+                if done(received) { break }
+            }
+        }
+
+        for (index, chunk) in chunks.enumerated() {
             var sent = 0
             while sent < chunk.count {
                 let count = chunk[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -61,18 +78,10 @@ enum RawHTTPClient {
                 if count <= 0 { break }
                 sent += count
             }
+            if interimAfterFirst && index == 0 { read { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") } }
         }
         if halfClose { shutdown(fd, Int32(SHUT_WR)) }
-
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[..<count]
-            onReceive(received)
-            if isDone(received) { break }
-        }
+        read(until: isDone)
         return String(decoding: received, as: UTF8.self)
     }
 

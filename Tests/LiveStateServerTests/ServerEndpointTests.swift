@@ -543,29 +543,6 @@ import Testing
         }
     }
 
-    /// A request waiting for `100 Continue`, refused before its body is read (over the limit by
-    /// its `Content-Length`, of a type the route does not take), is told `Connection: close`: its
-    /// client does not send the body, and its next request on that connection was read as the
-    /// body. A client that sends its body at once keeps the connection.
-    @Test func aBodyRefusedUnreadClosesTheConnection() async throws {
-        try await server.application().test(.router) { client in
-            let large = try await client.execute(
-                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentLength: "70000", .expect: "100-continue"],
-                body: ServerFixtures.text(String(repeating: " ", count: 70_000)))
-            #expect(large.status == .contentTooLarge)
-            #expect(large.headers[.connection] == "close")
-            let typed = try await client.execute(
-                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: "text/plain", .expect: "100-continue"],
-                body: ServerFixtures.text("{}"))
-            #expect(typed.status == .unsupportedMediaType)
-            #expect(typed.headers[.connection] == "close")
-            let sent = try await client.execute(
-                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: "text/plain"], body: ServerFixtures.text("{}"))
-            #expect(sent.status == .unsupportedMediaType)
-            #expect(sent.headers[.connection] == nil)
-        }
-    }
-
     @Test func unknownSchemaDiffIs404() async throws {
         try await server.application().test(.router) { client in
             let response = try await client.execute(uri: "/v1/schemas/nope/diff", method: .get)

@@ -40,6 +40,78 @@ import Testing
         #expect(RawHTTPClient.body(response).contains(#""code":"payload-too-large""#))
     }
 
+    /// `Expect: 100-continue` is answered with `100 Continue` before the body is sent (a client
+    /// that waits for it, curl among them, waited a second per request), then with the final
+    /// answer; an HTTP/1.0 request's expectation is ignored, as RFC 9110 §10.1.1 requires.
+    @Test func aClientThatExpectsContinueGetsItBeforeItSendsTheBody() async throws {
+        let body = #"{"aps":{"timestamp":1795669738,"event":"update","content-state":{"title":"x"}}}"#
+        @Sendable func head(_ version: String, expect: String = "100-continue") -> String {
+            "POST /v1/schemas/delivery/validate?version=3 HTTP/\(version)\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nExpect: \(expect)\r\n\r\n"
+        }
+        let headEnds: @Sendable ([UInt8]) -> Bool = { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") }
+        let server = try ServerFixtures.server()
+        try await server.application().test(.live) { client in
+            let port = try #require(client.port)
+            // The head alone: the interim answer comes without the body.
+            for expect in ["100-continue", "100-Continue"] {
+                let interim = try await RawHTTPClient.exchange(port: port, chunks: [Array(head("1.1", expect: expect).utf8)], timeoutSeconds: 5, until: headEnds)
+                #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n", "\(interim)")
+            }
+            // Then the body, once the interim answer came: the final answer follows it.
+            let whole = try await RawHTTPClient.exchange(
+                port: port, chunks: [Array(head("1.1").utf8), Array(body.utf8)], timeoutSeconds: 5, interimAfterFirst: true
+            ) { bytes in
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard let final = text.range(of: "\r\n\r\nHTTP/1.1 ") else { return false }
+                return RawHTTPClient.isComplete(Array(text[final.upperBound...].utf8))
+            }
+            #expect(whole.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"), "\(whole)")
+            #expect(whole.contains(#""ok":true"#), "\(whole)")
+            // HTTP/1.0: no interim answer; the server waits for the body.
+            let old = try await RawHTTPClient.exchange(port: port, chunks: [Array(head("1.0").utf8)], timeoutSeconds: 2, until: headEnds)
+            #expect(old.isEmpty, "\(old)")
+            // Without the expectation, nothing comes before the body either.
+            let plain = try await RawHTTPClient.exchange(port: port, chunks: [Array(head("1.1", expect: "nothing").utf8)], timeoutSeconds: 2, until: headEnds)
+            #expect(!plain.contains("100 Continue"), "\(plain)")
+            // A client that sends its body at once gets no interim answer, only the final one.
+            let eager = try await RawHTTPClient.exchange(port: port, chunks: [Array((head("1.1") + body).utf8)], timeoutSeconds: 5)
+            #expect(eager.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(eager)")
+        }
+    }
+
+    /// A request waiting for `100 Continue` that is answered before its body is read (over the
+    /// limit by its `Content-Length`, of a type the route does not take, a bad query) gets no
+    /// `100 Continue` and is told `Connection: close`, and the connection closes: its client does
+    /// not send the body, and its next request on that connection would be read as the body. A
+    /// client that sends its body at once keeps the connection.
+    @Test func aRequestAnsweredBeforeItsBodyClosesTheConnection() async throws {
+        let server = try ServerFixtures.server()
+        try await server.application().test(.live) { client in
+            let port = try #require(client.port)
+            let heads = [
+                ("/v1/schemas/delivery/validate", "Content-Length: 70000\r\n", 413),
+                ("/v1/schemas/delivery/validate", "Content-Type: text/plain\r\nContent-Length: 2\r\n", 415),
+                ("/v1/schemas/delivery/validate?version=x", "Content-Length: 2\r\n", 400),
+                ("/v1/schemas/nothing/validate", "Content-Length: 2\r\n", 404),
+            ]
+            for (path, headers, status) in heads {
+                let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Expect: 100-continue\r\n\r\n"
+                // Read to the end: the server closes the connection after its answer.
+                let answer = try await RawHTTPClient.exchange(port: port, chunks: [Array(head.utf8)], timeoutSeconds: 5) { _ in false }
+                #expect(RawHTTPClient.status(answer) == status, "\(path) \(answer)")
+                #expect(answer.lowercased().contains("\r\nconnection: close\r\n"), "\(path) \(answer)")
+                #expect(RawHTTPClient.isComplete(Array(answer.utf8)), "closed after a whole answer: \(answer)")
+                #expect(!answer.contains("100 Continue"), "\(path) \(answer)")
+            }
+            // The same refusal without the expectation keeps the connection open.
+            let sent = try await client.execute(
+                uri: "/v1/schemas/delivery/validate", method: .post, headers: [.contentType: "text/plain"], body: ServerFixtures.text("{}"))
+            #expect(sent.status == .unsupportedMediaType)
+            #expect(sent.headers[.connection] == nil)
+        }
+    }
+
     @Test func anUnsupportedContentTypeIs415() async throws {
         let server = try ServerFixtures.server()
         try await server.application().test(.live) { client in
