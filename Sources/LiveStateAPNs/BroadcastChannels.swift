@@ -1,5 +1,6 @@
 import Foundation
 import LiveState
+import LiveStateTooling
 
 /// Creates, reads, lists and deletes the broadcast channels of one app in one environment.
 ///
@@ -133,7 +134,7 @@ public struct BroadcastChannels: Sendable {
     /// `delete` check before sending.
     /// - Parameter id: The channel id.
     public static func problem(withChannelID id: String) -> Diagnostic? {
-        PushRequestRules.channelProblem(id).map { PushRequestRules.finding(.badChannelID, $0) }
+        PushHistory.Target.problem(withChannel: id).map { PushRequestRules.finding(.badChannelID, $0) }
     }
 
     private func check(_ id: String) throws(ChannelError) {

@@ -145,7 +145,7 @@ public final class LiveActivitySender: Sendable {
         let clockNow = clock()
         let now = Int(clockNow.timeIntervalSince1970)
         let target = push.target.historyTarget
-        let entry = await history.entry(for: target)
+        let entry = await history.entry(for: target, at: clockNow)
         // Each update or end written here is newer than the last one APNs accepted for the activity.
         let stamp = PushHistory.stamp(now: now, after: entry)
         var made = PushHistory.Push(target: target)
@@ -259,9 +259,23 @@ public final class LiveActivitySender: Sendable {
     // MARK: - Sending
 
     /// Checks and sends a push, retrying what may pass later.
+    ///
+    /// Pushes to one activity (device token or channel) are sent one after the other, each
+    /// checked against and stamped after the one before it: two sent at once would both be
+    /// checked against the push before them (two starts that both show an activity, two
+    /// updates stamped the same). Pushes to other activities do not wait.
     /// - Parameter push: The push.
     /// - Returns: How it ended.
     public func send(_ push: LiveActivityPush) async -> SendOutcome {
+        let target = push.target.historyTarget
+        _ = await history.reserve(target, at: clock)
+        let outcome = await sendAlone(push)
+        await history.release(target, accepting: nil, at: clock())
+        return outcome
+    }
+
+    /// `send`, once no other push to the activity is under way.
+    private func sendAlone(_ push: LiveActivityPush) async -> SendOutcome {
         var environment = configuration.environment
         var triedOtherEnvironment = false
         var renewedToken = false

@@ -48,9 +48,9 @@ package enum PushRequestRules {
         var findings: [Diagnostic] = []
         switch target {
         case .device(let token):
-            if let problem = tokenProblem(token) { findings.append(finding(.badDeviceToken, problem)) }
+            if let problem = PushHistory.Target.problem(withToken: token) { findings.append(finding(.badDeviceToken, problem)) }
         case .broadcast(let channel):
-            if let problem = channelProblem(channel) { findings.append(finding(.badChannelID, problem)) }
+            if let problem = PushHistory.Target.problem(withChannel: channel) { findings.append(finding(.badChannelID, problem)) }
         }
         let priorities = target.isBroadcast ? [1, 5, 10] : [5, 10]
         if let priority = headers.priority, !priorities.contains(priority) {
@@ -109,11 +109,9 @@ package enum PushRequestRules {
         return nil
     }
 
-    /// The first 80 characters of `text` for a message, its control characters (C0, DEL and C1)
-    /// written as `\u{…}` as every finding's are (`Diagnostic.printable`), so that a value with a
-    /// line break stays on the message's line, in JSON output too.
+    /// `text` as a message quotes it (`PushHistory.Target.printable`).
     static func printable(_ text: some StringProtocol) -> String {
-        Diagnostic.printable(String(text.prefix(80)))
+        PushHistory.Target.printable(text)
     }
 
     /// A start that no answer came to, after its request may have reached APNs (the
@@ -144,39 +142,9 @@ package enum PushRequestRules {
             + "token would be just as old")
     }
 
-    /// Why a device token cannot be one, or `nil`. Apple says not to assume its length.
-    static func tokenProblem(_ token: String) -> String? {
-        if token.isEmpty { return "the device token is empty" }
-        guard token.utf8.allSatisfy(isHexDigit) else {
-            // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
-            if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
-               token.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
-                return "the device token must be hex digits only; '\(printable(token))' has spaces or angle brackets, which come from "
-                    + "printing Data's description: remove them (in the app, make the token with "
-                    + "token.map { String(format: \"%02x\", $0) }.joined())"
-            }
-            return "the device token must be hex digits, as the app received it; '\(printable(token))' is not"
-        }
-        guard token.utf8.count.isMultiple(of: 2) else { return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing" }
-        return nil
-    }
-
-    /// Why a channel id cannot be one, or `nil`: channel ids are base64.
-    static func channelProblem(_ channel: String) -> String? {
-        if channel.isEmpty { return "the channel id is empty" }
-        guard Field.StringFormat.base64.problem(channel) == nil else {
-            return "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
-        }
-        return nil
-    }
-
     /// 8-4-4-4-12 lower-case hex digits: a UUID's form (`Field.StringFormat.uuid`), lower case.
     static func isLowercaseUUID(_ text: String) -> Bool {
         Field.StringFormat.uuid.problem(text) == nil && !text.utf8.contains { (0x41...0x46).contains($0) }
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     static func finding(_ code: DiagnosticCode, _ message: String) -> Diagnostic {

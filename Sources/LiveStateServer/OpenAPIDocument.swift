@@ -658,7 +658,7 @@ public enum OpenAPIDocument {
       "Token": {
         "name": "token",
         "in": "query",
-        "description": "The device token the body goes to (an activity's push token, or a push-to-start token for a start): the body is also checked against the last body this sidecar answered `ok` to for it, and remembered when it is answered `ok`. A body stamped before that one is an error (`older-timestamp`: the device ignores an update older than the last it applied); stamped the same, a warning (`repeated-timestamp`); an update less than 5 seconds after the last, a warning (`update-cadence`); a start with the same `attributes` as one in the last 10 minutes, a warning (`duplicate-start`). The sidecar cannot see whether the body was sent, and each sidecar process remembers its own, in memory, for 8 hours. Not with `broadcast` (give `channel-id`).",
+        "description": "The device token the body goes to (an activity's push token, or a push-to-start token for a start): the body is also checked against the last body this sidecar answered `ok` to for it, and remembered when it is answered `ok`. A body stamped before that one is an error (`older-timestamp`: the device ignores an update older than the last it applied; for an end, a warning, `older-end-timestamp`); stamped the same, a warning (`repeated-timestamp`); an update less than 5 seconds after the last, a warning (`update-cadence`); a start with the same `attributes` as one in the last 10 minutes, a warning (`duplicate-start`). Two bodies for one activity at once are checked one after the other. The sidecar cannot see whether the body was sent, and each sidecar process remembers its own, in memory, for 8 hours. Hex digits, in either case (one token), an even count of them, as `livestate send` takes them. Not with `broadcast` (give `channel-id`).",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -669,12 +669,12 @@ public enum OpenAPIDocument {
       "ChannelID": {
         "name": "channel-id",
         "in": "query",
-        "description": "With `broadcast`: the channel the body goes to, checked against the bodies before it as `token` is (a channel has no start).",
+        "description": "With `broadcast`: the channel the body goes to, checked against the bodies before it as `token` is (a channel has no start): the base64 id APNs gave when the channel was created.",
         "schema": {
           "type": "string",
           "minLength": 1,
           "maxLength": 512,
-          "pattern": "^[!-~]+$"
+          "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
         }
       },
       "SchemaID": {

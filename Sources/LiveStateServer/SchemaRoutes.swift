@@ -193,8 +193,9 @@ struct SchemaRoutes: Sendable {
         let body = Array(try await collectBody(request, context).readableBytesView)
         guard let activity = validation.activity else { return respond(to: validation, body: body).response }
         // With a token or channel: checked against the last body answered `ok` for that
-        // activity, and remembered when this one is.
-        let entry = await history.entry(for: activity)
+        // activity, and remembered when this one is; one check of an activity at a time, so that
+        // of two bodies sent at once, the second is checked against the first.
+        let entry = await history.reserve(activity, at: clock)
         let now = clock()
         var checked: PushHistory.Push?
         let (response, ok) = respond(to: validation, body: body) { bytes, result in
@@ -203,7 +204,7 @@ struct SchemaRoutes: Sendable {
             checked = push
             return PushHistory.findings(push, entry, stampedHere: false, now: now, source: .sidecar, file: nil)
         }
-        if ok, let checked { await history.accepted(checked, at: now) }
+        await history.release(activity, accepting: ok ? checked : nil, at: now)
         return response
     }
 
@@ -236,6 +237,10 @@ struct SchemaRoutes: Sendable {
             guard !id.isEmpty, id.utf8.count <= Self.maxActivityBytes, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw APIError.badQuery("\(name) must be 1 to \(Self.maxActivityBytes) printable ASCII characters without spaces, "
                     + "not '\(ValueText.clipped(id))'")
+            }
+            // What `livestate send` refuses as `bad-device-token` or `bad-channel-id`.
+            if let problem = isChannel ? PushHistory.Target.problem(withChannel: id) : PushHistory.Target.problem(withToken: id) {
+                throw APIError.badQuery("\(name): \(problem)")
             }
             activity = PushHistory.Target(id: id, isBroadcast: isChannel)
         }

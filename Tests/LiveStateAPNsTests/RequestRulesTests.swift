@@ -188,6 +188,7 @@ import Testing
         let device = PushHistory.Target(id: "5e", isBroadcast: false)
         var seen: Set<DiagnosticCode> = []
         for push in [PushHistory.Push(target: device, event: .update, timestamp: 1_794_999_999),
+                     PushHistory.Push(target: device, event: .end, timestamp: 1_794_999_999),
                      PushHistory.Push(target: device, event: .update, timestamp: 1_795_000_000),
                      PushHistory.Push(target: device, event: .start, timestamp: 1_795_000_001, attributes: 7)] {
             seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), source: .sender, file: nil).map(\.code))

@@ -138,6 +138,46 @@ import Testing
         }
     }
 
+    /// Bodies for one activity sent at once are checked one after the other: of 16 identical
+    /// starts, one is clean and 15 are duplicates; of 16 updates stamped the same, one is clean.
+    @Test func bodiesForOneActivitySentAtOnceAreCheckedOneAfterTheOther() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.live) { client in
+            let port = try #require(client.port)
+            for body in [Self.start(1_795_000_000, order: "A-1"), Self.update(1_795_000_001)] {
+                let bytes = Array(body.readableBytesView)
+                let head = "POST /v1/schemas/delivery/validate?token=\(Self.token) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n"
+                // Each on its own connection and thread, as 16 push workers would send them.
+                let answers = try await withThrowingTaskGroup(of: [String].self) { group in
+                    for _ in 0..<16 {
+                        group.addTask {
+                            let answer = try await RawHTTPClient.exchange(port: port, chunks: [Array(head.utf8) + bytes])
+                            return Self.findings(try Value.parse(json: Array(RawHTTPClient.body(answer).utf8)))
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.filter(\.isEmpty).count == 1, "\(answers)")
+                #expect(answers.count == 16)
+            }
+        }
+    }
+
+    /// A token's hex digits in either case are one activity, as APNs reads them.
+    @Test func aTokenInUpperCaseIsTheSameActivity() async throws {
+        let clock = Clock()
+        try await server(clock).application().test(.router) { client in
+            let lower = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?token=\(Self.token)", method: .post, body: Self.update(1_795_000_000)))
+            #expect(lower["ok"]?.bool == true)
+            clock.advance(seconds: 60)
+            let upper = try json(try await client.execute(
+                uri: "/v1/schemas/delivery/validate?token=\(Self.token.uppercased())", method: .post, body: Self.update(1_794_999_990)))
+            #expect(Self.findings(upper) == ["older-timestamp"])
+        }
+    }
+
     @Test(arguments: [
         ("token=5e&broadcast=true", "token names a device; a broadcast goes to a channel-id"),
         ("channel-id=YWJj", "channel-id goes with broadcast=true"),
@@ -145,6 +185,13 @@ import Testing
         ("token=5e&channel-id=YWJj", "token and channel-id exclude each other: a push goes to a device or a channel"),
         ("token=", "token must be 1 to 512 printable ASCII characters without spaces, not ''"),
         ("token=5e%205e", "token must be 1 to 512 printable ASCII characters without spaces, not '5e 5e'"),
+        // What `livestate send` refuses as `bad-device-token` and `bad-channel-id`.
+        ("token=zz-not-hex", "token: the device token must be hex digits, as the app received it; 'zz-not-hex' is not"),
+        ("token=abc", "token: the device token has an odd number of hex digits (3): a digit is missing"),
+        ("token=%3Cabcd%3E", "token: the device token must be hex digits only; '<abcd>' has spaces or angle brackets, which come from "
+            + "printing Data's description: remove them (in the app, make the token with token.map { String(format: \"%02x\", $0) }.joined())"),
+        ("channel-id=not-base64!&broadcast=true",
+         "channel-id: the channel id must be the base64 id APNs gave when the channel was created, not 'not-base64!'"),
     ])
     func aTokenOrChannelItCannotBeIsABadQuery(_ query: String, _ message: String) async throws {
         try await ServerFixtures.server().application().test(.router) { client in

@@ -7,6 +7,10 @@ extension DiagnosticCode {
     /// A body stamped before the last `timestamp` of its activity: the device ignores an update
     /// older than the last one it applied (an error).
     public static let olderTimestamp = DiagnosticCode(rawValue: "older-timestamp")
+    /// An end stamped before the last `timestamp` of its activity: Apple documents that the
+    /// device ignores it, but an end with an old timestamp was reported to end the activity
+    /// (forum thread 776165), so it may be dropped (a warning, as `end-timestamp-too-old` is).
+    public static let olderEndTimestamp = DiagnosticCode(rawValue: "older-end-timestamp")
     /// A body stamped the same as the last push of its activity: what the device does with it
     /// is not documented (a warning).
     public static let repeatedTimestamp = DiagnosticCode(rawValue: "repeated-timestamp")
@@ -26,5 +30,7 @@ extension DiagnosticCode {
     package var pushHistorySeverity: Severity { self == .olderTimestamp ? .error : .warning }
 
     /// Every code this version names.
-    package static let pushHistoryCodes: [DiagnosticCode] = [.olderTimestamp, .repeatedTimestamp, .updateCadence, .duplicateStart]
+    package static let pushHistoryCodes: [DiagnosticCode] = [
+        .olderTimestamp, .olderEndTimestamp, .repeatedTimestamp, .updateCadence, .duplicateStart,
+    ]
 }

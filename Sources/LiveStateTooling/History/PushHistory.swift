@@ -10,8 +10,9 @@ import LiveState
 ///   updates in one second, or after a body stamped ahead, are still each newer than the one
 ///   before: the device ignores an update older than the last one it applied, and what it does
 ///   with one stamped the same is not documented;
-/// - a whole body stamped before that last `timestamp` is refused (`older-timestamp`), and one
-///   stamped the same is warned of (`repeated-timestamp`);
+/// - a whole body stamped before that last `timestamp` is refused (`older-timestamp`), but an
+///   end only warned of (`older-end-timestamp`: one such end was reported to end the activity),
+///   and one stamped the same is warned of (`repeated-timestamp`);
 /// - an update less than 5 seconds after the last one APNs accepted for the activity is warned
 ///   of (`update-cadence`);
 /// - a start to a push-to-start token that APNs accepted a start with the same `attributes`
@@ -25,13 +26,54 @@ package actor PushHistory {
     /// Where a push goes: a device token (an activity's push token, or a push-to-start token
     /// for a start) or a broadcast channel.
     package struct Target: Sendable, Hashable {
-        /// The token or channel id, as given.
+        /// The channel id as given, or the device token in lower case: APNs takes a token's hex
+        /// digits in either case, so `0A1B…` and `0a1b…` are one activity.
         package var id: String
         /// Whether `id` is a broadcast channel's.
         package var isBroadcast: Bool
 
         package init(id: String, isBroadcast: Bool) {
-            (self.id, self.isBroadcast) = (id, isBroadcast)
+            (self.id, self.isBroadcast) = (isBroadcast ? id : id.lowercased(), isBroadcast)
+        }
+
+        /// Why `token` cannot be a device token, or `nil`: asked by the sender and by the
+        /// sidecar's `token=`. Apple says not to assume its length.
+        package static func problem(withToken token: String) -> String? {
+            if token.isEmpty { return "the device token is empty" }
+            guard token.utf8.allSatisfy(isHexDigit) else {
+                // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
+                if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
+                   token.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
+                    return "the device token must be hex digits only; '\(printable(token))' has spaces or angle brackets, which come from "
+                        + "printing Data's description: remove them (in the app, make the token with "
+                        + "token.map { String(format: \"%02x\", $0) }.joined())"
+                }
+                return "the device token must be hex digits, as the app received it; '\(printable(token))' is not"
+            }
+            guard token.utf8.count.isMultiple(of: 2) else {
+                return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing"
+            }
+            return nil
+        }
+
+        /// Why `channel` cannot be a broadcast channel's id, or `nil`: channel ids are base64.
+        package static func problem(withChannel channel: String) -> String? {
+            if channel.isEmpty { return "the channel id is empty" }
+            guard Field.StringFormat.base64.problem(channel) == nil else {
+                return "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
+            }
+            return nil
+        }
+
+        /// The first 80 characters of `text` for a message, its control characters written as
+        /// `\u{…}` as every finding's are (`Diagnostic.printable`), so that a value with a line
+        /// break stays on the message's line, in JSON output too.
+        package static func printable(_ text: some StringProtocol) -> String {
+            Diagnostic.printable(String(text.prefix(80)))
+        }
+
+        private static func isHexDigit(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
         }
     }
 
@@ -93,7 +135,7 @@ package actor PushHistory {
         /// A push the sender writes with `envelope`.
         package init(target: Target, envelope: ContentStateEncoder.Envelope) {
             self.init(target: target, event: envelope.event, timestamp: envelope.timestamp,
-                      attributes: envelope.event == .start ? envelope.attributes?.hashValue : nil)
+                      attributes: envelope.event == .start ? envelope.attributes.map(PushHistory.attributesHash) : nil)
         }
     }
 
@@ -111,6 +153,8 @@ package actor PushHistory {
 
     private var activities: [Target: Activity] = [:]
     private var starts: [String: Start] = [:]
+    /// The targets a check is under way for (`reserve`), each with the checks waiting for it.
+    private var reserved: [Target: [CheckedContinuation<Void, Never>]] = [:]
     /// The count past which entries older than `lifetime` are forgotten; doubled when that
     /// leaves many, so that forgetting is paid for once per doubling.
     private var limit = 10_000
@@ -127,9 +171,40 @@ package actor PushHistory {
         self.capacity = max(capacity, 4)
     }
 
-    /// What the history holds for `target`.
-    package func entry(for target: Target) -> Entry {
-        Entry(activity: activities[target], start: target.isBroadcast ? nil : starts[target.id])
+    /// What the history holds for `target` at `now`: nothing of a push more than `lifetime` ago,
+    /// whether or not it is forgotten yet.
+    package func entry(for target: Target, at now: Date) -> Entry {
+        let activity = activities[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
+        let start = target.isBroadcast ? nil : starts[target.id].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
+        return Entry(activity: activity, start: start)
+    }
+
+    /// Waits until no other check of `target` is under way, and starts one: until `release`,
+    /// a second check of the same target waits here. A check reads the entry, judges a push by
+    /// it, and records the push when it passes; two at once for one target both read the entry
+    /// from before the other, and both pass (two starts, each showing an activity, or two
+    /// updates stamped the same). Checks of other targets do not wait.
+    /// - Returns: What the history holds for `target` at `now`.
+    package func reserve(_ target: Target, at now: @Sendable () -> Date) async -> Entry {
+        if reserved[target] != nil {
+            await withCheckedContinuation { reserved[target, default: []].append($0) }
+        } else {
+            reserved[target] = []
+        }
+        return entry(for: target, at: now())
+    }
+
+    /// Ends the check of `target` that `reserve` started, recording `push` when it passed, and
+    /// lets the next check of the target go on.
+    package func release(_ target: Target, accepting push: Push?, at now: Date) {
+        if let push { accepted(push, at: now) }
+        guard var waiting = reserved[target], !waiting.isEmpty else {
+            reserved[target] = nil
+            return
+        }
+        let next = waiting.removeFirst()
+        reserved[target] = waiting
+        next.resume()
     }
 
     /// Records a push APNs accepted (for a sender), or a body answered `ok` (for the sidecar).
@@ -168,11 +243,32 @@ package actor PushHistory {
     }
 
     /// The `aps.attributes` of a whole body, hashed, when it has them: what a start is compared
-    /// by.
+    /// by. Hashed as the app reads them (`canonical`), so that the same attributes written in
+    /// another order, as a server's dictionary may write them in each process, are the same.
     package static func attributesHash(ofBody bytes: some ContiguousBytes) -> Int? {
         guard case .object(let members)? = try? Value.parse(json: bytes),
               case .object(let aps)? = members.first(where: { $0.name == "aps" })?.value else { return nil }
-        return aps.first { $0.name == "attributes" }?.value.hashValue
+        return aps.first { $0.name == "attributes" }.map { attributesHash($0.value) }
+    }
+
+    /// Start attributes, hashed as the app reads them: the one rule a start is compared by.
+    package static func attributesHash(_ attributes: Value) -> Int {
+        canonical(attributes).hashValue
+    }
+
+    /// `value` as an app's `Decodable` reads it: each object's members by key, a repeated key's
+    /// first value (as `JSONDecoder` keeps it), at every depth.
+    static func canonical(_ value: Value) -> Value {
+        switch value {
+        case .object(let members):
+            var seen = Set<String>()
+            let kept = members.filter { seen.insert($0.name).inserted }
+            return .object(kept.sorted { $0.name < $1.name }.map { Value.Member($0.name, canonical($0.value)) })
+        case .array(let elements):
+            return .array(elements.map(canonical))
+        default:
+            return value
+        }
     }
 
     /// The `timestamp` for an update or end the sender writes at `now`: `now`, or one past the
@@ -211,7 +307,12 @@ package actor PushHistory {
         let event = push.event.map { "\($0)" } ?? "push"
         if let activity = entry.activity, let timestamp = push.timestamp, !stampedHere, push.event == .update || push.event == .end {
             let last = "\(source.last("push")) for this activity, \(seconds(now.timeIntervalSince(activity.at))) ago"
-            if timestamp < activity.timestamp {
+            if timestamp < activity.timestamp && push.event == .end {
+                findings.append(timestampFinding(.olderEndTimestamp, "timestamp \(timestamp) is older than \(activity.timestamp), "
+                    + "that of \(last): Apple documents that the device ignores a push older than the last one it applied, but "
+                    + "forum thread 776165 reports an end with an old timestamp that still ended the activity, so this end may "
+                    + "be dropped; stamp it with the current UNIX time, later than the last", file: file))
+            } else if timestamp < activity.timestamp {
                 findings.append(timestampFinding(.olderTimestamp, "timestamp \(timestamp) is older than \(activity.timestamp), that of "
                     + "\(last): the device ignores an update older than the last one it applied, so it drops this \(event); stamp "
                     + "it with the current UNIX time, later than the last", file: file))
