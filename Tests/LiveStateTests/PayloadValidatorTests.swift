@@ -51,11 +51,32 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(missing.map(\.pointer) == ["/aps/timestamp", "/aps/event"])
         #expect(missing.allSatisfy { $0.scope == .envelope && $0.position?.column == 8 })
         // Each says what follows, as every error that drops the push does.
+        // Without an event the push is no update: the device cannot tell what it is.
         #expect(missing.map(\.message) == [
-            "aps has no timestamp (integer UNIX seconds); the app drops this update",
-            "aps has no event (start, update or end); the device drops the push, as it cannot tell what it is",
+            "aps has no timestamp (integer UNIX seconds); the device drops this push",
+            "aps has no event (start, update or end); the device drops this push, as it cannot tell what it is",
         ])
         #expect(!result.appDecodes)
+    }
+
+    /// A library whose state model holds the envelope writes it one level too deep, inside the
+    /// content-state: the errors that `aps` lacks its timestamp and event say which keys to move
+    /// up, and the state's own errors name no update.
+    @Test func anEnvelopeWrittenInsideTheContentStateIsNamed() {
+        let result = lint(#"{"aps":{"alert":{"title":"Goal"},"content-state":{"content-state":{"title":"x"},"event":"update","timestamp":1795000000}}}"#)
+        let missing = result.diagnostics.filter { $0.code == "missing-aps-key" }
+        let hint = " (the content-state holds 'event', 'timestamp' and 'content-state': the envelope is written one level too deep, "
+            + "inside content-state, where the device reads none of it; move them up into aps)"
+        #expect(missing.map(\.message) == [
+            "aps has no timestamp (integer UNIX seconds); the device drops this push" + hint,
+            "aps has no event (start, update or end); the device drops this push, as it cannot tell what it is" + hint,
+        ])
+        #expect(result.diagnostics.allSatisfy { !$0.message.contains("drops this update") }, "\(result.diagnostics.map(\.message))")
+        // Only the keys there are named.
+        let one = lint(#"{"aps":{"event":"update","content-state":{"title":"x","timestamp":1795000000}}}"#)
+        #expect(one.diagnostics.first { $0.code == "missing-aps-key" }?.message
+            == "aps has no timestamp (integer UNIX seconds); the app drops this update (the content-state holds 'timestamp': the envelope "
+                + "is written one level too deep, inside content-state, where the device reads none of it; move it up into aps)")
     }
 
     @Test func timestampInMillisecondsIsCaught() throws {
@@ -500,11 +521,19 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(codes(#"{"sound":"default"}"#, event: "end") == ["incomplete-alert"])
         #expect(codes(#"{"loc-key":"B"}"#, event: "update") == ["incomplete-alert"])
         #expect(codes(#"{"title":"t"}"#, event: "update") == [])
+        // Empty text is no text, as on a start: `{"title": ""}` (a relay's silent update) shows
+        // nothing, as `{}` does; one of the two with text is enough on an update.
+        #expect(codes(#"{"title":""}"#, event: "update") == ["incomplete-alert"])
+        #expect(codes(#"{"title":"","body":""}"#, event: "end") == ["incomplete-alert"])
+        #expect(codes(#"{"title":"","body":"b"}"#, event: "update") == [])
         let update = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":{}"#)
             .replacingOccurrences(of: #""event":"start""#, with: #""event":"update""#)
         #expect(lint(body(update)).appDecodes)
         #expect(lint(body(update)).diagnostics.first { $0.code == "incomplete-alert" }?.message
             == #"an update's alert has no title or body, so it has no text to show; send "alert": {"title": …, "body": …}, or leave alert out"#)
+        let empty = update.replacingOccurrences(of: #""alert":{}"#, with: #""alert":{"title":""}"#)
+        #expect(lint(body(empty)).diagnostics.first { $0.code == "incomplete-alert" }?.message
+            == #"an update's alert has only an empty title or body, so it has no text to show; send "alert": {"title": …, "body": …}, or leave alert out"#)
         #expect(codes("1") == ["invalid-aps-value"])
         // A sound names a sound file, or "default"; any other shape but APNs' object plays none.
         #expect(codes(#"{"title":"t","body":"b","sound":"chime.aiff"}"#) == [])

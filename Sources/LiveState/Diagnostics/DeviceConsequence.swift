@@ -6,13 +6,17 @@ package enum DeviceConsequence: String, Sendable, CaseIterable {
     case start = "the activity does not start"
     case end = "the app drops this end"
     case broadcastEnd = "the app drops this broadcast end"
+    /// A push without an event the device knows: it cannot tell what the push is.
+    case push = "the device drops this push"
 
-    /// The consequence for a push with `event` (`nil` or unknown reads as an update).
+    /// The consequence for a push with `event`; `nil` (no event, or one the device does not
+    /// know) is ``push``.
     package init(event: ActivityEvent?, broadcast: Bool) {
         switch event {
         case .start?: self = .start
         case .end?: self = broadcast ? .broadcastEnd : .end
-        case .update?, nil: self = broadcast ? .broadcastUpdate : .update
+        case .update?: self = broadcast ? .broadcastUpdate : .update
+        case nil: self = .push
         }
     }
 

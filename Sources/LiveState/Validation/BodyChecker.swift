@@ -652,14 +652,14 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         if timestamp == nil, !diagnostics.contains(where: { $0.pointer == "/aps/timestamp" }) {
             report(.missingAPSKey, "aps has no timestamp (integer UNIX seconds); "
-                   + DeviceConsequence(event: event?.name, broadcast: checker.broadcast).rawValue,
+                   + DeviceConsequence(event: event?.name, broadcast: checker.broadcast).rawValue + envelopeInContentState(),
                    at: apsStart, pointer: "/aps/timestamp")
         }
         guard let event else {
             if !diagnostics.contains(where: { $0.pointer == "/aps/event" }) {
                 // A misspelt key (`events`, as node-apn 5.2.3 wrote) gets its own did-you-mean.
-                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed)); the device drops the push, as it cannot tell what it is",
-                       at: apsStart, pointer: "/aps/event")
+                report(.missingAPSKey, "aps has no event (\(ActivityEvent.listed)); the device drops this push, as it cannot tell what it "
+                       + "is" + envelopeInContentState(), at: apsStart, pointer: "/aps/event")
             }
             return
         }
@@ -704,14 +704,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                    + #"and Apple Watch shows their title and body: "alert": {"title": …, "body": …}"#,
                    at: alert.offset, pointer: "/aps/alert")
         }
-        if let alert, event.name != .start, alert.isObject, !alert.namesTitleOrBody {
+        if let alert, event.name != .start, alert.isObject, !alert.hasTitle, !alert.hasBody {
             // ActivityKit's AlertConfiguration is a title, a body and a sound: an alert without
-            // the first two has no text to show. The push itself applies.
+            // text in the first two has nothing to show, whether they are left out or empty. The
+            // push itself applies.
             let advice = #"send "alert": {"title": …, "body": …}, or leave alert out"#
+            let missing = alert.namesTitleOrBody ? "only an empty title or body" : "no title or body"
             report(.incompleteAlert, alert.notificationTextKeys != 0
-                   ? "an \(event.name)'s alert has no title or body, only \(alert.notificationTextKeyList), the keys of an ordinary "
+                   ? "an \(event.name)'s alert has \(missing), only \(alert.notificationTextKeyList), the keys of an ordinary "
                      + "notification's alert, which Apple does not document for Live Activities: " + Self.liveActivityAlertForm
-                   : "an \(event.name)'s alert has no title or body, so it has no text to show; " + advice,
+                   : "an \(event.name)'s alert has \(missing), so it has no text to show; " + advice,
                    at: alert.offset, pointer: "/aps/alert")
         }
         if let dismissalDate, event.name != .end {
@@ -726,6 +728,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             report(.staleDateBeforeTimestamp, "stale-date \(staleDate.value) is before timestamp \(timestamp.value): \(consequence)",
                    at: staleDate.offset, pointer: "/aps/stale-date")
         }
+    }
+
+    /// For the error that `aps` lacks its `timestamp` or `event`: where the content-state holds
+    /// the envelope's own keys instead, as a library whose state model holds the envelope writes
+    /// it (`{"aps": {"content-state": {"event": …, "timestamp": …, "content-state": {…}}}}`), the
+    /// keys to move up; otherwise nothing.
+    func envelopeInContentState() -> String {
+        let nested = ["event", "timestamp", "content-state"].filter { JSONPointer.offset(of: "/aps/content-state/" + $0, in: bytes) != nil }
+        guard !nested.isEmpty else { return "" }
+        let keys = ValueText.listed(nested.map { "'\($0)'" })
+        return " (the content-state holds \(keys): the envelope is written one level too deep, inside content-state, where the device "
+            + "reads none of it; move \(nested.count == 1 ? "it" : "them") up into aps)"
     }
 
     /// What a repeated key of the envelope means: the system reads `aps`, not the app's
