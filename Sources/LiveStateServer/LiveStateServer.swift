@@ -128,7 +128,7 @@ public struct LiveStateServer: Sendable {
         var application = Application(
             router: router(routes: routes),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [ExpectContinueHandler.Installer()],
+                additionalChannelHandlers: [HTTP1ExchangeHandler.Installer()],
                 idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

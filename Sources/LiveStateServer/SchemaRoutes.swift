@@ -571,7 +571,7 @@ struct SchemaRoutes: Sendable {
     /// refuses (the message says the route takes `expecting`) and a `Content-Encoding` other than
     /// `identity` are 415; a transfer coding other than `chunked` is 501. A request that waits
     /// for `100 Continue` gets it once none of these refuses it, just before the body is read; one
-    /// refused is answered at once, and its connection closed (`ExpectContinueHandler`).
+    /// refused is answered at once, and its connection closed (`HTTP1ExchangeHandler`).
     func collectBody(
         _ request: Request, _ context: SidecarRequestContext, limit: Int? = nil, accepting: (String) -> Bool = SchemaRoutes.isJSON,
         expecting: String = "JSON (Content-Type application/json, or none)"

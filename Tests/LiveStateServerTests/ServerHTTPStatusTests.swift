@@ -80,6 +80,34 @@ import Testing
         }
     }
 
+    /// An HTTP/1.0 request (nginx's to its upstreams, unless told otherwise) gets an HTTP/1.0
+    /// answer, never chunked, and the connection closes after it: a batch's stream of unknown
+    /// length ends where the connection does.
+    @Test func anHTTP10RequestGetsAnHTTP10AnswerAndTheConnectionCloses() async throws {
+        let line = #"{"aps":{"timestamp":1795669738,"event":"update","content-state":{"title":"x"}}}"#
+        let batch = line + "\n" + line + "\n"
+        let server = try ServerFixtures.server()
+        try await server.application().test(.live) { client in
+            let port = try #require(client.port)
+            // Read to the end: the server closes the connection.
+            let health = try await RawHTTPClient.exchange(port: port, chunks: [Array("GET /health HTTP/1.0\r\n\r\n".utf8)], timeoutSeconds: 5) { _ in false }
+            #expect(health.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(health)")
+            #expect(health.lowercased().contains("\r\nconnection: close\r\n"), "\(health)")
+            #expect(RawHTTPClient.body(health).hasPrefix(#"{"status":"ok""#), "\(health)")
+            let head = "POST /v1/schemas/delivery/validate-batch?version=3 HTTP/1.0\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: \(batch.utf8.count)\r\n\r\n"
+            let streamed = try await RawHTTPClient.exchange(port: port, chunks: [Array((head + batch).utf8)], timeoutSeconds: 5) { _ in false }
+            #expect(streamed.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(streamed)")
+            #expect(!streamed.lowercased().contains("transfer-encoding"), "\(streamed)")
+            // The lines as they are, with no chunk sizes between them.
+            let lines = RawHTTPClient.body(streamed).split(separator: "\n")
+            #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix(#"{"line":"#) }, "\(streamed)")
+            // HTTP/1.1 keeps its connection and its chunks.
+            let kept = try await RawHTTPClient.exchange(port: port, chunks: [Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)], timeoutSeconds: 5)
+            #expect(kept.hasPrefix("HTTP/1.1 200 OK\r\n") && !kept.lowercased().contains("connection: close"), "\(kept)")
+        }
+    }
+
     /// A request waiting for `100 Continue` that is answered before its body is read (over the
     /// limit by its `Content-Length`, of a type the route does not take, a bad query) gets no
     /// `100 Continue` and is told `Connection: close`, and the connection closes: its client does

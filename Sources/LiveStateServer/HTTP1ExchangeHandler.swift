@@ -2,7 +2,8 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 
-/// Answers `Expect: 100-continue` with `100 Continue` once a route is about to read the body.
+/// Answers `Expect: 100-continue` with `100 Continue` once a route is about to read the body,
+/// and HTTP/1.0 requests in HTTP/1.0.
 ///
 /// Hummingbird does not answer the expectation, and a client that sends it (curl for a large
 /// body or when told to, PHP's and .NET's HTTP clients) then waits before it sends the body:
@@ -12,10 +13,11 @@ import NIOHTTP1
 /// body never sent, as RFC 9110 §10.1.1 intends.
 ///
 /// It reads the request's head as NIO decodes it, where the HTTP version is still known: a
-/// server must ignore the expectation in an HTTP/1.0 request (§10.1.1). Hummingbird adds its
+/// server must ignore the expectation in an HTTP/1.0 request (§10.1.1), and answer that request
+/// without chunks, closing the connection after it. Hummingbird adds its
 /// own handlers after the HTTP types conversion, so ``Installer`` puts this one right after the
 /// request decoder.
-final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler {
+final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -27,13 +29,17 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The version of the request in flight while it waits for `100 Continue`: its head came
     /// with the expectation, and neither its body nor an answer has.
     private var waiting: HTTPVersion?
+    /// The version of the request in flight.
+    private var version = HTTPVersion.http1_1
     /// Whether the connection closes once the answer ends: one answered while its request
     /// waited for `100 Continue`, whose body will not come.
     private var closesAfterAnswer = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): waiting = Self.expectsContinue(head) ? head.version : nil
+        case .head(let head):
+            waiting = Self.expectsContinue(head) ? head.version : nil
+            version = head.version
         // A client that stopped waiting sends its body anyway.
         case .body, .end: waiting = nil
         }
@@ -42,12 +48,20 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where waiting != nil:
-            // Answered without its body (refused by its query, its `Content-Length`, its type):
-            // the client does not send the body, and the connection is closed after the answer,
-            // since its next bytes would be read as that body (RFC 9110 §10.1.1 asks the server
-            // to say which it does).
-            waiting = nil
+        case .head(var head) where waiting != nil || version == .http1_0:
+            if waiting != nil {
+                // Answered without its body (refused by its query, its `Content-Length`, its
+                // type): the client does not send the body, and the connection is closed after
+                // the answer, since its next bytes would be read as that body (RFC 9110 §10.1.1
+                // asks the server to say which it does).
+                waiting = nil
+            } else {
+                // An HTTP/1.0 request gets an HTTP/1.0 answer, which cannot be chunked: a body of
+                // unknown length (a batch's stream) ends where the connection does, so the
+                // connection closes after every answer (nginx speaks 1.0 to its upstreams unless
+                // told otherwise). The types Hummingbird answers with carry no version.
+                head.version = version
+            }
             closesAfterAnswer = true
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
@@ -77,7 +91,7 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// Given to Hummingbird as an additional channel handler: once added, it adds an
-    /// ``ExpectContinueHandler`` right after NIO's HTTP/1 request decoder, and passes every
+    /// ``HTTP1ExchangeHandler`` right after NIO's HTTP/1 request decoder, and passes every
     /// event through untouched (NIO takes only inbound or outbound handlers: this one forwards
     /// what it reads without looking at it).
     final class Installer: ChannelInboundHandler, RemovableChannelHandler, Sendable {
@@ -86,7 +100,7 @@ final class ExpectContinueHandler: ChannelDuplexHandler, RemovableChannelHandler
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
             guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
-            try? pipeline.addHandler(ExpectContinueHandler(), position: .after(decoder))
+            try? pipeline.addHandler(HTTP1ExchangeHandler(), position: .after(decoder))
         }
     }
 }
@@ -104,8 +118,8 @@ public struct SidecarRequestContext: RequestContext {
     }
 
     /// Sends `100 Continue` when the request waits for it before sending its body (see
-    /// `ExpectContinueHandler`); does nothing otherwise.
+    /// `HTTP1ExchangeHandler`); does nothing otherwise.
     func continueIfExpected() {
-        channel.triggerUserOutboundEvent(ExpectContinueHandler.SendContinue(), promise: nil)
+        channel.triggerUserOutboundEvent(HTTP1ExchangeHandler.SendContinue(), promise: nil)
     }
 }
