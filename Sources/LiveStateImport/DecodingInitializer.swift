@@ -260,22 +260,36 @@ struct DecodingInitializer {
     /// the property is `(read) ?? fallback`, as Foundation reads it; without `else`, the fallback
     /// is the property's initial value. A branch that makes `x` into something
     /// (`property = Date(timeIntervalSince1970: x)`) is `read.map { … } ?? fallback`: the key reads
-    /// as `read` does, and what the app makes of it is noted (`madeBy`). `nil` for any other
-    /// statement, or an `if` with more conditions, statements or branches.
+    /// as `read` does, and what the app makes of it is noted (`madeBy`). Further conditions that
+    /// read nothing (`if let title = try c.decodeIfPresent(…), !title.isEmpty`) leave the key
+    /// read as the binding reads it; where they fail, the app takes the fallback, which a schema
+    /// cannot state, so they are noted too. `nil` for any other statement, or an `if` with more
+    /// statements or branches.
     private static func boundAssignment(_ statement: StmtSyntax, initialValues: [String: ExprSyntax]) -> Branched? {
         guard let branch = statement.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self),
-              branch.conditions.count == 1, case .optionalBinding(let binding) = branch.conditions.first?.condition,
+              case .optionalBinding(let binding) = branch.conditions.first?.condition,
               let bound = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let read = binding.initializer?.value,
               let (property, value) = onlyAssignment(in: branch.body), value.count == 1
         else { return nil }
-        var madeBy: String?
+        func readsNothing(_ syntax: some SyntaxProtocol) -> Bool {
+            !syntax.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) }
+        }
+        let tests = branch.conditions.dropFirst().map(\.condition)
+        for test in tests {
+            guard case .expression(let expression) = test, readsNothing(expression) else { return nil }
+        }
+        var made: [String] = []
         if value[0].as(DeclReferenceExprSyntax.self)?.baseName.text != bound {
             // Made from the bound value, once, and from nothing else read.
             let uses = value[0].tokens(viewMode: .sourceAccurate).filter { $0.tokenKind == .identifier(bound) }.count
-            guard uses == 1, !value[0].tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.try) }) else { return nil }
-            madeBy = short(value[0])
+            guard uses == 1, readsNothing(value[0]) else { return nil }
+            made.append(short(value[0]))
         }
+        if !tests.isEmpty {
+            made.append("the condition `\(short(tests.map(\.trimmedDescription).joined(separator: ", ")))` (where it fails, the else branch's value)")
+        }
+        let madeBy = made.isEmpty ? nil : made.joined(separator: " and ")
         switch branch.elseBody {
         case .codeBlock(let otherwise):
             guard let (other, fallback) = onlyAssignment(in: otherwise), other == property, fallback.count == 1 else { return nil }

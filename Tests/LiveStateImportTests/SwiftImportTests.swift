@@ -403,7 +403,8 @@ enum Corpus {
         #expect(kept.contentState.map(\.rejectsInvalid) == [true, false, true])
         // Any other `if` is not read, and the type is reviewed whole.
         let unread = [
-            "if let t = try c.decodeIfPresent(String.self, forKey: .title), !t.isEmpty { title = t } else { title = \"\" }\ncount = 1",
+            // A further condition that reads a key.
+            "if let t = try c.decodeIfPresent(String.self, forKey: .title), try c.decode(Bool.self, forKey: .flag) { title = t } else { title = \"\" }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else if true { title = \"\" } else { title = \"-\" }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t } else { count = 0 }\ncount = 1",
             "if let t = try c.decodeIfPresent(String.self, forKey: .title) { title = t; count = 1 } else { title = \"\" }",
@@ -421,6 +422,20 @@ enum Corpus {
         #expect(!made.isSynthesized)
         #expect(made.contentState.first?.defaultValue == .string("") && made.contentState.first?.rejectsInvalid == true)
         #expect(made.reviews.map(\.message) == ["'title' is made from key 'title' by t.uppercased(); the schema states the key as read, String"])
+        // A further condition on the bound value alone (Home Assistant's `, !decodedTitle.isEmpty`)
+        // leaves the key read as the binding reads it, reviewed: where it fails, the app takes
+        // the fallback. The statements after it are read too.
+        let tested = try imported("""
+            if let t = try c.decodeIfPresent(String.self, forKey: .title), !t.isEmpty { title = t } else { title = "" }
+            if let seconds = try c.decodeIfPresent(Double.self, forKey: .count), seconds > 0 { count = Int(seconds) } else { count = 0 }
+            """)
+        #expect(!tested.hasUnreadInitializer)
+        #expect(tested.contentState.map(\.type) == [.string, .double])
+        #expect(tested.contentState.map(\.defaultValue) == [.string(""), .double(0)])
+        #expect(tested.reviews.map(\.message) == [
+            "'title' is made from key 'title' by the condition `!t.isEmpty` (where it fails, the else branch's value); the schema states the key as read, String",
+            "'count' is made from key 'count' by Int(seconds) and the condition `seconds > 0` (where it fails, the else branch's value); the schema states the key as read, Double",
+        ])
         // `do { p = try c.decode(…) } catch { p = v }` is `p = (try? c.decode(…)) ?? v`.
         let caught = try imported("""
             do { title = try c.decode(String.self, forKey: .title) } catch { title = "none" }
