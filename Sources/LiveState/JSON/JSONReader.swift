@@ -640,11 +640,11 @@ import Foundation
                 }
                 throw error(
                     .jsonSyntax,
-                    "lone surrogate: \\u\(Self.hex4Text(unit)) is not followed by a low surrogate escape",
+                    "lone surrogate: \\u\(Self.hex4Text(unit)) is not followed by a low surrogate escape" + Self.loneSurrogateConsequence,
                     at: index)
             case 0xDC00 ... 0xDFFF:
                 throw error(
-                    .jsonSyntax, "lone surrogate: \\u\(Self.hex4Text(unit)) is a low surrogate without a high one",
+                    .jsonSyntax, "lone surrogate: \\u\(Self.hex4Text(unit)) is a low surrogate without a high one" + Self.loneSurrogateConsequence,
                     at: index)
             default:
                 return index + 6
@@ -656,6 +656,13 @@ import Foundation
                 at: index)
         }
     }
+
+    /// What a lone surrogate does, after its error: JSON's grammar allows one (RFC 8259 §8.2
+    /// only calls its meaning unpredictable), and a server that cuts a string inside an emoji
+    /// (JavaScript's `slice`) and serializes it writes one, but Foundation refuses it:
+    /// `JSONSerialization` the whole body, `JSONDecoder` the string it reads.
+    static let loneSurrogateConsequence = " (half of a character, as a string cut inside an emoji leaves it): Foundation refuses it, "
+        + "JSONSerialization the whole body and JSONDecoder the string it reads, so the device drops the push; cut strings at whole characters"
 
     private static func hex4Text(_ unit: UInt16) -> String {
         let digits = String(unit, radix: 16, uppercase: true)
