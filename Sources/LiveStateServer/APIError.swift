@@ -54,6 +54,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         APIError(.conflict, code: "no-fleet", message: "max-drop needs a fleet file for schema '\(id)' (serve --fleet)")
     }
 
+    /// A request line or header that is not valid HTTP (400).
+    static func badRequest(_ error: any Error) -> APIError {
+        APIError(.badRequest, code: "bad-request", message: "the request is not valid HTTP/1.1: \(error)")
+    }
+
     /// A body that is not valid HTTP: a bad chunk size, a truncated chunk (400).
     static func badRequestBody(_ error: any Error) -> APIError {
         APIError(.badRequest, code: "bad-request", message: "the request body is not valid HTTP/1.1: \(error)")

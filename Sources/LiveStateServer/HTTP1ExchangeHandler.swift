@@ -1,9 +1,10 @@
 import Hummingbird
+@_spi(Scanner) import LiveState
 import NIOCore
 import NIOHTTP1
 
 /// Answers `Expect: 100-continue` with `100 Continue` once a route is about to read the body,
-/// and HTTP/1.0 requests in HTTP/1.0.
+/// HTTP/1.0 requests in HTTP/1.0, and a request NIO cannot parse with the JSON error body.
 ///
 /// Hummingbird does not answer the expectation, and a client that sends it (curl for a large
 /// body or when told to, PHP's and .NET's HTTP clients) then waits before it sends the body:
@@ -34,6 +35,10 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Whether the connection closes once the answer ends: one answered while its request
     /// waited for `100 Continue`, whose body will not come.
     private var closesAfterAnswer = false
+    /// What NIO could not parse: Hummingbird answers it 400 with an empty body, which gets the
+    /// JSON error body every error has here. (A body's error, a bad chunk, is answered by the
+    /// route that reads the body, with its own JSON body.)
+    private var unparsed: HTTPParserError?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -46,8 +51,22 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelRead(data)
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError { unparsed = error }
+        context.fireErrorCaught(error)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
+        case .head(var head) where unparsed != nil && head.status == .badRequest && head.headers["content-length"] == ["0"]:
+            let error = APIError.badRequest(unparsed!)
+            unparsed = nil
+            var writer = JSONWriter(capacity: 256)
+            writer.write(error.jsonValue)
+            head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
+            head.headers.replaceOrAdd(name: "content-length", value: String(writer.bytes.count))
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: writer.bytes)))), promise: nil)
         case .head(var head) where waiting != nil || version == .http1_0:
             if waiting != nil {
                 // Answered without its body (refused by its query, its `Content-Length`, its

@@ -10,11 +10,14 @@ import Testing
 @Suite struct ServerHTTPStatusTests {
     static let validateHead = "POST /v1/schemas/delivery/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
 
-    static func exchange(_ chunks: [String], halfClose: Bool = false) async throws -> String {
+    static func exchange(
+        _ chunks: [String], halfClose: Bool = false, until isDone: @escaping @Sendable ([UInt8]) -> Bool = RawHTTPClient.isComplete
+    ) async throws -> String {
         let server = try ServerFixtures.server()
         return try await server.application().test(.live) { client in
             let port = try #require(client.port)
-            let answer = try await RawHTTPClient.exchange(port: port, chunks: chunks.map { Array($0.utf8) }, halfClose: halfClose)
+            let answer = try await RawHTTPClient.exchange(
+                port: port, chunks: chunks.map { Array($0.utf8) }, halfClose: halfClose, timeoutSeconds: 5, until: isDone)
             // The server goes on serving.
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
             return answer
@@ -25,6 +28,22 @@ import Testing
         let response = try await Self.exchange([Self.validateHead, "zz\r\n{}\r\n0\r\n\r\n"])
         #expect(RawHTTPClient.status(response) == 400, "\(response)")
         #expect(RawHTTPClient.body(response).contains(#""code":"bad-request""#), "\(response)")
+    }
+
+    /// A request line or header NIO cannot parse gets the JSON error body too, also after a
+    /// request answered on the same connection, and the connection closes.
+    @Test func aRequestThatIsNotHTTPIs400WithTheJSONErrorBody() async throws {
+        for (request, message) in [
+            ("GARBAGE\r\n\r\n", "the request is not valid HTTP/1.1: invalid HTTP method"),
+            ("GET /health HTTP/1.1\r\nBad Header\r\n\r\n", "the request is not valid HTTP/1.1: invalid character in header"),
+            ("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n", "the request is not valid HTTP/1.1: invalid HTTP method"),
+        ] {
+            let response = try await Self.exchange([request]) { _ in false }
+            let refusal = try #require(response.range(of: "HTTP/1.1 400 Bad Request\r\n"), "\(response)")
+            let answer = String(response[refusal.lowerBound...])
+            #expect(RawHTTPClient.body(answer) == #"{"error":{"status":400,"code":"bad-request","message":""# + message + #""}}"#, "\(answer)")
+            #expect(answer.lowercased().contains("content-type: application/json"), "\(answer)")
+        }
     }
 
     @Test func aTruncatedChunkIs400() async throws {
