@@ -649,10 +649,10 @@ public enum OpenAPIDocument {
       "MaxDrop": {
         "name": "max-drop",
         "in": "query",
-        "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, from `0` to `100`, with or without `%` (default 0%). Given with one version or with none, or malformed, it is a bad query (400, `bad-query`), whether or not the schema has a fleet file; well formed with `version=all` for a schema served without a fleet file, 409 (`no-fleet`).",
+        "description": "With `version=all`, for a schema served with a fleet file (`serve --fleet`): the share of devices that may drop the update before its errors count, from `0` to `100` with at most 12 decimals (zeros after the last digit aside), with or without `%` (default 0%). Given with one version or with none, or malformed, it is a bad query (400, `bad-query`), whether or not the schema has a fleet file; well formed with `version=all` for a schema served without a fleet file, 409 (`no-fleet`).",
         "schema": {
           "type": "string",
-          "pattern": "^0*(100(\\.0*)?|[0-9]{1,2}(\\.[0-9]*)?|\\.[0-9]+)%?$"
+          "pattern": "^0*(100(\\.0*)?|[0-9]{1,2}(\\.[0-9]{0,12}0*)?|\\.[0-9]{1,12}0*)%?$"
         }
       },
       "Token": {
@@ -663,7 +663,7 @@ public enum OpenAPIDocument {
           "type": "string",
           "minLength": 1,
           "maxLength": 512,
-          "pattern": "^[!-~]+$"
+          "pattern": "^(?:[0-9A-Fa-f]{2})+$"
         }
       },
       "ChannelID": {

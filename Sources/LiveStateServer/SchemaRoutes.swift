@@ -238,10 +238,6 @@ struct SchemaRoutes: Sendable {
                 throw APIError.badQuery("\(name) must be 1 to \(Self.maxActivityBytes) printable ASCII characters without spaces, "
                     + "not '\(ValueText.clipped(id))'")
             }
-            // What `livestate send` refuses as `bad-device-token` or `bad-channel-id`.
-            if let problem = isChannel ? PushHistory.Target.problem(withChannel: id) : PushHistory.Target.problem(withToken: id) {
-                throw APIError.badQuery("\(name): \(problem)")
-            }
             activity = PushHistory.Target(id: id, isBroadcast: isChannel)
         }
         var all = query.has("version", equalTo: "all")
@@ -266,6 +262,11 @@ struct SchemaRoutes: Sendable {
         }
         if let activity, activity.isBroadcast != broadcast {
             throw APIError.badQuery(broadcast ? "token names a device; a broadcast goes to a channel-id" : "channel-id goes with broadcast=true")
+        }
+        // What `livestate send` refuses as `bad-device-token` or `bad-channel-id`.
+        if let activity, let problem = activity.isBroadcast
+            ? PushHistory.Target.problem(withChannel: activity.id) : PushHistory.Target.problem(withToken: activity.id) {
+            throw APIError.badQuery("\(activity.isBroadcast ? "channel-id" : "token"): \(problem)")
         }
         // Every version still in the field: a retired one drops nothing.
         var validators = entry.validators.filter { !$0.decoder.version.isRetired }
