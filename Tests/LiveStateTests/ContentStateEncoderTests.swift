@@ -144,6 +144,45 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
             + "the state does not fit the version, so nothing is written", "\(badProblems.map(\.message))")
     }
 
+    /// A `format: decimal` number that a `Double` does not hold exactly is refused where it
+    /// is, at any depth: the app's `Decimal` holds every digit, and the encoder would have
+    /// written another value. One a `Double` holds exactly is written.
+    @Test func readStateRefusesADecimalItWouldRewrite() throws {
+        func decimal(_ name: String) -> Field {
+            var field = Field(name: name, type: .double, isOptional: true)
+            field.setNumberFormat(.decimal)
+            return field
+        }
+        let schema = Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            decimal("price"),
+            Field(name: "order", type: .object(fields: [decimal("total")]), isOptional: true),
+            Field(name: "lines", type: .array(items: decimal("")), isOptional: true),
+            Field(name: "taxes", type: .map(items: decimal("")), isOptional: true),
+            Field(name: "ratio", type: .double, isOptional: true),
+        ])])
+        let encoder = try ContentStateEncoder(schema: schema)
+        let kept = encoder.readState(Array(#"{"price":19.99,"order":{"total":123456789012345},"lines":[0.1,1e-5,9007199254740992],"ratio":0.1000000000000000000001}"#.utf8))
+        #expect(kept.diagnostics.isEmpty, "\(kept.diagnostics)")
+        #expect(kept.state != nil)
+        let state = #"{"price":123456789012345678,"order":{"total":0.1000000000000000000001},"lines":[1,3.14159265358979323846],"#
+            + #""taxes":{"a/b":19.99000000000000000001}}"#
+        let (refused, problems) = encoder.readState(Array(state.utf8), file: "s.json")
+        #expect(refused == nil)
+        func refusal(_ column: Int, _ written: String, _ read: String, _ pointer: String) -> String {
+            "s.json:1:\(column): error: \(written) is more precise than a Double, in which LiveState holds numbers: the app's Decimal would read "
+                + "\(read) from what the encoder writes, not the value given; send at most 15 significant digits, which a Double always holds "
+                + "(at \(pointer)) [invalid-state]"
+        }
+        #expect(problems.map(\.description) == [
+            refusal(10, "123456789012345678", "123456789012345680", "/price"),
+            refusal(46, "0.1000000000000000000001", "0.1", "/order/total"),
+            refusal(83, "3.14159265358979323846", "3.141592653589793", "/lines/1"),
+            refusal(122, "19.99000000000000000001", "19.99", "/taxes/a~1b"),
+        ])
+        // 17 digits that a Double does not hold (past 2^53) are refused too.
+        #expect(encoder.readState(Array(#"{"price":12345678901234567}"#.utf8)).diagnostics.map(\.code) == [DiagnosticCode.invalidState])
+    }
+
     /// A state that gives a field under two of its names (its own and an alias) with two
     /// values gets the value the decoder's rule keeps (the field's own name, then the earliest
     /// alias) written, and a warning at each other one; the same value twice says nothing.

@@ -113,6 +113,8 @@ public struct ContentStateEncoder: Sendable {
     /// The tolerant decoder `readState` reads with: built once here, not on every call (its
     /// plan is the costly part of a decoder).
     let stateReader: ContentStateDecoder
+    /// Whether the version has a `format: decimal` field, at any depth (`decimalsNotKept`).
+    let holdsDecimals: Bool
     /// Checks every body the encoder writes, as `livestate lint` would for this version; `nil`
     /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
     /// live version).
@@ -169,6 +171,7 @@ public struct ContentStateEncoder: Sendable {
         // A date that looks like UNIX time is said where the state has it, bare or in a body.
         stateReader.flagsUnixDates = true
         self.stateReader = stateReader
+        self.holdsDecimals = found.contentState.contains(where: Self.holdsDecimal)
         self.bodyChecker = checker
         // The version compiled once: the checker's decoder has the same plan to lend, but for
         // a strict version, whose decoder reads a missing optional key as `nil`, where the
@@ -326,9 +329,70 @@ public struct ContentStateEncoder: Sendable {
         }
         // Made once: a result makes its state on each read.
         let state = result.state
-        if state != nil { problems += namesGivenTwice(bytes, file: file) }
+        if let state {
+            problems += namesGivenTwice(bytes, file: file)
+            problems += decimalsNotKept(state, bytes, file: file)
+        }
         let failed = problems.contains { $0.severity == .error }
         return (failed ? nil : state, problems)
+    }
+
+    /// An `invalid-state` error for each `format: decimal` number of the state that a `Double`
+    /// does not hold exactly: the app's `Decimal` holds every digit sent, but
+    /// the state holds numbers as `Double`s, so the encoder would write another value
+    /// (`123456789012345678` as `1.2345678901234568e+17`) without a word. Found by each such
+    /// field's JSON Pointer in the text as given; a value given under an alias is not looked for.
+    private func decimalsNotKept(_ state: Value, _ bytes: some ContiguousBytes, file: String?) -> [Diagnostic] {
+        guard holdsDecimals else { return [] }
+        var pointers: [String] = []
+        for field in version.contentState { Self.decimals(in: state[field.name], of: field, pointer: JSONPointer.appending(field.name, to: ""), into: &pointers) }
+        guard !pointers.isEmpty else { return [] }
+        return bytes.withUnsafeBytes { text -> [Diagnostic] in
+            pointers.compactMap { pointer -> Diagnostic? in
+                guard let offset = JSONPointer.offset(of: pointer, in: text) else { return nil }
+                // The number's text, which the decoder already read as a valid JSON number.
+                let written = String(decoding: text[offset...].prefix {
+                    JSONByte.isDigit($0) || $0 == JSONByte.minus || $0 == JSONByte.plus || $0 == JSONByte.period || $0 | 0x20 == UInt8(ascii: "e")
+                }, as: UTF8.self)
+                guard let double = Double(written), let sent = Value.decimal(text: written),
+                      let kept = Value.double(double).decimalValue, sent != kept else { return nil }
+                var problem = Self.error(.invalidState, "\(written) is more precise than a Double, in which LiveState holds numbers: the "
+                    + "app's Decimal would read \(kept) from what the encoder writes, not the value given; send at most 15 significant "
+                    + "digits, which a Double always holds", pointer: pointer)
+                problem.file = file
+                problem.position = SourcePosition.locate(offset: offset, in: text)
+                return problem
+            }
+        }
+    }
+
+    /// Whether `field` holds a `format: decimal` number, itself or in what it holds.
+    private static func holdsDecimal(_ field: Field) -> Bool {
+        switch field.type {
+        case .double: field.numberFormat == .decimal
+        case .object(let fields): fields.contains(where: holdsDecimal)
+        case .array(let items), .map(let items): holdsDecimal(items)
+        default: false
+        }
+    }
+
+    /// The JSON Pointers of the `format: decimal` numbers in `value`, read as `field`.
+    private static func decimals(in value: Value?, of field: Field, pointer: String, into pointers: inout [String]) {
+        guard let value else { return }
+        switch (field.type, value) {
+        case (.double, _) where field.numberFormat == .decimal && value.number != nil:
+            pointers.append(pointer)
+        case (.object(let fields), .object):
+            for member in fields { decimals(in: value[member.name], of: member, pointer: JSONPointer.appending(member.name, to: pointer), into: &pointers) }
+        case (.array(let items), .array(let elements)):
+            for (index, element) in elements.enumerated() {
+                decimals(in: element, of: items, pointer: JSONPointer.appending(index, to: pointer), into: &pointers)
+            }
+        case (.map(let items), .object(let entries)):
+            for entry in entries { decimals(in: entry.value, of: items, pointer: JSONPointer.appending(entry.name, to: pointer), into: &pointers) }
+        default:
+            break
+        }
     }
 
     /// A `duplicate-key` warning for each member of an object of the state that gives a field

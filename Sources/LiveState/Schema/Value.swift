@@ -79,6 +79,12 @@ public enum Value: Sendable, Hashable {
     /// `JSONDecoder` reads a number's text into a `Decimal` (not through its `Decodable`, an
     /// object of its parts). `nil` for a value that is not a number or that no `Decimal` holds.
     package var decimalValue: Decimal? {
-        number.flatMap { Decimal(string: String($0), locale: Locale(identifier: "en_US_POSIX")) }
+        number.flatMap { Value.decimal(text: String($0)) }
+    }
+
+    /// The `Decimal` an app's property holds for a JSON number written `text`: every digit, as
+    /// `JSONDecoder` reads a number's text into a `Decimal`. `nil` for text that is not one.
+    package static func decimal(text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }
