@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers `Expect: 100-continue` with `100 Continue` once a route is about to read the body,
-/// HTTP/1.0 requests in HTTP/1.0, and a request NIO cannot parse with the JSON error body.
+/// HTTP/1.0 requests in HTTP/1.0, `Connection: close` in any spelling, and a request NIO cannot
+/// parse with the JSON error body.
 ///
 /// Hummingbird does not answer the expectation, and a client that sends it (curl for a large
 /// body or when told to, PHP's and .NET's HTTP clients) then waits before it sends the body:
@@ -13,11 +14,16 @@ import NIOHTTP1
 /// route refuses unread (by its `Content-Length`, type or coding) is answered at once and its
 /// body never sent, as RFC 9110 §10.1.1 intends.
 ///
-/// It reads the request's head as NIO decodes it, where the HTTP version is still known: a
+/// It reads each request's head as NIO decodes it, where the HTTP version is still known: a
 /// server must ignore the expectation in an HTTP/1.0 request (§10.1.1), and answer that request
-/// without chunks, closing the connection after it. Hummingbird adds its
-/// own handlers after the HTTP types conversion, so ``Installer`` puts this one right after the
-/// request decoder.
+/// without chunks. Hummingbird adds its own handlers after the HTTP types conversion, so
+/// ``Installer`` puts this one right after the request decoder.
+///
+/// A connection that ends with an answer (HTTP/1.0, `Connection: close`, an answer to a request
+/// that waited for `100 Continue`) is closed in stages, as RFC 9112 §9.6 asks: the server's side
+/// first, after the answer, while what the client still sends is read and dropped; closed whole
+/// at once, a body still arriving (one refused unread) reset the connection, and a proxy in front
+/// (nginx, which speaks HTTP/1.0 to its upstreams) lost the answer and said 502.
 final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -27,13 +33,20 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The event a route sends down the pipeline when it is about to read the body.
     struct SendContinue: Sendable {}
 
-    /// The version of the request in flight while it waits for `100 Continue`: its head came
-    /// with the expectation, and neither its body nor an answer has.
-    private var waiting: HTTPVersion?
-    /// The version of the request in flight.
-    private var version = HTTPVersion.http1_1
-    /// Whether the connection closes once the answer ends: one answered while its request
-    /// waited for `100 Continue`, whose body will not come.
+    /// A request read whose answer has not ended.
+    private struct Exchange {
+        var version: HTTPVersion
+        /// Whether it waits for `100 Continue`: its head came with the expectation, and neither
+        /// its body nor an answer has.
+        var waiting: Bool
+        /// Whether the connection ends with its answer: HTTP/1.0, or `Connection: close`.
+        var closes: Bool
+    }
+
+    /// The requests read whose answers have not ended, oldest first: one, unless the client
+    /// sends the next before the answer (pipelining). The oldest is the one being answered.
+    private var exchanges: [Exchange] = []
+    /// Whether the answer being written ends the connection.
     private var closesAfterAnswer = false
     /// What NIO could not parse: Hummingbird answers it 400 with an empty body, which gets the
     /// JSON error body every error has here. (A body's error, a bad chunk, is answered by the
@@ -43,10 +56,11 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            waiting = Self.expectsContinue(head) ? head.version : nil
-            version = head.version
-        // A client that stopped waiting sends its body anyway.
-        case .body, .end: waiting = nil
+            let closes = head.version == .http1_0 || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+            exchanges.append(Exchange(version: head.version, waiting: Self.expectsContinue(head), closes: closes))
+        case .body, .end:
+            // A client that stopped waiting sends its body anyway.
+            if !exchanges.isEmpty { exchanges[exchanges.count - 1].waiting = false }
         }
         context.fireChannelRead(data)
     }
@@ -65,29 +79,32 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             writer.write(error.jsonValue)
             head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
             head.headers.replaceOrAdd(name: "content-length", value: String(writer.bytes.count))
+            closesAfterAnswer = true
             context.write(wrapOutboundOut(.head(head)), promise: promise)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: writer.bytes)))), promise: nil)
-        case .head(var head) where waiting != nil || version == .http1_0:
-            if waiting != nil {
+        case .head(var head):
+            if let exchange = exchanges.first {
                 // Answered without its body (refused by its query, its `Content-Length`, its
-                // type): the client does not send the body, and the connection is closed after
-                // the answer, since its next bytes would be read as that body (RFC 9110 §10.1.1
-                // asks the server to say which it does).
-                waiting = nil
-            } else {
-                // An HTTP/1.0 request gets an HTTP/1.0 answer, which cannot be chunked: a body of
-                // unknown length (a batch's stream) ends where the connection does, so the
-                // connection closes after every answer (nginx speaks 1.0 to its upstreams unless
-                // told otherwise). The types Hummingbird answers with carry no version.
-                head.version = version
+                // type): the client does not send the body, and its next bytes would be read as
+                // that body, so the connection ends (RFC 9110 §10.1.1 asks the server to say which
+                // it does). An HTTP/1.0 request gets an HTTP/1.0 answer, which cannot be chunked:
+                // a body of unknown length (a batch's stream) ends where the connection does. The
+                // types Hummingbird answers with carry no version.
+                if exchange.version == .http1_0 { head.version = exchange.version }
+                closesAfterAnswer = exchange.waiting || exchange.closes
+                exchanges[0].waiting = false
             }
-            closesAfterAnswer = true
-            head.headers.replaceOrAdd(name: "connection", value: "close")
+            if closesAfterAnswer { head.headers.replaceOrAdd(name: "connection", value: "close") }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end where closesAfterAnswer:
+        case .end:
+            if !exchanges.isEmpty { exchanges.removeFirst() }
+            guard closesAfterAnswer else { return context.write(data, promise: promise) }
             closesAfterAnswer = false
             context.writeAndFlush(data, promise: promise)
-            context.close(promise: nil)
+            // The server's side only: what the client still sends is read (Hummingbird reads
+            // a body to its end) and dropped, and the connection closes when the client's
+            // side does, or at the idle time-out.
+            context.close(mode: .output, promise: nil)
         default:
             context.write(data, promise: promise)
         }
@@ -95,9 +112,9 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is SendContinue else { return context.triggerUserOutboundEvent(event, promise: promise) }
-        if let version = waiting {
-            waiting = nil
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
+        if let exchange = exchanges.first, exchange.waiting {
+            exchanges[0].waiting = false
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: exchange.version, status: .continue))), promise: nil)
         }
         promise?.succeed()
     }

@@ -23,7 +23,8 @@ enum RawHTTPClient {
     /// (a chunked one, say); `onReceive` sees them after every read. With `after`, it waits for
     /// the semaphore (at most `timeoutSeconds`) before it connects. With `interimAfterFirst`, it
     /// reads an interim answer's head (`100 Continue`) after the first chunk, before it sends the
-    /// others, as a client that sends `Expect: 100-continue` does.
+    /// others, as a client that sends `Expect: 100-continue` does. `onSendError` gets the
+    /// `errno` of a send that fails (the server reset the connection).
     ///
     /// Each exchange runs on a thread of its own, made for it, not on a shared pool: a test whose
     /// timing counts must not wait for a turn on pools that a full parallel test run keeps busy.
@@ -31,7 +32,8 @@ enum RawHTTPClient {
     static func exchange(
         port: Int, chunks: [[UInt8]], halfClose: Bool = false, timeoutSeconds: Int = 20, after start: DispatchSemaphore? = nil,
         interimAfterFirst: Bool = false,
-        until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+        until isDone: @escaping @Sendable ([UInt8]) -> Bool = isComplete, onReceive: @escaping @Sendable ([UInt8]) -> Void = { _ in },
+        onSendError: @escaping @Sendable (Int32) -> Void = { _ in }
     ) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
@@ -41,7 +43,7 @@ enum RawHTTPClient {
                 continuation.resume(with: Result {
                     try blockingExchange(
                         port: port, chunks: chunks, halfClose: halfClose, timeoutSeconds: timeoutSeconds, interimAfterFirst: interimAfterFirst,
-                        isDone: isDone, onReceive: onReceive)
+                        onSendError: onSendError, isDone: isDone, onReceive: onReceive)
                 })
             }
         }
@@ -49,7 +51,7 @@ enum RawHTTPClient {
 
     private static func blockingExchange(
         port: Int, chunks: [[UInt8]], halfClose: Bool, timeoutSeconds: Int, interimAfterFirst: Bool,
-        isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
+        onSendError: (Int32) -> Void, isDone: ([UInt8]) -> Bool, onReceive: ([UInt8]) -> Void
     ) throws -> String {
         guard let fd = LoopbackSocket.connect(port: port) else { throw Failure(description: "connect() to 127.0.0.1:\(port) failed") }
         defer { close(fd) }
@@ -75,7 +77,10 @@ enum RawHTTPClient {
             while sent < chunk.count {
                 let count = chunk[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 // The server may answer and stop reading before the whole body is sent.
-                if count <= 0 { break }
+                if count <= 0 {
+                    onSendError(errno)
+                    break
+                }
                 sent += count
             }
             if interimAfterFirst && index == 0 { read { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") } }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LiveState
 import LiveStateServer
+import Synchronization
 import Testing
 
 /// Broken and unusual HTTP through a real socket: each gets its documented status and the JSON
@@ -124,6 +125,30 @@ import Testing
             // HTTP/1.1 keeps its connection and its chunks.
             let kept = try await RawHTTPClient.exchange(port: port, chunks: [Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)], timeoutSeconds: 5)
             #expect(kept.hasPrefix("HTTP/1.1 200 OK\r\n") && !kept.lowercased().contains("connection: close"), "\(kept)")
+        }
+    }
+
+    /// An answer that ends the connection (HTTP/1.0 here) to a request refused before its body
+    /// is read reaches the client whole while the body is still arriving: the server closes its
+    /// side, reads what the client sends to its end, and drops it. Closed whole at once, the
+    /// unread body reset the connection, which threw the answer away (nginx, which speaks
+    /// HTTP/1.0 to upstreams, said 502).
+    @Test func anAnswerBeforeALargeBodyIsNotLostToAReset() async throws {
+        let body = [UInt8](repeating: UInt8(ascii: " "), count: 32 << 20)
+        let server = try ServerFixtures.server()
+        try await server.application().test(.live) { client in
+            let port = try #require(client.port)
+            for (path, status) in [("/v1/schemas/nothing/validate-batch", 404), ("/v1/schemas/delivery/validate-batch?nope=1", 400)] {
+                let head = "POST \(path) HTTP/1.0\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(body.count)\r\n\r\n"
+                let failure = Mutex<Int32?>(nil)
+                let answer = try await RawHTTPClient.exchange(
+                    port: port, chunks: [Array(head.utf8), body], timeoutSeconds: 10, until: { _ in false },
+                    onSendError: { code in failure.withLock { $0 = code } })
+                // A client that gives up on a reset while it sends, as nginx does, would have lost the answer.
+                #expect(failure.withLock { $0 } == nil, "\(path): the body's sending failed, errno \(failure.withLock { $0 } ?? 0)")
+                #expect(answer.hasPrefix("HTTP/1.0 \(status) "), "\(path): \(answer.prefix(200))")
+                #expect(RawHTTPClient.body(answer).hasPrefix(#"{"error":"#), "\(path): \(answer.prefix(300))")
+            }
         }
     }
 
