@@ -64,7 +64,9 @@ struct EnvelopeOptions: ParsableArguments {
         if let attributes {
             let file = try InputFile.readOrExit(attributes, limit: 1 << 20, format: format)
             let (value, problems) = Self.readAttributes(file.bytes, file: attributes)
-            guard let value, problems.isEmpty else { throw Output.stop(problems, format: format) }
+            // A file that is not JSON is a usage error (2); a key given twice is a finding about
+            // the attributes (1), as the state's findings are.
+            guard let value, problems.isEmpty else { throw Output.stop(problems, format: format, status: value == nil ? .usage : .findings) }
             request.attributes = value
         }
         return request

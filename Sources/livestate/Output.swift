@@ -235,7 +235,7 @@ extension Output {
     /// that cannot be read, a version the schema does not have): the findings as the command
     /// prints every outcome (in text, compiler style on standard error, a schema's with their
     /// source line; in JSON, the one document on standard output), and status 2 to throw.
-    static func stop(_ diagnostics: [Diagnostic], format: OutputFormat, withSource: Bool = false) -> ExitCode {
+    static func stop(_ diagnostics: [Diagnostic], format: OutputFormat, withSource: Bool = false, status: ExitStatus = .usage) -> ExitCode {
         switch format {
         case .text where withSource:
             printWithSource(diagnostics)
@@ -246,7 +246,7 @@ extension Output {
         case .json:
             out(jsonDocument(diagnostics))
         }
-        return ExitCode(ExitStatus.usage.rawValue)
+        return ExitCode(status.rawValue)
     }
 
     /// `stop` for a version the schema file `schema` does not have.
