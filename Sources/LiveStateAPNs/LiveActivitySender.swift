@@ -282,7 +282,8 @@ public final class LiveActivitySender: Sendable {
         var reconnected = false
         var attempt = 0
         var outcome = SendOutcome(remedy: .unknown, refused: false, diagnostics: [], attempts: 0, environment: environment)
-        let deviceToken: String? = if case .device(let token) = push.target { token } else { nil }
+        // Held back by the token as the history names it: its hex digits in either case are one token.
+        let deviceToken: String? = push.target.isBroadcast ? nil : push.target.historyTarget.id
         while true {
             attempt += 1
             if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {

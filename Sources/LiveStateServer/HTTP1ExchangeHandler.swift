@@ -48,14 +48,24 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var exchanges: [Exchange] = []
     /// Whether the answer being written ends the connection.
     private var closesAfterAnswer = false
+    /// Whether what the client sends is read and dropped: after an answer that ends the
+    /// connection, and from a request sent behind one whose answer will (RFC 9112 §9.6: a server
+    /// that sends `close` processes no further request). Such a request, read, was run: a
+    /// `validate?token=` the client never saw answered was still remembered.
+    private var discarding = false
     /// What NIO could not parse: Hummingbird answers it 400 with an empty body, which gets the
     /// JSON error body every error has here. (A body's error, a bad chunk, is answered by the
     /// route that reads the body, with its own JSON body.)
     private var unparsed: HTTPParserError?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !discarding else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if exchanges.contains(where: \.closes) {
+                discarding = true
+                return
+            }
             let closes = head.version == .http1_0 || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             exchanges.append(Exchange(version: head.version, waiting: Self.expectsContinue(head), closes: closes))
         case .body, .end:
@@ -100,6 +110,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             if !exchanges.isEmpty { exchanges.removeFirst() }
             guard closesAfterAnswer else { return context.write(data, promise: promise) }
             closesAfterAnswer = false
+            discarding = true
             context.writeAndFlush(data, promise: promise)
             // The server's side only: what the client still sends is read (Hummingbird reads
             // a body to its end) and dropped, and the connection closes when the client's

@@ -186,6 +186,13 @@ import Testing
         #expect(await history.entry(for: target, at: start.addingTimeInterval(PushHistory.lifetime - 1)).activity != nil)
         #expect(await history.entry(for: target, at: start.addingTimeInterval(PushHistory.lifetime + 60)).activity == nil)
         #expect(await history.count == 1)
+        // Nor is it built on: a push accepted then starts the entry anew, its own timestamp the
+        // last (the old one, stamped ahead, made the next push after it look older).
+        let later = start.addingTimeInterval(PushHistory.lifetime + 60)
+        let ahead = PushHistory.Target(id: "0c0d", isBroadcast: true)
+        await history.accepted(.init(target: ahead, event: .update, timestamp: 1_900_000_000), at: start)
+        await history.accepted(.init(target: ahead, event: .update, timestamp: 1_800_030_000), at: later)
+        #expect(await history.entry(for: ahead, at: later).activity?.timestamp == 1_800_030_000)
     }
 
     /// A device token's hex digits in either case are one activity; a channel id is base64, in
@@ -212,6 +219,10 @@ import Testing
         #expect(hash(#"{"order":"43","shop":{"name":"A","id":1}}"#) != first)
         #expect(hash(#"{"order":"42","shop":{"name":"A","id":1},"x":[2,1]}"#) != hash(#"{"order":"42","shop":{"name":"A","id":1},"x":[1,2]}"#),
                 "an array keeps its order")
+        #expect(hash(#"{"order":"42","shop":{"name":"A","id":1.0}}"#) == first, "1 and 1.0 are one number to the app")
+        // A start written without attributes carries {}, and is hashed as such.
+        let envelope = ContentStateEncoder.Envelope(event: .start, timestamp: 1)
+        #expect(PushHistory.Push(target: .init(id: "0a", isBroadcast: false), envelope: envelope).attributes == hash("{}"))
     }
 
     /// An end stamped before the last update is a warning, not an error: Apple documents that

@@ -100,6 +100,39 @@ import Testing
         }
     }
 
+    /// After an answer that ends the connection, what the client sends on it is read and
+    /// dropped, never run (RFC 9112 §9.6): a start sent behind a refused request was still
+    /// remembered for its token, and the client's real start then drew `duplicate-start`.
+    @Test func noRequestIsRunAfterAnAnswerThatEndsTheConnection() async throws {
+        let token = String(repeating: "5e", count: 32)
+        let start = #"{"aps":{"timestamp":1795000000,"event":"start","attributes-type":"DeliveryAttributes","#
+            + #""attributes":{"totalAmount":"$12","orderId":"A-1"},"alert":{"title":"Order","body":"On its way"},"#
+            + #""content-state":{"title":"On the way","progress":0}}}"#
+        let post = "POST /v1/schemas/delivery/validate?token=\(token) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(start.utf8.count)\r\n\r\n" + start
+        // Refused by its type while it waits for `100 Continue`; its client sends the body anyway.
+        let refused = "POST /v1/schemas/delivery/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n"
+            + "Expect: 100-continue\r\n\r\n"
+        let server = try ServerFixtures.server()
+        try await server.application().test(.live) { client in
+            let port = try #require(client.port)
+            // Behind a refusal answered with `Connection: close`, and behind an HTTP/1.0 request.
+            let afterRefusal = try await RawHTTPClient.exchange(
+                port: port, chunks: [Array(refused.utf8), Array(("hello" + post).utf8)], timeoutSeconds: 5, interimAfterFirst: true,
+                until: { _ in false })
+            #expect(RawHTTPClient.status(afterRefusal) == 415 && !afterRefusal.contains("200 OK"), "\(afterRefusal)")
+            let pipelined = try await RawHTTPClient.exchange(
+                port: port, chunks: [Array("GET /health HTTP/1.0\r\n\r\n".utf8) + Array(post.utf8)], timeoutSeconds: 5, until: { _ in false })
+            #expect(pipelined.hasPrefix("HTTP/1.0 200 OK") && !pipelined.contains(#""ok":"#), "\(pipelined)")
+            // Neither start was run: the first one the client sees answered is clean (after a
+            // pause in which a start run would have been remembered).
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let first = try await client.execute(
+                uri: "/v1/schemas/delivery/validate?token=\(token)", method: .post, body: ServerFixtures.text(start))
+            #expect(!String(buffer: first.body).contains("duplicate-start"), "\(String(buffer: first.body))")
+        }
+    }
+
     /// An HTTP/1.0 request (nginx's to its upstreams, unless told otherwise) gets an HTTP/1.0
     /// answer, never chunked, and the connection closes after it: a batch's stream of unknown
     /// length ends where the connection does.

@@ -181,6 +181,15 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         ])
         // 17 digits that a Double does not hold (past 2^53) are refused too.
         #expect(encoder.readState(Array(#"{"price":12345678901234567}"#.utf8)).diagnostics.map(\.code) == [DiagnosticCode.invalidState])
+        // Given under an alias, at any depth, it is found where it is.
+        var aliased = decimal("price")
+        aliased.aliases = ["cost"]
+        let renamed = try ContentStateEncoder(schema: Schema(activity: "a", versions: [SchemaVersion(version: 1, contentState: [
+            aliased, Field(name: "order", type: .object(fields: [aliased]), isOptional: true, aliases: ["basket"]),
+        ])]))
+        let (none, found) = renamed.readState(Array(#"{"cost":123456789012345678,"basket":{"cost":0.1000000000000000000001}}"#.utf8))
+        #expect(none == nil)
+        #expect(found.map(\.pointer) == ["/cost", "/basket/cost"], "\(found)")
     }
 
     /// A state that gives a field under two of its names (its own and an alias) with two

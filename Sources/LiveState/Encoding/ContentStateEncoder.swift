@@ -28,6 +28,8 @@ public struct ContentStateEncoder: Sendable {
         public var alert: Value?
         /// The static attributes of a start; `attributes-type` is taken from the schema.
         public var attributes: Value?
+        /// The attributes a start carries: `attributes`, or `{}` without them.
+        package var writtenAttributes: Value { attributes ?? .object([]) }
         /// Whether a start asks for the new activity's update token (`"input-push-token": 1`):
         /// from iOS 18 on, a push-to-start without it gets none.
         public var inputPushToken: Bool {
@@ -338,18 +340,19 @@ public struct ContentStateEncoder: Sendable {
     }
 
     /// An `invalid-state` error for each `format: decimal` number of the state that a `Double`
-    /// does not hold exactly: the app's `Decimal` holds every digit sent, but
-    /// the state holds numbers as `Double`s, so the encoder would write another value
-    /// (`123456789012345678` as `1.2345678901234568e+17`) without a word. Found by each such
-    /// field's JSON Pointer in the text as given; a value given under an alias is not looked for.
+    /// does not hold exactly: the app's `Decimal` holds every digit sent, but the state holds
+    /// numbers as `Double`s, so the encoder would write another value (`123456789012345678` as
+    /// `1.2345678901234568e+17`) without a word. Found in the text as given, by each such
+    /// field's path: a field's own name, else the first of its aliases the text has, as the
+    /// decoder reads them.
     private func decimalsNotKept(_ state: Value, _ bytes: some ContiguousBytes, file: String?) -> [Diagnostic] {
         guard holdsDecimals else { return [] }
-        var pointers: [String] = []
-        for field in version.contentState { Self.decimals(in: state[field.name], of: field, pointer: JSONPointer.appending(field.name, to: ""), into: &pointers) }
-        guard !pointers.isEmpty else { return [] }
+        var paths: [[[String]]] = []
+        for field in version.contentState { Self.decimals(in: state[field.name], of: field, path: [Self.names(of: field)], into: &paths) }
+        guard !paths.isEmpty else { return [] }
         return bytes.withUnsafeBytes { text -> [Diagnostic] in
-            pointers.compactMap { pointer -> Diagnostic? in
-                guard let offset = JSONPointer.offset(of: pointer, in: text) else { return nil }
+            paths.compactMap { path -> Diagnostic? in
+                guard let (pointer, offset) = Self.firstPointer(path, "", in: text) else { return nil }
                 // The number's text, which the decoder already read as a valid JSON number.
                 let written = String(decoding: text[offset...].prefix {
                     JSONByte.isDigit($0) || $0 == JSONByte.minus || $0 == JSONByte.plus || $0 == JSONByte.period || $0 | 0x20 == UInt8(ascii: "e")
@@ -366,6 +369,19 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
+    /// The keys a field is read under, in the order the decoder prefers them.
+    private static func names(of field: Field) -> [String] { [field.name] + field.aliases }
+
+    /// The first JSON Pointer that `path` (each step's keys, in order of preference) names in
+    /// `text`, after `pointer`, with its value's offset.
+    private static func firstPointer(_ path: some Collection<[String]>, _ pointer: String, in text: UnsafeRawBufferPointer) -> (String, Int)? {
+        guard let step = path.first else { return JSONPointer.offset(of: pointer, in: text).map { (pointer, $0) } }
+        for key in step {
+            if let found = firstPointer(path.dropFirst(), JSONPointer.appending(key, to: pointer), in: text) { return found }
+        }
+        return nil
+    }
+
     /// Whether `field` holds a `format: decimal` number, itself or in what it holds.
     private static func holdsDecimal(_ field: Field) -> Bool {
         switch field.type {
@@ -376,20 +392,18 @@ public struct ContentStateEncoder: Sendable {
         }
     }
 
-    /// The JSON Pointers of the `format: decimal` numbers in `value`, read as `field`.
-    private static func decimals(in value: Value?, of field: Field, pointer: String, into pointers: inout [String]) {
+    /// The paths of the `format: decimal` numbers in `value`, read as `field` at `path`.
+    private static func decimals(in value: Value?, of field: Field, path: [[String]], into paths: inout [[[String]]]) {
         guard let value else { return }
         switch (field.type, value) {
         case (.double, _) where field.numberFormat == .decimal && value.number != nil:
-            pointers.append(pointer)
+            paths.append(path)
         case (.object(let fields), .object):
-            for member in fields { decimals(in: value[member.name], of: member, pointer: JSONPointer.appending(member.name, to: pointer), into: &pointers) }
+            for member in fields { decimals(in: value[member.name], of: member, path: path + [names(of: member)], into: &paths) }
         case (.array(let items), .array(let elements)):
-            for (index, element) in elements.enumerated() {
-                decimals(in: element, of: items, pointer: JSONPointer.appending(index, to: pointer), into: &pointers)
-            }
+            for (index, element) in elements.enumerated() { decimals(in: element, of: items, path: path + [[String(index)]], into: &paths) }
         case (.map(let items), .object(let entries)):
-            for entry in entries { decimals(in: entry.value, of: items, pointer: JSONPointer.appending(entry.name, to: pointer), into: &pointers) }
+            for entry in entries { decimals(in: entry.value, of: items, path: path + [[entry.name]], into: &paths) }
         default:
             break
         }
@@ -782,7 +796,7 @@ public struct ContentStateEncoder: Sendable {
                 _ = writer.writeString(type)
             }
             writer.append(#","attributes":"#)
-            _ = writer.write(envelope.attributes ?? .object([]))
+            _ = writer.write(envelope.writtenAttributes)
             if envelope.inputPushToken { writer.append(#","input-push-token":1"#) }
             if let channel = envelope.inputPushChannel {
                 writer.append(#","input-push-channel":"#)

@@ -135,7 +135,7 @@ package actor PushHistory {
         /// A push the sender writes with `envelope`.
         package init(target: Target, envelope: ContentStateEncoder.Envelope) {
             self.init(target: target, event: envelope.event, timestamp: envelope.timestamp,
-                      attributes: envelope.event == .start ? envelope.attributes.map(PushHistory.attributesHash) : nil)
+                      attributes: envelope.event == .start ? PushHistory.attributesHash(envelope.writtenAttributes) : nil)
         }
     }
 
@@ -215,7 +215,9 @@ package actor PushHistory {
         switch push.event {
         case .update?, .end?:
             guard let timestamp = push.timestamp else { return }
-            var activity = activities[push.target] ?? Activity(timestamp: timestamp, at: now)
+            // An entry of a push more than `lifetime` ago is not read, nor built on.
+            let kept = activities[push.target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
+            var activity = kept ?? Activity(timestamp: timestamp, at: now)
             activity.timestamp = max(activity.timestamp, timestamp)
             activity.at = now
             if push.event == .update { activity.updatedAt = now }
@@ -257,9 +259,12 @@ package actor PushHistory {
     }
 
     /// `value` as an app's `Decodable` reads it: each object's members by key, a repeated key's
-    /// first value (as `JSONDecoder` keeps it), at every depth.
+    /// first value (as `JSONDecoder` keeps it), and a number as its value (`1` and `1.0` are one
+    /// `Int` or `Double`), at every depth.
     static func canonical(_ value: Value) -> Value {
         switch value {
+        case .int, .uint, .double:
+            return value.number.map(Value.double) ?? value
         case .object(let members):
             var seen = Set<String>()
             let kept = members.filter { seen.insert($0.name).inserted }
