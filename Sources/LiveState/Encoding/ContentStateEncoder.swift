@@ -352,11 +352,10 @@ public struct ContentStateEncoder: Sendable {
         guard !paths.isEmpty else { return [] }
         return bytes.withUnsafeBytes { text -> [Diagnostic] in
             paths.compactMap { path -> Diagnostic? in
-                guard let (pointer, offset) = Self.firstPointer(path, "", in: text) else { return nil }
-                // The number's text, which the decoder already read as a valid JSON number.
-                let written = String(decoding: text[offset...].prefix {
-                    JSONByte.isDigit($0) || $0 == JSONByte.minus || $0 == JSONByte.plus || $0 == JSONByte.period || $0 | 0x20 == UInt8(ascii: "e")
-                }, as: UTF8.self)
+                guard let (pointer, offset) = Self.firstPointer(path, "", in: text),
+                      var reader = try? JSONReader(bytes: UnsafeRawBufferPointer(rebasing: text[offset...])),
+                      let number = try? reader.readNumber() else { return nil }
+                let written = reader.string(number)
                 guard let double = Double(written), let sent = Value.decimal(text: written),
                       let kept = Value.double(double).decimalValue, sent != kept else { return nil }
                 var problem = Self.error(.invalidState, "\(written) is more precise than a Double, in which LiveState holds numbers: the "
