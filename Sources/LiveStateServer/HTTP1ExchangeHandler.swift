@@ -1,5 +1,4 @@
 import Hummingbird
-@_spi(Scanner) import LiveState
 import NIOCore
 import NIOHTTP1
 
@@ -83,15 +82,13 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head) where unparsed != nil && head.status == .badRequest && head.headers["content-length"] == ["0"]:
-            let error = APIError.badRequest(unparsed!)
+            let body = JSONResponse.bytes(APIError.badRequest(unparsed!).jsonValue, capacity: 256)
             unparsed = nil
-            var writer = JSONWriter(capacity: 256)
-            writer.write(error.jsonValue)
-            head.headers.replaceOrAdd(name: "content-type", value: "application/json; charset=utf-8")
-            head.headers.replaceOrAdd(name: "content-length", value: String(writer.bytes.count))
+            head.headers.replaceOrAdd(name: "content-type", value: JSONResponse.contentType)
+            head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
             closesAfterAnswer = true
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: writer.bytes)))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         case .head(var head):
             if let exchange = exchanges.first {
                 // Answered without its body (refused by its query, its `Content-Length`, its

@@ -3,20 +3,25 @@ import Hummingbird
 
 /// Writes response bodies with LiveState's `JSONWriter`: compact, members in order.
 enum JSONResponse {
-    static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+    /// The `Content-Type` of every JSON answer.
+    static let contentType = "application/json; charset=utf-8"
+    static let headers: HTTPFields = [.contentType: contentType]
+
+    /// `value` as JSON text.
+    static func bytes(_ value: Value, capacity: Int = 1024) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
+        writer.write(value)
+        return writer.bytes
+    }
 
     /// A response whose body is `value` as JSON.
     static func make(_ value: Value, status: HTTPResponse.Status = .ok, capacity: Int = 1024) -> Response {
-        var writer = JSONWriter(capacity: capacity)
-        writer.write(value)
-        return make(bytes: writer.bytes, status: status)
+        make(bytes: bytes(value, capacity: capacity), status: status)
     }
 
     /// A JSON Schema document (`application/schema+json`).
     static func makeSchema(_ value: Value) -> Response {
-        var writer = JSONWriter(capacity: 8192)
-        writer.write(value)
-        return make(bytes: writer.bytes, headers: [.contentType: "application/schema+json"])
+        make(bytes: bytes(value, capacity: 8192), headers: [.contentType: "application/schema+json"])
     }
 
     /// A response whose body is JSON text already written.
