@@ -15,7 +15,7 @@ package enum PushRequestRules {
         var bundle = topic
         if bundle.hasSuffix(topicSuffix) { bundle.removeLast(topicSuffix.utf8.count) }
         if let other = bundle.range(of: ".push-type.") {
-            return (nil, finding(.badTopic, "the topic names push type '\(printable(bundle[other.upperBound...]))'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
+            return (nil, finding(.badTopic, "the topic names push type '\(Diagnostic.quoted(bundle[other.upperBound...]))'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))
         }
         // A bundle id is labels of letters, digits and hyphens between dots; it goes into a
         // broadcast's and a channel's :path as it is, where `#` or `?` would end the path.
@@ -26,7 +26,7 @@ package enum PushRequestRules {
             }
         }) else {
             return (nil, finding(.badTopic, "the topic must be the app's bundle id, such as com.example.app (letters, digits and "
-                + "hyphens between dots), not '\(printable(topic))'"))
+                + "hyphens between dots), not '\(Diagnostic.quoted(topic))'"))
         }
         return (bundle, nil)
     }
@@ -74,10 +74,10 @@ package enum PushRequestRules {
             findings.append(finding(.missingExpiration, "a broadcast needs apns-expiration (UNIX seconds; 0 for a channel that stores no message)"))
         }
         if let id = headers.apnsID, !isLowercaseUUID(id) {
-            findings.append(finding(.badAPNsID, "apns-id must be a lower-case UUID such as 123e4567-e89b-12d3-a456-426614174000, not '\(printable(id))'"))
+            findings.append(finding(.badAPNsID, "apns-id must be a lower-case UUID such as 123e4567-e89b-12d3-a456-426614174000, not '\(Diagnostic.quoted(id))'"))
         }
         if let id = headers.requestID, !isLowercaseUUID(id) {
-            findings.append(finding(.badAPNsID, "apns-request-id must be a lower-case UUID, not '\(printable(id))'"))
+            findings.append(finding(.badAPNsID, "apns-request-id must be a lower-case UUID, not '\(Diagnostic.quoted(id))'"))
         }
         if let collapse = headers.collapseID {
             if let problem = headerValueProblem(collapse) {
@@ -101,24 +101,19 @@ package enum PushRequestRules {
             let names: [UInt8: String] = [0x00: "NUL", 0x09: "a tab", 0x0A: "LF", 0x0D: "CR"]
             let name = names[bytes[index]] ?? "a control character"
             return "holds \(name) (byte \(index + 1) is 0x\(String(bytes[index], radix: 16, uppercase: true).leftPadded(to: 2))): a header value may not hold control characters, "
-                + "and a CR or LF would end the header and start another; '\(printable(value))' is not one"
+                + "and a CR or LF would end the header and start another; '\(Diagnostic.quoted(value))' is not one"
         }
         if bytes.first == 0x20 || bytes.last == 0x20 {
-            return "begins or ends with a space, which HTTP/2 does not allow in a header value; '\(printable(value))' is not one"
+            return "begins or ends with a space, which HTTP/2 does not allow in a header value; '\(Diagnostic.quoted(value))' is not one"
         }
         return nil
-    }
-
-    /// `text` as a message quotes it (`PushHistory.Target.printable`).
-    static func printable(_ text: some StringProtocol) -> String {
-        PushHistory.Target.printable(text)
     }
 
     /// A start that no answer came to, after its request may have reached APNs (the
     /// connection was made): `start-unconfirmed`. APNs may have taken it, and each start shows
     /// another activity, so the sender does not send it again.
     static func startUnconfirmed(_ error: String, file: String?) -> Diagnostic {
-        var found = finding(.startUnconfirmed, "no answer came to this start (\(printable(error))) after the request may have "
+        var found = finding(.startUnconfirmed, "no answer came to this start (\(Diagnostic.quoted(error))) after the request may have "
             + "reached APNs, so it was not sent again: each start APNs takes shows another activity. Check the device, or wait "
             + "for the activity's update token, before starting it again")
         found.file = file

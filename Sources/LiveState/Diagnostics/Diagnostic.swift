@@ -112,6 +112,13 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         return result
     }
 
+    /// The first 80 characters of `text`, `printable`: how a message quotes a value given whole
+    /// (a token, a topic, a header), so that one with a line break stays on the message's line,
+    /// in JSON output too.
+    package static func quoted(_ text: some StringProtocol) -> String {
+        printable(String(text.prefix(80)))
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

@@ -44,11 +44,11 @@ package actor PushHistory {
                 // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
                 if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
                    token.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
-                    return "the device token must be hex digits only; '\(printable(token))' has spaces or angle brackets, which come from "
+                    return "the device token must be hex digits only; '\(Diagnostic.quoted(token))' has spaces or angle brackets, which come from "
                         + "printing Data's description: remove them (in the app, make the token with "
                         + "token.map { String(format: \"%02x\", $0) }.joined())"
                 }
-                return "the device token must be hex digits, as the app received it; '\(printable(token))' is not"
+                return "the device token must be hex digits, as the app received it; '\(Diagnostic.quoted(token))' is not"
             }
             guard token.utf8.count.isMultiple(of: 2) else {
                 return "the device token has an odd number of hex digits (\(token.utf8.count)): a digit is missing"
@@ -60,16 +60,9 @@ package actor PushHistory {
         package static func problem(withChannel channel: String) -> String? {
             if channel.isEmpty { return "the channel id is empty" }
             guard Field.StringFormat.base64.problem(channel) == nil else {
-                return "the channel id must be the base64 id APNs gave when the channel was created, not '\(printable(channel))'"
+                return "the channel id must be the base64 id APNs gave when the channel was created, not '\(Diagnostic.quoted(channel))'"
             }
             return nil
-        }
-
-        /// The first 80 characters of `text` for a message, its control characters written as
-        /// `\u{…}` as every finding's are (`Diagnostic.printable`), so that a value with a line
-        /// break stays on the message's line, in JSON output too.
-        package static func printable(_ text: some StringProtocol) -> String {
-            Diagnostic.printable(String(text.prefix(80)))
         }
 
         private static func isHexDigit(_ byte: UInt8) -> Bool {
