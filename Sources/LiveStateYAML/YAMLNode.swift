@@ -170,7 +170,7 @@ enum YAMLScalarValue: Sendable, Hashable {
             if bytes[1] == UInt8(ascii: "o"), bytes[2...].allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) {
                 return Int(digits, radix: 8).map(YAMLScalarValue.int) ?? .largeInteger(text)
             }
-            if bytes[1] == UInt8(ascii: "x"), bytes[2...].allSatisfy(isHexDigit) {
+            if bytes[1] == UInt8(ascii: "x"), bytes[2...].allSatisfy(JSONByte.isHexDigit) {
                 return Int(digits, radix: 16).map(YAMLScalarValue.int) ?? .largeInteger(text)
             }
         }
@@ -208,8 +208,4 @@ enum YAMLScalarValue: Sendable, Hashable {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-    }
 }

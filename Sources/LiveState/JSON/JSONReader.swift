@@ -843,7 +843,7 @@ private struct ContainerStack {
 }
 
 /// Byte constants and byte classes of the JSON grammar.
-enum JSONByte {
+package enum JSONByte {
     static let quote = UInt8(ascii: "\"")
     static let backslash = UInt8(ascii: "\\")
     static let slash = UInt8(ascii: "/")
@@ -896,6 +896,10 @@ enum JSONByte {
         default: (0, 0, 0)
         }
     }
+
+    /// Whether `byte` is an ASCII hex digit, either case: asked by the JSON scanner's `\u`
+    /// escapes, UUIDs, URL percent escapes, YAML's `0x` integers and device tokens.
+    package static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 
     /// The value of an ASCII hex digit, or `nil`.
     static func hexValue(_ byte: UInt8) -> UInt8? {

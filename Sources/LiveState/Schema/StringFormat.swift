@@ -75,7 +75,7 @@ extension Field {
             guard bytes.count == uuidLength else { return "it is \(bytes.count) byte\(bytes.count == 1 ? "" : "s") long" }
             for (offset, byte) in bytes.enumerated() {
                 let isHyphenPlace = offset == 8 || offset == 13 || offset == 18 || offset == 23
-                if isHyphenPlace ? byte != UInt8(ascii: "-") : !isHexDigit(byte) {
+                if isHyphenPlace ? byte != UInt8(ascii: "-") : !JSONByte.isHexDigit(byte) {
                     return isHyphenPlace ? "byte \(offset) is not a hyphen" : "byte \(offset) is not a hexadecimal digit"
                 }
             }
@@ -118,13 +118,6 @@ extension Field {
             switch self {
             case .uuid: return lhs.uppercased() == rhs.uppercased()
             case .base64: return Data(base64Encoded: lhs) == Data(base64Encoded: rhs)
-            }
-        }
-
-        private static func isHexDigit(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-            default: false
             }
         }
 

@@ -107,7 +107,7 @@ package struct URLRule: Sendable, Hashable {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, JSONByte.isHexDigit(bytes[index + 1]), JSONByte.isHexDigit(bytes[index + 2]) {
                 result += String(decoding: bytes[index...(index + 2)], as: UTF8.self)
                 index += 3
                 continue
@@ -137,7 +137,7 @@ package struct URLRule: Sendable, Hashable {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "%"):
-                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                guard index + 2 < bytes.count, JSONByte.isHexDigit(bytes[index + 1]), JSONByte.isHexDigit(bytes[index + 2]) else {
                     return (index, "'%' without two hex digits after it")
                 }
                 index += 3
@@ -179,13 +179,6 @@ package struct URLRule: Sendable, Hashable {
         let punctuation = legacyPunctuation.filter { $0 != "-" }
         let legal = "(?:[A-Za-z0-9\(punctuation)\\[\\]-]|%[0-9A-Fa-f]{2})"
         return "^(?=[\\s\\S])\(legal)*(?:#\(legal)*)?(?![\\s\\S])"
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-        default: false
-        }
     }
 
     /// The character starting at byte `index`, quoted, or named when it does not print.

@@ -40,10 +40,10 @@ package actor PushHistory {
         /// sidecar's `token=`. Apple says not to assume its length.
         package static func problem(withToken token: String) -> String? {
             if token.isEmpty { return "the device token is empty" }
-            guard token.utf8.allSatisfy(isHexDigit) else {
+            guard token.utf8.allSatisfy(JSONByte.isHexDigit) else {
                 // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
                 if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
-                   token.utf8.allSatisfy({ isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
+                   token.utf8.allSatisfy({ JSONByte.isHexDigit($0) || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) {
                     return "the device token must be hex digits only; '\(Diagnostic.quoted(token))' has spaces or angle brackets, which come from "
                         + "printing Data's description: remove them (in the app, make the token with "
                         + "token.map { String(format: \"%02x\", $0) }.joined())"
@@ -63,10 +63,6 @@ package actor PushHistory {
                 return "the channel id must be the base64 id APNs gave when the channel was created, not '\(Diagnostic.quoted(channel))'"
             }
             return nil
-        }
-
-        private static func isHexDigit(_ byte: UInt8) -> Bool {
-            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
         }
     }
 
