@@ -814,6 +814,34 @@ func body(_ aps: String, extra: String = "") -> String {
             == "the content-state must be a JSON object, found an array; the activity does not start")
     }
 
+    /// `null` for a key a push may leave out (the JPush SDK writes `"alert": null` on every
+    /// update without an alert; Jackson and Python's `None` write unset dates and scores so):
+    /// read as left out, a warning, and the push applies. A start still needs its alert and
+    /// attributes, and a null `timestamp` stays an error.
+    @Test func aNullOptionalAPSKeyIsReadAsLeftOut() throws {
+        let update = lint(body(#""timestamp":1795000000,"event":"update","content-state":{"note":"a"},"alert":null,"stale-date":null,"#
+            + #""relevance-score":null"#))
+        #expect(update.appDecodes && !update.hasErrors)
+        #expect(update.diagnostics.filter { $0.severity != .info }.map(\.description) == [
+            "p.json:1:86: warning: alert is null, read here as if it were left out (how the device reads null is not documented): "
+                + "send a value or leave the key out (at /aps/alert) [no-effect-aps-key]",
+            "p.json:1:104: warning: stale-date is null, read here as if it were left out (how the device reads null is not documented): "
+                + "send a value or leave the key out (at /aps/stale-date) [no-effect-aps-key]",
+            "p.json:1:127: warning: relevance-score is null, read here as if it were left out (how the device reads null is not "
+                + "documented): send a value or leave the key out (at /aps/relevance-score) [no-effect-aps-key]",
+        ])
+        let end = lint(body(#""timestamp":1795000000,"event":"end","content-state":{"note":"a"},"dismissal-date":null"#))
+        #expect(end.appDecodes && !end.hasErrors)
+        let start = lint(body(#""timestamp":1795000000,"event":"start","content-state":{"note":"a"},"alert":null,"attributes":{}"#))
+        #expect(start.diagnostics.filter { $0.code == "missing-aps-key" || $0.code == "no-effect-aps-key" }.map(\.description) == [
+            "p.json:1:8: error: a start needs aps.attributes-type: ScoreAttributes; the activity does not start (at /aps/attributes-type) [missing-aps-key]",
+            "p.json:1:85: error: a start needs aps.alert with title and body, and this one is null; the activity does not start "
+                + "(at /aps/alert) [missing-aps-key]",
+        ])
+        let noTimestamp = lint(body(#""timestamp":null,"event":"update","content-state":{"note":"a"}"#))
+        #expect(noTimestamp.diagnostics.contains { $0.code == "invalid-aps-value" && $0.pointer == "/aps/timestamp" })
+    }
+
     /// The device measures its own encoding of the decoded state, not the bytes sent. A state
     /// sent small that re-encodes large (every `/` escaped) is dropped although APNs takes the
     /// body; a broadcast state sent large whose escapes re-encode small (`\u20ac` is 3 bytes to

@@ -155,6 +155,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// The wording the content-state's findings were made with: the event's, when it came first.
     var contentStateConsequence = DeviceConsequence.update
     var alert: Alert?
+    /// Where an `"alert": null` is.
+    var nullAlert: Int?
     var inputPushToken: Int?
     var inputPushChannel: Int?
     var spans: [DecodeContext.MemberSpan] = []
@@ -319,6 +321,18 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return
         }
         let valueOffset = try skipToValue(&context)
+        if known != nil, Self.nullIsNone.contains(name), try context.reader.peek() == .null {
+            // Java's Jackson and Python's `None` write a key the sender left unset as `null`.
+            // As for an end's `"content-state": null`, null is none. Whether an alert may be
+            // left out depends on the event, judged once the body is read.
+            try context.reader.skipValue()
+            if name == "alert" {
+                nullAlert = valueOffset
+                return
+            }
+            report(.noEffectAPSKey, Self.nullIsNoneMessage(name), at: valueOffset, pointer: pointer)
+            return
+        }
         switch name {
         case "timestamp":
             if let seconds = try readSeconds(&context, name: name, pointer: pointer) {
@@ -412,6 +426,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
 
     /// The `aps` keys of Live Activity pushes.
     static let knownKeys = APSKeys.liveActivity
+    /// The keys a push may leave out, whose `null` is taken as no value: `alert` on an update
+    /// or end. `timestamp` and `event` are needed, a start's `attributes` and `attributes-type`
+    /// too (`null` is then not the object or string it needs), and an end's null
+    /// `content-state` has its own finding.
+    static let nullIsNone: Set<String> = ["stale-date", "dismissal-date", "relevance-score", "alert", "input-push-token", "input-push-channel"]
+
+    /// The message of a `null` the push may leave out.
+    static func nullIsNoneMessage(_ name: String) -> String {
+        "\(name) is null, read here as if it were left out (how the device reads null is not documented): send a value or leave the key out"
+    }
     /// The index in `knownKeys` of the key `key` spells, compared unescaped.
     static func knownIndex(of key: JSONString, in reader: JSONReader) -> Int? {
         knownKeys.firstIndex { reader.matches(key, $0) }
@@ -704,6 +728,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                    + #"and Apple Watch shows their title and body: "alert": {"title": …, "body": …}"#,
                    at: alert.offset, pointer: "/aps/alert")
         }
+        if let nullAlert, event.name != .start {
+            report(.noEffectAPSKey, Self.nullIsNoneMessage("alert"), at: nullAlert, pointer: "/aps/alert")
+        }
         if let alert, event.name != .start, alert.isObject, !alert.hasTitle, !alert.hasBody {
             // ActivityKit's AlertConfiguration is a title, a body and a sound: an alert without
             // text in the first two has nothing to show, whether they are left out or empty. The
@@ -780,7 +807,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                        + "and Apple Watch shows only them", at: alert.offset, pointer: "/aps/alert")
             }
         } else {
-            report(.missingAPSKey, "a start needs aps.alert with title and body; the activity does not start", at: apsStart, pointer: "/aps/alert")
+            let null = nullAlert != nil ? ", and this one is null" : ""
+            report(.missingAPSKey, "a start needs aps.alert with title and body\(null); the activity does not start",
+                   at: nullAlert ?? apsStart, pointer: "/aps/alert")
         }
         if let inputPushToken, inputPushChannel != nil {
             report(.inputPushConflict, "input-push-token and input-push-channel on one start: send one of them", at: inputPushToken, pointer: "/aps/input-push-token")
