@@ -74,7 +74,7 @@ public enum SchemaYAMLWriter {
         case .enumeration(.integers(let values)):
             parts += ["type: enum", "values: [\(values.map(String.init).joined(separator: ", "))]"]
         case .array(let items), .map(let items):
-            parts += ["type: \(field.type.name)", "items: \(flow(items))"]
+            parts += ["type: \(field.type.name)"] + (field.hasIntegerKeys ? ["keys: int"] : []) + ["items: \(flow(items))"]
         case .object(let fields):
             // Objects inside arrays: a flow mapping of flow mappings.
             parts += ["type: object", "fields: {\(fields.map { "\(key($0.name)): \(flow($0))" }.joined(separator: ", "))}"]

@@ -960,17 +960,16 @@ struct TypeReader {
     }
 
     /// The field of a `String`- or `Int`-keyed dictionary, which synthesized `Codable` reads
-    /// from a JSON object: a map of `value`'s type. An `Int` key is reviewed: the app refuses
-    /// a key that is not an integer's text, which a schema does not check.
+    /// from a JSON object: a map of `value`'s type, with `keys: int` for an `Int` key (the app
+    /// refuses a key that is not an integer's text).
     mutating func mapField(named name: String, key: TypeSyntax, value: TypeSyntax, scope: String, file: String) -> Field {
         guard ["String", "Int"].contains(Self.named(key).base) else {
             review(Self.dictionaryReview(name, key: key), at: key, file: file)
             return Field(name: name, type: .object(fields: []))
         }
-        if Self.named(key).base == "Int" {
-            review(Self.dictionaryReview(name, key: key), at: key, file: file)
-        }
-        return collectionField(named: name, element: value, scope: scope, file: file, isMap: true)
+        var field = collectionField(named: name, element: value, scope: scope, file: file, isMap: true)
+        field.hasIntegerKeys = Self.named(key).base == "Int"
+        return field
     }
 
     /// An array's field, or a map's (`isMap`), of `element`'s values.
@@ -1336,15 +1335,9 @@ struct TypeReader {
     }
 
     /// What a dictionary that a map does not state is on the wire: synthesized `Codable`
-    /// writes an `Int`-keyed one as a JSON object keyed by integers' text, which a map's keys
-    /// are not checked to be, and one with other keys as a flat `[key, value, key, value, …]`
+    /// writes one keyed by neither `String` nor `Int` as a flat `[key, value, key, value, …]`
     /// array, which a schema cannot state.
     static func dictionaryReview(_ name: String, key: TypeSyntax) -> String {
-        guard named(key).base != "Int" else {
-            return "'\(name)' is a dictionary keyed by Int, which the app decodes from a JSON object whose keys are integers written as "
-                + "strings; it is written as a map, whose keys a schema does not check, so a key that is not an integer refuses the "
-                + "update where lint passes it"
-        }
         return "'\(name)' is a dictionary, which the app decodes from a flat [key, value, key, value, …] array (its keys are "
             + "\(key.trimmedDescription), not String or Int); a schema cannot state that, so it is written as an empty object"
     }

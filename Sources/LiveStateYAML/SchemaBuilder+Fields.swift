@@ -68,6 +68,7 @@ extension SchemaBuilder {
         }
         for (key, applies) in [
             ("values", type.name == "enum"), ("items", type.name == "array" || type.name == "map"), ("fields", type.name == "object"),
+            ("keys", type.name == "map"),
         ] {
             if !applies, let pair = members[key] {
                 report(
@@ -94,6 +95,7 @@ extension SchemaBuilder {
         switch key {
         case "values": "enum"
         case "items": "array and map"
+        case "keys": "map"
         default: "object"
         }
     }
@@ -137,6 +139,15 @@ extension SchemaBuilder {
                 report(
                     .schemaWrongType, "'format' must be one of \(names.joined(separator: ", ")), found '\(text)'",
                     at: pair.value.position, pointer: at("format"))
+            }
+        }
+        if let pair = members["keys"], let text = string(pair, key: "keys", pointer: at("keys")) {
+            // A map's keys: `String` (the default) or `Int`, as the app's dictionary holds them.
+            switch text {
+            case "string": field.hasIntegerKeys = false
+            case "int": field.hasIntegerKeys = true
+            default:
+                report(.schemaWrongType, "'keys' must be one of string, int, found '\(text)'", at: pair.value.position, pointer: at("keys"))
             }
         }
         if let pair = members["drop-priority"] {

@@ -388,7 +388,7 @@ enum SchemaKeys {
     static let version = ["version", "content-state", "attributes", "removed", "min-ios", "retired", "retired-on", "retired-reason", "description"]
     static let field = ["type", "default", "optional", "on-invalid", "on-null"] + Field.Constraint.allCases.map(\.rawValue) + [
         "format", "values", "fallback", "aliases", "deprecated", "description", "truncate", "drop-priority",
-        "items", "fields",
+        "items", "fields", "keys",
     ]
     /// An array's `items`: no name, so nothing that concerns a key being present or absent.
     static let items = field.filter { !notForItems.contains($0) }

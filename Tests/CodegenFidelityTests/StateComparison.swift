@@ -66,7 +66,9 @@ enum StateComparison {
             var members: [Value.Member] = []
             for entry in entries {
                 let pair = Array(Mirror(reflecting: entry).children)
-                guard pair.count == 2, let key = pair[0].value as? String, let value = value(of: pair[1].value, field: items) else { return nil }
+                // A `[String: T]`'s key, or an `[Int: T]`'s as the text `Int` writes.
+                let key = pair.count == 2 ? (pair[0].value as? String ?? (pair[0].value as? Int).map(String.init)) : nil
+                guard let key, let value = value(of: pair[1].value, field: items) else { return nil }
                 members.append(.init(key, value))
             }
             return .object(members.sorted { $0.name < $1.name })
@@ -101,7 +103,9 @@ enum StateComparison {
         case (.object(let fields), _):
             return normalized(value, fields: fields)
         case (.map(let items), .object(let members)):
-            return .object(members.map { .init($0.name, normalized($0.value, field: items)) }.sorted { $0.name < $1.name })
+            // An `[Int: T]` holds `02` as 2.
+            let name: (String) -> String = { name in field.hasIntegerKeys ? Int(name).map(String.init) ?? name : name }
+            return .object(members.map { .init(name($0.name), normalized($0.value, field: items)) }.sorted { $0.name < $1.name })
         default:
             return value
         }

@@ -528,14 +528,16 @@ enum Corpus {
         #expect(keyed.activities.first?.reviews.map(\.message) == [
             "'byDay' is a dictionary, which the app decodes from a flat [key, value, key, value, …] array (its keys are Day, not String or Int); a schema cannot state that, so it is written as an empty object",
         ])
-        // An `Int` key is a map's, whose keys a schema does not check to be integers' text.
+        // An `Int` key is a map's with `keys: int`, which the schema checks: nothing to review
+        // but the optional values.
         let numbered = SwiftImporter.importActivities([("Numbered.swift", """
             struct N: ActivityAttributes { struct ContentState: Codable, Hashable { var byRound: [Int: String?] } }
             """)])
         #expect(numbered.activities.first?.contentState.first?.type == .map(items: Field(name: "", type: .string)))
+        #expect(numbered.activities.first?.contentState.first?.hasIntegerKeys == true)
+        let written = try #require(numbered.activities.first.map { SchemaYAMLWriter.version(1, $0, source: "Numbered.swift") })
+        #expect(written.contains("byRound: { type: map, keys: int, items: { type: string } }"), "\(written)")
         #expect(numbered.activities.first?.reviews.map(\.message) == [
-            "'byRound' is a dictionary keyed by Int, which the app decodes from a JSON object whose keys are integers written as strings; "
-                + "it is written as a map, whose keys a schema does not check, so a key that is not an integer refuses the update where lint passes it",
             "'byRound' is a dictionary of optionals, whose values may be null; a schema's items cannot be: it states a map of String, so a null value refuses the map where the app holds nil",
         ])
     }

@@ -148,6 +148,44 @@ import Testing
         #expect(json.contains(#""minimum": -9223372036854775808"#) && json.contains(#""maximum": 9223372036854775807"#), "\(json)")
     }
 
+    /// `keys: int` (`[Int: T]`): loaded, its mistakes placed, a default's keys checked by the
+    /// rule, compared between versions, sized at 20-byte keys and stated in JSON Schema.
+    @Test func anIntegerKeyedMap() throws {
+        let schema = try Self.load("""
+              - version: 1
+                content-state:
+                  byRound: { type: map, items: { type: string, max-length: 4 }, max-items: 2, default: {} }
+              - version: 2
+                content-state:
+                  byRound: { type: map, keys: int, items: { type: string, max-length: 4 }, max-items: 2, default: { 1: "a", "-02": "b" } }
+            """, strict: [])
+        let field = try #require(schema.versions.last?.contentState.first)
+        #expect(field.hasIntegerKeys && schema.versions[0].contentState[0].hasIntegerKeys == false)
+        #expect(field.defaultValue == .object([.init("1", .string("a")), .init("-02", .string("b"))]))
+        StringFormatSchemaTests.expectLoadErrors([
+            ("m: { type: map, keys: float, items: { type: int } }", "'keys' must be one of string, int, found 'float'", "/keys"),
+            ("m: { type: string, keys: int }", "'keys' applies to map fields, not string", "/keys"),
+            ("m: { type: map, keys: int, items: { type: int }, default: { a: 1 } }",
+             "default of field 'm' is invalid: /a: the key 'a' is not an integer, and the app's [Int: …] reads only keys that Int(_:) "
+                + "reads: an optional sign and decimal digits, within Int's range", "/default/a"),
+        ])
+        // String keys read as Int keys: an older payload's key may not be an integer.
+        let narrowed = CompatibilityChecker().findings(schema, reader: 2, writer: 1).map(\.diagnostic).filter { $0.code == "type-narrowed" }
+        #expect(narrowed.first?.message.contains("'byRound' is a [String: …] in v1, whose keys may be any text; app v2 holds it in an [Int: …], "
+                                                 + "and JSONDecoder refuses a key that is not an integer") == true, "\(narrowed.map(\.message))")
+        #expect(!CompatibilityChecker().findings(schema, reader: 1, writer: 2).contains { $0.diagnostic.code == "type-narrowed" })
+        // Bounded without max-key-length: the device writes an Int's text, at most 20 bytes.
+        let size = WorstCaseSize(fields: schema.versions[1].contentState)
+        #expect(size.unbounded.isEmpty)
+        #expect(size.bytes == #"{"byRound":{"-9223372036854775808":"abcd","-9223372036854775807":"abcd"}}"#.utf8.count, "\(size.bytes)")
+        let json = try JSONSchemaGenerator().generate(schema, version: 2)
+        #expect(json.contains(#""propertyNames": {"#) && json.contains(#""x-livestate-integer-keys": true"#), "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let properties = try #require(document["properties"] as? [String: [String: Any]])
+        let names = try #require(properties["byRound"]?["propertyNames"] as? [String: Any])
+        #expect(names["pattern"] as? String == Field.integerKeyPattern)
+    }
+
     /// A map's size is bounded by `max-items` entries of `max-key-length` keys and bounded
     /// values; without either bound, it is unbounded.
     @Test func aMapsSizeIsBoundedByItsEntriesAndKeys() throws {

@@ -997,9 +997,13 @@ struct DecodeContext: JSONReading {
             }
             keys.insert(key, in: reader)
             path.push(key: name)
-            if verdict.problem == nil, let message = plan.constraints.keyLengthProblem(name.utf8.count) {
-                // A schema's rule, which synthesized `Codable` does not check; the values are read on.
-                verdict.problem = self.problem(.outOfRange, message, at: key.start &- 1)
+            if verdict.problem == nil || (strict && verdict.strictProblem == nil),
+               let (message, codableFails) = Field.mapKeyProblem(name, integerKeys: plan.hasIntegerKeys, constraints: plan.constraints) {
+                // The values are read on, for their findings. Synthesized `Codable` fails on a
+                // key an `Int` does not hold; `max-key-length` is the schema's rule alone.
+                let found = self.problem(codableFails ? .wrongType : .outOfRange, message, at: key.start &- 1)
+                if verdict.problem == nil { verdict.problem = found }
+                if strict, codableFails, verdict.strictProblem == nil { verdict.strictProblem = found }
             }
             let value = try decodeValue(items)
             path.pop()

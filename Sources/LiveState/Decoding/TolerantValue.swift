@@ -228,12 +228,29 @@ public struct TolerantValue {
     public func map<Element>(
         minItems: Int? = nil, maxItems: Int? = nil, maxKeyLength: Int? = nil, _ element: (TolerantValue) throws -> Element
     ) throws -> [String: Element] {
-        let constraints = Field.Constraints(minItems: minItems, maxItems: maxItems, maxKeyLength: maxKeyLength)
+        try entries(Field.Constraints(minItems: minItems, maxItems: maxItems, maxKeyLength: maxKeyLength), integerKeys: false, key: { $0 }, element)
+    }
+
+    /// A map of `Int` keys (`keys: int`, `[Int: Element]`) within the count and key
+    /// constraints; a key that is not an integer's text, or one invalid value, makes the map
+    /// invalid. Of two keys of one integer (`5` and `05`), the one read last is kept, as in the
+    /// app's `Dictionary`, which reads its keys in no set order.
+    public func integerKeyedMap<Element>(
+        minItems: Int? = nil, maxItems: Int? = nil, maxKeyLength: Int? = nil, _ element: (TolerantValue) throws -> Element
+    ) throws -> [Int: Element] {
+        // `mapKeyProblem` has checked that `Int(_:)` reads the key.
+        try entries(Field.Constraints(minItems: minItems, maxItems: maxItems, maxKeyLength: maxKeyLength), integerKeys: true, key: { Int($0)! }, element)
+    }
+
+    /// A map's entries, each key checked by `Field.mapKeyProblem` and then made by `key`.
+    private func entries<Key: Hashable, Element>(
+        _ constraints: Field.Constraints, integerKeys: Bool, key makeKey: (String) -> Key, _ element: (TolerantValue) throws -> Element
+    ) throws -> [Key: Element] {
         let container = try decoder.container(keyedBy: MapKey.self)
-        var entries: [String: Element] = [:]
+        var entries: [Key: Element] = [:]
         for key in container.allKeys {
-            try check(constraints.keyLengthProblem(key.stringValue.utf8.count))
-            entries[key.stringValue] = try element(TolerantValue(try container.superDecoder(forKey: key)))
+            try check(Field.mapKeyProblem(key.stringValue, integerKeys: integerKeys, constraints: constraints)?.message)
+            entries[makeKey(key.stringValue)] = try element(TolerantValue(try container.superDecoder(forKey: key)))
         }
         try check(constraints.countProblem(entries.count))
         return entries

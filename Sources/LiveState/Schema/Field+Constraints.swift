@@ -34,6 +34,40 @@ extension Field {
         }
     }
 
+    /// Why a map's dictionary does not hold `key`, or `nil` when it does: the one rule of a
+    /// map's keys, asked by the decoders, the encoder, the schema checks and generated code
+    /// (`TolerantValue.integerKeyedMap`).
+    ///
+    /// - An `Int`-keyed map's (`keys: int`) key must be text `Int(_:)` reads: an optional `+`
+    ///   or `-` and ASCII digits, within `Int`'s range (`5`, `+5`, `05` and `-0`, not `5.0`,
+    ///   `1e2`, ` 5` or `9223372036854775808`). Swift's `Dictionary` fails to decode on any
+    ///   other ("Expected Int key but found String key instead"), so synthesized `Codable`
+    ///   fails too (`codableFails`).
+    /// - A key longer than `max-key-length` UTF-8 bytes breaks the schema's rule, which
+    ///   `Codable` does not check.
+    /// - Parameters:
+    ///   - key: The key, unescaped.
+    ///   - integerKeys: Whether the map's keys are `Int`s.
+    ///   - constraints: The map's constraints.
+    package static func mapKeyProblem(
+        _ key: String, integerKeys: Bool, constraints: Constraints
+    ) -> (message: String, codableFails: Bool)? {
+        if integerKeys, Int(key) == nil {
+            let unsigned = key.first == "+" || key.first == "-" ? key.dropFirst() : Substring(key)
+            let isDigits = !unsigned.isEmpty && unsigned.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            let what = isDigits ? "is past Int's range" : "is not an integer"
+            return ("the key '\(Diagnostic.quoted(key))' \(what), and the app's [Int: …] reads only keys that Int(_:) "
+                    + "reads: an optional sign and decimal digits, within Int's range", true)
+        }
+        return constraints.keyLengthProblem(key.utf8.count).map { ($0, false) }
+    }
+
+    /// The keys an `Int`-keyed map's rule (`mapKeyProblem`) takes by their form, as a regular
+    /// expression (ECMA-262, as JSON Schema's `pattern` takes it), for the JSON Schema a server
+    /// validates with: an optional sign and decimal digits. `Int`'s range is not in it. It ends
+    /// in `(?![\s\S])`, not `$`, as `StringFormat.pattern` does.
+    package static let integerKeyPattern = #"^[+-]?[0-9]+(?![\s\S])"#
+
     /// Why `number` breaks `minimum` or `maximum`, or `nil` when it does not.
     func rangeViolation(_ number: Double, shown: String? = nil) -> String? {
         constraints.rangeProblem(number, shown: shown)

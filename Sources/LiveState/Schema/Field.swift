@@ -109,6 +109,10 @@ public struct Field: Sendable, Hashable {
     /// The text a `string` field's value must be for the app's type (`UUID`, `Data`); `nil`
     /// for `String`.
     public var stringFormat: StringFormat?
+    /// Whether a `map`'s keys are an `Int`'s text (`keys: int` in the schema file): the app
+    /// holds the map in a `[Int: T]`, which `JSONDecoder` reads from a JSON object whose every
+    /// key `Int(_:)` reads (see `mapKeyProblem(_:)`). `false` for a `[String: T]`.
+    public var hasIntegerKeys = false
 
     /// Creates a field.
     /// - Parameters:

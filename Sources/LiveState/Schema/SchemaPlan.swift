@@ -279,6 +279,8 @@ final class FieldPlan: Sendable {
     /// The text a `string` field's value must be (`format: uuid`); its kind is then
     /// `formattedString`.
     let stringFormat: Field.StringFormat?
+    /// Whether a `map`'s keys are an `Int`'s text (`keys: int`).
+    let hasIntegerKeys: Bool
     /// How the app version's devices read a `url` value.
     let urls: URLRule
     /// Whether the app's Swift type writes a value otherwise than a `Double` or a `String` of
@@ -385,6 +387,7 @@ final class FieldPlan: Sendable {
         self.numberFormat = field.numberFormat
         self.stringFormat = field.type == .string ? field.stringFormat : nil
         self.kind = stringFormat != nil ? .formattedString : FieldKind(field.type)
+        self.hasIntegerKeys = kind == .map && field.hasIntegerKeys
         self.writesOtherwise = kind == .url || (kind == .double && (numberFormat == .float || numberFormat == .decimal))
         self.defaultedMessage = field.defaultValue.map {
             "key '\(field.name)' is missing; it takes its default \(ValueText.render($0))"

@@ -326,7 +326,9 @@ extension FieldPlan {
             var extra = 0
             for (position, member) in members.enumerated() {
                 guard names.insert(member.name).inserted else { throw RuleBroken.appearsTwice(member.name) }
-                if let problem = constraints.keyLengthProblem(member.name.utf8.count) { throw RuleBroken(problem).nested(under: member.name) }
+                if let (problem, _) = Field.mapKeyProblem(member.name, integerKeys: hasIntegerKeys, constraints: constraints) {
+                    throw RuleBroken(problem).nested(under: member.name)
+                }
                 if position > 0 { sink.putSeparator() }
                 extra &+= sink.putKey(member.name)
                 do throws(RuleBroken) {

@@ -233,6 +233,12 @@ public struct JSONSchemaGenerator: Sendable {
         case .map(let items):
             types = ["object"]
             members.append(.init("additionalProperties", .object(fieldMembers(items, strict: strict, urls: urls))))
+            if field.hasIntegerKeys {
+                members.append(.init("propertyNames", .object([.init("pattern", .string(Field.integerKeyPattern))])))
+                members.append(.init("x-livestate-integer-keys", .bool(true)))
+                notes.append("Keys are an Int's text (x-livestate-integer-keys), as the app's [Int: …] reads them: an optional sign "
+                             + "and decimal digits; the app also refuses a key past Int's range, which the pattern lets through.")
+            }
         }
         var constraints = field.constraints
         // The app's number type bounds the value too: JSONDecoder refuses a number it does not hold.
@@ -282,7 +288,14 @@ public struct JSONSchemaGenerator: Sendable {
             case .maxKeyLength:
                 // maxLength counts characters: as for a string, a looser bound, and the bytes beside it.
                 guard let maxKeyLength = constraints.maxKeyLength else { continue }
-                members.append(.init("propertyNames", .object([.init("maxLength", .int(maxKeyLength))])))
+                // Beside an `Int` key's pattern, when the map has one.
+                let names = members.firstIndex { $0.name == "propertyNames" }
+                if let names, case .object(var rules) = members[names].value {
+                    rules.append(.init("maxLength", .int(maxKeyLength)))
+                    members[names] = .init("propertyNames", .object(rules))
+                } else {
+                    members.append(.init("propertyNames", .object([.init("maxLength", .int(maxKeyLength))])))
+                }
                 members.append(.init("x-livestate-max-key-bytes", .int(maxKeyLength)))
                 notes.append("Keys of at most \(maxKeyLength) UTF-8 bytes (x-livestate-max-key-bytes); propertyNames' maxLength counts characters, so it is a looser bound.")
             }

@@ -321,8 +321,9 @@ public struct SwiftGenerator: Sendable {
         case .array(let element, let items):
             let head = bounds.isEmpty ? "$0.array" : "$0.array(\(constraints))"
             return "\(head) { try \(readExpression(element, field: items)) }"
-        case .map(let element, let items):
-            let head = bounds.isEmpty ? "$0.map" : "$0.map(\(constraints))"
+        case .map(let element, let items, let integerKeys):
+            let name = integerKeys ? "$0.integerKeyedMap" : "$0.map"
+            let head = bounds.isEmpty ? name : "\(name)(\(constraints))"
             return "\(head) { try \(readExpression(element, field: items)) }"
         }
     }
@@ -454,10 +455,20 @@ public struct SwiftGenerator: Sendable {
             var parts: [String] = []
             for item in elements { parts.append(try literal(item, of: element, field: items, qualifier: qualifier)) }
             return "[" + parts.joined(separator: ", ") + "]"
-        case (.map(let element, let items), .object(let members)):
+        case (.map(let element, let items, let integerKeys), .object(let members)):
             var parts: [String] = []
+            var integers = Set<Int>()
             for member in members {
-                parts.append(SwiftLiteral.string(member.name) + ": " + (try literal(member.value, of: element, field: items, qualifier: qualifier)))
+                // An `Int` key as the app's dictionary holds it (`02` is 2); a second key of one
+                // integer is left out, as a dictionary literal that repeats a key traps.
+                let key: String
+                if integerKeys, let integer = Int(member.name) {
+                    guard integers.insert(integer).inserted else { continue }
+                    key = String(integer)
+                } else {
+                    key = SwiftLiteral.string(member.name)
+                }
+                parts.append(key + ": " + (try literal(member.value, of: element, field: items, qualifier: qualifier)))
             }
             return parts.isEmpty ? "[:]" : "[" + parts.joined(separator: ", ") + "]"
         default:

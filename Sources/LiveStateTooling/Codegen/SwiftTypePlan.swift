@@ -65,8 +65,8 @@ enum SwiftTypePlan {
         case enumeration(Enumeration)
         case structure(Structure)
         case array(TypeReference, items: Field)
-        /// `[String: T]`: a map.
-        case map(TypeReference, items: Field)
+        /// `[String: T]`, or `[Int: T]` for `keys: int`: a map.
+        case map(TypeReference, items: Field, integerKeys: Bool)
 
         /// The type as written in source: `String`, `[Courier]`, `ClosedRange<Date>`.
         var source: String {
@@ -82,7 +82,7 @@ enum SwiftTypePlan {
             case .enumeration(let plan): plan.name
             case .structure(let plan): plan.name
             case .array(let element, _): "[\(element.source)]"
-            case .map(let element, _): "[String: \(element.source)]"
+            case .map(let element, _, let integerKeys): "[\(integerKeys ? "Int" : "String"): \(element.source)]"
             }
         }
     }
@@ -158,7 +158,7 @@ enum SwiftTypePlan {
         case .map(let items):
             let element = typeReference(
                 for: items, suggested: suggested + "Value", types: &types, outerNames: outerNames, nested: &nested)
-            return .map(element, items: items)
+            return .map(element, items: items, integerKeys: field.hasIntegerKeys)
         }
     }
 

@@ -62,6 +62,11 @@ extension PairComparison {
             guard let format = reader.stringFormat, writer.stringFormat == nil else { return nil }
             return "'\(name)' is a String in v\(writerNumber), which may send text that is not \(format.text); "
                 + "app v\(readerNumber) holds it in a \(format.swiftName), and JSONDecoder refuses such text"
+        case (.map, .map):
+            // A `[String: T]` read as `[Int: T]` (`keys: int` added).
+            guard reader.hasIntegerKeys, !writer.hasIntegerKeys else { return nil }
+            return "'\(name)' is a [String: …] in v\(writerNumber), whose keys may be any text; app v\(readerNumber) holds it in "
+                + "an [Int: …], and JSONDecoder refuses a key that is not an integer"
         case (.double, .double):
             // A non-zero number closer to zero than the type's least magnitude reads as zero, and
             // JSONDecoder refuses it; the writer's own bounds may keep it away from zero.
@@ -95,8 +100,10 @@ extension PairComparison {
             inner.isElement = true
             compareField(reader: readerItems, writer: writerItems, at: inner)
         case (.map(let readerItems), .map(let writerItems)):
-            // A map's values are compared as an array's elements: one invalid value makes it invalid.
+            // A map's values are compared as an array's elements: one invalid value makes it
+            // invalid, as one key the reader's does not take does.
             compareConstraints(reader: reader, writer: writer, at: place)
+            if let what = narrowing(reader: reader, writer: writer, at: place) { reportNarrowed(reader: reader, what, at: place) }
             var inner = place.entering(reader: readerItems, writer: writerItems, token: "*", onInvalid: invalidReaction(of: reader, at: place))
             inner.isElement = true
             compareField(reader: readerItems, writer: writerItems, at: inner)

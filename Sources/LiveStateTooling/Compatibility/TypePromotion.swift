@@ -14,7 +14,7 @@ import LiveState
 /// | string → url, string/url/string enum → url or string enum | `narrowed`: not every string decodes |
 /// | array of numbers → date-range | `narrowed`: only two ordered numbers decode |
 /// | map → object | `compatible` when every field takes a missing key and the map's values (an object of no fields takes any); else `narrowed` |
-/// | object → map | `compatible` when the map takes every field's values, and as many entries; else `narrowed` |
+/// | object → map | `compatible` when the map takes every field's values, and as many entries (and, for `keys: int`, every field's name is an integer's text); else `narrowed` |
 /// | anything else (another JSON kind), a string of one format read as another (uuid, base64) | `incompatible` |
 enum TypePromotion: Equatable {
     /// The same type: compare what is inside.
@@ -47,7 +47,7 @@ enum TypePromotion: Equatable {
         case (.map(let items), .object(let fields)):
             return mapReadAsObject(items: items, fields: fields)
         case (.object(let fields), .map(let items)):
-            return objectReadAsMap(fields: fields, items: items, maxItems: reader.constraints.maxItems)
+            return objectReadAsMap(fields: fields, items: items, maxItems: reader.constraints.maxItems, integerKeys: reader.hasIntegerKeys)
         case (.int, .double):
             return .compatible("every int is a valid double")
         case (.int, .date), (.double, .date), (.date, .double):
@@ -119,10 +119,13 @@ enum TypePromotion: Equatable {
     /// An object's members read as a map's values: every member is one, so every value
     /// decodes when the map's type takes each field's values (and `null`, from a field that
     /// may send it), and holds as many entries as the object has fields.
-    private static func objectReadAsMap(fields: [Field], items: Field, maxItems: Int?) -> TypePromotion {
+    private static func objectReadAsMap(fields: [Field], items: Field, maxItems: Int?, integerKeys: Bool) -> TypePromotion {
         guard !fields.isEmpty else {
             // Its keys are not checked: a dictionary stated before a schema could state a map.
             return .narrowed("an object of no fields may carry any members, which the map reads as its values")
+        }
+        if let field = fields.first(where: { Field.mapKeyProblem($0.name, integerKeys: integerKeys, constraints: .init()) != nil }) {
+            return .narrowed("the map's keys are Ints, and the object's '\(field.name)' is not an integer's text, a key JSONDecoder refuses")
         }
         if let field = fields.first(where: { !readsEvery(writer: $0, reader: items) }) {
             return .narrowed("the map reads the object's '\(field.name)' (\(describe(field))) as one of its values, which are \(describe(items))")
@@ -145,6 +148,7 @@ enum TypePromotion: Equatable {
         case .same:
             writer.type == reader.type && writer.constraints == reader.constraints
                 && writer.numberFormat == reader.numberFormat && writer.stringFormat == reader.stringFormat
+                && (writer.hasIntegerKeys || !reader.hasIntegerKeys)
         case .epochChanged, .narrowed, .incompatible: false
         }
     }

@@ -163,9 +163,11 @@ private struct Measure {
         case .object(let fields):
             return object(fields, pointer: pointer, position: position)
         case .map(let items):
-            // `max-items` entries of the longest key and the largest value.
+            // `max-items` entries of the longest key and the largest value. The device writes an
+            // `Int` key as `Int` writes it, at most 20 bytes (`-9223372036854775808`).
             let value = value(items, pointer: JSONPointer.appending("*", to: pointer), position: items.position ?? position)
-            guard let maxKeyLength = field.constraints.maxKeyLength, let maxItems = field.constraints.maxItems else {
+            let keyBound = field.hasIntegerKeys ? min(field.constraints.maxKeyLength ?? .max, Self.integerWidth(minimum: nil, maximum: nil)) : field.constraints.maxKeyLength
+            guard let maxKeyLength = keyBound, let maxItems = field.constraints.maxItems else {
                 let missing = field.constraints.maxItems == nil ? "max-items" : "max-key-length"
                 unbounded.append(.init(pointer: pointer, missing: missing, position: position))
                 return Size(bytes: 2, fittedBytes: nil)

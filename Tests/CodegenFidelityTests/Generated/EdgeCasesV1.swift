@@ -102,6 +102,8 @@ enum EdgeCasesV1 {
             var series: [String: [Double]]
             /// Schema: `map`, default `{}`, on-invalid: reject.
             var grid: [String: [String: GridValueValue]]
+            /// Schema: `map`, default `{"1":"a","02":"b"}`, max-items 4, items max-length 8 (UTF-8 bytes).
+            var byRound: [Int: String]
 
             /// Creates a value; an argument left out takes the schema's default.
             init(
@@ -143,7 +145,8 @@ enum EdgeCasesV1 {
                 byName: [String: ByNameValue]? = nil,
                 rounds: [[String: Int]] = [],
                 series: [String: [Double]] = [:],
-                grid: [String: [String: GridValueValue]] = [:]
+                grid: [String: [String: GridValueValue]] = [:],
+                byRound: [Int: String] = [1: "a", 2: "b"]
             ) {
                 self.requiredText = requiredText
                 self.`default` = `default`
@@ -184,6 +187,7 @@ enum EdgeCasesV1 {
                 self.rounds = rounds
                 self.series = series
                 self.grid = grid
+                self.byRound = byRound
             }
 
             enum IntEnum: Int, Codable, Hashable, Sendable, CaseIterable {
@@ -510,6 +514,7 @@ enum EdgeCasesV1 {
                 case rounds
                 case series
                 case grid
+                case byRound
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
                 case requiredText2 = "requiredText"
                 /// An older name of `requiredText`, read when `requiredText`'s own key is missing.
@@ -559,6 +564,7 @@ enum EdgeCasesV1 {
                 self.rounds = try container.defaulted(.rounds, default: []) { try $0.array { try $0.map { try $0.int() } } }
                 self.series = try container.defaulted(.series, default: [:]) { try $0.map { try $0.array { try $0.double() } } }
                 self.grid = try container.defaulted(.grid, default: [:], rejectsInvalid: true) { try $0.map { try $0.map { try $0.decode(GridValueValue.self) } } }
+                self.byRound = try container.defaulted(.byRound, default: [1: "a", 2: "b"]) { try $0.integerKeyedMap(maxItems: 4) { try $0.string(maxLength: 8) } }
             }
 
             /// Encodes every property under its key, in schema order, as synthesized `Codable` does,
@@ -604,6 +610,7 @@ enum EdgeCasesV1 {
                 try container.encode(self.rounds, forKey: .rounds)
                 try container.encode(self.series, forKey: .series)
                 try container.encode(self.grid, forKey: .grid)
+                try container.encode(self.byRound, forKey: .byRound)
             }
         }
 
