@@ -321,7 +321,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return
         }
         let valueOffset = try skipToValue(&context)
-        if known != nil, Self.nullIsNone.contains(name), try context.reader.peek() == .null {
+        if known != nil, try context.reader.peek() == .null, Self.nullIsNone.contains(name) {
             // Java's Jackson and Python's `None` write a key the sender left unset as `null`.
             // As for an end's `"content-state": null`, null is none. Whether an alert may be
             // left out depends on the event, judged once the body is read.
