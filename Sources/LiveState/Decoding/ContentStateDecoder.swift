@@ -789,7 +789,7 @@ struct DecodeContext: JSONReading {
                 value = .date(double)
                 if flagsUnixDates { flagUnixDate(double, at: start) }
             } else {
-                value = .double(double)
+                value = .double(plan.numberFormat == .float ? Value.heldByFloat(double) : double)
             }
             if plan.isOutOfRange(double), let message = plan.field.rangeViolation(double) {
                 return outOfRange(message, at: start)

@@ -1090,7 +1090,7 @@ struct TapeBuilder {
             if plan.numberFormat == .decimal, !reader.decimalReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
             guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
                 guard !plan.isOutOfRange(double) else { return refused(at: start) }
-                nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
+                nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: plan.numberFormat == .float ? Value.heldByFloat(double) : double)
                 return true
             }
             // A date that looks like UNIX time is reported too, out of the field's range as well
