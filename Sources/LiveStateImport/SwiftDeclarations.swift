@@ -103,7 +103,9 @@ struct SwiftDeclarations {
         /// It names `ActivityAttributes`, or a protocol of the given files that inherits it.
         case declared
         /// It names a protocol that is not in the given files and whose name ends in
-        /// `ActivityAttributes` (`OneSignalLiveActivityAttributes`): an SDK's, which refines it.
+        /// `ActivityAttributes` (`OneSignalLiveActivityAttributes`), or in `Attributes` for a type
+        /// that declares a `ContentState` (Insider's `InsiderLiveActivitiesAttributes`): an
+        /// SDK's, which refines it.
         case assumed(protocolName: String)
     }
 
@@ -122,11 +124,17 @@ struct SwiftDeclarations {
             if name == "ActivityAttributes" || name.hasSuffix(".ActivityAttributes") { return .declared }
             if let inherited = protocols[name] {
                 pending += inherited
-            } else if name.hasSuffix("ActivityAttributes") {
+            } else if name.hasSuffix("ActivityAttributes") || (name.hasSuffix("Attributes") && declaresContentState(type)) {
                 assumed = assumed ?? name
             }
         }
         return assumed.map { .assumed(protocolName: $0) }
+    }
+
+    /// Whether `type` declares a `ContentState`, a nested type or a typealias.
+    private func declaresContentState(_ type: TypeDecl) -> Bool {
+        let name = type.name + ".ContentState"
+        return types[name] != nil || aliases[name] != nil
     }
 
     /// Walks one file, naming nested types by their enclosing types.

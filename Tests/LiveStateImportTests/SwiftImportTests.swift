@@ -771,11 +771,18 @@ enum Corpus {
                 }
                 var onesignal: OneSignalLiveActivityAttributeData
             }
+            struct DeliveryAttributes: InsiderLiveActivitiesAttributes {
+                struct ContentState: Codable, Hashable { var stage: String }
+            }
             struct Plain: Codable { var x: Int }
             struct Other: SomeProtocol {}
+            struct Styled: TextAttributes { var size: Int }
             """)])
-        #expect(result.activities.map(\.attributesType) == ["OwnAttributes", "PushAttributes"])
-        let own = try #require(result.activities.first)
+        // Insider's protocol ends in `Attributes`, and its type declares a ContentState; a type
+        // of another `…Attributes` protocol without one is not an activity.
+        #expect(result.activities.map(\.attributesType) == ["DeliveryAttributes", "OwnAttributes", "PushAttributes"])
+        #expect(result.activities.first?.reviews.first?.message.hasPrefix("DeliveryAttributes conforms to InsiderLiveActivitiesAttributes") == true)
+        let own = try #require(result.activities.dropFirst().first)
         #expect(own.contentState.map(\.name) == ["step"] && own.reviews.isEmpty)
         let push = try #require(result.activities.last)
         #expect(push.contentState.map(\.name) == ["message"])
