@@ -30,4 +30,31 @@ import Testing
         ]), "\(String(describing: result.state))")
         try TapeAgreement.expect(Self.schema, versions: [1], payloads: [payload, #"{"ratio":0.30000001192092896,"plain":0}"#])
     }
+
+    /// The `Float` is read from the text, as `JSONDecoder` reads it, not through a `Double`,
+    /// which rounds twice near a `Float`'s midpoint; each case against `JSONDecoder` itself.
+    @Test(arguments: ["16777217.000000001", "16777218.999999999", "1.000000059604644775390625", "1.0000000596046447753906249999",
+                      "7.006492321624086e-46", "0.1", "3.4028235677973362e38"])
+    func theFloatIsReadFromTheText(_ text: String) throws {
+        struct Ratio: Decodable { var ratio: Float }
+        let held = try JSONDecoder().decode(Ratio.self, from: Data(#"{"ratio":\#(text)}"#.utf8)).ratio
+        let result = try ContentStateDecoder(schema: Self.schema, version: 1).decode(contentState: Array(#"{"ratio":\#(text),"plain":0}"#.utf8))
+        #expect(result.state?["ratio"] == Double(String(held)).map(Value.double), "\(text): \(String(describing: result.state)) against \(held)")
+        try TapeAgreement.expect(Self.schema, versions: [1], payloads: [#"{"ratio":\#(text),"plain":0}"#])
+    }
+
+    /// Bounds are checked on the `Float` the app holds, as generated code checks them:
+    /// `16777216.5` is the `Float` 16777216, within `maximum: 16777216`.
+    @Test func boundsAreCheckedOnTheFloatTheAppHolds() throws {
+        var bounded = Self.float("ratio")
+        bounded.constraints.maximum = 16_777_216
+        bounded.defaultValue = .double(0)
+        let schema = Schema(activity: "gauge", versions: [SchemaVersion(version: 1, contentState: [bounded])])
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        let within = decoder.decode(contentState: Array(#"{"ratio":16777216.5}"#.utf8))
+        #expect(within.state?["ratio"] == .double(16_777_216) && within.allDiagnostics.isEmpty, "\(within.allDiagnostics.map(\.message))")
+        let past = decoder.decode(contentState: Array(#"{"ratio":16777219}"#.utf8))
+        #expect(past.state?["ratio"] == .double(0))
+        try TapeAgreement.expect(schema, versions: [1], payloads: [#"{"ratio":16777216.5}"#, #"{"ratio":16777219}"#])
+    }
 }

@@ -768,7 +768,7 @@ struct DecodeContext: JSONReading {
 
         case .double, .date:
             let number = try reader.readNumber()
-            let double = reader.double(number)
+            var double = reader.double(number)
             if plan.numberFormat == .decimal {
                 // A `Decimal` is read by its own parser, which takes `0e1` (a `Double` does not).
                 guard reader.decimalReads(number) else {
@@ -780,8 +780,12 @@ struct DecodeContext: JSONReading {
                     return invalid("\(numberText(number)) is a number Foundation's JSONDecoder does not decode as a Double", at: start)
                 }
                 // A double's other format, `decimal`, is read above.
-                if plan.numberFormat == .float, !reader.floatReads(number) {
-                    return invalid("\(numberText(number)) does not fit the app's Float", kind: .outOfRange, at: start)
+                if plan.numberFormat == .float {
+                    guard reader.floatReads(number), let held = reader.heldByFloat(number) else {
+                        return invalid("\(numberText(number)) does not fit the app's Float", kind: .outOfRange, at: start)
+                    }
+                    // What the app holds, and checks the bounds on, as generated code does.
+                    double = held
                 }
             }
             let value: Value
@@ -789,7 +793,7 @@ struct DecodeContext: JSONReading {
                 value = .date(double)
                 if flagsUnixDates { flagUnixDate(double, at: start) }
             } else {
-                value = .double(plan.numberFormat == .float ? Value.heldByFloat(double) : double)
+                value = .double(double)
             }
             if plan.isOutOfRange(double), let message = plan.field.rangeViolation(double) {
                 return outOfRange(message, at: start)

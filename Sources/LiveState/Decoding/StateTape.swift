@@ -1083,14 +1083,19 @@ struct TapeBuilder {
             nodes[slot] = TapeNode(kind: .int, a: int, b: 0)
             return true
         case .double, .date:
-            guard let double = double() else { return false }
+            guard var double = double() else { return false }
             // A `Float`'s (`format: float`) number that rounds to zero is the full decoder's, and
-            // so is a `Decimal`'s that its parser does not read.
-            if plan.numberFormat == .float, !reader.floatReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
+            // so is a `Decimal`'s that its parser does not read. A `Float`'s is what the app
+            // holds, bounds checked on it.
+            if plan.numberFormat == .float {
+                let number = JSONNumber(start: start, end: index, isInteger: false)
+                guard reader.floatReads(number), let held = reader.heldByFloat(number) else { return false }
+                double = held
+            }
             if plan.numberFormat == .decimal, !reader.decimalReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }
             guard plan.kind == .date, flagsUnixDates, DecodeContext.looksLikeUnixTime(double) else {
                 guard !plan.isOutOfRange(double) else { return refused(at: start) }
-                nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: plan.numberFormat == .float ? Value.heldByFloat(double) : double)
+                nodes[slot] = TapeNode(kind: plan.kind == .date ? .date : .double, double: double)
                 return true
             }
             // A date that looks like UNIX time is reported too, out of the field's range as well

@@ -115,6 +115,11 @@ extension JSONReader {
         Field.NumberFormat.floatReads(text(of: number))
     }
 
+    /// What a `Float` property holds for a number token (`Field.NumberFormat.heldByFloat`).
+    package func heldByFloat(_ number: JSONNumber) -> Double? {
+        Field.NumberFormat.heldByFloat(text(of: number))
+    }
+
     /// The whole part of a number with a fraction or an exponent, as JSONDecoder's `Decimal`
     /// path reads it for a number from 2^53 up (swift-foundation's
     /// `_slowpath_unwrapFixedWidthInteger`): the digits, shifted by the exponent, the fraction

@@ -57,6 +57,16 @@ public struct Field: Sendable, Hashable {
             return float != 0 || !NumberText.hasNonZeroDigit(text)
         }
 
+        /// The number a `Float` property holds for a JSON number written `text`, as a `Double`:
+        /// the `Float` read from the text itself, as `JSONDecoder` reads it (through a `Double`
+        /// it could round twice: `16777217.000000001` is the `Float` 16777218), written back
+        /// at that `Float`'s shortest text, so that a state shows what the app holds and
+        /// writes back (`16777217` is 16777216, `0.1` stays 0.1). `nil` when no `Float` holds it.
+        package static func heldByFloat(_ text: some Collection<UInt8>) -> Double? {
+            guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return nil }
+            return Double(String(float))
+        }
+
         /// Whether the format is an integer's (`int` fields), or `float` or `decimal` (`double`
         /// fields).
         public var isInteger: Bool { self != .float && self != .decimal }

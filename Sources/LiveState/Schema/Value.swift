@@ -75,15 +75,6 @@ public enum Value: Sendable, Hashable {
         number.flatMap { Float(String($0)) }
     }
 
-    /// The number a `format: float` field holds, as a `Double`: the `Float` `floatValue` reads
-    /// from `double`, written back at that `Float`'s shortest text, so that a state shows what
-    /// the app holds and writes back (`16777217` is 16777216, `3.4028235677973366e38` is
-    /// 3.4028235e38, and `0.1` stays 0.1). A number no `Float` holds is left as it is.
-    package static func heldByFloat(_ double: Double) -> Double {
-        guard let float = Value.double(double).floatValue, float.isFinite else { return double }
-        return Double(String(float)) ?? double
-    }
-
     /// The `Decimal` an app's property holds for this number: read from its shortest text, as
     /// `JSONDecoder` reads a number's text into a `Decimal` (not through its `Decodable`, an
     /// object of its parts). `nil` for a value that is not a number or that no `Decimal` holds.
