@@ -71,8 +71,32 @@ import Testing
         #expect(past.allDiagnostics.first?.message.hasPrefix("at /periods/9223372036854775808: the key '9223372036854775808' is past Int's range") == true,
                 "\(past.allDiagnostics.map(\.message))")
         let valid = decoder.decode(contentState: Array(#"{"periods":{"+1":1,"-02":2}}"#.utf8))
-        #expect(valid.state?["periods"] == .object([.init("+1", .int(1)), .init("-02", .int(2))]))
+        // Held as `Int` writes them.
+        #expect(valid.state?["periods"] == .object([.init("1", .int(1)), .init("-2", .int(2))]))
         #expect(valid.allDiagnostics.isEmpty)
+    }
+
+    /// Keys of one integer (`05` and `5`) are one entry of the app's dictionary: both values
+    /// are read (an invalid one makes the map invalid), the later key is noted, the state keeps
+    /// the first under the key as `Int` writes it, and `max-items` counts one entry. The
+    /// encoder and a default refuse them.
+    @Test func keysOfOneIntegerAreOneEntry() throws {
+        var limited = Self.periods
+        limited.constraints.maxItems = 1
+        limited.defaultValue = .object([])
+        let schema = Schema(activity: "board", versions: [SchemaVersion(version: 1, contentState: [limited])])
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        let result = decoder.decode(contentState: Array(#"{"periods":{"05":1,"+5":2}}"#.utf8), file: "p.json")
+        #expect(result.state?["periods"] == .object([.init("5", .int(1))]))
+        #expect(result.allDiagnostics.map(\.description) == [
+            "p.json:1:20: warning: key '+5' is the Int 5, as a key before it is: the app's [Int: …] holds one of their values, "
+                + "and which one is not set; send each integer once (at /periods/+5) [duplicate-key]",
+        ])
+        let invalid = decoder.decode(contentState: Array(#"{"periods":{"5":1,"05":"x"}}"#.utf8))
+        #expect(invalid.state?["periods"] == .object([]))
+        try TapeAgreement.expect(schema, versions: [1], payloads: [#"{"periods":{"05":1,"+5":2}}"#, #"{"periods":{"5":1,"05":"x"}}"#])
+        let twice = Self.periods.violation(of: .object([.init("5", .int(1)), .init("05", .int(2))]))
+        #expect(twice?.contains("key '05' is the Int 5, as another key is") == true, "\(String(describing: twice))")
     }
 
     /// The encoder checks each key by the same rule, and what it writes `JSONDecoder` reads.

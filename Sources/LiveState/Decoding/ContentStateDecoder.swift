@@ -570,6 +570,13 @@ struct DecodeContext: JSONReading {
             + "type is an empty struct, and reads it unchecked if it is a dictionary, which the schema states as a map"
     }
 
+    /// The finding of an `Int`-keyed map's key `name` that names `integer`, as a key before it
+    /// did (`05` after `5`).
+    static func repeatedIntegerKeyMessage(_ name: String, _ integer: Int) -> String {
+        "key '\(Diagnostic.quoted(name))' is the Int \(integer), as a key before it is: the app's [Int: …] holds one of their values, "
+            + "and which one is not set; send each integer once"
+    }
+
     /// The `duplicate-key` message for a field's key that comes again: the full decode's and the tape's.
     static func repeatedKeyMessage(_ name: String) -> String {
         "key '\(name)' appears again; the first value is read, " + firstOfRepeatedKey
@@ -985,10 +992,16 @@ struct DecodeContext: JSONReading {
     /// A key met again keeps its first value, as `JSONDecoder` keeps it, and its later value
     /// is not read (`duplicate-key`, which names it when this app version would not read it as
     /// sent), as for an object's field.
+    ///
+    /// An `Int`-keyed map's (`keys: int`) keys are held as `Int` writes them (`05` is `5`), as
+    /// the app's dictionary holds them. Two keys of one integer are both read, as `JSONDecoder`
+    /// reads both, and the later one is noted (`duplicate-key`): the app keeps one of their
+    /// values, and which is not set. The state keeps the first, and counts one entry.
     private mutating func decodeMap(_ plan: FieldPlan, items: FieldPlan, at start: Int) throws(JSONError) -> Value? {
         try reader.beginObject()
         var members: [Value.Member] = []
         var keys = KeyList()
+        var integers: Set<Int> = []
         var verdict = ElementsVerdict()
         while let key = try reader.nextKey() {
             let name = reader.string(key)
@@ -1009,9 +1022,16 @@ struct DecodeContext: JSONReading {
                 if verdict.problem == nil { verdict.problem = found }
                 if strict, codableFails, verdict.strictProblem == nil { verdict.strictProblem = found }
             }
+            var held = name
+            var keeps = true
+            if plan.hasIntegerKeys, let integer = Int(name) {
+                held = String(integer)
+                keeps = integers.insert(integer).inserted
+                if !keeps { report(.duplicateKey, Self.repeatedIntegerKeyMessage(name, integer), at: key.start &- 1, pointer: pointer()) }
+            }
             let value = try decodeValue(items)
             path.pop()
-            if let value = takeElement(value, into: &verdict) { members.append(Value.Member(name, value)) }
+            if let value = takeElement(value, into: &verdict), keeps { members.append(Value.Member(held, value)) }
         }
         return elementsAreValid(verdict, count: members.count, of: plan, at: start) ? .object(members) : nil
     }

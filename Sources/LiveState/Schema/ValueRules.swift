@@ -323,11 +323,17 @@ extension FieldPlan {
             if !constraints.allowsCount(members.count), let problem = constraints.countProblem(members.count) { throw RuleBroken(problem) }
             sink.beginObject()
             var names = Set<String>()
+            var integers = Set<Int>()
             var extra = 0
             for (position, member) in members.enumerated() {
                 guard names.insert(member.name).inserted else { throw RuleBroken.appearsTwice(member.name) }
                 if let (problem, _) = Field.mapKeyProblem(member.name, integerKeys: hasIntegerKeys, constraints: constraints) {
                     throw RuleBroken(problem).nested(under: member.name)
+                }
+                // Two keys of one `Int` (`05` and `5`) are one entry of the app's dictionary,
+                // with either value.
+                if hasIntegerKeys, let integer = Int(member.name), !integers.insert(integer).inserted {
+                    throw RuleBroken("key '\(member.name)' is the Int \(integer), as another key is, and the app's [Int: …] holds one of their values")
                 }
                 if position > 0 { sink.putSeparator() }
                 extra &+= sink.putKey(member.name)
