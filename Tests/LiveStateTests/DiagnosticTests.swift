@@ -1,5 +1,6 @@
 import Testing
 @_spi(Scanner) @testable import LiveState
+import LiveStateTestSupport
 
 @Suite struct DiagnosticTests {
     @Test func locatesLineAndColumnFromByteOffset() {
@@ -36,6 +37,64 @@ import Testing
             file: "p.json", position: SourcePosition(offset: 5, line: 1, column: 6),
             scope: .contentState, pointer: "/x")
         #expect(diagnostic.description == "p.json:1:6: warning: unknown key 'x' (at /x) [unknown-key]")
+    }
+
+    /// A key with a real line feed and a key spelled `k\u{A}` printed the same; the backslash
+    /// before an escape, or before `u{`, is doubled, and other text is left as it is.
+    @Test func printableTextTellsAnEscapeFromTheSameCharactersTyped() {
+        #expect(Diagnostic.printable("k\n") == #"k\u{A}"#)
+        #expect(Diagnostic.printable(#"k\u{A}"#) == #"k\\u{A}"#)
+        #expect(Diagnostic.printable("k\\\n") == #"k\\\u{A}"#)
+        #expect(Diagnostic.printable(#"C:\dir\n "quoted\" \u"#) == #"C:\dir\n "quoted\" \u"#)
+        #expect(Diagnostic.printable("a\tb\r", keeping: ["\t"]) == "a\tb\\u{D}")
+        let line = Diagnostic(code: "unknown-key", severity: .warning, message: "unknown key 'k\n'")
+        let typed = Diagnostic(code: "unknown-key", severity: .warning, message: #"unknown key 'k\u{A}'"#)
+        #expect(line.description != typed.description)
+    }
+
+    /// Every text is given back by reading its printable form: a pair of backslashes before
+    /// `u{` is one backslash, an odd one begins an escape.
+    @Test func printableTextReadsBackAsTheText() {
+        let alphabet: [String] = ["\\", "u", "{", "A", "}", "\n", "\u{1B}", "x", "\u{85}"]
+        var random = SplitMix64(state: 12)
+        for _ in 0..<2_000 {
+            let text = (0..<Int(random.next() % 9)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+            let shown = Diagnostic.printable(text)
+            #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            #expect(Self.readBack(shown) == text, "\(text.debugDescription) → \(shown)")
+        }
+    }
+
+    /// Undoes `Diagnostic.printable`, as its documentation says a reader does.
+    private static func readBack(_ shown: String) -> String {
+        let scalars = Array(shown.unicodeScalars)
+        var text = ""
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "\\" else {
+                text.unicodeScalars.append(scalars[index])
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, scalars[end] == "\\" { end += 1 }
+            let run = end - index
+            let beforeBrace = end + 1 < scalars.count && scalars[end] == "u" && scalars[end + 1] == "{"
+            guard beforeBrace else {
+                text += String(repeating: "\\", count: run)
+                index = end
+                continue
+            }
+            text += String(repeating: "\\", count: run / 2)
+            index = end
+            if run % 2 == 1, let close = scalars[end...].firstIndex(of: "}"),
+               let value = UInt32(String(String.UnicodeScalarView(scalars[(end + 2)..<close])), radix: 16),
+               let scalar = Unicode.Scalar(value) {
+                text.unicodeScalars.append(scalar)
+                index = close + 1
+            }
+        }
+        return text
     }
 
     @Test func writingStraightToAWriterMatchesTheJSONValue() {

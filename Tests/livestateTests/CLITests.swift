@@ -286,6 +286,16 @@ struct CLI {
         #expect(result.stdout.contains("[date-in-milliseconds]"))
     }
 
+    /// A key with a real line feed and a key spelled `k\u{A}` printed the same finding; the
+    /// typed backslash is doubled where it stands before `u{`.
+    @Test func twoKeysThatDifferPrintDifferently() throws {
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"title":"t","k\n":1,"k\\u{A}":2}}}"#
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(body.utf8))
+        let keys = result.stdout.split(separator: "\n").filter { $0.contains("[unknown-key]") }
+            .map { $0.split(separator: "unknown key ").last?.split(separator: " is ignored").first.map(String.init) }
+        #expect(keys == [#"'k\u{A}'"#, #"'k\\u{A}'"#], "\(result.stdout)")
+    }
+
     @Test func warningsPassUnlessFailOnWarning() throws {
         let file = "schemas/examples/delivery/failing/unknown-aps-key.json"
         #expect(try CLI.run(["lint", "--schema", "schemas/delivery.yaml", file]).status == 0)

@@ -98,15 +98,41 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
     /// keys and values from the input, and one with a line feed or an escape sequence would
     /// otherwise print as a line of its own (a forged finding, or a CI workflow command such as
     /// `::error::`) or drive the terminal.
-    package static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+    ///
+    /// The escaping can be undone: a run of backslashes that stands before an escape, or before
+    /// `u{` in the text, is doubled, so that `\u{A}` is always a line feed and `\\u{A}` the six
+    /// characters `\u{A}` (a key with a real line feed and a key spelled `k\u{A}` printed the
+    /// same). Read back, in a run of backslashes before `u{` each pair is one backslash and an odd
+    /// one begins an escape; every other backslash is itself, so text without control characters
+    /// or `u{` after a backslash is returned as it is.
+    /// - Parameters:
+    ///   - text: The text to print.
+    ///   - kept: Control characters left as they are, for a format that has its own way of
+    ///     writing them (a GitHub workflow command's `%0A`, a doc comment's tab).
+    package static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) && !kept.contains(scalar) }
+        guard text.unicodeScalars.contains(where: { $0 == "\\" || escaped($0) }) else { return text }
+        let scalars = Array(text.unicodeScalars)
         var result = ""
-        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        result.unicodeScalars.reserveCapacity(scalars.count)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\\" {
+                var end = index
+                while end < scalars.count, scalars[end] == "\\" { end += 1 }
+                let beforeEscape = end < scalars.count
+                    && (escaped(scalars[end]) || (scalars[end] == "u" && end + 1 < scalars.count && scalars[end + 1] == "{"))
+                let run = (end - index) * (beforeEscape ? 2 : 1)
+                result.unicodeScalars.append(contentsOf: repeatElement("\\", count: run))
+                index = end
             } else {
-                result.unicodeScalars.append(scalar)
+                if escaped(scalar) {
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+                index += 1
             }
         }
         return result
