@@ -117,7 +117,14 @@ struct BudgetCommand: ParsableCommand {
             lines.append("  no content-state")
         }
         lines += listed(budget.fields.map { ($0.name, $0.bytes) })
-        return lines.joined(separator: "\n")
+        return printable(lines)
+    }
+
+    /// The lines as one text, each `Diagnostic.printable`, as findings are: a key comes from the
+    /// payload, and one with a line feed forged a line of its own, one with an escape sequence
+    /// drove the terminal.
+    static func printable(_ lines: [String]) -> String {
+        lines.map { Diagnostic.printable($0) }.joined(separator: "\n")
     }
 
     /// One line per key, largest first, as a listing shows findings: the first 100, then one
@@ -153,7 +160,7 @@ struct BudgetCommand: ParsableCommand {
         for field in size.unbounded {
             lines.append("  \(field.pointer): no \(field.missing)")
         }
-        return lines.joined(separator: "\n")
+        return printable(lines)
     }
 
     /// `{"version", "bytes", "limit", "bounded", "fittedBytes", "fields", "unbounded"}`.

@@ -398,6 +398,17 @@ struct CLI {
         #expect(result.stdout.contains("  items: "))
     }
 
+    /// The keys of a body were printed raw: one with a line feed forged a line, one with an
+    /// escape sequence cleared the screen. They are written as findings write them.
+    @Test func keysFromTheBodyArePrintedPrintable() throws {
+        let body = #"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"new\nline":1,"esc\u001b[2J\u0007":2}}}"#
+        let result = try CLI.run(["budget", "-"], stdin: Data(body.utf8))
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix(#"  new\u{A}line: "#) }, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix(#"  esc\u{1B}[2J\u{7}: "#) }, "\(result.stdout)")
+    }
+
     @Test func jsonHasTheBudgetObject() throws {
         let result = try CLI.run(["budget", "--format", "json", "--schema", "schemas/delivery.yaml", "schemas/examples/delivery/v3-update.json"])
         #expect(result.status == 0)
