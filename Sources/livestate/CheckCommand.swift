@@ -80,7 +80,8 @@ struct CheckCommand: ParsableCommand {
                 let findings = gate.filter { $0.file == schema.file }
                 let verdict = findings.contains { $0.severity >= common.failOn }
                     ? "fails its \(mode?.rawValue ?? schema.compatibility.rawValue) gate" : "passes its \(mode?.rawValue ?? schema.compatibility.rawValue) gate"
-                Output.out("\(schema.file ?? schema.activity): \(schema.activity) loads (\(versions)) and \(verdict)")
+                // One line per schema, its names printable as the finding lines' are.
+                Output.out(Diagnostic.printable("\(schema.file ?? schema.activity): \(schema.activity) loads (\(versions)) and \(verdict)"))
             }
             if let impact { Output.out("fleet: \(impact.sentence(losing: "updates"))") }
             if let suggestRetire, let schema = schemas.first {
@@ -88,7 +89,7 @@ struct CheckCommand: ParsableCommand {
                     Output.out("no version but the newest holds less than \(suggestRetire) of devices: none to retire")
                 }
                 for suggestion in retire {
-                    Output.out("\(schema.file ?? schema.activity): version \(suggestion.version) holds \(suggestion.described), under \(suggestRetire): retire it")
+                    Output.out(Diagnostic.printable("\(schema.file ?? schema.activity): version \(suggestion.version) holds \(suggestion.described), under \(suggestRetire): retire it"))
                     Output.out(suggestion.yaml)
                 }
             }

@@ -234,7 +234,8 @@ struct ServeCommand: ParsableCommand {
             do {
                 try await server.run { port in
                     let banner = "listening on http://\(host):\(port) with schemas \(ids)"
-                    if json { logger.notice("\(banner)") } else { Output.err("livestate serve: " + banner) }
+                    // The log handler escapes JSON; in text the schema ids are printable, as findings are.
+                    if json { logger.notice("\(banner)") } else { Output.err(Diagnostic.printable("livestate serve: " + banner)) }
                 }
             } catch {
                 // Like the schemas' errors: critical with its code in JSON, compiler style in text

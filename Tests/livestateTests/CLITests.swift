@@ -91,6 +91,17 @@ struct CLI {
         #expect(result.stderr.contains("no schema files"))
     }
 
+    /// The line per schema printed the file and activity raw: an activity with a line feed
+    /// (which the loader takes) split it in two. It is written as the finding lines are.
+    @Test func theLinePerSchemaWritesNamesPrintable() throws {
+        let yaml = Data("activity: \"nl\\nx\\e[2J\"\nversions: [{version: 1, content-state: {n: {type: int, maximum: 9}}}]\n".utf8)
+        let check = try CLI.run(["check", "-"], stdin: yaml)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout == #"<stdin>: nl\u{A}x\u{1B}[2J loads (version 1) and passes its forward-transitive gate"# + "\n", "\(check.stdout)")
+        let diff = try CLI.run(["diff", "--schema", "-"], stdin: yaml)
+        #expect(diff.stderr == #"nl\u{A}x\u{1B}[2J: forward-transitive, 0 pairs: 0 errors, 0 warnings, 0 infos"# + "\n", "\(diff.stderr)")
+    }
+
     @Test func unknownFormatIsAUsageError() throws {
         let result = try CLI.run(["check", "--format", "xml"])
         #expect(result.status == 2)
@@ -1768,6 +1779,23 @@ struct CLI {
         #expect((result.stdout + result.stderr).contains(
             "\(folder.path)/delivery.yaml: error: gives the fleet of schema 'delivery', as \(folder.path)/delivery.csv does; keep one of the two files [fleet-duplicate-schema]"),
             "\(result.stdout)\(result.stderr)")
+    }
+
+    /// The text banner named the schemas raw: an activity with a line feed split it in two.
+    /// It is written as findings are.
+    @Test func theBannerWritesSchemaNamesPrintable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-banner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = "activity: \"nl\\nx\"\nversions: [{version: 1, content-state: {n: {type: int, maximum: 9}}}]\n"
+        try Data(yaml.utf8).write(to: folder.appendingPathComponent("nl\nx.yaml"))
+        let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path])
+        defer { server.remove() }
+        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let banner = log.split(separator: "\n").first { $0.hasPrefix("livestate serve: listening on http://127.0.0.1:") }
+        #expect(banner?.hasSuffix(#" with schemas nl\u{A}x"#) == true, "\(log)")
     }
 
     /// A missing `--fleet` path is said to be one, as a missing `--schemas` path is.

@@ -14,9 +14,10 @@ extension CompatibilityReport {
         }
     }
 
-    /// One line: `delivery: forward-transitive, 3 pairs: 2 errors, 1 warning, 4 infos`.
+    /// One line: `delivery: forward-transitive, 3 pairs: 2 errors, 1 warning, 4 infos`, with the
+    /// activity `Diagnostic.printable`, as the finding lines are.
     public var summary: String {
-        "\(activity): \(mode.rawValue), \(summaryCounts)" + (fleet.map { "; " + $0.sentence(losing: "updates") } ?? "")
+        Diagnostic.printable("\(activity): \(mode.rawValue), \(summaryCounts)" + (fleet.map { "; " + $0.sentence(losing: "updates") } ?? ""))
     }
 
     /// `3 pairs: 2 errors, 1 warning, 4 infos`.
