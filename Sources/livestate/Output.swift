@@ -47,7 +47,10 @@ enum Output {
     }
 
     /// Prints schema-load errors compiler style, each followed by its source line and a caret
-    /// under the column, to standard output or standard error.
+    /// under the column, to standard output or standard error. The line is shown
+    /// `Diagnostic.printable`, as the finding is (a control character in it, which the YAML
+    /// reader refuses, reached the terminal), and the caret is placed by terminal columns
+    /// (`TerminalColumns`), under the character the column starts.
     static func printWithSource(_ diagnostics: [Diagnostic], toStandardOutput: Bool = false) {
         var lines: [String] = []
         var sources: [String: [Substring]] = [:]
@@ -65,10 +68,13 @@ enum Output {
             // Columns count UTF-8 bytes; long lines show a window around the column.
             let bytes = Array(line.utf8)
             guard bytes.count <= 240, position.column >= 1, position.column <= bytes.count + 1 else { continue }
-            let prefix = String(decoding: bytes.prefix(position.column - 1), as: UTF8.self)
-            let indent = String(prefix.map { $0 == "\t" ? "\t" : " " })
-            lines.append("    " + String(line))
-            lines.append("    " + indent + "^")
+            // The line as shown, less the rest of it from the column as shown: what stands
+            // before the column, escapes included.
+            let shown = Diagnostic.printable(String(line)).unicodeScalars
+            let rest = Diagnostic.printable(String(decoding: bytes.dropFirst(position.column - 1), as: UTF8.self)).unicodeScalars
+            let before = String(String.UnicodeScalarView(shown.dropLast(min(rest.count, shown.count))))
+            lines.append("    " + String(shown))
+            lines.append("    " + TerminalColumns.blank(as: before) + "^")
         }
         guard !lines.isEmpty else { return }
         let text = lines.joined(separator: "\n")

@@ -102,6 +102,35 @@ struct CLI {
         #expect(diff.stderr == #"nl\u{A}x\u{1B}[2J: forward-transitive, 0 pairs: 0 errors, 0 warnings, 0 infos"# + "\n", "\(diff.stderr)")
     }
 
+    /// The caret under an echoed source line was placed by characters: after `😀` and `日本語`,
+    /// each two columns wide in a terminal, it stood four columns left of the column. The
+    /// column still counts UTF-8 bytes.
+    @Test func theCaretStandsUnderTheColumnInATerminal() throws {
+        let folder = try HostileInputTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = "activity: wide\nversions:\n  - version: 1\n    content-state:\n      \"é😀\": { description: \"日本語\", type: strng }\n"
+        let path = try HostileInputTests.file("wide.yaml", in: folder, yaml)
+        let result = try CLI.run(["check", path])
+        #expect(result.status == 2)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("\(path):5:51: error: unknown type 'strng'") == true, "\(result.stdout)")
+        #expect(lines.dropFirst().first == #"          "é😀": { description: "日本語", type: strng }"#)
+        #expect(lines.dropFirst(2).first.map(String.init) == "    " + String(repeating: " ", count: 44) + "^", "\(result.stdout)")
+    }
+
+    /// A source line with a control character (which the YAML reader refuses) was echoed raw,
+    /// an escape sequence and all; it is shown printable, the caret under the column as shown.
+    @Test func anEchoedSourceLineIsPrintable() throws {
+        let folder = try HostileInputTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try HostileInputTests.file("esc.yaml", in: folder, "activity: esc\nversions:\n  - version: 1\n    content-state:\n      \"a\u{1B}b\": { type: strng }\n")
+        let result = try CLI.run(["check", path])
+        #expect(result.status == 2)
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B }, "\(result.stdout)")
+        #expect(result.stdout.contains("\(path):5:9: error: control characters are not allowed (0x1B) [yaml-syntax]\n"
+            + #"          "a\u{1B}b": { type: strng }"# + "\n" + String(repeating: " ", count: 12) + "^"), "\(result.stdout)")
+    }
+
     @Test func unknownFormatIsAUsageError() throws {
         let result = try CLI.run(["check", "--format", "xml"])
         #expect(result.status == 2)
