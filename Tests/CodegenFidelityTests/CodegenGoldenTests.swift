@@ -106,33 +106,49 @@ import LiveStateTestSupport
     /// An object field named after a number format's type (`decimal`, `int8`) was a nested
     /// struct of that name, which hid the type from its own members: the file did not compile.
     @Test func fieldsNamedAfterNumberTypesTypecheck() throws {
-        let yaml = """
-            activity: shadows
-            attributes-type: ShadowsAttributes
-            versions:
-              - version: 1
-                content-state:
+        let text = try swift(ofOneVersion: "shadows", contentState: """
                   decimal: { type: object, fields: { d: { type: double, format: decimal, default: 0 } }, default: {} }
                   int8: { type: object, fields: { i: { type: int, format: int8, default: 0 } }, default: {} }
                   float: { type: array, items: { type: object, fields: { f: { type: double, format: float, default: 0 } } }, default: [] }
                   uInt64: { type: map, items: { type: object, fields: { u: { type: int, format: uint64, default: 0 } } }, default: {} }
-            """
-        let schema = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "shadows.yaml")
-        let text = try SwiftGenerator().generate(schema)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-shadows-\(UUID().uuidString).swift")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Swiftc.typecheck([file])
+            """)
+        let result = try Swiftc.typecheck(source: text)
         #expect(result.status == 0, "\(result.output)\n\(text)")
+    }
+
+    /// A CR in a description ended its `///` comment, as an LF does, and Swift compiled the
+    /// rest as code in the app's type; so could an alias or the file's name. Every line break
+    /// Swift or an editor sees starts a new comment line, and other control characters are
+    /// written escaped (a NUL was a compiler warning).
+    @Test func schemaTextInCommentsStaysInComments() throws {
+        let text = try swift(ofOneVersion: "comments", contentState: """
+                  title:
+                    type: string
+                    default: ""
+                    description: "line one\\rlet injected = 1; struct X {\\r\\nlet crlf = 2\\u2028ls\\u2029ps\\x1B[2J\\0nul\\ttab"
+                    aliases: ["old\\rlet alias = 3"]
+            """, options: .init(sourceName: "x\rlet source = 4.yaml"))
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        let code = lines.map { $0.trimmingPrefix(while: \.isWhitespace) }.filter { !$0.hasPrefix("//") }
+        #expect(!code.contains { $0.hasPrefix("let alias") || $0.contains("let injected") || $0.contains("let crlf") || $0.contains("let source") }, "\(text)")
+        #expect(text.contains("        /// line one\n        /// let injected = 1; struct X {\n        /// let crlf = 2\n        /// ls\n"
+            + "        /// ps\\u{1B}[2J\\u{0}nul\ttab\n"), "\(text)")
+        let result = try Swiftc.typecheck(source: text)
+        #expect(result.status == 0, "\(result.output)\n\(text)")
+    }
+
+    /// The Swift generated for a schema of one version, `activity`, whose content-state is
+    /// `contentState` (YAML, indented as under `content-state:`).
+    private func swift(ofOneVersion activity: String, contentState: String, options: SwiftGenerator.Options = .init()) throws -> String {
+        let yaml = "activity: \(activity)\nattributes-type: \(activity.capitalized)Attributes\nversions:\n  - version: 1\n    content-state:\n"
+            + contentState
+        return try SwiftGenerator(options: options).generate(try SchemaLoader().load(yaml: Array(yaml.utf8), file: "\(activity).yaml"))
     }
 
     @Test func publicSwiftTypechecksInSwift6WithWarningsAsErrors() throws {
         let options = SwiftGenerator.Options(namespace: "EdgeCasesPublic", isPublic: true)
         let text = try SwiftGenerator(options: options).generate(try CodegenPaths.schema("edge-cases"))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-public-\(UUID().uuidString).swift")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Swiftc.typecheck([file])
+        let result = try Swiftc.typecheck(source: text)
         #expect(result.status == 0, "\(result.output)")
         #expect(text.contains("public struct EdgeCaseAttributes: Codable, Hashable, Sendable"))
         #expect(text.contains("        public init(from decoder: any Decoder) throws"))
@@ -153,6 +169,14 @@ enum Swiftc {
     struct Result {
         var status: Int32
         var output: String
+    }
+
+    /// Typechecks one generated file's text, written to a scratch file for the run.
+    static func typecheck(source text: String) throws -> Result {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("codegen-\(UUID().uuidString).swift")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try typecheck([file])
     }
 
     static func typecheck(_ files: [URL], extra: [String] = []) throws -> Result {

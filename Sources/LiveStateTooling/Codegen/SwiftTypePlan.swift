@@ -193,9 +193,9 @@ enum SwiftTypePlan {
             name: name, documentation: documentation(of: field), isInteger: isInteger, cases: cases, fallback: fallback)
     }
 
-    /// A field's `description`, split into doc comment lines.
+    /// A field's `description`, as doc comment text (`SwiftSourceWriter.doc` splits it into lines).
     static func documentation(of field: Field) -> [String] {
         guard let text = field.documentation, !text.isEmpty else { return [] }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return [text]
     }
 }
