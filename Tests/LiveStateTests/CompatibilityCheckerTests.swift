@@ -43,6 +43,21 @@ import LiveStateTooling
         }
     }
 
+    // MARK: Messages
+
+    /// A message quotes a field by its name, as `lint` does, not by its pointer's escaped
+    /// token: the field `a/b~c` was called `'a~1b~0c'`, which is the name of the other field
+    /// here. The pointers stay RFC 6901's.
+    @Test func messagesQuoteFieldNamesAsTheyAreSpelled() {
+        let schema = compatSchema([F.string("title")], [F.string("title"), F.string("a/b~c", default: ""), F.string("a~1b~0c", default: "")])
+        let added = CompatibilityChecker().findings(schema, reader: 1, writer: 2).filter { $0.rule == "field-added-ignored" }
+        #expect(added.map(\.pointer) == ["/a~1b~0c", "/a~01b~00c"])
+        #expect(added.map(\.message) == [
+            "app v1 reading v2 payloads: 'a/b~c' was added in v2; app v1 ignores it",
+            "app v1 reading v2 payloads: 'a~1b~0c' was added in v2; app v1 ignores it",
+        ])
+    }
+
     // MARK: Pairs and directions
 
     @Test func findingsForAPairCoverBothDirections() {

@@ -444,9 +444,11 @@ struct PairComparison {
         value.isNull ? "shows null" : "shows its default \(ValueText.render(value))"
     }
 
-    /// A pointer as a name for messages: `courier/name`.
+    /// A pointer as a name for messages: `courier/name`, each key spelled as it is, as `lint`
+    /// quotes keys: the field `a/b~c` is `a/b~c`, not its pointer's `a~1b~0c`, which is the
+    /// name another field may have. The finding's pointer says the path exactly.
     func display(_ pointer: String) -> String {
-        pointer.hasPrefix("/") ? String(pointer.dropFirst()) : pointer
+        JSONPointer.tokens(of: pointer)?.joined(separator: "/") ?? pointer
     }
 
     /// How a finding at `place` names the value, between quotes: the reader's field
