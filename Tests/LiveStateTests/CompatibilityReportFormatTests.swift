@@ -120,6 +120,44 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         #expect(row == "| warning | `type-changed` | content-state ``/a`<b>`` | x.yaml | 'a`&lt;b&gt;' &amp; more |")
     }
 
+    /// A finding of one version's own payloads (`unbounded-size`), of no pair, was left out of
+    /// the yaml and the markdown, which the json, the text and the workflow commands carry and
+    /// the markdown's own summary counted.
+    @Test func yamlAndMarkdownListTheFindingsOfAVersionsOwnPayloads() {
+        let schema = compatSchema([F.string("title", maxLength: nil)], [F.string("title", maxLength: nil), F.string("note", default: "", maxLength: nil)])
+        let report = CompatibilityChecker().check(schema, mode: .forwardTransitive)
+        #expect(report.findings.map(\.rule) == ["field-added-ignored", "unbounded-size", "unbounded-size", "unbounded-size"])
+        let yaml = report.rendered(as: .yaml)
+        #expect(yaml.components(separatedBy: "          - rule: ").count - 1 == report.findings.count, "\(yaml)")
+        #expect(yaml.hasSuffix("""
+              - version: 2
+                reads:
+                  - writer: 2
+                    findings:
+                      - rule: unbounded-size
+                        severity: warning
+                        scope: content-state
+                        pointer: "/title"
+                        message: "v2 payloads: 'title' has no max-length, so the worst-case size of v2's content-state is unbounded"
+                      - rule: unbounded-size
+                        severity: warning
+                        scope: content-state
+                        pointer: "/note"
+                        message: "v2 payloads: 'note' has no max-length, so the worst-case size of v2's content-state is unbounded"
+
+            """), "\(yaml)")
+        #expect(yaml.contains("  - version: 1\n    reads:\n      - writer: 2\n        direction: old-app-reads-new\n"), "\(yaml)")
+        let markdown = report.rendered(as: .markdown)
+        #expect(markdown.components(separatedBy: "\n| warning | `unbounded-size` |").count - 1 == 3, "\(markdown)")
+        #expect(markdown.contains("""
+            ### v1 payloads
+
+            | severity | rule | field | location | message |
+            |---|---|---|---|---|
+            | warning | `unbounded-size` | content-state `/title` |  | 'title' has no max-length, so the worst-case size of v1's content-state is unbounded |
+            """), "\(markdown)")
+    }
+
     @Test func emptyReportsRenderTheirShape() {
         let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
         #expect(report.rendered(as: .text).isEmpty)

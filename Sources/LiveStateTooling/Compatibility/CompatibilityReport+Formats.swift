@@ -115,7 +115,10 @@ extension CompatibilityReport {
             lines.append("  - version: \(version)")
             if strictClients.contains(version) { lines.append("    strict: true") }
             let read = pairsByReader[version] ?? []
-            if read.isEmpty {
+            // The findings about the version's own payloads (`unbounded-size`), which no other
+            // version's app is needed for: listed as what the version reads from itself.
+            let own = byPair[PairKey(reader: version, writer: version)] ?? []
+            if read.isEmpty && own.isEmpty {
                 lines.append("    reads: []")
                 continue
             }
@@ -123,26 +126,34 @@ extension CompatibilityReport {
             for pair in read {
                 lines.append("      - writer: \(pair.writerVersion)")
                 lines.append("        direction: \(pair.direction.rawValue)")
-                let found = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
-                if found.isEmpty {
-                    lines.append("        findings: []")
-                    continue
-                }
-                lines.append("        findings:")
-                for finding in found {
-                    lines.append("          - rule: \(finding.rule)")
-                    lines.append("            severity: \(finding.severity.rawValue)")
-                    lines.append("            scope: \(finding.scope.rawValue)")
-                    lines.append("            pointer: \(yamlScalar(finding.pointer))")
-                    if let position = finding.position {
-                        lines.append("            line: \(position.line)")
-                        lines.append("            column: \(position.column)")
-                    }
-                    lines.append("            message: \(yamlScalar(finding.message))")
-                }
+                Self.appendYAML(byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? [], to: &lines)
+            }
+            if !own.isEmpty {
+                lines.append("      - writer: \(version)")
+                Self.appendYAML(own, to: &lines)
             }
         }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// `findings:` of a `reads` entry, each with its rule, severity, place and message.
+    private static func appendYAML(_ found: [CompatibilityFinding], to lines: inout [String]) {
+        if found.isEmpty {
+            lines.append("        findings: []")
+            return
+        }
+        lines.append("        findings:")
+        for finding in found {
+            lines.append("          - rule: \(finding.rule)")
+            lines.append("            severity: \(finding.severity.rawValue)")
+            lines.append("            scope: \(finding.scope.rawValue)")
+            lines.append("            pointer: \(yamlScalar(finding.pointer))")
+            if let position = finding.position {
+                lines.append("            line: \(position.line)")
+                lines.append("            column: \(position.column)")
+            }
+            lines.append("            message: \(yamlScalar(finding.message))")
+        }
     }
 
     // MARK: markdown
@@ -161,14 +172,17 @@ extension CompatibilityReport {
         // A pair whose findings are all past that gets no section, nor does a pair of no
         // findings past the first 100 such.
         var listedOfRule: [String: Int] = [:]
+        func listed(_ all: [CompatibilityFinding]) -> [CompatibilityFinding] {
+            all.filter { finding in
+                listedOfRule[finding.rule, default: 0] += 1
+                return listedOfRule[finding.rule, default: 0] <= Diagnostic.listedPerCode
+            }
+        }
         var quietPairs = 0
         var unlistedPairs = 0
         for pair in pairs {
             let all = byPair[PairKey(reader: pair.readerVersion, writer: pair.writerVersion)] ?? []
-            let found = all.filter { finding in
-                listedOfRule[finding.rule, default: 0] += 1
-                return listedOfRule[finding.rule, default: 0] <= Diagnostic.listedPerCode
-            }
+            let found = listed(all)
             if all.isEmpty { quietPairs += 1 }
             guard !found.isEmpty || (all.isEmpty && quietPairs <= Diagnostic.listedPerCode) else {
                 unlistedPairs += 1
@@ -180,14 +194,15 @@ extension CompatibilityReport {
                 lines.append("No findings.")
                 continue
             }
-            lines.append("| severity | rule | field | location | message |")
-            lines.append("|---|---|---|---|---|")
-            for finding in found {
-                let field = "\(finding.scope.rawValue) \(Self.codeSpan(finding.pointer.isEmpty ? "/" : finding.pointer))"
-                var location = finding.file ?? ""
-                if let position = finding.position { location += (location.isEmpty ? "" : ":") + position.description }
-                lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(Self.cell(field)) | \(Self.cell(Self.text(location))) | \(Self.cell(Self.text(Self.stripPrefix(finding)))) |")
-            }
+            lines += Self.markdownTable(found)
+        }
+        // The findings about one version's own payloads (`unbounded-size`), of no pair: a
+        // section per version that has them, after the pairs'.
+        for version in versions {
+            let found = listed(byPair[PairKey(reader: version, writer: version)] ?? [])
+            guard !found.isEmpty else { continue }
+            lines += ["", "### v\(version) payloads", ""]
+            lines += Self.markdownTable(found)
         }
         let unlisted = listedOfRule.filter { $0.value > Diagnostic.listedPerCode }.sorted { $0.key < $1.key }
         if !unlisted.isEmpty || unlistedPairs > 0 {
@@ -197,6 +212,24 @@ extension CompatibilityReport {
             }
         }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// A table of findings, one row each: severity, rule, field, where in the schema file, and
+    /// the message without the `app v1 reading v2 payloads: ` lead the heading already says.
+    private static func markdownTable(_ found: [CompatibilityFinding]) -> [String] {
+        var lines = ["| severity | rule | field | location | message |", "|---|---|---|---|---|"]
+        for finding in found {
+            let field = "\(finding.scope.rawValue) \(codeSpan(finding.pointer.isEmpty ? "/" : finding.pointer))"
+            lines.append("| \(finding.severity.rawValue) | `\(finding.rule)` | \(cell(field)) | \(cell(text(location(finding.file, finding.position)))) | \(cell(text(stripPrefix(finding)))) |")
+        }
+        return lines
+    }
+
+    /// `file:line:column`, or as much of it as is known.
+    private static func location(_ file: String?, _ position: SourcePosition?) -> String {
+        var location = file ?? ""
+        if let position { location += (location.isEmpty ? "" : ":") + position.description }
+        return location
     }
 
     /// The message without the `app v1 reading v2 payloads: ` lead the table's heading already says.
