@@ -158,6 +158,19 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
             """), "\(markdown)")
     }
 
+    /// The yaml's header comment named the schema path raw: a line break in it ended the
+    /// comment and the rest was read as YAML, and a control character may not stand in a YAML
+    /// stream at all. A name that needs escaping is written as the `schema:` value is.
+    @Test func yamlCommentWritesANameThatNeedsEscapingAsItsScalar() {
+        let report = CompatibilityReport(activity: "a\u{2028}b", file: "nl\nx/cr\rx/esc\u{1B}[2J.yaml", mode: .forward, pairs: [], findings: [])
+        let lines = report.rendered(as: .yaml).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == #"# Compatibility of "a\u2028b" ("nl\nx/cr\x0Dx/esc\x1B[2J.yaml") under forward, written by `livestate diff --format yaml`."#)
+        #expect(lines.dropFirst().first == "# Regenerate it rather than editing it.")
+        #expect(lines.contains(#"schema: "nl\nx/cr\x0Dx/esc\x1B[2J.yaml""#))
+        let plain = CompatibilityReport(activity: "pizza", file: "schemas/pizza v2.yaml", mode: .forward, pairs: [], findings: [])
+        #expect(plain.rendered(as: .yaml).hasPrefix("# Compatibility of pizza (schemas/pizza v2.yaml) under forward, written by"))
+    }
+
     @Test func emptyReportsRenderTheirShape() {
         let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
         #expect(report.rendered(as: .text).isEmpty)

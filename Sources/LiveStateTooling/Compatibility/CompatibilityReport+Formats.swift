@@ -97,7 +97,7 @@ extension CompatibilityReport {
     private func yamlRendering() -> String {
         let byPair = findingsByPair
         var lines: [String] = [
-            "# Compatibility of \(activity)\(file.map { " (\($0))" } ?? "") under \(mode.rawValue), written by `livestate diff --format yaml`.",
+            "# Compatibility of \(Self.yamlCommentName(activity))\(file.map { " (\(Self.yamlCommentName($0)))" } ?? "") under \(mode.rawValue), written by `livestate diff --format yaml`.",
             "# Regenerate it rather than editing it.",
             "activity: \(yamlScalar(activity))",
         ]
@@ -154,6 +154,15 @@ extension CompatibilityReport {
             }
             lines.append("            message: \(yamlScalar(finding.message))")
         }
+    }
+
+    /// A name in a YAML comment: as it is, or, when `yamlScalar` has to escape something in it,
+    /// as that quoted scalar. A comment runs to the end of its line, so a line break in a schema
+    /// path ended it and the rest of the path was read as YAML, and a control character is not
+    /// allowed in a YAML stream even in a comment.
+    private static func yamlCommentName(_ name: String) -> String {
+        let scalar = yamlScalar(name)
+        return scalar.utf8.count == name.utf8.count + 2 ? name : scalar
     }
 
     // MARK: markdown
