@@ -117,7 +117,7 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
             message: "app v1 reading v2 payloads: 'a`<b>' & more", file: "x.yaml", position: nil, pointer: "/a`<b>")
         let report = CompatibilityReport(activity: "x", mode: .forward, pairs: [finding.pair], findings: [finding])
         let row = report.rendered(as: .markdown).split(separator: "\n").first { $0.hasPrefix("| warning") }
-        #expect(row == "| warning | `type-changed` | content-state ``/a`<b>`` | x.yaml | 'a`&lt;b&gt;' &amp; more |")
+        #expect(row == "| warning | `type-changed` | content-state ``/a`<b>`` | x.yaml | 'a\\`&lt;b&gt;' &amp; more |")
     }
 
     /// A finding of one version's own payloads (`unbounded-size`), of no pair, was left out of
@@ -169,6 +169,28 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         #expect(lines.contains(#"schema: "nl\nx/cr\x0Dx/esc\x1B[2J.yaml""#))
         let plain = CompatibilityReport(activity: "pizza", file: "schemas/pizza v2.yaml", mode: .forward, pairs: [], findings: [])
         #expect(plain.rendered(as: .yaml).hasPrefix("# Compatibility of pizza (schemas/pizza v2.yaml) under forward, written by"))
+    }
+
+    /// The message and location cells were Markdown: a name made a link, emphasis or a code
+    /// span, `\|` lost its backslash, a CR ended the row, an LF became a space and NUL was
+    /// written raw. Each now renders as the text the json holds, control characters written
+    /// as the text output writes them.
+    @Test func markdownCellsRenderAsTheirText() {
+        let name = "[x](https://e.example) *e* `t` \\|p _u_ a_b ~s~ $m$ cr\rx nul\u{0}x lf\nx"
+        let finding = CompatibilityFinding(
+            rule: "field-added-ignored", severity: .info, direction: .oldAppReadsNew, readerVersion: 1, writerVersion: 2,
+            message: "app v1 reading v2 payloads: '\(name)' was added in v2; app v1 ignores it", file: "[l](https:e.example)/p.yaml",
+            position: SourcePosition(offset: 0, line: 3, column: 7), pointer: "/" + name)
+        let report = CompatibilityReport(activity: "x", file: "[l](https:e.example)/p.yaml", mode: .forward, pairs: [finding.pair], findings: [finding])
+        let markdown = report.rendered(as: .markdown)
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("| info") }
+        #expect(rows.map(String.init) == [
+            #"| info | `field-added-ignored` | content-state ``/[x](https://e.example) *e* `t` \\|p _u_ a_b ~s~ $m$ cr\u{D}x nul\u{0}x lf\u{A}x`` "#
+                + #"| [l]\(https:e.example)/p.yaml:3:7 "#
+                + #"| '[x]\(https://e.example) \*e\* \`t\` \\\|p \_u\_ a_b \~s\~ \$m\$ cr\u{D}x nul\u{0}x lf\u{A}x' was added in v2; app v1 ignores it |"#,
+        ])
+        #expect(markdown.contains("Schema: `[l](https:e.example)/p.yaml`."))
+        #expect(!markdown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
     @Test func emptyReportsRenderTheirShape() {

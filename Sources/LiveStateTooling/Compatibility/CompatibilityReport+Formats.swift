@@ -168,8 +168,8 @@ extension CompatibilityReport {
     // MARK: markdown
 
     private func markdownRendering() -> String {
-        var lines: [String] = ["## `\(activity)`: \(mode.rawValue)", ""]
-        if let file { lines += ["Schema: `\(file)`.", ""] }
+        var lines: [String] = ["## \(Self.codeSpan(activity)): \(mode.rawValue)", ""]
+        if let file { lines += ["Schema: \(Self.codeSpan(file)).", ""] }
         lines.append("\(passes(failOn: .error) ? "Passes" : "Fails") the gate. \(summaryCounts).")
         if let fleet { lines += ["", "Fleet: \(fleet.sentence(losing: "updates"))."] }
         if pairs.isEmpty {
@@ -247,14 +247,18 @@ extension CompatibilityReport {
         return String(finding.message[range.upperBound...])
     }
 
+    /// `text` in a table cell: `|` escaped, which would end the cell, in a code span too (GFM).
     private static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        text.replacingOccurrences(of: "|", with: "\\|")
     }
 
-    /// `text` as a code span whatever it holds: fenced by one backtick more than its longest run
-    /// of them, and padded when it starts or ends with one (CommonMark), so that a key with a
-    /// backtick does not close the span and let the rest render as Markdown or HTML.
+    /// `text` as a code span whatever it holds: `Diagnostic.printable`, as a code span cannot
+    /// hold a line break (a CR ended a table row) and renders NUL as U+FFFD; fenced by one
+    /// backtick more than its longest run of them, and padded when it starts or ends with one
+    /// (CommonMark), so that a key with a backtick does not close the span and let the rest
+    /// render as Markdown or HTML.
     private static func codeSpan(_ text: String) -> String {
+        let text = Diagnostic.printable(text)
         var longest = 0
         var run = 0
         for character in text {
@@ -266,10 +270,43 @@ extension CompatibilityReport {
         return fence + pad + text + pad + fence
     }
 
-    /// Text from the input outside a code span, with `&`, `<` and `>` written as entities, so
-    /// that a key such as `<b>` shows as itself rather than as HTML.
+    /// Text from the input outside a code span, so that it renders as itself (CommonMark 0.31,
+    /// GFM): `Diagnostic.printable`, as a code span is, then a backslash escape before each
+    /// character that could start Markdown: `` ` ``, `*`, `~` (GFM strikethrough), `$` (GitHub's
+    /// math), a `_` that is not inside a word, the `(` of `](` (which makes a link or an image
+    /// of what the brackets hold), and a backslash that stands before punctuation (which it
+    /// would escape); `&`, `<` and `>` as entities, so that a key such as `<b>` is not HTML.
+    /// Other characters, and so the text of ordinary names and messages, are left as they are.
     private static func text(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        // Code points, as CommonMark reads them: a `*` with a combining mark is one `Character`.
+        let scalars = Array(Diagnostic.printable(text).unicodeScalars)
+        var result = ""
+        result.unicodeScalars.reserveCapacity(scalars.count)
+        for (index, scalar) in scalars.enumerated() {
+            let before = index > 0 ? scalars[index - 1] : nil
+            let after = index + 1 < scalars.count ? scalars[index + 1] : nil
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "`", "*", "~", "$": result += "\\" + String(scalar)
+            case "_" where !(isWordCharacter(before) && isWordCharacter(after)): result += "\\_"
+            case "(" where before == "]": result += "\\("
+            case "\\" where after.map(isASCIIPunctuation) == true: result += "\\\\"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Whether `scalar` is a letter or a digit: a `_` between two does not start emphasis.
+    private static func isWordCharacter(_ scalar: Unicode.Scalar?) -> Bool {
+        scalar.map { $0.properties.isAlphabetic || $0.properties.numericType != nil } ?? false
+    }
+
+    /// Whether a CommonMark backslash escapes `scalar`: ASCII punctuation.
+    private static func isASCIIPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        ##"!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~"##.unicodeScalars.contains(scalar)
     }
 
     // MARK: github
