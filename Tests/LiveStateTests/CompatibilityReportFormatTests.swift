@@ -193,6 +193,17 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         #expect(!markdown.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    /// The workflow commands passed ESC and the other control characters but CR and LF raw;
+    /// the Actions log renders escape sequences. They are written as the text writes them.
+    @Test func githubWritesControlCharactersAsTheTextDoes() {
+        let finding = CompatibilityFinding(
+            rule: "type-changed", severity: .warning, direction: .oldAppReadsNew, readerVersion: 1, writerVersion: 2,
+            message: "'k\u{1B}[2J\u{7}' changed\r\n", file: "esc\u{1B}[31mred/p.yaml", position: SourcePosition(offset: 0, line: 3, column: 4), pointer: "/x")
+        let report = CompatibilityReport(activity: "x", mode: .forward, pairs: [finding.pair], findings: [finding])
+        #expect(report.rendered(as: .github)
+            == #"::warning file=esc\u{1B}[31mred/p.yaml,line=3,col=4,title=type-changed::'k\u{1B}[2J\u{7}' changed%0D%0A (at /x) [type-changed]"# + "\n")
+    }
+
     @Test func emptyReportsRenderTheirShape() {
         let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
         #expect(report.rendered(as: .text).isEmpty)

@@ -332,12 +332,18 @@ extension CompatibilityReport {
         }.joined()
     }
 
+    /// `text` as a workflow command's message, escaped as `@actions/core` escapes it (`%`, CR
+    /// and LF as `%25`, `%0D`, `%0A`), and every other control character
+    /// `Diagnostic.printable`, as text output writes it: the Actions log renders an escape
+    /// sequence, which colored or hid the log's text.
     private static func githubData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25")
+        Diagnostic.printable(text, keeping: ["\r", "\n"])
+            .replacingOccurrences(of: "%", with: "%25")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// `githubData`, and `:` and `,` as `%3A` and `%2C`: a property's value.
     private static func githubProperty(_ text: String) -> String {
         githubData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
