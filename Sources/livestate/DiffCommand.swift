@@ -74,15 +74,18 @@ struct DiffCommand: ParsableCommand {
             return
         }
         guard let schema else { throw ExitCode(ExitStatus.usage.rawValue) }
-        // A stop is worded as JSON for --format json, as text for the other formats.
-        let stopFormat: OutputFormat = format == .json ? .json : .text
-        let loaded = try Output.loadSchema(schema, format: stopFormat)
+        let loaded: Schema
+        do {
+            loaded = try Output.loadSchema(schema)
+        } catch {
+            throw stop(error.diagnostics, withSource: true)
+        }
         let checker = CompatibilityChecker(options: .init(assumeDefaultElision: assumeDefaultElision))
         var report: CompatibilityReport
         if let (from, to) = CompatibilityChecker.pair(in: loaded, from: from, to: to) {
             let available = loaded.versions.map(\.version)
             for version in [from, to] where !available.contains(version) {
-                throw Output.stopOnUnknownVersion(.unknownVersion(version, available: available), schema: schema, format: stopFormat)
+                throw Output.stopOnUnknownVersion(.unknownVersion(version, available: available), schema: schema, stop: { stop($0) })
             }
             if let problem = CompatibilityChecker.emptyPairProblem(
                 (from, to), from: self.from, to: self.to, spelling: { name, value in "--\(name)" + (value.map { " \($0)" } ?? "") }) {
@@ -92,7 +95,7 @@ struct DiffCommand: ParsableCommand {
         } else {
             report = checker.check(loaded, mode: mode)
         }
-        if let (fleet, warnings) = try fleetOptions.load(for: loaded, format: stopFormat) {
+        if let (fleet, warnings) = try fleetOptions.load(for: loaded, stop: { stop($0) }) {
             // The report is the document on standard output; the fleet file's own warnings go
             // to standard error in every format.
             Output.printText(warnings)
@@ -104,6 +107,24 @@ struct DiffCommand: ParsableCommand {
         }
         if !report.passes(failOn: failOn) {
             throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    /// The stop of a diff that checks nothing (a schema that does not load, a version it does
+    /// not have, a fleet file that does not load), with status 2 to throw: in text and JSON as
+    /// every command prints one (`Output.stop`); in yaml, markdown and github also in that format
+    /// on standard output, where a job reading the format looks (a github run printed no
+    /// annotation for a schema that does not load).
+    /// - Parameter withSource: Whether text shows each finding's source line, as a schema's.
+    private func stop(_ diagnostics: [Diagnostic], withSource: Bool = false) -> ExitCode {
+        switch format {
+        case .text:
+            return Output.stop(diagnostics, format: .text, withSource: withSource)
+        case .json:
+            return Output.stop(diagnostics, format: .json)
+        case .yaml, .markdown, .github:
+            Self.write(CompatibilityReport.rendered(stoppedBy: diagnostics, as: format.reportFormat))
+            return Output.stop(diagnostics, format: .text, withSource: withSource)
         }
     }
 

@@ -53,9 +53,15 @@ struct FleetOptions: ParsableArguments {
     /// one document on standard output); the warnings come back with the fleet, for the command
     /// to report with its own findings.
     func load(for schema: Schema, format: OutputFormat) throws -> (fleet: Fleet, warnings: [Diagnostic])? {
+        try load(for: schema) { Output.stop($0, format: format) }
+    }
+
+    /// `load(for:format:)`, an error printed by `stop`, which returns the status to throw: for
+    /// a command with formats of its own (`diff --format github`).
+    func load(for schema: Schema, stop: ([Diagnostic]) -> ExitCode) throws -> (fleet: Fleet, warnings: [Diagnostic])? {
         guard let path = fleet else { return nil }
         let (fleet, problems) = FleetLoader.load(contentsOf: path, for: schema)
-        guard let fleet else { throw Output.stop(problems, format: format) }
+        guard let fleet else { throw stop(problems) }
         return (fleet, problems)
     }
 }

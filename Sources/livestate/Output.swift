@@ -257,9 +257,15 @@ extension Output {
 
     /// `stop` for a version the schema file `schema` does not have.
     static func stopOnUnknownVersion(_ error: Diagnostic, schema: String, format: OutputFormat) -> ExitCode {
+        stopOnUnknownVersion(error, schema: schema) { stop($0, format: format) }
+    }
+
+    /// `stopOnUnknownVersion(_:schema:format:)`, printed by `stop`, which returns the status to
+    /// throw: for a command with formats of its own (`diff --format github`).
+    static func stopOnUnknownVersion(_ error: Diagnostic, schema: String, stop: ([Diagnostic]) -> ExitCode) -> ExitCode {
         var error = error
         error.file = displayName(schema)
-        return stop([error], format: format)
+        return stop([error])
     }
 
     /// The name diagnostics give an input: its path, or `<stdin>` for `-`.

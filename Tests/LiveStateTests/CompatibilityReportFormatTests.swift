@@ -204,6 +204,49 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
             == #"::warning file=esc\u{1B}[31mred/p.yaml,line=3,col=4,title=type-changed::'k\u{1B}[2J\u{7}' changed%0D%0A (at /x) [type-changed]"# + "\n")
     }
 
+    /// What stopped a diff before it checked anything is written in the format asked for: a
+    /// `github` run printed no annotation for a schema that does not load.
+    @Test func aStopIsWrittenInTheFormatAskedFor() {
+        let error = Diagnostic(
+            code: "schema-unknown-type", severity: .error, message: "unknown type 'strng'", file: "f11.yaml",
+            position: SourcePosition(offset: 0, line: 6, column: 22), scope: .schema, pointer: "/versions/0/content-state/x/type")
+        let bare = Diagnostic(code: "io-error", severity: .error, message: "no such file")
+        #expect(CompatibilityReport.rendered(stoppedBy: [error, bare], as: .github) == """
+            ::error file=f11.yaml,line=6,col=22,title=schema-unknown-type::unknown type 'strng' (at /versions/0/content-state/x/type) [schema-unknown-type]
+            ::error title=io-error::no such file [io-error]
+
+            """)
+        #expect(CompatibilityReport.rendered(stoppedBy: [error, bare], as: .yaml) == """
+            # What stopped `livestate diff --format yaml` before it checked any pair.
+            diagnostics:
+              - code: schema-unknown-type
+                severity: error
+                message: "unknown type 'strng'"
+                file: "f11.yaml"
+                line: 6
+                column: 22
+                scope: schema
+                pointer: "/versions/0/content-state/x/type"
+              - code: io-error
+                severity: error
+                message: "no such file"
+                file: null
+                line: null
+                column: null
+                scope: null
+                pointer: null
+
+            """)
+        #expect(CompatibilityReport.rendered(stoppedBy: [error], as: .markdown).hasSuffix("""
+            | severity | code | location | message |
+            |---|---|---|---|
+            | error | `schema-unknown-type` | f11.yaml:6:22 | unknown type 'strng' (at /versions/0/content-state/x/type) |
+
+            """))
+        #expect(CompatibilityReport.rendered(stoppedBy: [error], as: .text) == error.description + "\n")
+        #expect(CompatibilityReport.rendered(stoppedBy: [error], as: .json).contains(#""code": "schema-unknown-type""#))
+    }
+
     @Test func emptyReportsRenderTheirShape() {
         let report = CompatibilityChecker().check(goldenCompatibilitySchema, mode: CompatibilityMode.none)
         #expect(report.rendered(as: .text).isEmpty)

@@ -748,6 +748,26 @@ struct CLI {
         #expect(oldest.stderr.contains("--to 1 is the oldest live version, which a missing --from stands for: there is no pair to check; name --from, or leave out --to to check every pair"), "\(oldest.stderr)")
     }
 
+    /// A schema that does not load printed nothing on standard output in `github`, `yaml`
+    /// and `markdown`: a CI job had no annotation. The error is written in the format asked
+    /// for, and still compiler style on standard error.
+    @Test func aSchemaThatDoesNotLoadIsReportedInTheFormatAskedFor() throws {
+        let yaml = Data("activity: x\nversions:\n  - version: 1\n    content-state:\n      n: { type: strng }\n".utf8)
+        let github = try CLI.run(["diff", "--schema", "-", "--format", "github"], stdin: yaml)
+        #expect(github.status == 2)
+        #expect(github.stdout.hasPrefix("::error file=<stdin>,line=5,col=18,title=schema-unknown-type::unknown type 'strng'"), "\(github.stdout)")
+        #expect(github.stderr.hasPrefix("<stdin>:5:18: error: unknown type 'strng'"), "\(github.stderr)")
+        let yamlFormat = try CLI.run(["diff", "--schema", "-", "--format", "yaml"], stdin: yaml)
+        #expect(yamlFormat.status == 2)
+        #expect(yamlFormat.stdout.contains("diagnostics:\n  - code: schema-unknown-type\n    severity: error\n"), "\(yamlFormat.stdout)")
+        let markdown = try CLI.run(["diff", "--schema", "-", "--format", "markdown"], stdin: yaml)
+        #expect(markdown.status == 2)
+        #expect(markdown.stdout.contains("| error | `schema-unknown-type` | &lt;stdin&gt;:5:18 | unknown type 'strng'"), "\(markdown.stdout)")
+        let version = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9", "--format", "github"])
+        #expect(version.status == 2)
+        #expect(version.stdout == "::error file=schemas/pizza.yaml,title=unknown-version::the schema has no version 9; it has 1, 2 [unknown-version]\n", "\(version.stdout)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try CLI.run(["diff"]).status == 2)
         #expect(try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--from", "1", "--to", "9"]).status == 2)

@@ -313,22 +313,28 @@ extension CompatibilityReport {
 
     /// One workflow command per finding, listed as the text is.
     private func githubRendering() -> String {
-        findings.map(\.diagnostic).listed.map { finding in
+        Self.githubCommands(findings.map(\.diagnostic))
+    }
+
+    /// One workflow command per diagnostic, listed as the text is: `::error`, `::warning` or
+    /// `::notice`, with the file, line, column and code.
+    private static func githubCommands(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.listed.map { finding in
             let command = switch finding.severity {
             case .error: "error"
             case .warning: "warning"
             case .info: "notice"
             }
             var properties: [String] = []
-            if let file = finding.file { properties.append("file=\(Self.githubProperty(file))") }
+            if let file = finding.file { properties.append("file=\(githubProperty(file))") }
             if let position = finding.position {
                 properties.append("line=\(position.line)")
                 properties.append("col=\(position.column)")
             }
             let rule = finding.code.rawValue
-            properties.append("title=\(Self.githubProperty(rule))")
+            properties.append("title=\(githubProperty(rule))")
             let message = finding.shownMessage + finding.placeText + " [\(rule)]"
-            return "::\(command) \(properties.joined(separator: ","))::\(Self.githubData(message))\n"
+            return "::\(command) \(properties.joined(separator: ","))::\(githubData(message))\n"
         }.joined()
     }
 
@@ -346,6 +352,52 @@ extension CompatibilityReport {
     /// `githubData`, and `:` and `,` as `%3A` and `%2C`: a property's value.
     private static func githubProperty(_ text: String) -> String {
         githubData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    // MARK: a stop
+
+    /// What `livestate diff` writes in `format` when it stops before it checks any pair (a
+    /// schema that does not load, a version the schema does not have, a fleet file that does not
+    /// load): the findings that stopped it, in the shape the format gives findings, so that a
+    /// job reading the format sees why. `github`: a workflow command each (an `::error` on the
+    /// schema file); `yaml`: a `diagnostics` list whose entries have the members of the `json`
+    /// diagnostics; `markdown`: a table; `json`: `{"diagnostics": [...]}`; `text`: a
+    /// compiler-style line each.
+    /// - Parameters:
+    ///   - diagnostics: The findings that stopped the check.
+    ///   - format: The format.
+    /// - Returns: The text, ending with a newline.
+    public static func rendered(stoppedBy diagnostics: [Diagnostic], as format: CompatibilityReportFormat) -> String {
+        let listed = diagnostics.listed
+        switch format {
+        case .text:
+            return listed.map { $0.description + "\n" }.joined()
+        case .json:
+            return JSONWriter.pretty(.object([.init("diagnostics", .array(listed.map(\.jsonValue)))])) + "\n"
+        case .github:
+            return githubCommands(diagnostics)
+        case .yaml:
+            var lines = ["# What stopped `livestate diff --format yaml` before it checked any pair.", listed.isEmpty ? "diagnostics: []" : "diagnostics:"]
+            for diagnostic in listed {
+                lines.append("  - code: \(diagnostic.code.rawValue)")
+                lines.append("    severity: \(diagnostic.severity.rawValue)")
+                lines.append("    message: \(yamlScalar(diagnostic.shownMessage))")
+                lines.append("    file: \(diagnostic.file.map(yamlScalar) ?? "null")")
+                lines.append("    line: \(diagnostic.position.map { String($0.line) } ?? "null")")
+                lines.append("    column: \(diagnostic.position.map { String($0.column) } ?? "null")")
+                lines.append("    scope: \(diagnostic.scope?.rawValue ?? "null")")
+                lines.append("    pointer: \(diagnostic.pointer.map(yamlScalar) ?? "null")")
+            }
+            return lines.map { $0 + "\n" }.joined()
+        case .markdown:
+            var lines = ["## Not checked", "", "`livestate diff` stopped before it checked any pair.", "",
+                         "| severity | code | location | message |", "|---|---|---|---|"]
+            for diagnostic in listed {
+                let message = diagnostic.shownMessage + diagnostic.placeText
+                lines.append("| \(diagnostic.severity.rawValue) | \(cell(codeSpan(diagnostic.code.rawValue))) | \(cell(text(location(diagnostic.file, diagnostic.position)))) | \(cell(text(message))) |")
+            }
+            return lines.map { $0 + "\n" }.joined()
+        }
     }
 }
 
