@@ -1006,6 +1006,11 @@ struct TypeReader {
 
     /// The field a property of `type` is.
     mutating func field(named name: String, type: TypeSyntax, scope: String, file: String) -> Field {
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first,
+           only.firstName == nil, only.ellipsis == nil {
+            // `(Int)` is `Int`: parentheses around one unlabeled type make no tuple.
+            return field(named: name, type: only.type, scope: scope, file: file)
+        }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
            let argument = generics.parameters[identifier.name.text] {
             // A generic parameter: its argument, read where it was written.
@@ -1357,10 +1362,13 @@ struct TypeReader {
     }
 
     /// An integer literal's value, in any base, with `_` separators and a leading `-`.
+    /// An `Int` literal's value, with a leading `-` or `+` (`-9223372036854775808`, whose
+    /// magnitude no `Int` holds, is `Int.min`).
     static func integerLiteral(_ expression: ExprSyntax) -> Int? {
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
-           let magnitude = prefix.expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue {
-            return -magnitude
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), ["-", "+"].contains(prefix.operator.text),
+           let literal = prefix.expression.as(IntegerLiteralExprSyntax.self), let magnitude = magnitude(of: literal) {
+            if prefix.operator.text == "+" { return Int(exactly: magnitude) }
+            return magnitude == Int.min.magnitude ? Int.min : Int(exactly: magnitude).map { -$0 }
         }
         return expression.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue
     }
@@ -1369,14 +1377,18 @@ struct TypeReader {
     /// (`?? 18446744073709551615`), which only a `format: uint64` field takes.
     static func integerValue(_ expression: ExprSyntax) -> Value? {
         if let int = integerLiteral(expression) { return .int(int) }
-        guard let literal = expression.as(IntegerLiteralExprSyntax.self) else { return nil }
+        return expression.as(IntegerLiteralExprSyntax.self).flatMap(magnitude).map(Value.uint)
+    }
+
+    /// An integer literal's digits, in any base and with `_` separators, as a `UInt64`.
+    private static func magnitude(of literal: IntegerLiteralExprSyntax) -> UInt64? {
         var digits = Substring(literal.literal.text.filter { $0 != "_" })
         var radix = 10
         for (prefix, base) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
             digits = digits.dropFirst(2)
             radix = base
         }
-        return UInt64(digits, radix: radix).map(Value.uint)
+        return UInt64(digits, radix: radix)
     }
 
     /// `T` of `T?`, `T!` and `Optional<T>`.

@@ -582,6 +582,32 @@ enum Corpus {
         #expect(reviews.contains { $0.contains("a dictionary literal that gives the key 'a' twice: Swift stops the app on it") }, "\(reviews)")
     }
 
+    /// Keys written `+2` and `-9223372036854775808` are literals a schema states, and `[(Int)]`
+    /// is `[Int]`: parentheses around one type make no tuple.
+    @Test func signedKeysAndParenthesizedTypesAreRead() throws {
+        let result = SwiftImporter.importActivities([("Signed.swift", """
+            struct SignedAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var plus: [Int: String]
+                    var least: [Int: String]
+                    var list: [(Int)]
+                    init(from decoder: any Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        plus = try c.decodeIfPresent([Int: String].self, forKey: .plus) ?? [+2: "y"]
+                        least = try c.decodeIfPresent([Int: String].self, forKey: .least) ?? [-9223372036854775808: "m"]
+                        list = try c.decode([(Int)].self, forKey: .list)
+                    }
+                }
+            }
+            """)])
+        let activity = try #require(result.activities.first)
+        #expect(activity.reviews.isEmpty, "\(activity.reviews.map(\.message))")
+        #expect(activity.contentState.map(\.defaultValue) == [
+            .object([.init("2", .string("y"))]), .object([.init("-9223372036854775808", .string("m"))]), nil,
+        ])
+        #expect(activity.contentState.last?.type == .array(items: Field(name: "", type: .int)))
+    }
+
     /// `?? 18446744073709551615` for a `UInt64` is a default a schema states: `Value.uint`.
     @Test func aUInt64DefaultPastIntMaxIsWritten() throws {
         let source = """
