@@ -294,4 +294,19 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation
         #expect(yaml.components(separatedBy: "- rule: type-changed").count - 1 == 3_540)
         #expect(yaml.contains("  - version: 60\n    reads:\n      - writer: 1\n        direction: new-app-reads-old\n        findings:\n          - rule: type-changed"))
     }
+
+    /// A rule over its 100 in pairs that all have a section: no line counts pairs without one.
+    @Test func markdownSaysNothingOfPairsWhenEveryPairHasASection() {
+        var findings: [CompatibilityFinding] = []
+        for field in 0 ..< 150 {
+            findings.append(CompatibilityFinding(
+                rule: "field-added-ignored", severity: .warning, direction: .oldAppReadsNew, readerVersion: 1, writerVersion: 2,
+                message: "app v1 reading v2 payloads: 'f\(field)' is ignored", pointer: "/f\(field)"))
+        }
+        let report = CompatibilityReport(activity: "many", mode: .forward, versions: [1, 2],
+                                         pairs: [CompatibilityPair(readerVersion: 1, writerVersion: 2)], findings: findings)
+        let markdown = report.rendered(as: .markdown)
+        #expect(markdown.contains("- 50 more `field-added-ignored` findings; the first 100 are listed."))
+        #expect(!markdown.contains("more pairs have no section"), "\(markdown.suffix(300))")
+    }
 }

@@ -215,7 +215,8 @@ extension CompatibilityReport {
         }
         let unlisted = listedOfRule.filter { $0.value > Diagnostic.listedPerCode }.sorted { $0.key < $1.key }
         if !unlisted.isEmpty || unlistedPairs > 0 {
-            lines += ["", "### Not listed", "", "- \(ValueText.grouped(unlistedPairs)) more pairs have no section."]
+            lines += ["", "### Not listed", ""]
+            if unlistedPairs > 0 { lines.append("- \(ValueText.grouped(unlistedPairs)) more pairs have no section.") }
             for (rule, count) in unlisted {
                 lines.append("- \(ValueText.grouped(count - Diagnostic.listedPerCode)) more `\(rule)` findings; the first \(Diagnostic.listedPerCode) are listed.")
             }
