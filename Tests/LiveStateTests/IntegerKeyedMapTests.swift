@@ -28,7 +28,8 @@ import Testing
         ])
     }()
 
-    /// Keys of every form: what `Int(_:)` reads and what it does not.
+    /// Keys of every form: what `Int(_:)` reads and what it does not. (Two keys of one integer
+    /// are left to `keysOfOneIntegerAreOneEntry`: which value `JSONDecoder` keeps varies.)
     static let keys = [
         "5", "+5", "-5", "05", "-0", "0", "9223372036854775807", "-9223372036854775808", #"\u0035"#,
         "x", "", "5.0", "1e2", " 5", "5 ", "+", "-", "--5", "0x1", "1_0", "9223372036854775808", "-9223372036854775809", "٣",
@@ -36,19 +37,11 @@ import Testing
 
     static let payloads: [String] = keys.flatMap { key in
         [#"{"periods":{"\#(key)":1}}"#, #"{"periods":{"1":2},"names":{"\#(key)":"a"}}"#, #"{"periods":{"\#(key)":"x"}}"#]
-    } + [#"{"periods":{}}"#, #"{"periods":{"1":1,"01":2}}"#, #"{"periods":[]}"#, #"{"periods":{"1":1},"names":null}"#]
+    } + [#"{"periods":{}}"#, #"{"periods":[]}"#, #"{"periods":{"1":1},"names":null}"#]
 
     /// A strict version's verdict is synthesized `Codable`'s with `JSONDecoder`.
     @Test func theStrictVerdictIsJSONDecoders() throws {
-        let decoder = try ContentStateDecoder(schema: Self.schema, version: 1)
-        var refused = 0
-        for payload in Self.payloads {
-            let foundation = try? JSONDecoder().decode(Board.self, from: Data(payload.utf8))
-            let result = decoder.decode(contentState: Array(payload.utf8))
-            #expect(result.appDecodes == (foundation != nil), "\(payload): \(result.allDiagnostics.map(\.message))")
-            if foundation == nil { refused += 1 }
-        }
-        #expect(refused > 30)
+        #expect(try StrictAgreement.expect(Board.self, schema: Self.schema, version: 1, payloads: Self.payloads) > 30)
     }
 
     /// The tape and the full decoder say the same, for a strict and a tolerant version.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Scanner) @testable import LiveState
 
@@ -29,5 +30,25 @@ enum TapeAgreement {
                 #expect(tape.appDecodes == full.appDecodes, "v\(version) \(payload)")
             }
         }
+    }
+}
+
+/// A strict version says of each payload what synthesized `Codable` with `JSONDecoder` does:
+/// the verdict, and, where both decode it, the typed value.
+enum StrictAgreement {
+    /// - Returns: How many payloads `JSONDecoder` refused, for the caller to hold the sample to.
+    static func expect<T: Decodable & Equatable>(_ type: T.Type, schema: Schema, version: Int, payloads: [String]) throws -> Int {
+        let decoder = try ContentStateDecoder(schema: schema, version: version)
+        var refused = 0
+        for payload in payloads {
+            let foundation = try? JSONDecoder().decode(T.self, from: Data(payload.utf8))
+            let result = decoder.decode(contentState: Array(payload.utf8))
+            #expect(result.appDecodes == (foundation != nil), "\(payload): \(result.allDiagnostics.map(\.message))")
+            if let foundation, result.state != nil {
+                #expect(try result.decode(T.self) == foundation, "\(payload)")
+            }
+            if foundation == nil { refused += 1 }
+        }
+        return refused
     }
 }
