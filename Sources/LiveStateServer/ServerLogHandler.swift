@@ -6,7 +6,8 @@ import Logging
 /// (`time level label: key=value … message`) or one JSON object per line (`time`, `level`,
 /// `label`, `message`, then every metadata key), for log collectors. Times are UTC to the
 /// millisecond. A text line stays one line: a control character in a value (a request's
-/// decoded query, say) is written escaped (`\n`, `\u{1B}`), so a client cannot forge a line.
+/// decoded query, say) is written escaped (`\u{A}`, `\u{1B}`), as findings write one
+/// (`Diagnostic.printable`), so a client cannot forge a line.
 ///
 /// swift-log's `StreamLogHandler` formats all its metadata again each time a key is set, and
 /// Hummingbird sets a request id on every request's logger: with this handler a request that
@@ -58,36 +59,14 @@ public struct ServerLogHandler: LogHandler {
             FileHandle.standardError.write(Data(writer.bytes + [UInt8(ascii: "\n")]))
             return
         }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.oneLine("\($0.value)"))" }.joined(separator: " ")
-        let error = event.error.map { " error=" + Self.oneLine("\($0)") } ?? ""
-        let text = "\(Self.now()) \(event.level) \(label):\(fields.isEmpty ? "" : " " + fields) \(Self.oneLine("\(event.message)"))\(error)\n"
+        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Diagnostic.printable("\($0.value)"))" }.joined(separator: " ")
+        let error = event.error.map { " error=" + Diagnostic.printable("\($0)") } ?? ""
+        let text = "\(Self.now()) \(event.level) \(label):\(fields.isEmpty ? "" : " " + fields) \(Diagnostic.printable("\(event.message)"))\(error)\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// The time now, UTC, to the millisecond: `2026-12-06T20:02:49.123Z`.
     static func now() -> String {
         Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// `text` with its control characters escaped (`\n`, `\r`, `\t`, `\u{1B}`), so that it
-    /// stays on one line; the text itself when it has none, as nearly every value does.
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where isControl(scalar): escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
-
-    /// C0 and C1 controls, DEL, and the line and paragraph separators some viewers break on.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }

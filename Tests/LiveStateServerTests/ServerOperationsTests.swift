@@ -145,7 +145,7 @@ import Testing
             logger.debug("request", metadata: ["version": "1\n2026-12-06T00:00:00Z critical livestate.serve: FORGED\r\u{1B}[31m"])
         }.filter { $0.contains(marker) || $0.contains("FORGED") }
         #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.contains(#"version=1\n2026-12-06T00:00:00Z critical livestate.serve: FORGED\r\u{1B}[31m"#) == true, "\(lines)")
+        #expect(lines.first?.contains(#"version=1\u{A}2026-12-06T00:00:00Z critical livestate.serve: FORGED\u{D}\u{1B}[31m"#) == true, "\(lines)")
     }
 }
 

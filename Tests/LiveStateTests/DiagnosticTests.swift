@@ -43,6 +43,8 @@ import LiveStateTestSupport
     /// before an escape, or before `u{`, is doubled, and other text is left as it is.
     @Test func printableTextTellsAnEscapeFromTheSameCharactersTyped() {
         #expect(Diagnostic.printable("k\n") == #"k\u{A}"#)
+        // The line and paragraph separators some viewers break a line on.
+        #expect(Diagnostic.printable("k\u{2028}l\u{2029}") == #"k\u{2028}l\u{2029}"#)
         #expect(Diagnostic.printable(#"k\u{A}"#) == #"k\\u{A}"#)
         #expect(Diagnostic.printable("k\\\n") == #"k\\\u{A}"#)
         #expect(Diagnostic.printable(#"C:\dir\n "quoted\" \u"#) == #"C:\dir\n "quoted\" \u"#)

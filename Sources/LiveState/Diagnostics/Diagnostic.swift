@@ -145,8 +145,9 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         printable(String(text.prefix(80)))
     }
 
+    /// C0 and C1 controls, DEL, and the line and paragraph separators some viewers break on.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// The error for a version a schema does not have: `unknown-version`, naming the versions it
