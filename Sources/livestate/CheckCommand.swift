@@ -110,13 +110,13 @@ struct CheckCommand: ParsableCommand {
         // A fleet weighs one schema that loads; with a path that gave none, the gate ran
         // without it, which must not pass for a weighed verdict.
         if let fleet = fleetOptions.fleet, loadFailed {
-            Output.err("--fleet \(fleet) was not applied: it weighs the versions of one schema, and not every path named gave a schema that loads")
+            Output.err("--fleet \(Diagnostic.printable(fleet)) was not applied: it weighs the versions of one schema, and not every path named gave a schema that loads")
         }
         if loadFailed {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if schemas.isEmpty {
-            Output.err("no schema files found in \(paths.joined(separator: " "))")
+            Output.err("no schema files found in \(Diagnostic.printable(paths.joined(separator: " ")))")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if Output.status(diagnostics, failOn: common.failOn) == .findings {

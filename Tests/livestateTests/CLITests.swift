@@ -83,12 +83,14 @@ struct CLI {
 
     @Test func missingPathAndEmptyFolderExitTwo() throws {
         #expect(try CLI.run(["check", "no/such/dir"]).status == 2)
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-empty-\(UUID().uuidString)")
+        // A folder name with a line feed stays on its line.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-empty\n-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         let result = try CLI.run(["check", empty.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no schema files"))
+        #expect(result.stderr.contains(#"no schema files found in "#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"livestate-empty\u{A}-"#) && !result.stderr.contains("empty\n"), "\(result.stderr)")
     }
 
     /// The line per schema printed the file and activity raw: an activity with a line feed
