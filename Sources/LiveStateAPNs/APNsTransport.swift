@@ -29,6 +29,11 @@ public protocol APNsTransport: Sendable {
 /// after it over a new client and lets the requests still on the old one finish there: the old
 /// client is shut down when its last request ends. (Shut down at once, it would cancel them,
 /// and the sender would send again pushes APNs had already taken.)
+///
+/// Nothing here waits on a connection to close. A peer that completes TLS with ALPN `h2` and
+/// then never sends its HTTP/2 SETTINGS (a TLS-terminating proxy whose backend is down) leaves
+/// the client's connection open until the peer closes it, and the client's shutdown waits for
+/// it: such a shutdown held `reconnect()` between attempts, and a command's exit, for ever.
 public actor HTTPClientTransport: APNsTransport {
     /// A client and the requests on it. Its counts are read and written on the actor only;
     /// `deinit` reads its `client`, a constant.
@@ -46,7 +51,7 @@ public actor HTTPClientTransport: APNsTransport {
     /// The client new requests go to.
     private var current: Lease
     private let configuration: HTTPClient.Configuration
-    /// How long one request may take.
+    /// How long one request may take, its answer's body included.
     public nonisolated let timeout: TimeAmount
     /// How long making a connection (TCP and TLS) may take.
     public nonisolated let connectTimeout: TimeAmount
@@ -55,7 +60,7 @@ public actor HTTPClientTransport: APNsTransport {
     /// - Parameters:
     ///   - trustRootsPEM: Certificates (PEM) to trust instead of the system's roots: a proxy's or a
     ///     test server's. `nil` trusts the system's roots, which is what APNs needs.
-    ///   - timeout: How long one request may take.
+    ///   - timeout: How long one request may take, its answer's body included.
     ///   - connectTimeout: How long making a connection may take (within `timeout`).
     /// - Throws: `NIOSSLError` when the PEM holds no certificate.
     public init(trustRootsPEM: String? = nil, timeout: TimeAmount = .seconds(30), connectTimeout: TimeAmount = .seconds(10)) throws {
@@ -91,17 +96,20 @@ public actor HTTPClientTransport: APNsTransport {
         let lease = current
         lease.requests += 1
         defer { release(lease) }
-        // One deadline for the whole answer: the client's own covers its head only, and a body
-        // that never ends would hold the send for ever.
+        // One deadline for the whole answer, kept here: the client's own covers the head only,
+        // and a body that never ends would hold the send for ever.
         let deadline = NIODeadline.now() + timeout
         let response: HTTPClientResponse
         do {
-            response = try await lease.client.execute(outgoing, deadline: deadline)
+            let client = lease.client, sent = outgoing
+            response = try await Self.race(deadline, timeout) { try await client.execute(sent, deadline: deadline) }
         } catch let error where APNsConnectionError.isConnecting(error) {
             throw APNsConnectionError(underlying: error)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw NoAnswerInTime(timeout: timeout)
         }
         guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
-        let body = try await Self.collect(response.body, by: deadline)
+        let body = try await Self.collect(response.body, by: deadline, timeout: timeout)
         return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
                             body: Array(buffer: body))
     }
@@ -112,24 +120,35 @@ public actor HTTPClientTransport: APNsTransport {
         var description: String { "the host answered over \(version); APNs speaks HTTP/2 only, so it is not APNs" }
     }
 
-    /// A body that does not end by the deadline.
-    struct BodyTimeout: Error, CustomStringConvertible {
-        var description: String { "the answer's body did not end in time" }
+    /// No answer, or no end to its body, by the deadline.
+    struct NoAnswerInTime: Error, CustomStringConvertible {
+        var timeout: TimeAmount
+        var description: String {
+            let seconds = timeout.nanoseconds % 1_000_000_000 == 0
+                ? "\(timeout.nanoseconds / 1_000_000_000)" : "\(Double(timeout.nanoseconds) / 1e9)"
+            return "timed out after \(seconds) s waiting for the answer"
+        }
     }
 
-    /// `body`, up to 1 MiB, read by `deadline`.
-    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline) async throws -> ByteBuffer {
-        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: 1 << 20) }
+    /// What `operation` returns, unless `deadline` comes first: then the operation is cancelled
+    /// and `NoAnswerInTime` thrown.
+    private static func race<T: Sendable>(_ deadline: NIODeadline, _ timeout: TimeAmount,
+                                          _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
             group.addTask {
-                let left = max((deadline - .now()).nanoseconds, 0)
-                try await Task.sleep(nanoseconds: UInt64(left))
+                try await Task.sleep(nanoseconds: UInt64(max((deadline - .now()).nanoseconds, 0)))
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let buffer = first else { throw BodyTimeout() }
-            return buffer
+            guard let first = try await group.next(), let value = first else { throw NoAnswerInTime(timeout: timeout) }
+            return value
         }
+    }
+
+    /// `body`, up to 1 MiB, read by `deadline`.
+    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline, timeout: TimeAmount) async throws -> ByteBuffer {
+        try await race(deadline, timeout) { try await body.collect(upTo: 1 << 20) }
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
@@ -142,12 +161,47 @@ public actor HTTPClientTransport: APNsTransport {
         let old = current
         current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
         old.isRetired = true
-        if old.requests == 0 { try? await old.client.shutdown() }
+        // Not waited for: see the type's note on connections that never close.
+        if old.requests == 0 { old.client.shutdown { _ in } }
     }
 
-    /// Closes the connections. Call once, when done: requests still in flight are cancelled.
+    /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has
+    /// not closed by then closes in the background. Call once, when done: requests still in
+    /// flight are cancelled.
+    /// - Throws: What the client's shutdown reported within the wait.
     public func shutdown() async throws {
-        try await current.client.shutdown()
+        let client = current.client
+        let ended = ShutdownWait()
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            ended.begin(continuation)
+            client.shutdown { error in ended.end(error) }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(Self.shutdownWait.nanoseconds))
+                ended.end(nil)
+            }
+        }
+        if let error { throw error }
+    }
+
+    /// How long `shutdown()` waits for the connections to close.
+    static let shutdownWait = TimeAmount.seconds(2)
+
+    /// Hands the first of the shutdown's end and the end of the wait to the one waiting.
+    private final class ShutdownWait: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting: CheckedContinuation<(any Error)?, Never>?
+
+        func begin(_ continuation: CheckedContinuation<(any Error)?, Never>) {
+            lock.withLock { waiting = continuation }
+        }
+
+        func end(_ error: (any Error)?) {
+            let continuation: CheckedContinuation<(any Error)?, Never>? = lock.withLock {
+                defer { waiting = nil }
+                return waiting
+            }
+            continuation?.resume(returning: error)
+        }
     }
 
     deinit {

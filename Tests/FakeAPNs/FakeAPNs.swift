@@ -80,6 +80,11 @@ public final class FakeAPNs: Sendable {
         /// Whether TLS goes no further than 1.1 (default `false`: 1.2 or later, as APNs): for
         /// tests of a client that must refuse an old protocol.
         public var offersOnlyTLS11: Bool
+        /// Whether the fake goes silent once TLS has chosen HTTP/2 (default `false`): the handshake
+        /// completes with ALPN `h2`, then nothing is ever written, not even the server's SETTINGS,
+        /// as a TLS-terminating proxy whose backend is down behaves. For tests of a client's
+        /// deadlines.
+        public var silentAfterHandshake: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -103,6 +108,7 @@ public final class FakeAPNs: Sendable {
             self.recordsRequests = true
             self.offersHTTP2 = true
             self.offersOnlyTLS11 = false
+            self.silentAfterHandshake = false
         }
     }
 

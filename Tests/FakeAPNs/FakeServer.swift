@@ -59,6 +59,11 @@ final class ProtocolSelectionHandler: ChannelInboundHandler, RemovableChannelHan
             context.fireUserInboundEventTriggered(event)
             return
         }
+        if negotiatedProtocol == "h2", core.configuration.silentAfterHandshake {
+            // Reads what comes and writes nothing: the client waits for SETTINGS that never come.
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
         do {
             try configure(context: context, http2: negotiatedProtocol == "h2")
             context.fireUserInboundEventTriggered(event)

@@ -366,6 +366,24 @@ struct ConnectionReset: Error {}
     }
 }
 
+/// The first of two results, handed to whoever waits for it.
+final class FirstResult<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T?, Never>?
+    var waiter: CheckedContinuation<T?, Never>? {
+        get { lock.withLock { continuation } }
+        set { lock.withLock { continuation = newValue } }
+    }
+
+    func finish(_ value: T?) {
+        let waiting: CheckedContinuation<T?, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: value)
+    }
+}
+
 /// A transport that answers every request with one answer.
 final class CannedTransport: APNsTransport, @unchecked Sendable {
     let response: APNsResponse
@@ -464,6 +482,42 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(harness.fake.requests.map(\.path) == ["/3/device/" + Harness.deviceToken])
     }
 
+    /// A peer that completes TLS with ALPN `h2` and then sends nothing (no SETTINGS), as a
+    /// TLS-terminating proxy whose backend is down does, held a send for ever: the client's
+    /// shutdown after the failed attempt waited on that connection. Each attempt ends at the
+    /// transport's own deadline, and neither a reconnection nor the shutdown waits on it.
+    @Test func aPeerSilentAfterTheHandshakeEndsAtTheDeadline() async throws {
+        let harness = try await Harness.start(configure: { $0.silentAfterHandshake = true })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1), connectTimeout: .seconds(1))
+        let sender = try harness.sender(retry: RetryPolicy(maxAttempts: 2), transport: transport)
+        let outcome = await Self.ending(within: 20) {
+            let outcome = await sender.send(Harness.update())
+            try? await transport.shutdown()
+            return outcome
+        }
+        try await harness.stop()
+        let ended = try #require(outcome, "the send, or the shutdown after it, did not end")
+        #expect(ended.attempts == 2)
+        #expect(ended.response == nil)
+        #expect(ended.transportError == "timed out after 1 s waiting for the answer", "\(ended.summary)")
+        #expect(harness.fake.requests.isEmpty)
+    }
+
+    /// What `operation` returns, or `nil` when it has not ended after `seconds`: a hang fails
+    /// the test at once instead of holding the test run (the operation is left running).
+    static func ending<T: Sendable>(within seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
+        let result = FirstResult<T>()
+        return await withCheckedContinuation { continuation in
+            result.waiter = continuation
+            Task { result.finish(await operation()) }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                result.finish(nil)
+            }
+        }
+    }
+
     /// The deadline covers the body: an answer whose body never ends held the send for ever.
     @Test(.timeLimit(.minutes(1))) func aStalledBodyEndsAtTheDeadline() async throws {
         let harness = try await Harness.start()
@@ -473,6 +527,6 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         let outcome = try await harness.sender(retry: .never, transport: transport).send(Harness.update())
         try await transport.shutdown()
         try await harness.stop()
-        #expect(outcome.transportError?.contains("did not end in time") == true, "\(outcome.summary)")
+        #expect(outcome.transportError == "timed out after 1 s waiting for the answer", "\(outcome.summary)")
     }
 }

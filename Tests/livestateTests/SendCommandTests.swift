@@ -2,6 +2,7 @@ import Crypto
 import FakeAPNs
 import Foundation
 import Glibc
+import LiveStateTestSupport
 import Testing
 
 /// `livestate send` and `livestate channels` as processes, against a loopback fake APNs.
@@ -651,6 +652,27 @@ import Testing
             let invalid = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--timeout", "0", state])
             #expect(invalid.status == 2)
             #expect(invalid.stderr.contains("--timeout must be a whole number of seconds from 1 to 300, not 0"), "\(invalid.stderr)")
+        }
+    }
+
+    /// A peer that completes TLS with ALPN `h2` and then says nothing held `send` for ever, and
+    /// `channels` after printing its error: each attempt ends at `--timeout`, and the exit does
+    /// not wait on that connection.
+    @Test func aPeerSilentAfterTheHandshakeEndsEachCommand() async throws {
+        try await Setup.with(configure: { $0.silentAfterHandshake = true }) { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let started = Date()
+            let send = try LivestateBinary.run(["send"] + setup.apnsArguments() + ["--schema", Setup.schema, "--version", "3",
+                                                "--token", Setup.deviceToken, "--timeout", "1", state], timeout: 30)
+            #expect(send.status == 1, "\(send.stdout)\(send.stderr)")
+            #expect(send.stdout.hasPrefix("no answer from localhost:\(setup.fake.pushPort): timed out after 1 s waiting for the answer, "
+                                          + "sandbox, 3 attempts\n"), "\(send.stdout)")
+            // Three attempts of 1 s, the waits of 1 s and 2 s, and at most 2 s closing.
+            #expect(Date().timeIntervalSince(started) < 15)
+            let list = try LivestateBinary.run(["channels", "list"] + setup.apnsArguments() + ["--timeout", "1"], timeout: 30)
+            #expect(list.status == 1)
+            #expect(list.stderr == "error: no answer from localhost:\(setup.fake.managePort): timed out after 1 s waiting for the answer\n",
+                    "\(list.stderr)")
         }
     }
 
