@@ -3,6 +3,7 @@ import Foundation
 import LiveState
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -11,7 +12,8 @@ public protocol APNsTransport: Sendable {
     /// Sends one request.
     /// - Parameter request: The request.
     /// - Returns: The answer.
-    /// - Throws: When no answer came (connection refused, TLS failure, time-out).
+    /// - Throws: When no answer came (connection refused, TLS failure, time-out); an
+    ///   ``APNsUnprocessedRequestError`` when the request is known not to have been processed.
     func send(_ request: APNsRequest) async throws -> APNsResponse
     /// Drops the open connections, so the next request opens new ones (after `IdleTimeout`,
     /// `Shutdown`, `UnrelatedKeyIdInToken` or `TooManyProviderTokenUpdates`).
@@ -107,6 +109,9 @@ public actor HTTPClientTransport: APNsTransport {
             throw APNsConnectionError(underlying: error)
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             throw NoAnswerInTime(timeout: timeout)
+        } catch let error as NIOHTTP2Errors.StreamClosed {
+            if error.errorCode == .refusedStream { throw APNsRefusedStreamError() }
+            throw StreamReset(code: error.errorCode)
         }
         guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
         let body = try await Self.collect(response.body, by: deadline, timeout: timeout)
@@ -118,6 +123,22 @@ public actor HTTPClientTransport: APNsTransport {
     struct NotHTTP2: Error, CustomStringConvertible {
         var version: String
         var description: String { "the host answered over \(version); APNs speaks HTTP/2 only, so it is not APNs" }
+    }
+
+    /// A stream the peer (or a GOAWAY that dropped it, which NIO reports as `CANCEL`) closed
+    /// before its answer came, with any code but `REFUSED_STREAM`: the request may have been
+    /// processed. Said in words, not as NIO's debug text with its source location.
+    struct StreamReset: Error, CustomStringConvertible {
+        var code: HTTP2ErrorCode
+        var description: String { "the stream was reset (\(Self.name(of: code))) before the answer came" }
+
+        /// RFC 9113's name of an error code (`REFUSED_STREAM`), or its number.
+        static func name(of code: HTTP2ErrorCode) -> String {
+            let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED",
+                         "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
+                         "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+            return names.indices.contains(code.networkCode) ? names[code.networkCode] : "error code \(code.networkCode)"
+        }
     }
 
     /// No answer, or no end to its body, by the deadline.
@@ -211,10 +232,26 @@ public actor HTTPClientTransport: APNsTransport {
     }
 }
 
+/// An error after which the request is known not to have been processed: a sender sends it
+/// again within its retry policy, a start included (no second activity can come of it). Any
+/// other error a transport throws may come after APNs took the request.
+///
+/// ``APNsConnectionError`` (no connection) and ``APNsRefusedStreamError`` (`REFUSED_STREAM`)
+/// are such errors; a transport of one's own may mark its own.
+public protocol APNsUnprocessedRequestError: Error {}
+
+/// APNs reset the request's HTTP/2 stream with `REFUSED_STREAM`: it closed the stream before
+/// processing any of it (RFC 9113 §8.7), so sending the request again cannot make it twice.
+public struct APNsRefusedStreamError: APNsUnprocessedRequestError, CustomStringConvertible {
+    /// Creates the error.
+    public init() {}
+
+    public var description: String { "APNs refused the stream before processing it (REFUSED_STREAM)" }
+}
+
 /// No connection could be made (refused, unreachable, a TLS handshake that failed, or a time-out
-/// while connecting): the request never left, so sending it again cannot make it twice. A
-/// transport throws it for those; any other error may come after the request reached APNs.
-public struct APNsConnectionError: Error, CustomStringConvertible {
+/// while connecting): the request never left, so sending it again cannot make it twice.
+public struct APNsConnectionError: APNsUnprocessedRequestError, CustomStringConvertible {
     /// What the connection failed with.
     public var underlying: any Error
 

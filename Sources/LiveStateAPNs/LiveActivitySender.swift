@@ -313,8 +313,8 @@ public final class LiveActivitySender: Sendable {
                 outcome.response = nil
                 outcome.remedy = .retryLater
                 // A start that may have reached APNs is not sent again: each one APNs takes shows
-                // another activity. One that never left (no connection) is.
-                if prepared.push.event == .start, !(error is APNsConnectionError) {
+                // another activity. One APNs did not process (no connection, a refused stream) is.
+                if prepared.push.event == .start, !(error is any APNsUnprocessedRequestError) {
                     outcome.diagnostics.append(PushRequestRules.startUnconfirmed("\(error)", file: push.file))
                     return outcome
                 }

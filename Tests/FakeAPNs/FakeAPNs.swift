@@ -280,6 +280,19 @@ public final class FakeAPNs: Sendable {
         core.state.withLockedValue { $0.stallsAnswers = true }
     }
 
+    /// Resets the next `count` request streams, on either listener, with `REFUSED_STREAM` as
+    /// their headers arrive, as a server under load may (RFC 9113 §8.7: the request was not
+    /// processed). Such a request is not recorded in ``requests``; ``refusedStreams`` counts it.
+    /// - Parameter count: How many streams to refuse.
+    public func refuseNextStreams(_ count: Int = 1) {
+        core.state.withLockedValue { $0.streamsToRefuse += max(0, count) }
+    }
+
+    /// The streams reset with `REFUSED_STREAM` so far.
+    public var refusedStreams: Int {
+        core.state.withLockedValue { $0.refusedStreams }
+    }
+
     /// Makes every answer from now on wait `delay` before it is written, as a slow network
     /// would: a request is then in flight for that long, for tests of what happens to it
     /// meanwhile. The answer itself is decided (and the request recorded) when it arrives.

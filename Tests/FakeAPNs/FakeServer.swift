@@ -92,7 +92,7 @@ final class ProtocolSelectionHandler: ChannelInboundHandler, RemovableChannelHan
                 stream.eventLoop.makeCompletedFuture {
                     let captured = CapturedHeaders()
                     let streamOperations = stream.pipeline.syncOperations
-                    try streamOperations.addHandler(HeaderCaptureHandler(captured: captured))
+                    try streamOperations.addHandler(HeaderCaptureHandler(captured: captured, core: core))
                     try streamOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                     try streamOperations.addHandler(
                         RequestHandler(role: role, core: core, connection: connection, captured: captured)
@@ -116,18 +116,30 @@ final class CapturedHeaders {
     var headers: [(name: String, value: String)]?
 }
 
-/// Copies the first HEADERS frame of a stream (the request headers) into ``CapturedHeaders``.
+/// Copies the first HEADERS frame of a stream (the request headers) into ``CapturedHeaders``,
+/// or resets the stream with `REFUSED_STREAM` there when the fake was told to
+/// (``FakeAPNs/refuseNextStreams(_:)``): the request is then neither processed nor recorded.
 final class HeaderCaptureHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame.FramePayload
     typealias InboundOut = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
 
     private let captured: CapturedHeaders
+    private let core: FakeCore
+    private var refused = false
 
-    init(captured: CapturedHeaders) {
+    init(captured: CapturedHeaders, core: FakeCore) {
         self.captured = captured
+        self.core = core
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        if case .headers = unwrapInboundIn(data), captured.headers == nil, core.takeStreamToRefuse() {
+            refused = true
+            context.writeAndFlush(wrapOutboundOut(.rstStream(.refusedStream)), promise: nil)
+            return
+        }
         if case .headers(let headers) = unwrapInboundIn(data), captured.headers == nil {
             captured.headers = headers.headers
                 .filter { !$0.name.hasPrefix(":") }

@@ -27,6 +27,16 @@ final class FakeCore: Sendable {
         state.withLockedValue { _ = $0.connections.removeValue(forKey: number) }
     }
 
+    /// Whether the stream whose request headers just came is one to refuse; counts it if so.
+    func takeStreamToRefuse() -> Bool {
+        state.withLockedValue { state in
+            guard state.streamsToRefuse > 0 else { return false }
+            state.streamsToRefuse -= 1
+            state.refusedStreams += 1
+            return true
+        }
+    }
+
     /// Applies the rules to one request, records it with its answer, and returns the answer.
     func answer(_ request: IncomingRequest, role: ListenerRole) -> Answer {
         let now = configuration.now()
@@ -70,6 +80,10 @@ struct FakeState {
     var answerDelay: TimeAmount = .zero
     /// Whether answers stop after their head and first bytes (``FakeAPNs/stallAnswers()``).
     var stallsAnswers = false
+    /// Streams still to reset with `REFUSED_STREAM` (``FakeAPNs/refuseNextStreams(_:)``), and
+    /// those reset so far.
+    var streamsToRefuse = 0
+    var refusedStreams = 0
     var requests: [FakeAPNs.Request] = []
     var tokensSeen: Set<String> = []
     /// Provider tokens whose signature was verified, by their text: a token is verified once,

@@ -1,4 +1,5 @@
 import FakeAPNs
+import NIOHTTP2
 import NIOSSL
 import Foundation
 import LiveState
@@ -516,6 +517,34 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
                 result.finish(nil)
             }
         }
+    }
+
+    /// A stream APNs reset with `REFUSED_STREAM` was not processed (RFC 9113 §8.7): a start
+    /// on it was reported `start-unconfirmed` and not sent again. It is sent again, and the
+    /// error is said in words, not as NIO's debug text.
+    @Test func aRefusedStreamIsSentAgainEvenForAStart() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.refuseNextStreams(1)
+        let outcome = try await harness.sender().send(PushHistoryTests.start("A1"))
+        harness.fake.refuseNextStreams(1)
+        let thrown = await #expect(throws: APNsRefusedStreamError.self) {
+            try await harness.transport.send(#require(outcome.request))
+        }
+        try await harness.stop()
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.attempts == 2)
+        #expect(!outcome.diagnostics.contains { $0.code == DiagnosticCode.startUnconfirmed })
+        #expect(harness.fake.refusedStreams == 2)
+        #expect(harness.fake.requests.map(\.status) == [200], "the refused request was never processed")
+        #expect(thrown?.description == "APNs refused the stream before processing it (REFUSED_STREAM)")
+    }
+
+    /// Any other reset is said by its code's name, not as NIO's debug text and source location.
+    @Test func anotherResetIsSaidByItsCodesName() {
+        #expect("\(HTTPClientTransport.StreamReset(code: .cancel))" == "the stream was reset (CANCEL) before the answer came")
+        #expect("\(HTTPClientTransport.StreamReset(code: HTTP2ErrorCode(networkCode: 0x42)))"
+                == "the stream was reset (error code 66) before the answer came")
     }
 
     /// The deadline covers the body: an answer whose body never ends held the send for ever.

@@ -105,6 +105,31 @@ import Testing
         }
     }
 
+    /// A start whose stream APNs refused (`REFUSED_STREAM`) was not processed, so it is sent
+    /// again: it was reported `start-unconfirmed`, with NIO's debug text cut mid-word.
+    @Test func aStartWhoseStreamWasRefusedIsSentAgain() async throws {
+        try await Setup.with { setup in
+            setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
+            setup.fake.refuseNextStreams(1)
+            let state = try setup.write("state.json", Setup.state)
+            let attributes = try setup.write("attrs.json", Setup.attributes)
+            let result = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--event", "start",
+                                         "--alert-title", "T", "--alert-body", "B", "--attributes", attributes, state])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.hasPrefix("status 200, "), "\(result.stdout)")
+            #expect(result.stdout.contains(", sandbox, 2 attempts"), "\(result.stdout)")
+            #expect(!result.stderr.contains("start-unconfirmed"), "\(result.stderr)")
+            #expect(setup.fake.refusedStreams == 1)
+            #expect(setup.fake.requests.map(\.status) == [200])
+            // Refused every time: reported in words.
+            setup.fake.refuseNextStreams(3)
+            let refused = try setup.send(["--version", "3", "--token", Setup.deviceToken, state])
+            #expect(refused.status == 1)
+            #expect(refused.stdout.hasPrefix("no answer from localhost:\(setup.fake.pushPort): APNs refused the stream before "
+                                             + "processing it (REFUSED_STREAM), sandbox, 3 attempts\n"), "\(refused.stdout)")
+        }
+    }
+
     @Test func startWithoutAnAlertIsRefusedAndNothingIsSent() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
