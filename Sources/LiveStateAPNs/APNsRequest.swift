@@ -115,8 +115,31 @@ public struct APNsResponse: Sendable, Hashable {
     public var reason: APNsReason?
     /// On 410: when the token stopped being valid.
     public var timestamp: Date?
-    /// The body (a channel's or the channel list's JSON).
+    /// The body (a channel's or the channel list's JSON), or what came of it.
     public var body: [UInt8]
+    /// Why `body` is not all of the body, when it is not. The status still stands: an answer is
+    /// never taken for no answer because of its body.
+    public var truncation: Truncation?
+
+    /// How a body came to be cut short.
+    public enum Truncation: Sendable, Hashable, CustomStringConvertible {
+        /// It was longer than `limit` bytes: the first `limit` are kept.
+        case tooLarge(limit: Int)
+        /// It did not end by the deadline: what came is kept.
+        case stalled
+        /// Its stream broke off, for the reason given: what came is kept.
+        case brokenOff(String)
+
+        /// `the body was cut at 1 MiB`, `the body did not end in time`, `the body broke off (…)`.
+        public var description: String {
+            switch self {
+            case .tooLarge(let limit):
+                "the body was cut at " + (limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes")
+            case .stalled: "the body did not end in time"
+            case .brokenOff(let reason): "the body broke off (\(reason))"
+            }
+        }
+    }
 
     /// Creates a response.
     /// - Parameters:
@@ -128,8 +151,9 @@ public struct APNsResponse: Sendable, Hashable {
     ///   - reason: The error's reason.
     ///   - timestamp: The 410 timestamp.
     ///   - body: The body.
+    ///   - truncation: Why `body` is not all of it, when it is not.
     public init(status: Int, apnsID: String? = nil, uniqueID: String? = nil, requestID: String? = nil, channelID: String? = nil,
-                reason: APNsReason? = nil, timestamp: Date? = nil, body: [UInt8] = []) {
+                reason: APNsReason? = nil, timestamp: Date? = nil, body: [UInt8] = [], truncation: Truncation? = nil) {
         self.status = status
         self.apnsID = apnsID
         self.uniqueID = uniqueID
@@ -138,5 +162,6 @@ public struct APNsResponse: Sendable, Hashable {
         self.reason = reason
         self.timestamp = timestamp
         self.body = body
+        self.truncation = truncation
     }
 }

@@ -107,16 +107,28 @@ public actor HTTPClientTransport: APNsTransport {
             response = try await Self.race(deadline, timeout) { try await client.execute(sent, deadline: deadline) }
         } catch let error where APNsConnectionError.isConnecting(error) {
             throw APNsConnectionError(underlying: error)
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
-            throw NoAnswerInTime(timeout: timeout)
-        } catch let error as NIOHTTP2Errors.StreamClosed {
-            if error.errorCode == .refusedStream { throw APNsRefusedStreamError() }
-            throw StreamReset(code: error.errorCode)
+        } catch {
+            throw Self.reported(error, timeout: timeout)
         }
         guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
-        let body = try await Self.collect(response.body, by: deadline, timeout: timeout)
+        // The status is the answer: a body that is too long, stalls or breaks off is noted, not
+        // taken for no answer (which would send a push APNs refused again).
+        let (body, truncation) = await Self.collect(response.body, by: deadline, timeout: timeout)
         return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
-                            body: Array(buffer: body))
+                            body: body, truncation: truncation)
+    }
+
+    /// `error` as this transport reports it: a refused stream as ``APNsRefusedStreamError``, any
+    /// other reset and the client's own time-out in words.
+    private static func reported(_ error: any Error, timeout: TimeAmount) -> any Error {
+        switch error {
+        case let error as NIOHTTP2Errors.StreamClosed:
+            error.errorCode == .refusedStream ? APNsRefusedStreamError() : StreamReset(code: error.errorCode)
+        case let error as HTTPClientError where error == .deadlineExceeded:
+            NoAnswerInTime(timeout: timeout)
+        default:
+            error
+        }
     }
 
     /// An answer over another HTTP than 2, which APNs alone speaks: a proxy or another server.
@@ -167,9 +179,43 @@ public actor HTTPClientTransport: APNsTransport {
         }
     }
 
-    /// `body`, up to 1 MiB, read by `deadline`.
-    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline, timeout: TimeAmount) async throws -> ByteBuffer {
-        try await race(deadline, timeout) { try await body.collect(upTo: 1 << 20) }
+    /// The most of a body kept: 1 MiB (APNs's bodies are a few hundred bytes at most).
+    static let bodyLimit = 1 << 20
+
+    /// `body`, up to `bodyLimit` bytes, read by `deadline`, and why it is cut short when it is.
+    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline,
+                                timeout: TimeAmount) async -> ([UInt8], APNsResponse.Truncation?) {
+        let received = ReceivedBytes()
+        do {
+            let whole = try await race(deadline, timeout) {
+                for try await chunk in body {
+                    guard received.append(chunk, upTo: bodyLimit) else { return false }
+                }
+                return true
+            }
+            return (received.bytes, whole ? nil : .tooLarge(limit: bodyLimit))
+        } catch {
+            let reported = reported(error, timeout: timeout)
+            return (received.bytes, reported is NoAnswerInTime ? .stalled : .brokenOff("\(reported)"))
+        }
+    }
+
+    /// The bytes of a body read so far, kept where the reader's deadline can find them.
+    private final class ReceivedBytes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var received: [UInt8] = []
+
+        var bytes: [UInt8] { lock.withLock { received } }
+
+        /// Adds `chunk`, up to `limit` bytes in all.
+        /// - Returns: Whether all of it fitted.
+        func append(_ chunk: ByteBuffer, upTo limit: Int) -> Bool {
+            lock.withLock {
+                let room = limit - received.count
+                received += chunk.readableBytesView.prefix(room)
+                return chunk.readableBytes <= room
+            }
+        }
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
@@ -284,21 +330,43 @@ public struct APNsConnectionError: APNsUnprocessedRequestError, CustomStringConv
 
 extension APNsResponse {
     /// Reads an answer: its APNs headers, and the error body's `reason` and `timestamp`
-    /// (milliseconds, on 410 only).
+    /// (milliseconds, on 410 only); of a body cut short, the `reason` its first bytes hold.
     /// - Parameters:
     ///   - status: The HTTP status.
     ///   - header: A header's value by name.
-    ///   - body: The body.
-    init(status: Int, header: (String) -> String?, body: [UInt8]) {
+    ///   - body: The body, or what came of it.
+    ///   - truncation: Why `body` is not all of it, when it is not.
+    init(status: Int, header: (String) -> String?, body: [UInt8], truncation: Truncation? = nil) {
         self.init(status: status, apnsID: header("apns-id"), uniqueID: header("apns-unique-id"),
                   requestID: header("apns-request-id"), channelID: header("apns-channel-id"), body: body)
-        guard status >= 300, !body.isEmpty,
-              let error = try? Value.parse(json: body) else { return }
+        self.truncation = truncation
+        guard status >= 300, !body.isEmpty else { return }
+        guard truncation == nil else {
+            reason = Self.leadingReason(body).map(APNsReason.init(rawValue:))
+            return
+        }
+        guard let error = try? Value.parse(json: body) else { return }
         if case .string(let reason)? = error["reason"] { self.reason = APNsReason(rawValue: reason) }
         switch error["timestamp"] {
         case .int(let milliseconds)?: timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         case .double(let milliseconds)?: timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
         default: break
         }
+    }
+
+    /// The `reason` of a JSON body that begins `{"reason":"…"` (APNs writes it first), read
+    /// from a body whose end never came or was cut off; `nil` when its string is not whole.
+    static func leadingReason(_ body: [UInt8]) -> String? {
+        var index = body.startIndex
+        func skipSpace() { while index < body.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(body[index]) { index += 1 } }
+        func take(_ text: String) -> Bool {
+            skipSpace()
+            guard body[index...].starts(with: text.utf8) else { return false }
+            index += text.utf8.count
+            return true
+        }
+        guard take("{"), take("\"reason\""), take(":"), take("\"") else { return nil }
+        guard let end = body[index...].firstIndex(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }), body[end] == 0x22 else { return nil }
+        return String(decoding: body[index..<end], as: UTF8.self)
     }
 }

@@ -93,7 +93,8 @@ public struct BroadcastChannels: Sendable {
         let response = try await send(await channelRequest("GET", id), expecting: 200)
         guard let settings = try? Value.parse(json: response.body),
               case .object = settings else {
-            throw ChannelError(message: "APNs answered the channel read without its settings (a JSON object)", response: response)
+            throw ChannelError(message: "APNs answered the channel read without its settings (a JSON object)" + Self.cut(response),
+                               response: response)
         }
         var channel = Channel(id: id)
         if case .int(let policy)? = settings["message-storage-policy"] { channel.storagePolicy = StoragePolicy(rawValue: policy) }
@@ -108,7 +109,8 @@ public struct BroadcastChannels: Sendable {
         let response = try await send(await listRequest(), expecting: 200)
         guard let list = try? Value.parse(json: response.body),
               case .array(let items)? = list["channels"] else {
-            throw ChannelError(message: "APNs answered the channel list without a \"channels\" array", response: response)
+            throw ChannelError(message: "APNs answered the channel list without a \"channels\" array" + Self.cut(response),
+                               response: response)
         }
         // An id goes on a line of its own, and into the next request's header: one that is not
         // base64 is not printed as one.
@@ -161,6 +163,11 @@ public struct BroadcastChannels: Sendable {
         }
     }
 
+    /// ` (the body did not end in time)`, or nothing when the body came whole.
+    private static func cut(_ response: APNsResponse) -> String {
+        response.truncation.map { " (\($0))" } ?? ""
+    }
+
     private func send(_ request: APNsRequest, expecting status: Int) async throws(ChannelError) -> APNsResponse {
         let response: APNsResponse
         do {
@@ -171,6 +178,7 @@ public struct BroadcastChannels: Sendable {
         guard response.status == status || (200..<300).contains(response.status) else {
             let remedy = SendRemedy(status: response.status, reason: response.reason)
             throw ChannelError(message: "status \(response.status)" + (response.reason.map { ", reason \($0)" } ?? "")
+                               + (response.truncation.map { ", \($0)" } ?? "")
                                + "\n\(remedy.rawValue): \(Self.advice(remedy, reason: response.reason))", response: response)
         }
         return response

@@ -268,6 +268,22 @@ public final class FakeAPNs: Sendable {
         }
     }
 
+    /// Answers the next `count` push requests with this status and exactly this body, as APNs
+    /// never does: an empty or non-JSON error body (a proxy's page), a body over a megabyte, a
+    /// success other than 200. The request still counts as received, with no reason.
+    /// - Parameters:
+    ///   - count: How many requests to answer this way.
+    ///   - status: The HTTP status to answer.
+    ///   - body: The body, sent as it is.
+    public func answerNext(_ count: Int = 1, status: Int, body: [UInt8]) {
+        guard count > 0 else { return }
+        core.state.withLockedValue {
+            for _ in 0..<count {
+                $0.scriptedAnswers.append(ScriptedAnswer(status: status, reason: "", body: body))
+            }
+        }
+    }
+
     /// Answers the next push request with a redirect to `location`, which APNs never sends:
     /// for tests of a client that must not follow it.
     public func redirectNext(status: Int = 307, to location: String) {

@@ -126,4 +126,6 @@ struct ScriptedAnswer {
     var reason: String
     /// A redirect's `location` (``FakeAPNs/redirectNext(status:to:)``); `nil` for a refusal.
     var location: String? = nil
+    /// The exact body (``FakeAPNs/answerNext(_:status:body:)``), instead of `{"reason": reason}`.
+    var body: [UInt8]? = nil
 }

@@ -92,6 +92,7 @@ struct RequestRules {
         if role == .push, !state.scriptedAnswers.isEmpty {
             let scripted = state.scriptedAnswers.removeFirst()
             if let location = scripted.location { return Answer(status: scripted.status, reason: nil, headers: [("location", location)]) }
+            if let body = scripted.body { return Answer(status: scripted.status, reason: nil, body: body) }
             return .refusal(Refusal(scripted.status, scripted.reason))
         }
         do {

@@ -548,14 +548,56 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
     }
 
     /// The deadline covers the body: an answer whose body never ends held the send for ever.
-    @Test(.timeLimit(.minutes(1))) func aStalledBodyEndsAtTheDeadline() async throws {
+    /// Its status is still the answer: a 200 whose body stalls is delivered (it was taken for
+    /// no answer, and the update sent three times).
+    @Test(.timeLimit(.minutes(1))) func aStalledBodyEndsAtTheDeadlineAndItsStatusStands() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
         harness.fake.stallAnswers()
         let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1))
-        let outcome = try await harness.sender(retry: .never, transport: transport).send(Harness.update())
+        let outcome = try await harness.sender(transport: transport).send(Harness.update())
         try await transport.shutdown()
         try await harness.stop()
-        #expect(outcome.transportError == "timed out after 1 s waiting for the answer", "\(outcome.summary)")
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.attempts == 1)
+        #expect(outcome.response?.truncation == .stalled)
+        #expect(outcome.summary.contains(", the body did not end in time, sandbox"), "\(outcome.summary)")
+    }
+
+    /// A `400 BadDeviceToken` whose body stalled, or ran past 1 MiB, was taken for no answer and
+    /// sent twice more: the status and the reason its first bytes hold are the answer.
+    @Test(.timeLimit(.minutes(1))) func anErrorWhoseBodyIsCutShortKeepsItsStatusAndReason() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let padding = String(repeating: "x", count: 2_000_000)
+        harness.fake.answerNext(status: 400, body: Array(#"{"reason":"BadDeviceToken","padding":"\#(padding)"}"#.utf8))
+        let large = try await harness.sender().send(Harness.update())
+        harness.fake.answerNext(status: 400, reason: "BadDeviceToken")
+        harness.fake.stallAnswers()
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1))
+        let stalled = try await harness.sender(transport: transport).send(Harness.update())
+        try await transport.shutdown()
+        try await harness.stop()
+        for (outcome, truncation) in [(large, APNsResponse.Truncation.tooLarge(limit: 1 << 20)), (stalled, .stalled)] {
+            #expect(outcome.response?.status == 400, "\(outcome.summary)")
+            #expect(outcome.response?.reason == .badDeviceToken)
+            #expect(outcome.response?.truncation == truncation)
+            #expect(outcome.remedy == .tokenDead)
+            #expect(outcome.attempts == 1, "never sent again")
+        }
+        #expect(large.response?.body.count == 1 << 20)
+        #expect(large.summary.hasPrefix("status 400, reason BadDeviceToken, the body was cut at 1 MiB, sandbox\n"), "\(large.summary)")
+        #expect(harness.fake.requests.count == 2)
+    }
+
+    /// The reason of a body cut short is read when its string is whole, and only then.
+    @Test func theReasonOfABodyCutShortIsReadWhenWhole() {
+        func reason(_ text: String) -> String? { APNsResponse.leadingReason(Array(text.utf8)) }
+        #expect(reason(#"{"reason":"BadDeviceToken","padding":"xx"#) == "BadDeviceToken")
+        #expect(reason(#" { "reason" : "Shutdown""#) == "Shutdown")
+        #expect(reason(#"{"reason":"Bad"#) == nil)
+        #expect(reason(#"{"reason":"Bad\"#) == nil)
+        #expect(reason(#"{"padding":"x","reason":"BadDeviceToken"}"#) == nil)
+        #expect(reason("") == nil)
     }
 }

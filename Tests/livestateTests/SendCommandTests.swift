@@ -637,6 +637,25 @@ import Testing
         }
     }
 
+    /// A `400 BadDeviceToken` whose body ran past 1 MiB was taken for no answer and sent again:
+    /// its status and reason stand, and the cut is said.
+    @Test func anErrorWithABodyOverAMegabyteKeepsItsStatusAndReason() async throws {
+        try await Setup.with { setup in
+            let padding = String(repeating: "x", count: 2_000_000)
+            setup.fake.answerNext(status: 400, body: Array(#"{"reason":"BadDeviceToken","padding":"\#(padding)"}"#.utf8))
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--format", "json", state])
+            #expect(result.status == 1)
+            let outcome = try #require(try CLI.json(result.stdout)["outcome"] as? [String: Any])
+            #expect(outcome["status"] as? Int == 400)
+            #expect(outcome["reason"] as? String == "BadDeviceToken")
+            #expect(outcome["remedy"] as? String == "token-dead")
+            #expect(outcome["body-cut-short"] as? String == "the body was cut at 1 MiB")
+            #expect(outcome["attempts"] as? Int == 1)
+            #expect(setup.fake.requests.count == 1)
+        }
+    }
+
     // MARK: - No answer
 
     /// A host that takes connections and closes them is tried once per attempt of the retry
