@@ -49,6 +49,10 @@ public struct APNsRequest: Sendable, Hashable {
         self.body = body
     }
 
+    /// The `:authority` as sent: the host, and its port unless it is HTTPS's own, 443 (the
+    /// HTTP client leaves that one out).
+    public var authority: String { port == 443 ? host : "\(host):\(port)" }
+
     /// The value of a header, by lower-case name.
     /// - Parameter name: The name.
     public subscript(header name: String) -> String? {
@@ -82,7 +86,7 @@ public struct APNsRequest: Sendable, Hashable {
     /// ```
     /// :method: POST
     /// :scheme: https
-    /// :authority: api.sandbox.push.apple.com:443
+    /// :authority: api.sandbox.push.apple.com
     /// :path: /3/device/0f1e…
     /// authorization: bearer eyJhbGciOiJFUzI1NiIsImtpZCI6…
     /// apns-push-type: liveactivity
@@ -91,7 +95,7 @@ public struct APNsRequest: Sendable, Hashable {
     /// {"aps":{…}}
     /// ```
     public var rendered: String {
-        var lines = [":method: \(method)", ":scheme: https", ":authority: \(host):\(port)", ":path: \(path)"]
+        var lines = [":method: \(method)", ":scheme: https", ":authority: \(authority)", ":path: \(path)"]
         lines += headers.map { "\($0.name): \($0.value)" }
         lines.append("")
         lines.append(String(decoding: body, as: UTF8.self))

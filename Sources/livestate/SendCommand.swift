@@ -175,7 +175,7 @@ extension APNsRequest {
         let text = String(decoding: self.body, as: UTF8.self)
         let body = (try? Value.parse(json: self.body)) ?? .string(text)
         return .object([
-            .init("method", .string(method)), .init("authority", .string("\(host):\(port)")), .init("path", .string(path)),
+            .init("method", .string(method)), .init("authority", .string(authority)), .init("path", .string(path)),
             .init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })),
             .init("body", self.body.isEmpty ? .null : body),
             .init("bodyText", self.body.isEmpty ? .null : .string(text)),

@@ -130,6 +130,8 @@ public final class FakeAPNs: Sendable {
         public var reason: String?
         /// Whether the request came over HTTP/2 (`false` for an HTTP/1.1 request, which APNs refuses).
         public var isHTTP2: Bool
+        /// The `:authority` pseudo-header (`host` over HTTP/1.1).
+        public var authority: String?
 
         /// The value of the first header with this name (case-insensitive), or `nil`.
         /// - Parameter name: The header name.

@@ -114,6 +114,7 @@ final class ProtocolSelectionHandler: ChannelInboundHandler, RemovableChannelHan
 /// what the client sent instead.
 final class CapturedHeaders {
     var headers: [(name: String, value: String)]?
+    var authority: String?
 }
 
 /// Copies the first HEADERS frame of a stream (the request headers) into ``CapturedHeaders``,
@@ -144,6 +145,7 @@ final class HeaderCaptureHandler: ChannelInboundHandler {
             captured.headers = headers.headers
                 .filter { !$0.name.hasPrefix(":") }
                 .map { (name: $0.name.lowercased(), value: $0.value) }
+            captured.authority = headers.headers.first(name: ":authority")
         }
         context.fireChannelRead(data)
     }
@@ -194,7 +196,8 @@ final class RequestHandler: ChannelInboundHandler {
             path: head.uri,
             headers: headers,
             body: body,
-            isHTTP2: isHTTP2
+            isHTTP2: isHTTP2,
+            authority: captured?.authority ?? head.headers.first(name: "host")
         )
         body = []
         let answer = core.answer(request, role: role)

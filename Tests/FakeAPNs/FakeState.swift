@@ -58,7 +58,8 @@ final class FakeCore: Sendable {
                     body: request.body,
                     status: answer.status,
                     reason: answer.reason,
-                    isHTTP2: request.isHTTP2
+                    isHTTP2: request.isHTTP2,
+                    authority: request.authority
                 )
             )
             return answer

@@ -17,6 +17,8 @@ struct IncomingRequest: Sendable {
     var headers: [(name: String, value: String)]
     var body: [UInt8]
     var isHTTP2: Bool
+    /// `:authority` (HTTP/2), or `host` (HTTP/1.1).
+    var authority: String? = nil
 
     /// The first value of a header (names are lowercased already).
     func header(_ name: String) -> String? {

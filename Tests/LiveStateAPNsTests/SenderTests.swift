@@ -540,6 +540,25 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(thrown?.description == "APNs refused the stream before processing it (REFUSED_STREAM)")
     }
 
+    /// What a dry run prints as `:authority` is what goes out: the client leaves HTTPS's own
+    /// port out, and the printed `api.sandbox.push.apple.com:443` was not what APNs saw.
+    @Test func theAuthorityPrintedIsTheOneSent() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        let request = try #require(await sender.prepare(Harness.update()).request)
+        _ = await sender.send(Harness.update())
+        let port = harness.fake.pushPort
+        try await harness.stop()
+        #expect(request.rendered.contains("\n:authority: localhost:\(port)\n"))
+        #expect(harness.fake.requests.map(\.authority) == [request.authority])
+        let apple = APNsEndpoints.apple(.sandbox)
+        #expect(APNsRequest(method: "POST", host: apple.pushHost, port: apple.pushPort, path: "/", headers: []).authority
+                == "api.sandbox.push.apple.com")
+        #expect(APNsRequest(method: "GET", host: apple.manageHost, port: apple.managePort, path: "/", headers: []).authority
+                == "api-manage-broadcast.sandbox.push.apple.com:2195")
+    }
+
     /// Any other reset is said by its code's name, not as NIO's debug text and source location.
     @Test func anotherResetIsSaidByItsCodesName() {
         #expect("\(HTTPClientTransport.StreamReset(code: .cancel))" == "the stream was reset (CANCEL) before the answer came")

@@ -556,6 +556,24 @@ import Testing
         }
     }
 
+    /// Apple's hosts are printed as the request carries them: `:authority` without HTTPS's own
+    /// port 443 for a push, with the management port for a channel request.
+    @Test func dryRunPrintsTheAuthorityAsSent() async throws {
+        try await Setup.with { setup in
+            let state = try setup.write("state.json", Setup.state)
+            let key = ["--key", setup.keyPath, "--key-id", Setup.keyID, "--team-id", Setup.teamID, "--topic", Setup.bundleID, "--sandbox"]
+            let push = try CLI.run(["send"] + key + ["--schema", Setup.schema, "--version", "3", "--token", Setup.deviceToken, "--dry-run", state])
+            #expect(push.status == 0, "\(push.stderr)")
+            #expect(push.stdout.contains("\n:authority: api.sandbox.push.apple.com\n"), "\(push.stdout)")
+            let json = try CLI.run(["send"] + key + ["--schema", Setup.schema, "--version", "3", "--token", Setup.deviceToken,
+                                                     "--dry-run", "--format", "json", state])
+            let request = try #require(try CLI.json(json.stdout)["request"] as? [String: Any])
+            #expect(request["authority"] as? String == "api.sandbox.push.apple.com")
+            let list = try CLI.run(["channels", "list"] + key + ["--dry-run"])
+            #expect(list.stdout.contains("\n:authority: api-manage-broadcast.sandbox.push.apple.com:2195\n"), "\(list.stdout)")
+        }
+    }
+
     @Test func dryRunAsJSONIsOneDocumentWithTheRequestAndDiagnostics() async throws {
         try await Setup.with { setup in
             let state = try setup.write("state.json", Setup.state)
