@@ -87,7 +87,7 @@ public struct APNsReason: RawRepresentable, Sendable, Hashable, CustomStringConv
 
 /// What a sender should do about an answer: the reason's class.
 public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
-    /// 200: nothing.
+    /// 200, APNs's only success for a push: nothing. (Another 2xx is not APNs's answer to one.)
     case delivered
     /// The token is no longer valid (`Unregistered`, `ExpiredToken`, or `BadDeviceToken` in both
     /// environments): delete it unless it was registered again after the answer's `timestamp`.
@@ -117,7 +117,7 @@ public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
     ///   - status: The HTTP status.
     ///   - reason: The reason, if any.
     public init(status: Int, reason: APNsReason?) {
-        guard status != 200 && status != 201 && status != 204 else { self = .delivered; return }
+        guard status != 200 else { self = .delivered; return }
         switch reason {
         case .unregistered?, .expiredToken?, .badDeviceToken?: self = .tokenDead
         case .badCollapseId?, .badExpirationDate?, .badMessageId?, .badPriority?, .badTopic?, .duplicateHeaders?,

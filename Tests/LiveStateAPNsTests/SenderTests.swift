@@ -91,6 +91,27 @@ import Testing
         #expect(unknown.remedy == .unknown)
     }
 
+    /// APNs's success for a push is 200 and nothing else: a 201 or a 204 (a proxy's, another
+    /// server's) was counted as delivered.
+    @Test func onlyA200IsDelivered() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        var outcomes: [SendOutcome] = []
+        for status in [201, 204, 202] {
+            harness.fake.answerNext(status: status, body: [])
+            outcomes.append(await sender.send(Harness.update()))
+        }
+        try await harness.stop()
+        #expect(outcomes.map { $0.response?.status } == [201, 204, 202])
+        for outcome in outcomes {
+            #expect(!outcome.delivered, "\(outcome.summary)")
+            #expect(outcome.remedy == .unknown)
+            #expect(outcome.attempts == 1)
+        }
+        #expect(SendRemedy(status: 200, reason: nil) == .delivered)
+    }
+
     @Test func anUnregisteredTokenIsDeadSinceItsTimestamp() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)

@@ -616,6 +616,20 @@ import Testing
         }
     }
 
+    /// A 201 is not APNs's success for a push: it exited 0 as delivered.
+    @Test func a201IsNotDelivered() async throws {
+        try await Setup.with { setup in
+            setup.fake.answerNext(status: 201, body: [])
+            let state = try setup.write("state.json", Setup.state)
+            let result = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--format", "json", state])
+            #expect(result.status == 1)
+            let outcome = try #require(try CLI.json(result.stdout)["outcome"] as? [String: Any])
+            #expect(outcome["status"] as? Int == 201)
+            #expect(outcome["delivered"] as? Bool == false)
+            #expect(outcome["remedy"] as? String == "unknown")
+        }
+    }
+
     @Test func anUnknownTokenIsBadDeviceToken() async throws {
         try await Setup.with { setup in
             let state = try setup.write("state.json", Setup.state)
