@@ -134,6 +134,10 @@ public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
         case .tooManyProviderTokenUpdates?: self = .stopMinting
         case .idleTimeout?, .unrelatedKeyIdInToken?, .shutdown?: self = .reconnect
         case .internalServerError?, .serviceUnavailable?: self = .retryLater
+        // No reason (an empty or non-JSON body): the status alone, where it says one thing.
+        // (429 says two: TooManyRequests or TooManyProviderTokenUpdates.)
+        case nil where status == 403: self = .fixCredentials
+        case nil where [400, 404, 405, 413].contains(status): self = .fixRequest
         default: self = status >= 500 ? .retryLater : status == 410 ? .tokenDead : .unknown
         }
     }

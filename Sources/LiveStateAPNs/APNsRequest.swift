@@ -1,4 +1,5 @@
 import Foundation
+import LiveState
 
 /// One HTTP/2 request to APNs, exactly as it is sent: what `--dry-run` prints.
 public struct APNsRequest: Sendable, Hashable {
@@ -124,6 +125,28 @@ public struct APNsResponse: Sendable, Hashable {
     /// Why `body` is not all of the body, when it is not. The status still stands: an answer is
     /// never taken for no answer because of its body.
     public var truncation: Truncation?
+
+    /// The start of a body that says no `reason` (a proxy's HTML page, a text error), printable
+    /// and at most 80 characters: what there is to read of an answer APNs did not explain;
+    /// `nil` on 200, when there is a reason, or no body.
+    public var unexplainedBody: String? {
+        guard status != 200, reason == nil, !body.isEmpty else { return nil }
+        return Diagnostic.quoted(String(decoding: body.prefix(320), as: UTF8.self))
+    }
+
+    /// The answer's facts, as a summary lists them: `status 400`, its ids, `reason …`, when the
+    /// token died, why the body is cut short, and the start of a body that says no reason.
+    var facts: [String] {
+        var facts = ["status \(status)"]
+        if let apnsID { facts.append("apns-id \(apnsID)") }
+        if let uniqueID { facts.append("apns-unique-id \(uniqueID)") }
+        if let requestID { facts.append("apns-request-id \(requestID)") }
+        if let reason { facts.append("reason \(reason)") }
+        if let timestamp { facts.append("invalid since \(Int(timestamp.timeIntervalSince1970 * 1000)) ms") }
+        if let truncation { facts.append("\(truncation)") }
+        if let unexplainedBody { facts.append("body \"\(unexplainedBody)\"") }
+        return facts
+    }
 
     /// How a body came to be cut short.
     public enum Truncation: Sendable, Hashable, CustomStringConvertible {

@@ -177,8 +177,7 @@ public struct BroadcastChannels: Sendable {
         }
         guard response.status == status || (200..<300).contains(response.status) else {
             let remedy = SendRemedy(status: response.status, reason: response.reason)
-            throw ChannelError(message: "status \(response.status)" + (response.reason.map { ", reason \($0)" } ?? "")
-                               + (response.truncation.map { ", \($0)" } ?? "")
+            throw ChannelError(message: response.facts.joined(separator: ", ")
                                + "\n\(remedy.rawValue): \(Self.advice(remedy, reason: response.reason))", response: response)
         }
         return response

@@ -61,13 +61,7 @@ public struct SendOutcome: Sendable {
         }
         var parts: [String] = []
         if let response {
-            parts.append("status \(response.status)")
-            if let id = response.apnsID { parts.append("apns-id \(id)") }
-            if let id = response.uniqueID { parts.append("apns-unique-id \(id)") }
-            if let id = response.requestID { parts.append("apns-request-id \(id)") }
-            if let reason = response.reason { parts.append("reason \(reason)") }
-            if let timestamp = response.timestamp { parts.append("invalid since \(Int(timestamp.timeIntervalSince1970 * 1000)) ms") }
-            if let truncation = response.truncation { parts.append("\(truncation)") }
+            parts += response.facts
         } else if let transportError {
             let host = request.map { " from \($0.host):\($0.port)" } ?? ""
             parts.append("no answer\(host): \(transportError)")

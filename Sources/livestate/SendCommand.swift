@@ -195,6 +195,7 @@ extension SendOutcome {
             .init("reason", text(response?.reason?.rawValue)),
             .init("timestamp", response?.timestamp.map { .int(Int($0.timeIntervalSince1970 * 1000)) } ?? .null),
             .init("body-cut-short", text(response?.truncation.map { "\($0)" })),
+            .init("unexplained-body", text(response?.unexplainedBody)),
             .init("remedy", .string(remedy.rawValue)), .init("advice", .string(remedy.advice(for: response?.reason))),
             .init("attempts", .int(attempts)), .init("environment", .string(environment.rawValue)),
             .init("transport-error", text(transportError)),

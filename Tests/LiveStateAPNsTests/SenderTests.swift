@@ -112,6 +112,35 @@ import Testing
         #expect(SendRemedy(status: 200, reason: nil) == .delivered)
     }
 
+    /// An error without a JSON reason (an empty 403, a proxy's HTML 400) got `unknown` and
+    /// showed nothing of its body: the status says the remedy where it says one, and the start
+    /// of the body is shown.
+    @Test func anErrorWithoutAReasonIsClassifiedByItsStatusAndShowsItsBody() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        harness.fake.answerNext(status: 403, body: [])
+        let forbidden = await sender.send(Harness.update())
+        harness.fake.answerNext(status: 400, body: Array("<html>Bad gateway</html>\n".utf8))
+        let page = await sender.send(Harness.update())
+        try await harness.stop()
+        #expect(forbidden.remedy == .fixCredentials)
+        #expect(forbidden.attempts == 1)
+        #expect(forbidden.response?.unexplainedBody == nil)
+        #expect(page.remedy == .fixRequest)
+        #expect(page.attempts == 1)
+        #expect(page.response?.unexplainedBody == "<html>Bad gateway</html>\\u{A}")
+        #expect(page.summary.hasPrefix(#"status 400, body "<html>Bad gateway</html>\u{A}", sandbox"#), "\(page.summary)")
+        for status in [400, 404, 405, 413] { #expect(SendRemedy(status: status, reason: nil) == .fixRequest, "\(status)") }
+        #expect(SendRemedy(status: 410, reason: nil) == .tokenDead)
+        #expect(SendRemedy(status: 503, reason: nil) == .retryLater)
+        #expect(SendRemedy(status: 429, reason: nil) == .unknown, "TooManyRequests or TooManyProviderTokenUpdates")
+        #expect(SendRemedy(status: 403, reason: APNsReason(rawValue: "SomethingNew")) == .unknown, "a reason unknown is read, not guessed")
+        // A body's start is clipped to 80 characters.
+        let long = APNsResponse(status: 502, body: Array(String(repeating: "y", count: 500).utf8))
+        #expect(long.unexplainedBody?.count == 80)
+    }
+
     @Test func anUnregisteredTokenIsDeadSinceItsTimestamp() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)

@@ -630,6 +630,23 @@ import Testing
         }
     }
 
+    /// A proxy's HTML error page was reported `unknown`, its text nowhere: the status class
+    /// gives the remedy and the page's start is shown.
+    @Test func anErrorPageWithoutAReasonIsShown() async throws {
+        try await Setup.with { setup in
+            setup.fake.answerNext(2, status: 400, body: Array("<html>Bad gateway</html>".utf8))
+            let state = try setup.write("state.json", Setup.state)
+            let text = try setup.send(["--version", "3", "--token", Setup.deviceToken, state])
+            #expect(text.status == 1)
+            #expect(text.stdout.hasPrefix(#"status 400, body "<html>Bad gateway</html>", sandbox"# + "\nfix-request: "), "\(text.stdout)")
+            let json = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--format", "json", state])
+            let outcome = try #require(try CLI.json(json.stdout)["outcome"] as? [String: Any])
+            #expect(outcome["unexplained-body"] as? String == "<html>Bad gateway</html>")
+            #expect(outcome["remedy"] as? String == "fix-request")
+            #expect(setup.fake.requests.count == 2, "not sent again")
+        }
+    }
+
     @Test func anUnknownTokenIsBadDeviceToken() async throws {
         try await Setup.with { setup in
             let state = try setup.write("state.json", Setup.state)
