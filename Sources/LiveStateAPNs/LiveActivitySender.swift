@@ -344,6 +344,7 @@ public final class LiveActivitySender: Sendable {
                 await transport.reconnect()
             case (_, .badDeviceToken?) where configuration.retryOtherEnvironment && !triedOtherEnvironment:
                 triedOtherEnvironment = true
+                outcome.firstEnvironmentResponse = response
                 environment = environment.other
             case (.stopMinting, _):
                 outcome.retryAfter = await tokens.suspendMinting(for: environment)

@@ -13,6 +13,10 @@ public struct SendOutcome: Sendable {
     public var request: APNsRequest?
     /// The last answer.
     public var response: APNsResponse?
+    /// The answer of the environment tried first, when the token was then tried in the other
+    /// one (`retryOtherEnvironment`): the `BadDeviceToken` that moved it. `environment` is the
+    /// other one's.
+    public var firstEnvironmentResponse: APNsResponse?
     /// Requests sent (retries included).
     public var attempts: Int
     /// The environment of the last request (the other one after a `BadDeviceToken` retry).
@@ -34,8 +38,10 @@ public struct SendOutcome: Sendable {
     ///   - environment: The environment of the last request.
     ///   - transportError: Why no answer came.
     ///   - retryAfter: When sending may resume.
+    ///   - firstEnvironmentResponse: The first environment's answer, when the other was tried after it.
     public init(remedy: SendRemedy, refused: Bool, diagnostics: [Diagnostic], request: APNsRequest? = nil, response: APNsResponse? = nil,
-                attempts: Int, environment: APNsEnvironment, transportError: String? = nil, retryAfter: Date? = nil) {
+                attempts: Int, environment: APNsEnvironment, transportError: String? = nil, retryAfter: Date? = nil,
+                firstEnvironmentResponse: APNsResponse? = nil) {
         self.remedy = remedy
         self.refused = refused
         self.diagnostics = diagnostics
@@ -45,10 +51,27 @@ public struct SendOutcome: Sendable {
         self.environment = environment
         self.transportError = transportError
         self.retryAfter = retryAfter
+        self.firstEnvironmentResponse = firstEnvironmentResponse
     }
 
     /// Whether APNs took it (200).
     public var delivered: Bool { remedy == .delivered }
+
+    /// What to do next, in a sentence: the remedy's advice for the answer's reason, or what
+    /// no answer calls for, or what two environments' answers say together.
+    public var advice: String {
+        // No answer is no word from APNs: the network, the host or a proxy may be at fault.
+        if response == nil && transportError != nil {
+            return "no answer came: check the network, the host and any proxy, then send the current state again"
+        }
+        if let first = firstEnvironmentResponse, let reason = response?.reason,
+           reason == .badEnvironmentKeyInToken || reason == .badEnvironmentKeyIdInToken {
+            return "this key is not allowed in \(environment) (\(reason)), so the token could not be tried there, and "
+                + "\(environment.other) answered \(first.reason.map { "\($0)" } ?? "status \(first.status)"): try the token in "
+                + "\(environment) with a key allowed there, or stop sending to it"
+        }
+        return remedy.advice(for: response?.reason)
+    }
 
     /// One line per fact: status, ids, reason and remedy.
     public var summary: String {
@@ -69,11 +92,10 @@ public struct SendOutcome: Sendable {
         parts.append("\(environment)")
         if attempts > 1 { parts.append("\(attempts) attempts") }
         var line = parts.joined(separator: ", ")
+        if let first = firstEnvironmentResponse {
+            line += "\n\(environment.other) answered first: " + first.facts.joined(separator: ", ")
+        }
         if !delivered {
-            // No answer is no word from APNs: the network, the host or a proxy may be at fault.
-            let advice = response == nil && transportError != nil
-                ? "no answer came: check the network, the host and any proxy, then send the current state again"
-                : remedy.advice(for: response?.reason)
             line += "\n" + remedy.rawValue + ": " + advice
         }
         if let retryAfter { line += " (not before \(Int(retryAfter.timeIntervalSince1970)))" }

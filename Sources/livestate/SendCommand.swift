@@ -196,9 +196,15 @@ extension SendOutcome {
             .init("timestamp", response?.timestamp.map { .int(Int($0.timeIntervalSince1970 * 1000)) } ?? .null),
             .init("body-cut-short", text(response?.truncation.map { "\($0)" })),
             .init("unexplained-body", text(response?.unexplainedBody)),
-            .init("remedy", .string(remedy.rawValue)), .init("advice", .string(remedy.advice(for: response?.reason))),
+            .init("remedy", .string(remedy.rawValue)), .init("advice", .string(advice)),
             .init("attempts", .int(attempts)), .init("environment", .string(environment.rawValue)),
             .init("transport-error", text(transportError)),
+            .init("first-answer", firstEnvironmentResponse.map { first in
+                .object([
+                    .init("environment", .string(environment.other.rawValue)), .init("status", .int(first.status)),
+                    .init("apns-id", text(first.apnsID)), .init("reason", text(first.reason?.rawValue)),
+                ])
+            } ?? .null),
         ])
     }
 }

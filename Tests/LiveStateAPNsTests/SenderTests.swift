@@ -172,6 +172,32 @@ import Testing
         #expect(stays.attempts == 1)
     }
 
+    /// The first environment's answer was dropped: a token refused in the sandbox, then tried
+    /// in production with a key limited to the sandbox, ended as "the provider key … is wrong".
+    /// Both answers are kept and said.
+    @Test func theFirstEnvironmentsAnswerIsKept() async throws {
+        let sandbox = try await Harness.start(.sandbox)
+        let production = try await Harness.start(.production, key: sandbox.key, clock: sandbox.clock, configure: {
+            $0.keys = [FakeAPNs.Key(keyID: Harness.keyID, teamID: Harness.teamID, publicKey: sandbox.key.publicKey, environments: [.sandbox])]
+        })
+        let both = try HTTPClientTransport(trustRootsPEM: sandbox.fake.certificatePEM + "\n" + production.fake.certificatePEM)
+        let outcome = try await sandbox.sender(otherEnvironment: production, transport: both).send(Harness.update())
+        try await both.shutdown()
+        try await sandbox.stop()
+        try await production.stop()
+        #expect(outcome.environment == .production)
+        #expect(outcome.response?.reason == .badEnvironmentKeyInToken)
+        #expect(outcome.firstEnvironmentResponse?.status == 400)
+        #expect(outcome.firstEnvironmentResponse?.reason == .badDeviceToken)
+        let lines = outcome.summary.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(outcome.summary)")
+        #expect(lines.first?.hasSuffix("reason BadEnvironmentKeyInToken, production, 2 attempts") == true, "\(outcome.summary)")
+        #expect(lines.dropFirst().first?.hasPrefix("sandbox answered first: status 400, ") == true, "\(outcome.summary)")
+        #expect(lines.dropFirst().first?.hasSuffix(", reason BadDeviceToken") == true, "\(outcome.summary)")
+        #expect(outcome.advice == "this key is not allowed in production (BadEnvironmentKeyInToken), so the token could not be tried "
+                + "there, and sandbox answered BadDeviceToken: try the token in production with a key allowed there, or stop sending to it")
+    }
+
     @Test func tooManyRequestsBacksOffThatTokenAndRetriesWithAFreshTimestamp() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)

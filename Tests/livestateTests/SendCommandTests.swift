@@ -850,16 +850,24 @@ import Testing
                                                            "--schema", Setup.schema, "--version", "2", "--version", "3", "--token", Setup.deviceToken]
             let retried = try CLI.run(base + ["--retry-other-environment", state])
             let plain = try CLI.run(base + [state])
+            let json = try CLI.run(base + ["--retry-other-environment", "--format", "json", state])
             let productionRequests = production.requests
             try await production.shutdown()
             #expect(retried.status == 0, "\(retried.stdout)\(retried.stderr)")
             #expect(retried.stdout.contains("status 200"))
             #expect(retried.stdout.contains("production, 2 attempts"), "\(retried.stdout)")
+            // The sandbox's answer is said too.
+            #expect(retried.stdout.contains("\nsandbox answered first: status 400, "), "\(retried.stdout)")
+            #expect(retried.stdout.contains(", reason BadDeviceToken\n"), "\(retried.stdout)")
+            let first = try #require((try CLI.json(json.stdout)["outcome"] as? [String: Any])?["first-answer"] as? [String: Any])
+            #expect(first["environment"] as? String == "sandbox")
+            #expect(first["status"] as? Int == 400)
+            #expect(first["reason"] as? String == "BadDeviceToken")
             #expect(plain.status == 1)
             #expect(plain.stdout.contains("reason BadDeviceToken"))
             #expect(plain.stdout.contains("token-dead"))
-            #expect(setup.fake.requests.map(\.reason) == ["BadDeviceToken", "BadDeviceToken"])
-            #expect(productionRequests.map(\.status) == [200])
+            #expect(setup.fake.requests.map(\.reason) == ["BadDeviceToken", "BadDeviceToken", "BadDeviceToken"])
+            #expect(productionRequests.map(\.status) == [200, 200])
         }
     }
 
