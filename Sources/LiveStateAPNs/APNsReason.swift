@@ -164,7 +164,21 @@ public enum SendRemedy: String, Sendable, Hashable, CaseIterable {
     /// environment, and `ExpiredProviderToken` to a token this machine's clock made old.
     /// - Parameter reason: The answer's reason.
     public func advice(for reason: APNsReason?) -> String {
+        advice(for: reason, broadcast: false)
+    }
+
+    /// What to do after an answer with `reason` to a device push or a broadcast, in a sentence:
+    /// `advice(for:)`, and for a broadcast's `BadExpirationDate`, the channel's storage policy,
+    /// which the checks before sending cannot see.
+    /// - Parameters:
+    ///   - reason: The answer's reason.
+    ///   - broadcast: Whether the request was a broadcast.
+    public func advice(for reason: APNsReason?, broadcast: Bool) -> String {
         switch reason {
+        case .badExpirationDate? where broadcast:
+            "a channel created with storage policy none (message-storage-policy 0, the default of `livestate channels create`) "
+                + "accepts only apns-expiration 0 (--expiration 0); only a channel that stores the latest message takes a later "
+                + "time (`livestate channels read ID` says which policy the channel has)"
         case .badDeviceToken?:
             "the token is not valid in this environment: a token from an Xcode build is the sandbox's, one from TestFlight or "
                 + "the App Store production's, and each is refused by the other's host; unless it was tried in the other "

@@ -70,7 +70,7 @@ public struct SendOutcome: Sendable {
                 + "\(environment.other) answered \(first.reason.map { "\($0)" } ?? "status \(first.status)"): try the token in "
                 + "\(environment) with a key allowed there, or stop sending to it"
         }
-        return remedy.advice(for: response?.reason)
+        return remedy.advice(for: response?.reason, broadcast: request?.path.hasPrefix("/4/broadcasts/") ?? false)
     }
 
     /// One line per fact: status, ids, reason and remedy.

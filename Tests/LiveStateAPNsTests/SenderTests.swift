@@ -434,8 +434,13 @@ struct ConnectionReset: Error {}
         #expect(String(decoding: LiveActivitySender.restamped(behind, timestamp: 1_795_000_000), as: UTF8.self).contains(#""timestamp":1795000000"#))
     }
 
-    /// Advice that names what the reason says: the other environment, the clock.
+    /// Advice that names what the reason says: the other environment, the clock, and for a
+    /// broadcast's `BadExpirationDate` the channel's storage policy.
     @Test func adviceNamesWhatTheReasonSays() {
+        let expiration = SendRemedy.fixRequest.advice(for: .badExpirationDate, broadcast: true)
+        #expect(expiration.hasPrefix("a channel created with storage policy none"), "\(expiration)")
+        #expect(expiration.contains("accepts only apns-expiration 0 (--expiration 0)"))
+        #expect(SendRemedy.fixRequest.advice(for: .badExpirationDate) == SendRemedy.fixRequest.advice, "a device push has no channel")
         #expect(SendRemedy.tokenDead.advice(for: .badDeviceToken).contains("try it there once"))
         #expect(SendRemedy.tokenDead.advice(for: .unregistered) == SendRemedy.tokenDead.advice)
         #expect(SendRemedy.fixCredentials.advice(for: .expiredProviderToken).contains("clock is behind"))

@@ -246,6 +246,25 @@ import Testing
         }
     }
 
+    /// A broadcast with a later expiration to a channel that stores nothing (the default of
+    /// `channels create`) is answered `BadExpirationDate`: the advice was the generic "the
+    /// request is wrong"; it names the storage policy and `--expiration 0`.
+    @Test func aBroadcastsBadExpirationDateNamesTheChannelsStoragePolicy() async throws {
+        try await Setup.with { setup in
+            let created = try setup.channels(["create"])
+            let channel = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let state = try setup.write("state.json", Setup.state)
+            let later = String(Int(Date().timeIntervalSince1970) + 3600)
+            let result = try setup.send(["--version", "3", "--broadcast", "--channel-id", channel, "--expiration", later,
+                                         "--priority", "5", state])
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("reason BadExpirationDate"), "\(result.stdout)")
+            #expect(result.stdout.contains("\nfix-request: a channel created with storage policy none (message-storage-policy 0, "
+                                           + "the default of `livestate channels create`) accepts only apns-expiration 0 (--expiration 0)"),
+                    "\(result.stdout)")
+        }
+    }
+
     @Test func broadcastStartIsRefusedAndNothingIsSent() async throws {
         try await Setup.with { setup in
             let state = try setup.write("state.json", Setup.state)
