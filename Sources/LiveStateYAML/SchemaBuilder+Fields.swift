@@ -78,6 +78,7 @@ extension SchemaBuilder {
         }
         if let pair = members["default"] {
             field.defaultValue = convert(pair.value, to: type, pointer: pointer + "/default", label: "default of \(what)")
+                .map(field.withHeldKeys)
         }
         if let pair = members["fallback"] {
             if case .enumeration = type {

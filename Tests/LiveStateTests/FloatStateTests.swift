@@ -43,6 +43,33 @@ import Testing
         try TapeAgreement.expect(Self.schema, versions: [1], payloads: [#"{"ratio":\#(text),"plain":0}"#])
     }
 
+    /// A bound is checked on the `Float`'s shortest text by the decoders and by generated code
+    /// alike: `maximum: 0.1` takes the `Float` 0.1 (whose `Double` is 0.10000000149011612),
+    /// and `minimum: 0.7` the `Float` 0.7.
+    @Test func aBoundTakesTheFloatItNames() throws {
+        var bounded = Self.float("ratio")
+        bounded.constraints.minimum = 0.1
+        bounded.constraints.maximum = 0.7
+        bounded.rejectsInvalid = true
+        let schema = Schema(activity: "gauge", versions: [SchemaVersion(version: 1, contentState: [bounded])])
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        for payload in [#"{"ratio":0.1}"#, #"{"ratio":0.7}"#] {
+            let result = decoder.decode(contentState: Array(payload.utf8))
+            #expect(result.appDecodes && result.allDiagnostics.isEmpty, "\(payload): \(result.allDiagnostics.map(\.message))")
+        }
+        struct Ratio: Decodable {
+            var ratio: Float
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                ratio = try TolerantValue(container.superDecoder(forKey: .ratio)).float(minimum: 0.1, maximum: 0.7)
+            }
+            enum Key: String, CodingKey { case ratio }
+        }
+        #expect(try JSONDecoder().decode(Ratio.self, from: Data(#"{"ratio":0.1}"#.utf8)).ratio == 0.1)
+        #expect(try JSONDecoder().decode(Ratio.self, from: Data(#"{"ratio":0.7}"#.utf8)).ratio == 0.7)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Ratio.self, from: Data(#"{"ratio":0.70001}"#.utf8)) }
+    }
+
     /// Bounds are checked on the `Float` the app holds, as generated code checks them:
     /// `16777216.5` is the `Float` 16777216, within `maximum: 16777216`.
     @Test func boundsAreCheckedOnTheFloatTheAppHolds() throws {

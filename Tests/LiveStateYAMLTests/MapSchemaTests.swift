@@ -161,7 +161,7 @@ import Testing
             """, strict: [])
         let field = try #require(schema.versions.last?.contentState.first)
         #expect(field.hasIntegerKeys && schema.versions[0].contentState[0].hasIntegerKeys == false)
-        #expect(field.defaultValue == .object([.init("1", .string("a")), .init("-02", .string("b"))]))
+        #expect(field.defaultValue == .object([.init("1", .string("a")), .init("-2", .string("b"))]))
         StringFormatSchemaTests.expectLoadErrors([
             ("m: { type: map, keys: float, items: { type: int } }", "'keys' must be one of string, int, found 'float'", "/keys"),
             ("m: { type: string, keys: int }", "'keys' applies to map fields, not string", "/keys"),
@@ -169,6 +169,17 @@ import Testing
              "default of field 'm' is invalid: /a: the key 'a' is not an integer, and the app's [Int: …] reads only keys that Int(_:) "
                 + "reads: an optional sign and decimal digits, within Int's range", "/default/a"),
         ])
+        // A default's keys are held as `Int` writes them: two spellings of one default are one.
+        let spelled = try Self.load("""
+              - version: 1
+                content-state:
+                  m: { type: map, keys: int, items: { type: int }, default: { "+5": 1, "-07": 2 }, max-items: 3 }
+              - version: 2
+                content-state:
+                  m: { type: map, keys: int, items: { type: int }, default: { 5: 1, "-7": 2 }, max-items: 3 }
+            """)
+        #expect(spelled.versions[0].contentState[0].defaultValue == .object([.init("5", .int(1)), .init("-7", .int(2))]))
+        #expect(!CompatibilityChecker().findings(spelled, reader: 1, writer: 2).contains { $0.rule == "default-changed" })
         // String keys read as Int keys: an older payload's key may not be an integer.
         let narrowed = CompatibilityChecker().findings(schema, reader: 2, writer: 1).map(\.diagnostic).filter { $0.code == "type-narrowed" }
         #expect(narrowed.first?.message.contains("'byRound' is a [String: …] in v1, whose keys may be any text; app v2 holds it in an [Int: …], "

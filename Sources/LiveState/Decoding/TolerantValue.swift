@@ -150,7 +150,12 @@ public struct TolerantValue {
     /// A `Float` (`format: float`) within the bounds: Foundation fails on a number past its
     /// finite range.
     public func float(minimum: Double? = nil, maximum: Double? = nil) throws -> Float {
-        try floatingPoint(Float.self, Field.Constraints(minimum: minimum, maximum: maximum))
+        let float = try decoder.singleValueContainer().decode(Float.self)
+        // Bounds on the `Float`'s shortest text, as the decoders check them (`maximum: 0.1`
+        // takes the `Float` 0.1, whose `Double` is 0.10000000149011612).
+        let held = Field.NumberFormat.double(of: float)
+        try check(Field.Constraints.finiteProblem(held) ?? Field.Constraints(minimum: minimum, maximum: maximum).rangeProblem(held))
+        return float
     }
 
     /// A `Decimal` (`format: decimal`) within the bounds, as Foundation's own parser reads it.
@@ -166,13 +171,8 @@ public struct TolerantValue {
 
     /// A finite number within the bounds.
     public func double(minimum: Double? = nil, maximum: Double? = nil) throws -> Double {
-        try floatingPoint(Double.self, Field.Constraints(minimum: minimum, maximum: maximum))
-    }
-
-    /// A finite `Double` or `Float` within the bounds.
-    private func floatingPoint<T: BinaryFloatingPoint & Decodable>(_ type: T.Type, _ constraints: Field.Constraints) throws -> T {
-        let number = try decoder.singleValueContainer().decode(T.self)
-        try check(Field.Constraints.finiteProblem(Double(number)) ?? constraints.rangeProblem(Double(number)))
+        let number = try decoder.singleValueContainer().decode(Double.self)
+        try check(Field.Constraints.finiteProblem(number) ?? Field.Constraints(minimum: minimum, maximum: maximum).rangeProblem(number))
         return number
     }
 

@@ -62,6 +62,28 @@ extension Field {
         return constraints.keyLengthProblem(key.utf8.count).map { ($0, false) }
     }
 
+    /// `value`, a value of this field, with the keys of each `Int`-keyed map in it written as
+    /// `Int` writes them (`+05` is `5`), as the app holds them and a decoded state shows them: a
+    /// default is held so, and two spellings of one default are one. A map whose keys would
+    /// then meet (`5` and `05`) is left as written, for `mapKeyProblem`'s check to refuse.
+    package func withHeldKeys(_ value: Value) -> Value {
+        switch (type, value) {
+        case (.map(let items), .object(let members)):
+            let held = members.map { member in
+                Value.Member(hasIntegerKeys ? Int(member.name).map(String.init) ?? member.name : member.name, items.withHeldKeys(member.value))
+            }
+            return Set(held.map(\.name)).count == held.count ? .object(held) : value
+        case (.array(let items), .array(let elements)):
+            return .array(elements.map(items.withHeldKeys))
+        case (.object(let fields), .object(let members)):
+            return .object(members.map { member in
+                .init(member.name, fields.first { $0.name == member.name }?.withHeldKeys(member.value) ?? member.value)
+            })
+        default:
+            return value
+        }
+    }
+
     /// The keys an `Int`-keyed map's rule (`mapKeyProblem`) takes by their form, as a regular
     /// expression (ECMA-262, as JSON Schema's `pattern` takes it), for the JSON Schema a server
     /// validates with: an optional sign and decimal digits. `Int`'s range is not in it. It ends

@@ -64,7 +64,14 @@ public struct Field: Sendable, Hashable {
         /// writes back (`16777217` is 16777216, `0.1` stays 0.1). `nil` when no `Float` holds it.
         package static func heldByFloat(_ text: some Collection<UInt8>) -> Double? {
             guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return nil }
-            return Double(String(float))
+            return double(of: float)
+        }
+
+        /// A `Float` as the `Double` of its shortest text (`Float(0.1)` is 0.1, not
+        /// 0.10000000149011612): what a state shows, and what bounds are checked on, by the
+        /// decoders and by generated code alike, so that `maximum: 0.1` takes the `Float` 0.1.
+        package static func double(of float: Float) -> Double {
+            Double(String(float)) ?? Double(float)
         }
 
         /// Whether the format is an integer's (`int` fields), or `float` or `decimal` (`double`

@@ -102,7 +102,7 @@ enum EdgeCasesV1 {
             var series: [String: [Double]]
             /// Schema: `map`, default `{}`, on-invalid: reject.
             var grid: [String: [String: GridValueValue]]
-            /// Schema: `map`, default `{"1":"a","02":"b"}`, max-items 4, items max-length 8 (UTF-8 bytes).
+            /// Schema: `map`, default `{"1":"a","2":"b"}`, max-items 4, items max-length 8 (UTF-8 bytes).
             var byRound: [Int: String]
 
             /// Creates a value; an argument left out takes the schema's default.
