@@ -292,7 +292,10 @@ public struct APNsRefusedStreamError: APNsUnprocessedRequestError, CustomStringC
     /// Creates the error.
     public init() {}
 
-    public var description: String { "APNs refused the stream before processing it (REFUSED_STREAM)" }
+    public var description: String { Self.message }
+
+    /// What the error says, which an outcome's advice also looks for.
+    static let message = "APNs refused the stream before processing it (REFUSED_STREAM)"
 }
 
 /// No connection could be made (refused, unreachable, a TLS handshake that failed, or a time-out

@@ -61,7 +61,12 @@ public struct SendOutcome: Sendable {
     /// no answer calls for, or what two environments' answers say together.
     public var advice: String {
         // No answer is no word from APNs: the network, the host or a proxy may be at fault.
-        if response == nil && transportError != nil {
+        if response == nil, let transportError {
+            // A stream APNs refused was answered, by a refusal, after every attempt.
+            if transportError == APNsRefusedStreamError.message {
+                return "APNs refused the stream each time before processing it (busy, or closing the connection): "
+                    + "send the current state again later"
+            }
             return "no answer came: check the network, the host and any proxy, then send the current state again"
         }
         if let first = firstEnvironmentResponse, let reason = response?.reason,
@@ -70,7 +75,13 @@ public struct SendOutcome: Sendable {
                 + "\(environment.other) answered \(first.reason.map { "\($0)" } ?? "status \(first.status)"): try the token in "
                 + "\(environment) with a key allowed there, or stop sending to it"
         }
-        return remedy.advice(for: response?.reason, broadcast: request?.path.hasPrefix("/4/broadcasts/") ?? false)
+        let broadcast = request?.path.hasPrefix("/4/broadcasts/") ?? false
+        if broadcast, response?.reason == .badExpirationDate, request?.headers.first(where: { $0.name == "apns-expiration" })?.value == "0" {
+            // The storage policy's advice is to send 0, which this request did.
+            return "APNs refused apns-expiration 0, the value a channel with storage policy none takes: check the channel's id, "
+                + "environment and storage policy (`livestate channels read ID`)"
+        }
+        return remedy.advice(for: response?.reason, broadcast: broadcast)
     }
 
     /// One line per fact: status, ids, reason and remedy.

@@ -571,7 +571,9 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
     @Test func aPeerSilentAfterTheHandshakeEndsAtTheDeadline() async throws {
         let harness = try await Harness.start(configure: { $0.silentAfterHandshake = true })
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
-        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1), connectTimeout: .seconds(1))
+        // The connection's own time-out is past the attempt's deadline (1 s), which ends it first
+        // however loaded the machine is (with both at 1 s, either could).
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1), connectTimeout: .seconds(5))
         let sender = try harness.sender(retry: RetryPolicy(maxAttempts: 2), transport: transport)
         let outcome = await Self.ending(within: 20) {
             let outcome = await sender.send(Harness.update())
@@ -619,6 +621,22 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(harness.fake.refusedStreams == 2)
         #expect(harness.fake.requests.map(\.status) == [200], "the refused request was never processed")
         #expect(thrown?.description == "APNs refused the stream before processing it (REFUSED_STREAM)")
+    }
+
+    /// A stream refused at every attempt was answered, by a refusal: its advice is not that no
+    /// answer came. A broadcast already sent with `apns-expiration: 0` and answered
+    /// `BadExpirationDate` is not told to send 0.
+    @Test func adviceFollowsWhatTheLastAttemptGot() throws {
+        let request = APNsRequest(method: "POST", host: "h", port: 443, path: "/4/broadcasts/apps/com.example",
+                                  headers: [.init("apns-expiration", "0")])
+        var refused = SendOutcome(remedy: .retryLater, refused: false, diagnostics: [], request: request, attempts: 3,
+                                  environment: .sandbox, transportError: "\(APNsRefusedStreamError())")
+        #expect(refused.advice.hasPrefix("APNs refused the stream each time before processing it"), "\(refused.advice)")
+        refused.transportError = "connection refused"
+        #expect(refused.advice.hasPrefix("no answer came"))
+        let expired = SendOutcome(remedy: .fixRequest, refused: false, diagnostics: [], request: request,
+                                  response: APNsResponse(status: 400, reason: .badExpirationDate), attempts: 1, environment: .sandbox)
+        #expect(expired.advice.hasPrefix("APNs refused apns-expiration 0"), "\(expired.advice)")
     }
 
     /// What a dry run prints as `:authority` is what goes out: the client leaves HTTPS's own
