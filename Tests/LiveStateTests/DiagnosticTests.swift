@@ -45,6 +45,9 @@ import LiveStateTestSupport
         #expect(Diagnostic.printable("k\n") == #"k\u{A}"#)
         // The line and paragraph separators some viewers break a line on.
         #expect(Diagnostic.printable("k\u{2028}l\u{2029}") == #"k\u{2028}l\u{2029}"#)
+        // The bidirectional controls, which reorder what is shown after them.
+        #expect(Diagnostic.printable("a\u{202E}cba\u{2066}x\u{200F}") == #"a\u{202E}cba\u{2066}x\u{200F}"#)
+        #expect(Diagnostic.printable("العربية") == "العربية")
         #expect(Diagnostic.printable(#"k\u{A}"#) == #"k\\u{A}"#)
         #expect(Diagnostic.printable("k\\\n") == #"k\\\u{A}"#)
         #expect(Diagnostic.printable(#"C:\dir\n "quoted\" \u"#) == #"C:\dir\n "quoted\" \u"#)

@@ -94,7 +94,8 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         return Self.printable("\(prefix): \(severity.rawValue): \(shownMessage)\(placeText) [\(code)]")
     }
 
-    /// `text` with each control character (C0, DEL, C1) written as `\u{1B}`: a message quotes
+    /// `text` with each control character (C0, DEL, C1, the line and paragraph separators and
+    /// the bidirectional controls) written as `\u{1B}`: a message quotes
     /// keys and values from the input, and one with a line feed or an escape sequence would
     /// otherwise print as a line of its own (a forged finding, or a CI workflow command such as
     /// `::error::`) or drive the terminal.
@@ -145,9 +146,14 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         printable(String(text.prefix(80)))
     }
 
-    /// C0 and C1 controls, DEL, and the line and paragraph separators some viewers break on.
+    /// C0 and C1 controls, DEL, the line and paragraph separators some viewers break on, and
+    /// the bidirectional controls (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+    /// reorder what a terminal or a review page shows after them ("Trojan Source").
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// The error for a version a schema does not have: `unknown-version`, naming the versions it
