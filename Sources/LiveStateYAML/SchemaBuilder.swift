@@ -49,7 +49,7 @@ struct SchemaBuilder {
             report(.schemaEmpty, "the file holds no schema", at: root.position, pointer: "")
             return nil
         }
-        guard let top = mapping(root, pointer: "", allowed: SchemaKeys.top, what: "a schema file") else {
+        guard let top = mapping(root, pointer: "", allowed: SchemaKeys.top, what: "a schema file", allowsExtensions: true) else {
             return nil
         }
         let activity = top["activity"].flatMap { string($0, key: "activity", pointer: "/activity") }
@@ -226,9 +226,12 @@ struct SchemaBuilder {
     }
 
     /// Reads a mapping, reporting keys outside `allowed`.
+    /// - Parameter allowsExtensions: Whether keys that start with `x-` are passed over unread:
+    ///   a schema file's place for anchors that versions merge (`x-common: &common`), as in a
+    ///   Docker Compose file.
     /// - Returns: Its members, or `nil` (reported) when the node is not a mapping.
     mutating func mapping(
-        _ node: YAMLNode, pointer: String, allowed: [String], what: String,
+        _ node: YAMLNode, pointer: String, allowed: [String], what: String, allowsExtensions: Bool = false,
         hint: (String) -> String? = { _ in nil }
     ) -> Members? {
         guard case .mapping(let pairs) = node.content else {
@@ -242,12 +245,14 @@ struct SchemaBuilder {
         var members: [String: YAMLPair] = [:]
         for pair in pairs {
             guard let key = pair.key.scalar?.text, members[key] == nil else { continue }
+            if allowsExtensions, key.hasPrefix(SchemaKeys.extensionPrefix) { continue }
             guard allowed.contains(key) else {
                 var message = "unknown key '\(key)' in \(what)"
                 if let extra = hint(key) {
                     message += " (\(extra))"
                 }
                 message += "; allowed keys: " + allowed.joined(separator: ", ")
+                if allowsExtensions { message += ", and any key starting with '\(SchemaKeys.extensionPrefix)'" }
                 report(.schemaUnknownKey, message, at: pair.key.position, pointer: JSONPointer.appending(key, to: pointer))
                 continue
             }
@@ -384,6 +389,8 @@ struct SchemaBuilder {
 /// The keys a schema file allows at each place, in the order messages list them.
 enum SchemaKeys {
     static let top = ["activity", "attributes-type", "compatibility", "min-ios", "clients", "versions", "description"]
+    /// How a top-level key that the loader passes over starts (`x-common`).
+    static let extensionPrefix = "x-"
     static let clients = ["strict"]
     static let version = ["version", "content-state", "attributes", "removed", "min-ios", "retired", "retired-on", "retired-reason", "description"]
     static let field = ["type", "default", "optional", "on-invalid", "on-null"] + Field.Constraint.allCases.map(\.rawValue) + [

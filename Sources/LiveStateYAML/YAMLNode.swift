@@ -39,6 +39,13 @@ struct YAMLNode: Sendable {
         return YAMLScalarValue(resolving: scalar, tag: tag)
     }
 
+    /// Whether this node, as a mapping's key, is YAML's merge key: a plain `<<`, or one tagged
+    /// `!!merge`. A quoted `"<<"` is a key like any other.
+    var isMergeKey: Bool {
+        guard let scalar, scalar.text == "<<" else { return false }
+        return tag == nil ? scalar.isPlain : tag == "tag:yaml.org,2002:merge"
+    }
+
     /// How messages name this node: `the string 'abc'`, `a mapping`, `null`.
     var described: String {
         switch content {

@@ -135,6 +135,9 @@ struct YAMLTreeReader {
                         pairs.append(YAMLPair(key: open.children[index], value: open.children[index + 1]))
                         index += 2
                     }
+                    if pairs.contains(where: { $0.key.isMergeKey }) {
+                        pairs = try Self.merging(pairs)
+                    }
                     completed = YAMLNode(content: .mapping(pairs), position: open.position, tag: open.tag, size: open.size)
                 } else {
                     completed = YAMLNode(content: .sequence(open.children), position: open.position, tag: open.tag, size: open.size)
@@ -153,6 +156,67 @@ struct YAMLTreeReader {
             stack[stack.count - 1].children.append(completed)
             stack[stack.count - 1].size = Self.saturatingSum(stack[stack.count - 1].size, completed.size)
         }
+    }
+
+    /// A mapping's pairs with its merge key applied: the `<<` pair is replaced, where it stands,
+    /// by the pairs of the mapping it names (`<<: *base`), or of each mapping of a sequence
+    /// (`<<: [*base, *extra]`), as YAML's merge type (yaml.org/type/merge.html) and PyYAML,
+    /// ruamel and yaml-cpp read it. A key the mapping states itself wins over a merged one, and
+    /// a mapping earlier in the sequence over a later one. Merged pairs keep their own positions,
+    /// so a finding about a merged field points at the text the author wrote once.
+    /// - Parameter pairs: The mapping's pairs, in document order, one of them a merge key.
+    /// - Throws: `yaml-syntax` for a second merge key in one mapping, or a merge of anything
+    ///   but a mapping or a sequence of mappings.
+    private static func merging(_ pairs: [YAMLPair]) throws(YAMLReadError) -> [YAMLPair] {
+        var merge: YAMLPair?
+        var stated: Set<String> = []
+        for pair in pairs {
+            if pair.key.isMergeKey {
+                guard merge == nil else {
+                    throw YAMLReadError(
+                        code: .yamlSyntax,
+                        message: "a second merge key '<<' in one mapping; merge several mappings with one key, as in '<<: [*a, *b]'",
+                        position: pair.key.position)
+                }
+                merge = pair
+            } else if let text = pair.key.scalar?.text {
+                stated.insert(text)
+            }
+        }
+        guard let merge else { return pairs }
+        let sources: [YAMLNode]
+        switch merge.value.content {
+        case .mapping: sources = [merge.value]
+        case .sequence(let elements): sources = elements
+        case .scalar: sources = [merge.value]
+        }
+        var merged: [YAMLPair] = []
+        for source in sources {
+            guard case .mapping(let sourcePairs) = source.content else {
+                throw YAMLReadError(
+                    code: .yamlSyntax,
+                    message: "the merge key '<<' takes a mapping, or a sequence of mappings, such as '*base' or '[*a, *b]'; found \(source.described)",
+                    position: source.position)
+            }
+            for pair in sourcePairs {
+                guard let text = pair.key.scalar?.text else {
+                    merged.append(pair)
+                    continue
+                }
+                // The mapping's own key, or one merged from an earlier mapping, wins.
+                if stated.insert(text).inserted { merged.append(pair) }
+            }
+        }
+        var result: [YAMLPair] = []
+        result.reserveCapacity(pairs.count - 1 + merged.count)
+        for pair in pairs {
+            if pair.key.isMergeKey {
+                result += merged
+            } else {
+                result.append(pair)
+            }
+        }
+        return result
     }
 
     /// Sizes never trap, even with limits raised to `Int.max`.

@@ -49,9 +49,11 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-syntax-invalid-utf8", .yamlSyntax, 5, 43),
         InvalidFixture("yaml-syntax-utf16", .yamlSyntax, 1, 1),
         InvalidFixture("yaml-syntax-binary", .yamlSyntax, 1, 1),
+        InvalidFixture("yaml-syntax-merge-not-a-mapping", .yamlSyntax, 5, 41),
+        InvalidFixture("yaml-syntax-merge-twice", .yamlSyntax, 8, 7),
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
-        InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 4, 43),
+        InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 6, 39),
         InvalidFixture("yaml-limit-too-many-versions", .yamlLimit, 8, 5, limits: .init(maxVersions: 2)),
 
         InvalidFixture("schema-unknown-key-top-level", .schemaUnknownKey, 2, 1),

@@ -1,0 +1,199 @@
+import LiveState
+import LiveStateTooling
+import LiveStateYAML
+import Testing
+
+/// YAML's merge key (`<<: *base`), as PyYAML, ruamel and yaml-cpp read it, and the top-level
+/// `x-` keys a schema file keeps its anchors under: one version's fields written once and
+/// merged into the next.
+struct SchemaMergeKeyTests {
+    private func load(_ yaml: String) throws(SchemaLoadError) -> Schema {
+        try SchemaLoader().load(yaml: Array(yaml.utf8), file: "merge.yaml")
+    }
+
+    private func names(_ fields: [Field]) -> [String] { fields.map(\.name) }
+
+    @Test func aVersionMergesTheFieldsOfTheOneBeforeAndAddsItsOwn() throws {
+        let schema = try load("""
+            activity: merge
+            versions:
+              - version: 1
+                content-state: &v1
+                  title: { type: string, max-length: 64 }
+                  count: { type: int, default: 0 }
+              - version: 2
+                content-state:
+                  <<: *v1
+                  live: { type: bool, default: false }
+            """)
+        #expect(names(schema.versions[0].contentState) == ["title", "count"])
+        #expect(names(schema.versions[1].contentState) == ["title", "count", "live"])
+        #expect(schema.versions[1].field("title")?.constraints.maxLength == 64)
+    }
+
+    @Test func aKeyTheMappingStatesWinsOverAMergedOneInItsOwnPlace() throws {
+        let schema = try load("""
+            activity: merge
+            versions:
+              - version: 1
+                content-state: &v1
+                  title: { type: string }
+                  count: { type: int, default: 0 }
+                  note: { type: string, default: "" }
+              - version: 2
+                content-state:
+                  count: { type: int, default: 5 }
+                  <<: *v1
+            """)
+        // The merged pairs stand where `<<` stands; `count` is the version's own, first.
+        #expect(names(schema.versions[1].contentState) == ["count", "title", "note"])
+        #expect(schema.versions[1].field("count")?.defaultValue == .int(5))
+        #expect(schema.versions[0].field("count")?.defaultValue == .int(0))
+    }
+
+    @Test func aSequenceOfMappingsMergesEachAndTheEarlierWins() throws {
+        let schema = try load("""
+            activity: merge
+            x-base: &base
+              title: { type: string, default: "base" }
+              count: { type: int, default: 1 }
+            x-extra: &extra
+              title: { type: string, default: "extra" }
+              live: { type: bool, default: true }
+            versions:
+              - version: 1
+                content-state:
+                  <<: [*base, *extra]
+            """)
+        #expect(names(schema.versions[0].contentState) == ["title", "count", "live"])
+        #expect(schema.versions[0].field("title")?.defaultValue == .string("base"))
+    }
+
+    @Test func mergesNestInsideAnchorsObjectsAndAttributes() throws {
+        let schema = try load("""
+            activity: merge
+            x-person: &person
+              name: { type: string, default: "" }
+            x-common: &common
+              courier: { type: object, fields: { <<: *person, phone: { type: string, default: "" } } }
+            versions:
+              - version: 1
+                content-state:
+                  <<: *common
+                attributes: { <<: *person }
+            """)
+        guard case .object(let fields) = try #require(schema.versions[0].field("courier")).type else {
+            Issue.record("courier is not an object")
+            return
+        }
+        #expect(names(fields) == ["name", "phone"])
+        #expect(names(schema.versions[0].attributes) == ["name"])
+    }
+
+    @Test func aQuotedMergeKeyIsAFieldNameAndATaggedOneMerges() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try load("""
+                activity: merge
+                versions:
+                  - version: 1
+                    content-state: &v1
+                      title: { type: string }
+                  - version: 2
+                    content-state:
+                      "<<": *v1
+                """)
+        }
+        // Quoted, it is a key like any other: a field named `<<` with no `type`.
+        #expect(error.diagnostics.contains { $0.code == .schemaUnknownKey && $0.pointer == "/versions/1/content-state/<</title" })
+
+        let schema = try load("""
+            activity: merge
+            versions:
+              - version: 1
+                content-state: &v1
+                  title: { type: string }
+              - version: 2
+                content-state:
+                  !!merge <<: *v1
+            """)
+        #expect(names(schema.versions[1].contentState) == ["title"])
+    }
+
+    @Test func aFindingInAMergedFieldPointsAtTheTextWrittenOnce() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try load("""
+                activity: merge
+                versions:
+                  - version: 1
+                    content-state: &v1
+                      title: { type: string, max-length: -1 }
+                  - version: 2
+                    content-state:
+                      <<: *v1
+                """)
+        }
+        let findings = error.diagnostics.filter { $0.code == .schemaInvalidConstraint }
+        // Once for each version that has the field, each at the one place it is written.
+        #expect(findings.map(\.pointer) == ["/versions/0/content-state/title/max-length", "/versions/1/content-state/title/max-length"])
+        #expect(findings.map { $0.position?.line } == [5, 5])
+        #expect(findings.map { $0.position?.column } == [42, 42])
+    }
+
+    @Test func topLevelKeysStartingWithXAreLeftUnreadAndOnlyThere() throws {
+        let schema = try load("""
+            activity: merge
+            x-notes: anything at all, [unread]
+            versions:
+              - version: 1
+                content-state:
+                  title: { type: string }
+            """)
+        #expect(names(schema.versions[0].contentState) == ["title"])
+
+        let error = try #require(throws: SchemaLoadError.self) {
+            try load("""
+                activity: merge
+                extra: 1
+                versions:
+                  - version: 1
+                    x-notes: none
+                    content-state:
+                      title: { type: string }
+                """)
+        }
+        let unknown = error.diagnostics.filter { $0.code == .schemaUnknownKey }
+        #expect(unknown.map(\.pointer) == ["/extra", "/versions/0/x-notes"])
+        #expect(unknown.first?.message.hasSuffix("and any key starting with 'x-'") == true)
+        #expect(unknown.last?.message.contains("starting with 'x-'") == false)
+    }
+
+    @Test func aMergedMappingsOwnDuplicateIsReportedOnceWhereItIsWritten() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try load("""
+                activity: merge
+                x-base: &base
+                  title: { type: string }
+                  title: { type: int }
+                versions:
+                  - version: 1
+                    content-state:
+                      <<: *base
+                """)
+        }
+        let duplicates = error.diagnostics.filter { $0.code == .schemaDuplicateName }
+        #expect(duplicates.map(\.pointer) == ["/x-base/title"])
+        #expect(duplicates.first?.position?.line == 4)
+    }
+
+    @Test func aMergeOfAliasesCountsTowardTheAliasBound() throws {
+        var yaml = "activity: merge\nx-a: &a { " + (0..<50).map { "f\($0): { type: int }" }.joined(separator: ", ") + " }\n"
+        yaml += "versions:\n"
+        for version in 1...40 {
+            yaml += "  - version: \(version)\n    content-state: { <<: [" + Array(repeating: "*a", count: 40).joined(separator: ", ") + "] }\n"
+        }
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader(limits: .init(maxAliasExpansion: 10_000)).load(yaml: Array(yaml.utf8), file: "merge.yaml")
+        }
+        #expect(error.diagnostics.first?.code == .yamlLimit)
+    }
+}
