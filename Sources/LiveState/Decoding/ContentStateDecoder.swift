@@ -788,7 +788,7 @@ struct DecodeContext: JSONReading {
                 }
                 // A double's other format, `decimal`, is read above.
                 if plan.numberFormat == .float {
-                    guard reader.floatReads(number), let held = reader.heldByFloat(number) else {
+                    guard let held = reader.heldByFloat(number) else {
                         return invalid("\(numberText(number)) does not fit the app's Float", kind: .outOfRange, at: start)
                     }
                     // What the app holds, and checks the bounds on, as generated code does.

@@ -1089,7 +1089,7 @@ struct TapeBuilder {
             // holds, bounds checked on it.
             if plan.numberFormat == .float {
                 let number = JSONNumber(start: start, end: index, isInteger: false)
-                guard reader.floatReads(number), let held = reader.heldByFloat(number) else { return false }
+                guard let held = reader.heldByFloat(number) else { return false }
                 double = held
             }
             if plan.numberFormat == .decimal, !reader.decimalReads(JSONNumber(start: start, end: index, isInteger: false)) { return false }

@@ -110,12 +110,8 @@ extension JSONReader {
         DecimalText.reads(text(of: number))
     }
 
-    /// Whether a number token reads as a `Float` (`Field.NumberFormat.floatReads`).
-    package func floatReads(_ number: JSONNumber) -> Bool {
-        Field.NumberFormat.floatReads(text(of: number))
-    }
-
-    /// What a `Float` property holds for a number token (`Field.NumberFormat.heldByFloat`).
+    /// What a `Float` property holds for a number token, or `nil` where no `Float` holds it
+    /// (`Field.NumberFormat.heldByFloat`).
     package func heldByFloat(_ number: JSONNumber) -> Double? {
         Field.NumberFormat.heldByFloat(text(of: number))
     }

@@ -54,7 +54,7 @@ extension Field {
     ) -> (message: String, codableFails: Bool)? {
         if integerKeys, Int(key) == nil {
             let unsigned = key.first == "+" || key.first == "-" ? key.dropFirst() : Substring(key)
-            let isDigits = !unsigned.isEmpty && unsigned.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            let isDigits = !unsigned.isEmpty && unsigned.utf8.allSatisfy(JSONByte.isDigit)
             let what = isDigits ? "is past Int's range" : "is not an integer"
             return ("the key '\(Diagnostic.quoted(key))' \(what), and the app's [Int: …] reads only keys that Int(_:) "
                     + "reads: an optional sign and decimal digits, within Int's range", true)

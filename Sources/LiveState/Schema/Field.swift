@@ -53,18 +53,23 @@ public struct Field: Sendable, Hashable {
         /// 2^128, and reads as the greatest, but its `Double` is that midpoint, which rounds up
         /// to infinity.
         package static func floatReads(_ text: some Collection<UInt8>) -> Bool {
-            guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return false }
-            return float != 0 || !NumberText.hasNonZeroDigit(text)
+            float(reading: text) != nil
         }
 
         /// The number a `Float` property holds for a JSON number written `text`, as a `Double`:
         /// the `Float` read from the text itself, as `JSONDecoder` reads it (through a `Double`
         /// it could round twice: `16777217.000000001` is the `Float` 16777218), written back
         /// at that `Float`'s shortest text, so that a state shows what the app holds and
-        /// writes back (`16777217` is 16777216, `0.1` stays 0.1). `nil` when no `Float` holds it.
+        /// writes back (`16777217` is 16777216, `0.1` stays 0.1). `nil` where `floatReads` is
+        /// false: no `Float` holds it.
         package static func heldByFloat(_ text: some Collection<UInt8>) -> Double? {
+            float(reading: text).map(double(of:))
+        }
+
+        /// The `Float` `JSONDecoder` reads from `text`, or `nil` (`floatReads`).
+        private static func float(reading text: some Collection<UInt8>) -> Float? {
             guard let float = Float(String(decoding: text, as: UTF8.self)), float.isFinite else { return nil }
-            return double(of: float)
+            return float != 0 || !NumberText.hasNonZeroDigit(text) ? float : nil
         }
 
         /// A `Float` as the `Double` of its shortest text (`Float(0.1)` is 0.1, not
