@@ -74,6 +74,7 @@ final class LibYAMLParser {
         self.input = input
         textStart = input.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         cursorOffset = textStart
+        cursorLineStart = textStart
         parser = .allocate(capacity: 1)
         guard yaml_parser_initialize(parser) == 1 else {
             parser.deallocate()
@@ -115,6 +116,14 @@ final class LibYAMLParser {
             finished = true
             return YAMLEvent(kind: .streamEnd, position: position)
         case YAML_DOCUMENT_START_EVENT:
+            if let version = event.data.document_start.version_directive?.pointee, version.major == 1, version.minor < 2 {
+                throw YAMLReadError(
+                    code: .yamlSyntax,
+                    message: "the document declares %YAML 1.\(version.minor), and LiveState reads YAML 1.2, whose scalars differ: "
+                        + "yes, off and 010 are the strings 'yes' and 'off' and the integer 10, not true, false and 8. "
+                        + "Remove the directive and write such values as YAML 1.2 reads them",
+                    position: position)
+            }
             return YAMLEvent(kind: .documentStart, position: position)
         case YAML_DOCUMENT_END_EVENT:
             return YAMLEvent(kind: .documentEnd, position: position)
@@ -188,30 +197,50 @@ final class LibYAMLParser {
 
     /// Converts a libyaml mark (0-based, in characters) to a `SourcePosition` (UTF-8 bytes, 1-based).
     private func position(of mark: yaml_mark_t) -> SourcePosition {
-        let target = Int(mark.index)
-        if target < cursorCharacter {
-            cursorCharacter = 0
-            cursorOffset = textStart
-            cursorLine = 1
-            cursorLineStart = 0
-        }
-        while cursorCharacter < target, cursorOffset < input.count {
-            if input[cursorOffset] == 0x0A {
-                cursorLine += 1
-                cursorLineStart = cursorOffset + 1
-            }
-            cursorOffset += 1
-            while cursorOffset < input.count, input[cursorOffset] & 0xC0 == 0x80 {
-                cursorOffset += 1
-            }
-            cursorCharacter += 1
-        }
+        moveCursor(toCharacter: Int(mark.index), orByte: input.count)
         return SourcePosition(offset: cursorOffset, line: cursorLine, column: cursorOffset - cursorLineStart + 1)
     }
 
     /// The position of a byte offset, for reader errors, which libyaml reports in bytes.
     private func position(ofByte offset: Int) -> SourcePosition {
-        SourcePosition.locate(offset: offset, in: input)
+        let offset = min(max(offset, 0), input.count)
+        moveCursor(toCharacter: .max, orByte: offset)
+        return SourcePosition(offset: offset, line: cursorLine, column: max(offset - cursorLineStart, 0) + 1)
+    }
+
+    /// Moves the conversion cursor to the character `character`, or to the last character
+    /// that starts at or before `byte`, counting lines as libyaml does: a line ends at LF, CR,
+    /// CRLF (one break), NEL, LS or PS, so that a file saved with CR line ends is placed line by
+    /// line, as an editor shows it. Line 1 starts after a byte order mark, which no editor
+    /// shows as a column.
+    private func moveCursor(toCharacter character: Int, orByte byte: Int) {
+        if character < cursorCharacter || byte < cursorOffset {
+            cursorCharacter = 0
+            cursorOffset = textStart
+            cursorLine = 1
+            cursorLineStart = textStart
+        }
+        while cursorCharacter < character, cursorOffset < input.count {
+            var length = 1
+            while cursorOffset + length < input.count, input[cursorOffset + length] & 0xC0 == 0x80 {
+                length += 1
+            }
+            guard cursorOffset + length <= byte else { return }
+            let breaksLine = switch input[cursorOffset] {
+            case 0x0A: true
+            // CR, unless an LF follows: a CRLF breaks the line once, at its LF.
+            case 0x0D: cursorOffset + 1 == input.count || input[cursorOffset + 1] != 0x0A
+            case 0xC2: length == 2 && input[cursorOffset + 1] == 0x85
+            case 0xE2: length == 3 && input[cursorOffset + 1] == 0x80 && (input[cursorOffset + 2] == 0xA8 || input[cursorOffset + 2] == 0xA9)
+            default: false
+            }
+            cursorOffset += length
+            cursorCharacter += 1
+            if breaksLine {
+                cursorLine += 1
+                cursorLineStart = cursorOffset
+            }
+        }
     }
 
     private static func hex(_ value: some BinaryInteger) -> String {

@@ -30,7 +30,7 @@ extension SchemaBuilder {
                 return .int(int)
             case .largeInteger(let text):
                 // Past `Int`: a `UInt64`'s, which the field's rules take only for `format: uint64`.
-                if let uint = UInt64(text) { return .uint(uint) }
+                if let uint = YAMLScalarValue.unsignedValue(ofLargeInteger: text) { return .uint(uint) }
                 return refuse(node, "expected an integer that fits 64 bits", pointer: pointer, label: label)
             default:
                 return refuse(node, "expected an integer", pointer: pointer, label: label)
@@ -137,7 +137,7 @@ extension SchemaBuilder {
         case .int(let int):
             return Double(int)
         case .largeInteger(let text):
-            return Double(text)
+            return YAMLScalarValue.doubleValue(ofLargeInteger: text)
         case .float(let double) where double.isFinite:
             return double
         case .float:

@@ -306,7 +306,7 @@ struct SchemaBuilder {
         case .float(let double) where double.isFinite:
             return double
         case .largeInteger(let text):
-            return Double(text)
+            return YAMLScalarValue.doubleValue(ofLargeInteger: text)
         default:
             report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
             return nil

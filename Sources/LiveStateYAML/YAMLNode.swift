@@ -117,6 +117,22 @@ enum YAMLScalarValue: Sendable, Hashable {
     /// Anything else, and every quoted or block scalar.
     case string(String)
 
+    /// A `largeInteger`'s text as a `UInt64`, when it is one: decimal, `0o` octal or `0x`
+    /// hexadecimal, as `resolveInteger` reads it (`0xFFFFFFFFFFFFFFFF` is `UInt64.max`).
+    static func unsignedValue(ofLargeInteger text: String) -> UInt64? {
+        if text.hasPrefix("0o") { return UInt64(text.dropFirst(2), radix: 8) }
+        if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
+        return UInt64(text.hasPrefix("+") ? String(text.dropFirst()) : text)
+    }
+
+    /// A `largeInteger`'s value as a `Double`, rounded, whatever its base.
+    static func doubleValue(ofLargeInteger text: String) -> Double {
+        if let unsigned = unsignedValue(ofLargeInteger: text) { return Double(unsigned) }
+        let radix: Double = text.hasPrefix("0o") ? 8 : text.hasPrefix("0x") ? 16 : 10
+        guard radix != 10 else { return Double(text) ?? .infinity }
+        return text.utf8.dropFirst(2).reduce(0) { $0 * radix + Double(JSONByte.hexValue($1) ?? 0) }
+    }
+
     static let stringTag = "tag:yaml.org,2002:str"
     static let coreScalarTags: Set<String> = [
         stringTag, "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",

@@ -51,6 +51,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-syntax-binary", .yamlSyntax, 1, 1),
         InvalidFixture("yaml-syntax-merge-not-a-mapping", .yamlSyntax, 5, 41),
         InvalidFixture("yaml-syntax-merge-twice", .yamlSyntax, 8, 7),
+        InvalidFixture("yaml-syntax-yaml-1-1-directive", .yamlSyntax, 1, 1),
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
         InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 6, 39),
@@ -460,6 +461,60 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             yaml: [0xEF, 0xBB, 0xBF] + Array("activity: a\nversions: [{version: 1, content-state: {t: {type: int}}}]\n".utf8),
             file: "a.yaml")
         #expect(schema.versions[0].contentState.first?.position == SourcePosition(offset: 55, line: 2, column: 41))
+        // On line 1, columns start after the mark, as an editor shows them: `wrong` is at column 11.
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: [0xEF, 0xBB, 0xBF] + Array("activity: wrong\nversions: []\n".utf8), file: "a.yaml")
+        }
+        #expect(error.diagnostics.first?.position == SourcePosition(offset: 13, line: 1, column: 11))
+        // A reader error on line 1 too: the tab at byte 3 is column 1.
+        let tab = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: [0xEF, 0xBB, 0xBF] + Array("\tactivity: a\n".utf8), file: "a.yaml")
+        }
+        #expect(tab.diagnostics.first?.position?.line == 1)
+        #expect(tab.diagnostics.first?.position?.column == 1)
+    }
+
+    /// Lines end where libyaml ends them, and where an editor does: at LF, CR, CRLF, NEL, LS
+    /// and PS. A file saved with CR line ends was placed all on line 1.
+    @Test func everyLineBreakYAMLKnowsStartsALine() throws {
+        for lineBreak in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"] {
+            let text = ["activity: a", "versions:", "  - version: 1", "    content-state:", "      é: { type: nope }", ""].joined(separator: lineBreak)
+            let diagnostics = try errors(text)
+            #expect(diagnostics.map(\.code) == ["schema-unknown-type"], "\(Array(lineBreak.unicodeScalars))")
+            // `é: { type: ` is 12 bytes after 6 spaces, so `nope` starts at byte column 19.
+            #expect(diagnostics.first.map { [$0.position?.line, $0.position?.column] } == [5, 19], "\(Array(lineBreak.unicodeScalars))")
+        }
+    }
+
+    /// A `%YAML 1.1` directive asks for another reading of `yes`, `off` and `010` than YAML
+    /// 1.2's, which the loader gives: it is refused, never read as 1.2 without a word.
+    @Test func aYAML11DirectiveIsRefusedAndA12OneIsRead() throws {
+        let error = try #require(throws: SchemaLoadError.self) {
+            try SchemaLoader().load(yaml: Array("%YAML 1.1\n---\nactivity: a\nversions: [{version: 1, content-state: {n: {type: int, default: 010}}}]\n".utf8), file: "a.yaml")
+        }
+        #expect(error.diagnostics.map(\.code) == [.yamlSyntax])
+        #expect(error.diagnostics.first?.message.hasPrefix("the document declares %YAML 1.1, and LiveState reads YAML 1.2") == true)
+        let schema = try load("%YAML 1.2\n---\nactivity: a\nversions: [{version: 1, content-state: {n: {type: int, default: 010}}}]\n")
+        #expect(schema.versions[0].field("n")?.defaultValue == .int(10))
+    }
+
+    /// An integer past `Int` is read in its own base: `0xFFFFFFFFFFFFFFFF` is `UInt64.max`,
+    /// as its decimal spelling is, and an octal bound past it is a number, not dropped.
+    @Test func integersPastIntAreReadInTheirBase() throws {
+        let schema = try load("""
+            activity: a
+            versions:
+              - version: 1
+                content-state:
+                  dec: { type: int, format: uint64, default: 18446744073709551615 }
+                  hex: { type: int, format: uint64, default: 0xFFFFFFFFFFFFFFFF }
+                  oct: { type: int, format: uint64, default: 0o1777777777777777777777 }
+                  big: { type: double, maximum: 0o1777777777777777777777777 }
+            """)
+        for name in ["dec", "hex", "oct"] {
+            #expect(schema.versions[0].field(name)?.defaultValue == .uint(.max), "\(name)")
+        }
+        #expect(schema.versions[0].field("big")?.constraints.maximum == 0x1p73 - 1)
     }
 
     @Test func pointerTokensAreEscaped() throws {

@@ -902,7 +902,7 @@ package enum JSONByte {
     package static func isHexDigit(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 
     /// The value of an ASCII hex digit, or `nil`.
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case zero ... nine: byte - zero
         case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
