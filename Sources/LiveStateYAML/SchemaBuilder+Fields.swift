@@ -227,11 +227,13 @@ extension SchemaBuilder {
         guard let elements = sequence(pair, key: "values", pointer: pointer) else { return nil }
         var strings: [String] = []
         var integers: [Int] = []
+        var separated: YAMLNode?
         var valid = true
         for (index, element) in elements.enumerated() where !isSaturated {
             switch element.scalarValue {
             case .string(let text):
                 strings.append(text)
+                if separated == nil, element.hasDigitSeparators { separated = element }
             case .int(let int):
                 integers.append(int)
             default:
@@ -244,6 +246,14 @@ extension SchemaBuilder {
             }
         }
         if !strings.isEmpty, !integers.isEmpty {
+            if let separated, let index = elements.firstIndex(where: { $0.position == separated.position }) {
+                // `1_000` among integers: meant as one, read as a string.
+                report(
+                    .schemaInvalidConstraint,
+                    "values of enum \(what) mix strings and integers: '\(Diagnostic.quoted(separated.scalar?.text ?? ""))' is a string\(YAMLNode.digitSeparatorHint)",
+                    at: separated.position, pointer: pointer + "/\(index)")
+                return nil
+            }
             report(
                 .schemaInvalidConstraint,
                 "values of enum \(what) mix strings and integers; quote the integers to make them all strings",

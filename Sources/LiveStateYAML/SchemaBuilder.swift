@@ -333,7 +333,7 @@ struct SchemaBuilder {
                 checkKeysAndTags(element, pointer: JSONPointer.appending(index, to: pointer))
             }
         case .mapping(let pairs):
-            var seen: [String: SourcePosition] = [:]
+            var seen: [String: (position: SourcePosition, spelling: String)] = [:]
             for pair in pairs where !isSaturated {
                 guard let key = pair.key.scalar?.text else {
                     report(.schemaWrongType, "a mapping key must be a scalar, found \(pair.key.described)", at: pair.key.position, pointer: pointer)
@@ -342,10 +342,16 @@ struct SchemaBuilder {
                 let keyPointer = JSONPointer.appending(key, to: pointer)
                 checkTag(pair.key, pointer: keyPointer)
                 if let first = seen[key] {
-                    report(.schemaDuplicateName, "'\(key)' appears twice in this mapping (first at \(first))", at: pair.key.position, pointer: keyPointer)
+                    var message = "'\(key)' appears twice in this mapping (first at \(first.position))"
+                    if !first.spelling.utf8.elementsEqual(key.utf8) {
+                        // `café` as é, and as e and a combining accent: one `String` to Swift.
+                        message += "; the two are spelled with other code points, but Swift's strings, and so the app's "
+                            + "decoder, compare them by Unicode canonical equivalence and read them as one key: use one spelling"
+                    }
+                    report(.schemaDuplicateName, message, at: pair.key.position, pointer: keyPointer)
                     continue
                 }
-                seen[key] = pair.key.position
+                seen[key] = (pair.key.position, key)
                 checkKeysAndTags(pair.value, pointer: keyPointer)
             }
         }

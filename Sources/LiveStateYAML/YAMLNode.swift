@@ -46,12 +46,30 @@ struct YAMLNode: Sendable {
         return tag == nil ? scalar.isPlain : tag == "tag:yaml.org,2002:merge"
     }
 
+    /// Whether this node is a plain scalar written as a decimal integer with `_` among its digits
+    /// (`1_000`): a number to YAML 1.1 and to many a reader, a string to YAML 1.2.
+    var hasDigitSeparators: Bool {
+        guard let scalar, scalar.isPlain, tag == nil, case .string(let text) = scalarValue, text.contains("_") else { return false }
+        let unsigned = text.first == "-" || text.first == "+" ? text.utf8.dropFirst() : text.utf8[...]
+        return unsigned.first.map(YAMLScalarValue.isDigit) == true && unsigned.allSatisfy { $0 == UInt8(ascii: "_") || YAMLScalarValue.isDigit($0) }
+    }
+
+    /// What a message adds for a value `hasDigitSeparators` is true of.
+    static let digitSeparatorHint = " (YAML 1.2 has no digit separators: write the digits alone, as in 1000)"
+
     /// How messages name this node: `the string 'abc'`, `a mapping`, `null`.
     var described: String {
         switch content {
         case .sequence: "a sequence"
         case .mapping: "a mapping"
-        case .scalar: scalarValue?.described ?? "a scalar"
+        case .scalar(let scalar):
+            switch scalarValue {
+            // `1e400`, which only a `Double` past its range makes infinite: named as written.
+            case .float(let double)? where double.isInfinite && !scalar.text.lowercased().hasSuffix("inf"):
+                "the number \(ValueText.clipped(scalar.text)), past a Double's range"
+            case let value?: value.described
+            case nil: "a scalar"
+            }
         }
     }
 
@@ -230,5 +248,5 @@ enum YAMLScalarValue: Sendable, Hashable {
         return index == bytes.count
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }

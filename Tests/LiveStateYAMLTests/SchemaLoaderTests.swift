@@ -498,6 +498,30 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(schema.versions[0].field("n")?.defaultValue == .int(10))
     }
 
+    /// What an author meant and YAML 1.2 reads otherwise is named as written: `1_000` is a
+    /// string, `1e400` is past a `Double`, and `café` in two spellings is one key to Swift.
+    @Test func valuesReadOtherwiseThanMeantAreNamedAsWritten() throws {
+        let enumError = try errors(fields("      size: { type: enum, values: [500, 1_000, 2_000] }\n"))
+        #expect(enumError.map(\.pointer) == ["/versions/0/content-state/size/values/1"])
+        #expect(enumError.first?.message == "values of enum field 'size' mix strings and integers: '1_000' is a string "
+            + "(YAML 1.2 has no digit separators: write the digits alone, as in 1000)")
+        let defaultError = try errors(fields("      n: { type: int, default: 1_000 }\n"))
+        #expect(defaultError.first?.message.hasSuffix("found the string '1_000' (YAML 1.2 has no digit separators: write the digits alone, as in 1000)") == true)
+        // A string field takes `1_000` as the string it is.
+        #expect(try load(fields("      n: { type: string, default: 1_000 }\n")).versions[0].field("n")?.defaultValue == .string("1_000"))
+
+        let huge = try errors(fields("      d: { type: double, default: 1e400 }\n"))
+        #expect(huge.first?.message.hasSuffix("found the number 1e400, past a Double's range") == true)
+        let infinity = try errors(fields("      d: { type: double, default: .inf }\n"))
+        #expect(infinity.first?.message.hasSuffix("found the number .inf") == true)
+
+        let twice = try errors(fields("      caf\u{E9}: { type: int }\n      cafe\u{301}: { type: int }\n"))
+        #expect(twice.map(\.code) == ["schema-duplicate-name"])
+        #expect(twice.first?.message.contains("compare them by Unicode canonical equivalence") == true)
+        let sameBytes = try errors(fields("      a: { type: int }\n      a: { type: int }\n"))
+        #expect(sameBytes.first?.message.contains("canonical") == false)
+    }
+
     /// An integer past `Int` is read in its own base: `0xFFFFFFFFFFFFFFFF` is `UInt64.max`,
     /// as its decimal spelling is, and an octal bound past it is a number, not dropped.
     @Test func integersPastIntAreReadInTheirBase() throws {
