@@ -186,7 +186,8 @@ final class LibYAMLParser {
             // libyaml reads a key of more than 1,024 characters as no key (YAML's limit for an
             // implicit key), and then names the colon after it.
             if state.problem_mark.column > 1024, message.hasPrefix("mapping values are not allowed") || message.hasPrefix("could not find expected ':'") {
-                message += "; a key longer than 1,024 characters is not read as a key (YAML's limit for a plain key): shorten it"
+                message += "; a key longer than 1,024 characters is not read as a key (YAML's limit for an implicit key): shorten it, "
+                    + "or write it as an explicit key, '? key' on its own line and ': value' on the next"
             }
         }
         if state.error == YAML_MEMORY_ERROR {

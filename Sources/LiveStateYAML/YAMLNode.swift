@@ -172,7 +172,13 @@ enum YAMLScalarValue: Sendable, Hashable {
             self = .string(scalar.text)
             return
         }
-        self = Self.resolvePlain(scalar.text)
+        let value = Self.resolvePlain(scalar.text)
+        // `!!float 1` is the number 1.0, which an `int` field refuses, not the integer 1.
+        switch (tag, value) {
+        case ("tag:yaml.org,2002:float", .int(let int)): self = .float(Double(int))
+        case ("tag:yaml.org,2002:float", .largeInteger(let text)): self = .float(Self.doubleValue(ofLargeInteger: text))
+        default: self = value
+        }
     }
 
     /// How messages name the value: `the string 'abc'`, `the integer 3`, `null`.

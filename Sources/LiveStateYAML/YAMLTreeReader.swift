@@ -132,7 +132,14 @@ struct YAMLTreeReader {
                     pairs.reserveCapacity(open.children.count / 2)
                     var index = 0
                     while index + 1 < open.children.count {
-                        pairs.append(YAMLPair(key: open.children[index], value: open.children[index + 1]))
+                        var value = open.children[index + 1]
+                        // A key with nothing after it (`optional,` or `default:` at a line's end)
+                        // has an empty value, which libyaml places at the token after it: a
+                        // finding about the value points at the key instead.
+                        if case .scalar(let scalar) = value.content, scalar.text.isEmpty, scalar.isPlain, value.tag == nil {
+                            value.position = open.children[index].position
+                        }
+                        pairs.append(YAMLPair(key: open.children[index], value: value))
                         index += 2
                     }
                     if pairs.contains(where: { $0.key.isMergeKey }) {

@@ -31,7 +31,8 @@ import Testing
         let name = String(repeating: "a", count: 1_100)
         let error = try loadError("activity: k\nversions:\n  - version: 1\n    content-state:\n      \(name): { type: string }\n")
         #expect(error.diagnostics.first?.message == "mapping values are not allowed in this context; a key longer than 1,024 characters is "
-            + "not read as a key (YAML's limit for a plain key): shorten it", "\(error.diagnostics)")
+            + "not read as a key (YAML's limit for an implicit key): shorten it, or write it as an explicit key, '? key' on its own "
+            + "line and ': value' on the next", "\(error.diagnostics)")
         #expect(error.diagnostics.first?.position?.line == 5)
         // A key of 1,000 characters is a key.
         #expect(throws: Never.self) {

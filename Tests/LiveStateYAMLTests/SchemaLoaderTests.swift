@@ -515,6 +515,14 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         let infinity = try errors(fields("      d: { type: double, default: .inf }\n"))
         #expect(infinity.first?.message.hasSuffix("found the number .inf") == true)
 
+        // `!!float 1` is 1.0, which an `int` refuses.
+        let float = try errors(fields("      n: { type: int, default: !!float 1 }\n"))
+        #expect(float.first?.message.hasSuffix("expected an integer, found the number 1.0") == true)
+        // A key with no value: the finding is at the key, not at the `,` after it.
+        let empty = try errors(fields("      n: { type: int, optional, default: 1 }\n"))
+        #expect(empty.first.map { [$0.position?.line, $0.position?.column] } == [5, 23], "\(empty)")
+        #expect(empty.first?.pointer == "/versions/0/content-state/n/optional")
+
         let twice = try errors(fields("      caf\u{E9}: { type: int }\n      cafe\u{301}: { type: int }\n"))
         #expect(twice.map(\.code) == ["schema-duplicate-name"])
         #expect(twice.first?.message.contains("compare them by Unicode canonical equivalence") == true)
