@@ -231,7 +231,7 @@ public struct ContentStateDecoder: Sendable {
             }
             // What a strict version's `Codable` reads, when it reads anything.
             let sent = isStrict && strictFailure == nil ? Self.contentStateStart(in: bytes, isBody: isBody).flatMap {
-                DecodeResult.stateAsSent(in: bytes, at: $0)
+                DecodeResult.contentStateAsSent(in: bytes, at: $0)
             } : nil
             return DecodeResult(
                 state: decoded.value, diagnostics: context.diagnostics, strictFailure: strictFailure, isStrictClient: isStrict, sent: sent)

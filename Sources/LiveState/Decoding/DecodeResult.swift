@@ -25,9 +25,9 @@ public struct DecodeResult: Sendable {
         /// Read in one pass: everything is made from the tape, which keeps a copy of the input.
         case tape(SharedTape)
         /// Made already: the error of bytes that are not JSON or of JSON of another shape, or
-        /// the reference decode's result; `sent` is the content-state as a strict version's
-        /// `Codable` reads it (see `stateAsSent`).
-        indirect case made(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic?, isStrict: Bool, sent: Value?)
+        /// the reference decode's result; `sent` is the content-state's bytes, which a strict
+        /// version's `Codable` reads (see `contentStateAsSent`).
+        indirect case made(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic?, isStrict: Bool, sent: Data?)
     }
 
     /// A tape is written only while `TapeBuilder` builds it, and only read after.
@@ -43,7 +43,7 @@ public struct DecodeResult: Sendable {
     }
 
     /// A result made already.
-    init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false, sent: Value? = nil) {
+    init(state: Value?, diagnostics: [Diagnostic], strictFailure: Diagnostic? = nil, isStrictClient: Bool = false, sent: Data? = nil) {
         storage = .made(state: state, diagnostics: diagnostics, strictFailure: strictFailure, isStrict: isStrictClient, sent: sent)
     }
 
@@ -157,26 +157,28 @@ public struct DecodeResult: Sendable {
         switch storage {
         case .tape(let shared):
             let tape = shared.tape
-            if tape.isStrict, let sent = tape.withInput({ Self.stateAsSent(in: $0, at: tape.rootOffset) }) {
-                return try ValueDecoder.decode(T.self, from: sent, codingPath: [])
+            if tape.isStrict, let sent = tape.withInput({ Self.contentStateAsSent(in: $0, at: tape.rootOffset) }) {
+                // A strict version decodes with synthesized `Codable` and `JSONDecoder`: its
+                // values are `JSONDecoder`'s own, each number read from its text (a `Float`, a
+                // `Decimal`, an `Int` written `9007199254740993.0`), not from a `Double`.
+                return try JSONDecoder().decode(T.self, from: sent)
             }
             guard !tape.isRejected else { throw rejection }
             return try tape.withInput { try TapeDecoder.decode(T.self, tape: tape, bytes: $0) }
         case .made(let state, _, _, _, let sent):
-            if let sent { return try ValueDecoder.decode(T.self, from: sent, codingPath: []) }
+            if let sent { return try JSONDecoder().decode(T.self, from: sent) }
             guard let state else { throw rejection }
             return try ValueDecoder.decode(T.self, from: state, codingPath: [])
         }
     }
 
-    /// The content-state at `offset` in `bytes` (checked JSON) as `JSONDecoder` hands it to
-    /// synthesized `Codable`: every key as sent, the first of keys that are equal as Swift
-    /// strings compare them, numbers as numbers; `nil` if it cannot be read.
-    static func stateAsSent(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Value? {
-        // Checked already, to the decoder's own depth limit.
+    /// The bytes of the content-state object at `offset` in `bytes` (checked JSON), as the app's
+    /// `JSONDecoder` reads them; `nil` if they cannot be found.
+    static func contentStateAsSent(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Data? {
         guard var reader = try? JSONReader(bytes: bytes, options: .init(maxDepth: .max, maxInputBytes: .max)) else { return nil }
         reader.move(to: offset)
-        return (try? JSONValueParser.parse(&reader))?.firstOfEachKey
+        guard (try? reader.skipValue()) != nil, reader.offset > offset else { return nil }
+        return Data(bytes[offset..<reader.offset])
     }
 
     /// What `decode(_:)` throws for a payload the app version rejects: why a strict version's

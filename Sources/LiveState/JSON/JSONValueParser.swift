@@ -38,20 +38,6 @@ enum JSONValueParser {
 }
 
 extension Value {
-    /// The value with each object's members that repeat a key (as Swift compares strings)
-    /// left out after the first, as `JSONDecoder` reads them.
-    var firstOfEachKey: Value {
-        switch self {
-        case .object(let members):
-            var seen = Set<String>()
-            return .object(members.compactMap { seen.insert($0.name).inserted ? .init($0.name, $0.value.firstOfEachKey) : nil })
-        case .array(let elements):
-            return .array(elements.map(\.firstOfEachKey))
-        default:
-            return self
-        }
-    }
-
     /// Parses a whole JSON text into an untyped value.
     /// - Parameters:
     ///   - bytes: The JSON text, in an array, `Data` or any other contiguous bytes.
