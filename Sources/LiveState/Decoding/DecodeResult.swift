@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let result = decoder.decode(contentState: bytes)
 /// guard result.appDecodes else { ... }            // the app version drops this payload
-/// let progress = result["progress"]?.double       // read now; other fields are not made at all
+/// let progress = result.root?["progress"]?.double // read now; other fields are not made at all
 /// let state = try result.decode(DeliveryAttributes.ContentState.self)
 /// for diagnostic in result.diagnostics { print(diagnostic) }
 /// ```
