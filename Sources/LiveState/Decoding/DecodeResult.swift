@@ -139,11 +139,12 @@ public struct DecodeResult: Sendable {
     /// `date` fields decode as `Date` (or `Double`), `date-range` as `ClosedRange<Date>`, `url`
     /// as `URL` (or `String`). Read straight from the input: no `Value` tree is made on the way.
     ///
-    /// A version under `clients.strict` decodes with synthesized `Codable`, which knows
-    /// nothing of the schema: the type sees the keys sent (and only those), each value as sent,
-    /// one that breaks only a constraint included, as `JSONDecoder` reads them (the first of
-    /// duplicate keys). What the schema would take there (a default, a fallback, an alias) the
-    /// app does not, and `decode` throws, as the app drops the update.
+    /// A version under `clients.strict` decodes with synthesized `Codable` and `JSONDecoder`,
+    /// which know nothing of the schema: `decode` hands the content-state's bytes to a
+    /// `JSONDecoder`, so the type sees the keys sent (and only those), each value as
+    /// `JSONDecoder` reads it from its text (a `Float`, a `Decimal`), one that breaks only a
+    /// constraint included. What the schema would take there (a default, a fallback, an alias)
+    /// the app does not, and `decode` throws, as the app drops the update.
     /// - Parameter type: The type to decode.
     /// - Returns: The value.
     /// - Throws: `DecodingError.dataCorrupted` when the app version drops the update (a strict
