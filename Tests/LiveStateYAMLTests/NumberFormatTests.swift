@@ -334,6 +334,33 @@ import Testing
         #expect(refused.diagnostics.contains { $0.message.contains("does not fit the app's Decimal") }, "\(refused.diagnostics)")
     }
 
+    /// A state type with a `Decimal` (the generated `ContentState` of a `format: decimal`
+    /// field) encodes the number as `JSONEncoder` writes it, not `Decimal`'s own `Encodable`
+    /// (an object of its parts), which every such type was refused for; one a `Double` does
+    /// not hold is refused by the rule the encoder asks of the same number given as text.
+    @Test func aDecimalPropertyIsWrittenAsJSONEncoderWritesIt() throws {
+        struct Priced: Codable { var price: Decimal }
+        let schema = try Self.schema("""
+                  price: { type: double, format: decimal }
+            """, strict: true)
+        let encoder = try ContentStateEncoder(schema: schema, version: 1)
+        let written = try encoder.encode(Priced(price: Decimal(string: "12.99")!))
+        #expect(String(decoding: written.bytes, as: UTF8.self) == #"{"price":12.99}"#, "\(written.diagnostics)")
+        #expect(String(decoding: try JSONEncoder().encode(Priced(price: Decimal(string: "12.99")!)), as: UTF8.self) == #"{"price":12.99}"#)
+        let error = try #require(throws: EncodingError.self) {
+            try encoder.encode(Priced(price: Decimal(string: "123456789012345678901")!))
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["price"])
+        #expect(context.debugDescription.hasPrefix("123456789012345678901 is more precise than a Double"))
+        // The same number given as text is refused in the same words.
+        let text = encoder.encode(stateJSON: Array(#"{"price":123456789012345678901}"#.utf8))
+        #expect(text.diagnostics.first?.message == context.debugDescription)
+    }
+
     /// `DecimalText`, the `Decimal` rule, against JSONDecoder itself on numbers of every shape:
     /// up to 45 integer and 45 fraction digits, exponents up to 200 either way.
     @Test func theDecimalRuleIsJSONDecoders() {

@@ -358,14 +358,19 @@ public struct ContentStateEncoder: Sendable {
                 let written = reader.string(number)
                 guard let double = Double(written), let sent = Value.decimal(text: written),
                       let kept = Value.double(double).decimalValue, sent != kept else { return nil }
-                var problem = Self.error(.invalidState, "\(written) is more precise than a Double, in which LiveState holds numbers: the "
-                    + "app's Decimal would read \(kept) from what the encoder writes, not the value given; send at most 15 significant "
-                    + "digits, which a Double always holds", pointer: pointer)
+                var problem = Self.error(.invalidState, Self.decimalNotKept(written, kept: kept), pointer: pointer)
                 problem.file = file
                 problem.position = SourcePosition.locate(offset: offset, in: text)
                 return problem
             }
         }
+    }
+
+    /// Why a decimal number written `written` is refused: the state holds it as a `Double`,
+    /// from which the app's `Decimal` would read `kept`.
+    static func decimalNotKept(_ written: String, kept: Decimal) -> String {
+        "\(written) is more precise than a Double, in which LiveState holds numbers: the app's Decimal would read \(kept) from "
+            + "what the encoder writes, not the value given; send at most 15 significant digits, which a Double always holds"
     }
 
     /// The keys a field is read under, in the order the decoder prefers them.

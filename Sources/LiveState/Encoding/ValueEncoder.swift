@@ -1,7 +1,8 @@
 import Foundation
 
 /// An `Encoder` that turns any `Encodable` value into an untyped `Value` tree: objects keep the
-/// order their keys were encoded in, `Date` becomes seconds since 2001-01-01, `URL` its string.
+/// order their keys were encoded in, `Date` becomes seconds since 2001-01-01, `URL` its string,
+/// `Decimal` a number.
 ///
 /// The tree is then checked and completed against a schema version by `ContentStateEncoder`.
 enum ValueEncoder {
@@ -11,7 +12,8 @@ enum ValueEncoder {
         return root.value
     }
 
-    /// Encodes `value` into `node`, with the special cases for `Date`, `URL` and `Data` (base64).
+    /// Encodes `value` into `node`, with the special cases for `Date`, `URL`, `Data` (base64)
+    /// and `Decimal` (a number).
     static func encode<T: Encodable>(_ value: T, into node: Node, codingPath: [any CodingKey]) throws {
         try encode(value, into: node, path: CodingPath(base: codingPath, last: nil))
     }
@@ -29,6 +31,21 @@ enum ValueEncoder {
         if T.self == Data.self {
             // JSONEncoder's default `.base64` strategy.
             node.setScalar(.string((value as! Data).base64EncodedString()))
+            return
+        }
+        if T.self == Decimal.self {
+            // A number, as JSONEncoder writes a `Decimal` (its own `Encodable` is an object of
+            // its parts), held as a `Double`: refused when the `Double` does not hold it, as
+            // the encoder refuses such a number given as text.
+            let decimal = value as! Decimal
+            let written = decimal.description
+            let double = Double(written) ?? .nan
+            guard let kept = Value.double(double).decimalValue, kept == decimal else {
+                throw EncodingError.invalidValue(decimal, .init(
+                    codingPath: path.keys,
+                    debugDescription: ContentStateEncoder.decimalNotKept(written, kept: Value.double(double).decimalValue ?? .nan)))
+            }
+            node.setScalar(.double(double))
             return
         }
         try value.encode(to: TreeEncoder(node: node, path: path))
