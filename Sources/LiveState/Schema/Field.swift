@@ -126,7 +126,9 @@ public struct Field: Sendable, Hashable {
     /// Where the field's key is in the schema file.
     public var position: SourcePosition?
     /// The number type the app holds an `int` or `double` in; `nil` for `Int` and `Double`.
-    /// Set it with `minimum` and `maximum` no wider than its range (the loader narrows them).
+    /// Set it with `setNumberFormat(_:)`, which narrows `minimum` and `maximum` to its range,
+    /// as the loader does: the readers check the range by those bounds, so a format set alone
+    /// with wider bounds passes a value the app's type does not hold.
     public var numberFormat: NumberFormat?
     /// The text a `string` field's value must be for the app's type (`UUID`, `Data`); `nil`
     /// for `String`.
@@ -200,7 +202,8 @@ public struct Field: Sendable, Hashable {
     /// Sets the number type the app holds the value in, and narrows `minimum` and `maximum` to
     /// its range, so that every range check (the decoders, the encoder, compatibility) sees it:
     /// the loader reads `format:` this way, and the Swift importer sets a type's format so.
-    package mutating func setNumberFormat(_ format: NumberFormat) {
+    /// - Parameter format: The number type.
+    public mutating func setNumberFormat(_ format: NumberFormat) {
         numberFormat = format
         constraints.minimum = max(constraints.minimum ?? format.range.lowerBound, format.range.lowerBound)
         constraints.maximum = min(constraints.maximum ?? format.range.upperBound, format.range.upperBound)
