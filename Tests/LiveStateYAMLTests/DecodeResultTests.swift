@@ -1561,6 +1561,8 @@ private enum GroceryTypes {
         var paths: [String]
         var nils: Int
         var pastTheEnd: String
+        /// What `decodeNil()` past the end threw, as JSONDecoder's does.
+        var nilPastTheEnd: String
         enum Keys: String, CodingKey { case substitutions }
         enum SubstitutionKeys: String, CodingKey { case original }
         init(from decoder: any Decoder) throws {
@@ -1587,6 +1589,12 @@ private enum GroceryTypes {
                 pastTheEnd = ""
             } catch {
                 pastTheEnd = String(describing: error)
+            }
+            do {
+                _ = try elements.decodeNil()
+                nilPastTheEnd = ""
+            } catch {
+                nilPastTheEnd = String(describing: error)
             }
         }
     }
@@ -1694,6 +1702,15 @@ private enum GroceryTypes {
         let full = try decoder.decode(contentState: Array(try Data(contentsOf: grocery))).decode(GroceryTypes.ByHand.self)
         #expect(full.paths == ["substitutions/0", "substitutions/1", "substitutions/2", "substitutions/3", "super substitutions/0"])
         #expect(full.originals.count == 4 && full.pastTheEnd.contains("no element 4"))
+        #expect(full.nilPastTheEnd.contains("valueNotFound") && full.nilPastTheEnd.contains("no element 4"), "\(full.nilPastTheEnd)")
+        // JSONDecoder throws there too.
+        struct NilPastTheEnd: Decodable {
+            init(from decoder: any Decoder) throws {
+                var elements = try decoder.unkeyedContainer()
+                _ = try elements.decodeNil()
+            }
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(NilPastTheEnd.self, from: Data("[]".utf8)) }
     }
 
     private struct Pizza: Decodable, Equatable {

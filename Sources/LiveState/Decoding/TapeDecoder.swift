@@ -413,7 +413,8 @@ private struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { return false }
+        // Past the end, JSONDecoder throws, as every `decode` does there.
+        if isAtEnd { throw DecodingError.pastTheEnd(codingPath, currentIndex) }
         let slot = first &+ currentIndex
         switch context.nodes[slot].kind {
         case .null: break

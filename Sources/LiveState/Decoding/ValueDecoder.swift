@@ -329,7 +329,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, elements[currentIndex].isNull else { return false }
+        // Past the end, JSONDecoder throws, as every `decode` does there.
+        if isAtEnd { throw DecodingError.pastTheEnd(codingPath, currentIndex) }
+        guard elements[currentIndex].isNull else { return false }
         currentIndex += 1
         return true
     }
