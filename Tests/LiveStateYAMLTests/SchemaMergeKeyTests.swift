@@ -13,6 +13,13 @@ struct SchemaMergeKeyTests {
 
     private func names(_ fields: [Field]) -> [String] { fields.map(\.name) }
 
+    /// A schema of two versions: the first's content-state, anchored `&v1`, holds the one
+    /// field `field`; the second's holds the one line `second`, which merges it.
+    private func twoVersions(_ field: String, then second: String) -> String {
+        "activity: merge\nversions:\n  - version: 1\n    content-state: &v1\n      \(field)\n"
+            + "  - version: 2\n    content-state:\n      \(second)\n"
+    }
+
     @Test func aVersionMergesTheFieldsOfTheOneBeforeAndAddsItsOwn() throws {
         let schema = try load("""
             activity: merge
@@ -92,45 +99,18 @@ struct SchemaMergeKeyTests {
 
     @Test func aQuotedMergeKeyIsAFieldNameAndATaggedOneMerges() throws {
         let error = try #require(throws: SchemaLoadError.self) {
-            try load("""
-                activity: merge
-                versions:
-                  - version: 1
-                    content-state: &v1
-                      title: { type: string }
-                  - version: 2
-                    content-state:
-                      "<<": *v1
-                """)
+            try load(twoVersions("title: { type: string }", then: #""<<": *v1"#))
         }
         // Quoted, it is a key like any other: a field named `<<` with no `type`.
         #expect(error.diagnostics.contains { $0.code == .schemaUnknownKey && $0.pointer == "/versions/1/content-state/<</title" })
 
-        let schema = try load("""
-            activity: merge
-            versions:
-              - version: 1
-                content-state: &v1
-                  title: { type: string }
-              - version: 2
-                content-state:
-                  !!merge <<: *v1
-            """)
+        let schema = try load(twoVersions("title: { type: string }", then: "!!merge <<: *v1"))
         #expect(names(schema.versions[1].contentState) == ["title"])
     }
 
     @Test func aFindingInAMergedFieldPointsAtTheTextWrittenOnce() throws {
         let error = try #require(throws: SchemaLoadError.self) {
-            try load("""
-                activity: merge
-                versions:
-                  - version: 1
-                    content-state: &v1
-                      title: { type: string, max-length: -1 }
-                  - version: 2
-                    content-state:
-                      <<: *v1
-                """)
+            try load(twoVersions("title: { type: string, max-length: -1 }", then: "<<: *v1"))
         }
         let findings = error.diagnostics.filter { $0.code == .schemaInvalidConstraint }
         // Once for each version that has the field, each at the one place it is written.
