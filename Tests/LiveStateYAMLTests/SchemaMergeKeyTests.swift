@@ -20,6 +20,14 @@ struct SchemaMergeKeyTests {
             + "  - version: 2\n    content-state:\n      \(second)\n"
     }
 
+    /// `valid/merge.yaml` and the same schema written out whole are one model.
+    @Test func aMergedSchemaLoadsAsItsExpandedFormDoes() throws {
+        let merged = try SchemaLoader().load(contentsOf: Fixtures.path("valid/merge.yaml"))
+        let expanded = try SchemaLoader().load(contentsOf: Fixtures.path("valid/merge-expanded.yaml"))
+        #expect(SchemaLoaderTests.withoutPositions(merged).versions == SchemaLoaderTests.withoutPositions(expanded).versions)
+        #expect(merged.versions[1].contentState.map(\.name) == ["status", "courier", "live", "title"])
+    }
+
     @Test func aVersionMergesTheFieldsOfTheOneBeforeAndAddsItsOwn() throws {
         let schema = try load("""
             activity: merge
