@@ -15,4 +15,20 @@ struct CodeBuiltFormatTests {
         #expect(refused.diagnostics.first?.pointer == "/small")
         #expect(decoder.decode(contentState: Array(#"{"small":-128}"#.utf8)).appDecodes)
     }
+
+    /// A format set alone, with no bounds, is still the app's type to the decoders and the
+    /// encoder: `300` is past an `Int8`.
+    @Test func aFormatSetAloneIsCheckedByItsRange() throws {
+        var small = Field(name: "small", type: .int)
+        small.numberFormat = .int8
+        let schema = Schema(activity: "a", strictClients: [1], versions: [SchemaVersion(version: 1, contentState: [small])])
+        let decoder = try ContentStateDecoder(schema: schema, version: 1)
+        for bytes in [Array(#"{"small":300}"#.utf8), Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"small":300}}}"#.utf8)] {
+            let result = bytes.first == UInt8(ascii: "{") && bytes.count < 20
+                ? decoder.decode(contentState: bytes) : decoder.decode(payload: bytes)
+            #expect(!result.appDecodes)
+        }
+        let encoded = try ContentStateEncoder(schema: schema, version: 1).encode(.object([Value.Member("small", .int(300))]))
+        #expect(encoded.bytes.isEmpty)
+    }
 }

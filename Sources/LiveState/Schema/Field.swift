@@ -127,8 +127,8 @@ public struct Field: Sendable, Hashable {
     public var position: SourcePosition?
     /// The number type the app holds an `int` or `double` in; `nil` for `Int` and `Double`.
     /// Set it with `setNumberFormat(_:)`, which narrows `minimum` and `maximum` to its range,
-    /// as the loader does: the readers check the range by those bounds, so a format set alone
-    /// with wider bounds passes a value the app's type does not hold.
+    /// as the loader does, so that every reader of `constraints` sees the type's range. The
+    /// decoders and the encoder check the type's range even when the format is set alone.
     public var numberFormat: NumberFormat?
     /// The text a `string` field's value must be for the app's type (`UUID`, `Data`); `nil`
     /// for `String`.
@@ -205,8 +205,23 @@ public struct Field: Sendable, Hashable {
     /// - Parameter format: The number type.
     public mutating func setNumberFormat(_ format: NumberFormat) {
         numberFormat = format
-        constraints.minimum = max(constraints.minimum ?? format.range.lowerBound, format.range.lowerBound)
-        constraints.maximum = min(constraints.maximum ?? format.range.upperBound, format.range.upperBound)
+        constraints = Self.constraints(constraints, narrowedTo: format)
+    }
+
+    /// The field's constraints as the readers check them: `minimum` and `maximum` narrowed to
+    /// its number format's range when it has one (as `setNumberFormat(_:)` sets them), so that
+    /// a schema built in code that sets `numberFormat` alone is checked as the app's type reads.
+    package var checkedConstraints: Constraints {
+        guard let numberFormat, numberFormat.isInteger ? type == .int : type == .double else { return constraints }
+        return Self.constraints(constraints, narrowedTo: numberFormat)
+    }
+
+    /// `constraints` with `minimum` and `maximum` no wider than `format`'s range.
+    private static func constraints(_ constraints: Constraints, narrowedTo format: NumberFormat) -> Constraints {
+        var narrowed = constraints
+        narrowed.minimum = max(constraints.minimum ?? format.range.lowerBound, format.range.lowerBound)
+        narrowed.maximum = min(constraints.maximum ?? format.range.upperBound, format.range.upperBound)
+        return narrowed
     }
 
     /// Whether `null` reads as a missing key does: an optional field with no default, whose

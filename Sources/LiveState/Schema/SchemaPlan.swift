@@ -382,8 +382,8 @@ final class FieldPlan: Sendable {
         self.nullTakesDefault = field.nullReplacement != nil
         self.isOptional = field.isOptional
         self.hasMissingValue = field.missingValue != nil
-        self.constraints = field.constraints
-        self.integerRange = field.constraints.integerRange
+        self.constraints = field.checkedConstraints
+        self.integerRange = constraints.integerRange
         self.numberFormat = field.numberFormat
         self.stringFormat = field.type == .string ? field.stringFormat : nil
         self.kind = stringFormat != nil ? .formattedString : FieldKind(field.type)
