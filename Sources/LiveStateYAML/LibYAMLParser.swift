@@ -222,8 +222,11 @@ final class LibYAMLParser {
             cursorLineStart = textStart
         }
         while cursorCharacter < character, cursorOffset < input.count {
+            // A character's bytes: a lead byte and the continuation bytes after it. An ASCII
+            // byte is one character whatever follows it (a stray continuation byte is libyaml's
+            // reader error, placed at that byte).
             var length = 1
-            while cursorOffset + length < input.count, input[cursorOffset + length] & 0xC0 == 0x80 {
+            while input[cursorOffset] >= 0xC0, cursorOffset + length < input.count, input[cursorOffset + length] & 0xC0 == 0x80 {
                 length += 1
             }
             guard cursorOffset + length <= byte else { return }

@@ -106,4 +106,30 @@ import Testing
             }
         }
     }
+
+    /// FuzzSchemaYAML `stray-continuation-byte-after-a-line-feed`: a continuation byte (0x82)
+    /// right after a line feed was read as part of the line feed's character, so the reader
+    /// error at it was placed on the line before (2:11, not 3:1).
+    @Test func aStrayContinuationByteIsPlacedOnItsOwnLine() throws {
+        let bytes = Array("actkvity: schema-missing-key-version-number\nversions:\n".utf8) + [0x82] + Array(" - content-state: {}\n".utf8)
+        let error = try #require(throws: SchemaLoadError.self) { try SchemaLoader().load(yaml: bytes, file: "-") }
+        #expect(error.diagnostics.first?.code == .yamlSyntax)
+        #expect(error.diagnostics.first?.position == SourcePosition(offset: 54, line: 3, column: 1))
+    }
+
+    /// FuzzDecode `strict-decode-keys-in-no-set-order`: a strict version's `decode(T)` is
+    /// `JSONDecoder`'s, whose keyed container lists its keys in no set order; the fuzz probe
+    /// reads them by name. The value is the same on the tape and in the full decode.
+    @Test func aStrictDecodeGivesOneValueOnTheTapeAndInFull() throws {
+        struct Grocery: Decodable, Equatable {
+            var statusText: String
+            var minutesLeft: Int
+            var progress: Double
+            var riderName: String
+        }
+        let validator = try Self.validator("grocery.yaml", version: 1)
+        let bytes = Array(#"{"statusText":"Delivered","minutesLeft":0,"progress":1,"riderName":"Sam"}"#.utf8)
+        let onTape = try validator.decoder.decode(contentState: bytes).decode(Grocery.self)
+        #expect(onTape == Grocery(statusText: "Delivered", minutesLeft: 0, progress: 1, riderName: "Sam"))
+    }
 }

@@ -22,7 +22,9 @@ struct DecodeProbe: Decodable, CustomStringConvertible {
         var text = "<" + Self.path(decoder.codingPath) + ">"
         if let object = try? decoder.container(keyedBy: AnyKey.self) {
             text += "{" + Self.path(object.codingPath)
-            for key in object.allKeys {
+            // In name order: `JSONDecoder`'s keys (a strict version's `decode(T)`) come in no
+            // set order.
+            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 text += " \(key.stringValue):" + Self.attempt { try object.decode(DecodeProbe.self, forKey: key).description }
                 text += Self.attempt { try object.decode(String.self, forKey: key) }
                 text += Self.attempt { String(try object.decode(Int.self, forKey: key)) }

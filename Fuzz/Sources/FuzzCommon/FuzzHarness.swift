@@ -386,12 +386,43 @@ public enum FuzzHarness {
         return nil
     }
 
-    /// Every diagnostic's position lies in the input and has the line and column of its offset.
-    static func checkPositions(_ diagnostics: [Diagnostic], _ bytes: UnsafeRawBufferPointer) -> String? {
+    /// The line and column of `offset` in a YAML text, counted apart from the loader: a line
+    /// ends at LF, at CR not followed by LF, at NEL (C2 85), LS (E2 80 A8) and PS (E2 80 A9);
+    /// columns count bytes, line 1's from after a UTF-8 byte order mark.
+    static func yamlPosition(of offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        var lineStart = bom
+        var index = bom
+        while index < offset {
+            var breakLength = 0
+            switch bytes[index] {
+            case 0x0A: breakLength = 1
+            case 0x0D: breakLength = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 0 : 1
+            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: breakLength = 2
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                breakLength = 3
+            default: break
+            }
+            if breakLength > 0, index + breakLength <= offset {
+                line += 1
+                lineStart = index + breakLength
+                index += breakLength
+            } else {
+                index += 1
+            }
+        }
+        return SourcePosition(offset: offset, line: line, column: max(offset - lineStart, 0) + 1)
+    }
+
+    /// Every diagnostic's position lies in the input and has the line and column of its offset:
+    /// JSON's lines end at LF; a YAML file's (`yaml`) where libyaml ends them, and its line 1
+    /// starts after a byte order mark (`yamlPosition`).
+    static func checkPositions(_ diagnostics: [Diagnostic], _ bytes: UnsafeRawBufferPointer, yaml: Bool = false) -> String? {
         for diagnostic in diagnostics {
             guard let position = diagnostic.position else { continue }
             guard position.offset >= 0, position.offset <= bytes.count,
-                  SourcePosition.locate(offset: position.offset, in: bytes) == position
+                  (yaml ? yamlPosition(of: position.offset, in: bytes) : SourcePosition.locate(offset: position.offset, in: bytes)) == position
             else {
                 return "position \(position.offset) (\(position)) of \(diagnostic) does not match the input"
             }
@@ -414,7 +445,7 @@ public enum FuzzHarness {
             guard error.diagnostics.contains(where: { $0.severity == .error }) else {
                 return "a load error without an error diagnostic"
             }
-            return checkPositions(error.diagnostics, bytes)
+            return checkPositions(error.diagnostics, bytes, yaml: true)
         }
         let update = Array(#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{}}}"#.utf8)
         for version in schema.versions {
