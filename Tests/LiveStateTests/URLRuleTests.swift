@@ -272,6 +272,22 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         #expect(fromFile.diagnostics.map { "\($0.file ?? "-"):\($0.position?.line ?? 0):\($0.position?.column ?? 0)" }
             == ["state.json:2:20", "state.json:3:38"], "\(fromFile.diagnostics)")
     }
+
+    /// A host's characters are IDNA-encoded from iOS 17 on, a path's percent-encoded: the
+    /// message says which; and a written form is shown whole, never cut inside an escape.
+    @Test func aHostIsSaidToBeIDNAEncodedAndAWrittenFormIsShownWhole() throws {
+        let rule = URLRule(minIOS: .liveActivities)
+        let host = "https://例子.com/a"
+        #expect(rule.problem(host).map { rule.message($0, in: host) }?.contains("at byte 8, which iOS 17 and later IDNA-encode; send 'https://xn--fsqu00a.com/a'") == true)
+        let path = "https://example.com/路径"
+        #expect(rule.problem(path).map { rule.message($0, in: path) }?.contains("which iOS 17 and later percent-encode; send") == true)
+
+        let schema = Schema(activity: "links", versions: [SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url)])], minIOS: .liveActivities)
+        let long = "https://例子.com/" + String(repeating: "路径", count: 5)
+        let encoded = try ContentStateEncoder(schema: schema).encode(.object([.init("link", .string(long))]))
+        let written = try #require(String(decoding: encoded.bytes, as: UTF8.self).split(separator: "\"").dropFirst(3).first)
+        #expect(encoded.diagnostics.first?.message.contains("is written '\(written)'") == true, "\(encoded.diagnostics)")
+    }
 }
 
 /// What shows as nothing or as another space is named by its code point, in a URL message and in

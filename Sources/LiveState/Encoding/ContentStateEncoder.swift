@@ -683,9 +683,12 @@ public struct ContentStateEncoder: Sendable {
                 var builder = ValueBuilder(makesURLsPortable: true)
                 let completed = try fieldPlan.completed(value, into: &builder)
                 for made in builder.portableURLs {
+                    // Shown whole, as `decode`'s suggestion is: a form cut short (in an escape)
+                    // would be another URL.
+                    let written = made.written.utf8.count <= 200 ? "'\(made.written)'" : "percent-encoded (the payload holds it whole)"
                     diagnostics.append(Self.note(
                         .urlMadePortable,
-                        "'\(ValueText.clipped(made.given))' is written '\(ValueText.clipped(made.written))': iOS 16 (min-ios \(urls.minIOS)) refuses "
+                        "'\(ValueText.clipped(made.given))' is written \(written): iOS 16 (min-ios \(urls.minIOS)) refuses "
                             + "\(made.character) in a URL, and iOS 17 and later read both as one URL",
                         pointer: fieldPlan.pointerToken + made.pointer))
                 }

@@ -68,12 +68,25 @@ package struct URLRule: Sendable, Hashable {
         case .refusedBeforeIOS17(let offset, let character, let portable):
             // A suggestion cut short would be another URL: a long one is left to `encode`.
             let fix = portable.map { $0.utf8.count <= 200 ? "; send '\($0)'" : "; `encode` writes it percent-encoded" } ?? ""
+            // In a host, iOS 17 writes a name in IDNA (`例子.com` is `xn--fsqu00a.com`).
+            let encoding = Self.isInHost(offset, of: string) ? "IDNA-encode" : "percent-encode"
             return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
-                + "which iOS 17 and later percent-encode\(fix)"
+                + "which iOS 17 and later \(encoding)\(fix)"
         case .refusedFromIOS17:
             return "'\(shown)' \(Self.iOS17Only) (min-ios \(minIOS)): URL(string:) there parses by RFC 3986, which refuses it; "
                 + "iOS 16 reads it"
         }
+    }
+
+    /// Whether the byte at `offset` of `string` is in its host: after `scheme://` and before
+    /// the path, query or fragment that follow.
+    private static func isInHost(_ offset: Int, of string: String) -> Bool {
+        let bytes = Array(string.utf8)
+        guard let slashes = bytes.indices.dropLast(2).first(where: { bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") && bytes[$0 + 2] == UInt8(ascii: "/") })
+        else { return false }
+        let start = slashes + 3
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        return (start..<end).contains(offset)
     }
 
     /// The text the app's devices hold for `string` as a URL and write back (`absoluteString`):
