@@ -39,6 +39,13 @@ struct YAMLNode: Sendable {
         return YAMLScalarValue(resolving: scalar, tag: tag)
     }
 
+    /// Whether this node is nothing at all: an empty plain scalar without a tag (a key with
+    /// no value, a document with no content).
+    var isEmptyScalar: Bool {
+        guard case .scalar(let scalar) = content else { return false }
+        return scalar.text.isEmpty && scalar.isPlain && tag == nil
+    }
+
     /// Whether this node, as a mapping's key, is YAML's merge key: a plain `<<`, or one tagged
     /// `!!merge`. A quoted `"<<"` is a key like any other.
     var isMergeKey: Bool {

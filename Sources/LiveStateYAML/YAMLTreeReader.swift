@@ -49,12 +49,31 @@ struct YAMLTreeReader {
             event = try parser.next()
         }
         if event.kind == .documentStart {
-            throw YAMLReadError(
-                code: .yamlSyntax,
-                message: "a second YAML document starts here; \(kind) holds one document per file",
-                position: event.position)
+            // A `---` with nothing after it, as a tool that joins documents writes at the end,
+            // holds no second document.
+            guard isEmptyLastDocument(parser) else {
+                throw YAMLReadError(
+                    code: .yamlSyntax,
+                    message: "a second YAML document starts here; \(kind) holds one document per file",
+                    position: event.position)
+            }
         }
         return root
+    }
+
+    /// Whether the document that just started is empty and the stream's last; whatever it
+    /// holds otherwise, broken or not, is read as a second document.
+    private func isEmptyLastDocument(_ parser: LibYAMLParser) -> Bool {
+        do throws(YAMLReadError) {
+            guard try readNode(parser).isEmptyScalar else { return false }
+            var end = try parser.next()
+            if end.kind == .documentEnd {
+                end = try parser.next()
+            }
+            return end.kind == .streamEnd
+        } catch {
+            return false
+        }
     }
 
     private func readNode(_ parser: LibYAMLParser) throws(YAMLReadError) -> YAMLNode {
@@ -136,7 +155,7 @@ struct YAMLTreeReader {
                         // A key with nothing after it (`optional,` or `default:` at a line's end)
                         // has an empty value, which libyaml places at the token after it: a
                         // finding about the value points at the key instead.
-                        if case .scalar(let scalar) = value.content, scalar.text.isEmpty, scalar.isPlain, value.tag == nil {
+                        if value.isEmptyScalar {
                             value.position = open.children[index].position
                         }
                         pairs.append(YAMLPair(key: open.children[index], value: value))

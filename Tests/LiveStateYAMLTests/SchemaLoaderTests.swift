@@ -486,6 +486,21 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A `---` at the end with nothing after it, as tools that join documents write, holds no
+    /// second document; one with anything after it, broken or not, is a second document.
+    @Test func anEmptyLastDocumentIsNoSecondDocument() throws {
+        let schema = "activity: a\nversions: [{version: 1, content-state: {n: {type: int}}}]\n"
+        for end in ["---\n", "---\n...\n", "--- # end\n"] {
+            #expect(try load(schema + end).versions.count == 1, "\(end)")
+        }
+        for end in ["---\nx: 1\n", "---\n---\n", "---\n[\n"] {
+            let error = try errors(schema + end)
+            #expect(error.map(\.code) == ["yaml-syntax"], "\(end)")
+            #expect(error.first?.message.hasPrefix("a second YAML document starts here") == true, "\(end)")
+            #expect(error.first?.position?.line == 3, "\(end)")
+        }
+    }
+
     /// A `%YAML 1.1` directive asks for another reading of `yes`, `off` and `010` than YAML
     /// 1.2's, which the loader gives: it is refused, never read as 1.2 without a word.
     @Test func aYAML11DirectiveIsRefusedAndA12OneIsRead() throws {
