@@ -40,10 +40,10 @@ enum ValueEncoder {
             let decimal = value as! Decimal
             let written = decimal.description
             let double = Double(written) ?? .nan
-            guard let kept = Value.double(double).decimalValue, kept == decimal else {
+            let kept = Value.double(double).decimalValue
+            guard kept == decimal else {
                 throw EncodingError.invalidValue(decimal, .init(
-                    codingPath: path.keys,
-                    debugDescription: ContentStateEncoder.decimalNotKept(written, kept: Value.double(double).decimalValue ?? .nan)))
+                    codingPath: path.keys, debugDescription: ContentStateEncoder.decimalNotKept(written, kept: kept ?? .nan)))
             }
             node.setScalar(.double(double))
             return
