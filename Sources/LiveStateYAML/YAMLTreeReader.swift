@@ -224,14 +224,21 @@ struct YAMLTreeReader {
                     message: "the merge key '<<' takes a mapping, or a sequence of mappings, such as '*base' or '[*a, *b]'; found \(source.described)",
                     position: source.position)
             }
+            // The mapping's own key, or one merged from an earlier mapping, wins. A key this
+            // mapping repeats is kept twice, so that the schema's duplicate check finds it here
+            // too (a mapping written in place under `<<` is in the tree nowhere else).
+            var own: Set<String> = []
             for pair in sourcePairs {
                 guard let text = pair.key.scalar?.text else {
                     merged.append(pair)
                     continue
                 }
-                // The mapping's own key, or one merged from an earlier mapping, wins.
-                if stated.insert(text).inserted { merged.append(pair) }
+                if !stated.contains(text) {
+                    merged.append(pair)
+                    own.insert(text)
+                }
             }
+            stated.formUnion(own)
         }
         var result: [YAMLPair] = []
         result.reserveCapacity(pairs.count - 1 + merged.count)

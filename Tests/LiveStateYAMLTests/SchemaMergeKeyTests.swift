@@ -155,7 +155,7 @@ struct SchemaMergeKeyTests {
         #expect(unknown.last?.message.contains("starting with 'x-'") == false)
     }
 
-    @Test func aMergedMappingsOwnDuplicateIsReportedOnceWhereItIsWritten() throws {
+    @Test func aMergedMappingsOwnDuplicateIsReportedWhereItIsWritten() throws {
         let error = try #require(throws: SchemaLoadError.self) {
             try load("""
                 activity: merge
@@ -168,9 +168,18 @@ struct SchemaMergeKeyTests {
                       <<: *base
                 """)
         }
+        // Where the anchor is, and where it is merged: both at the text written once.
         let duplicates = error.diagnostics.filter { $0.code == .schemaDuplicateName }
-        #expect(duplicates.map(\.pointer) == ["/x-base/title"])
-        #expect(duplicates.first?.position?.line == 4)
+        #expect(duplicates.map(\.pointer) == ["/x-base/title", "/versions/0/content-state/title"])
+        #expect(duplicates.map { $0.position?.line } == [4, 4])
+
+        // A mapping written in place under `<<` is in the tree nowhere else: its duplicate
+        // was dropped without a word, where PyYAML and ruamel read the later one.
+        let inPlace = try #require(throws: SchemaLoadError.self) {
+            try load(twoVersions("title: { type: string }", then: "<<: { live: { type: bool }, live: { type: int } }"))
+        }
+        #expect(inPlace.diagnostics.map(\.code) == [.schemaDuplicateName], "\(inPlace.diagnostics)")
+        #expect(inPlace.diagnostics.first?.pointer == "/versions/1/content-state/live")
     }
 
     @Test func aMergeOfAliasesCountsTowardTheAliasBound() throws {
