@@ -281,6 +281,15 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         #expect(rule.problem(host).map { rule.message($0, in: host) }?.contains("at byte 8, which iOS 17 and later IDNA-encode; send 'https://xn--fsqu00a.com/a'") == true)
         let path = "https://example.com/路径"
         #expect(rule.problem(path).map { rule.message($0, in: path) }?.contains("which iOS 17 and later percent-encode; send") == true)
+        // The host as RFC 3986 finds it: not user info, not a `://` in a query; a port is not
+        // in it, an IPv6 literal is.
+        for (string, encoding) in [
+            ("https://ü@a.com/", "percent-encode"), ("myapp:open?u=https://例.com/", "percent-encode"),
+            ("https://例子.com:8080/", "IDNA-encode"), ("https://a.com:8080/é", "percent-encode"),
+        ] {
+            let message = rule.problem(string).map { rule.message($0, in: string) }
+            #expect(message?.contains("which iOS 17 and later \(encoding)") == true, "\(string): \(message ?? "")")
+        }
 
         let schema = Schema(activity: "links", versions: [SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url)])], minIOS: .liveActivities)
         let long = "https://例子.com/" + String(repeating: "路径", count: 5)

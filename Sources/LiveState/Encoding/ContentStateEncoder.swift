@@ -685,7 +685,7 @@ public struct ContentStateEncoder: Sendable {
                 for made in builder.portableURLs {
                     // Shown whole, as `decode`'s suggestion is: a form cut short (in an escape)
                     // would be another URL.
-                    let written = made.written.utf8.count <= 200 ? "'\(made.written)'" : "percent-encoded (the payload holds it whole)"
+                    let written = made.written.utf8.count <= 200 ? "'\(made.written)'" : "in the form both read (the payload holds it whole)"
                     diagnostics.append(Self.note(
                         .urlMadePortable,
                         "'\(ValueText.clipped(made.given))' is written \(written): iOS 16 (min-ios \(urls.minIOS)) refuses "

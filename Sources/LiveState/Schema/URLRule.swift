@@ -67,7 +67,7 @@ package struct URLRule: Sendable, Hashable {
                 + modern
         case .refusedBeforeIOS17(let offset, let character, let portable):
             // A suggestion cut short would be another URL: a long one is left to `encode`.
-            let fix = portable.map { $0.utf8.count <= 200 ? "; send '\($0)'" : "; `encode` writes it percent-encoded" } ?? ""
+            let fix = portable.map { $0.utf8.count <= 200 ? "; send '\($0)'" : "; `encode` writes the form both read" } ?? ""
             // In a host, iOS 17 writes a name in IDNA (`例子.com` is `xn--fsqu00a.com`).
             let encoding = Self.isInHost(offset, of: string) ? "IDNA-encode" : "percent-encode"
             return "'\(shown)' \(Self.iOS16Only) (min-ios \(minIOS)): URL(string:) there refuses \(character) at byte \(offset), "
@@ -78,15 +78,26 @@ package struct URLRule: Sendable, Hashable {
         }
     }
 
-    /// Whether the byte at `offset` of `string` is in its host: after `scheme://` and before
-    /// the path, query or fragment that follow.
+    /// Whether the byte at `offset` of `string` is in its host, as RFC 3986 finds it: after
+    /// `scheme://` and any `userinfo@`, before a `:port` and the path, query or fragment.
     private static func isInHost(_ offset: Int, of string: String) -> Bool {
         let bytes = Array(string.utf8)
-        guard let slashes = bytes.indices.dropLast(2).first(where: { bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") && bytes[$0 + 2] == UInt8(ascii: "/") })
+        func isSchemeByte(_ byte: UInt8) -> Bool {
+            JSONByte.isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        // `scheme:` (a letter, then letters, digits, `+`, `-`, `.`), then `//`.
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, !JSONByte.isDigit(bytes[0]),
+              bytes[..<colon].allSatisfy(isSchemeByte), bytes.dropFirst(colon + 1).starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")])
         else { return false }
-        let start = slashes + 3
-        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
-        return (start..<end).contains(offset)
+        let authority = colon + 3
+        let end = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        let start = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? authority
+        // A port is digits after the host's last `:` (an IPv6 host's are inside `[…]`).
+        let hostEnd = bytes[start..<end].lastIndex(of: UInt8(ascii: ":")).flatMap { colon in
+            bytes[(colon + 1)..<end].allSatisfy(JSONByte.isDigit) && !bytes[start..<end].contains(UInt8(ascii: "]")) ? colon : nil
+        } ?? end
+        return (start..<hostEnd).contains(offset)
     }
 
     /// The text the app's devices hold for `string` as a URL and write back (`absoluteString`):
