@@ -359,6 +359,13 @@ import Testing
         // The same number given as text is refused in the same words.
         let text = encoder.encode(stateJSON: Array(#"{"price":123456789012345678901}"#.utf8))
         #expect(text.diagnostics.first?.message == context.debugDescription)
+        // Decimal.nan is refused for what it is, not for its digits.
+        let nan = try #require(throws: EncodingError.self) { try encoder.encode(Priced(price: .nan)) }
+        if case .invalidValue(_, let context) = nan {
+            #expect(context.debugDescription == "Decimal.nan is no number JSON can hold (JSONEncoder writes NaN, which no JSON reader reads)")
+        }
+        #expect(String(decoding: try JSONEncoder().encode(Priced(price: .nan)), as: UTF8.self) == #"{"price":NaN}"#)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(Priced.self, from: Data(#"{"price":NaN}"#.utf8)) }
     }
 
     /// `DecimalText`, the `Decimal` rule, against JSONDecoder itself on numbers of every shape:

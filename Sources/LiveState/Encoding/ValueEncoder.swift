@@ -38,6 +38,10 @@ enum ValueEncoder {
             // its parts), held as a `Double`: refused when the `Double` does not hold it, as
             // the encoder refuses such a number given as text.
             let decimal = value as! Decimal
+            guard !decimal.isNaN else {
+                throw EncodingError.invalidValue(decimal, .init(
+                    codingPath: path.keys, debugDescription: "Decimal.nan is no number JSON can hold (JSONEncoder writes NaN, which no JSON reader reads)"))
+            }
             let written = decimal.description
             let double = Double(written) ?? .nan
             let kept = Value.double(double).decimalValue
