@@ -8,6 +8,14 @@ struct CodeBuiltFormatTests {
         var small = Field(name: "small", type: .int)
         small.setNumberFormat(.int8)
         #expect(small.constraints.minimum == -128 && small.constraints.maximum == 127)
+        // Set again, the field has the new type's range, not the first one's; its own bound stays.
+        var wider = small
+        wider.setNumberFormat(.int32)
+        #expect(wider.constraints.minimum == -2_147_483_648 && wider.constraints.maximum == 2_147_483_647)
+        var bounded = Field(name: "level", type: .int, constraints: .init(maximum: 100))
+        bounded.setNumberFormat(.int8)
+        bounded.setNumberFormat(.uint8)
+        #expect(bounded.constraints.minimum == 0 && bounded.constraints.maximum == 100)
         let schema = Schema(activity: "a", strictClients: [1], versions: [SchemaVersion(version: 1, contentState: [small])])
         let decoder = try ContentStateDecoder(schema: schema, version: 1)
         let refused = decoder.decode(contentState: Array(#"{"small":300}"#.utf8))

@@ -204,6 +204,12 @@ public struct Field: Sendable, Hashable {
     /// the loader reads `format:` this way, and the Swift importer sets a type's format so.
     /// - Parameter format: The number type.
     public mutating func setNumberFormat(_ format: NumberFormat) {
+        // Bounds an earlier format narrowed to are that format's, not the field's: widened
+        // back first, so that `.int8` then `.int32` is an `Int32`'s range.
+        if let earlier = numberFormat {
+            if constraints.minimum == earlier.range.lowerBound { constraints.minimum = nil }
+            if constraints.maximum == earlier.range.upperBound { constraints.maximum = nil }
+        }
         numberFormat = format
         constraints = Self.constraints(constraints, narrowedTo: format)
     }
