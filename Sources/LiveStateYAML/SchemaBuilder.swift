@@ -226,9 +226,9 @@ struct SchemaBuilder {
     }
 
     /// Reads a mapping, reporting keys outside `allowed`.
-    /// - Parameter allowsExtensions: Whether keys that start with `x-` are passed over unread:
-    ///   a schema file's place for anchors that versions merge (`x-common: &common`), as in a
-    ///   Docker Compose file.
+    /// - Parameter allowsExtensions: Whether keys that start with `x-` are passed over, not read
+    ///   as schema: a schema file's place for anchors that versions merge (`x-common: &common`),
+    ///   as in a Docker Compose file. (`checkKeysAndTags` still checks their YAML.)
     /// - Returns: Its members, or `nil` (reported) when the node is not a mapping.
     mutating func mapping(
         _ node: YAMLNode, pointer: String, allowed: [String], what: String, allowsExtensions: Bool = false,
@@ -294,7 +294,8 @@ struct SchemaBuilder {
         case .largeInteger(let text):
             report(.schemaWrongType, "'\(key)' is \(text), which does not fit a 64-bit integer", at: node.position, pointer: pointer)
         default:
-            report(.schemaWrongType, "'\(key)' must be an integer, found \(node.described)", at: node.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' must be an integer, found \(node.described)\(node.hasDigitSeparators ? YAMLNode.digitSeparatorHint : "")",
+                   at: node.position, pointer: pointer)
         }
         return nil
     }
@@ -308,7 +309,8 @@ struct SchemaBuilder {
         case .largeInteger(let text):
             return YAMLScalarValue.doubleValue(ofLargeInteger: text)
         default:
-            report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)", at: pair.value.position, pointer: pointer)
+            let hint = pair.value.hasDigitSeparators ? YAMLNode.digitSeparatorHint : ""
+            report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)\(hint)", at: pair.value.position, pointer: pointer)
             return nil
         }
     }
@@ -370,10 +372,8 @@ struct SchemaBuilder {
             default: false
             }
         case (core + "float", .scalar):
-            fits = switch node.scalarValue {
-            case .int, .float: true
-            default: false
-            }
+            // `!!float 1` resolves to the number 1.0 (`YAMLScalarValue`).
+            if case .float = node.scalarValue { fits = true } else { fits = false }
         case (core + "bool", .scalar):
             if case .bool = node.scalarValue { fits = true } else { fits = false }
         case (core + "null", .scalar):

@@ -27,11 +27,12 @@ public struct SchemaLoader: Sendable {
         /// Values above 100 count as 100: building the schema recurses once per level, and
         /// must fit the stack of any thread, a 512 KiB one included.
         public var maxDepth: Int
-        /// The most nodes that aliases may copy, in total, per document. Default 100,000.
+        /// The most nodes that aliases may copy, in total, per document. Default 1,000,000.
         ///
         /// A schema that merges each version's fields into the next (`<<: *v1`) copies them
-        /// once per version: 50 versions of 40 fields copy about 10,000 nodes. An alias bomb
-        /// grows by a factor per line, and passes the bound within a few lines.
+        /// once per version: 50 versions of 40 fields copy about 25,000 nodes, and 300 such
+        /// versions about 800,000. An alias bomb grows by a factor per line, and passes the
+        /// bound within a few lines.
         public var maxAliasExpansion: Int
         /// The most nodes (scalars, sequences, mappings, aliases) one document may hold. Default 100,000.
         ///
@@ -52,7 +53,7 @@ public struct SchemaLoader: Sendable {
         ///   - maxNodes: The most nodes one document may hold.
         ///   - maxVersions: The most versions one schema may list.
         public init(
-            maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 100_000, maxNodes: Int = 100_000,
+            maxFileBytes: Int = 4 << 20, maxDepth: Int = 32, maxAliasExpansion: Int = 1_000_000, maxNodes: Int = 100_000,
             maxVersions: Int = 1_000
         ) {
             self.maxFileBytes = maxFileBytes

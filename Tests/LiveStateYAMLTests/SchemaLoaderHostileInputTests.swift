@@ -50,7 +50,7 @@ import Testing
         let error = try loadError(text)
         #expect(error.diagnostics.count == 1)
         #expect(error.diagnostics.first?.code == "yaml-limit")
-        #expect(error.diagnostics.first?.position?.line == 7)
+        #expect(error.diagnostics.first?.position?.line == 8)
     }
 
     @Test func aliasExpansionBelowTheBoundIsAllowed() throws {

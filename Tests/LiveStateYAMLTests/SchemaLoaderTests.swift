@@ -54,7 +54,7 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         InvalidFixture("yaml-syntax-yaml-1-1-directive", .yamlSyntax, 1, 1),
 
         InvalidFixture("yaml-limit-deep-nesting", .yamlLimit, 5, 70),
-        InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 6, 39),
+        InvalidFixture("yaml-limit-alias-bomb", .yamlLimit, 7, 39),
         InvalidFixture("yaml-limit-too-many-versions", .yamlLimit, 8, 5, limits: .init(maxVersions: 2)),
 
         InvalidFixture("schema-unknown-key-top-level", .schemaUnknownKey, 2, 1),
@@ -522,6 +522,8 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
             + "(YAML 1.2 has no digit separators: write the digits alone, as in 1000)")
         let defaultError = try errors(fields("      n: { type: int, default: 1_000 }\n"))
         #expect(defaultError.first?.message.hasSuffix("found the string '1_000' (YAML 1.2 has no digit separators: write the digits alone, as in 1000)") == true)
+        let bound = try errors(fields("      n: { type: int, minimum: 1_000 }\n"))
+        #expect(bound.first?.message.hasSuffix("found the string '1_000' (YAML 1.2 has no digit separators: write the digits alone, as in 1000)") == true, "\(bound)")
         // A string field takes `1_000` as the string it is.
         #expect(try load(fields("      n: { type: string, default: 1_000 }\n")).versions[0].field("n")?.defaultValue == .string("1_000"))
 
