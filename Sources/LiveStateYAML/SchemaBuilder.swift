@@ -379,10 +379,7 @@ struct SchemaBuilder {
         case (core + "null", .scalar):
             fits = node.scalarValue == .null
         default:
-            let shown = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
-            report(
-                .schemaWrongType, "unsupported tag \(shown); schema files use untagged YAML",
-                at: node.position, pointer: pointer)
+            report(.schemaWrongType, YAMLNode.unsupportedTag(tag), at: node.position, pointer: pointer)
             return
         }
         if !fits {

@@ -46,6 +46,12 @@ struct YAMLNode: Sendable {
         return scalar.text.isEmpty && scalar.isPlain && tag == nil
     }
 
+    /// The words for a tag schema files do not take (`!custom`, `!!binary`).
+    static func unsupportedTag(_ tag: String) -> String {
+        let core = "tag:yaml.org,2002:"
+        return "unsupported tag \(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag); schema files use untagged YAML"
+    }
+
     /// Whether this node, as a mapping's key, is YAML's merge key: a plain `<<`, or one tagged
     /// `!!merge`. A quoted `"<<"` is a key like any other.
     var isMergeKey: Bool {

@@ -217,12 +217,20 @@ struct YAMLTreeReader {
         case .scalar: sources = [merge.value]
         }
         var merged: [YAMLPair] = []
+        // What is written in place under `<<` is in the tree nowhere else, so its tags are
+        // checked here (what an alias reaches is checked where it is written, too).
+        if case .sequence = merge.value.content, let tag = merge.value.tag, tag != "!", tag != "tag:yaml.org,2002:seq" {
+            throw YAMLReadError(code: .schemaWrongType, message: YAMLNode.unsupportedTag(tag), position: merge.value.position)
+        }
         for source in sources {
             guard case .mapping(let sourcePairs) = source.content else {
                 throw YAMLReadError(
                     code: .yamlSyntax,
                     message: "the merge key '<<' takes a mapping, or a sequence of mappings, such as '*base' or '[*a, *b]'; found \(source.described)",
                     position: source.position)
+            }
+            if let tag = source.tag, tag != "!", tag != "tag:yaml.org,2002:map" {
+                throw YAMLReadError(code: .schemaWrongType, message: YAMLNode.unsupportedTag(tag), position: source.position)
             }
             // The mapping's own key, or one merged from an earlier mapping, wins. A key this
             // mapping repeats is kept twice, so that the schema's duplicate check finds it here

@@ -182,6 +182,18 @@ struct SchemaMergeKeyTests {
         #expect(inPlace.diagnostics.first?.pointer == "/versions/1/content-state/live")
     }
 
+    /// A tag on what is written in place under `<<` is checked as any other tag is: the
+    /// mapping is in the tree nowhere else, and its `!custom` passed without a word.
+    @Test func aTagOnAMappingMergedInPlaceIsChecked() throws {
+        for (merge, shown) in [("<<: !custom { live: { type: bool } }", "!custom"), ("<<: !!binary [{ live: { type: bool } }]", "!!binary")] {
+            let error = try #require(throws: SchemaLoadError.self) { try load(twoVersions("title: { type: string }", then: merge)) }
+            #expect(error.diagnostics.map(\.message) == ["unsupported tag \(shown); schema files use untagged YAML"], "\(merge)")
+            #expect(error.diagnostics.first?.position?.line == 8, "\(merge)")
+        }
+        let schema = try load(twoVersions("title: { type: string }", then: "<<: !!seq [!!map { live: { type: bool } }, *v1]"))
+        #expect(names(schema.versions[1].contentState) == ["live", "title"])
+    }
+
     @Test func aMergeOfAliasesCountsTowardTheAliasBound() throws {
         var yaml = "activity: merge\nx-a: &a { " + (0..<50).map { "f\($0): { type: int }" }.joined(separator: ", ") + " }\n"
         yaml += "versions:\n"
