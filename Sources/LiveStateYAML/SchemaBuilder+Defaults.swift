@@ -154,8 +154,8 @@ extension SchemaBuilder {
         var message = "\(label) is invalid: \(expected), found \(node.described)"
         if quoteHint, node.scalar != nil {
             message += " (quote it to make it a string)"
-        } else if node.hasDigitSeparators {
-            message += YAMLNode.digitSeparatorHint
+        } else {
+            message += node.digitSeparatorHint
         }
         report(.schemaInvalidDefault, message, at: node.position, pointer: pointer)
         return nil

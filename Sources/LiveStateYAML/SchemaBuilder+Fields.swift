@@ -227,13 +227,13 @@ extension SchemaBuilder {
         guard let elements = sequence(pair, key: "values", pointer: pointer) else { return nil }
         var strings: [String] = []
         var integers: [Int] = []
-        var separated: YAMLNode?
+        var separated: (index: Int, node: YAMLNode)?
         var valid = true
         for (index, element) in elements.enumerated() where !isSaturated {
             switch element.scalarValue {
             case .string(let text):
                 strings.append(text)
-                if separated == nil, element.hasDigitSeparators { separated = element }
+                if separated == nil, element.hasDigitSeparators { separated = (index, element) }
             case .int(let int):
                 integers.append(int)
             default:
@@ -246,12 +246,12 @@ extension SchemaBuilder {
             }
         }
         if !strings.isEmpty, !integers.isEmpty {
-            if let separated, let index = elements.firstIndex(where: { $0.position == separated.position }) {
+            if let (index, node) = separated {
                 // `1_000` among integers: meant as one, read as a string.
                 report(
                     .schemaInvalidConstraint,
-                    "values of enum \(what) mix strings and integers: '\(Diagnostic.quoted(separated.scalar?.text ?? ""))' is a string\(YAMLNode.digitSeparatorHint)",
-                    at: separated.position, pointer: pointer + "/\(index)")
+                    "values of enum \(what) mix strings and integers: '\(Diagnostic.quoted(node.scalar?.text ?? ""))' is a string\(node.digitSeparatorHint)",
+                    at: node.position, pointer: pointer + "/\(index)")
                 return nil
             }
             report(

@@ -294,7 +294,7 @@ struct SchemaBuilder {
         case .largeInteger(let text):
             report(.schemaWrongType, "'\(key)' is \(text), which does not fit a 64-bit integer", at: node.position, pointer: pointer)
         default:
-            report(.schemaWrongType, "'\(key)' must be an integer, found \(node.described)\(node.hasDigitSeparators ? YAMLNode.digitSeparatorHint : "")",
+            report(.schemaWrongType, "'\(key)' must be an integer, found \(node.described)\(node.digitSeparatorHint)",
                    at: node.position, pointer: pointer)
         }
         return nil
@@ -309,8 +309,7 @@ struct SchemaBuilder {
         case .largeInteger(let text):
             return YAMLScalarValue.doubleValue(ofLargeInteger: text)
         default:
-            let hint = pair.value.hasDigitSeparators ? YAMLNode.digitSeparatorHint : ""
-            report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)\(hint)", at: pair.value.position, pointer: pointer)
+            report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)\(pair.value.digitSeparatorHint)", at: pair.value.position, pointer: pointer)
             return nil
         }
     }

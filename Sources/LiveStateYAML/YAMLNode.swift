@@ -67,8 +67,10 @@ struct YAMLNode: Sendable {
         return unsigned.first.map(YAMLScalarValue.isDigit) == true && unsigned.allSatisfy { $0 == UInt8(ascii: "_") || YAMLScalarValue.isDigit($0) }
     }
 
-    /// What a message adds for a value `hasDigitSeparators` is true of.
-    static let digitSeparatorHint = " (YAML 1.2 has no digit separators: write the digits alone, as in 1000)"
+    /// What a message about this node adds when `hasDigitSeparators` is true of it, or "".
+    var digitSeparatorHint: String {
+        hasDigitSeparators ? " (YAML 1.2 has no digit separators: write the digits alone, as in 1000)" : ""
+    }
 
     /// How messages name this node: `the string 'abc'`, `a mapping`, `null`.
     var described: String {
