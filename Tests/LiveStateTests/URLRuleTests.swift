@@ -273,6 +273,30 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
             == ["state.json:2:20", "state.json:3:38"], "\(fromFile.diagnostics)")
     }
 
+    /// A URL that iOS 16 reads and iOS 17 refuses has no form both read: the encoder refuses
+    /// it, in the words `decode` gives it (iOS 16 reads it), not as "not a URL" on any iOS.
+    @Test func aURLOnlyIOS16ReadsIsRefusedInDecodesWords() throws {
+        let schema = Schema(activity: "links", versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url, defaultValue: .string("https://example.com/"))]),
+        ], minIOS: .liveActivities)
+        let state = Array(#"{"link":"my_app://x"}"#.utf8)
+        let encoded = try ContentStateEncoder(schema: schema).encode(stateJSON: state, file: "state.json")
+        #expect(!encoded.succeeded)
+        let error = try #require(encoded.diagnostics.first { $0.severity == .error }, "\(encoded.diagnostics)")
+        #expect(error.message.hasPrefix("'my_app://x' \(URLRule.iOS17Only) (min-ios 16.1): URL(string:) there parses by RFC 3986, which refuses it; iOS 16 reads it"),
+                "\(error.message)")
+        #expect(error.pointer == "/link")
+        let decoded = try ContentStateDecoder(schema: schema).decode(contentState: state)
+        let finding = try #require(decoded.diagnostics.first { $0.pointer == "/link" })
+        #expect(error.message.hasPrefix(finding.message), "the encoder says what decode says, and why nothing is written")
+        // From iOS 17 on, no device reads it.
+        var modern = schema
+        modern.minIOS = .rfc3986URLs
+        let refused = try ContentStateEncoder(schema: modern).encode(stateJSON: state)
+        #expect(refused.diagnostics.first { $0.severity == .error }?.message.hasPrefix("'my_app://x' is not a URL: URL(string:) parses by RFC 3986") == true,
+                "\(refused.diagnostics)")
+    }
+
     /// A host's characters are IDNA-encoded from iOS 17 on, a path's percent-encoded: the
     /// message says which; and a written form is shown whole, never cut inside an escape.
     @Test func aHostIsSaidToBeIDNAEncodedAndAWrittenFormIsShownWhole() throws {

@@ -39,7 +39,7 @@ public struct ContentStateDecoder: Sendable {
     var plan: ObjectPlan { compiled.plan }
     /// A start's attributes of the version, compiled as its content-state is.
     func attributesPlan() -> ObjectPlan {
-        Compiled.plan(of: version.attributes, schema: schema, version: version.version)
+        Compiled.plan(of: version.attributes, schema: schema, version: version.version, urls: compiled.urls)
     }
     var isStrict: Bool { compiled.isStrict }
 
@@ -51,19 +51,21 @@ public struct ContentStateDecoder: Sendable {
         let version: SchemaVersion
         let plan: ObjectPlan
         let isStrict: Bool
+        let urls: URLRule
 
-        init(schema: Schema, version: SchemaVersion) {
+        init(schema: Schema, version: SchemaVersion, urls: URLRule) {
             self.schema = schema
             self.version = version
             self.isStrict = schema.isStrict(version.version)
-            self.plan = Self.plan(of: version.contentState, schema: schema, version: version.version)
+            self.urls = urls
+            self.plan = Self.plan(of: version.contentState, schema: schema, version: version.version, urls: urls)
         }
 
         /// `fields` of `version` compiled as the app reads them: a strict version's as
         /// synthesized `Codable` reads a missing optional key (`Field.readByCodable`).
-        static func plan(of fields: [Field], schema: Schema, version: Int) -> ObjectPlan {
+        static func plan(of fields: [Field], schema: Schema, version: Int, urls: URLRule) -> ObjectPlan {
             let read = schema.isStrict(version) ? fields.map(\.readByCodable) : fields
-            return ObjectPlan(fields: read, urls: schema.urlRule(version))
+            return ObjectPlan(fields: read, urls: urls)
         }
     }
 
@@ -76,11 +78,20 @@ public struct ContentStateDecoder: Sendable {
     ///   - options: Scanner limits.
     /// - Throws: An `unknown-version` diagnostic when the schema has no such version.
     public init(schema: Schema, version: Int? = nil, options: JSONScanOptions = .init()) throws(Diagnostic) {
+        try self.init(schema: schema, version: version, options: options, writesPortableURLs: false)
+    }
+
+    /// `init(schema:version:options:)`, reading as the encoder reads a state when
+    /// `writesPortableURLs`: a URL that iOS 16 alone refuses is taken, since the encoder then
+    /// writes the form every iOS reads (`URLRule.writesPortableForms`).
+    package init(schema: Schema, version: Int?, options: JSONScanOptions = .init(), writesPortableURLs: Bool) throws(Diagnostic) {
         let number = version ?? schema.latest?.version ?? 0
         guard let found = schema.version(number) else {
             throw Diagnostic.unknownVersion(number, available: schema.versions.map(\.version))
         }
-        self.compiled = Compiled(schema: schema, version: found)
+        var urls = schema.urlRule(number)
+        urls.writesPortableForms = writesPortableURLs
+        self.compiled = Compiled(schema: schema, version: found, urls: urls)
         self.options = options
     }
 

@@ -164,12 +164,9 @@ public struct ContentStateEncoder: Sendable {
         self.broadcast = false
         let urls = schema.urlRule(number)
         self.urls = urls
-        // The state is read taking any URL some iOS of the app reads; the encoder writes the
-        // form every one of them reads (the long way's `ValueBuilder`, `makesURLsPortable`).
-        var readable = found
-        readable.minIOS = max(urls.minIOS, .rfc3986URLs)
-        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
-        var stateReader = try ContentStateDecoder(schema: tolerant, version: found.version)
+        // The state is read taking a URL that iOS 16 alone refuses; the encoder writes the form
+        // every iOS of the app reads (the long way's `ValueBuilder`, `makesURLsPortable`).
+        var stateReader = try ContentStateDecoder(schema: schema, version: found.version, writesPortableURLs: true)
         // A date that looks like UNIX time is said where the state has it, bare or in a body.
         stateReader.flagsUnixDates = true
         self.stateReader = stateReader

@@ -18,6 +18,12 @@ package struct URLRule: Sendable, Hashable {
     /// The oldest iOS the app version runs on.
     package var minIOS: IOSVersion
 
+    /// Whether a URL that iOS 16 alone refuses is read as a URL: the encoder's reading of a
+    /// state, whose writer then sends the form every iOS reads (`ValueBuilder`,
+    /// `makesURLsPortable`). What iOS 17 refuses is still a problem, worded for the app's
+    /// devices.
+    package var writesPortableForms = false
+
     /// Creates the rule for an app that runs on `minIOS` and later.
     /// - Parameter minIOS: The deployment target.
     package init(minIOS: IOSVersion = .liveActivities) {
@@ -45,7 +51,7 @@ package struct URLRule: Sendable, Hashable {
         guard let url = URL(string: string) else {
             return hasLegacyParser && Self.legacyRefusal(string) == nil ? .refusedFromIOS17 : .notAURL
         }
-        if hasLegacyParser, let refusal = Self.legacyRefusal(string) {
+        if hasLegacyParser, !writesPortableForms, let refusal = Self.legacyRefusal(string) {
             return .refusedBeforeIOS17(offset: refusal.offset, character: refusal.character, portable: Self.portable(url))
         }
         return nil
