@@ -53,7 +53,8 @@ public actor HTTPClientTransport: APNsTransport {
     /// The client new requests go to.
     private var current: Lease
     private let configuration: HTTPClient.Configuration
-    /// How long one request may take, its answer's body included.
+    /// How long one request may take, its answer's body included (a body has at least
+    /// `bodyGrace`, one second, after its head is read).
     public nonisolated let timeout: TimeAmount
     /// How long making a connection (TCP and TLS) may take.
     public nonisolated let connectTimeout: TimeAmount
@@ -98,13 +99,14 @@ public actor HTTPClientTransport: APNsTransport {
         let lease = current
         lease.requests += 1
         defer { release(lease) }
-        // One deadline for the whole answer, kept here: the client's own covers the head only,
-        // and a body that never ends would hold the send for ever.
+        // One deadline for the whole answer. The client keeps it for the head, on its event loop,
+        // where the answer is seen when it comes: a head that came in time is the answer, however
+        // late this task runs (a process whose threads are all busy). A race against a sleeping
+        // task, as the body's is, took such an answer for none, and the push was sent again.
         let deadline = NIODeadline.now() + timeout
         let response: HTTPClientResponse
         do {
-            let client = lease.client, sent = outgoing
-            response = try await Self.race(deadline, timeout) { try await client.execute(sent, deadline: deadline) }
+            response = try await lease.client.execute(outgoing, deadline: deadline)
         } catch let error where APNsConnectionError.isConnecting(error) {
             throw APNsConnectionError(underlying: error)
         } catch {
@@ -112,8 +114,11 @@ public actor HTTPClientTransport: APNsTransport {
         }
         guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
         // The status is the answer: a body that is too long, stalls or breaks off is noted, not
-        // taken for no answer (which would send a push APNs refused again).
-        let (body, truncation) = await Self.collect(response.body, by: deadline, timeout: timeout)
+        // taken for no answer (which would send a push APNs refused again). The client keeps no
+        // deadline for the body, so it is raced against one here, at least `bodyGrace` after the
+        // head is read: a head read late (all threads busy) has its body, come with it, read too.
+        let bodyDeadline = max(deadline, .now() + Self.bodyGrace)
+        let (body, truncation) = await Self.collect(response.body, by: bodyDeadline, timeout: timeout)
         return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
                             body: body, truncation: truncation)
     }
@@ -163,8 +168,13 @@ public actor HTTPClientTransport: APNsTransport {
         }
     }
 
+    /// How long an answer's body may take after its head is read, however close the deadline.
+    static let bodyGrace = TimeAmount.seconds(1)
+
     /// What `operation` returns, unless `deadline` comes first: then the operation is cancelled
-    /// and `NoAnswerInTime` thrown.
+    /// and `NoAnswerInTime` thrown. The sleep that stands for the deadline runs as a task, as the
+    /// operation does, so when both are ready at once either may win: the head's deadline is the
+    /// client's, and this serves the body alone.
     private static func race<T: Sendable>(_ deadline: NIODeadline, _ timeout: TimeAmount,
                                           _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in

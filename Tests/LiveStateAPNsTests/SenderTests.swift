@@ -588,6 +588,44 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(harness.fake.requests.isEmpty)
     }
 
+    /// An answer that came before the deadline is the answer, however late the task that reads
+    /// it runs. In a process whose threads are all busy (a server's, or a loaded test run), the
+    /// head was raced against a sleeping task; when the busy spell ended, both were ready and
+    /// the sleep could win: the answer was taken for none and the push sent again (seen in full
+    /// test runs, as a fifth request to the fake). Here the sender's tasks run on one thread
+    /// that runs ready jobs newest first, kept busy from when the fake reads the request until
+    /// after the deadline, with the answer sent in between.
+    @Test func anAnswerThatCameInTimeIsTakenHoweverLateItIsRead() async throws {
+        guard #available(macOS 15, *) else { return }
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.delayAnswers(by: .milliseconds(200))
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(1))
+        let sender = try harness.sender(retry: RetryPolicy(maxAttempts: 2), transport: transport)
+        let executor = NewestFirstExecutor()
+        let fake = harness.fake
+        // Each request read keeps the thread busy past the deadline.
+        let watcher = Thread {
+            for count in 1...2 {
+                while fake.requests.count < count { usleep(200) }
+                executor.keepBusy(for: 1.5)
+            }
+        }
+        watcher.start()
+        let outcome = await withTaskExecutorPreference(executor) { await sender.send(Harness.update()) }
+        // An answer's body, come with its head, is read too: the reason of a refusal is kept.
+        let unknown = String(repeating: "7a", count: 32)
+        let refused = await withTaskExecutorPreference(executor) { await sender.send(Harness.update(token: unknown)) }
+        try await transport.shutdown()
+        try await harness.stop()
+        #expect(executor.busySpells == 2, "the thread was kept busy after each request came")
+        #expect(outcome.delivered, "\(outcome.summary)")
+        #expect(outcome.attempts == 1)
+        #expect(refused.response?.status == 400 && refused.response?.reason == .badDeviceToken, "\(refused.summary)")
+        #expect(refused.response?.truncation == nil)
+        #expect(harness.fake.requests.count == 2, "neither sent again")
+    }
+
     /// What `operation` returns, or `nil` when it has not ended after `seconds`: a hang fails
     /// the test at once instead of holding the test run (the operation is left running).
     static func ending<T: Sendable>(within seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
@@ -717,5 +755,52 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(reason(#"{"reason":"Bad\"#) == nil)
         #expect(reason(#"{"padding":"x","reason":"BadDeviceToken"}"#) == nil)
         #expect(reason("") == nil)
+    }
+}
+
+/// A task executor on one thread that runs the ready jobs newest first, as a busy pool may run
+/// them in any order, and that a test can keep busy (`keepBusy(for:)`).
+@available(macOS 15, *)
+final class NewestFirstExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var spells = 0
+
+    init() {
+        // The thread holds the executor for good: a test's executor lives as long as the test run.
+        let thread = Thread { self.run() }
+        thread.start()
+    }
+
+    /// How many times the thread was kept busy.
+    var busySpells: Int { condition.withLock { spells } }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        push { job.runSynchronously(on: executor) }
+    }
+
+    /// Keeps the thread from every job for `seconds`, from now (or once the job it runs ends).
+    func keepBusy(for seconds: Double) {
+        condition.withLock { spells += 1 }
+        push { Thread.sleep(forTimeInterval: seconds) }
+    }
+
+    private func push(_ work: @escaping () -> Void) {
+        condition.withLock {
+            jobs.append(work)
+            condition.signal()
+        }
+    }
+
+    private func run() {
+        while true {
+            let work: () -> Void = condition.withLock {
+                while jobs.isEmpty { condition.wait() }
+                return jobs.removeLast()
+            }
+            work()
+        }
     }
 }
