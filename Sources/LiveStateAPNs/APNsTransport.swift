@@ -52,6 +52,8 @@ public actor HTTPClientTransport: APNsTransport {
 
     /// The client new requests go to.
     private var current: Lease
+    /// Whether `shutdown()` was called: no request is sent after it, and no client made.
+    private var isShutDown = false
     private let configuration: HTTPClient.Configuration
     /// How long one request may take, its answer's body included (a body has at least
     /// `bodyGrace`, one second, after its head is read).
@@ -92,6 +94,7 @@ public actor HTTPClientTransport: APNsTransport {
     }
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
+        guard !isShutDown else { throw APNsTransportShutDownError() }
         var outgoing = HTTPClientRequest(url: "https://\(request.host):\(request.port)\(request.path)")
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
@@ -235,6 +238,8 @@ public actor HTTPClientTransport: APNsTransport {
     }
 
     public func reconnect() async {
+        // A client made after the shutdown would send what the shutdown cancelled again.
+        guard !isShutDown else { return }
         let old = current
         current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
         old.isRetired = true
@@ -244,9 +249,10 @@ public actor HTTPClientTransport: APNsTransport {
 
     /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has
     /// not closed by then closes in the background. Call once, when done: requests still in
-    /// flight are cancelled.
+    /// flight are cancelled, and any sent after it throw ``APNsTransportShutDownError``.
     /// - Throws: What the client's shutdown reported within the wait.
     public func shutdown() async throws {
+        isShutDown = true
         let client = current.client
         let ended = ShutdownWait()
         let error: (any Error)? = await withCheckedContinuation { continuation in
@@ -295,6 +301,14 @@ public actor HTTPClientTransport: APNsTransport {
 /// ``APNsConnectionError`` (no connection) and ``APNsRefusedStreamError`` (`REFUSED_STREAM`)
 /// are such errors; a transport of one's own may mark its own.
 public protocol APNsUnprocessedRequestError: Error {}
+
+/// The transport was shut down before the request: it was not sent, and no later one will be.
+public struct APNsTransportShutDownError: APNsUnprocessedRequestError, CustomStringConvertible {
+    /// Creates the error.
+    public init() {}
+
+    public var description: String { "the transport was shut down, so the request was not sent" }
+}
 
 /// APNs reset the request's HTTP/2 stream with `REFUSED_STREAM`: it closed the stream before
 /// processing any of it (RFC 9113 §8.7), so sending the request again cannot make it twice.

@@ -286,6 +286,14 @@ public final class LiveActivitySender: Sendable {
         let deviceToken: String? = push.target.isBroadcast ? nil : push.target.historyTarget.id
         while true {
             attempt += 1
+            // A caller that cancelled the send (before its turn, or during a wait) sends nothing more.
+            if Task.isCancelled {
+                if outcome.attempts == 0 {
+                    outcome.transportError = SendOutcome.cancelled
+                    outcome.remedy = .retryLater
+                }
+                return outcome
+            }
             if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {
                 let wait = until.timeIntervalSince(clock())
                 guard outcome.attempts < configuration.retry.maxAttempts, wait <= configuration.retry.maxDelay.seconds else {
@@ -309,16 +317,23 @@ public final class LiveActivitySender: Sendable {
             do {
                 response = try await transport.send(request)
             } catch {
-                outcome.transportError = "\(error)"
+                // Cancelled by the caller: the request may have reached APNs, and is not sent again.
+                let cancelled = Task.isCancelled || error is CancellationError
+                // Not sent: the transport was shut down before it.
+                if error is APNsTransportShutDownError { outcome.attempts -= 1 }
+                outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater
                 // A start that may have reached APNs is not sent again: each one APNs takes shows
                 // another activity. One APNs did not process (no connection, a refused stream) is.
                 if prepared.push.event == .start, !(error is any APNsUnprocessedRequestError) {
-                    outcome.diagnostics.append(PushRequestRules.startUnconfirmed("\(error)", file: push.file))
+                    outcome.diagnostics.append(PushRequestRules.startUnconfirmed(outcome.transportError ?? "", file: push.file))
                     return outcome
                 }
-                guard outcome.attempts < configuration.retry.maxAttempts else { return outcome }
+                // A transport shut down sends nothing more.
+                guard !cancelled, !(error is APNsTransportShutDownError), outcome.attempts < configuration.retry.maxAttempts else {
+                    return outcome
+                }
                 await transport.reconnect()
                 try? await sleep(configuration.retry.delay(after: outcome.attempts))
                 continue

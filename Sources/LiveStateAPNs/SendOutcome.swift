@@ -54,6 +54,9 @@ public struct SendOutcome: Sendable {
         self.firstEnvironmentResponse = firstEnvironmentResponse
     }
 
+    /// `transportError` of a send its caller cancelled.
+    static let cancelled = "the send was cancelled"
+
     /// Whether APNs took it (200).
     public var delivered: Bool { remedy == .delivered }
 
@@ -62,6 +65,14 @@ public struct SendOutcome: Sendable {
     public var advice: String {
         // No answer is no word from APNs: the network, the host or a proxy may be at fault.
         if response == nil, let transportError {
+            // Not sent again, so not "send the current state again": a second start shows a second activity.
+            if diagnostics.contains(where: { $0.code == DiagnosticCode.startUnconfirmed }) {
+                return "no answer came to this start, which may have reached APNs: do not send it again until the device "
+                    + "shows no activity from it (or no update token came from the app), since each start APNs takes shows another activity"
+            }
+            if transportError == Self.cancelled {
+                return "the send was cancelled" + (attempts > 0 ? " after its request may have reached APNs: send the current state again if it is still wanted" : " before its request was sent")
+            }
             // A stream APNs refused was answered, by a refusal, after every attempt.
             if transportError == APNsRefusedStreamError.message {
                 return "APNs refused the stream each time before processing it (busy, or closing the connection): "

@@ -393,9 +393,30 @@ final class FailingTransport: APNsTransport, @unchecked Sendable {
 
 struct ConnectionReset: Error {}
 
+/// A transport that never answers: each request waits until its task is cancelled.
+final class HangingTransport: APNsTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent = 0
+    var requests: Int { lock.withLock { sent } }
+
+    func send(_ request: APNsRequest) async throws -> APNsResponse {
+        lock.withLock { sent += 1 }
+        try await Task.sleep(for: .seconds(600))
+        throw ConnectionReset()
+    }
+
+    func reconnect() async {}
+}
+
+extension LiveActivityPush {
+    var isStart: Bool {
+        if case .state(_, let envelope) = content { envelope.event == .start } else { false }
+    }
+}
+
 /// What a sender does when no answer comes.
 @Suite struct SenderNoAnswerTests {
-    static func sender(_ transport: FailingTransport) throws -> LiveActivitySender {
+    static func sender(_ transport: any APNsTransport) throws -> LiveActivitySender {
         let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
         return try LiveActivitySender(
             schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key),
@@ -409,9 +430,42 @@ struct ConnectionReset: Error {}
         let outcome = await try Self.sender(transport).send(PushHistoryTests.start("A1"))
         #expect(transport.requests == 1)
         #expect(outcome.remedy == .retryLater)
+        // Not the advice of a lost update, "send the current state again": a second start is a second activity.
+        #expect(outcome.advice.hasPrefix("no answer came to this start, which may have reached APNs: do not send it again"), "\(outcome.advice)")
+        #expect(!outcome.summary.contains("send the current state again"), "\(outcome.summary)")
         let unconfirmed = try #require(outcome.diagnostics.first { $0.code == DiagnosticCode.startUnconfirmed })
         #expect(unconfirmed.severity == .warning)
         #expect(unconfirmed.message.hasPrefix("no answer came to this start (ConnectionReset()) after the request may have reached APNs"))
+    }
+
+    /// A caller that cancels its send stops it: not sent at all when cancelled before its turn,
+    /// and not sent again when cancelled while the request was out (a cancelled wait was taken
+    /// for no answer, and the push went out again on a new connection, twice more).
+    @Test func aCancelledSendIsNotSentAgain() async throws {
+        let early = FailingTransport(ConnectionReset())
+        let sender = try Self.sender(early)
+        let before = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await sender.send(Harness.update())
+        }
+        let notSent = await before.value
+        #expect(early.requests == 0)
+        #expect(notSent.attempts == 0 && !notSent.delivered)
+        #expect(notSent.advice == "the send was cancelled before its request was sent", "\(notSent.advice)")
+
+        let hanging = HangingTransport()
+        let during = try Self.sender(hanging)
+        for push in [Harness.update(), PushHistoryTests.start("A1")] {
+            let task = Task { await during.send(push) }
+            while hanging.requests < (push.isStart ? 2 : 1) { try await Task.sleep(for: .milliseconds(5)) }
+            task.cancel()
+            let outcome = await task.value
+            #expect(hanging.requests == (push.isStart ? 2 : 1), "not sent again")
+            #expect(outcome.attempts == 1 && !outcome.delivered)
+            #expect(outcome.transportError == "the send was cancelled")
+            #expect(outcome.advice.hasPrefix(push.isStart ? "no answer came to this start" : "the send was cancelled after its request may have reached APNs"),
+                    "\(outcome.advice)")
+        }
     }
 
     /// One whose connection was never made is sent again, as an update whose answer was lost is.
@@ -586,6 +640,26 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(ended.response == nil)
         #expect(ended.transportError == "timed out after 1 s waiting for the answer", "\(ended.summary)")
         #expect(harness.fake.requests.isEmpty)
+    }
+
+    /// A transport shut down sends nothing more: a request its shutdown cut off was retried on
+    /// a client that `reconnect()` made after the shutdown, and later sends went out too.
+    @Test func aTransportShutDownSendsNothingMore() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.delayAnswers(by: .seconds(5))
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM)
+        let sender = try harness.sender(transport: transport)
+        let inFlight = Task { await sender.send(Harness.update()) }
+        while harness.fake.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try await transport.shutdown()
+        let cut = await inFlight.value
+        let later = await sender.send(Harness.update())
+        try await harness.stop()
+        #expect(harness.fake.requests.count == 1, "neither sent again nor sent after the shutdown")
+        #expect(!cut.delivered && cut.attempts == 1, "\(cut.summary)")
+        #expect(later.attempts == 0 && !later.delivered)
+        #expect(later.transportError == "the transport was shut down, so the request was not sent")
     }
 
     /// An answer that came before the deadline is the answer, however late the task that reads
