@@ -321,6 +321,8 @@ public final class LiveActivitySender: Sendable {
                 let cancelled = Task.isCancelled || error is CancellationError
                 // Not sent: the transport was shut down before it.
                 if error is APNsTransportShutDownError { outcome.attempts -= 1 }
+                // One that may have reached the device: what is stamped next is later.
+                if !(error is any APNsUnprocessedRequestError) { await history.mayHaveReached(prepared.push, at: clock()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater

@@ -393,6 +393,31 @@ final class FailingTransport: APNsTransport, @unchecked Sendable {
 
 struct ConnectionReset: Error {}
 
+/// A transport that loses the answer (after the request went out) or answers 200, in turn as
+/// scripted, and keeps each request's `aps.timestamp`.
+final class ScriptedTransport: APNsTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var script: [Bool]
+    private var stamps: [Int?] = []
+    var timestamps: [Int?] { lock.withLock { stamps } }
+
+    /// - Parameter script: For each request, whether it is answered 200 (or its answer lost).
+    init(_ script: [Bool]) { self.script = script }
+
+    func send(_ request: APNsRequest) async throws -> APNsResponse {
+        let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+        let stamp = ((object?["aps"] as? [String: Any])?["timestamp"] as? NSNumber)?.intValue
+        let answers = lock.withLock {
+            stamps.append(stamp)
+            return script.isEmpty ? true : script.removeFirst()
+        }
+        guard answers else { throw ConnectionReset() }
+        return APNsResponse(status: 200, body: [])
+    }
+
+    func reconnect() async {}
+}
+
 /// A transport that never answers: each request waits until its task is cancelled.
 final class HangingTransport: APNsTransport, @unchecked Sendable {
     private let lock = NSLock()
@@ -466,6 +491,30 @@ extension LiveActivityPush {
             #expect(outcome.advice.hasPrefix(push.isStart ? "no answer came to this start" : "the send was cancelled after its request may have reached APNs"),
                     "\(outcome.advice)")
         }
+    }
+
+    /// An update whose answer was lost may have reached the device: what is stamped next for
+    /// the activity is later, in the retry and in the next send. Both were stamped the same,
+    /// which the device may ignore while the sender reports it delivered.
+    @Test func anUpdateThatMayHaveArrivedIsStampedPast() async throws {
+        let transport = ScriptedTransport([false, true, false, true])
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
+        let sender = try LiveActivitySender(
+            schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key, clock: { now }),
+            configuration: .init(bundleID: Harness.bundleID, environment: .sandbox, retry: RetryPolicy(maxAttempts: 2)),
+            transport: transport, clock: { now }, sleep: { _ in })
+        let retried = await sender.send(Harness.update())
+        #expect(retried.delivered && retried.attempts == 2)
+        let never = try LiveActivitySender(
+            schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key, clock: { now }),
+            configuration: .init(bundleID: Harness.bundleID, environment: .sandbox, retry: .never),
+            transport: transport, clock: { now }, sleep: { _ in })
+        let lost = await never.send(Harness.update())
+        let next = await never.send(Harness.update())
+        #expect(!lost.delivered && next.delivered)
+        // The second sender has its own history: its first push is stamped by the clock.
+        #expect(transport.timestamps == [1_795_000_000, 1_795_000_001, 1_795_000_000, 1_795_000_001], "\(transport.timestamps)")
     }
 
     /// One whose connection was never made is sent again, as an update whose answer was lost is.

@@ -100,9 +100,13 @@ package actor PushHistory {
         package var activity: Activity?
         /// The last start, when the target is a push-to-start token.
         package var start: Start?
+        /// The largest `timestamp` of an update or end that got no answer after it may have
+        /// reached APNs (`mayHaveReached`), when it is larger than `activity`'s: the device may
+        /// hold it, so the next stamp is past it.
+        package var unconfirmedTimestamp: Int?
 
-        package init(activity: Activity? = nil, start: Start? = nil) {
-            (self.activity, self.start) = (activity, start)
+        package init(activity: Activity? = nil, start: Start? = nil, unconfirmedTimestamp: Int? = nil) {
+            (self.activity, self.start, self.unconfirmedTimestamp) = (activity, start, unconfirmedTimestamp)
         }
     }
 
@@ -142,6 +146,9 @@ package actor PushHistory {
 
     private var activities: [Target: Activity] = [:]
     private var starts: [String: Start] = [:]
+    /// The largest `timestamp` of an update or end per activity that may have reached APNs with
+    /// no answer, and when: for stamping past it, not for findings (APNs did not accept it).
+    private var unconfirmed: [Target: (timestamp: Int, at: Date)] = [:]
     /// The targets a check is under way for (`reserve`), each with the checks waiting for it.
     private var reserved: [Target: [CheckedContinuation<Void, Never>]] = [:]
     /// The count past which entries older than `lifetime` are forgotten; doubled when that
@@ -153,7 +160,7 @@ package actor PushHistory {
     private let capacity: Int
 
     /// The activities and push-to-start tokens remembered.
-    package var count: Int { activities.count + starts.count }
+    package var count: Int { activities.count + starts.count + unconfirmed.count }
 
     /// - Parameter capacity: The most entries kept (at least 4).
     package init(capacity: Int = 1_000_000) {
@@ -165,7 +172,21 @@ package actor PushHistory {
     package func entry(for target: Target, at now: Date) -> Entry {
         let activity = activities[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
         let start = target.isBroadcast ? nil : starts[target.id].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
-        return Entry(activity: activity, start: start)
+        let sent = unconfirmed[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0.timestamp : nil }
+        return Entry(activity: activity, start: start, unconfirmedTimestamp: sent.flatMap { $0 > (activity?.timestamp ?? .min) ? $0 : nil })
+    }
+
+    /// Records an update or end that got no answer after it may have reached APNs (the
+    /// connection broke, the answer did not come in time, the send was cancelled): the device
+    /// may hold it, so what the sender stamps next for the activity is later (`stamp`). The
+    /// findings still judge by what APNs accepted.
+    /// - Parameters:
+    ///   - push: The push.
+    ///   - now: When it was sent, by the sender's clock.
+    package func mayHaveReached(_ push: Push, at now: Date) {
+        guard push.event == .update || push.event == .end, let timestamp = push.timestamp else { return }
+        unconfirmed[push.target] = (max(timestamp, unconfirmed[push.target]?.timestamp ?? .min), now)
+        forgetIfFull(now: now)
     }
 
     /// Waits until no other check of `target` is under way, and starts one: until `release`,
@@ -217,20 +238,30 @@ package actor PushHistory {
         case nil:
             return
         }
-        if count > min(limit, capacity) {
-            activities = activities.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
-            starts = starts.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
-            if count > capacity * 3 / 4 {
-                // Still full: the entries of the pushes longest ago go.
-                let entries: [(at: Date, activity: Target?, start: String?)] =
-                    activities.map { ($0.value.at, $0.key, nil) } + starts.map { ($0.value.at, nil, $0.key) }
-                for entry in entries.sorted(by: { $0.at < $1.at }).prefix(count - capacity * 3 / 4) {
-                    if let activity = entry.activity { activities[activity] = nil }
-                    if let start = entry.start { starts[start] = nil }
+        forgetIfFull(now: now)
+    }
+
+    /// Past `limit` entries, forgets those older than `lifetime`, and past `capacity`, those of
+    /// the pushes longest ago.
+    private func forgetIfFull(now: Date) {
+        guard count > min(limit, capacity) else { return }
+        activities = activities.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
+        starts = starts.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
+        unconfirmed = unconfirmed.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
+        if count > capacity * 3 / 4 {
+            // Still full: the entries of the pushes longest ago go.
+            enum Key { case activity(Target), start(String), unconfirmed(Target) }
+            let entries: [(at: Date, key: Key)] = activities.map { ($0.value.at, .activity($0.key)) }
+                + starts.map { ($0.value.at, .start($0.key)) } + unconfirmed.map { ($0.value.at, .unconfirmed($0.key)) }
+            for entry in entries.sorted(by: { $0.at < $1.at }).prefix(count - capacity * 3 / 4) {
+                switch entry.key {
+                case .activity(let target): activities[target] = nil
+                case .start(let token): starts[token] = nil
+                case .unconfirmed(let target): unconfirmed[target] = nil
                 }
             }
-            limit = max(10_000, 2 * count)
         }
+        limit = max(10_000, 2 * count)
     }
 
     /// The `aps.attributes` of a whole body, hashed, when it has them: what a start is compared
@@ -266,9 +297,10 @@ package actor PushHistory {
     }
 
     /// The `timestamp` for an update or end the sender writes at `now`: `now`, or one past the
-    /// last one APNs accepted for the activity when that is `now` or later.
+    /// last one APNs accepted for the activity, or that may have reached it unanswered, when
+    /// that is `now` or later.
     package static func stamp(now: Int, after entry: Entry) -> Int {
-        guard let last = entry.activity?.timestamp, last >= now else { return now }
+        guard let last = [entry.activity?.timestamp, entry.unconfirmedTimestamp].compactMap({ $0 }).max(), last >= now else { return now }
         return last + 1
     }
 
