@@ -55,8 +55,7 @@ public actor HTTPClientTransport: APNsTransport {
     /// Whether `shutdown()` was called: no request is sent after it, and no client made.
     private var isShutDown = false
     private let configuration: HTTPClient.Configuration
-    /// How long one request may take, its answer's body included (a body has at least
-    /// `bodyGrace`, one second, after its head is read).
+    /// How long one request may take, its answer's body included.
     public nonisolated let timeout: TimeAmount
     /// How long making a connection (TCP and TLS) may take.
     public nonisolated let connectTimeout: TimeAmount
@@ -95,35 +94,50 @@ public actor HTTPClientTransport: APNsTransport {
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
         guard !isShutDown else { throw APNsTransportShutDownError() }
-        var outgoing = HTTPClientRequest(url: "https://\(request.host):\(request.port)\(request.path)")
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
-        if !request.body.isEmpty { outgoing.body = .bytes(request.body) }
+        var headers = HTTPHeaders()
+        for header in request.headers { headers.add(name: header.name, value: header.value) }
+        let outgoing = try HTTPClient.Request(
+            url: "https://\(request.host):\(request.port)\(request.path)", method: HTTPMethod(rawValue: request.method),
+            headers: headers, body: request.body.isEmpty ? nil : .bytes(request.body))
         let lease = current
         lease.requests += 1
         defer { release(lease) }
-        // One deadline for the whole answer. The client keeps it for the head, on its event loop,
-        // where the answer is seen when it comes: a head that came in time is the answer, however
-        // late this task runs (a process whose threads are all busy). A race against a sleeping
-        // task, as the body's is, took such an answer for none, and the push was sent again.
-        let deadline = NIODeadline.now() + timeout
-        let response: HTTPClientResponse
+        // One deadline for the whole answer, its body included, kept by the client on its event
+        // loop, where the answer is read as it comes (`AnswerCollector`): an answer that came in
+        // time is the answer, however late this task runs (a process whose threads are all
+        // busy). A race against a sleeping task took such an answer for none when both were ready
+        // at once, and the push was sent again.
+        let collector = AnswerCollector(limit: Self.bodyLimit)
+        let task = lease.client.execute(request: outgoing, delegate: collector, deadline: NIODeadline.now() + timeout)
+        let failure: (any Error)?
         do {
-            response = try await lease.client.execute(outgoing, deadline: deadline)
-        } catch let error where APNsConnectionError.isConnecting(error) {
-            throw APNsConnectionError(underlying: error)
+            try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            failure = nil
         } catch {
-            throw Self.reported(error, timeout: timeout)
+            failure = error
         }
-        guard response.version.major == 2 else { throw NotHTTP2(version: "\(response.version)") }
+        // Read after the task ended, on the loop, which wrote them before it did.
+        guard let head = collector.head else {
+            switch failure {
+            case let error? where APNsConnectionError.isConnecting(error): throw APNsConnectionError(underlying: error)
+            case let error?: throw Self.reported(error, timeout: timeout)
+            case nil: throw NoAnswerInTime(timeout: timeout)
+            }
+        }
+        guard head.version.major == 2 else { throw NotHTTP2(version: "\(head.version)") }
         // The status is the answer: a body that is too long, stalls or breaks off is noted, not
-        // taken for no answer (which would send a push APNs refused again). The client keeps no
-        // deadline for the body, so it is raced against one here, at least `bodyGrace` after the
-        // head is read: a head read late (all threads busy) has its body, come with it, read too.
-        let bodyDeadline = max(deadline, .now() + Self.bodyGrace)
-        let (body, truncation) = await Self.collect(response.body, by: bodyDeadline, timeout: timeout)
-        return APNsResponse(status: Int(response.status.code), header: { response.headers.first(name: $0) },
-                            body: body, truncation: truncation)
+        // taken for no answer (which would send a push APNs refused again).
+        let truncation: APNsResponse.Truncation? = switch failure {
+        case nil: nil
+        case is AnswerCollector.TooLarge: .tooLarge(limit: Self.bodyLimit)
+        case let error?: Self.reported(error, timeout: timeout) is NoAnswerInTime ? .stalled : .brokenOff("\(Self.reported(error, timeout: timeout))")
+        }
+        return APNsResponse(status: Int(head.status.code), header: { head.headers.first(name: $0) },
+                            body: collector.body, truncation: truncation)
     }
 
     /// `error` as this transport reports it: a refused stream as ``APNsRefusedStreamError``, any
@@ -171,64 +185,38 @@ public actor HTTPClientTransport: APNsTransport {
         }
     }
 
-    /// How long an answer's body may take after its head is read, however close the deadline.
-    static let bodyGrace = TimeAmount.seconds(1)
-
-    /// What `operation` returns, unless `deadline` comes first: then the operation is cancelled
-    /// and `NoAnswerInTime` thrown. The sleep that stands for the deadline runs as a task, as the
-    /// operation does, so when both are ready at once either may win: the head's deadline is the
-    /// client's, and this serves the body alone.
-    private static func race<T: Sendable>(_ deadline: NIODeadline, _ timeout: TimeAmount,
-                                          _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max((deadline - .now()).nanoseconds, 0)))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw NoAnswerInTime(timeout: timeout) }
-            return value
-        }
-    }
-
     /// The most of a body kept: 1 MiB (APNs's bodies are a few hundred bytes at most).
     static let bodyLimit = 1 << 20
 
-    /// `body`, up to `bodyLimit` bytes, read by `deadline`, and why it is cut short when it is.
-    private static func collect(_ body: HTTPClientResponse.Body, by deadline: NIODeadline,
-                                timeout: TimeAmount) async -> ([UInt8], APNsResponse.Truncation?) {
-        let received = ReceivedBytes()
-        do {
-            let whole = try await race(deadline, timeout) {
-                for try await chunk in body {
-                    guard received.append(chunk, upTo: bodyLimit) else { return false }
-                }
-                return true
-            }
-            return (received.bytes, whole ? nil : .tooLarge(limit: bodyLimit))
-        } catch {
-            let reported = reported(error, timeout: timeout)
-            return (received.bytes, reported is NoAnswerInTime ? .stalled : .brokenOff("\(reported)"))
+    /// Reads an answer's head and body, up to `limit` bytes, as the client's event loop hands
+    /// them over. Its fields are written on that loop while the request runs and read once the
+    /// request's future has completed, which happens after (hence `@unchecked Sendable`).
+    private final class AnswerCollector: HTTPClientResponseDelegate, @unchecked Sendable {
+        typealias Response = Void
+
+        /// The body ran past `limit`: the request is ended there.
+        struct TooLarge: Error {}
+
+        let limit: Int
+        private(set) var head: HTTPResponseHead?
+        private(set) var body: [UInt8] = []
+
+        init(limit: Int) {
+            self.limit = limit
         }
-    }
 
-    /// The bytes of a body read so far, kept where the reader's deadline can find them.
-    private final class ReceivedBytes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var received: [UInt8] = []
-
-        var bytes: [UInt8] { lock.withLock { received } }
-
-        /// Adds `chunk`, up to `limit` bytes in all.
-        /// - Returns: Whether all of it fitted.
-        func append(_ chunk: ByteBuffer, upTo limit: Int) -> Bool {
-            lock.withLock {
-                let room = limit - received.count
-                received += chunk.readableBytesView.prefix(room)
-                return chunk.readableBytes <= room
-            }
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            self.head = head
+            return task.eventLoop.makeSucceededVoidFuture()
         }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            let room = limit - body.count
+            body += buffer.readableBytesView.prefix(room)
+            return buffer.readableBytes <= room ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(TooLarge())
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.

@@ -711,6 +711,25 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(later.transportError == "the transport was shut down, so the request was not sent")
     }
 
+    /// A send cancelled while its request waits for the answer ends then, over the HTTP client
+    /// too, and is not sent again.
+    @Test func aCancelledSendEndsAtOnce() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.delayAnswers(by: .seconds(20))
+        let sender = try harness.sender()
+        let started = ContinuousClock.now
+        let task = Task { await sender.send(Harness.update()) }
+        while harness.fake.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        let outcome = await task.value
+        let took = ContinuousClock.now - started
+        try await harness.stop()
+        #expect(took < .seconds(10), "it waited for the answer: \(took)")
+        #expect(!outcome.delivered && outcome.attempts == 1 && outcome.transportError == "the send was cancelled", "\(outcome.summary)")
+        #expect(harness.fake.requests.count == 1)
+    }
+
     /// An answer that came before the deadline is the answer, however late the task that reads
     /// it runs. In a process whose threads are all busy (a server's, or a loaded test run), the
     /// head was raced against a sleeping task; when the busy spell ended, both were ready and
