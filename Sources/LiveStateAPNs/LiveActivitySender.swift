@@ -348,6 +348,7 @@ public final class LiveActivitySender: Sendable {
             switch (outcome.remedy, response.reason) {
             case (.delivered, _):
                 await history.accepted(prepared.push, at: clock())
+                if let deviceToken { await backoff.delivered(deviceToken) }
                 return outcome
             case (_, .expiredProviderToken?) where !renewedToken:
                 // Retried once with a new token, if the rejected one is old enough to renew.
@@ -368,12 +369,16 @@ public final class LiveActivitySender: Sendable {
                 await transport.reconnect()
                 return outcome
             case (.backOffToken, _):
-                let delay = configuration.retry.delay(after: outcome.attempts)
-                let until = clock().addingTimeInterval(delay.seconds)
-                if let deviceToken { await backoff.hold(deviceToken, until: until) }
-                outcome.retryAfter = until
-                guard canRetry else { return outcome }
-                if deviceToken == nil { try? await sleep(delay) }
+                let retry = configuration.retry
+                if let deviceToken {
+                    outcome.retryAfter = await backoff.throttled(deviceToken, now: clock()) { retry.delay(after: $0) }
+                    guard canRetry else { return outcome }
+                } else {
+                    let delay = retry.delay(after: outcome.attempts)
+                    outcome.retryAfter = clock().addingTimeInterval(delay.seconds)
+                    guard canRetry else { return outcome }
+                    try? await sleep(delay)
+                }
             case (.reconnect, _):
                 // IdleTimeout, Shutdown, UnrelatedKeyIdInToken: a new connection, once without waiting.
                 await transport.reconnect()
@@ -410,17 +415,34 @@ public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(message) [\(code)]" }
 }
 
-/// Per device token: no push before this time (after `TooManyRequests`).
+/// Per device token: no push before this time, after `TooManyRequests`. The hold grows with
+/// each `TooManyRequests` in a row to the token, across sends, until APNs takes a push to it:
+/// begun anew at each send, a throttled token was held back a few seconds at most, and APNs's
+/// throttle kept up.
 actor TokenBackoff {
-    private var holds: [String: Date] = [:]
+    private var holds: [String: (until: Date, count: Int)] = [:]
 
-    func until(_ token: String) -> Date? { holds[token] }
+    func until(_ token: String) -> Date? { holds[token]?.until }
 
-    func hold(_ token: String, until: Date) {
-        holds[token] = until
+    /// Holds `token` back after its next `TooManyRequests` in a row.
+    /// - Parameters:
+    ///   - token: The device token.
+    ///   - now: The sender's time.
+    ///   - delay: The wait after the given count of refusals in a row.
+    /// - Returns: When a push to it may go again.
+    func throttled(_ token: String, now: Date, delay: (Int) -> Duration) -> Date {
+        let count = (holds[token]?.count ?? 0) + 1
+        let until = now.addingTimeInterval(delay(count).seconds)
+        holds[token] = (until, count)
         if holds.count > 10_000 {
-            let now = Date()
-            holds = holds.filter { $0.value > now }
+            // A hold that has ended is forgotten only when a push went since (`delivered`), or here.
+            holds = holds.filter { $0.value.until > now }
         }
+        return until
+    }
+
+    /// Ends the hold of `token`: APNs took a push to it.
+    func delivered(_ token: String) {
+        holds[token] = nil
     }
 }

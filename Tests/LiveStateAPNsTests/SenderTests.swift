@@ -213,6 +213,32 @@ import Testing
         #expect((stamps[1] ?? 0) > (stamps[0] ?? 0), "a retry is never a stale replay")
     }
 
+    /// The hold after `TooManyRequests` grows across sends to the token while APNs keeps
+    /// refusing, and ends when it takes one: begun anew at each send, it was 1, 2 and 4 s again
+    /// each time, and the throttle was kept up.
+    @Test func tooManyRequestsInARowHoldTheTokenLongerAcrossSends() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let otherToken = String(repeating: "6f", count: 32)
+        harness.fake.register(deviceToken: otherToken, bundleID: Harness.bundleID)
+        harness.fake.answerNext(5, status: 429, reason: "TooManyRequests")
+        let sleeps = Sleeps()
+        let sender = try harness.sender(retry: RetryPolicy(maxAttempts: 2, maxDelay: .seconds(60)), sleeps: sleeps)
+        let first = await sender.send(Harness.update())
+        let second = await sender.send(Harness.update())
+        let third = await sender.send(Harness.update())
+        let fourth = await sender.send(Harness.update())
+        let other = await sender.send(Harness.update(token: otherToken))
+        try await harness.stop()
+        #expect(!first.delivered && !second.delivered && first.remedy == .backOffToken, "\(first.summary)")
+        // Two attempts per send: the holds after the five refusals are 1, 2, 4, 8 and 16 s, each
+        // waited out before the next attempt; APNs takes the third send's second attempt, and the
+        // fourth send waits for nothing.
+        #expect(sleeps.all == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)], "\(sleeps.all)")
+        #expect(third.delivered && fourth.delivered && fourth.attempts == 1, "\(third.summary) / \(fourth.summary)")
+        #expect(other.delivered && other.attempts == 1, "another token is not held back")
+    }
+
     @Test func aProblemOnApplesSideIsRetriedWithBackOffThenReported() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
