@@ -489,6 +489,22 @@ extension LiveActivityPush {
         #expect(unconfirmed.message.hasPrefix("no answer came to this start (ConnectionReset()) after the request may have reached APNs"))
     }
 
+    /// The same start again, after one whose answer was lost, is warned of as a possible second
+    /// activity (it was sent without a word), and another start is not.
+    @Test func theSameStartAfterOneUnansweredIsWarnedOf() async throws {
+        let transport = FailingTransport(ConnectionReset())
+        let sender = try Self.sender(transport)
+        _ = await sender.send(PushHistoryTests.start("A1"))
+        let again = await sender.send(PushHistoryTests.start("A1"))
+        let another = await sender.send(PushHistoryTests.start("B2"))
+        let duplicate = try #require(again.diagnostics.first { $0.code == DiagnosticCode.duplicateStart }, "\(again.diagnostics)")
+        #expect(duplicate.severity == .warning)
+        #expect(duplicate.message.hasPrefix("a start with the same attributes went to this push-to-start token 0 s ago and no answer came"),
+                "\(duplicate.message)")
+        #expect(!another.diagnostics.contains { $0.code == DiagnosticCode.duplicateStart })
+        #expect(transport.requests == 3, "a warning does not stop it")
+    }
+
     /// A caller that cancels its send stops it: not sent at all when cancelled before its turn,
     /// and not sent again when cancelled while the request was out (a cancelled wait was taken
     /// for no answer, and the push went out again on a new connection, twice more).

@@ -82,15 +82,18 @@ package actor PushHistory {
         }
     }
 
-    /// The last start accepted for one push-to-start token.
+    /// The last start accepted for one push-to-start token, or sent with no answer after it may
+    /// have reached APNs.
     package struct Start: Sendable, Hashable {
         /// The `attributes` it carried, hashed.
         package var attributes: Int
-        /// When it was accepted.
+        /// When it was accepted, or sent.
         package var at: Date
+        /// Whether APNs accepted it; `false` for one whose answer was lost (`mayHaveReached`).
+        package var isConfirmed: Bool
 
-        package init(attributes: Int, at: Date) {
-            (self.attributes, self.at) = (attributes, at)
+        package init(attributes: Int, at: Date, isConfirmed: Bool = true) {
+            (self.attributes, self.at, self.isConfirmed) = (attributes, at, isConfirmed)
         }
     }
 
@@ -183,9 +186,19 @@ package actor PushHistory {
     /// - Parameters:
     ///   - push: The push.
     ///   - now: When it was sent, by the sender's clock.
+    /// A start is kept as one that may have shown an activity: the same start again is a
+    /// `duplicate-start`, as after one APNs accepted.
     package func mayHaveReached(_ push: Push, at now: Date) {
-        guard push.event == .update || push.event == .end, let timestamp = push.timestamp else { return }
-        unconfirmed[push.target] = (max(timestamp, unconfirmed[push.target]?.timestamp ?? .min), now)
+        switch push.event {
+        case .update?, .end?:
+            guard let timestamp = push.timestamp else { return }
+            unconfirmed[push.target] = (max(timestamp, unconfirmed[push.target]?.timestamp ?? .min), now)
+        case .start?:
+            guard !push.target.isBroadcast, let attributes = push.attributes else { return }
+            starts[push.target.id] = Start(attributes: attributes, at: now, isConfirmed: false)
+        case nil:
+            return
+        }
         forgetIfFull(now: now)
     }
 
@@ -358,10 +371,14 @@ package actor PushHistory {
         }
         if push.event == .start, let start = entry.start, let attributes = push.attributes, attributes == start.attributes {
             let since = now.timeIntervalSince(start.at)
-            if since >= 0 && since < startWindow {
+            if since >= 0 && since < startWindow, start.isConfirmed {
                 findings.append(finding(.duplicateStart, "\(source.last("start")) for this push-to-start token, \(seconds(since)) "
                     + "ago, had the same attributes: each start the device receives shows another activity, so it shows this "
                     + "one beside the first; send updates to the first activity's own push token"))
+            } else if since >= 0 && since < startWindow {
+                findings.append(finding(.duplicateStart, "a start with the same attributes went to this push-to-start token "
+                    + "\(seconds(since)) ago and no answer came (start-unconfirmed): it may have reached the device, and each start "
+                    + "the device receives shows another activity, so this one may show beside it; check the device first"))
             }
         }
         return findings
