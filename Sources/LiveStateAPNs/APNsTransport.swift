@@ -20,7 +20,8 @@ public protocol APNsTransport: Sendable {
     func reconnect() async
 }
 
-/// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host.
+/// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host and provider token
+/// (a renewed token opens a new connection; the old one finishes its requests).
 ///
 /// A connection that cannot be made fails the request at once (after at most `connectTimeout`),
 /// so that the sender's `RetryPolicy` alone decides whether and when to try again: a host that
@@ -42,16 +43,23 @@ public actor HTTPClientTransport: APNsTransport {
     private final class Lease: @unchecked Sendable {
         let client: HTTPClient
         var requests = 0
-        /// Replaced by `reconnect()`: shut down when its last request ends.
+        /// Replaced by `reconnect()` or a new provider token: shut down when its last request ends.
         var isRetired = false
+        /// The `authorization` its requests carry: one provider token per connection.
+        var credential: String?
 
-        init(_ client: HTTPClient) {
+        init(_ client: HTTPClient, credential: String? = nil) {
             self.client = client
+            self.credential = credential
         }
     }
 
     /// The client new requests go to.
     private var current: Lease
+    /// The retired clients with requests still on them, by their provider token.
+    private var draining: [String: Lease] = [:]
+    /// The provider tokens requests have carried, the newest last (a few: one per renewal).
+    private var credentials: [String] = []
     /// Whether `shutdown()` was called: no request is sent after it, and no client made.
     private var isShutDown = false
     private let configuration: HTTPClient.Configuration
@@ -99,7 +107,7 @@ public actor HTTPClientTransport: APNsTransport {
         let outgoing = try HTTPClient.Request(
             url: "https://\(request.host):\(request.port)\(request.path)", method: HTTPMethod(rawValue: request.method),
             headers: headers, body: request.body.isEmpty ? nil : .bytes(request.body))
-        let lease = current
+        let lease = lease(for: request.headers.first { $0.name == "authorization" }?.value)
         lease.requests += 1
         defer { release(lease) }
         // One deadline for the whole answer, its body included, kept by the client on its event
@@ -219,10 +227,56 @@ public actor HTTPClientTransport: APNsTransport {
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 
+    /// The client a request with this `authorization` goes to. APNs answers a connection whose
+    /// provider token changes twice within 20 minutes `TooManyProviderTokenUpdates`, and the
+    /// connection is then unusable for a while: at a renewal, a request made with the old token
+    /// just before (another send's) can reach the connection after one with the new token. So
+    /// each client carries one token: a new token gets a new client, which new requests go to,
+    /// and the old one finishes its requests; a request with an older token than the current
+    /// one goes to the old client while it still has requests, or to a client of its own.
+    private func lease(for credential: String?) -> Lease {
+        guard let credential, current.credential != credential else { return current }
+        guard current.credential != nil else {
+            current.credential = credential
+            remember(credential)
+            return current
+        }
+        if let old = draining[credential] { return old }
+        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
+        if credentials.contains(credential) {
+            // An older token: a client for this request alone.
+            lease.isRetired = true
+            draining[credential] = lease
+            return lease
+        }
+        retire(current)
+        current = lease
+        remember(credential)
+        return lease
+    }
+
+    private func remember(_ credential: String) {
+        credentials.append(credential)
+        if credentials.count > 16 { credentials.removeFirst() }
+    }
+
+    /// Sends no new request to `lease`, and shuts it down after its last one.
+    private func retire(_ lease: Lease) {
+        lease.isRetired = true
+        if lease.requests == 0 {
+            // Not waited for: see the type's note on connections that never close.
+            lease.client.shutdown { _ in }
+        } else if let credential = lease.credential {
+            draining[credential] = lease
+        }
+    }
+
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
     private func release(_ lease: Lease) {
         lease.requests -= 1
-        if lease.isRetired, lease.requests == 0 { lease.client.shutdown { _ in } }
+        guard lease.isRetired, lease.requests == 0 else { return }
+        lease.client.shutdown { _ in }
+        if let credential = lease.credential, draining[credential] === lease { draining[credential] = nil }
     }
 
     public func reconnect() async {
@@ -230,9 +284,7 @@ public actor HTTPClientTransport: APNsTransport {
         guard !isShutDown else { return }
         let old = current
         current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
-        old.isRetired = true
-        // Not waited for: see the type's note on connections that never close.
-        if old.requests == 0 { old.client.shutdown { _ in } }
+        retire(old)
     }
 
     /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has

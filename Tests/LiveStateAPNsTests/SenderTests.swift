@@ -309,7 +309,7 @@ import Testing
             for _ in 0..<100 { group.addTask { await sender.send(Harness.update()).delivered } }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        // An hour later, on the same connection: one new token, not one per send.
+        // An hour later: one new token, not one per send.
         harness.clock.advance(minutes: 51)
         for _ in 0..<10 { _ = await sender.send(Harness.update()) }
         try await harness.stop()
@@ -317,6 +317,42 @@ import Testing
         #expect(harness.fake.tokensSeen == 2)
         #expect(await sender.tokens.mintedCount == 2)
         #expect(harness.fake.requests.allSatisfy { $0.status == 200 })
+    }
+
+    /// At a renewal, a request made with the old token can reach the transport after one made
+    /// with the new token (two sends at once). Each token goes on a connection of its own, so no
+    /// connection sees its token change twice, which APNs (and the fake) answers
+    /// `TooManyProviderTokenUpdates`; the old token's requests finish on its connection.
+    @Test func eachProviderTokenGoesOnAConnectionOfItsOwn() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        harness.fake.delayAnswers(by: .milliseconds(300))
+        let tokens = harness.tokens()
+        let old = await tokens.token(for: .sandbox)
+        harness.clock.advance(minutes: 51)
+        let new = await tokens.token(for: .sandbox)
+        #expect(old != new)
+        let transport = harness.transport
+        let endpoints = harness.endpoints
+        func request(_ token: String) -> APNsRequest {
+            APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
+                        headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
+                                  .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
+                        body: Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{}}}"#.utf8))
+        }
+        // The old token, then the new one while the first waits for its answer, then the old again.
+        let first = Task { try await transport.send(request(old)) }
+        while harness.fake.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        let second = Task { try await transport.send(request(new)) }
+        while harness.fake.requests.count < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        let third = try await transport.send(request(old))
+        let statuses = [try await first.value.status, try await second.value.status, third.status]
+        let later = try await transport.send(request(new))
+        try await harness.stop()
+        #expect(statuses == [200, 200, 200], "\(harness.fake.requests.map { "\($0.connection): \($0.status) \($0.reason ?? "")" })")
+        #expect(later.status == 200)
+        let connections = harness.fake.requests.map(\.connection)
+        #expect(connections[0] == connections[2] && connections[1] == connections[3] && connections[0] != connections[1], "\(connections)")
     }
 
     /// A server shares one transport between its sends. One send's reconnect (after
