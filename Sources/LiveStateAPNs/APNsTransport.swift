@@ -132,6 +132,10 @@ public actor HTTPClientTransport: APNsTransport {
         guard let head = collector.head else {
             switch failure {
             case let error? where APNsConnectionError.isConnecting(error): throw APNsConnectionError(underlying: error)
+            case let error? where !collector.sentRequestHead:
+                // Nothing of it was written (it waited for a connection that was never ready, or
+                // was cancelled first): APNs cannot have it, so even a start may be sent again.
+                throw APNsConnectionError(underlying: NotSent(cause: Self.reported(error, timeout: timeout)))
             case let error?: throw Self.reported(error, timeout: timeout)
             case nil: throw NoAnswerInTime(timeout: timeout)
             }
@@ -183,13 +187,22 @@ public actor HTTPClientTransport: APNsTransport {
         }
     }
 
+    /// A request that failed before any of it was written.
+    struct NotSent: Error, CustomStringConvertible {
+        var cause: any Error
+        var description: String {
+            if let late = cause as? NoAnswerInTime { return "no connection was ready within \(late.seconds) s, so the request was not sent" }
+            return "\(cause), before the request was sent"
+        }
+    }
+
     /// No answer, or no end to its body, by the deadline.
     struct NoAnswerInTime: Error, CustomStringConvertible {
         var timeout: TimeAmount
-        var description: String {
-            let seconds = timeout.nanoseconds % 1_000_000_000 == 0
-                ? "\(timeout.nanoseconds / 1_000_000_000)" : "\(Double(timeout.nanoseconds) / 1e9)"
-            return "timed out after \(seconds) s waiting for the answer"
+        var description: String { "timed out after \(seconds) s waiting for the answer" }
+        /// The time-out in seconds, as written: `30`, `0.5`.
+        var seconds: String {
+            timeout.nanoseconds % 1_000_000_000 == 0 ? "\(timeout.nanoseconds / 1_000_000_000)" : "\(Double(timeout.nanoseconds) / 1e9)"
         }
     }
 
@@ -206,11 +219,17 @@ public actor HTTPClientTransport: APNsTransport {
         struct TooLarge: Error {}
 
         let limit: Int
+        /// Whether the request's head was written: until then, nothing of it has left.
+        private(set) var sentRequestHead = false
         private(set) var head: HTTPResponseHead?
         private(set) var body: [UInt8] = []
 
         init(limit: Int) {
             self.limit = limit
+        }
+
+        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+            sentRequestHead = true
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
