@@ -332,8 +332,10 @@ public final class LiveActivitySender: Sendable {
                     outcome.diagnostics.append(PushRequestRules.startUnconfirmed(outcome.transportError ?? "", file: push.file))
                     return outcome
                 }
-                // A transport shut down sends nothing more.
-                guard !cancelled, !(error is APNsTransportShutDownError), outcome.attempts < configuration.retry.maxAttempts else {
+                // A transport shut down sends nothing more; nor does an answer from a host that is
+                // not APNs (a proxy that speaks HTTP/1.1 may have forwarded the push to APNs).
+                guard !cancelled, !(error is APNsTransportShutDownError), !(error is HTTPClientTransport.NotHTTP2),
+                      outcome.attempts < configuration.retry.maxAttempts else {
                     return outcome
                 }
                 await transport.reconnect()
