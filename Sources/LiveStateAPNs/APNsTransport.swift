@@ -54,12 +54,12 @@ public actor HTTPClientTransport: APNsTransport {
         }
     }
 
-    /// The client new requests go to.
-    private var current: Lease
-    /// The retired clients with requests still on them, by their provider token.
+    /// The client new requests of each key to each host go to (`family`).
+    private var current: [String: Lease] = [:]
+    /// The retired clients with requests still on them, by family and provider token.
     private var draining: [String: Lease] = [:]
-    /// The provider tokens requests have carried, the newest last (a few: one per renewal).
-    private var credentials: [String] = []
+    /// The provider tokens each family's requests have carried, the newest last (a few: one per renewal).
+    private var credentials: [String: [String]] = [:]
     /// Whether `shutdown()` was called: no request is sent after it, and no client made.
     private var isShutDown = false
     private let configuration: HTTPClient.Configuration
@@ -97,7 +97,6 @@ public actor HTTPClientTransport: APNsTransport {
         self.connectTimeout = connectTimeout
         self.configuration = configuration
         self.timeout = timeout
-        self.current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
     }
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
@@ -107,7 +106,7 @@ public actor HTTPClientTransport: APNsTransport {
         let outgoing = try HTTPClient.Request(
             url: "https://\(request.host):\(request.port)\(request.path)", method: HTTPMethod(rawValue: request.method),
             headers: headers, body: request.body.isEmpty ? nil : .bytes(request.body))
-        let lease = lease(for: request.headers.first { $0.name == "authorization" }?.value)
+        let lease = lease(for: request.headers.first { $0.name == "authorization" }?.value ?? "", host: request.host, port: request.port)
         lease.requests += 1
         defer { release(lease) }
         // One deadline for the whole answer, its body included, kept by the client on its event
@@ -246,47 +245,50 @@ public actor HTTPClientTransport: APNsTransport {
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 
-    /// The client a request with this `authorization` goes to. APNs answers a connection whose
-    /// provider token changes twice within 20 minutes `TooManyProviderTokenUpdates`, and the
-    /// connection is then unusable for a while: at a renewal, a request made with the old token
-    /// just before (another send's) can reach the connection after one with the new token. So
-    /// each client carries one token: a new token gets a new client, which new requests go to,
-    /// and the old one finishes its requests; a request with an older token than the current
-    /// one goes to the old client while it still has requests, or to a client of its own.
-    private func lease(for credential: String?) -> Lease {
-        guard let credential, current.credential != credential else { return current }
-        guard current.credential != nil else {
-            current.credential = credential
-            remember(credential)
-            return current
-        }
-        if let old = draining[credential] { return old }
-        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
-        if credentials.contains(credential) {
-            // An older token: a client for this request alone.
+    /// The client a request with this `authorization` to this host goes to. APNs answers a
+    /// connection whose provider token changes twice within 20 minutes
+    /// `TooManyProviderTokenUpdates`, and the connection is then unusable for a while: at a
+    /// renewal, a request made with the old token just before (another send's) can reach the
+    /// connection after one with the new token. So each client carries one token: a new token of
+    /// a key gets a new client for its host, which new requests go to, and the old one finishes
+    /// its requests; a request with an older token of the key goes to the old client while it
+    /// still has requests, or to a client of its own. The tokens of one key to one host are a
+    /// family (a JWT's header names its key); other keys and hosts do not retire each other's.
+    private func lease(for credential: String, host: String, port: Int) -> Lease {
+        // `bearer <header>.<claims>.<signature>`: the header is the same for every token of a key.
+        let family = "\(host):\(port) " + (credential.split(separator: ".", maxSplits: 1).first.map(String.init) ?? "")
+        if let lease = current[family], lease.credential == credential { return lease }
+        var seen = credentials[family, default: []]
+        if let newest = seen.last, newest != credential, seen.contains(credential) {
+            // An older token of the key: its client while that has requests, or one of its own.
+            let key = family + "\n" + credential
+            if let old = draining[key] { return old }
+            let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
             lease.isRetired = true
-            draining[credential] = lease
+            draining[key] = lease
             return lease
         }
-        retire(current)
-        current = lease
-        remember(credential)
+        // The key's newest token: a new client, the family's current one (also after `reconnect()`,
+        // so that no new request goes to the client it dropped).
+        if let old = current[family] { retire(old, family: family) }
+        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
+        current[family] = lease
+        if seen.last != credential {
+            seen.append(credential)
+            if seen.count > 16 { seen.removeFirst() }
+            credentials[family] = seen
+        }
         return lease
     }
 
-    private func remember(_ credential: String) {
-        credentials.append(credential)
-        if credentials.count > 16 { credentials.removeFirst() }
-    }
-
     /// Sends no new request to `lease`, and shuts it down after its last one.
-    private func retire(_ lease: Lease) {
+    private func retire(_ lease: Lease, family: String) {
         lease.isRetired = true
         if lease.requests == 0 {
             // Not waited for: see the type's note on connections that never close.
             lease.client.shutdown { _ in }
         } else if let credential = lease.credential {
-            draining[credential] = lease
+            draining[family + "\n" + credential] = lease
         }
     }
 
@@ -295,15 +297,15 @@ public actor HTTPClientTransport: APNsTransport {
         lease.requests -= 1
         guard lease.isRetired, lease.requests == 0 else { return }
         lease.client.shutdown { _ in }
-        if let credential = lease.credential, draining[credential] === lease { draining[credential] = nil }
+        if let key = draining.first(where: { $0.value === lease })?.key { draining[key] = nil }
     }
 
     public func reconnect() async {
         // A client made after the shutdown would send what the shutdown cancelled again.
         guard !isShutDown else { return }
-        let old = current
-        current = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
-        retire(old)
+        // The next request of each family opens a new client.
+        for (family, lease) in current { retire(lease, family: family) }
+        current = [:]
     }
 
     /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has
@@ -312,11 +314,15 @@ public actor HTTPClientTransport: APNsTransport {
     /// - Throws: What the client's shutdown reported within the wait.
     public func shutdown() async throws {
         isShutDown = true
-        let client = current.client
-        let ended = ShutdownWait()
+        // Every client: the current ones, and those an older token's requests still run on.
+        let clients = (Array(current.values) + Array(draining.values)).map(\.client)
+        current = [:]
+        draining = [:]
+        guard !clients.isEmpty else { return }
+        let ended = ShutdownWait(clients: clients.count)
         let error: (any Error)? = await withCheckedContinuation { continuation in
             ended.begin(continuation)
-            client.shutdown { error in ended.end(error) }
+            for client in clients { client.shutdown { error in ended.clientEnded(error) } }
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(Self.shutdownWait.nanoseconds))
                 ended.end(nil)
@@ -332,6 +338,22 @@ public actor HTTPClientTransport: APNsTransport {
     private final class ShutdownWait: @unchecked Sendable {
         private let lock = NSLock()
         private var waiting: CheckedContinuation<(any Error)?, Never>?
+        private var clients: Int
+        private var firstError: (any Error)?
+
+        init(clients: Int) {
+            self.clients = clients
+        }
+
+        /// One client's shutdown ended; the last one ends the wait, with the first error.
+        func clientEnded(_ error: (any Error)?) {
+            let done: Bool = lock.withLock {
+                clients -= 1
+                if firstError == nil { firstError = error }
+                return clients == 0
+            }
+            if done { end(lock.withLock { firstError }) }
+        }
 
         func begin(_ continuation: CheckedContinuation<(any Error)?, Never>) {
             lock.withLock { waiting = continuation }
@@ -349,7 +371,7 @@ public actor HTTPClientTransport: APNsTransport {
     deinit {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
-        current.client.shutdown { _ in }
+        for lease in Array(current.values) + Array(draining.values) { lease.client.shutdown { _ in } }
     }
 }
 

@@ -286,14 +286,6 @@ public final class LiveActivitySender: Sendable {
         let deviceToken: String? = push.target.isBroadcast ? nil : push.target.historyTarget.id
         while true {
             attempt += 1
-            // A caller that cancelled the send (before its turn, or during a wait) sends nothing more.
-            if Task.isCancelled {
-                if outcome.attempts == 0 {
-                    outcome.transportError = SendOutcome.cancelled
-                    outcome.remedy = .retryLater
-                }
-                return outcome
-            }
             if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {
                 let wait = until.timeIntervalSince(clock())
                 guard outcome.attempts < configuration.retry.maxAttempts, wait <= configuration.retry.maxDelay.seconds else {
@@ -311,6 +303,15 @@ public final class LiveActivitySender: Sendable {
                 outcome.remedy = .fixRequest
                 return outcome
             }
+            // A caller that cancelled the send (before its turn, or during a wait: a back-off's
+            // included) sends nothing more.
+            if Task.isCancelled {
+                if outcome.attempts == 0 {
+                    outcome.transportError = SendOutcome.cancelled
+                    outcome.remedy = .retryLater
+                }
+                return outcome
+            }
             outcome.request = request
             outcome.attempts += 1
             let response: APNsResponse
@@ -319,8 +320,11 @@ public final class LiveActivitySender: Sendable {
             } catch {
                 // Cancelled by the caller: the request may have reached APNs, and is not sent again.
                 let cancelled = Task.isCancelled || error is CancellationError
-                // Not sent: the transport was shut down before it.
-                if error is APNsTransportShutDownError { outcome.attempts -= 1 }
+                // Not sent: the transport was shut down before it. What an attempt before it met stands.
+                if error is APNsTransportShutDownError {
+                    outcome.attempts -= 1
+                    if outcome.attempts > 0 { return outcome }
+                }
                 // One that may have reached the device: what is stamped next is later.
                 if !(error is any APNsUnprocessedRequestError) { await history.mayHaveReached(prepared.push, at: clock()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"

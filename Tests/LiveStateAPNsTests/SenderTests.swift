@@ -1,3 +1,4 @@
+import Crypto
 import FakeAPNs
 import NIOHTTP2
 import NIOSSL
@@ -355,6 +356,35 @@ import Testing
         #expect(connections[0] == connections[2] && connections[1] == connections[3] && connections[0] != connections[1], "\(connections)")
     }
 
+    /// Tokens of two keys to one host (a server sending for two teams' apps), or of one key to
+    /// two hosts, do not retire each other's connection: each key keeps one connection per host,
+    /// however the requests alternate. (Taken for an older token of one key, every request of the
+    /// other key opened a connection of its own.)
+    @Test func twoKeysOnOneTransportKeepAConnectionEach() async throws {
+        let other = P256.Signing.PrivateKey()
+        let harness = try await Harness.start(configure: {
+            $0.keys.append(FakeAPNs.Key(keyID: "OTHER12345", teamID: "TEAMOTHER1", publicKey: other.publicKey))
+        })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let first = await harness.tokens().token(for: .sandbox)
+        let second = await ProviderTokenCache(key: ProviderKey(privateKey: other, keyID: "OTHER12345", teamID: "TEAMOTHER1"),
+                                              clock: harness.clock.function).token(for: .sandbox)
+        let endpoints = harness.endpoints
+        var statuses: [Int] = []
+        for token in [first, second, first, second, first, second] {
+            let request = APNsRequest(
+                method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
+                headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
+                          .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
+                body: Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{}}}"#.utf8))
+            statuses.append(try await harness.transport.send(request).status)
+        }
+        try await harness.stop()
+        #expect(statuses == Array(repeating: 200, count: 6), "\(harness.fake.requests.map { "\($0.connection): \($0.status) \($0.reason ?? "")" })")
+        let connections = harness.fake.requests.map(\.connection)
+        #expect(Set(connections).count == 2, "\(connections)")
+    }
+
     /// A server shares one transport between its sends. One send's reconnect (after
     /// `IdleTimeout`, `Shutdown`, …) opens a new connection for the requests after it, and lets
     /// the requests still on the old one finish there rather than cancelling them.
@@ -480,6 +510,20 @@ final class ScriptedTransport: APNsTransport, @unchecked Sendable {
     func reconnect() async {}
 }
 
+/// A transport that answers every request 429 `TooManyRequests`, and counts them.
+final class ThrottlingTransport: APNsTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent = 0
+    var requests: Int { lock.withLock { sent } }
+
+    func send(_ request: APNsRequest) async throws -> APNsResponse {
+        lock.withLock { sent += 1 }
+        return APNsResponse(status: 429, reason: .tooManyRequests)
+    }
+
+    func reconnect() async {}
+}
+
 /// A transport that never answers: each request waits until its task is cancelled.
 final class HangingTransport: APNsTransport, @unchecked Sendable {
     private let lock = NSLock()
@@ -539,6 +583,31 @@ extension LiveActivityPush {
                 "\(duplicate.message)")
         #expect(!another.diagnostics.contains { $0.code == DiagnosticCode.duplicateStart })
         #expect(transport.requests == 3, "a warning does not stop it")
+
+        // One APNs accepted stands when the same start's answer is then lost: the warning after
+        // both says what APNs accepted.
+        let answered = try Self.sender(ScriptedTransport([true, false, true]))
+        for _ in 0..<2 { _ = await answered.send(PushHistoryTests.start("A1")) }
+        let third = await answered.send(PushHistoryTests.start("A1"))
+        #expect(third.diagnostics.first { $0.code == DiagnosticCode.duplicateStart }?.message
+                    .hasPrefix("the last start APNs accepted for this push-to-start token") == true, "\(third.diagnostics)")
+    }
+
+    /// A send cancelled while it waits out a token's back-off sends nothing more (the wait's
+    /// cancellation was swallowed, and the push went out).
+    @Test func aSendCancelledDuringItsBackOffIsNotSentAgain() async throws {
+        let transport = ThrottlingTransport()
+        let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
+        let sender = try LiveActivitySender(
+            schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key),
+            configuration: .init(bundleID: Harness.bundleID, environment: .sandbox), transport: transport)
+        let task = Task { await sender.send(Harness.update()) }
+        while transport.requests < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let outcome = await task.value
+        #expect(transport.requests == 1, "sent again after the cancelled wait")
+        #expect(outcome.remedy == .backOffToken && outcome.attempts == 1, "\(outcome.summary)")
     }
 
     /// A caller that cancels its send stops it: not sent at all when cancelled before its turn,
@@ -791,6 +860,8 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         try await harness.stop()
         #expect(harness.fake.requests.count == 1, "neither sent again nor sent after the shutdown")
         #expect(!cut.delivered && cut.attempts == 1, "\(cut.summary)")
+        // What cut the first attempt off, not the shutdown's refusal of a second.
+        #expect(cut.transportError != nil && cut.transportError != "the transport was shut down, so the request was not sent", "\(cut.summary)")
         #expect(later.attempts == 0 && !later.delivered)
         #expect(later.transportError == "the transport was shut down, so the request was not sent")
     }

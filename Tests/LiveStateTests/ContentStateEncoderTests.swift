@@ -66,6 +66,23 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     /// A null in a field whose null takes its default (`on-null: default`) stands for the
     /// default: written as the default (another version may need the key), left out when
     /// defaults are elided, in a nested object too; in a field without the rule it is refused.
+    /// A state file read for a strict version is read as a server means it: a key it leaves out
+    /// (or a null an `on-null: default` field takes) is written as the field's default, which
+    /// synthesized `Codable` then reads, not as `null` (read strictly, an optional key left out
+    /// was `nil`, and written `null`).
+    @Test func aStrictVersionsStateFileGetsItsDefaultsWritten() throws {
+        let schema = Schema(activity: "score", attributesType: "ScoreAttributes", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [
+                Field(name: "home", type: .int, defaultValue: .int(0)),
+                Field(name: "note", type: .string, defaultValue: .string("none"), isOptional: true),
+                Field(name: "away", type: .int, defaultValue: .int(0), nullTakesDefault: true),
+            ]),
+        ])
+        let encoded = try ContentStateEncoder(schema: schema, version: 1).encode(stateJSON: Array(#"{"home":2,"away":null}"#.utf8))
+        #expect(encoded.succeeded, "\(encoded.diagnostics)")
+        #expect(text(encoded.bytes) == #"{"home":2,"note":"none","away":0}"#)
+    }
+
     @Test func aNullThatTakesTheDefaultIsWrittenAsTheDefault() throws {
         let home = { (nullTakesDefault: Bool) in
             Field(name: "home", type: .int, defaultValue: .int(0), rejectsInvalid: true, nullTakesDefault: nullTakesDefault)

@@ -164,9 +164,14 @@ public struct ContentStateEncoder: Sendable {
         self.broadcast = false
         let urls = schema.urlRule(number)
         self.urls = urls
-        // The state is read taking a URL that iOS 16 alone refuses; the encoder writes the form
-        // every iOS of the app reads (the long way's `ValueBuilder`, `makesURLsPortable`).
-        var stateReader = try ContentStateDecoder(schema: schema, version: found.version, writesPortableURLs: true)
+        // The state is read tolerantly, as a server means it (a key left out takes its default,
+        // which is written, even for a strict version), and taking a URL that iOS 16 alone
+        // refuses: the encoder writes the form every iOS of the app reads (the long way's
+        // `ValueBuilder`, `makesURLsPortable`). Read as the version only, with its `min-ios`.
+        var readable = found
+        readable.minIOS = urls.minIOS
+        let tolerant = Schema(activity: schema.activity, attributesType: schema.attributesType, versions: [readable])
+        var stateReader = try ContentStateDecoder(schema: tolerant, version: found.version, writesPortableURLs: true)
         // A date that looks like UNIX time is said where the state has it, bare or in a body.
         stateReader.flagsUnixDates = true
         self.stateReader = stateReader

@@ -195,6 +195,9 @@ package actor PushHistory {
             unconfirmed[push.target] = (max(timestamp, unconfirmed[push.target]?.timestamp ?? .min), now)
         case .start?:
             guard !push.target.isBroadcast, let attributes = push.attributes else { return }
+            // One APNs accepted with the same attributes, in the window, stands: it showed an activity.
+            if let kept = starts[push.target.id], kept.isConfirmed, kept.attributes == attributes,
+               now.timeIntervalSince(kept.at) < Self.startWindow { return }
             starts[push.target.id] = Start(attributes: attributes, at: now, isConfirmed: false)
         case nil:
             return
@@ -243,6 +246,8 @@ package actor PushHistory {
             var activity = kept ?? Activity(timestamp: timestamp, at: now)
             activity.timestamp = max(activity.timestamp, timestamp)
             activity.at = now
+            // What may have reached APNs unanswered is past once one as new is accepted.
+            if let sent = unconfirmed[push.target], sent.timestamp <= activity.timestamp { unconfirmed[push.target] = nil }
             if push.event == .update { activity.updatedAt = now }
             activities[push.target] = activity
         case .start?:
