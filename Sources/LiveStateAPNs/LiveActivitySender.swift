@@ -422,11 +422,11 @@ public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Per device token: no push before this time, after `TooManyRequests`. The hold grows with
-/// each `TooManyRequests` in a row to the token, across sends, until APNs takes a push to it:
-/// begun anew at each send, a throttled token was held back a few seconds at most, and APNs's
-/// throttle kept up.
+/// each `TooManyRequests` in a row to the token, across sends, until APNs takes a push to it or
+/// the token has gone unrefused as long as its last hold: begun anew at each send, a throttled
+/// token was held back a few seconds at most, and APNs's throttle kept up.
 actor TokenBackoff {
-    private var holds: [String: (until: Date, count: Int)] = [:]
+    private var holds: [String: (until: Date, length: TimeInterval, count: Int)] = [:]
 
     func until(_ token: String) -> Date? { holds[token]?.until }
 
@@ -436,10 +436,12 @@ actor TokenBackoff {
     ///   - now: The sender's time.
     ///   - delay: The wait after the given count of refusals in a row.
     /// - Returns: When a push to it may go again.
-    func throttled(_ token: String, now: Date, delay: (Int) -> Duration) -> Date {
-        let count = (holds[token]?.count ?? 0) + 1
-        let until = now.addingTimeInterval(delay(count).seconds)
-        holds[token] = (until, count)
+    func throttled(_ token: String, now: Date, delay: @Sendable (Int) -> Duration) -> Date {
+        let previous = holds[token]
+        let count = previous.map { now.timeIntervalSince($0.until) <= $0.length ? $0.count + 1 : 1 } ?? 1
+        let length = delay(count).seconds
+        let until = now.addingTimeInterval(length)
+        holds[token] = (until, length, count)
         if holds.count > 10_000 {
             // A hold that has ended is forgotten only when a push went since (`delivered`), or here.
             holds = holds.filter { $0.value.until > now }

@@ -593,6 +593,25 @@ extension LiveActivityPush {
                     .hasPrefix("the last start APNs accepted for this push-to-start token") == true, "\(third.diagnostics)")
     }
 
+    /// The hold after `TooManyRequests` doubles while the refusals come in a row, and starts
+    /// over once the token has gone unrefused as long as its last hold.
+    @Test func aTokensHoldStartsOverAfterAQuietSpell() async {
+        let backoff = TokenBackoff()
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let delay: @Sendable (Int) -> Duration = { RetryPolicy().delay(after: $0) }
+        var holds: [TimeInterval] = []
+        var now = start
+        for _ in 0..<3 {
+            let until = await backoff.throttled("t", now: now, delay: delay)
+            holds.append(until.timeIntervalSince(now))
+            now = until
+        }
+        // Quiet for longer than the last hold (4 s): the next refusal is held 1 s again.
+        now = now.addingTimeInterval(5)
+        holds.append(await backoff.throttled("t", now: now, delay: delay).timeIntervalSince(now))
+        #expect(holds == [1, 2, 4, 1])
+    }
+
     /// A send cancelled while it waits out a token's back-off sends nothing more (the wait's
     /// cancellation was swallowed, and the push went out).
     @Test func aSendCancelledDuringItsBackOffIsNotSentAgain() async throws {
