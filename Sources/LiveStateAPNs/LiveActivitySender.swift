@@ -286,6 +286,11 @@ public final class LiveActivitySender: Sendable {
         let deviceToken: String? = push.target.isBroadcast ? nil : push.target.historyTarget.id
         while true {
             attempt += 1
+            // A caller that cancelled the send (before its turn, or during a wait) sends nothing
+            // more; asked again before the request goes, after the back-off's wait and `prepare`.
+            if Task.isCancelled { return Self.cancelled(outcome) }
+            // What the last attempt sent left, for a shutdown that refuses this one.
+            let previous = outcome
             if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {
                 let wait = until.timeIntervalSince(clock())
                 guard outcome.attempts < configuration.retry.maxAttempts, wait <= configuration.retry.maxDelay.seconds else {
@@ -303,15 +308,7 @@ public final class LiveActivitySender: Sendable {
                 outcome.remedy = .fixRequest
                 return outcome
             }
-            // A caller that cancelled the send (before its turn, or during a wait: a back-off's
-            // included) sends nothing more.
-            if Task.isCancelled {
-                if outcome.attempts == 0 {
-                    outcome.transportError = SendOutcome.cancelled
-                    outcome.remedy = .retryLater
-                }
-                return outcome
-            }
+            if Task.isCancelled { return Self.cancelled(outcome) }
             outcome.request = request
             outcome.attempts += 1
             let response: APNsResponse
@@ -322,8 +319,8 @@ public final class LiveActivitySender: Sendable {
                 let cancelled = Task.isCancelled || error is CancellationError
                 // Not sent: the transport was shut down before it. What an attempt before it met stands.
                 if error is APNsTransportShutDownError {
+                    if previous.attempts > 0 { return previous }
                     outcome.attempts -= 1
-                    if outcome.attempts > 0 { return outcome }
                 }
                 // One that may have reached the device: what is stamped next is later.
                 if !(error is any APNsUnprocessedRequestError) { await history.mayHaveReached(prepared.push, at: clock()) }
@@ -402,6 +399,16 @@ public final class LiveActivitySender: Sendable {
                 return outcome
             }
         }
+    }
+
+    /// `outcome` of a send its caller cancelled: said so when nothing was sent.
+    private static func cancelled(_ outcome: SendOutcome) -> SendOutcome {
+        var cancelled = outcome
+        if cancelled.attempts == 0 {
+            cancelled.transportError = SendOutcome.cancelled
+            cancelled.remedy = .retryLater
+        }
+        return cancelled
     }
 
     /// After `ExpiredProviderToken` that no new token can cure: why, when the clock is to blame.

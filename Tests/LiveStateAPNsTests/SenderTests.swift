@@ -356,9 +356,8 @@ import Testing
         #expect(connections[0] == connections[2] && connections[1] == connections[3] && connections[0] != connections[1], "\(connections)")
     }
 
-    /// Tokens of two keys to one host (a server sending for two teams' apps), or of one key to
-    /// two hosts, do not retire each other's connection: each key keeps one connection per host,
-    /// however the requests alternate. (Taken for an older token of one key, every request of the
+    /// Tokens of two keys to one host (a server sending for two teams' apps) do not retire each
+    /// other's connection: each key keeps one connection per host, however the requests alternate. (Taken for an older token of one key, every request of the
     /// other key opened a connection of its own.)
     @Test func twoKeysOnOneTransportKeepAConnectionEach() async throws {
         let other = P256.Signing.PrivateKey()

@@ -63,13 +63,10 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(result.budget?.body == result.bytes.count)
     }
 
-    /// A null in a field whose null takes its default (`on-null: default`) stands for the
-    /// default: written as the default (another version may need the key), left out when
-    /// defaults are elided, in a nested object too; in a field without the rule it is refused.
-    /// A state file read for a strict version is read as a server means it: a key it leaves out
-    /// (or a null an `on-null: default` field takes) is written as the field's default, which
-    /// synthesized `Codable` then reads, not as `null` (read strictly, an optional key left out
-    /// was `nil`, and written `null`).
+    /// A state file read for a strict version is read as a server means it: an optional key it
+    /// leaves out is written as the field's default, which synthesized `Codable` then reads, not
+    /// as `null` (read strictly, it was `nil`, and written `null`); a null an `on-null: default`
+    /// field takes is written as the default, as for any version.
     @Test func aStrictVersionsStateFileGetsItsDefaultsWritten() throws {
         let schema = Schema(activity: "score", attributesType: "ScoreAttributes", strictClients: [1], versions: [
             SchemaVersion(version: 1, contentState: [
@@ -83,6 +80,9 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(text(encoded.bytes) == #"{"home":2,"note":"none","away":0}"#)
     }
 
+    /// A null in a field whose null takes its default (`on-null: default`) stands for the
+    /// default: written as the default (another version may need the key), left out when
+    /// defaults are elided, in a nested object too; in a field without the rule it is refused.
     @Test func aNullThatTakesTheDefaultIsWrittenAsTheDefault() throws {
         let home = { (nullTakesDefault: Bool) in
             Field(name: "home", type: .int, defaultValue: .int(0), rejectsInvalid: true, nullTakesDefault: nullTakesDefault)
