@@ -21,7 +21,7 @@ public protocol APNsTransport: Sendable {
 }
 
 /// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host and provider token
-/// (a renewed token opens a new connection; the old one finishes its requests).
+/// (a renewed token opens a new connection; one unused for 20 minutes is closed).
 ///
 /// A connection that cannot be made fails the request at once (after at most `connectTimeout`),
 /// so that the sender's `RetryPolicy` alone decides whether and when to try again: a host that
@@ -43,23 +43,23 @@ public actor HTTPClientTransport: APNsTransport {
     private final class Lease: @unchecked Sendable {
         let client: HTTPClient
         var requests = 0
-        /// Replaced by `reconnect()` or a new provider token: shut down when its last request ends.
+        /// Dropped by `reconnect()`: shut down when its last request ends.
         var isRetired = false
-        /// The `authorization` its requests carry: one provider token per connection.
-        var credential: String?
+        /// When its last request ended, or its first began.
+        var lastUsed = NIODeadline.now()
 
-        init(_ client: HTTPClient, credential: String? = nil) {
+        init(_ client: HTTPClient) {
             self.client = client
-            self.credential = credential
         }
     }
 
-    /// The client new requests of each key to each host go to (`family`).
-    private var current: [String: Lease] = [:]
-    /// The retired clients with requests still on them, by family and provider token.
-    private var draining: [String: Lease] = [:]
-    /// The provider tokens each family's requests have carried, the newest last (a few: one per renewal).
-    private var credentials: [String: [String]] = [:]
+    /// The client of each provider token to each host (`host:port authorization`).
+    private var clients: [String: Lease] = [:]
+    /// The clients `reconnect()` dropped that still have requests on them.
+    private var retired: [ObjectIdentifier: Lease] = [:]
+    /// How long a client may go unused before it is closed: a token of its own is not used
+    /// again once renewed, and one of another environment, used now and then, reconnects.
+    static let idleLimit = TimeAmount.minutes(20)
     /// Whether `shutdown()` was called: no request is sent after it, and no client made.
     private var isShutDown = false
     private let configuration: HTTPClient.Configuration
@@ -245,67 +245,51 @@ public actor HTTPClientTransport: APNsTransport {
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
     }
 
-    /// The client a request with this `authorization` to this host goes to. APNs answers a
-    /// connection whose provider token changes twice within 20 minutes
-    /// `TooManyProviderTokenUpdates`, and the connection is then unusable for a while: at a
+    /// The client a request with this `authorization` to this host goes to: one per provider
+    /// token. APNs answers a connection whose provider token changes twice within 20 minutes
+    /// `TooManyProviderTokenUpdates`, and the connection is then unusable for a while. At a
     /// renewal, a request made with the old token just before (another send's) can reach the
-    /// connection after one with the new token. So each client carries one token: a new token of
-    /// a key gets a new client for its host, which new requests go to, and the old one finishes
-    /// its requests; a request with an older token of the key goes to the old client while it
-    /// still has requests, or to a client of its own. The tokens of one key to one host are a
-    /// family (a JWT's header names its key); other keys and hosts do not retire each other's.
+    /// transport after one made with the new token; a sender that tries a token in the other
+    /// environment, or two keys, on one host, alternate tokens too. So each token has its own
+    /// client (its own connection), which stays while it is used and closes once it has gone
+    /// unused for `idleLimit`.
     private func lease(for credential: String, host: String, port: Int) -> Lease {
-        // `bearer <header>.<claims>.<signature>`: the header is the same for every token of a key.
-        let family = "\(host):\(port) " + (credential.split(separator: ".", maxSplits: 1).first.map(String.init) ?? "")
-        if let lease = current[family], lease.credential == credential { return lease }
-        var seen = credentials[family, default: []]
-        if let newest = seen.last, newest != credential, seen.contains(credential) {
-            // An older token of the key: its client while that has requests, or one of its own.
-            let key = family + "\n" + credential
-            if let old = draining[key] { return old }
-            let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
-            lease.isRetired = true
-            draining[key] = lease
-            return lease
-        }
-        // The key's newest token: a new client, the family's current one (also after `reconnect()`,
-        // so that no new request goes to the client it dropped).
-        if let old = current[family] { retire(old, family: family) }
-        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), credential: credential)
-        current[family] = lease
-        if seen.last != credential {
-            seen.append(credential)
-            if seen.count > 16 { seen.removeFirst() }
-            credentials[family] = seen
-        }
-        return lease
-    }
-
-    /// Sends no new request to `lease`, and shuts it down after its last one.
-    private func retire(_ lease: Lease, family: String) {
-        lease.isRetired = true
-        if lease.requests == 0 {
+        let now = NIODeadline.now()
+        for (key, lease) in clients where lease.requests == 0 && now - lease.lastUsed > Self.idleLimit {
+            clients[key] = nil
             // Not waited for: see the type's note on connections that never close.
             lease.client.shutdown { _ in }
-        } else if let credential = lease.credential {
-            draining[family + "\n" + credential] = lease
         }
+        let key = "\(host):\(port) \(credential)"
+        if let lease = clients[key] { return lease }
+        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+        clients[key] = lease
+        return lease
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
     private func release(_ lease: Lease) {
         lease.requests -= 1
+        lease.lastUsed = .now()
         guard lease.isRetired, lease.requests == 0 else { return }
         lease.client.shutdown { _ in }
-        if let key = draining.first(where: { $0.value === lease })?.key { draining[key] = nil }
+        retired[ObjectIdentifier(lease)] = nil
     }
 
     public func reconnect() async {
         // A client made after the shutdown would send what the shutdown cancelled again.
         guard !isShutDown else { return }
-        // The next request of each family opens a new client.
-        for (family, lease) in current { retire(lease, family: family) }
-        current = [:]
+        // The next request of each token opens a new client; the old ones finish their requests.
+        for lease in clients.values {
+            lease.isRetired = true
+            if lease.requests == 0 {
+                // Not waited for: see the type's note on connections that never close.
+                lease.client.shutdown { _ in }
+            } else {
+                retired[ObjectIdentifier(lease)] = lease
+            }
+        }
+        clients = [:]
     }
 
     /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has
@@ -314,10 +298,10 @@ public actor HTTPClientTransport: APNsTransport {
     /// - Throws: What the client's shutdown reported within the wait.
     public func shutdown() async throws {
         isShutDown = true
-        // Every client: the current ones, and those an older token's requests still run on.
-        let clients = (Array(current.values) + Array(draining.values)).map(\.client)
-        current = [:]
-        draining = [:]
+        // Every client: those in use, and those `reconnect()` dropped that still have requests.
+        let clients = (Array(self.clients.values) + Array(retired.values)).map(\.client)
+        self.clients = [:]
+        retired = [:]
         guard !clients.isEmpty else { return }
         let ended = ShutdownWait(clients: clients.count)
         let error: (any Error)? = await withCheckedContinuation { continuation in
@@ -371,7 +355,7 @@ public actor HTTPClientTransport: APNsTransport {
     deinit {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
-        for lease in Array(current.values) + Array(draining.values) { lease.client.shutdown { _ in } }
+        for lease in Array(clients.values) + Array(retired.values) { lease.client.shutdown { _ in } }
     }
 }
 
