@@ -468,18 +468,33 @@ import Testing
     }
 }
 
-/// A transport that fails every request with one error, and counts them.
-final class FailingTransport: APNsTransport, @unchecked Sendable {
-    let error: any Error
+
+/// A transport that answers every request with `answer` (an answer, or an error), and counts them.
+final class CountingTransport: APNsTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var sent = 0
+    private let answer: @Sendable () async throws -> APNsResponse
     var requests: Int { lock.withLock { sent } }
 
-    init(_ error: any Error) { self.error = error }
+    init(_ answer: @escaping @Sendable () async throws -> APNsResponse) { self.answer = answer }
+
+    /// Fails every request with `error`.
+    static func failing(_ error: any Error & Sendable) -> CountingTransport { CountingTransport { throw error } }
+
+    /// Answers every request 429 `TooManyRequests`.
+    static func throttling() -> CountingTransport { CountingTransport { APNsResponse(status: 429, reason: .tooManyRequests) } }
+
+    /// Never answers: each request waits until its task is cancelled.
+    static func hanging() -> CountingTransport {
+        CountingTransport {
+            try await Task.sleep(for: .seconds(600))
+            throw ConnectionReset()
+        }
+    }
 
     func send(_ request: APNsRequest) async throws -> APNsResponse {
         lock.withLock { sent += 1 }
-        throw error
+        return try await answer()
     }
 
     func reconnect() async {}
@@ -512,34 +527,7 @@ final class ScriptedTransport: APNsTransport, @unchecked Sendable {
     func reconnect() async {}
 }
 
-/// A transport that answers every request 429 `TooManyRequests`, and counts them.
-final class ThrottlingTransport: APNsTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent = 0
-    var requests: Int { lock.withLock { sent } }
 
-    func send(_ request: APNsRequest) async throws -> APNsResponse {
-        lock.withLock { sent += 1 }
-        return APNsResponse(status: 429, reason: .tooManyRequests)
-    }
-
-    func reconnect() async {}
-}
-
-/// A transport that never answers: each request waits until its task is cancelled.
-final class HangingTransport: APNsTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent = 0
-    var requests: Int { lock.withLock { sent } }
-
-    func send(_ request: APNsRequest) async throws -> APNsResponse {
-        lock.withLock { sent += 1 }
-        try await Task.sleep(for: .seconds(600))
-        throw ConnectionReset()
-    }
-
-    func reconnect() async {}
-}
 
 extension LiveActivityPush {
     var isStart: Bool {
@@ -559,7 +547,7 @@ extension LiveActivityPush {
     /// A start that may have reached APNs is sent once: each start APNs takes shows another
     /// activity, and three were sent when the answer was lost.
     @Test func aStartThatMayHaveArrivedIsNotSentAgain() async throws {
-        let transport = FailingTransport(ConnectionReset())
+        let transport = CountingTransport.failing(ConnectionReset())
         let outcome = await try Self.sender(transport).send(PushHistoryTests.start("A1"))
         #expect(transport.requests == 1)
         #expect(outcome.remedy == .retryLater)
@@ -574,7 +562,7 @@ extension LiveActivityPush {
     /// The same start again, after one whose answer was lost, is warned of as a possible second
     /// activity (it was sent without a word), and another start is not.
     @Test func theSameStartAfterOneUnansweredIsWarnedOf() async throws {
-        let transport = FailingTransport(ConnectionReset())
+        let transport = CountingTransport.failing(ConnectionReset())
         let sender = try Self.sender(transport)
         _ = await sender.send(PushHistoryTests.start("A1"))
         let again = await sender.send(PushHistoryTests.start("A1"))
@@ -617,7 +605,7 @@ extension LiveActivityPush {
     /// A send cancelled while it waits out a token's back-off sends nothing more (the wait's
     /// cancellation was swallowed, and the push went out).
     @Test func aSendCancelledDuringItsBackOffIsNotSentAgain() async throws {
-        let transport = ThrottlingTransport()
+        let transport = CountingTransport.throttling()
         let key = ProviderKey(privateKey: .init(), keyID: Harness.keyID, teamID: Harness.teamID)
         let sender = try LiveActivitySender(
             schema: Harness.schema, versions: [2, 3], tokens: ProviderTokenCache(key: key),
@@ -635,7 +623,7 @@ extension LiveActivityPush {
     /// and not sent again when cancelled while the request was out (a cancelled wait was taken
     /// for no answer, and the push went out again on a new connection, twice more).
     @Test func aCancelledSendIsNotSentAgain() async throws {
-        let early = FailingTransport(ConnectionReset())
+        let early = CountingTransport.failing(ConnectionReset())
         let sender = try Self.sender(early)
         let before = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -646,7 +634,7 @@ extension LiveActivityPush {
         #expect(notSent.attempts == 0 && !notSent.delivered)
         #expect(notSent.advice == "the send was cancelled before its request was sent", "\(notSent.advice)")
 
-        let hanging = HangingTransport()
+        let hanging = CountingTransport.hanging()
         let during = try Self.sender(hanging)
         for push in [Harness.update(), PushHistoryTests.start("A1")] {
             let task = Task { await during.send(push) }
@@ -687,10 +675,10 @@ extension LiveActivityPush {
 
     /// One whose connection was never made is sent again, as an update whose answer was lost is.
     @Test func aStartThatNeverLeftAndAnUpdateAreSentAgain() async throws {
-        let refused = FailingTransport(APNsConnectionError(underlying: ConnectionReset()))
+        let refused = CountingTransport.failing(APNsConnectionError(underlying: ConnectionReset()))
         _ = await try Self.sender(refused).send(PushHistoryTests.start("A1"))
         #expect(refused.requests == 3)
-        let lost = FailingTransport(ConnectionReset())
+        let lost = CountingTransport.failing(ConnectionReset())
         let outcome = await try Self.sender(lost).send(Harness.update())
         #expect(lost.requests == 3)
         #expect(!outcome.diagnostics.contains { $0.code == DiagnosticCode.startUnconfirmed })
@@ -787,7 +775,7 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         // An unclean shutdown may end a connection that carried the request.
         #expect(!APNsConnectionError.isConnecting(NIOSSLError.uncleanShutdown))
         #expect(APNsConnectionError.isConnecting(NIOSSLError.unableToValidateCertificate))
-        let handshake = FailingTransport(APNsConnectionError(underlying: NIOSSLError.unableToValidateCertificate))
+        let handshake = CountingTransport.failing(APNsConnectionError(underlying: NIOSSLError.unableToValidateCertificate))
         let outcome = await try SenderNoAnswerTests.sender(handshake).send(PushHistoryTests.start("A1"))
         #expect(handshake.requests == 3)
         #expect(outcome.summary.contains("no answer came: check the network, the host and any proxy"), "\(outcome.summary)")
