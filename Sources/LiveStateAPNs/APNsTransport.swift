@@ -142,10 +142,11 @@ public actor HTTPClientTransport: APNsTransport {
         guard head.version.major == 2 else { throw NotHTTP2(version: "\(head.version)") }
         // The status is the answer: a body that is too long, stalls or breaks off is noted, not
         // taken for no answer (which would send a push APNs refused again).
-        let truncation: APNsResponse.Truncation? = switch failure {
+        let truncation: APNsResponse.Truncation? = switch failure.map({ Self.reported($0, timeout: timeout) }) {
         case nil: nil
         case is AnswerCollector.TooLarge: .tooLarge(limit: Self.bodyLimit)
-        case let error?: Self.reported(error, timeout: timeout) is NoAnswerInTime ? .stalled : .brokenOff("\(Self.reported(error, timeout: timeout))")
+        case is NoAnswerInTime: .stalled
+        case let error?: .brokenOff("\(error)")
         }
         return APNsResponse(status: Int(head.status.code), header: { head.headers.first(name: $0) },
                             body: collector.body, truncation: truncation)

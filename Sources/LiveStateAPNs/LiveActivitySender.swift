@@ -322,6 +322,8 @@ public final class LiveActivitySender: Sendable {
                     if previous.attempts > 0 { return previous }
                     outcome.attempts -= 1
                 }
+                // Cancelled before any of it was written: not sent, as the advice then says.
+                if cancelled, error is APNsConnectionError { outcome.attempts -= 1 }
                 // One that may have reached the device: what is stamped next is later.
                 if !(error is any APNsUnprocessedRequestError) { await history.mayHaveReached(prepared.push, at: clock()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"

@@ -894,6 +894,23 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(harness.fake.requests.count == 1)
     }
 
+    /// A send cancelled while its request waits for a connection (one that never becomes ready)
+    /// was not sent, and says so.
+    @Test func aSendCancelledBeforeItsRequestWasWrittenSaysItWasNotSent() async throws {
+        let harness = try await Harness.start(configure: { $0.silentAfterHandshake = true })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let transport = try HTTPClientTransport(trustRootsPEM: harness.fake.certificatePEM, timeout: .seconds(20))
+        let sender = try harness.sender(transport: transport)
+        let task = Task { await sender.send(PushHistoryTests.start("A1")) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let outcome = await task.value
+        try? await transport.shutdown()
+        try await harness.stop()
+        #expect(outcome.attempts == 0 && outcome.advice == "the send was cancelled before its request was sent", "\(outcome.summary)")
+        #expect(!outcome.diagnostics.contains { $0.code == DiagnosticCode.startUnconfirmed }, "it never left")
+    }
+
     /// An answer that came before the deadline is the answer, however late the task that reads
     /// it runs. In a process whose threads are all busy (a server's, or a loaded test run), the
     /// head was raced against a sleeping task; when the busy spell ended, both were ready and
