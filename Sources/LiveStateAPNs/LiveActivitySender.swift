@@ -325,13 +325,14 @@ public final class LiveActivitySender: Sendable {
                 // Cancelled before any of it was written: not sent, as the advice then says.
                 if cancelled, error is APNsConnectionError { outcome.attempts -= 1 }
                 // One that may have reached the device: what is stamped next is later.
-                if !(error is any APNsUnprocessedRequestError) { await history.mayHaveReached(prepared.push, at: clock()) }
+                let mayHaveReached = !(error is any APNsUnprocessedRequestError)
+                if mayHaveReached { await history.mayHaveReached(prepared.push, at: clock()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater
                 // A start that may have reached APNs is not sent again: each one APNs takes shows
                 // another activity. One APNs did not process (no connection, a refused stream) is.
-                if prepared.push.event == .start, !(error is any APNsUnprocessedRequestError) {
+                if prepared.push.event == .start, mayHaveReached {
                     outcome.diagnostics.append(PushRequestRules.startUnconfirmed(outcome.transportError ?? "", file: push.file))
                     return outcome
                 }

@@ -76,6 +76,12 @@ struct YAMLTreeReader {
         }
     }
 
+    /// Refuses a tag on `node` other than the non-specific `!` and its kind's `standard` one.
+    private static func checkTag(of node: YAMLNode, standard: String) throws(YAMLReadError) {
+        guard let tag = node.tag, tag != "!", tag != standard else { return }
+        throw YAMLReadError(code: .schemaWrongType, message: YAMLNode.unsupportedTag(tag), position: node.position)
+    }
+
     private func readNode(_ parser: LibYAMLParser) throws(YAMLReadError) -> YAMLNode {
         var stack: [OpenCollection] = []
         var anchors: [String: YAMLNode] = [:]
@@ -219,9 +225,7 @@ struct YAMLTreeReader {
         var merged: [YAMLPair] = []
         // What is written in place under `<<` is in the tree nowhere else, so its tags are
         // checked here (what an alias reaches is checked where it is written, too).
-        if case .sequence = merge.value.content, let tag = merge.value.tag, tag != "!", tag != "tag:yaml.org,2002:seq" {
-            throw YAMLReadError(code: .schemaWrongType, message: YAMLNode.unsupportedTag(tag), position: merge.value.position)
-        }
+        if case .sequence = merge.value.content { try Self.checkTag(of: merge.value, standard: "tag:yaml.org,2002:seq") }
         for source in sources {
             guard case .mapping(let sourcePairs) = source.content else {
                 throw YAMLReadError(
@@ -229,9 +233,7 @@ struct YAMLTreeReader {
                     message: "the merge key '<<' takes a mapping, or a sequence of mappings, such as '*base' or '[*a, *b]'; found \(source.described)",
                     position: source.position)
             }
-            if let tag = source.tag, tag != "!", tag != "tag:yaml.org,2002:map" {
-                throw YAMLReadError(code: .schemaWrongType, message: YAMLNode.unsupportedTag(tag), position: source.position)
-            }
+            try Self.checkTag(of: source, standard: "tag:yaml.org,2002:map")
             // The mapping's own key, or one merged from an earlier mapping, wins. A key this
             // mapping repeats is kept twice, so that the schema's duplicate check finds it here
             // too (a mapping written in place under `<<` is in the tree nowhere else).

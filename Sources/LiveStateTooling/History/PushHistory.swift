@@ -104,8 +104,8 @@ package actor PushHistory {
         /// The last start, when the target is a push-to-start token.
         package var start: Start?
         /// The largest `timestamp` of an update or end that got no answer after it may have
-        /// reached APNs (`mayHaveReached`), when it is larger than `activity`'s: the device may
-        /// hold it, so the next stamp is past it.
+        /// reached APNs (`mayHaveReached`) since one as new was accepted: the device may hold
+        /// it, so the next stamp is past it.
         package var unconfirmedTimestamp: Int?
 
         package init(activity: Activity? = nil, start: Start? = nil, unconfirmedTimestamp: Int? = nil) {
@@ -176,18 +176,17 @@ package actor PushHistory {
         let activity = activities[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
         let start = target.isBroadcast ? nil : starts[target.id].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
         let sent = unconfirmed[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0.timestamp : nil }
-        return Entry(activity: activity, start: start, unconfirmedTimestamp: sent.flatMap { $0 > (activity?.timestamp ?? .min) ? $0 : nil })
+        return Entry(activity: activity, start: start, unconfirmedTimestamp: sent)
     }
 
     /// Records an update or end that got no answer after it may have reached APNs (the
     /// connection broke, the answer did not come in time, the send was cancelled): the device
     /// may hold it, so what the sender stamps next for the activity is later (`stamp`). The
-    /// findings still judge by what APNs accepted.
+    /// findings still judge by what APNs accepted. A start is kept as one that may have shown
+    /// an activity: the same start again is a `duplicate-start`, as after one APNs accepted.
     /// - Parameters:
     ///   - push: The push.
     ///   - now: When it was sent, by the sender's clock.
-    /// A start is kept as one that may have shown an activity: the same start again is a
-    /// `duplicate-start`, as after one APNs accepted.
     package func mayHaveReached(_ push: Push, at now: Date) {
         switch push.event {
         case .update?, .end?:
