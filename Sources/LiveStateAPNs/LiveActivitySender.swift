@@ -80,7 +80,7 @@ public final class LiveActivitySender: Sendable {
     let encoders: [ContentStateEncoder]
     /// One per targeted version, for devices (`[0]`) and broadcasts (`[1]`).
     let validators: [[PayloadValidator]]
-    let clock: @Sendable () -> Date
+    let clock: SendClock
     let sleep: @Sendable (Duration) async throws -> Void
     let backoff = TokenBackoff()
     let history = PushHistory()
@@ -92,12 +92,20 @@ public final class LiveActivitySender: Sendable {
     ///   - tokens: The provider tokens (share one cache per key among senders).
     ///   - configuration: Bundle id, environment, hosts, retries.
     ///   - transport: What carries requests (`HTTPClientTransport`).
-    ///   - clock: The time (tests move it).
+    ///   - clock: The wall clock, by which ages and holds are measured too (tests move it).
+    ///     `nil`, the default, reads the system's wall clock for timestamps and measures holds
+    ///     after `TooManyRequests` on a clock that does not step.
     ///   - sleep: How the sender waits before a retry (tests skip it).
     /// - Throws: `SenderSetupError` when the bundle id or a version is wrong.
-    public init(schema: Schema, versions: [Int]? = nil, tokens: ProviderTokenCache, configuration: Configuration,
-                transport: any APNsTransport, clock: @escaping @Sendable () -> Date = Date.init,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
+    public convenience init(schema: Schema, versions: [Int]? = nil, tokens: ProviderTokenCache, configuration: Configuration,
+                            transport: any APNsTransport, clock: (@Sendable () -> Date)? = nil,
+                            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
+        try self.init(schema: schema, versions: versions, tokens: tokens, configuration: configuration, transport: transport,
+                      clock: SendClock(clock), sleep: sleep)
+    }
+
+    init(schema: Schema, versions: [Int]?, tokens: ProviderTokenCache, configuration: Configuration,
+         transport: any APNsTransport, clock: SendClock, sleep: @escaping @Sendable (Duration) async throws -> Void) throws(SenderSetupError) {
         let bundle = try PushRequestRules.requireBundleID(from: configuration.bundleID)
         let live = schema.liveVersions.map(\.version)
         let targets = (versions ?? live).sorted()
@@ -142,7 +150,7 @@ public final class LiveActivitySender: Sendable {
     func prepare(_ push: LiveActivityPush, environment: APNsEnvironment, attempt: Int) async -> Prepared {
         let broadcast = push.target.isBroadcast ? 1 : 0
         var diagnostics: [Diagnostic] = []
-        let clockNow = clock()
+        let clockNow = clock.now()
         let now = Int(clockNow.timeIntervalSince1970)
         let target = push.target.historyTarget
         let entry = await history.entry(for: target, at: clockNow)
@@ -268,9 +276,9 @@ public final class LiveActivitySender: Sendable {
     /// - Returns: How it ended.
     public func send(_ push: LiveActivityPush) async -> SendOutcome {
         let target = push.target.historyTarget
-        _ = await history.reserve(target, at: clock)
+        _ = await history.reserve(target, at: clock.now)
         let outcome = await sendAlone(push)
-        await history.release(target, accepting: nil, at: clock())
+        await history.release(target, accepting: nil, at: clock.now())
         return outcome
     }
 
@@ -291,11 +299,10 @@ public final class LiveActivitySender: Sendable {
             if Task.isCancelled { return Self.cancelled(outcome) }
             // What the last attempt sent left, for a shutdown that refuses this one.
             let previous = outcome
-            if let deviceToken, let until = await backoff.until(deviceToken), until > clock() {
-                let wait = until.timeIntervalSince(clock())
+            if let deviceToken, let wait = await backoff.remainder(of: deviceToken, now: clock.elapsed()) {
                 guard outcome.attempts < configuration.retry.maxAttempts, wait <= configuration.retry.maxDelay.seconds else {
                     outcome.remedy = .backOffToken
-                    outcome.retryAfter = until
+                    outcome.retryAfter = clock.now().addingTimeInterval(wait)
                     return outcome
                 }
                 try? await sleep(.milliseconds(Int(wait * 1000)))
@@ -326,7 +333,7 @@ public final class LiveActivitySender: Sendable {
                 if cancelled, error is APNsConnectionError { outcome.attempts -= 1 }
                 // One that may have reached the device: what is stamped next is later.
                 let mayHaveReached = !(error is any APNsUnprocessedRequestError)
-                if mayHaveReached { await history.mayHaveReached(prepared.push, at: clock()) }
+                if mayHaveReached { await history.mayHaveReached(prepared.push, at: clock.now()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater
@@ -353,7 +360,7 @@ public final class LiveActivitySender: Sendable {
             let canRetry = outcome.attempts < configuration.retry.maxAttempts
             switch (outcome.remedy, response.reason) {
             case (.delivered, _):
-                await history.accepted(prepared.push, at: clock())
+                await history.accepted(prepared.push, at: clock.now())
                 if let deviceToken { await backoff.delivered(deviceToken) }
                 return outcome
             case (_, .expiredProviderToken?) where !renewedToken:
@@ -377,11 +384,12 @@ public final class LiveActivitySender: Sendable {
             case (.backOffToken, _):
                 let retry = configuration.retry
                 if let deviceToken {
-                    outcome.retryAfter = await backoff.throttled(deviceToken, now: clock()) { retry.delay(after: $0) }
+                    let hold = await backoff.throttled(deviceToken, now: clock.elapsed()) { retry.delay(after: $0) }
+                    outcome.retryAfter = clock.now().addingTimeInterval(hold)
                     guard canRetry else { return outcome }
                 } else {
                     let delay = retry.delay(after: outcome.attempts)
-                    outcome.retryAfter = clock().addingTimeInterval(delay.seconds)
+                    outcome.retryAfter = clock.now().addingTimeInterval(delay.seconds)
                     guard canRetry else { return outcome }
                     try? await sleep(delay)
                 }
@@ -395,7 +403,7 @@ public final class LiveActivitySender: Sendable {
                 // Apple: retry a 5xx after 15 minutes, with back-off; a wait past `maxDelay` is
                 // the caller's to make, at `retryAfter`.
                 let delay = configuration.retry.delay(after: outcome.attempts, serverError: true)
-                outcome.retryAfter = clock().addingTimeInterval(delay.seconds)
+                outcome.retryAfter = clock.now().addingTimeInterval(delay.seconds)
                 guard canRetry, delay <= configuration.retry.maxDelay else { return outcome }
                 try? await sleep(delay)
             default:
@@ -416,8 +424,8 @@ public final class LiveActivitySender: Sendable {
 
     /// After `ExpiredProviderToken` that no new token can cure: why, when the clock is to blame.
     private func clockProblem(rejected token: String, environment: APNsEnvironment) async -> Diagnostic? {
-        guard let issuedAt = await tokens.issuedAt(of: token, for: environment) else { return nil }
-        return PushRequestRules.clockProblem(tokenIssuedAt: issuedAt, now: clock(), minimumLifetime: tokens.minimumLifetime)
+        guard let minted = await tokens.minted(token, for: environment) else { return nil }
+        return PushRequestRules.clockProblem(tokenIssuedAt: minted.issuedAt, age: minted.age, minimumLifetime: tokens.minimumLifetime)
     }
 }
 
@@ -435,28 +443,33 @@ public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
 /// each `TooManyRequests` in a row to the token, across sends, until APNs takes a push to it or
 /// the token has gone unrefused as long as its last hold: begun anew at each send, a throttled
 /// token was held back a few seconds at most, and APNs's throttle kept up.
+///
+/// Times are `SendClock.elapsed`: a hold measured on the wall clock ended early when the
+/// clock was set forward, and lasted an hour longer when it was set back an hour.
 actor TokenBackoff {
-    private var holds: [String: (until: Date, length: TimeInterval, count: Int)] = [:]
+    private var holds: [String: (until: TimeInterval, length: TimeInterval, count: Int)] = [:]
 
-    func until(_ token: String) -> Date? { holds[token]?.until }
+    /// How long `token` is still held back, if it is.
+    func remainder(of token: String, now: TimeInterval) -> TimeInterval? {
+        holds[token].flatMap { $0.until > now ? $0.until - now : nil }
+    }
 
     /// Holds `token` back after its next `TooManyRequests` in a row.
     /// - Parameters:
     ///   - token: The device token.
-    ///   - now: The sender's time.
+    ///   - now: The sender's `SendClock.elapsed`.
     ///   - delay: The wait after the given count of refusals in a row.
-    /// - Returns: When a push to it may go again.
-    func throttled(_ token: String, now: Date, delay: @Sendable (Int) -> Duration) -> Date {
+    /// - Returns: How long a push to it is held back.
+    func throttled(_ token: String, now: TimeInterval, delay: @Sendable (Int) -> Duration) -> TimeInterval {
         let previous = holds[token]
-        let count = previous.map { now.timeIntervalSince($0.until) <= $0.length ? $0.count + 1 : 1 } ?? 1
+        let count = previous.map { now - $0.until <= $0.length ? $0.count + 1 : 1 } ?? 1
         let length = delay(count).seconds
-        let until = now.addingTimeInterval(length)
-        holds[token] = (until, length, count)
+        holds[token] = (now + length, length, count)
         if holds.count > 10_000 {
             // A hold that has ended is forgotten only when a push went since (`delivered`), or here.
             holds = holds.filter { $0.value.until > now }
         }
-        return until
+        return length
     }
 
     /// Ends the hold of `token`: APNs took a push to it.

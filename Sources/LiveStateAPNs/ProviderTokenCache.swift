@@ -8,10 +8,13 @@ import Foundation
 /// use, reuses it for `refreshAfter` (50 minutes), and never mints again within
 /// `minimumLifetime` (20 minutes) of the last one — not even when asked to.
 public actor ProviderTokenCache {
-    /// A token and when it was minted.
+    /// A token and when it was minted, by both clocks.
     struct Minted {
         var token: String
+        /// Its `iat`.
         var issuedAt: Date
+        /// `SendClock.elapsed` then: its age is measured from this.
+        var mintedAt: TimeInterval
     }
 
     /// The signing key.
@@ -20,10 +23,10 @@ public actor ProviderTokenCache {
     public nonisolated let refreshAfter: TimeInterval
     /// How long a token is kept at least.
     public nonisolated let minimumLifetime: TimeInterval
-    private let clock: @Sendable () -> Date
+    private let clock: SendClock
     private var current: [APNsEnvironment: Minted] = [:]
-    /// After `TooManyProviderTokenUpdates`: no minting before this time.
-    private var mintingSuspendedUntil: [APNsEnvironment: Date] = [:]
+    /// After `TooManyProviderTokenUpdates`: no minting before this `SendClock.elapsed`.
+    private var mintingSuspendedUntil: [APNsEnvironment: TimeInterval] = [:]
     /// How many tokens this cache has minted.
     public private(set) var mintedCount = 0
 
@@ -32,9 +35,16 @@ public actor ProviderTokenCache {
     ///   - key: The signing key.
     ///   - refreshAfter: Seconds a token is used before a new one is minted (default 50 minutes).
     ///   - minimumLifetime: Seconds a token is kept at least (default 20 minutes).
-    ///   - clock: The time (tests move it).
+    ///   - clock: The wall clock, by which ages are measured too (tests move it). `nil`, the
+    ///     default, reads the system's wall clock for each token's `iat` and measures ages on a
+    ///     clock that does not step, so that setting the wall clock neither keeps a token past
+    ///     its hour nor renews one early.
     public init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60,
-                clock: @escaping @Sendable () -> Date = Date.init) {
+                clock: (@Sendable () -> Date)? = nil) {
+        self.init(key: key, refreshAfter: refreshAfter, minimumLifetime: minimumLifetime, clock: SendClock(clock))
+    }
+
+    init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60, clock: SendClock) {
         self.key = key
         self.refreshAfter = refreshAfter
         self.minimumLifetime = minimumLifetime
@@ -45,11 +55,10 @@ public actor ProviderTokenCache {
     /// - Parameter environment: The environment the request goes to.
     /// - Returns: The JWT.
     public func token(for environment: APNsEnvironment) -> String {
-        let now = clock()
+        let now = clock.elapsed()
         if let minted = current[environment] {
-            let age = now.timeIntervalSince(minted.issuedAt)
             let suspended = mintingSuspendedUntil[environment].map { now < $0 } ?? false
-            if age < refreshAfter || suspended { return minted.token }
+            if now - minted.mintedAt < refreshAfter || suspended { return minted.token }
         }
         return mint(for: environment, at: now)
     }
@@ -62,10 +71,10 @@ public actor ProviderTokenCache {
     ///   - environment: Its environment.
     /// - Returns: Whether a new token was minted (and a retry is worth it).
     public func renew(after rejected: String, for environment: APNsEnvironment) -> Bool {
-        let now = clock()
+        let now = clock.elapsed()
         guard let minted = current[environment] else { return false }
         if minted.token != rejected { return true }  // another send renewed it already
-        guard now.timeIntervalSince(minted.issuedAt) >= minimumLifetime else { return false }
+        guard now - minted.mintedAt >= minimumLifetime else { return false }
         if let until = mintingSuspendedUntil[environment], now < until { return false }
         _ = mint(for: environment, at: now)
         return true
@@ -80,20 +89,26 @@ public actor ProviderTokenCache {
         current[environment].flatMap { $0.token == token ? $0.issuedAt : nil }
     }
 
+    /// A token's `iat` and how long ago it was minted, measured as the cache measures ages.
+    func minted(_ token: String, for environment: APNsEnvironment) -> (issuedAt: Date, age: TimeInterval)? {
+        current[environment].flatMap { $0.token == token ? ($0.issuedAt, clock.elapsed() - $0.mintedAt) : nil }
+    }
+
     /// After `TooManyProviderTokenUpdates`: stops minting until `minimumLifetime` after the last token.
     /// - Parameter environment: The environment.
     /// - Returns: When minting may resume.
     @discardableResult
     public func suspendMinting(for environment: APNsEnvironment) -> Date {
-        let now = clock()
-        let until = (current[environment]?.issuedAt ?? now).addingTimeInterval(minimumLifetime)
-        mintingSuspendedUntil[environment] = max(until, now)
-        return max(until, now)
+        let now = clock.elapsed()
+        let until = max((current[environment]?.mintedAt ?? now) + minimumLifetime, now)
+        mintingSuspendedUntil[environment] = until
+        return clock.now().addingTimeInterval(until - now)
     }
 
-    private func mint(for environment: APNsEnvironment, at now: Date) -> String {
-        let token = key.makeToken(issuedAt: Int(now.timeIntervalSince1970))
-        current[environment] = Minted(token: token, issuedAt: now)
+    private func mint(for environment: APNsEnvironment, at now: TimeInterval) -> String {
+        let issuedAt = clock.now()
+        let token = key.makeToken(issuedAt: Int(issuedAt.timeIntervalSince1970))
+        current[environment] = Minted(token: token, issuedAt: issuedAt, mintedAt: now)
         mintedCount += 1
         return token
     }

@@ -126,11 +126,11 @@ package enum PushRequestRules {
     /// clock is behind, and a new token would be just as old: the key is not at fault.
     /// - Parameters:
     ///   - issuedAt: The rejected token's `iat`.
-    ///   - now: This machine's time.
+    ///   - seconds: How long ago it was minted.
     ///   - minimumLifetime: How long a token is kept at least (`ProviderTokenCache`).
-    static func clockProblem(tokenIssuedAt issuedAt: Date, now: Date, minimumLifetime: TimeInterval) -> Diagnostic? {
-        let age = Int(now.timeIntervalSince(issuedAt))
-        guard Double(age) < minimumLifetime else { return nil }
+    static func clockProblem(tokenIssuedAt issuedAt: Date, age seconds: TimeInterval, minimumLifetime: TimeInterval) -> Diagnostic? {
+        guard seconds < minimumLifetime else { return nil }
+        let age = Int(seconds)
         return finding(.clockBehind, "APNs answered ExpiredProviderToken to a provider token issued \(age) s ago "
             + "(iat \(Int(issuedAt.timeIntervalSince1970))); APNs expires a token an hour after its iat by APNs's clock, so "
             + "this machine's clock is behind by more than an hour: set it right (NTP); the key is not at fault, and a new "

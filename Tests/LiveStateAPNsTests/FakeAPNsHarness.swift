@@ -34,7 +34,7 @@ struct Harness {
     }
 
     func tokens() -> ProviderTokenCache {
-        ProviderTokenCache(key: ProviderKey(privateKey: key, keyID: Self.keyID, teamID: Self.teamID), clock: clock.function)
+        ProviderTokenCache(key: ProviderKey(privateKey: key, keyID: Self.keyID, teamID: Self.teamID), clock: clock.sendClock)
     }
 
     /// A sender to this fake; `sleeps` collects the waits, which move the clock instead of waiting.
@@ -48,7 +48,7 @@ struct Harness {
             schema: Self.schema, versions: versions, tokens: tokens ?? self.tokens(),
             configuration: .init(bundleID: Self.bundleID, environment: environment, endpoints: endpoints,
                                  retryOtherEnvironment: otherEnvironment != nil, retry: retry, validates: validates),
-            transport: transport ?? self.transport, clock: clock.function,
+            transport: transport ?? self.transport, clock: clock.sendClock,
             sleep: { duration in
                 sleeps.append(duration)
                 clock.advance(minutes: duration.seconds / 60)

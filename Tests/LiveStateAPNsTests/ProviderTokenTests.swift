@@ -3,16 +3,26 @@ import Foundation
 import Testing
 @testable import LiveStateAPNs
 
-/// A clock tests move by hand.
+/// A clock tests move by hand: time passing moves its wall clock and its steady one; setting
+/// the wall clock (`stepWall`) moves the wall one alone.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
+    private var elapsed: TimeInterval = 0
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
 
     var now: Date { lock.withLock { current } }
-    func advance(minutes: Double) { lock.withLock { current = current.addingTimeInterval(minutes * 60) } }
+    func advance(minutes: Double) {
+        lock.withLock {
+            current = current.addingTimeInterval(minutes * 60)
+            elapsed += minutes * 60
+        }
+    }
+    func stepWall(minutes: Double) { lock.withLock { current = current.addingTimeInterval(minutes * 60) } }
     var function: @Sendable () -> Date { { [self] in now } }
+    /// Both clocks, as a sender reads them.
+    var sendClock: SendClock { SendClock(now: function, elapsed: { [self] in lock.withLock { elapsed } }) }
 }
 
 @Suite struct ProviderTokenTests {
@@ -102,6 +112,26 @@ final class TestClock: @unchecked Sendable {
         // Past 50 minutes and past the suspension: a new token again.
         #expect(await cache.token(for: .sandbox) != second)
         #expect(first != second)
+    }
+
+    /// A token's age is measured on a clock that does not step: set back an hour, the wall clock
+    /// kept a token past APNs's hour (its age stayed under 50 minutes); set forward, it renewed
+    /// one at once. Its `iat` is the wall clock's.
+    @Test func settingTheWallClockNeitherKeepsATokenPastItsHourNorRenewsItEarly() async throws {
+        let clock = TestClock()
+        let cache = ProviderTokenCache(key: ProviderKey(privateKey: .init(), keyID: Self.keyID, teamID: Self.teamID),
+                                       clock: clock.sendClock)
+        let first = await cache.token(for: .sandbox)
+        clock.stepWall(minutes: 120)
+        #expect(await cache.token(for: .sandbox) == first)
+        #expect(await cache.renew(after: first, for: .sandbox) == false, "a token minted now is not 20 minutes old")
+        clock.stepWall(minutes: -180)
+        clock.advance(minutes: 50)
+        let second = await cache.token(for: .sandbox)
+        #expect(second != first)
+        let claims = try Self.parts(second).claims
+        #expect(claims["iat"] as? Int == Int(clock.now.timeIntervalSince1970))
+        #expect(await cache.mintedCount == 2)
     }
 
     /// One test key (made for this test alone) as `openssl ecparam -genkey` writes it, SEC 1

@@ -173,8 +173,7 @@ import Testing
         seen.formUnion(codes(.broadcast(channelID: "!")))
         seen.formUnion(codes(.broadcast(channelID: "YWJj"), .init(priority: 1, expiration: 0)))
         if let problem = PushRequestRules.bundleID(from: "a.push-type.voip").problem { seen.insert(problem.code) }
-        let now = Date()
-        if let problem = PushRequestRules.clockProblem(tokenIssuedAt: now.addingTimeInterval(-5), now: now, minimumLifetime: 1200) {
+        if let problem = PushRequestRules.clockProblem(tokenIssuedAt: Date(), age: 5, minimumLifetime: 1200) {
             seen.insert(problem.code)
         }
         if let ahead = PushHistory.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }

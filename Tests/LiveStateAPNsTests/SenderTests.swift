@@ -548,7 +548,7 @@ extension LiveActivityPush {
     /// activity, and three were sent when the answer was lost.
     @Test func aStartThatMayHaveArrivedIsNotSentAgain() async throws {
         let transport = CountingTransport.failing(ConnectionReset())
-        let outcome = await try Self.sender(transport).send(PushHistoryTests.start("A1"))
+        let outcome = try await Self.sender(transport).send(PushHistoryTests.start("A1"))
         #expect(transport.requests == 1)
         #expect(outcome.remedy == .retryLater)
         // Not the advice of a lost update, "send the current state again": a second start is a second activity.
@@ -587,19 +587,40 @@ extension LiveActivityPush {
     /// over once the token has gone unrefused as long as its last hold.
     @Test func aTokensHoldStartsOverAfterAQuietSpell() async {
         let backoff = TokenBackoff()
-        let start = Date(timeIntervalSince1970: 1_795_000_000)
         let delay: @Sendable (Int) -> Duration = { RetryPolicy().delay(after: $0) }
         var holds: [TimeInterval] = []
-        var now = start
+        var now: TimeInterval = 1_000
         for _ in 0..<3 {
-            let until = await backoff.throttled("t", now: now, delay: delay)
-            holds.append(until.timeIntervalSince(now))
-            now = until
+            let hold = await backoff.throttled("t", now: now, delay: delay)
+            holds.append(hold)
+            #expect(await backoff.remainder(of: "t", now: now + hold / 2) == hold / 2)
+            now += hold
+            #expect(await backoff.remainder(of: "t", now: now) == nil)
         }
         // Quiet for longer than the last hold (4 s): the next refusal is held 1 s again.
-        now = now.addingTimeInterval(5)
-        holds.append(await backoff.throttled("t", now: now, delay: delay).timeIntervalSince(now))
+        now += 5
+        holds.append(await backoff.throttled("t", now: now, delay: delay))
         #expect(holds == [1, 2, 4, 1])
+    }
+
+    /// A hold after `TooManyRequests` lasts its length however the wall clock is set meanwhile:
+    /// measured on it, a hold of 1 s became one of half an hour when the clock was set back half
+    /// an hour (past `maxDelay`, so the send gave up), and none when set forward.
+    @Test func settingTheWallClockNeitherLengthensNorEndsAHold() async throws {
+        for step in [-30.0, 30] {
+            let harness = try await Harness.start()
+            harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+            harness.fake.answerNext(status: 429, reason: "TooManyRequests")
+            let sleeps = Sleeps()
+            let sender = try harness.sender(retry: RetryPolicy(maxAttempts: 1), sleeps: sleeps)
+            let first = await sender.send(Harness.update())
+            #expect(first.remedy == .backOffToken && first.retryAfter == harness.clock.now.addingTimeInterval(1), "\(first.summary)")
+            harness.clock.stepWall(minutes: step)
+            let second = await sender.send(Harness.update())
+            try await harness.stop()
+            #expect(sleeps.all == [.seconds(1)], "wall clock set by \(step) minutes: \(sleeps.all)")
+            #expect(second.delivered, "\(second.summary)")
+        }
     }
 
     /// A send cancelled while it waits out a token's back-off sends nothing more (the wait's
@@ -676,10 +697,10 @@ extension LiveActivityPush {
     /// One whose connection was never made is sent again, as an update whose answer was lost is.
     @Test func aStartThatNeverLeftAndAnUpdateAreSentAgain() async throws {
         let refused = CountingTransport.failing(APNsConnectionError(underlying: ConnectionReset()))
-        _ = await try Self.sender(refused).send(PushHistoryTests.start("A1"))
+        _ = try await Self.sender(refused).send(PushHistoryTests.start("A1"))
         #expect(refused.requests == 3)
         let lost = CountingTransport.failing(ConnectionReset())
-        let outcome = await try Self.sender(lost).send(Harness.update())
+        let outcome = try await Self.sender(lost).send(Harness.update())
         #expect(lost.requests == 3)
         #expect(!outcome.diagnostics.contains { $0.code == DiagnosticCode.startUnconfirmed })
     }
@@ -776,7 +797,7 @@ final class CannedTransport: APNsTransport, @unchecked Sendable {
         #expect(!APNsConnectionError.isConnecting(NIOSSLError.uncleanShutdown))
         #expect(APNsConnectionError.isConnecting(NIOSSLError.unableToValidateCertificate))
         let handshake = CountingTransport.failing(APNsConnectionError(underlying: NIOSSLError.unableToValidateCertificate))
-        let outcome = await try SenderNoAnswerTests.sender(handshake).send(PushHistoryTests.start("A1"))
+        let outcome = try await SenderNoAnswerTests.sender(handshake).send(PushHistoryTests.start("A1"))
         #expect(handshake.requests == 3)
         #expect(outcome.summary.contains("no answer came: check the network, the host and any proxy"), "\(outcome.summary)")
     }
