@@ -15,9 +15,19 @@ public protocol APNsTransport: Sendable {
     /// - Throws: When no answer came (connection refused, TLS failure, time-out); an
     ///   ``APNsUnprocessedRequestError`` when the request is known not to have been processed.
     func send(_ request: APNsRequest) async throws -> APNsResponse
-    /// Drops the open connections, so the next request opens new ones (after `IdleTimeout`,
-    /// `Shutdown`, `UnrelatedKeyIdInToken` or `TooManyProviderTokenUpdates`).
+    /// Drops the open connections, so the next request opens new ones.
     func reconnect() async
+    /// Drops the connection `request` went on, so the next request there opens a new one (after
+    /// no answer, `IdleTimeout`, `Shutdown`, `UnrelatedKeyIdInToken`, `ExpiredProviderToken` or
+    /// `TooManyProviderTokenUpdates`). A transport that cannot tell its connections apart drops
+    /// them all (`reconnect()`), the default.
+    func reconnect(after request: APNsRequest) async
+}
+
+extension APNsTransport {
+    public func reconnect(after request: APNsRequest) async {
+        await reconnect()
+    }
 }
 
 /// HTTP/2 over TLS with AsyncHTTPClient: one multiplexed connection per host and provider token
@@ -28,8 +38,9 @@ public protocol APNsTransport: Sendable {
 /// refuses connections is reported after the policy's attempts, not after the client has kept
 /// reconnecting behind each of them.
 ///
-/// One transport may serve many concurrent sends (a server's). `reconnect()` sends the requests
-/// after it over a new client and lets the requests still on the old one finish there: the old
+/// One transport may serve many concurrent sends (a server's). `reconnect(after:)` sends the
+/// requests after it with that request's token to that host over a new client (`reconnect()`,
+/// every request after it), and lets the requests still on the old one finish there: the old
 /// client is shut down when its last request ends. (Shut down at once, it would cancel them,
 /// and the sender would send again pushes APNs had already taken.)
 ///
@@ -106,7 +117,7 @@ public actor HTTPClientTransport: APNsTransport {
         let outgoing = try HTTPClient.Request(
             url: "https://\(request.host):\(request.port)\(request.path)", method: HTTPMethod(rawValue: request.method),
             headers: headers, body: request.body.isEmpty ? nil : .bytes(request.body))
-        let lease = lease(for: request.headers.first { $0.name == "authorization" }?.value ?? "", host: request.host, port: request.port)
+        let lease = lease(for: Self.clientKey(of: request))
         lease.requests += 1
         defer { release(lease) }
         // One deadline for the whole answer, its body included, kept by the client on its event
@@ -254,14 +265,13 @@ public actor HTTPClientTransport: APNsTransport {
     /// environment, or two keys, on one host, alternate tokens too. So each token has its own
     /// client (its own connection), which stays while it is used and closes once it has gone
     /// unused for `idleLimit`.
-    private func lease(for credential: String, host: String, port: Int) -> Lease {
+    private func lease(for key: String) -> Lease {
         let now = NIODeadline.now()
         for (key, lease) in clients where lease.requests == 0 && now - lease.lastUsed > Self.idleLimit {
             clients[key] = nil
             // Not waited for: see the type's note on connections that never close.
             lease.client.shutdown { _ in }
         }
-        let key = "\(host):\(port) \(credential)"
         if let lease = clients[key] { return lease }
         let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
         clients[key] = lease
@@ -277,20 +287,33 @@ public actor HTTPClientTransport: APNsTransport {
         retired[ObjectIdentifier(lease)] = nil
     }
 
+    /// The key of the client `request` goes to: `host:port authorization`.
+    private static func clientKey(of request: APNsRequest) -> String {
+        "\(request.host):\(request.port) \(request.headers.first { $0.name == "authorization" }?.value ?? "")"
+    }
+
     public func reconnect() async {
+        for key in clients.keys { retire(key) }
+    }
+
+    /// Drops the client of `request`'s token and host alone: a failure on one connection is no
+    /// reason to reopen the others (many failures at once reopened every connection each time).
+    public func reconnect(after request: APNsRequest) async {
+        retire(Self.clientKey(of: request))
+    }
+
+    /// Drops the client at `key`: the next request there opens a new one, and this one
+    /// finishes its requests.
+    private func retire(_ key: String) {
         // A client made after the shutdown would send what the shutdown cancelled again.
-        guard !isShutDown else { return }
-        // The next request of each token opens a new client; the old ones finish their requests.
-        for lease in clients.values {
-            lease.isRetired = true
-            if lease.requests == 0 {
-                // Not waited for: see the type's note on connections that never close.
-                lease.client.shutdown { _ in }
-            } else {
-                retired[ObjectIdentifier(lease)] = lease
-            }
+        guard !isShutDown, let lease = clients.removeValue(forKey: key) else { return }
+        lease.isRetired = true
+        if lease.requests == 0 {
+            // Not waited for: see the type's note on connections that never close.
+            lease.client.shutdown { _ in }
+        } else {
+            retired[ObjectIdentifier(lease)] = lease
         }
-        clients = [:]
     }
 
     /// Closes the connections, waiting for them to close at most `shutdownWait`; one that has

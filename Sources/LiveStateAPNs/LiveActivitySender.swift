@@ -349,7 +349,7 @@ public final class LiveActivitySender: Sendable {
                       outcome.attempts < configuration.retry.maxAttempts else {
                     return outcome
                 }
-                await transport.reconnect()
+                await transport.reconnect(after: request)
                 try? await sleep(configuration.retry.delay(after: outcome.attempts))
                 continue
             }
@@ -372,14 +372,14 @@ public final class LiveActivitySender: Sendable {
                     }
                     return outcome
                 }
-                await transport.reconnect()
+                await transport.reconnect(after: request)
             case (_, .badDeviceToken?) where configuration.retryOtherEnvironment && !triedOtherEnvironment:
                 triedOtherEnvironment = true
                 outcome.firstEnvironmentResponse = response
                 environment = environment.other
             case (.stopMinting, _):
                 outcome.retryAfter = await tokens.suspendMinting(for: environment)
-                await transport.reconnect()
+                await transport.reconnect(after: request)
                 return outcome
             case (.backOffToken, _):
                 let retry = configuration.retry
@@ -395,7 +395,7 @@ public final class LiveActivitySender: Sendable {
                 }
             case (.reconnect, _):
                 // IdleTimeout, Shutdown, UnrelatedKeyIdInToken: a new connection, once without waiting.
-                await transport.reconnect()
+                await transport.reconnect(after: request)
                 guard canRetry else { return outcome }
                 if reconnected { try? await sleep(configuration.retry.delay(after: outcome.attempts)) }
                 reconnected = true

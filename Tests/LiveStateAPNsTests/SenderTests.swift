@@ -412,6 +412,30 @@ import Testing
         #expect(harness.fake.connectionCount == 2)
     }
 
+    /// A send that must reconnect (`IdleTimeout` here) drops its own connection, not the ones
+    /// other provider tokens use on the same transport: dropping them all reopened every
+    /// connection of a server's shared transport at each failure.
+    @Test func aReconnectDropsOnlyTheConnectionItsRequestWentOn() async throws {
+        let other = P256.Signing.PrivateKey()
+        let harness = try await Harness.start(configure: {
+            $0.keys.append(FakeAPNs.Key(keyID: "OTHER12345", teamID: "TEAMOTHER1", publicKey: other.publicKey))
+        })
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let first = try harness.sender()
+        let second = try harness.sender(tokens: ProviderTokenCache(key: ProviderKey(privateKey: other, keyID: "OTHER12345", teamID: "TEAMOTHER1")))
+        #expect(await first.send(Harness.update()).delivered)
+        #expect(await second.send(Harness.update()).delivered)
+        harness.fake.answerNext(status: 400, reason: "IdleTimeout")
+        let reconnected = await first.send(Harness.update())
+        #expect(reconnected.delivered && reconnected.attempts == 2, "\(reconnected.summary)")
+        #expect(await second.send(Harness.update()).delivered)
+        try await harness.stop()
+        let connections = harness.fake.requests.map(\.connection)
+        // The first sender's retry goes on a new connection; the second keeps its own.
+        #expect(connections[3] != connections[0] && connections[4] == connections[1], "\(connections)")
+        #expect(harness.fake.connectionCount == 3)
+    }
+
     @Test func broadcastsGoToTheChannelWithoutTopicAndNeverStart() async throws {
         let harness = try await Harness.start()
         let channels = try harness.channels()
