@@ -329,6 +329,27 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 @Suite struct EncodedPayloadVerdictTests {
     private let state = Value.object([.init("title", .string("On its way"))])
 
+    /// Each other live version that cannot decode a written body is warned of (a server sends
+    /// it to every device); the encoder a sender builds (`checkingBodiesWith: nil`) leaves that
+    /// to the sender, which checks every version itself.
+    @Test func eachOtherVersionInTheFieldThatCannotDecodeTheBodyIsWarnedOf() throws {
+        let schema = Schema(activity: "card", attributesType: "CardAttributes", versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "title", type: .string), Field(name: "count", type: .int)]),
+            SchemaVersion(version: 2, contentState: [Field(name: "title", type: .string)]),
+        ])
+        let update = ContentStateEncoder.Envelope(event: .update, timestamp: 1_795_000_000)
+        let result = try ContentStateEncoder(schema: schema, version: 2).encodePayload(state, envelope: update)
+        #expect(result.succeeded)
+        let drop = try #require(result.diagnostics.first { $0.code == .droppedByVersion })
+        #expect(drop.severity == .warning && drop.pointer == "/count")
+        #expect(drop.message == "app version 1: the app drops this update; first error: missing-required-key at /count in the content-state")
+        let old = try ContentStateEncoder(schema: schema, version: 1)
+            .encodePayload(.object([.init("title", .string("On its way")), .init("count", .int(1))]), envelope: update)
+        #expect(old.succeeded && !old.diagnostics.contains { $0.code == .droppedByVersion }, "version 2 ignores count: \(old.diagnostics)")
+        let forSender = try ContentStateEncoder(schema: schema, version: 2, checkingBodiesWith: nil).encodePayload(state, envelope: update)
+        #expect(forSender.diagnostics.isEmpty)
+    }
+
     @Test func aStartWithoutAlertOrAttributesIsNotASuccess() {
         let result = encoder().encodePayload(state, envelope: .init(event: .start, timestamp: 1_795_000_000))
         #expect(!result.succeeded)

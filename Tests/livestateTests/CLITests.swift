@@ -790,6 +790,27 @@ struct CLI {
         #expect(lint.status == 0, "\(lint.stdout)")
     }
 
+    /// `encode` writes for one version, but a server sends what it writes to every device: an
+    /// older app version in the field that cannot decode it is warned of, by version and first
+    /// error (the audit's H1: delivery's version 1, strict, needs `subTitle`, which version 3
+    /// does not write, and `encode` said nothing, not even with `--fail-on info`). A version
+    /// that reads it says nothing; `--fail-on warning` refuses it.
+    @Test func warnsOfEachAppVersionInTheFieldThatDropsWhatItWrites() throws {
+        let warning = "state.json: warning: app version 1: the app drops this update; first error: missing-required-key "
+            + "at /subTitle in the content-state (at /subTitle) [dropped-by-version]"
+        let body = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", Self.fixture("state.json")])
+        #expect(body.status == 0)
+        #expect(body.stderr.hasSuffix(warning + "\n"), "\(body.stderr)")
+        #expect(body.stderr.components(separatedBy: "[dropped-by-version]").count == 2, "version 2 reads it: \(body.stderr)")
+        let bare = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--content-state", Self.fixture("state.json")])
+        #expect(bare.stderr.contains("app version 1: a push with this content-state is dropped; first error: missing-required-key"), "\(bare.stderr)")
+        let strict = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000", "--fail-on", "warning", Self.fixture("state.json")])
+        #expect(strict.status == 1 && strict.stdout.isEmpty)
+        // Written for version 1, the body is read by versions 2 and 3 (under subTitle, their alias).
+        let old = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--version", "1", "--timestamp", "1795000000", Self.fixture("v1-state.json")])
+        #expect(old.status == 0 && !old.stderr.contains("dropped-by-version"), "\(old.stderr)")
+    }
+
     @Test func elidesDefaultsAndSaysSo() throws {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--content-state", "--elide-defaults", Self.fixture("state.json")])
         #expect(result.status == 0)
@@ -929,7 +950,8 @@ struct CLI {
         #expect(fitted.status == 0)
         let document = try CLI.json(fitted.stdout)
         let codes = (document["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
-        #expect(codes == ["dropped-to-fit", "truncated-to-fit"])
+        // App version 1 reads `subTitle`, which version 3 no longer writes (`writesWhatAnOlderVersionDrops…`).
+        #expect(codes == ["dropped-to-fit", "truncated-to-fit", "dropped-by-version"])
         let budget = try #require(document["budget"] as? [String: Any])
         #expect((budget["deviceWorstCase"] as? Int ?? .max) <= 4096)
         #expect(document["payload"] is [String: Any])
@@ -1031,11 +1053,12 @@ struct CLI {
         let result = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000",
                                   "--dismissal-date", "1795000600", Self.fixture("state.json")])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "--dismissal-date: warning: dismissal-date has no effect on update; it only counts on end (at /aps/dismissal-date) [dismissal-date-outside-end]\n")
+        #expect(result.stderr.hasPrefix("--dismissal-date: warning: dismissal-date has no effect on update; it only counts on end (at /aps/dismissal-date) [dismissal-date-outside-end]\n"))
         let json = try CLI.run(["encode", "--format", "json", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000",
                                 "--dismissal-date", "1795000600", Self.fixture("state.json")])
         let diagnostics = try #require(try CLI.json(json.stdout)["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["file"] as? String } == ["--dismissal-date"])
+        // (The other finding is app version 1's `dropped-by-version`, about the state file's body.)
+        #expect(diagnostics.first?["file"] as? String == "--dismissal-date")
         let milliseconds = try CLI.run(["encode", "--schema", "schemas/delivery.yaml", "--timestamp", "1795000000000", Self.fixture("state.json")])
         #expect(milliseconds.stderr.hasPrefix("--timestamp: error: timestamp 1795000000000 is in milliseconds"), "\(milliseconds.stderr)")
     }

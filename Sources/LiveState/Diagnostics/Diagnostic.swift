@@ -173,6 +173,14 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         guard let pointer = pointer.map(Self.shown), !pointer.isEmpty else { return "" }
         return scope == .attributes ? " (at \(pointer) in attributes)" : " (at \(pointer))"
     }
+
+    /// `; first error: missing-required-key at /subTitle in the content-state`: the end of a
+    /// `dropped-by-version` message, naming the error that makes the version drop the push.
+    package var firstErrorNote: String {
+        let pointer = pointer.map { $0.isEmpty ? "the root" : $0 } ?? "the body"
+        let place = scope.map { $0 == .envelope ? pointer : "\(pointer) in the \($0.rawValue)" } ?? pointer
+        return "; first error: \(code) at \(place)"
+    }
 }
 
 extension Array<Diagnostic> {

@@ -121,6 +121,9 @@ public struct ContentStateEncoder: Sendable {
     /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
     /// live version).
     let bodyChecker: BodyChecker?
+    /// A decoder for each other live version, when the encoder checks what it writes
+    /// (`bodyChecker`): what the other app versions in the field make of it (`fieldDrops`).
+    let fieldReaders: [ContentStateDecoder]
     /// The version's fields compiled, in schema order: the plan the decoder reads by.
     let plan: ObjectPlan
     /// For each field of `plan`, whether its default may be left out (`elidableFields`).
@@ -177,6 +180,9 @@ public struct ContentStateEncoder: Sendable {
         self.stateReader = stateReader
         self.holdsDecimals = found.contentState.contains(where: Self.holdsDecimal)
         self.bodyChecker = checker
+        self.fieldReaders = checker == nil ? [] : schema.liveVersions.compactMap { other in
+            other.version == number ? nil : try? ContentStateDecoder(schema: schema, version: other.version)
+        }
         // The version compiled once: the checker's decoder has the same plan to lend, but for
         // a strict version, whose decoder reads a missing optional key as `nil`, where the
         // encoder writes the schema's default (the app then holds what the schema means).
@@ -238,7 +244,8 @@ public struct ContentStateEncoder: Sendable {
     /// The body then gets `PayloadValidator`'s verdict for the version: its warnings and errors
     /// join the result (without a line and column, which would point into the written body),
     /// so a body the device would refuse, such as a start without an alert or with attributes
-    /// the app cannot decode, is not a success.
+    /// the app cannot decode, is not a success. Each other app version in the field that cannot
+    /// decode its content-state adds a `dropped-by-version` warning (`fieldDrops`).
     /// - Parameters:
     ///   - state: The state: an object; missing fields take their defaults.
     ///   - envelope: The `aps` keys.
@@ -279,13 +286,15 @@ public struct ContentStateEncoder: Sendable {
         let (state, problems) = readState(bytes, file: file)
         guard let state else { return EncodeResult(bytes: [], diagnostics: problems) }
         var result = envelope.map { encodePayload(state, envelope: $0) } ?? encode(state)
+        if envelope == nil, bodyChecker != nil, result.succeeded { result.diagnostics += fieldDrops(of: result.bytes, envelope: nil) }
         result.diagnostics = Self.joining(stateFindings: problems, bodyFindings: result.diagnostics)
         // A finding about a value of the state (a URL made portable) is placed where the state
-        // file holds that value.
+        // file holds that value; one about what another version makes of the written bytes
+        // (`dropped-by-version`) is not: its pointer is into them.
         bytes.withUnsafeBytes { buffer in
             var locator = SourcePosition.Locator()
             for index in result.diagnostics.indices where result.diagnostics[index].position == nil
-                && result.diagnostics[index].scope == .contentState {
+                && result.diagnostics[index].scope == .contentState && result.diagnostics[index].code != .droppedByVersion {
                 guard let pointer = result.diagnostics[index].pointer, let offset = JSONPointer.offset(of: pointer, in: buffer) else { continue }
                 result.diagnostics[index].position = locator.position(of: offset, in: buffer)
                 result.diagnostics[index].file = file
@@ -513,7 +522,29 @@ public struct ContentStateEncoder: Sendable {
             finding.position = nil
             result.diagnostics.append(finding)
         }
+        if result.succeeded { result.diagnostics += fieldDrops(of: result.bytes, envelope: envelope) }
         return result
+    }
+
+    /// A `dropped-by-version` warning for each other app version in the field that cannot
+    /// decode the content-state of `bytes` (a whole body, or with no `envelope` the content-state
+    /// alone). The encoder writes for `version`, but a server sends what it writes to every
+    /// device: a key an older strict version needs and this one does not write (a renamed or a
+    /// new required field) makes that version drop every push, while APNs answers 200. Said, not
+    /// refused: which versions a push must reach is the schema's compatibility gate's call
+    /// (`livestate check`), and `lint --all-versions` says the same of the body as an error.
+    private func fieldDrops(of bytes: [UInt8], envelope: Envelope?) -> [Diagnostic] {
+        fieldReaders.compactMap { reader in
+            let read = envelope == nil ? reader.decode(contentState: bytes) : reader.decode(payload: bytes)
+            guard read.state == nil else { return nil }
+            let reason = read.diagnostics.first { $0.severity == .error }
+            let consequence = envelope.map { DeviceConsequence(event: $0.event, broadcast: broadcast).rawValue }
+                ?? "a push with this content-state is dropped"
+            return Diagnostic(
+                code: .droppedByVersion, severity: .warning,
+                message: "app version \(reader.version.version): \(consequence)" + (reason.map(\.firstErrorNote) ?? ""),
+                scope: reason?.scope ?? .contentState, pointer: reason?.pointer)
+        }
     }
 
     private func write(_ state: Value, envelope: Envelope?) -> EncodeResult {

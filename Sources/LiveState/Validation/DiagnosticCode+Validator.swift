@@ -77,7 +77,9 @@ extension DiagnosticCode {
     /// The device's re-encoding of the decoded state passes 4096 bytes only where its Foundation
     /// writes numbers as Darwin's `%.17g` does (error; the push applies elsewhere).
     public static let reencodedOverBudget = DiagnosticCode(rawValue: "reencoded-over-budget")
-    /// With every version checked: this app version drops the update (error).
+    /// With every version checked: this app version drops the update (error; a warning from
+    /// the encoder, which writes for one version, of each other live version that drops what
+    /// it wrote).
     public static let droppedByVersion = DiagnosticCode(rawValue: "dropped-by-version")
     /// The app version checked for is retired: none is left in the field to read the push
     /// (a warning from the validator; an error from the encoder, which writes nothing for it).

@@ -55,7 +55,7 @@ extension PayloadValidator {
         for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
             let reason = result.diagnostics.first { $0.severity == .error }
             let consequence = DeviceConsequence(event: result.event, broadcast: validator.options.broadcast)
-            let cause = reason.map { "; first error: \($0.code) at \(place(of: $0))" }
+            let cause = reason.map(\.firstErrorNote)
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.droppedByVersion, severity: .error,
                 message: "app version \(version): \(consequence.rawValue)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
@@ -75,12 +75,5 @@ extension PayloadValidator {
     private static func share(of fleet: Fleet, version: Int, result: ValidationResult) -> String {
         let (devices, onlyOn) = fleet.devicesDropping(on: version, findings: result.diagnostics)
         return " for \(fleet.describe(devices))" + (onlyOn.map { ", those on \($0)" } ?? "")
-    }
-
-    /// Where a finding is, for a message: `/aps/timestamp`, `/eta in the content-state`.
-    private static func place(of finding: Diagnostic) -> String {
-        let pointer = finding.pointer.map { $0.isEmpty ? "the root" : $0 } ?? "the body"
-        guard let scope = finding.scope, scope != .envelope else { return pointer }
-        return "\(pointer) in the \(scope.rawValue)"
     }
 }
