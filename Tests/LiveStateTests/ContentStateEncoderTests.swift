@@ -319,9 +319,16 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         }
         let refused = encoder().encode(stateJSON: Array(#"{"title":5}"#.utf8), envelope: envelope)
         #expect(refused.bytes.isEmpty)
-        // The state's finding alone: no body was written to get a verdict.
-        #expect(refused.diagnostics.map(\.code) == ["invalid-defaulted"])
+        // The state's finding alone: no body was written to get a verdict. Its code is the one
+        // for every value a state cannot have; the decoder's (`invalid-defaulted`) names a
+        // warning, what a tolerant app does with it (the encoder audit's L2).
+        #expect(refused.diagnostics.map(\.code) == ["invalid-state"])
         #expect(refused.diagnostics.first?.severity == .error)
+        #expect(refused.diagnostics.first?.message.hasSuffix(
+            "'title' takes its default \"\" in app version 2; the state does not fit the version, so nothing is written") == true,
+                "\(refused.diagnostics)")
+        let unknownCase = encoder().encode(stateJSON: Array(#"{"status":"lost"}"#.utf8), envelope: envelope)
+        #expect(unknownCase.diagnostics.map(\.code) == ["invalid-state"] && unknownCase.diagnostics.first?.pointer == "/status")
     }
 }
 
@@ -418,6 +425,25 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(!steps.isEmpty)
         #expect(steps == Array(["dropped-to-fit /badge", "dropped-to-fit /banner", "truncated-to-fit /note"].prefix(steps.count)))
         #expect(result.bytes.count <= 4096)
+    }
+
+    /// A `drop-priority` field equal to the default every version shows without it is left out
+    /// first, whatever its priority, and said to lose nothing: `badge`'s value went first (its
+    /// priority is lower), and `banner`'s default was "left out; the app shows its default", as
+    /// though a value had been lost (the encoder audit's L3).
+    @Test func aFieldEqualToItsDefaultIsDroppedFirstAndSaidToLoseNothing() throws {
+        // The note's length that puts the body over by 1 to 12 bytes: `,"banner":""` is 12.
+        let over = try #require((2000...3200).lazy.map { length -> (Int, Int)? in
+            let state = Value.object([.init("note", .string(big(length))), .init("badge", .string(big(900))), .init("banner", .string(""))])
+            let budget = encoder().encodePayload(state, envelope: .init(timestamp: 1_795_000_000)).budget
+            let excess = budget.map { max($0.body, $0.deviceWorstCase ?? 0) - $0.limit } ?? 0
+            return (1...12).contains(excess) ? (length, excess) : nil
+        }.first { $0 != nil } ?? nil)
+        let state = Value.object([.init("note", .string(big(over.0))), .init("badge", .string(big(900))), .init("banner", .string(""))])
+        let result = encoder(fit: true).encodePayload(state, envelope: .init(timestamp: 1_795_000_000))
+        #expect(result.succeeded, "\(result.diagnostics)")
+        #expect(result.diagnostics.map { "\($0.code) \($0.pointer ?? "")" } == ["dropped-to-fit /banner"])
+        #expect(result.diagnostics.first?.message == "'banner' (drop-priority 2) is left out to fit the budget; it equals the default every app version shows without it")
     }
 
     @Test func truncatesOnACharacterBoundaryWithAnEllipsis() throws {

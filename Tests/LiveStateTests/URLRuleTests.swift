@@ -335,3 +335,23 @@ struct URLRow: Decodable, Sendable, CustomTestStringConvertible {
         #expect(SwiftLiteral.string("a\u{A0}b\u{200D}c d") == #""a\u{A0}b\u{200D}c d""#)
     }
 }
+
+/// A URL within its `max-length` as given, but over it once percent-encoded for iOS 16, is
+/// refused in words that say so: the message quoted the encoded length alone, longer than
+/// anything in the state (the encoder audit's L1).
+@Suite struct PortableURLLengthTests {
+    @Test func aURLOverItsBoundOncePercentEncodedIsRefusedSayingSo() throws {
+        let schema = Schema(activity: "links", versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "link", type: .url, constraints: .init(maxLength: 20))]),
+        ], minIOS: .liveActivities)
+        let given = "https://x.com/a b c"
+        #expect(given.utf8.count == 19)
+        let encoded = try ContentStateEncoder(schema: schema).encode(.object([.init("link", .string(given))]))
+        #expect(!encoded.succeeded)
+        #expect(encoded.diagnostics.first?.message.hasSuffix(
+            "23 bytes is longer than max-length 20 once percent-encoded, the form iOS 16 reads (it refuses the URL as given)") == true,
+                "\(encoded.diagnostics)")
+        let fits = try ContentStateEncoder(schema: schema).encode(.object([.init("link", .string("https://x.com/a b"))]))
+        #expect(fits.succeeded && fits.diagnostics.map(\.code) == ["url-made-portable"])
+    }
+}

@@ -333,6 +333,10 @@ public struct ContentStateEncoder: Sendable {
                     + (name == "aps" ? "; the state is a content-state alone, and this looks like a whole APNs body: give its content-state" : "")
             } else if diagnostic.severity == .warning && diagnostic.code != DiagnosticCode.duplicateKey
                         && diagnostic.code != DiagnosticCode.unixDateInDateField {
+                // One code for every value the state cannot have, as the writer's own refusals
+                // are (`invalid-state`): the decoder's (`invalid-defaulted`, `unknown-enum-value`)
+                // name warnings, what a tolerant app does with the value.
+                diagnostic.code = .invalidState
                 diagnostic.severity = .error
                 // The decoder's words say what the app would do ("takes its default"): said of
                 // the app version, with why nothing is written.
@@ -876,15 +880,24 @@ public struct ContentStateEncoder: Sendable {
     private func fit(_ original: [Value.Member], envelope: Envelope?, diagnostics: inout [Diagnostic]) -> Written {
         var members = original
         var output = write(members, envelope: envelope)
-        // 1. Drop `drop-priority` fields that every app version reads the update without,
-        //    lowest first.
-        let droppable = zip(version.contentState, droppableFields).filter(\.1).map(\.0)
-            .sorted { ($0.dropPriority ?? 0, $0.name) < ($1.dropPriority ?? 0, $1.name) }
-        for field in droppable where !output.budget.fits {
+        // 1. Drop `drop-priority` fields that every app version reads the update without: first
+        //    those equal to the default every version shows without them (nothing is lost),
+        //    then the others, lowest first.
+        var droppable: [(field: Field, lossless: Bool)] = []
+        for (index, field) in version.contentState.enumerated() where droppableFields[index] {
+            let value = members.first { $0.name == field.name }?.value
+            droppable.append((field, elidableFields[index] && value == field.defaultValue))
+        }
+        func order(_ entry: (field: Field, lossless: Bool)) -> (Int, Int, String) {
+            (entry.lossless ? 0 : 1, entry.field.dropPriority ?? 0, entry.field.name)
+        }
+        droppable.sort { order($0) < order($1) }
+        for (field, lossless) in droppable where !output.budget.fits {
             guard let index = members.firstIndex(where: { $0.name == field.name }) else { continue }
             members.remove(at: index)
             output = write(members, envelope: envelope)
-            diagnostics.append(Self.note(.droppedToFit, "'\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is left out to fit the budget; the app shows its default",
+            let effect = lossless ? "it equals the default every app version shows without it" : "the app shows its default"
+            diagnostics.append(Self.note(.droppedToFit, "'\(field.name)' (drop-priority \(field.dropPriority ?? 0)) is left out to fit the budget; \(effect)",
                                          pointer: JSONPointer.appending(field.name, to: "")))
         }
         // 2. Shorten `truncate` strings, longest first, on a character boundary, ending in "…".

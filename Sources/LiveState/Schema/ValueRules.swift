@@ -227,7 +227,11 @@ extension FieldPlan {
                     guard let portable = sink.portable(string, for: problem), urls.problem(portable) == nil else {
                         throw RuleBroken(urls.message(problem, in: string))
                     }
-                    try Self.check(length: portable, constraints)
+                    // The bound is the written form's: said so, since the state's own is shorter.
+                    let bytes = portable.utf8.count
+                    guard constraints.allowsLength(bytes) else {
+                        throw RuleBroken((constraints.lengthProblem(bytes) ?? "") + " once percent-encoded, the form iOS 16 reads (it refuses the URL as given)")
+                    }
                     return sink.putString(portable)
                 }
                 try Self.check(length: string, constraints)
