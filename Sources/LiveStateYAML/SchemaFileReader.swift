@@ -103,9 +103,10 @@ enum SchemaFileReader {
 
     /// The `*.yaml` and `*.yml` files directly in a directory, sorted by name, hidden files skipped.
     /// - Parameter directory: The directory.
-    /// - Returns: Their paths, `directory/name`.
+    /// - Returns: Their paths, `directory/name`: the files (a link is followed), and the named
+    ///   pipes, sockets and devices apart (`notRegular`), which are not read.
     /// - Throws: `Failure` when the directory cannot be listed.
-    static func schemaFiles(in directory: String) throws(Failure) -> [String] {
+    static func schemaFiles(in directory: String) throws(Failure) -> (files: [String], notRegular: [(path: String, what: String)]) {
         guard let stream = opendir(directory) else { throw Failure(message: errorMessage(errno)) }
         defer { closedir(stream) }
         var names: [String] = []
@@ -120,7 +121,23 @@ enum SchemaFileReader {
             }
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { prefix + $0 }
+        var files: [String] = []
+        var notRegular: [(path: String, what: String)] = []
+        for path in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).map({ prefix + $0 }) {
+            // A named pipe whose writer stays open, read as a schema, held every reload (and a
+            // server's shutdown) until the writer closed it; a device never ends. One named on
+            // the command line is read (`<(…)`), one found in a directory is not.
+            var info = stat()
+            let type = stat(path, &info) == 0 ? info.st_mode & mode_t(S_IFMT) : mode_t(S_IFREG)
+            switch type {
+            // (A directory is read as a file, and refused as one: an error, as before.)
+            case mode_t(S_IFREG), mode_t(S_IFDIR): files.append(path)
+            case mode_t(S_IFIFO): notRegular.append((path, "a named pipe"))
+            case mode_t(S_IFSOCK): notRegular.append((path, "a socket"))
+            default: notRegular.append((path, "a device"))
+            }
+        }
+        return (files, notRegular)
     }
 
     private static func tooLarge(_ size: Int, _ maxBytes: Int, atLeast: Bool = false, kind: String) -> Failure {

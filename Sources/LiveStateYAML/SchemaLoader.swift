@@ -167,8 +167,14 @@ public struct SchemaLoader: Sendable {
             var files = [path]
             do {
                 if try SchemaFileReader.kind(of: path) == .directory {
-                    files = try SchemaFileReader.schemaFiles(in: path)
-                    if files.isEmpty {
+                    let listed = try SchemaFileReader.schemaFiles(in: path)
+                    files = listed.files
+                    for (file, what) in listed.notRegular {
+                        var warning = Self.ioDiagnostic("is \(what), not a schema file, and is not read", file: file)
+                        warning.severity = .warning
+                        diagnostics.append(warning)
+                    }
+                    if files.isEmpty, listed.notRegular.isEmpty {
                         var warning = Self.ioDiagnostic("the directory holds no .yaml or .yml files", file: path)
                         warning.severity = .warning
                         diagnostics.append(warning)
@@ -194,7 +200,7 @@ public struct SchemaLoader: Sendable {
     public static func files(named paths: [String]) -> [String] {
         paths.flatMap { path -> [String] in
             guard (try? SchemaFileReader.kind(of: path)) == .directory else { return [path] }
-            return (try? SchemaFileReader.schemaFiles(in: path)) ?? [path]
+            return (try? SchemaFileReader.schemaFiles(in: path).files) ?? [path]
         }
     }
 

@@ -143,13 +143,21 @@ struct InputFile {
 }
 
 extension Output {
-    /// Writes `text` to the file `path` (an `--output`), replacing it.
+    /// Writes `text` to the file `path` (an `--output`), replacing it: a regular file by a new
+    /// one renamed over it (a reader never sees half of it). A symbolic link is written through,
+    /// to its target (a schema kept elsewhere, linked into `schemas/`), and a device or a named
+    /// pipe is written to as it is: renamed over, each became a regular file, and the link's
+    /// target was left as it was, `/dev/null` stopped being a device, and `/dev/full` took the
+    /// text (exit 0).
     /// - Throws: An `io-error` naming the path: for a folder, which holds no text, or for a
     ///   file that cannot be written, with the system's reason.
     static func write(_ text: String, toFile path: String) throws(InputError) {
         try refuseFolder(path)
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        var status = stat()
+        let isRegular = stat(target.path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(text.utf8).write(to: target, options: isRegular ? .atomic : [])
         } catch {
             throw InputError(path: path, message: "cannot be written: \(error.localizedDescription)")
         }

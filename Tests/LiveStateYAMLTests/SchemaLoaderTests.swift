@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LiveState
 import LiveStateTooling
 import LiveStateYAML
@@ -636,6 +637,26 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(result.schemas.map(\.file) == [directory + "/a.yaml", directory + "/b.yml"])
         #expect(result.diagnostics.map(\.code) == ["schema-wrong-type", "schema-io", "schema-io"])
         #expect(result.diagnostics.map(\.file) == [directory + "/c.yaml", directory + "/nested.yaml", directory + "/missing.yaml"])
+    }
+
+    /// A named pipe among a directory's schema files is not read, and said so: one whose writer
+    /// stayed open held every load (a server's reloads, and its shutdown) until it closed.
+    @Test(.timeLimit(.minutes(1))) func aNamedPipeInADirectoryIsNotReadAndSaidSo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fifo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "activity: a\nversions: [{version: 1, content-state: {}}]\n".write(toFile: directory + "/a.yaml", atomically: true, encoding: .utf8)
+        #expect(mkfifo(directory + "/b.yaml", 0o600) == 0)
+        // A writer that keeps it open (read and write, so the open does not wait for a reader).
+        let writer = open(directory + "/b.yaml", O_RDWR | O_NONBLOCK)
+        #expect(writer >= 0)
+        defer { close(writer) }
+        let result = SchemaLoader().loadAll([directory])
+        #expect(result.schemas.map(\.activity) == ["a"])
+        #expect(result.diagnostics.map { "\($0.severity) \($0.code) \($0.file ?? ""): \($0.message)" }
+            == ["warning schema-io \(directory)/b.yaml: is a named pipe, not a schema file, and is not read"])
+        // Named on its own, as `<(…)` names one, it is read.
+        #expect(SchemaLoader.files(named: [directory]) == [directory + "/a.yaml"])
     }
 
     @Test func loadAllWarnsAboutADirectoryWithoutSchemas() throws {

@@ -1515,6 +1515,39 @@ struct CLI {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// An `--output` that is a symbolic link is written through to its target, and one that is
+    /// a named pipe is written into: each was replaced by a regular file (the link's target
+    /// left as it was, the pipe's reader given nothing), exit 0 (the ugly-input audit's H1).
+    @Test func anOutputThatIsALinkOrAPipeIsWrittenThrough() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let real = folder.appendingPathComponent("real.yaml").path
+        try "old\n".write(toFile: real, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("ride.yaml").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let linked = try CLI.run(["import", "swift", Self.ride, "--output", link])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("activity: ride\n"))
+
+        let pipe = folder.appendingPathComponent("out.swift").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        reader.arguments = ["20", "cat", pipe]
+        let read = Pipe()
+        reader.standardOutput = read
+        try reader.run()
+        let piped = try CLI.run(["codegen", "swift", "--schema", "schemas/pizza.yaml", "--output", pipe])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        var info = stat()
+        #expect(stat(pipe, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a named pipe")
+        if info.st_mode & S_IFMT != S_IFIFO { reader.terminate() }
+        let text = String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(text.contains("PizzaDeliveryAttributes"), "the reader got: \(text.prefix(200))")
+    }
+
     /// A schema file's activity must be its stem: written to `trips.yaml`, the import is
     /// activity `trips` (it was `ride`, from the type's name, and then did not load).
     @Test func theOutputFilesStemIsTheActivity() throws {
