@@ -107,6 +107,32 @@ private struct Expectation {
         }
     }
 
+    /// A `double` or `date` read as an enum of integers with a fallback: the fallback takes an
+    /// unlisted whole number, but a number with a fraction is no `Int`, and the update is
+    /// dropped (the diff audit's H1: a warning said every other value took the fallback, and the
+    /// gate passed). From an `int`, every value is a whole number: the fallback's warning stands.
+    @Test func aNumberWithAFractionIsNoEnumRawValueForTheFallbackToTake() throws {
+        func findings(_ writer: String) throws -> [CompatibilityFinding] {
+            try CompatibilityChecker().findings(Self.schema(versions: """
+                  - version: 1
+                    content-state: { lvl: \(writer), hist: { type: array, items: \(writer), max-items: 3 } }
+                  - version: 2
+                    content-state:
+                      lvl: { type: enum, values: [1, 2], fallback: 1 }
+                      hist: { type: array, items: { type: enum, values: [1, 2], fallback: 1 }, max-items: 3 }
+                """), reader: 2, writer: 1).filter { $0.rule == "type-narrowed" }
+        }
+        for writer in ["{ type: double, minimum: 0, maximum: 9 }", "{ type: date }"] {
+            let fractions = try findings(writer)
+            #expect(fractions.map(\.severity) == [.error, .error] && fractions.map(\.pointer) == ["/lvl", "/hist/-"], "\(fractions)")
+            #expect(fractions.first?.message.hasSuffix("other whole numbers take the fallback 1, but a number with a fraction is no "
+                + "integer raw value: for such a value app v2 drops the update") == true, "\(fractions)")
+        }
+        let whole = try findings("{ type: int, minimum: 0, maximum: 9 }")
+        #expect(whole.map(\.severity) == [.warning, .warning], "\(whole)")
+        #expect(whole.first?.message.hasSuffix("other values take the fallback 1") == true, "\(whole)")
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

@@ -226,7 +226,7 @@ extension CompatibilityRule {
             version for iOS 17 and later may send; a Float or Decimal reader refuses a Double's non-zero \
             numbers too close to zero for it; an enum rejects raw values it does not list. The reader drops the \
             update, unless the field (or an enclosing one) has on-invalid: default and a default, or \
-            the enum has a fallback: then it is a warning. Strict app versions always drop it.
+            the enum has a fallback (an enum of integers' fallback takes an unlisted whole number, not a number with a fraction): then it is a warning. Strict app versions always drop it.
             """)
 
     /// The field's type changed to one no value of the old type decodes as.

@@ -22,7 +22,8 @@ extension PairComparison {
                    at: place)
             compareConstraints(reader: reader, writer: writer, at: place)
         case .narrowed(let why):
-            reportNarrowed(reader: reader, "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why)", at: place)
+            reportNarrowed(reader: reader, "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why)", at: place,
+                           fractional: TypePromotion.sendsFractions(writer))
         case .incompatible:
             let reaction = invalidReaction(of: reader, at: place)
             report(.typeChanged, severity(reaction),
@@ -33,10 +34,19 @@ extension PairComparison {
 
     /// A `type-narrowed` finding: `what` the writer sends that the reader does not decode, and
     /// what the reader does then (an enum's fallback, its default, or a drop). `capped`: at
-    /// most a warning (what only a server that elides defaults sends).
-    mutating func reportNarrowed(reader: Field, _ what: String, at place: Place, capped: Bool = false) {
-        if !isStrict, let fallback = reader.fallback, case .enumeration = reader.type {
-            report(.typeNarrowed, .warning, "\(what); other values take the fallback \(ValueText.render(fallback))", at: place)
+    /// most a warning (what only a server that elides defaults sends). `fractional`: the writer
+    /// sends numbers with a fraction, which an enum of integers' fallback does not take (it
+    /// takes an unlisted whole number; `1.5` is no `Int` at all).
+    mutating func reportNarrowed(reader: Field, _ what: String, at place: Place, capped: Bool = false, fractional: Bool = false) {
+        if !isStrict, let fallback = reader.fallback, case .enumeration(let values) = reader.type {
+            guard fractional, case .integers = values else {
+                report(.typeNarrowed, .warning, "\(what); other values take the fallback \(ValueText.render(fallback))", at: place)
+                return
+            }
+            let reaction = invalidReaction(of: reader, at: place)
+            report(.typeNarrowed, capped ? .warning : severity(reaction),
+                   "\(what); other whole numbers take the fallback \(ValueText.render(fallback)), but a number with a fraction is no "
+                   + "integer raw value: for such a value \(consequence(reaction))", at: place)
         } else {
             let reaction = invalidReaction(of: reader, at: place)
             report(.typeNarrowed, capped ? .warning : severity(reaction), "\(what); for such a value \(consequence(reaction))", at: place)

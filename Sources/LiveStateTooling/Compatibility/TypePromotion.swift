@@ -158,6 +158,14 @@ enum TypePromotion: Equatable {
         + "(since 1970): the same JSON number reads 31 years off (978307200 seconds)"
 
     /// The JSON kind a type is written as, for messages: `a JSON string`, `a JSON number`, …
+    /// Whether `field` may hold a number with a fraction: a `double`'s, or a `date`'s seconds.
+    static func sendsFractions(_ field: Field) -> Bool {
+        switch field.type {
+        case .double, .date: true
+        default: false
+        }
+    }
+
     static func jsonKind(_ type: FieldType) -> String {
         switch type {
         case .string, .url, .enumeration(.strings): "a JSON string"
