@@ -133,6 +133,27 @@ private struct Expectation {
         #expect(whole.first?.message.hasSuffix("other values take the fallback 1") == true, "\(whole)")
     }
 
+    /// An object read as a map is bounded by its fields: as many members as it has fields, keys
+    /// as long as their names. The map's `max-items` and `max-key-length` were each an error
+    /// ("v1 has no max-items") although every object decodes (the diff audit's M1); a bound
+    /// the names pass is still one.
+    @Test func anObjectReadAsAMapIsBoundedByItsFields() throws {
+        func findings(_ bounds: String) throws -> [CompatibilityFinding] {
+            try CompatibilityChecker().findings(Self.schema(versions: """
+                  - version: 1
+                    content-state:
+                      scores: { type: object, fields: { home: { type: int, default: 0 }, away: { type: int, default: 0 } } }
+                  - version: 2
+                    content-state:
+                      scores: { type: map, items: { type: int }, \(bounds) }
+                """), reader: 2, writer: 1).filter { $0.severity > .info }
+        }
+        #expect(try findings("max-items: 4, max-key-length: 8").isEmpty)
+        #expect(try findings("max-items: 2, max-key-length: 4").isEmpty)
+        let short = try findings("max-items: 4, max-key-length: 3")
+        #expect(short.map(\.rule) == ["constraint-tightened"] && short.first?.message.contains("v1 allows up to 4 bytes") == true, "\(short)")
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

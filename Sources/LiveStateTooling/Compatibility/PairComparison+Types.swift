@@ -242,17 +242,23 @@ extension PairComparison {
     /// length, and two elements.
     private static func writerBounds(_ field: Field) -> Field.Constraints {
         var bounds = field.constraints
-        let taken: (measure: Field.Constraint.Measure, values: [Double])? = switch field.type {
-        case .enumeration(.integers(let values)): (.number, values.map(Double.init))
-        case .enumeration(.strings(let values)): (.length, values.map { Double($0.utf8.count) })
-        case .dateRange: (.count, [2])
+        let taken: [(measure: Field.Constraint.Measure, values: [Double])] = switch field.type {
+        case .enumeration(.integers(let values)): [(.number, values.map(Double.init))]
+        case .enumeration(.strings(let values)): [(.length, values.map { Double($0.utf8.count) })]
+        case .dateRange: [(.count, [2])]
         // Every UUID is 36 bytes.
-        case .string: field.stringFormat?.length.map { (.length, [Double($0)]) }
-        default: nil
+        case .string: field.stringFormat?.length.map { [(.length, [Double($0)])] } ?? []
+        // An object read as a map: its members are its fields, those a payload must carry at
+        // least, and its keys are their names (it had "no max-items", and a map's bounds were
+        // errors although every object decodes).
+        case .object(let fields) where !fields.isEmpty:
+            [(.count, [Double(fields.filter { $0.missingValue == nil }.count), Double(fields.count)]),
+             (.keyLength, fields.map { Double($0.name.utf8.count) })]
+        default: []
         }
-        if let taken {
-            for constraint in Field.Constraint.allCases where constraint.measure == taken.measure {
-                bounds[constraint] = constraint.isLowerBound ? taken.values.min() : taken.values.max()
+        for (measure, values) in taken {
+            for constraint in Field.Constraint.allCases where constraint.measure == measure {
+                bounds[constraint] = constraint.isLowerBound ? values.min() : values.max()
             }
         }
         return bounds
