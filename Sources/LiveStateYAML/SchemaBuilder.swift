@@ -303,7 +303,21 @@ struct SchemaBuilder {
     mutating func number(_ pair: YAMLPair, key: String, pointer: String) -> Double? {
         switch pair.value.scalarValue {
         case .int(let int):
-            return Double(int)
+            // A bound is held as a `Double`: one it rounds would be another bound, which let a
+            // value past the written one through (`minimum: 9007199254740993` took
+            // 9007199254740992) or refused one within it (`minimum: 9223372036854775807`, read as
+            // 2^63, refused a default of 9223372036854775807).
+            let double = Double(int)
+            guard Int(exactly: double) != int else { return double }
+            // Rounded up or down (2^63, which no `Int64` holds, is above every one).
+            let roundedUp = Int(exactly: double).map { $0 > int } ?? true
+            let (below, above) = roundedUp ? (double.nextDown, double) : (double, double.nextUp)
+            func text(_ bound: Double) -> String { Int64(exactly: bound).map(String.init) ?? UInt64(exactly: bound).map(String.init) ?? "\(bound)" }
+            report(.schemaInvalidConstraint,
+                   "'\(key)' is \(int), which a bound cannot hold: bounds are 64-bit floating-point numbers, which hold every whole number only up to 2^53 in "
+                   + "magnitude, so it would be \(text(double)); write \(text(below)) or \(text(above))",
+                   at: pair.value.position, pointer: pointer)
+            return nil
         case .float(let double) where double.isFinite:
             return double
         case .largeInteger(let text):

@@ -567,6 +567,25 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(schema.versions[0].field("big")?.constraints.maximum == 0x1p73 - 1)
     }
 
+    /// An integer bound a `Double` does not hold is refused where it is written, with the two
+    /// it could be: rounded, `minimum: 9007199254740993` let 9007199254740992 through, and
+    /// `minimum: 9223372036854775807` (read as 2^63) refused a default of 9223372036854775807
+    /// with a bound the file never wrote (the ugly-input audit's M3). Bounds a `Double` holds
+    /// load as before.
+    @Test func anIntegerBoundADoubleDoesNotHoldIsRefused() throws {
+        let diagnostics = try errors(fields("""
+                  n: { type: int, minimum: 9007199254740993 }
+                  d: { type: int, default: 9223372036854775807, minimum: 9223372036854775807 }
+            """))
+        #expect(diagnostics.map(\.code) == ["schema-invalid-constraint", "schema-invalid-constraint"], "\(diagnostics)")
+        #expect(diagnostics.map(\.pointer) == ["/versions/0/content-state/n/minimum", "/versions/0/content-state/d/minimum"])
+        #expect(diagnostics.first?.message.hasSuffix("so it would be 9007199254740992; write 9007199254740992 or 9007199254740994") == true,
+                "\(diagnostics)")
+        #expect(diagnostics.last?.message.hasSuffix("so it would be 9223372036854775808; write 9223372036854774784 or 9223372036854775808") == true)
+        let held = try SchemaLoader().load(yaml: Array(fields("      n: { type: int, minimum: 9007199254740992, maximum: 9223372036854774784 }\n").utf8), file: "-")
+        #expect(held.versions[0].field("n")?.constraints.maximum == 9223372036854774784)
+    }
+
     @Test func pointerTokensAreEscaped() throws {
         let diagnostics = try errors(fields("      \"a/b~c\": { type: nope }\n"))
         #expect(diagnostics.first?.pointer == "/versions/0/content-state/a~1b~0c/type")
