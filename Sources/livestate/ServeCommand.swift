@@ -114,11 +114,19 @@ struct ServeCommand: ParsableCommand {
         if let (text, _) = value(schemas, "schemas") { settings.schemas = text }
         if let (text, _) = value(fleet, "fleet") { settings.fleet = text }
         if let (text, source) = value(maxBodyBytes.map(String.init), "max-body-bytes") {
-            guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
+            // A body is held whole in memory: at most 1 GiB, as `lint --max-bytes` (a 1.5 GB body
+            // took 3 GB of memory).
+            guard let bytes = Int(text), (1...Output.maxBytesCeiling).contains(bytes) else {
+                throw ValidationError("\(source) must be from 1 to \(Output.maxBytesCeiling) (1 GiB) bytes, not \(text)")
+            }
             settings.maxBodyBytes = bytes
         }
         if let (text, source) = value(maxBatchBytes.map(String.init), "max-batch-bytes") {
-            guard let bytes = Int(text), bytes > 0 else { throw ValidationError("\(source) must be a positive number of bytes, not \(text)") }
+            // A body is held whole in memory: at most 1 GiB, as `lint --max-bytes` (a 1.5 GB body
+            // took 3 GB of memory).
+            guard let bytes = Int(text), (1...Output.maxBytesCeiling).contains(bytes) else {
+                throw ValidationError("\(source) must be from 1 to \(Output.maxBytesCeiling) (1 GiB) bytes, not \(text)")
+            }
             settings.maxBatchBytes = bytes
         }
         // A switch has no value on the command line: its variable is read only without the flag.

@@ -1777,6 +1777,12 @@ struct CLI {
         // A flag wins over its variable.
         let flag = try CLI.run(["serve", "--port", "70000"], environment: ["LIVESTATE_PORT": "0"])
         #expect(flag.stderr.contains("--port must be"), "\(flag.stderr)")
+        // A body is held whole: at most 1 GiB, as lint's --max-bytes (a 1.5 GB body took 3 GB).
+        for flag in ["--max-body-bytes", "--max-batch-bytes"] {
+            let huge = try CLI.run(["serve", flag, "9223372036854775807"])
+            #expect(huge.status == 2 && huge.stderr.contains("\(flag) must be from 1 to 1073741824 (1 GiB) bytes, not 9223372036854775807"),
+                    "\(huge.stderr)")
+        }
         let drain = try CLI.run(["serve"], environment: ["LIVESTATE_DRAIN_SECONDS": "-1"])
         #expect(drain.status == 2)
         #expect(drain.stderr.contains("LIVESTATE_DRAIN_SECONDS must be a whole number of seconds between 0 and 3600, not -1"), "\(drain.stderr)")
