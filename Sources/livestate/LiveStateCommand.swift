@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveState
 
 @main
 struct LiveStateCommand: ParsableCommand {
@@ -17,10 +18,26 @@ struct LiveStateCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
+                // Asked for JSON, a usage error is a JSON document too, as the commands' own
+                // usage errors are: a CI job that reads standard output found nothing to read.
+                if asksForJSON(CommandLine.arguments.dropFirst()) {
+                    _ = Output.stop([Diagnostic(code: "usage", severity: .error, message: message(for: error))], format: .json)
+                }
                 Output.write(Data((fullMessage(for: error) + "\n").utf8), toStandardError: true)
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }
+    }
+
+    /// Whether `arguments` hold `--format json` (or `--format=json`), before a `--`.
+    static func asksForJSON(_ arguments: ArraySlice<String>) -> Bool {
+        var previous = ""
+        for argument in arguments {
+            if argument == "--" { return false }
+            if argument == "--format=json" || (previous == "--format" && argument == "json") { return true }
+            previous = argument
+        }
+        return false
     }
 }

@@ -1788,6 +1788,21 @@ struct CLI {
         #expect(drain.stderr.contains("LIVESTATE_DRAIN_SECONDS must be a whole number of seconds between 0 and 3600, not -1"), "\(drain.stderr)")
     }
 
+    /// With `--format json`, a usage error the argument parser finds (a value out of range, an
+    /// option the command does not have) is a JSON document on standard output, as a command's
+    /// own usage errors are: standard output was empty (the ugly-input audit's L1).
+    @Test func aUsageErrorIsAJSONDocumentWhenJSONIsAskedFor() throws {
+        for arguments in [["lint", "--format", "json", "--max-bytes", "-1", "--schema", "schemas/pizza.yaml", "x.json"],
+                          ["encode", "--format=json", "--schema", "schemas/pizza.yaml", "--no-such-option", "x.json"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2)
+            let diagnostics = try #require(try CLI.json(result.stdout)["diagnostics"] as? [[String: Any]], "\(result.stdout)")
+            #expect(diagnostics.map { $0["code"] as? String } == ["usage"], "\(diagnostics)")
+            #expect(result.stderr.contains("Usage: livestate"), "the text stays on standard error")
+        }
+        #expect(try CLI.run(["lint", "--max-bytes", "-1", "--schema", "schemas/pizza.yaml", "x.json"]).stdout.isEmpty)
+    }
+
     /// With JSON logs, a bad flag or variable is a JSON line too: it was plain text with the
     /// usage, which a log collector drops.
     @Test func aBadSettingIsAJSONLineWithJSONLogs() throws {
