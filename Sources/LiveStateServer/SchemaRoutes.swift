@@ -539,9 +539,8 @@ struct SchemaRoutes: Sendable {
     static let diffParameters = ["mode", "from", "to", "fail-on", "assume-default-elision"]
     static let jsonSchemaParameters = ["version"]
     static let validateParameters = ["version", "broadcast", "max-drop"]
-    /// The longest `token` or `channel-id`: a device token is 64 hex digits today, and Apple
-    /// says its length may change.
-    static let maxActivityBytes = 512
+    /// The longest `token` or `channel-id`, as the sender takes them.
+    static let maxActivityBytes = PushHistory.Target.maxIDBytes
     static let encodeParameters = [
         "version", "event", "timestamp", "stale-date", "dismissal-date", "relevance-score",
         "fit", "elide-defaults", "broadcast", "content-state",

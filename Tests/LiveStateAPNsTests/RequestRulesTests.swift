@@ -36,9 +36,18 @@ import Testing
     }
 
     @Test func badChannelIDs() {
-        for channel in ["", "not base64!", "abc", "ab==c="] {
-            #expect(codes(.broadcast(channelID: channel), .init(priority: 5, expiration: 0)) == [DiagnosticCode.badChannelID], "\(channel)")
+        for channel in ["", "not base64!", "abc", "ab==c=", String(repeating: "YWJj", count: 129)] {
+            #expect(codes(.broadcast(channelID: channel), .init(priority: 5, expiration: 0)) == [DiagnosticCode.badChannelID], "\(channel.prefix(20))")
         }
+        #expect(codes(.broadcast(channelID: String(repeating: "YWJj", count: 128)), .init(priority: 5, expiration: 0)) == [])
+    }
+
+    /// A device token or channel id longer than 512 characters is refused: a token of 100,000
+    /// hex digits was sent on (the ugly-input audit's L10). Apple says not to assume a token's
+    /// size, so the bound is generous: 64 hex digits today.
+    @Test func aTokenPastAnyAPNsGivesIsRefused() {
+        #expect(codes(.device(token: String(repeating: "ab", count: 257)), .init()) == [DiagnosticCode.badDeviceToken])
+        #expect(codes(.device(token: String(repeating: "ab", count: 256)), .init()) == [])
     }
 
     @Test func priorityIsFiveOrTenForDevicesAndAlsoOneForBroadcasts() {

@@ -38,8 +38,15 @@ package actor PushHistory {
 
         /// Why `token` cannot be a device token, or `nil`: asked by the sender and by the
         /// sidecar's `token=`. Apple says not to assume its length.
+        /// The longest device token or channel id taken: a device token is 64 hex digits today,
+        /// and Apple says not to assume its size; one of 100,000 was sent on.
+        package static let maxIDBytes = 512
+
         package static func problem(withToken token: String) -> String? {
             if token.isEmpty { return "the device token is empty" }
+            if token.utf8.count > maxIDBytes {
+                return "the device token is \(token.utf8.count) characters long; APNs's are 64 hex digits today, and none is taken past \(maxIDBytes)"
+            }
             guard token.utf8.allSatisfy(JSONByte.isHexDigit) else {
                 // `<0a1b2c3d 4e5f…>` is how `Data`'s description prints a token: the usual mistake.
                 if token.utf8.contains(where: { $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }),
@@ -59,6 +66,9 @@ package actor PushHistory {
         /// Why `channel` cannot be a broadcast channel's id, or `nil`: channel ids are base64.
         package static func problem(withChannel channel: String) -> String? {
             if channel.isEmpty { return "the channel id is empty" }
+            if channel.utf8.count > maxIDBytes {
+                return "the channel id is \(channel.utf8.count) characters long; APNs's are a few dozen, and none is taken past \(maxIDBytes)"
+            }
             guard Field.StringFormat.base64.problem(channel) == nil else {
                 return "the channel id must be the base64 id APNs gave when the channel was created, not '\(Diagnostic.quoted(channel))'"
             }
