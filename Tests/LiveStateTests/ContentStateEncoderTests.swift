@@ -1179,3 +1179,17 @@ struct StateGenerator {
         #expect(nested.diagnostics.map(\.message) == ["'courier': member 'name' appears twice"])
     }
 }
+
+/// An integer an `Int` does not hold, given for an enum of integers, is said to be too large,
+/// not "not an integer" (the ugly-input audit's L11); a number with a fraction is still no
+/// integer raw value.
+@Suite struct IntegerEnumWordingTests {
+    @Test func aTooLargeIntegerIsSaidToBeTooLarge() throws {
+        let decoder = try ContentStateDecoder(schema: encodingSchema, version: 2)
+        let huge = decoder.decode(contentState: Array(#"{"level":123456789012345678901234567890}"#.utf8))
+        #expect(huge.diagnostics.first { $0.pointer == "/level" }?.message
+            == "123456789012345678901234567890 is too large for an Int, so it is no raw value; 'level' takes its default 1", "\(huge.diagnostics)")
+        let fraction = decoder.decode(contentState: Array(#"{"level":1.5}"#.utf8))
+        #expect(fraction.diagnostics.first { $0.pointer == "/level" }?.message == "1.5 is not an integer raw value; 'level' takes its default 1")
+    }
+}

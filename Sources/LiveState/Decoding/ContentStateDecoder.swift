@@ -962,7 +962,9 @@ struct DecodeContext: JSONReading {
         case .intEnum:
             let number = try reader.readNumber()
             guard let int = reader.integer(number) else {
-                return invalid("\(numberText(number)) is not an integer raw value", at: start)
+                // A whole number written without a fraction or exponent is an integer, one an `Int` does not hold.
+                let why = number.isInteger ? "is too large for an Int, so it is no raw value" : "is not an integer raw value"
+                return invalid("\(numberText(number)) \(why)", at: start)
             }
             if plan.enumIntegers.contains(int) { return .int(int) }
             raw = .int(int)
