@@ -189,6 +189,10 @@ final class LibYAMLParser {
                 message += "; a key longer than 1,024 characters is not read as a key (YAML's limit for an implicit key): shorten it, "
                     + "or write it as an explicit key, '? key' on its own line and ': value' on the next"
             }
+            // libyaml's words for a tab where indentation goes name no tab.
+            if message.hasPrefix("found character that cannot start any token"), position.offset < input.count, input[position.offset] == 0x09 {
+                message += "; it is a tab, and YAML indents with spaces only"
+            }
         }
         if state.error == YAML_MEMORY_ERROR {
             message = "libyaml ran out of memory"

@@ -586,6 +586,15 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(held.versions[0].field("n")?.constraints.maximum == 9223372036854774784)
     }
 
+    /// A tab where indentation goes is named as one: libyaml says only that a character
+    /// "cannot start any token" (the ugly-input audit's L8).
+    @Test func aTabIndentIsNamed() throws {
+        let diagnostics = try errors("activity: a\nversions:\n\t- version: 1\n")
+        #expect(diagnostics.map(\.code) == ["yaml-syntax"])
+        #expect(diagnostics.first?.message.hasSuffix("; it is a tab, and YAML indents with spaces only") == true, "\(diagnostics)")
+        #expect(diagnostics.first?.position?.line == 3 && diagnostics.first?.position?.column == 1)
+    }
+
     @Test func pointerTokensAreEscaped() throws {
         let diagnostics = try errors(fields("      \"a/b~c\": { type: nope }\n"))
         #expect(diagnostics.first?.pointer == "/versions/0/content-state/a~1b~0c/type")
