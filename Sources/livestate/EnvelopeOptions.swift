@@ -85,7 +85,9 @@ struct EnvelopeOptions: ParsableArguments {
             }
             return (try Value.parse(json: bytes), twice)
         } catch {
-            return (nil, [Diagnostic(code: "json-syntax", severity: .error, message: error.message, file: file, position: error.position, scope: .attributes)])
+            // As a payload's error is worded: `json-limit` for a bound, with the pointer to where
+            // the text broke (it was `json-syntax` for all, with no pointer).
+            return (nil, [bytes.withUnsafeBytes { error.diagnostic(in: $0, options: .init(), file: file, scope: .attributes) }])
         }
     }
 

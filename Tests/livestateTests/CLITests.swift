@@ -861,6 +861,25 @@ struct CLI {
         #expect(update.status == 2 && update.stderr.contains("error: input-push-token is for event start"), "\(update.stderr)")
     }
 
+    /// An attributes file that is not JSON is worded as a payload is: `json-limit` for a bound,
+    /// and the pointer to where the text broke (every failure was `json-syntax`, with no
+    /// pointer; the ugly-input audit's L2).
+    @Test func anAttributesFileThatIsNotJSONGetsThePayloadsWords() throws {
+        let folder = try ImportSwiftCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let deep = folder.appendingPathComponent("deep.json").path
+        try (String(repeating: #"{"a":"#, count: 70) + "1" + String(repeating: "}", count: 70)).write(toFile: deep, atomically: true, encoding: .utf8)
+        let cut = folder.appendingPathComponent("cut.json").path
+        try #"{"numberOfPizzas":2,"totalAmount":"#.write(toFile: cut, atomically: true, encoding: .utf8)
+        for (file, code, pointer) in [(deep, "json-limit", "/" + Array(repeating: "a", count: 64).joined(separator: "/")), (cut, "json-syntax", "/totalAmount")] {
+            let result = try CLI.run(["encode", "--format", "json", "--schema", "schemas/pizza.yaml", "--event", "start", "--alert-title", "a",
+                                      "--alert-body", "b", "--attributes", file, Self.fixture("pizza-state.json")])
+            let found = try #require(try CLI.json(result.stdout)["diagnostics"] as? [[String: Any]]).first
+            #expect(found?["code"] as? String == code && found?["pointer"] as? String == pointer && found?["scope"] as? String == "attributes",
+                    "\(result.stdout)")
+        }
+    }
+
     /// A date in UNIX seconds is said once, where the state file has it, whether the state is
     /// written bare or in a body, and by `decode --content-state` as by `decode` of a body: the
     /// bare forms said nothing, and a body said it without a line and column.
