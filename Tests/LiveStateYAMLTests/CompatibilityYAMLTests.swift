@@ -154,6 +154,25 @@ private struct Expectation {
         #expect(short.map(\.rule) == ["constraint-tightened"] && short.first?.message.contains("v1 allows up to 4 bytes") == true, "\(short)")
     }
 
+    /// The attributes are read from a push-to-start alone: a reader that cannot decode them
+    /// drops the start, which its finding says (it said "drops the update", which no attributes
+    /// can make it do; the diff audit's L2).
+    @Test func whatAReaderOfTheAttributesDropsIsTheStart() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state: { title: { type: string } }
+                attributes: { order: { type: string } }
+              - version: 2
+                content-state: { title: { type: string } }
+                attributes: { order: { type: string }, total: { type: string } }
+            """, strict: [1])
+        let added = CompatibilityChecker().findings(schema, reader: 2, writer: 1).filter { $0.severity == .error }
+        #expect(added.map(\.message) == ["app v2 reading v1 payloads: 'total' was added in v2 without a default and is missing from every v1 payload; app v2 drops the push-to-start"],
+                "\(added.map(\.message))")
+        let strict = CompatibilityChecker().findings(schema, reader: 1, writer: 2)
+        #expect(!strict.contains { $0.message.contains("the update") }, "\(strict.map(\.message))")
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

@@ -140,7 +140,7 @@ extension PairComparison {
         let withoutFallback: CompatibilityRule = readerIsNewer ? .enumValueRemovedWithoutFallback : .enumValueAddedWithoutFallback
         if let fallback = reader.fallback {
             if isStrict {
-                report(withFallback, .error, "\(what); app v\(readerNumber) decodes with synthesized Codable, which ignores the fallback, and drops the update", at: place)
+                report(withFallback, .error, "\(what); app v\(readerNumber) decodes with synthesized Codable, which ignores the fallback, and drops \(droppedPush)", at: place)
             } else {
                 report(withFallback, .info, "\(what); they decode as the fallback \(ValueText.render(fallback))", at: place)
             }
@@ -179,7 +179,7 @@ extension PairComparison {
             if let format = reader.numberFormat ?? Self.implicitFormat(reader), Self.passes(format, breach.constraint, bounds) {
                 let type = reader.numberFormat?.swiftName ?? "Int"
                 let outcome = isStrict
-                    ? "app v\(readerNumber) holds it in \(Self.article(type)) \(type), and synthesized Codable drops the update for a value that does not fit"
+                    ? "app v\(readerNumber) holds it in \(Self.article(type)) \(type), and synthesized Codable drops \(droppedPush) for a value that does not fit"
                     : "app v\(readerNumber) holds it in \(Self.article(type)) \(type); such a value is invalid: \(consequence(reaction))"
                 report(rule, isStrict ? .error : severity(reaction), "'\(name)' \(breach.constraint.rawValue): \(breach.detail); \(outcome)", at: place)
                 continue

@@ -36,6 +36,11 @@ struct PairComparison {
     var writerNumber: Int { writer.version }
     var readerIsNewer: Bool { reader.version > writer.version }
     var direction: CompatibilityDirection { readerIsNewer ? .newAppReadsOld : .oldAppReadsNew }
+    /// The scope being compared: the attributes are read from a push-to-start alone (an
+    /// update's are ignored), so what a reader drops there is the start, not an update.
+    var scope: DiagnosticScope = .contentState
+    /// What a reader that cannot decode the scope drops: `the update`, or `the push-to-start`.
+    var droppedPush: String { scope == .attributes ? "the push-to-start" : "the update" }
 
     /// What happens to the reader when a value at some level is invalid (or a required key missing).
     enum Reaction: Equatable {
@@ -79,7 +84,9 @@ struct PairComparison {
     /// Compares both scopes, then the version-wide rules.
     mutating func run() {
         compareObjects(reader: reader.contentState, writer: writer.contentState, at: Place(scope: .contentState))
+        scope = .attributes
         compareObjects(reader: reader.attributes, writer: writer.attributes, at: Place(scope: .attributes))
+        scope = .contentState
         if !readerIsNewer { checkTombstones() }
         checkSize()
     }
@@ -272,7 +279,7 @@ struct PairComparison {
         if isStrict {
             outcome = field.isOptional
                 ? "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and loses the value"
-                : "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and drops the update"
+                : "app v\(readerNumber) decodes with synthesized Codable, which has no aliases, and drops \(droppedPush)"
             severity = field.isOptional ? .warning : .error
         } else if let value = field.missingValue {
             outcome = "app v\(readerNumber) misses the key and \(shows(value)) forever"
@@ -419,7 +426,7 @@ struct PairComparison {
         if isStrict { return strictDrop(form) }
         switch reaction {
         case .drops:
-            return "app v\(readerNumber) \(form.verb("drop")) the update"
+            return "app v\(readerNumber) \(form.verb("drop")) \(droppedPush)"
         case .fallsBack(let pointer, let isNull):
             return isNull
                 ? "'\(display(pointer))' \(form.verb("become")) null"
@@ -431,7 +438,7 @@ struct PairComparison {
 
     /// A strict reader's drop, as a clause, its verbs in `form`.
     func strictDrop(_ form: ClauseForm) -> String {
-        "app v\(readerNumber) \(form.verb("decode")) with synthesized Codable and \(form.verb("drop")) the update"
+        "app v\(readerNumber) \(form.verb("decode")) with synthesized Codable and \(form.verb("drop")) \(droppedPush)"
     }
 
     /// `takes its default X` or `is null`.
