@@ -212,32 +212,65 @@ struct PairComparison {
         if readerIsNewer {
             if isStrict && !field.isOptional {
                 report(.fieldAddedStrictClient, .error,
-                       "'\(name)' was added in v\(readerNumber) and is missing from every v\(writerNumber) payload; \(strictDrop)",
+                       "'\(name)' was added in v\(changed(pointer)) and is missing from every v\(writerNumber) payload; \(strictDrop)",
                        at: parent, pointer: pointer, position: position)
             } else if let value = readerMissingValue(field) {
                 report(.fieldAddedWithDefault, .info,
-                       "'\(name)' was added in v\(readerNumber); v\(writerNumber) payloads lack it, so it \(takes(value))",
+                       "'\(name)' was added in v\(changed(pointer)); v\(writerNumber) payloads lack it, so it \(takes(value))",
                        at: parent, pointer: pointer, position: position)
             } else {
                 report(.fieldAddedWithoutDefault, severity(parent.onInvalid),
-                       "'\(name)' was added in v\(readerNumber) without a default and is missing from every v\(writerNumber) payload; \(consequence(parent.onInvalid))",
+                       "'\(name)' was added in v\(changed(pointer)) without a default and is missing from every v\(writerNumber) payload; \(consequence(parent.onInvalid))",
                        at: parent, pointer: pointer, position: position)
             }
         } else {
             if isStrict && !field.isOptional {
                 report(.fieldRemovedStrictClient, .error,
-                       "'\(name)' was removed in v\(writerNumber); \(strictDrop) on the missing key",
+                       "'\(name)' was removed in v\(changed(pointer)); \(strictDrop) on the missing key",
                        at: parent, pointer: pointer, position: position)
             } else if let value = readerMissingValue(field) {
                 report(.fieldRemovedDefaulted, field.isDeprecated ? .info : .warning,
-                       "'\(name)' was removed in v\(writerNumber); app v\(readerNumber) \(field.isDeprecated ? "(where it is deprecated) " : "")\(shows(value)) forever",
+                       "'\(name)' was removed in v\(changed(pointer)); app v\(readerNumber) \(field.isDeprecated ? "(where it is deprecated) " : "")\(shows(value)) forever",
                        at: parent, pointer: pointer, position: position)
             } else {
                 report(.fieldRemovedRequired, severity(parent.onInvalid),
-                       "'\(name)' was removed in v\(writerNumber) but is required in v\(readerNumber); \(consequence(parent.onInvalid))",
+                       "'\(name)' was removed in v\(changed(pointer)) but is required in v\(readerNumber); \(consequence(parent.onInvalid))",
                        at: parent, pointer: pointer, position: position)
             }
         }
+    }
+
+    /// The version that added or removed the field at `pointer`, which the newer of the pair
+    /// has and the older has not, or the other way round: the first version after the older
+    /// whose having it differs from the older's. A pair of versions apart (`full-transitive`)
+    /// named its own newer version ("'b' was added in v3" of a field v2 added).
+    private func changed(_ pointer: String) -> Int {
+        let (older, newer) = readerIsNewer ? (writer, reader) : (reader, writer)
+        let hadIt = Self.has(pointer, in: scope == .attributes ? older.attributes : older.contentState)
+        for version in schema.versions where version.version > older.version && version.version < newer.version
+            && Self.has(pointer, in: scope == .attributes ? version.attributes : version.contentState) != hadIt {
+            return version.version
+        }
+        return newer.version
+    }
+
+    /// Whether `fields` have a field at `pointer` (`-` is an array's items, `*` a map's).
+    private static func has(_ pointer: String, in fields: [Field]) -> Bool {
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return false }
+        func find(_ tokens: ArraySlice<String>, in fields: [Field]) -> Bool {
+            guard let first = tokens.first, let field = fields.first(where: { $0.name == first }) else { return false }
+            return inside(tokens.dropFirst(), field)
+        }
+        func inside(_ tokens: ArraySlice<String>, _ field: Field) -> Bool {
+            guard let next = tokens.first else { return true }
+            switch field.type {
+            case .object(let fields): return find(tokens, in: fields)
+            case .array(let items) where next == "-": return inside(tokens.dropFirst(), items)
+            case .map(let items) where next == "*": return inside(tokens.dropFirst(), items)
+            default: return false
+            }
+        }
+        return find(tokens[...], in: fields)
     }
 
     /// The writer has a field the reader does not know.
@@ -246,11 +279,11 @@ struct PairComparison {
         let position = field.position ?? parent.writerPosition
         if readerIsNewer {
             report(.fieldRemovedIgnored, .info,
-                   "'\(display(pointer))' was removed in v\(readerNumber); app v\(readerNumber) ignores it in v\(writerNumber) payloads",
+                   "'\(display(pointer))' was removed in v\(changed(pointer)); app v\(readerNumber) ignores it in v\(writerNumber) payloads",
                    at: parent, pointer: pointer, position: position)
         } else {
             report(.fieldAddedIgnored, .info,
-                   "'\(display(pointer))' was added in v\(writerNumber); app v\(readerNumber) ignores it",
+                   "'\(display(pointer))' was added in v\(changed(pointer)); app v\(readerNumber) ignores it",
                    at: parent, pointer: pointer, position: position)
         }
     }
