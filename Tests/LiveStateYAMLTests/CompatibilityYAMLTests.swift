@@ -173,6 +173,23 @@ private struct Expectation {
         #expect(!strict.contains { $0.message.contains("the update") }, "\(strict.map(\.message))")
     }
 
+    /// A writer whose null means its default, read by a version that takes the same default
+    /// for the invalid null, loses nothing: an info, not a warning (the diff audit's L5). With
+    /// another default, or a reader that rejects the null, it stays a warning or an error.
+    @Test func aNullThatMeansTheDefaultTheReaderTakesLosesNothing() throws {
+        func severities(_ reader: String) throws -> [Severity] {
+            try CompatibilityChecker().findings(Self.schema(versions: """
+                  - version: 1
+                    content-state: { b: \(reader) }
+                  - version: 2
+                    content-state: { b: { type: string, default: "y", on-null: default } }
+                """), reader: 1, writer: 2).filter { $0.rule == "field-made-optional" }.map(\.severity)
+        }
+        #expect(try severities(#"{ type: string, default: "y" }"#) == [.info])
+        #expect(try severities(#"{ type: string, default: "n" }"#) == [.warning])
+        #expect(try severities(#"{ type: string, default: "y", on-invalid: reject }"#) == [.error])
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

@@ -351,6 +351,16 @@ struct PairComparison {
                        at: place)
             } else {
                 let reaction = invalidReaction(of: reader, at: place)
+                // The writer's null means its default; a reader that takes the same default for
+                // the invalid null shows what was meant (a warning said it lost something).
+                if !writer.isOptional, reaction == .fallsBack(pointer: place.readerPointer, isNull: false),
+                   let meant = writer.defaultValue, meant == reader.defaultValue {
+                    report(rule, .info,
+                           "'\(name)' \(takesNull) and not in v\(readerNumber), which reads null as invalid and takes its default: "
+                           + "the same \(ValueText.render(meant)) the null means",
+                           at: place)
+                    return
+                }
                 report(rule, severity(reaction),
                        "'\(name)' \(takesNull) and not in v\(readerNumber): a missing key takes v\(readerNumber)'s default, but null is invalid; \(consequence(reaction))",
                        at: place)
