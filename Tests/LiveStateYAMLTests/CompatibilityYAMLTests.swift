@@ -190,6 +190,20 @@ private struct Expectation {
         #expect(try severities(#"{ type: string, default: "y", on-invalid: reject }"#) == [.error])
     }
 
+    /// A narrowed type is still held to the reader's bounds: a double up to 100 read as an int
+    /// up to 10 drops a whole 50 too, which a finding of its own says (only "numbers with a
+    /// fraction" were named; the diff audit's L4).
+    @Test func aNarrowedTypeIsStillHeldToTheReadersBounds() throws {
+        let findings = try CompatibilityChecker().findings(Self.schema(versions: """
+              - version: 1
+                content-state: { big: { type: double, minimum: 0, maximum: 100 } }
+              - version: 2
+                content-state: { big: { type: int, minimum: 0, maximum: 10 } }
+            """), reader: 2, writer: 1)
+        #expect(findings.map(\.rule) == ["type-narrowed", "constraint-tightened"], "\(findings.map(\.message))")
+        #expect(findings.last?.message.hasSuffix("'big' maximum: v2 has maximum 10, v1 allows up to 100; such a value is invalid: app v2 drops the update") == true)
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

@@ -24,6 +24,9 @@ extension PairComparison {
         case .narrowed(let why):
             reportNarrowed(reader: reader, "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): \(why)", at: place,
                            fractional: TypePromotion.sendsFractions(writer))
+            // The values of the kind both read are still held to the reader's bounds: a whole
+            // 50 from a double up to 100, read as an int up to 10 (it said only "1.5").
+            compareConstraints(reader: reader, writer: writer, at: place)
         case .incompatible:
             let reaction = invalidReaction(of: reader, at: place)
             report(.typeChanged, severity(reaction),
