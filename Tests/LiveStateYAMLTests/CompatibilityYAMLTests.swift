@@ -204,6 +204,20 @@ private struct Expectation {
         #expect(findings.last?.message.hasSuffix("'big' maximum: v2 has maximum 10, v1 allows up to 100; such a value is invalid: app v2 drops the update") == true)
     }
 
+    /// A type that reads every value's kind but whose bounds refuse some is not said to decode
+    /// every value, beside the finding that some drop (the diff audit's L3).
+    @Test func aCompatibleTypeWithTighterBoundsIsNotSaidToDecodeEveryValue() throws {
+        let findings = try CompatibilityChecker().findings(Self.schema(versions: """
+              - version: 1
+                content-state: { u: { type: string, max-length: 3 } }
+              - version: 2
+                content-state: { u: { type: enum, values: [red, green] } }
+            """), reader: 1, writer: 2)
+        #expect(findings.map(\.rule) == ["type-changed-compatible", "constraint-loosened"], "\(findings.map(\.message))")
+        #expect(findings.first?.message.hasSuffix("JSON strings, so each value is of a kind it reads, but v1's bounds refuse some (below)") == true,
+                "\(findings.map(\.message))")
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

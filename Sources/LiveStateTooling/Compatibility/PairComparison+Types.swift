@@ -14,7 +14,10 @@ extension PairComparison {
             report(.typeChangedCompatible, .info,
                    "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber); \(why), so every value decodes",
                    at: place)
+            let said = findings.count
             compareConstraints(reader: reader, writer: writer, at: place)
+            // The reader's bounds refuse some of the values: every value's kind decodes, not every value.
+            if findings[said...].contains(where: { $0.severity > .info }) { rewordCompatible(at: said - 1) }
         case .epochChanged(let why):
             report(.dateEpochChanged, .warning,
                    "'\(name)' is \(writerType) in v\(writerNumber) and \(readerType) in v\(readerNumber): every value decodes, but \(why); "
@@ -33,6 +36,14 @@ extension PairComparison {
                    "'\(name)' is \(writerType) in v\(writerNumber) (\(TypePromotion.jsonKind(writer.type))) and \(readerType) in v\(readerNumber), which decodes none of its values; \(consequence(reaction))",
                    at: place)
         }
+    }
+
+    /// The `type-changed-compatible` info at `index`, said of a field whose reader's bounds
+    /// refuse some values (a finding after it): it said "so every value decodes" beside an
+    /// error that some do not.
+    private mutating func rewordCompatible(at index: Int) {
+        let bounds = ", so each value is of a kind it reads, but v\(readerNumber)'s bounds refuse some (below)"
+        rewordFinding(at: index) { $0.replacing(", so every value decodes", with: bounds) }
     }
 
     /// A `type-narrowed` finding: `what` the writer sends that the reader does not decode, and

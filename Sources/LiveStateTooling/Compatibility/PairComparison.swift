@@ -524,6 +524,11 @@ struct PairComparison {
         report(rule, severity, message, scope: place.scope, pointer: pointer, position: position)
     }
 
+    /// Rewrites the message of the finding at `index`, once a later one shows it said too much.
+    mutating func rewordFinding(at index: Int, _ reword: (String) -> String) {
+        findings[index].message = reword(findings[index].message)
+    }
+
     /// Adds a finding; the message gets the pair as its prefix.
     mutating func report(
         _ rule: CompatibilityRule, _ severity: Severity, _ message: String,
