@@ -218,6 +218,18 @@ private struct Expectation {
                 "\(findings.map(\.message))")
     }
 
+    /// An enum of integers read as a date shifts its meaning as an int does: `date-epoch-changed`,
+    /// a warning, not `type-changed-compatible` (the diff audit's L6).
+    @Test func anIntEnumReadAsADateIsAnEpochChange() throws {
+        let findings = try CompatibilityChecker().findings(Self.schema(versions: """
+              - version: 1
+                content-state: { k: { type: enum, values: [1, 2] } }
+              - version: 2
+                content-state: { k: { type: date } }
+            """), reader: 2, writer: 1).filter { $0.severity > .info }
+        #expect(findings.map(\.rule) == ["date-epoch-changed"], "\(findings.map(\.message))")
+    }
+
     /// An older version that already lists the newer name among its aliases renamed nothing:
     /// the finding says what it reads, not that it renamed the field.
     @Test func anOlderReaderThatKnowsTheNewerNameIsNotSaidToRenameIt() throws {

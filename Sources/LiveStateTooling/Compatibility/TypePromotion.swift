@@ -50,9 +50,10 @@ enum TypePromotion: Equatable {
             return objectReadAsMap(fields: fields, items: items, maxItems: reader.constraints.maxItems, integerKeys: reader.hasIntegerKeys)
         case (.int, .double):
             return .compatible("every int is a valid double")
-        case (.int, .date), (.double, .date), (.date, .double):
+        // An int enum's raw values read as dates shift as an int's do (it was `compatible`).
+        case (.int, .date), (.double, .date), (.date, .double), (.enumeration(.integers), .date):
             return .epochChanged(Self.epochs)
-        case (.enumeration(.integers), .int), (.enumeration(.integers), .double), (.enumeration(.integers), .date):
+        case (.enumeration(.integers), .int), (.enumeration(.integers), .double):
             return .compatible("an int enum's raw values are JSON integers")
         case (.url, .string):
             if let format = reader.stringFormat {
