@@ -251,6 +251,16 @@ import Testing
         #expect(diagnostics.first?.message == "'note' was removed in version 2 as string and may not return as int")
     }
 
+    /// Two objects of other shapes are both "object": the message says it is the shape that
+    /// differs (it read "removed as object and may not return as object"; the diff audit's L7).
+    @Test func aRemovedObjectReturningInAnotherShapeIsSaidSo() {
+        let old = Field(name: "box", type: .object(fields: [Field(name: "n", type: .int)]), isOptional: true)
+        let new = Field(name: "box", type: .object(fields: [Field(name: "n", type: .string)]), isOptional: true)
+        let diagnostics = SchemaValidator.validate(versions([(1, [old], []), (2, [], ["box"]), (3, [new], [])]))
+        #expect(diagnostics.map(\.message)
+            == ["'box' was removed in version 2 as object and may not return as object of another shape (its fields, items or values differ)"])
+    }
+
     @Test func tombstoneComparesShapesNotConstraints() {
         let old = Field(name: "tags", type: .array(items: Field(name: "", type: .string, constraints: .init(maxLength: 3), position: here)), isOptional: true)
         let same = Field(name: "tags", type: .array(items: Field(name: "", type: .string)), defaultValue: .array([]))

@@ -313,9 +313,12 @@ private struct ValidationRun {
                     guard let tombstone = tombstones[scope]?[field.name], !tombstone.type.hasSameShape(as: field.type) else {
                         continue
                     }
+                    let (old, new) = (TypePromotion.describe(tombstone.type), TypePromotion.describe(field.type))
+                    // Two objects (or enums) of other shapes read alike in words: say it is the shape.
+                    let returning = old == new ? "as \(new) of another shape (its fields, items or values differ)" : "as \(new)"
                     report(
                         .schemaTombstoneReuse,
-                        "'\(field.name)' was removed in version \(tombstone.removedIn) as \(TypePromotion.describe(tombstone.type)) and may not return as \(TypePromotion.describe(field.type))",
+                        "'\(field.name)' was removed in version \(tombstone.removedIn) as \(old) and may not return \(returning)",
                         at: field.position ?? version.position,
                         pointer: JSONPointer.appending(field.name, to: pointer + "/" + scope.rawValue))
                 }
