@@ -137,7 +137,10 @@ struct SendCommand: ParsableCommand {
     /// encoder's strict reader, whose findings come back with positions.
     private func content(of input: InputFile, reader: LiveActivitySender) throws -> (LiveActivityPush.Content?, [Diagnostic]) {
         let parsed = try? Value.parse(json: input.bytes)
-        if parsed?["aps"] != nil {
+        // A body that is not JSON is still one when it opens with its `aps` key: its syntax error
+        // is the body's, as lint says (it was read as a state, and the error put in the
+        // content-state, at `/aps/event`).
+        if parsed?["aps"] != nil || (parsed == nil && Self.opensWithAPS(input.bytes)) {
             if envelopeOptions.isGiven {
                 let message = "the file is a whole APNs body; its aps object says the event, alert and dates, so --event, --alert-*, "
                     + "--stale-date, --dismissal-date, --relevance-score, --attributes and --input-push-* do not apply"
@@ -151,6 +154,13 @@ struct SendCommand: ParsableCommand {
         let (state, problems) = reader.readState(input.bytes, file: input.name)
         guard let state else { return (nil, problems) }
         return (.state(state, envelope: envelope), problems)
+    }
+
+    /// Whether `bytes` open an object whose first key is `aps` (white space aside).
+    static func opensWithAPS(_ bytes: [UInt8]) -> Bool {
+        let text = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard text.first == UInt8(ascii: "{") else { return false }
+        return text.dropFirst().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.starts(with: Array(#""aps""#.utf8))
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

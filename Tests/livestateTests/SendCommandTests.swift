@@ -82,6 +82,21 @@ import Testing
         }
     }
 
+    /// A whole body cut short is refused as a body, its syntax error in the envelope as lint
+    /// puts it: it was read as a state, the error's scope `content-state` at `/aps/event` (the
+    /// ugly-input audit's L6).
+    @Test func aBodyThatIsNotJSONIsRefusedAsABody() async throws {
+        try await Setup.with { setup in
+            let cut = try setup.write("cut.json", #"{"aps":{"timestamp":1795000600,"event":"upd"#)
+            let result = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", "--format", "json", cut])
+            #expect(result.status == 1, "\(result.stderr)")
+            let diagnostics = try #require(try CLI.json(result.stdout)["diagnostics"] as? [[String: Any]], "\(result.stdout)")
+            let syntax = try #require(diagnostics.first { $0["code"] as? String == "json-syntax" }, "\(diagnostics)")
+            #expect(syntax["scope"] as? String == "envelope" && syntax["pointer"] as? String == "/aps/event", "\(syntax)")
+            #expect(setup.fake.requests.isEmpty)
+        }
+    }
+
     @Test func startCarriesTheAttributesTypeTheAttributesAndTheAlert() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
