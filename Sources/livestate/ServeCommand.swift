@@ -93,6 +93,15 @@ struct ServeCommand: ParsableCommand {
         var logLevel: Logger.Level = .info
     }
 
+    /// A body limit's bytes: a body is held whole in memory, so at most 1 GiB, as `lint
+    /// --max-bytes` (a 1.5 GB body took 3 GB of memory).
+    static func bodyBytes(_ text: String, _ source: String) throws -> Int {
+        guard let bytes = Int(text), (1...Output.maxBytesCeiling).contains(bytes) else {
+            throw ValidationError("\(source) must be from 1 to \(Output.maxBytesCeiling) (1 GiB) bytes, not \(text)")
+        }
+        return bytes
+    }
+
     /// A setting's text and where it came from: its flag (`--max-body-bytes`), else its
     /// environment variable (`LIVESTATE_MAX_BODY_BYTES`); `nil` when neither gives it.
     static func value(_ flag: String?, _ name: String, in environment: [String: String]) -> (text: String, source: String)? {
@@ -114,20 +123,10 @@ struct ServeCommand: ParsableCommand {
         if let (text, _) = value(schemas, "schemas") { settings.schemas = text }
         if let (text, _) = value(fleet, "fleet") { settings.fleet = text }
         if let (text, source) = value(maxBodyBytes.map(String.init), "max-body-bytes") {
-            // A body is held whole in memory: at most 1 GiB, as `lint --max-bytes` (a 1.5 GB body
-            // took 3 GB of memory).
-            guard let bytes = Int(text), (1...Output.maxBytesCeiling).contains(bytes) else {
-                throw ValidationError("\(source) must be from 1 to \(Output.maxBytesCeiling) (1 GiB) bytes, not \(text)")
-            }
-            settings.maxBodyBytes = bytes
+            settings.maxBodyBytes = try Self.bodyBytes(text, source)
         }
         if let (text, source) = value(maxBatchBytes.map(String.init), "max-batch-bytes") {
-            // A body is held whole in memory: at most 1 GiB, as `lint --max-bytes` (a 1.5 GB body
-            // took 3 GB of memory).
-            guard let bytes = Int(text), (1...Output.maxBytesCeiling).contains(bytes) else {
-                throw ValidationError("\(source) must be from 1 to \(Output.maxBytesCeiling) (1 GiB) bytes, not \(text)")
-            }
-            settings.maxBatchBytes = bytes
+            settings.maxBatchBytes = try Self.bodyBytes(text, source)
         }
         // A switch has no value on the command line: its variable is read only without the flag.
         let watching = try watch || switchValue(environment, "LIVESTATE_WATCH") ?? false

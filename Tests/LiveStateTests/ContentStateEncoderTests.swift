@@ -355,6 +355,12 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(old.succeeded && !old.diagnostics.contains { $0.code == .droppedByVersion }, "version 2 ignores count: \(old.diagnostics)")
         let forSender = try ContentStateEncoder(schema: schema, version: 2, checkingBodiesWith: nil).encodePayload(state, envelope: update)
         #expect(forSender.diagnostics.isEmpty)
+        // A typed state: its body is asked about too; its content-state alone, the fast path, not.
+        struct Card: Encodable { var title = "On its way" }
+        let typed = try ContentStateEncoder(schema: schema, version: 2)
+        #expect(try typed.encode(Card(), envelope: update).diagnostics.map(\.code) == [.droppedByVersion])
+        #expect(try typed.encode(Card()).diagnostics.isEmpty)
+        #expect(typed.encode(stateJSON: Array(#"{"title":"On its way"}"#.utf8)).diagnostics.map(\.code) == [.droppedByVersion])
     }
 
     @Test func aStartWithoutAlertOrAttributesIsNotASuccess() {

@@ -255,7 +255,9 @@ public struct ContentStateEncoder: Sendable {
     }
 
     /// Writes any `Encodable` state: it is encoded into a `Value`, checked and completed against
-    /// the version like a state read from a file, then written.
+    /// the version like a state read from a file, then written. A whole body gets the other
+    /// live versions' `dropped-by-version` warnings (`encodePayload`); the content-state alone,
+    /// the typed fast path, does not (each other version's decode would cost more than the write).
     /// - Parameters:
     ///   - value: The state.
     ///   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
@@ -268,7 +270,7 @@ public struct ContentStateEncoder: Sendable {
         // range's two bounds, an enum's raw value in another normalization).
         var writer = JSONWriter()
         writer.write(tree)
-        return encode(stateJSON: writer.bytes, envelope: envelope)
+        return encode(stateJSON: writer.bytes, file: nil, envelope: envelope, askingOtherVersions: false)
     }
 
     /// Reads a state given as JSON (`readState`) and writes it: its content-state, or a whole
@@ -283,10 +285,18 @@ public struct ContentStateEncoder: Sendable {
     ///   - envelope: The `aps` keys, for a whole body; `nil` writes the content-state alone.
     /// - Returns: The bytes, empty when the state does not fit the version, and what the encoder did.
     public func encode(stateJSON bytes: some ContiguousBytes, file: String? = nil, envelope: Envelope? = nil) -> EncodeResult {
+        encode(stateJSON: bytes, file: file, envelope: envelope, askingOtherVersions: true)
+    }
+
+    /// `encode(stateJSON:file:envelope:)`; `askingOtherVersions`: the content-state alone gets
+    /// the other live versions' `dropped-by-version` warnings too (a body always does).
+    private func encode(stateJSON bytes: some ContiguousBytes, file: String?, envelope: Envelope?, askingOtherVersions: Bool) -> EncodeResult {
         let (state, problems) = readState(bytes, file: file)
         guard let state else { return EncodeResult(bytes: [], diagnostics: problems) }
         var result = envelope.map { encodePayload(state, envelope: $0) } ?? encode(state)
-        if envelope == nil, bodyChecker != nil, result.succeeded { result.diagnostics += fieldDrops(of: result.bytes, envelope: nil) }
+        if envelope == nil, askingOtherVersions, bodyChecker != nil, result.succeeded {
+            result.diagnostics += fieldDrops(of: result.bytes, envelope: nil)
+        }
         result.diagnostics = Self.joining(stateFindings: problems, bodyFindings: result.diagnostics)
         // A finding about a value of the state (a URL made portable) is placed where the state
         // file holds that value; one about what another version makes of the written bytes
