@@ -321,7 +321,20 @@ struct SchemaBuilder {
         case .float(let double) where double.isFinite:
             return double
         case .largeInteger(let text):
-            return YAMLScalarValue.doubleValue(ofLargeInteger: text)
+            let double = YAMLScalarValue.doubleValue(ofLargeInteger: text)
+            // Past `Int64`, within `UInt64` (a `format: uint64` bound): held exactly, or refused
+            // as above (`minimum: 9223372036854775809` let 9223372036854775808 through).
+            if let exact = YAMLScalarValue.unsignedValue(ofLargeInteger: text), UInt64(exactly: double) != exact {
+                let roundedUp = UInt64(exactly: double).map { $0 > exact } ?? true
+                let (below, above) = roundedUp ? (double.nextDown, double) : (double, double.nextUp)
+                func text(_ bound: Double) -> String { UInt64(exactly: bound).map(String.init) ?? String(format: "%.0f", bound) }
+                report(.schemaInvalidConstraint,
+                       "'\(key)' is \(exact), which a bound cannot hold: bounds are 64-bit floating-point numbers, which hold every whole number "
+                       + "only up to 2^53 in magnitude, so it would be \(text(double)); write \(text(below)) or \(text(above))",
+                       at: pair.value.position, pointer: pointer)
+                return nil
+            }
+            return double
         default:
             report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)\(pair.value.digitSeparatorHint)", at: pair.value.position, pointer: pointer)
             return nil

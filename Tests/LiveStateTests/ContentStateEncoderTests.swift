@@ -355,6 +355,23 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(old.succeeded && !old.diagnostics.contains { $0.code == .droppedByVersion }, "version 2 ignores count: \(old.diagnostics)")
         let forSender = try ContentStateEncoder(schema: schema, version: 2, checkingBodiesWith: nil).encodePayload(state, envelope: update)
         #expect(forSender.diagnostics.isEmpty)
+        // Asked as lint asks: a strict version that synthesized `Codable` fails on, and a start
+        // whose attributes a version cannot read, drop the push though a tolerant reading has a
+        // state (both went unsaid).
+        let strict = Schema(activity: "card", attributesType: "CardAttributes", strictClients: [1], versions: [
+            SchemaVersion(version: 1, contentState: [Field(name: "title", type: .string), Field(name: "note", type: .string, defaultValue: .string(""))],
+                          attributes: [Field(name: "order", type: .string)]),
+            SchemaVersion(version: 2, contentState: [Field(name: "title", type: .string)], attributes: [Field(name: "shop", type: .string)]),
+        ])
+        let strictDrop = try ContentStateEncoder(schema: strict, version: 2).encodePayload(state, envelope: update)
+        #expect(strictDrop.diagnostics.map(\.code) == [.droppedByVersion] && strictDrop.diagnostics.first?.pointer == "/note", "\(strictDrop.diagnostics)")
+        let start = ContentStateEncoder.Envelope(event: .start, timestamp: 1_795_000_000,
+                                                 alert: .object([.init("title", .string("T")), .init("body", .string("B"))]),
+                                                 attributes: .object([.init("shop", .string("S"))]))
+        let startDrop = try ContentStateEncoder(schema: strict, version: 2).encodePayload(state, envelope: start)
+        #expect(startDrop.diagnostics.map(\.message) == [
+            "app version 1: the activity does not start; first error: missing-required-key at /order in the attributes",
+        ], "\(startDrop.diagnostics)")
         // A typed state: its body is asked about too; its content-state alone, the fast path, not.
         struct Card: Encodable { var title = "On its way" }
         let typed = try ContentStateEncoder(schema: schema, version: 2)

@@ -582,6 +582,10 @@ struct InvalidFixture: Sendable, CustomTestStringConvertible {
         #expect(diagnostics.first?.message.hasSuffix("so it would be 9007199254740992; write 9007199254740992 or 9007199254740994") == true,
                 "\(diagnostics)")
         #expect(diagnostics.last?.message.hasSuffix("so it would be 9223372036854775808; write 9223372036854774784 or 9223372036854775808") == true)
+        // Past `Int64`, a `uint64`'s bound alike (it let 9223372036854775808 through).
+        let unsigned = try errors(fields("      u: { type: int, format: uint64, minimum: 9223372036854775809 }\n"))
+        #expect(unsigned.first?.message.hasSuffix("so it would be 9223372036854775808; write 9223372036854775808 or 9223372036854777856") == true,
+                "\(unsigned)")
         let held = try SchemaLoader().load(yaml: Array(fields("      n: { type: int, minimum: 9007199254740992, maximum: 9223372036854774784 }\n").utf8), file: "-")
         #expect(held.versions[0].field("n")?.constraints.maximum == 9223372036854774784)
     }

@@ -121,9 +121,9 @@ public struct ContentStateEncoder: Sendable {
     /// when the caller checks the bodies itself (`LiveActivitySender` checks each against every
     /// live version).
     let bodyChecker: BodyChecker?
-    /// A decoder for each other live version, when the encoder checks what it writes
+    /// A body checker for each other live version, when the encoder checks what it writes
     /// (`bodyChecker`): what the other app versions in the field make of it (`fieldDrops`).
-    let fieldReaders: [ContentStateDecoder]
+    let fieldReaders: [BodyChecker]
     /// The version's fields compiled, in schema order: the plan the decoder reads by.
     let plan: ObjectPlan
     /// For each field of `plan`, whether its default may be left out (`elidableFields`).
@@ -181,7 +181,8 @@ public struct ContentStateEncoder: Sendable {
         self.holdsDecimals = found.contentState.contains(where: Self.holdsDecimal)
         self.bodyChecker = checker
         self.fieldReaders = checker == nil ? [] : schema.liveVersions.compactMap { other in
-            other.version == number ? nil : try? ContentStateDecoder(schema: schema, version: other.version)
+            guard other.version != number, let decoder = try? ContentStateDecoder(schema: schema, version: other.version) else { return nil }
+            return BodyChecker(decoder: decoder, broadcast: false, measuresFields: false)
         }
         // The version compiled once: the checker's decoder has the same plan to lend, but for
         // a strict version, whose decoder reads a missing optional key as `nil`, where the
@@ -548,15 +549,27 @@ public struct ContentStateEncoder: Sendable {
     /// refused: which versions a push must reach is the schema's compatibility gate's call
     /// (`livestate check`), and `lint --all-versions` says the same of the body as an error.
     private func fieldDrops(of bytes: [UInt8], envelope: Envelope?) -> [Diagnostic] {
+        // Asked as `lint --all-versions` asks: whether the version applies the push (a strict
+        // one's synthesized `Codable` included, and a start's attributes), not only whether its
+        // tolerant reading has a state.
         fieldReaders.compactMap { reader in
-            let read = envelope == nil ? reader.decode(contentState: bytes) : reader.decode(payload: bytes)
-            guard read.state == nil else { return nil }
-            let reason = read.diagnostics.first { $0.severity == .error }
+            var reader = reader
+            reader.broadcast = broadcast
+            let (applies, findings): (Bool, [Diagnostic])
+            if envelope == nil {
+                let read = reader.decoder.decode(contentState: bytes)
+                (applies, findings) = (read.appDecodes, read.diagnostics + (read.strictFailure.map { [$0] } ?? []))
+            } else {
+                let verdict = reader.check(bytes, file: nil)
+                (applies, findings) = (verdict.appDecodes, verdict.diagnostics)
+            }
+            guard !applies else { return nil }
+            let reason = findings.first { $0.severity == .error }
             let consequence = envelope.map { DeviceConsequence(event: $0.event, broadcast: broadcast).rawValue }
                 ?? "a push with this content-state is dropped"
             return Diagnostic(
                 code: .droppedByVersion, severity: .warning,
-                message: "app version \(reader.version.version): \(consequence)" + (reason.map(\.firstErrorNote) ?? ""),
+                message: "app version \(reader.decoder.version.version): \(consequence)" + (reason.map(\.firstErrorNote) ?? ""),
                 scope: reason?.scope ?? .contentState, pointer: reason?.pointer)
         }
     }
