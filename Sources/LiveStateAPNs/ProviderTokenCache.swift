@@ -74,7 +74,11 @@ public actor ProviderTokenCache {
         let now = clock.elapsed()
         guard let minted = current[environment] else { return false }
         if minted.token != rejected { return true }  // another send renewed it already
-        guard now - minted.mintedAt >= minimumLifetime else { return false }
+        // Old enough by either clock: by the steady one, or by the wall clock since its `iat`,
+        // which is what APNs judges (a clock set right since the token was minted made its
+        // `iat` old at once; only a new token, with the right time, is taken).
+        let wallAge = clock.now().timeIntervalSince(minted.issuedAt)
+        guard max(now - minted.mintedAt, wallAge) >= minimumLifetime else { return false }
         if let until = mintingSuspendedUntil[environment], now < until { return false }
         _ = mint(for: environment, at: now)
         return true
