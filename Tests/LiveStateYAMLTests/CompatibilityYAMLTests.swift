@@ -152,6 +152,9 @@ private struct Expectation {
         #expect(try findings("max-items: 2, max-key-length: 4").isEmpty)
         let short = try findings("max-items: 4, max-key-length: 3")
         #expect(short.map(\.rule) == ["constraint-tightened"] && short.first?.message.contains("v1 allows up to 4 bytes") == true, "\(short)")
+        // Too many members is said once (it was a type-narrowed and a constraint-tightened).
+        let few = try findings("max-items: 1, max-key-length: 8")
+        #expect(few.map(\.rule) == ["constraint-tightened"] && few.first?.message.contains("v1 allows up to 2 items") == true, "\(few)")
     }
 
     /// The attributes are read from a push-to-start alone: a reader that cannot decode them

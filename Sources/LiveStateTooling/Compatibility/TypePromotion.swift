@@ -47,7 +47,7 @@ enum TypePromotion: Equatable {
         case (.map(let items), .object(let fields)):
             return mapReadAsObject(items: items, fields: fields)
         case (.object(let fields), .map(let items)):
-            return objectReadAsMap(fields: fields, items: items, maxItems: reader.constraints.maxItems, integerKeys: reader.hasIntegerKeys)
+            return objectReadAsMap(fields: fields, items: items, integerKeys: reader.hasIntegerKeys)
         case (.int, .double):
             return .compatible("every int is a valid double")
         // An int enum's raw values read as dates shift as an int's do (it was `compatible`).
@@ -119,8 +119,9 @@ enum TypePromotion: Equatable {
 
     /// An object's members read as a map's values: every member is one, so every value
     /// decodes when the map's type takes each field's values (and `null`, from a field that
-    /// may send it), and holds as many entries as the object has fields.
-    private static func objectReadAsMap(fields: [Field], items: Field, maxItems: Int?, integerKeys: Bool) -> TypePromotion {
+    /// may send it). The member count and key lengths against the map's bounds are
+    /// `compareConstraints`'s, which knows an object's (said here too, they were said twice).
+    private static func objectReadAsMap(fields: [Field], items: Field, integerKeys: Bool) -> TypePromotion {
         guard !fields.isEmpty else {
             // Its keys are not checked: a dictionary stated before a schema could state a map.
             return .narrowed("an object of no fields may carry any members, which the map reads as its values")
@@ -133,9 +134,6 @@ enum TypePromotion: Equatable {
         }
         if let field = fields.first(where: { $0.takesNull && !items.takesNull }) {
             return .narrowed("the object's '\(field.name)' may be null, which the map reads as one of its values, none of which is null")
-        }
-        if let maxItems, fields.count > maxItems {
-            return .narrowed("the object may send \(fields.count) members, more than the map's max-items \(maxItems)")
         }
         return .compatible("the map reads each member of the object as one of its values, all of which it takes")
     }
