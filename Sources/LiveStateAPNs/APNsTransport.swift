@@ -42,7 +42,9 @@ extension APNsTransport {
 /// requests after it with that request's token to that host over a new client (`reconnect()`,
 /// every request after it), and lets the requests still on the old one finish there: the old
 /// client is shut down when its last request ends. (Shut down at once, it would cancel them,
-/// and the sender would send again pushes APNs had already taken.)
+/// and the sender would send again pushes APNs had already taken.) A reconnect after a request
+/// that went on a client already replaced keeps the new one: when a connection fails under
+/// many requests, it is replaced once, not once per request.
 ///
 /// Nothing here waits on a connection to close. A peer that completes TLS with ALPN `h2` and
 /// then never sends its HTTP/2 SETTINGS (a TLS-terminating proxy whose backend is down) leaves
@@ -53,14 +55,17 @@ public actor HTTPClientTransport: APNsTransport {
     /// `deinit` reads its `client`, a constant.
     private final class Lease: @unchecked Sendable {
         let client: HTTPClient
+        /// Which client of this transport it is (1, 2, …): never reused, as an address may be.
+        let serial: Int
         var requests = 0
         /// Dropped by `reconnect()`: shut down when its last request ends.
         var isRetired = false
         /// When its last request ended, or its first began.
         var lastUsed = NIODeadline.now()
 
-        init(_ client: HTTPClient) {
+        init(_ client: HTTPClient, serial: Int) {
             self.client = client
+            self.serial = serial
         }
     }
 
@@ -68,6 +73,20 @@ public actor HTTPClientTransport: APNsTransport {
     private var clients: [String: Lease] = [:]
     /// The clients `reconnect()` dropped that still have requests on them.
     private var retired: [ObjectIdentifier: Lease] = [:]
+    /// Every client, in use and retired (a function of the two, as `deinit` may read them but
+    /// not a property of the actor's).
+    private static func allLeases(_ clients: [String: Lease], _ retired: [ObjectIdentifier: Lease]) -> [Lease] {
+        Array(clients.values) + Array(retired.values)
+    }
+    /// The serial number of the last client made.
+    private var lastSerial = 0
+    /// The client each request that failed or was refused went on last (the request's hash to
+    /// the client's serial number), so that `reconnect(after:)` drops that client alone. When
+    /// one connection fails under many requests, the first of their reconnects replaces it;
+    /// the others' must not replace the new one (each opened another connection). At most
+    /// `failuresKept` are kept; a reconnect after one forgotten drops the current client.
+    private var failedOn: [Int: Int] = [:]
+    static let failuresKept = 10_000
     /// How long a client may go unused before it is closed: a token of its own is not used
     /// again once renewed, and one of another environment, used now and then, reconnects.
     static let idleLimit = TimeAmount.minutes(20)
@@ -119,7 +138,8 @@ public actor HTTPClientTransport: APNsTransport {
             headers: headers, body: request.body.isEmpty ? nil : .bytes(request.body))
         let lease = lease(for: Self.clientKey(of: request))
         lease.requests += 1
-        defer { release(lease) }
+        var answered200 = false
+        defer { release(lease, after: answered200 ? nil : request) }
         // One deadline for the whole answer, its body included, kept by the client on its event
         // loop, where the answer is read as it comes (`AnswerCollector`): an answer that came in
         // time is the answer, however late this task runs (a process whose threads are all
@@ -159,6 +179,7 @@ public actor HTTPClientTransport: APNsTransport {
         case is NoAnswerInTime: .stalled
         case let error?: .brokenOff("\(error)")
         }
+        answered200 = head.status == .ok
         return APNsResponse(status: Int(head.status.code), header: { head.headers.first(name: $0) },
                             body: collector.body, truncation: truncation)
     }
@@ -273,13 +294,19 @@ public actor HTTPClientTransport: APNsTransport {
             lease.client.shutdown { _ in }
         }
         if let lease = clients[key] { return lease }
-        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+        lastSerial += 1
+        let lease = Lease(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), serial: lastSerial)
         clients[key] = lease
         return lease
     }
 
     /// Ends a request on `lease`'s client, and shuts a retired client down after its last one.
-    private func release(_ lease: Lease) {
+    /// - Parameter failed: The request, if it failed or was answered with an error.
+    private func release(_ lease: Lease, after failed: APNsRequest?) {
+        if let failed {
+            if failedOn.count >= Self.failuresKept { failedOn.removeAll(keepingCapacity: true) }
+            failedOn[failed.hashValue] = lease.serial
+        }
         lease.requests -= 1
         lease.lastUsed = .now()
         guard lease.isRetired, lease.requests == 0 else { return }
@@ -298,8 +325,12 @@ public actor HTTPClientTransport: APNsTransport {
 
     /// Drops the client of `request`'s token and host alone: a failure on one connection is no
     /// reason to reopen the others (many failures at once reopened every connection each time).
+    /// The client it went on is dropped only while it is still the current one: a failure on
+    /// a connection that has already been replaced leaves the new one in place.
     public func reconnect(after request: APNsRequest) async {
-        retire(Self.clientKey(of: request))
+        let key = Self.clientKey(of: request)
+        if let serial = failedOn.removeValue(forKey: request.hashValue), let current = clients[key], current.serial != serial { return }
+        retire(key)
     }
 
     /// Drops the client at `key`: the next request there opens a new one, and this one
@@ -323,9 +354,10 @@ public actor HTTPClientTransport: APNsTransport {
     public func shutdown() async throws {
         isShutDown = true
         // Every client: those in use, and those `reconnect()` dropped that still have requests.
-        let clients = (Array(self.clients.values) + Array(retired.values)).map(\.client)
+        let clients = Self.allLeases(self.clients, retired).map(\.client)
         self.clients = [:]
         retired = [:]
+        failedOn = [:]
         guard !clients.isEmpty else { return }
         let ended = ShutdownWait(clients: clients.count)
         let error: (any Error)? = await withCheckedContinuation { continuation in
@@ -355,12 +387,12 @@ public actor HTTPClientTransport: APNsTransport {
 
         /// One client's shutdown ended; the last one ends the wait, with the first error.
         func clientEnded(_ error: (any Error)?) {
-            let done: Bool = lock.withLock {
+            let (done, first): (Bool, (any Error)?) = lock.withLock {
                 clients -= 1
                 if firstError == nil { firstError = error }
-                return clients == 0
+                return (clients == 0, firstError)
             }
-            if done { end(lock.withLock { firstError }) }
+            if done { end(first) }
         }
 
         func begin(_ continuation: CheckedContinuation<(any Error)?, Never>) {
@@ -379,7 +411,7 @@ public actor HTTPClientTransport: APNsTransport {
     deinit {
         // A transport dropped without `shutdown()` closes its connections in the background
         // (a second shutdown only reports that it was already done).
-        for lease in Array(clients.values) + Array(retired.values) { lease.client.shutdown { _ in } }
+        for lease in Self.allLeases(clients, retired) { lease.client.shutdown { _ in } }
     }
 }
 

@@ -436,6 +436,43 @@ import Testing
         #expect(harness.fake.connectionCount == 3)
     }
 
+    /// Many requests fail on one connection; the first reconnect after them replaces it, and
+    /// the reconnects after the others, which went on the replaced one, leave the new one in
+    /// place (each opened another connection).
+    @Test func aLateReconnectAfterAReplacedConnectionKeepsTheNewOne() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let token = await harness.tokens().token(for: .sandbox)
+        let endpoints = harness.endpoints
+        func request(_ timestamp: Int) -> APNsRequest {
+            APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
+                        headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
+                                  .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
+                        body: Array(#"{"aps":{"timestamp":\#(timestamp),"event":"update","content-state":{}}}"#.utf8))
+        }
+        let transport = harness.transport
+        harness.fake.answerNext(status: 400, reason: "IdleTimeout")
+        #expect(try await transport.send(request(1)).status == 400)
+        harness.fake.answerNext(status: 400, reason: "IdleTimeout")
+        #expect(try await transport.send(request(2)).status == 400)
+        await transport.reconnect(after: request(1))
+        #expect(try await transport.send(request(3)).status == 200)
+        // The second request went on the connection the first reconnect replaced.
+        await transport.reconnect(after: request(2))
+        #expect(try await transport.send(request(4)).status == 200)
+        // A request that failed on the current connection still replaces it.
+        harness.fake.answerNext(status: 400, reason: "IdleTimeout")
+        #expect(try await transport.send(request(5)).status == 400)
+        await transport.reconnect(after: request(5))
+        #expect(try await transport.send(request(6)).status == 200)
+        try await harness.stop()
+        let connections = harness.fake.requests.map(\.connection)
+        #expect(connections[0] == connections[1] && connections[2] != connections[0], "\(connections)")
+        #expect(connections[3] == connections[2] && connections[4] == connections[2], "\(connections)")
+        #expect(connections[5] != connections[4], "\(connections)")
+        #expect(harness.fake.connectionCount == 3)
+    }
+
     @Test func broadcastsGoToTheChannelWithoutTopicAndNeverStart() async throws {
         let harness = try await Harness.start()
         let channels = try harness.channels()
