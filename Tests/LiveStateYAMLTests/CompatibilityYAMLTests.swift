@@ -335,6 +335,38 @@ private struct Expectation {
         #expect(value.message.contains("[\"c\"] was added to 'e1x' read as 'e1' in v2"), "\(value.message)")
     }
 
+    /// A pair of versions apart names the versions that added or removed each raw value, not
+    /// the pair's newer one ("[\"b\"] was added in v3" of a value v2 added).
+    @Test func enumValuesChangedBetweenAPairSayWhichVersionChangedThem() throws {
+        let added = try Self.schema(versions: """
+              - version: 1
+                content-state: { e: { type: enum, values: [a] } }
+              - version: 2
+                content-state: { e: { type: enum, values: [a, b] } }
+              - version: 3
+                content-state: { e: { type: enum, values: [a, b, c, d] } }
+              - version: 4
+                content-state: { e: { type: enum, values: [a, b, c, d] } }
+            """)
+        let checker = CompatibilityChecker()
+        let older = checker.findings(added, reader: 1, writer: 4).filter { $0.rule == "enum-value-added-without-fallback" }
+        #expect(older.map(\.message).first?.hasPrefix(#"app v1 reading v4 payloads: ["b", "c", "d"] were added to 'e' in v2 and v3 and are unknown to app v1"#) == true,
+                "\(older.map(\.message))")
+        let one = checker.findings(added, reader: 2, writer: 4).filter { $0.rule == "enum-value-added-without-fallback" }
+        #expect(one.map(\.message).first?.hasPrefix(#"app v2 reading v4 payloads: ["c", "d"] were added to 'e' in v3 and"#) == true, "\(one.map(\.message))")
+        let removed = try Self.schema(versions: """
+              - version: 1
+                content-state: { e: { type: enum, values: [a, b, c] } }
+              - version: 2
+                content-state: { e: { type: enum, values: [a, b] } }
+              - version: 3
+                content-state: { e: { type: enum, values: [a] } }
+            """)
+        let newer = checker.findings(removed, reader: 3, writer: 1).filter { $0.rule == "enum-value-removed-without-fallback" }
+        #expect(newer.map(\.message).first?.hasPrefix(#"app v3 reading v1 payloads: ["b", "c"] were removed from 'e' in v2 and v3 and may still come in v1 payloads"#) == true,
+                "\(newer.map(\.message))")
+    }
+
     /// A `float` field's own bounds are worded as the greatest `Float`, not the midpoint past it
     /// that the loader holds them at.
     @Test func aFloatsOwnBoundsAreWordedAsTheGreatestFloat() throws {

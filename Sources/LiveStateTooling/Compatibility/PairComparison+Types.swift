@@ -147,9 +147,15 @@ extension PairComparison {
         guard !extra.isEmpty else { return }
         let name = subject(of: place)
         let listed = ValueText.list(extra)
+        // The versions that added (or removed) them, which a pair of versions apart is not.
+        let pointer = readerIsNewer ? place.readerPointer : place.writerPointer
+        let versions = Set(extra.map { value in
+            changed(pointer) { field in if case .enumeration(let values) = field.type { values.contains(value) } else { false } }
+        }).sorted().map { "v\($0)" }
+        let when = versions.count == 1 ? versions[0] : versions.dropLast().joined(separator: ", ") + " and " + versions[versions.count - 1]
         let what = readerIsNewer
-            ? "\(listed) \(extra.count == 1 ? "was" : "were") removed from '\(name)' in v\(readerNumber) and may still come in v\(writerNumber) payloads"
-            : "\(listed) \(extra.count == 1 ? "was" : "were") added to '\(name)' in v\(writerNumber) and \(extra.count == 1 ? "is" : "are") unknown to app v\(readerNumber)"
+            ? "\(listed) \(extra.count == 1 ? "was" : "were") removed from '\(name)' in \(when) and may still come in v\(writerNumber) payloads"
+            : "\(listed) \(extra.count == 1 ? "was" : "were") added to '\(name)' in \(when) and \(extra.count == 1 ? "is" : "are") unknown to app v\(readerNumber)"
         let withFallback: CompatibilityRule = readerIsNewer ? .enumValueRemovedWithFallback : .enumValueAddedWithFallback
         let withoutFallback: CompatibilityRule = readerIsNewer ? .enumValueRemovedWithoutFallback : .enumValueAddedWithoutFallback
         if let fallback = reader.fallback {

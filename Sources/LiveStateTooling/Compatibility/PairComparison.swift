@@ -244,30 +244,34 @@ struct PairComparison {
     /// has and the older has not, or the other way round: the first version after the older
     /// whose having it differs from the older's. A pair of versions apart (`full-transitive`)
     /// named its own newer version ("'b' was added in v3" of a field v2 added).
-    private func changed(_ pointer: String) -> Int {
+    /// - Parameter holds: What of the field changed (an enum's raw value): the version is the
+    ///   first whose field there holds it, or not, where the older's does not, or does.
+    func changed(_ pointer: String, holds: (Field) -> Bool = { _ in true }) -> Int {
         let (older, newer) = readerIsNewer ? (writer, reader) : (reader, writer)
-        let hadIt = Self.has(pointer, in: scope == .attributes ? older.attributes : older.contentState)
-        for version in schema.versions where version.version > older.version && version.version < newer.version
-            && Self.has(pointer, in: scope == .attributes ? version.attributes : version.contentState) != hadIt {
+        func has(_ version: SchemaVersion) -> Bool {
+            Self.field(at: pointer, in: scope == .attributes ? version.attributes : version.contentState).map(holds) ?? false
+        }
+        let hadIt = has(older)
+        for version in schema.versions where version.version > older.version && version.version < newer.version && has(version) != hadIt {
             return version.version
         }
         return newer.version
     }
 
-    /// Whether `fields` have a field at `pointer` (`-` is an array's items, `*` a map's).
-    private static func has(_ pointer: String, in fields: [Field]) -> Bool {
-        guard let tokens = JSONPointer.tokens(of: pointer) else { return false }
-        func find(_ tokens: ArraySlice<String>, in fields: [Field]) -> Bool {
-            guard let first = tokens.first, let field = fields.first(where: { $0.name == first }) else { return false }
+    /// The field of `fields` at `pointer` (`-` is an array's items, `*` a map's), if any.
+    private static func field(at pointer: String, in fields: [Field]) -> Field? {
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        func find(_ tokens: ArraySlice<String>, in fields: [Field]) -> Field? {
+            guard let first = tokens.first, let field = fields.first(where: { $0.name == first }) else { return nil }
             return inside(tokens.dropFirst(), field)
         }
-        func inside(_ tokens: ArraySlice<String>, _ field: Field) -> Bool {
-            guard let next = tokens.first else { return true }
+        func inside(_ tokens: ArraySlice<String>, _ field: Field) -> Field? {
+            guard let next = tokens.first else { return field }
             switch field.type {
             case .object(let fields): return find(tokens, in: fields)
             case .array(let items) where next == "-": return inside(tokens.dropFirst(), items)
             case .map(let items) where next == "*": return inside(tokens.dropFirst(), items)
-            default: return false
+            default: return nil
             }
         }
         return find(tokens[...], in: fields)
