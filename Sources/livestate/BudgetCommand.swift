@@ -14,7 +14,7 @@ struct BudgetCommand: ParsableCommand {
             --schema the re-encoding is of the state the app version decodes, and the version's static \
             worst case follows: the largest content-state its max-length and max-items allow, and the \
             fields without a bound. --schema without payloads prints the worst case alone. Exit \
-            status: 0 within budget, 1 over, not JSON, or (with --schema) dropped by the app version, \
+            status: 0 within budget, 1 over, not JSON, no APNs body (no aps object), or (with --schema) dropped by the app version, \
             with its first error; 2 usage or I/O errors.
             """
     )

@@ -641,6 +641,24 @@ struct CLI {
         #expect(lines.last?.hasSuffix(" bytes, are not listed; the 100 largest are") == true)
     }
 
+    /// Without a schema, bytes that are JSON but no APNs body (`[1,2,3]`, an `aps` that is not
+    /// an object) are `lint`'s errors, at `lint`'s positions, and exit 1: they passed with "no
+    /// content-state". A body with an `aps` object and no state (an end) is measured as before.
+    @Test func budgetRefusesJSONThatIsNoAPNsBody() throws {
+        for (body, expected) in [("[1,2,3]", "<stdin>:1:1: error: an APNs body must be a JSON object with an aps object [missing-aps]"),
+                                 (#"  "str""#, "<stdin>:1:3: error: an APNs body must be a JSON object with an aps object [missing-aps]"),
+                                 (#"{"x":1}"#, "<stdin>:1:1: error: the body has no aps object (at /aps) [missing-aps]"),
+                                 (#"{"aps":[]}"#, "<stdin>:1:8: error: aps must be an object (at /aps) [invalid-aps-value]")] {
+            let result = try CLI.run(["budget", "-"], stdin: Data(body.utf8))
+            #expect(result.status == 1, "\(body): \(result.stdout)")
+            #expect(result.stdout.contains(expected), "\(body): \(result.stdout)")
+            let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "-"], stdin: Data(body.utf8))
+            #expect(lint.stdout.contains(expected), "lint says it so: \(lint.stdout)")
+        }
+        let end = try CLI.run(["budget", "-"], stdin: Data(#"{"aps":{"event":"end","timestamp":1795000000}}"#.utf8))
+        #expect(end.status == 0 && end.stdout.contains("no content-state"), "\(end.stdout)")
+    }
+
     @Test func budgetNeedsPayloadsOrASchema() throws {
         let result = try CLI.run(["budget"])
         #expect(result.status == 2)

@@ -17,11 +17,28 @@ enum APNsBody {
         case bodyNotAnObject
         /// The body, the object at this offset, has no `aps` member.
         case missing(body: Int)
-        /// The first `aps` member is not an object.
-        case notAnObject
+        /// The first `aps` member is not an object: the value at this offset.
+        case notAnObject(at: Int)
         /// The first `aps` member is the object at this offset.
         case object(at: Int)
     }
+
+    /// What is wrong with a body whose envelope the walk found so (`nil`: an `aps` object), in
+    /// the words `lint` uses; the offset, when not the body's first byte, is `aps`'s value or
+    /// the body object's. For a reader that measures the body rather than checks it (`budget`).
+    static func problem(of envelope: Envelope) -> (code: DiagnosticCode, message: String, offset: Int?, pointer: String)? {
+        switch envelope {
+        case .object: nil
+        case .bodyNotAnObject: (.missingAPS, notABody, nil, "")
+        case .missing(let body): (.missingAPS, noAPS, body, "/aps")
+        case .notAnObject(let value): (.invalidAPSValue, apsNotAnObject, value, "/aps")
+        }
+    }
+
+    /// The words of each problem, `BodyChecker`'s as well.
+    static let notABody = "an APNs body must be a JSON object with an aps object"
+    static let noAPS = "the body has no aps object"
+    static let apsNotAnObject = "aps must be an object"
 
     /// Walks the body at the reader's position, asking `visitor` about each part the rule names.
     /// - Returns: What the body held where the envelope belongs.
@@ -42,7 +59,7 @@ enum APNsBody {
                 continue
             }
             guard try context.reader.peek() == .objectStart else {
-                envelope = .notAnObject
+                envelope = .notAnObject(at: context.reader.offset)
                 try visitor.apsIsNotAnObject(&context)
                 continue
             }

@@ -269,7 +269,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             let hint = names.isEmpty ? ""
                 : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"
                 : "; its keys \(listed) belong inside it: {\"aps\": {…}}"
-            report(.missingAPS, "the body has no aps object" + hint, at: bodyStart, pointer: "/aps")
+            report(.missingAPS, APNsBody.noAPS + hint, at: bodyStart, pointer: "/aps")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.
             break
@@ -277,7 +277,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     }
 
     mutating func bodyIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
-        report(.missingAPS, "an APNs body must be a JSON object with an aps object", at: context.reader.offset, pointer: "")
+        report(.missingAPS, APNsBody.notABody, at: context.reader.offset, pointer: "")
         try context.reader.skipValue()
     }
 
@@ -299,7 +299,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     }
 
     mutating func apsIsNotAnObject(_ context: inout DecodeContext) throws(JSONError) {
-        report(.invalidAPSValue, "aps must be an object", at: context.reader.offset, pointer: "/aps")
+        report(.invalidAPSValue, APNsBody.apsNotAnObject, at: context.reader.offset, pointer: "/aps")
         try context.reader.skipValue()
     }
 

@@ -31,9 +31,16 @@ extension ByteBudget {
     ) -> (budget: ByteBudget?, diagnostics: [Diagnostic]) {
         bytes.withUnsafeBytes { bytes in
             do throws(JSONError) {
-                let (budget, start, leastCase, compact) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
+                let (budget, start, leastCase, compact, envelope) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
                 let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
-                return (budget, budget.diagnostics(file: file, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact))
+                var diagnostics = budget.diagnostics(file: file, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact)
+                // Bytes that are no APNs body have a size, and no budget APNs would take them in.
+                if let problem = APNsBody.problem(of: envelope) {
+                    diagnostics.append(Diagnostic(code: problem.code, severity: .error, message: problem.message, file: file,
+                                                  position: .locate(offset: problem.offset ?? Self.firstByte(of: bytes), in: bytes),
+                                                  scope: .envelope, pointer: problem.pointer))
+                }
+                return (budget, diagnostics)
             } catch {
                 return (nil, [error.diagnostic(in: bytes, options: options, file: file, scope: .envelope)])
             }
@@ -44,19 +51,24 @@ extension ByteBudget {
     /// (for the findings' position), when the body has one, the device's least re-encoding
     /// of it when its worst passes the limit, and the body's compact size when it is over its
     /// limit (both for `diagnostics`).
-    package static func measureLocated(
+    static func measureLocated(
         body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
-    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?) {
+    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?, envelope: APNsBody.Envelope) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
-        _ = try APNsBody.walk(&measure, &reading)
+        let envelope = try APNsBody.walk(&measure, &reading)
         try reading.reader.finish()
         var compactBody: Int?
         if measure.budget.headroom < 0 {
             measure.budget.largestParts = largestParts(of: bytes)
             compactBody = compactSize(of: bytes)
         }
-        return (measure.budget, measure.start, measure.leastCase, compactBody)
+        return (measure.budget, measure.start, measure.leastCase, compactBody, envelope)
+    }
+
+    /// The offset of the first byte of `bytes` that is not JSON white space (a body's value).
+    private static func firstByte(of bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
     }
 
     /// The size of the JSON text `bytes` without the white space between its tokens: what a
