@@ -70,8 +70,8 @@ public enum FleetLoader {
     /// - Returns: The fleet, or `nil`, and every problem found.
     public static func parse(yaml bytes: [UInt8], file: String) -> (Fleet?, [Diagnostic]) {
         let start = SourcePosition(offset: 0, line: 1, column: 1)
-        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
-            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet)])
+        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String? = nil) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: pointer)])
         }
         // Nodes enough for the rows a 4 MiB file holds (five a row: 40,000 rows are 200,000).
         let reader = YAMLTreeReader(maxDepth: 8, maxAliasExpansion: 10_000, maxNodes: 1_000_000, kind: "a fleet file")
@@ -90,16 +90,19 @@ public enum FleetLoader {
         }
         var rows: [Fleet.Row] = []
         for element in elements {
+            let rowPointer = "/\(rows.count)"
             guard case .mapping(let pairs) = element.content else {
-                return failure(DiagnosticCode.fleetSyntax, "each row of a YAML fleet file is a mapping", at: element.position)
+                return failure(DiagnosticCode.fleetSyntax, "each row of a YAML fleet file is a mapping", at: element.position, pointer: rowPointer)
             }
-            var row = Fleet.Row(cells: [:], position: element.position)
+            var row = Fleet.Row(position: element.position, pointer: rowPointer)
             for pair in pairs {
-                guard let key = pair.key.scalar.map({ Fleet.columnName($0.text) }) else { continue }
+                guard let written = pair.key.scalar?.text else { continue }
+                let key = Fleet.columnName(written)
+                let pointer = JSONPointer.appending(written, to: rowPointer)
                 if row.cells[key] != nil {
-                    return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(key)' twice", at: pair.key.position)
+                    return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(key)' twice", at: pair.key.position, pointer: pointer)
                 }
-                row.cells[key] = (pair.value.scalar?.text ?? "not a number or string", pair.value.position)
+                row.cells[key] = (pair.value.scalar?.text ?? "not a number or string", pair.value.position, pointer)
             }
             rows.append(row)
         }

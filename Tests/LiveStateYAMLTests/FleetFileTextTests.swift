@@ -7,10 +7,34 @@ import Testing
 /// its columns.
 @Suite struct FleetFileTextTests {
     static func load(_ bytes: [UInt8], named name: String) throws -> [Diagnostic] {
+        let file = try write(bytes, named: name)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return FleetLoader.load(contentsOf: file).1
+    }
+
+    /// A temporary file of `bytes`, its name ending in `name`.
+    static func write(_ bytes: [UInt8], named name: String) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID().uuidString)-\(name)")
         try Data(bytes).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return FleetLoader.load(contentsOf: file.path).1
+        return file.path
+    }
+
+    /// In a JSON or YAML fleet file a finding names its row, or its cell, by JSON Pointer too
+    /// (the key as written); a CSV file's have line and column alone.
+    @Test func jsonAndYAMLFleetFindingsHaveAPointer() throws {
+        let json = try Self.load(Array(#"[{"version":1,"count":5},{"version":2,"Count":"x"},{"count":1}]"#.utf8), named: "rows.json")
+        #expect(json.map(\.pointer) == ["/1/Count", "/2"], "\(json)")
+        let yaml = try Self.load(Array("- {version: 1, count: 5}\n- {version: 0, count: 1}\n- {count: 2}\n".utf8), named: "rows.yaml")
+        #expect(yaml.map(\.pointer) == ["/1/version", "/2"], "\(yaml)")
+        #expect(yaml.map(\.code.rawValue) == ["fleet-invalid-version", "fleet-missing-column"])
+        let notARow = try Self.load(Array(#"[{"version":1,"count":5},7]"#.utf8), named: "seven.json")
+        #expect(notARow.map(\.pointer) == ["/1"] && notARow.first?.position?.column == 26, "\(notARow)")
+        let csv = try Self.load(Array("version,count\n1,x\n".utf8), named: "rows.csv")
+        #expect(csv.count == 1 && csv.first?.pointer == nil)
+        // A version the schema does not have is placed at its row.
+        let (fleet, _) = FleetLoader.load(contentsOf: try Self.write(Array("- {version: 1, count: 5}\n- {version: 9, count: 1}\n".utf8), named: "nine.yaml"))
+        let schema = try SchemaLoader().load(yaml: Array("activity: t\nversions:\n  - version: 1\n    content-state: { a: { type: string } }\n".utf8), file: "t.yaml")
+        #expect(try #require(fleet).check(against: schema).map(\.pointer) == ["/1"])
     }
 
     @Test func lineEndsOfCRAloneAreNamed() throws {

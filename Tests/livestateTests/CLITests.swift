@@ -1319,7 +1319,7 @@ struct CLI {
             ("extra.csv", "version,count\n1,5\n3,10,extra\n", "extra.csv:3:6: error: this row has 3 cells and the header 2 columns: 'extra' is under none [fleet-syntax]"),
             ("negative.csv", "version,count\n1,-5\n", "negative.csv:2:3: error: count '-5' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
             ("empty.csv", "", "empty.csv:1:1: error: the fleet file is empty; it needs a header (version,count) and a row per schema version [fleet-empty]"),
-            ("rows.yaml", "- { version: 1, count: x }\n", "rows.yaml:1:24: error: count 'x' is not a number of devices (a whole number, 0 or more) [fleet-invalid-count]"),
+            ("rows.yaml", "- { version: 1, count: x }\n", "rows.yaml:1:24: error: count 'x' is not a number of devices (a whole number, 0 or more) (at /0/count) [fleet-invalid-count]"),
         ]
         for (name, text, expected) in cases {
             let path = folder.appendingPathComponent(name).path

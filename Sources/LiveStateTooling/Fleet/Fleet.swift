@@ -24,6 +24,8 @@ public struct Fleet: Sendable, Hashable {
     public var file: String?
     /// Where each version's first row is, for findings about it.
     public var positions: [Int: SourcePosition]
+    /// The JSON Pointer of each version's first row in a JSON or YAML file (`/2`); none in CSV.
+    var rowPointers: [Int: String] = [:]
 
     /// Creates a fleet.
     /// - Parameters:
@@ -128,8 +130,8 @@ public struct Fleet: Sendable, Hashable {
     /// them), and a live version the fleet has no row for (`fleet-missing-version`, a warning:
     /// it is counted as no devices, so its drops weigh nothing, and the old versions a new
     /// token registry misses are the ones that break). Each is placed at the version's first
-    /// row by line and column (the file alone for a missing one), and has no JSON Pointer: `/4`
-    /// would name no row of a CSV file, and the fifth row, not version 4's, of a JSON or YAML one.
+    /// row by line and column (the file alone for a missing one), and, in a JSON or YAML file,
+    /// by that row's JSON Pointer (`/4`, the fifth row); a CSV file's rows have none.
     /// - Parameter schema: The schema the fleet's versions belong to.
     /// - Returns: The findings; empty when the fleet counts every live version and only those.
     public func check(against schema: Schema) -> [Diagnostic] {
@@ -146,14 +148,14 @@ public struct Fleet: Sendable, Hashable {
                     code: DiagnosticCode.fleetUnknownVersion, severity: .error,
                     message: "the fleet counts devices on version \(version), which \(schema.activity) does not have "
                         + "(it has \(schema.versions.map { String($0.version) }.joined(separator: ", ")))",
-                    file: file, position: positions[version], scope: .fleet, pointer: nil)
+                    file: file, position: positions[version], scope: .fleet, pointer: rowPointers[version])
             }
             guard let retired = found.retired, let count = devices[version], count > 0 else { return nil }
             return Diagnostic(
                 code: DiagnosticCode.fleetRetiredVersion, severity: .warning,
                 message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
                     + "nothing is checked for them any more",
-                file: file, position: positions[version], scope: .fleet, pointer: nil)
+                file: file, position: positions[version], scope: .fleet, pointer: rowPointers[version])
         } + missing
     }
 }
@@ -309,15 +311,18 @@ extension DiagnosticCode {
 extension Fleet {
     /// One row of a fleet table as read: each cell's text and where it is.
     public struct Row: Sendable {
-        /// The cells by column name.
-        public var cells: [String: (text: String, position: SourcePosition)]
+        /// The cells by column name, each with its JSON Pointer in a JSON or YAML file.
+        public var cells: [String: (text: String, position: SourcePosition, pointer: String?)]
         /// Where the row starts.
         public var position: SourcePosition
+        /// The row's JSON Pointer in a JSON or YAML file (`/0` for the first); `nil` in CSV.
+        public var pointer: String?
 
         /// Creates a row.
-        public init(cells: [String: (text: String, position: SourcePosition)], position: SourcePosition) {
+        public init(cells: [String: (text: String, position: SourcePosition, pointer: String?)] = [:], position: SourcePosition, pointer: String? = nil) {
             self.cells = cells
             self.position = position
+            self.pointer = pointer
         }
     }
 
@@ -343,22 +348,23 @@ extension Fleet {
     /// - Returns: The fleet, or `nil`, and every problem found.
     public static func build(rows: [Row], file: String?, start: SourcePosition) -> (Fleet?, [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
-        func report(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+        func report(_ code: DiagnosticCode, _ message: String, at position: SourcePosition, pointer: String? = nil) {
             diagnostics.append(Diagnostic(code: code, severity: .error, message: message, file: file,
-                                          position: position, scope: .fleet, pointer: nil))
+                                          position: position, scope: .fleet, pointer: pointer))
         }
         var fleet = Fleet(devices: [:], file: file)
         for row in rows {
             guard let versionCell = row.cells["version"] else {
-                report(.fleetMissingColumn, "this row has no version", at: row.position)
+                report(.fleetMissingColumn, "this row has no version", at: row.position, pointer: row.pointer)
                 continue
             }
             guard let countCell = row.cells["count"] else {
-                report(.fleetMissingColumn, "this row has no count", at: row.position)
+                report(.fleetMissingColumn, "this row has no count", at: row.position, pointer: row.pointer)
                 continue
             }
             guard let version = wholeNumber(versionCell.text), version > 0 else {
-                report(.fleetInvalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position)
+                report(.fleetInvalidVersion, "version '\(versionCell.text)' is not a schema version (a whole number from 1)", at: versionCell.position,
+                       pointer: versionCell.pointer)
                 continue
             }
             let limit = ValueText.grouped(maxDevicesPerVersion)
@@ -367,17 +373,20 @@ extension Fleet {
                 let message = !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) })
                     ? "count '\(ValueText.clipped(countCell.text))' is more devices than a version may count (at most \(limit))"
                     : "count '\(ValueText.clipped(countCell.text))' is not a number of devices (a whole number, 0 or more)"
-                report(.fleetInvalidCount, message, at: countCell.position)
+                report(.fleetInvalidCount, message, at: countCell.position, pointer: countCell.pointer)
                 continue
             }
             let (sum, overflow) = (fleet.devices[version] ?? 0).addingReportingOverflow(count)
             guard !overflow, sum <= maxDevicesPerVersion else {
                 report(.fleetInvalidCount, "count '\(ValueText.clipped(countCell.text))' makes version \(version) count more devices "
-                    + "than a version may (at most \(limit), added up over its rows)", at: countCell.position)
+                    + "than a version may (at most \(limit), added up over its rows)", at: countCell.position, pointer: countCell.pointer)
                 continue
             }
             fleet.devices[version] = sum
-            if fleet.positions[version] == nil { fleet.positions[version] = row.position }
+            if fleet.positions[version] == nil {
+                fleet.positions[version] = row.position
+                fleet.rowPointers[version] = row.pointer
+            }
             if let ios = row.cells["ios"]?.text.trimmingCharacters(in: .whitespaces), !ios.isEmpty {
                 fleet.devicesByIOS[version, default: [:]][ios, default: 0] += count
             }
@@ -470,7 +479,7 @@ extension Fleet {
                 }
                 let name = names[index]
                 guard columns.contains(name) else { continue }
-                row.cells[name] = (cell.text, position)
+                row.cells[name] = (cell.text, position, nil)
             }
             rows.append(row)
         }
@@ -557,8 +566,8 @@ extension Fleet {
     /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
     public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
         let start = SourcePosition(offset: 0, line: 1, column: 1)
-        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> (Fleet?, [Diagnostic]) {
-            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: nil)])
+        func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String? = nil) -> (Fleet?, [Diagnostic]) {
+            (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: pointer)])
         }
         // The loader bounds the file, as it bounds a CSV or YAML one; the scanner's own limit,
         // 1 MiB, is a payload's.
@@ -580,16 +589,19 @@ extension Fleet {
                 while try reader.nextElement() {
                     let token = try reader.peek()
                     let rowPosition = position(reader.offset)
+                    let rowPointer = "/\(rows.count)"
                     guard token == .objectStart else {
-                        return failure(DiagnosticCode.fleetSyntax, "each row of a JSON fleet file is an object", at: rowPosition)
+                        return failure(DiagnosticCode.fleetSyntax, "each row of a JSON fleet file is an object", at: rowPosition, pointer: rowPointer)
                     }
-                    var row = Row(cells: [:], position: rowPosition)
+                    var row = Row(position: rowPosition, pointer: rowPointer)
                     var keys: Set<String> = []
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
-                        let name = columnName(reader.string(key))
+                        let written = reader.string(key)
+                        let name = columnName(written)
+                        let pointer = JSONPointer.appending(written, to: rowPointer)
                         guard keys.insert(name).inserted else {
-                            return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(name)' twice", at: position(key.start - 1))
+                            return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(name)' twice", at: position(key.start - 1), pointer: pointer)
                         }
                         let token = try reader.peek()
                         let position = position(reader.offset)
@@ -601,7 +613,7 @@ extension Fleet {
                             try reader.skipValue()
                             text = "not a number or string"
                         }
-                        if columns.contains(name) { row.cells[name] = (text, position) }
+                        if columns.contains(name) { row.cells[name] = (text, position, pointer) }
                     }
                     rows.append(row)
                 }
