@@ -22,22 +22,71 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
     ///   - file: The file name, for errors.
     /// - Throws: `ProviderKeyError` when the ids are not 10 characters or the text is not a P-256 key.
     public init(pem: String, keyID: String, teamID: String, file: String = "the key") throws(ProviderKeyError) {
-        for (name, value) in [("--key-id", keyID), ("--team-id", teamID)] where !Self.isIdentifier(value) {
-            throw ProviderKeyError(file: file, message: "\(name) must be the 10-character id from the developer account, not '\(value)'")
+        for (name, value) in [("--key-id", keyID), ("--team-id", teamID)] {
+            if let problem = Self.identifierProblem(value) {
+                throw ProviderKeyError(file: file, message: "\(name) must be the 10-character id from the developer account "
+                    + "(10 upper-case letters and digits, as ABC123DEFG), not '\(value)': \(problem)")
+            }
         }
-        let block: String
-        switch Self.keyBlock(in: pem) {
-        case .success(let found): block = found
-        case .failure(let problem): throw ProviderKeyError(file: file, message: problem.message)
-        }
-        do {
-            privateKey = try P256.Signing.PrivateKey(pemRepresentation: block)
-        } catch {
-            // The error's text is the library's; the key's bytes are never part of it.
-            throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): the PEM block does not parse")
+        switch Self.keyBlock(in: pem).flatMap(Self.der) {
+        case .success(let der):
+            do {
+                // DER, PKCS #8 or SEC 1: the library reads either.
+                privateKey = try P256.Signing.PrivateKey(derRepresentation: der)
+            } catch {
+                // The error's text is the library's; the key's bytes are never part of it.
+                throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): " + Self.otherAlgorithm(in: der))
+            }
+        case .failure(let problem):
+            throw ProviderKeyError(file: file, message: problem.message)
         }
         self.keyID = keyID
         self.teamID = teamID
+    }
+
+    /// What is wrong with a key or team id, or `nil`: ids are 10 upper-case letters and digits.
+    static func identifierProblem(_ text: String) -> String? {
+        if text.utf8.count != 10 { return "it has \(text.count) characters" }
+        if text.utf8.contains(where: { (0x61...0x7A).contains($0) }) { return "it has lower-case letters" }
+        if let other = text.unicodeScalars.first(where: { !(0x30...0x39).contains($0.value) && !(0x41...0x5A).contains($0.value) }) {
+            return "'\(other.escaped(asASCII: true))' is neither a letter nor a digit"
+        }
+        return nil
+    }
+
+    /// The bytes of a key block's base64 text, read as RFC 7468 says a PEM reader should: white
+    /// space anywhere between its lines ignored, any line length. (A key pasted with blanks at its
+    /// lines' ends, or wrapped at 76 columns, is the same key, which `openssl` reads.)
+    static func der(of block: String) -> Result<[UInt8], KeyBlockProblem> {
+        let lines = block.split(whereSeparator: \.isNewline).dropFirst().dropLast()
+        if lines.contains(where: { $0.hasPrefix("Proc-Type:") || $0.hasPrefix("DEK-Info:") }) {
+            return .failure(KeyBlockProblem(message: encrypted))
+        }
+        let text = lines.joined().filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: text) else {
+            return .failure(KeyBlockProblem(message: "the key block's text is not base64: the file is damaged (download the key again)"))
+        }
+        return .success(Array(data))
+    }
+
+    /// What an encrypted key is told: APNs's `.p8` keys are not encrypted.
+    static let encrypted = "the key is encrypted, and an APNs .p8 key is not: decrypt it (openssl pkcs8 -in KEY -out AuthKey_KEYID.p8)"
+
+    /// Which algorithm a key that is not P-256 is for, found by its object identifier in `der`.
+    static func otherAlgorithm(in der: [UInt8]) -> String {
+        let known: [(oid: [UInt8], name: String)] = [
+            ([0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01], "it is an RSA key"),
+            ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22], "it is a P-384 key"),
+            ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x23], "it is a P-521 key"),
+            ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x0A], "it is a secp256k1 key"),
+            ([0x06, 0x03, 0x2B, 0x65, 0x70], "it is an Ed25519 key"),
+        ]
+        for (oid, name) in known where der.count >= oid.count {
+            if (0 ... der.count - oid.count).contains(where: { der[$0 ..< $0 + oid.count].elementsEqual(oid) }) {
+                return name + " (create a key for Apple Push Notifications service in Certificates, Identifiers & Profiles > Keys)"
+            }
+        }
+        return "the key block does not parse"
     }
 
     /// Why a text holds no usable private key block.
@@ -64,6 +113,18 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
         }
         switch blocks.count {
         case 0:
+            // Another PEM block, named for what it is.
+            let others: [(label: String, message: String)] = [
+                ("ENCRYPTED PRIVATE KEY", encrypted),
+                ("PUBLIC KEY", "not a .p8 key: it holds a public key, and the .p8 file holds the private one"),
+                ("RSA PRIVATE KEY", "not a .p8 key: it holds an RSA key, and an APNs key is EC P-256 (ES256)"),
+                ("CERTIFICATE", "not a .p8 key: it holds a certificate (certificate-based connections); token-based sending needs the "
+                    + "key from Certificates, Identifiers & Profiles > Keys"),
+            ]
+            if let other = others.first(where: { pem.contains("-----BEGIN \($0.label)-----") }) {
+                return .failure(KeyBlockProblem(message: other.message))
+            }
+            if pem.allSatisfy(\.isWhitespace) { return .failure(KeyBlockProblem(message: "the file is empty")) }
             return .failure(KeyBlockProblem(
                 message: "not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line (download the key from Certificates, Identifiers & Profiles > Keys)"))
         case 1:
@@ -93,6 +154,19 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
             throw ProviderKeyError(file: path, message: "not a .p8 key: not a small UTF-8 text file")
         }
         try self.init(pem: text, keyID: keyID, teamID: teamID, file: path)
+        // Apple names the download for its key's id: a token whose `kid` is another key's is
+        // refused (403 InvalidProviderToken), after a round trip and with no word of which id.
+        if let named = Self.keyID(namedIn: path), named != keyID, Self.isIdentifier(named) {
+            throw ProviderKeyError(file: path, message: "the file is named for key \(named), and --key-id is \(keyID): APNs refuses a token "
+                + "whose kid is not the id of the key that signs it (InvalidProviderToken); give --key-id \(named)")
+        }
+    }
+
+    /// The key id in a file name as Apple gives it (`AuthKey_ABC123DEFG.p8`), if it is one.
+    static func keyID(namedIn path: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8") else { return nil }
+        return String(name.dropFirst("AuthKey_".count).dropLast(".p8".count))
     }
 
     /// Creates a key from a P-256 key in memory, for tests and for keys held in a secret store.
@@ -110,7 +184,7 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
 
     /// Key and team ids are 10 upper-case letters and digits.
     static func isIdentifier(_ text: String) -> Bool {
-        text.utf8.count == 10 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+        identifierProblem(text) == nil
     }
 
     /// An ES256 JWT: header `alg` and `kid` (no `typ`), claims `iss` and a numeric `iat`, the

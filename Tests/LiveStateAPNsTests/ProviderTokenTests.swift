@@ -179,6 +179,56 @@ final class TestClock: @unchecked Sendable {
         #expect(throws: ProviderKeyError.self) { try ProviderKey(pem: parameters, keyID: Self.keyID, teamID: Self.teamID) }
     }
 
+    /// A key's base64 is read as RFC 7468 asks, as `openssl` reads it: blanks at the ends of its
+    /// lines and lines of another length (76, as `base64` wraps) are the same key.
+    @Test func aKeyWithBlanksAtItsLinesEndsOrOtherLineLengthsIsTheSameKey() throws {
+        let key = try ProviderKey(pem: Self.pkcs8, keyID: Self.keyID, teamID: Self.teamID)
+        let blanks = Self.pkcs8.split(separator: "\n").map { $0 + " \t" }.joined(separator: "\n")
+        let body = Self.pkcs8.split(separator: "\n").dropFirst().dropLast().joined()
+        let wrapped = "-----BEGIN PRIVATE KEY-----\n" + stride(from: 0, to: body.count, by: 76).map {
+            String(body.dropFirst($0).prefix(76))
+        }.joined(separator: "\n") + "\n-----END PRIVATE KEY-----\n"
+        for text in [blanks, wrapped] {
+            #expect(try ProviderKey(pem: text, keyID: Self.keyID, teamID: Self.teamID).privateKey.rawRepresentation == key.privateKey.rawRepresentation)
+        }
+    }
+
+    /// A file that holds another kind of key, or none, says which (it was "no BEGIN PRIVATE KEY
+    /// line, download the key" for an encrypted key, and "does not parse" for an RSA one); a file
+    /// named for another key id than `--key-id` is refused before APNs answers 403.
+    @Test func keysOfAnotherKindAndAnotherIdSayWhich() throws {
+        func error(_ pem: String, keyID: String = Self.keyID) -> String {
+            do { _ = try ProviderKey(pem: pem, keyID: keyID, teamID: Self.teamID); return "" } catch { return error.message }
+        }
+        let p384 = P384.Signing.PrivateKey().pemRepresentation
+        #expect(error(p384).hasPrefix("not a P-256 private key (an APNs key is ES256): it is a P-384 key"), "\(error(p384))")
+        let rsa = "-----BEGIN PRIVATE KEY-----\nMA8wDQYJKoZIhvcNAQEBBQA=\n-----END PRIVATE KEY-----\n"
+        #expect(error(rsa).hasPrefix("not a P-256 private key (an APNs key is ES256): it is an RSA key"), "\(error(rsa))")
+        #expect(error("-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n").hasPrefix("the key is encrypted"))
+        #expect(error("-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\nAAAA\n-----END EC PRIVATE KEY-----\n")
+            .hasPrefix("the key is encrypted"))
+        #expect(error(P256.Signing.PrivateKey().publicKey.pemRepresentation).contains("it holds a public key"))
+        #expect(error("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n").contains("it holds an RSA key"))
+        #expect(error(" \n") == "the file is empty")
+        #expect(error("-----BEGIN PRIVATE KEY-----\n%%%%\n-----END PRIVATE KEY-----\n").hasPrefix("the key block's text is not base64"))
+        #expect(error(Self.pkcs8, keyID: "abc123defg").hasSuffix("not 'abc123defg': it has lower-case letters"))
+        #expect(error(Self.pkcs8, keyID: "ABC123DEF").hasSuffix("it has 9 characters"))
+        #expect(error(Self.pkcs8, keyID: "ABC123DEF-").hasSuffix("'-' is neither a letter nor a digit"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let named = folder.appendingPathComponent("AuthKey_ZZZ9999999.p8")
+        try Data(Self.pkcs8.utf8).write(to: named)
+        do {
+            _ = try ProviderKey(contentsOf: named.path, keyID: Self.keyID, teamID: Self.teamID)
+            Issue.record("a file named for another key id was taken")
+        } catch {
+            #expect(error.message == "the file is named for key ZZZ9999999, and --key-id is \(Self.keyID): APNs refuses a token whose kid "
+                + "is not the id of the key that signs it (InvalidProviderToken); give --key-id ZZZ9999999")
+        }
+        #expect(try ProviderKey(contentsOf: named.path, keyID: "ZZZ9999999", teamID: Self.teamID).keyID == "ZZZ9999999")
+    }
+
     @Test func unreadableOrMalformedKeysSayWhatIsWrongAndNeverPrintTheKey() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

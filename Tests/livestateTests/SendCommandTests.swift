@@ -822,7 +822,7 @@ import Testing
             // The fake's own certificate: PEM, but no private key.
             let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], key: setup.certificatePath)
             #expect(result.status == 2)
-            #expect(result.stderr.contains("not a .p8 key: no '-----BEGIN PRIVATE KEY-----' line"), "\(result.stderr)")
+            #expect(result.stderr.contains("not a .p8 key: it holds a certificate (certificate-based connections)"), "\(result.stderr)")
             #expect(result.stderr.contains("[bad-provider-key]"))
             #expect(setup.fake.requests.isEmpty)
         }
@@ -833,7 +833,8 @@ import Testing
             let state = try setup.write("state.json", Setup.state)
             let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], keyID: "short")
             #expect(result.status == 2)
-            #expect(result.stderr.contains("--key-id must be the 10-character id from the developer account, not 'short'"), "\(result.stderr)")
+            #expect(result.stderr.contains("--key-id must be the 10-character id from the developer account (10 upper-case letters and digits, "
+                + "as ABC123DEFG), not 'short': it has 5 characters"), "\(result.stderr)")
             #expect(result.stderr.contains("[bad-provider-key]"))
             #expect(setup.fake.requests.isEmpty)
         }
