@@ -463,6 +463,18 @@ struct CLI {
         #expect(fields["title"] != nil)
     }
 
+    /// A body over APNs's limit is refused by APNs, for every version: the summary said "the
+    /// app drops this update" of a push no app gets.
+    @Test func aBodyOverTheLimitIsSaidToBeRefusedByAPNsForEveryVersion() throws {
+        let result = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--all-versions", "schemas/examples/delivery/failing/over-budget.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error: app version 3: APNs refuses this body (413), so it never reaches the app; first error: over-budget at the root [dropped-by-version]"),
+                "\(result.stdout)")
+        // Version 1 would drop it for its own reason too, which is said, and APNs refuses it first.
+        #expect(result.stdout.contains("app version 1: required key 'subTitle' is missing"))
+        #expect(result.stdout.contains("app version 1: APNs refuses this body (413), so it never reaches the app; first error: over-budget at the root"))
+    }
+
     @Test func overBudgetExitsOne() throws {
         let result = try CLI.run(["budget", "schemas/examples/delivery/failing/over-budget.json"])
         #expect(result.status == 1)

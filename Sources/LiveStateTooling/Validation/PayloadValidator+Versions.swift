@@ -53,12 +53,17 @@ extension PayloadValidator {
             }
         }
         for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
-            let reason = result.diagnostics.first { $0.severity == .error }
-            let consequence = DeviceConsequence(event: result.event, broadcast: validator.options.broadcast)
+            // A body over APNs's limit never reaches a device: APNs, not the app, refuses it,
+            // whatever else the version would find.
+            let reason = result.diagnostics.first { $0.severity == .error && $0.code == DiagnosticCode.overBudget }
+                ?? result.diagnostics.first { $0.severity == .error }
+            let consequence = reason?.code == DiagnosticCode.overBudget
+                ? "APNs refuses this body (413), so it never reaches the app"
+                : DeviceConsequence(event: result.event, broadcast: validator.options.broadcast).rawValue
             let cause = reason.map(\.firstErrorNote)
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.droppedByVersion, severity: .error,
-                message: "app version \(version): \(consequence.rawValue)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
+                message: "app version \(version): \(consequence)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)
