@@ -70,8 +70,9 @@ package enum PushRequestRules {
         if let expiration = headers.expiration {
             if expiration < 0 {
                 findings.append(finding(.badExpiration, "apns-expiration must be UNIX seconds (0: one attempt, never stored), not \(expiration)"))
-            } else if let unit = SubsecondUnit(of: expiration) {
-                findings.append(finding(.badExpiration, "apns-expiration \(expiration) is in \(unit.name); APNs takes UNIX seconds: send \(unit.seconds(expiration))"))
+            } else if SubsecondUnit(of: expiration) != nil {
+                let said = SubsecondUnit.said("apns-expiration", expiration)
+                findings.append(finding(.badExpiration, "\(said.text); APNs takes UNIX seconds: send \(said.seconds.map(String.init) ?? "the date in UNIX seconds")"))
             }
         } else if target.isBroadcast {
             findings.append(finding(.missingExpiration, "a broadcast needs apns-expiration (UNIX seconds; 0 for a channel that stores no message)"))

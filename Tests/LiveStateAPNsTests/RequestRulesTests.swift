@@ -100,6 +100,9 @@ import Testing
         #expect(milliseconds.first?.message == "apns-expiration 1800000000000 is in milliseconds; APNs takes UNIX seconds: send 1800000000")
         let nanoseconds = PushRequestRules.check(.device(token: Self.token), .init(expiration: 1_800_000_000_000_000_000))
         #expect(nanoseconds.first?.message == "apns-expiration 1800000000000000000 is in nanoseconds; APNs takes UNIX seconds: send 1800000000")
+        // `Int.max` is no date in any unit: no guess (it was "in nanoseconds: send 9223372036").
+        let never = PushRequestRules.check(.device(token: Self.token), .init(expiration: .max))
+        #expect(never.first?.message == "apns-expiration 9223372036854775807 is no date in UNIX seconds or a finer unit; APNs takes UNIX seconds: send the date in UNIX seconds")
         #expect(codes(.broadcast(channelID: "YWJj"), .init(priority: 5)) == [DiagnosticCode.missingExpiration])
     }
 

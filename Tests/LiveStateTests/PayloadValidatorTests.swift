@@ -98,19 +98,25 @@ func body(_ aps: String, extra: String = "") -> String {
 
     /// Microseconds (Go's `UnixMicro`) and nanoseconds (`UnixNano`, `time.time_ns()`) are named
     /// as such and turned into seconds in one step, not divided by a thousand as milliseconds are.
+    /// A number that is no date a sender means in any unit (from 2001 to 2100) gets no guess:
+    /// `Int.max`, a "never" sentinel, was "in nanoseconds: send 9223372036" (the year 2262).
     @Test(arguments: [
         (1_795_000_000_123, "milliseconds", 1_795_000_000),
-        (99_999_999_999_999, "milliseconds", 99_999_999_999),
-        (100_000_000_000_000, "microseconds", 100_000_000),
+        (99_999_999_999_999, nil, nil),
+        (100_000_000_000_000, nil, nil),
         (1_795_000_000_123_456, "microseconds", 1_795_000_000),
         (1_795_000_000_123_456_789, "nanoseconds", 1_795_000_000),
-    ])
-    func finerUnitsThanMillisecondsAreNamed(sent: Int, unit: String, seconds: Int) throws {
+        (Int.max, nil, nil),
+    ] as [(Int, String?, Int?)])
+    func finerUnitsThanMillisecondsAreNamed(sent: Int, unit: String?, seconds: Int?) throws {
         let result = lint(body(#""timestamp":\#(sent),"event":"update","content-state":{}"#))
         let finding = try #require(result.diagnostics.first { $0.code == "date-in-milliseconds" })
-        #expect(finding.message == "timestamp \(sent) is in \(unit); the device reads UNIX seconds, a date thousands of years ahead "
-            + "(every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it): send \(seconds)")
+        let said = unit.map { "is in \($0)" } ?? "is no date in UNIX seconds or a finer unit"
+        #expect(finding.message == "timestamp \(sent) \(said); the device reads UNIX seconds, a date thousands of years ahead "
+            + "(every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it): "
+            + "send \(seconds.map(String.init) ?? "the date in UNIX seconds")")
         // The advice is right the first time: what it says to send is UNIX seconds.
+        guard let seconds else { return }
         let resent = lint(body(#""timestamp":\#(seconds),"event":"update","content-state":{}"#))
         #expect(!resent.diagnostics.contains { $0.code == "date-in-milliseconds" })
     }

@@ -472,15 +472,16 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             report(.dateNotation, "\(name) is the whole number \(seconds) written with a fraction or an exponent; Apple documents "
                    + "an integer: send \(seconds)", at: offset, pointer: pointer)
         }
-        if let unit = SubsecondUnit(of: seconds) {
+        if SubsecondUnit(of: seconds) != nil {
             let consequence = switch name {
             case "timestamp": "every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it"
             case "stale-date": "the activity never goes stale"
             // Apple's after(_:): removed at the date or four hours after the end, whichever is first.
             default: "the ended activity stays up to the system's four hours instead of leaving at that time"
             }
-            report(.dateInMilliseconds, "\(name) \(seconds) is in \(unit.name); the device reads UNIX seconds, a date thousands of years "
-                   + "ahead (\(consequence)): send \(unit.seconds(seconds))", at: offset, pointer: pointer)
+            let said = SubsecondUnit.said(name, seconds)
+            report(.dateInMilliseconds, "\(said.text); the device reads UNIX seconds, a date thousands of years "
+                   + "ahead (\(consequence)): send \(said.seconds.map(String.init) ?? "the date in UNIX seconds")", at: offset, pointer: pointer)
             return nil
         }
         return seconds

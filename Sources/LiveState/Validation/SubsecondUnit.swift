@@ -34,4 +34,22 @@ package enum SubsecondUnit: Int, Sendable {
     package func seconds(_ value: Int) -> Int {
         value / rawValue
     }
+
+    /// `value` in whole UNIX seconds when, read in this unit, it is a date a sender means (from
+    /// 2001 to 2100), or `nil`: `Int.max`, a "never" sentinel, read as nanoseconds is 2262, and
+    /// "send 9223372036" would be a guess.
+    package func plausibleSeconds(_ value: Int) -> Int? {
+        let seconds = seconds(value)
+        return (1_000_000_000 ..< 4_102_444_800).contains(seconds) ? seconds : nil
+    }
+
+    /// What a sender is told of `value`, `name`'s date, in words that end before a consequence:
+    /// `timestamp 1795000000000 is in milliseconds`, or, for no date a sender means in any unit,
+    /// `timestamp 9223372036854775807 is no date in UNIX seconds or a finer unit`.
+    package static func said(_ name: String, _ value: Int) -> (text: String, seconds: Int?) {
+        guard let unit = SubsecondUnit(of: value), let seconds = unit.plausibleSeconds(value) else {
+            return ("\(name) \(value) is no date in UNIX seconds or a finer unit", nil)
+        }
+        return ("\(name) \(value) is in \(unit.name)", seconds)
+    }
 }
