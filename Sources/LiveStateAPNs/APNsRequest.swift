@@ -98,8 +98,11 @@ public struct APNsRequest: Sendable, Hashable {
     public var rendered: String {
         var lines = [":method: \(method)", ":scheme: https", ":authority: \(authority)", ":path: \(path)"]
         lines += headers.map { "\($0.name): \($0.value)" }
-        lines.append("")
-        lines.append(String(decoding: body, as: UTF8.self))
+        // A blank line and the body, when there is one (`GET` and `DELETE` have none).
+        if !body.isEmpty {
+            lines.append("")
+            lines.append(String(decoding: body, as: UTF8.self))
+        }
         return lines.joined(separator: "\n")
     }
 }

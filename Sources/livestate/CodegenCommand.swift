@@ -23,7 +23,11 @@ struct CodegenCommand: ParsableCommand {
         case jsonSchema = "json-schema"
     }
 
-    @OptionGroup var common: CommonOptions
+    @Option(help: "Output format of findings: text (compiler style) or json.")
+    var format: OutputFormat = .text
+
+    @Option(name: .customLong("fail-on"), help: "Taken as the other commands take it, with no effect: codegen writes its output (exit 0) or fails (exit 2).")
+    var failOn: Severity = .error
 
     @Argument(help: "What to generate: swift or json-schema.")
     var target: Target
@@ -50,7 +54,7 @@ struct CodegenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Output.loadSchema(schema, format: common.format)
+        let loaded = try Output.loadSchema(schema, format: format)
         let text: String
         do {
             switch target {
@@ -63,7 +67,7 @@ struct CodegenCommand: ParsableCommand {
             }
         } catch {
             let diagnostics = error.diagnostics.isEmpty ? [error.diagnostic(file: loaded.file)] : error.diagnostics
-            switch common.format {
+            switch format {
             case .text: Output.printText(diagnostics)
             case .json: Output.out(Output.jsonDocument(diagnostics))
             }
@@ -76,7 +80,7 @@ struct CodegenCommand: ParsableCommand {
         do throws(InputError) {
             try Output.write(text, toFile: output)
         } catch {
-            throw Output.stop([error.diagnostic], format: common.format)
+            throw Output.stop([error.diagnostic], format: format)
         }
     }
 }

@@ -89,7 +89,9 @@ struct DiffCommand: ParsableCommand {
             }
             if let problem = CompatibilityChecker.emptyPairProblem(
                 (from, to), from: self.from, to: self.to, spelling: { name, value in "--\(name)" + (value.map { " \($0)" } ?? "") }) {
-                throw ValidationError(problem)
+                // Found once the schema is loaded, in `run`: a `ValidationError` here printed the
+                // root command's usage line, not diff's.
+                throw stop([Diagnostic(code: "usage", severity: .error, message: problem)])
             }
             report = checker.check(loaded, from: from, to: to, mode: mode)
         } else {

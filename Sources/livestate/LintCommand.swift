@@ -25,7 +25,7 @@ struct LintCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The app version to check for (default: the newest).")
     var version: Int?
 
-    @Flag(name: .customLong("all-versions"), help: "Check for every version in the schema and say which app versions drop each update.")
+    @Flag(name: .customLong("all-versions"), help: "Check for every live (not retired) version in the schema and say which app versions drop each update.")
     var allVersions = false
 
     @Flag(help: "The payloads are broadcast pushes: 5120-byte limit, no start.")

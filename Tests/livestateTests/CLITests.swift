@@ -778,6 +778,9 @@ struct CLI {
         let oldest = try CLI.run(["diff", "--schema", "schemas/pizza.yaml", "--to", "1"])
         #expect(oldest.status == 2)
         #expect(oldest.stderr.contains("--to 1 is the oldest live version, which a missing --from stands for: there is no pair to check; name --from, or leave out --to to check every pair"), "\(oldest.stderr)")
+        #expect(!oldest.stderr.contains("livestate <subcommand>"), "not the root command's usage: \(oldest.stderr)")
+        let json = try CLI.run(["diff", "--format", "json", "--schema", "schemas/pizza.yaml", "--to", "1"])
+        #expect(json.status == 2 && json.stdout.contains(#""code":"usage""#), "\(json.stdout)")
     }
 
     /// A schema that does not load printed nothing on standard output in `github`, `yaml`

@@ -249,7 +249,7 @@ extension CompatibilityReport {
     }
 
     /// `text` in a table cell: `|` escaped, which would end the cell, in a code span too (GFM).
-    private static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|")
     }
 

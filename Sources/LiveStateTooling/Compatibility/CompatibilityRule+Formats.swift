@@ -4,7 +4,7 @@ extension CompatibilityRule {
     /// The catalog as `livestate diff --list-rules` prints it.
     /// - Parameter format: `text` (id, severity, summary, then the reasoning indented),
     ///   `json` (an array of `{id, severity, summary, reasoning}`), `yaml`, or `markdown` (a
-    ///   table); `github` prints text.
+    ///   table of the same four); `github` prints text.
     /// - Returns: The text, ending with a newline.
     public static func renderedCatalog(as format: CompatibilityReportFormat) -> String {
         switch format {
@@ -21,9 +21,9 @@ extension CompatibilityRule {
             }.joined()
         case .markdown:
             let rows = catalog.map { rule in
-                "| `\(rule.id)` | \(rule.defaultSeverity.rawValue) | \(rule.summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
+                "| `\(rule.id)` | \(rule.defaultSeverity.rawValue) | \(CompatibilityReport.cell(rule.summary)) | \(CompatibilityReport.cell(rule.reasoning)) |\n"
             }
-            return "| rule | default severity | summary |\n|---|---|---|\n" + rows.joined()
+            return "| rule | default severity | summary | reasoning |\n|---|---|---|---|\n" + rows.joined()
         }
     }
 
