@@ -30,8 +30,13 @@ struct LiveStateCommand: ParsableCommand {
         }
     }
 
-    /// Whether `arguments` hold `--format json` (or `--format=json`), before a `--`.
+    /// Whether `arguments` hold `--format json` (or `--format=json`), before a `--`, for a command
+    /// that writes JSON (`serve` and `import` take no `--format`: theirs is an unknown option).
     static func asksForJSON(_ arguments: ArraySlice<String>) -> Bool {
+        guard let name = arguments.first,
+              configuration.subcommands.contains(where: { $0.configuration.commandName == name && $0 is any WritesJSON.Type }) else {
+            return false
+        }
         var previous = ""
         for argument in arguments {
             if argument == "--" { return false }
@@ -41,3 +46,15 @@ struct LiveStateCommand: ParsableCommand {
         return false
     }
 }
+
+/// A command that takes `--format json`, whose usage errors are then a JSON document too.
+protocol WritesJSON {}
+
+extension CheckCommand: WritesJSON {}
+extension LintCommand: WritesJSON {}
+extension BudgetCommand: WritesJSON {}
+extension DecodeCommand: WritesJSON {}
+extension EncodeCommand: WritesJSON {}
+extension DiffCommand: WritesJSON {}
+extension CodegenCommand: WritesJSON {}
+extension SendCommand: WritesJSON {}

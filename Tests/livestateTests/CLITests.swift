@@ -1853,6 +1853,12 @@ struct CLI {
             #expect(result.stderr.contains("Usage: livestate"), "the text stays on standard error")
         }
         #expect(try CLI.run(["lint", "--max-bytes", "-1", "--schema", "schemas/pizza.yaml", "x.json"]).stdout.isEmpty)
+        // A command with no --format: it is an unknown option there, and no JSON is printed.
+        for arguments in [["serve", "--format", "json"], ["import", "swift", "--format", "json", "x.swift"]] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+            #expect(result.stderr.contains("Unknown option '--format'"))
+        }
     }
 
     /// With JSON logs, a bad flag or variable is a JSON line too: it was plain text with the
