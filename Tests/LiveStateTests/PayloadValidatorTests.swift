@@ -121,6 +121,22 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(!resent.diagnostics.contains { $0.code == "date-in-milliseconds" })
     }
 
+    /// An `aps` key sent twice with the same value is a warning; with another value, an error
+    /// (`JSONDecoder` keeps the first, `JSONSerialization` the last, and which the device keeps
+    /// decides what it does), though the verdict stays the first value's, as every reader takes it.
+    @Test func anAPSKeyRepeatedWithAnotherValueIsAnError() throws {
+        for (members, severity) in [(#""timestamp":1795000000,"timestamp":1795000000"#, Severity.warning),
+                                    (#""timestamp":1795000000,"timestamp":1"#, .error),
+                                    (#""timestamp":1795000000,"event":"update","event":"end""#, .error)] {
+            let event = members.contains("event") ? "" : #","event":"update""#
+            let result = lint(body(members + event + #","content-state":{}"#))
+            let repeated = try #require(result.diagnostics.first { $0.code == "duplicate-key" }, "\(result.diagnostics)")
+            #expect(repeated.severity == severity, "\(members): \(repeated.message)")
+            #expect(repeated.message.contains("with another value") == (severity == .error))
+            #expect(result.appDecodes, "the first value's verdict: \(result.diagnostics)")
+        }
+    }
+
     @Test func fractionalOrStringTimestampIsInvalid() {
         #expect(lint(body(#""timestamp":1795000000.5,"event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })
         #expect(lint(body(#""timestamp":"1795000000","event":"end""#)).diagnostics.contains { $0.code == "invalid-aps-value" })

@@ -127,6 +127,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     // What the `aps` object held.
     /// The known `aps` keys met so far, one bit each.
     var apsKeysSeen: UInt32 = 0
+    /// The bytes of each known `aps` key's first value, by its index, to tell a repeat with
+    /// another value from the same value sent twice.
+    var firstValues: [Int: Range<Int>] = [:]
     var timestamp: (value: Int, offset: Int)?
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
@@ -313,14 +316,20 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
         defer { apsKeysSeen |= bit }
         if apsKeysSeen & bit != 0 {
-            diagnostics.append(Diagnostic(
-                code: DiagnosticCode.duplicateKey, severity: .warning,
-                message: "aps key '\(name)' appears again; " + Self.firstOfRepeatedAPSKey, file: file,
-                position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
+            let start = try skipToValue(&context)
             try context.reader.skipValue()
+            // Another value: which one the device reads decides what it does (a timestamp, an
+            // event), and `JSONDecoder` keeps the first, `JSONSerialization` the last.
+            let bytes = context.reader.bytes
+            let differs = known.flatMap { firstValues[$0] }.map { !bytes[$0].elementsEqual(bytes[start ..< context.reader.offset]) } ?? false
+            diagnostics.append(Diagnostic(
+                code: DiagnosticCode.duplicateKey, severity: differs ? .error : .warning,
+                message: "aps key '\(name)' appears again" + (differs ? " with another value" : "") + "; " + Self.firstOfRepeatedAPSKey, file: file,
+                position: context.reader.position(of: keyOffset), scope: .envelope, pointer: pointer))
             return
         }
         let valueOffset = try skipToValue(&context)
+        defer { if let known { firstValues[known] = valueOffset ..< context.reader.offset } }
         if known != nil, try context.reader.peek() == .null, Self.nullIsNone.contains(name) {
             // Java's Jackson and Python's `None` write a key the sender left unset as `null`.
             // As for an end's `"content-state": null`, null is none. Whether an alert may be

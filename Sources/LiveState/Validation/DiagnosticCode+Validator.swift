@@ -103,9 +103,11 @@ extension DiagnosticCode {
     /// A start with an unusable `input-push-token` starts the activity, which then has no way to
     /// be updated by push; one with an unusable `input-push-channel` is counted the same,
     /// though its message says that Apple says an app's request with one fails to start (no
-    /// source says what a push-to-start does).
+    /// source says what a push-to-start does). An `aps` key repeated with another value is read,
+    /// but with which value is not documented: the verdict is the first's, as every reader here
+    /// takes it, and the error says the push must not be sent so.
     package var pushStillApplies: Bool {
-        self == .dateInMilliseconds || self == .broadcastStartOnlyKey || self == .invalidInputPush
+        self == .dateInMilliseconds || self == .broadcastStartOnlyKey || self == .invalidInputPush || self == .duplicateKey
     }
 
     /// Every code this version names.
