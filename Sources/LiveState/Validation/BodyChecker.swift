@@ -127,9 +127,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     // What the `aps` object held.
     /// The known `aps` keys met so far, one bit each.
     var apsKeysSeen: UInt32 = 0
-    /// The bytes of each known `aps` key's first value, by its index, to tell a repeat with
-    /// another value from the same value sent twice.
-    var firstValues: [Int: Range<Int>] = [:]
     var timestamp: (value: Int, offset: Int)?
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
@@ -321,7 +318,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             // Another value: which one the device reads decides what it does (a timestamp, an
             // event), and `JSONDecoder` keeps the first, `JSONSerialization` the last.
             let bytes = context.reader.bytes
-            let differs = known.flatMap { firstValues[$0] }.map { !bytes[$0].elementsEqual(bytes[start ..< context.reader.offset]) } ?? false
+            let differs = Self.firstValue(ofAPSKey: name, in: bytes).map { !bytes[$0].elementsEqual(bytes[start ..< context.reader.offset]) } ?? false
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.duplicateKey, severity: differs ? .error : .warning,
                 message: "aps key '\(name)' appears again" + (differs ? " with another value" : "") + "; " + Self.firstOfRepeatedAPSKey, file: file,
@@ -329,7 +326,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             return
         }
         let valueOffset = try skipToValue(&context)
-        defer { if let known { firstValues[known] = valueOffset ..< context.reader.offset } }
         if known != nil, try context.reader.peek() == .null, Self.nullIsNone.contains(name) {
             // Java's Jackson and Python's `None` write a key the sender left unset as `null`.
             // As for an end's `"content-state": null`, null is none. Whether an alert may be
@@ -454,6 +450,27 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     static let knownPointers = knownNames.map { JSONPointer.appending($0, to: "/aps") }
 
     /// Skips white space before a value and returns its offset.
+    /// The bytes of the first value of `aps`'s key `name` in the body `bytes`, found again when
+    /// the key repeats (rare: nothing is kept for it while the body is read).
+    static func firstValue(ofAPSKey name: String, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard var reader = try? JSONReader(bytes: bytes), (try? reader.beginObject()) != nil else { return nil }
+        while let key = try? reader.nextKey() {
+            guard reader.matches(key, "aps") else {
+                guard (try? reader.skipValue()) != nil else { return nil }
+                continue
+            }
+            guard (try? reader.beginObject()) != nil else { return nil }
+            while let member = try? reader.nextKey() {
+                guard (try? reader.peek()) != nil else { return nil }
+                let start = reader.offset
+                guard (try? reader.skipValue()) != nil else { return nil }
+                if reader.string(member) == name { return start ..< reader.offset }
+            }
+            return nil
+        }
+        return nil
+    }
+
     private func skipToValue(_ context: inout DecodeContext) throws(JSONError) -> Int {
         _ = try context.reader.peek()
         return context.reader.offset
