@@ -162,6 +162,35 @@ enum Corpus {
         #expect(schema.versions.first?.contentState.map(\.constraints.maxItems) == [2, 2, 2])
     }
 
+    /// A folder's files are parsed only when the activity may need them: those naming
+    /// `ActivityAttributes` or a `ContentState`, and those declaring or extending a type they
+    /// name, again and again. A file of other code, broken or not, is not read, and an extension
+    /// of a standard type elsewhere pulls in nothing.
+    @Test func onlyTheFilesTheActivityNeedsAreParsed() throws {
+        let files: [(path: String, source: String)] = [
+            ("Activity.swift", """
+                struct OrderAttributes: ActivityAttributes {
+                    struct ContentState: Codable, Hashable { var courier: Courier; var stage: Stage }
+                }
+                """),
+            ("Courier.swift", "struct Courier: Codable, Hashable { var name: String; var vehicle: Vehicle }\nextension String { var x: Int { 0 } }"),
+            ("Vehicle.swift", "enum Vehicle: String, Codable, Hashable { case bike, car }"),
+            ("Stage.swift", "enum Stage: Int, Codable, Hashable { case placed, cooking }"),
+            ("StageCoding.swift", "extension Stage { var label: String { \"\" } }"),
+            ("Broken.swift", "struct Other { func f( {"),
+            ("Strings.swift", "extension String { func y() {} }\nextension Int { }"),
+        ]
+        #expect(SwiftImporter.relevant(files).map(\.path) == ["Activity.swift", "Courier.swift", "Vehicle.swift", "Stage.swift", "StageCoding.swift"])
+        let result = SwiftImporter.importActivities(files)
+        #expect(!result.diagnostics.contains { $0.file == "Broken.swift" }, "\(result.diagnostics)")
+        let activity = try #require(result.activities.first)
+        guard case .object(let courier)? = activity.contentState.first?.type else { Issue.record("\(activity.contentState)"); return }
+        #expect(courier.map(\.name) == ["name", "vehicle"])
+        // With no file naming either, every file is read, and the import says what it found.
+        let none = SwiftImporter.importActivities(Array(files.dropFirst()))
+        #expect(none.diagnostics.contains { $0.file == "Broken.swift" })
+    }
+
     /// An array of optionals: a schema's items cannot be `null`, so the import writes an array
     /// of the wrapped type, reviewed at the element type, and what it writes loads.
     @Test func anArrayOfOptionalsIsWrittenAndReviewed() throws {
