@@ -80,7 +80,7 @@ public final class LiveActivitySender: Sendable {
     let encoders: [ContentStateEncoder]
     /// One per targeted version, for devices (`[0]`) and broadcasts (`[1]`).
     let validators: [[PayloadValidator]]
-    let clock: SendClock
+    let clock: PushClock
     let sleep: @Sendable (Duration) async throws -> Void
     let backoff = TokenBackoff()
     let history = PushHistory()
@@ -101,11 +101,11 @@ public final class LiveActivitySender: Sendable {
                             transport: any APNsTransport, clock: (@Sendable () -> Date)? = nil,
                             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws(SenderSetupError) {
         try self.init(schema: schema, versions: versions, tokens: tokens, configuration: configuration, transport: transport,
-                      clock: SendClock(clock), sleep: sleep)
+                      clock: PushClock(clock), sleep: sleep)
     }
 
     init(schema: Schema, versions: [Int]?, tokens: ProviderTokenCache, configuration: Configuration,
-         transport: any APNsTransport, clock: SendClock, sleep: @escaping @Sendable (Duration) async throws -> Void) throws(SenderSetupError) {
+         transport: any APNsTransport, clock: PushClock, sleep: @escaping @Sendable (Duration) async throws -> Void) throws(SenderSetupError) {
         let bundle = try PushRequestRules.requireBundleID(from: configuration.bundleID)
         let live = schema.liveVersions.map(\.version)
         let targets = (versions ?? live).sorted()
@@ -150,10 +150,11 @@ public final class LiveActivitySender: Sendable {
     func prepare(_ push: LiveActivityPush, environment: APNsEnvironment, attempt: Int) async -> Prepared {
         let broadcast = push.target.isBroadcast ? 1 : 0
         var diagnostics: [Diagnostic] = []
-        let clockNow = clock.now()
-        let now = Int(clockNow.timeIntervalSince1970)
+        let now = Int(clock.now().timeIntervalSince1970)
+        // The history's windows are measured on the clock that does not step.
+        let elapsed = clock.elapsed()
         let target = push.target.historyTarget
-        let entry = await history.entry(for: target, at: clockNow)
+        let entry = await history.entry(for: target, at: elapsed)
         // Each update or end written here is newer than the last one APNs accepted for the activity.
         let stamp = PushHistory.stamp(now: now, after: entry)
         var made = PushHistory.Push(target: target)
@@ -192,7 +193,7 @@ public final class LiveActivitySender: Sendable {
             }
             diagnostics += findings
             diagnostics += PushRequestRules.check(push.target, push.headers)
-            diagnostics += PushHistory.findings(made, entry, stampedHere: !givenWhole, now: clockNow, source: .sender, file: push.file)
+            diagnostics += PushHistory.findings(made, entry, stampedHere: !givenWhole, now: elapsed, source: .sender, file: push.file)
         }
         let token = await tokens.token(for: environment)
         guard !body.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) else {
@@ -276,9 +277,9 @@ public final class LiveActivitySender: Sendable {
     /// - Returns: How it ended.
     public func send(_ push: LiveActivityPush) async -> SendOutcome {
         let target = push.target.historyTarget
-        _ = await history.reserve(target, at: clock.now)
+        _ = await history.reserve(target, at: clock.elapsed)
         let outcome = await sendAlone(push)
-        await history.release(target, accepting: nil, at: clock.now())
+        await history.release(target, accepting: nil, at: clock.elapsed())
         return outcome
     }
 
@@ -333,7 +334,7 @@ public final class LiveActivitySender: Sendable {
                 if cancelled, error is APNsConnectionError { outcome.attempts -= 1 }
                 // One that may have reached the device: what is stamped next is later.
                 let mayHaveReached = !(error is any APNsUnprocessedRequestError)
-                if mayHaveReached { await history.mayHaveReached(prepared.push, at: clock.now()) }
+                if mayHaveReached { await history.mayHaveReached(prepared.push, at: clock.elapsed()) }
                 outcome.transportError = cancelled ? SendOutcome.cancelled : "\(error)"
                 outcome.response = nil
                 outcome.remedy = .retryLater
@@ -360,7 +361,7 @@ public final class LiveActivitySender: Sendable {
             let canRetry = outcome.attempts < configuration.retry.maxAttempts
             switch (outcome.remedy, response.reason) {
             case (.delivered, _):
-                await history.accepted(prepared.push, at: clock.now())
+                await history.accepted(prepared.push, at: clock.elapsed())
                 if let deviceToken { await backoff.delivered(deviceToken) }
                 return outcome
             case (_, .expiredProviderToken?) where !renewedToken:
@@ -444,7 +445,7 @@ public struct SenderSetupError: Error, Sendable, CustomStringConvertible {
 /// the token has gone unrefused as long as its last hold: begun anew at each send, a throttled
 /// token was held back a few seconds at most, and APNs's throttle kept up.
 ///
-/// Times are `SendClock.elapsed`: a hold measured on the wall clock ended early when the
+/// Times are `PushClock.elapsed`: a hold measured on the wall clock ended early when the
 /// clock was set forward, and lasted an hour longer when it was set back an hour.
 actor TokenBackoff {
     private var holds: [String: (until: TimeInterval, length: TimeInterval, count: Int)] = [:]
@@ -457,7 +458,7 @@ actor TokenBackoff {
     /// Holds `token` back after its next `TooManyRequests` in a row.
     /// - Parameters:
     ///   - token: The device token.
-    ///   - now: The sender's `SendClock.elapsed`.
+    ///   - now: The sender's `PushClock.elapsed`.
     ///   - delay: The wait after the given count of refusals in a row.
     /// - Returns: How long a push to it is held back.
     func throttled(_ token: String, now: TimeInterval, delay: @Sendable (Int) -> Duration) -> TimeInterval {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveStateTooling
 
 /// One provider token (JWT) per key and environment, shared by every send.
 ///
@@ -13,7 +14,7 @@ public actor ProviderTokenCache {
         var token: String
         /// Its `iat`.
         var issuedAt: Date
-        /// `SendClock.elapsed` then: its age is measured from this.
+        /// `PushClock.elapsed` then: its age is measured from this.
         var mintedAt: TimeInterval
     }
 
@@ -23,9 +24,9 @@ public actor ProviderTokenCache {
     public nonisolated let refreshAfter: TimeInterval
     /// How long a token is kept at least.
     public nonisolated let minimumLifetime: TimeInterval
-    private let clock: SendClock
+    private let clock: PushClock
     private var current: [APNsEnvironment: Minted] = [:]
-    /// After `TooManyProviderTokenUpdates`: no minting before this `SendClock.elapsed`.
+    /// After `TooManyProviderTokenUpdates`: no minting before this `PushClock.elapsed`.
     private var mintingSuspendedUntil: [APNsEnvironment: TimeInterval] = [:]
     /// How many tokens this cache has minted.
     public private(set) var mintedCount = 0
@@ -41,10 +42,10 @@ public actor ProviderTokenCache {
     ///     its hour nor renews one early.
     public init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60,
                 clock: (@Sendable () -> Date)? = nil) {
-        self.init(key: key, refreshAfter: refreshAfter, minimumLifetime: minimumLifetime, clock: SendClock(clock))
+        self.init(key: key, refreshAfter: refreshAfter, minimumLifetime: minimumLifetime, clock: PushClock(clock))
     }
 
-    init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60, clock: SendClock) {
+    init(key: ProviderKey, refreshAfter: TimeInterval = 50 * 60, minimumLifetime: TimeInterval = 20 * 60, clock: PushClock) {
         self.key = key
         self.refreshAfter = refreshAfter
         self.minimumLifetime = minimumLifetime

@@ -171,11 +171,3 @@ public struct RetryPolicy: Sendable, Hashable {
         return min(delay, maxDelay)
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

@@ -82,8 +82,9 @@ public struct LiveStateServer: Sendable {
     let metrics = SidecarMetrics()
     /// The bodies `validate` answered `ok` per device token or channel, shared by every router made here.
     let history = PushHistory()
-    /// The time the checks against the pushes before read (tests move it).
-    var clock: @Sendable () -> Date = Date.init
+    /// The time the checks against the pushes before read: the wall clock for timestamps, and one
+    /// that does not step for the history's windows (tests move both).
+    var clock = PushClock.system
 
     /// Creates a server.
     /// - Parameters:

@@ -33,7 +33,7 @@ struct SchemaRoutes: Sendable {
     /// The bodies answered `ok` per device token or channel, for the checks against the pushes before.
     let history: PushHistory
     /// The time, for those checks (tests move it).
-    var clock: @Sendable () -> Date = Date.init
+    var clock = PushClock.system
 
     /// Registers every route on `router`.
     func register(on router: Router<SidecarRequestContext>) {
@@ -195,8 +195,8 @@ struct SchemaRoutes: Sendable {
         // With a token or channel: checked against the last body answered `ok` for that
         // activity, and remembered when this one is; one check of an activity at a time, so that
         // of two bodies sent at once, the second is checked against the first.
-        let entry = await history.reserve(activity, at: clock)
-        let now = clock()
+        let entry = await history.reserve(activity, at: clock.elapsed)
+        let now = clock.elapsed()
         var checked: PushHistory.Push?
         let (response, ok) = respond(to: validation, body: body) { bytes, result in
             var push = PushHistory.Push(target: activity, event: result.event, timestamp: result.timestamp)
@@ -301,7 +301,7 @@ struct SchemaRoutes: Sendable {
         to validation: Validation, body: [UInt8], more: (([UInt8], ValidationResult) -> [Diagnostic])? = nil
     ) -> (response: Response, ok: Bool) {
         var writer = JSONWriter(capacity: 2048)
-        let now = Int(clock().timeIntervalSince1970)
+        let now = Int(clock.now().timeIntervalSince1970)
         let ok = Self.write(validation, body, line: nil, now: now, to: &writer, metrics: metrics, more: more.map { more in { more(body, $0) } })
         return (JSONResponse.make(bytes: writer.bytes), ok)
     }
@@ -399,7 +399,7 @@ struct SchemaRoutes: Sendable {
             // Results go out 32 KiB at a time, as they are made.
             var next = 0
             while next < lines.count {
-                let (out, end) = await Self.results(validation, body, lines, from: next, now: Int(clock().timeIntervalSince1970), metrics: metrics)
+                let (out, end) = await Self.results(validation, body, lines, from: next, now: Int(clock.now().timeIntervalSince1970), metrics: metrics)
                 try await writer.write(ByteBuffer(bytes: out))
                 next = end
             }

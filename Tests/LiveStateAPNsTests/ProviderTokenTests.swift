@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import LiveStateAPNs
+import LiveStateTooling
 
 /// A clock tests move by hand: time passing moves its wall clock and its steady one; setting
 /// the wall clock (`stepWall`) moves the wall one alone.
@@ -22,7 +23,7 @@ final class TestClock: @unchecked Sendable {
     func stepWall(minutes: Double) { lock.withLock { current = current.addingTimeInterval(minutes * 60) } }
     var function: @Sendable () -> Date { { [self] in now } }
     /// Both clocks, as a sender reads them.
-    var sendClock: SendClock { SendClock(now: function, elapsed: { [self] in lock.withLock { elapsed } }) }
+    var sendClock: PushClock { PushClock(now: function, elapsed: { [self] in lock.withLock { elapsed } }) }
 }
 
 @Suite struct ProviderTokenTests {

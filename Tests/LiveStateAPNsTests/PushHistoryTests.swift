@@ -55,6 +55,31 @@ import Testing
         #expect(Self.codes(later).isEmpty)
     }
 
+    /// The windows are measured on the clock that does not step: with the wall clock set an hour
+    /// ahead between two updates a second apart, the second is still warned of (on the wall
+    /// clock it was an hour later), and with it set back 30 minutes, the same start 5 minutes
+    /// after the first is too (on the wall clock it came before the first, and was not).
+    @Test func theWindowsDoNotMoveWithTheWallClock() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let sender = try harness.sender()
+        #expect(await sender.send(Harness.update()).delivered)
+        harness.clock.stepWall(minutes: 60)
+        harness.clock.advance(minutes: 1.0 / 60)
+        let second = await sender.send(Harness.update())
+        #expect(second.delivered && Self.codes(second) == [DiagnosticCode.updateCadence], "\(second.diagnostics)")
+        #expect(second.diagnostics.first?.message.hasPrefix("the last update APNs accepted for this activity was 1 s ago") == true, "\(second.diagnostics)")
+        // The sender again: a start, the wall set back 30 minutes, the same start 5 minutes on.
+        let starter = try harness.sender()
+        let start = Self.start("A-1")
+        #expect(await starter.send(start).delivered)
+        harness.clock.stepWall(minutes: -30)
+        harness.clock.advance(minutes: 5)
+        let again = await starter.send(start)
+        #expect(Self.codes(again) == [DiagnosticCode.duplicateStart], "\(again.diagnostics)")
+        try await harness.stop()
+    }
+
     @Test func aWholeBodyStampedBeforeTheLastAcceptedIsRefusedAndTheSameIsWarnedOf() async throws {
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
@@ -153,12 +178,12 @@ import Testing
 
     @Test func entriesAreForgottenOnceTheirActivityHasEnded() async {
         let history = PushHistory()
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = PushHistory.Instant(1_800_000_000)
         for index in 0..<10_000 {
             await history.accepted(.init(target: .init(id: String(index, radix: 16), isBroadcast: false), event: .update, timestamp: 1), at: start)
         }
         #expect(await history.count == 10_000)
-        let later = start.addingTimeInterval(PushHistory.lifetime + 1)
+        let later = start + PushHistory.lifetime + 1
         await history.accepted(.init(target: .init(id: "YWJj", isBroadcast: true), event: .update, timestamp: 1), at: later)
         #expect(await history.count == 1, "only the push of the last 8 hours is kept")
         #expect(await history.entry(for: .init(id: "0", isBroadcast: false), at: later).activity == nil)
@@ -166,13 +191,13 @@ import Testing
 
     @Test func pastItsCapacityTheEntriesOfThePushesLongestAgoAreForgotten() async {
         let history = PushHistory(capacity: 8)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = PushHistory.Instant(1_800_000_000)
         for index in 0..<9 {
             await history.accepted(.init(target: .init(id: "\(index)", isBroadcast: false), event: .update, timestamp: 1),
-                                   at: start.addingTimeInterval(Double(index)))
+                                   at: start + Double(index))
         }
         #expect(await history.count == 6, "three quarters of the capacity are kept")
-        let now = start.addingTimeInterval(9)
+        let now = start + 9
         #expect(await history.entry(for: .init(id: "2", isBroadcast: false), at: now).activity == nil)
         #expect(await history.entry(for: .init(id: "3", isBroadcast: false), at: now).activity?.timestamp == 1)
         #expect(await history.entry(for: .init(id: "8", isBroadcast: false), at: now).activity != nil)
@@ -182,15 +207,15 @@ import Testing
     /// when the history grows: an end 8 h 1 min later is not an older timestamp.
     @Test func anEntryOfAPushMoreThanEightHoursAgoIsNotRead() async {
         let history = PushHistory()
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = PushHistory.Instant(1_800_000_000)
         let target = PushHistory.Target(id: "0a1b", isBroadcast: false)
         await history.accepted(.init(target: target, event: .update, timestamp: 1_800_000_000), at: start)
-        #expect(await history.entry(for: target, at: start.addingTimeInterval(PushHistory.lifetime - 1)).activity != nil)
-        #expect(await history.entry(for: target, at: start.addingTimeInterval(PushHistory.lifetime + 60)).activity == nil)
+        #expect(await history.entry(for: target, at: start + PushHistory.lifetime - 1).activity != nil)
+        #expect(await history.entry(for: target, at: start + PushHistory.lifetime + 60).activity == nil)
         #expect(await history.count == 1)
         // Nor is it built on: a push accepted then starts the entry anew, its own timestamp the
         // last (the old one, stamped ahead, made the next push after it look older).
-        let later = start.addingTimeInterval(PushHistory.lifetime + 60)
+        let later = start + PushHistory.lifetime + 60
         let ahead = PushHistory.Target(id: "0c0d", isBroadcast: true)
         await history.accepted(.init(target: ahead, event: .update, timestamp: 1_900_000_000), at: start)
         await history.accepted(.init(target: ahead, event: .update, timestamp: 1_800_030_000), at: later)
@@ -201,7 +226,7 @@ import Testing
     /// which case matters.
     @Test func aTokenInEitherCaseIsOneActivity() async {
         let history = PushHistory()
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = PushHistory.Instant(1_800_000_000)
         await history.accepted(.init(target: .init(id: "0A1B", isBroadcast: false), event: .update, timestamp: 5), at: now)
         #expect(await history.entry(for: .init(id: "0a1b", isBroadcast: false), at: now).activity?.timestamp == 5)
         await history.accepted(.init(target: .init(id: "QUJD", isBroadcast: true), event: .update, timestamp: 5), at: now)
@@ -231,7 +256,7 @@ import Testing
     /// it is ignored, but one was reported to end the activity; an update so stamped stays an error.
     @Test func anEndOlderThanTheLastUpdateIsAWarning() {
         let target = PushHistory.Target(id: "0a1b", isBroadcast: false)
-        let now = Date(timeIntervalSince1970: 1_800_000_100)
+        let now = PushHistory.Instant(1_800_000_100)
         let entry = PushHistory.Entry(activity: .init(timestamp: 1_800_000_050, updatedAt: now, at: now))
         let end = PushHistory.findings(.init(target: target, event: .end, timestamp: 1_800_000_000), entry,
                                        stampedHere: false, now: now, source: .sidecar, file: nil)
@@ -247,7 +272,7 @@ import Testing
     /// Checks of one target wait for each other (`reserve`, `release`); of another, they do not.
     @Test func checksOfOneTargetRunOneAfterTheOther() async {
         let history = PushHistory()
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = PushHistory.Instant(1_800_000_000)
         let target = PushHistory.Target(id: "0a1b", isBroadcast: false)
         let first = await history.reserve(target, at: { now })
         #expect(first.activity == nil)

@@ -197,7 +197,7 @@ import Testing
     }
 
     @Test func everyPushHistoryCodeIsProducedByARule() {
-        let past = Date(timeIntervalSince1970: 1_795_000_000)
+        let past = PushHistory.Instant(1_795_000_000)
         let entry = PushHistory.Entry(activity: .init(timestamp: 1_795_000_000, updatedAt: past, at: past), start: .init(attributes: 7, at: past))
         let device = PushHistory.Target(id: "5e", isBroadcast: false)
         var seen: Set<DiagnosticCode> = []
@@ -205,7 +205,7 @@ import Testing
                      PushHistory.Push(target: device, event: .end, timestamp: 1_794_999_999),
                      PushHistory.Push(target: device, event: .update, timestamp: 1_795_000_000),
                      PushHistory.Push(target: device, event: .start, timestamp: 1_795_000_001, attributes: 7)] {
-            seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past.addingTimeInterval(1), source: .sender, file: nil).map(\.code))
+            seen.formUnion(PushHistory.findings(push, entry, stampedHere: false, now: past + 1, source: .sender, file: nil).map(\.code))
         }
         #expect(seen == Set(DiagnosticCode.pushHistoryCodes))
     }

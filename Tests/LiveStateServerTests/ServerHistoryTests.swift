@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveState
+import LiveStateTooling
 @testable import LiveStateServer
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
 
     func server(_ clock: Clock) throws -> LiveStateServer {
         var server = try ServerFixtures.server()
-        server.clock = clock.function
+        server.clock = PushClock(clock.function)
         return server
     }
 

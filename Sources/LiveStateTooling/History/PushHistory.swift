@@ -83,11 +83,11 @@ package actor PushHistory {
         package var timestamp: Int
         /// When the last update was accepted, by the clock of whoever remembers; `nil` after only
         /// an end.
-        package var updatedAt: Date?
+        package var updatedAt: Instant?
         /// When the last push was accepted, for forgetting it.
-        package var at: Date
+        package var at: Instant
 
-        package init(timestamp: Int, updatedAt: Date? = nil, at: Date) {
+        package init(timestamp: Int, updatedAt: Instant? = nil, at: Instant) {
             (self.timestamp, self.updatedAt, self.at) = (timestamp, updatedAt, at)
         }
     }
@@ -98,11 +98,11 @@ package actor PushHistory {
         /// The `attributes` it carried, hashed.
         package var attributes: Int
         /// When it was accepted, or sent.
-        package var at: Date
+        package var at: Instant
         /// Whether APNs accepted it; `false` for one whose answer was lost (`mayHaveReached`).
         package var isConfirmed: Bool
 
-        package init(attributes: Int, at: Date, isConfirmed: Bool = true) {
+        package init(attributes: Int, at: Instant, isConfirmed: Bool = true) {
             (self.attributes, self.at, self.isConfirmed) = (attributes, at, isConfirmed)
         }
     }
@@ -145,6 +145,12 @@ package actor PushHistory {
         }
     }
 
+    /// A moment on the clock the history's windows are measured on: seconds since a fixed start,
+    /// on a clock that does not step (`PushClock.elapsed`). The wall clock moved them: set back
+    /// an hour, an update a minute after the last was "5 s" or less apart, and a start within
+    /// 10 minutes of the same one was not said; set forward, entries were forgotten early.
+    package typealias Instant = TimeInterval
+
     /// Updates closer than this to the one before are warned of: iOS 18 is reported to apply
     /// Live Activity updates at most every 5 to 15 seconds (FACTS-SENDING §1, a third-party report).
     package static let cadence: TimeInterval = 5
@@ -161,7 +167,7 @@ package actor PushHistory {
     private var starts: [String: Start] = [:]
     /// The largest `timestamp` of an update or end per activity that may have reached APNs with
     /// no answer, and when: for stamping past it, not for findings (APNs did not accept it).
-    private var unconfirmed: [Target: (timestamp: Int, at: Date)] = [:]
+    private var unconfirmed: [Target: (timestamp: Int, at: Instant)] = [:]
     /// The targets a check is under way for (`reserve`), each with the checks waiting for it.
     private var reserved: [Target: [CheckedContinuation<Void, Never>]] = [:]
     /// The count past which entries older than `lifetime` are forgotten; doubled when that
@@ -182,10 +188,10 @@ package actor PushHistory {
 
     /// What the history holds for `target` at `now`: nothing of a push more than `lifetime` ago,
     /// whether or not it is forgotten yet.
-    package func entry(for target: Target, at now: Date) -> Entry {
-        let activity = activities[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
-        let start = target.isBroadcast ? nil : starts[target.id].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
-        let sent = unconfirmed[target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0.timestamp : nil }
+    package func entry(for target: Target, at now: Instant) -> Entry {
+        let activity = activities[target].flatMap { (now - $0.at) < Self.lifetime ? $0 : nil }
+        let start = target.isBroadcast ? nil : starts[target.id].flatMap { (now - $0.at) < Self.lifetime ? $0 : nil }
+        let sent = unconfirmed[target].flatMap { (now - $0.at) < Self.lifetime ? $0.timestamp : nil }
         return Entry(activity: activity, start: start, unconfirmedTimestamp: sent)
     }
 
@@ -197,7 +203,7 @@ package actor PushHistory {
     /// - Parameters:
     ///   - push: The push.
     ///   - now: When it was sent, by the sender's clock.
-    package func mayHaveReached(_ push: Push, at now: Date) {
+    package func mayHaveReached(_ push: Push, at now: Instant) {
         switch push.event {
         case .update?, .end?:
             guard let timestamp = push.timestamp else { return }
@@ -206,7 +212,7 @@ package actor PushHistory {
             guard !push.target.isBroadcast, let attributes = push.attributes else { return }
             // One APNs accepted with the same attributes, in the window, stands: it showed an activity.
             if let kept = starts[push.target.id], kept.isConfirmed, kept.attributes == attributes,
-               now.timeIntervalSince(kept.at) < Self.startWindow { return }
+               (now - kept.at) < Self.startWindow { return }
             starts[push.target.id] = Start(attributes: attributes, at: now, isConfirmed: false)
         case nil:
             return
@@ -220,7 +226,7 @@ package actor PushHistory {
     /// from before the other, and both pass (two starts, each showing an activity, or two
     /// updates stamped the same). Checks of other targets do not wait.
     /// - Returns: What the history holds for `target` at `now`.
-    package func reserve(_ target: Target, at now: @Sendable () -> Date) async -> Entry {
+    package func reserve(_ target: Target, at now: @Sendable () -> Instant) async -> Entry {
         if reserved[target] != nil {
             await withCheckedContinuation { reserved[target, default: []].append($0) }
         } else {
@@ -231,7 +237,7 @@ package actor PushHistory {
 
     /// Ends the check of `target` that `reserve` started, recording `push` when it passed, and
     /// lets the next check of the target go on.
-    package func release(_ target: Target, accepting push: Push?, at now: Date) {
+    package func release(_ target: Target, accepting push: Push?, at now: Instant) {
         if let push { accepted(push, at: now) }
         guard var waiting = reserved[target], !waiting.isEmpty else {
             reserved[target] = nil
@@ -246,12 +252,12 @@ package actor PushHistory {
     /// - Parameters:
     ///   - push: The push.
     ///   - now: When it was accepted, by the clock of whoever remembers.
-    package func accepted(_ push: Push, at now: Date) {
+    package func accepted(_ push: Push, at now: Instant) {
         switch push.event {
         case .update?, .end?:
             guard let timestamp = push.timestamp else { return }
             // An entry of a push more than `lifetime` ago is not read, nor built on.
-            let kept = activities[push.target].flatMap { now.timeIntervalSince($0.at) < Self.lifetime ? $0 : nil }
+            let kept = activities[push.target].flatMap { (now - $0.at) < Self.lifetime ? $0 : nil }
             var activity = kept ?? Activity(timestamp: timestamp, at: now)
             activity.timestamp = max(activity.timestamp, timestamp)
             activity.at = now
@@ -270,15 +276,15 @@ package actor PushHistory {
 
     /// Past `limit` entries, forgets those older than `lifetime`, and past `capacity`, those of
     /// the pushes longest ago.
-    private func forgetIfFull(now: Date) {
+    private func forgetIfFull(now: Instant) {
         guard count > min(limit, capacity) else { return }
-        activities = activities.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
-        starts = starts.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
-        unconfirmed = unconfirmed.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
+        activities = activities.filter { (now - $0.value.at) < Self.lifetime }
+        starts = starts.filter { (now - $0.value.at) < Self.lifetime }
+        unconfirmed = unconfirmed.filter { (now - $0.value.at) < Self.lifetime }
         if count > capacity * 3 / 4 {
             // Still full: the entries of the pushes longest ago go.
             enum Key { case activity(Target), start(String), unconfirmed(Target) }
-            let entries: [(at: Date, key: Key)] = activities.map { ($0.value.at, .activity($0.key)) }
+            let entries: [(at: Instant, key: Key)] = activities.map { ($0.value.at, .activity($0.key)) }
                 + starts.map { ($0.value.at, .start($0.key)) } + unconfirmed.map { ($0.value.at, .unconfirmed($0.key)) }
             for entry in entries.sorted(by: { $0.at < $1.at }).prefix(count - capacity * 3 / 4) {
                 switch entry.key {
@@ -355,11 +361,11 @@ package actor PushHistory {
     ///   - now: The clock of whoever remembers.
     ///   - source: Who remembers, for the words.
     ///   - file: The body's file, for the findings.
-    package static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Date, source: Source, file: String?) -> [Diagnostic] {
+    package static func findings(_ push: Push, _ entry: Entry, stampedHere: Bool, now: Instant, source: Source, file: String?) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let event = push.event.map { "\($0)" } ?? "push"
         if let activity = entry.activity, let timestamp = push.timestamp, !stampedHere, push.event == .update || push.event == .end {
-            let last = "\(source.last("push")) for this activity, \(seconds(now.timeIntervalSince(activity.at))) ago"
+            let last = "\(source.last("push")) for this activity, \(seconds(now - activity.at)) ago"
             if timestamp < activity.timestamp && push.event == .end {
                 findings.append(timestampFinding(.olderEndTimestamp, "timestamp \(timestamp) is older than \(activity.timestamp), "
                     + "that of \(last): Apple documents that the device ignores a push older than the last one it applied, but "
@@ -376,7 +382,7 @@ package actor PushHistory {
             }
         }
         if push.event == .update, let updatedAt = entry.activity?.updatedAt {
-            let since = now.timeIntervalSince(updatedAt)
+            let since = now - updatedAt
             if since >= 0 && since < cadence {
                 findings.append(finding(.updateCadence, "\(source.last("update")) for this activity was \(seconds(since)) ago: "
                     + "iOS 18 is reported to apply Live Activity updates at most every 5 to 15 seconds, so the device may show "
@@ -384,7 +390,7 @@ package actor PushHistory {
             }
         }
         if push.event == .start, let start = entry.start, let attributes = push.attributes, attributes == start.attributes {
-            let since = now.timeIntervalSince(start.at)
+            let since = now - start.at
             if since >= 0 && since < startWindow, start.isConfirmed {
                 findings.append(finding(.duplicateStart, "\(source.last("start")) for this push-to-start token, \(seconds(since)) "
                     + "ago, had the same attributes: each start the device receives shows another activity, so it shows this "
