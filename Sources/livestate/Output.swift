@@ -153,7 +153,7 @@ extension Output {
     ///   file that cannot be written, with the system's reason.
     static func write(_ text: String, toFile path: String) throws(InputError) {
         try refuseFolder(path)
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let target = URL(fileURLWithPath: try linkTarget(path))
         var status = stat()
         let isRegular = stat(target.path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
         do {
@@ -161,6 +161,21 @@ extension Output {
         } catch {
             throw InputError(path: path, message: "cannot be written: \(error.localizedDescription)")
         }
+    }
+
+    /// The file a path names once its symbolic links are followed, whether or not that file
+    /// exists: a link to a file not made yet is written through too (resolved by the system, a
+    /// link that led nowhere was replaced by a file).
+    /// - Throws: An `io-error` for a loop of links, which leads to no file.
+    static func linkTarget(_ path: String) throws(InputError) -> String {
+        var current = path
+        // As many links as the system follows in one path (`ELOOP` past it).
+        for _ in 0 ..< 40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            let folder = (current as NSString).deletingLastPathComponent
+            current = destination.hasPrefix("/") || folder.isEmpty ? destination : folder + "/" + destination
+        }
+        throw InputError(path: path, message: "is a loop of symbolic links, which leads to no file: --output names the file to write")
     }
 
     /// Refuses an `--output` that is a folder, which `write(_:toFile:)` cannot replace.

@@ -1583,6 +1583,19 @@ struct CLI {
         #expect(linked.status == 0, "\(linked.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
         #expect(try String(contentsOfFile: real, encoding: .utf8).contains("activity: ride\n"))
+        // A link to a file not made yet makes that file, and stays a link (it was replaced).
+        let dangling = folder.appendingPathComponent("dangling.swift").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "made/../new.swift")
+        try FileManager.default.createDirectory(atPath: folder.appendingPathComponent("made").path, withIntermediateDirectories: true)
+        #expect(try CLI.run(["codegen", "swift", "--schema", "schemas/pizza.yaml", "--output", dangling]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == "made/../new.swift")
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("new.swift").path, encoding: .utf8).contains("PizzaDeliveryAttributes"))
+        // A loop of links leads to no file: refused, and left as it was.
+        let loop = folder.appendingPathComponent("loop.swift").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.swift")
+        let looped = try CLI.run(["codegen", "swift", "--schema", "schemas/pizza.yaml", "--output", loop])
+        #expect(looped.status == 2 && looped.stderr.contains("is a loop of symbolic links"), "\(looped.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: loop) == "loop.swift")
 
         let pipe = folder.appendingPathComponent("out.swift").path
         #expect(mkfifo(pipe, 0o600) == 0)
