@@ -52,8 +52,12 @@ public enum SchemaYAMLWriter {
 
     static func field(_ field: Field, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
+        let name = key(field.name)
+        // YAML reads a key of more than 1,024 characters only as an explicit key: `? key`, then
+        // `: value` on the next line.
+        let isLong = name.count > implicitKeyLimit
         if case .object(let fields) = field.type {
-            var lines = ["\(pad)\(key(field.name)):", "\(pad)  type: object"]
+            var lines = isLong ? ["\(pad)? \(name)", "\(pad):", "\(pad)  type: object"] : ["\(pad)\(name):", "\(pad)  type: object"]
             if field.isOptional { lines.append("\(pad)  optional: true") }
             if let value = field.defaultValue { lines.append("\(pad)  default: \(yaml(value))") }
             if field.rejectsInvalid { lines.append("\(pad)  on-invalid: reject") }
@@ -62,7 +66,17 @@ public enum SchemaYAMLWriter {
             lines += object("fields", fields, indent: indent + 2)
             return lines
         }
-        return ["\(pad)\(key(field.name)): \(flow(field))"]
+        return isLong ? ["\(pad)? \(name)", "\(pad): \(flow(field))"] : ["\(pad)\(name): \(flow(field))"]
+    }
+
+    /// The longest key YAML reads as an implicit key (`key: value`), in characters.
+    static let implicitKeyLimit = 1024
+
+    /// A member of a flow mapping: `key: value`, or `? key : value` for a key past
+    /// `implicitKeyLimit`.
+    static func flowMember(_ field: Field) -> String {
+        let name = key(field.name)
+        return name.count > implicitKeyLimit ? "? \(name) : \(flow(field))" : "\(name): \(flow(field))"
     }
 
     /// `{ type: string, optional: true }`.
@@ -77,7 +91,7 @@ public enum SchemaYAMLWriter {
             parts += ["type: \(field.type.name)"] + (field.hasIntegerKeys ? ["keys: int"] : []) + ["items: \(flow(items))"]
         case .object(let fields):
             // Objects inside arrays: a flow mapping of flow mappings.
-            parts += ["type: object", "fields: {\(fields.map { "\(key($0.name)): \(flow($0))" }.joined(separator: ", "))}"]
+            parts += ["type: object", "fields: {\(fields.map(flowMember).joined(separator: ", "))}"]
         default:
             parts.append("type: \(field.type.name)")
         }

@@ -197,6 +197,30 @@ import Testing
         #expect(activity.contentState.first?.stringFormat == nil)
     }
 
+    /// A property name of more than 1,024 characters, which YAML reads only as an explicit key,
+    /// is written as one (`? name`, then `: value`), in a block and in a flow mapping: the import
+    /// wrote YAML its own loader refused, and placed the error in that YAML.
+    @Test func aKeyTooLongForAnImplicitYAMLKeyIsWrittenAsAnExplicitOne() throws {
+        let long = String(repeating: "a", count: 1_100)
+        let activity = try Self.imported("""
+            struct LongAttributes: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var \(long): Int
+                    var stops: [Stop]
+                    var courier: Stop
+                }
+            }
+            struct Stop: Codable, Hashable { var \(long): String; var b: Int }
+            """)
+        let yaml = SchemaYAMLWriter.schema(activity: "long", activity, source: "test")
+        #expect(yaml.contains("\n      ? \(long)\n      : { type: int }\n"), "\(yaml.prefix(600))")
+        #expect(yaml.contains("fields: {? \(long) : { type: string }, b: { type: int }}"))
+        let loaded = try SchemaLoader().load(yaml: Array(yaml.utf8), file: "long.yaml")
+        #expect(loaded.versions[0].contentState.map(\.name) == [long, "stops", "courier"])
+        guard case .object(let courier) = loaded.versions[0].contentState[2].type else { Issue.record("courier"); return }
+        #expect(courier.map(\.name) == [long, "b"])
+    }
+
     /// The YAML writer writes every bound a field carries, each by its schema key, and what it
     /// writes loads with the same constraints; a number format's own range goes unwritten.
     @Test func theWriterWritesEveryConstraint() throws {
