@@ -20,8 +20,14 @@ struct LiveStateCommand: ParsableCommand {
             if code == .validationFailure {
                 // Asked for JSON, a usage error is a JSON document too, as the commands' own
                 // usage errors are: a CI job that reads standard output found nothing to read.
-                if asksForJSON(CommandLine.arguments.dropFirst()) {
+                let arguments = CommandLine.arguments.dropFirst()
+                if asksForJSON(arguments) {
                     _ = Output.stop([Diagnostic(code: "usage", severity: .error, message: message(for: error))], format: .json)
+                } else if arguments.first == ServeCommand.configuration.commandName,
+                          ServeCommand.asksForJSONLogs(arguments.dropFirst(), environment: ProcessInfo.processInfo.environment) {
+                    // The sidecar's usage errors found by the parser, as a JSON log line alone, as its own are.
+                    ServeCommand.logUsageError(message(for: error))
+                    Foundation.exit(ExitStatus.usage.rawValue)
                 }
                 Output.write(Data((fullMessage(for: error) + "\n").utf8), toStandardError: true)
                 Foundation.exit(ExitStatus.usage.rawValue)

@@ -72,11 +72,30 @@ struct ServeCommand: ParsableCommand {
             _ = try settings()
         } catch let error as ValidationError
             where Self.value(logFormat, "log-format", in: ProcessInfo.processInfo.environment)?.text == ServerLogHandler.Format.json.rawValue {
-            // A log collector reads JSON lines only: the error that stops the start is one too.
-            let logger = Logger(label: "livestate.serve") { ServerLogHandler(label: $0, format: .json, level: .info) }
-            logger.critical("\(error.message)", metadata: ["code": "usage"])
+            Self.logUsageError(error.message)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+    }
+
+    /// A usage error as a JSON log line: a log collector reads JSON lines only, and the error
+    /// that stops the start is one too.
+    static func logUsageError(_ message: String) {
+        let logger = Logger(label: "livestate.serve") { ServerLogHandler(label: $0, format: .json, level: .info) }
+        logger.critical("\(message)", metadata: ["code": "usage"])
+    }
+
+    /// Whether `arguments` (after `serve`) or the environment ask for JSON logs, read before
+    /// the arguments parse: for a usage error the parser finds (`--port abc`, an unknown option).
+    static func asksForJSONLogs(_ arguments: ArraySlice<String>, environment: [String: String]) -> Bool {
+        var previous = ""
+        var given: String?
+        for argument in arguments {
+            if argument == "--" { break }
+            if argument.hasPrefix("--log-format=") { given = String(argument.dropFirst("--log-format=".count)) }
+            if previous == "--log-format" { given = argument }
+            previous = argument
+        }
+        return (given ?? environment["LIVESTATE_LOG_FORMAT"])?.trimmingCharacters(in: .whitespaces).lowercased() == ServerLogHandler.Format.json.rawValue
     }
 
     /// Every setting, from its flag, else its environment variable, else its default.
@@ -199,6 +218,9 @@ struct ServeCommand: ParsableCommand {
             sigaddset(&stopSignals, stopSignal)
             signal(stopSignal) { _ in _exit(0) }
         }
+        // SIGHUP reloads once the server runs; before, its default action ended the process
+        // (status 129) while a large schema folder loaded. The load under way reads the files.
+        signal(SIGHUP, SIG_IGN)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let settings: Settings
         do {

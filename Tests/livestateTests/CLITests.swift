@@ -1879,9 +1879,13 @@ struct CLI {
     /// With JSON logs, a bad flag or variable is a JSON line too: it was plain text with the
     /// usage, which a log collector drops.
     @Test func aBadSettingIsAJSONLineWithJSONLogs() throws {
-        for (arguments, environment) in [
-            (["serve"], ["LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_MAX_BODY_BYTES": "0"]),
-            (["serve", "--log-format", "json", "--port", "99999"], [:]),
+        for (arguments, environment, said) in [
+            (["serve"], ["LIVESTATE_LOG_FORMAT": "json", "LIVESTATE_MAX_BODY_BYTES": "0"], "must be"),
+            (["serve", "--log-format", "json", "--port", "99999"], [:], "must be"),
+            // What the argument parser refuses was plain text and the usage block.
+            (["serve", "--log-format", "json", "--port", "abc"], [:], "The value 'abc' is invalid for '--port <port>'"),
+            (["serve", "--log-format=json", "--drain-seconds", "1.5"], [:], "is invalid for '--drain-seconds"),
+            (["serve", "--no-such-option"], ["LIVESTATE_LOG_FORMAT": "json"], "Unknown option '--no-such-option'"),
         ] {
             let result = try CLI.run(arguments, environment: environment)
             #expect(result.status == 2)
@@ -1890,8 +1894,31 @@ struct CLI {
             let object = try CLI.json(String(lines.first ?? ""))
             #expect(object["level"] as? String == "critical")
             #expect(object["code"] as? String == "usage")
-            #expect((object["message"] as? String)?.contains("must be") == true, "\(object)")
+            #expect((object["message"] as? String)?.contains(said) == true, "\(object)")
         }
+    }
+
+    /// A SIGHUP while the schemas load (a folder of hundreds takes seconds) is ignored: its
+    /// default action ended the process with status 129 before the reload handler was there.
+    @Test func aHangUpWhileTheSchemasLoadDoesNotEndTheServer() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-hup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pizza = try String(contentsOfFile: "\(CLI.packageRoot.path)/schemas/pizza.yaml", encoding: .utf8)
+        for index in 0..<700 {
+            try pizza.replacingOccurrences(of: "activity: pizza", with: "activity: pizza\(index)")
+                .write(to: folder.appendingPathComponent("pizza\(index).yaml"), atomically: true, encoding: .utf8)
+        }
+        let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path], defaultHangUp: true)
+        defer { server.remove() }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(server.process.processIdentifier, SIGHUP)
+        let log = try await server.log(waitingFor: "listening on")
+        #expect(server.process.isRunning, "\(log)")
+        #expect(log.contains("listening on http://127.0.0.1:"), "\(log)")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
     }
 
     /// `LIVESTATE_WATCH` takes on and off as well as 1 and 0, in any case: `On` watches (a
@@ -2130,14 +2157,21 @@ private struct ServeProcess {
     private let errURL: URL
     private let err: FileHandle
 
-    /// Starts `livestate` with `arguments`, and `environment` added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `livestate` with `arguments`, and `environment` added to this process's; with
+    /// `defaultHangUp`, with SIGHUP's default action (the test runner starts its children with
+    /// SIGHUP ignored, which a process inherits).
+    init(_ arguments: [String], environment: [String: String] = [:], defaultHangUp: Bool = false) throws {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         errURL = scratch.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         err = try FileHandle(forWritingTo: errURL)
-        process.executableURL = CLI.binary
-        process.arguments = arguments
+        if defaultHangUp {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal=HUP", CLI.binary.path] + arguments
+        } else {
+            process.executableURL = CLI.binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = CLI.packageRoot
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
