@@ -55,7 +55,7 @@ public enum SchemaYAMLWriter {
         let name = key(field.name)
         // YAML reads a key of more than 1,024 characters only as an explicit key: `? key`, then
         // `: value` on the next line.
-        let isLong = name.count > implicitKeyLimit
+        let isLong = name.utf8.count > implicitKeyLimit
         if case .object(let fields) = field.type {
             var lines = isLong ? ["\(pad)? \(name)", "\(pad):", "\(pad)  type: object"] : ["\(pad)\(name):", "\(pad)  type: object"]
             if field.isOptional { lines.append("\(pad)  optional: true") }
@@ -69,14 +69,15 @@ public enum SchemaYAMLWriter {
         return isLong ? ["\(pad)? \(name)", "\(pad): \(flow(field))"] : ["\(pad)\(name): \(flow(field))"]
     }
 
-    /// The longest key YAML reads as an implicit key (`key: value`), in characters.
+    /// The longest key YAML reads as an implicit key (`key: value`): 1,024 characters, counted
+    /// here in bytes, so that a key of combining marks or emoji is never past the reader's count.
     static let implicitKeyLimit = 1024
 
     /// A member of a flow mapping: `key: value`, or `? key : value` for a key past
     /// `implicitKeyLimit`.
     static func flowMember(_ field: Field) -> String {
         let name = key(field.name)
-        return name.count > implicitKeyLimit ? "? \(name) : \(flow(field))" : "\(name): \(flow(field))"
+        return name.utf8.count > implicitKeyLimit ? "? \(name) : \(flow(field))" : "\(name): \(flow(field))"
     }
 
     /// `{ type: string, optional: true }`.

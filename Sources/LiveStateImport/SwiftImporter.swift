@@ -317,7 +317,9 @@ public enum SwiftImporter {
 
     /// The files an import parses: those that name `ActivityAttributes` or a `ContentState`, and,
     /// again and again, those that declare (or extend) a type of the given files that the files
-    /// taken so far name (an extension of `String` in another file does not count). Parsing
+    /// taken so far name, and those that extend a type declared elsewhere (`KeyedDecodingContainer`,
+    /// for a property wrapper's decoding) and name one (an extension of `String` that names none
+    /// is not taken). Parsing
     /// is most of an import's time (an app's folder of 1 MB took 6 s in a debug build, most of
     /// it in files no activity uses); the other files are not read, nor are their syntax errors
     /// reported. Words are read from the text as it is (in comments and strings too), so a file is
@@ -333,8 +335,11 @@ public enum SwiftImporter {
         var changed = true
         while changed {
             changed = false
-            for index in files.indices where !taken.contains(index)
-                && !(words[index].declared.isDisjoint(with: named) && words[index].extended.isDisjoint(with: named)) {
+            for index in files.indices where !taken.contains(index) {
+                let file = words[index]
+                let extendsOthers = !file.extended.isSubset(of: types)
+                guard !file.declared.isDisjoint(with: named) || !file.extended.isDisjoint(with: named)
+                    || (extendsOthers && !file.all.isDisjoint(with: named)) else { continue }
                 taken.insert(index)
                 named.formUnion(words[index].all.intersection(types))
                 changed = true
@@ -343,9 +348,9 @@ public enum SwiftImporter {
         return files.indices.filter(taken.contains).map { files[$0] }
     }
 
-    /// The capitalized words of `source` (the names of types it may use), the names it declares
-    /// (the word after `struct`, `enum`, `class`, `actor`, `protocol` or `typealias`), and those
-    /// it extends (after `extension`).
+    /// The words of `source` (the names of types it may use: any identifier, `_Status` and
+    /// `Ölstand` too), the names it declares (the word after `struct`, `enum`, `class`, `actor`,
+    /// `protocol` or `typealias`, backticks aside), and those it extends (after `extension`).
     static func words(in source: String) -> (all: Set<String>, declared: Set<String>, extended: Set<String>) {
         let keywords: Set<String> = ["struct", "enum", "class", "actor", "protocol", "typealias"]
         var all: Set<String> = []
@@ -358,7 +363,7 @@ public enum SwiftImporter {
             let text = String(decoding: word, as: UTF8.self)
             if keywords.contains(previous) { declared.insert(text) }
             if previous == "extension" { extended.insert(text) }
-            if let first = word.first, (0x41...0x5A).contains(first) { all.insert(text) }
+            all.insert(text)
             previous = text
             word.removeAll(keepingCapacity: true)
         }
@@ -368,8 +373,9 @@ public enum SwiftImporter {
                 word.append(byte)
             } else {
                 end()
-                // Only white space between a keyword and its name (`extension Foo.Bar` names Foo).
-                if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { previous = "" }
+                // Only white space (or a backtick) between a keyword and its name
+                // (`extension Foo.Bar` names Foo).
+                if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D, byte != UInt8(ascii: "`") { previous = "" }
             }
         }
         end()

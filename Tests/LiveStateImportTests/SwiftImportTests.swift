@@ -170,7 +170,10 @@ enum Corpus {
         let files: [(path: String, source: String)] = [
             ("Activity.swift", """
                 struct OrderAttributes: ActivityAttributes {
-                    struct ContentState: Codable, Hashable { var courier: Courier; var stage: Stage }
+                    struct ContentState: Codable, Hashable {
+                        var courier: Courier; var stage: Stage; var status: _Status; var kind: `Kind`
+                        @DefaultFalse var late: Bool
+                    }
                 }
                 """),
             ("Courier.swift", "struct Courier: Codable, Hashable { var name: String; var vehicle: Vehicle }\nextension String { var x: Int { 0 } }"),
@@ -179,8 +182,24 @@ enum Corpus {
             ("StageCoding.swift", "extension Stage { var label: String { \"\" } }"),
             ("Broken.swift", "struct Other { func f( {"),
             ("Strings.swift", "extension String { func y() {} }\nextension Int { }"),
+            // Found by the review: a name that is no capitalized word, a backticked one, and a
+            // property wrapper whose decoding is an extension of a type no file declares.
+            ("Status.swift", "enum _Status: String, Codable, Hashable { case on }"),
+            ("Kind.swift", "enum `Kind`: Int, Codable, Hashable { case a }"),
+            ("DefaultFalse.swift", "@propertyWrapper struct DefaultFalse: Codable, Hashable { var wrappedValue = false }"),
+            ("Decoding.swift", """
+                extension KeyedDecodingContainer {
+                    func decode(_ type: DefaultFalse.Type, forKey key: Key) throws -> DefaultFalse { try decodeIfPresent(type, forKey: key) ?? .init() }
+                }
+                """),
         ]
-        #expect(SwiftImporter.relevant(files).map(\.path) == ["Activity.swift", "Courier.swift", "Vehicle.swift", "Stage.swift", "StageCoding.swift"])
+        #expect(SwiftImporter.relevant(files).map(\.path) == ["Activity.swift", "Courier.swift", "Vehicle.swift", "Stage.swift", "StageCoding.swift",
+                                                               "Status.swift", "Kind.swift", "DefaultFalse.swift", "Decoding.swift"])
+        // Every type is found: no review says one is not in the given files.
+        let found = try #require(SwiftImporter.importActivities(files).activities.first)
+        #expect(!found.reviews.contains { $0.message.contains("not in the given files") }, "\(found.reviews.map(\.message))")
+        #expect(found.contentState.map(\.name) == ["courier", "stage", "status", "kind", "late"])
+        #expect(found.contentState.first { $0.name == "status" }?.type == .enumeration(.strings(["on"])))
         let result = SwiftImporter.importActivities(files)
         #expect(!result.diagnostics.contains { $0.file == "Broken.swift" }, "\(result.diagnostics)")
         let activity = try #require(result.activities.first)
