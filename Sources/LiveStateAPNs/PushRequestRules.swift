@@ -15,7 +15,7 @@ package enum PushRequestRules {
         var bundle = topic
         if bundle.hasSuffix(topicSuffix) { bundle.removeLast(topicSuffix.utf8.count) }
         if bundle.hasSuffix(topicSuffix) {
-            return (nil, finding(.badTopic, "the topic ends in '\(topicSuffix)' twice; give the bundle id (the suffix is added)"))
+            return (nil, finding(.badTopic, "the topic ends in '\(topicSuffix)' more than once; give the bundle id (the suffix is added)"))
         }
         if let other = bundle.range(of: ".push-type.") {
             return (nil, finding(.badTopic, "the topic names push type '\(Diagnostic.quoted(bundle[other.upperBound...]))'; Live Activities use '\(topicSuffix.dropFirst())' (give the bundle id; the suffix is added)"))

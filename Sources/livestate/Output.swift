@@ -172,8 +172,10 @@ extension Output {
         // As many links as the system follows in one path (`ELOOP` past it).
         for _ in 0 ..< 40 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            let folder = (current as NSString).deletingLastPathComponent
-            current = destination.hasPrefix("/") || folder.isEmpty ? destination : folder + "/" + destination
+            // A relative target is relative to the folder the link is in, as the system finds
+            // that folder: through the links on the way to it (`lnk/out.json`, `lnk` a link).
+            let folder = URL(fileURLWithPath: (current as NSString).deletingLastPathComponent).resolvingSymlinksInPath().path
+            current = destination.hasPrefix("/") ? destination : folder + "/" + destination
         }
         throw InputError(path: path, message: "is a loop of symbolic links, which leads to no file: --output names the file to write")
     }

@@ -165,7 +165,7 @@ import Testing
         #expect(other.problem?.message.contains("'voip'") == true)
         // Given twice, the suffix is said to be given twice (it was "names push type 'liveactivity'").
         let twice = PushRequestRules.bundleID(from: "com.example.app.push-type.liveactivity.push-type.liveactivity")
-        #expect(twice.bundle == nil && twice.problem?.message == "the topic ends in '.push-type.liveactivity' twice; give the bundle id (the suffix is added)")
+        #expect(twice.bundle == nil && twice.problem?.message == "the topic ends in '.push-type.liveactivity' more than once; give the bundle id (the suffix is added)")
         #expect(PushRequestRules.bundleID(from: "").problem?.code == DiagnosticCode.badTopic)
         #expect(PushRequestRules.bundleID(from: "com.example app").problem?.code == DiagnosticCode.badTopic)
         // Spliced into a broadcast's :path, `#` or `?` would end it: `com.example#x` aimed at `com.example`.

@@ -1590,6 +1590,15 @@ struct CLI {
         #expect(try CLI.run(["codegen", "swift", "--schema", "schemas/pizza.yaml", "--output", dangling]).status == 0)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == "made/../new.swift")
         #expect(try String(contentsOfFile: folder.appendingPathComponent("new.swift").path, encoding: .utf8).contains("PizzaDeliveryAttributes"))
+        // A link's relative target is relative to its folder as the system finds it, through a
+        // linked folder on the way (it was taken from the path as written: `folder/t.swift`).
+        let realFolder = folder.appendingPathComponent("real/dir")
+        try FileManager.default.createDirectory(at: realFolder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("lnk").path, withDestinationPath: realFolder.path)
+        try FileManager.default.createSymbolicLink(atPath: realFolder.appendingPathComponent("out.swift").path, withDestinationPath: "../t.swift")
+        #expect(try CLI.run(["codegen", "swift", "--schema", "schemas/pizza.yaml", "--output", folder.appendingPathComponent("lnk/out.swift").path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("real/t.swift").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("t.swift").path))
         // A loop of links leads to no file: refused, and left as it was.
         let loop = folder.appendingPathComponent("loop.swift").path
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.swift")
