@@ -127,7 +127,11 @@ func body(_ aps: String, extra: String = "") -> String {
     @Test func anAPSKeyRepeatedWithAnotherValueIsAnError() throws {
         for (members, severity) in [(#""timestamp":1795000000,"timestamp":1795000000"#, Severity.warning),
                                     (#""timestamp":1795000000,"timestamp":1"#, .error),
-                                    (#""timestamp":1795000000,"event":"update","event":"end""#, .error)] {
+                                    (#""timestamp":1795000000,"event":"update","event":"end""#, .error),
+                                    // The same value written otherwise is the same value (the review).
+                                    (#""timestamp":1795000000,"timestamp":1795000000.0"#, .warning),
+                                    (#""timestamp":1795000000,"event":"update","event":"upd\u0061te""#, .warning),
+                                    (#""timestamp":1795000000,"alert":{"title":"a","body":"b"},"alert":{ "body" : "b", "title":"a" }"#, .warning)] {
             let event = members.contains("event") ? "" : #","event":"update""#
             let result = lint(body(members + event + #","content-state":{}"#))
             let repeated = try #require(result.diagnostics.first { $0.code == "duplicate-key" }, "\(result.diagnostics)")
@@ -135,6 +139,11 @@ func body(_ aps: String, extra: String = "") -> String {
             #expect(repeated.message.contains("with another value") == (severity == .error))
             #expect(result.appDecodes, "the first value's verdict: \(result.diagnostics)")
         }
+        // Many repeats are each read once: the first values are found in one pass, and parsed once.
+        let repeats = String(repeating: #","timestamp":1"#, count: 20_000)
+        let many = lint(body(#""timestamp":1795000000,"event":"update""# + repeats + #","content-state":{}"#))
+        let repeated = many.diagnostics.filter { $0.code == "duplicate-key" }
+        #expect(repeated.count == 20_000 && repeated.allSatisfy { $0.severity == .error })
     }
 
     @Test func fractionalOrStringTimestampIsInvalid() {
