@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LiveState
 
 /// A token-signing key from the developer account (`AuthKey_KEYID.p8`), with its key and team ids.
 ///
@@ -30,12 +31,19 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
         }
         switch Self.keyBlock(in: pem).flatMap(Self.der) {
         case .success(let der):
+            // The library reads a key of another curve of 256 bits (secp256k1, brainpoolP256r1,
+            // SM2) as if it were P-256, and signs tokens APNs refuses: its curve is asked first.
+            if !Self.contains(Self.p256, in: der), Self.contains(Self.ecPublicKey, in: der) || Self.otherAlgorithm(in: der) != nil {
+                throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): "
+                    + (Self.otherAlgorithm(in: der) ?? "its curve is another") + Self.createOne)
+            }
             do {
                 // DER, PKCS #8 or SEC 1: the library reads either.
                 privateKey = try P256.Signing.PrivateKey(derRepresentation: der)
             } catch {
                 // The error's text is the library's; the key's bytes are never part of it.
-                throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): " + Self.otherAlgorithm(in: der))
+                throw ProviderKeyError(file: file, message: "not a P-256 private key (an APNs key is ES256): "
+                    + (Self.otherAlgorithm(in: der).map { $0 + Self.createOne } ?? "the key block does not parse"))
             }
         case .failure(let problem):
             throw ProviderKeyError(file: file, message: problem.message)
@@ -46,11 +54,11 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
 
     /// What is wrong with a key or team id, or `nil`: ids are 10 upper-case letters and digits.
     static func identifierProblem(_ text: String) -> String? {
-        if text.utf8.count != 10 { return "it has \(text.count) characters" }
         if text.utf8.contains(where: { (0x61...0x7A).contains($0) }) { return "it has lower-case letters" }
         if let other = text.unicodeScalars.first(where: { !(0x30...0x39).contains($0.value) && !(0x41...0x5A).contains($0.value) }) {
-            return "'\(other.escaped(asASCII: true))' is neither a letter nor a digit"
+            return "'\(Diagnostic.quoted(String(Character(other))))' is not an upper-case letter or a digit"
         }
+        if text.utf8.count != 10 { return "it has \(text.utf8.count) characters" }
         return nil
     }
 
@@ -72,21 +80,29 @@ public struct ProviderKey: Sendable, CustomStringConvertible {
     /// What an encrypted key is told: APNs's `.p8` keys are not encrypted.
     static let encrypted = "the key is encrypted, and an APNs .p8 key is not: decrypt it (openssl pkcs8 -in KEY -out AuthKey_KEYID.p8)"
 
-    /// Which algorithm a key that is not P-256 is for, found by its object identifier in `der`.
-    static func otherAlgorithm(in der: [UInt8]) -> String {
+    /// The object identifiers of P-256 (prime256v1) and of an EC public key's algorithm, DER.
+    static let p256: [UInt8] = [0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+    static let ecPublicKey: [UInt8] = [0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
+    static let createOne = " (create a key for Apple Push Notifications service in Certificates, Identifiers & Profiles > Keys)"
+
+    /// Whether `der` holds `oid`'s bytes.
+    static func contains(_ oid: [UInt8], in der: [UInt8]) -> Bool {
+        der.count >= oid.count && (0 ... der.count - oid.count).contains { der[$0 ..< $0 + oid.count].elementsEqual(oid) }
+    }
+
+    /// Which algorithm or curve a key that is not P-256 is for, found by its object identifier in
+    /// `der`; `nil` when none known is there.
+    static func otherAlgorithm(in der: [UInt8]) -> String? {
         let known: [(oid: [UInt8], name: String)] = [
             ([0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01], "it is an RSA key"),
             ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22], "it is a P-384 key"),
             ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x23], "it is a P-521 key"),
             ([0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x0A], "it is a secp256k1 key"),
+            ([0x06, 0x09, 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07], "it is a brainpoolP256r1 key"),
+            ([0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D], "it is an SM2 key"),
             ([0x06, 0x03, 0x2B, 0x65, 0x70], "it is an Ed25519 key"),
         ]
-        for (oid, name) in known where der.count >= oid.count {
-            if (0 ... der.count - oid.count).contains(where: { der[$0 ..< $0 + oid.count].elementsEqual(oid) }) {
-                return name + " (create a key for Apple Push Notifications service in Certificates, Identifiers & Profiles > Keys)"
-            }
-        }
-        return "the key block does not parse"
+        return known.first { contains($0.oid, in: der) }?.name
     }
 
     /// Why a text holds no usable private key block.
