@@ -56,6 +56,23 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// JSON error body every error has here. (A body's error, a bad chunk, is answered by the
     /// route that reads the body, with its own JSON body.)
     private var unparsed: HTTPParserError?
+    /// How long a request may take to arrive whole (`Configuration.requestTimeoutSeconds`).
+    private let requestTimeout: TimeAmount
+    /// The close of the connection when the request being read is not whole in time.
+    private var deadline: Scheduled<Void>?
+
+    init(requestTimeout: TimeAmount) {
+        self.requestTimeout = requestTimeout
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !discarding else { return }
@@ -67,9 +84,17 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             }
             let closes = head.version == .http1_0 || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             exchanges.append(Exchange(version: head.version, waiting: Self.expectsContinue(head), closes: closes))
-        case .body, .end:
+            // From its head, the request has `requestTimeout` to arrive whole.
+            let channel = context.channel
+            deadline?.cancel()
+            deadline = context.eventLoop.scheduleTask(in: requestTimeout) { channel.close(promise: nil) }
+        case .body:
             // A client that stopped waiting sends its body anyway.
             if !exchanges.isEmpty { exchanges[exchanges.count - 1].waiting = false }
+        case .end:
+            if !exchanges.isEmpty { exchanges[exchanges.count - 1].waiting = false }
+            deadline?.cancel()
+            deadline = nil
         }
         context.fireChannelRead(data)
     }
@@ -141,10 +166,17 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     final class Installer: ChannelInboundHandler, RemovableChannelHandler, Sendable {
         typealias InboundIn = NIOAny
 
+        /// How long a request may take to arrive whole.
+        let requestTimeout: TimeAmount
+
+        init(requestTimeout: TimeAmount) {
+            self.requestTimeout = requestTimeout
+        }
+
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
             guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
-            try? pipeline.addHandler(HTTP1ExchangeHandler(), position: .after(decoder))
+            try? pipeline.addHandler(HTTP1ExchangeHandler(requestTimeout: requestTimeout), position: .after(decoder))
         }
     }
 }

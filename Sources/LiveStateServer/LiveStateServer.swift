@@ -48,6 +48,10 @@ public struct LiveStateServer: Sendable {
         /// would otherwise keep the server from stopping. Default 8, within systemd's default
         /// `TimeoutStopSec` and Kubernetes' grace period.
         public var drainSeconds: Int64 = 8
+        /// Seconds a request may take to arrive whole, its head and its body: the idle time-out
+        /// starts again with each byte, and a client that sends its body a byte at a time kept a
+        /// connection for as long as it liked. Its connection is closed then. Default 60.
+        public var requestTimeoutSeconds: Int64 = 60
 
         /// Creates a configuration.
         /// - Parameters:
@@ -129,7 +133,7 @@ public struct LiveStateServer: Sendable {
         var application = Application(
             router: router(routes: routes),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [HTTP1ExchangeHandler.Installer()],
+                additionalChannelHandlers: [HTTP1ExchangeHandler.Installer(requestTimeout: .seconds(configuration.requestTimeoutSeconds))],
                 idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

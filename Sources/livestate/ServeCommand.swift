@@ -54,6 +54,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drain-seconds"), parsing: .unconditional, help: "Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their connections (env LIVESTATE_DRAIN_SECONDS; default 8).")
     var drainSeconds: Int?
 
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: "Seconds a request may take to arrive whole, head and body; then its connection is closed (env LIVESTATE_REQUEST_TIMEOUT; default 60).")
+    var requestTimeout: Int?
+
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")
     var logFormat: String?
 
@@ -108,6 +111,7 @@ struct ServeCommand: ParsableCommand {
         var maxBatchBytes = 4 << 20
         var watchInterval: Double?
         var drainSeconds = 8
+        var requestTimeout = 60
         var logFormat = ServerLogHandler.Format.text
         var logLevel: Logger.Level = .info
     }
@@ -161,6 +165,12 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("\(source) must be a whole number of seconds between 0 and 3600, not \(text)")
             }
             settings.drainSeconds = seconds
+        }
+        if let (text, source) = value(requestTimeout.map(String.init), "request-timeout") {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw ValidationError("\(source) must be a whole number of seconds between 1 and 3600, not \(text)")
+            }
+            settings.requestTimeout = seconds
         }
         if let (text, source) = value(logFormat, "log-format") {
             guard let format = ServerLogHandler.Format(rawValue: text) else { throw ValidationError("\(source) must be text or json, not \(text)") }
@@ -249,6 +259,7 @@ struct ServeCommand: ParsableCommand {
             host: settings.host, port: settings.port, maxBodyBytes: settings.maxBodyBytes, echoRoute: echoRoute,
             watchInterval: settings.watchInterval.map { .milliseconds(Int64($0 * 1000)) }, maxBatchBytes: settings.maxBatchBytes)
         configuration.drainSeconds = Int64(settings.drainSeconds)
+        configuration.requestTimeoutSeconds = Int64(settings.requestTimeout)
         let server = LiveStateServer(store: store, configuration: configuration, logger: logger)
         let ids = store.snapshot.ids.joined(separator: ", ")
         let host = settings.host

@@ -2158,6 +2158,41 @@ extension ServeCommandTests {
     }
 }
 
+extension ServeCommandTests {
+    /// A client that sends its body a byte at a time held its connection for as long as it liked
+    /// (each byte started the idle time-out again): the request now has `--request-timeout`
+    /// to arrive whole, then its connection is closed. One that sends in time is answered.
+    @Test func aRequestTricklingItsBodyIsClosedAtTheRequestTimeout() async throws {
+        let server = try ServeProcess(["serve", "--port", "0", "--request-timeout", "1"])
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+            server.remove()
+        }
+        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+        let client = try #require(LoopbackSocket.connect(port: port))
+        defer { close(client) }
+        let head = "POST /v1/schemas/pizza/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
+        _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let started = ContinuousClock.now
+        var closedAfter: Duration?
+        var buffer = [UInt8](repeating: 0, count: 512)
+        // A byte every 100 ms for at most 10 s, until the server closes the connection.
+        for _ in 0..<100 {
+            try await Task.sleep(for: .milliseconds(100))
+            let read = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if read == 0 || (read < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || send(client, " ", 1, Int32(MSG_NOSIGNAL)) < 0 {
+                closedAfter = ContinuousClock.now - started
+                break
+            }
+        }
+        let after = try #require(closedAfter, "the connection was still open after 10 s")
+        #expect(after >= .milliseconds(800) && after < .seconds(5), "\(after)")
+        #expect(server.process.isRunning)
+    }
+}
+
 /// A `livestate serve` started from the package root, its standard error written to a file the
 /// test reads as the log.
 private struct ServeProcess {

@@ -834,7 +834,7 @@ import Testing
             let result = try setup.send(["--version", "2", "--version", "3", "--token", Setup.deviceToken, state], keyID: "short")
             #expect(result.status == 2)
             #expect(result.stderr.contains("--key-id must be the 10-character id from the developer account (10 upper-case letters and digits, "
-                + "as ABC123DEFG), not 'short': it has 5 characters"), "\(result.stderr)")
+                + "as ABC123DEFG), not 'short': it has lower-case letters"), "\(result.stderr)")
             #expect(result.stderr.contains("[bad-provider-key]"))
             #expect(setup.fake.requests.isEmpty)
         }
