@@ -43,13 +43,21 @@ struct LiveStateCommand: ParsableCommand {
               configuration.subcommands.contains(where: { $0.configuration.commandName == name && $0 is any WritesJSON.Type }) else {
             return false
         }
+        return lastValue(of: "--format", in: arguments) == "json"
+    }
+
+    /// The value of the last `option` in `arguments` (`--option value` or `--option=value`),
+    /// before a `--`, read before the arguments parse: the one the parser takes.
+    static func lastValue(of option: String, in arguments: ArraySlice<String>) -> String? {
         var previous = ""
+        var value: String?
         for argument in arguments {
-            if argument == "--" { return false }
-            if argument == "--format=json" || (previous == "--format" && argument == "json") { return true }
+            if argument == "--" { break }
+            if argument.hasPrefix(option + "=") { value = String(argument.dropFirst(option.count + 1)) }
+            if previous == option { value = argument }
             previous = argument
         }
-        return false
+        return value
     }
 }
 

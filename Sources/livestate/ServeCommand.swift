@@ -90,14 +90,7 @@ struct ServeCommand: ParsableCommand {
     /// Whether `arguments` (after `serve`) or the environment ask for JSON logs, read before
     /// the arguments parse: for a usage error the parser finds (`--port abc`, an unknown option).
     static func asksForJSONLogs(_ arguments: ArraySlice<String>, environment: [String: String]) -> Bool {
-        var previous = ""
-        var given: String?
-        for argument in arguments {
-            if argument == "--" { break }
-            if argument.hasPrefix("--log-format=") { given = String(argument.dropFirst("--log-format=".count)) }
-            if previous == "--log-format" { given = argument }
-            previous = argument
-        }
+        let given = LiveStateCommand.lastValue(of: "--log-format", in: arguments)
         return (given ?? environment["LIVESTATE_LOG_FORMAT"])?.trimmingCharacters(in: .whitespaces).lowercased() == ServerLogHandler.Format.json.rawValue
     }
 

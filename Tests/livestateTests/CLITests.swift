@@ -1877,6 +1877,9 @@ struct CLI {
             #expect(result.stderr.contains("Usage: livestate"), "the text stays on standard error")
         }
         #expect(try CLI.run(["lint", "--max-bytes", "-1", "--schema", "schemas/pizza.yaml", "x.json"]).stdout.isEmpty)
+        // The last --format given wins, as the parser takes it.
+        let last = try CLI.run(["lint", "--format", "json", "--format", "text", "--max-bytes", "-1", "--schema", "schemas/pizza.yaml", "x.json"])
+        #expect(last.status == 2 && last.stdout.isEmpty, "\(last.stdout)")
         // A command with no --format: it is an unknown option there, and no JSON is printed.
         for arguments in [["serve", "--format", "json"], ["import", "swift", "--format", "json", "x.swift"]] {
             let result = try CLI.run(arguments)

@@ -36,7 +36,7 @@ package enum SubsecondUnit: Int, Sendable {
     }
 
     /// `value` in whole UNIX seconds when, read in this unit, it is a date a sender means (from
-    /// 2001 to 2100), or `nil`: `Int.max`, a "never" sentinel, read as nanoseconds is 2262, and
+    /// 10^9 seconds, September 2001, to 2100), or `nil`: `Int.max`, a "never" sentinel, read as nanoseconds is 2262, and
     /// "send 9223372036" would be a guess.
     package func plausibleSeconds(_ value: Int) -> Int? {
         let seconds = seconds(value)
