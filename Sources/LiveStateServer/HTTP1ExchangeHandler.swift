@@ -61,9 +61,17 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The close of the connection when the request being read is not whole in time.
     private var deadline: Scheduled<Void>?
 
-    init(requestTimeout: TimeAmount) {
+    /// Where a request NIO could not parse is counted: it never reaches the router, whose
+    /// middleware counts every other request.
+    private let metrics: SidecarMetrics?
+
+    init(requestTimeout: TimeAmount, metrics: SidecarMetrics?) {
         self.requestTimeout = requestTimeout
+        self.metrics = metrics
     }
+
+    /// The route label of a request NIO could not parse (its path may be anything, or none).
+    static let unparsedRoute = "unparsed"
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
@@ -109,6 +117,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .head(var head) where unparsed != nil && head.status == .badRequest && head.headers["content-length"] == ["0"]:
             let body = JSONResponse.bytes(APIError.badRequest(unparsed!).jsonValue, capacity: 256)
             unparsed = nil
+            metrics?.request(route: Self.unparsedRoute, method: "unknown", status: 400, duration: .zero)
             head.headers.replaceOrAdd(name: "content-type", value: JSONResponse.contentType)
             head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
             closesAfterAnswer = true
@@ -168,15 +177,18 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
         /// How long a request may take to arrive whole.
         let requestTimeout: TimeAmount
+        /// Where the requests NIO could not parse are counted.
+        let metrics: SidecarMetrics?
 
-        init(requestTimeout: TimeAmount) {
+        init(requestTimeout: TimeAmount, metrics: SidecarMetrics?) {
             self.requestTimeout = requestTimeout
+            self.metrics = metrics
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
             guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
-            try? pipeline.addHandler(HTTP1ExchangeHandler(requestTimeout: requestTimeout), position: .after(decoder))
+            try? pipeline.addHandler(HTTP1ExchangeHandler(requestTimeout: requestTimeout, metrics: metrics), position: .after(decoder))
         }
     }
 }

@@ -133,7 +133,7 @@ public struct LiveStateServer: Sendable {
         var application = Application(
             router: router(routes: routes),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [HTTP1ExchangeHandler.Installer(requestTimeout: .seconds(configuration.requestTimeoutSeconds))],
+                additionalChannelHandlers: [HTTP1ExchangeHandler.Installer(requestTimeout: .seconds(configuration.requestTimeoutSeconds), metrics: metrics)],
                 idleTimeout: .seconds(configuration.idleTimeoutSeconds))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),

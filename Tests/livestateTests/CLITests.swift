@@ -2196,6 +2196,41 @@ extension ServeCommandTests {
     }
 }
 
+extension ServeCommandTests {
+    /// A request NIO's parser refuses (an unknown method, two `Content-Length`s) is answered 400
+    /// by the exchange handler and never reaches the router: it is counted in `/metrics` under
+    /// the route `unparsed` (it was not counted at all).
+    @Test func aRequestTheParserRefusesIsCounted() async throws {
+        let server = try ServeProcess(["serve", "--port", "0"])
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+            server.remove()
+        }
+        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+        func exchange(_ request: String) throws -> String {
+            let client = try #require(LoopbackSocket.connect(port: port))
+            defer { close(client) }
+            _ = request.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            var answer: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let read = recv(client, &buffer, buffer.count, 0)
+                if read <= 0 { break }
+                answer += buffer[0..<read]
+            }
+            return String(decoding: answer, as: UTF8.self)
+        }
+        for request in ["BLAH / HTTP/1.1\r\nHost: x\r\n\r\n",
+                        "POST /v1/schemas/pizza/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"] {
+            #expect(try exchange(request).hasPrefix("HTTP/1.1 400"))
+        }
+        let metrics = try exchange("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(metrics.contains(#"livestate_http_requests_total{route="unparsed",method="unknown",status="400"} 2"#), "\(metrics)")
+    }
+}
+
 /// A `livestate serve` started from the package root, its standard error written to a file the
 /// test reads as the log.
 private struct ServeProcess {
