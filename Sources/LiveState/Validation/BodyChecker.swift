@@ -127,11 +127,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     // What the `aps` object held.
     /// The known `aps` keys met so far, one bit each.
     var apsKeysSeen: UInt32 = 0
-    /// The first value of each `aps` key, found in one pass over the body when a key first
-    /// repeats (nothing is kept while a body with no repeat is read), and each one parsed once
-    /// when its key repeats.
-    var firstAPSValues: [String: Range<Int>]?
-    var firstAPSParsed: [String: Value?] = [:]
+    /// The first value of each `aps` key, made when a key first repeats (nil while a body with
+    /// no repeat is read).
+    var repeatedKeys: RepeatedAPSKeys?
     var timestamp: (value: Int, offset: Int)?
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
@@ -322,20 +320,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             try context.reader.skipValue()
             // Another value: which one the device reads decides what it does (a timestamp, an
             // event), and `JSONDecoder` keeps the first, `JSONSerialization` the last.
-            let bytes = context.reader.bytes
-            if firstAPSValues == nil { firstAPSValues = Self.firstValues(ofAPSIn: bytes) }
-            let differs: Bool
-            if let range = firstAPSValues?[name] {
-                if firstAPSParsed[name] == nil { firstAPSParsed[name] = .some(try? Value.parse(json: UnsafeRawBufferPointer(rebasing: bytes[range]))) }
-                let second = start ..< context.reader.offset
-                differs = if let first = firstAPSParsed[name] ?? nil, let other = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: bytes[second])) {
-                    !Self.same(first, other)
-                } else {
-                    !bytes[range].elementsEqual(bytes[second])
-                }
-            } else {
-                differs = false
-            }
+            let repeated = repeatedKeys ?? RepeatedAPSKeys(in: context.reader.bytes)
+            repeatedKeys = repeated
+            let differs = repeated.differs(name, from: start ..< context.reader.offset)
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.duplicateKey, severity: differs ? .error : .warning,
                 message: "aps key '\(name)' appears again" + (differs ? " with another value" : "") + "; " + Self.firstOfRepeatedAPSKey, file: file,
@@ -467,57 +454,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     static let knownPointers = knownNames.map { JSONPointer.appending($0, to: "/aps") }
 
     /// Skips white space before a value and returns its offset.
-    /// The bytes of the first value of each of `aps`'s keys in the body `bytes`, read again in
-    /// one pass when a key repeats.
-    static func firstValues(ofAPSIn bytes: UnsafeRawBufferPointer) -> [String: Range<Int>] {
-        var values: [String: Range<Int>] = [:]
-        guard var reader = try? JSONReader(bytes: bytes), (try? reader.beginObject()) != nil else { return values }
-        while let key = try? reader.nextKey() {
-            guard reader.matches(key, "aps") else {
-                guard (try? reader.skipValue()) != nil else { return values }
-                continue
-            }
-            guard (try? reader.beginObject()) != nil else { return values }
-            while let member = try? reader.nextKey() {
-                guard (try? reader.peek()) != nil else { return values }
-                let start = reader.offset
-                guard (try? reader.skipValue()) != nil else { return values }
-                let name = reader.string(member)
-                if values[name] == nil { values[name] = start ..< reader.offset }
-            }
-            return values
-        }
-        return values
-    }
-
-    /// Whether two JSON values are the same as a reader of JSON takes them: `"update"` and
-    /// `"upd\u0061te"`, `1795000600` and `1795000600.0`, an object's members in another order or
-    /// spacing are the same (numbers by their value, objects by their members' names, the first
-    /// of a repeated one).
-    static func same(_ a: Value, _ b: Value) -> Bool {
-        func number(_ value: Value) -> Double? {
-            switch value {
-            case .int(let int): Double(int)
-            case .uint(let uint): Double(uint)
-            case .double(let double): double
-            default: nil
-            }
-        }
-        switch (a, b) {
-        case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.object(let x), .object(let y)):
-            func firsts(_ members: [Value.Member]) -> [String: Value] {
-                members.reduce(into: [:]) { if $0[$1.name] == nil { $0[$1.name] = $1.value } }
-            }
-            let (left, right) = (firsts(x), firsts(y))
-            return left.count == right.count && left.allSatisfy { name, value in right[name].map { same(value, $0) } ?? false }
-        default:
-            if let x = number(a), let y = number(b) { return x == y }
-            return a == b
-        }
-    }
-
     private func skipToValue(_ context: inout DecodeContext) throws(JSONError) -> Int {
         _ = try context.reader.peek()
         return context.reader.offset
@@ -1023,5 +959,82 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         } ?? BodyVerdict(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)
         result.timestamp = timestamp?.value
         return result
+    }
+}
+
+/// The first value of each of a body's `aps` keys, found in one pass over the body when a key
+/// first repeats, and each parsed once when its key repeats: to tell a repeat with another
+/// value from the same value sent twice (each repeat read the whole body again: a 1 MB body of
+/// repeats took 27 s).
+final class RepeatedAPSKeys {
+    private let bytes: UnsafeRawBufferPointer
+    private let firstValues: [String: Range<Int>]
+    private var parsed: [String: Value?] = [:]
+
+    /// - Parameter bytes: The body, alive while the check reads it.
+    init(in bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        firstValues = Self.firstValues(ofAPSIn: bytes)
+    }
+
+    /// Whether the value at `second` differs from the first value of `aps`'s key `name`.
+    func differs(_ name: String, from second: Range<Int>) -> Bool {
+        guard let range = firstValues[name] else { return false }
+        if parsed[name] == nil { parsed[name] = .some(try? Value.parse(json: UnsafeRawBufferPointer(rebasing: bytes[range]))) }
+        if let first = parsed[name] ?? nil, let other = try? Value.parse(json: UnsafeRawBufferPointer(rebasing: bytes[second])) {
+            return !Self.same(first, other)
+        }
+        return !bytes[range].elementsEqual(bytes[second])
+    }
+
+    /// The bytes of the first value of each of `aps`'s keys in the body `bytes`, read again in
+    /// one pass when a key repeats.
+    static func firstValues(ofAPSIn bytes: UnsafeRawBufferPointer) -> [String: Range<Int>] {
+        var values: [String: Range<Int>] = [:]
+        guard var reader = try? JSONReader(bytes: bytes), (try? reader.beginObject()) != nil else { return values }
+        while let key = try? reader.nextKey() {
+            guard reader.matches(key, "aps") else {
+                guard (try? reader.skipValue()) != nil else { return values }
+                continue
+            }
+            guard (try? reader.beginObject()) != nil else { return values }
+            while let member = try? reader.nextKey() {
+                guard (try? reader.peek()) != nil else { return values }
+                let start = reader.offset
+                guard (try? reader.skipValue()) != nil else { return values }
+                let name = reader.string(member)
+                if values[name] == nil { values[name] = start ..< reader.offset }
+            }
+            return values
+        }
+        return values
+    }
+
+    /// Whether two JSON values are the same as a reader of JSON takes them: `"update"` and
+    /// `"upd\u0061te"`, `1795000600` and `1795000600.0`, an object's members in another order or
+    /// spacing are the same (numbers by their value, objects by their members' names, the first
+    /// of a repeated one).
+    static func same(_ a: Value, _ b: Value) -> Bool {
+        func number(_ value: Value) -> Double? {
+            switch value {
+            case .int(let int): Double(int)
+            case .uint(let uint): Double(uint)
+            case .double(let double): double
+            default: nil
+            }
+        }
+        switch (a, b) {
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.object(let x), .object(let y)):
+            func firsts(_ members: [Value.Member]) -> [String: Value] {
+                members.reduce(into: [:]) { if $0[$1.name] == nil { $0[$1.name] = $1.value } }
+            }
+            let (left, right) = (firsts(x), firsts(y))
+            return left.count == right.count && left.allSatisfy { name, value in right[name].map { same(value, $0) } ?? false }
+        default:
+            if let x = number(a), let y = number(b) { return x == y }
+            return a == b
+        }
     }
 }
