@@ -33,6 +33,15 @@ struct Harness {
         APNsEndpoints(pushHost: "localhost", pushPort: fake.pushPort, manageHost: "localhost", managePort: fake.managePort)
     }
 
+    /// An update request to the registered device, signed with `token`, built by hand (for the
+    /// transport alone).
+    func deviceRequest(token: String, timestamp: Int = 1) -> APNsRequest {
+        APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Self.deviceToken,
+                    headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
+                              .init("apns-topic", Self.bundleID + ".push-type.liveactivity")],
+                    body: Array(#"{"aps":{"timestamp":\#(timestamp),"event":"update","content-state":{}}}"#.utf8))
+    }
+
     func tokens() -> ProviderTokenCache {
         ProviderTokenCache(key: ProviderKey(privateKey: key, keyID: Self.keyID, teamID: Self.teamID), clock: clock.sendClock)
     }

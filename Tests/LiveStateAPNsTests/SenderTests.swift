@@ -334,13 +334,7 @@ import Testing
         let new = await tokens.token(for: .sandbox)
         #expect(old != new)
         let transport = harness.transport
-        let endpoints = harness.endpoints
-        func request(_ token: String) -> APNsRequest {
-            APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
-                        headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
-                                  .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
-                        body: Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{}}}"#.utf8))
-        }
+        func request(_ token: String) -> APNsRequest { harness.deviceRequest(token: token) }
         // The old token, then the new one while the first waits for its answer, then the old again.
         let first = Task { try await transport.send(request(old)) }
         while harness.fake.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
@@ -371,15 +365,9 @@ import Testing
         let first = await harness.tokens().token(for: .sandbox)
         let second = await ProviderTokenCache(key: ProviderKey(privateKey: other, keyID: "OTHER12345", teamID: "TEAMOTHER1"),
                                               clock: harness.clock.function).token(for: .sandbox)
-        let endpoints = harness.endpoints
         var statuses: [Int] = []
         for token in [first, second, first, second, first, second] {
-            let request = APNsRequest(
-                method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
-                headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
-                          .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
-                body: Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{}}}"#.utf8))
-            statuses.append(try await harness.transport.send(request).status)
+            statuses.append(try await harness.transport.send(harness.deviceRequest(token: token)).status)
         }
         try await harness.stop()
         #expect(statuses == Array(repeating: 200, count: 6), "\(harness.fake.requests.map { "\($0.connection): \($0.status) \($0.reason ?? "")" })")
@@ -443,13 +431,7 @@ import Testing
         let harness = try await Harness.start()
         harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
         let token = await harness.tokens().token(for: .sandbox)
-        let endpoints = harness.endpoints
-        func request(_ timestamp: Int) -> APNsRequest {
-            APNsRequest(method: "POST", host: endpoints.pushHost, port: endpoints.pushPort, path: "/3/device/" + Harness.deviceToken,
-                        headers: [.init("authorization", "bearer " + token), .init("apns-push-type", "liveactivity"),
-                                  .init("apns-topic", Harness.bundleID + ".push-type.liveactivity")],
-                        body: Array(#"{"aps":{"timestamp":\#(timestamp),"event":"update","content-state":{}}}"#.utf8))
-        }
+        func request(_ timestamp: Int) -> APNsRequest { harness.deviceRequest(token: token, timestamp: timestamp) }
         let transport = harness.transport
         harness.fake.answerNext(status: 400, reason: "IdleTimeout")
         #expect(try await transport.send(request(1)).status == 400)

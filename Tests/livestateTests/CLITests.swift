@@ -2167,13 +2167,8 @@ extension ServeCommandTests {
     /// to arrive whole, then its connection is closed. One that sends in time is answered.
     @Test func aRequestTricklingItsBodyIsClosedAtTheRequestTimeout() async throws {
         let server = try ServeProcess(["serve", "--port", "0", "--request-timeout", "1"])
-        defer {
-            server.process.terminate()
-            server.process.waitUntilExit()
-            server.remove()
-        }
-        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
-        let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+        defer { server.stop() }
+        let port = try await server.port()
         let client = try #require(LoopbackSocket.connect(port: port))
         defer { close(client) }
         let head = "POST /v1/schemas/pizza/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
@@ -2202,13 +2197,8 @@ extension ServeCommandTests {
     /// the route `unparsed` (it was not counted at all).
     @Test func aRequestTheParserRefusesIsCounted() async throws {
         let server = try ServeProcess(["serve", "--port", "0"])
-        defer {
-            server.process.terminate()
-            server.process.waitUntilExit()
-            server.remove()
-        }
-        let log = try await server.log(waitingFor: "listening on http://127.0.0.1:")
-        let port = try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+        defer { server.stop() }
+        let port = try await server.port()
         func exchange(_ request: String) throws -> String {
             let client = try #require(LoopbackSocket.connect(port: port))
             defer { close(client) }
@@ -2276,6 +2266,19 @@ private struct ServeProcess {
             log = try self.log()
         }
         return log
+    }
+
+    /// The port it listens on, once its log says so.
+    func port() async throws -> Int {
+        let log = try await log(waitingFor: "listening on http://127.0.0.1:")
+        return try #require(log.firstRange(of: #/127\.0\.0\.1:(\d+)/#).flatMap { Int(log[$0].split(separator: ":")[1]) })
+    }
+
+    /// Stops the process (SIGTERM), waits for it, and removes the log.
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        remove()
     }
 
     /// Closes the log and removes its folder (the process is the test's to stop).
