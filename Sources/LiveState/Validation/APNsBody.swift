@@ -81,6 +81,11 @@ protocol JSONReading {
     var reader: JSONReader { get set }
 }
 
+/// The reader alone, for a walk that needs nothing else.
+struct BodyReading: JSONReading {
+    var reader: JSONReader
+}
+
 /// A reader of a body's parts, as `APNsBody.walk` finds them. Each method is called with the
 /// reader at a value, and reads or skips that whole value; by default it is skipped.
 protocol APNsBodyVisitor {

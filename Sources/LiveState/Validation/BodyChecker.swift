@@ -988,26 +988,27 @@ final class RepeatedAPSKeys {
     }
 
     /// The bytes of the first value of each of `aps`'s keys in the body `bytes`, read again in
-    /// one pass when a key repeats.
+    /// one pass when a key repeats, where `APNsBody` finds them (what it read before an error).
     static func firstValues(ofAPSIn bytes: UnsafeRawBufferPointer) -> [String: Range<Int>] {
+        guard let reader = try? JSONReader(bytes: bytes) else { return [:] }
+        var visitor = FirstValues()
+        var reading = BodyReading(reader: reader)
+        _ = try? APNsBody.walk(&visitor, &reading)
+        return visitor.values
+    }
+
+    /// Each `aps` member's first value, as the walk meets them.
+    private struct FirstValues: APNsBodyVisitor {
         var values: [String: Range<Int>] = [:]
-        guard var reader = try? JSONReader(bytes: bytes), (try? reader.beginObject()) != nil else { return values }
-        while let key = try? reader.nextKey() {
-            guard reader.matches(key, "aps") else {
-                guard (try? reader.skipValue()) != nil else { return values }
-                continue
-            }
-            guard (try? reader.beginObject()) != nil else { return values }
-            while let member = try? reader.nextKey() {
-                guard (try? reader.peek()) != nil else { return values }
-                let start = reader.offset
-                guard (try? reader.skipValue()) != nil else { return values }
-                let name = reader.string(member)
-                if values[name] == nil { values[name] = start ..< reader.offset }
-            }
-            return values
+
+        mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
+            // From the value's first byte: `peek` moves past the white space before it.
+            _ = try context.reader.peek()
+            let start = context.reader.offset
+            try context.reader.skipValue()
+            let name = context.reader.string(key)
+            if values[name] == nil { values[name] = start ..< context.reader.offset }
         }
-        return values
     }
 
     /// Whether two JSON values are the same as a reader of JSON takes them: `"update"` and

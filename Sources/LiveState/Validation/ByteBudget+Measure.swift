@@ -96,10 +96,6 @@ extension ByteBudget {
         return count
     }
 
-    private struct BodyReading: JSONReading {
-        var reader: JSONReader
-    }
-
     /// The content-state measured as sent, the rest of the body skipped.
     private struct StateMeasure: APNsBodyVisitor {
         var budget: ByteBudget
