@@ -506,7 +506,7 @@ extension APNsResponse {
     /// from a body whose end never came or was cut off; `nil` when its string is not whole.
     static func leadingReason(_ body: [UInt8]) -> String? {
         var index = body.startIndex
-        func skipSpace() { while index < body.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(body[index]) { index += 1 } }
+        func skipSpace() { while index < body.endIndex, JSONByte.isWhitespace(body[index]) { index += 1 } }
         func take(_ text: String) -> Bool {
             skipSpace()
             guard body[index...].starts(with: text.utf8) else { return false }

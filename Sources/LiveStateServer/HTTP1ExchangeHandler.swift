@@ -117,7 +117,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .head(var head) where unparsed != nil && head.status == .badRequest && head.headers["content-length"] == ["0"]:
             let body = JSONResponse.bytes(APIError.badRequest(unparsed!).jsonValue, capacity: 256)
             unparsed = nil
-            metrics?.request(route: Self.unparsedRoute, method: "unknown", status: 400, duration: .zero)
+            metrics?.request(route: Self.unparsedRoute, method: "unknown", status: 400, duration: nil)
             head.headers.replaceOrAdd(name: "content-type", value: JSONResponse.contentType)
             head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
             closesAfterAnswer = true

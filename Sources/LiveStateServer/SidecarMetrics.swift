@@ -84,9 +84,11 @@ final class SidecarMetrics: Sendable {
         loaded = registry.makeGauge(descriptor: Family.loaded)
     }
 
-    /// A request answered.
-    func request(route: String, method: String, status: Int, duration: Duration) {
+    /// A request answered, and how long it took; `nil` for one whose time was never measured
+    /// (the HTTP parser refused it), which is counted and not timed.
+    func request(route: String, method: String, status: Int, duration: Duration?) {
         counter(Family.requests, [("route", route), ("method", method), ("status", String(status))]).increment()
+        guard let duration else { return }
         let histogram = Self.kept(route, in: durations) {
             registry.makeDurationHistogram(descriptor: Family.duration, labels: [("route", route)], buckets: Self.durationBuckets)
         }

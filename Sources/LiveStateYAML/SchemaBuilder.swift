@@ -303,35 +303,14 @@ struct SchemaBuilder {
     mutating func number(_ pair: YAMLPair, key: String, pointer: String) -> Double? {
         switch pair.value.scalarValue {
         case .int(let int):
-            // A bound is held as a `Double`: one it rounds would be another bound, which let a
-            // value past the written one through (`minimum: 9007199254740993` took
-            // 9007199254740992) or refused one within it (`minimum: 9223372036854775807`, read as
-            // 2^63, refused a default of 9223372036854775807).
             let double = Double(int)
-            guard Int(exactly: double) != int else { return double }
-            // Rounded up or down (2^63, which no `Int64` holds, is above every one).
-            let roundedUp = Int(exactly: double).map { $0 > int } ?? true
-            let (below, above) = roundedUp ? (double.nextDown, double) : (double, double.nextUp)
-            func text(_ bound: Double) -> String { Int64(exactly: bound).map(String.init) ?? UInt64(exactly: bound).map(String.init) ?? "\(bound)" }
-            report(.schemaInvalidConstraint,
-                   "'\(key)' is \(int), which a bound cannot hold: bounds are 64-bit floating-point numbers, which hold every whole number only up to 2^53 in "
-                   + "magnitude, so it would be \(text(double)); write \(text(below)) or \(text(above))",
-                   at: pair.value.position, pointer: pointer)
-            return nil
+            return holds(int, as: double, pair, key: key, pointer: pointer) ? double : nil
         case .float(let double) where double.isFinite:
             return double
         case .largeInteger(let text):
             let double = YAMLScalarValue.doubleValue(ofLargeInteger: text)
-            // Past `Int64`, within `UInt64` (a `format: uint64` bound): held exactly, or refused
-            // as above (`minimum: 9223372036854775809` let 9223372036854775808 through).
-            if let exact = YAMLScalarValue.unsignedValue(ofLargeInteger: text), UInt64(exactly: double) != exact {
-                let roundedUp = UInt64(exactly: double).map { $0 > exact } ?? true
-                let (below, above) = roundedUp ? (double.nextDown, double) : (double, double.nextUp)
-                func text(_ bound: Double) -> String { UInt64(exactly: bound).map(String.init) ?? String(format: "%.0f", bound) }
-                report(.schemaInvalidConstraint,
-                       "'\(key)' is \(exact), which a bound cannot hold: bounds are 64-bit floating-point numbers, which hold every whole number "
-                       + "only up to 2^53 in magnitude, so it would be \(text(double)); write \(text(below)) or \(text(above))",
-                       at: pair.value.position, pointer: pointer)
+            // Past `Int64`, within `UInt64` (a `format: uint64` bound): held exactly, or refused.
+            if let exact = YAMLScalarValue.unsignedValue(ofLargeInteger: text), !holds(exact, as: double, pair, key: key, pointer: pointer) {
                 return nil
             }
             return double
@@ -339,6 +318,27 @@ struct SchemaBuilder {
             report(.schemaWrongType, "'\(key)' must be a finite number, found \(pair.value.described)\(pair.value.digitSeparatorHint)", at: pair.value.position, pointer: pointer)
             return nil
         }
+    }
+
+    /// Whether `double`, the bound held for the whole number `exact` written at `pair`, is
+    /// that number; reported when not. A bound is held as a `Double`: one it rounds would be
+    /// another bound, which let a value past the written one through (`minimum:
+    /// 9007199254740993` took 9007199254740992; `minimum: 9223372036854775809`, a `format:
+    /// uint64` bound, took 9223372036854775808) or refused one within it (`minimum:
+    /// 9223372036854775807`, read as 2^63, refused a default of 9223372036854775807).
+    private mutating func holds<Exact: FixedWidthInteger>(_ exact: Exact, as double: Double, _ pair: YAMLPair, key: String, pointer: String) -> Bool {
+        guard Exact(exactly: double) != exact else { return true }
+        // Rounded up or down (2^63, which no `Int64` holds, is above every one; 2^64 likewise).
+        let roundedUp = Exact(exactly: double).map { $0 > exact } ?? true
+        let (below, above) = roundedUp ? (double.nextDown, double) : (double, double.nextUp)
+        func text(_ bound: Double) -> String {
+            Int64(exactly: bound).map(String.init) ?? UInt64(exactly: bound).map(String.init) ?? String(format: "%.0f", bound)
+        }
+        report(.schemaInvalidConstraint,
+               "'\(key)' is \(exact), which a bound cannot hold: bounds are 64-bit floating-point numbers, which hold every whole number only up to 2^53 in "
+               + "magnitude, so it would be \(text(double)); write \(text(below)) or \(text(above))",
+               at: pair.value.position, pointer: pointer)
+        return false
     }
 
     mutating func bool(_ pair: YAMLPair, key: String, pointer: String) -> Bool? {

@@ -158,9 +158,9 @@ struct SendCommand: ParsableCommand {
 
     /// Whether `bytes` open an object whose first key is `aps` (white space aside).
     static func opensWithAPS(_ bytes: [UInt8]) -> Bool {
-        let text = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let text = bytes.drop(while: JSONByte.isWhitespace)
         guard text.first == UInt8(ascii: "{") else { return false }
-        return text.dropFirst().drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.starts(with: Array(#""aps""#.utf8))
+        return text.dropFirst().drop(while: JSONByte.isWhitespace).starts(with: Array(#""aps""#.utf8))
     }
 
     private func report(request: APNsRequest?, outcome: SendOutcome?, diagnostics: [Diagnostic]) {

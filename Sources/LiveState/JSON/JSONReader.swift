@@ -861,7 +861,7 @@ package enum JSONByte {
 
     /// JSON whitespace: space, tab, line feed, carriage return.
     @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 

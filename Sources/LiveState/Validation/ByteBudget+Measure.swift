@@ -68,7 +68,7 @@ extension ByteBudget {
 
     /// The offset of the first byte of `bytes` that is not JSON white space (a body's value).
     private static func firstByte(of bytes: UnsafeRawBufferPointer) -> Int {
-        bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? 0
+        bytes.firstIndex { !JSONByte.isWhitespace($0) } ?? 0
     }
 
     /// The size of the JSON text `bytes` without the white space between its tokens: what a
