@@ -83,10 +83,16 @@ public actor HTTPClientTransport: APNsTransport {
     /// The client each request that failed or was refused went on last (the request's hash to
     /// the client's serial number), so that `reconnect(after:)` drops that client alone. When
     /// one connection fails under many requests, the first of their reconnects replaces it;
-    /// the others' must not replace the new one (each opened another connection). At most
-    /// `failuresKept` are kept; a reconnect after one forgotten drops the current client.
+    /// the others' must not replace the new one (each opened another connection). Kept in two
+    /// generations of at most `failuresKept` each: when the newer is full it becomes the older,
+    /// and the older is forgotten, so the newest failures are always known (clearing them all
+    /// let the late reconnects replace the new connection again). A reconnect after a failure
+    /// forgotten drops the current client.
     private var failedOn: [Int: Int] = [:]
-    static let failuresKept = 10_000
+    private var failedBefore: [Int: Int] = [:]
+    /// How many failures a generation holds (`keepFailures(_:)` sets it for tests).
+    private var failuresKept = 10_000
+    func keepFailures(_ count: Int) { failuresKept = count }
     /// How long a client may go unused before it is closed: a token of its own is not used
     /// again once renewed, and one of another environment, used now and then, reconnects.
     static let idleLimit = TimeAmount.minutes(20)
@@ -304,7 +310,10 @@ public actor HTTPClientTransport: APNsTransport {
     /// - Parameter failed: The request, if it failed or was answered with an error.
     private func release(_ lease: Lease, after failed: APNsRequest?) {
         if let failed {
-            if failedOn.count >= Self.failuresKept { failedOn.removeAll(keepingCapacity: true) }
+            if failedOn.count >= failuresKept, failedOn[failed.hashValue] == nil {
+                failedBefore = failedOn
+                failedOn = [:]
+            }
             failedOn[failed.hashValue] = lease.serial
         }
         lease.requests -= 1
@@ -329,7 +338,8 @@ public actor HTTPClientTransport: APNsTransport {
     /// a connection that has already been replaced leaves the new one in place.
     public func reconnect(after request: APNsRequest) async {
         let key = Self.clientKey(of: request)
-        if let serial = failedOn.removeValue(forKey: request.hashValue), let current = clients[key], current.serial != serial { return }
+        let serial = failedOn.removeValue(forKey: request.hashValue) ?? failedBefore.removeValue(forKey: request.hashValue)
+        if let serial, let current = clients[key], current.serial != serial { return }
         retire(key)
     }
 
@@ -358,6 +368,7 @@ public actor HTTPClientTransport: APNsTransport {
         self.clients = [:]
         retired = [:]
         failedOn = [:]
+        failedBefore = [:]
         guard !clients.isEmpty else { return }
         let ended = ShutdownWait(clients: clients.count)
         let error: (any Error)? = await withCheckedContinuation { continuation in

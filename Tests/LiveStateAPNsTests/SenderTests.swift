@@ -455,6 +455,32 @@ import Testing
         #expect(harness.fake.connectionCount == 3)
     }
 
+    /// The failures remembered are capped; past the cap the newest are kept. Here two are kept
+    /// a generation: the third failure starts a new one, and the reconnects after the first two
+    /// still find the connection they went on (clearing every failure at the cap forgot them,
+    /// and each late reconnect replaced the new connection again: three connections, not two).
+    @Test func theNewestFailuresAreKeptPastTheCap() async throws {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let token = await harness.tokens().token(for: .sandbox)
+        func request(_ timestamp: Int) -> APNsRequest { harness.deviceRequest(token: token, timestamp: timestamp) }
+        let transport = harness.transport
+        await transport.keepFailures(2)
+        for timestamp in 1...3 {
+            harness.fake.answerNext(status: 400, reason: "IdleTimeout")
+            #expect(try await transport.send(request(timestamp)).status == 400)
+        }
+        await transport.reconnect(after: request(1))
+        #expect(try await transport.send(request(4)).status == 200)
+        await transport.reconnect(after: request(2))
+        await transport.reconnect(after: request(3))
+        #expect(try await transport.send(request(5)).status == 200)
+        try await harness.stop()
+        let connections = harness.fake.requests.map(\.connection)
+        #expect(connections[3] != connections[0] && connections[4] == connections[3], "\(connections)")
+        #expect(harness.fake.connectionCount == 2)
+    }
+
     @Test func broadcastsGoToTheChannelWithoutTopicAndNeverStart() async throws {
         let harness = try await Harness.start()
         let channels = try harness.channels()
