@@ -367,6 +367,23 @@ private struct Expectation {
                 "\(newer.map(\.message))")
     }
 
+    /// A field renamed between the pair's versions is read by its old name in the versions
+    /// before the rename: a raw value removed there is said removed in that version (it was
+    /// said removed by the pair's newer, whose name the older versions do not have).
+    @Test func enumValuesOfARenamedFieldNameTheVersionThatChangedThem() throws {
+        let schema = try Self.schema(versions: """
+              - version: 1
+                content-state: { phase: { type: enum, values: [a, b, x] } }
+              - version: 2
+                content-state: { phase: { type: enum, values: [a, b] } }
+              - version: 3
+                content-state: { stage: { type: enum, values: [a, b, c], aliases: [phase] } }
+            """)
+        let findings = CompatibilityChecker().findings(schema, reader: 3, writer: 1).filter { $0.rule == "enum-value-removed-without-fallback" }
+        #expect(findings.map(\.message).first?.contains(#"["x"] was removed from 'stage' in v2 and may still come in v1 payloads"#) == true,
+                "\(findings.map(\.message))")
+    }
+
     /// A `float` field's own bounds are worded as the greatest `Float`, not the midpoint past it
     /// that the loader holds them at.
     @Test func aFloatsOwnBoundsAreWordedAsTheGreatestFloat() throws {

@@ -148,9 +148,9 @@ extension PairComparison {
         let name = subject(of: place)
         let listed = ValueText.list(extra)
         // The versions that added (or removed) them, which a pair of versions apart is not.
-        let pointer = readerIsNewer ? place.readerPointer : place.writerPointer
+        let (pointer, olderPointer) = readerIsNewer ? (place.readerPointer, place.writerPointer) : (place.writerPointer, place.readerPointer)
         let versions = Set(extra.map { value in
-            changed(pointer) { field in if case .enumeration(let values) = field.type { values.contains(value) } else { false } }
+            changed(pointer, olderPointer: olderPointer) { field in if case .enumeration(let values) = field.type { values.contains(value) } else { false } }
         }).sorted().map { "v\($0)" }
         let when = versions.count == 1 ? versions[0] : versions.dropLast().joined(separator: ", ") + " and " + versions[versions.count - 1]
         let what = readerIsNewer

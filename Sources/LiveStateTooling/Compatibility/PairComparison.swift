@@ -244,12 +244,19 @@ struct PairComparison {
     /// has and the older has not, or the other way round: the first version after the older
     /// whose having it differs from the older's. A pair of versions apart (`full-transitive`)
     /// named its own newer version ("'b' was added in v3" of a field v2 added).
-    /// - Parameter holds: What of the field changed (an enum's raw value): the version is the
-    ///   first whose field there holds it, or not, where the older's does not, or does.
-    func changed(_ pointer: String, holds: (Field) -> Bool = { _ in true }) -> Int {
+    /// - Parameters:
+    ///   - holds: What of the field changed (an enum's raw value): the version is the first
+    ///     whose field there holds it, or not, where the older's does not, or does.
+    ///   - olderPointer: Where the older of the pair has the field, when the pair reads it under
+    ///     another name (an alias): a version without the field at `pointer` is asked there, so
+    ///     the versions before a rename are read by the old name (they were read by the new one
+    ///     alone, and a value removed before the rename was said removed by the pair's newer).
+    func changed(_ pointer: String, olderPointer: String? = nil, holds: (Field) -> Bool = { _ in true }) -> Int {
         let (older, newer) = readerIsNewer ? (writer, reader) : (reader, writer)
         func has(_ version: SchemaVersion) -> Bool {
-            Self.field(at: pointer, in: scope == .attributes ? version.attributes : version.contentState).map(holds) ?? false
+            let fields = scope == .attributes ? version.attributes : version.contentState
+            let field = Self.field(at: pointer, in: fields) ?? olderPointer.flatMap { Self.field(at: $0, in: fields) }
+            return field.map(holds) ?? false
         }
         let hadIt = has(older)
         for version in schema.versions where version.version > older.version && version.version < newer.version && has(version) != hadIt {
