@@ -658,10 +658,14 @@ struct CLI {
     /// Without a schema, bytes that are JSON but no APNs body (`[1,2,3]`, an `aps` that is not
     /// an object) are `lint`'s errors, at `lint`'s positions, and exit 1: they passed with "no
     /// content-state". A body with an `aps` object and no state (an end) is measured as before.
+    /// The envelope written without its `aps` is named as `lint` names it (`budget` said only
+    /// "no aps object").
     @Test func budgetRefusesJSONThatIsNoAPNsBody() throws {
         for (body, expected) in [("[1,2,3]", "<stdin>:1:1: error: an APNs body must be a JSON object with an aps object [missing-aps]"),
                                  (#"  "str""#, "<stdin>:1:3: error: an APNs body must be a JSON object with an aps object [missing-aps]"),
                                  (#"{"x":1}"#, "<stdin>:1:1: error: the body has no aps object (at /aps) [missing-aps]"),
+                                 (#"{"timestamp":1,"x":1,"event":"update"}"#,
+                                  #"<stdin>:1:1: error: the body has no aps object; its keys timestamp and event belong inside it: {"aps": {…}} (at /aps) [missing-aps]"#),
                                  (#"{"aps":[]}"#, "<stdin>:1:8: error: aps must be an object (at /aps) [invalid-aps-value]")] {
             let result = try CLI.run(["budget", "-"], stdin: Data(body.utf8))
             #expect(result.status == 1, "\(body): \(result.stdout)")

@@ -26,19 +26,30 @@ enum APNsBody {
     /// What is wrong with a body whose envelope the walk found so (`nil`: an `aps` object), in
     /// the words `lint` uses; the offset, when not the body's first byte, is `aps`'s value or
     /// the body object's. For a reader that measures the body rather than checks it (`budget`).
-    static func problem(of envelope: Envelope) -> (code: DiagnosticCode, message: String, offset: Int?, pointer: String)? {
+    /// - Parameter besideAPS: The Live Activity `aps` keys the body holds at its top level.
+    static func problem(of envelope: Envelope, besideAPS: [String]) -> (code: DiagnosticCode, message: String, offset: Int?, pointer: String)? {
         switch envelope {
         case .object: nil
         case .bodyNotAnObject: (.missingAPS, notABody, nil, "")
-        case .missing(let body): (.missingAPS, noAPS, body, "/aps")
+        case .missing(let body): (.missingAPS, noAPS(besides: besideAPS), body, "/aps")
         case .notAnObject(let value): (.invalidAPSValue, apsNotAnObject, value, "/aps")
         }
     }
 
     /// The words of each problem, `BodyChecker`'s as well.
     static let notABody = "an APNs body must be a JSON object with an aps object"
-    static let noAPS = "the body has no aps object"
     static let apsNotAnObject = "aps must be an object"
+
+    /// A body without `aps`, whose top level holds the Live Activity `aps` keys `names` (the
+    /// envelope written without its `aps`): "its key timestamp belongs inside it", "its keys
+    /// timestamp and event belong inside it".
+    static func noAPS(besides names: [String]) -> String {
+        let listed = ValueText.listed(names)
+        let hint = names.isEmpty ? ""
+            : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"
+            : "; its keys \(listed) belong inside it: {\"aps\": {…}}"
+        return "the body has no aps object" + hint
+    }
 
     /// Walks the body at the reader's position, asking `visitor` about each part the rule names.
     /// - Returns: What the body held where the envelope belongs.

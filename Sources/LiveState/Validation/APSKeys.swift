@@ -6,6 +6,11 @@ enum APSKeys {
         "attributes-type", "attributes", "input-push-token", "input-push-channel",
     ]
 
+    /// The index in `liveActivity` of the key `key` spells, compared unescaped.
+    static func liveActivityIndex(of key: JSONString, in reader: JSONReader) -> Int? {
+        liveActivity.firstIndex { reader.matches(key, $0) }
+    }
+
     /// The standard APNs keys that do nothing for a Live Activity, each with what to say of it:
     /// the consequence and the fix.
     static let noEffect: [String: String] = {

@@ -266,13 +266,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             checkEvent(at: apsStart)
         case .missing(let bodyStart):
             // Live Activity keys at the top level: the envelope written without its `aps`.
-            let names = keysBesideAPS.map { Self.knownNames[$0.index] }
-            // "its key timestamp belongs inside it", "its keys timestamp and event belong inside it".
-            let listed = ValueText.listed(names)
-            let hint = names.isEmpty ? ""
-                : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"
-                : "; its keys \(listed) belong inside it: {\"aps\": {…}}"
-            report(.missingAPS, APNsBody.noAPS + hint, at: bodyStart, pointer: "/aps")
+            report(.missingAPS, APNsBody.noAPS(besides: keysBesideAPS.map { Self.knownNames[$0.index] }), at: bodyStart, pointer: "/aps")
         case .bodyNotAnObject, .notAnObject:
             // Reported as they were met.
             break
@@ -295,7 +289,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// A member beside `aps` is data for the app; one named as a Live Activity key of `aps`
     /// is noted, since the device reads those keys only inside `aps`.
     mutating func otherMember(_ key: JSONString, _ context: inout DecodeContext) throws(JSONError) {
-        if let known = Self.knownIndex(of: key, in: context.reader) {
+        if let known = APSKeys.liveActivityIndex(of: key, in: context.reader) {
             keysBesideAPS.append((known, key.start - 1))
         }
         try context.reader.skipValue()
@@ -310,7 +304,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// `content-state` is the state, as `APNsBody` says).
     mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout DecodeContext) throws(JSONError) {
         let keyOffset = key.start - 1
-        let known = Self.knownIndex(of: key, in: context.reader)
+        let known = APSKeys.liveActivityIndex(of: key, in: context.reader)
         let name = known.map { Self.knownNames[$0] } ?? context.reader.string(key)
         let pointer = known.map { Self.knownPointers[$0] } ?? JSONPointer.appending(name, to: "/aps")
         let bit: UInt32 = known.map { 1 << UInt32($0) } ?? 0
@@ -444,10 +438,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// The message of a `null` the push may leave out.
     static func nullIsNoneMessage(_ name: String) -> String {
         "\(name) is null, read here as if it were left out (how the device reads null is not documented): send a value or leave the key out"
-    }
-    /// The index in `knownKeys` of the key `key` spells, compared unescaped.
-    static func knownIndex(of key: JSONString, in reader: JSONReader) -> Int? {
-        knownKeys.firstIndex { reader.matches(key, $0) }
     }
     /// The known keys' names and pointers, made once.
     static let knownNames = knownKeys.map(\.description)

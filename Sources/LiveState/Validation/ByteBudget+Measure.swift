@@ -31,11 +31,11 @@ extension ByteBudget {
     ) -> (budget: ByteBudget?, diagnostics: [Diagnostic]) {
         bytes.withUnsafeBytes { bytes in
             do throws(JSONError) {
-                let (budget, start, leastCase, compact, envelope) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
+                let (budget, start, leastCase, compact, envelope, besideAPS) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
                 let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
                 var diagnostics = budget.diagnostics(file: file, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact)
                 // Bytes that are no APNs body have a size, and no budget APNs would take them in.
-                if let problem = APNsBody.problem(of: envelope) {
+                if let problem = APNsBody.problem(of: envelope, besideAPS: besideAPS) {
                     diagnostics.append(Diagnostic(code: problem.code, severity: .error, message: problem.message, file: file,
                                                   position: .locate(offset: problem.offset ?? Self.firstByte(of: bytes), in: bytes),
                                                   scope: .envelope, pointer: problem.pointer))
@@ -50,10 +50,12 @@ extension ByteBudget {
     /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte
     /// (for the findings' position), when the body has one, the device's least re-encoding
     /// of it when its worst passes the limit, and the body's compact size when it is over its
-    /// limit (both for `diagnostics`).
+    /// limit (both for `diagnostics`), and the Live Activity `aps` keys met beside `aps` (for
+    /// the words of a body without one).
     static func measureLocated(
         body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
-    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?, envelope: APNsBody.Envelope) {
+    ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?, envelope: APNsBody.Envelope,
+                            besideAPS: [String]) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         let envelope = try APNsBody.walk(&measure, &reading)
@@ -63,7 +65,7 @@ extension ByteBudget {
             measure.budget.largestParts = largestParts(of: bytes)
             compactBody = compactSize(of: bytes)
         }
-        return (measure.budget, measure.start, measure.leastCase, compactBody, envelope)
+        return (measure.budget, measure.start, measure.leastCase, compactBody, envelope, measure.besideAPS)
     }
 
     /// The offset of the first byte of `bytes` that is not JSON white space (a body's value).
@@ -103,6 +105,13 @@ extension ByteBudget {
         var start: Int?
         /// The device's least re-encoding, when its worst passes the limit.
         var leastCase: Int?
+        /// The Live Activity `aps` keys met beside `aps`, as `BodyChecker` notes them.
+        var besideAPS: [String] = []
+
+        mutating func otherMember(_ key: JSONString, _ context: inout BodyReading) throws(JSONError) {
+            if let known = APSKeys.liveActivityIndex(of: key, in: context.reader) { besideAPS.append(APSKeys.liveActivity[known].description) }
+            try context.reader.skipValue()
+        }
 
         mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
             guard isContentState else { return try context.reader.skipValue() }
