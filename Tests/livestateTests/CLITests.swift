@@ -472,9 +472,11 @@ struct CLI {
         #expect(result.status == 1)
         #expect(result.stdout.contains("error: app version 3: APNs refuses this body (413), so it never reaches the app; first error: over-budget at the root [dropped-by-version]"),
                 "\(result.stdout)")
-        // Version 1 would drop it for its own reason too, which is said, and APNs refuses it first.
+        // Version 1 would drop it for its own reason too, which is said, and APNs refuses it
+        // first: the cause named is over-budget, and not as its first error (it said so).
         #expect(result.stdout.contains("app version 1: required key 'subTitle' is missing"))
-        #expect(result.stdout.contains("app version 1: APNs refuses this body (413), so it never reaches the app; first error: over-budget at the root"))
+        #expect(result.stdout.contains("app version 1: APNs refuses this body (413), so it never reaches the app; cause: over-budget at the root [dropped-by-version]"),
+                "\(result.stdout)")
     }
 
     @Test func overBudgetExitsOne() throws {

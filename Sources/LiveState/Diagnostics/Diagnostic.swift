@@ -176,10 +176,12 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
 
     /// `; first error: missing-required-key at /subTitle in the content-state`: the end of a
     /// `dropped-by-version` message, naming the error that makes the version drop the push.
-    package var firstErrorNote: String {
+    /// `isFirst` is `false` for an error named before others ahead of it (an over-budget body,
+    /// which APNs refuses whatever else is wrong): `; cause: over-budget at the root`.
+    package func causeNote(isFirst: Bool = true) -> String {
         let pointer = pointer.map { $0.isEmpty ? "the root" : $0 } ?? "the body"
         let place = scope.map { $0 == .envelope ? pointer : "\(pointer) in the \($0.rawValue)" } ?? pointer
-        return "; first error: \(code) at \(place)"
+        return (isFirst ? "; first error: " : "; cause: ") + "\(code) at \(place)"
     }
 }
 

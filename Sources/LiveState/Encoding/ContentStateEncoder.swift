@@ -569,7 +569,7 @@ public struct ContentStateEncoder: Sendable {
                 ?? "a push with this content-state is dropped"
             return Diagnostic(
                 code: .droppedByVersion, severity: .warning,
-                message: "app version \(reader.decoder.version.version): \(consequence)" + (reason.map(\.firstErrorNote) ?? ""),
+                message: "app version \(reader.decoder.version.version): \(consequence)" + (reason.map { $0.causeNote() } ?? ""),
                 scope: reason?.scope ?? .contentState, pointer: reason?.pointer)
         }
     }

@@ -55,12 +55,12 @@ extension PayloadValidator {
         for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
             // A body over APNs's limit never reaches a device: APNs, not the app, refuses it,
             // whatever else the version would find.
-            let reason = result.diagnostics.first { $0.severity == .error && $0.code == DiagnosticCode.overBudget }
-                ?? result.diagnostics.first { $0.severity == .error }
+            let firstError = result.diagnostics.first { $0.severity == .error }
+            let reason = result.diagnostics.first { $0.severity == .error && $0.code == DiagnosticCode.overBudget } ?? firstError
             let consequence = reason?.code == DiagnosticCode.overBudget
                 ? "APNs refuses this body (413), so it never reaches the app"
                 : DeviceConsequence(event: result.event, broadcast: validator.options.broadcast).rawValue
-            let cause = reason.map(\.firstErrorNote)
+            let cause = reason.map { $0.causeNote(isFirst: $0 == firstError) }
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.droppedByVersion, severity: .error,
                 message: "app version \(version): \(consequence)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
