@@ -657,6 +657,29 @@ func body(_ aps: String, extra: String = "") -> String {
             #expect(!diagnostic.message.dropFirst(12).contains("app version"), "\(diagnostic.message)")
         }
     }
+
+    /// A version that does not apply a push says why in the push's terms, and claims of the
+    /// device only what is known: APNs refuses bytes that are not JSON (they said "the device
+    /// drops this push"), and what the device does with an `aps` value of the wrong kind is not
+    /// documented (they said "the app drops this update"). A start's `attributes` that is not
+    /// an object keeps its own consequence.
+    @Test func allVersionsSaysWhatBecomesOfThePushAsFarAsItIsKnown() {
+        let cases: [(String, String)] = [
+            (#"{"aps":{"timestamp":1795000000,"event":"update","content-state":{"score":1},}}"#,
+             "APNs refuses a body that is not JSON, so it never reaches the app; first error: json-syntax at /aps"),
+            (body(#""timestamp":1795000000,"event":"update","relevance-score":"0.5","content-state":{"score":1}"#),
+             "counted as dropped: what the device does with such an aps value is not documented; first error: invalid-aps-value at /aps/relevance-score"),
+            (body(#""timestamp":1795000000.5,"event":"update","content-state":{"score":1}"#),
+             "counted as dropped: what the device does with such an aps value is not documented; first error: invalid-aps-value at /aps/timestamp"),
+            (body(#""timestamp":1795000000,"event":"start","attributes-type":"ScoreAttributes","attributes":[],"alert":{"title":"a","body":"b"},"content-state":{"score":1}"#),
+             "the activity does not start; first error: invalid-aps-value at /aps/attributes"),
+        ]
+        for (text, expected) in cases {
+            let (_, diagnostics) = PayloadValidator.validateAllVersions(scoreSchema, Array(text.utf8), file: "p.json")
+            let dropped = diagnostics.filter { $0.code == "dropped-by-version" }.map(\.message)
+            #expect(dropped.last == "app version 2: " + expected, "\(text): \(dropped)")
+        }
+    }
 }
 
 @Suite struct ByteBudgetTests {

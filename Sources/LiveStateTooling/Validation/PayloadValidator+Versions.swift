@@ -57,9 +57,7 @@ extension PayloadValidator {
             // whatever else the version would find.
             let firstError = result.diagnostics.first { $0.severity == .error }
             let reason = result.diagnostics.first { $0.severity == .error && $0.code == DiagnosticCode.overBudget } ?? firstError
-            let consequence = reason?.code == DiagnosticCode.overBudget
-                ? "APNs refuses this body (413), so it never reaches the app"
-                : DeviceConsequence(event: result.event, broadcast: validator.options.broadcast).rawValue
+            let consequence = Self.consequence(of: reason, event: result.event, broadcast: validator.options.broadcast)
             let cause = reason.map { $0.causeNote(isFirst: $0 == firstError) }
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.droppedByVersion, severity: .error,
@@ -67,6 +65,27 @@ extension PayloadValidator {
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)
+    }
+
+    /// What becomes of a push that a version does not apply because of `reason`, as its
+    /// `dropped-by-version` says it. APNs refuses a body over its limit and one that is not JSON
+    /// (SPEC §4), whatever else the version would find, so the app never sees it. What the
+    /// device does with an `aps` value of the wrong kind (a string `relevance-score`, a
+    /// fraction of a second in `timestamp`) is not documented: LiveState counts the push as
+    /// dropped so that the check fails on it, and says so rather than that the app drops it. An
+    /// `invalid-aps-value` whose message states a consequence (a start's `attributes` that is
+    /// not an object) has the push's own.
+    static func consequence(of reason: Diagnostic?, event: ActivityEvent?, broadcast: Bool) -> String {
+        switch reason?.code {
+        case DiagnosticCode.overBudget?:
+            "APNs refuses this body (413), so it never reaches the app"
+        case DiagnosticCode.jsonSyntax?:
+            "APNs refuses a body that is not JSON, so it never reaches the app"
+        case DiagnosticCode.invalidAPSValue? where !DeviceConsequence.allCases.contains(where: { reason?.message.hasSuffix($0.rawValue) == true }):
+            "counted as dropped: what the device does with such an aps value is not documented"
+        default:
+            DeviceConsequence(event: event, broadcast: broadcast).rawValue
+        }
     }
 
     /// A version's finding as the combined findings tell it: `app version 1: …`.
