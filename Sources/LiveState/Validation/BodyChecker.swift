@@ -713,11 +713,11 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                 if event.name == .end {
                     // Apple's end(_:dismissalPolicy:timestamp:) says an older end is ignored;
                     // forum thread 776165 reports an end with an old timestamp that still ended.
-                    report(.endTimestampTooOld, before + ": older than any activity's content, so the device may ignore this end "
+                    report(.endTimestampTooOld, before + ": older than the content of any activity started since (by the app, or by a push-to-start stamped with the time), so the device may ignore this end "
                            + "(Apple documents that it does; a forum report says an end still ended); send the current UNIX time in seconds",
                            at: timestamp.offset, pointer: "/aps/timestamp")
                 } else {
-                    report(.timestampTooOld, before + ": older than any activity's content, so the device ignores this update "
+                    report(.timestampTooOld, before + ": older than the content of any activity started since (by the app, or by a push-to-start stamped with the time), so the device ignores this update "
                            + "(an update older than the content it shows is ignored); send the current UNIX time in seconds",
                            at: timestamp.offset, pointer: "/aps/timestamp")
                 }
