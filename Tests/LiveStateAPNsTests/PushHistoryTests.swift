@@ -14,7 +14,7 @@ import Testing
     static func body(event: ActivityEvent = .update, timestamp: Int, attributes: String = "") -> LiveActivityPush {
         var aps = #""timestamp":\#(timestamp),"event":"\#(event)","content-state":{"title":"On its way","progress":0.5}"#
         if event == .start {
-            aps += #","attributes-type":"DeliveryAttributes","attributes":\#(attributes),"alert":{"title":"Order","body":"On its way"}"#
+            aps += #","attributes-type":"DeliveryAttributes","attributes":\#(attributes),"alert":{"title":"Order","body":"On its way"},"input-push-token":1"#
         }
         return LiveActivityPush(target: .device(token: Harness.deviceToken), content: .payload(Array(#"{"aps":{\#(aps)}}"#.utf8)))
     }
@@ -23,7 +23,7 @@ import Testing
         let attributes: Value = .object([.init("totalAmount", .string("$12")), .init("orderId", .string(orderID))])
         let alert: Value = .object([.init("title", .string("Order")), .init("body", .string("On its way"))])
         return LiveActivityPush(target: .device(token: Harness.deviceToken),
-                                content: .state(state, envelope: .init(event: .start, timestamp: 0, alert: alert, attributes: attributes)))
+                                content: .state(state, envelope: .init(event: .start, timestamp: 0, alert: alert, attributes: attributes, inputPushToken: true)))
     }
 
     /// The codes of the errors and warnings (a whole body's missing keys are infos).

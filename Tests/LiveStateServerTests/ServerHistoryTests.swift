@@ -24,7 +24,7 @@ import Testing
     }
 
     static func start(_ timestamp: Int, order: String) -> ByteBuffer {
-        ServerFixtures.text(#"{"aps":{"timestamp":\#(timestamp),"event":"start","attributes-type":"DeliveryAttributes","#
+        ServerFixtures.text(#"{"aps":{"timestamp":\#(timestamp),"event":"start","input-push-token":1,"attributes-type":"DeliveryAttributes","#
             + #""attributes":{"totalAmount":"$12","orderId":"\#(order)"},"alert":{"title":"Order","body":"On its way"},"#
             + #""content-state":{"title":"On the way","progress":0}}}"#)
     }

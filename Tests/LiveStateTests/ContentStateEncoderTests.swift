@@ -367,7 +367,7 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(strictDrop.diagnostics.map(\.code) == [.droppedByVersion] && strictDrop.diagnostics.first?.pointer == "/note", "\(strictDrop.diagnostics)")
         let start = ContentStateEncoder.Envelope(event: .start, timestamp: 1_795_000_000,
                                                  alert: .object([.init("title", .string("T")), .init("body", .string("B"))]),
-                                                 attributes: .object([.init("shop", .string("S"))]))
+                                                 attributes: .object([.init("shop", .string("S"))]), inputPushToken: true)
         let startDrop = try ContentStateEncoder(schema: strict, version: 2).encodePayload(state, envelope: start)
         #expect(startDrop.diagnostics.map(\.message) == [
             "app version 1: the activity does not start; first error: missing-required-key at /order in the attributes",

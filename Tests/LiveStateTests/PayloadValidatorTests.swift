@@ -250,6 +250,17 @@ func body(_ aps: String, extra: String = "") -> String {
             #expect(channel.diagnostics.filter { $0.severity > .info }.map(\.code) == ["invalid-input-push", "channel-start-before-ios18"], "\(value)")
             #expect(channel.hasErrors && channel.appDecodes, "\(value)")
         }
+        // Neither (or a null one, read as left out): on iOS 18 the new activity gets no push
+        // token. A broadcast never starts, which is said otherwise.
+        let neither = lint(body(Self.start))
+        let missing = try #require(neither.diagnostics.first { $0.severity > .info })
+        #expect(neither.diagnostics.filter { $0.severity > .info }.map(\.code) == ["no-input-push"])
+        #expect(missing.severity == .warning && missing.pointer == "/aps/input-push-token" && missing.position?.column == 8 && neither.appDecodes)
+        #expect(missing.message.hasPrefix(#"a start without "input-push-token": 1 (or input-push-channel): on iOS 18 and later the new activity gets no push token"#))
+        #expect(lint(body(Self.start + #","input-push-token":null"#)).diagnostics.filter { $0.severity > .info }.map(\.code) == ["no-input-push", "no-effect-aps-key"])
+        #expect(lint(body(Self.start + #","input-push-token":1"#)).diagnostics.filter { $0.severity > .info }.isEmpty)
+        let broadcast = try PayloadValidator(schema: scoreSchema, options: .init(broadcast: true)).validate(Array(body(Self.start).utf8))
+        #expect(!broadcast.diagnostics.contains { $0.code == "no-input-push" })
         let both = lint(body(Self.start + #","input-push-token":1,"input-push-channel":"dGVzdA==""#))
         let conflict = try #require(both.diagnostics.first { $0.severity > .info })
         #expect(both.diagnostics.filter { $0.severity > .info }.map(\.code) == ["input-push-conflict", "channel-start-before-ios18"])
@@ -428,7 +439,7 @@ func body(_ aps: String, extra: String = "") -> String {
     /// without a `loc-key` has no text, which a start's alert needs (they all passed unread).
     @Test func aLocalizedTitleOrBodyIsRead() throws {
         func start(_ alert: String) -> ValidationResult {
-            lint(body(#""timestamp":1795000000,"event":"start","content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":"# + alert))
+            lint(body(#""timestamp":1795000000,"event":"start","input-push-token":1,"content-state":{"score":"0-0"},"attributes-type":"ScoreAttributes","attributes":{"teamA":"A","teamB":"B"},"alert":"# + alert))
         }
         let clean = start(#"{"title":{"loc-key":"KICKOFF","loc-args":["A","B"]},"body":{"loc-key":"KICKOFF_BODY"}}"#)
         #expect(clean.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(clean.diagnostics)")
@@ -525,7 +536,7 @@ func body(_ aps: String, extra: String = "") -> String {
 
     @Test func alertsAreObjectsWithTitleAndBody() {
         func codes(_ alert: String, event: String = "start") -> [String] {
-            let aps = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":"# + alert)
+            let aps = Self.start.replacingOccurrences(of: #""alert":{"title":"t","body":"b"}"#, with: #""alert":"# + alert) + #","input-push-token":1"#
             return lint(body(aps.replacingOccurrences(of: #""event":"start""#, with: #""event":"\#(event)""#)))
                 .diagnostics.filter { $0.severity > .info && $0.code != "start-only-key" }.map(\.code.rawValue)
         }

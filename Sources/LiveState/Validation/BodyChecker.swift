@@ -811,6 +811,13 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             report(.missingAPSKey, "a start needs aps.alert with title and body\(null); the activity does not start",
                    at: nullAlert ?? apsStart, pointer: "/aps/alert")
         }
+        if inputPushToken == nil, inputPushChannel == nil, !checker.broadcast {
+            // Apple's push-to-start article: include "input-push-token": 1 to receive the new
+            // activity's push token; pushy #1079 found it needed from iOS 18 (not on iOS 17).
+            report(.noInputPush, #"a start without "input-push-token": 1 (or input-push-channel): on iOS 18 and later the new activity "#
+                   + #"gets no push token, Apple says, so the server cannot update or end it by push; add "input-push-token": 1"#,
+                   at: apsStart, pointer: "/aps/input-push-token")
+        }
         if let inputPushToken, inputPushChannel != nil {
             report(.inputPushConflict, "input-push-token and input-push-channel on one start: send one of them", at: inputPushToken, pointer: "/aps/input-push-token")
         }

@@ -39,6 +39,10 @@ extension DiagnosticCode {
     public static let staleDateBeforeTimestamp = DiagnosticCode(rawValue: "stale-date-before-timestamp")
     /// Both `input-push-token` and `input-push-channel` on one start (warning).
     public static let inputPushConflict = DiagnosticCode(rawValue: "input-push-conflict")
+    /// A start with neither `input-push-token` nor `input-push-channel`: on iOS 18 and later
+    /// the new activity gets no push token, so no server can update it by push (warning: an
+    /// activity updated only by the app needs neither).
+    public static let noInputPush = DiagnosticCode(rawValue: "no-input-push")
     /// A start that joins a broadcast channel (`input-push-channel`) for an app version that
     /// runs on an iOS before 18, where Apple says such a start does not start (warning: a
     /// server may send it only to the devices on iOS 18 and later).
@@ -88,7 +92,7 @@ extension DiagnosticCode {
     /// The severity the validator gives this code.
     package var validatorSeverity: Severity {
         switch self {
-        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .channelStartBeforeIOS18, .startOnlyKey, .noEffectAPSKey,
+        case .dismissalDateOutsideEnd, .staleDateBeforeTimestamp, .inputPushConflict, .noInputPush, .channelStartBeforeIOS18, .startOnlyKey, .noEffectAPSKey,
             .unknownAPSKey, .endTimestampTooOld, .stringAlert, .incompleteAlert, .retiredVersion, .apsKeyOutsideAPS, .dateNotation:
             .warning
         default: .error
@@ -126,6 +130,7 @@ extension DiagnosticCode {
         .dismissalDateOutsideEnd,
         .staleDateBeforeTimestamp,
         .inputPushConflict,
+        .noInputPush,
         .channelStartBeforeIOS18,
         .startOnlyKey,
         .noEffectAPSKey,
