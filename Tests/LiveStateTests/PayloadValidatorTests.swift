@@ -542,7 +542,7 @@ func body(_ aps: String, extra: String = "") -> String {
         }
         #expect(codes(#""Kick-off""#) == ["string-alert"])
         #expect(codes(#""Goal""#, event: "update") == ["string-alert"])
-        // Neither a title nor a body: as without an alert, the activity does not start.
+        // Neither a title nor a body: such a start was reported never to arrive (APNSwift #232).
         #expect(codes("{}") == ["empty-alert"])
         #expect(codes(#"{"sound":"default"}"#) == ["empty-alert"])
         #expect(codes(#"{"subtitle":"s"}"#) == ["empty-alert"])

@@ -679,6 +679,18 @@ struct CLI {
         #expect(end.status == 0 && end.stdout.contains("no content-state"), "\(end.stdout)")
     }
 
+    /// Without a schema, what the device does with a state it re-encodes over its limit is
+    /// worded for the push's event, as `lint` words it (it said "the device drops this push").
+    @Test func budgetWordsTheConsequenceForTheEvent() throws {
+        let state = #"{"s":""# + String(repeating: "/", count: 2100) + #""}"#
+        for (event, broadcast, words) in [("update", false, "the app drops this update"), ("end", false, "the app drops this end"),
+                                          ("update", true, "the app drops this broadcast update"), ("nope", false, "the device drops this push")] {
+            let body = #"{"aps":{"timestamp":1795000000,"event":""# + event + #"","content-state":"# + state + "}}"
+            let result = try CLI.run(["budget", "-"] + (broadcast ? ["--broadcast"] : []), stdin: Data(body.utf8))
+            #expect(result.status == 1 && result.stdout.contains("over its limit of 4096; \(words); largest"), "\(event): \(result.stdout)")
+        }
+    }
+
     @Test func budgetNeedsPayloadsOrASchema() throws {
         let result = try CLI.run(["budget"])
         #expect(result.status == 2)

@@ -15,7 +15,7 @@ enum APSKeys {
     /// the consequence and the fix.
     static let noEffect: [String: String] = {
         var messages: [String: String] = [
-            "sound": "aps.sound is not a Live Activity key, so no sound plays; Apple's examples put it in the alert: "
+            "sound": "aps.sound is not a Live Activity key, and whether the device plays it from there is not documented; Apple's examples put it in the alert: "
                 + #""alert": {"title": …, "body": …, "sound": "default"}"#,
             "badge": "badge is for the app icon and ordinary notifications; a Live Activity push does not use it; leave it out",
             "content-available": "content-available is for background notifications; a Live Activity push does not use it "

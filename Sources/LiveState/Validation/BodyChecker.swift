@@ -9,7 +9,7 @@ import Foundation
 package struct BodyChecker: Sendable {
     /// The words of every message about a start that joins a channel on an iOS before 18: what
     /// tells the devices it reaches (`Fleet.devices(on:reachedBy:)`).
-    package static let channelStartBeforeIOS18 = "does not start on an iOS before 18"
+    package static let channelStartBeforeIOS18 = "does on an iOS before 18 is not documented"
 
     /// The decoder for the content-state; its options are the scanner limits.
     package var decoder: ContentStateDecoder
@@ -800,8 +800,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             } else if alert.isObject, !alert.namesTitleOrBody {
                 // APNSwift #232: a start with "alert": {} never arrived; the same start with a
                 // title and a body did.
-                report(.emptyAlert, "a start's alert needs a title and a body, and this one has neither: as without an alert, "
-                       + #"the activity does not start; send "alert": {"title": …, "body": …}"#, at: alert.offset, pointer: "/aps/alert")
+                report(.emptyAlert, "a start's alert needs a title and a body, and this one has neither: such a start was reported "
+                       + #"never to arrive (APNSwift #232), and a start needs an alert; send "alert": {"title": …, "body": …}"#,
+                       at: alert.offset, pointer: "/aps/alert")
             } else if alert.isObject, !(alert.hasTitle && alert.hasBody) {
                 report(.incompleteAlert, "a start's alert needs a non-empty title and body: the device shows them when the activity starts, "
                        + "and Apple Watch shows only them", at: alert.offset, pointer: "/aps/alert")
@@ -823,8 +824,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         let minIOS = checker.decoder.schema.minIOS(of: checker.decoder.version.version)
         if let inputPushChannel, minIOS < .broadcastChannels {
-            report(.channelStartBeforeIOS18, "input-push-channel: this app version runs on iOS \(minIOS) and later (min-ios), and Apple says "
-                   + "a start that joins a channel \(BodyChecker.channelStartBeforeIOS18): send it only to devices on iOS 18 and later, "
+            report(.channelStartBeforeIOS18, "input-push-channel: this app version runs on iOS \(minIOS) and later (min-ios), and broadcast "
+                   + "channels are iOS 18's (an app's own request with a channel needs iOS 18): what a start that joins one "
+                   + "\(BodyChecker.channelStartBeforeIOS18); send it only to devices on iOS 18 and later, "
                    + "or start the others with input-push-token", at: inputPushChannel, pointer: "/aps/input-push-channel")
         }
     }

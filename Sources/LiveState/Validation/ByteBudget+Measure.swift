@@ -31,9 +31,9 @@ extension ByteBudget {
     ) -> (budget: ByteBudget?, diagnostics: [Diagnostic]) {
         bytes.withUnsafeBytes { bytes in
             do throws(JSONError) {
-                let (budget, start, leastCase, compact, envelope, besideAPS) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
+                let (budget, start, leastCase, compact, envelope, besideAPS, event) = try measureLocated(body: bytes, broadcast: broadcast, options: options)
                 let position = start.map { SourcePosition.locate(offset: $0, in: bytes) }
-                var diagnostics = budget.diagnostics(file: file, contentStatePosition: position, deviceLeastCase: leastCase, compactBody: compact)
+                var diagnostics = budget.diagnostics(file: file, contentStatePosition: position, event: event, deviceLeastCase: leastCase, compactBody: compact)
                 // Bytes that are no APNs body have a size, and no budget APNs would take them in.
                 if let problem = APNsBody.problem(of: envelope, besideAPS: besideAPS) {
                     diagnostics.append(Diagnostic(code: problem.code, severity: .error, message: problem.message, file: file,
@@ -50,12 +50,12 @@ extension ByteBudget {
     /// `measure(body:broadcast:options:)`, with the offset of the content-state's first byte
     /// (for the findings' position), when the body has one, the device's least re-encoding
     /// of it when its worst passes the limit, and the body's compact size when it is over its
-    /// limit (both for `diagnostics`), and the Live Activity `aps` keys met beside `aps` (for
-    /// the words of a body without one).
+    /// limit (both for `diagnostics`), the Live Activity `aps` keys met beside `aps` (for the
+    /// words of a body without one), and the push's event (for the words of what it does).
     static func measureLocated(
         body bytes: UnsafeRawBufferPointer, broadcast: Bool = false, options: JSONScanOptions = .init()
     ) throws(JSONError) -> (budget: ByteBudget, contentStateStart: Int?, deviceLeastCase: Int?, compactBody: Int?, envelope: APNsBody.Envelope,
-                            besideAPS: [String]) {
+                            besideAPS: [String], event: ActivityEvent?) {
         var measure = StateMeasure(budget: ByteBudget(limit: broadcast ? broadcastLimit : apnsLimit, body: bytes.count))
         var reading = BodyReading(reader: try JSONReader(bytes: bytes, options: options))
         let envelope = try APNsBody.walk(&measure, &reading)
@@ -65,7 +65,7 @@ extension ByteBudget {
             measure.budget.largestParts = largestParts(of: bytes)
             compactBody = compactSize(of: bytes)
         }
-        return (measure.budget, measure.start, measure.leastCase, compactBody, envelope, measure.besideAPS)
+        return (measure.budget, measure.start, measure.leastCase, compactBody, envelope, measure.besideAPS, measure.event)
     }
 
     /// The offset of the first byte of `bytes` that is not JSON white space (a body's value).
@@ -107,6 +107,9 @@ extension ByteBudget {
         var leastCase: Int?
         /// The Live Activity `aps` keys met beside `aps`, as `BodyChecker` notes them.
         var besideAPS: [String] = []
+        /// The push's event, when its first `event` is one.
+        var event: ActivityEvent?
+        var eventSeen = false
 
         mutating func otherMember(_ key: JSONString, _ context: inout BodyReading) throws(JSONError) {
             if let known = APSKeys.liveActivityIndex(of: key, in: context.reader) { besideAPS.append(APSKeys.liveActivity[known].description) }
@@ -114,7 +117,17 @@ extension ByteBudget {
         }
 
         mutating func apsMember(_ key: JSONString, isContentState: Bool, _ context: inout BodyReading) throws(JSONError) {
-            guard isContentState else { return try context.reader.skipValue() }
+            guard isContentState else {
+                // The first `event`, for the words of what the device does (as `lint` words it).
+                if !eventSeen, context.reader.matches(key, "event") {
+                    eventSeen = true
+                    if try context.reader.peek() == .string {
+                        event = ActivityEvent(rawValue: context.reader.string(try context.reader.readString()))
+                        return
+                    }
+                }
+                return try context.reader.skipValue()
+            }
             // From the value's first byte: `peek` moves past the white space before it.
             let isObject = try context.reader.peek() == .objectStart
             let start = context.reader.offset

@@ -112,7 +112,7 @@ public struct ByteBudget: Sendable, Hashable {
     /// - Parameters:
     ///   - file: The file name to put in diagnostics.
     ///   - contentStatePosition: Where the content-state starts, when known.
-    ///   - event: The push's event, for the consequence's words (`nil` reads as an update).
+    ///   - event: The push's event, for the consequence's words (`nil`: "the device drops this push").
     ///   - deviceLeastCase: The least the device's re-encoding of the decoded state weighs
     ///     (`deviceLeastCase(_:)`), needed only when `deviceWorstCase` passes the limit; without
     ///     it, a state over the limit at its worst is reported as `reencoded-over-budget`.
