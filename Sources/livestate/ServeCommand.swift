@@ -107,6 +107,19 @@ struct ServeCommand: ParsableCommand {
         var requestTimeout = 60
         var logFormat = ServerLogHandler.Format.text
         var logLevel: Logger.Level = .info
+        /// Settings given that do nothing, each said as a warning at the start.
+        var unused: [String] = []
+
+        /// Whether the host is a loopback address, which no other machine reaches: `localhost`,
+        /// `::1`, or an IPv4 address in 127.0.0.0/8.
+        var isLoopback: Bool {
+            if host == "localhost" || host == "::1" { return true }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        }
+
+        /// The host as a URL writes it: an IPv6 address in brackets (`http://[::1]:8080`).
+        var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
     }
 
     /// A body limit's bytes: a body is held whole in memory, so at most 1 GiB, as `lint
@@ -131,7 +144,14 @@ struct ServeCommand: ParsableCommand {
             Self.value(flag, name, in: environment)
         }
         var settings = Settings()
-        if let (text, _) = value(host, "host") { settings.host = text }
+        if let (text, source) = value(host, "host") {
+            // An IPv6 address written as a URL writes it, in brackets, is that address.
+            let host = text.count > 2 && text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+            guard !host.isEmpty else {
+                throw ValidationError("\(source) must name the address to listen on (127.0.0.1, ::1, 0.0.0.0 or a host name), not an empty one")
+            }
+            settings.host = host
+        }
         if let (text, source) = value(port.map(String.init), "port") {
             guard let port = Int(text), (0...65_535).contains(port) else { throw ValidationError("\(source) must be a port between 0 and 65535, not \(text)") }
             settings.port = port
@@ -146,11 +166,14 @@ struct ServeCommand: ParsableCommand {
         }
         // A switch has no value on the command line: its variable is read only without the flag.
         let watching = try watch || switchValue(environment, "LIVESTATE_WATCH") ?? false
-        if let (text, source) = value(watchInterval.map { String($0) }, "watch-interval") {
+        // The flag's number as given (3601, not the 3601.0 a `Double` prints).
+        let interval = watchInterval.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) }
+        if let (text, source) = value(interval, "watch-interval") {
             guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
                 throw ValidationError("\(source) must be between 0.05 and 3600 seconds, not \(text)")
             }
             settings.watchInterval = seconds
+            if !watching { settings.unused.append("\(source) has no effect without --watch (or LIVESTATE_WATCH): the files are not watched") }
         }
         if watching { settings.watchInterval = settings.watchInterval ?? 1 } else { settings.watchInterval = nil }
         if let (text, source) = value(drainSeconds.map(String.init), "drain-seconds") {
@@ -244,8 +267,9 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         Self.report(store.snapshot.warnings, json: json, logger: logger)
-        if !["127.0.0.1", "localhost", "::1"].contains(settings.host) {
-            let warning = "listening on \(settings.host): the sidecar has no authentication"
+        var warnings = settings.unused
+        if !settings.isLoopback { warnings.append("listening on \(settings.host): the sidecar has no authentication") }
+        for warning in warnings {
             if json { logger.warning("\(warning)") } else { Output.err("warning: " + warning) }
         }
         var configuration = LiveStateServer.Configuration(
@@ -255,12 +279,13 @@ struct ServeCommand: ParsableCommand {
         configuration.requestTimeoutSeconds = Int64(settings.requestTimeout)
         let server = LiveStateServer(store: store, configuration: configuration, logger: logger)
         let ids = store.snapshot.ids.joined(separator: ", ")
-        let host = settings.host
+        let host = settings.hostInURL
         // ArgumentParser runs this command synchronously; the server runs in a task until it stops,
         // on NIO's event loops rather than the cooperative pool (no thread hop per request).
         LiveStateServer.runTasksOnEventLoops()
-        // ServiceLifecycle handles the stop signals from here on, finishing the requests in flight.
-        for stopSignal in [SIGTERM, SIGINT] { signal(stopSignal, SIG_DFL) }
+        // ServiceLifecycle handles the stop signals once its group runs, finishing the requests in
+        // flight. Until then the clean stop above stays: reset to the default action here, a
+        // SIGTERM in the moments before the group's handler was up ended the process with 143.
         let stopped = DispatchSemaphore(value: 0)
         let failed = Mutex(false)
         Task {

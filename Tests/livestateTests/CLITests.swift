@@ -2093,6 +2093,28 @@ struct CLI {
         #expect(messages.contains { $0.hasPrefix("listening on http://0.0.0.0:") && $0.contains("with schemas delivery") }, "\(log)")
     }
 
+    /// The host as an operator writes it: an IPv6 address in brackets is that address, and the
+    /// banner writes it so (it wrote `http://::1:…`, and refused `[::1]`); every 127.x.x.x
+    /// address is loopback, with no warning; an empty host is a usage error naming its flag
+    /// (it said the name does not resolve). A setting that does nothing is said.
+    @Test func serveTakesTheHostAsAnOperatorWritesIt() async throws {
+        let empty = try CLI.run(["serve", "--host", "", "--port", "0"])
+        #expect(empty.status == 2 && empty.stderr.contains("--host must name the address to listen on"), "\(empty.stderr)")
+        let variable = try CLI.run(["serve", "--port", "0"], environment: ["LIVESTATE_HOST": ""])
+        #expect(variable.status == 2 && variable.stderr.contains("LIVESTATE_HOST must name the address"), "\(variable.stderr)")
+        let six = try ServeProcess(["serve", "--host", "[::1]", "--port", "0"])
+        let sixLog = try await six.log(waitingFor: "listening on http://[::1]:")
+        six.stop()
+        #expect(sixLog.contains("livestate serve: listening on http://[::1]:") && !sixLog.contains("warning"), "\(sixLog)")
+        let loopback = try ServeProcess(["serve", "--host", "127.0.0.2", "--port", "0", "--watch-interval", "5"])
+        let loopbackLog = try await loopback.log(waitingFor: "listening on http://127.0.0.2:")
+        loopback.stop()
+        #expect(!loopbackLog.contains("no authentication"), "\(loopbackLog)")
+        #expect(loopbackLog.contains("warning: --watch-interval has no effect without --watch (or LIVESTATE_WATCH)"), "\(loopbackLog)")
+        let far = try CLI.run(["serve", "--watch", "--watch-interval", "3601"])
+        #expect(far.status == 2 && far.stderr.contains("between 0.05 and 3600 seconds, not 3601\n"), "\(far.stderr)")
+    }
+
     /// SIGTERM while the schemas still load (here: a pipe the test holds open and has not
     /// written) is a clean stop as well.
     @Test func sigtermDuringStartupStopsCleanly() async throws {
