@@ -136,12 +136,26 @@ public final class SchemaStore: Sendable {
                 "generation": "\(snapshot.generation)", "schemas": "\(snapshot.ids.joined(separator: ","))",
                 "ms": "\(Int(milliseconds.rounded()))",
             ])
-            for warning in snapshot.warnings.listed { logger.warning("\(warning.description)") }
+            for warning in snapshot.warnings.listed { logger.warning("\(warning.description)", metadata: warning.logMetadata) }
         case .kept(let snapshot, let errors):
             logger.error("schema reload failed; keeping the loaded schemas", metadata: [
                 "generation": "\(snapshot.generation)", "errors": "\(errors.count)",
             ])
-            for error in errors.listed { logger.error("\(error.description)") }
+            for error in errors.listed { logger.error("\(error.description)", metadata: error.logMetadata) }
         }
+    }
+}
+
+extension Diagnostic {
+    /// The finding's code and place as a log line's fields (`code`, `file`, `line`, `column`),
+    /// beside its text: what a log query filters on.
+    package var logMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = ["code": "\(code)"]
+        if let file { metadata["file"] = "\(file)" }
+        if let position {
+            metadata["line"] = "\(position.line)"
+            metadata["column"] = "\(position.column)"
+        }
+        return metadata
     }
 }

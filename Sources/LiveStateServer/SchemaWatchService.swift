@@ -51,8 +51,11 @@ public struct SchemaWatchService: Service {
             }
             let now = Self.fingerprint(of: store)
             guard now != seen else { continue }
+            let changed = Self.changedFiles(from: seen, to: now)
             seen = now
-            logger.info("schema files changed: reloading", metadata: ["paths": "\(store.paths.joined(separator: ","))"])
+            logger.info("schema files changed: reloading", metadata: [
+                "paths": "\(store.paths.joined(separator: ","))", "changed": "\(changed)",
+            ])
             await store.reloadOnADispatchThread(logger: logger)
         }
     }
@@ -71,6 +74,15 @@ public struct SchemaWatchService: Service {
             let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
             return "\(path)\t\(target)\t\(size)\t\(modified)"
         }
+    }
+
+    /// The files added, removed or changed between two fingerprints, for the log: the first
+    /// five paths, and how many more.
+    static func changedFiles(from old: [String], to new: [String]) -> String {
+        let paths = Set(old).symmetricDifference(new).map { String($0.prefix { $0 != "\t" }) }
+        let sorted = Set(paths).sorted()
+        let listed = sorted.prefix(5).joined(separator: ",")
+        return sorted.count > 5 ? listed + " and \(sorted.count - 5) more" : listed
     }
 
     /// `path` with every symbolic link in it followed, or `path` itself when it leads nowhere.

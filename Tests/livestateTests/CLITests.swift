@@ -1972,11 +1972,35 @@ struct CLI {
         server.process.terminate()
         server.process.waitUntilExit()
         #expect(log.contains("schema files changed: reloading"), "\(log)")
+        // The line names the file that changed (it named only the folder).
+        #expect(log.contains("changed=\(schema.path)"), "\(log)")
         for (arguments, value) in [([String](), "OFF"), (["--watch"], "maybe")] {
             #expect(throws: LivestateBinary.TimedOut.self, "\(arguments) \(value): it starts") {
                 try LivestateBinary.run(["serve", "--port", "0", "--schemas", "schemas"] + arguments, environment: ["LIVESTATE_WATCH": value], timeout: 3)
             }
         }
+    }
+
+    /// In JSON, a reload's errors are log lines with the finding's code and place as fields, as
+    /// the start's are (they were the text alone).
+    @Test func aFailedReloadLogsItsErrorsWithTheirCodeAndPlace() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = folder.appendingPathComponent("pizza.yaml")
+        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/pizza.yaml", toPath: schema.path)
+        let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path, "--watch", "--watch-interval", "0.05", "--log-format", "json"])
+        defer { server.remove() }
+        _ = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        try Data("activity: [unclosed\n".utf8).write(to: schema)
+        let log = try await server.log(waitingFor: "keeping the loaded schemas")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let objects = log.split(separator: "\n").compactMap { try? CLI.json(String($0)) }
+        let error = try #require(objects.first { $0["level"] as? String == "error" && $0["code"] != nil }, "\(log)")
+        #expect(error["file"] as? String == schema.path, "\(error)")
+        #expect(error["code"] as? String == "yaml-syntax" && error["line"] as? String == "2" && error["column"] as? String == "1", "\(error)")
+        #expect((error["message"] as? String)?.hasPrefix(schema.path + ":2:1: error: ") == true, "\(error)")
     }
 
     /// `serve --help` names every path of the OpenAPI document, `/metrics`, `validate-batch`
