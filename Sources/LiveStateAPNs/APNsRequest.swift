@@ -134,7 +134,7 @@ public struct APNsResponse: Sendable, Hashable {
     /// `nil` on 200, when there is a reason, or no body.
     public var unexplainedBody: String? {
         guard status != 200, reason == nil, !body.isEmpty else { return nil }
-        return Diagnostic.quoted(String(decoding: body.prefix(320), as: UTF8.self))
+        return Diagnostic.printable(Diagnostic.quoted(String(decoding: body.prefix(320), as: UTF8.self)))
     }
 
     /// The answer's facts, as a summary lists them: `status 400`, its ids, `reason …`, when the

@@ -116,7 +116,7 @@ struct ChannelsCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if let channelID, let problem = BroadcastChannels.problem(withChannelID: channelID) {
-            Output.err("error: \(problem.message) [\(problem.code)]")
+            Output.err(Diagnostic.printable("error: \(problem.message) [\(problem.code)]"))
             throw ExitCode(ExitStatus.findings.rawValue)
         }
         if dryRun {

@@ -116,7 +116,7 @@ import Testing
 
     /// An HTTP/2 header value may not hold CR, LF or NUL: a collapse id with a CR LF would end
     /// the header and start another (`x-evil: 1`). Such a value, an empty one and one with a
-    /// space at either end are refused, and the message shows the value on one line.
+    /// space at either end are refused, and the finding's line shows the value on one line.
     @Test(arguments: [
         ("a\r\nx-evil: 1", "holds CR (byte 2 is 0x0D)"),
         ("a\nb", "holds LF (byte 2 is 0x0A)"),
@@ -133,7 +133,7 @@ import Testing
         #expect(findings.count == 1)
         #expect(finding.code == DiagnosticCode.badCollapseID)
         #expect(finding.message.hasPrefix("apns-collapse-id " + message), "\(finding.message)")
-        #expect(!finding.message.contains("\r") && !finding.message.contains("\n"), "\(finding.message)")
+        #expect(!finding.description.contains("\r") && !finding.description.contains("\n"), "\(finding.description)")
     }
 
     @Test func aCollapseIDWithASpaceInsideIsFine() {
@@ -145,13 +145,14 @@ import Testing
     @Test func theOtherHeaderValuesRefuseControlCharacters() {
         let channel = PushRequestRules.check(.broadcast(channelID: "YWJj\r\nx-evil: 1"), .init(priority: 5, expiration: 0))
         #expect(channel.map(\.code) == [DiagnosticCode.badChannelID])
-        #expect(channel.first?.message.contains("YWJj\\u{D}\\u{A}x-evil: 1") == true, "\(channel)")
+        #expect(channel.first?.message.contains("YWJj\r\nx-evil: 1") == true, "\(channel)")
+        #expect(channel.first?.description.contains(#"YWJj\u{D}\u{A}x-evil: 1"#) == true, "\(channel)")
         // C1 too (U+009B is a terminal's CSI), as every other finding writes it.
         let csi = PushRequestRules.check(.broadcast(channelID: "YWJj\u{9B}2J"), .init(expiration: 0))
-        #expect(csi.first?.message.contains("YWJj\\u{9B}2J") == true, "\(csi)")
+        #expect(csi.first?.description.contains("YWJj\\u{9B}2J") == true, "\(csi)")
         let topic = PushRequestRules.bundleID(from: "com.example.app\r\nx-evil: 1")
         #expect(topic.problem?.code == DiagnosticCode.badTopic)
-        #expect(topic.problem?.message.contains("\n") == false)
+        #expect(topic.problem?.description.contains("\n") == false)
         #expect(PushRequestRules.bundleID(from: "com.example.app\u{0}").problem?.code == DiagnosticCode.badTopic)
         #expect(codes(.device(token: Self.token), .init(apnsID: "123e4567-e89b-12d3-a456-426614174000\r\n")) == [DiagnosticCode.badAPNsID])
     }

@@ -412,9 +412,9 @@ import Testing
         Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", String(repeating: "c", count: 65)],
                 message: "<request>: error: apns-collapse-id is 65 bytes; APNs takes at most 64"),
         Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", "a\r\nx-evil: 1"],
-                // The message quotes the value escaped (`Diagnostic.quoted`), and the text line
-                // writes that message printable: its backslashes before `u{` are doubled.
-                message: #"<request>: error: apns-collapse-id holds CR (byte 2 is 0x0D): a header value may not hold control characters, and a CR or LF would end the header and start another; 'a\\u{D}\\u{A}x-evil: 1' is not one"#),
+                // The text line writes the value's control characters escaped, once (the message
+                // quoted it escaped, and the line doubled the escapes' backslashes).
+                message: #"<request>: error: apns-collapse-id holds CR (byte 2 is 0x0D): a header value may not hold control characters, and a CR or LF would end the header and start another; 'a\u{D}\u{A}x-evil: 1' is not one"#),
         Refusal(code: "bad-collapse-id", arguments: ["--token", Setup.deviceToken, "--collapse-id", ""],
                 message: "<request>: error: apns-collapse-id is empty; leave the header out to send none"),
         Refusal(code: "unknown-key", arguments: ["--token", Setup.deviceToken], state: #"{"title":"On its way","bogus":1}"#,

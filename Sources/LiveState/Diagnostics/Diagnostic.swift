@@ -139,11 +139,13 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         return result
     }
 
-    /// The first 80 characters of `text`, `printable`: how a message quotes a value given whole
-    /// (a token, a topic, a header), so that one with a line break stays on the message's line,
-    /// in JSON output too.
+    /// The first 80 characters of `text`: how a message quotes a value given whole (a token, a
+    /// topic, a header). Its control characters stay as they are, as in every other message
+    /// that quotes input (a key, a value): a message is made printable where it is printed
+    /// (`description`, each report format, the log), once. Escaped here as well, a text line
+    /// doubled the escape's backslash (`'a\\u{1}b'`).
     package static func quoted(_ text: some StringProtocol) -> String {
-        printable(String(text.prefix(80)))
+        String(text.prefix(80))
     }
 
     /// C0 and C1 controls, DEL, the line and paragraph separators some viewers break on, and
