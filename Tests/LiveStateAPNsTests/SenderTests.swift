@@ -424,14 +424,20 @@ import Testing
         #expect(harness.fake.connectionCount == 3)
     }
 
+    /// A harness with its device registered, and the request to that device stamped with a
+    /// given timestamp, all under one provider token (one connection's key).
+    static func requestsOfOneToken() async throws -> (harness: Harness, request: @Sendable (Int) -> APNsRequest) {
+        let harness = try await Harness.start()
+        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
+        let token = await harness.tokens().token(for: .sandbox)
+        return (harness, { harness.deviceRequest(token: token, timestamp: $0) })
+    }
+
     /// Many requests fail on one connection; the first reconnect after them replaces it, and
     /// the reconnects after the others, which went on the replaced one, leave the new one in
     /// place (each opened another connection).
     @Test func aLateReconnectAfterAReplacedConnectionKeepsTheNewOne() async throws {
-        let harness = try await Harness.start()
-        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
-        let token = await harness.tokens().token(for: .sandbox)
-        func request(_ timestamp: Int) -> APNsRequest { harness.deviceRequest(token: token, timestamp: timestamp) }
+        let (harness, request) = try await Self.requestsOfOneToken()
         let transport = harness.transport
         harness.fake.answerNext(status: 400, reason: "IdleTimeout")
         #expect(try await transport.send(request(1)).status == 400)
@@ -460,10 +466,7 @@ import Testing
     /// still find the connection they went on (clearing every failure at the cap forgot them,
     /// and each late reconnect replaced the new connection again: three connections, not two).
     @Test func theNewestFailuresAreKeptPastTheCap() async throws {
-        let harness = try await Harness.start()
-        harness.fake.register(deviceToken: Harness.deviceToken, bundleID: Harness.bundleID)
-        let token = await harness.tokens().token(for: .sandbox)
-        func request(_ timestamp: Int) -> APNsRequest { harness.deviceRequest(token: token, timestamp: timestamp) }
+        let (harness, request) = try await Self.requestsOfOneToken()
         let transport = harness.transport
         await transport.keepFailures(2)
         for timestamp in 1...3 {

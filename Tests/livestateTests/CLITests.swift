@@ -1951,15 +1951,22 @@ struct CLI {
         #expect(server.process.terminationStatus == 0)
     }
 
+    /// A new folder holding a copy of the bundled `pizza.yaml`, for a server to watch: the
+    /// folder (the test's to remove) and the schema file.
+    static func folderWithPizzaSchema() throws -> (folder: URL, schema: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let schema = folder.appendingPathComponent("pizza.yaml")
+        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/pizza.yaml", toPath: schema.path)
+        return (folder, schema)
+    }
+
     /// `LIVESTATE_WATCH` takes on and off as well as 1 and 0, in any case: `On` watches (a
     /// changed schema file is reloaded), `OFF` starts without watching rather than being
     /// refused, and `--watch` wins over a variable it does not read.
     @Test func theWatchVariableTakesOnAndOff() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, schema) = try Self.folderWithPizzaSchema()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let schema = folder.appendingPathComponent("pizza.yaml")
-        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/pizza.yaml", toPath: schema.path)
         let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path],
                                       environment: ["LIVESTATE_WATCH": "On", "LIVESTATE_WATCH_INTERVAL": "0.05"])
         defer { server.remove() }
@@ -1984,11 +1991,8 @@ struct CLI {
     /// In JSON, a reload's errors are log lines with the finding's code and place as fields, as
     /// the start's are (they were the text alone).
     @Test func aFailedReloadLogsItsErrorsWithTheirCodeAndPlace() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, schema) = try Self.folderWithPizzaSchema()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let schema = folder.appendingPathComponent("pizza.yaml")
-        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot.path)/schemas/pizza.yaml", toPath: schema.path)
         let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path, "--watch", "--watch-interval", "0.05", "--log-format", "json"])
         defer { server.remove() }
         _ = try await server.log(waitingFor: "listening on http://127.0.0.1:")
