@@ -191,8 +191,10 @@ public struct LiveStateServer: Sendable {
                 .init(service: StopNotice(logger: logger, drainSeconds: configuration.drainSeconds), successTerminationBehavior: .ignore),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        // Past the drain, the group cancels the server, which closes the connections left.
-        group.maximumGracefulShutdownDuration = .seconds(configuration.drainSeconds)
+        // Past the drain, the group cancels the server, which closes the connections left. A
+        // drain of 0 still gives the server 100 ms to stop on its own: cancelled at once, an
+        // idle server logged its cancellation as errors on a routine stop.
+        group.maximumGracefulShutdownDuration = max(.seconds(configuration.drainSeconds), .milliseconds(100))
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error where !listening.isSet {

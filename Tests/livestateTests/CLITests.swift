@@ -2121,6 +2121,21 @@ struct CLI {
         #expect(messages.contains { $0.hasPrefix("listening on http://0.0.0.0:") && $0.contains("with schemas delivery") }, "\(log)")
     }
 
+    /// `--drain-seconds 0` stops an idle server without error lines: cancelled at once, the
+    /// server logged its cancellation as errors on most routine stops.
+    @Test func aStopWithNoDrainLogsNoError() async throws {
+        for _ in 0..<3 {
+            let server = try ServeProcess(["serve", "--port", "0", "--drain-seconds", "0"])
+            _ = try await server.port()
+            server.process.terminate()
+            server.process.waitUntilExit()
+            let log = try server.log()
+            server.remove()
+            #expect(server.process.terminationStatus == 0 && log.contains("stopped"), "\(log)")
+            #expect(!log.contains(" error "), "\(log)")
+        }
+    }
+
     /// The host as an operator writes it: an IPv6 address in brackets is that address, and the
     /// banner writes it so (it wrote `http://::1:…`, and refused `[::1]`); every 127.x.x.x
     /// address is loopback, with no warning; an empty host is a usage error naming its flag
