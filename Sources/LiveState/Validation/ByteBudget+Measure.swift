@@ -107,7 +107,7 @@ extension ByteBudget {
         var leastCase: Int?
         /// The Live Activity `aps` keys met beside `aps`, as `BodyChecker` notes them.
         var besideAPS: [String] = []
-        /// The push's event, when its first `event` is one.
+        /// The push's event, when its first `event` is one; `eventSeen` once that was read.
         var event: ActivityEvent?
         var eventSeen = false
 

@@ -44,8 +44,8 @@ extension DiagnosticCode {
     /// activity updated only by the app needs neither).
     public static let noInputPush = DiagnosticCode(rawValue: "no-input-push")
     /// A start that joins a broadcast channel (`input-push-channel`) for an app version that
-    /// runs on an iOS before 18, where Apple says such a start does not start (warning: a
-    /// server may send it only to the devices on iOS 18 and later).
+    /// runs on an iOS before 18, where channels do not exist and what such a start does is not
+    /// documented (warning: a server may send it only to the devices on iOS 18 and later).
     public static let channelStartBeforeIOS18 = DiagnosticCode(rawValue: "channel-start-before-ios18")
     /// `attributes`, `attributes-type`, `input-push-token` or `input-push-channel` on an update
     /// or end, where the device ignores them (warning).
