@@ -347,6 +347,14 @@ import Testing
         let plain = try #require(Fleet.parse(csv: "version,count\n1,310\n2,9690\n", file: "f.csv").0)
         let (_, whole) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: plain), by: plain, maxDrop: FleetThreshold("0")!)
         #expect(whole.dropping == 310)
+        // An error beside it that drops nothing (a stale-date in milliseconds: the update still
+        // applies) neither widens the drop to every device of the version nor is named its
+        // cause (it was: 310 devices, "first error: date-in-milliseconds").
+        let stale = Array(#"{"aps":{"timestamp":1795000000,"event":"update","stale-date":1795000000000,"content-state":{"link":"https://example.com/a b"}}}"#.utf8)
+        let both = PayloadValidator.validateAllVersions(schema, stale, file: "p.json", fleet: fleet)
+        let cause = try #require(both.diagnostics.first { $0.code == "dropped-by-version" })
+        #expect(cause.message.contains("for 1.8% of devices (180 of 10,000), those on iOS 16; first error: wrong-type at /link"), "\(cause.message)")
+        #expect(PayloadValidator.weigh(both, by: fleet, maxDrop: FleetThreshold("0")!).impact.dropping == 180)
     }
 
     /// A URL iOS 16 reads and iOS 17 refuses (a scheme with `_`) drops the update on the strict

@@ -176,6 +176,14 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
         return scope == .attributes ? " (at \(pointer) in attributes)" : " (at \(pointer))"
     }
 
+    /// Whether this finding may be why the device drops the push (or APNs refuses it): an
+    /// error, but not one of the envelope whose push still applies (`pushStillApplies`: a
+    /// date in milliseconds, a start's unusable `input-push-token`, …). What names the cause of
+    /// a drop and what weighs a drop by devices ask it, as the body checker's verdict does.
+    package var dropsPush: Bool {
+        severity == .error && !(scope == .envelope && code.pushStillApplies)
+    }
+
     /// `; first error: missing-required-key at /subTitle in the content-state`: the end of a
     /// `dropped-by-version` message, naming the error that makes the version drop the push.
     /// `isFirst` is `false` for an error named before others ahead of it (an over-budget body,

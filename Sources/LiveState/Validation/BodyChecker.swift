@@ -952,7 +952,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         // A state the device's re-encoding puts over its limit, whatever numbers it writes, is dropped.
         let applies = (stateDecodes || (event?.name == .end && contentState == nil)) && attributesHold
             && budget.headroom >= 0 && !budgetFindings.contains { $0.code == DiagnosticCode.contentStateOverBudget }
-            && !all.contains { $0.scope == .envelope && $0.severity == .error && !$0.code.pushStillApplies }
+            && !all.contains { $0.scope == .envelope && $0.dropsPush }
         var result = acceptedTape.map {
             BodyVerdict(diagnostics: all, acceptedStateOf: $0, event: event?.name, appDecodes: applies, budget: budget)
         } ?? BodyVerdict(diagnostics: all, state: state, event: event?.name, appDecodes: applies, budget: budget)

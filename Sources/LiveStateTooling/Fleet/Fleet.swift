@@ -63,7 +63,7 @@ public struct Fleet: Sendable, Hashable {
     /// - Returns: The devices, and the iOS they are on when they are not all the version's
     ///   (`iOS 16`, `iOS 17 and later`).
     public func devicesDropping(on version: Int, findings: [Diagnostic]) -> (devices: Int, onlyOn: String?) {
-        devices(on: version, reachedBy: findings.filter { $0.severity == .error })
+        devices(on: version, reachedBy: findings.filter(\.dropsPush))
     }
 
     /// The devices on `version` that `findings` of that version reach: all of them, or, when

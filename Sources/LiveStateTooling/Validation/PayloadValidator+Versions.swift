@@ -55,8 +55,10 @@ extension PayloadValidator {
         for ((version, result), validator) in zip(results, validators) where !result.appDecodes {
             // A body over APNs's limit never reaches a device: APNs, not the app, refuses it,
             // whatever else the version would find.
-            let firstError = result.diagnostics.first { $0.severity == .error }
-            let reason = result.diagnostics.first { $0.severity == .error && $0.code == DiagnosticCode.overBudget } ?? firstError
+            // The first error that drops it: not one whose push still applies (a date in
+            // milliseconds), which named the cause of a drop it does not make.
+            let firstError = result.diagnostics.first(where: \.dropsPush)
+            let reason = result.diagnostics.first { $0.dropsPush && $0.code == DiagnosticCode.overBudget } ?? firstError
             let consequence = Self.consequence(of: reason, event: result.event, broadcast: validator.options.broadcast)
             let cause = reason.map { $0.causeNote(isFirst: $0 == firstError) }
             diagnostics.append(Diagnostic(
