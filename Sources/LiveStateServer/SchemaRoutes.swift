@@ -342,7 +342,8 @@ struct SchemaRoutes: Sendable {
             writer.append(#","budget":"#)
             result.budget.write(to: &writer)
         } else {
-            var (results, all) = PayloadValidator.validateAllVersions(validation.validators, body, fleet: validation.fleet?.fleet)
+            var (results, all) = PayloadValidator.validateAllVersions(validation.validators, body, fleet: validation.fleet?.fleet,
+                                                                     maxDrop: validation.fleet?.maxDrop)
             var impact: FleetImpact?
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)

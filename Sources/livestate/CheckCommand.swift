@@ -145,7 +145,7 @@ struct RetireSuggestion {
                   - version: \(version.version)
                     retired: true
                     retired-on: "\(today)"
-                    retired-reason: "\(fleet.percent(devices)) of devices (\(devices) of \(fleet.total)) on \(today)"
+                    retired-reason: "\(Fleet.percent(devices, of: fleet.total, against: threshold)) of devices (\(devices) of \(fleet.total)) on \(today)"
                 """
             return RetireSuggestion(version: version.version, devices: devices, share: share, described: described, yaml: yaml)
         }

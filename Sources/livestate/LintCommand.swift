@@ -71,7 +71,8 @@ struct LintCommand: ParsableCommand {
             var report: [Value.Member] = [.init("file", .string(file.name))]
             var timestamp: Int?
             if allVersions || fleet != nil {
-                let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options, fleet: fleet)
+                let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options, fleet: fleet,
+                                                              maxDrop: fleet.map { _ in fleetOptions.threshold })
                 found = all.diagnostics
                 timestamp = all.results.first?.result.timestamp
                 report.append(.init("decodes", .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })))

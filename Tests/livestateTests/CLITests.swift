@@ -1491,6 +1491,21 @@ struct CLI {
         }
     }
 
+    /// Each share beside a threshold is as precise as it takes to compare with it, on every
+    /// line: 499 of 10,000 under a 5% gate is 4.99% in the version's finding, the compatibility
+    /// finding and the YAML to commit, as in the summary (they said 5.0%).
+    @Test func everyShareBesideAThresholdComparesWithIt() throws {
+        let fleet = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleet-\(UUID().uuidString).csv")
+        try Data("version,count\n1,499\n2,2000\n3,7501\n".utf8).write(to: fleet)
+        defer { try? FileManager.default.removeItem(at: fleet) }
+        let lint = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", fleet.path, "--max-drop", "5%", "schemas/examples/delivery/v3-update.json"])
+        #expect(lint.stdout.contains("app version 1: the app drops this update for 4.99% of devices (499 of 10,000)"), "\(lint.stdout)")
+        let check = try CLI.run(["check", "--fleet", fleet.path, "--max-drop", "5%", "--suggest-retire", "5%", "schemas/delivery.yaml"])
+        #expect(check.stdout.contains("(app v1: 4.99% of devices (499 of 10,000), broken)"), "\(check.stdout)")
+        #expect(check.stdout.contains(#"retired-reason: "4.99% of devices (499 of 10000)"#), "\(check.stdout)")
+        #expect(!check.stdout.contains("5.0% of devices"), "\(check.stdout)")
+    }
+
     @Test func suggestRetireListsTheSmallVersionsWithTheirYAML() throws {
         let result = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", "--suggest-retire", "5%", "schemas/delivery.yaml"])
         #expect(result.status == 0)

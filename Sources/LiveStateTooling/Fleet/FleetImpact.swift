@@ -206,7 +206,7 @@ extension CompatibilityReport {
                     + (finding.severity == .error ? "refused)" : "at risk)")
             } else {
                 let devices = fleet.devices[finding.readerVersion] ?? 0
-                report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices)), "
+                report.findings[index].message += " (app v\(finding.readerVersion): \(fleet.describe(devices, against: maxDrop)), "
                     + (finding.severity == .error ? "broken)" : "at risk)")
             }
             if impact.accepted, finding.severity == .error {

@@ -10,15 +10,18 @@ extension PayloadValidator {
     ///   - file: The file name to put in diagnostics.
     ///   - options: What to check.
     ///   - fleet: Devices per version, when known: each `dropped-by-version` says what share of them it is.
+    ///   - maxDrop: The threshold the drops are weighed against (`weigh(_:by:maxDrop:spelling:)`), if
+    ///     any: each share is written precisely enough to compare with it (`4.99%`, not `5.0%`).
     /// - Returns: The result per version, oldest first, and the combined findings: everything
     ///   the newest version reports, each older version's errors, and one `dropped-by-version`
     ///   error per version that drops the update.
     public static func validateAllVersions(
-        _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil
+        _ schema: Schema, _ bytes: some ContiguousBytes, file: String? = nil, options: Options = .init(), fleet: Fleet? = nil,
+        maxDrop: FleetThreshold? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         // A retired version has no app in the field to drop anything.
         let validators = schema.liveVersions.compactMap { try? PayloadValidator(schema: schema, version: $0.version, options: options) }
-        return validateAllVersions(validators, bytes, file: file, fleet: fleet)
+        return validateAllVersions(validators, bytes, file: file, fleet: fleet, maxDrop: maxDrop)
     }
 
     /// Validates a body with validators built beforehand, one per version of a schema: what
@@ -32,7 +35,7 @@ extension PayloadValidator {
     /// - Returns: The result per version, oldest first, and the combined findings, as
     ///   `validateAllVersions(_:_:file:options:fleet:)` returns them.
     public static func validateAllVersions(
-        _ validators: [PayloadValidator], _ bytes: some ContiguousBytes, file: String? = nil, fleet: Fleet? = nil
+        _ validators: [PayloadValidator], _ bytes: some ContiguousBytes, file: String? = nil, fleet: Fleet? = nil, maxDrop: FleetThreshold? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
         let results: [(version: Int, result: ValidationResult)] = validators.map { validator in
             (validator.decoder.version.version, validator.validate(bytes, file: file))
@@ -63,7 +66,7 @@ extension PayloadValidator {
             let cause = reason.map { $0.causeNote(isFirst: $0 == firstError) }
             diagnostics.append(Diagnostic(
                 code: DiagnosticCode.droppedByVersion, severity: .error,
-                message: "app version \(version): \(consequence)" + (fleet.map { share(of: $0, version: version, result: result) } ?? "") + (cause ?? ""),
+                message: "app version \(version): \(consequence)" + (fleet.map { share(of: $0, version: version, result: result, against: maxDrop) } ?? "") + (cause ?? ""),
                 file: file, position: reason?.position, scope: reason?.scope ?? .envelope, pointer: reason?.pointer))
         }
         return (results, diagnostics)
@@ -97,9 +100,10 @@ extension PayloadValidator {
         return tagged
     }
 
-    /// ` for 3.1% of devices (310 of 10,000)`, with `, those on iOS 16` when only they drop it.
-    private static func share(of fleet: Fleet, version: Int, result: ValidationResult) -> String {
+    /// ` for 3.1% of devices (310 of 10,000)`, with `, those on iOS 16` when only they drop it;
+    /// as precise as it takes to compare with `threshold`.
+    private static func share(of fleet: Fleet, version: Int, result: ValidationResult, against threshold: FleetThreshold?) -> String {
         let (devices, onlyOn) = fleet.devicesDropping(on: version, findings: result.diagnostics)
-        return " for \(fleet.describe(devices))" + (onlyOn.map { ", those on \($0)" } ?? "")
+        return " for \(fleet.describe(devices, against: threshold))" + (onlyOn.map { ", those on \($0)" } ?? "")
     }
 }
