@@ -176,6 +176,12 @@ import Testing
         #expect(Fleet.percent(1_000, of: 100_000, against: FleetThreshold("1")) == "1.0%")
         #expect(Fleet.percent(9_996, of: 10_000) == ">99.9%")
         #expect(Fleet.percent(10_000, of: 10_000) == "100%")
+        // The bounds for a few devices and for all but a few stand beside a threshold only when
+        // they settle it (they were printed beside 0.05% and 99.95%).
+        #expect(Fleet.percent(4, of: 10_000, against: FleetThreshold("0.05")) == "0.04%")
+        #expect(Fleet.percent(4, of: 10_000, against: FleetThreshold("5")) == "<0.1%")
+        #expect(Fleet.percent(9_997, of: 10_000, against: FleetThreshold("99.95")) == "99.97%")
+        #expect(Fleet.percent(9_997, of: 10_000, against: FleetThreshold("50")) == ">99.9%")
         // Ties round up: 0.05%, 0.15% and 0.25% (binary `%.1f` made them 0.1%, 0.1%, 0.2%).
         #expect(Fleet.percent(1, of: 2_000) == "0.1%")
         #expect(Fleet.percent(3, of: 2_000) == "0.2%")

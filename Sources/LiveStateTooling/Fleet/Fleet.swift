@@ -99,8 +99,7 @@ public struct Fleet: Sendable, Hashable {
             // count * 100 * 10^decimals / total, rounded half up; below 100 * unit, as count < total.
             let (quotient, remainder) = total.dividingFullWidth(count.multipliedFullWidth(by: 100 * unit))
             let shown = remainder >= total - remainder ? quotient + 1 : quotient
-            if let threshold, decimals < FleetThreshold.maxScale,
-               !threshold.agrees(shown: shown, decimals: decimals, with: threshold.compare(count, of: total)) {
+            if let threshold, decimals < FleetThreshold.maxScale, !Self.settles(shown, decimals: decimals, threshold, as: threshold.compare(count, of: total)) {
                 decimals += 1
                 continue
             }
@@ -108,6 +107,19 @@ public struct Fleet: Sendable, Hashable {
             if shown == 100 * unit { return ">" + decimal(100 * unit - 1, scale: decimals) + "%" }
             return decimal(shown, scale: decimals) + "%"
         }
+    }
+
+    /// Whether the text `percent` writes for `shown` (a whole number of 10^-`decimals` percent)
+    /// compares with `threshold` as the exact share does (`exact`, its `compare`): otherwise the
+    /// text beside a verdict would contradict it (`1.0%` over `1%`), or leave it open. The
+    /// bounds written for a few devices and for all but a few settle it only on their side:
+    /// `<0.1%` is below a threshold of 0.1% or more, `>99.9%` above one of 99.9% or less (they
+    /// were printed beside 0.05% and 99.95%).
+    private static func settles(_ shown: Int, decimals: Int, _ threshold: FleetThreshold, as exact: Int) -> Bool {
+        let all = 100 * FleetThreshold.power(decimals)
+        if shown == 0 { return exact < 0 && threshold.compare(shown: 1, decimals: decimals) <= 0 }
+        if shown == all { return exact > 0 && threshold.compare(shown: all - 1, decimals: decimals) >= 0 }
+        return threshold.compare(shown: shown, decimals: decimals) == exact
     }
 
     /// `digits` / 10^`scale` as decimal text with `scale` digits after the point: `3.0`, `0.45`.
@@ -233,15 +245,13 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
         return share.low == bound.low ? 0 : share.low < bound.low ? -1 : 1
     }
 
-    /// Whether `percent` (the `decimals`-digit text `Fleet.percent` shows, as a whole number of
-    /// 10^-`decimals` percent) compares with this threshold as the exact share does: otherwise
-    /// the text beside a verdict would contradict it (`1.0%` over `1%`).
-    func agrees(shown percent: Int, decimals: Int, with exact: Int) -> Bool {
+    /// How `percent` (the `decimals`-digit text `Fleet.percent` shows, as a whole number of
+    /// 10^-`decimals` percent) compares with this threshold: -1 below, 0 equal, 1 above.
+    func compare(shown percent: Int, decimals: Int) -> Int {
         // percent / 10^decimals against digits / 10^scale.
         let left = percent.multipliedFullWidth(by: Self.power(scale))
         let right = digits.multipliedFullWidth(by: Self.power(decimals))
-        let shown = left == right ? 0 : (left.high, left.low) < (right.high, right.low) ? -1 : 1
-        return shown == exact
+        return left == right ? 0 : (left.high, left.low) < (right.high, right.low) ? -1 : 1
     }
 
     /// How a caller's users give the threshold, for the messages that name it.
