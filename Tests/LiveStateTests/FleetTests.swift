@@ -60,6 +60,8 @@ import Testing
         ("version,count\n1\n", "fleet-missing-column", 2, 1),
         ("version,count\n0,5\n", "fleet-invalid-version", 2, 1),
         ("version,count\nv2,5\n", "fleet-invalid-version", 2, 1),
+        ("version,ios,count\n1,iPadOS 17,5\n", "fleet-invalid-ios", 2, 3),
+        ("version,ios,count\n1,16.x,5\n", "fleet-invalid-ios", 2, 3),
         ("version,count\n3,10,extra\n", "fleet-syntax", 2, 6),
         ("version,count\n1,2,150\n", "fleet-syntax", 2, 5),
         // RFC 4180: a doubled quote is one quote of the cell, so this count is `5"5`, not 55.
@@ -353,6 +355,9 @@ import Testing
         let plain = try #require(Fleet.parse(csv: "version,count\n1,310\n2,9690\n", file: "f.csv").0)
         let (_, whole) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: plain), by: plain, maxDrop: FleetThreshold("0")!)
         #expect(whole.dropping == 310)
+        // Releases written as analytics exports write them are read (they turned the split off).
+        let exported = try #require(Fleet.parse(csv: "version,ios,count\n1,iOS 16.7,180\n1,ios17.5,130\n2, iOS 18.1 ,9690\n", file: "f.csv").0)
+        #expect(PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: exported), by: exported, maxDrop: FleetThreshold("0")!).impact.dropping == 180)
         // An error beside it that drops nothing (a stale-date in milliseconds: the update still
         // applies) neither widens the drop to every device of the version nor is named its
         // cause (it was: 310 devices, "first error: date-in-milliseconds").

@@ -289,6 +289,8 @@ extension DiagnosticCode {
     public static let fleetInvalidCount = DiagnosticCode(rawValue: "fleet-invalid-count")
     /// A version that is not a positive whole number (error).
     public static let fleetInvalidVersion = DiagnosticCode(rawValue: "fleet-invalid-version")
+    /// An `ios` cell that is no iOS release (error): `16.4`, `17`, `17.0.1` and `iOS 16.4` are.
+    public static let fleetInvalidIOS = DiagnosticCode(rawValue: "fleet-invalid-ios")
     /// A version the schema does not have (error).
     public static let fleetUnknownVersion = DiagnosticCode(rawValue: "fleet-unknown-version")
     /// Devices on a retired version (warning).
@@ -310,6 +312,7 @@ extension DiagnosticCode {
         .fleetDuplicateColumn,
         .fleetInvalidCount,
         .fleetInvalidVersion,
+        .fleetInvalidIOS,
         .fleetUnknownVersion,
         .fleetRetiredVersion,
         .fleetMissingVersion,
@@ -397,14 +400,29 @@ extension Fleet {
                 fleet.positions[version] = row.position
                 fleet.rowPointers[version] = row.pointer
             }
-            if let ios = row.cells["ios"]?.text.trimmingCharacters(in: .whitespaces), !ios.isEmpty {
-                fleet.devicesByIOS[version, default: [:]][ios, default: 0] += count
+            if let cell = row.cells["ios"], !cell.text.trimmingCharacters(in: .whitespaces).isEmpty {
+                // Read, not kept as text: a cell the split cannot read counted every device of
+                // its version as reached, while the finding named one iOS.
+                guard let ios = Self.iOSRelease(cell.text) else {
+                    report(.fleetInvalidIOS, "ios '\(ValueText.clipped(cell.text))' is not an iOS release: write it as 16.4, 17 or 17.0.1 "
+                        + "(iOS 16.4 is read too), or leave the cell empty when it is not known", at: cell.position, pointer: cell.pointer)
+                    continue
+                }
+                fleet.devicesByIOS[version, default: [:]][ios.description, default: 0] += count
             }
         }
         if diagnostics.isEmpty, fleet.total == 0 {
             report(.fleetEmpty, rows.isEmpty ? "the fleet file has no rows" : "the fleet file counts no device", at: start)
         }
         return (diagnostics.isEmpty ? fleet : nil, diagnostics)
+    }
+
+    /// An `ios` cell's release: `16.4`, `17`, `17.0.1`, with an `iOS` before it or not, as
+    /// analytics exports write it (`iOS 16.4`); `nil` for anything else.
+    static func iOSRelease(_ text: String) -> IOSVersion? {
+        var release = Substring(text.trimmingCharacters(in: .whitespaces))
+        if release.lowercased().hasPrefix("ios") { release = release.dropFirst(3).drop { $0 == " " } }
+        return IOSVersion(String(release))
     }
 
     /// A cell of plain digits (spaces around them allowed) as a number; `nil` for a sign, a
