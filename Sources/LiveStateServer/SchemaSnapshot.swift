@@ -127,6 +127,10 @@ public final class SchemaSnapshot: Sendable {
                 message: "no schema found in \(paths.joined(separator: ", "))", file: paths.first, scope: .schema, pointer: ""))
         }
         var fleets: [String: Fleet] = [:]
+        // A fleet's warnings (a live version without a row, devices on a retired one) are the
+        // set's, as the schemas' are: said at the start, on a reload and in /v1/schemas (they
+        // were dropped, and a version without a row weighed nothing unsaid).
+        var fleetWarnings: [Diagnostic] = []
         if let fleetPath, !FileManager.default.fileExists(atPath: fleetPath) {
             // Before the name of a missing file is taken for a schema id.
             errors.append(Diagnostic(code: DiagnosticCode.fleetIO, severity: .error,
@@ -156,11 +160,13 @@ public final class SchemaSnapshot: Sendable {
                 }
                 let (fleet, problems) = FleetLoader.load(contentsOf: file, for: schema)
                 errors += problems.filter { $0.severity == .error }
+                fleetWarnings += problems.filter { $0.severity != .error }
                 fleets[id] = fleet
             }
         }
         guard errors.isEmpty else { throw SchemaLoadError(diagnostics: errors) }
-        return SchemaSnapshot(schemas: schemas, generation: generation, warnings: diagnostics.filter { $0.severity != .error }, fleets: fleets)
+        return SchemaSnapshot(schemas: schemas, generation: generation, warnings: diagnostics.filter { $0.severity != .error } + fleetWarnings,
+                              fleets: fleets)
     }
 
     /// The fleet files at `path`, by the schema id their name gives: the `.csv`, `.json`,

@@ -868,6 +868,23 @@ import Testing
         #expect(throws: SchemaLoadError.self) { try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path) }
     }
 
+    /// A fleet's warnings are the loaded set's, as the schemas' are (they were dropped: a live
+    /// version with no row weighed nothing, and nothing said so).
+    @Test func aFleetsWarningsAreTheSets() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "version,count\n2,5\n3,5\n".write(to: folder.appendingPathComponent("delivery.csv"), atomically: true, encoding: .utf8)
+        let store = try SchemaStore(paths: [ServerFixtures.schemas], fleetPath: folder.path)
+        let warning = try #require(store.snapshot.warnings.first { $0.code == "fleet-missing-version" }, "\(store.snapshot.warnings)")
+        #expect(warning.file == folder.path + "/delivery.csv")
+        guard case .reloaded(let again) = store.reload() else {
+            Issue.record("the reload kept the set")
+            return
+        }
+        #expect(again.warnings.contains { $0.code == "fleet-missing-version" })
+    }
+
     @Test func aBadFleetFileFailsTheLoadWithItsPosition() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-fleets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
