@@ -7,10 +7,6 @@ import Foundation
 /// uses, so the content-state is decoded in place. `LiveStateTooling`'s `PayloadValidator` is
 /// its public face; the encoder checks the bodies it writes with it.
 package struct BodyChecker: Sendable {
-    /// The words of every message about a start that joins a channel on an iOS before 18: what
-    /// tells the devices it reaches (`Fleet.devices(on:reachedBy:)`).
-    package static let channelStartBeforeIOS18 = "does on an iOS before 18 is not documented"
-
     /// The decoder for the content-state; its options are the scanner limits.
     package var decoder: ContentStateDecoder
     /// The push is a broadcast (iOS 18 channels): the body limit is 5120 and `start` is refused.
@@ -826,7 +822,7 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         if let inputPushChannel, minIOS < .broadcastChannels {
             report(.channelStartBeforeIOS18, "input-push-channel: this app version runs on iOS \(minIOS) and later (min-ios), and broadcast "
                    + "channels are iOS 18's (an app's own request with a channel needs iOS 18): what a start that joins one "
-                   + "\(BodyChecker.channelStartBeforeIOS18); send it only to devices on iOS 18 and later, "
+                   + "does on an iOS before 18 is not documented; send it only to devices on iOS 18 and later, "
                    + "or start the others with input-push-token", at: inputPushChannel, pointer: "/aps/input-push-channel")
         }
     }

@@ -69,8 +69,9 @@ public struct Fleet: Sendable, Hashable {
     /// The devices on `version` that `findings` of that version reach: all of them, or, when
     /// the fleet knows the iOS of the version's devices (an `ios` column), those on iOS 16 when
     /// every finding is about a URL only iOS 16 refuses, those on iOS 17 and later when every
-    /// one is about a URL only they refuse (and, either way, those on an iOS it cannot read).
-    /// Asked of a version's errors (who drops) and of its fallbacks (who shows a default).
+    /// one is about a URL only they refuse (a row with no `ios` leaves the split off: its
+    /// devices' iOS is not known). Asked of a version's errors (who drops) and of its fallbacks
+    /// (who shows a default).
     /// - Returns: The devices, and the iOS they are on when they are not all the version's
     ///   (`iOS 16`, `iOS 17 and later`).
     public func devices(on version: Int, reachedBy findings: [Diagnostic]) -> (devices: Int, onlyOn: String?) {
@@ -79,7 +80,6 @@ public struct Fleet: Sendable, Hashable {
         for (words, onlyOn, reaches) in [
             (URLRule.iOS16Only, "iOS 16", { (ios: IOSVersion) in ios < .rfc3986URLs }),
             (URLRule.iOS17Only, "iOS 17 and later", { (ios: IOSVersion) in ios >= .rfc3986URLs }),
-            (BodyChecker.channelStartBeforeIOS18, "an iOS before 18", { (ios: IOSVersion) in ios < .broadcastChannels }),
         ] where findings.allSatisfy({ $0.message.contains(words) }) {
             return (byIOS.filter { IOSVersion($0.key).map(reaches) ?? true }.values.reduce(0, +), onlyOn)
         }
