@@ -102,7 +102,14 @@ public enum FleetLoader {
                 if row.cells[key] != nil {
                     return failure(DiagnosticCode.fleetDuplicateColumn, "the row names '\(key)' twice", at: pair.key.position, pointer: pointer)
                 }
-                row.cells[key] = (pair.value.scalar?.text ?? "not a number or string", pair.value.position, pointer)
+                guard let text = pair.value.scalar?.text else {
+                    guard !Fleet.columns.contains(key) else {
+                        return failure(Fleet.code(ofColumn: key), "'\(key)' must be a number or a string, not \(pair.value.described)",
+                                       at: pair.value.position, pointer: pointer)
+                    }
+                    continue
+                }
+                row.cells[key] = (text, pair.value.position, pointer)
             }
             rows.append(row)
         }

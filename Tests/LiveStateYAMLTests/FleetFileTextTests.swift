@@ -37,6 +37,20 @@ import Testing
         #expect(try #require(fleet).check(against: schema).map(\.pointer) == ["/1"])
     }
 
+    /// A value that is no number or string is named as it is written: `null`, `true`, or "an
+    /// object" (they were all "'not a number or string'", quoted as if it were the value); a
+    /// JSON file's byte order mark is read past, as a CSV or YAML file's (it was refused).
+    @Test func aCellThatIsNoScalarIsNamedAndAByteOrderMarkIsReadPast() throws {
+        let null = try Self.load(Array(#"[{"version":1,"count":null}]"#.utf8), named: "null.json")
+        #expect(null.map(\.message) == ["count 'null' is not a number of devices (a whole number, 0 or more)"], "\(null)")
+        let object = try Self.load(Array(#"[{"version":1,"count":{"n":5}}]"#.utf8), named: "object.json")
+        #expect(object.map(\.message) == ["'count' must be a number or a string, not an object"] && object.first?.pointer == "/0/count", "\(object)")
+        let sequence = try Self.load(Array("- {version: 1, count: [5]}\n".utf8), named: "seq.yaml")
+        #expect(sequence.map(\.message) == ["'count' must be a number or a string, not a sequence"], "\(sequence)")
+        let bom = try Self.load([0xEF, 0xBB, 0xBF] + Array(#"[{"version":1,"count":5}]"#.utf8), named: "bom.json")
+        #expect(bom.isEmpty, "\(bom)")
+    }
+
     @Test func lineEndsOfCRAloneAreNamed() throws {
         let found = try Self.load(Array("version,count\r1,10\r2,20\r".utf8), named: "cr.csv")
         #expect(found.map(\.message) == ["the fleet file's lines end in CR alone; end them in LF (or CR LF)"])

@@ -340,7 +340,18 @@ extension Fleet {
     }
 
     /// The columns a fleet table may have; others are ignored.
-    static let columns = ["version", "count", "app-version", "ios"]
+    package static let columns = ["version", "count", "app-version", "ios"]
+
+    /// The code of a problem with a cell of `column`: what a value that is no number or string
+    /// there is reported as.
+    package static func code(ofColumn column: String) -> DiagnosticCode {
+        switch column {
+        case "version": .fleetInvalidVersion
+        case "count": .fleetInvalidCount
+        case "ios": .fleetInvalidIOS
+        default: .fleetSyntax
+        }
+    }
 
     /// The most devices one version may count: more than there are devices.
     public static let maxDevicesPerVersion = Int(Int32.max) * 1000
@@ -593,6 +604,11 @@ extension Fleet {
     ///   - file: The file, for diagnostics.
     /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
     public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
+        // A byte order mark, as some editors and exports write before UTF-8, is read past, as
+        // in a CSV or YAML fleet file (it was refused); positions are counted after it.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let held = bytes.withUnsafeBytes { Array($0) }
+        if held.starts(with: bom) { return parse(json: Array(held.dropFirst(bom.count)), file: file) }
         let start = SourcePosition(offset: 0, line: 1, column: 1)
         func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String? = nil) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: pointer)])
@@ -637,9 +653,17 @@ extension Fleet {
                         switch token {
                         case .string: text = reader.string(try reader.readString())
                         case .number: text = reader.string(try reader.readNumber())
-                        default:
+                        case .true, .false, .null:
+                            // Named as written: "count 'null' is not a number of devices".
                             try reader.skipValue()
-                            text = "not a number or string"
+                            text = token == .null ? "null" : token == .true ? "true" : "false"
+                        case .objectStart, .arrayStart:
+                            guard !columns.contains(name) else {
+                                return failure(Self.code(ofColumn: name), "'\(name)' must be a number or a string, not \(token == .objectStart ? "an object" : "an array")",
+                                               at: position, pointer: pointer)
+                            }
+                            try reader.skipValue()
+                            continue
                         }
                         if columns.contains(name) { row.cells[name] = (text, position, pointer) }
                     }
