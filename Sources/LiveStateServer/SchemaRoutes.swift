@@ -247,7 +247,7 @@ struct SchemaRoutes: Sendable {
         var maxDrop: FleetThreshold?
         if let text = query.string("max-drop") {
             guard let threshold = FleetThreshold(text) else {
-                throw APIError.badQuery("max-drop must be a percentage such as 1% or 1, not '\(text)'")
+                throw APIError.badQuery("max-drop must be \(FleetThreshold.form), not '\(text)'")
             }
             maxDrop = threshold
         }

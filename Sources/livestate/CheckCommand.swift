@@ -21,7 +21,9 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var fleetOptions: FleetOptions
 
-    @Option(name: .customLong("suggest-retire"), parsing: .unconditional, help: "With --fleet: list the versions (all but the newest) that hold less than this share of devices, written 0.5% or 0.5, with the YAML that retires them.")
+    @Option(name: .customLong("suggest-retire"), parsing: .unconditional,
+            help: "With --fleet: list the versions (all but the newest) that hold less than this share of devices, written 0.5% or 0.5, with the YAML that retires them.",
+            transform: { try FleetThreshold.argument($0, of: "--suggest-retire") })
     var suggestRetire: FleetThreshold?
 
     func validate() throws {

@@ -36,12 +36,19 @@ struct FleetOptions: ParsableArguments {
     @Option(help: "A fleet file: devices per schema version (CSV with a version,count header; or .json, .yaml). Verdicts then name shares of devices.")
     var fleet: String?
 
-    @Option(name: .customLong("max-drop"), parsing: .unconditional, help: "With --fleet: the gate fails only when more than this share of devices would drop an update, written 1% or 1 (default 0%).")
+    @Option(name: .customLong("max-drop"), parsing: .unconditional,
+            help: "With --fleet: the gate fails only when more than this share of devices would drop an update, written 1% or 1 (default 0%).",
+            transform: { try FleetThreshold.argument($0, of: "--max-drop") })
     var maxDrop: FleetThreshold?
 
     func validate() throws {
         if maxDrop != nil, fleet == nil {
             throw ValidationError("--max-drop needs --fleet: without fleet data every drop fails the gate")
+        }
+        // `-` reads standard input for a schema or payloads; a fleet's format is its file's
+        // extension, so it is a file (it was looked for as a file named `-`).
+        if fleet == "-" {
+            throw ValidationError("--fleet takes the fleet file's path (.csv, .json or .yaml); it does not read standard input")
         }
     }
 
@@ -66,8 +73,11 @@ struct FleetOptions: ParsableArguments {
     }
 }
 
-extension FleetThreshold: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(argument)
+extension FleetThreshold {
+    /// The threshold `text` gives `option`, refused with the form it takes (the parser's own
+    /// refusal said only that the value is invalid).
+    static func argument(_ text: String, of option: String) throws -> FleetThreshold {
+        guard let threshold = FleetThreshold(text) else { throw ValidationError("\(option) must be \(FleetThreshold.form), not '\(text)'") }
+        return threshold
     }
 }

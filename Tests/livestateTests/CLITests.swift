@@ -1506,6 +1506,18 @@ struct CLI {
         #expect(!check.stdout.contains("5.0% of devices"), "\(check.stdout)")
     }
 
+    /// A threshold out of its range is refused with the form it takes (the parser said only
+    /// that the value is invalid), and `--fleet -` says the fleet is a file (it looked for one
+    /// named `-`).
+    @Test func aFleetOptionOutOfItsFormSaysWhatItTakes() throws {
+        let drop = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "101", "schemas/examples/delivery/v3-update.json"])
+        #expect(drop.status == 2 && drop.stderr.contains("--max-drop must be a percentage from 0 to 100 such as 1% or 0.5, with at most 12 decimals, not '101'"), "\(drop.stderr)")
+        let retire = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--suggest-retire", "1.0000000000001", "schemas/delivery.yaml"])
+        #expect(retire.status == 2 && retire.stderr.contains("--suggest-retire must be a percentage from 0 to 100"), "\(retire.stderr)")
+        let stdin = try CLI.run(["lint", "--schema", "schemas/delivery.yaml", "--fleet", "-", "schemas/examples/delivery/v3-update.json"])
+        #expect(stdin.status == 2 && stdin.stderr.contains("--fleet takes the fleet file's path"), "\(stdin.stderr)")
+    }
+
     @Test func suggestRetireListsTheSmallVersionsWithTheirYAML() throws {
         let result = try CLI.run(["check", "--fleet", "schemas/fleet/delivery.csv", "--max-drop", "5%", "--suggest-retire", "5%", "schemas/delivery.yaml"])
         #expect(result.status == 0)

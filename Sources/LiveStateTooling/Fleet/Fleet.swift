@@ -190,6 +190,9 @@ public struct FleetThreshold: Sendable, Hashable, CustomStringConvertible {
     /// Every verdict compares whole numbers (`isExceeded`, `isAbove`).
     public var share: Double { Double("\(percentText)e-2") ?? 0 }
 
+    /// What a threshold is written as, for the message that refuses one.
+    public static let form = "a percentage from 0 to 100 such as 1% or 0.5, with at most 12 decimals"
+
     /// Reads `5%`, `5`, `0.5%`, `.5`, `5.`; `nil` for anything else, outside 0…100, or with
     /// more than 12 digits after the point that are not zeros.
     public init?(_ text: String) {
