@@ -307,8 +307,17 @@ import LiveStateTooling
         let unbounded = compatSchema([F.string("a", maxLength: 50)], [F.string("a", maxLength: 50), F.string("b", default: "", maxLength: nil)])
         let weighed = CompatibilityChecker().check(unbounded, mode: .forward).weighed(by: fleet, maxDrop: try #require(FleetThreshold("5%")))
         let risk = try #require(weighed.findings.first { $0.rule == "unbounded-size" })
-        #expect(risk.message.hasSuffix("(every app version: 100% of devices (1,000 of 1,000), at risk)"), "\(risk.message)")
+        // A bound, not a reading some devices get wrong: not "at risk", which the summary's
+        // count (0 here) means.
+        #expect(risk.message.hasSuffix("(every app version: 100% of devices (1,000 of 1,000), should a payload reach that size)"), "\(risk.message)")
         #expect(weighed.fleet?.degraded == 0)
+        // A version no device runs breaks nothing: its errors are warnings that say so, as
+        // `lint --fleet` words them (they stayed errors, "0% of devices … broken").
+        let empty = Fleet(devices: [1: 0, 2: 1000])
+        let strict = compatSchema([F.string("a"), F.string("b")], [F.string("a")], strict: [1])
+        let none = CompatibilityChecker().check(strict, mode: .forward).weighed(by: empty, maxDrop: .noDrop)
+        #expect(!none.findings.isEmpty && none.findings.allSatisfy { $0.severity < .error }, "\(none.findings.map(\.message))")
+        #expect(none.findings.contains { $0.message.hasSuffix("(no device of app v1 in the fleet reads it)") }, "\(none.findings.map(\.message))")
     }
 
     /// A strict reader (synthesized `Codable`) holds `nil` for a missing optional key, whatever
