@@ -166,7 +166,7 @@ public struct Fleet: Sendable, Hashable {
             return Diagnostic(
                 code: DiagnosticCode.fleetRetiredVersion, severity: .warning,
                 message: "the fleet counts \(describe(count)) on version \(version), which is \(retired.description); "
-                    + "nothing is checked for them any more",
+                    + "they count in the total, and nothing is checked for them any more but a body APNs refuses, which reaches none of them",
                 file: file, position: positions[version], scope: .fleet, pointer: rowPointers[version])
         } + missing
     }

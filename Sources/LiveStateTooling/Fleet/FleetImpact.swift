@@ -155,6 +155,15 @@ extension PayloadValidator {
                 applyingErrors.insert(tagged(diagnostic, version: version))
             }
         }
+        // A body APNs refuses reaches no device, those on a retired version too, which count in
+        // the total and are checked for nothing else: `check --fleet` names them among the
+        // versions a refused size drops, and so does this (it left them out, and the share of an
+        // over-budget body was less than all).
+        if validation.results.contains(where: { $0.result.diagnostics.contains { $0.code == DiagnosticCode.overBudget && $0.severity == .error } }) {
+            for (version, devices) in fleet.devices where dropping[version] == nil && !validation.results.contains(where: { $0.version == version }) {
+                dropping[version] = devices
+            }
+        }
         let impact = FleetImpact(fleet: fleet, droppingDevices: dropping, degradedDevices: degraded, maxDrop: maxDrop, spelling: spelling)
         var diagnostics = validation.diagnostics
         // The gate weighs drops: an error of a version that applies the update is not one.
