@@ -144,7 +144,8 @@ public struct APNsResponse: Sendable, Hashable {
         if let apnsID { facts.append("apns-id \(apnsID)") }
         if let uniqueID { facts.append("apns-unique-id \(uniqueID)") }
         if let requestID { facts.append("apns-request-id \(requestID)") }
-        if let reason { facts.append("reason \(reason)") }
+        // As sent: a reason is APNs's word, but a proxy or a test server may write anything.
+        if let reason { facts.append("reason \(Diagnostic.printable("\(reason)"))") }
         if let timestamp { facts.append("invalid since \(Int(timestamp.timeIntervalSince1970 * 1000)) ms") }
         if let truncation { facts.append("\(truncation)") }
         if let unexplainedBody { facts.append("body \"\(unexplainedBody)\"") }

@@ -107,6 +107,13 @@ package enum PushRequestRules {
             return "holds \(name) (byte \(index + 1) is 0x\(String(bytes[index], radix: 16, uppercase: true).leftPadded(to: 2))): a header value may not hold control characters, "
                 + "and a CR or LF would end the header and start another; '\(Diagnostic.quoted(value))' is not one"
         }
+        // The other characters every printed line escapes (C1 controls, the line and paragraph
+        // separators, the bidirectional controls): a header holding one prints as a forged
+        // line or a terminal command in a dry run, and the help promises no control characters.
+        if let scalar = value.unicodeScalars.first(where: Diagnostic.isControl) {
+            return "holds the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)): a header value may not hold "
+                + "control characters; '\(Diagnostic.quoted(value))' is not one"
+        }
         if bytes.first == 0x20 || bytes.last == 0x20 {
             return "begins or ends with a space, which HTTP/2 does not allow in a header value; '\(Diagnostic.quoted(value))' is not one"
         }

@@ -112,7 +112,7 @@ struct ChannelsCommand: ParsableCommand {
             channels = try BroadcastChannels(bundleID: apns.topic, environment: apns.environment, endpoints: apns.endpoints(apns.environment),
                                              tokens: ProviderTokenCache(key: key), transport: transport)
         } catch {
-            Output.err("error: \(error)")
+            Output.err(Diagnostic.printable("error: \(error)"))
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if let channelID, let problem = BroadcastChannels.problem(withChannelID: channelID) {
@@ -129,7 +129,7 @@ struct ChannelsCommand: ParsableCommand {
         switch result {
         case .success(let text): if !text.isEmpty { Output.out(text) }
         case .failure(let error):
-            Output.err("error: \(error.message)")
+            Output.err(Diagnostic.printable("error: \(error.message)"))
             throw ExitCode(ExitStatus.findings.rawValue)
         }
     }

@@ -126,6 +126,9 @@ import Testing
         ("", "is empty; leave the header out"),
         (" a", "begins or ends with a space"),
         ("a ", "begins or ends with a space"),
+        // What every printed line escapes is refused too (a dry run printed it raw).
+        ("a\u{9B}2J", "holds the control character U+009B"),
+        ("a\u{2028}b", "holds the control character U+2028"),
     ])
     func aCollapseIDWithControlCharactersOrEmptyIsRefused(collapse: String, message: String) throws {
         let findings = PushRequestRules.check(.device(token: Self.token), .init(collapseID: collapse))

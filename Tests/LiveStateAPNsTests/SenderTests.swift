@@ -131,6 +131,9 @@ import Testing
         #expect(page.remedy == .fixRequest)
         #expect(page.attempts == 1)
         #expect(page.response?.unexplainedBody == "<html>Bad gateway</html>\\u{A}")
+        // A reason is printed as sent, escaped: one with a line feed forged a line.
+        let forged = APNsResponse(status: 400, header: { _ in nil }, body: Array(#"{"reason":"BadDeviceToken\n<request>: error: FORGED"}"#.utf8))
+        #expect(forged.facts.contains(#"reason BadDeviceToken\u{A}<request>: error: FORGED"#), "\(forged.facts)")
         #expect(page.summary.hasPrefix(#"status 400, body "<html>Bad gateway</html>\u{A}", sandbox"#), "\(page.summary)")
         for status in [400, 404, 405, 413] { #expect(SendRemedy(status: status, reason: nil) == .fixRequest, "\(status)") }
         #expect(SendRemedy(status: 410, reason: nil) == .tokenDead)

@@ -608,6 +608,18 @@ import Testing
         }
     }
 
+    /// `channels` prints its errors escaped, as every other line: a topic with a line feed
+    /// printed a second line that read as another error.
+    @Test func channelsErrorsCannotForgeALine() async throws {
+        try await Setup.with { setup in
+            let key = ["--key", setup.keyPath, "--key-id", Setup.keyID, "--team-id", Setup.teamID, "--sandbox"]
+            let list = try CLI.run(["channels", "list"] + key + ["--topic", "com.example.app\nlivestate: error: FORGED"])
+            #expect(list.status != 0)
+            #expect(!list.stderr.split(separator: "\n").contains { $0.hasPrefix("livestate: error: FORGED") }, "\(list.stderr)")
+            #expect(list.stderr.contains(#"com.example.app\u{A}livestate: error: FORGED"#), "\(list.stderr)")
+        }
+    }
+
     @Test func dryRunAsJSONIsOneDocumentWithTheRequestAndDiagnostics() async throws {
         try await Setup.with { setup in
             let state = try setup.write("state.json", Setup.state)

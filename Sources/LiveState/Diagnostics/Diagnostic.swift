@@ -151,7 +151,7 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
     /// C0 and C1 controls, DEL, the line and paragraph separators some viewers break on, and
     /// the bidirectional controls (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
     /// reorder what a terminal or a review page shows after them ("Trojan Source").
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
