@@ -382,6 +382,18 @@ private struct Expectation {
         let findings = CompatibilityChecker().findings(schema, reader: 3, writer: 1).filter { $0.rule == "enum-value-removed-without-fallback" }
         #expect(findings.map(\.message).first?.contains(#"["x"] was removed from 'stage' in v2 and may still come in v1 payloads"#) == true,
                 "\(findings.map(\.message))")
+        // Renamed twice: the version between has a third name, followed by its alias (asked by
+        // the pair's two names, it lacked the field and was said to have removed the value).
+        let chain = try Self.schema(versions: """
+              - version: 1
+                content-state: { phase: { type: enum, values: [a, b, x] } }
+              - version: 2
+                content-state: { step: { type: enum, values: [a, b, x], aliases: [phase] } }
+              - version: 3
+                content-state: { stage: { type: enum, values: [a, b], aliases: [step, phase] } }
+            """)
+        let renamed = CompatibilityChecker().findings(chain, reader: 3, writer: 1).filter { $0.rule.hasPrefix("enum-value-removed") }
+        #expect(renamed.map(\.message).first?.contains(#"["x"] was removed from 'stage' in v3 and"#) == true, "\(renamed.map(\.message))")
     }
 
     /// A `float` field's own bounds are worded as the greatest `Float`, not the midpoint past it

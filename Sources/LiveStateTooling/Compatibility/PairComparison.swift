@@ -248,15 +248,28 @@ struct PairComparison {
     ///   - holds: What of the field changed (an enum's raw value): the version is the first
     ///     whose field there holds it, or not, where the older's does not, or does.
     ///   - olderPointer: Where the older of the pair has the field, when the pair reads it under
-    ///     another name (an alias): a version without the field at `pointer` is asked there, so
-    ///     the versions before a rename are read by the old name (they were read by the new one
-    ///     alone, and a value removed before the rename was said removed by the pair's newer).
+    ///     another name (an alias). Each version in between is asked for the field it renamed:
+    ///     followed from the newer version down, by name or by an alias the later version lists,
+    ///     as a reader matches a writer's key (`compareObjects`). Asked by the newer name alone,
+    ///     a value removed before a rename was said removed by the pair's newer; asked by the two
+    ///     names of the pair, a version with a third name in a chain of renames lacked it.
     func changed(_ pointer: String, olderPointer: String? = nil, holds: (Field) -> Bool = { _ in true }) -> Int {
         let (older, newer) = readerIsNewer ? (writer, reader) : (reader, writer)
+        func fields(of version: SchemaVersion) -> [Field] { scope == .attributes ? version.attributes : version.contentState }
+        // The field's path in each version, from the newer down, while the chain holds.
+        var paths: [Int: [String]] = [:]
+        if olderPointer != nil, var path = JSONPointer.tokens(of: pointer) {
+            var later = newer
+            for version in schema.versions.reversed() where version.version < newer.version && version.version >= older.version {
+                guard let earlier = Self.path(following: path, from: fields(of: later), to: fields(of: version)) else { break }
+                paths[version.version] = earlier
+                (path, later) = (earlier, version)
+            }
+        }
         func has(_ version: SchemaVersion) -> Bool {
-            let fields = scope == .attributes ? version.attributes : version.contentState
-            let field = Self.field(at: pointer, in: fields) ?? olderPointer.flatMap { Self.field(at: $0, in: fields) }
-            return field.map(holds) ?? false
+            let found = paths[version.version].flatMap { Self.field(at: $0[...], in: fields(of: version)) }
+                ?? Self.field(at: pointer, in: fields(of: version)) ?? olderPointer.flatMap { Self.field(at: $0, in: fields(of: version)) }
+            return found.map(holds) ?? false
         }
         let hadIt = has(older)
         for version in schema.versions where version.version > older.version && version.version < newer.version && has(version) != hadIt {
@@ -265,9 +278,45 @@ struct PairComparison {
         return newer.version
     }
 
+    /// The path, in `earlier`, of the field that the field at `tokens` in `later` reads: at each
+    /// level the field of the same name, or else one whose name the later field lists as an
+    /// alias; `nil` when a level has neither.
+    private static func path(following tokens: [String], from later: [Field], to earlier: [Field]) -> [String]? {
+        var (later, earlier) = (later, earlier)
+        var path: [String] = []
+        var index = 0
+        while index < tokens.count {
+            guard let laterField = later.first(where: { $0.name == tokens[index] }),
+                  let earlierField = earlier.first(where: { $0.name == tokens[index] }) ?? earlier.first(where: { laterField.aliases.contains($0.name) })
+            else { return nil }
+            path.append(earlierField.name)
+            index += 1
+            var (laterType, earlierType) = (laterField.type, earlierField.type)
+            // Through an array's items (`-`) and a map's values (`*`).
+            while index < tokens.count, tokens[index] == "-" || tokens[index] == "*" {
+                switch (laterType, earlierType) {
+                case (.array(let laterItems), .array(let earlierItems)) where tokens[index] == "-",
+                     (.map(let laterItems), .map(let earlierItems)) where tokens[index] == "*":
+                    (laterType, earlierType) = (laterItems.type, earlierItems.type)
+                default: return nil
+                }
+                path.append(tokens[index])
+                index += 1
+            }
+            guard index < tokens.count else { break }
+            guard case .object(let laterFields) = laterType, case .object(let earlierFields) = earlierType else { return nil }
+            (later, earlier) = (laterFields, earlierFields)
+        }
+        return path
+    }
+
     /// The field of `fields` at `pointer` (`-` is an array's items, `*` a map's), if any.
     private static func field(at pointer: String, in fields: [Field]) -> Field? {
-        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        JSONPointer.tokens(of: pointer).flatMap { field(at: $0[...], in: fields) }
+    }
+
+    /// The field of `fields` at the path `tokens`, if any.
+    private static func field(at tokens: ArraySlice<String>, in fields: [Field]) -> Field? {
         func find(_ tokens: ArraySlice<String>, in fields: [Field]) -> Field? {
             guard let first = tokens.first, let field = fields.first(where: { $0.name == first }) else { return nil }
             return inside(tokens.dropFirst(), field)
@@ -281,7 +330,7 @@ struct PairComparison {
             default: return nil
             }
         }
-        return find(tokens[...], in: fields)
+        return find(tokens, in: fields)
     }
 
     /// The writer has a field the reader does not know.
