@@ -136,12 +136,12 @@ public final class SchemaStore: Sendable {
                 "generation": "\(snapshot.generation)", "schemas": "\(snapshot.ids.joined(separator: ","))",
                 "ms": "\(Int(milliseconds.rounded()))",
             ])
-            for warning in snapshot.warnings.listed { logger.warning("\(warning.description)", metadata: warning.logMetadata) }
+            for warning in snapshot.warnings.listed { logger.warning("\(warning.line)", metadata: warning.logMetadata) }
         case .kept(let snapshot, let errors):
             logger.error("schema reload failed; keeping the loaded schemas", metadata: [
                 "generation": "\(snapshot.generation)", "errors": "\(errors.count)",
             ])
-            for error in errors.listed { logger.error("\(error.description)", metadata: error.logMetadata) }
+            for error in errors.listed { logger.error("\(error.line)", metadata: error.logMetadata) }
         }
     }
 }

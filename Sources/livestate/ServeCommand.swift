@@ -222,7 +222,7 @@ struct ServeCommand: ParsableCommand {
     static func report(_ diagnostics: [Diagnostic], json: Bool, logger: Logger) {
         guard json else { return Output.printText(diagnostics) }
         for diagnostic in diagnostics.listed {
-            logger.log(level: diagnostic.severity == .error ? .critical : .warning, "\(diagnostic.description)", metadata: diagnostic.logMetadata)
+            logger.log(level: diagnostic.severity == .error ? .critical : .warning, "\(diagnostic.line)", metadata: diagnostic.logMetadata)
         }
     }
 

@@ -2038,6 +2038,22 @@ struct CLI {
         #expect((error["message"] as? String)?.hasPrefix(schema.path + ":2:1: error: ") == true, "\(error)")
     }
 
+    /// A text log line escapes a finding's control characters once, in its message as in its
+    /// fields (the message was the finding's printable line, escaped again: `\\u{A}`).
+    @Test func aTextLogLineEscapesAFindingOnce() async throws {
+        let (folder, _) = try Self.folderWithPizzaSchema()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path, "--watch", "--watch-interval", "0.05"])
+        defer { server.remove() }
+        _ = try await server.log(waitingFor: "listening on http://127.0.0.1:")
+        try Data("activity: [unclosed\n".utf8).write(to: folder.appendingPathComponent("evil\nx.yaml"))
+        let log = try await server.log(waitingFor: "[yaml-syntax]")
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let line = try #require(log.split(separator: "\n").first { $0.contains("[yaml-syntax]") }, "\(log)")
+        #expect(line.contains(#"evil\u{A}x.yaml:2:1: error: "#) && !line.contains(#"\\u{A}"#), "\(line)")
+    }
+
     /// `serve --help` names every path of the OpenAPI document, `/metrics`, `validate-batch`
     /// and `encode-content-state` among them.
     @Test func helpListsEveryEndpointOfTheDocument() throws {

@@ -87,11 +87,17 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable, CustomStringConver
     /// A pointer into a start's `attributes` says so (`(at /teamA in attributes)`): in a whole
     /// body's findings, a bare `/teamA` reads as a key of the content-state.
     public var description: String {
+        Self.printable(line)
+    }
+
+    /// `description` before it is made printable: for a writer that escapes what it writes
+    /// itself (a log handler), which would escape `description`'s escapes again.
+    package var line: String {
         var prefix = file ?? "<input>"
         if let position {
             prefix += ":\(position.line):\(position.column)"
         }
-        return Self.printable("\(prefix): \(severity.rawValue): \(shownMessage)\(placeText) [\(code)]")
+        return "\(prefix): \(severity.rawValue): \(shownMessage)\(placeText) [\(code)]"
     }
 
     /// `text` with each control character (C0, DEL, C1, the line and paragraph separators and
