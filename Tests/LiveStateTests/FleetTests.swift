@@ -355,6 +355,12 @@ import Testing
         let plain = try #require(Fleet.parse(csv: "version,count\n1,310\n2,9690\n", file: "f.csv").0)
         let (_, whole) = PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: plain), by: plain, maxDrop: FleetThreshold("0")!)
         #expect(whole.dropping == 310)
+        // Rows with no ios are devices of an iOS not known: reached, the others split (one
+        // such row turned the split off: 360 devices).
+        let partly = try #require(Fleet.parse(csv: "version,ios,count\n1,16.7,180\n1,,50\n1,17.5,130\n2,18.1,9640\n", file: "f.csv").0)
+        let partlyAll = PayloadValidator.validateAllVersions(schema, bytes, file: "p.json", fleet: partly)
+        #expect(PayloadValidator.weigh(partlyAll, by: partly, maxDrop: FleetThreshold("0")!).impact.dropping == 230)
+        #expect(partlyAll.diagnostics.contains { $0.message.contains("(230 of 10,000), those on iOS 16 or of an iOS not known;") }, "\(partlyAll.diagnostics)")
         // Releases written as analytics exports write them are read (they turned the split off).
         let exported = try #require(Fleet.parse(csv: "version,ios,count\n1,iOS 16.7,180\n1,ios17.5,130\n2, iOS 18.1 ,9690\n", file: "f.csv").0)
         #expect(PayloadValidator.weigh(PayloadValidator.validateAllVersions(schema, bytes, fleet: exported), by: exported, maxDrop: FleetThreshold("0")!).impact.dropping == 180)

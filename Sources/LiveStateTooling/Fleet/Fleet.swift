@@ -69,19 +69,23 @@ public struct Fleet: Sendable, Hashable {
     /// The devices on `version` that `findings` of that version reach: all of them, or, when
     /// the fleet knows the iOS of the version's devices (an `ios` column), those on iOS 16 when
     /// every finding is about a URL only iOS 16 refuses, those on iOS 17 and later when every
-    /// one is about a URL only they refuse (a row with no `ios` leaves the split off: its
-    /// devices' iOS is not known). Asked of a version's errors (who drops) and of its fallbacks
-    /// (who shows a default).
+    /// one is about a URL only they refuse, and those of rows with no `ios` (their iOS is not
+    /// known) either way. Asked of a version's errors (who drops) and of its fallbacks (who
+    /// shows a default).
     /// - Returns: The devices, and the iOS they are on when they are not all the version's
     ///   (`iOS 16`, `iOS 17 and later`).
     public func devices(on version: Int, reachedBy findings: [Diagnostic]) -> (devices: Int, onlyOn: String?) {
         let all = devices[version] ?? 0
-        guard !findings.isEmpty, let byIOS = devicesByIOS[version], byIOS.values.reduce(0, +) == all else { return (all, nil) }
+        guard !findings.isEmpty, let byIOS = devicesByIOS[version] else { return (all, nil) }
+        // Rows with no `ios` are devices whose iOS is not known: reached by every finding, the
+        // others split by theirs (one such row turned the split off for the whole version).
+        let unknown = all - byIOS.values.reduce(0, +)
         for (words, onlyOn, reaches) in [
             (URLRule.iOS16Only, "iOS 16", { (ios: IOSVersion) in ios < .rfc3986URLs }),
             (URLRule.iOS17Only, "iOS 17 and later", { (ios: IOSVersion) in ios >= .rfc3986URLs }),
         ] where findings.allSatisfy({ $0.message.contains(words) }) {
-            return (byIOS.filter { IOSVersion($0.key).map(reaches) ?? true }.values.reduce(0, +), onlyOn)
+            let reached = byIOS.filter { IOSVersion($0.key).map(reaches) ?? true }.values.reduce(0, +) + unknown
+            return (reached, unknown == 0 ? onlyOn : onlyOn + " or of an iOS not known")
         }
         return (all, nil)
     }
