@@ -77,7 +77,8 @@ extension FleetThreshold {
     /// The threshold `text` gives `option`, refused with the form it takes (the parser's own
     /// refusal said only that the value is invalid).
     static func argument(_ text: String, of option: String) throws -> FleetThreshold {
-        guard let threshold = FleetThreshold(text) else { throw ValidationError("\(option) must be \(FleetThreshold.form), not '\(text)'") }
+        // The parser's refusal names the value before these words.
+        guard let threshold = FleetThreshold(text) else { throw ValidationError("\(option) must be \(FleetThreshold.form)") }
         return threshold
     }
 }

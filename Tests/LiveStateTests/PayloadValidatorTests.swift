@@ -429,6 +429,9 @@ func body(_ aps: String, extra: String = "") -> String {
         #expect(two.diagnostics.map(\.message) == [#"the body has no aps object; its keys timestamp and event belong inside it: {"aps": {…}}"#])
         let one = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1795000000}"#.utf8))
         #expect(one.diagnostics.map(\.message) == [#"the body has no aps object; its key timestamp belongs inside it: {"aps": {…}}"#])
+        // A key written twice is one key to move (it was listed twice).
+        let twice = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"timestamp":1,"timestamp":2}"#.utf8))
+        #expect(twice.diagnostics.first { $0.code == "missing-aps" }?.message == #"the body has no aps object; its key timestamp belongs inside it: {"aps": {…}}"#)
         let beside = try PayloadValidator(schema: scoreSchema).validate(Data(#"{"aps":{"timestamp":1795000000,"event":"end","content-state":{"score":"1-0"}},"event":"goal","stale-date":1795000600}"#.utf8))
         #expect(beside.appDecodes)
         #expect(beside.diagnostics.filter { $0.severity >= .warning }.map { "\($0.code) \($0.pointer ?? "")" } == ["aps-key-outside-aps /stale-date"])

@@ -49,6 +49,9 @@ import Testing
         #expect(sequence.map(\.message) == ["'count' must be a number or a string, not a sequence"], "\(sequence)")
         let bom = try Self.load([0xEF, 0xBB, 0xBF] + Array(#"[{"version":1,"count":5}]"#.utf8), named: "bom.json")
         #expect(bom.isEmpty, "\(bom)")
+        // A null ios is an iOS not known, as an empty one (it was refused as no release).
+        #expect(try Self.load(Array(#"[{"version":1,"ios":null,"count":5}]"#.utf8), named: "null-ios.json").isEmpty)
+        #expect(try Self.load(Array("- {version: 1, ios: ~, count: 5}\n".utf8), named: "null-ios.yaml").isEmpty)
     }
 
     @Test func lineEndsOfCRAloneAreNamed() throws {

@@ -44,6 +44,9 @@ enum APNsBody {
     /// envelope written without its `aps`): "its key timestamp belongs inside it", "its keys
     /// timestamp and event belong inside it".
     static func noAPS(besides names: [String]) -> String {
+        // Each once, where first met: a key written twice is one key to move.
+        var seen = Set<String>()
+        let names = names.filter { seen.insert($0).inserted }
         let listed = ValueText.listed(names)
         let hint = names.isEmpty ? ""
             : names.count == 1 ? "; its key \(listed) belongs inside it: {\"aps\": {…}}"

@@ -418,7 +418,8 @@ extension Fleet {
                 fleet.positions[version] = row.position
                 fleet.rowPointers[version] = row.pointer
             }
-            if let cell = row.cells["ios"], !cell.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            // An empty cell, or a null one (JSON's `null`, YAML's `~`), is an iOS not known.
+            if let cell = row.cells["ios"], !["", "null", "~"].contains(cell.text.trimmingCharacters(in: .whitespaces)) {
                 // Read, not kept as text: a cell the split cannot read counted every device of
                 // its version as reached, while the finding named one iOS.
                 guard let ios = Self.iOSRelease(cell.text) else {
