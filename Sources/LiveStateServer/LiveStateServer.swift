@@ -263,7 +263,8 @@ private struct StopNotice: Service {
 
     func run() async throws {
         try await gracefulShutdown()
-        logger.info("stopping: the requests in flight have \(drainSeconds) s to finish")
+        // A drain of 0 still leaves the server its 100 ms (`maximumGracefulShutdownDuration`).
+        logger.info("stopping: the requests in flight have \(drainSeconds == 0 ? "100 ms" : "\(drainSeconds) s") to finish")
     }
 }
 

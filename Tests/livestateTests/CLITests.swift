@@ -2180,6 +2180,7 @@ struct CLI {
             server.remove()
             #expect(server.process.terminationStatus == 0 && log.contains("stopped"), "\(log)")
             #expect(!log.contains(" error "), "\(log)")
+            #expect(log.contains("stopping: the requests in flight have 100 ms to finish"), "\(log)")
         }
     }
 
