@@ -32,8 +32,10 @@ extension PayloadValidator {
     ///   - bytes: The body's JSON text.
     ///   - file: The file name to put in diagnostics.
     ///   - fleet: Devices per version, when known.
+    ///   - maxDrop: The threshold the drops are weighed against, if any: each share is written
+    ///     precisely enough to compare with it.
     /// - Returns: The result per version, oldest first, and the combined findings, as
-    ///   `validateAllVersions(_:_:file:options:fleet:)` returns them.
+    ///   `validateAllVersions(_:_:file:options:fleet:maxDrop:)` returns them.
     public static func validateAllVersions(
         _ validators: [PayloadValidator], _ bytes: some ContiguousBytes, file: String? = nil, fleet: Fleet? = nil, maxDrop: FleetThreshold? = nil
     ) -> (results: [(version: Int, result: ValidationResult)], diagnostics: [Diagnostic]) {
