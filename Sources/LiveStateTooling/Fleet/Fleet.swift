@@ -349,6 +349,9 @@ extension Fleet {
     /// The columns a fleet table may have; others are ignored.
     package static let columns = ["version", "count", "app-version", "ios"]
 
+    /// UTF-8's byte order mark, which a fleet file of any format may begin with.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// The code of a problem with a cell of `column`: what a value that is no number or string
     /// there is reported as.
     package static func code(ofColumn column: String) -> DiagnosticCode {
@@ -467,8 +470,7 @@ extension Fleet {
         // Each line's cells, read once.
         var lines: [(number: Int, offset: Int, cells: [(text: String, start: Int)])] = []
         // A byte order mark, as spreadsheets write before UTF-8 CSV, is not the first column's.
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        var offset = text.utf8.starts(with: bom) ? bom.count : 0
+        var offset = text.utf8.starts(with: byteOrderMark) ? byteOrderMark.count : 0
         // By bytes: "\r\n" is one Character, which a split on "\n" would not see.
         for (index, bytes) in text.utf8.dropFirst(offset).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let line = Substring(bytes)
@@ -613,10 +615,11 @@ extension Fleet {
     /// - Returns: The fleet, or `nil`, and every problem found, each with its line and column.
     public static func parse(json bytes: some ContiguousBytes, file: String?) -> (Fleet?, [Diagnostic]) {
         // A byte order mark, as some editors and exports write before UTF-8, is read past, as
-        // in a CSV or YAML fleet file (it was refused); positions are counted after it.
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let held = bytes.withUnsafeBytes { Array($0) }
-        if held.starts(with: bom) { return parse(json: Array(held.dropFirst(bom.count)), file: file) }
+        // in a CSV or YAML fleet file (it was refused); positions are counted after it. Only a
+        // file that has one is copied without it.
+        if let rest = bytes.withUnsafeBytes({ $0.starts(with: byteOrderMark) ? Array($0.dropFirst(byteOrderMark.count)) : nil }) {
+            return parse(json: rest, file: file)
+        }
         let start = SourcePosition(offset: 0, line: 1, column: 1)
         func failure(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?, pointer: String? = nil) -> (Fleet?, [Diagnostic]) {
             (nil, [Diagnostic(code: code, severity: .error, message: message, file: file, position: position, scope: .fleet, pointer: pointer)])
