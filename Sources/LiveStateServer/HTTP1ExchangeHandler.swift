@@ -4,7 +4,7 @@ import NIOHTTP1
 
 /// Answers `Expect: 100-continue` with `100 Continue` once a route is about to read the body,
 /// HTTP/1.0 requests in HTTP/1.0, `Connection: close` in any spelling, and a request NIO cannot
-/// parse with the JSON error body.
+/// parse, or one without its one `Host` header, with the JSON error body.
 ///
 /// Hummingbird does not answer the expectation, and a client that sends it (curl for a large
 /// body or when told to, PHP's and .NET's HTTP clients) then waits before it sends the body:
@@ -52,10 +52,11 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// that sends `close` processes no further request). Such a request, read, was run: a
     /// `validate?token=` the client never saw answered was still remembered.
     private var discarding = false
-    /// What NIO could not parse: Hummingbird answers it 400 with an empty body, which gets the
-    /// JSON error body every error has here. (A body's error, a bad chunk, is answered by the
-    /// route that reads the body, with its own JSON body.)
-    private var unparsed: HTTPParserError?
+    /// What NIO could not parse, or a request head refused here (``HostCount``): Hummingbird
+    /// answers it 400 with an empty body, which gets the JSON error body every error has here.
+    /// (A body's error, a bad chunk, is answered by the route that reads the body, with its own
+    /// JSON body.)
+    private var unparsed: (any Error)?
     /// How long a request may take to arrive whole (`Configuration.requestTimeoutSeconds`).
     private let requestTimeout: TimeAmount
     /// The close of the connection when the request being read is not whole in time.
@@ -90,6 +91,14 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 discarding = true
                 return
             }
+            if let refusal = HostCount(head) {
+                // Refused as NIO refuses what it cannot parse: Hummingbird answers the requests
+                // read before this one, then this one 400, and closes the connection.
+                unparsed = refusal
+                discarding = true
+                context.fireErrorCaught(HTTPParserError.invalidHeaderToken)
+                return
+            }
             let closes = head.version == .http1_0 || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             exchanges.append(Exchange(version: head.version, waiting: Self.expectsContinue(head), closes: closes))
             // From its head, the request has `requestTimeout` to arrive whole.
@@ -108,7 +117,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let error = error as? HTTPParserError { unparsed = error }
+        if unparsed == nil, let error = error as? HTTPParserError { unparsed = error }
         context.fireErrorCaught(error)
     }
 
@@ -159,6 +168,23 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: exchange.version, status: .continue))), promise: nil)
         }
         promise?.succeed()
+    }
+
+    /// A request head whose `Host` headers RFC 9112 §3.2 asks a server to answer with 400: none
+    /// in an HTTP/1.1 request, or more than one in any. (HTTP/1.0 has no Host rule; a proxy in
+    /// front, nginx among them, sends one.)
+    struct HostCount: Error, CustomStringConvertible {
+        let count: Int
+
+        init?(_ head: HTTPRequestHead) {
+            count = head.headers["host"].count
+            let needsOne = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
+            guard count > 1 || (count == 0 && needsOne) else { return nil }
+        }
+
+        var description: String {
+            count == 0 ? "it has no Host header (RFC 9112 §3.2)" : "it has \(count) Host headers, where it must have one (RFC 9112 §3.2)"
+        }
     }
 
     /// Whether `head` asks for `100 Continue`: HTTP/1.1 or later, and an `Expect` of

@@ -38,6 +38,14 @@ import Testing
             ("GARBAGE\r\n\r\n", "the request is not valid HTTP/1.1: invalid HTTP method"),
             ("GET /health HTTP/1.1\r\nBad Header\r\n\r\n", "the request is not valid HTTP/1.1: invalid character in header"),
             ("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n", "the request is not valid HTTP/1.1: invalid HTTP method"),
+            // RFC 9112 §3.2: one Host header, in every HTTP/1.1 request.
+            ("GET /health HTTP/1.1\r\n\r\n", "the request is not valid HTTP/1.1: it has no Host header (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+             "the request is not valid HTTP/1.1: it has 2 Host headers, where it must have one (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+             "the request is not valid HTTP/1.1: it has 2 Host headers, where it must have one (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/schemas/delivery/validate HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
+             "the request is not valid HTTP/1.1: it has no Host header (RFC 9112 §3.2)"),
         ] {
             let response = try await Self.exchange([request]) { _ in false }
             let refusal = try #require(response.range(of: "HTTP/1.1 400 Bad Request\r\n"), "\(response)")
@@ -45,6 +53,12 @@ import Testing
             #expect(RawHTTPClient.body(answer) == #"{"error":{"status":400,"code":"bad-request","message":""# + message + #""}}"#, "\(answer)")
             #expect(answer.lowercased().contains("content-type: application/json"), "\(answer)")
         }
+    }
+
+    /// HTTP/1.0 has no Host rule: a request without one is answered.
+    @Test func anHTTP10RequestWithoutHostIsAnswered() async throws {
+        let response = try await Self.exchange(["GET /health HTTP/1.0\r\n\r\n"])
+        #expect(response.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(response)")
     }
 
     @Test func aTruncatedChunkIs400() async throws {
