@@ -64,6 +64,12 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         APIError(.badRequest, code: "bad-request", message: "the request body is not valid HTTP/1.1: \(error)")
     }
 
+    /// A body that has not arrived whole within `serve --request-timeout` (408); the connection
+    /// closes after the answer.
+    static func requestTimeout(_ error: HTTP1ExchangeHandler.RequestTimedOut) -> APIError {
+        APIError(.requestTimeout, code: "request-timeout", message: "\(error); send the body at once, or raise --request-timeout")
+    }
+
     /// A method the path does not serve (405); `allow` lists those it does.
     static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allow: String) -> APIError {
         var error = APIError(.methodNotAllowed, code: "method-not-allowed", message: "\(path) answers \(allow), not \(method)")

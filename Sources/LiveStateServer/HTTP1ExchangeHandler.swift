@@ -102,9 +102,9 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             let closes = head.version == .http1_0 || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             exchanges.append(Exchange(version: head.version, waiting: Self.expectsContinue(head), closes: closes))
             // From its head, the request has `requestTimeout` to arrive whole.
-            let channel = context.channel
             deadline?.cancel()
-            deadline = context.eventLoop.scheduleTask(in: requestTimeout) { channel.close(promise: nil) }
+            let handler = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: requestTimeout) { handler.value.0.requestTimedOut(context: handler.value.1) }
         case .body:
             // A client that stopped waiting sends its body anyway.
             if !exchanges.isEmpty { exchanges[exchanges.count - 1].waiting = false }
@@ -114,6 +114,25 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
             deadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    /// A request that has not arrived whole in `requestTimeout`: the route reading its body is
+    /// told (``RequestTimedOut``) and answers 408 (RFC 9110 §15.5.9), after which the
+    /// connection closes; one that has no route reading it, or a route that does not answer,
+    /// loses its connection a second later.
+    private func requestTimedOut(context: ChannelHandlerContext) {
+        deadline = nil
+        if !exchanges.isEmpty { exchanges[exchanges.count - 1].closes = true }
+        context.fireErrorCaught(RequestTimedOut(seconds: requestTimeout.nanoseconds / 1_000_000_000))
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+    }
+
+    /// What a route reading a body is told when the request has not arrived whole in time.
+    struct RequestTimedOut: Error, CustomStringConvertible {
+        let seconds: Int64
+
+        var description: String { "the request did not arrive whole within \(seconds) s" }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -314,6 +314,9 @@ public enum OpenAPIDocument {
           "409": {
             "$ref": "#/components/responses/NoFleet"
           },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
@@ -372,6 +375,9 @@ public enum OpenAPIDocument {
           },
           "409": {
             "$ref": "#/components/responses/NoFleet"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
           },
           "413": {
             "description": "The body is over the byte limit (`payload-too-large`) or has more than 10000 lines (`too-many-lines`).",
@@ -526,6 +532,9 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/UnknownSchema"
           },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
@@ -603,6 +612,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/UnknownSchema"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -720,6 +732,16 @@ public enum OpenAPIDocument {
       },
       "UnsupportedTransferEncoding": {
         "description": "The body has a `Transfer-Encoding` other than `chunked`, such as `gzip, chunked` (`unsupported-transfer-encoding`): send it uncompressed, chunked or with a `Content-Length`. Refused before the body is read.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "RequestTimeout": {
+        "description": "The body did not arrive whole within the request time-out, 60 seconds from the request's head unless `serve --request-timeout` sets another (`request-timeout`); the connection closes after the answer.",
         "content": {
           "application/json": {
             "schema": {
@@ -1293,7 +1315,7 @@ public enum OpenAPIDocument {
               },
               "code": {
                 "type": "string",
-                "description": "A stable kebab-case code: `bad-query`, `bad-request` and `empty-batch` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500) or `unsupported-transfer-encoding` (501)."
+                "description": "A stable kebab-case code: `bad-query`, `bad-request` and `empty-batch` (400), `unknown-schema`, `unknown-version` and `not-found` (404), `method-not-allowed` (405), `request-timeout` (408), `no-fleet` (409), `payload-too-large` and `too-many-lines` (413), `unsupported-media-type` and `unsupported-content-encoding` (415), `internal` (500) or `unsupported-transfer-encoding` (501)."
               },
               "message": {
                 "type": "string"

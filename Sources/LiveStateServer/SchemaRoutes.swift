@@ -588,6 +588,8 @@ struct SchemaRoutes: Sendable {
             throw APIError.payloadTooLarge(limit: limit)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch let error as HTTP1ExchangeHandler.RequestTimedOut {
+            throw APIError.requestTimeout(error)
         } catch {
             // NIO's parser refused the body (a bad chunk size, a truncated chunk): the client's fault.
             throw APIError.badRequestBody(error)

@@ -54,7 +54,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drain-seconds"), parsing: .unconditional, help: "Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their connections (env LIVESTATE_DRAIN_SECONDS; default 8).")
     var drainSeconds: Int?
 
-    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: "Seconds a request may take to arrive whole, head and body; then its connection is closed (env LIVESTATE_REQUEST_TIMEOUT; default 60).")
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: "Seconds a request may take to arrive whole, head and body; then it is answered 408 and its connection is closed (env LIVESTATE_REQUEST_TIMEOUT; default 60).")
     var requestTimeout: Int?
 
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")

@@ -30,4 +30,26 @@ public enum LoopbackSocket {
         }
         return fd
     }
+
+    /// What the server at `port` answers `request`, read until it closes the connection; `nil`
+    /// when no connection can be made. The request should ask for the close (HTTP/1.0, or
+    /// `Connection: close`) unless the server closes anyway.
+    public static func exchange(port: Int, _ request: String) -> String? {
+        guard let client = connect(port: port) else { return nil }
+        defer { close(client) }
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        _ = request.withCString { send(client, $0, strlen($0), flags) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let read = recv(client, &buffer, buffer.count, 0)
+            if read <= 0 { break }
+            answer += buffer[0..<read]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
 }
