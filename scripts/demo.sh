@@ -76,14 +76,21 @@ trap 'rm -rf "$scratch"' EXIT
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$scratch/AuthKey_ABC123DEFG.p8" 2>/dev/null
 send=("$livestate" send --schema schemas/delivery.yaml --key "$scratch/AuthKey_ABC123DEFG.p8" --key-id ABC123DEFG
     --team-id TEAM123456 --topic com.example.delivery --token "$(printf '5e%.0s' {1..32})" --sandbox --dry-run)
-echo "== livestate send --dry-run --version 3 schemas/examples/delivery/v3-update.json"
-if ! "${send[@]}" --version 3 schemas/examples/delivery/v3-update.json | grep -F ":path: /3/device/"; then
+# The example's content-state as a state file: send wraps it in an envelope stamped now. (The
+# whole example, sent as written, is refused as well: its stamp is long past, [timestamp-in-past].)
+python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["aps"]["content-state"], sys.stdout)' \
+    schemas/examples/delivery/v3-update.json > "$scratch/v3-state.json"
+echo "== livestate send --dry-run --version 3 --event update (the content-state of schemas/examples/delivery/v3-update.json)"
+if ! "${send[@]}" --version 3 --event update "$scratch/v3-state.json" | grep -F ":path: /3/device/"; then
     echo "FAILED: the v3 update should be printed as a request" >&2
     failures=$((failures + 1))
 fi
 echo "== expected to be refused with [dropped-by-version]: livestate send --dry-run (every live version)"
 fails_with dropped-by-version "the v3 update sent to every live version (app version 1 drops it)" \
-    "${send[@]}" schemas/examples/delivery/v3-update.json
+    "${send[@]}" --event update "$scratch/v3-state.json"
+echo "== expected to be refused with [timestamp-in-past]: the whole example body, stamped long ago"
+fails_with timestamp-in-past "the v3 example body sent as written" \
+    "${send[@]}" --version 3 schemas/examples/delivery/v3-update.json
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures example(s) did not behave as marked" >&2

@@ -54,6 +54,7 @@ extension DiagnosticCode {
         .badCollapseID,
         .broadcastPriorityOne,
         .timestampInFuture,
+        .timestampInPast,
         .clockBehind,
         .startUnconfirmed,
     ]

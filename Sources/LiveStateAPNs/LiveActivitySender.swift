@@ -183,7 +183,7 @@ public final class LiveActivitySender: Sendable {
                     made.timestamp = givenWhole ? result.timestamp : stamp
                     if result.event == .start { made.attributes = PushHistory.attributesHash(ofBody: body) }
                     if givenWhole {
-                        PushHistory.holdToClock(result.timestamp, now: now, file: push.file, in: body, findings: &findings)
+                        PushHistory.holdToClock(result, now: now, sentNow: true, file: push.file, in: body, findings: &findings)
                     }
                 }
             } else {

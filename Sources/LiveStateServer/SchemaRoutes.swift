@@ -309,7 +309,8 @@ struct SchemaRoutes: Sendable {
     /// Writes one validation's answer; `line` (a batch's line number) comes first when given.
     /// `more` gives the findings of the pushes before (`token`, `channel-id`), from the newest version's
     /// result: they count as the others do. `now` (UNIX seconds) is the clock a `timestamp` is
-    /// held to (`timestamp-in-future`, as `lint` and `send` hold it).
+    /// held to (`timestamp-in-future`, as `lint` and `send` hold it; and with `more`, a push the
+    /// server is sending now, `timestamp-in-past`, as `send` holds it).
     /// - Returns: Whether the answer is `ok`.
     @discardableResult
     static func write(
@@ -326,7 +327,7 @@ struct SchemaRoutes: Sendable {
         }
         if !validation.allVersions, let validator = validation.validators.first {
             var result = validator.validate(body)
-            PushHistory.holdToClock(result.timestamp, now: now, file: nil, in: body, findings: &result.diagnostics)
+            PushHistory.holdToClock(result, now: now, sentNow: more != nil, file: nil, in: body, findings: &result.diagnostics)
             if let more { result.diagnostics += more(result) }
             let version = validator.decoder.version.version
             ok = !result.hasErrors
@@ -348,7 +349,7 @@ struct SchemaRoutes: Sendable {
             if let (fleet, maxDrop) = validation.fleet {
                 (all, impact) = PayloadValidator.weigh((results, all), by: fleet, maxDrop: maxDrop, spelling: .queryParameter)
             }
-            PushHistory.holdToClock(results.last?.result.timestamp, now: now, file: nil, in: body, findings: &all)
+            PushHistory.holdToClock(results.last?.result, now: now, sentNow: more != nil, file: nil, in: body, findings: &all)
             if let more, let newest = results.last?.result { all += more(newest) }
             ok = !all.contains { $0.severity == .error }
             metrics?.validation(schema: validation.id, version: "all", ok: ok, diagnostics: all)

@@ -69,12 +69,12 @@ struct LintCommand: ParsableCommand {
         for file in files {
             var found: [Diagnostic]
             var report: [Value.Member] = [.init("file", .string(file.name))]
-            var timestamp: Int?
+            var clocked: ValidationResult?
             if allVersions || fleet != nil {
                 let all = PayloadValidator.validateAllVersions(loaded, file.bytes, file: file.name, options: options, fleet: fleet,
                                                               maxDrop: fleet.map { _ in fleetOptions.threshold })
                 found = all.diagnostics
-                timestamp = all.results.first?.result.timestamp
+                clocked = all.results.first?.result
                 report.append(.init("decodes", .object(all.results.map { .init(String($0.version), .bool($0.result.appDecodes)) })))
                 if let fleet {
                     let (gated, impact) = PayloadValidator.weigh(all, by: fleet, maxDrop: fleetOptions.threshold)
@@ -91,12 +91,13 @@ struct LintCommand: ParsableCommand {
             } else {
                 let result = validator.validate(file.bytes, file: file.name)
                 found = result.diagnostics
-                timestamp = result.timestamp
+                clocked = result
                 report.append(.init("decodes", .bool(result.appDecodes)))
             }
             // A body stamped ahead of the clock harms the updates after it, on every version:
-            // `send`'s rule, at the value in the file.
-            PushHistory.holdToClock(timestamp, now: Int(Date().timeIntervalSince1970), file: file.name, in: file.bytes, findings: &found)
+            // `send`'s rule, at the value in the file. (Not `timestamp-in-past`: a file is sent
+            // at another time than it is read, and a stored example is always stamped before.)
+            PushHistory.holdToClock(clocked, now: Int(Date().timeIntervalSince1970), file: file.name, in: file.bytes, findings: &found)
             diagnostics += found
             reports.append(.object(report))
         }

@@ -73,6 +73,28 @@ import Testing
 
     /// A body stamped more than 8 hours past the clock is a warning at `/aps/timestamp`, in
     /// hours or, from two days on, in days; up to 8 hours ahead (a clock a little behind) is not.
+    /// An update stamped more than 8 hours before the clock is `timestamp-in-past` at
+    /// `/aps/timestamp`; up to 8 hours before (an activity's lifetime) is not, nor a start or an
+    /// end, nor a stamp before iOS 16.1 (`timestamp-too-old`'s).
+    @Test func anUpdateStampedHoursBeforeTheClockIsInThePast() throws {
+        let now = 1_795_000_000
+        let body = Array(#"{"aps":{"event":"update",\#n"timestamp":1685952000}}"#.utf8)
+        func past(_ timestamp: Int, _ event: ActivityEvent? = .update) -> Diagnostic? {
+            PushHistory.pastTimestamp(timestamp, event: event, now: now, severity: .error, file: "b.json", in: body)
+        }
+        #expect(past(now - 8 * 3600) == nil)
+        let hours = try #require(past(now - 9 * 3600))
+        #expect(hours.code == "timestamp-in-past" && hours.severity == .error && hours.pointer == "/aps/timestamp")
+        #expect(hours.message == "timestamp 1794967600 is 9 hours before this machine's clock (1795000000): an activity takes updates for "
+            + "at most 8 hours, and the device ignores an update older than the content it shows, so it ignores this one (unless a "
+            + "push-to-start stamped earlier still started the activity); stamp it with the current UNIX time in seconds")
+        #expect(try #require(past(1_685_952_000)).message.hasPrefix("timestamp 1685952000 is 1262 days before"))
+        #expect(hours.position?.line == 2 && hours.position?.column == 13, "\(String(describing: hours.position))")
+        #expect(past(1_685_952_000, .start) == nil && past(1_685_952_000, .end) == nil && past(1_685_952_000, nil) == nil)
+        #expect(past(1_666_569_599) == nil, "timestamp-too-old's")
+        #expect(past(1_666_569_600) != nil)
+    }
+
     @Test func aTimestampFarPastTheClockIsAWarning() throws {
         let now = 1_795_000_000
         #expect(PushHistory.futureTimestamp(now, now: now, file: "b.json") == nil)
@@ -196,6 +218,8 @@ import Testing
             seen.insert(problem.code)
         }
         if let ahead = PushHistory.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
+        let past = PushHistory.pastTimestamp(1_685_952_000, event: .update, now: 1_795_000_000, severity: .error, file: nil, in: [UInt8]())
+        if let past { seen.insert(past.code) }
         seen.insert(PushRequestRules.startUnconfirmed("timed out", file: nil).code)
         #expect(seen == Set(DiagnosticCode.sendCodes))
     }

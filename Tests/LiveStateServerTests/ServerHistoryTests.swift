@@ -58,11 +58,21 @@ import Testing
             #expect(same["ok"]?.bool == true)
             #expect(Self.findings(same) == ["repeated-timestamp"])
             // Another device's activity has its own order; a body without a token is not checked.
-            let other = try json(try await client.execute(
-                uri: "/v1/schemas/delivery/validate?token=\(String(repeating: "7a", count: 32))", method: .post, body: Self.update(1_794_000_000)))
+            let otherToken = "/v1/schemas/delivery/validate?token=\(String(repeating: "7a", count: 32))"
+            let other = try json(try await client.execute(uri: otherToken, method: .post, body: Self.update(1_794_990_000)))
             #expect(other["ok"]?.bool == true && Self.findings(other).isEmpty)
             let none = try json(try await client.execute(uri: "/v1/schemas/delivery/validate", method: .post, body: Self.update(1_794_000_000)))
             #expect(none["ok"]?.bool == true && Self.findings(none).isEmpty)
+            // With a token the server sends the push now: an update stamped more than 8 hours
+            // before the clock is ignored by any activity that still takes updates. Without one,
+            // the body may be sent at another time (above).
+            let thirdToken = "/v1/schemas/delivery/validate?token=\(String(repeating: "3c", count: 32))"
+            let stale = try json(try await client.execute(uri: thirdToken, method: .post, body: Self.update(1_794_000_000)))
+            #expect(stale["ok"]?.bool == false)
+            #expect(Self.findings(stale) == ["timestamp-in-past"], "\(stale)")
+            let past = try #require(stale["diagnostics"]?.array?.first)
+            #expect(past["pointer"]?.string == "/aps/timestamp" && past["severity"]?.string == "error", "\(past)")
+            #expect(past["message"]?.string?.hasPrefix("timestamp 1794000000 is 11 days before this machine's clock (1795000060)") == true, "\(past)")
         }
     }
 

@@ -49,7 +49,7 @@ import Testing
     @Test func aWholeBodyIsSentAsWrittenWithItsWarnings() async throws {
         try await Setup.with { setup in
             setup.fake.register(deviceToken: Setup.deviceToken, bundleID: Setup.bundleID)
-            let path = CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json").path
+            let path = try setup.exampleStampedNow("v3-update.json")
             // Version 2 only: the warnings of an older targeted version are not printed, only its errors.
             let result = try setup.send(["--version", "2", "--token", Setup.deviceToken, path])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -78,6 +78,34 @@ import Testing
             let fine = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", current])
             #expect(fine.status == 0, "\(fine.stderr)")
             #expect(!fine.stderr.contains("timestamp-in-future"), "\(fine.stderr)")
+        }
+    }
+
+    /// A whole update stamped more than 8 hours before this machine's clock (a constant copied
+    /// from a sample, as in Apple forum thread 776165) is refused: an activity takes updates for
+    /// at most 8 hours, so the device ignores it. One 7 hours old is sent, and so is an end
+    /// stamped long before (an end with an old timestamp was reported to end the activity).
+    @Test func aWholeUpdateStampedHoursBeforeTheClockIsRefused() async throws {
+        try await Setup.with { setup in
+            let now = Int(Date().timeIntervalSince1970)
+            func body(_ timestamp: Int, event: String = "update") -> String {
+                #"{"aps":{"timestamp":"# + String(timestamp) + #","event":""# + event + #"","content-state":"# + Setup.state + "}}"
+            }
+            let stale = try setup.write("stale.json", body(1_685_952_000))
+            let refused = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", stale])
+            #expect(refused.status == 1, "\(refused.stderr)")
+            #expect(refused.stdout == "refused before sending: 1 error(s)\n", "\(refused.stdout)")
+            #expect(refused.stderr.contains("stale.json:1:21: error: timestamp 1685952000 is "), "\(refused.stderr)")
+            #expect(refused.stderr.contains("an activity takes updates for at most 8 hours, and the device ignores an update older than "
+                + "the content it shows, so it ignores this one (unless a push-to-start stamped earlier still started the activity)"),
+                    "\(refused.stderr)")
+            #expect(refused.stderr.contains("(at /aps/timestamp) [timestamp-in-past]"), "\(refused.stderr)")
+            let recent = try setup.write("recent.json", body(now - 7 * 3600))
+            let sent = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", recent])
+            #expect(sent.status == 0 && !sent.stderr.contains("timestamp-in-past"), "\(sent.stderr)")
+            let end = try setup.write("end.json", body(1_685_952_000, event: "end"))
+            let ended = try setup.send(["--version", "3", "--token", Setup.deviceToken, "--dry-run", end])
+            #expect(ended.status == 0 && !ended.stderr.contains("timestamp-in-past"), "\(ended.stderr)")
             #expect(setup.fake.requests.isEmpty)
         }
     }
@@ -940,7 +968,7 @@ import Testing
     /// `--fail-on warning` refuses a push with warnings: nothing is printed as a request or sent.
     @Test func failOnWarningMakesWarningsExitOne() async throws {
         try await Setup.with { setup in
-            let path = CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/v3-update.json").path
+            let path = try setup.exampleStampedNow("v3-update.json")
             let result = try setup.send(["--version", "2", "--token", Setup.deviceToken, "--dry-run", "--fail-on", "warning", path])
             #expect(result.stderr.contains("warning:"), "\(result.stderr)")
             #expect(result.status == 1)
@@ -984,6 +1012,19 @@ private struct Setup {
             throw error
         }
         await setup.stop()
+    }
+
+    /// A copy of the delivery example `name`, a whole body, stamped with the current time (its
+    /// other dates moved as far): sent as written, a stored example's stamp is hours old, and
+    /// `send` refuses such an update.
+    func exampleStampedNow(_ name: String) throws -> String {
+        let example = try String(contentsOf: CLI.packageRoot.appendingPathComponent("schemas/examples/delivery/\(name)"), encoding: .utf8)
+        let stamp = try #require(example.firstMatch(of: /"timestamp": ([0-9]+)/).flatMap { Int($0.1) })
+        let shift = Int(Date().timeIntervalSince1970) - stamp
+        let stamped = example.replacing(/"(timestamp|stale-date|dismissal-date)": ([0-9]+)/) { date in
+            #""\#(date.1)": \#(Int(date.2)! + shift)"#
+        }
+        return try write(name, stamped)
     }
 
     static func start(_ environment: FakeAPNs.Environment, configure: (inout FakeAPNs.Configuration) -> Void) async throws -> Setup {

@@ -7,6 +7,10 @@ import Foundation
 /// uses, so the content-state is decoded in place. `LiveStateTooling`'s `PayloadValidator` is
 /// its public face; the encoder checks the bodies it writes with it.
 package struct BodyChecker: Sendable {
+    /// The release of iOS 16.1, the first with Live Activities, in UNIX seconds (2022-10-24):
+    /// an update stamped before it is older than any activity's content (`timestamp-too-old`).
+    package static let liveActivitiesRelease = 1_666_569_600
+
     /// The decoder for the content-state; its options are the scanner limits.
     package var decoder: ContentStateDecoder
     /// The push is a broadcast (iOS 18 channels): the body limit is 5120 and `start` is refused.
@@ -127,6 +131,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// no repeat is read).
     var repeatedKeys: RepeatedAPSKeys?
     var timestamp: (value: Int, offset: Int)?
+    /// A `timestamp` in milliseconds: its finding's index in `diagnostics`, and the value.
+    var millisecondsTimestamp: (index: Int, value: Int)?
     var event: (name: ActivityEvent, offset: Int)?
     var staleDate: (value: Int, offset: Int)?
     var dismissalDate: Int?
@@ -469,18 +475,30 @@ private struct EnvelopeWalk: APNsBodyVisitor {
         }
         if SubsecondUnit(of: seconds) != nil {
             let consequence = switch name {
+            // An end's is worded once the event is known (`endConsequence`).
             case "timestamp": "every later update is older, whether pushed with a timestamp in seconds or made by the app itself, and the device ignores it"
             case "stale-date": "the activity never goes stale"
             // Apple's after(_:): removed at the date or four hours after the end, whichever is first.
             default: "the ended activity stays up to the system's four hours instead of leaving at that time"
             }
-            let said = SubsecondUnit.said(name, seconds)
-            report(.dateInMilliseconds, "\(said.text); the device reads UNIX seconds, a date thousands of years "
-                   + "ahead (\(consequence)): send \(said.seconds.map(String.init) ?? "the date in UNIX seconds")", at: offset, pointer: pointer)
+            if name == "timestamp" { millisecondsTimestamp = (diagnostics.count, seconds) }
+            report(.dateInMilliseconds, Self.inMilliseconds(name, seconds, consequence), at: offset, pointer: pointer)
             return nil
         }
         return seconds
     }
+
+    /// The `date-in-milliseconds` message of `name`'s `seconds`, with what it does on the device.
+    private static func inMilliseconds(_ name: String, _ seconds: Int, _ consequence: String) -> String {
+        let said = SubsecondUnit.said(name, seconds)
+        return "\(said.text); the device reads UNIX seconds, a date thousands of years ahead (\(consequence)): send "
+            + (said.seconds.map(String.init) ?? "the date in UNIX seconds")
+    }
+
+    /// What a `timestamp` in milliseconds does on an end: no update follows an end, and an end
+    /// with a timestamp far from its activity's was reported to end it (forum thread 776165).
+    private static let endConsequence = "no update follows an end, and an end stamped far from its activity's content was reported to end "
+        + "it all the same, but what the device does with such a date is not documented"
 
     private mutating func readEvent(_ context: inout DecodeContext, pointer: String) throws(JSONError) {
         let offset = context.reader.offset
@@ -683,6 +701,9 @@ private struct EnvelopeWalk: APNsBodyVisitor {
             }
             return
         }
+        if event.name == .end, let (index, value) = millisecondsTimestamp {
+            diagnostics[index].message = Self.inMilliseconds("timestamp", value, Self.endConsequence)
+        }
         if event.name != .end, contentState == nil, nullContentState == nil {
             report(.missingAPSKey, "\(event.name == .start ? "a start" : "an update") needs aps.content-state; "
                    + DeviceConsequence(event: event.name, broadcast: checker.broadcast).rawValue,
@@ -704,8 +725,8 @@ private struct EnvelopeWalk: APNsBodyVisitor {
                            at: key.offset, pointer: JSONPointer.appending(key.name, to: "/aps"))
                 }
             }
-            if let timestamp, timestamp.value < Self.liveActivitiesRelease {
-                let before = "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(Self.liveActivitiesRelease))"
+            if let timestamp, timestamp.value < BodyChecker.liveActivitiesRelease {
+                let before = "timestamp \(timestamp.value) is before iOS 16.1 brought Live Activities (\(BodyChecker.liveActivitiesRelease))"
                 if event.name == .end {
                     // Apple's end(_:dismissalPolicy:timestamp:) says an older end is ignored;
                     // forum thread 776165 reports an end with an old timestamp that still ended.
@@ -768,9 +789,6 @@ private struct EnvelopeWalk: APNsBodyVisitor {
     /// What a repeated key of the envelope means: the system reads `aps`, not the app's
     /// `JSONDecoder`, and which of the two it keeps is not documented.
     static let firstOfRepeatedAPSKey = "only the first is checked; which one APNs and the device keep is not documented: send it once"
-
-    /// The release of iOS 16.1, the first with Live Activities, in UNIX seconds (2022-10-24).
-    static let liveActivitiesRelease = 1_666_569_600
 
     /// The rules of a start: the keys it needs, its attributes, its alert.
     mutating func checkStart(event: (name: ActivityEvent, offset: Int), apsStart: Int) {

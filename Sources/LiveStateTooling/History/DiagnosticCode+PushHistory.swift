@@ -25,6 +25,12 @@ extension DiagnosticCode {
     /// against the pushes before, but against the clock: `PushHistory.futureTimestamp`, asked by
     /// `lint`, `send` and the sidecar's `validate` for every body.
     public static let timestampInFuture = DiagnosticCode(rawValue: "timestamp-in-future")
+    /// An update's `aps.timestamp` more than 8 hours before this machine's clock: an activity
+    /// takes updates for at most 8 hours, so the device ignores it, unless a push-to-start
+    /// stamped earlier still started the activity (`PushHistory.pastTimestamp`). An error, held
+    /// only to a body sent now: by `send`, or by a server that names the activity to the
+    /// sidecar's `validate`.
+    public static let timestampInPast = DiagnosticCode(rawValue: "timestamp-in-past")
 
     /// `older-timestamp` is an error (the device drops the push); the others are warnings.
     package var pushHistorySeverity: Severity { self == .olderTimestamp ? .error : .warning }

@@ -450,13 +450,60 @@ package actor PushHistory {
         futureTimestamp(timestamp, now: now, file: file, in: [UInt8]?.none)
     }
 
-    /// Adds `futureTimestamp`'s finding for `body`, stamped `timestamp`, to `findings` in input
-    /// order, when there is one: what `lint`, `send` and the sidecar do with every body.
+    /// A `timestamp-in-past` finding for an update stamped `timestamp` when it is more than
+    /// `timestampLead` seconds before `now`, or `nil`. An activity takes updates for at most
+    /// 8 hours, so the content of any activity that still takes one is stamped later (the app
+    /// stamps what it starts with the time): sent now, the device ignores this update. The one
+    /// exception is an activity started by a push-to-start stamped earlier still (a start
+    /// stamped 0). A stamp before iOS 16.1 is `timestamp-too-old`'s, not this rule's; a start
+    /// and an end are not held to it (an end with an old stamp was reported to end the activity,
+    /// forum thread 776165).
+    /// - Parameters:
+    ///   - timestamp: The body's `aps.timestamp`.
+    ///   - event: The body's `aps.event`.
+    ///   - now: This machine's clock, in UNIX seconds.
+    ///   - severity: The finding's severity.
+    ///   - file: The body's file, for the finding.
+    ///   - body: The body's bytes, to place the finding at the value.
+    package static func pastTimestamp(
+        _ timestamp: Int, event: ActivityEvent?, now: Int, severity: Severity, file: String?, in body: some ContiguousBytes
+    ) -> Diagnostic? {
+        let lag = now - timestamp
+        guard event == .update, lag > timestampLead, timestamp >= BodyChecker.liveActivitiesRelease else { return nil }
+        let span = lag >= 2 * 86_400 ? "\(lag / 86_400) days" : "\(lag / 3600) hours"
+        var finding = Diagnostic(
+            code: .timestampInPast, severity: severity,
+            message: "timestamp \(timestamp) is \(span) before this machine's clock (\(now)): an activity takes updates for at most "
+                + "8 hours, and the device ignores an update older than the content it shows, so it ignores this one (unless a push-to-start "
+                + "stamped earlier still started the activity); stamp it with the current UNIX time in seconds",
+            file: file, scope: .envelope, pointer: "/aps/timestamp")
+        finding.position = JSONPointer.position(of: "/aps/timestamp", in: body)
+        return finding
+    }
+
+    /// Adds the clock's findings for `body` (`futureTimestamp`'s, and `pastTimestamp`'s where the
+    /// body is sent now) to `findings` in input order, when there are any: what `lint`, `send`
+    /// and the sidecar do with every body.
+    /// - Parameters:
+    ///   - result: What the validator read of the body (its `timestamp` and `event`).
+    ///   - now: This machine's clock, in UNIX seconds.
+    ///   - sentNow: Whether the body is sent at `now`: by `send`, or by a server that names the
+    ///     activity to the sidecar (`token=`, `channel-id=`). Then an update stamped more than
+    ///     8 hours before `now` is `timestamp-in-past`, an error. A file `lint` reads, or a body
+    ///     the sidecar validates without an activity, may be sent at another time: a stored
+    ///     example is always stamped in the past.
+    ///   - file: The body's file, for the findings.
+    ///   - body: The body's bytes.
+    ///   - findings: Where the findings go.
     package static func holdToClock(
-        _ timestamp: Int?, now: Int, file: String?, in body: some ContiguousBytes, findings: inout [Diagnostic]
+        _ result: ValidationResult?, now: Int, sentNow: Bool = false, file: String?, in body: some ContiguousBytes,
+        findings: inout [Diagnostic]
     ) {
-        guard let timestamp, let ahead = futureTimestamp(timestamp, now: now, file: file, in: body) else { return }
-        findings.insert(inInputOrder: ahead)
+        guard let result, let timestamp = result.timestamp else { return }
+        if let ahead = futureTimestamp(timestamp, now: now, file: file, in: body) { findings.insert(inInputOrder: ahead) }
+        if sentNow, let behind = pastTimestamp(timestamp, event: result.event, now: now, severity: .error, file: file, in: body) {
+            findings.insert(inInputOrder: behind)
+        }
     }
 
     /// A finding on the body's `aps.timestamp`.
