@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
     var watch = false
 
     @Option(name: .customLong("watch-interval"), parsing: .unconditional, help: "Seconds between looks at the files with --watch (env LIVESTATE_WATCH_INTERVAL; default 1).")
-    var watchInterval: Double?
+    var watchInterval: String?
 
     @Option(name: .customLong("drain-seconds"), parsing: .unconditional, help: "Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their connections (env LIVESTATE_DRAIN_SECONDS; default 8).")
     var drainSeconds: Int?
@@ -166,9 +166,9 @@ struct ServeCommand: ParsableCommand {
         }
         // A switch has no value on the command line: its variable is read only without the flag.
         let watching = try watch || switchValue(environment, "LIVESTATE_WATCH") ?? false
-        // The flag's number as given (3601, not the 3601.0 a `Double` prints).
-        let interval = watchInterval.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) }
-        if let (text, source) = value(interval, "watch-interval") {
+        // Read here, not by the parser, so that a refusal echoes the number as given (`1e4`,
+        // not the 10000.0 a `Double` prints).
+        if let (text, source) = value(watchInterval, "watch-interval") {
             guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
                 throw ValidationError("\(source) must be between 0.05 and 3600 seconds, not \(text)")
             }

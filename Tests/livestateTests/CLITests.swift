@@ -2204,6 +2204,10 @@ struct CLI {
         #expect(loopbackLog.contains("warning: --watch-interval has no effect without --watch (or LIVESTATE_WATCH)"), "\(loopbackLog)")
         let far = try CLI.run(["serve", "--watch", "--watch-interval", "3601"])
         #expect(far.status == 2 && far.stderr.contains("between 0.05 and 3600 seconds, not 3601\n"), "\(far.stderr)")
+        for given in ["1e4", "3.6e3x", "ten"] {
+            let refused = try CLI.run(["serve", "--watch", "--watch-interval", given])
+            #expect(refused.status == 2 && refused.stderr.contains("between 0.05 and 3600 seconds, not \(given)\n"), "\(refused.stderr)")
+        }
     }
 
     /// SIGTERM while the schemas still load (here: a pipe the test holds open and has not
