@@ -84,17 +84,32 @@ struct DecodingInitializer {
         }
         var containers: [String: String] = [:]
         var assignments: [Assignment] = []
-        for item in body.statements {
+        var locals = Locals()
+        for original in body.statements {
+            // A local's value stands where the local is used (`let seconds = try c.decode(…)`,
+            // then `at = Date(timeIntervalSince1970: seconds)`): read as if written inline.
+            // Findings stay at the statement as written.
+            let item = locals.substituted(in: original)
+            func place(_ node: some SyntaxProtocol) -> Syntax { item.id == original.id ? Syntax(node) : Syntax(original) }
             switch item.item {
             case .decl(let decl):
-                // `let container = try decoder.container(keyedBy: CodingKeys.self)`
                 guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
                       let binding = variable.bindings.first,
                       let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let value = binding.initializer?.value,
-                      let keys = keyedContainer(value, decoder: decoder)
-                else { return .failure(Unread("it declares something other than a keyed container", at: Syntax(decl))) }
-                containers[name] = keys
+                      let value = binding.initializer?.value
+                else { return .failure(Unread("it declares `\(short(original))`, which the import does not follow", at: Syntax(original))) }
+                // `let container = try decoder.container(keyedBy: CodingKeys.self)`
+                if let keys = keyedContainer(value, decoder: decoder) {
+                    containers[name] = keys
+                    continue
+                }
+                // `let seconds = try c.decode(Double.self, forKey: .at)`: read where it is used.
+                let parts = value.as(SequenceExprSyntax.self).map { Array($0.elements) } ?? [value]
+                switch assignment(of: name, parts, containers: containers, decoder: decoder, node: Syntax(original)) {
+                case .reads: locals.bind(name, to: value, at: Syntax(original), reads: true)
+                case .readsNothing: locals.bind(name, to: value, at: Syntax(original), reads: false)
+                case .unread(let reason): return .failure(Unread(reason, at: Syntax(original)))
+                }
             case .expr(let expression):
                 if let call = delegation(expression) {
                     // `self.init(stage: try c.decode(…), …)`: each argument is read as an
@@ -102,43 +117,49 @@ struct DecodingInitializer {
                     for (index, argument) in call.arguments.enumerated() {
                         let name = argument.label.map(TypeReader.name) ?? "argument \(index + 1) of self.init"
                         let value = argument.expression.as(SequenceExprSyntax.self).map { Array($0.elements) } ?? [argument.expression]
-                        switch assignment(of: name, value, containers: containers, decoder: decoder, node: Syntax(argument)) {
+                        switch assignment(of: name, value, containers: containers, decoder: decoder, node: place(argument)) {
                         case .reads(let read): assignments.append(read)
                         case .readsNothing: continue
-                        case .unread(let reason): return .failure(Unread(reason, at: Syntax(argument)))
+                        case .unread(let reason): return .failure(Unread(reason, at: place(argument)))
                         }
                     }
                     continue
                 }
                 guard let sequence = expression.as(SequenceExprSyntax.self) else {
-                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: Syntax(expression)))
+                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: place(expression)))
                 }
                 let elements = Array(sequence.elements)
                 guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), let property = propertyName(elements[0]) else {
-                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: Syntax(expression)))
+                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: place(expression)))
                 }
                 let value = Array(elements.dropFirst(2))
-                switch assignment(of: property, value, containers: containers, decoder: decoder, node: Syntax(expression)) {
+                switch assignment(of: property, value, containers: containers, decoder: decoder, node: place(expression)) {
                 case .reads(let read): assignments.append(read)
                 case .readsNothing: continue
-                case .unread(let reason): return .failure(Unread(reason, at: Syntax(expression)))
+                case .unread(let reason): return .failure(Unread(reason, at: place(expression)))
                 }
             case .stmt(let statement):
                 // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`;
                 // `do { p = try c.decode(…) } catch { p = v }`: `p = (try? c.decode(…)) ?? v`.
                 guard let branched = caughtAssignment(statement) ?? boundAssignment(statement, initialValues: initialValues) else {
-                    return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: Syntax(statement)))
+                    return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: place(statement)))
                 }
                 let parts = [branched.read] + (branched.fallback.map { [$0] } ?? [])
                 switch assignment(of: branched.property, parts, head: branched.read, fallback: branched.fallback, parenthesized: true,
-                                  caught: branched.caught, containers: containers, decoder: decoder, node: Syntax(statement)) {
+                                  caught: branched.caught, containers: containers, decoder: decoder, node: place(statement)) {
                 case .reads(var read):
                     read.madeBy = branched.madeBy ?? read.madeBy
                     assignments.append(read)
                 case .readsNothing: continue
-                case .unread(let reason): return .failure(Unread(reason, at: Syntax(statement)))
+                case .unread(let reason): return .failure(Unread(reason, at: place(statement)))
                 }
             }
+        }
+        if let unused = locals.unused {
+            return .failure(Unread("it reads '\(unused.name)' into a local that no property is assigned from", at: unused.node))
+        }
+        if let twice = locals.usedTwice {
+            return .failure(Unread("it uses the local '\(twice.name)' more than once", at: twice.node))
         }
         let used = Set(containers.values)
         guard used.count <= 1 else {
@@ -146,6 +167,56 @@ struct DecodingInitializer {
         }
         guard let keys = used.first else { return .failure(Unread("it reads no keyed container", at: Syntax(body))) }
         return .success(DecodingInitializer(keys: keys, assignments: assignments))
+    }
+
+    /// The locals a body binds to a value other than a container, each read where it is used:
+    /// its value written in place of its name.
+    struct Locals {
+        private var values: [String: (value: ExprSyntax, node: Syntax, reads: Bool, uses: Int)] = [:]
+        /// The order they were bound in, for the first one found unused or used twice.
+        private var names: [String] = []
+
+        /// Binds `name` to `value`, which `reads` a key or not (`Date()`).
+        mutating func bind(_ name: String, to value: ExprSyntax, at node: Syntax, reads: Bool) {
+            if values[name] == nil { names.append(name) }
+            values[name] = (value, node, reads, 0)
+        }
+
+        /// `item` with each use of a local replaced by the local's value (parenthesized where
+        /// that could change how it reads: `(try? c.decode(…)) ?? 5`), re-parsed; `item` as it is
+        /// when it uses none.
+        mutating func substituted(in item: CodeBlockItemSyntax) -> CodeBlockItemSyntax {
+            guard !values.isEmpty else { return item }
+            var text = ""
+            var replaced = false
+            for token in item.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let name) = token.tokenKind, let local = values[name],
+                   let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                   reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id {
+                    let plain = local.value.as(TryExprSyntax.self).map { $0.questionOrExclamationMark == nil } ?? false
+                    text += token.leadingTrivia.description + (plain ? local.value.trimmedDescription : "(\(local.value.trimmedDescription))")
+                        + token.trailingTrivia.description
+                    values[name]?.uses += 1
+                    replaced = true
+                } else {
+                    text += token.description
+                }
+            }
+            guard replaced, let reparsed = Parser.parse(source: text).statements.first else { return item }
+            return reparsed
+        }
+
+        /// The first local that reads a key and that no statement used: the key is read, and no
+        /// property shows it.
+        var unused: (name: String, node: Syntax)? { first(where: { $0.reads && $0.uses == 0 }) }
+
+        /// The first local that reads a key and is used more than once: its key would be read
+        /// for each use.
+        var usedTwice: (name: String, node: Syntax)? { first(where: { $0.reads && $0.uses > 1 }) }
+
+        private func first(where test: ((value: ExprSyntax, node: Syntax, reads: Bool, uses: Int)) -> Bool) -> (name: String, node: Syntax)? {
+            names.first { values[$0].map(test) == true }.flatMap { name in values[name].map { (name, $0.node) } }
+        }
     }
 
     /// Why a body is not read, and where.

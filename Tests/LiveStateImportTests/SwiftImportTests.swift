@@ -711,6 +711,23 @@ enum Corpus {
             "'at' is made from key 'when' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
         ])
         #expect(read.reviews.first?.position?.line == 10)
+        // A local that reads a key is read where it is used (LoopFollow's
+        // `let producedAtInterval = try container.decode(Double.self, …)`, then
+        // `producedAt = Date(timeIntervalSince1970: producedAtInterval)`): reviewed at the use.
+        // A `try?` local keeps its own reach under a `??`.
+        let local = try #require(imported("""
+            let seconds = try c.decode(Double.self, forKey: .at)
+            let maybe = try? c.decode(String.self, forKey: .title)
+            title = maybe ?? "x"
+            at = Date(timeIntervalSince1970: seconds)
+            """))
+        #expect(local.contentState.map(\.name) == ["title", "when"])
+        #expect(local.contentState.last?.type == .double && local.contentState.last?.isRequired == true)
+        #expect(local.contentState.first?.defaultValue == .string("x") && local.contentState.first?.isOptional == false, "\(local.contentState)")
+        #expect(local.reviews.map(\.message) == [
+            "'at' is made from key 'when' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
+        ])
+        #expect(local.reviews.first?.position?.line == 12)
         // `try?` without parentheses covers the `??`: `decode`'s fallback is never used, and
         // `decodeIfPresent`'s only for a missing key or null.
         let unparenthesized = try #require(imported("""
@@ -762,7 +779,12 @@ enum Corpus {
             ("title = try c.nestedContainer(keyedBy: Keys.self, forKey: .title).decode(String.self, forKey: .x)", "'title' is read in a way the import does not follow"),
             ("title = try! c.decode(String.self, forKey: .title)", "'title' is read with try!, which traps where the others throw"),
             ("try super.init(from: decoder)", "it does more than assign what it reads (try super.init(from: decoder))"),
-            ("let single = try decoder.singleValueContainer()", "it declares something other than a keyed container"),
+            ("let single = try decoder.singleValueContainer()", "'single' is read in a way the import does not follow (try decoder.singleValueContainer())"),
+            // A local that reads a key: read where it is used, so one used by no property, or
+            // by two, is not read.
+            ("let t = try c.decode(String.self, forKey: .title)", "it reads 't' into a local that no property is assigned from"),
+            ("let t = try c.decode(String.self, forKey: .title)\ntitle = t\nat = Date(timeIntervalSince1970: Double(t.count))",
+             "it uses the local 't' more than once"),
             ("title = try c.decode(String.self, forKey: .title) + c.decode(String.self, forKey: .at)", "'title' is made of 2 reads"),
         ]
         for (body, reason) in unread {
