@@ -155,11 +155,17 @@ extension Output {
         try refuseFolder(path)
         let target = URL(fileURLWithPath: try linkTarget(path))
         var status = stat()
-        let isRegular = stat(target.path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+        let exists = stat(target.path, &status) == 0
+        let isRegular = !exists || status.st_mode & S_IFMT == S_IFREG
         do {
             try Data(text.utf8).write(to: target, options: isRegular ? .atomic : [])
         } catch {
             throw InputError(path: path, message: "cannot be written: \(error.localizedDescription)")
+        }
+        // The new file renamed over the old one keeps the old one's permissions (a schema kept
+        // group-writable, or private), not the ones a new file gets.
+        if exists && isRegular && chmod(target.path, status.st_mode & 0o7777) != 0 {
+            throw InputError(path: path, message: "was written, but its permissions could not be kept: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -1626,12 +1626,15 @@ struct CLI {
         defer { try? FileManager.default.removeItem(at: folder) }
         let real = folder.appendingPathComponent("real.yaml").path
         try "old\n".write(toFile: real, atomically: true, encoding: .utf8)
+        // The file keeps its permissions: the new one renamed over it had a new file's.
+        #expect(chmod(real, 0o640) == 0)
         let link = folder.appendingPathComponent("ride.yaml").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
         let linked = try CLI.run(["import", "swift", Self.ride, "--output", link])
         #expect(linked.status == 0, "\(linked.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
         #expect(try String(contentsOfFile: real, encoding: .utf8).contains("activity: ride\n"))
+        #expect((try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? NSNumber)?.intValue == 0o640)
         // A link to a file not made yet makes that file, and stays a link (it was replaced).
         let dangling = folder.appendingPathComponent("dangling.swift").path
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "made/../new.swift")
