@@ -91,6 +91,11 @@ struct DecodingInitializer {
             // Findings stay at the statement as written.
             let item = locals.substituted(in: original)
             func place(_ node: some SyntaxProtocol) -> Syntax { item.id == original.id ? Syntax(node) : Syntax(original) }
+            // Why it is not read, said of the statement as written: a statement read with its
+            // locals in place quotes code the file does not hold, so that is said too.
+            func unread(_ reason: String, at node: some SyntaxProtocol) -> Result<DecodingInitializer, Unread> {
+                .failure(Unread(item.id == original.id ? reason : reason + " (read with the locals it uses written in place)", at: place(node)))
+            }
             switch item.item {
             case .decl(let decl):
                 guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
@@ -120,29 +125,29 @@ struct DecodingInitializer {
                         switch assignment(of: name, value, containers: containers, decoder: decoder, node: place(argument)) {
                         case .reads(let read): assignments.append(read)
                         case .readsNothing: continue
-                        case .unread(let reason): return .failure(Unread(reason, at: place(argument)))
+                        case .unread(let reason): return unread(reason, at: argument)
                         }
                     }
                     continue
                 }
                 guard let sequence = expression.as(SequenceExprSyntax.self) else {
-                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: place(expression)))
+                    return unread("it does more than assign what it reads (\(short(expression)))", at: expression)
                 }
                 let elements = Array(sequence.elements)
                 guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self), let property = propertyName(elements[0]) else {
-                    return .failure(Unread("it does more than assign what it reads (\(short(expression)))", at: place(expression)))
+                    return unread("it does more than assign what it reads (\(short(expression)))", at: expression)
                 }
                 let value = Array(elements.dropFirst(2))
                 switch assignment(of: property, value, containers: containers, decoder: decoder, node: place(expression)) {
                 case .reads(let read): assignments.append(read)
                 case .readsNothing: continue
-                case .unread(let reason): return .failure(Unread(reason, at: place(expression)))
+                case .unread(let reason): return unread(reason, at: expression)
                 }
             case .stmt(let statement):
                 // `if let x = try c.decodeIfPresent(…) { p = x } else { p = v }`: `p = (read) ?? v`;
                 // `do { p = try c.decode(…) } catch { p = v }`: `p = (try? c.decode(…)) ?? v`.
                 guard let branched = caughtAssignment(statement) ?? boundAssignment(statement, initialValues: initialValues) else {
-                    return .failure(Unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: place(statement)))
+                    return unread("it has the statement `\(short(statement))`, whose paths the import does not follow", at: statement)
                 }
                 let parts = [branched.read] + (branched.fallback.map { [$0] } ?? [])
                 switch assignment(of: branched.property, parts, head: branched.read, fallback: branched.fallback, parenthesized: true,
@@ -151,7 +156,7 @@ struct DecodingInitializer {
                     read.madeBy = branched.madeBy ?? read.madeBy
                     assignments.append(read)
                 case .readsNothing: continue
-                case .unread(let reason): return .failure(Unread(reason, at: place(statement)))
+                case .unread(let reason): return unread(reason, at: statement)
                 }
             }
         }
@@ -182,28 +187,40 @@ struct DecodingInitializer {
             values[name] = (value, node, reads, 0)
         }
 
-        /// `item` with each use of a local replaced by the local's value (parenthesized where
-        /// that could change how it reads: `(try? c.decode(…)) ?? 5`), re-parsed; `item` as it is
-        /// when it uses none.
+        /// `item` with the first use of each local replaced by the local's value (in
+        /// parentheses where they change how it reads: `(try? c.decode(…)) ?? 5`), re-parsed and
+        /// detached from any file, so that a finding about a part of it is placed at the
+        /// statement; `item` as it is when it uses none. A later use in the same statement reads
+        /// the same value, not the key again (`s > 1e11 ? s / 1000 : s`): it stays a name, which
+        /// reads nothing. A statement that binds the name again (`if let s = …`, a closure's
+        /// `{ s in … }`) is left as it is for that name.
         mutating func substituted(in item: CodeBlockItemSyntax) -> CodeBlockItemSyntax {
             guard !values.isEmpty else { return item }
+            let rebound = Set(item.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                guard case .identifier(let name) = token.tokenKind, values[name] != nil,
+                      token.parent?.is(IdentifierPatternSyntax.self) == true || token.parent?.is(ClosureShorthandParameterSyntax.self) == true
+                          || token.parent?.is(ClosureParameterSyntax.self) == true
+                else { return nil }
+                return name
+            })
             var text = ""
-            var replaced = false
+            var replaced: Set<String> = []
             for token in item.tokens(viewMode: .sourceAccurate) {
-                if case .identifier(let name) = token.tokenKind, let local = values[name],
+                if case .identifier(let name) = token.tokenKind, let local = values[name], !rebound.contains(name), !replaced.contains(name),
                    let reference = token.parent?.as(DeclReferenceExprSyntax.self),
                    reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id {
-                    let plain = local.value.as(TryExprSyntax.self).map { $0.questionOrExclamationMark == nil } ?? false
-                    text += token.leadingTrivia.description + (plain ? local.value.trimmedDescription : "(\(local.value.trimmedDescription))")
+                    let mark = local.value.as(TryExprSyntax.self)?.questionOrExclamationMark
+                    let alone = mark == nil && !local.value.is(SequenceExprSyntax.self)
+                    text += token.leadingTrivia.description + (alone ? local.value.trimmedDescription : "(\(local.value.trimmedDescription))")
                         + token.trailingTrivia.description
                     values[name]?.uses += 1
-                    replaced = true
+                    replaced.insert(name)
                 } else {
                     text += token.description
                 }
             }
-            guard replaced, let reparsed = Parser.parse(source: text).statements.first else { return item }
-            return reparsed
+            guard !replaced.isEmpty, let reparsed = Parser.parse(source: text).statements.first else { return item }
+            return reparsed.detached
         }
 
         /// The first local that reads a key and that no statement used: the key is read, and no
@@ -308,11 +325,33 @@ struct DecodingInitializer {
             read = call.ifPresent ? (fallback.map(Read.ifPresentOr) ?? .ifPresent) : .required
         } else {
             // The read sits inside an expression (`Date(timeIntervalSince1970: try c.decode(…))`):
-            // the key and its type are known, what the app makes of the value is not.
-            read = call.ifPresent ? .ifPresent : .required
+            // the key and its type are known, what the app makes of the value is not. Under a
+            // `try?` (`Date(timeIntervalSince1970: (try? c.decode(…)) ?? 0)`), any value that
+            // is not a `T` reads as nil, whatever is made of it: the key takes anything.
+            switch coveringTry(of: call.node, in: parts, parenthesized: parenthesized) {
+            case .postfixQuestionMark?: read = .tolerant(nil)
+            case .exclamationMark?: return .unread("'\(property)' is read with try!, which traps where the others throw")
+            default: read = call.ifPresent ? .ifPresent : .required
+            }
             madeBy = short(parts.map(\.trimmedDescription).joined(separator: " "))
         }
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
+    }
+
+    /// The mark of the innermost `try?` or `try!` that covers `read` within `parts` (a value's
+    /// elements): one around the read or an expression holding it, or a `try?` heading the
+    /// value, which covers the whole sequence unless it is parenthesized. `nil` when only a plain
+    /// `try` (or none) covers it.
+    private static func coveringTry(of read: FunctionCallExprSyntax, in parts: [ExprSyntax], parenthesized: Bool) -> TokenKind? {
+        let roots = Set(parts.map(\.id))
+        var node: Syntax? = Syntax(read)
+        while let current = node {
+            if let attempt = current.as(TryExprSyntax.self), let mark = attempt.questionOrExclamationMark { return mark.tokenKind }
+            if roots.contains(current.id) { break }
+            node = current.parent
+        }
+        if !parenthesized, parts.count > 1, let mark = parts.first?.as(TryExprSyntax.self)?.questionOrExclamationMark { return mark.tokenKind }
+        return nil
     }
 
     /// One property assigned a read in one branch of a statement and a fallback in the other.
@@ -525,7 +564,12 @@ extension TypeReader {
                        + assignment.type.trimmedDescription, at: assignment.node, file: file)
             }
             var field = self.field(named: key, type: assignment.type, scope: type.name, file: file, readAt: assignment.node)
+            // A finding about the read's fallback is placed at it, or, where the statement was
+            // read with its locals in place (a tree of its own), at the statement.
+            let outerRead = readAt
+            readAt = assignment.node
             apply(assignment.read, to: &field, type: assignment.type, by: "init(from:)", scope: type.name, file: file)
+            readAt = outerRead
             fields.append(field)
         }
         return fields

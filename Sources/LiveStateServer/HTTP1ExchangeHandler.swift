@@ -52,7 +52,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// that sends `close` processes no further request). Such a request, read, was run: a
     /// `validate?token=` the client never saw answered was still remembered.
     private var discarding = false
-    /// What NIO could not parse, or a request head refused here (``HostCount``): Hummingbird
+    /// What NIO could not parse, or a request head refused here (``HostField``): Hummingbird
     /// answers it 400 with an empty body, which gets the JSON error body every error has here.
     /// (A body's error, a bad chunk, is answered by the route that reads the body, with its own
     /// JSON body.)
@@ -91,7 +91,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 discarding = true
                 return
             }
-            if let refusal = HostCount(head) {
+            if let refusal = HostField(head) {
                 // Refused as NIO refuses what it cannot parse: Hummingbird answers the requests
                 // read before this one, then this one 400, and closes the connection.
                 unparsed = refusal
@@ -190,19 +190,50 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     /// A request head whose `Host` headers RFC 9112 §3.2 asks a server to answer with 400: none
-    /// in an HTTP/1.1 request, or more than one in any. (HTTP/1.0 has no Host rule; a proxy in
-    /// front, nginx among them, sends one.)
-    struct HostCount: Error, CustomStringConvertible {
-        let count: Int
+    /// in an HTTP/1.1 request, more than one in any, or one whose value is not a host and an
+    /// optional port (`uri-host [":" port]`, RFC 3986 §3.2.2; an empty one is allowed). (HTTP/1.0
+    /// has no Host rule; a proxy in front, nginx among them, sends one.)
+    struct HostField: Error, CustomStringConvertible {
+        let description: String
 
         init?(_ head: HTTPRequestHead) {
-            count = head.headers["host"].count
+            let values = head.headers["host"]
             let needsOne = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-            guard count > 1 || (count == 0 && needsOne) else { return nil }
+            if values.isEmpty && needsOne {
+                description = "it has no Host header (RFC 9112 §3.2)"
+            } else if values.count > 1 {
+                description = "it has \(values.count) Host headers, where it must have one (RFC 9112 §3.2)"
+            } else if let value = values.first, !Self.isHostAndPort(value) {
+                description = "its Host header is not a host and port (RFC 9112 §3.2)"
+            } else {
+                return nil
+            }
         }
 
-        var description: String {
-            count == 0 ? "it has no Host header (RFC 9112 §3.2)" : "it has \(count) Host headers, where it must have one (RFC 9112 §3.2)"
+        /// Whether `value` is `uri-host [":" port]`: an IP literal in brackets, or a registered
+        /// name (letters, digits, `-._~%!$&'()*+,;=`), and digits after a colon.
+        static func isHostAndPort(_ value: String) -> Bool {
+            var rest = Substring(value)
+            if rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]") else { return false }
+                let literal = rest[rest.index(after: rest.startIndex) ..< close]
+                guard !literal.isEmpty, literal.unicodeScalars.allSatisfy({ isNameCharacter($0) || $0 == ":" }) else { return false }
+                rest = rest[rest.index(after: close)...]
+            } else {
+                let end = rest.firstIndex(of: ":") ?? rest.endIndex
+                guard rest[..<end].unicodeScalars.allSatisfy(isNameCharacter) else { return false }
+                rest = rest[end...]
+            }
+            guard let colon = rest.first else { return true }
+            return colon == ":" && rest.dropFirst().unicodeScalars.allSatisfy { $0.value >= 0x30 && $0.value <= 0x39 }
+        }
+
+        /// A character of a registered name: unreserved, `%` of a percent-encoding, or a sub-delim.
+        private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~", "%", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=": true
+            default: false
+            }
         }
     }
 

@@ -254,7 +254,7 @@ public enum OpenAPIDocument {
     "/v1/schemas/{id}/validate": {
       "post": {
         "operationId": "validatePayload",
-        "summary": "Validate a whole APNs body (`{\"aps\": {...}}`) for one app version, or for every version. A `timestamp` more than 8 hours after the sidecar's clock is a `timestamp-in-future` warning, as `livestate lint` and `send` give it.",
+        "summary": "Validate a whole APNs body (`{\"aps\": {...}}`) for one app version, or for every version. A `timestamp` more than 8 hours after the sidecar's clock is a `timestamp-in-future` warning, as `livestate lint` and `send` give it; with `token` or `channel-id` (a push sent now), an update stamped more than 8 hours before it is a `timestamp-in-past` error, as `send` gives it.",
         "parameters": [
           {
             "$ref": "#/components/parameters/SchemaID"
@@ -670,7 +670,7 @@ public enum OpenAPIDocument {
       "Token": {
         "name": "token",
         "in": "query",
-        "description": "The device token the body goes to (an activity's push token, or a push-to-start token for a start): the body is also checked against the last body this sidecar answered `ok` to for it, and remembered when it is answered `ok`. A body stamped before that one is an error (`older-timestamp`: the device ignores an update older than the last it applied; for an end, a warning, `older-end-timestamp`); stamped the same, a warning (`repeated-timestamp`); an update less than 5 seconds after the last, a warning (`update-cadence`); a start with the same `attributes` as one in the last 10 minutes, a warning (`duplicate-start`). Two bodies for one activity at once are checked one after the other. The sidecar cannot see whether the body was sent, and each sidecar process remembers its own, in memory, for 8 hours. Hex digits, in either case (one token), an even count of them, as `livestate send` takes them. Not with `broadcast` (give `channel-id`).",
+        "description": "The device token the body goes to (an activity's push token, or a push-to-start token for a start): the body is also checked against the last body this sidecar answered `ok` to for it, and remembered when it is answered `ok`. A body stamped before that one is an error (`older-timestamp`: the device ignores an update older than the last it applied; for an end, a warning, `older-end-timestamp`); stamped the same, a warning (`repeated-timestamp`); an update less than 5 seconds after the last, a warning (`update-cadence`); a start with the same `attributes` as one in the last 10 minutes, a warning (`duplicate-start`). Two bodies for one activity at once are checked one after the other. Such a body is sent now: an update stamped more than 8 hours before the sidecar's clock is an error (`timestamp-in-past`: an activity takes updates for at most 8 hours, so the device ignores it). The sidecar cannot see whether the body was sent, and each sidecar process remembers its own, in memory, for 8 hours. Hex digits, in either case (one token), an even count of them, as `livestate send` takes them. Not with `broadcast` (give `channel-id`).",
         "schema": {
           "type": "string",
           "minLength": 1,

@@ -54,7 +54,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("drain-seconds"), parsing: .unconditional, help: "Seconds SIGTERM or SIGINT waits for the requests in flight before it closes their connections (env LIVESTATE_DRAIN_SECONDS; default 8).")
     var drainSeconds: Int?
 
-    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: "Seconds a request may take to arrive whole, head and body; then it is answered 408 and its connection is closed (env LIVESTATE_REQUEST_TIMEOUT; default 60).")
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: "Seconds a request's body may take to arrive, from the end of its head; then it is answered 408 and its connection is closed (env LIVESTATE_REQUEST_TIMEOUT; default 60).")
     var requestTimeout: Int?
 
     @Option(name: .customLong("log-format"), help: "Log lines as text or json, one object per line (env LIVESTATE_LOG_FORMAT; default text).")
@@ -169,7 +169,10 @@ struct ServeCommand: ParsableCommand {
         // Read here, not by the parser, so that a refusal echoes the number as given (`1e4`,
         // not the 10000.0 a `Double` prints).
         if let (text, source) = value(watchInterval, "watch-interval") {
-            guard let seconds = Double(text), seconds >= 0.05, seconds <= 3600 else {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw ValidationError("\(source) must be a number of seconds between 0.05 and 3600, not \(text)")
+            }
+            guard seconds >= 0.05, seconds <= 3600 else {
                 throw ValidationError("\(source) must be between 0.05 and 3600 seconds, not \(text)")
             }
             settings.watchInterval = seconds

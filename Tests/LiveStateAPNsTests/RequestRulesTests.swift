@@ -83,6 +83,10 @@ import Testing
             PushHistory.pastTimestamp(timestamp, event: event, now: now, severity: .error, file: "b.json", in: body)
         }
         #expect(past(now - 8 * 3600) == nil)
+        // Just past the limit, the minutes are said: not "8 hours" beside "at most 8 hours".
+        #expect(try #require(past(now - 8 * 3600 - 1200)).message.hasPrefix("timestamp 1794970000 is 8 hours 20 minutes before"))
+        #expect(try #require(past(now - 8 * 3600 - 60)).message.contains(" is 8 hours 1 minute before"))
+        #expect(try #require(past(now - 8 * 3600 - 1)).message.contains(" is more than 8 hours before"))
         let hours = try #require(past(now - 9 * 3600))
         #expect(hours.code == "timestamp-in-past" && hours.severity == .error && hours.pointer == "/aps/timestamp")
         #expect(hours.message == "timestamp 1794967600 is 9 hours before this machine's clock (1795000000): an activity takes updates for "

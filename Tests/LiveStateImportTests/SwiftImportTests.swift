@@ -728,6 +728,29 @@ enum Corpus {
             "'at' is made from key 'when' by Date(timeIntervalSince1970: try c.decode…; the schema states the key as read, Double",
         ])
         #expect(local.reviews.first?.position?.line == 12)
+        // A `try?` read inside what the app makes of it takes anything (JSONDecoder gives nil,
+        // then 1970): optional and tolerant, not required. A literal local is the default it
+        // names, and a finding about a fallback is placed at its statement (12), not at a line
+        // of the text read in its place.
+        let tolerant = try #require(imported("""
+            let s = try? c.decode(Double.self, forKey: .at)
+            let fallback = "none"
+            title = try c.decodeIfPresent(String.self, forKey: .title) ?? fallback
+            at = Date(timeIntervalSince1970: s ?? 0)
+            """))
+        #expect(tolerant.contentState.last?.isOptional == true && tolerant.contentState.last?.rejectsInvalid == false, "\(tolerant.contentState)")
+        #expect(tolerant.contentState.first?.defaultValue == .string("none"), "\(tolerant.contentState)")
+        let inline = try #require(imported("""
+            title = try c.decode(String.self, forKey: .title)
+            at = Date(timeIntervalSince1970: (try? c.decode(Double.self, forKey: .at)) ?? 0)
+            """))
+        #expect(inline.contentState.last?.isOptional == true && inline.contentState.last?.rejectsInvalid == false, "\(inline.contentState)")
+        let unstated = try #require(imported("""
+            let t = try c.decodeIfPresent(String.self, forKey: .title)
+            at = try c.decode(Date.self, forKey: .at)
+            title = t ?? String(repeating: "x", count: 3)
+            """))
+        #expect(unstated.reviews.map(\.position?.line) == [11], "\(unstated.reviews)")
         // `try?` without parentheses covers the `??`: `decode`'s fallback is never used, and
         // `decodeIfPresent`'s only for a missing key or null.
         let unparenthesized = try #require(imported("""

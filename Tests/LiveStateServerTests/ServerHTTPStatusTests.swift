@@ -42,6 +42,9 @@ import Testing
             ("GET /health HTTP/1.1\r\n\r\n", "the request is not valid HTTP/1.1: it has no Host header (RFC 9112 §3.2)"),
             ("GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
              "the request is not valid HTTP/1.1: it has 2 Host headers, where it must have one (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.1\r\nHost: a, b\r\n\r\n", "the request is not valid HTTP/1.1: its Host header is not a host and port (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.1\r\nHost: x/y\r\n\r\n", "the request is not valid HTTP/1.1: its Host header is not a host and port (RFC 9112 §3.2)"),
+            ("GET /health HTTP/1.1\r\nHost: x:8a\r\n\r\n", "the request is not valid HTTP/1.1: its Host header is not a host and port (RFC 9112 §3.2)"),
             ("GET /health HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
              "the request is not valid HTTP/1.1: it has 2 Host headers, where it must have one (RFC 9112 §3.2)"),
             ("GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/schemas/delivery/validate HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
@@ -55,10 +58,15 @@ import Testing
         }
     }
 
-    /// HTTP/1.0 has no Host rule: a request without one is answered.
+    /// HTTP/1.0 has no Host rule: a request without one is answered; so is every form of a
+    /// host and port, and an empty one (RFC 9112 §3.2).
     @Test func anHTTP10RequestWithoutHostIsAnswered() async throws {
         let response = try await Self.exchange(["GET /health HTTP/1.0\r\n\r\n"])
         #expect(response.hasPrefix("HTTP/1.0 200 OK\r\n"), "\(response)")
+        for host in ["", "127.0.0.1:8080", "[::1]:8080", "[::1]", "sidecar.internal", "x:"] {
+            let answered = try await Self.exchange(["GET /health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"])
+            #expect(RawHTTPClient.status(answered) == 200, "\(host): \(answered)")
+        }
     }
 
     @Test func aTruncatedChunkIs400() async throws {

@@ -2207,9 +2207,12 @@ struct CLI {
         #expect(loopbackLog.contains("warning: --watch-interval has no effect without --watch (or LIVESTATE_WATCH)"), "\(loopbackLog)")
         let far = try CLI.run(["serve", "--watch", "--watch-interval", "3601"])
         #expect(far.status == 2 && far.stderr.contains("between 0.05 and 3600 seconds, not 3601\n"), "\(far.stderr)")
-        for given in ["1e4", "3.6e3x", "ten"] {
+        let large = try CLI.run(["serve", "--watch", "--watch-interval", "1e4"])
+        #expect(large.status == 2 && large.stderr.contains("between 0.05 and 3600 seconds, not 1e4\n"), "\(large.stderr)")
+        for given in ["3.6e3x", "ten", " 5", "nan"] {
             let refused = try CLI.run(["serve", "--watch", "--watch-interval", given])
-            #expect(refused.status == 2 && refused.stderr.contains("between 0.05 and 3600 seconds, not \(given)\n"), "\(refused.stderr)")
+            #expect(refused.status == 2 && refused.stderr.contains("must be a number of seconds between 0.05 and 3600, not \(given)\n"),
+                    "\(refused.stderr)")
         }
     }
 

@@ -434,7 +434,7 @@ package actor PushHistory {
     package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?, in body: (some ContiguousBytes)?) -> Diagnostic? {
         let lead = timestamp - now
         guard lead > timestampLead else { return nil }
-        let span = lead >= 2 * 86_400 ? "\(lead / 86_400) days" : "\(lead / 3600) hours"
+        let span = clockSpan(lead)
         var finding = Diagnostic(
             code: .timestampInFuture, severity: .warning,
             message: "timestamp \(timestamp) is \(span) after this machine's clock (\(now)): a device that applies this update "
@@ -443,6 +443,16 @@ package actor PushHistory {
             file: file, scope: .envelope, pointer: "/aps/timestamp")
         if let body { finding.position = JSONPointer.position(of: "/aps/timestamp", in: body) }
         return finding
+    }
+
+    /// How far a stamp is from the clock: `30 days` from two days on, else hours and minutes
+    /// (`8 hours 20 minutes`, `more than 8 hours` for seconds past the hour), so that a stamp
+    /// just past the 8 hours is not said to be 8 hours.
+    private static func clockSpan(_ seconds: Int) -> String {
+        if seconds >= 2 * 86_400 { return "\(seconds / 86_400) days" }
+        let minutes = seconds % 3600 / 60
+        if minutes == 0 && seconds % 60 > 0 { return "more than \(seconds / 3600) hours" }
+        return "\(seconds / 3600) hours" + (minutes > 0 ? " \(minutes) minute\(minutes == 1 ? "" : "s")" : "")
     }
 
     /// `futureTimestamp(_:now:file:in:)` for a body of unknown bytes: the finding is unplaced.
@@ -470,7 +480,7 @@ package actor PushHistory {
     ) -> Diagnostic? {
         let lag = now - timestamp
         guard event == .update, lag > timestampLead, timestamp >= BodyChecker.liveActivitiesRelease else { return nil }
-        let span = lag >= 2 * 86_400 ? "\(lag / 86_400) days" : "\(lag / 3600) hours"
+        let span = clockSpan(lag)
         var finding = Diagnostic(
             code: .timestampInPast, severity: severity,
             message: "timestamp \(timestamp) is \(span) before this machine's clock (\(now)): an activity takes updates for at most "
