@@ -518,6 +518,15 @@ private final class DecodeCalls: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// `c.allKeys` and `c.contains(.k)` of a keyed container read no value and never throw:
+    /// what a payload holds does not make them fail (`seen = Set(c.allKeys)` reads no key).
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let base = node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text, containers[base] != nil,
+              ["allKeys", "contains"].contains(node.declName.baseName.text)
+        else { return .visitChildren }
+        return .skipChildren
+    }
+
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let called = node.calledExpression.as(MemberAccessExprSyntax.self),
               let base = called.base?.as(DeclReferenceExprSyntax.self)?.baseName.text, containers[base] != nil
@@ -595,6 +604,16 @@ extension TypeReader {
             return
         }
         switch read {
+        case .required where field.isOptional:
+            // `decode(Int?.self, forKey:)`: the key must be there, and null reads as nil. A
+            // schema has no required key that takes null: written required (every other value
+            // refused), so that a payload without the key is never said to apply.
+            field.isOptional = false
+            field.rejectsInvalid = true
+            review("'\(field.name)' is read with decode(\(type.trimmedDescription).self, …) in \(reader): the key must be there, and null "
+                   + "reads as nil, which a schema cannot state with a required key; it is written as required, so null is refused "
+                   + "here although the app takes it", at: type, file: file)
+            field.documentation = "\(reads) with decode of an optional type: required, null reading as nil (refused here); \(refused)."
         case .required:
             field.documentation = "\(reads) with decode: required."
         case .ifPresent:
@@ -747,8 +766,19 @@ extension TypeReader {
             guard let member = expression.as(MemberAccessExprSyntax.self), member.base == nil,
                   let name = declarations.resolveName(Self.named(type).base, from: scope) else { return nil }
             return caseValues[name]?[Self.name(member.declName.baseName)]
-        case .date, .dateRange, .object:
-            // No literal is a `Date`: `Date(timeIntervalSinceReferenceDate: 0)` and the like are calls.
+        case .date:
+            // `Date(timeIntervalSinceReferenceDate: 0)`, `.init(timeIntervalSince1970: 0)`: the
+            // date a schema states, in seconds since 2001 as the device reads them.
+            guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1, let argument = call.arguments.first,
+                  ["Date", "Foundation.Date", ".init", "Date.init"].contains(call.calledExpression.trimmedDescription),
+                  let seconds = Self.numberLiteral(argument.expression)
+            else { return nil }
+            switch argument.label?.text {
+            case "timeIntervalSinceReferenceDate"?: return .date(seconds)
+            case "timeIntervalSince1970"?: return .date(seconds - 978_307_200)
+            default: return nil
+            }
+        case .dateRange, .object:
             return nil
         }
     }

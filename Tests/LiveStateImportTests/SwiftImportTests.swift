@@ -751,6 +751,31 @@ enum Corpus {
             title = t ?? String(repeating: "x", count: 3)
             """))
         #expect(unstated.reviews.map(\.position?.line) == [11], "\(unstated.reviews)")
+        // `decode(String?.self, …)`: JSONDecoder refuses a missing key (it reads null as nil),
+        // so the key is written required, refusing other types, and reviewed; it was optional.
+        let optionalType = try #require(imported("""
+            title = try c.decode(String?.self, forKey: .title) ?? "none"
+            at = try c.decode(Date.self, forKey: .at)
+            """))
+        #expect(optionalType.contentState.first?.isRequired == true && optionalType.contentState.first?.rejectsInvalid == true,
+                "\(optionalType.contentState)")
+        #expect(optionalType.reviews.first?.message.hasPrefix("'title' is read with decode(String?.self, …) in init(from:): the key must be there") == true,
+                "\(optionalType.reviews)")
+        // `c.allKeys` reads no value and cannot throw: the body is read (it was left unread,
+        // every field then required).
+        let keysSeen = try #require(imported("""
+            let seen = c.allKeys.count
+            title = seen > 0 ? "some" : "none"
+            at = try c.decodeIfPresent(Date.self, forKey: .at) ?? Date(timeIntervalSinceReferenceDate: 0)
+            """))
+        #expect(!keysSeen.hasUnreadInitializer && keysSeen.contentState.map(\.name) == ["when"], "\(keysSeen.reviews)")
+        // A date made from a number is a default a schema states, in seconds since 2001.
+        #expect(keysSeen.contentState.first?.defaultValue == .date(0) && keysSeen.reviews.isEmpty, "\(keysSeen.reviews)")
+        let since1970 = try #require(imported("""
+            title = try c.decode(String.self, forKey: .title)
+            at = try c.decodeIfPresent(Date.self, forKey: .at) ?? .init(timeIntervalSince1970: 0)
+            """))
+        #expect(since1970.contentState.last?.defaultValue == .date(-978_307_200) && since1970.reviews.isEmpty, "\(since1970.reviews)")
         // `try?` without parentheses covers the `??`: `decode`'s fallback is never used, and
         // `decodeIfPresent`'s only for a missing key or null.
         let unparenthesized = try #require(imported("""
