@@ -579,9 +579,43 @@ extension TypeReader {
             readAt = assignment.node
             apply(assignment.read, to: &field, type: assignment.type, by: "init(from:)", scope: type.name, file: file)
             readAt = outerRead
+            if let index = fields.firstIndex(where: { $0.name == field.name }) {
+                // One key read for two properties: the app takes a value only where both reads
+                // do, so the field is what both accept.
+                if let merged = Self.merged(fields[index], field) {
+                    fields[index] = merged
+                    review("'\(key)' is read again, for '\(assignment.property)': the field is written as what both reads accept",
+                           at: assignment.node, file: file)
+                } else {
+                    review("'\(key)' is read again, for '\(assignment.property)', as another type (\(assignment.type.trimmedDescription)); "
+                           + "the field is written as the first read states it", at: assignment.node, file: file)
+                }
+                continue
+            }
             fields.append(field)
         }
         return fields
+    }
+
+    /// The field both `first` and `second` (two reads of one key) accept, or `nil` when they read
+    /// different types: a key a read requires is required, a value a read refuses is refused, and
+    /// a null is taken only where both take it.
+    static func merged(_ first: Field, _ second: Field) -> Field? {
+        guard first.type == second.type else { return nil }
+        var field = first
+        if first.isRequired || second.isRequired {
+            field.defaultValue = nil
+            field.isOptional = false
+        } else if first.defaultValue != second.defaultValue {
+            // Each property holds its own fallback: the key may be left out, which is what a
+            // schema can say of both.
+            field.defaultValue = nil
+            field.isOptional = true
+        }
+        field.rejectsInvalid = first.rejectsInvalid || second.rejectsInvalid
+        field.nullTakesDefault = first.nullTakesDefault && second.nullTakesDefault && field.defaultValue != nil
+        field.documentation = [first.documentation, second.documentation].compactMap { $0 }.joined(separator: " Read again: ")
+        return field
     }
 
     /// `field`'s rules and description as `reader` (an `init(from:)`, or a property wrapper)
