@@ -2030,7 +2030,9 @@ struct CLI {
         let server = try ServeProcess(["serve", "--port", "0", "--schemas", folder.path, "--watch", "--watch-interval", "0.05", "--log-format", "json"])
         defer { server.remove() }
         _ = try await server.log(waitingFor: "listening on http://127.0.0.1:")
-        try Data("activity: [unclosed\n".utf8).write(to: schema)
+        // Renamed into place: written in place, a look every 50 ms could read it half written
+        // (empty: another error) on a loaded machine.
+        try Data("activity: [unclosed\n".utf8).write(to: schema, options: .atomic)
         let log = try await server.log(waitingFor: "keeping the loaded schemas")
         server.process.terminate()
         server.process.waitUntilExit()
