@@ -138,6 +138,10 @@ struct DecodingInitializer {
                     return unread("it does more than assign what it reads (\(short(expression)))", at: expression)
                 }
                 let value = Array(elements.dropFirst(2))
+                if let reads = chain(of: property, value, containers: containers, decoder: decoder, node: place(expression)) {
+                    assignments += reads
+                    continue
+                }
                 switch assignment(of: property, value, containers: containers, decoder: decoder, node: place(expression)) {
                 case .reads(let read): assignments.append(read)
                 case .readsNothing: continue
@@ -336,6 +340,42 @@ struct DecodingInitializer {
             madeBy = short(parts.map(\.trimmedDescription).joined(separator: " "))
         }
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
+    }
+
+    /// The reads of `property = (try? c.decode(…, forKey: .a)) ?? (try? c.decode(…, forKey: .b)) ?? v`
+    /// (petl's `timestamp`, then a legacy `computedAt`): the first key whose value decodes, else
+    /// the next, else `v` (or nil). Each key takes any value, or none: optional, and tolerant,
+    /// each noted as made into the property. `nil` for any other value: every operand but the
+    /// last a parenthesized `try?` read alone, the last one too or a value that reads nothing.
+    private static func chain(
+        of property: String, _ value: [ExprSyntax], containers: [String: String], decoder: String, node: Syntax
+    ) -> [Assignment]? {
+        guard value.count >= 3, value.count % 2 == 1,
+              stride(from: 1, to: value.count, by: 2).allSatisfy({ value[$0].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" })
+        else { return nil }
+        let operands = stride(from: 0, to: value.count, by: 2).map { value[$0] }
+        let made = short(value.map(\.trimmedDescription).joined(separator: " "))
+        var reads: [Assignment] = []
+        for (index, operand) in operands.enumerated() {
+            let found = DecodeCalls.in(operand, containers: containers, decoder: decoder)
+            guard found.strayUses == 0 else { return nil }
+            guard let call = found.calls.first else {
+                guard index == operands.count - 1 else { return nil }
+                continue
+            }
+            var inner = operand
+            var parenthesized = false
+            while let tuple = inner.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+                inner = only.expression
+                parenthesized = true
+            }
+            guard found.calls.count == 1, parenthesized || index == operands.count - 1,
+                  let attempt = inner.as(TryExprSyntax.self), attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+                  attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id
+            else { return nil }
+            reads.append(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: .tolerant(nil), node: node, madeBy: made))
+        }
+        return reads.count >= 2 ? reads : nil
     }
 
     /// The mark of the innermost `try?` or `try!` that covers `read` within `parts` (a value's
@@ -587,8 +627,12 @@ extension TypeReader {
                     review("'\(key)' is read again, for '\(assignment.property)': the field is written as what both reads accept",
                            at: assignment.node, file: file)
                 } else {
+                    // Of two types, the read that refuses more decides whether the app drops
+                    // the update: a tolerant read gives nil where the other throws.
+                    let stricter = field.isRequired && !fields[index].isRequired || field.rejectsInvalid && !fields[index].rejectsInvalid
+                    if stricter { fields[index] = field }
                     review("'\(key)' is read again, for '\(assignment.property)', as another type (\(assignment.type.trimmedDescription)); "
-                           + "the field is written as the first read states it", at: assignment.node, file: file)
+                           + "the field is written as the read that refuses more states it", at: assignment.node, file: file)
                 }
                 continue
             }

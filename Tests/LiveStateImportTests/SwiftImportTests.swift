@@ -776,6 +776,19 @@ enum Corpus {
             at = try c.decodeIfPresent(Date.self, forKey: .at) ?? .init(timeIntervalSince1970: 0)
             """))
         #expect(since1970.contentState.last?.defaultValue == .date(-978_307_200) && since1970.reviews.isEmpty, "\(since1970.reviews)")
+        // A chain of `try?` reads of two keys (a legacy key as the fallback, petl's
+        // `computedAt`): each key takes any value or none, and both are fields, so the legacy
+        // key is not "ignored by the app". The body was left unread, every field required.
+        let chained = try #require(imported("""
+            title = (try? c.decode(String.self, forKey: .title)) ?? (try? c.decode(String.self, forKey: .at)) ?? "none"
+            at = try c.decode(Date.self, forKey: .at)
+            """))
+        #expect(!chained.hasUnreadInitializer, "\(chained.reviews)")
+        #expect(chained.contentState.map(\.name) == ["title", "when"], "\(chained.contentState)")
+        #expect(chained.contentState.first?.isOptional == true && chained.contentState.first?.rejectsInvalid == false)
+        // Its second key is also read for 'at': one field, required by that read.
+        #expect(chained.reviews.filter { $0.message.hasPrefix("'title' is made from key ") }.count == 2, "\(chained.reviews)")
+        #expect(chained.contentState.last?.isRequired == true, "\(chained.contentState)")
         // `try?` without parentheses covers the `??`: `decode`'s fallback is never used, and
         // `decodeIfPresent`'s only for a missing key or null.
         let unparenthesized = try #require(imported("""
