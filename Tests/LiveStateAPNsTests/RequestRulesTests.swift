@@ -80,7 +80,7 @@ import Testing
         let now = 1_795_000_000
         let body = Array(#"{"aps":{"event":"update",\#n"timestamp":1685952000}}"#.utf8)
         func past(_ timestamp: Int, _ event: ActivityEvent? = .update) -> Diagnostic? {
-            PushHistory.pastTimestamp(timestamp, event: event, now: now, severity: .error, file: "b.json", in: body)
+            PushHistory.pastTimestamp(timestamp, event: event, now: now, file: "b.json", in: body)
         }
         #expect(past(now - 8 * 3600) == nil)
         // Just past the limit, the minutes are said: not "8 hours" beside "at most 8 hours".
@@ -222,7 +222,7 @@ import Testing
             seen.insert(problem.code)
         }
         if let ahead = PushHistory.futureTimestamp(2_000_000_000, now: 1_795_000_000, file: nil) { seen.insert(ahead.code) }
-        let past = PushHistory.pastTimestamp(1_685_952_000, event: .update, now: 1_795_000_000, severity: .error, file: nil, in: [UInt8]())
+        let past = PushHistory.pastTimestamp(1_685_952_000, event: .update, now: 1_795_000_000, file: nil, in: [UInt8]())
         if let past { seen.insert(past.code) }
         seen.insert(PushRequestRules.startUnconfirmed("timed out", file: nil).code)
         #expect(seen == Set(DiagnosticCode.sendCodes))

@@ -472,17 +472,16 @@ package actor PushHistory {
     ///   - timestamp: The body's `aps.timestamp`.
     ///   - event: The body's `aps.event`.
     ///   - now: This machine's clock, in UNIX seconds.
-    ///   - severity: The finding's severity.
     ///   - file: The body's file, for the finding.
     ///   - body: The body's bytes, to place the finding at the value.
     package static func pastTimestamp(
-        _ timestamp: Int, event: ActivityEvent?, now: Int, severity: Severity, file: String?, in body: some ContiguousBytes
+        _ timestamp: Int, event: ActivityEvent?, now: Int, file: String?, in body: some ContiguousBytes
     ) -> Diagnostic? {
         let lag = now - timestamp
         guard event == .update, lag > timestampLead, timestamp >= BodyChecker.liveActivitiesRelease else { return nil }
         let span = clockSpan(lag)
         var finding = Diagnostic(
-            code: .timestampInPast, severity: severity,
+            code: .timestampInPast, severity: .error,
             message: "timestamp \(timestamp) is \(span) before this machine's clock (\(now)): an activity takes updates for at most "
                 + "8 hours, and the device ignores an update older than the content it shows, so it ignores this one (unless a push-to-start "
                 + "stamped earlier still started the activity); stamp it with the current UNIX time in seconds",
@@ -511,7 +510,7 @@ package actor PushHistory {
     ) {
         guard let result, let timestamp = result.timestamp else { return }
         if let ahead = futureTimestamp(timestamp, now: now, file: file, in: body) { findings.insert(inInputOrder: ahead) }
-        if sentNow, let behind = pastTimestamp(timestamp, event: result.event, now: now, severity: .error, file: file, in: body) {
+        if sentNow, let behind = pastTimestamp(timestamp, event: result.event, now: now, file: file, in: body) {
             findings.insert(inInputOrder: behind)
         }
     }
