@@ -732,6 +732,7 @@ struct TypeReader {
             review("class \(type.name) may inherit from \(first), whose keys sit under 'super'", at: type.node, file: type.file)
         }
         let all = members(of: type)
+        var ownDecoderUnread = false
         for (member, file) in all {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self),
                   DecodingInitializer.isDecodable(initializer) else { continue }
@@ -742,6 +743,7 @@ struct TypeReader {
                 return fields(readBy: reads, in: type, file: file)
             case .failure(let unread):
                 initializersUnread += 1
+                ownDecoderUnread = true
                 review("\(type.name) has its own init(from:), which the import reads only where it reads each key with decode or decodeIfPresent "
                        + "from one keyed container: \(unread.reason); the fields written are the declaration's, which may not be what it reads",
                        at: unread.node, file: file)
@@ -802,7 +804,10 @@ struct TypeReader {
                 }
                 if let initial = binding.initializer?.value {
                     let missing = field.isOptional ? ": a missing key or null reads as nil." : ", so the key is required."
-                    field.documentation = "Swift default \(initial.trimmedDescription); synthesized Codable ignores it" + missing
+                    // A type whose own init(from:) was not read is written as synthesized
+                    // Codable would read it, which is not how it decodes.
+                    let reader = ownDecoderUnread ? "its own init(from:) is not read, and synthesized Codable would ignore it" : "synthesized Codable ignores it"
+                    field.documentation = "Swift default \(initial.trimmedDescription); \(reader)" + missing
                 }
                 fields.append(field)
             }

@@ -857,6 +857,21 @@ enum Corpus {
             #expect(activity.reviews.first.map { $0.message.contains("own init(from:)") && $0.message.contains(reason) } == true, "\(body): \(activity.reviews)")
             #expect(activity.reviews.first?.position?.line == 9, "\(body)")
         }
+        // Such a field's Swift default is described as the type decodes: by an init(from:) not
+        // read (it said "synthesized Codable ignores it" of a type that has its own decoder).
+        let defaulted = try #require(SwiftImporter.importActivities([("Defaulted.swift", """
+            struct D: ActivityAttributes {
+                struct ContentState: Codable, Hashable {
+                    var count: Int = 0
+                    init(from decoder: Decoder) throws {
+                        let c = try decoder.container(keyedBy: CodingKeys.self)
+                        if c.allKeys.isEmpty { count = 1 } else { count = try c.decode(Int.self, forKey: .count) }
+                    }
+                }
+            }
+            """)]).activities.first)
+        #expect(defaulted.hasUnreadInitializer && defaulted.contentState.last?.documentation?.hasPrefix(
+            "Swift default 0; its own init(from:) is not read, and synthesized Codable would ignore it") == true, "\(defaulted.contentState)")
         // One key read into two properties: one field, what both reads accept (required where
         // one read requires it, refusing what one refuses), reviewed. It was written twice, and
         // the import wrote nothing.
