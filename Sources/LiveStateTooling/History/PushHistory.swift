@@ -434,13 +434,20 @@ package actor PushHistory {
     package static func futureTimestamp(_ timestamp: Int, now: Int, file: String?, in body: (some ContiguousBytes)?) -> Diagnostic? {
         let lead = timestamp - now
         guard lead > timestampLead else { return nil }
-        let span = clockSpan(lead)
-        var finding = Diagnostic(
-            code: .timestampInFuture, severity: .warning,
-            message: "timestamp \(timestamp) is \(span) after this machine's clock (\(now)): a device that applies this update "
+        return clockFinding(
+            .timestampInFuture, .warning,
+            "timestamp \(timestamp) is \(clockSpan(lead)) after this machine's clock (\(now)): a device that applies this update "
                 + "ignores every later one stamped before \(timestamp), since it drops updates older than the last it applied; "
                 + "stamp it with the current UNIX time in seconds",
-            file: file, scope: .envelope, pointer: "/aps/timestamp")
+            file: file, in: body)
+    }
+
+    /// A finding of the clock's at the body's `aps.timestamp`: placed at the value when the body
+    /// is given.
+    private static func clockFinding(
+        _ code: DiagnosticCode, _ severity: Severity, _ message: String, file: String?, in body: (some ContiguousBytes)?
+    ) -> Diagnostic {
+        var finding = Diagnostic(code: code, severity: severity, message: message, file: file, scope: .envelope, pointer: "/aps/timestamp")
         if let body { finding.position = JSONPointer.position(of: "/aps/timestamp", in: body) }
         return finding
     }
@@ -479,15 +486,12 @@ package actor PushHistory {
     ) -> Diagnostic? {
         let lag = now - timestamp
         guard event == .update, lag > timestampLead, timestamp >= BodyChecker.liveActivitiesRelease else { return nil }
-        let span = clockSpan(lag)
-        var finding = Diagnostic(
-            code: .timestampInPast, severity: .error,
-            message: "timestamp \(timestamp) is \(span) before this machine's clock (\(now)): an activity takes updates for at most "
+        return clockFinding(
+            .timestampInPast, .error,
+            "timestamp \(timestamp) is \(clockSpan(lag)) before this machine's clock (\(now)): an activity takes updates for at most "
                 + "8 hours, and the device ignores an update older than the content it shows, so it ignores this one (unless a push-to-start "
                 + "stamped earlier still started the activity); stamp it with the current UNIX time in seconds",
-            file: file, scope: .envelope, pointer: "/aps/timestamp")
-        finding.position = JSONPointer.position(of: "/aps/timestamp", in: body)
-        return finding
+            file: file, in: Optional(body))
     }
 
     /// Adds the clock's findings for `body` (`futureTimestamp`'s, and `pastTimestamp`'s where the
