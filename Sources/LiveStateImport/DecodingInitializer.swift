@@ -270,12 +270,7 @@ struct DecodingInitializer {
             shape = "'\(property)' = \(value.map(\.trimmedDescription).joined(separator: " ")) is not one read"
         }
         // The read alone, or inside parentheses, with its `try`.
-        var head = value[0]
-        var parenthesized = false
-        while let tuple = head.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
-            head = only.expression
-            parenthesized = true
-        }
+        let (head, parenthesized) = unparenthesized(value[0])
         return assignment(of: property, value, head: head, fallback: fallback, parenthesized: parenthesized, notOneRead: shape,
                           containers: containers, decoder: decoder, node: node)
     }
@@ -342,6 +337,15 @@ struct DecodingInitializer {
         return .reads(Assignment(property: property, keyCase: call.keyCase, type: call.type, read: read, node: node, madeBy: madeBy))
     }
 
+    /// `expression` out of the parentheses around it (`((x))` is `x`), and whether it had any.
+    private static func unparenthesized(_ expression: ExprSyntax) -> (expression: ExprSyntax, parenthesized: Bool) {
+        var inner = expression
+        while let tuple = inner.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            inner = only.expression
+        }
+        return (inner, inner.id != expression.id)
+    }
+
     /// The reads of `property = (try? c.decode(…, forKey: .a)) ?? (try? c.decode(…, forKey: .b)) ?? v`
     /// (petl's `timestamp`, then a legacy `computedAt`): the first key whose value decodes, else
     /// the next, else `v` (or nil). Each key takes any value, or none: optional, and tolerant,
@@ -363,12 +367,7 @@ struct DecodingInitializer {
                 guard index == operands.count - 1 else { return nil }
                 continue
             }
-            var inner = operand
-            var parenthesized = false
-            while let tuple = inner.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
-                inner = only.expression
-                parenthesized = true
-            }
+            let (inner, parenthesized) = unparenthesized(operand)
             guard found.calls.count == 1, parenthesized || index == operands.count - 1,
                   let attempt = inner.as(TryExprSyntax.self), attempt.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
                   attempt.expression.as(FunctionCallExprSyntax.self)?.id == call.node.id

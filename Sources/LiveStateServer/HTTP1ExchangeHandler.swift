@@ -198,8 +198,7 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
         init?(_ head: HTTPRequestHead) {
             let values = head.headers["host"]
-            let needsOne = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
-            if values.isEmpty && needsOne {
+            if values.isEmpty && HTTP1ExchangeHandler.isHTTP11OrLater(head) {
                 description = "it has no Host header (RFC 9112 §3.2)"
             } else if values.count > 1 {
                 description = "it has \(values.count) Host headers, where it must have one (RFC 9112 §3.2)"
@@ -237,10 +236,15 @@ final class HTTP1ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
+    /// Whether `head` is HTTP/1.1 or later, which the `Host` and `Expect` rules are of.
+    static func isHTTP11OrLater(_ head: HTTPRequestHead) -> Bool {
+        head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
+    }
+
     /// Whether `head` asks for `100 Continue`: HTTP/1.1 or later, and an `Expect` of
     /// `100-continue` (its value is case-insensitive).
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
-        guard head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1) else { return false }
+        guard isHTTP11OrLater(head) else { return false }
         return head.headers["expect"].contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue" }
     }
 
